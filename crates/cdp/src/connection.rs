@@ -1,0 +1,303 @@
+//! WebSocket transport, request/response correlation and event fan-out.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+use crate::error::CdpError;
+
+/// One protocol event: its method, parameters and the flattened session it came from.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// Event name such as `Page.loadEventFired`.
+    pub method: String,
+    /// Event parameters.
+    pub params: Value,
+    /// Target session id, or `None` for browser-level events.
+    pub session_id: Option<String>,
+}
+
+type Reply = oneshot::Sender<Result<Value, CdpError>>;
+
+struct Subscriber {
+    session_id: Option<String>,
+    tx: mpsc::UnboundedSender<Event>,
+}
+
+struct Inner {
+    outgoing: mpsc::UnboundedSender<Message>,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, (String, Reply)>>,
+    subscribers: Mutex<Vec<Subscriber>>,
+    closed: AtomicBool,
+    close_reason: Mutex<Option<String>>,
+    default_timeout: Duration,
+}
+
+/// A CDP connection to one browser; cheap to clone, shared by every session on it.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("closed", &self.is_closed())
+            .finish()
+    }
+}
+
+impl Connection {
+    /// Connects to a browser's DevTools WebSocket URL (no message or frame size cap).
+    pub async fn connect(ws_url: &str, default_timeout: Duration) -> Result<Connection, CdpError> {
+        let mut config = WebSocketConfig::default();
+        config.max_message_size = None;
+        config.max_frame_size = None;
+        let (stream, _) = tokio_tungstenite::connect_async_with_config(ws_url, Some(config), true)
+            .await
+            .map_err(|e| CdpError::Connect(format!("{ws_url}: {e}")))?;
+        let (mut sink, mut source) = stream.split();
+        let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
+        let inner = Arc::new(Inner {
+            outgoing: out_tx,
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            subscribers: Mutex::new(Vec::new()),
+            closed: AtomicBool::new(false),
+            close_reason: Mutex::new(None),
+            default_timeout,
+        });
+        tokio::spawn(async move {
+            while let Some(msg) = out_rx.recv().await {
+                if sink.send(msg).await.is_err() {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+        });
+        let reader = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            let reason = loop {
+                match source.next().await {
+                    Some(Ok(Message::Text(text))) => {
+                        let Some(inner) = reader.upgrade() else {
+                            return;
+                        };
+                        inner.dispatch(text.as_str());
+                    }
+                    Some(Ok(Message::Binary(bytes))) => {
+                        let Some(inner) = reader.upgrade() else {
+                            return;
+                        };
+                        if let Ok(text) = std::str::from_utf8(&bytes) {
+                            inner.dispatch(text);
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None => {
+                        break "the browser closed the connection".to_string();
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => break format!("connection error: {e}"),
+                }
+            };
+            if let Some(inner) = reader.upgrade() {
+                inner.shut(reason);
+            }
+        });
+        Ok(Connection { inner })
+    }
+
+    /// Whether the connection is gone.
+    pub fn is_closed(&self) -> bool {
+        self.inner.closed.load(Ordering::Acquire)
+    }
+
+    /// Sends a command with the default timeout and returns its raw result.
+    pub async fn call(
+        &self,
+        session_id: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, CdpError> {
+        self.call_timeout(session_id, method, params, self.inner.default_timeout)
+            .await
+    }
+
+    /// Sends a command and decodes its result into `T`.
+    pub async fn call_as<T: DeserializeOwned>(
+        &self,
+        session_id: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<T, CdpError> {
+        let value = self.call(session_id, method, params).await?;
+        serde_json::from_value(value).map_err(|e| CdpError::Decode {
+            method: method.to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Sends a command and waits at most `timeout` for its answer.
+    pub async fn call_timeout(
+        &self,
+        session_id: Option<&str>,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, CdpError> {
+        let rx = self.send(session_id, method, params)?;
+        let id = rx.0;
+        match tokio::time::timeout(timeout, rx.1).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(self.inner.closed_error()),
+            Err(_) => {
+                self.inner.lock_pending().remove(&id);
+                Err(CdpError::Timeout {
+                    method: method.to_string(),
+                    ms: timeout.as_millis() as u64,
+                })
+            }
+        }
+    }
+
+    fn send(
+        &self,
+        session_id: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<(u64, oneshot::Receiver<Result<Value, CdpError>>), CdpError> {
+        if self.is_closed() {
+            return Err(self.inner.closed_error());
+        }
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if let Some(sid) = session_id {
+            message["sessionId"] = Value::String(sid.to_string());
+        }
+        let (tx, rx) = oneshot::channel();
+        self.inner
+            .lock_pending()
+            .insert(id, (method.to_string(), tx));
+        if self
+            .inner
+            .outgoing
+            .send(Message::Text(message.to_string().into()))
+            .is_err()
+        {
+            self.inner.lock_pending().remove(&id);
+            return Err(self.inner.closed_error());
+        }
+        // The reader may have shut down between the check and the insert: fail now rather than hang.
+        if self.is_closed() {
+            self.inner.lock_pending().remove(&id);
+            return Err(self.inner.closed_error());
+        }
+        Ok((id, rx))
+    }
+
+    /// Subscribes to every event of one session (`None`: browser-level events).
+    /// The receiver ends when the connection closes. Drain it: it is unbounded.
+    pub fn subscribe(&self, session_id: Option<&str>) -> mpsc::UnboundedReceiver<Event> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if !self.is_closed() {
+            self.inner.lock_subscribers().push(Subscriber {
+                session_id: session_id.map(str::to_string),
+                tx,
+            });
+        }
+        rx
+    }
+
+    /// Closes the WebSocket; pending calls fail with `Closed`.
+    pub fn close(&self) {
+        let _ = self.inner.outgoing.send(Message::Close(None));
+        self.inner.shut("the connection was closed".into());
+    }
+}
+
+impl Inner {
+    fn lock_pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Reply)>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn lock_subscribers(&self) -> std::sync::MutexGuard<'_, Vec<Subscriber>> {
+        self.subscribers.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn closed_error(&self) -> CdpError {
+        let reason = self
+            .close_reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_else(|| "the connection was closed".into());
+        CdpError::Closed(reason)
+    }
+
+    fn dispatch(&self, text: &str) {
+        let Ok(msg) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        if let Some(id) = msg.get("id").and_then(Value::as_u64) {
+            let Some((method, reply)) = self.lock_pending().remove(&id) else {
+                return;
+            };
+            let result = if let Some(err) = msg.get("error") {
+                Err(CdpError::Protocol {
+                    method,
+                    code: err.get("code").and_then(Value::as_i64).unwrap_or(0),
+                    message: err
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unknown error")
+                        .to_string(),
+                    data: err.get("data").and_then(Value::as_str).map(str::to_string),
+                })
+            } else {
+                Ok(msg.get("result").cloned().unwrap_or(Value::Null))
+            };
+            let _ = reply.send(result);
+            return;
+        }
+        let Some(method) = msg.get("method").and_then(Value::as_str) else {
+            return;
+        };
+        let session_id = msg.get("sessionId").and_then(Value::as_str);
+        let mut subs = self.lock_subscribers();
+        subs.retain(|s| !s.tx.is_closed());
+        let mut params = None;
+        for sub in subs
+            .iter()
+            .filter(|s| s.session_id.as_deref() == session_id)
+        {
+            let params =
+                params.get_or_insert_with(|| msg.get("params").cloned().unwrap_or(Value::Null));
+            let _ = sub.tx.send(Event {
+                method: method.to_string(),
+                params: params.clone(),
+                session_id: session_id.map(str::to_string),
+            });
+        }
+    }
+
+    fn shut(&self, reason: String) {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        *self.close_reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason.clone());
+        let pending: Vec<_> = self.lock_pending().drain().collect();
+        for (_, (_, reply)) in pending {
+            let _ = reply.send(Err(CdpError::Closed(reason.clone())));
+        }
+        self.lock_subscribers().clear();
+    }
+}

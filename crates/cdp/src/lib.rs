@@ -1,0 +1,11 @@
+//! Chrome DevTools Protocol client: WebSocket transport, id correlation, flattened target sessions,
+//! per-session events and a timeout on every call. Knows nothing about pages or refs.
+
+pub mod connection;
+pub mod error;
+pub mod session;
+pub mod types;
+
+pub use connection::{Connection, Event};
+pub use error::CdpError;
+pub use session::Session;

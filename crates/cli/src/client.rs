@@ -1,0 +1,205 @@
+//! The CLI side of the daemon: find or start a session's daemon and exchange JSON lines with it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::paths::{self, SessionPaths};
+
+/// How the daemon should launch its browser; passed on its command line when the CLI starts it.
+#[derive(Debug, Clone, Default)]
+pub struct DaemonArgs {
+    /// Show a window.
+    pub headed: bool,
+    /// Explicit Chromium executable.
+    pub executable_path: Option<String>,
+    /// Extra Chromium arguments.
+    pub browser_args: Vec<String>,
+    /// `WIDTHxHEIGHT`.
+    pub window_size: Option<String>,
+    /// Attach to a running browser.
+    pub cdp: Option<String>,
+    /// Idle timeout in milliseconds.
+    pub idle_timeout_ms: Option<u64>,
+}
+
+/// A line-oriented connection to a session's daemon.
+pub struct Client {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+}
+
+impl Client {
+    /// Connects to the session's daemon, starting (or restarting, on a version change) it as needed.
+    pub fn connect_or_start(session: &str, args: &DaemonArgs) -> Result<Client> {
+        let paths = SessionPaths::new(session);
+        if let Some((pid, version)) = paths.read_pid()
+            && version != agentbrowser_protocol::VERSION
+            && paths::process_alive(pid)
+        {
+            eprintln!(
+                "agentbrowser: session `{session}` runs daemon version {version}, this CLI is {}; restarting the daemon",
+                agentbrowser_protocol::VERSION
+            );
+            stop_daemon(&paths, pid)?;
+        }
+        if let Ok(stream) = UnixStream::connect(&paths.socket) {
+            return Client::from_stream(stream);
+        }
+        start_daemon(session, &paths, args)?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match UnixStream::connect(&paths.socket) {
+                Ok(stream) => return Client::from_stream(stream),
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(3)),
+                Err(e) => {
+                    let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
+                    bail!(
+                        "the daemon for session `{session}` did not start within 10 s ({e}); its log {}:\n{}",
+                        paths.log.display(),
+                        log.lines()
+                            .rev()
+                            .take(20)
+                            .collect::<Vec<_>>()
+                            .into_iter()
+                            .rev()
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    );
+                }
+            }
+        }
+    }
+
+    /// Connects to a running daemon only; `None` when the session has no daemon.
+    pub fn connect_existing(session: &str) -> Option<Client> {
+        let paths = SessionPaths::new(session);
+        UnixStream::connect(&paths.socket)
+            .ok()
+            .and_then(|s| Client::from_stream(s).ok())
+    }
+
+    fn from_stream(stream: UnixStream) -> Result<Client> {
+        let writer = stream.try_clone().context("cannot clone the socket")?;
+        Ok(Client {
+            reader: BufReader::new(stream),
+            writer,
+        })
+    }
+
+    /// Sends one request line and reads one response line.
+    pub fn round_trip(&mut self, line: &str) -> Result<String> {
+        self.send(line)?;
+        self.recv()
+    }
+
+    /// Sends one request line.
+    pub fn send(&mut self, line: &str) -> Result<()> {
+        let mut buf = Vec::with_capacity(line.len() + 1);
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        self.writer
+            .write_all(&buf)
+            .context("the daemon closed the connection")
+    }
+
+    /// Reads one response line.
+    pub fn recv(&mut self) -> Result<String> {
+        let mut out = String::new();
+        let n = self
+            .reader
+            .read_line(&mut out)
+            .context("cannot read the daemon's answer")?;
+        if n == 0 {
+            bail!("the daemon closed the connection without answering");
+        }
+        Ok(out)
+    }
+}
+
+fn stop_daemon(paths: &SessionPaths, pid: i32) -> Result<()> {
+    if let Ok(mut stream) = UnixStream::connect(&paths.socket) {
+        let _ = stream.write_all(b"{\"action\":\"close\"}\n");
+        let mut line = String::new();
+        let _ = BufReader::new(&stream).read_line(&mut line);
+    } else {
+        // SAFETY: sending SIGTERM to a pid read from our own pid file.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while paths::process_alive(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok(())
+}
+
+fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Result<()> {
+    paths::ensure_socket_dir()?;
+    let exe = std::env::current_exe().context("cannot find the agentbrowser executable")?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&paths.log)
+        .with_context(|| format!("cannot open {}", paths.log.display()))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("--session").arg(session).arg("daemon");
+    if args.headed {
+        cmd.arg("--headed");
+    }
+    if let Some(p) = &args.executable_path {
+        cmd.arg("--executable-path").arg(p);
+    }
+    for a in &args.browser_args {
+        cmd.arg(format!("--browser-arg={a}"));
+    }
+    if let Some(w) = &args.window_size {
+        cmd.arg("--window-size").arg(w);
+    }
+    if let Some(c) = &args.cdp {
+        cmd.arg("--cdp").arg(c);
+    }
+    if let Some(ms) = args.idle_timeout_ms {
+        cmd.arg("--idle-timeout").arg(ms.to_string());
+    }
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log));
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setsid is async-signal-safe; it detaches the daemon from our terminal and group.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    cmd.spawn().context("cannot start the daemon")?;
+    Ok(())
+}
+
+/// Lists sessions found in the socket directory: name, pid, version, alive.
+pub fn list_sessions() -> Vec<(String, i32, String, bool)> {
+    let dir = paths::socket_dir();
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(session) = name.strip_suffix(".pid") else {
+            continue;
+        };
+        let paths = SessionPaths::new(session);
+        if let Some((pid, version)) = paths.read_pid() {
+            let alive = paths::process_alive(pid) && Path::new(&paths.socket).exists();
+            out.push((session.to_string(), pid, version, alive));
+        }
+    }
+    out.sort();
+    out
+}

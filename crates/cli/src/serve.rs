@@ -1,0 +1,280 @@
+//! Serving the JSON-lines protocol: over a session's Unix socket (the daemon) and over stdio.
+
+use std::os::unix::fs::PermissionsExt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
+use agentbrowser_protocol::{ErrorCode, Request, Response};
+use anyhow::{Context, Result, bail};
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::UnixListener;
+use tokio::sync::{Mutex, Notify};
+use tokio::time::Instant;
+
+use crate::paths::{self, SessionPaths};
+
+/// Longest request line accepted (64 MiB); longer lines are answered with `invalid_json`.
+const MAX_LINE: usize = 64 << 20;
+
+/// State shared by every connection of one serving process.
+struct Shared {
+    engine: Mutex<Engine>,
+    last_activity: std::sync::Mutex<Instant>,
+    active: std::sync::atomic::AtomicUsize,
+    closed: Notify,
+}
+
+impl Shared {
+    fn touch(&self) {
+        *self.last_activity.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+}
+
+/// Runs one request line against the engine, one command at a time across all clients.
+async fn handle_line(shared: &Shared, line: &str) -> Response {
+    let request = match Request::parse_line(line) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    shared
+        .active
+        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    shared.touch();
+    let wait = Duration::from_millis(
+        request
+            .timeout_ms
+            .unwrap_or(agentbrowser_engine::session::DEFAULT_TIMEOUT_MS),
+    );
+    let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
+        Ok(mut engine) => {
+            let r = engine.execute(request).await;
+            if engine.is_closed() {
+                shared.closed.notify_waiters();
+                shared.closed.notify_one();
+            }
+            r
+        }
+        Err(_) => Response::failure(
+            request.id,
+            request.command.action(),
+            ErrorCode::SessionBusy,
+            format!(
+                "the session is busy with another command and stayed busy for {} ms; retry, or raise `timeout`",
+                wait.as_millis()
+            ),
+        ),
+    };
+    shared.touch();
+    shared
+        .active
+        .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    response
+}
+
+/// Reads request lines until EOF and writes one response line per request.
+async fn serve_stream<R, W>(shared: Arc<Shared>, reader: R, mut writer: W) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut reader = BufReader::new(reader);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .await?;
+        if n == 0 {
+            return Ok(());
+        }
+        let response = if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+            // Skip the rest of the oversized line.
+            let mut sink = Vec::new();
+            reader.read_until(b'\n', &mut sink).await?;
+            Response::failure(
+                serde_json::Value::Null,
+                "",
+                ErrorCode::InvalidJson,
+                format!("request line longer than {MAX_LINE} bytes"),
+            )
+        } else {
+            let line = String::from_utf8_lossy(&buf);
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            handle_line(&shared, line).await
+        };
+        let mut out = response.to_line();
+        out.push('\n');
+        writer.write_all(out.as_bytes()).await?;
+        writer.flush().await?;
+    }
+}
+
+use tokio::io::AsyncReadExt as _;
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    // One thread: Chromium's parent-death signal is bound to the thread that spawned it.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+/// Serves the protocol over stdin/stdout for an owning parent; closes Chromium at end of input.
+pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
+    runtime()?.block_on(async move {
+        let shared = Arc::new(Shared {
+            engine: Mutex::new(Engine::new(
+                SessionInfo {
+                    name: session.to_string(),
+                    socket: None,
+                    idle_timeout_ms: 0,
+                },
+                defaults,
+            )),
+            last_activity: std::sync::Mutex::new(Instant::now()),
+            active: Default::default(),
+            closed: Notify::new(),
+        });
+        let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
+        tokio::select! {
+            r = serve => { r.ok(); }
+            _ = shared.closed.notified() => {}
+            _ = terminate_signal() => {}
+        }
+        shared.engine.lock().await.shutdown().await;
+        Ok(())
+    })
+}
+
+async fn terminate_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::hangup()),
+    ) else {
+        std::future::pending::<()>().await;
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+        _ = hup.recv() => {}
+    }
+}
+
+/// Runs the session daemon: binds the socket, serves clients, exits on `close`, on a signal
+/// or after `idle_timeout` without commands (zero: never), removing its socket and pid file.
+pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration) -> Result<()> {
+    paths::ensure_socket_dir()?;
+    let paths = SessionPaths::new(session);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&paths.lock)
+        .with_context(|| format!("cannot open {}", paths.lock.display()))?;
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a valid descriptor we own.
+    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        bail!("another daemon for session `{session}` is starting or running");
+    }
+    if paths.socket.exists() {
+        if std::os::unix::net::UnixStream::connect(&paths.socket).is_ok() {
+            bail!(
+                "a daemon for session `{session}` is already running at {}",
+                paths.socket.display()
+            );
+        }
+        // A dead daemon left it behind.
+        let _ = std::fs::remove_file(&paths.socket);
+    }
+    runtime()?.block_on(async move {
+        let listener = UnixListener::bind(&paths.socket)
+            .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
+        std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
+        write_pid_file(&paths)?;
+        let shared = Arc::new(Shared {
+            engine: Mutex::new(Engine::new(
+                SessionInfo {
+                    name: session.to_string(),
+                    socket: Some(paths.socket.display().to_string()),
+                    idle_timeout_ms: idle_timeout.as_millis() as u64,
+                },
+                defaults,
+            )),
+            last_activity: std::sync::Mutex::new(Instant::now()),
+            active: Default::default(),
+            closed: Notify::new(),
+        });
+        let accept = {
+            let shared = shared.clone();
+            async move {
+                loop {
+                    match listener.accept().await {
+                        Ok((stream, _)) => {
+                            let shared = shared.clone();
+                            tokio::spawn(async move {
+                                let (r, w) = stream.into_split();
+                                let _ = serve_stream(shared, r, w).await;
+                            });
+                        }
+                        Err(e) => {
+                            eprintln!("agentbrowser daemon: accept failed: {e}");
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                    }
+                }
+            }
+        };
+        let idle = idle_watch(shared.clone(), idle_timeout);
+        tokio::select! {
+            _ = accept => {}
+            _ = shared.closed.notified() => {}
+            _ = idle => {}
+            _ = terminate_signal() => {}
+        }
+        // Remove the socket first so no new client reaches a daemon that is going away.
+        let _ = std::fs::remove_file(&paths.socket);
+        shared.engine.lock().await.shutdown().await;
+        let _ = std::fs::remove_file(&paths.pid);
+        drop(lock);
+        Ok(())
+    })
+}
+
+async fn idle_watch(shared: Arc<Shared>, idle_timeout: Duration) {
+    if idle_timeout.is_zero() {
+        return std::future::pending().await;
+    }
+    loop {
+        let last = *shared
+            .last_activity
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let due = last + idle_timeout;
+        if Instant::now() >= due && shared.active.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            return;
+        }
+        tokio::time::sleep_until(due.max(Instant::now() + Duration::from_millis(10))).await;
+    }
+}
+
+fn write_pid_file(paths: &SessionPaths) -> Result<()> {
+    let tmp = paths.pid.with_extension("pid.tmp");
+    std::fs::write(
+        &tmp,
+        format!(
+            "{}\n{}\n",
+            std::process::id(),
+            agentbrowser_protocol::VERSION
+        ),
+    )?;
+    std::fs::rename(&tmp, &paths.pid)?;
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Harness for CLI end-to-end tests: each test gets its own socket directory and session.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+pub use agentbrowser_testkit::*;
+use serde_json::Value;
+
+/// Runs the `agentbrowser` binary in an isolated socket directory.
+pub struct Cli {
+    pub dir: TempDir,
+    pub session: String,
+}
+
+/// What one invocation printed.
+pub struct Run {
+    pub ok: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Cli {
+    pub fn new(tag: &str) -> Cli {
+        Cli {
+            dir: TempDir::new(tag),
+            session: format!("s-{tag}"),
+        }
+    }
+
+    pub fn bin() -> PathBuf {
+        PathBuf::from(env!("CARGO_BIN_EXE_agentbrowser"))
+    }
+
+    pub fn command(&self) -> Command {
+        let mut c = Command::new(Self::bin());
+        c.env("AGENTBROWSER_SOCKET_DIR", self.dir.path())
+            .env("AGENTBROWSER_SESSION", &self.session)
+            .env_remove("AGENTBROWSER_EXECUTABLE_PATH");
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        to_run(
+            self.command()
+                .args(args)
+                .output()
+                .expect("run agentbrowser"),
+        )
+    }
+
+    /// Runs with `--json` and returns the envelope (success or not).
+    pub fn json(&self, args: &[&str]) -> Value {
+        let r = self
+            .command()
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("run agentbrowser");
+        let out = String::from_utf8_lossy(&r.stdout).to_string();
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): stdout={out} stderr={}",
+                String::from_utf8_lossy(&r.stderr)
+            )
+        })
+    }
+
+    /// Runs `batch` with the given lines and returns every envelope.
+    pub fn batch(&self, lines: &[&str]) -> Vec<Value> {
+        let mut child = self
+            .command()
+            .arg("batch")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn batch");
+        {
+            let mut stdin = child.stdin.take().expect("stdin");
+            for l in lines {
+                writeln!(stdin, "{l}").expect("write");
+            }
+        }
+        let out = child.wait_with_output().expect("batch output");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("envelope line"))
+            .collect()
+    }
+
+    /// The launched Chromium's pid from `status`.
+    pub fn browser_pid(&self) -> u32 {
+        let s = self.json(&["status"]);
+        s["data"]["browser"]["pid"].as_u64().expect("browser pid") as u32
+    }
+
+    pub fn daemon_pid(&self) -> u32 {
+        let s = self.json(&["status"]);
+        s["data"]["pid"].as_u64().expect("daemon pid") as u32
+    }
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = self.command().arg("close").output();
+    }
+}
+
+pub fn to_run(o: Output) -> Run {
+    Run {
+        ok: o.status.success(),
+        stdout: String::from_utf8_lossy(&o.stdout).to_string(),
+        stderr: String::from_utf8_lossy(&o.stderr).to_string(),
+    }
+}
+
+/// A page with a title and a link to a second page.
+pub fn two_pages() -> Server {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html("<title>First</title><h1>First page</h1><a href='/second'>next</a>"),
+    );
+    s.route(
+        "/second",
+        Page::html("<title>Second</title><h1>Second page</h1>"),
+    );
+    s
+}

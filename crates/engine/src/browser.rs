@@ -1,0 +1,243 @@
+//! A connected browser (launched by us or attached to) and its tabs with stable ids.
+
+use std::time::Duration;
+
+use agentbrowser_cdp::types::{BrowserVersion, GetTargets, TargetInfo};
+use agentbrowser_cdp::{Connection, Session};
+use agentbrowser_protocol::ErrorCode;
+use serde_json::{Value, json};
+
+use crate::error::{EngineError, Result};
+use crate::launch::{self, LaunchOptions, LaunchedBrowser};
+use crate::page::Page;
+
+/// One tab: a stable id (`t1`, `t2`, ...) bound to a page target for the target's life.
+#[derive(Debug)]
+pub struct Tab {
+    /// Stable id shown to users.
+    pub id: String,
+    /// CDP target id.
+    pub target_id: String,
+    /// The attached page, once attached.
+    pub page: Option<Page>,
+}
+
+/// A browser connection with its tabs.
+#[derive(Debug)]
+pub struct Browser {
+    /// Browser-level CDP session.
+    pub cdp: Session,
+    /// The process, when we launched it (None when attached).
+    pub launched: Option<LaunchedBrowser>,
+    /// The DevTools WebSocket URL.
+    pub ws_url: String,
+    /// Product string such as `Chrome/156.0.0.0`.
+    pub version: String,
+    tabs: Vec<Tab>,
+    active: Option<String>,
+    next_tab: u32,
+    /// Targets we closed that the browser may still list for a moment.
+    closing: Vec<String>,
+}
+
+impl Browser {
+    /// Launches Chromium with `options` and connects to it.
+    pub async fn launch(options: &LaunchOptions, call_timeout: Duration) -> Result<Browser> {
+        let launched = launch::launch(options).await?;
+        let ws_url = launched.ws_url.clone();
+        match Browser::connect(&ws_url, call_timeout).await {
+            Ok(mut browser) => {
+                browser.launched = Some(launched);
+                Ok(browser)
+            }
+            Err(e) => {
+                launched.shutdown(Duration::ZERO).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Connects to a running browser by its WebSocket URL.
+    pub async fn connect(ws_url: &str, call_timeout: Duration) -> Result<Browser> {
+        let conn = Connection::connect(ws_url, call_timeout)
+            .await
+            .map_err(|e| EngineError::new(ErrorCode::BrowserClosed, e.to_string()))?;
+        let cdp = Session::browser(conn);
+        let version: BrowserVersion = cdp.call_as("Browser.getVersion", json!({})).await?;
+        Ok(Browser {
+            cdp,
+            launched: None,
+            ws_url: ws_url.to_string(),
+            version: version.product,
+            tabs: Vec::new(),
+            active: None,
+            next_tab: 1,
+            closing: Vec::new(),
+        })
+    }
+
+    /// Whether the connection is gone (browser exited or crashed).
+    pub fn is_closed(&self) -> bool {
+        self.cdp.connection().is_closed()
+    }
+
+    /// Closes the browser (or, when attached, only disconnects) and removes the profile.
+    pub async fn close(mut self) {
+        if let Some(launched) = self.launched.take() {
+            let _ = self
+                .cdp
+                .call_timeout("Browser.close", json!({}), Duration::from_millis(1500))
+                .await;
+            self.cdp.connection().close();
+            launched.shutdown(Duration::from_secs(3)).await;
+        } else {
+            self.cdp.connection().close();
+        }
+    }
+
+    /// Refreshes the tab list from the browser's page targets: new ones get the next id,
+    /// closed ones are dropped. Returns the target infos by tab id, in tab order.
+    pub async fn sync_tabs(&mut self) -> Result<Vec<(String, TargetInfo)>> {
+        let targets: GetTargets = self.cdp.call_as("Target.getTargets", json!({})).await?;
+        let pages: Vec<TargetInfo> = targets
+            .target_infos
+            .into_iter()
+            .filter(|t| t.kind == "page")
+            .collect();
+        self.closing
+            .retain(|c| pages.iter().any(|p| &p.target_id == c));
+        let pages: Vec<TargetInfo> = pages
+            .into_iter()
+            .filter(|p| !self.closing.contains(&p.target_id))
+            .collect();
+        self.tabs
+            .retain(|tab| pages.iter().any(|p| p.target_id == tab.target_id));
+        for info in &pages {
+            if !self.tabs.iter().any(|t| t.target_id == info.target_id) {
+                let id = format!("t{}", self.next_tab);
+                self.next_tab += 1;
+                self.tabs.push(Tab {
+                    id,
+                    target_id: info.target_id.clone(),
+                    page: None,
+                });
+            }
+        }
+        if self
+            .active
+            .as_ref()
+            .is_none_or(|a| !self.tabs.iter().any(|t| &t.id == a))
+        {
+            self.active = self.tabs.last().map(|t| t.id.clone());
+        }
+        Ok(self
+            .tabs
+            .iter()
+            .filter_map(|tab| {
+                pages
+                    .iter()
+                    .find(|p| p.target_id == tab.target_id)
+                    .map(|p| (tab.id.clone(), p.clone()))
+            })
+            .collect())
+    }
+
+    /// The active tab's id, if any tab is open.
+    pub fn active_id(&self) -> Option<&str> {
+        self.active.as_deref()
+    }
+
+    /// Number of tabs known.
+    pub fn tab_count(&self) -> usize {
+        self.tabs.len()
+    }
+
+    /// Looks up a tab by id, with a `tab_not_found` error that lists the open ones.
+    pub fn tab(&self, id: &str) -> Result<&Tab> {
+        self.tabs.iter().find(|t| t.id == id).ok_or_else(|| {
+            let open: Vec<&str> = self.tabs.iter().map(|t| t.id.as_str()).collect();
+            EngineError::new(
+                ErrorCode::TabNotFound,
+                format!(
+                    "no tab `{id}`; open tabs: {}",
+                    if open.is_empty() {
+                        "none".to_string()
+                    } else {
+                        open.join(", ")
+                    }
+                ),
+            )
+        })
+    }
+
+    /// Makes a tab the active one.
+    pub fn set_active(&mut self, id: &str) -> Result<()> {
+        self.tab(id)?;
+        self.active = Some(id.to_string());
+        Ok(())
+    }
+
+    /// The attached page of a tab, attaching on first use.
+    pub async fn page_of(&mut self, id: &str) -> Result<Page> {
+        let idx =
+            self.tabs.iter().position(|t| t.id == id).ok_or_else(|| {
+                EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`"))
+            })?;
+        if let Some(page) = &self.tabs[idx].page {
+            return Ok(page.clone());
+        }
+        let page = Page::attach(&self.cdp, &self.tabs[idx].target_id).await?;
+        self.tabs[idx].page = Some(page.clone());
+        Ok(page)
+    }
+
+    /// The active tab's page; fails with `tab_not_found` when no tab is open.
+    pub async fn active_page(&mut self) -> Result<Page> {
+        if self.active.is_none() {
+            self.sync_tabs().await?;
+        }
+        let id = self.active.clone().ok_or_else(|| {
+            EngineError::new(
+                ErrorCode::TabNotFound,
+                "no tab is open; `tab new [url]` opens one",
+            )
+        })?;
+        self.page_of(&id).await
+    }
+
+    /// Opens a new blank tab, registers it and makes it active. Returns its id.
+    pub async fn new_tab(&mut self) -> Result<String> {
+        let created = self
+            .cdp
+            .call("Target.createTarget", json!({"url": "about:blank"}))
+            .await?;
+        let target_id = created
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| EngineError::internal("Target.createTarget returned no targetId"))?
+            .to_string();
+        self.sync_tabs().await?;
+        let id = self
+            .tabs
+            .iter()
+            .find(|t| t.target_id == target_id)
+            .map(|t| t.id.clone())
+            .ok_or_else(|| EngineError::internal("the new tab did not appear among the targets"))?;
+        self.active = Some(id.clone());
+        Ok(id)
+    }
+
+    /// Closes a tab; when it was active, the most recently opened remaining tab becomes active.
+    pub async fn close_tab(&mut self, id: &str) -> Result<()> {
+        let target_id = self.tab(id)?.target_id.clone();
+        self.cdp
+            .call("Target.closeTarget", json!({"targetId": target_id}))
+            .await?;
+        self.tabs.retain(|t| t.id != id);
+        self.closing.push(target_id);
+        if self.active.as_deref() == Some(id) {
+            self.active = self.tabs.last().map(|t| t.id.clone());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,400 @@
+//! Chromium lifecycle: find the executable, launch it in its own process group so it dies with
+//! us, read its DevTools URL, or attach to a browser that is already running.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentbrowser_protocol::ErrorCode;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use crate::error::{EngineError, Result};
+
+/// Flags a machine without network needs, or Chromium hangs on refused connections.
+pub const OFFLINE_FLAGS: &[&str] = &[
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+    "--no-default-browser-check",
+    "--disable-default-apps",
+    "--disable-breakpad",
+    "--disable-crash-reporter",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
+];
+
+/// Names searched on PATH, in order, when no executable is configured.
+pub const EXECUTABLE_NAMES: &[&str] = &[
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+];
+
+/// How to start or reach a browser.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// Run without a window.
+    pub headless: bool,
+    /// Explicit executable (first in the search order).
+    pub executable_path: Option<PathBuf>,
+    /// Extra Chromium arguments.
+    pub args: Vec<String>,
+    /// Window size in pixels.
+    pub window_size: Option<(u32, u32)>,
+    /// How long to wait for "DevTools listening on".
+    pub startup_timeout: Duration,
+    /// Attach to this running browser (`ws://` URL, `http://host:port` or a port) instead of launching.
+    pub attach: Option<String>,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            headless: true,
+            executable_path: None,
+            args: Vec::new(),
+            window_size: None,
+            startup_timeout: Duration::from_secs(30),
+            attach: None,
+        }
+    }
+}
+
+/// Finds the Chromium executable: explicit option, `AGENTBROWSER_EXECUTABLE_PATH`, then PATH.
+pub fn find_executable(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = explicit {
+        return check_executable(path, "the executablePath option");
+    }
+    if let Some(path) = std::env::var_os("AGENTBROWSER_EXECUTABLE_PATH").filter(|p| !p.is_empty()) {
+        return check_executable(Path::new(&path), "AGENTBROWSER_EXECUTABLE_PATH");
+    }
+    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    for name in EXECUTABLE_NAMES {
+        for dir in std::env::split_paths(&path_var) {
+            let candidate = dir.join(name);
+            if is_executable(&candidate) {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err(EngineError::new(
+        ErrorCode::BrowserNotFound,
+        format!(
+            "no Chromium found: looked for {} on PATH; install one (Debian/Ubuntu: `apt-get install chromium`) \
+             or set AGENTBROWSER_EXECUTABLE_PATH to a Chromium or Chrome executable",
+            EXECUTABLE_NAMES.join(", ")
+        ),
+    ))
+}
+
+fn check_executable(path: &Path, source: &str) -> Result<PathBuf> {
+    if is_executable(path) {
+        Ok(path.to_path_buf())
+    } else {
+        Err(EngineError::new(
+            ErrorCode::BrowserNotFound,
+            format!(
+                "{} (from {source}) is not an executable file; point it at Chromium or Chrome, \
+                 or install one (Debian/Ubuntu: `apt-get install chromium`)",
+                path.display()
+            ),
+        ))
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// A Chromium process we launched: its process group, its profile directory and its last stderr lines.
+#[derive(Debug)]
+pub struct LaunchedBrowser {
+    /// The child process (leader of its own process group).
+    pub child: Child,
+    /// Process id of the browser.
+    pub pid: u32,
+    /// DevTools WebSocket URL read from stderr.
+    pub ws_url: String,
+    /// Temporary `--user-data-dir`, removed on close.
+    pub profile_dir: PathBuf,
+    /// The executable that was started.
+    pub executable: PathBuf,
+    /// The last stderr lines (bounded), for diagnostics.
+    pub stderr_tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+const STDERR_TAIL_LINES: usize = 64;
+
+/// Launches Chromium and waits for its DevTools URL.
+///
+/// The child runs in its own process group and gets SIGKILL when this thread's process dies
+/// (`PR_SET_PDEATHSIG`); call from a thread that lives as long as the browser should.
+pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
+    let executable = find_executable(options.executable_path.as_deref())?;
+    let profile_dir = make_profile_dir()?;
+    let mut cmd = Command::new(&executable);
+    if options.headless {
+        cmd.arg("--headless");
+    }
+    cmd.arg("--remote-debugging-port=0")
+        .arg(format!("--user-data-dir={}", profile_dir.display()))
+        .args(OFFLINE_FLAGS);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        cmd.arg("--no-sandbox");
+    }
+    if let Some((w, h)) = options.window_size {
+        cmd.arg(format!("--window-size={w},{h}"));
+    }
+    cmd.args(&options.args)
+        .arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setpgid(0, 0);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|e| {
+        let _ = std::fs::remove_dir_all(&profile_dir);
+        EngineError::new(
+            ErrorCode::BrowserNotFound,
+            format!("cannot start {}: {e}", executable.display()),
+        )
+    })?;
+    let pid = child.id().unwrap_or(0);
+    let stderr = child.stderr.take();
+    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+    let (url_tx, url_rx) = tokio::sync::oneshot::channel::<String>();
+    if let Some(stderr) = stderr {
+        let tail = tail.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            let mut url_tx = Some(url_tx);
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(rest) = line.strip_prefix("DevTools listening on ") {
+                    if let Some(tx) = url_tx.take() {
+                        let _ = tx.send(rest.trim().to_string());
+                    }
+                    continue;
+                }
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                if t.len() == STDERR_TAIL_LINES {
+                    t.pop_front();
+                }
+                t.push_back(line);
+            }
+        });
+    }
+    let fail = |child: &mut Child, message: String| {
+        kill_group(pid);
+        let _ = child.start_kill();
+        let _ = std::fs::remove_dir_all(&profile_dir);
+        EngineError::new(ErrorCode::BrowserClosed, message)
+    };
+    let ws_url = match tokio::time::timeout(options.startup_timeout, url_rx).await {
+        Ok(Ok(url)) => url,
+        Ok(Err(_)) => {
+            let status = child.wait().await.ok();
+            let lines = tail_text(&tail);
+            return Err(fail(
+                &mut child,
+                format!(
+                    "{} exited before printing its DevTools URL (status {status:?}); stderr:\n{lines}",
+                    executable.display()
+                ),
+            ));
+        }
+        Err(_) => {
+            let lines = tail_text(&tail);
+            return Err(fail(
+                &mut child,
+                format!(
+                    "{} did not print its DevTools URL within {} ms; stderr:\n{lines}",
+                    executable.display(),
+                    options.startup_timeout.as_millis()
+                ),
+            ));
+        }
+    };
+    Ok(LaunchedBrowser {
+        child,
+        pid,
+        ws_url,
+        profile_dir,
+        executable,
+        stderr_tail: tail,
+    })
+}
+
+fn tail_text(tail: &Arc<Mutex<VecDeque<String>>>) -> String {
+    let t = tail.lock().unwrap_or_else(|e| e.into_inner());
+    t.iter().cloned().collect::<Vec<_>>().join("\n")
+}
+
+fn make_profile_dir() -> Result<PathBuf> {
+    let base = std::env::temp_dir();
+    for attempt in 0..16u32 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = base.join(format!(
+            "agentbrowser-profile-{}-{nanos:x}-{attempt}",
+            std::process::id()
+        ));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(EngineError::internal(format!(
+                    "cannot create a profile directory in {}: {e}",
+                    base.display()
+                )));
+            }
+        }
+    }
+    Err(EngineError::internal(
+        "cannot create a unique profile directory",
+    ))
+}
+
+/// Sends SIGKILL to the whole process group led by `pid`.
+pub fn kill_group(pid: u32) {
+    if pid > 1 {
+        // SAFETY: killpg has no memory-safety preconditions.
+        unsafe {
+            libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+impl LaunchedBrowser {
+    /// Stops the browser: waits up to `grace` for it to exit by itself (after `Browser.close`),
+    /// then kills its whole process group, and removes the profile directory.
+    pub async fn shutdown(mut self, grace: Duration) {
+        let exited = tokio::time::timeout(grace, self.child.wait()).await.is_ok();
+        // Children (renderers, zygote) share the group: kill them even if the browser exited.
+        kill_group(self.pid);
+        if !exited {
+            let _ = self.child.wait().await;
+        }
+        remove_profile(&self.profile_dir).await;
+    }
+}
+
+async fn remove_profile(dir: &Path) {
+    // Chromium's children may still be writing for a moment after the kill.
+    for _ in 0..10 {
+        if std::fs::remove_dir_all(dir).is_ok() || !dir.exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Resolves a `ws://` URL, an `http://host:port` or a bare port to a browser WebSocket URL.
+pub async fn resolve_cdp_url(url: Option<&str>, port: Option<u16>) -> Result<String> {
+    let http = match (url, port) {
+        (Some(u), _) if u.starts_with("ws://") || u.starts_with("wss://") => {
+            return Ok(u.to_string());
+        }
+        (Some(u), _) if u.starts_with("http://") => u.trim_end_matches('/').to_string(),
+        (Some(u), _) => {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `cdpUrl`: `{u}` is neither a ws:// URL nor an http://host:port URL"
+            )));
+        }
+        (None, Some(p)) => format!("http://127.0.0.1:{p}"),
+        (None, None) => return Err(EngineError::invalid("attach needs `cdpUrl` or `cdpPort`")),
+    };
+    let body = http_get(&format!("{http}/json/version")).await?;
+    let value: serde_json::Value = serde_json::from_str(&body).map_err(|e| {
+        EngineError::new(
+            ErrorCode::BrowserClosed,
+            format!("{http}/json/version did not return JSON: {e}"),
+        )
+    })?;
+    value
+        .get("webSocketDebuggerUrl")
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            EngineError::new(
+                ErrorCode::BrowserClosed,
+                format!("{http}/json/version has no webSocketDebuggerUrl"),
+            )
+        })
+}
+
+/// A minimal HTTP/1.1 GET over TCP for `/json/version` (no TLS; DevTools endpoints are plain HTTP).
+async fn http_get(url: &str) -> Result<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = url.strip_prefix("http://").unwrap_or(url);
+    let (host, path) = rest
+        .split_once('/')
+        .map(|(h, p)| (h, format!("/{p}")))
+        .unwrap_or((rest, "/".into()));
+    let closed =
+        |e: String| EngineError::new(ErrorCode::BrowserClosed, format!("cannot reach {url}: {e}"));
+    let mut stream = tokio::time::timeout(
+        Duration::from_secs(10),
+        tokio::net::TcpStream::connect(host),
+    )
+    .await
+    .map_err(|_| closed("connect timed out".into()))?
+    .map_err(|e| closed(e.to_string()))?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(req.as_bytes())
+        .await
+        .map_err(|e| closed(e.to_string()))?;
+    // Read until the headers end and the body's Content-Length is in (the server may keep the connection open).
+    let read = async {
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = stream.read(&mut chunk).await?;
+            if n == 0 {
+                return Ok::<_, std::io::Error>(buf);
+            }
+            buf.extend_from_slice(&chunk[..n]);
+            let text = String::from_utf8_lossy(&buf);
+            if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                let len = head.lines().find_map(|l| {
+                    let (k, v) = l.split_once(':')?;
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
+                });
+                if len.is_some_and(|len| body.len() >= len) {
+                    return Ok(buf);
+                }
+            }
+        }
+    };
+    let buf = tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .map_err(|_| closed("read timed out".into()))?
+        .map_err(|e| closed(e.to_string()))?;
+    let text = String::from_utf8_lossy(&buf);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    if !head.starts_with("HTTP/1.1 200") && !head.starts_with("HTTP/1.0 200") {
+        return Err(closed(head.lines().next().unwrap_or("").to_string()));
+    }
+    Ok(body.to_string())
+}

@@ -1,0 +1,404 @@
+//! One attached page target: its event pump, load-state tracking and navigation.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use agentbrowser_cdp::types::NavigateResult;
+use agentbrowser_cdp::{Event, Session};
+use agentbrowser_protocol::{ErrorCode, LoadState};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use crate::error::{EngineError, Result};
+
+/// Name of the isolated world the engine's page scripts run in.
+pub const WORLD_NAME: &str = "__agentbrowser";
+
+const LOADERS_KEPT: usize = 8;
+
+/// What the event pump knows about a page, observed by waiters.
+#[derive(Debug, Clone, Default)]
+pub struct PageState {
+    /// Main frame id.
+    pub main_frame_id: String,
+    /// Loader id of the main frame's current document.
+    pub loader_id: String,
+    /// Main frame URL as last reported by a navigation event.
+    pub url: String,
+    /// Counts cross-document navigations of the main frame (changes when the document is replaced).
+    pub document_seq: u64,
+    /// Lifecycle events seen per loader id (latest last, bounded).
+    pub lifecycle: VecDeque<(String, Vec<String>)>,
+    /// HTTP status of the main document per loader id.
+    pub statuses: VecDeque<(String, i64)>,
+    /// Execution context ids of the engine's isolated world, per frame id.
+    pub worlds: HashMap<String, i64>,
+    /// Set when the renderer crashed.
+    pub crashed: bool,
+    /// Set when the target went away or the connection closed.
+    pub detached: bool,
+}
+
+impl PageState {
+    fn lifecycle_mut(&mut self, loader: &str) -> &mut Vec<String> {
+        if let Some(pos) = self.lifecycle.iter().position(|(l, _)| l == loader) {
+            return &mut self.lifecycle[pos].1;
+        }
+        if self.lifecycle.len() == LOADERS_KEPT {
+            self.lifecycle.pop_front();
+        }
+        self.lifecycle.push_back((loader.to_string(), Vec::new()));
+        let last = self.lifecycle.len() - 1;
+        &mut self.lifecycle[last].1
+    }
+
+    /// Whether the document of `loader` reached `state`.
+    pub fn reached(&self, loader: &str, state: LoadState) -> bool {
+        let name = lifecycle_name(state);
+        self.lifecycle
+            .iter()
+            .any(|(l, events)| l == loader && events.iter().any(|e| e == name || e == "__restored"))
+    }
+
+    /// HTTP status of the main document loaded by `loader`, if seen.
+    pub fn status_of(&self, loader: &str) -> Option<i64> {
+        self.statuses
+            .iter()
+            .find(|(l, _)| l == loader)
+            .map(|(_, s)| *s)
+    }
+}
+
+/// The Chromium lifecycle event name for a load state.
+pub fn lifecycle_name(state: LoadState) -> &'static str {
+    match state {
+        LoadState::Load => "load",
+        LoadState::Domcontentloaded => "DOMContentLoaded",
+        LoadState::Networkidle => "networkIdle",
+    }
+}
+
+/// An attached page: a CDP session plus the state its event pump maintains.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The flattened CDP session of this target.
+    pub session: Session,
+    /// The target id.
+    pub target_id: String,
+    state: watch::Receiver<PageState>,
+    tx: Arc<watch::Sender<PageState>>,
+}
+
+impl Page {
+    /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
+    pub async fn attach(browser: &Session, target_id: &str) -> Result<Page> {
+        let session = Session::attach(browser.connection(), target_id).await?;
+        let (tx, rx) = watch::channel(PageState::default());
+        let tx = Arc::new(tx);
+        let events = session.events();
+        tokio::spawn(pump(session.clone(), events, tx.clone()));
+        let (a, b, c, d, tree) = tokio::join!(
+            session.call("Page.enable", json!({})),
+            session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
+            session.call("Runtime.enable", json!({})),
+            session.call(
+                "Network.enable",
+                json!({"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+            ),
+            session.call("Page.getFrameTree", json!({})),
+        );
+        a?;
+        b?;
+        c?;
+        d?;
+        let tree = tree?;
+        let page = Page {
+            session,
+            target_id: target_id.to_string(),
+            state: rx,
+            tx,
+        };
+        if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
+            let id = str_field(frame, "id");
+            let loader = str_field(frame, "loaderId");
+            let url = str_field(frame, "url");
+            page.with_state(|s| {
+                if s.main_frame_id.is_empty() {
+                    s.main_frame_id = id;
+                    s.loader_id = loader;
+                    s.url = url;
+                }
+            });
+        }
+        Ok(page)
+    }
+
+    fn with_state(&self, f: impl FnOnce(&mut PageState)) {
+        self.tx.send_modify(f);
+    }
+
+    /// The latest state.
+    pub fn state(&self) -> PageState {
+        self.state.borrow().clone()
+    }
+
+    /// A receiver that observes state changes.
+    pub fn watch(&self) -> watch::Receiver<PageState> {
+        self.state.clone()
+    }
+
+    /// Fails when the page crashed or went away.
+    pub fn ensure_alive(&self) -> Result<()> {
+        let s = self.state.borrow();
+        if s.crashed {
+            return Err(EngineError::new(
+                ErrorCode::BrowserClosed,
+                "the page crashed; `reload` or `open` a URL to continue",
+            ));
+        }
+        if s.detached {
+            return Err(EngineError::new(
+                ErrorCode::TabNotFound,
+                "the tab was closed or detached; `tab list` shows the open tabs",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Waits until `pred` holds or the deadline passes.
+    pub async fn wait_for(
+        &self,
+        deadline: Instant,
+        what: &str,
+        mut pred: impl FnMut(&PageState) -> bool,
+    ) -> Result<PageState> {
+        let mut rx = self.state.clone();
+        let fut = rx.wait_for(|s| pred(s) || s.crashed || s.detached);
+        match tokio::time::timeout_at(deadline, fut).await {
+            Ok(Ok(state)) => {
+                let state = state.clone();
+                if state.crashed || state.detached {
+                    self.ensure_alive()?;
+                }
+                Ok(state)
+            }
+            Ok(Err(_)) => Err(EngineError::new(
+                ErrorCode::BrowserClosed,
+                "the page's connection closed",
+            )),
+            Err(_) => Err(EngineError::new(
+                ErrorCode::Timeout,
+                format!("timed out waiting for {what}"),
+            )),
+        }
+    }
+
+    /// Navigates the main frame and waits for `wait_until`. Returns the final URL and HTTP status.
+    pub async fn navigate(
+        &self,
+        url: &str,
+        wait_until: LoadState,
+        deadline: Instant,
+    ) -> Result<(String, Option<i64>)> {
+        self.ensure_alive()?;
+        let before_seq = self.state.borrow().document_seq;
+        let nav: NavigateResult = self
+            .session
+            .call_as("Page.navigate", json!({"url": url}))
+            .await?;
+        if let Some(err) = nav.error_text.filter(|e| !e.is_empty()) {
+            return Err(EngineError::new(
+                ErrorCode::NavigationFailed,
+                format!("navigation to {url} failed: {err}"),
+            ));
+        }
+        let Some(loader) = nav.loader_id else {
+            // Same-document navigation (fragment or history API): nothing to load.
+            return Ok((self.current_url().await?, None));
+        };
+        let state = self
+            .wait_for(
+                deadline,
+                &format!("{} of {url}", wait_until.as_str()),
+                |s| s.document_seq > before_seq && s.reached(&loader, wait_until),
+            )
+            .await?;
+        Ok((state.url.clone(), state.status_of(&loader)))
+    }
+
+    /// Waits for the next document (after back/forward/reload) to reach `wait_until`.
+    pub async fn wait_next_document(
+        &self,
+        before_seq: u64,
+        wait_until: LoadState,
+        deadline: Instant,
+    ) -> Result<()> {
+        let state = self
+            .wait_for(deadline, "the navigation to start", |s| {
+                s.document_seq > before_seq
+            })
+            .await?;
+        let loader = state.loader_id.clone();
+        self.wait_for(
+            deadline,
+            &format!("{} of {}", wait_until.as_str(), state.url),
+            |s| s.loader_id != loader || s.reached(&loader, wait_until),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Evaluates an expression in the page's main world and returns the value as JSON.
+    pub async fn evaluate(&self, expression: &str) -> Result<Value> {
+        self.ensure_alive()?;
+        let result: agentbrowser_cdp::types::EvaluateResult = self
+            .session
+            .call_as(
+                "Runtime.evaluate",
+                json!({
+                    "expression": expression,
+                    "returnByValue": true,
+                    "awaitPromise": true,
+                    "userGesture": true,
+                }),
+            )
+            .await?;
+        if let Some(exc) = result.exception_details {
+            return Err(EngineError::new(ErrorCode::JsError, exc.message()));
+        }
+        Ok(remote_value(result.result))
+    }
+
+    /// The main frame's current URL, read from the page.
+    pub async fn current_url(&self) -> Result<String> {
+        match self.evaluate("location.href").await? {
+            Value::String(s) => Ok(s),
+            other => Ok(other.to_string()),
+        }
+    }
+}
+
+/// Converts a by-value remote object to JSON (`undefined` -> null, `NaN` etc. -> strings).
+pub fn remote_value(obj: agentbrowser_cdp::types::RemoteObject) -> Value {
+    if let Some(v) = obj.value {
+        return v;
+    }
+    if let Some(u) = obj.unserializable_value {
+        return Value::String(u);
+    }
+    Value::Null
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn pump(
+    session: Session,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
+    tx: Arc<watch::Sender<PageState>>,
+) {
+    while let Some(ev) = events.recv().await {
+        let p = &ev.params;
+        match ev.method.as_str() {
+            "Page.lifecycleEvent" => {
+                let frame = str_field(p, "frameId");
+                let loader = str_field(p, "loaderId");
+                let name = str_field(p, "name");
+                tx.send_modify(|s| {
+                    if s.main_frame_id.is_empty() || s.main_frame_id == frame {
+                        let events = s.lifecycle_mut(&loader);
+                        if name == "init" {
+                            events.clear();
+                        }
+                        events.push(name);
+                    }
+                });
+            }
+            "Page.frameNavigated" => {
+                let frame = p.get("frame").cloned().unwrap_or(Value::Null);
+                if frame.get("parentId").is_some() {
+                    continue;
+                }
+                let restored = str_field(p, "type") == "BackForwardCacheRestore";
+                tx.send_modify(|s| {
+                    s.main_frame_id = str_field(&frame, "id");
+                    s.loader_id = str_field(&frame, "loaderId");
+                    s.url = str_field(&frame, "url");
+                    s.document_seq += 1;
+                    s.worlds.clear();
+                    if restored {
+                        let loader = s.loader_id.clone();
+                        s.lifecycle_mut(&loader).push("__restored".into());
+                    }
+                });
+            }
+            "Page.navigatedWithinDocument" => {
+                let frame = str_field(p, "frameId");
+                let url = str_field(p, "url");
+                tx.send_modify(|s| {
+                    if s.main_frame_id == frame {
+                        s.url = url;
+                    }
+                });
+            }
+            "Network.responseReceived" if str_field(p, "type") == "Document" => {
+                let loader = str_field(p, "loaderId");
+                let status = p
+                    .get("response")
+                    .and_then(|r| r.get("status"))
+                    .and_then(Value::as_i64);
+                if let (true, Some(status)) = (str_field(p, "requestId") == loader, status) {
+                    tx.send_modify(|s| {
+                        if s.statuses.len() == LOADERS_KEPT {
+                            s.statuses.pop_front();
+                        }
+                        s.statuses.push_back((loader, status));
+                    });
+                }
+            }
+            "Runtime.executionContextCreated" => {
+                let ctx = p.get("context").cloned().unwrap_or(Value::Null);
+                if str_field(&ctx, "name") == WORLD_NAME {
+                    let id = ctx.get("id").and_then(Value::as_i64).unwrap_or(0);
+                    let frame = ctx
+                        .get("auxData")
+                        .and_then(|a| a.get("frameId"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    tx.send_modify(|s| {
+                        s.worlds.insert(frame, id);
+                    });
+                }
+            }
+            "Runtime.executionContextDestroyed" => {
+                let id = p
+                    .get("executionContextId")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(-1);
+                tx.send_modify(|s| s.worlds.retain(|_, v| *v != id));
+            }
+            "Runtime.executionContextsCleared" => tx.send_modify(|s| s.worlds.clear()),
+            "Inspector.targetCrashed" => tx.send_modify(|s| s.crashed = true),
+            "Inspector.detached" => tx.send_modify(|s| s.detached = true),
+            "Page.javascriptDialogOpening" => {
+                // A dialog blocks the page's scripts; answer it so the session never hangs.
+                let kind = str_field(p, "type");
+                let accept = kind == "alert" || kind == "beforeunload";
+                let s = session.clone();
+                tokio::spawn(async move {
+                    let _ = s
+                        .call("Page.handleJavaScriptDialog", json!({"accept": accept}))
+                        .await;
+                });
+            }
+            _ => {}
+        }
+    }
+    tx.send_modify(|s| s.detached = true);
+}

@@ -1,0 +1,78 @@
+//! Stable error codes carried in the response envelope's `code` field.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! error_codes {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $name:literal ),+ $(,)?) => {
+        /// One stable, snake_case error code. The list is the contract: codes are added, never renamed.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorCode {
+            $( $(#[doc = $doc])* $variant, )+
+        }
+
+        impl ErrorCode {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),+];
+
+            /// The wire spelling of this code.
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $name,)+ }
+            }
+
+            /// One-line meaning of this code, for the reference page.
+            pub fn describe(self) -> &'static str {
+                match self { $(ErrorCode::$variant => concat!($($doc),+).trim_ascii(),)+ }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The request line is not valid JSON or not a JSON object.
+    InvalidJson => "invalid_json",
+    /// The `action` field names no known command.
+    UnknownAction => "unknown_action",
+    /// A parameter is missing, has the wrong type, or a value outside what is allowed.
+    InvalidArgument => "invalid_argument",
+    /// The command did not finish within its timeout.
+    Timeout => "timeout",
+    /// Chromium could not load the URL (its error text is in the message).
+    NavigationFailed => "navigation_failed",
+    /// JavaScript threw; the message carries the JavaScript error.
+    JsError => "js_error",
+    /// No Chromium executable was found.
+    BrowserNotFound => "browser_not_found",
+    /// The browser went away (closed, crashed or disconnected).
+    BrowserClosed => "browser_closed",
+    /// No tab has the given id.
+    TabNotFound => "tab_not_found",
+    /// The session is busy with another command and the wait for it timed out.
+    SessionBusy => "session_busy",
+    /// The daemon runs another version than the client.
+    VersionMismatch => "version_mismatch",
+    /// No element matched a selector.
+    NotFound => "not_found",
+    /// The ref's element is gone or its document was replaced.
+    StaleRef => "stale_ref",
+    /// The ref id was never issued in this tab.
+    UnknownRef => "unknown_ref",
+    /// Another element covers the point where the action would land.
+    ElementCovered => "element_covered",
+    /// The element is disabled.
+    ElementDisabled => "element_disabled",
+    /// The element is not visible (no box, hidden, or zero size).
+    ElementNotVisible => "element_not_visible",
+    /// The action cannot apply to this kind of element (for example fill on a button).
+    ElementNotEditable => "element_not_editable",
+    /// The mutation happened, then the wait, after-snapshot or diff failed.
+    ActionTransitionFailed => "action_transition_failed",
+    /// A bug or an unexpected answer from Chromium.
+    Internal => "internal",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,216 @@
+//! The request line and the response envelope every front end speaks.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::codes::ErrorCode;
+use crate::commands::Command;
+
+/// One parsed request: an optional caller id, an optional timeout and the command.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Caller-chosen id echoed in the response (string or number).
+    pub id: Value,
+    /// Timeout for the whole command in milliseconds (non-negative).
+    pub timeout_ms: Option<u64>,
+    /// The command to run.
+    pub command: Command,
+}
+
+/// A request that could not be parsed, with the envelope to answer it with.
+#[derive(Debug, Clone)]
+pub struct RequestError {
+    /// Id of the request when it could be read, else null.
+    pub id: Value,
+    /// Action name when it could be read.
+    pub action: Option<String>,
+    /// Why the request was refused.
+    pub code: ErrorCode,
+    /// Message naming the field, the value and what is allowed.
+    pub message: String,
+}
+
+impl RequestError {
+    /// Turns this parse failure into the response envelope that answers it.
+    pub fn into_response(self) -> Response {
+        Response::failure(
+            self.id,
+            self.action.unwrap_or_default(),
+            self.code,
+            self.message,
+        )
+    }
+}
+
+impl Request {
+    /// Parses one JSON line into a request, or the coded error that answers it.
+    pub fn parse_line(line: &str) -> Result<Request, RequestError> {
+        let value: Value = serde_json::from_str(line).map_err(|e| RequestError {
+            id: Value::Null,
+            action: None,
+            code: ErrorCode::InvalidJson,
+            message: format!("invalid JSON: {e}"),
+        })?;
+        Request::from_value(value)
+    }
+
+    /// Parses an already decoded JSON value into a request.
+    pub fn from_value(value: Value) -> Result<Request, RequestError> {
+        let Value::Object(mut map) = value else {
+            return Err(RequestError {
+                id: Value::Null,
+                action: None,
+                code: ErrorCode::InvalidJson,
+                message: "a request must be a JSON object like {\"action\": \"title\"}".into(),
+            });
+        };
+        let id = map.remove("id").unwrap_or(Value::Null);
+        let fail = |action: Option<String>, code, message: String| RequestError {
+            id: id.clone(),
+            action,
+            code,
+            message,
+        };
+        let action = match map.remove("action") {
+            Some(Value::String(a)) => a,
+            Some(other) => {
+                return Err(fail(
+                    None,
+                    ErrorCode::InvalidArgument,
+                    format!("field `action` must be a string, got {other}"),
+                ));
+            }
+            None => {
+                return Err(fail(
+                    None,
+                    ErrorCode::InvalidArgument,
+                    "missing field `action`".into(),
+                ));
+            }
+        };
+        let timeout_ms = match map.remove("timeout") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+            Some(other) => {
+                return Err(fail(
+                    Some(action),
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "field `timeout` must be a non-negative integer of milliseconds, got {other}"
+                    ),
+                ));
+            }
+        };
+        match Command::from_parts(&action, Value::Object(map)) {
+            None => Err(fail(
+                Some(action.clone()),
+                ErrorCode::UnknownAction,
+                format!(
+                    "unknown action `{action}`; known actions: {}",
+                    Command::ACTIONS.join(", ")
+                ),
+            )),
+            Some(Err(message)) => Err(fail(Some(action), ErrorCode::InvalidArgument, message)),
+            Some(Ok(command)) => Ok(Request {
+                id,
+                timeout_ms,
+                command,
+            }),
+        }
+    }
+
+    /// Serializes this request back to its wire form.
+    pub fn to_value(&self) -> Value {
+        let mut value = serde_json::to_value(&self.command).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut value {
+            if !self.id.is_null() {
+                map.insert("id".into(), self.id.clone());
+            }
+            if let Some(t) = self.timeout_ms {
+                map.insert("timeout".into(), t.into());
+            }
+        }
+        value
+    }
+}
+
+/// The response envelope: `{id, action, success, data, error, code, warning}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    /// The request's id, echoed.
+    #[serde(default)]
+    pub id: Value,
+    /// The request's action, echoed.
+    #[serde(default)]
+    pub action: String,
+    /// Whether the command succeeded.
+    pub success: bool,
+    /// Result data on success; structured details (if any) on failure.
+    #[serde(default)]
+    pub data: Value,
+    /// Human-readable error message on failure.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Stable error code on failure.
+    #[serde(default)]
+    pub code: Option<ErrorCode>,
+    /// A non-fatal note about the result (for example a truncation).
+    #[serde(default)]
+    pub warning: Option<String>,
+}
+
+impl Response {
+    /// A successful envelope carrying `data`.
+    pub fn success(id: Value, action: impl Into<String>, data: Value) -> Response {
+        Response {
+            id,
+            action: action.into(),
+            success: true,
+            data,
+            error: None,
+            code: None,
+            warning: None,
+        }
+    }
+
+    /// A failed envelope with a code and a message.
+    pub fn failure(
+        id: Value,
+        action: impl Into<String>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> Response {
+        Response {
+            id,
+            action: action.into(),
+            success: false,
+            data: Value::Null,
+            error: Some(message.into()),
+            code: Some(code),
+            warning: None,
+        }
+    }
+
+    /// Serializes this envelope as one JSON line (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                "{{\"id\":null,\"action\":\"\",\"success\":false,\"data\":null,\"error\":\"response not serializable: {e}\",\"code\":\"internal\",\"warning\":null}}"
+            )
+        })
+    }
+}
+
+/// Builds a JSON object from key/value pairs; a small helper for response data.
+pub fn object<I, K>(pairs: I) -> Value
+where
+    I: IntoIterator<Item = (K, Value)>,
+    K: Into<String>,
+{
+    Value::Object(
+        pairs
+            .into_iter()
+            .map(|(k, v)| (k.into(), v))
+            .collect::<Map<_, _>>(),
+    )
+}

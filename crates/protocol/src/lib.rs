@@ -1,0 +1,14 @@
+//! The wire contract of agentbrowser: every command, the response envelope and the error codes.
+//! Every front end (CLI, daemon, Python SDK, MCP) speaks exactly this.
+
+pub mod codes;
+pub mod commands;
+pub mod envelope;
+pub mod reference;
+
+pub use codes::ErrorCode;
+pub use commands::*;
+pub use envelope::{Request, RequestError, Response, object};
+
+/// Version of the protocol and of every binary that speaks it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

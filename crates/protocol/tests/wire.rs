@@ -1,0 +1,70 @@
+//! The wire contract: parsing, error codes and the generated reference page.
+
+use agentbrowser_protocol::{Command, ErrorCode, Request, Response};
+
+#[test]
+fn parses_a_command_with_id_and_timeout() {
+    let r = Request::parse_line(r#"{"id": "a", "action": "open", "url": "http://x/", "waitUntil": "networkidle", "timeout": 500}"#).unwrap();
+    assert_eq!(r.id, "a");
+    assert_eq!(r.timeout_ms, Some(500));
+    match &r.command {
+        Command::Open(p) => assert_eq!(p.url, "http://x/"),
+        other => panic!("{other:?}"),
+    }
+    // Round trip through the wire form.
+    let again = Request::from_value(r.to_value()).unwrap();
+    assert_eq!(again.command, r.command);
+}
+
+#[test]
+fn bad_requests_get_the_right_codes() {
+    let code = |line: &str| Request::parse_line(line).unwrap_err().code;
+    assert_eq!(code("{"), ErrorCode::InvalidJson);
+    assert_eq!(code("3"), ErrorCode::InvalidJson);
+    assert_eq!(code(r#"{"action": "jump"}"#), ErrorCode::UnknownAction);
+    assert_eq!(code(r#"{"url": "x"}"#), ErrorCode::InvalidArgument);
+    assert_eq!(code(r#"{"action": 3}"#), ErrorCode::InvalidArgument);
+    assert_eq!(code(r#"{"action": "open"}"#), ErrorCode::InvalidArgument);
+    assert_eq!(code(r#"{"action": "title", "timeout": -1}"#), ErrorCode::InvalidArgument);
+    let e = Request::parse_line(r#"{"id": 9, "action": "tab_switch", "tab": ["t1"]}"#).unwrap_err();
+    assert_eq!(e.id, 9);
+    assert!(e.message.contains("`tab`"), "{}", e.message);
+    let e = Request::parse_line(r#"{"action": "title", "bogus": true}"#).unwrap_err();
+    assert!(e.message.contains("bogus"), "{}", e.message);
+}
+
+#[test]
+fn envelope_has_every_field() {
+    let r = Request::parse_line(r#"{"action": "nope"}"#).unwrap_err().into_response();
+    let v: serde_json::Value = serde_json::from_str(&r.to_line()).unwrap();
+    for key in ["id", "action", "success", "data", "error", "code", "warning"] {
+        assert!(v.get(key).is_some(), "missing {key} in {v}");
+    }
+    assert_eq!(v["code"], "unknown_action");
+    let back: Response = serde_json::from_value(v).unwrap();
+    assert_eq!(back, r);
+}
+
+#[test]
+fn every_code_is_snake_case_and_documented() {
+    for code in ErrorCode::ALL {
+        let s = code.as_str();
+        assert!(s.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{s}");
+        assert_eq!(serde_json::to_value(code).unwrap(), s);
+        assert!(!code.describe().is_empty());
+    }
+}
+
+#[test]
+fn reference_page_is_up_to_date() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.md");
+    let current = std::fs::read_to_string(path).unwrap_or_default();
+    let generated = agentbrowser_protocol::reference::markdown();
+    assert!(
+        current == generated,
+        "docs/protocol.md is stale: regenerate with `cargo run -q -p agentbrowser -- protocol-docs > docs/protocol.md`"
+    );
+    for action in Command::ACTIONS {
+        assert!(generated.contains(&format!("### `{action}`")), "{action} undocumented");
+    }
+}

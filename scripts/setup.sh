@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what agentbrowser needs on a fresh Debian machine: Chromium, Python test tools, a build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "== installing Chromium (Debian package)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+chromium --version 2>/dev/null | tail -1
+
+echo "== installing Python tools"
+python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
+
+echo "== building"
+cargo build -q --release -p agentbrowser
+cargo build -q -p agentbrowser
