@@ -1,0 +1,103 @@
+"""agentbrowser: a browser engine for AI agents, driven from Python.
+
+>>> from agentbrowser import Browser
+>>> with Browser.launch() as browser:
+...     browser.page.open("https://example.com")
+...     snapshot = browser.page.observe()
+...     snapshot.one(role="link").click()
+
+``AsyncBrowser`` (in :mod:`agentbrowser.aio`) mirrors ``Browser`` with awaitables; it is
+imported lazily so that ``import agentbrowser`` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+__version__ = "0.1.0"
+
+from . import cdp
+from .browser import Browser, Native, Page, Tabs
+from .errors import (
+    ActionTransitionError,
+    AgentBrowserError,
+    AsyncStaleRefError,
+    BrowserError,
+    BrowserInstallError,
+    ConfirmationRequired,
+    NativeParseError,
+    RestoreSaveError,
+    StaleRefError,
+)
+from .models import (
+    ActionResult,
+    BrowserResponse,
+    CloseResult,
+    Navigation,
+    Ref,
+    SessionStatus,
+    Snapshot,
+    SnapshotDiff,
+    SnapshotSpec,
+    TabCloseResult,
+    TabInfo,
+    TabSwitchResult,
+    Wait,
+    WaitResult,
+)
+from .options import LaunchOptions
+
+if TYPE_CHECKING:
+    from .aio import AsyncBrowser, AsyncNative, AsyncPage, AsyncTabs
+
+_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _ASYNC:
+        from . import aio
+
+        return getattr(aio, name)
+    raise AttributeError(f"module 'agentbrowser' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _ASYNC)
+
+
+__all__ = [
+    "__version__",
+    "cdp",
+    "Browser",
+    "Page",
+    "Tabs",
+    "Native",
+    "AsyncBrowser",
+    "AsyncPage",
+    "AsyncTabs",
+    "AsyncNative",
+    "LaunchOptions",
+    "SnapshotSpec",
+    "Snapshot",
+    "Ref",
+    "Wait",
+    "ActionResult",
+    "SnapshotDiff",
+    "BrowserResponse",
+    "CloseResult",
+    "SessionStatus",
+    "TabInfo",
+    "TabSwitchResult",
+    "TabCloseResult",
+    "Navigation",
+    "WaitResult",
+    "AgentBrowserError",
+    "BrowserError",
+    "ConfirmationRequired",
+    "StaleRefError",
+    "AsyncStaleRefError",
+    "ActionTransitionError",
+    "NativeParseError",
+    "BrowserInstallError",
+    "RestoreSaveError",
+]

@@ -1,0 +1,72 @@
+"""Finding the ``agentbrowser`` binary and the per-session socket paths."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from .errors import BrowserInstallError
+
+BINARY = "agentbrowser"
+ENV_BIN = "AGENTBROWSER_BIN"
+
+_HINT = (
+    "Install the package with `pip install agentbrowser` (it ships the binary), build it with "
+    "`cargo build -p agentbrowser`, or set AGENTBROWSER_BIN to the binary's path"
+)
+
+
+def find_binary() -> str:
+    """The binary: ``$AGENTBROWSER_BIN``, else next to the interpreter, else on ``PATH``."""
+    explicit = os.environ.get(ENV_BIN)
+    if explicit:
+        path = Path(explicit).expanduser()
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+        raise BrowserInstallError(
+            f"{ENV_BIN}={explicit!r} is not an executable file",
+            hint="Point it at the agentbrowser binary or unset it",
+        )
+    for directory in _interpreter_dirs():
+        candidate = directory / BINARY
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which(BINARY)
+    if found:
+        return found
+    raise BrowserInstallError(
+        f"the `{BINARY}` binary was not found ({ENV_BIN} unset, not next to {sys.executable}, not on PATH)",
+        hint=_HINT,
+    )
+
+
+def _interpreter_dirs() -> list[Path]:
+    dirs: list[Path] = []
+    if sys.executable:
+        exe = Path(sys.executable)
+        dirs.append(exe.parent)
+        try:
+            resolved = exe.resolve().parent
+        except OSError:
+            resolved = exe.parent
+        if resolved != exe.parent:
+            dirs.append(resolved)
+    return dirs
+
+
+def socket_dir() -> Path:
+    """``$AGENTBROWSER_SOCKET_DIR``, else ``$XDG_RUNTIME_DIR/agentbrowser``, else ``~/.agentbrowser/run``."""
+    explicit = os.environ.get("AGENTBROWSER_SOCKET_DIR")
+    if explicit:
+        return Path(explicit)
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return Path(runtime) / "agentbrowser"
+    return Path.home() / ".agentbrowser" / "run"
+
+
+def socket_path(session: str) -> Path:
+    """The Unix socket of a named session."""
+    return socket_dir() / f"{session}.sock"

@@ -1,0 +1,288 @@
+"""Every SDK operation, once, as a sans-IO generator shared by the sync and async clients.
+
+An operation yields :class:`Call` objects (one native request each) and receives each
+call's response data; its return value is the typed result.  ``Browser._drive`` runs an
+operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+from . import _decode as d
+from .errors import error_for
+from .models import (
+    LOAD_STATES,
+    ActionResult,
+    B,
+    BrowserResponse,
+    CloseResult,
+    Navigation,
+    SessionStatus,
+    Snapshot,
+    SnapshotDiff,
+    SnapshotSpec,
+    TabCloseResult,
+    TabInfo,
+    TabSwitchResult,
+    Wait,
+    WaitResult,
+)
+
+if TYPE_CHECKING:
+    from .models import Ref
+
+T = TypeVar("T")
+
+#: How much longer than a command's own timeout the client waits for its answer.
+GRACE_MS = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One native request: its action and camelCase parameters."""
+
+    action: str
+    params: Mapping[str, Any]
+    ref: Ref[Any] | None = None
+    envelope: bool = False
+    budget_ms: int = 0
+    deadline_s: float | None = None
+
+
+Op: TypeAlias = Generator[Call, Any, T]
+
+
+def request(call: Call, request_id: int, timeout_ms: int) -> dict[str, Any]:
+    """The request object for ``call`` (its ``timeout`` covers any wait budget)."""
+    payload: dict[str, Any] = {"id": request_id, "action": call.action}
+    payload.update(call.params)
+    if "timeout" not in payload:
+        payload["timeout"] = timeout_ms + call.budget_ms
+    return payload
+
+
+def client_deadline_s(call: Call, payload: Mapping[str, Any]) -> float:
+    """Seconds the client waits for the answer to ``payload`` before giving up."""
+    if call.deadline_s is not None:
+        return call.deadline_s
+    timeout = payload.get("timeout")
+    base = timeout if isinstance(timeout, int) and not isinstance(timeout, bool) else 30000
+    return (base + GRACE_MS) / 1000.0
+
+
+def result(
+    call: Call,
+    raw: Mapping[str, Any],
+    asynchronous: bool,
+    snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]],
+) -> Any:
+    """The call's data, its envelope (for ``native.execute``), or the mapped exception."""
+    if not call.envelope and raw.get("success") is True:
+        return raw.get("data")
+    response = BrowserResponse.from_raw(raw)
+    if call.envelope:
+        return response
+    raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot)
+
+
+def _data(model: str, value: Any) -> Mapping[str, Any]:
+    return d.mapping(model, value)
+
+
+def check_load_state(name: str, value: str | None) -> None:
+    if value is not None and value not in LOAD_STATES:
+        raise ValueError(f"{name} must be one of {', '.join(LOAD_STATES)}; got {value!r}")
+
+
+def _wait_params(params: dict[str, Any], wait: Wait | None) -> int:
+    if wait is None:
+        return 0
+    if not isinstance(wait, Wait):
+        raise TypeError(f"wait must be a Wait condition or None, got {type(wait).__name__}")
+    params["wait"] = wait.to_wire()
+    return wait.budget_ms()
+
+
+# -- browser and page --------------------------------------------------------------
+
+
+def launch(params: Mapping[str, Any]) -> Op[Mapping[str, Any]]:
+    data = yield Call("launch", params)
+    return _data("launch", data)
+
+
+def open_page(url: str, wait_until: str | None) -> Op[Navigation]:
+    if not isinstance(url, str):
+        raise TypeError(f"open() takes a URL string, got {type(url).__name__}")
+    if not url.strip():
+        raise ValueError("open() needs a non-empty URL")
+    return (yield from history("open", wait_until, {"url": url}))
+
+
+def history(action: str, wait_until: str | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
+    check_load_state("wait_until", wait_until)
+    full = dict(params or {})
+    if wait_until is not None:
+        full["waitUntil"] = wait_until
+    data = yield Call(action, full)
+    return Navigation.from_raw(_data("Navigation", data))
+
+
+def title() -> Op[str]:
+    data = yield Call("title", {})
+    return d.req_str("title", _data("title", data), "title")
+
+
+def url() -> Op[str]:
+    data = yield Call("url", {})
+    return d.req_str("url", _data("url", data), "url")
+
+
+def evaluate(script: str) -> Op[Any]:
+    if not isinstance(script, str):
+        raise TypeError(f"evaluate() takes a JavaScript string, got {type(script).__name__}")
+    data = yield Call("eval", {"script": script})
+    return d.req_any("eval", _data("eval", data), "result")
+
+
+def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
+    spec = spec if spec is not None else SnapshotSpec()
+    if not isinstance(spec, SnapshotSpec):
+        raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
+    data = yield Call("snapshot", spec.to_wire())
+    return Snapshot.from_raw(_data("Snapshot", data), browser, spec)
+
+
+def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    if not isinstance(key, str) or not key:
+        raise TypeError(f"press() takes a non-empty key name such as 'Enter', got {key!r}")
+    params: dict[str, Any] = {"key": key}
+    budget = _wait_params(params, wait)
+    data = yield Call("press", params, budget_ms=budget)
+    return ActionResult.from_raw(_data("ActionResult", data), browser, None)
+
+
+def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
+    params: dict[str, Any] = {}
+    budget = 0
+    if condition is not None:
+        if not isinstance(condition, Wait):
+            raise TypeError(f"wait() takes a Wait condition, got {type(condition).__name__}")
+        params["condition"] = condition.to_wire()
+        budget += condition.budget_ms()
+    if ms is not None:
+        if isinstance(ms, bool) or not isinstance(ms, int):
+            raise TypeError(f"wait() ms must be an int of milliseconds, got {type(ms).__name__}")
+        if ms < 0:
+            raise ValueError(f"wait() ms must be >= 0, got {ms}")
+        params["ms"] = ms
+        budget += ms
+    if not params:
+        raise ValueError("wait() needs a condition (Wait.text/url/loaded/all) or ms=")
+    data = yield Call("wait", params, budget_ms=budget)
+    return WaitResult.from_raw(_data("WaitResult", data))
+
+
+def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
+    data = yield Call("diff", {"generation": snapshot.generation})
+    return SnapshotDiff.from_raw(_data("SnapshotDiff", data))
+
+
+# -- refs -------------------------------------------------------------------------
+
+
+def mutate(ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    full: dict[str, Any] = {"ref": ref.id, **params}
+    budget = _wait_params(full, wait)
+    data = yield Call(action, full, ref=ref, budget_ms=budget)
+    return ActionResult.from_raw(_data("ActionResult", data), ref.browser, ref, ref.snapshot.spec)
+
+
+def read_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str]:
+    data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
+    return d.req_str(action, _data(action, data), "value")
+
+
+def read_opt_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str | None]:
+    data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
+    body = _data(action, data)
+    d.req_any(action, body, "value")
+    return d.opt_str(action, body, "value")
+
+
+def read_bool(ref: Ref[Any], action: str) -> Op[bool]:
+    data = yield Call(action, {"ref": ref.id}, ref=ref)
+    return d.req_bool(action, _data(action, data), "value")
+
+
+def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:
+    snap = yield from observe(ref.browser, ref.snapshot.spec)
+    if role is None:
+        role = ref.role
+    if name is None and contains is None:
+        name = ref.name
+    return snap.one(role=role, name=name, contains=contains, exact=exact)
+
+
+# -- tabs, session, native -------------------------------------------------------------
+
+
+def _tab_id(tab: str | TabInfo | None) -> str | None:
+    if tab is None or isinstance(tab, str):
+        return tab
+    if isinstance(tab, TabInfo):
+        return tab.id
+    raise TypeError(f"tab must be a tab id such as 't2', a TabInfo or None, got {type(tab).__name__}")
+
+
+def tab_list() -> Op[tuple[TabInfo, ...]]:
+    data = yield Call("tab_list", {})
+    tabs = d.req_list("tab_list", _data("tab_list", data), "tabs")
+    return tuple(TabInfo.from_raw(_data("TabInfo", t)) for t in tabs)
+
+
+def tab_new(url: str | None) -> Op[TabInfo]:
+    params: dict[str, Any] = {}
+    if url is not None:
+        if not isinstance(url, str):
+            raise TypeError(f"tabs.new() url must be a string or None, got {type(url).__name__}")
+        params["url"] = url
+    data = yield Call("tab_new", params)
+    return TabInfo.from_raw(_data("TabInfo", data))
+
+
+def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
+    tab_id = _tab_id(tab)
+    if tab_id is None:
+        raise TypeError("tabs.switch() needs a tab id such as 't2' or a TabInfo")
+    data = yield Call("tab_switch", {"tab": tab_id})
+    return TabSwitchResult.from_raw(_data("TabSwitchResult", data))
+
+
+def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
+    tab_id = _tab_id(tab)
+    listing = yield from tab_list()
+    closing = next((t for t in listing if (t.id == tab_id if tab_id else t.active)), None)
+    data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
+    return TabCloseResult.from_raw(_data("TabCloseResult", data), closing.raw if closing else None)
+
+
+def status() -> Op[SessionStatus]:
+    data = yield Call("status", {})
+    return SessionStatus.from_raw(_data("SessionStatus", data))
+
+
+def close(deadline_s: float) -> Op[CloseResult]:
+    data = yield Call("close", {"timeout": max(1, int(deadline_s * 1000))}, deadline_s=deadline_s)
+    return CloseResult.from_raw(_data("CloseResult", data))
+
+
+def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:
+    if not isinstance(action, str) or not action:
+        raise TypeError(f"native.execute() needs an action name, got {action!r}")
+    response = yield Call(action, dict(params), envelope=True)
+    assert isinstance(response, BrowserResponse)
+    return response

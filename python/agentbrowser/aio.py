@@ -1,0 +1,312 @@
+"""The asyncio client: :class:`AsyncBrowser` with :class:`AsyncPage`, :class:`AsyncTabs`, :class:`AsyncNative`.
+
+It shares every model and operation with the sync client.  It never blocks the event
+loop: one reader task hands each answer to the coroutine awaiting it, so many
+coroutines may await calls on one browser at once.  Cancelling one awaiting call leaves
+the connection usable (its late answer is dropped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from . import _ops
+from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
+from ._binary import find_binary, socket_path
+from ._ops import Call, Op
+from ._transport import daemon_argv, start_session_daemon
+from .browser import CLOSE_TIMEOUT_S, check_session, resolve_options
+from .errors import BrowserError
+from .models import (
+    ActionResult,
+    BrowserResponse,
+    CloseResult,
+    Navigation,
+    SessionStatus,
+    Snapshot,
+    SnapshotSpec,
+    TabCloseResult,
+    TabInfo,
+    TabSwitchResult,
+    Wait,
+    WaitResult,
+    clip,
+)
+from .options import LaunchOptions
+
+__all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"]
+
+T = TypeVar("T")
+
+
+class AsyncBrowser:
+    """A browser session driven with ``await``; mirrors :class:`~agentbrowser.Browser`.
+
+    ``await AsyncBrowser.launch()`` owns a daemon that ends with this process;
+    ``await AsyncBrowser.connect(session=...)`` joins a CLI session.  Use ``async with``
+    or ``await close()`` (idempotent; raises TimeoutError when the daemon does not
+    shut down in time, after killing it).
+    """
+
+    def __init__(
+        self,
+        transport: AsyncTransport,
+        *,
+        options: LaunchOptions,
+        process: AsyncOwnedProcess | None,
+        session: str | None,
+    ) -> None:
+        self._t = transport
+        self._process = process
+        self._options = options
+        self._session = session
+        self._close_result: CloseResult | None = None
+        self._closing: asyncio.Future[CloseResult] | None = None
+        self.launch_data: Mapping[str, Any] = {}
+        self.page = AsyncPage(self)
+        self.tabs = AsyncTabs(self)
+        self.native = AsyncNative(self)
+        if process is not None and process.proc.stdin is not None:
+            # Dropped without close(): EOF on the daemon's stdin ends it.
+            self._finalizer: weakref.finalize[Any, Any] | None = weakref.finalize(
+                self, _close_quietly, process.proc.stdin
+            )
+        else:
+            self._finalizer = None
+
+    @classmethod
+    async def launch(cls, options: LaunchOptions | None = None, /, **kwargs: Any) -> AsyncBrowser:
+        """Start a browser owned by this process."""
+        opts = resolve_options(options, kwargs)
+        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
+        browser = cls(process.transport(), options=opts, process=process, session=opts.session)
+        try:
+            browser.launch_data = await browser._drive(_ops.launch(opts.to_wire()))
+        except BaseException:
+            await asyncio.shield(browser._abort())
+            raise
+        return browser
+
+    @classmethod
+    async def connect(cls, session: str = "default", *, timeout_ms: int = 30000) -> AsyncBrowser:
+        """Join the named session over its Unix socket, starting its daemon through the CLI if needed."""
+        opts = check_session(session, timeout_ms)
+        path = socket_path(session)
+        try:
+            transport = await connect_socket_async(path)
+        except OSError:
+            await asyncio.to_thread(start_session_daemon, find_binary(), session, timeout_ms / 1000)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout_ms / 1000
+            while True:
+                try:
+                    transport = await connect_socket_async(path)
+                    break
+                except OSError as exc:
+                    if loop.time() > deadline:
+                        raise BrowserError(
+                            f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
+                        ) from None
+                    await asyncio.sleep(0.02)
+        return cls(transport, options=opts, process=None, session=session)
+
+    @property
+    def session(self) -> str | None:
+        """The session name (None for an unnamed launched browser)."""
+        return self._session
+
+    @property
+    def pid(self) -> int | None:
+        """The owned daemon's process id (None when connected)."""
+        return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._close_result is not None or self._closing is not None
+
+    async def status(self) -> SessionStatus:
+        """Session identity, daemon and browser state."""
+        return await self._drive(_ops.status())
+
+    async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
+        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds."""
+        if self._close_result is not None:
+            return self._close_result
+        if self._closing is not None:
+            return await asyncio.shield(self._closing)
+        self._closing = asyncio.get_running_loop().create_future()
+        try:
+            result = await self._shutdown(end_session, timeout)
+        except BaseException:
+            self._close_result = CloseResult(closed=True)
+            self._closing.set_result(self._close_result)
+            raise
+        self._close_result = result
+        self._closing.set_result(result)
+        return result
+
+    async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
+        end = self._process is not None if end_session is None else end_session
+        result = CloseResult(closed=False)
+        try:
+            if end:
+                try:
+                    async with asyncio.timeout(timeout):
+                        result = await self._drive(_ops.close(timeout), closing=True)
+                except BrowserError as exc:
+                    if exc.code == "timeout":
+                        raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
+                    if exc.code != "browser_closed":
+                        raise
+                    result = CloseResult(closed=True, raw={"error": str(exc)})
+        finally:
+            await self._t.close()
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            if self._process is not None:
+                await self._process.finish(timeout)
+                if not result.closed:
+                    result = CloseResult(closed=True, raw=result.raw)
+        return result
+
+    async def _abort(self) -> None:
+        self._close_result = CloseResult(closed=True)
+        await self._t.close()
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        if self._process is not None:
+            with contextlib.suppress(TimeoutError):
+                await self._process.finish(5.0)
+
+    async def __aenter__(self) -> AsyncBrowser:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        mode = f"launched pid={self.pid}" if self._process is not None else "connected"
+        name = f" session={clip(self._session, 64)!r}" if self._session else ""
+        return f"<AsyncBrowser {mode}{name} {'closed' if self.closed else 'open'}>"
+
+    async def _drive(self, op: Op[T], *, closing: bool = False) -> T:
+        if self._close_result is not None or (self._closing is not None and not closing):
+            op.close()
+            raise RuntimeError("this AsyncBrowser is closed")
+        try:
+            call = next(op)
+            while True:
+                call = op.send(await self._call(call))
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            op.close()
+
+    async def _call(self, call: Call) -> Any:
+        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
+        raw = await self._t.request(payload, _ops.client_deadline_s(call, payload))
+        return _ops.result(call, raw, True, self._snapshot)
+
+    def _snapshot(self, raw: Mapping[str, Any]) -> Snapshot[AsyncBrowser]:
+        return Snapshot.from_raw(raw, self)
+
+
+def _close_quietly(stream: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(Exception):
+        stream.close()
+
+
+class AsyncPage:
+    """The active tab of an :class:`AsyncBrowser`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def open(self, url: str, wait_until: str = "load") -> Navigation:
+        """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
+        return await self._b._drive(_ops.open_page(url, wait_until))
+
+    async def title(self) -> str:
+        """The page title."""
+        return await self._b._drive(_ops.title())
+
+    async def url(self) -> str:
+        """The page URL."""
+        return await self._b._drive(_ops.url())
+
+    async def evaluate(self, js: str) -> Any:
+        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
+        return await self._b._drive(_ops.evaluate(js))
+
+    async def back(self, wait_until: str | None = None) -> Navigation:
+        """Go back one history entry."""
+        return await self._b._drive(_ops.history("back", wait_until))
+
+    async def forward(self, wait_until: str | None = None) -> Navigation:
+        """Go forward one history entry."""
+        return await self._b._drive(_ops.history("forward", wait_until))
+
+    async def reload(self, wait_until: str | None = None) -> Navigation:
+        """Reload the page."""
+        return await self._b._drive(_ops.history("reload", wait_until))
+
+    async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
+        return await self._b._drive(_ops.observe(self._b, spec))
+
+    async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
+        return await self._b._drive(_ops.press(self._b, key, wait))
+
+    async def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
+        """Wait for a condition, or for ``ms`` milliseconds."""
+        return await self._b._drive(_ops.wait(condition, ms))
+
+    def __repr__(self) -> str:
+        return f"<AsyncPage of {self._b!r}>"
+
+
+class AsyncTabs:
+    """The tabs of an :class:`AsyncBrowser`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def list(self) -> tuple[TabInfo, ...]:
+        """Every open tab."""
+        return await self._b._drive(_ops.tab_list())
+
+    async def new(self, url: str | None = None) -> TabInfo:
+        """Open a tab (about:blank by default); it becomes active."""
+        return await self._b._drive(_ops.tab_new(url))
+
+    async def switch(self, tab: str | TabInfo) -> TabSwitchResult:
+        """Make a tab active."""
+        return await self._b._drive(_ops.tab_switch(tab))
+
+    async def close(self, tab: str | TabInfo | None = None) -> TabCloseResult:
+        """Close a tab (default: the active one)."""
+        return await self._b._drive(_ops.tab_close(tab))
+
+    def __repr__(self) -> str:
+        return f"<AsyncTabs of {self._b!r}>"
+
+
+class AsyncNative:
+    """Direct access to the wire protocol."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def execute(self, action: str, **params: Any) -> BrowserResponse:
+        """Send one native action with camelCase parameters; return the full envelope, success or not."""
+        return await self._b._drive(_ops.native(action, params))
+
+    def __repr__(self) -> str:
+        return f"<AsyncNative of {self._b!r}>"

@@ -1,0 +1,310 @@
+"""The synchronous client: :class:`Browser` with its :class:`Page`, :class:`Tabs` and :class:`Native`.
+
+Thread safety: one ``Browser`` may be shared by several threads.  Each native call holds
+the connection's lock from sending its request until its answer arrives, so calls from
+different threads run one after another and each receives its own answer.  (The daemon
+runs commands one at a time anyway.)  ``close()`` may be called from any thread; calls
+made after it raise ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from . import _ops
+from ._binary import find_binary, socket_path
+from ._ops import Call, Op
+from ._transport import OwnedProcess, SyncTransport, connect_socket, daemon_argv, start_session_daemon
+from .errors import BrowserError
+from .models import (
+    ActionResult,
+    BrowserResponse,
+    CloseResult,
+    Navigation,
+    SessionStatus,
+    Snapshot,
+    SnapshotSpec,
+    TabCloseResult,
+    TabInfo,
+    TabSwitchResult,
+    Wait,
+    WaitResult,
+    clip,
+)
+from .options import LaunchOptions
+
+__all__ = ["Browser", "Page", "Tabs", "Native"]
+
+T = TypeVar("T")
+
+#: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
+CLOSE_TIMEOUT_S = 15.0
+
+
+def resolve_options(options: LaunchOptions | None, kwargs: Mapping[str, Any]) -> LaunchOptions:
+    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both."""
+    if options is not None:
+        if kwargs:
+            raise TypeError("pass either a LaunchOptions or keyword options, not both")
+        if not isinstance(options, LaunchOptions):
+            raise TypeError(f"launch() takes a LaunchOptions, got {type(options).__name__}")
+        return options
+    return LaunchOptions(**kwargs)
+
+
+def check_session(session: str, timeout_ms: int) -> LaunchOptions:
+    """Validate ``connect()`` arguments through LaunchOptions' rules."""
+    return LaunchOptions(session=session, timeout_ms=timeout_ms)
+
+
+class Browser:
+    """A browser session driven synchronously.
+
+    ``Browser.launch()`` starts a daemon this process owns (it ends with this process);
+    ``Browser.connect(session=...)`` joins a session run by the CLI or another process.
+    Use it as a context manager, or call :meth:`close` (idempotent).
+    """
+
+    def __init__(
+        self,
+        transport: SyncTransport,
+        *,
+        options: LaunchOptions,
+        process: OwnedProcess | None,
+        session: str | None,
+    ) -> None:
+        self._t = transport
+        self._process = process
+        self._options = options
+        self._session = session
+        self._close_result: CloseResult | None = None
+        self.launch_data: Mapping[str, Any] = {}
+        self.page = Page(self)
+        self.tabs = Tabs(self)
+        self.native = Native(self)
+        self._finalizer = weakref.finalize(self, transport.close)
+
+    # -- construction ----------------------------------------------------------
+
+    @classmethod
+    def launch(cls, options: LaunchOptions | None = None, /, **kwargs: Any) -> Browser:
+        """Start a browser owned by this process (``Browser.launch(headless=False)`` or with LaunchOptions)."""
+        opts = resolve_options(options, kwargs)
+        process = OwnedProcess(daemon_argv(find_binary(), opts.session))
+        browser = cls(process.transport(), options=opts, process=process, session=opts.session)
+        try:
+            browser.launch_data = browser._drive(_ops.launch(opts.to_wire()))
+        except BaseException:
+            browser._abort()
+            raise
+        return browser
+
+    @classmethod
+    def connect(cls, session: str = "default", *, timeout_ms: int = 30000) -> Browser:
+        """Join the named session over its Unix socket, starting its daemon through the CLI if needed."""
+        opts = check_session(session, timeout_ms)
+        path = socket_path(session)
+        try:
+            transport = connect_socket(path)
+        except OSError:
+            start_session_daemon(find_binary(), session, timeout_ms / 1000)
+            deadline = time.monotonic() + timeout_ms / 1000
+            while True:
+                try:
+                    transport = connect_socket(path)
+                    break
+                except OSError as exc:
+                    if time.monotonic() > deadline:
+                        raise BrowserError(
+                            f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
+                        ) from None
+                    time.sleep(0.02)
+        return cls(transport, options=opts, process=None, session=session)
+
+    # -- session -------------------------------------------------------------------
+
+    @property
+    def session(self) -> str | None:
+        """The session name (None for an unnamed launched browser)."""
+        return self._session
+
+    @property
+    def pid(self) -> int | None:
+        """The owned daemon's process id (None when connected)."""
+        return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._close_result is not None
+
+    def status(self) -> SessionStatus:
+        """Session identity, daemon and browser state."""
+        return self._drive(_ops.status())
+
+    def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
+        """Close; idempotent (later calls return the first result).
+
+        A launched browser is always shut down (killed if it does not exit within
+        ``timeout`` seconds; then TimeoutError is raised).  A connected one only disconnects
+        (``closed=False``) unless ``end_session=True``, which closes the session's browser
+        and daemon for every client.
+        """
+        if self._close_result is not None:
+            return self._close_result
+        end = self._process is not None if end_session is None else end_session
+        result = CloseResult(closed=False)
+        try:
+            if end:
+                try:
+                    result = self._drive(_ops.close(timeout))
+                except BrowserError as exc:
+                    if exc.code == "timeout":
+                        raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
+                    if exc.code != "browser_closed":
+                        raise
+                    result = CloseResult(closed=True, raw={"error": str(exc)})
+        finally:
+            self._t.close()
+            if self._process is not None:
+                self._process.finish(timeout)
+                if not result.closed:
+                    result = CloseResult(closed=True, raw=result.raw)
+            self._close_result = result
+            self._finalizer.detach()
+        return result
+
+    def _abort(self) -> None:
+        self._t.close()
+        if self._process is not None:
+            self._process.finish(5.0)
+        self._close_result = CloseResult(closed=True)
+        self._finalizer.detach()
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        mode = f"launched pid={self.pid}" if self._process is not None else "connected"
+        name = f" session={clip(self._session, 64)!r}" if self._session else ""
+        return f"<Browser {mode}{name} {'closed' if self.closed else 'open'}>"
+
+    # -- engine ------------------------------------------------------------------------
+
+    def _drive(self, op: Op[T]) -> T:
+        if self._close_result is not None:
+            op.close()
+            raise RuntimeError("this Browser is closed")
+        try:
+            call = next(op)
+            while True:
+                call = op.send(self._call(call))
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            op.close()
+
+    def _call(self, call: Call) -> Any:
+        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
+        raw = self._t.request(payload, _ops.client_deadline_s(call, payload))
+        return _ops.result(call, raw, False, self._snapshot)
+
+    def _snapshot(self, raw: Mapping[str, Any]) -> Snapshot[Browser]:
+        return Snapshot.from_raw(raw, self)
+
+
+class Page:
+    """The active tab of a :class:`Browser`."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def open(self, url: str, wait_until: str = "load") -> Navigation:
+        """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
+        return self._b._drive(_ops.open_page(url, wait_until))
+
+    def title(self) -> str:
+        """The page title."""
+        return self._b._drive(_ops.title())
+
+    def url(self) -> str:
+        """The page URL."""
+        return self._b._drive(_ops.url())
+
+    def evaluate(self, js: str) -> Any:
+        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
+        return self._b._drive(_ops.evaluate(js))
+
+    def back(self, wait_until: str | None = None) -> Navigation:
+        """Go back one history entry."""
+        return self._b._drive(_ops.history("back", wait_until))
+
+    def forward(self, wait_until: str | None = None) -> Navigation:
+        """Go forward one history entry."""
+        return self._b._drive(_ops.history("forward", wait_until))
+
+    def reload(self, wait_until: str | None = None) -> Navigation:
+        """Reload the page."""
+        return self._b._drive(_ops.history("reload", wait_until))
+
+    def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
+        return self._b._drive(_ops.observe(self._b, spec))
+
+    def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
+        return self._b._drive(_ops.press(self._b, key, wait))
+
+    def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
+        """Wait for a condition, or for ``ms`` milliseconds."""
+        return self._b._drive(_ops.wait(condition, ms))
+
+    def __repr__(self) -> str:
+        return f"<Page of {self._b!r}>"
+
+
+class Tabs:
+    """The tabs of a :class:`Browser`, by stable id (``t1``, ``t2``…)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def list(self) -> tuple[TabInfo, ...]:
+        """Every open tab."""
+        return self._b._drive(_ops.tab_list())
+
+    def new(self, url: str | None = None) -> TabInfo:
+        """Open a tab (about:blank by default); it becomes active."""
+        return self._b._drive(_ops.tab_new(url))
+
+    def switch(self, tab: str | TabInfo) -> TabSwitchResult:
+        """Make a tab active."""
+        return self._b._drive(_ops.tab_switch(tab))
+
+    def close(self, tab: str | TabInfo | None = None) -> TabCloseResult:
+        """Close a tab (default: the active one)."""
+        return self._b._drive(_ops.tab_close(tab))
+
+    def __repr__(self) -> str:
+        return f"<Tabs of {self._b!r}>"
+
+
+class Native:
+    """Direct access to the wire protocol."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def execute(self, action: str, **params: Any) -> BrowserResponse:
+        """Send one native action with camelCase parameters; return the full envelope, success or not."""
+        return self._b._drive(_ops.native(action, params))
+
+    def __repr__(self) -> str:
+        return f"<Native of {self._b!r}>"

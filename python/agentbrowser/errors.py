@@ -1,0 +1,263 @@
+"""The exception hierarchy of the SDK and the one place that maps engine error codes to it.
+
+Every SDK-owned failure is an :class:`AgentBrowserError`.  Engine responses with
+``success: false`` become exceptions through :func:`error_for` (and nowhere else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .aio import AsyncBrowser
+    from .browser import Browser
+    from .models import BrowserResponse, CloseResult, Ref, Snapshot
+
+__all__ = [
+    "AgentBrowserError",
+    "BrowserError",
+    "ConfirmationRequired",
+    "StaleRefError",
+    "AsyncStaleRefError",
+    "ActionTransitionError",
+    "NativeParseError",
+    "BrowserInstallError",
+    "RestoreSaveError",
+    "error_for",
+]
+
+INSTALL_HINT = (
+    "Install Chromium (Debian/Ubuntu: `apt-get install chromium`) or pass "
+    "LaunchOptions(executable_path=...) pointing at a Chrome/Chromium binary."
+)
+
+
+class AgentBrowserError(Exception):
+    """Catchable base for every SDK-owned failure (browser, evidence, install, persistence, CDP)."""
+
+
+class BrowserError(AgentBrowserError):
+    """The engine refused or failed an action, or the SDK rejected it for safety.
+
+    ``action`` is the native action name, ``response`` the complete
+    :class:`~agentbrowser.BrowserResponse` (``None`` when the SDK failed before any
+    response), and ``code`` the engine's stable error code (for example ``"timeout"``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.action = action
+        self.response = response
+        self.code = code
+
+
+class ConfirmationRequired(BrowserError):
+    """An action paused for confirmation; ``pending`` is the continuation (when one exists)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+        pending: object | None = None,
+    ) -> None:
+        super().__init__(message, action=action, response=response, code=code)
+        self.pending = pending
+
+
+class StaleRefError(BrowserError):
+    """A ref no longer names the element it named (``stale_ref``) or was never issued (``unknown_ref``).
+
+    ``ref`` is the :class:`~agentbrowser.Ref` that failed (when the failing call came from
+    one).  :meth:`refresh` takes a fresh snapshot and resolves the same role and name.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+        ref: Ref[Browser] | None = None,
+    ) -> None:
+        super().__init__(message, action=action, response=response, code=code)
+        self.ref = ref
+
+    def refresh(self) -> Ref[Browser]:
+        """Return a fresh ref with the same role and name, from a new snapshot."""
+        if self.ref is None:
+            raise RuntimeError("this StaleRefError carries no ref to refresh")
+        return self.ref.refresh()
+
+
+class AsyncStaleRefError(BrowserError):
+    """The asynchronous twin of :class:`StaleRefError`; :meth:`refresh` is awaitable."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+        ref: Ref[AsyncBrowser] | None = None,
+    ) -> None:
+        super().__init__(message, action=action, response=response, code=code)
+        self.ref = ref
+
+    async def refresh(self) -> Ref[AsyncBrowser]:
+        """Return a fresh ref with the same role and name, from a new snapshot."""
+        if self.ref is None:
+            raise RuntimeError("this AsyncStaleRefError carries no ref to refresh")
+        return await self.ref.refresh()
+
+
+class ActionTransitionError(AgentBrowserError):
+    """The mutation completed, then its wait, after-snapshot or diff stage failed.
+
+    ``stage`` is ``"wait"``, ``"snapshot"`` or ``"diff"``; ``before`` is the snapshot taken
+    before the action, ``after`` the one after it when it exists; ``cause`` is the error of
+    the failing stage (also chained as ``__cause__``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str,
+        target: Ref[Any] | Mapping[str, Any] | None,
+        stage: str,
+        before: Snapshot[Any] | None,
+        after: Snapshot[Any] | None,
+        cause: BaseException | None,
+        response: BrowserResponse | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.action = action
+        self.target = target
+        self.stage = stage
+        self.before = before
+        self.after = after
+        self.cause = cause
+        self.response = response
+        self.code = "action_transition_failed"
+        if cause is not None:
+            self.__cause__ = cause
+
+
+class NativeParseError(AgentBrowserError):
+    """A native payload lacks a field (or shape) that a typed model needs.
+
+    ``model`` names the model being built, ``field`` the missing or malformed field.
+    """
+
+    def __init__(self, model: str, field: str, detail: str, payload: object = None) -> None:
+        super().__init__(f"cannot build {model}: {detail} (field `{field}`)")
+        self.model = model
+        self.field = field
+        self.payload = payload
+
+
+class BrowserInstallError(AgentBrowserError):
+    """The agentbrowser binary or a Chromium browser could not be found."""
+
+    def __init__(self, message: str, *, hint: str = "", response: BrowserResponse | None = None) -> None:
+        super().__init__(f"{message}. {hint}" if hint else message)
+        self.hint = hint
+        self.response = response
+
+
+class RestoreSaveError(AgentBrowserError):
+    """Cleanup completed, but persisting session state failed; ``result`` is the CloseResult."""
+
+    def __init__(self, message: str, *, result: CloseResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def error_for(
+    response: BrowserResponse,
+    *,
+    asynchronous: bool = False,
+    ref: Ref[Any] | None = None,
+    snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None = None,
+) -> AgentBrowserError:
+    """Map one failed response envelope to its exception (the only place codes are mapped).
+
+    ``ref`` is the ref the failing call acted on, ``snapshot`` decodes the snapshots that
+    an ``action_transition_failed`` payload carries.
+    """
+    code = response.code
+    action = response.action
+    message = response.error or f"action `{action}` failed"
+    if code in ("stale_ref", "unknown_ref"):
+        stale = AsyncStaleRefError if asynchronous else StaleRefError
+        return stale(message, action=action, response=response, code=code, ref=ref)
+    if code == "browser_not_found":
+        return BrowserInstallError(message, hint=INSTALL_HINT, response=response)
+    if code == "confirmation_required":
+        return ConfirmationRequired(message, action=action, response=response, code=code)
+    if code == "action_transition_failed":
+        return _transition_error(response, message, ref, snapshot, asynchronous)
+    return BrowserError(message, action=action, response=response, code=code)
+
+
+def _transition_error(
+    response: BrowserResponse,
+    message: str,
+    ref: Ref[Any] | None,
+    snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None,
+    asynchronous: bool,
+) -> ActionTransitionError:
+    from .models import BrowserResponse as _Response
+
+    data = response.data if isinstance(response.data, Mapping) else {}
+    cause_raw = data.get("cause")
+    cause: AgentBrowserError | None = None
+    if isinstance(cause_raw, Mapping):
+        cause_code = cause_raw.get("code")
+        cause_message = cause_raw.get("message")
+        cause_envelope = {
+            "id": response.id,
+            "action": response.action,
+            "success": False,
+            "data": None,
+            "error": cause_message if isinstance(cause_message, str) else None,
+            "code": cause_code if isinstance(cause_code, str) else None,
+            "warning": None,
+        }
+        cause = error_for(_Response.from_raw(cause_envelope), asynchronous=asynchronous, ref=ref)
+
+    def snap(key: str) -> Snapshot[Any] | None:
+        value = data.get(key)
+        if snapshot is None or not isinstance(value, Mapping):
+            return None
+        return snapshot(value)
+
+    stage = data.get("stage")
+    action = data.get("action")
+    target_raw = data.get("target")
+    target: Ref[Any] | Mapping[str, Any] | None = ref
+    if target is None and isinstance(target_raw, Mapping):
+        target = target_raw
+    return ActionTransitionError(
+        message,
+        action=action if isinstance(action, str) else response.action,
+        target=target,
+        stage=stage if isinstance(stage, str) else "unknown",
+        before=snap("before"),
+        after=snap("after"),
+        cause=cause,
+        response=response,
+    )

@@ -1,0 +1,100 @@
+"""Launch options, validated when built."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["LaunchOptions", "SESSION_NAME"]
+
+SESSION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_CDP_SCHEMES = ("ws://", "wss://", "http://", "https://")
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchOptions:
+    """How :meth:`Browser.launch` starts (or attaches to) Chromium.
+
+    ``headless`` runs without a window; ``executable_path`` picks the Chromium binary
+    (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
+    height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
+    names the session (its identity in ``status()``); ``cdp_url`` attaches to a running
+    browser (``ws://…`` or ``http://host:port``) instead of launching one.
+
+    Wrong types raise TypeError, bad values ValueError; both name the field.
+    """
+
+    headless: bool = True
+    executable_path: str | os.PathLike[str] | None = None
+    args: Sequence[str] = ()
+    window_size: tuple[int, int] | None = None
+    timeout_ms: int = 30000
+    session: str | None = None
+    cdp_url: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.headless, bool):
+            raise TypeError(f"LaunchOptions.headless must be a bool, got {type(self.headless).__name__}")
+        if self.executable_path is not None:
+            if not isinstance(self.executable_path, (str, os.PathLike)):
+                raise TypeError(
+                    f"LaunchOptions.executable_path must be a str or path, got {type(self.executable_path).__name__}"
+                )
+            path = os.fspath(self.executable_path)
+            if not isinstance(path, str) or not path:
+                raise ValueError("LaunchOptions.executable_path must be a non-empty path")
+            object.__setattr__(self, "executable_path", path)
+        args: Any = self.args
+        if isinstance(args, (str, bytes)) or not isinstance(args, Sequence):
+            raise TypeError(f"LaunchOptions.args must be a sequence of strings, got {type(args).__name__}")
+        for i, a in enumerate(args):
+            if not isinstance(a, str):
+                raise TypeError(f"LaunchOptions.args[{i}] must be a string, got {type(a).__name__}")
+        object.__setattr__(self, "args", tuple(args))
+        if self.window_size is not None:
+            size: Any = self.window_size
+            if not isinstance(size, (tuple, list)) or len(size) != 2:
+                raise TypeError("LaunchOptions.window_size must be a (width, height) tuple of ints or None")
+            for axis, v in zip(("width", "height"), size, strict=True):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError(f"LaunchOptions.window_size {axis} must be an int, got {type(v).__name__}")
+                if not 1 <= v <= 16384:
+                    raise ValueError(f"LaunchOptions.window_size {axis} must be within 1..16384, got {v}")
+            object.__setattr__(self, "window_size", (size[0], size[1]))
+        if isinstance(self.timeout_ms, bool) or not isinstance(self.timeout_ms, int):
+            raise TypeError(
+                f"LaunchOptions.timeout_ms must be an int of milliseconds, got {type(self.timeout_ms).__name__}"
+            )
+        if self.timeout_ms <= 0:
+            raise ValueError(f"LaunchOptions.timeout_ms must be > 0 milliseconds, got {self.timeout_ms}")
+        if self.session is not None:
+            if not isinstance(self.session, str):
+                raise TypeError(f"LaunchOptions.session must be a str or None, got {type(self.session).__name__}")
+            if not SESSION_NAME.match(self.session):
+                raise ValueError(
+                    f"LaunchOptions.session must be 1-64 characters of letters, digits, '_' or '-', "
+                    f"got {self.session!r}"
+                )
+        if self.cdp_url is not None:
+            if not isinstance(self.cdp_url, str):
+                raise TypeError(f"LaunchOptions.cdp_url must be a str or None, got {type(self.cdp_url).__name__}")
+            if not self.cdp_url.startswith(_CDP_SCHEMES):
+                raise ValueError(
+                    f"LaunchOptions.cdp_url must start with ws://, wss://, http:// or https://, got {self.cdp_url!r}"
+                )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The ``launch`` action's parameters."""
+        wire: dict[str, Any] = {"headless": self.headless}
+        if self.executable_path is not None:
+            wire["executablePath"] = os.fspath(self.executable_path)
+        if self.args:
+            wire["args"] = list(self.args)
+        if self.window_size is not None:
+            wire["windowWidth"], wire["windowHeight"] = self.window_size
+        if self.cdp_url is not None:
+            wire["cdpUrl"] = self.cdp_url
+        return wire

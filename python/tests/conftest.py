@@ -1,0 +1,156 @@
+"""Shared fixtures: the agentbrowser binary, a local HTTP server with test pages, browsers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def binary_path() -> Path:
+    env = os.environ.get("AGENTBROWSER_BIN")
+    return Path(env) if env else REPO / "target" / "debug" / "agentbrowser"
+
+
+def _page(title: str, body: str, head: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title>{head}</head><body>{body}</body></html>"
+    )
+
+
+PAGES: dict[str, str] = {
+    "/": _page(
+        "Home",
+        '<h1>Home</h1><a href="/form">Form</a> <a href="/a">Page A</a>'
+        "<button onclick=\"document.getElementById('out').textContent='clicked'\">Press me</button>"
+        '<p id="out"></p>',
+    ),
+    "/form": _page(
+        "Form",
+        "<h1>Sign up</h1>"
+        '<label>Name <input id="name" type="text" placeholder="your name"></label>'
+        '<label><input id="agree" type="checkbox"> Agree</label>'
+        '<label>Color <select id="color"><option value="red">Red</option>'
+        '<option value="blue">Blue</option></select></label>'
+        '<button id="submit" onclick="document.getElementById(\'result\').textContent='
+        "'Submitted ' + document.getElementById('name').value\">Submit</button>"
+        '<button id="off" disabled>Disabled</button>'
+        '<a id="home" href="/" data-kind="nav">Back home</a>'
+        '<input id="hoverbox" aria-label="Hover box" onmouseover="this.value=\'hovered\'">'
+        '<input id="focusbox" aria-label="Focus box" onfocus="this.value=\'focused\'">'
+        "<button id=\"touch\" ontouchstart=\"document.getElementById('result').textContent='tapped'\">Tap me</button>"
+        '<div style="height:3000px"></div><button id="far">Far away</button>'
+        '<p id="result"></p><p id="hidden" style="display:none">secret</p>',
+    ),
+    "/a": _page("Page A", "<h1>A</h1><button onclick=\"location.href='/b'\">Go</button>"),
+    "/b": _page("Page B", "<h1>B</h1><button>Go</button><p>Arrived at B</p>"),
+    "/many": _page(
+        "Many",
+        "".join(f"<button>Button number {i} with a fairly long accessible name</button>" for i in range(400)),
+    ),
+    "/keys": _page(
+        "Keys",
+        '<input id="k" aria-label="Key box" autofocus '
+        "onkeydown=\"if(event.key==='Enter'){document.getElementById('r').textContent='enter pressed'}\">"
+        '<p id="r"></p>',
+    ),
+    "/delayed-text": _page(
+        "Delayed",
+        "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"
+        'Later</button><p id="d"></p>',
+    ),
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server API)
+        url = urlparse(self.path)
+        if url.path == "/slow":
+            ms = int(parse_qs(url.query).get("ms", ["1500"])[0])
+            time.sleep(ms / 1000)
+            body = _page("Slow", f"<h1>Slow page after {ms} ms</h1>")
+        elif url.path in PAGES:
+            body = PAGES[url.path]
+        else:
+            self.send_error(404)
+            return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:PORT``) of the test pages."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def agentbrowser_bin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The binary under test (``AGENTBROWSER_BIN`` or target/debug/agentbrowser); skips without it.
+
+    Sessions use a private socket directory so tests never meet a user's daemons.
+    """
+    path = binary_path()
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(f"agentbrowser binary not built at {path} (cargo build -p agentbrowser)")
+    saved = {k: os.environ.get(k) for k in ("AGENTBROWSER_BIN", "AGENTBROWSER_SOCKET_DIR")}
+    os.environ["AGENTBROWSER_BIN"] = str(path)
+    os.environ["AGENTBROWSER_SOCKET_DIR"] = str(tmp_path_factory.mktemp("sockets"))
+    yield path
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+_SUPPORT: dict[str, bool] = {}
+
+
+def supports(action: str) -> bool:
+    """Whether the binary knows ``action`` (probed with an invalid parameter: nothing runs)."""
+    if action not in _SUPPORT:
+        probe = json.dumps({"id": 1, "action": action, "__probe__": True}) + "\n"
+        done = subprocess.run(
+            [str(binary_path()), "serve", "--stdio"], input=probe.encode(), capture_output=True, timeout=30
+        )
+        line = done.stdout.decode().splitlines()[0] if done.stdout else "{}"
+        _SUPPORT[action] = json.loads(line).get("code") != "unknown_action"
+    return _SUPPORT[action]
+
+
+def require_action(*actions: str) -> None:
+    """Skip when the binary does not implement an action yet (the engine lands issue by issue)."""
+    for action in actions:
+        if not supports(action):
+            pytest.skip(f"the agentbrowser binary does not implement `{action}` yet")
+
+
+@pytest.fixture(scope="session")
+def require() -> Callable[..., None]:
+    """``require("snapshot", "click")`` skips the test while the binary lacks those actions."""
+    return require_action

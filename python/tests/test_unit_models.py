@@ -1,0 +1,310 @@
+"""Pure-logic tests: decoding, validation, bounded representations (no binary needed)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from agentbrowser import (
+    ActionResult,
+    BrowserResponse,
+    CloseResult,
+    LaunchOptions,
+    NativeParseError,
+    SessionStatus,
+    Snapshot,
+    SnapshotDiff,
+    SnapshotSpec,
+    TabCloseResult,
+    TabInfo,
+    TabSwitchResult,
+    Wait,
+)
+
+
+class FakeBrowser:
+    """Stands in for a browser where only pure model logic is exercised."""
+
+
+def snap_raw(n_refs: int = 3, text: str | None = None) -> dict[str, Any]:
+    refs = {f"e{i}": {"role": "button", "name": f"Button {i}", "frame": None} for i in range(1, n_refs + 1)}
+    refs["e100"] = {"role": "link", "name": "Home  page", "frame": "main"}
+    return {
+        "text": text if text is not None else '- button "Button 1" [ref=e1]\n- link "Home page" [ref=e100]',
+        "origin": "http://127.0.0.1:8000/",
+        "generation": 7,
+        "spec": {"selector": None, "interactive": True, "compact": False, "maxDepth": None, "urls": False},
+        "refs": refs,
+        "truncated": False,
+    }
+
+
+def make_snapshot(**kw: Any) -> Snapshot[Any]:
+    return Snapshot.from_raw(snap_raw(**kw), FakeBrowser())  # type: ignore[type-var]
+
+
+# -- SnapshotSpec ---------------------------------------------------------------
+
+
+def test_snapshot_spec_defaults_and_wire() -> None:
+    spec = SnapshotSpec()
+    assert (spec.selector, spec.interactive, spec.compact, spec.max_depth, spec.urls) == (
+        None,
+        True,
+        False,
+        None,
+        False,
+    )
+    assert spec.to_wire() == {"interactive": True, "compact": False, "urls": False}
+    spec = SnapshotSpec(selector="main", interactive=False, compact=True, max_depth=0, urls=True)
+    assert spec.to_wire() == {"selector": "main", "interactive": False, "compact": True, "urls": True, "maxDepth": 0}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.compact = False  # type: ignore[misc]
+
+
+def test_snapshot_spec_validation() -> None:
+    with pytest.raises(ValueError, match="max_depth"):
+        SnapshotSpec(max_depth=-1)
+    with pytest.raises(TypeError, match="max_depth"):
+        SnapshotSpec(max_depth="3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="max_depth"):
+        SnapshotSpec(max_depth=True)
+    with pytest.raises(TypeError, match="interactive"):
+        SnapshotSpec(interactive=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="selector"):
+        SnapshotSpec(selector="  ")
+
+
+# -- Wait ---------------------------------------------------------------------------
+
+
+def test_wait_wire_forms() -> None:
+    assert Wait.text("Done").to_wire() == {"type": "text", "text": "Done"}
+    assert Wait.url("http://x/*", timeout_ms=500).to_wire() == {"type": "url", "url": "http://x/*", "timeoutMs": 500}
+    assert Wait.loaded().to_wire() == {"type": "load", "state": "load"}
+    assert Wait.loaded("networkidle", timeout_ms=0).to_wire() == {
+        "type": "load",
+        "state": "networkidle",
+        "timeoutMs": 0,
+    }
+    combined = Wait.all(Wait.text("a"), Wait.loaded("domcontentloaded"), timeout_ms=900)
+    assert combined.to_wire() == {
+        "type": "all",
+        "conditions": [{"type": "text", "text": "a"}, {"type": "load", "state": "domcontentloaded"}],
+        "timeoutMs": 900,
+    }
+    assert Wait.all(Wait.text("a", timeout_ms=100), Wait.url("u", timeout_ms=200)).budget_ms() == 300
+
+
+def test_wait_validation() -> None:
+    with pytest.raises(ValueError, match="timeout_ms"):
+        Wait.text("x", timeout_ms=-1)
+    with pytest.raises(ValueError, match="at least one"):
+        Wait.all()
+    with pytest.raises(ValueError, match="state"):
+        Wait.loaded("complete")
+    with pytest.raises(TypeError):
+        Wait.all("text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Wait.text(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="timeout_ms"):
+        Wait.url("x", timeout_ms=1.5)  # type: ignore[arg-type]
+    assert "Wait.text" in repr(Wait.text("x" * 10_000)) and len(repr(Wait.text("x" * 10_000))) < 200
+
+
+# -- LaunchOptions ------------------------------------------------------------------------
+
+
+def test_launch_options_wire_and_validation() -> None:
+    opts = LaunchOptions(
+        headless=False, executable_path="/usr/bin/chromium", args=["--lang=de"], window_size=(800, 600)
+    )
+    assert opts.args == ("--lang=de",)
+    assert opts.to_wire() == {
+        "headless": False,
+        "executablePath": "/usr/bin/chromium",
+        "args": ["--lang=de"],
+        "windowWidth": 800,
+        "windowHeight": 600,
+    }
+    assert LaunchOptions(cdp_url="http://127.0.0.1:9222").to_wire()["cdpUrl"] == "http://127.0.0.1:9222"
+    bad: list[tuple[dict[str, Any], type[Exception], str]] = [
+        ({"headless": "yes"}, TypeError, "headless"),
+        ({"executable_path": 3}, TypeError, "executable_path"),
+        ({"args": "--x"}, TypeError, "args"),
+        ({"args": ["--x", 3]}, TypeError, r"args\[1\]"),
+        ({"window_size": (800,)}, TypeError, "window_size"),
+        ({"window_size": (0, 600)}, ValueError, "window_size"),
+        ({"timeout_ms": -5}, ValueError, "timeout_ms"),
+        ({"timeout_ms": 1.5}, TypeError, "timeout_ms"),
+        ({"session": "bad name!"}, ValueError, "session"),
+        ({"session": 5}, TypeError, "session"),
+        ({"cdp_url": "ftp://x"}, ValueError, "cdp_url"),
+    ]
+    for kwargs, exc, field in bad:
+        with pytest.raises(exc, match=field):
+            LaunchOptions(**kwargs)
+
+
+# -- Snapshot and Ref (pure parts) ------------------------------------------------------------
+
+
+def test_snapshot_decoding_and_lookup() -> None:
+    snap = make_snapshot()
+    assert snap.url == snap.origin == "http://127.0.0.1:8000/"
+    assert snap.generation == 7 and snap.spec == SnapshotSpec()
+    assert set(snap.refs) == {"e1", "e2", "e3", "e100"}
+    ref = snap.ref("@e2")
+    assert ref is snap.ref("e2") is snap.ref("ref=e2")
+    assert (ref.id, ref.selector, ref.role, ref.name) == ("e2", "@e2", "button", "Button 2")
+    assert ref.snapshot is snap and isinstance(ref.browser, FakeBrowser)
+    assert ref.raw == {"role": "button", "name": "Button 2", "frame": None}
+    with pytest.raises(KeyError, match="e999"):
+        snap.ref("e999")
+    with pytest.raises(TypeError):
+        snap.refs["e9"] = ref  # type: ignore[index]
+
+
+def test_snapshot_one_all_criteria() -> None:
+    snap = make_snapshot()
+    assert len(snap.all(role="button")) == 3
+    assert snap.all(role="BUTTON") == snap.all(role="button")
+    assert snap.one(role="link").id == "e100"
+    assert snap.one(name="home page").id == "e100"  # case and whitespace-insensitive
+    with pytest.raises(LookupError):
+        snap.one(name="home page", exact=True)
+    assert snap.one(name="Home  page", exact=True).id == "e100"
+    assert snap.one(contains="ton 3").id == "e3"
+    assert snap.all(contains="button", exact=True) == ()
+    with pytest.raises(LookupError) as err:
+        snap.one(role="button")
+    message = str(err.value)
+    assert "3 refs match" in message and "role='button'" in message and "@e1" in message
+
+
+def test_lookup_error_bounded_candidates() -> None:
+    snap = make_snapshot(n_refs=300)
+    with pytest.raises(LookupError) as err:
+        snap.one(role="button", name="No such")
+    message = str(err.value)
+    assert "no ref matches" in message and "name='No such'" in message
+    assert message.count("@e") == 10 and "289 more" in message  # e100 is the link
+    assert len(message) < 1000
+
+
+def test_snapshot_bounded_reprs() -> None:
+    big = "\n".join(f'- button "Button {i}" [ref=e{i}]' for i in range(50_000))
+    snap = make_snapshot(n_refs=2000, text=big)
+    assert len(repr(snap)) < 400
+    assert len(repr(snap.ref("e5"))) < 200
+    md = snap._repr_markdown_()
+    html = snap._repr_html_()
+    assert "Snapshot" in md and "```" in md and len(md) < 7000
+    assert "<pre>" in html and len(html) < 12_000
+    assert len(snap.text) == len(big)  # the full content stays in .text
+
+
+def test_snapshot_missing_field_raises_native_parse_error() -> None:
+    raw = snap_raw()
+    del raw["refs"]
+    with pytest.raises(NativeParseError) as err:
+        Snapshot.from_raw(raw, FakeBrowser())  # type: ignore[type-var]
+    assert err.value.field == "refs" and err.value.model == "Snapshot" and "refs" in str(err.value)
+    raw = snap_raw()
+    raw["refs"]["e1"] = {"name": "no role"}
+    with pytest.raises(NativeParseError, match="role"):
+        Snapshot.from_raw(raw, FakeBrowser())  # type: ignore[type-var]
+    raw = snap_raw()
+    raw["generation"] = "7"
+    with pytest.raises(NativeParseError, match="generation"):
+        Snapshot.from_raw(raw, FakeBrowser())  # type: ignore[type-var]
+
+
+def test_action_result_and_diff_decoding() -> None:
+    browser = FakeBrowser()
+    diff_raw = {"diff": "+ x\n- y\n" * 5000, "added": 5000, "removed": 5000, "unchanged": 3, "changed": True}
+    data = {
+        "action": "click",
+        "target": {"ref": "e1", "role": "button", "name": "Button 1"},
+        "before": snap_raw(),
+        "after": snap_raw(),
+        "diff": diff_raw,
+    }
+    target = make_snapshot().ref("e1")
+    result = ActionResult.from_raw(data, browser, target)  # type: ignore[type-var]
+    assert result.action == "click" and result.target is target and result.changed
+    assert isinstance(result.before, Snapshot) and isinstance(result.after, Snapshot)
+    assert isinstance(result.diff, SnapshotDiff) and result.diff.added == 5000 and result.diff.text == result.diff.diff
+    assert len(repr(result)) < 300 and len(repr(result.diff)) < 300
+    assert result.raw is data
+    empty = ActionResult.from_raw(
+        {"action": "press", "target": None, "before": None, "after": None, "diff": None}, browser, None
+    )  # type: ignore[type-var]
+    assert empty.before is None and not empty.changed
+    with pytest.raises(NativeParseError, match="unchanged"):
+        SnapshotDiff.from_raw({"diff": "", "added": 0, "removed": 0, "changed": False})
+
+
+# -- session models --------------------------------------------------------------------------
+
+
+STATUS = {
+    "session": "default",
+    "version": "0.1.0",
+    "pid": 100,
+    "socket": None,
+    "engine": "agentbrowser",
+    "browser": {"launched": True, "pid": 101, "version": "Chrome/1", "wsUrl": "ws://x"},
+    "pages": 1,
+    "activeTab": "t1",
+    "idleTimeoutMs": 0,
+}
+
+
+def test_session_status() -> None:
+    st = SessionStatus.from_raw(STATUS)
+    assert st.session == "default" and st.pid == 100 and st.browser_pid == 101 and st.browser_launched
+    assert st.pages == 1 and st.engine == "agentbrowser" and st.compatible and st.active_tab == "t1"
+    assert st.restore_status == "not_configured" and st.save_status == "not_configured" and st.raw is STATUS
+    broken = {k: v for k, v in STATUS.items() if k != "pages"}
+    with pytest.raises(NativeParseError, match="pages"):
+        SessionStatus.from_raw(broken)
+    with pytest.raises(NativeParseError, match="launched"):
+        SessionStatus.from_raw({**STATUS, "browser": {}})
+
+
+def test_tab_models() -> None:
+    tab = {"id": "t2", "targetId": "ABC", "url": "http://x/" + "p" * 5000, "title": "T", "active": True}
+    info = TabInfo.from_raw(tab)
+    assert (info.id, info.target_id, info.active, info.label) == ("t2", "ABC", True, None)
+    assert len(repr(info)) < 400
+    switched = TabSwitchResult.from_raw(tab)
+    assert isinstance(switched, TabInfo) and not switched.revived and not switched.dialog_blocked
+    closed = TabCloseResult.from_raw({"closed": "t2", "active": {**tab, "id": "t1"}}, tab)
+    assert closed.id == "t2" and closed.closed and closed.url == tab["url"] and not closed.active_tab_revived
+    assert closed.active_tab is not None and closed.active_tab.id == "t1"
+    with pytest.raises(NativeParseError, match="active"):
+        TabInfo.from_raw({k: v for k, v in tab.items() if k != "active"})
+
+
+def test_close_result_and_response() -> None:
+    res = CloseResult.from_raw({"closed": True})
+    assert res.closed and res.restore_status == "not_configured" and res.save_status == "not_configured"
+    assert res.state_path is None and res.save_error is None
+    with pytest.raises(NativeParseError, match="closed"):
+        CloseResult.from_raw({})
+    env = {
+        "id": 3,
+        "action": "title",
+        "success": False,
+        "data": None,
+        "error": "x" * 10_000,
+        "code": "timeout",
+        "warning": None,
+    }
+    resp = BrowserResponse.from_raw(env)
+    assert (resp.id, resp.action, resp.success, resp.code) == (3, "title", False, "timeout")
+    assert resp.raw is env and len(repr(resp)) < 500
+    with pytest.raises(NativeParseError, match="success"):
+        BrowserResponse.from_raw({"id": 1})

@@ -1,0 +1,47 @@
+"""Checked by mypy in test_typing.py (never run): sync calls return values, async ones awaitables."""
+
+from __future__ import annotations
+
+from typing import assert_type
+
+from agentbrowser import (
+    ActionResult,
+    AsyncBrowser,
+    AsyncStaleRefError,
+    Browser,
+    Ref,
+    Snapshot,
+    SnapshotDiff,
+    StaleRefError,
+    Wait,
+)
+
+
+def sync_use() -> None:
+    with Browser.launch() as b:
+        snap = b.page.observe()
+        assert_type(snap, Snapshot[Browser])
+        assert_type(snap.one(role="button").click(wait=Wait.text("x")), ActionResult[Browser])
+        assert_type(snap.one(role="textbox").input_value(), str)
+        assert_type(snap.ref("e1").attribute("href"), str | None)
+        assert_type(snap.ref("e1").is_checked(), bool)
+        assert_type(snap.refresh(), Snapshot[Browser])
+        assert_type(snap.diff(), SnapshotDiff)
+        try:
+            snap.ref("e1").fill("x")
+        except StaleRefError as e:
+            assert_type(e.refresh(), Ref[Browser])
+
+
+async def async_use() -> None:
+    async with await AsyncBrowser.launch() as b:
+        snap = await b.page.observe()
+        assert_type(snap, Snapshot[AsyncBrowser])
+        assert_type(await snap.one(role="button").click(), ActionResult[AsyncBrowser])
+        assert_type(await snap.ref("e2").text(), str)
+        assert_type(await snap.diff(), SnapshotDiff)
+        assert_type(await snap.refresh(), Snapshot[AsyncBrowser])
+        try:
+            await snap.ref("e1").fill("x")
+        except AsyncStaleRefError as e:
+            assert_type(await e.refresh(), Ref[AsyncBrowser])
