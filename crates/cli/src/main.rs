@@ -75,6 +75,13 @@ struct LaunchArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum Button {
+    Left,
+    Right,
+    Middle,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum WaitUntil {
     Load,
     Domcontentloaded,
@@ -128,6 +135,143 @@ enum Cmd {
     /// Tabs: list, new, switch, close.
     #[command(subcommand)]
     Tab(TabCmd),
+    /// Accessibility snapshot with refs (default: interactive elements only).
+    Snapshot {
+        /// Interactive elements only (the default).
+        #[arg(short, long)]
+        interactive: bool,
+        /// The whole tree, not only interactive elements.
+        #[arg(long, conflicts_with = "interactive")]
+        full: bool,
+        /// Drop unnamed structural wrappers.
+        #[arg(short, long)]
+        compact: bool,
+        /// Cut lines deeper than N.
+        #[arg(
+            short = 'd',
+            long = "depth",
+            value_name = "N",
+            allow_negative_numbers = true
+        )]
+        depth: Option<i64>,
+        /// Root at the first element matching a CSS selector.
+        #[arg(short, long, value_name = "CSS")]
+        selector: Option<String>,
+        /// Show link targets.
+        #[arg(long)]
+        urls: bool,
+    },
+    /// Click a ref.
+    Click {
+        r#ref: String,
+        /// Mouse button.
+        #[arg(long, value_enum, default_value = "left")]
+        button: Button,
+        /// Click count (2 = double click).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        count: i64,
+        /// Open a link in a new tab (Ctrl+click).
+        #[arg(long)]
+        new_tab: bool,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Replace the value of a text input, textarea or contenteditable.
+    Fill {
+        r#ref: String,
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Type text into a ref, one key event per character.
+    Type {
+        r#ref: String,
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Select an option by value or label.
+    Select {
+        r#ref: String,
+        value: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Check a checkbox, radio or switch.
+    Check {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Uncheck a checkbox or switch.
+    Uncheck {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Move the mouse over a ref.
+    Hover {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Tap a ref (touch).
+    Tap {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Focus a ref.
+    Focus {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Clear a form control.
+    Clear {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Scroll a ref into view.
+    ScrollIntoView {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Press a key or chord (Enter, Tab, Control+A, ...).
+    Press {
+        key: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Read from a ref: text, inner-text, value, attr.
+    #[command(subcommand)]
+    Get(GetCmd),
+    /// Check a ref's state: visible, enabled, checked.
+    #[command(subcommand)]
+    Is(IsCmd),
+    /// Wait for text, a URL, a load state (several: all, in that order), or MS milliseconds.
+    Wait {
+        /// Milliseconds to wait when no condition is given.
+        #[arg(allow_negative_numbers = true)]
+        ms: Option<i64>,
+        /// Text that must appear on the page.
+        #[arg(long)]
+        text: Option<String>,
+        /// URL (exact or glob) the page must reach.
+        #[arg(long)]
+        url: Option<String>,
+        /// Load state to reach.
+        #[arg(long, value_enum)]
+        load: Option<WaitUntil>,
+    },
+    /// Diff the last snapshot (or --generation N) against the page now.
+    Diff {
+        /// Generation of the earlier snapshot.
+        #[arg(long)]
+        generation: Option<u64>,
+    },
     /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
     Connect {
         /// Where the browser listens.
@@ -153,6 +297,90 @@ enum Cmd {
     /// Run the session daemon in the foreground (the CLI starts it on demand).
     #[command(hide = true)]
     Daemon,
+}
+
+/// Options shared by ref mutations: a wait after the action and the evidence switch.
+#[derive(Args, Debug, Clone, Default)]
+struct AfterArgs {
+    /// After the action, wait for this text to appear.
+    #[arg(long, value_name = "TEXT")]
+    wait_text: Option<String>,
+    /// After the action, wait for the URL to match (exact or glob).
+    #[arg(long, value_name = "URL")]
+    wait_url: Option<String>,
+    /// After the action, wait for a load state.
+    #[arg(long, value_enum, value_name = "STATE")]
+    wait_load: Option<WaitUntil>,
+    /// Skip the before/after snapshots and diff (faster).
+    #[arg(long)]
+    no_evidence: bool,
+}
+
+impl AfterArgs {
+    fn apply(&self, params: &mut Value) {
+        let conds = conditions(
+            self.wait_text.as_deref(),
+            self.wait_url.as_deref(),
+            self.wait_load,
+            None,
+        );
+        if let Some(c) = conds {
+            params["wait"] = c;
+        }
+        if self.no_evidence {
+            params["evidence"] = json!(false);
+        }
+    }
+}
+
+/// Builds one wait condition, or `all` of several in the order text, url, load.
+fn conditions(
+    text: Option<&str>,
+    url: Option<&str>,
+    load: Option<WaitUntil>,
+    timeout: Option<u64>,
+) -> Option<Value> {
+    let mut list = Vec::new();
+    if let Some(t) = text {
+        list.push(json!({"type": "text", "text": t}));
+    }
+    if let Some(u) = url {
+        list.push(json!({"type": "url", "url": u}));
+    }
+    if let Some(l) = load {
+        list.push(json!({"type": "load", "state": l.as_str()}));
+    }
+    let mut cond = match list.len() {
+        0 => return None,
+        1 => list.remove(0),
+        _ => json!({"type": "all", "conditions": list}),
+    };
+    if let Some(t) = timeout {
+        cond["timeoutMs"] = json!(t);
+    }
+    Some(cond)
+}
+
+#[derive(Subcommand, Debug)]
+enum GetCmd {
+    /// Text content of a ref.
+    Text { r#ref: String },
+    /// Rendered text (innerText) of a ref.
+    InnerText { r#ref: String },
+    /// Current value of a form control.
+    Value { r#ref: String },
+    /// An attribute (prints null when absent).
+    Attr { r#ref: String, name: String },
+}
+
+#[derive(Subcommand, Debug)]
+enum IsCmd {
+    /// Whether the ref is visible.
+    Visible { r#ref: String },
+    /// Whether the ref is enabled.
+    Enabled { r#ref: String },
+    /// Whether the ref is checked.
+    Checked { r#ref: String },
 }
 
 #[derive(Subcommand, Debug)]
@@ -300,11 +528,94 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ("launch", params)
         }
         Cmd::Status => ("status", json!({})),
+        Cmd::Snapshot {
+            interactive: _,
+            full,
+            compact,
+            depth,
+            selector,
+            urls,
+        } => (
+            "snapshot",
+            json!({"interactive": !full, "compact": compact, "maxDepth": depth, "selector": selector, "urls": urls}),
+        ),
+        Cmd::Click {
+            r#ref,
+            button,
+            count,
+            new_tab,
+            after,
+        } => {
+            let b = match button {
+                Button::Left => "left",
+                Button::Right => "right",
+                Button::Middle => "middle",
+            };
+            (
+                "click",
+                with_after(
+                    json!({"ref": r#ref, "button": b, "clickCount": count, "newTab": new_tab}),
+                    &after,
+                ),
+            )
+        }
+        Cmd::Fill { r#ref, text, after } => (
+            "fill",
+            with_after(json!({"ref": r#ref, "value": text}), &after),
+        ),
+        Cmd::Type { r#ref, text, after } => (
+            "type",
+            with_after(json!({"ref": r#ref, "text": text}), &after),
+        ),
+        Cmd::Select {
+            r#ref,
+            value,
+            after,
+        } => (
+            "select",
+            with_after(json!({"ref": r#ref, "value": value}), &after),
+        ),
+        Cmd::Check { r#ref, after } => ("check", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::Uncheck { r#ref, after } => ("uncheck", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::Hover { r#ref, after } => ("hover", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::Tap { r#ref, after } => ("tap", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::Focus { r#ref, after } => ("focus", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::Clear { r#ref, after } => ("clear", with_after(json!({"ref": r#ref}), &after)),
+        Cmd::ScrollIntoView { r#ref, after } => (
+            "scroll_into_view",
+            with_after(json!({"ref": r#ref}), &after),
+        ),
+        Cmd::Press { key, after } => ("press", with_after(json!({"key": key}), &after)),
+        Cmd::Get(GetCmd::Text { r#ref }) => ("text", json!({"ref": r#ref})),
+        Cmd::Get(GetCmd::InnerText { r#ref }) => ("inner_text", json!({"ref": r#ref})),
+        Cmd::Get(GetCmd::Value { r#ref }) => ("input_value", json!({"ref": r#ref})),
+        Cmd::Get(GetCmd::Attr { r#ref, name }) => {
+            ("attribute", json!({"ref": r#ref, "name": name}))
+        }
+        Cmd::Is(IsCmd::Visible { r#ref }) => ("is_visible", json!({"ref": r#ref})),
+        Cmd::Is(IsCmd::Enabled { r#ref }) => ("is_enabled", json!({"ref": r#ref})),
+        Cmd::Is(IsCmd::Checked { r#ref }) => ("is_checked", json!({"ref": r#ref})),
+        Cmd::Wait {
+            ms,
+            text,
+            url,
+            load,
+        } => match conditions(text.as_deref(), url.as_deref(), load, None) {
+            Some(cond) if ms.is_none() => ("wait", json!({"condition": cond})),
+            None => ("wait", json!({"ms": ms})),
+            Some(_) => bail!("give either MS or --text/--url/--load, not both"),
+        },
+        Cmd::Diff { generation } => ("diff", json!({"generation": generation})),
     };
     let (action, params) = request;
     let mut client = Client::connect_or_start(&session, &daemon_args(&cli.launch))?;
     let line = client.round_trip(&request_line(action, params, cli.timeout))?;
     Ok(output::print_response(&line, cli.json))
+}
+
+fn with_after(mut params: Value, after: &AfterArgs) -> Value {
+    after.apply(&mut params);
+    params
 }
 
 fn daemon_args(l: &LaunchArgs) -> DaemonArgs {

@@ -111,6 +111,63 @@ pub fn render(action: &str, data: &Value) -> String {
             s(data, "wsUrl")
         ),
         "close" => "closed".into(),
+        "snapshot" => s(data, "text").to_string(),
+        "click" | "fill" | "type" | "select" | "check" | "uncheck" | "hover" | "tap" | "focus"
+        | "clear" | "scroll_into_view" | "press" => {
+            let target = data.get("target").filter(|t| !t.is_null());
+            let mut line = match target {
+                Some(t) => {
+                    let name = s(t, "name");
+                    if name.is_empty() {
+                        format!("{action} {} ({})", s(t, "ref"), s(t, "role"))
+                    } else {
+                        format!("{action} {} ({} \"{name}\")", s(t, "ref"), s(t, "role"))
+                    }
+                }
+                None => format!("{action} {}", s(data, "key")),
+            };
+            if let Some(tab) = data.get("newTab").and_then(Value::as_str) {
+                line.push_str(&format!(" -> opened tab {tab}"));
+            }
+            match data.get("diff").filter(|d| !d.is_null()) {
+                Some(d) if d.get("changed").and_then(Value::as_bool).unwrap_or(false) => {
+                    format!("{line}\n{}", s(d, "diff").trim_end())
+                }
+                Some(_) => format!("{line}\n(no change in the snapshot)"),
+                None => line,
+            }
+        }
+        "text" | "inner_text" | "input_value" => match data.get("value") {
+            Some(Value::String(v)) => v.clone(),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        },
+        "attribute" | "is_visible" | "is_enabled" | "is_checked" => data
+            .get("value")
+            .map(Value::to_string)
+            .unwrap_or_else(|| "null".into()),
+        "wait" => format!(
+            "ok after {} ms",
+            data.get("elapsedMs")
+                .map(Value::to_string)
+                .unwrap_or_default()
+        ),
+        "diff" => {
+            if data
+                .get("changed")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+            {
+                s(data, "diff").trim_end().to_string()
+            } else {
+                format!(
+                    "no changes since snapshot {}",
+                    data.get("beforeGeneration")
+                        .map(Value::to_string)
+                        .unwrap_or_default()
+                )
+            }
+        }
         "status" => {
             let b = data.get("browser").cloned().unwrap_or(Value::Null);
             let mut lines = vec![

@@ -11,6 +11,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
+use crate::refs::TabRefs;
 
 /// Name of the isolated world the engine's page scripts run in.
 pub const WORLD_NAME: &str = "__agentbrowser";
@@ -32,8 +33,12 @@ pub struct PageState {
     pub lifecycle: VecDeque<(String, Vec<String>)>,
     /// HTTP status of the main document per loader id.
     pub statuses: VecDeque<(String, i64)>,
-    /// Execution context ids of the engine's isolated world, per frame id.
-    pub worlds: HashMap<String, i64>,
+    /// Flattened sessions of out-of-process iframes, by frame (= target) id.
+    pub child_sessions: HashMap<String, String>,
+    /// Whether the main frame is loading (between frameStartedLoading and frameStoppedLoading).
+    pub loading: bool,
+    /// Counts main-frame navigation starts and requests (changes when something began to load).
+    pub nav_started_seq: u64,
     /// Set when the renderer crashed.
     pub crashed: bool,
     /// Set when the target went away or the connection closed.
@@ -79,6 +84,9 @@ pub fn lifecycle_name(state: LoadState) -> &'static str {
     }
 }
 
+/// Execution context ids of the engine's world by (child session, frame id).
+pub type WorldCache = HashMap<(Option<String>, String), i64>;
+
 /// An attached page: a CDP session plus the state its event pump maintains.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -88,6 +96,10 @@ pub struct Page {
     pub target_id: String,
     state: watch::Receiver<PageState>,
     tx: Arc<watch::Sender<PageState>>,
+    /// Refs and snapshots of this tab.
+    pub refs: Arc<std::sync::Mutex<TabRefs>>,
+    /// Cached execution contexts of the engine's isolated world, by (session, frame).
+    pub worlds: Arc<std::sync::Mutex<WorldCache>>,
 }
 
 impl Page {
@@ -101,7 +113,10 @@ impl Page {
         let (a, b, c, d, tree) = tokio::join!(
             session.call("Page.enable", json!({})),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
-            session.call("Runtime.enable", json!({})),
+            session.call(
+                "Target.setAutoAttach",
+                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+            ),
             session.call(
                 "Network.enable",
                 json!({"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
@@ -118,16 +133,31 @@ impl Page {
             target_id: target_id.to_string(),
             state: rx,
             tx,
+            refs: Arc::default(),
+            worlds: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
             let loader = str_field(frame, "loaderId");
             let url = str_field(frame, "url");
+            // Lifecycle events of a document loaded before we attached were never seen.
+            let ready = page
+                .evaluate("document.readyState")
+                .await
+                .unwrap_or(Value::Null);
             page.with_state(|s| {
                 if s.main_frame_id.is_empty() {
                     s.main_frame_id = id;
-                    s.loader_id = loader;
+                    s.loader_id = loader.clone();
                     s.url = url;
+                }
+                if ready == "complete" && s.loader_id == loader {
+                    let events = s.lifecycle_mut(&loader);
+                    for name in ["DOMContentLoaded", "load", "networkIdle"] {
+                        if !events.iter().any(|e| e == name) {
+                            events.push(name.to_string());
+                        }
+                    }
                 }
             });
         }
@@ -330,7 +360,6 @@ async fn pump(
                     s.loader_id = str_field(&frame, "loaderId");
                     s.url = str_field(&frame, "url");
                     s.document_seq += 1;
-                    s.worlds.clear();
                     if restored {
                         let loader = s.loader_id.clone();
                         s.lifecycle_mut(&loader).push("__restored".into());
@@ -361,29 +390,40 @@ async fn pump(
                     });
                 }
             }
-            "Runtime.executionContextCreated" => {
-                let ctx = p.get("context").cloned().unwrap_or(Value::Null);
-                if str_field(&ctx, "name") == WORLD_NAME {
-                    let id = ctx.get("id").and_then(Value::as_i64).unwrap_or(0);
-                    let frame = ctx
-                        .get("auxData")
-                        .and_then(|a| a.get("frameId"))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
+            "Page.frameStartedLoading" | "Page.frameRequestedNavigation" => {
+                let frame = str_field(p, "frameId");
+                let started = ev.method == "Page.frameStartedLoading";
+                tx.send_modify(|s| {
+                    if s.main_frame_id == frame {
+                        s.nav_started_seq += 1;
+                        if started {
+                            s.loading = true;
+                        }
+                    }
+                });
+            }
+            "Page.frameStoppedLoading" => {
+                let frame = str_field(p, "frameId");
+                tx.send_modify(|s| {
+                    if s.main_frame_id == frame {
+                        s.loading = false;
+                    }
+                });
+            }
+            "Target.attachedToTarget" => {
+                let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
+                if str_field(&info, "type") == "iframe" {
+                    let target = str_field(&info, "targetId");
+                    let sid = str_field(p, "sessionId");
                     tx.send_modify(|s| {
-                        s.worlds.insert(frame, id);
+                        s.child_sessions.insert(target, sid);
                     });
                 }
             }
-            "Runtime.executionContextDestroyed" => {
-                let id = p
-                    .get("executionContextId")
-                    .and_then(Value::as_i64)
-                    .unwrap_or(-1);
-                tx.send_modify(|s| s.worlds.retain(|_, v| *v != id));
+            "Target.detachedFromTarget" => {
+                let sid = str_field(p, "sessionId");
+                tx.send_modify(|s| s.child_sessions.retain(|_, v| *v != sid));
             }
-            "Runtime.executionContextsCleared" => tx.send_modify(|s| s.worlds.clear()),
             "Inspector.targetCrashed" => tx.send_modify(|s| s.crashed = true),
             "Inspector.detached" => tx.send_modify(|s| s.detached = true),
             "Page.javascriptDialogOpening" => {

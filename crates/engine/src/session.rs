@@ -10,9 +10,11 @@ use agentbrowser_protocol::{
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use crate::actions::{self, Limits, Mutation};
 use crate::browser::Browser;
 use crate::error::{EngineError, Result};
 use crate::launch::{self, LaunchOptions};
+use crate::{diff, snapshot, wait};
 
 /// Default timeout of a command, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -65,8 +67,17 @@ impl Engine {
         let action = request.command.action();
         let timeout_ms = request.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let actionable = if request.timeout_ms.is_some() {
+            deadline
+        } else {
+            deadline.min(Instant::now() + actions::ACTIONABLE_DEFAULT)
+        };
+        let limits = Limits {
+            deadline,
+            actionable,
+        };
         let result =
-            match tokio::time::timeout_at(deadline, self.run(request.command, deadline)).await {
+            match tokio::time::timeout_at(deadline, self.run(request.command, limits)).await {
                 Ok(r) => r,
                 Err(_) => Err(EngineError::new(
                     ErrorCode::Timeout,
@@ -126,7 +137,8 @@ impl Engine {
             .ok_or_else(|| EngineError::internal("browser missing after launch"))
     }
 
-    async fn run(&mut self, command: Command, deadline: Instant) -> Result<Value> {
+    async fn run(&mut self, command: Command, limits: Limits) -> Result<Value> {
+        let deadline = limits.deadline;
         if self.closed {
             return Err(EngineError::new(
                 ErrorCode::BrowserClosed,
@@ -214,12 +226,226 @@ impl Engine {
                 };
                 Ok(json!({"closed": id, "active": active_info}))
             }
+            Command::Snapshot(p) => {
+                let spec = snapshot::spec_from(&p)?;
+                let page = self.page().await?;
+                let snap = snapshot::capture(&page, &spec).await?;
+                Ok(snapshot::to_json(&page, &snap))
+            }
+            Command::Click(p) => {
+                let count = p.click_count.unwrap_or(1);
+                if !(1..=3).contains(&count) {
+                    return Err(EngineError::invalid(format!(
+                        "invalid parameter `clickCount`: {count}; use 1, 2 or 3"
+                    )));
+                }
+                let m = Mutation::Click {
+                    button: p.button.unwrap_or_default(),
+                    count,
+                    new_tab: p.new_tab.unwrap_or(false),
+                };
+                let new_tab = p.new_tab.unwrap_or(false);
+                let known: Vec<String> = if new_tab {
+                    self.browser()
+                        .await?
+                        .sync_tabs()
+                        .await?
+                        .into_iter()
+                        .map(|t| t.0)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let page = self.page().await?;
+                let mut data = actions::mutate(
+                    &page,
+                    &p.target,
+                    m,
+                    p.wait,
+                    p.evidence.unwrap_or(true),
+                    limits,
+                )
+                .await?;
+                if new_tab {
+                    data["newTab"] = json!(self.wait_new_tab(&known, deadline).await?);
+                }
+                Ok(data)
+            }
+            Command::Fill(p) => {
+                self.mutate(
+                    &p.target,
+                    Mutation::Fill(p.value),
+                    p.wait,
+                    p.evidence,
+                    limits,
+                )
+                .await
+            }
+            Command::Type(p) => {
+                self.mutate(
+                    &p.target,
+                    Mutation::Type(p.text),
+                    p.wait,
+                    p.evidence,
+                    limits,
+                )
+                .await
+            }
+            Command::Select(p) => {
+                self.mutate(
+                    &p.target,
+                    Mutation::Select(p.value),
+                    p.wait,
+                    p.evidence,
+                    limits,
+                )
+                .await
+            }
+            Command::Check(p) => {
+                self.mutate(&p.target, Mutation::Check(true), p.wait, p.evidence, limits)
+                    .await
+            }
+            Command::Uncheck(p) => {
+                self.mutate(
+                    &p.target,
+                    Mutation::Check(false),
+                    p.wait,
+                    p.evidence,
+                    limits,
+                )
+                .await
+            }
+            Command::Hover(p) => {
+                self.mutate(&p.target, Mutation::Hover, p.wait, p.evidence, limits)
+                    .await
+            }
+            Command::Tap(p) => {
+                self.mutate(&p.target, Mutation::Tap, p.wait, p.evidence, limits)
+                    .await
+            }
+            Command::Focus(p) => {
+                self.mutate(&p.target, Mutation::Focus, p.wait, p.evidence, limits)
+                    .await
+            }
+            Command::Clear(p) => {
+                self.mutate(&p.target, Mutation::Clear, p.wait, p.evidence, limits)
+                    .await
+            }
+            Command::ScrollIntoView(p) => {
+                self.mutate(
+                    &p.target,
+                    Mutation::ScrollIntoView,
+                    p.wait,
+                    p.evidence,
+                    limits,
+                )
+                .await
+            }
+            Command::Press(p) => {
+                let page = self.page().await?;
+                actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), limits).await
+            }
+            Command::Text(p) => self.read(&p.target, "text", Value::Null).await,
+            Command::InnerText(p) => self.read(&p.target, "innerText", Value::Null).await,
+            Command::InputValue(p) => self.read(&p.target, "value", Value::Null).await,
+            Command::Attribute(p) => self.read(&p.target, "attr", json!(p.name)).await,
+            Command::IsVisible(p) => self.read(&p.target, "visible", Value::Null).await,
+            Command::IsEnabled(p) => self.read(&p.target, "enabled", Value::Null).await,
+            Command::IsChecked(p) => self.read(&p.target, "checked", Value::Null).await,
+            Command::Wait(p) => {
+                let started = Instant::now();
+                match (p.condition, p.ms) {
+                    (Some(c), None) => {
+                        wait::validate(&c)?;
+                        let page = self.page().await?;
+                        wait::wait(&page, &c, deadline).await?;
+                    }
+                    (None, Some(ms)) if ms >= 0 => {
+                        tokio::time::sleep_until(
+                            deadline.min(started + Duration::from_millis(ms as u64)),
+                        )
+                        .await;
+                    }
+                    (None, Some(ms)) => {
+                        return Err(EngineError::invalid(format!(
+                            "invalid parameter `ms`: {ms} is negative; use milliseconds >= 0"
+                        )));
+                    }
+                    _ => {
+                        return Err(EngineError::invalid(
+                            "`wait` needs exactly one of `condition` (text, url, load or all) and `ms`",
+                        ));
+                    }
+                }
+                Ok(json!({"matched": true, "elapsedMs": started.elapsed().as_millis() as u64}))
+            }
+            Command::Diff(p) => {
+                let page = self.page().await?;
+                let earlier = page
+                    .refs
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .snapshot(p.generation)?
+                    .clone();
+                let now = snapshot::capture(&page, &earlier.spec).await?;
+                let d = diff::diff(&earlier.text, &now.text);
+                let mut data = d.to_json();
+                data["beforeGeneration"] = json!(earlier.generation);
+                data["after"] = snapshot::to_json(&page, &now);
+                Ok(data)
+            }
             Command::Status(_) => Ok(self.status()),
             Command::Close(_) => {
                 self.shutdown().await;
                 Ok(json!({"closed": true}))
             }
         }
+    }
+
+    /// Waits briefly for a tab that is not in `known` (opened by a Ctrl+click) and returns its id.
+    async fn wait_new_tab(
+        &mut self,
+        known: &[String],
+        deadline: Instant,
+    ) -> Result<Option<String>> {
+        let until = deadline.min(Instant::now() + Duration::from_secs(3));
+        loop {
+            let tabs = self.browser().await?.sync_tabs().await?;
+            if let Some((id, _)) = tabs.into_iter().find(|(id, _)| !known.contains(id)) {
+                return Ok(Some(id));
+            }
+            if Instant::now() >= until {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    /// The active tab's page (launching the browser if needed), for library users and tests
+    /// that need CDP access beside the protocol.
+    pub async fn active_page(&mut self) -> Result<crate::page::Page> {
+        self.browser().await?.active_page().await
+    }
+
+    async fn page(&mut self) -> Result<crate::page::Page> {
+        self.active_page().await
+    }
+
+    async fn mutate(
+        &mut self,
+        target: &str,
+        m: Mutation,
+        wait_for: Option<agentbrowser_protocol::WaitCondition>,
+        evidence: Option<bool>,
+        limits: Limits,
+    ) -> Result<Value> {
+        let page = self.page().await?;
+        actions::mutate(&page, target, m, wait_for, evidence.unwrap_or(true), limits).await
+    }
+
+    async fn read(&mut self, target: &str, op: &str, arg: Value) -> Result<Value> {
+        let page = self.page().await?;
+        actions::read(&page, target, op, arg).await
     }
 
     async fn launch(&mut self, p: LaunchParams) -> Result<Value> {

@@ -65,6 +65,8 @@ error_codes! {
     ElementNotVisible => "element_not_visible",
     /// The action cannot apply to this kind of element (for example fill on a button).
     ElementNotEditable => "element_not_editable",
+    /// The action ran but the element did not reach the state it should have (for example still unchecked).
+    ActionFailed => "action_failed",
     /// The mutation happened, then the wait, after-snapshot or diff failed.
     ActionTransitionFailed => "action_transition_failed",
     /// A bug or an unexpected answer from Chromium.

@@ -167,6 +167,134 @@ pub struct TabCloseParams {
     pub tab: Option<String>,
 }
 
+/// Parameters of `snapshot`: what to capture (the `SnapshotSpec`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SnapshotParams {
+    /// Root the snapshot at the first element matching this CSS selector (or a ref such as `e3`).
+    pub selector: Option<String>,
+    /// Keep only nodes that carry refs (default true).
+    pub interactive: Option<bool>,
+    /// Drop unnamed structural wrappers (default false).
+    pub compact: Option<bool>,
+    /// Cut lines deeper than this (non-negative).
+    pub max_depth: Option<i64>,
+    /// Add link targets (default false).
+    pub urls: Option<bool>,
+}
+
+/// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefActionParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `click`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClickParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Mouse button (default `left`).
+    pub button: Option<MouseButton>,
+    /// Number of clicks, 1 to 3 (default 1).
+    pub click_count: Option<i64>,
+    /// Open a link in a new tab (Ctrl+click) instead of navigating this one.
+    pub new_tab: Option<bool>,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `fill` and `select`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValueParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// The value to fill, or the option to select (by value or visible label).
+    pub value: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TypeParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Text typed with one key event per character.
+    pub text: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `press`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PressParams {
+    /// Key or chord such as `Enter`, `Tab`, `a`, `Control+A`, `Shift+ArrowLeft`.
+    pub key: String,
+    /// Condition to wait for after the key press.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of a read on a ref: `text`, `inner_text`, `input_value`, `is_visible`, `is_enabled`, `is_checked`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+}
+
+/// Parameters of `attribute`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AttributeParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Attribute name.
+    pub name: String,
+}
+
+/// Parameters of `wait`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaitParams {
+    /// The condition to wait for.
+    pub condition: Option<WaitCondition>,
+    /// Or: just wait this many milliseconds (non-negative).
+    pub ms: Option<i64>,
+}
+
+/// Parameters of `diff`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiffParams {
+    /// Generation of the earlier snapshot (default: the last one taken in the active tab).
+    pub generation: Option<u64>,
+}
+
 macro_rules! commands {
     ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal ),+ $(,)?) => {
         /// One command of the wire protocol. Serialized with its `action` tag and its parameters inline.
@@ -243,6 +371,50 @@ commands! {
     TabSwitch(TabSwitchParams) => "tab_switch",
     /// Close a tab (default: the active one).
     TabClose(TabCloseParams) => "tab_close",
+    /// Capture the active tab as a compact accessibility snapshot with refs.
+    Snapshot(SnapshotParams) => "snapshot",
+    /// Click a ref with real mouse events at a visible point.
+    Click(ClickParams) => "click",
+    /// Replace a form control's value (fires input and change).
+    Fill(ValueParams) => "fill",
+    /// Type text into a ref with one key event per character.
+    Type(TypeParams) => "type",
+    /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
+    Select(ValueParams) => "select",
+    /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
+    Check(RefActionParams) => "check",
+    /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
+    Uncheck(RefActionParams) => "uncheck",
+    /// Move the mouse over a ref.
+    Hover(RefActionParams) => "hover",
+    /// Tap a ref with a touch gesture.
+    Tap(RefActionParams) => "tap",
+    /// Focus a ref.
+    Focus(RefActionParams) => "focus",
+    /// Clear a form control's value (fires input and change).
+    Clear(RefActionParams) => "clear",
+    /// Scroll a ref into view.
+    ScrollIntoView(RefActionParams) => "scroll_into_view",
+    /// Press a key or chord on the focused element of the active tab.
+    Press(PressParams) => "press",
+    /// The text content of a ref.
+    Text(RefParams) => "text",
+    /// The rendered text (innerText) of a ref.
+    InnerText(RefParams) => "inner_text",
+    /// The current value of a form control.
+    InputValue(RefParams) => "input_value",
+    /// An attribute of a ref (null when absent).
+    Attribute(AttributeParams) => "attribute",
+    /// Whether a ref is visible.
+    IsVisible(RefParams) => "is_visible",
+    /// Whether a ref is enabled.
+    IsEnabled(RefParams) => "is_enabled",
+    /// Whether a checkbox, radio, switch or toggle ref is checked.
+    IsChecked(RefParams) => "is_checked",
+    /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
+    Wait(WaitParams) => "wait",
+    /// Diff an earlier snapshot (by generation, default the last) against the page now.
+    Diff(DiffParams) => "diff",
     /// Session and browser status.
     Status(NoParams) => "status",
     /// Close the browser and end the session.

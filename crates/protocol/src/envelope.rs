@@ -44,32 +44,36 @@ impl RequestError {
 
 impl Request {
     /// Parses one JSON line into a request, or the coded error that answers it.
-    pub fn parse_line(line: &str) -> Result<Request, RequestError> {
-        let value: Value = serde_json::from_str(line).map_err(|e| RequestError {
-            id: Value::Null,
-            action: None,
-            code: ErrorCode::InvalidJson,
-            message: format!("invalid JSON: {e}"),
+    pub fn parse_line(line: &str) -> Result<Request, Box<RequestError>> {
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            Box::new(RequestError {
+                id: Value::Null,
+                action: None,
+                code: ErrorCode::InvalidJson,
+                message: format!("invalid JSON: {e}"),
+            })
         })?;
         Request::from_value(value)
     }
 
     /// Parses an already decoded JSON value into a request.
-    pub fn from_value(value: Value) -> Result<Request, RequestError> {
+    pub fn from_value(value: Value) -> Result<Request, Box<RequestError>> {
         let Value::Object(mut map) = value else {
-            return Err(RequestError {
+            return Err(Box::new(RequestError {
                 id: Value::Null,
                 action: None,
                 code: ErrorCode::InvalidJson,
                 message: "a request must be a JSON object like {\"action\": \"title\"}".into(),
-            });
+            }));
         };
         let id = map.remove("id").unwrap_or(Value::Null);
-        let fail = |action: Option<String>, code, message: String| RequestError {
-            id: id.clone(),
-            action,
-            code,
-            message,
+        let fail = |action: Option<String>, code, message: String| {
+            Box::new(RequestError {
+                id: id.clone(),
+                action,
+                code,
+                message,
+            })
         };
         let action = match map.remove("action") {
             Some(Value::String(a)) => a,

@@ -25,7 +25,10 @@ fn bad_requests_get_the_right_codes() {
     assert_eq!(code(r#"{"url": "x"}"#), ErrorCode::InvalidArgument);
     assert_eq!(code(r#"{"action": 3}"#), ErrorCode::InvalidArgument);
     assert_eq!(code(r#"{"action": "open"}"#), ErrorCode::InvalidArgument);
-    assert_eq!(code(r#"{"action": "title", "timeout": -1}"#), ErrorCode::InvalidArgument);
+    assert_eq!(
+        code(r#"{"action": "title", "timeout": -1}"#),
+        ErrorCode::InvalidArgument
+    );
     let e = Request::parse_line(r#"{"id": 9, "action": "tab_switch", "tab": ["t1"]}"#).unwrap_err();
     assert_eq!(e.id, 9);
     assert!(e.message.contains("`tab`"), "{}", e.message);
@@ -35,9 +38,13 @@ fn bad_requests_get_the_right_codes() {
 
 #[test]
 fn envelope_has_every_field() {
-    let r = Request::parse_line(r#"{"action": "nope"}"#).unwrap_err().into_response();
+    let r = Request::parse_line(r#"{"action": "nope"}"#)
+        .unwrap_err()
+        .into_response();
     let v: serde_json::Value = serde_json::from_str(&r.to_line()).unwrap();
-    for key in ["id", "action", "success", "data", "error", "code", "warning"] {
+    for key in [
+        "id", "action", "success", "data", "error", "code", "warning",
+    ] {
         assert!(v.get(key).is_some(), "missing {key} in {v}");
     }
     assert_eq!(v["code"], "unknown_action");
@@ -65,6 +72,9 @@ fn reference_page_is_up_to_date() {
         "docs/protocol.md is stale: regenerate with `cargo run -q -p agentbrowser -- protocol-docs > docs/protocol.md`"
     );
     for action in Command::ACTIONS {
-        assert!(generated.contains(&format!("### `{action}`")), "{action} undocumented");
+        assert!(
+            generated.contains(&format!("### `{action}`")),
+            "{action} undocumented"
+        );
     }
 }

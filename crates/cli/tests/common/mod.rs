@@ -129,3 +129,42 @@ pub fn two_pages() -> Server {
     );
     s
 }
+
+impl Cli {
+    /// Runs a command with `--json`, asserts success and returns `data`.
+    pub fn ok(&self, args: &[&str]) -> Value {
+        let v = self.json(args);
+        assert_eq!(v["success"], true, "{args:?} failed: {v}");
+        v["data"].clone()
+    }
+
+    /// Runs a command with `--json`, asserts failure and returns the code and message.
+    pub fn err(&self, args: &[&str]) -> (String, String, Value) {
+        let v = self.json(args);
+        assert_eq!(v["success"], false, "{args:?} should fail: {v}");
+        (
+            v["code"].as_str().unwrap_or("").to_string(),
+            v["error"].as_str().unwrap_or("").to_string(),
+            v["data"].clone(),
+        )
+    }
+
+    /// The ref id of the first snapshot line with this role and name.
+    pub fn find_ref(&self, snapshot: &Value, role: &str, name: &str) -> String {
+        let refs = snapshot["refs"].as_object().expect("refs");
+        refs.iter()
+            .find(|(_, r)| r["role"] == role && r["name"] == name)
+            .map(|(id, _)| id.clone())
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {role} {name:?} in:\n{}",
+                    snapshot["text"].as_str().unwrap_or("")
+                )
+            })
+    }
+
+    /// Evaluates JavaScript and returns the JSON result.
+    pub fn eval(&self, js: &str) -> Value {
+        self.ok(&["eval", js])["result"].clone()
+    }
+}

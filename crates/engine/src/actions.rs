@@ -1,0 +1,623 @@
+//! Ref actions and reads: resolve the ref (or fail `stale_ref`), check the element is
+//! actionable, act with real input, let the page settle, wait, and return the evidence.
+
+use std::time::Duration;
+
+use agentbrowser_protocol::{ErrorCode, MouseButton, WaitCondition};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::diff;
+use crate::error::{EngineError, Result};
+use crate::input;
+use crate::page::Page;
+use crate::refs::{RefEntry, Snapshot, parse_ref};
+use crate::snapshot;
+use crate::wait;
+use crate::world::{self, ElementHandle};
+
+/// How long an action waits for its element to become actionable when no timeout was given.
+pub const ACTIONABLE_DEFAULT: Duration = Duration::from_secs(5);
+
+/// One mutation to perform on a ref.
+#[derive(Debug, Clone)]
+pub enum Mutation {
+    /// Mouse click.
+    Click {
+        /// Button.
+        button: MouseButton,
+        /// Click count.
+        count: i64,
+        /// Ctrl+click to open in a new tab.
+        new_tab: bool,
+    },
+    /// Replace the value.
+    Fill(String),
+    /// Type characters.
+    Type(String),
+    /// Select an option.
+    Select(String),
+    /// Set the checked state.
+    Check(bool),
+    /// Move the mouse over.
+    Hover,
+    /// Touch tap.
+    Tap,
+    /// Focus.
+    Focus,
+    /// Empty the value.
+    Clear,
+    /// Scroll into view.
+    ScrollIntoView,
+}
+
+impl Mutation {
+    /// The wire action name.
+    pub fn action(&self) -> &'static str {
+        match self {
+            Mutation::Click { .. } => "click",
+            Mutation::Fill(_) => "fill",
+            Mutation::Type(_) => "type",
+            Mutation::Select(_) => "select",
+            Mutation::Check(true) => "check",
+            Mutation::Check(false) => "uncheck",
+            Mutation::Hover => "hover",
+            Mutation::Tap => "tap",
+            Mutation::Focus => "focus",
+            Mutation::Clear => "clear",
+            Mutation::ScrollIntoView => "scroll_into_view",
+        }
+    }
+}
+
+/// Timing limits of one action.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// End of the whole command.
+    pub deadline: Instant,
+    /// How long to wait for the element to become actionable.
+    pub actionable: Instant,
+}
+
+/// Looks up a ref of the page: `invalid_argument` for a malformed id, `unknown_ref` if never issued.
+pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
+    let id = parse_ref(target)?;
+    let entry = page
+        .refs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)?
+        .clone();
+    Ok((id, entry))
+}
+
+fn target_json(id: &str, entry: &RefEntry) -> Value {
+    json!({"ref": id, "role": entry.role, "name": entry.name})
+}
+
+fn describe(id: &str, entry: &RefEntry) -> String {
+    if entry.name.is_empty() {
+        format!("ref `{id}` ({})", entry.role)
+    } else {
+        format!("ref `{id}` ({} \"{}\")", entry.role, entry.name)
+    }
+}
+
+/// Waits until the element can take a pointer action and returns the top-level point to use.
+async fn actionable_point(
+    page: &Page,
+    el: &ElementHandle,
+    what: &str,
+    limits: Limits,
+    hit: bool,
+    enabled: bool,
+) -> Result<(f64, f64)> {
+    loop {
+        let r = world::element_op(el, "probe", json!({"hit": hit, "enabled": enabled})).await?;
+        let state = r.get("state").and_then(Value::as_str).unwrap_or("");
+        let err = match state {
+            "ok" => {
+                let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
+                let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
+                let (ox, oy) = frame_offset(page, el).await?;
+                return Ok((x + ox, y + oy));
+            }
+            "gone" => {
+                return Err(EngineError::new(
+                    ErrorCode::StaleRef,
+                    format!("{what} was removed from the page; take a new `snapshot`"),
+                ));
+            }
+            "disabled" => {
+                EngineError::new(ErrorCode::ElementDisabled, format!("{what} is disabled"))
+            }
+            "covered" => EngineError::new(
+                ErrorCode::ElementCovered,
+                format!(
+                    "{what} is covered by {} at the point the action would land",
+                    r.get("by")
+                        .and_then(Value::as_str)
+                        .unwrap_or("another element")
+                ),
+            ),
+            _ => EngineError::new(
+                ErrorCode::ElementNotVisible,
+                format!("{what} is not visible (hidden, zero-sized or outside the page)"),
+            ),
+        };
+        if Instant::now() + Duration::from_millis(50) >= limits.actionable {
+            return Err(err);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Top-left of an out-of-process frame in the page (zero for the page's own frames).
+async fn frame_offset(page: &Page, el: &ElementHandle) -> Result<(f64, f64)> {
+    if !el.frame.child {
+        return Ok((0.0, 0.0));
+    }
+    let owner = page
+        .session
+        .call("DOM.getFrameOwner", json!({"frameId": el.frame.frame_id}))
+        .await?;
+    let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
+    let model = page
+        .session
+        .call("DOM.getBoxModel", json!({"backendNodeId": backend}))
+        .await?;
+    let quad = model
+        .get("model")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let x = quad.first().and_then(Value::as_f64).unwrap_or(0.0);
+    let y = quad.get(1).and_then(Value::as_f64).unwrap_or(0.0);
+    Ok((x, y))
+}
+
+async fn click_at(
+    page: &Page,
+    el: &ElementHandle,
+    what: &str,
+    limits: Limits,
+    button: MouseButton,
+    count: i64,
+    modifiers: i64,
+) -> Result<()> {
+    let (x, y) = actionable_point(page, el, what, limits, true, true).await?;
+    input::click(&page.session, x, y, button, count, modifiers).await
+}
+
+/// Performs a mutation on a resolved element. Returns extra result fields.
+async fn perform(
+    page: &Page,
+    el: &ElementHandle,
+    id: &str,
+    entry: &RefEntry,
+    m: &Mutation,
+    limits: Limits,
+) -> Result<Value> {
+    let what = describe(id, entry);
+    match m {
+        Mutation::Click {
+            button,
+            count,
+            new_tab,
+        } => {
+            let modifiers = if *new_tab { input::CTRL } else { 0 };
+            click_at(page, el, &what, limits, *button, *count, modifiers).await?;
+            Ok(json!({}))
+        }
+        Mutation::Hover => {
+            let (x, y) = actionable_point(page, el, &what, limits, true, false).await?;
+            input::mouse_move(&page.session, x, y).await?;
+            Ok(json!({}))
+        }
+        Mutation::Tap => {
+            let (x, y) = actionable_point(page, el, &what, limits, true, true).await?;
+            input::tap(&page.session, x, y).await?;
+            Ok(json!({}))
+        }
+        Mutation::Focus => {
+            if world::element_op(el, "focus", Value::Null).await?.as_bool() != Some(true) {
+                return Err(EngineError::new(
+                    ErrorCode::ActionFailed,
+                    format!("{what} did not take focus (it is not focusable)"),
+                ));
+            }
+            Ok(json!({}))
+        }
+        Mutation::ScrollIntoView => {
+            let r = world::element_op(el, "scroll", Value::Null).await?;
+            match r.get("state").and_then(Value::as_str) {
+                Some("ok") => Ok(json!({})),
+                Some("gone") => Err(EngineError::new(
+                    ErrorCode::StaleRef,
+                    format!("{what} was removed from the page"),
+                )),
+                _ => Err(EngineError::new(
+                    ErrorCode::ElementNotVisible,
+                    format!("{what} is not visible"),
+                )),
+            }
+        }
+        Mutation::Fill(value) => fill(page, el, &what, value, limits).await,
+        Mutation::Clear => fill(page, el, &what, "", limits).await,
+        Mutation::Type(text) => {
+            editable(el, &what, "type").await?;
+            actionable_point(page, el, &what, limits, false, true).await?;
+            if world::element_op(el, "focus", Value::Null).await?.as_bool() != Some(true) {
+                return Err(EngineError::new(
+                    ErrorCode::ActionFailed,
+                    format!("{what} did not take focus"),
+                ));
+            }
+            input::type_text(&page.session, text).await?;
+            Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}))
+        }
+        Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
+        Mutation::Check(want) => {
+            let current = world::element_op(el, "checked", Value::Null).await?;
+            if current.is_null() {
+                return Err(EngineError::new(
+                    ErrorCode::ElementNotEditable,
+                    format!(
+                        "{what} cannot be checked: it is not a checkbox, radio, switch or toggle"
+                    ),
+                ));
+            }
+            if current.as_bool() == Some(*want) {
+                return Ok(json!({"checked": want, "changed": false}));
+            }
+            if !*want && entry.role == "radio" {
+                return Err(EngineError::invalid(format!(
+                    "{what} is a radio button: check another option of its group instead"
+                )));
+            }
+            click_at(page, el, &what, limits, MouseButton::Left, 1, 0).await?;
+            let after = world::element_op(el, "checked", Value::Null).await?;
+            if after.as_bool() != Some(*want) {
+                return Err(EngineError::new(
+                    ErrorCode::ActionFailed,
+                    format!(
+                        "clicked {what} but it is still {}",
+                        if *want { "unchecked" } else { "checked" }
+                    ),
+                ));
+            }
+            Ok(json!({"checked": want, "changed": true}))
+        }
+    }
+}
+
+async fn editable(el: &ElementHandle, what: &str, action: &str) -> Result<String> {
+    let kind = world::element_op(el, "editKind", Value::Null).await?;
+    let kind = kind.as_str().unwrap_or("none").to_string();
+    match kind.as_str() {
+        "text" | "editable" | "direct" => Ok(kind),
+        "readonly" => Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!("{what} is read-only"),
+        )),
+        other => {
+            let tag = other.strip_prefix("none:").unwrap_or(other);
+            let kind = match tag {
+                "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file"
+                | "hidden" => format!("{tag} input"),
+                t => format!("<{t}> element"),
+            };
+            let hint = match tag {
+                "checkbox" | "radio" => "; use check/uncheck",
+                "select" => "; use select",
+                _ => "",
+            };
+            Err(EngineError::new(
+                ErrorCode::ElementNotEditable,
+                format!(
+                    "cannot {action} {what}: it is a {kind}, not a text input, textarea or contenteditable{hint}"
+                ),
+            ))
+        }
+    }
+}
+
+async fn fill(
+    page: &Page,
+    el: &ElementHandle,
+    what: &str,
+    value: &str,
+    limits: Limits,
+) -> Result<Value> {
+    let action = if value.is_empty() { "clear" } else { "fill" };
+    let kind = editable(el, what, action).await?;
+    actionable_point(page, el, what, limits, false, true).await?;
+    if kind == "direct" {
+        world::element_op(el, "setValue", json!(value)).await?;
+    } else {
+        if world::element_op(el, "focusSelect", Value::Null)
+            .await?
+            .as_bool()
+            != Some(true)
+        {
+            return Err(EngineError::new(
+                ErrorCode::ActionFailed,
+                format!("{what} did not take focus"),
+            ));
+        }
+        if value.is_empty() {
+            world::element_op(el, "deleteSelection", Value::Null).await?;
+        } else {
+            page.session
+                .call("Input.insertText", json!({"text": value}))
+                .await?;
+        }
+        world::element_op(el, "change", Value::Null).await?;
+    }
+    Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}))
+}
+
+async fn select(
+    page: &Page,
+    el: &ElementHandle,
+    id: &str,
+    entry: &RefEntry,
+    what: &str,
+    value: &str,
+    limits: Limits,
+) -> Result<Value> {
+    let kind = world::element_op(el, "editKind", Value::Null).await?;
+    if kind.as_str() == Some("none:select") {
+        actionable_point(page, el, what, limits, false, true).await?;
+        let r = world::element_op(el, "selectNative", json!(value)).await?;
+        return match r.get("error").and_then(Value::as_str) {
+            None => Ok(json!({"selected": r.get("label"), "value": r.get("value")})),
+            Some("disabled_option") => Err(EngineError::new(
+                ErrorCode::ElementDisabled,
+                format!("option {value:?} of {what} is disabled"),
+            )),
+            Some(_) => Err(no_option(what, value, &r)),
+        };
+    }
+    if !matches!(entry.role.as_str(), "combobox" | "listbox") {
+        return Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!("cannot select in {what}: select applies to <select>, listbox and combobox"),
+        ));
+    }
+    if entry.role == "combobox"
+        && world::element_op(el, "expanded", Value::Null)
+            .await?
+            .as_bool()
+            != Some(true)
+    {
+        click_at(page, el, what, limits, MouseButton::Left, 1, 0).await?;
+    }
+    // The options may render a moment after the combobox opens.
+    let option = loop {
+        match world::element_op_handle(el, "findOption", json!(value)).await? {
+            Ok(h) => break h,
+            Err(detail) => {
+                if Instant::now() + Duration::from_millis(50) >= limits.actionable {
+                    return Err(no_option(what, value, &detail));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    let option_what = format!("option {value:?} of {}", describe(id, entry));
+    click_at(page, &option, &option_what, limits, MouseButton::Left, 1, 0).await?;
+    Ok(json!({"selected": value}))
+}
+
+fn no_option(what: &str, value: &str, detail: &Value) -> EngineError {
+    let options: Vec<String> = detail
+        .get("options")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|s| format!("{s:?}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    EngineError::new(
+        ErrorCode::NotFound,
+        format!(
+            "{what} has no option {value:?} (by value or label); options: {}",
+            if options.is_empty() {
+                "none".to_string()
+            } else {
+                options.join(", ")
+            }
+        ),
+    )
+}
+
+/// After input, waits for a navigation the input started (if any) to load.
+pub async fn settle(
+    page: &Page,
+    nav_seq_before: u64,
+    doc_seq_before: u64,
+    deadline: Instant,
+) -> Result<()> {
+    // One round trip through the renderer lets events of work the input queued arrive first.
+    let _ = page.evaluate("0").await;
+    let s = page.state();
+    if s.nav_started_seq == nav_seq_before && !s.loading {
+        return Ok(());
+    }
+    page.wait_for(
+        deadline,
+        "the navigation started by the action to load",
+        |s| {
+            (s.document_seq > doc_seq_before
+                && s.reached(&s.loader_id, agentbrowser_protocol::LoadState::Load))
+                || !s.loading
+        },
+    )
+    .await
+    .map(|_| ())
+}
+
+/// Runs a mutation on a ref with its wait and evidence.
+pub async fn mutate(
+    page: &Page,
+    target: &str,
+    m: Mutation,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+) -> Result<Value> {
+    if let Some(w) = &wait_for {
+        wait::validate(w)?;
+    }
+    let (id, entry) = lookup(page, target)?;
+    let el = world::resolve(page, &id, &entry).await?;
+    let before = if evidence {
+        Some(before_snapshot(page, Some(&id)).await?)
+    } else {
+        None
+    };
+    let s = page.state();
+    let extra = perform(page, &el, &id, &entry, &m, limits).await?;
+    finish(
+        page,
+        m.action(),
+        target_json(&id, &entry),
+        before,
+        (s.nav_started_seq, s.document_seq),
+        wait_for,
+        limits,
+        extra,
+    )
+    .await
+}
+
+/// Presses a key chord on the page with its wait and evidence.
+pub async fn press(
+    page: &Page,
+    key: &str,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+) -> Result<Value> {
+    if let Some(w) = &wait_for {
+        wait::validate(w)?;
+    }
+    let (modifiers, k) = input::parse_chord(key)?;
+    let before = if evidence {
+        Some(before_snapshot(page, None).await?)
+    } else {
+        None
+    };
+    let s = page.state();
+    input::press(&page.session, modifiers, &k).await?;
+    finish(
+        page,
+        "press",
+        Value::Null,
+        before,
+        (s.nav_started_seq, s.document_seq),
+        wait_for,
+        limits,
+        json!({"key": key}),
+    )
+    .await
+}
+
+async fn before_snapshot(page: &Page, id: Option<&str>) -> Result<Snapshot> {
+    let kept = {
+        let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+        match id {
+            Some(id) => refs.snapshot_with(id).cloned(),
+            None => refs.snapshot(None).ok().cloned(),
+        }
+    };
+    match kept {
+        Some(s) => Ok(s),
+        None => snapshot::capture(page, &Default::default()).await,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn finish(
+    page: &Page,
+    action: &str,
+    target: Value,
+    before: Option<Snapshot>,
+    seqs: (u64, u64),
+    wait_for: Option<WaitCondition>,
+    limits: Limits,
+    extra: Value,
+) -> Result<Value> {
+    let transition = |stage: &str, cause: EngineError, after: Value| {
+        EngineError::new(
+            ErrorCode::ActionTransitionFailed,
+            format!(
+                "`{action}` was performed, then its {stage} stage failed: {}",
+                cause.message
+            ),
+        )
+        .with_data(json!({
+            "stage": stage,
+            "action": action,
+            "target": target.clone(),
+            "before": before.as_ref().map(|b| snapshot::to_json(page, b)),
+            "after": after,
+            "cause": {"code": cause.code, "message": cause.message},
+        }))
+    };
+    let waited = async {
+        settle(page, seqs.0, seqs.1, limits.deadline).await?;
+        if let Some(w) = &wait_for {
+            wait::wait(page, w, limits.deadline).await?;
+        }
+        Ok::<(), EngineError>(())
+    };
+    if let Err(e) = waited.await {
+        return Err(transition("wait", e, Value::Null));
+    }
+    let mut data =
+        json!({"action": action, "target": target, "before": null, "after": null, "diff": null});
+    if let Value::Object(extra) = extra {
+        for (k, v) in extra {
+            data[k] = v;
+        }
+    }
+    let Some(before) = &before else {
+        return Ok(data);
+    };
+    let after = match snapshot::capture(page, &before.spec).await {
+        Ok(a) => a,
+        Err(e) => return Err(transition("snapshot", e, Value::Null)),
+    };
+    let d = diff::diff(&before.text, &after.text);
+    data["before"] = snapshot::to_json(page, before);
+    data["after"] = snapshot::to_json(page, &after);
+    data["diff"] = d.to_json();
+    Ok(data)
+}
+
+/// A read on a ref: text, inner text, value, attribute or a boolean state.
+pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
+    let (id, entry) = lookup(page, target)?;
+    let el = world::resolve(page, &id, &entry).await?;
+    let v = world::element_op(&el, op, arg).await?;
+    let what = describe(&id, &entry);
+    match op {
+        "value" if v.get("error").is_some() => Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!(
+                "{what} has no input value: it is not an input, textarea, select or contenteditable"
+            ),
+        )),
+        "checked" if v.is_null() => Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!("{what} has no checked state: it is not a checkbox, radio, switch or toggle"),
+        )),
+        "checked" => Ok(json!({"value": v.as_bool().unwrap_or(false), "state": v})),
+        _ => Ok(json!({"value": v})),
+    }
+}

@@ -1,0 +1,349 @@
+//! Real input events: mouse, touch and keyboard through `Input.dispatch*`.
+
+use agentbrowser_cdp::Session;
+use agentbrowser_protocol::MouseButton;
+use serde_json::json;
+
+use crate::error::{EngineError, Result};
+
+/// CDP modifier bits.
+pub const ALT: i64 = 1;
+/// Control modifier bit.
+pub const CTRL: i64 = 2;
+/// Meta (Command) modifier bit.
+pub const META: i64 = 4;
+/// Shift modifier bit.
+pub const SHIFT: i64 = 8;
+
+/// Moves the mouse to a point (fires mouseover/mousemove).
+pub async fn mouse_move(session: &Session, x: f64, y: f64) -> Result<()> {
+    session
+        .call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": x, "y": y, "button": "none"}),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Clicks at a point: move, then press and release `count` times with rising click counts.
+pub async fn click(
+    session: &Session,
+    x: f64,
+    y: f64,
+    button: MouseButton,
+    count: i64,
+    modifiers: i64,
+) -> Result<()> {
+    mouse_move(session, x, y).await?;
+    let b = button.as_str();
+    for n in 1..=count {
+        for kind in ["mousePressed", "mouseReleased"] {
+            session
+                .call(
+                    "Input.dispatchMouseEvent",
+                    json!({"type": kind, "x": x, "y": y, "button": b, "clickCount": n, "modifiers": modifiers,
+                           "buttons": if kind == "mousePressed" { button_bits(button) } else { 0 }}),
+                )
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+fn button_bits(b: MouseButton) -> i64 {
+    match b {
+        MouseButton::Left => 1,
+        MouseButton::Right => 2,
+        MouseButton::Middle => 4,
+    }
+}
+
+/// Taps at a point with a touch gesture (fires touch, pointer and click events). Touch input is
+/// enabled for the gesture only, so the page's pointer media queries stay as they were.
+pub async fn tap(session: &Session, x: f64, y: f64) -> Result<()> {
+    session
+        .call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 1}),
+        )
+        .await?;
+    let result = async {
+        for kind in ["touchStart", "touchEnd"] {
+            let points = if kind == "touchEnd" {
+                json!([])
+            } else {
+                json!([{"x": x, "y": y}])
+            };
+            session
+                .call(
+                    "Input.dispatchTouchEvent",
+                    json!({"type": kind, "touchPoints": points}),
+                )
+                .await?;
+        }
+        Ok::<(), EngineError>(())
+    }
+    .await;
+    session
+        .call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": false}),
+        )
+        .await?;
+    result
+}
+
+/// One key of a chord: DOM `key`, `code`, Windows key code and the text it types (if any).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Key {
+    /// DOM `key` value.
+    pub key: String,
+    /// DOM `code` value.
+    pub code: String,
+    /// Windows virtual key code.
+    pub key_code: i64,
+    /// Text typed by the key without modifiers.
+    pub text: Option<String>,
+}
+
+fn named(key: &str, code: &str, key_code: i64, text: Option<&str>) -> Key {
+    Key {
+        key: key.into(),
+        code: code.into(),
+        key_code,
+        text: text.map(Into::into),
+    }
+}
+
+/// Looks up a key by name (`Enter`, `ArrowLeft`, `F5`, `a`, `7`, ...) or a single character.
+pub fn key(name: &str) -> Option<Key> {
+    let k = match name {
+        "Enter" | "Return" => named("Enter", "Enter", 13, Some("\r")),
+        "Tab" => named("Tab", "Tab", 9, None),
+        "Escape" | "Esc" => named("Escape", "Escape", 27, None),
+        "Backspace" => named("Backspace", "Backspace", 8, None),
+        "Delete" | "Del" => named("Delete", "Delete", 46, None),
+        "Space" | " " => named(" ", "Space", 32, Some(" ")),
+        "ArrowUp" | "Up" => named("ArrowUp", "ArrowUp", 38, None),
+        "ArrowDown" | "Down" => named("ArrowDown", "ArrowDown", 40, None),
+        "ArrowLeft" | "Left" => named("ArrowLeft", "ArrowLeft", 37, None),
+        "ArrowRight" | "Right" => named("ArrowRight", "ArrowRight", 39, None),
+        "Home" => named("Home", "Home", 36, None),
+        "End" => named("End", "End", 35, None),
+        "PageUp" => named("PageUp", "PageUp", 33, None),
+        "PageDown" => named("PageDown", "PageDown", 34, None),
+        "Insert" => named("Insert", "Insert", 45, None),
+        "Shift" => named("Shift", "ShiftLeft", 16, None),
+        "Control" | "Ctrl" => named("Control", "ControlLeft", 17, None),
+        "Alt" => named("Alt", "AltLeft", 18, None),
+        "Meta" | "Command" | "Cmd" => named("Meta", "MetaLeft", 91, None),
+        _ => {
+            if let Some(n) = name
+                .strip_prefix('F')
+                .and_then(|n| n.parse::<i64>().ok())
+                .filter(|n| (1..=12).contains(n))
+            {
+                return Some(named(name, name, 111 + n, None));
+            }
+            let mut chars = name.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() {
+                return None;
+            }
+            return Some(char_key(c));
+        }
+    };
+    Some(k)
+}
+
+/// The key for one typed character (letters, digits and punctuation of a US layout; others
+/// are sent as text with no key code).
+pub fn char_key(c: char) -> Key {
+    let text = Some(c.to_string());
+    if c.is_ascii_alphabetic() {
+        let up = c.to_ascii_uppercase();
+        return Key {
+            key: c.to_string(),
+            code: format!("Key{up}"),
+            key_code: up as i64,
+            text,
+        };
+    }
+    if c.is_ascii_digit() {
+        return Key {
+            key: c.to_string(),
+            code: format!("Digit{c}"),
+            key_code: c as i64,
+            text,
+        };
+    }
+    let (code, key_code) = match c {
+        ' ' => ("Space", 32),
+        '\n' | '\r' => return named("Enter", "Enter", 13, Some("\r")),
+        '\t' => return named("Tab", "Tab", 9, None),
+        '-' | '_' => ("Minus", 189),
+        '=' | '+' => ("Equal", 187),
+        '[' | '{' => ("BracketLeft", 219),
+        ']' | '}' => ("BracketRight", 221),
+        '\\' | '|' => ("Backslash", 220),
+        ';' | ':' => ("Semicolon", 186),
+        '\'' | '"' => ("Quote", 222),
+        ',' | '<' => ("Comma", 188),
+        '.' | '>' => ("Period", 190),
+        '/' | '?' => ("Slash", 191),
+        '`' | '~' => ("Backquote", 192),
+        _ => ("", 0),
+    };
+    Key {
+        key: c.to_string(),
+        code: code.into(),
+        key_code,
+        text,
+    }
+}
+
+/// Parses a chord such as `Control+Shift+ArrowLeft` into modifiers and the main key.
+pub fn parse_chord(chord: &str) -> Result<(i64, Key)> {
+    let bad = || {
+        EngineError::invalid(format!(
+            "invalid parameter `key`: `{chord}` is not a key; use a key name (Enter, Tab, Escape, Backspace, Delete, \
+             ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, F1-F12, Space) or one character, optionally after \
+             modifiers joined by `+` (Control, Shift, Alt, Meta), e.g. `Control+A`"
+        ))
+    };
+    if chord.is_empty() {
+        return Err(bad());
+    }
+    let parts: Vec<&str> = if chord == "+" {
+        vec!["+"]
+    } else {
+        chord.split('+').collect()
+    };
+    let (last, mods) = parts.split_last().ok_or_else(bad)?;
+    let mut modifiers = 0;
+    for m in mods {
+        modifiers |= match *m {
+            "Control" | "Ctrl" => CTRL,
+            "Shift" => SHIFT,
+            "Alt" | "Option" => ALT,
+            "Meta" | "Command" | "Cmd" => META,
+            _ => return Err(bad()),
+        };
+    }
+    let key = key(last).ok_or_else(bad)?;
+    Ok((modifiers, key))
+}
+
+async fn key_event(
+    session: &Session,
+    kind: &str,
+    k: &Key,
+    modifiers: i64,
+    with_text: bool,
+) -> Result<()> {
+    let mut params = json!({
+        "type": kind,
+        "key": k.key,
+        "code": k.code,
+        "windowsVirtualKeyCode": k.key_code,
+        "nativeVirtualKeyCode": k.key_code,
+        "modifiers": modifiers,
+    });
+    if with_text && let Some(t) = &k.text {
+        params["text"] = json!(t);
+        params["unmodifiedText"] = json!(t);
+    }
+    session.call("Input.dispatchKeyEvent", params).await?;
+    Ok(())
+}
+
+/// Presses a chord: modifiers down, the key down and up, modifiers up.
+pub async fn press(session: &Session, modifiers: i64, k: &Key) -> Result<()> {
+    let mods = [
+        (CTRL, "Control"),
+        (SHIFT, "Shift"),
+        (ALT, "Alt"),
+        (META, "Meta"),
+    ];
+    let mut held = 0;
+    for (bit, name) in mods {
+        if modifiers & bit != 0 {
+            held |= bit;
+            if let Some(mk) = key(name) {
+                key_event(session, "rawKeyDown", &mk, held, false).await?;
+            }
+        }
+    }
+    // Text is only produced when no command modifier is held (Shift alone still types).
+    let types = modifiers & (CTRL | ALT | META) == 0 && k.text.is_some();
+    let mut k = k.clone();
+    if types
+        && modifiers & SHIFT != 0
+        && let Some(t) = &k.text
+    {
+        k.text = Some(t.to_uppercase());
+    }
+    key_event(
+        session,
+        if types { "keyDown" } else { "rawKeyDown" },
+        &k,
+        modifiers,
+        types,
+    )
+    .await?;
+    key_event(session, "keyUp", &k, modifiers, false).await?;
+    for (bit, name) in mods.iter().rev() {
+        if modifiers & bit != 0 {
+            held &= !bit;
+            if let Some(mk) = key(name) {
+                key_event(session, "keyUp", &mk, held, false).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Types text with one key event per character (characters without a key are inserted as text).
+pub async fn type_text(session: &Session, text: &str) -> Result<()> {
+    for c in text.chars() {
+        let k = char_key(c);
+        if k.key_code == 0 {
+            session
+                .call("Input.insertText", json!({"text": c.to_string()}))
+                .await?;
+            continue;
+        }
+        let shifted = c.is_ascii_uppercase() || "~!@#$%^&*()_+{}|:\"<>?".contains(c);
+        press(
+            session,
+            if shifted { SHIFT } else { 0 },
+            &Key {
+                text: Some(c.to_string()),
+                ..k
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chords() {
+        let (m, k) = parse_chord("Control+A").unwrap();
+        assert_eq!(m, CTRL);
+        assert_eq!(k.code, "KeyA");
+        let (m, k) = parse_chord("Shift+Tab").unwrap();
+        assert_eq!((m, k.key.as_str()), (SHIFT, "Tab"));
+        assert_eq!(parse_chord("Enter").unwrap().1.key_code, 13);
+        assert_eq!(parse_chord("F5").unwrap().1.key_code, 116);
+        assert_eq!(parse_chord("+").unwrap().1.key, "+");
+        for bad in ["", "Hyper+A", "Control+", "NotAKey"] {
+            assert!(parse_chord(bad).is_err(), "{bad}");
+        }
+    }
+}

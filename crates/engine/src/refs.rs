@@ -1,0 +1,210 @@
+//! Refs of one tab: ids bound to elements for their life, and the snapshots they came from.
+
+use std::collections::{HashMap, VecDeque};
+
+use agentbrowser_protocol::ErrorCode;
+use serde_json::{Value, json};
+
+use crate::error::{EngineError, Result};
+
+/// Snapshots kept per tab for `diff` and for the `before` of a ref action.
+const SNAPSHOTS_KEPT: usize = 16;
+/// Ref entries kept per tab before the oldest documents' refs are forgotten.
+const REFS_KEPT: usize = 500_000;
+
+/// What the engine knows about one issued ref.
+#[derive(Debug, Clone)]
+pub struct RefEntry {
+    /// Accessible role when issued.
+    pub role: String,
+    /// Accessible name when issued.
+    pub name: String,
+    /// CDP frame id of the document that holds the element.
+    pub frame_id: String,
+    /// Flattened session of an out-of-process frame (`None`: the page's own session).
+    pub session_id: Option<String>,
+    /// Token of the document the element lives in; another token there means it was replaced.
+    pub doc_token: String,
+}
+
+/// The capture options of a snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotSpec {
+    /// Root CSS selector (or ref).
+    pub selector: Option<String>,
+    /// Only nodes that carry refs.
+    pub interactive: bool,
+    /// Drop unnamed wrappers.
+    pub compact: bool,
+    /// Depth cut.
+    pub max_depth: Option<u32>,
+    /// Link targets.
+    pub urls: bool,
+}
+
+impl Default for SnapshotSpec {
+    fn default() -> Self {
+        SnapshotSpec {
+            selector: None,
+            interactive: true,
+            compact: false,
+            max_depth: None,
+            urls: false,
+        }
+    }
+}
+
+impl SnapshotSpec {
+    /// The spec as wire JSON.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "selector": self.selector,
+            "interactive": self.interactive,
+            "compact": self.compact,
+            "maxDepth": self.max_depth,
+            "urls": self.urls,
+        })
+    }
+}
+
+/// One captured snapshot.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Per-tab counter, increasing.
+    pub generation: u64,
+    /// The tree as text.
+    pub text: String,
+    /// The page URL.
+    pub origin: String,
+    /// How it was captured.
+    pub spec: SnapshotSpec,
+    /// Ref ids in the order they appear.
+    pub refs: Vec<String>,
+    /// Whether the text was cut at the size bound.
+    pub truncated: bool,
+}
+
+/// Ref and snapshot bookkeeping for one tab.
+#[derive(Debug, Default)]
+pub struct TabRefs {
+    /// Next ref number to hand out (never reused within the tab).
+    pub next_ref: u64,
+    entries: HashMap<String, RefEntry>,
+    order: VecDeque<String>,
+    snapshots: VecDeque<Snapshot>,
+    generation: u64,
+}
+
+impl TabRefs {
+    /// Records a ref (new or seen again).
+    pub fn record(&mut self, id: &str, entry: RefEntry) {
+        if self.entries.insert(id.to_string(), entry).is_none() {
+            self.order.push_back(id.to_string());
+            if self.order.len() > REFS_KEPT
+                && let Some(old) = self.order.pop_front()
+            {
+                self.entries.remove(&old);
+            }
+        }
+    }
+
+    /// Looks up an issued ref: `unknown_ref` if it was never issued in this tab.
+    pub fn get(&self, id: &str) -> Result<&RefEntry> {
+        self.entries.get(id).ok_or_else(|| {
+            EngineError::new(
+                ErrorCode::UnknownRef,
+                format!("unknown ref `{id}`: no snapshot of this tab issued it; take a `snapshot` and use a ref from it"),
+            )
+        })
+    }
+
+    /// Stores a snapshot under the next generation and returns that generation.
+    pub fn push_snapshot(&mut self, mut snap: Snapshot) -> Snapshot {
+        self.generation += 1;
+        snap.generation = self.generation;
+        if self.snapshots.len() == SNAPSHOTS_KEPT {
+            self.snapshots.pop_front();
+        }
+        self.snapshots.push_back(snap.clone());
+        snap
+    }
+
+    /// A kept snapshot by generation, or the latest.
+    pub fn snapshot(&self, generation: Option<u64>) -> Result<&Snapshot> {
+        match generation {
+            None => self.snapshots.back().ok_or_else(|| {
+                EngineError::invalid("no snapshot taken in this tab yet; take a `snapshot` first")
+            }),
+            Some(g) => self.snapshots.iter().find(|s| s.generation == g).ok_or_else(|| {
+                let kept: Vec<String> = self.snapshots.iter().map(|s| s.generation.to_string()).collect();
+                EngineError::invalid(format!(
+                    "invalid parameter `generation`: snapshot {g} is not kept; kept generations: {}",
+                    if kept.is_empty() { "none".into() } else { kept.join(", ") }
+                ))
+            }),
+        }
+    }
+
+    /// The newest kept snapshot that shows `id`.
+    pub fn snapshot_with(&self, id: &str) -> Option<&Snapshot> {
+        self.snapshots
+            .iter()
+            .rev()
+            .find(|s| s.refs.iter().any(|r| r == id))
+    }
+}
+
+/// Parses `e3`, `@e3` or `ref=e3` into `e3`; anything else is `invalid_argument`.
+pub fn parse_ref(input: &str) -> Result<String> {
+    let t = input.trim();
+    let t = t
+        .strip_prefix('@')
+        .or_else(|| t.strip_prefix("ref="))
+        .unwrap_or(t);
+    let valid = t.len() > 1 && t.starts_with('e') && t[1..].bytes().all(|b| b.is_ascii_digit());
+    if valid {
+        Ok(t.to_string())
+    } else {
+        Err(EngineError::invalid(format!(
+            "invalid parameter `ref`: `{input}` is not a ref; use an id from a snapshot such as `e3`, `@e3` or `ref=e3`"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ref_spellings() {
+        assert_eq!(parse_ref("e3").unwrap(), "e3");
+        assert_eq!(parse_ref("@e12").unwrap(), "e12");
+        assert_eq!(parse_ref("ref=e7").unwrap(), "e7");
+        for bad in ["", "e", "3", "x3", "e3a", "#e3", "ref=", "@"] {
+            assert_eq!(
+                parse_ref(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn generations_and_lookup() {
+        let mut t = TabRefs::default();
+        let snap = |refs: &[&str]| Snapshot {
+            generation: 0,
+            text: String::new(),
+            origin: String::new(),
+            spec: SnapshotSpec::default(),
+            refs: refs.iter().map(|s| s.to_string()).collect(),
+            truncated: false,
+        };
+        assert_eq!(t.push_snapshot(snap(&["e1"])).generation, 1);
+        assert_eq!(t.push_snapshot(snap(&["e2"])).generation, 2);
+        assert_eq!(t.snapshot(None).unwrap().generation, 2);
+        assert_eq!(t.snapshot_with("e1").unwrap().generation, 1);
+        assert!(t.snapshot(Some(9)).unwrap_err().message.contains("1, 2"));
+        assert_eq!(t.get("e1").unwrap_err().code, ErrorCode::UnknownRef);
+    }
+}

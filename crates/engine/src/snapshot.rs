@@ -1,0 +1,331 @@
+//! Accessibility snapshots: one pass in page JavaScript per frame, out-of-process frames spliced
+//! in place, refs recorded so they can be resolved (or found stale) later.
+
+use agentbrowser_cdp::Session;
+use agentbrowser_protocol::{ErrorCode, SnapshotParams};
+use serde_json::{Value, json};
+
+use crate::error::{EngineError, Result};
+use crate::page::Page;
+use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
+use crate::world::{self, FrameTarget};
+
+/// Largest snapshot text returned; longer text is cut at a line boundary and flagged.
+pub const MAX_TEXT_BYTES: usize = 2_000_000;
+/// Deepest nesting of out-of-process frames followed.
+const MAX_FRAME_NESTING: u32 = 4;
+
+/// Validates snapshot parameters into a spec (`max_depth` must be non-negative).
+pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
+    let max_depth = match p.max_depth {
+        None => None,
+        Some(d) if d < 0 => {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `maxDepth`: {d} is negative; use 0 or more (0 keeps only top-level lines)"
+            )));
+        }
+        Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
+    };
+    Ok(SnapshotSpec {
+        selector: p.selector.clone().filter(|s| !s.trim().is_empty()),
+        interactive: p.interactive.unwrap_or(true),
+        compact: p.compact.unwrap_or(false),
+        max_depth,
+        urls: p.urls.unwrap_or(false),
+    })
+}
+
+/// The wire form of a snapshot, with each ref's role, name and frame.
+pub fn to_json(page: &Page, snap: &Snapshot) -> Value {
+    let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+    let mut map = serde_json::Map::with_capacity(snap.refs.len());
+    for id in &snap.refs {
+        if let Ok(e) = refs.get(id) {
+            map.insert(
+                id.clone(),
+                json!({"role": e.role, "name": e.name, "frame": e.frame_id}),
+            );
+        }
+    }
+    json!({
+        "text": snap.text,
+        "origin": snap.origin,
+        "generation": snap.generation,
+        "spec": snap.spec.to_json(),
+        "refs": Value::Object(map),
+        "truncated": snap.truncated,
+    })
+}
+
+struct Part {
+    text: String,
+    refs: Vec<(String, String, String)>,
+    doc_token: String,
+    frames: Vec<(String, u32, u32)>,
+}
+
+async fn run_part(
+    page: &Page,
+    frame: &FrameTarget,
+    spec: &SnapshotSpec,
+    selector: Option<&str>,
+    base_depth: u32,
+) -> Result<Part> {
+    let next = page
+        .refs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .next_ref
+        .max(1);
+    let opts = json!({
+        "selector": selector,
+        "interactive": spec.interactive,
+        "compact": spec.compact,
+        "maxDepth": spec.max_depth,
+        "urls": spec.urls,
+        "nextRef": next,
+        "baseDepth": base_depth,
+    });
+    let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    if value.get("ok").and_then(Value::as_bool) != Some(true) {
+        let msg = value
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("snapshot failed")
+            .to_string();
+        return Err(match value.get("error").and_then(Value::as_str) {
+            Some("not_found") => EngineError::new(ErrorCode::NotFound, msg),
+            Some("invalid_selector") => {
+                EngineError::invalid(format!("invalid parameter `selector`: {msg}"))
+            }
+            _ => EngineError::internal(msg),
+        });
+    }
+    let next_ref = value.get("nextRef").and_then(Value::as_u64).unwrap_or(next);
+    {
+        let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+        refs.next_ref = refs.next_ref.max(next_ref);
+    }
+    let refs = value
+        .get("refs")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| {
+                    let r = r.as_array()?;
+                    Some((
+                        r.first()?.as_str()?.to_string(),
+                        r.get(1).and_then(Value::as_str).unwrap_or("").to_string(),
+                        r.get(2).and_then(Value::as_str).unwrap_or("").to_string(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let frames = value
+        .get("frames")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| {
+                    Some((
+                        f.get("marker")?.as_str()?.to_string(),
+                        u32::try_from(f.get("index")?.as_u64()?).ok()?,
+                        u32::try_from(f.get("depth").and_then(Value::as_u64).unwrap_or(0)).ok()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Part {
+        text: value
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        refs,
+        doc_token: value
+            .get("docToken")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        frames,
+    })
+}
+
+/// Finds the out-of-process frame behind frame marker `index` of the last snapshot in `frame`.
+async fn child_frame(page: &Page, frame: &FrameTarget, index: u32) -> Result<Option<FrameTarget>> {
+    let owner = world::evaluate_handle(
+        page,
+        frame,
+        &format!("globalThis.__ab && globalThis.__ab.frameOwner({index})"),
+    )
+    .await?;
+    let Some(object_id) = owner.object_id else {
+        return Ok(None);
+    };
+    let node = frame
+        .session
+        .call("DOM.describeNode", json!({"objectId": object_id}))
+        .await?;
+    let Some(frame_id) = node
+        .get("node")
+        .and_then(|n| n.get("frameId"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
+        return Ok(None);
+    };
+    let sid = page.state().child_sessions.get(&frame_id).cloned();
+    Ok(sid.map(|sid| FrameTarget {
+        session: Session::attached(page.session.connection().clone(), sid),
+        child: true,
+        frame_id,
+    }))
+}
+
+/// Captures one frame (and, recursively, its out-of-process frames) and records its refs.
+async fn capture_frame(
+    page: &Page,
+    frame: FrameTarget,
+    spec: &SnapshotSpec,
+    selector: Option<&str>,
+    base_depth: u32,
+    nesting: u32,
+    ids: &mut Vec<String>,
+) -> Result<String> {
+    let part = run_part(page, &frame, spec, selector, base_depth).await?;
+    {
+        let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+        for (id, role, name) in &part.refs {
+            refs.record(
+                id,
+                RefEntry {
+                    role: role.clone(),
+                    name: name.clone(),
+                    frame_id: frame.frame_id.clone(),
+                    session_id: if frame.child {
+                        frame.session.id().map(str::to_string)
+                    } else {
+                        None
+                    },
+                    doc_token: part.doc_token.clone(),
+                },
+            );
+        }
+    }
+    ids.extend(part.refs.iter().map(|r| r.0.clone()));
+    if part.frames.is_empty() {
+        return Ok(part.text);
+    }
+    let mut text = part.text;
+    for (marker, index, depth) in part.frames {
+        let child = if nesting < MAX_FRAME_NESTING {
+            child_frame(page, &frame, index).await?
+        } else {
+            None
+        };
+        let inner = match child {
+            Some(child) => Box::pin(capture_frame(
+                page,
+                child,
+                spec,
+                None,
+                depth,
+                nesting + 1,
+                ids,
+            ))
+            .await
+            .unwrap_or_else(|e| {
+                format!(
+                    "{}- text: (frame could not be captured: {})",
+                    "  ".repeat(depth as usize),
+                    e.message
+                )
+            }),
+            None => String::new(),
+        };
+        let inner = if inner == "(no interactive elements)" || inner == "(empty)" {
+            String::new()
+        } else {
+            inner
+        };
+        text = replace_marker_line(&text, &marker, &inner);
+    }
+    Ok(text)
+}
+
+fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
+    let mut out = String::with_capacity(text.len() + inner.len());
+    for line in text.split('\n') {
+        if line == marker {
+            if !inner.is_empty() {
+                out.push_str(inner);
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.pop();
+    out
+}
+
+/// Captures the page with `spec`, stores it under a new generation and returns it.
+pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
+    page.ensure_alive()?;
+    let mut ids = Vec::new();
+    let text = capture_frame(
+        page,
+        FrameTarget::main(page),
+        spec,
+        spec.selector.as_deref(),
+        0,
+        0,
+        &mut ids,
+    )
+    .await?;
+    let text = if text.trim().is_empty() {
+        if spec.interactive {
+            "(no interactive elements)".to_string()
+        } else {
+            "(empty)".to_string()
+        }
+    } else {
+        text
+    };
+    let (text, truncated) = bound(text);
+    let origin = page.current_url().await?;
+    let snap = Snapshot {
+        generation: 0,
+        text,
+        origin,
+        spec: spec.clone(),
+        refs: ids,
+        truncated,
+    };
+    Ok(page
+        .refs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push_snapshot(snap))
+}
+
+fn bound(text: String) -> (String, bool) {
+    if text.len() <= MAX_TEXT_BYTES {
+        return (text, false);
+    }
+    let mut cut = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = text[..cut].rfind('\n').unwrap_or(cut);
+    (
+        format!(
+            "{}\n... (truncated at {MAX_TEXT_BYTES} bytes)",
+            &text[..cut]
+        ),
+        true,
+    )
+}

@@ -1,0 +1,209 @@
+//! Wait conditions: text appears, URL matches, load state reached, or all of several in order.
+
+use std::time::Duration;
+
+use agentbrowser_protocol::{ErrorCode, WaitCondition};
+use tokio::time::Instant;
+
+use crate::error::{EngineError, Result};
+use crate::page::Page;
+
+const POLL: Duration = Duration::from_millis(25);
+
+/// Checks a condition's timeouts and shape before anything runs.
+pub fn validate(cond: &WaitCondition) -> Result<()> {
+    let check = |t: Option<i64>| match t {
+        Some(ms) if ms < 0 => Err(EngineError::invalid(format!(
+            "invalid parameter `wait.timeoutMs`: {ms} is negative; use milliseconds >= 0"
+        ))),
+        _ => Ok(()),
+    };
+    match cond {
+        WaitCondition::Text { text, timeout_ms } => {
+            if text.is_empty() {
+                return Err(EngineError::invalid(
+                    "invalid parameter `wait.text`: empty; give the text to wait for",
+                ));
+            }
+            check(*timeout_ms)
+        }
+        WaitCondition::Url { timeout_ms, .. } | WaitCondition::Load { timeout_ms, .. } => {
+            check(*timeout_ms)
+        }
+        WaitCondition::All {
+            conditions,
+            timeout_ms,
+        } => {
+            if conditions.is_empty() {
+                return Err(EngineError::invalid(
+                    "invalid parameter `wait.conditions`: empty; `all` needs at least one condition",
+                ));
+            }
+            check(*timeout_ms)?;
+            conditions.iter().try_for_each(validate)
+        }
+    }
+}
+
+fn own_deadline(timeout_ms: Option<i64>, deadline: Instant) -> Instant {
+    match timeout_ms {
+        Some(ms) => deadline.min(Instant::now() + Duration::from_millis(ms.max(0) as u64)),
+        None => deadline,
+    }
+}
+
+/// Waits for a condition until its own timeout or `deadline`, whichever is first.
+pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Result<()> {
+    let started = Instant::now();
+    match cond {
+        WaitCondition::Text { text, timeout_ms } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            let script = format!(
+                "(() => {{ const b = document.body; return !!b && b.innerText.includes({}); }})()",
+                serde_json::to_string(text).unwrap_or_default()
+            );
+            poll(until, || async {
+                Ok(page
+                    .evaluate(&script)
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false))
+            })
+            .await
+            .map_err(|_| timeout(started, format!("text {text:?} to appear on the page")))
+        }
+        WaitCondition::Url { url, timeout_ms } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            let last = std::sync::Mutex::new(String::new());
+            let r = poll(until, || async {
+                let now = page.current_url().await.unwrap_or_default();
+                let ok = url_matches(url, &now);
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = now;
+                Ok(ok)
+            })
+            .await;
+            let last = last.into_inner().unwrap_or_else(|e| e.into_inner());
+            r.map_err(|_| {
+                timeout(
+                    started,
+                    format!("the URL to match {url:?} (it is {last:?})"),
+                )
+            })
+        }
+        WaitCondition::Load { state, timeout_ms } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            page.wait_for(until, &format!("load state `{}`", state.as_str()), |s| {
+                !s.loading && s.reached(&s.loader_id, *state)
+            })
+            .await
+            .map(|_| ())
+        }
+        WaitCondition::All {
+            conditions,
+            timeout_ms,
+        } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            for c in conditions {
+                Box::pin(wait(page, c, until)).await?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn timeout(started: Instant, what: String) -> EngineError {
+    EngineError::new(
+        ErrorCode::Timeout,
+        format!("waited {} ms for {what}", started.elapsed().as_millis()),
+    )
+}
+
+async fn poll<F, Fut>(until: Instant, mut check: F) -> Result<()>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<bool>>,
+{
+    loop {
+        if check().await? {
+            return Ok(());
+        }
+        if Instant::now() + POLL > until {
+            return Err(EngineError::new(ErrorCode::Timeout, "timed out"));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Whether `url` equals `pattern`, or matches it as a glob (`*` any run, `?` one character).
+pub fn url_matches(pattern: &str, url: &str) -> bool {
+    if pattern == url {
+        return true;
+    }
+    if !pattern.contains(['*', '?']) {
+        return false;
+    }
+    glob(pattern.as_bytes(), url.as_bytes())
+}
+
+fn glob(p: &[u8], s: &[u8]) -> bool {
+    let (mut pi, mut si) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while si < s.len() {
+        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
+            pi += 1;
+            si += 1;
+        } else if pi < p.len() && p[pi] == b'*' {
+            star = Some(pi);
+            mark = si;
+            pi += 1;
+        } else if let Some(st) = star {
+            pi = st + 1;
+            mark += 1;
+            si = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == b'*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(url_matches("http://a/b", "http://a/b"));
+        assert!(!url_matches("http://a/b", "http://a/bc"));
+        assert!(url_matches("http://a/*", "http://a/b/c?d=1"));
+        assert!(url_matches("*/done?x=?", "http://h/done?x=1"));
+        assert!(!url_matches("*/done", "http://h/done/more"));
+        assert!(url_matches(
+            "**/welcome*",
+            "http://127.0.0.1:9/x/welcome.html"
+        ));
+    }
+
+    #[test]
+    fn validation() {
+        let neg = WaitCondition::Text {
+            text: "x".into(),
+            timeout_ms: Some(-1),
+        };
+        assert_eq!(validate(&neg).unwrap_err().code, ErrorCode::InvalidArgument);
+        let empty = WaitCondition::All {
+            conditions: vec![],
+            timeout_ms: None,
+        };
+        assert!(
+            validate(&empty)
+                .unwrap_err()
+                .message
+                .contains("at least one")
+        );
+    }
+}

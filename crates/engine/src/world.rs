@@ -1,0 +1,302 @@
+//! The engine's isolated world in each frame: where the snapshot script lives and where refs
+//! are resolved back to elements. Page scripts cannot see or tamper with it.
+
+use agentbrowser_cdp::types::{EvaluateResult, RemoteObject};
+use agentbrowser_cdp::{CdpError, Session};
+use agentbrowser_protocol::ErrorCode;
+use serde_json::{Value, json};
+
+use crate::error::{EngineError, Result};
+use crate::page::{Page, WORLD_NAME};
+use crate::refs::RefEntry;
+
+/// The in-page snapshot script (one expression evaluating to its API).
+pub const SNAPSHOT_JS: &str = include_str!("js/snapshot.js");
+/// The element operations (one function declaration called on an element).
+pub const ACTIONS_JS: &str = include_str!("js/actions.js");
+
+const MISSING: &str = "__agentbrowser_missing__";
+
+/// A frame the engine can run its world in: the CDP session that owns it and its frame id.
+#[derive(Debug, Clone)]
+pub struct FrameTarget {
+    /// Session of the page, or of an out-of-process iframe.
+    pub session: Session,
+    /// Whether `session` is a child (out-of-process iframe) session.
+    pub child: bool,
+    /// CDP frame id.
+    pub frame_id: String,
+}
+
+impl FrameTarget {
+    /// The page's main frame.
+    pub fn main(page: &Page) -> FrameTarget {
+        FrameTarget {
+            session: page.session.clone(),
+            child: false,
+            frame_id: page.state().main_frame_id,
+        }
+    }
+
+    fn key(&self) -> (Option<String>, String) {
+        let sid = if self.child {
+            self.session.id().map(str::to_string)
+        } else {
+            None
+        };
+        (sid, self.frame_id.clone())
+    }
+}
+
+fn context_gone(e: &CdpError) -> bool {
+    matches!(e, CdpError::Protocol { message, .. } if message.contains("context") || message.contains("Cannot find"))
+}
+
+async fn create_world(page: &Page, frame: &FrameTarget) -> Result<i64> {
+    let created = frame
+        .session
+        .call(
+            "Page.createIsolatedWorld",
+            json!({"frameId": frame.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": true}),
+        )
+        .await?;
+    let id = created
+        .get("executionContextId")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| EngineError::internal("Page.createIsolatedWorld returned no context id"))?;
+    lock(page).insert(frame.key(), id);
+    Ok(id)
+}
+
+fn lock(
+    page: &Page,
+) -> std::sync::MutexGuard<'_, std::collections::HashMap<(Option<String>, String), i64>> {
+    page.worlds.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The cached world context of a frame, if one was created.
+fn cached(page: &Page, frame: &FrameTarget) -> Option<i64> {
+    lock(page).get(&frame.key()).copied()
+}
+
+async fn evaluate(
+    frame: &FrameTarget,
+    context: i64,
+    expression: &str,
+    by_value: bool,
+) -> Result<EvaluateResult, CdpError> {
+    frame
+        .session
+        .call_as(
+            "Runtime.evaluate",
+            json!({"expression": expression, "contextId": context, "returnByValue": by_value, "awaitPromise": true}),
+        )
+        .await
+}
+
+fn js_failure(result: &EvaluateResult, what: &str) -> Option<EngineError> {
+    result
+        .exception_details
+        .as_ref()
+        .map(|e| EngineError::internal(format!("{what} failed in the page: {}", e.message())))
+}
+
+/// Calls `__ab.<call>` in the frame's world, installing the snapshot script when the document
+/// does not have it yet, and creating the world when the frame has none.
+pub async fn call_api(page: &Page, frame: &FrameTarget, call: &str) -> Result<Value> {
+    let expression = format!("globalThis.__ab ? globalThis.__ab.{call} : '{MISSING}'");
+    for attempt in 0..3 {
+        let context = match cached(page, frame) {
+            Some(c) => c,
+            None => create_world(page, frame).await?,
+        };
+        let result = match evaluate(frame, context, &expression, true).await {
+            Ok(r) => r,
+            Err(e) if context_gone(&e) && attempt < 2 => {
+                lock(page).remove(&frame.key());
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(err) = js_failure(&result, "the snapshot script") {
+            return Err(err);
+        }
+        let value = result.result.value.unwrap_or(Value::Null);
+        if value.as_str() == Some(MISSING) {
+            let install = format!("globalThis.__ab ??= ({SNAPSHOT_JS}); 0");
+            let r = evaluate(frame, context, &install, true).await?;
+            if let Some(err) = js_failure(&r, "installing the snapshot script") {
+                return Err(err);
+            }
+            continue;
+        }
+        return Ok(value);
+    }
+    Err(EngineError::internal(
+        "the snapshot script could not be installed in the page",
+    ))
+}
+
+/// Evaluates an expression in the frame's world and returns the remote object (by reference).
+pub async fn evaluate_handle(
+    page: &Page,
+    frame: &FrameTarget,
+    expression: &str,
+) -> Result<RemoteObject> {
+    let context = match cached(page, frame) {
+        Some(c) => c,
+        None => create_world(page, frame).await?,
+    };
+    let result = evaluate(frame, context, expression, false).await?;
+    if let Some(err) = js_failure(&result, "evaluating in the page") {
+        return Err(err);
+    }
+    Ok(result.result)
+}
+
+/// A live element of a ref: its remote object id and the frame it is in.
+#[derive(Debug, Clone)]
+pub struct ElementHandle {
+    /// Remote object id in the engine's world.
+    pub object_id: String,
+    /// The frame it lives in.
+    pub frame: FrameTarget,
+}
+
+/// Resolves a ref to its live element; `stale_ref` when the element is gone or its document
+/// was replaced (never another element).
+pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementHandle> {
+    let frame = match &entry.session_id {
+        None => FrameTarget {
+            session: page.session.clone(),
+            child: false,
+            frame_id: entry.frame_id.clone(),
+        },
+        Some(sid) => FrameTarget {
+            session: Session::attached(page.session.connection().clone(), sid.clone()),
+            child: true,
+            frame_id: entry.frame_id.clone(),
+        },
+    };
+    let stale = |why: &str| {
+        EngineError::new(
+            ErrorCode::StaleRef,
+            format!(
+                "ref `{id}` ({} \"{}\") is stale: {why}; take a new `snapshot` and use its refs",
+                entry.role, entry.name
+            ),
+        )
+    };
+    if entry.session_id.is_some()
+        && !page
+            .state()
+            .child_sessions
+            .values()
+            .any(|s| Some(s) == entry.session_id.as_ref())
+    {
+        return Err(stale("its frame is gone"));
+    }
+    let Some(context) = cached(page, &frame) else {
+        return Err(stale("its document was replaced by a navigation"));
+    };
+    let token = serde_json::to_string(&entry.doc_token).unwrap_or_default();
+    let expression = format!(
+        "(() => {{ const a = globalThis.__ab; if (!a || a.docToken !== {token}) return 'document'; return a.element({}) || 'element'; }})()",
+        serde_json::to_string(id).unwrap_or_default()
+    );
+    let result = match evaluate(&frame, context, &expression, false).await {
+        Ok(r) => r,
+        Err(e) if context_gone(&e) => {
+            lock(page).remove(&frame.key());
+            return Err(stale("its document was replaced by a navigation"));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(err) = js_failure(&result, "resolving a ref") {
+        return Err(err);
+    }
+    match (result.result.object_id, result.result.value) {
+        (Some(object_id), _) => Ok(ElementHandle { object_id, frame }),
+        (None, Some(Value::String(why))) if why == "document" => {
+            Err(stale("its document was replaced by a navigation"))
+        }
+        _ => Err(stale("its element was removed from the page")),
+    }
+}
+
+/// Runs an element operation of `actions.js` on an element and returns its JSON result.
+pub async fn element_op(el: &ElementHandle, op: &str, arg: Value) -> Result<Value> {
+    let result: EvaluateResult = el
+        .frame
+        .session
+        .call_as(
+            "Runtime.callFunctionOn",
+            json!({
+                "functionDeclaration": ACTIONS_JS,
+                "objectId": el.object_id,
+                "arguments": [{"value": op}, {"value": arg}],
+                "returnByValue": true,
+                "awaitPromise": true,
+            }),
+        )
+        .await
+        .map_err(|e| gone_as_stale(e, op))?;
+    if let Some(err) = js_failure(&result, op) {
+        return Err(err);
+    }
+    Ok(result.result.value.unwrap_or(Value::Null))
+}
+
+/// Runs an element operation that returns another element (or a JSON error string).
+pub async fn element_op_handle(
+    el: &ElementHandle,
+    op: &str,
+    arg: Value,
+) -> Result<std::result::Result<ElementHandle, Value>> {
+    let result: EvaluateResult = el
+        .frame
+        .session
+        .call_as(
+            "Runtime.callFunctionOn",
+            json!({
+                "functionDeclaration": ACTIONS_JS,
+                "objectId": el.object_id,
+                "arguments": [{"value": op}, {"value": arg}],
+                "returnByValue": false,
+            }),
+        )
+        .await
+        .map_err(|e| gone_as_stale(e, op))?;
+    if let Some(err) = js_failure(&result, op) {
+        return Err(err);
+    }
+    match result.result.object_id {
+        Some(object_id) if result.result.kind == "object" => Ok(Ok(ElementHandle {
+            object_id,
+            frame: el.frame.clone(),
+        })),
+        _ => {
+            let v = result.result.value.unwrap_or(Value::Null);
+            let parsed = v
+                .as_str()
+                .and_then(|s| serde_json::from_str(s).ok())
+                .unwrap_or(v);
+            Ok(Err(parsed))
+        }
+    }
+}
+
+fn gone_as_stale(e: CdpError, op: &str) -> EngineError {
+    if context_gone(&e)
+        || matches!(&e, CdpError::Protocol { message, .. } if message.contains("object"))
+    {
+        EngineError::new(
+            ErrorCode::StaleRef,
+            format!(
+                "the element went away during `{op}` (its document was replaced); take a new `snapshot`"
+            ),
+        )
+    } else {
+        e.into()
+    }
+}
