@@ -2,8 +2,8 @@
 # The demo: serves its own pages on 127.0.0.1 and walks through agentbrowser's commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -z "${AGENTBROWSER_BIN:-}" ]; then cargo build -q --release -p agentbrowser; fi
 BIN="${AGENTBROWSER_BIN:-$PWD/target/release/agentbrowser}"
-[ -x "$BIN" ] || cargo build -q --release -p agentbrowser
 export AGENTBROWSER_SESSION="demo-$$"
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -15,9 +15,24 @@ for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127
 URL="http://127.0.0.1:$PORT"
 
 step() { printf '\n\033[1m$ agentbrowser %s\033[0m\n' "$*"; "$BIN" "$@"; }
+# The ref of the element with this role and name in the latest snapshot.
+ref() { "$BIN" --json snapshot | python3 -c "import json,sys; d=json.load(sys.stdin)['data']['refs']; print(next(k for k,v in d.items() if v['role']=='$1' and v['name']=='$2'))"; }
 
 step open "$URL/"
 step title
+step snapshot
+EMAIL=$(ref textbox Email); PASSWORD=$(ref textbox Password); REMEMBER=$(ref checkbox "Remember me")
+PLAN=$(ref combobox Plan); SUBMIT=$(ref button "Sign in")
+step fill "$EMAIL" ann@example.com
+step fill "$PASSWORD" hunter2 --no-evidence
+step check "$REMEMBER"
+step select "$PLAN" Pro
+step click "$SUBMIT" --wait-text Welcome
+step get text "$(ref status '')"
+step snapshot --full -s main
+step diff
+printf '\n\033[1m$ agentbrowser fill %s x   (a stale ref after navigation fails loudly)\033[0m\n' "$EMAIL"
+"$BIN" open "$URL/" >/dev/null; "$BIN" fill "$EMAIL" x || true
 step eval "document.querySelectorAll('input').length"
 step tab new "$URL/pricing.html"
 step tab list

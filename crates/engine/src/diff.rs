@@ -36,9 +36,18 @@ impl SnapshotDiff {
 
 /// Diffs two snapshot texts line by line (Myers), with three lines of context.
 pub fn diff(before: &str, after: &str) -> SnapshotDiff {
+    // Snapshot texts have no final newline; add one so the last line compares like the others.
+    let with_nl = |t: &str| {
+        if t.is_empty() || t.ends_with('\n') {
+            t.to_string()
+        } else {
+            format!("{t}\n")
+        }
+    };
+    let (before, after) = (with_nl(before), with_nl(after));
     let d = TextDiff::configure()
         .timeout(std::time::Duration::from_millis(500))
-        .diff_lines(before, after);
+        .diff_lines(&before, &after);
     let (mut added, mut removed, mut unchanged) = (0, 0, 0);
     for change in d.iter_all_changes() {
         match change.tag() {

@@ -176,11 +176,20 @@ async fn child_frame(page: &Page, frame: &FrameTarget, index: u32) -> Result<Opt
     else {
         return Ok(None);
     };
+    // An out-of-process frame has its own session; a cross-origin frame that shares the
+    // page's process (no site isolation for it) is reached through the page's session.
     let sid = page.state().child_sessions.get(&frame_id).cloned();
-    Ok(sid.map(|sid| FrameTarget {
-        session: Session::attached(page.session.connection().clone(), sid),
-        child: true,
-        frame_id,
+    Ok(Some(match sid {
+        Some(sid) => FrameTarget {
+            session: Session::attached(page.session.connection().clone(), sid),
+            child: true,
+            frame_id,
+        },
+        None => FrameTarget {
+            session: frame.session.clone(),
+            child: frame.child,
+            frame_id,
+        },
     }))
 }
 
