@@ -1,6 +1,8 @@
 //! Chrome DevTools Protocol client: WebSocket transport, id correlation, flattened target sessions,
 //! per-session events and a timeout on every call. Knows nothing about pages or refs.
 
+#![warn(missing_docs)]
+
 pub mod connection;
 pub mod error;
 pub mod session;

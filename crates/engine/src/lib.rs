@@ -1,6 +1,8 @@
 //! The agentbrowser engine: launches or attaches to Chromium and runs protocol commands
 //! (navigation, tabs, evaluation, snapshots, ref actions) with coded errors.
 
+#![warn(missing_docs)]
+
 pub mod actions;
 pub mod browser;
 pub mod diff;

@@ -1,6 +1,8 @@
 //! The wire contract of agentbrowser: every command, the response envelope and the error codes.
 //! Every front end (CLI, daemon, Python SDK, MCP) speaks exactly this.
 
+#![warn(missing_docs)]
+
 pub mod codes;
 pub mod commands;
 pub mod envelope;

@@ -1,6 +1,8 @@
 //! Test support shared by the end-to-end suites: a tiny HTTP/1.1 server on 127.0.0.1 that serves
 //! fixture pages (with optional delays), and helpers to inspect processes.
 
+#![warn(missing_docs)]
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
