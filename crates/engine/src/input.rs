@@ -26,7 +26,11 @@ pub async fn mouse_move(session: &Session, x: f64, y: f64) -> Result<()> {
     Ok(())
 }
 
-/// Clicks at a point: move, then press and release `count` times with rising click counts.
+/// Clicks at a point: press and release `count` times with rising click counts.
+///
+/// No separate move is sent first: Blink fires the hover boundary events (mouseover,
+/// mouseenter) from the press itself, while a `mouseMoved` is frame-aligned input that
+/// waits up to a frame (~16 ms).
 pub async fn click(
     session: &Session,
     x: f64,
@@ -35,7 +39,6 @@ pub async fn click(
     count: i64,
     modifiers: i64,
 ) -> Result<()> {
-    mouse_move(session, x, y).await?;
     let b = button.as_str();
     for n in 1..=count {
         for kind in ["mousePressed", "mouseReleased"] {
