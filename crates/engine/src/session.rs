@@ -67,8 +67,10 @@ impl Engine {
         let action = request.command.action();
         let timeout_ms = request.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        // Stop waiting for actionability a little before the deadline, so the specific error
+        // (covered, disabled, not visible) is reported rather than a bare timeout.
         let actionable = if request.timeout_ms.is_some() {
-            deadline
+            deadline - Duration::from_millis((timeout_ms / 10).min(200))
         } else {
             deadline.min(Instant::now() + actions::ACTIONABLE_DEFAULT)
         };
