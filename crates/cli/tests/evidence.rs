@@ -558,3 +558,61 @@ customElements.define('my-widget', class extends HTMLElement {{
         "over there"
     );
 }
+
+#[test]
+fn aria_select_and_new_tab_click() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            r#"<title>Widgets</title>
+<div role="listbox" aria-label="Fruit" id="lb" tabindex="0">
+  <div role="option" id="o1" aria-selected="false">Apple</div>
+  <div role="option" id="o2" aria-selected="false">Banana</div>
+</div>
+<input role="combobox" aria-label="City" aria-expanded="false" aria-controls="cities" id="cb">
+<ul role="listbox" id="cities" hidden>
+  <li role="option">Paris</li><li role="option">Rome</li>
+</ul>
+<a href="/other" id="link">Other page</a>
+<script>
+  document.querySelectorAll('#lb [role=option]').forEach(o => o.onclick = () => {
+    document.querySelectorAll('#lb [role=option]').forEach(x => x.setAttribute('aria-selected', 'false'));
+    o.setAttribute('aria-selected', 'true');
+  });
+  const cb = document.getElementById('cb'), list = document.getElementById('cities');
+  cb.onclick = () => { list.hidden = false; cb.setAttribute('aria-expanded', 'true'); };
+  list.querySelectorAll('li').forEach(li => li.onclick = () => {
+    cb.value = li.textContent; list.hidden = true; cb.setAttribute('aria-expanded', 'false');
+  });
+</script>"#,
+        ),
+    );
+    s.route("/other", Page::html("<title>Other</title><h1>Other</h1>"));
+    let cli = Cli::new("aria");
+    cli.ok(&["open", &s.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    cli.ok(&["select", &cli.find_ref(&snap, "listbox", "Fruit"), "Banana"]);
+    assert_eq!(
+        cli.eval("document.getElementById('o2').getAttribute('aria-selected')"),
+        "true"
+    );
+    let city = cli.find_ref(&snap, "combobox", "City");
+    cli.ok(&["select", &city, "Rome"]);
+    assert_eq!(cli.eval("document.getElementById('cb').value"), "Rome");
+    let (code, msg, _) = cli.err(&["--timeout", "1500", "select", &city, "Oslo"]);
+    assert_eq!(code, "not_found", "{msg}");
+    assert!(msg.contains("Paris") && msg.contains("Rome"), "{msg}");
+    // Ctrl+click opens the link in a new tab; the active tab stays.
+    let r = cli.ok(&[
+        "click",
+        &cli.find_ref(&snap, "link", "Other page"),
+        "--new-tab",
+        "--no-evidence",
+    ]);
+    let tab = r["newTab"].as_str().expect("new tab id").to_string();
+    assert_eq!(cli.run(&["title"]).stdout.trim(), "Widgets");
+    cli.ok(&["tab", "switch", &tab]);
+    cli.ok(&["wait", "--load", "load"]);
+    assert_eq!(cli.run(&["url"]).stdout.trim(), s.url("/other"));
+}

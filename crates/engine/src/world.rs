@@ -224,8 +224,8 @@ pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementH
     }
 }
 
-/// Runs an element operation of `actions.js` on an element and returns its JSON result.
-pub async fn element_op(el: &ElementHandle, op: &str, arg: Value) -> Result<Value> {
+/// Calls one operation of `actions.js` on an element, by value or by reference.
+async fn call_op(el: &ElementHandle, op: &str, arg: Value, by_value: bool) -> Result<RemoteObject> {
     let result: EvaluateResult = el
         .frame
         .session
@@ -235,16 +235,24 @@ pub async fn element_op(el: &ElementHandle, op: &str, arg: Value) -> Result<Valu
                 "functionDeclaration": ACTIONS_JS,
                 "objectId": el.object_id,
                 "arguments": [{"value": op}, {"value": arg}],
-                "returnByValue": true,
+                "returnByValue": by_value,
                 "awaitPromise": true,
             }),
         )
         .await
         .map_err(|e| gone_as_stale(e, op))?;
-    if let Some(err) = js_failure(&result, op) {
-        return Err(err);
+    match js_failure(&result, op) {
+        Some(err) => Err(err),
+        None => Ok(result.result),
     }
-    Ok(result.result.value.unwrap_or(Value::Null))
+}
+
+/// Runs an element operation of `actions.js` on an element and returns its JSON result.
+pub async fn element_op(el: &ElementHandle, op: &str, arg: Value) -> Result<Value> {
+    Ok(call_op(el, op, arg, true)
+        .await?
+        .value
+        .unwrap_or(Value::Null))
 }
 
 /// Runs an element operation that returns another element (or a JSON error string).
@@ -253,30 +261,14 @@ pub async fn element_op_handle(
     op: &str,
     arg: Value,
 ) -> Result<std::result::Result<ElementHandle, Value>> {
-    let result: EvaluateResult = el
-        .frame
-        .session
-        .call_as(
-            "Runtime.callFunctionOn",
-            json!({
-                "functionDeclaration": ACTIONS_JS,
-                "objectId": el.object_id,
-                "arguments": [{"value": op}, {"value": arg}],
-                "returnByValue": false,
-            }),
-        )
-        .await
-        .map_err(|e| gone_as_stale(e, op))?;
-    if let Some(err) = js_failure(&result, op) {
-        return Err(err);
-    }
-    match result.result.object_id {
-        Some(object_id) if result.result.kind == "object" => Ok(Ok(ElementHandle {
+    let result = call_op(el, op, arg, false).await?;
+    match result.object_id {
+        Some(object_id) if result.kind == "object" => Ok(Ok(ElementHandle {
             object_id,
             frame: el.frame.clone(),
         })),
         _ => {
-            let v = result.result.value.unwrap_or(Value::Null);
+            let v = result.value.unwrap_or(Value::Null);
             let parsed = v
                 .as_str()
                 .and_then(|s| serde_json::from_str(s).ok())
