@@ -616,3 +616,18 @@ fn aria_select_and_new_tab_click() {
     cli.ok(&["wait", "--load", "load"]);
     assert_eq!(cli.run(&["url"]).stdout.trim(), s.url("/other"));
 }
+
+#[test]
+fn a_crashed_page_fails_fast_and_recovers() {
+    let server = form_server();
+    let cli = Cli::new("crash");
+    cli.ok(&["open", &server.url("/")]);
+    let _ = cli.json(&["open", "chrome://crash"]);
+    // Without crash detection this would end as `timeout`.
+    let (code, msg, _) = cli.err(&["--timeout", "20000", "title"]);
+    assert_eq!(code, "browser_closed", "{msg}");
+    assert!(msg.contains("crashed"), "{msg}");
+    assert_eq!(cli.err(&["snapshot"]).0, "browser_closed");
+    cli.ok(&["reload"]);
+    assert_eq!(cli.run(&["title"]).stdout.trim(), "Login");
+}

@@ -191,6 +191,13 @@ impl Browser {
         Ok(page)
     }
 
+    /// A watch on the active tab's page state, if that tab is attached.
+    pub fn active_watch(&self) -> Option<tokio::sync::watch::Receiver<crate::page::PageState>> {
+        let id = self.active.as_deref()?;
+        let tab = self.tabs.iter().find(|t| t.id == id)?;
+        tab.page.as_ref().map(Page::watch)
+    }
+
     /// The active tab's page; fails with `tab_not_found` when no tab is open.
     pub async fn active_page(&mut self) -> Result<Page> {
         if self.active.is_none() {

@@ -178,6 +178,11 @@ impl Page {
         self.state.clone()
     }
 
+    /// Forgets a renderer crash before a navigation that will load a fresh renderer.
+    pub fn recover_from_crash(&self) {
+        self.with_state(|s| s.crashed = false);
+    }
+
     /// Fails when the page crashed or went away.
     pub fn ensure_alive(&self) -> Result<()> {
         let s = self.state.borrow();
@@ -231,6 +236,7 @@ impl Page {
         wait_until: LoadState,
         deadline: Instant,
     ) -> Result<(String, Option<i64>)> {
+        self.recover_from_crash();
         self.ensure_alive()?;
         let before_seq = self.state.borrow().document_seq;
         let nav: NavigateResult = self

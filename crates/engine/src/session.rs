@@ -78,14 +78,36 @@ impl Engine {
             deadline,
             actionable,
         };
-        let result =
-            match tokio::time::timeout_at(deadline, self.run(request.command, limits)).await {
+        // A renderer crash never answers pending calls: stop waiting as soon as it is reported.
+        // (A page that had crashed before this command is handled by the command itself.)
+        let mut crash = self
+            .browser
+            .as_ref()
+            .and_then(Browser::active_watch)
+            .filter(|rx| !rx.borrow().crashed);
+        let crashed = async {
+            match crash.as_mut() {
+                Some(rx) => {
+                    let _ = rx.wait_for(|s| s.crashed).await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        let run = tokio::time::timeout_at(deadline, self.run(request.command, limits));
+        let result = tokio::select! {
+            biased;
+            r = run => match r {
                 Ok(r) => r,
                 Err(_) => Err(EngineError::new(
                     ErrorCode::Timeout,
                     format!("`{action}` did not finish within {timeout_ms} ms"),
                 )),
-            };
+            },
+            _ = crashed => Err(EngineError::new(
+                ErrorCode::BrowserClosed,
+                format!("the page crashed during `{action}`; `reload` or `open` a URL to continue"),
+            )),
+        };
         match result {
             Ok(data) => Response::success(request.id, action, data),
             Err(e) => {
@@ -163,6 +185,7 @@ impl Engine {
             Command::Reload(p) => {
                 let page = self.browser().await?.active_page().await?;
                 let before = page.state().document_seq;
+                page.recover_from_crash();
                 page.session.call("Page.reload", json!({})).await?;
                 page.wait_next_document(before, p.wait_until.unwrap_or_default(), deadline)
                     .await?;
