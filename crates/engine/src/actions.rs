@@ -443,7 +443,7 @@ pub async fn settle(
     deadline: Instant,
 ) -> Result<()> {
     // One round trip through the renderer lets events of work the input queued arrive first.
-    let _ = page.evaluate("0").await;
+    let _ = page.read_js("0").await;
     let s = page.state();
     if s.nav_started_seq == nav_seq_before && !s.loading {
         return Ok(());

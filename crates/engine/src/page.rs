@@ -142,7 +142,7 @@ impl Page {
             let url = str_field(frame, "url");
             // Lifecycle events of a document loaded before we attached were never seen.
             let ready = page
-                .evaluate("document.readyState")
+                .read_js("document.readyState")
                 .await
                 .unwrap_or(Value::Null);
             page.with_state(|s| {
@@ -285,21 +285,27 @@ impl Page {
         Ok(())
     }
 
-    /// Evaluates an expression in the page's main world and returns the value as JSON.
+    /// Evaluates a user's expression in the page's main world (promises awaited, with a user
+    /// gesture so it may open popups or use the clipboard) and returns the value as JSON.
     pub async fn evaluate(&self, expression: &str) -> Result<Value> {
+        self.run_js(expression, true).await
+    }
+
+    /// Reads a value with a plain expression (no promise, no user activation): the cheapest
+    /// evaluation, for the engine's own reads such as `document.title`.
+    pub async fn read_js(&self, expression: &str) -> Result<Value> {
+        self.run_js(expression, false).await
+    }
+
+    async fn run_js(&self, expression: &str, user: bool) -> Result<Value> {
         self.ensure_alive()?;
-        let result: agentbrowser_cdp::types::EvaluateResult = self
-            .session
-            .call_as(
-                "Runtime.evaluate",
-                json!({
-                    "expression": expression,
-                    "returnByValue": true,
-                    "awaitPromise": true,
-                    "userGesture": true,
-                }),
-            )
-            .await?;
+        let params = if user {
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": true})
+        } else {
+            json!({"expression": expression, "returnByValue": true})
+        };
+        let result: agentbrowser_cdp::types::EvaluateResult =
+            self.session.call_as("Runtime.evaluate", params).await?;
         if let Some(exc) = result.exception_details {
             return Err(EngineError::new(ErrorCode::JsError, exc.message()));
         }
@@ -308,7 +314,7 @@ impl Page {
 
     /// The main frame's current URL, read from the page.
     pub async fn current_url(&self) -> Result<String> {
-        match self.evaluate("location.href").await? {
+        match self.read_js("location.href").await? {
             Value::String(s) => Ok(s),
             other => Ok(other.to_string()),
         }

@@ -177,7 +177,7 @@ impl Engine {
                 let (url, status) = page
                     .navigate(&url, p.wait_until.unwrap_or_default(), deadline)
                     .await?;
-                let title = page.evaluate("document.title").await?;
+                let title = page.read_js("document.title").await?;
                 Ok(json!({"url": url, "title": title, "status": status}))
             }
             Command::Back(p) => self.history(-1, p, deadline).await,
@@ -193,7 +193,7 @@ impl Engine {
             }
             Command::Title(_) => {
                 let page = self.browser().await?.active_page().await?;
-                Ok(json!({"title": page.evaluate("document.title").await?}))
+                Ok(json!({"title": page.read_js("document.title").await?}))
             }
             Command::Url(_) => {
                 let page = self.browser().await?.active_page().await?;
@@ -548,7 +548,7 @@ impl Engine {
 
     async fn location(&mut self) -> Result<Value> {
         let page = self.browser().await?.active_page().await?;
-        let (url, title) = tokio::try_join!(page.current_url(), page.evaluate("document.title"))?;
+        let (url, title) = tokio::try_join!(page.current_url(), page.read_js("document.title"))?;
         Ok(json!({"url": url, "title": title}))
     }
 

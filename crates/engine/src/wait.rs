@@ -64,7 +64,7 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             );
             poll(until, || async {
                 Ok(page
-                    .evaluate(&script)
+                    .read_js(&script)
                     .await
                     .ok()
                     .and_then(|v| v.as_bool())
