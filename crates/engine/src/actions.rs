@@ -114,42 +114,47 @@ async fn actionable_point(
 ) -> Result<(f64, f64)> {
     loop {
         let r = world::element_op(el, "probe", json!({"hit": hit, "enabled": enabled})).await?;
-        let state = r.get("state").and_then(Value::as_str).unwrap_or("");
-        let err = match state {
-            "ok" => {
+        let err = match probe_error(&r, what) {
+            None => {
                 let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
                 let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
                 let (ox, oy) = frame_offset(page, el).await?;
                 return Ok((x + ox, y + oy));
             }
-            "gone" => {
-                return Err(EngineError::new(
-                    ErrorCode::StaleRef,
-                    format!("{what} was removed from the page; take a new `snapshot`"),
-                ));
-            }
-            "disabled" => {
-                EngineError::new(ErrorCode::ElementDisabled, format!("{what} is disabled"))
-            }
-            "covered" => EngineError::new(
-                ErrorCode::ElementCovered,
-                format!(
-                    "{what} is covered by {} at the point the action would land",
-                    r.get("by")
-                        .and_then(Value::as_str)
-                        .unwrap_or("another element")
-                ),
-            ),
-            _ => EngineError::new(
-                ErrorCode::ElementNotVisible,
-                format!("{what} is not visible (hidden, zero-sized or outside the page)"),
-            ),
+            Some(e) if e.code == ErrorCode::StaleRef => return Err(e),
+            Some(e) => e,
         };
         if Instant::now() + Duration::from_millis(50) >= limits.actionable {
             return Err(err);
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// The error a failed probe stands for (`None` when the element is actionable).
+fn probe_error(r: &Value, what: &str) -> Option<EngineError> {
+    let state = r.get("state").and_then(Value::as_str).unwrap_or("");
+    Some(match state {
+        "ok" => return None,
+        "gone" => EngineError::new(
+            ErrorCode::StaleRef,
+            format!("{what} was removed from the page; take a new `snapshot`"),
+        ),
+        "disabled" => EngineError::new(ErrorCode::ElementDisabled, format!("{what} is disabled")),
+        "covered" => EngineError::new(
+            ErrorCode::ElementCovered,
+            format!(
+                "{what} is covered by {} at the point the action would land",
+                r.get("by")
+                    .and_then(Value::as_str)
+                    .unwrap_or("another element")
+            ),
+        ),
+        _ => EngineError::new(
+            ErrorCode::ElementNotVisible,
+            format!("{what} is not visible (hidden, zero-sized or outside the page)"),
+        ),
+    })
 }
 
 /// Top-left of an out-of-process frame in the page (zero for the page's own frames).
@@ -297,30 +302,36 @@ async fn editable(el: &ElementHandle, what: &str, action: &str) -> Result<String
     let kind = kind.as_str().unwrap_or("none").to_string();
     match kind.as_str() {
         "text" | "editable" | "direct" => Ok(kind),
-        "readonly" => Err(EngineError::new(
+        other => Err(not_editable(other, what, action)),
+    }
+}
+
+/// The `element_not_editable` error for an element of kind `kind` (from `editKind`).
+fn not_editable(kind: &str, what: &str, action: &str) -> EngineError {
+    if kind == "readonly" {
+        return EngineError::new(
             ErrorCode::ElementNotEditable,
             format!("{what} is read-only"),
-        )),
-        other => {
-            let tag = other.strip_prefix("none:").unwrap_or(other);
-            let kind = match tag {
-                "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file"
-                | "hidden" => format!("{tag} input"),
-                t => format!("<{t}> element"),
-            };
-            let hint = match tag {
-                "checkbox" | "radio" => "; use check/uncheck",
-                "select" => "; use select",
-                _ => "",
-            };
-            Err(EngineError::new(
-                ErrorCode::ElementNotEditable,
-                format!(
-                    "cannot {action} {what}: it is a {kind}, not a text input, textarea or contenteditable{hint}"
-                ),
-            ))
-        }
+        );
     }
+    let tag = kind.strip_prefix("none:").unwrap_or(kind);
+    let described = match tag {
+        "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file" | "hidden" => {
+            format!("{tag} input")
+        }
+        t => format!("<{t}> element"),
+    };
+    let hint = match tag {
+        "checkbox" | "radio" => "; use check/uncheck",
+        "select" => "; use select",
+        _ => "",
+    };
+    EngineError::new(
+        ErrorCode::ElementNotEditable,
+        format!(
+            "cannot {action} {what}: it is a {described}, not a text input, textarea or contenteditable{hint}"
+        ),
+    )
 }
 
 async fn fill(
@@ -331,31 +342,47 @@ async fn fill(
     limits: Limits,
 ) -> Result<Value> {
     let action = if value.is_empty() { "clear" } else { "fill" };
-    let kind = editable(el, what, action).await?;
-    actionable_point(page, el, what, limits, false, true).await?;
+    let kind = loop {
+        let r = world::element_op(el, "fillPrepare", Value::Null).await?;
+        let kind = r
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("none")
+            .to_string();
+        if !matches!(kind.as_str(), "text" | "editable" | "direct") {
+            return Err(not_editable(&kind, what, action));
+        }
+        match probe_error(&r, what) {
+            None => {
+                if kind != "direct" && r.get("focused").and_then(Value::as_bool) != Some(true) {
+                    return Err(EngineError::new(
+                        ErrorCode::ActionFailed,
+                        format!("{what} did not take focus"),
+                    ));
+                }
+                break kind;
+            }
+            Some(e) if e.code == ErrorCode::StaleRef => return Err(e),
+            Some(e) => {
+                if Instant::now() + Duration::from_millis(50) >= limits.actionable {
+                    return Err(e);
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
     if kind == "direct" {
         world::element_op(el, "setValue", json!(value)).await?;
-    } else {
-        if world::element_op(el, "focusSelect", Value::Null)
-            .await?
-            .as_bool()
-            != Some(true)
-        {
-            return Err(EngineError::new(
-                ErrorCode::ActionFailed,
-                format!("{what} did not take focus"),
-            ));
-        }
-        if value.is_empty() {
-            world::element_op(el, "deleteSelection", Value::Null).await?;
-        } else {
-            page.session
-                .call("Input.insertText", json!({"text": value}))
-                .await?;
-        }
-        world::element_op(el, "change", Value::Null).await?;
+        return Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}));
     }
-    Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}))
+    if value.is_empty() {
+        world::element_op(el, "deleteSelection", Value::Null).await?;
+    } else {
+        page.session
+            .call("Input.insertText", json!({"text": value}))
+            .await?;
+    }
+    Ok(json!({"value": world::element_op(el, "change", Value::Null).await?}))
 }
 
 async fn select(

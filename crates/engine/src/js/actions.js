@@ -183,7 +183,22 @@ function (op, arg) {
       }
       return true;
     }
-    case 'change': fire(el, 'change'); return true;
+    case 'fillPrepare': {
+      // One round trip for fill/clear: editable? actionable? then focus and select all.
+      const kind = editKind(el);
+      if (kind !== 'text' && kind !== 'editable' && kind !== 'direct') return { kind };
+      const p = probe(el, { enabled: true });
+      if (p.state !== 'ok') return Object.assign({ kind }, p);
+      if (kind === 'direct') return { kind, state: 'ok' };
+      el.focus();
+      selectAll(el);
+      const a = deepActive(el.ownerDocument);
+      return { kind, state: 'ok', focused: a === el || (!!a && el.contains(a)) };
+    }
+    case 'change': {
+      fire(el, 'change');
+      return (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) ? el.value : el.innerText;
+    }
     case 'value': {
       if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
       if (el.isContentEditable) return el.innerText;

@@ -1,0 +1,14 @@
+# Benchmarks (see bench/README.md and docs/performance.md).
+.PHONY: bench bench-quick bench-peers
+
+bench:
+	bench/run.sh
+
+bench-quick:
+	bench/run.sh --quick
+
+# The peers the benchmark compares against: agent-browser (npm, pinned, into bench/peers/node_modules)
+# and Playwright for Python (pip; it runs Debian's /usr/bin/chromium: never `playwright install`).
+bench-peers:
+	cd bench/peers && npm install --no-audit --no-fund --loglevel=error
+	python3 -m pip install -q --disable-pip-version-check "playwright==1.65.2"

@@ -1,0 +1,231 @@
+"""Renders a benchmark run (the JSON that bench.py writes) as Markdown: medians, ratios computed
+pair by pair from the same run, spread, memory, and the targets of issues 2, 3 and 4.
+
+    python3 bench/report.py bench/out/results-<stamp>.json     # re-render a saved run
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+COLUMNS = ["socket", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright"]
+LABELS = {
+    "socket": "ab socket",
+    "batch": "ab batch",
+    "cli": "ab CLI",
+    "sdk": "ab SDK",
+    "cdp": "CDP floor",
+    "ab-peer": "agent-browser",
+    "ab-peer-batch": "agent-browser batch",
+    "playwright": "Playwright",
+}
+# (numerator, denominator, column title): agentbrowser against the floor and against the peer of its kind.
+ENGINES = {
+    "agentbrowser": "agentbrowser daemon",
+    "cdp": "CDP floor (Chromium only)",
+    "agent-browser": "agent-browser daemon",
+    "playwright": "Playwright driver (node)",
+}
+RATIOS = [
+    ("socket", "cdp", "ab socket / CDP floor"),
+    ("batch", "cdp", "ab batch / CDP floor"),
+    ("cli", "ab-peer", "ab CLI / agent-browser"),
+    ("batch", "ab-peer-batch", "ab batch / agent-browser batch"),
+    ("sdk", "playwright", "ab SDK / Playwright"),
+]
+
+
+def fmt(v: float | None) -> str:
+    if v is None:
+        return "–"
+    if v < 1:
+        return f"{v:.3f}"
+    if v < 10:
+        return f"{v:.2f}"
+    if v < 100:
+        return f"{v:.1f}"
+    return f"{v:.0f}"
+
+
+def signed(v: float | None) -> str:
+    return "–" if v is None else ("+" if v >= 0 else "-") + fmt(abs(v))
+
+
+def kb(n: int) -> str:
+    return f"{n / 1000:.1f} KB"
+
+
+def cell_text(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "–"
+    if "median" in r:
+        text = fmt(r["median"])
+        if "bytes" in r:
+            text += f" ({kb(r['bytes'])}, {r['refs']} refs)" if r["refs"] is not None else f" ({kb(r['bytes'])})"
+        return text
+    if "na" in r:
+        return "n/a"
+    if "error" in r:
+        return "**failed**"
+    return "–"
+
+
+def median(results: dict[str, Any], mid: str, name: str) -> float | None:
+    for m in results["measurements"]:
+        if m["id"] == mid:
+            r = m["results"].get(name) or {}
+            value = r.get("median")
+            return float(value) if value is not None else None
+    return None
+
+
+def field(results: dict[str, Any], mid: str, name: str, key: str) -> Any:
+    for m in results["measurements"]:
+        if m["id"] == mid:
+            return (m["results"].get(name) or {}).get(key)
+    return None
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def targets(results: dict[str, Any]) -> list[list[str]]:
+    """[issue, target, measured, met] rows."""
+
+    def diff(mid: str, a: str, b: str) -> float | None:
+        x, y = median(results, mid, a), median(results, mid, b)
+        return None if x is None or y is None else x - y
+
+    def verdict(value: float | None, limit: float) -> str:
+        return "not measured" if value is None else ("met" if value <= limit else "**not met**")
+
+    def why(mid: str, name: str) -> str:
+        na = field(results, mid, name, "na")
+        err = field(results, mid, name, "error")
+        return "n/a: engine has no such action yet" if na else ("failed" if err else "–")
+
+    rows: list[list[str]] = []
+
+    def add(issue: str, target: str, value: float | None, limit: float, shown: str, missing: str = "–") -> None:
+        rows.append([issue, target, shown if value is not None else missing, verdict(value, limit)])
+
+    d = diff("eval_title", "socket", "cdp")
+    add("2", "`eval document.title` through the daemon socket ≤ 0.3 ms above direct CDP", d, 0.3,
+        f"{signed(d)} ms ({fmt(median(results, 'eval_title', 'socket'))} vs {fmt(median(results, 'eval_title', 'cdp'))})")
+    d = diff("eval_title", "cli", "cdp")
+    add("2", "CLI ≤ 3 ms per invocation above direct CDP", d, 3.0,
+        f"{signed(d)} ms ({fmt(median(results, 'eval_title', 'cli'))} per process; spawning /bin/true {fmt(median(results, 'spawn', 'cdp'))})")
+    d = diff("cold", "cli", "cdp")
+    add("2", "cold start ≤ 150 ms above plain Chromium start + navigate", d, 150.0,
+        f"{signed(d)} ms ({fmt(median(results, 'cold', 'cli'))} vs {fmt(median(results, 'cold', 'cdp'))})")
+    rss = ((results.get("memory", {}).get("form") or {}).get("agentbrowser") or {}).get("engine_rss_mib")
+    add("2", "daemon RSS ≤ 20 MiB with one page open", rss, 20.0, f"{rss} MiB")
+    v = median(results, "snap_5k", "socket")
+    add("3", "interactive snapshot of the 5k page ≤ 150 ms (through the daemon)", v, 150.0, f"{fmt(v)} ms", why("snap_5k", "socket"))
+    b = field(results, "snap_5k", "socket", "bytes")
+    add("3", "its text ≤ 60 KB", None if b is None else b / 1000, 60.0, kb(b) if b is not None else "", why("snap_5k", "socket"))
+    v = median(results, "snap_form", "socket")
+    add("3", "interactive snapshot of the small form ≤ 10 ms", v, 10.0, f"{fmt(v)} ms", why("snap_form", "socket"))
+    v = median(results, "click", "socket")
+    add("3", "click a ref and read back a text ≤ 15 ms", v, 15.0, f"{fmt(v)} ms (evidence on; off: {fmt(median(results, 'click_noev', 'socket'))} ms)", why("click", "socket"))
+    t1, t5, t20 = (median(results, f"snap_{k}", "socket") for k in ("1k", "5k", "20k"))
+    growth = None if t5 is None or t20 is None else t20 / t5
+    add("3", "cost grows linearly with page size (20k ≤ 5 × 5k, i.e. 4× the elements + 25%)", growth, 5.0,
+        f"1k {fmt(t1)} / 5k {fmt(t5)} / 20k {fmt(t20)} ms (20k/5k = {fmt(growth)})", why("snap_20k", "socket"))
+    t = median(results, "titles50", "sdk")
+    per = None if t is None else t / 50
+    add("4", "Python `page.title()` ≤ 1.0 ms per call", per, 1.0, f"{fmt(per)} ms", why("titles50", "sdk"))
+    imp = results.get("import_ms")
+    add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
+    return rows
+
+
+def render(results: dict[str, Any]) -> str:
+    meta = results["meta"]
+    mach = meta["machine"]
+    present = [c for c in COLUMNS if any(c in m["results"] for m in results["measurements"])]
+    lines = [
+        f"# agentbrowser benchmark, {meta['date']}",
+        "",
+        f"Command: `{meta['command']}` ({meta['mode']}: {meta['reps']} repetition(s) after {meta['warmup']} warm-up, "
+        "contenders interleaved round-robin with a rotating start). Times in ms, medians.",
+        "",
+        f"Machine: {mach['nproc']} CPUs ({mach['cpu']}), {mach['memory']} memory, Linux {mach['kernel']}, Python {mach['python']}; "
+        f"load average {meta['loadavg_start']} at start, {meta.get('loadavg_end', '?')} at end.",
+        f"Versions: {mach['chromium']}; agentbrowser {mach['agentbrowser']} (commit {mach['commit']}, binary built {mach.get('agentbrowser_built', '?')}); "
+        f"agent-browser {mach.get('agent-browser') or 'not installed'}; Playwright {mach.get('playwright') or 'not installed'}.",
+    ]
+    if meta.get("elements"):
+        lines.append("Pages: " + ", ".join(f"{k} {v} elements" for k, v in meta["elements"].items()) + "; served on 127.0.0.1.")
+    for name, why in results.get("skipped", {}).items():
+        lines.append(f"Skipped {LABELS.get(name, name)}: {why}.")
+    lines += ["", "## Medians", ""]
+    rows = [[m["title"]] + [cell_text(m["results"].get(c)) for c in present] for m in results["measurements"]]
+    lines += table(["measurement"] + [LABELS[c] for c in present], rows)
+    lines += [
+        "",
+        "ab socket: JSON lines on the daemon's Unix socket, timed in native code (the floor's client). "
+        "ab batch: one `agentbrowser batch` process, lines written and answers read one at a time. "
+        "CLI columns: one process per command, timed natively; a row of several commands adds them. "
+        "Snapshots: (text size, refs). n/a: the engine answers `unknown_action` (not built yet); "
+        "–: not applicable to that contender.",
+        "",
+        "## Ratios (same run; below 1 means agentbrowser is faster)",
+        "",
+    ]
+    ratio_cols = [r for r in RATIOS if r[0] in present and r[1] in present]
+    rows = []
+    for m in results["measurements"]:
+        row = [m["title"]]
+        for a, b, _ in ratio_cols:
+            x, y = median(results, m["id"], a), median(results, m["id"], b)
+            row.append(f"{x / y:.2f}" if x is not None and y else "–")
+        if any(c != "–" for c in row[1:]):
+            rows.append(row)
+    lines += table(["measurement"] + [t for _, _, t in ratio_cols], rows)
+    lines += ["", "## Targets (issues 2, 3, 4)", ""]
+    lines += table(["issue", "target", "measured (medians)", "status"], targets(results))
+    lines += ["", "## Memory (MiB; engine = daemon, driver or client process; Chromium = PSS summed over its process tree)", ""]
+    rows = []
+    for state, per in results.get("memory", {}).items():
+        for browser, r in per.items():
+            rows.append([state, ENGINES.get(browser, browser), str(r.get("engine_rss_mib", "–")), str(r.get("engine_pss_mib", "–")),
+                         f"{r.get('chromium_pss_mib', '–')} ({r.get('chromium_processes', '?')} processes)"])
+    lines += table(["page", "engine", "engine RSS", "engine PSS", "Chromium PSS"], rows)
+    lines += ["", "## Spread (median [min–max], samples)", ""]
+    rows = []
+    for m in results["measurements"]:
+        row = [m["title"]]
+        for c in present:
+            r = m["results"].get(c)
+            row.append(f"{fmt(r['median'])} [{fmt(r['min'])}–{fmt(r['max'])}] n={r['n']}" if r and "median" in r else cell_text(r))
+        rows.append(row)
+    lines += table(["measurement"] + [LABELS[c] for c in present], rows)
+    notes = []
+    for m in results["measurements"]:
+        for c, r in m["results"].items():
+            if "na" in r:
+                notes.append(f"- n/a, {m['title']}, {LABELS.get(c, c)}: {r['na']}")
+            elif "error" in r:
+                notes.append(f"- failed, {m['title']}, {LABELS.get(c, c)}: {r['error']}")
+    if notes:
+        lines += ["", "## Not measured", ""] + notes
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print(render(json.loads(Path(argv[1]).read_text())), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
