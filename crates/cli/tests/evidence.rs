@@ -631,3 +631,24 @@ fn a_crashed_page_fails_fast_and_recovers() {
     cli.ok(&["reload"]);
     assert_eq!(cli.run(&["title"]).stdout.trim(), "Login");
 }
+
+#[test]
+fn transition_fails_at_the_snapshot_stage_when_the_spec_no_longer_applies() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html("<title>A</title><nav id='menu'><a href='/b'>Go to B</a></nav>"),
+    );
+    s.route("/b", Page::html("<title>B</title><p>No menu here</p>"));
+    let cli = Cli::new("stage-snapshot");
+    cli.ok(&["open", &s.url("/")]);
+    let snap = cli.ok(&["snapshot", "-s", "#menu"]);
+    let link = cli.find_ref(&snap, "link", "Go to B");
+    let (code, msg, data) = cli.err(&["click", &link]);
+    assert_eq!(code, "action_transition_failed", "{msg}");
+    assert_eq!(data["stage"], "snapshot");
+    assert_eq!(data["cause"]["code"], "not_found");
+    assert!(data["before"]["text"].as_str().unwrap().contains("Go to B"));
+    // The click happened: the navigation it started was waited for.
+    assert_eq!(cli.run(&["title"]).stdout.trim(), "B");
+}
