@@ -164,8 +164,22 @@ fn another_daemon_version_is_restarted_with_a_message() {
     assert!(no_chromium_left(browser));
 }
 
-/// Starts a Chromium ourselves, like a remote browser grid would run one.
-fn external_chromium(dir: &TempDir) -> (std::process::Child, String) {
+/// A Chromium we started ourselves, like a remote browser grid would run one; its whole
+/// process group is killed on drop, even when the test fails.
+struct ExternalChromium {
+    child: std::process::Child,
+    ws: String,
+}
+
+impl Drop for ExternalChromium {
+    fn drop(&mut self) {
+        unsafe { libc::killpg(self.child.id() as i32, libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+fn external_chromium(dir: &TempDir) -> ExternalChromium {
+    use std::os::unix::process::CommandExt;
     let mut child = std::process::Command::new("/usr/bin/chromium")
         .args([
             "--headless",
@@ -182,26 +196,32 @@ fn external_chromium(dir: &TempDir) -> (std::process::Child, String) {
             dir.path().join("profile").display()
         ))
         .arg("about:blank")
+        .process_group(0)
         .stderr(Stdio::piped())
         .spawn()
         .expect("start chromium");
     let stderr = child.stderr.take().unwrap();
     let mut lines = BufReader::new(stderr).lines();
-    let ws = loop {
+    let mut browser = ExternalChromium {
+        child,
+        ws: String::new(),
+    };
+    browser.ws = loop {
         let line = lines.next().expect("chromium exited").unwrap();
         if let Some(url) = line.strip_prefix("DevTools listening on ") {
             break url.trim().to_string();
         }
     };
     std::thread::spawn(move || for _ in lines {});
-    (child, ws)
+    browser
 }
 
 #[test]
 fn attach_by_ws_url_and_by_port() {
     let server = two_pages();
     let dir = TempDir::new("attach-browser");
-    let (mut chromium, ws) = external_chromium(&dir);
+    let chromium = external_chromium(&dir);
+    let ws = chromium.ws.clone();
     let cli = Cli::new("attach");
     let r = cli
         .command()
@@ -216,7 +236,7 @@ fn attach_by_ws_url_and_by_port() {
     assert!(cli.run(&["close"]).ok);
     std::thread::sleep(Duration::from_millis(300));
     assert!(
-        alive(chromium.id()),
+        alive(chromium.child.id()),
         "close must not kill a browser we attached to"
     );
     // By port, through `connect`.
@@ -242,6 +262,5 @@ fn attach_by_ws_url_and_by_port() {
         "{t}"
     );
     drop(cli2);
-    let _ = chromium.kill();
-    let _ = chromium.wait();
+    drop(chromium);
 }
