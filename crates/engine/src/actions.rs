@@ -79,6 +79,40 @@ pub struct Limits {
     pub actionable: Instant,
 }
 
+/// What an element operation runs on: a ref (checked and resolved again in the same round trip
+/// as each operation) or an element handle (an option found inside a widget).
+#[derive(Clone, Copy)]
+enum Subject<'a> {
+    Ref(&'a Page, &'a str, &'a RefEntry),
+    Handle(&'a ElementHandle),
+}
+
+impl Subject<'_> {
+    /// Runs one `actions.js` operation on the element.
+    async fn op(self, op: &str, arg: Value) -> Result<Value> {
+        match self {
+            Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg).await,
+            Subject::Handle(el) => world::element_op(el, op, arg).await,
+        }
+    }
+
+    /// The frame the element lives in.
+    fn frame(self) -> world::FrameTarget {
+        match self {
+            Subject::Ref(page, _, entry) => world::frame_of(page, entry),
+            Subject::Handle(el) => el.frame.clone(),
+        }
+    }
+
+    /// A remote handle on the element.
+    async fn handle(self) -> Result<ElementHandle> {
+        match self {
+            Subject::Ref(page, id, entry) => world::resolve(page, id, entry).await,
+            Subject::Handle(el) => Ok(el.clone()),
+        }
+    }
+}
+
 /// Looks up a ref of the page: `invalid_argument` for a malformed id, `unknown_ref` if never issued.
 pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
     let id = parse_ref(target)?;
@@ -106,14 +140,16 @@ fn describe(id: &str, entry: &RefEntry) -> String {
 /// Waits until the element can take a pointer action and returns the top-level point to use.
 async fn actionable_point(
     page: &Page,
-    el: &ElementHandle,
+    el: Subject<'_>,
     what: &str,
     limits: Limits,
     hit: bool,
     enabled: bool,
 ) -> Result<(f64, f64)> {
     loop {
-        let r = world::element_op(el, "probe", json!({"hit": hit, "enabled": enabled})).await?;
+        let r = el
+            .op("probe", json!({"hit": hit, "enabled": enabled}))
+            .await?;
         let err = match probe_error(&r, what) {
             None => {
                 let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
@@ -158,13 +194,14 @@ fn probe_error(r: &Value, what: &str) -> Option<EngineError> {
 }
 
 /// Top-left of an out-of-process frame in the page (zero for the page's own frames).
-async fn frame_offset(page: &Page, el: &ElementHandle) -> Result<(f64, f64)> {
-    if !el.frame.child {
+async fn frame_offset(page: &Page, el: Subject<'_>) -> Result<(f64, f64)> {
+    let frame = el.frame();
+    if !frame.child {
         return Ok((0.0, 0.0));
     }
     let owner = page
         .session
-        .call("DOM.getFrameOwner", json!({"frameId": el.frame.frame_id}))
+        .call("DOM.getFrameOwner", json!({"frameId": frame.frame_id}))
         .await?;
     let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
     let model = page
@@ -184,7 +221,7 @@ async fn frame_offset(page: &Page, el: &ElementHandle) -> Result<(f64, f64)> {
 
 async fn click_at(
     page: &Page,
-    el: &ElementHandle,
+    el: Subject<'_>,
     what: &str,
     limits: Limits,
     button: MouseButton,
@@ -198,7 +235,7 @@ async fn click_at(
 /// Performs a mutation on a resolved element. Returns extra result fields.
 async fn perform(
     page: &Page,
-    el: &ElementHandle,
+    el: Subject<'_>,
     id: &str,
     entry: &RefEntry,
     m: &Mutation,
@@ -226,7 +263,7 @@ async fn perform(
             Ok(json!({}))
         }
         Mutation::Focus => {
-            if world::element_op(el, "focus", Value::Null).await?.as_bool() != Some(true) {
+            if el.op("focus", Value::Null).await?.as_bool() != Some(true) {
                 return Err(EngineError::new(
                     ErrorCode::ActionFailed,
                     format!("{what} did not take focus (it is not focusable)"),
@@ -235,7 +272,7 @@ async fn perform(
             Ok(json!({}))
         }
         Mutation::ScrollIntoView => {
-            let r = world::element_op(el, "scroll", Value::Null).await?;
+            let r = el.op("scroll", Value::Null).await?;
             match r.get("state").and_then(Value::as_str) {
                 Some("ok") => Ok(json!({})),
                 Some("gone") => Err(EngineError::new(
@@ -253,18 +290,18 @@ async fn perform(
         Mutation::Type(text) => {
             editable(el, &what, "type").await?;
             actionable_point(page, el, &what, limits, false, true).await?;
-            if world::element_op(el, "focus", Value::Null).await?.as_bool() != Some(true) {
+            if el.op("focus", Value::Null).await?.as_bool() != Some(true) {
                 return Err(EngineError::new(
                     ErrorCode::ActionFailed,
                     format!("{what} did not take focus"),
                 ));
             }
             input::type_text(&page.session, text).await?;
-            Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}))
+            Ok(json!({"value": el.op("value", Value::Null).await?}))
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
         Mutation::Check(want) => {
-            let current = world::element_op(el, "checked", Value::Null).await?;
+            let current = el.op("checked", Value::Null).await?;
             if current.is_null() {
                 return Err(EngineError::new(
                     ErrorCode::ElementNotEditable,
@@ -282,7 +319,7 @@ async fn perform(
                 )));
             }
             click_at(page, el, &what, limits, MouseButton::Left, 1, 0).await?;
-            let after = world::element_op(el, "checked", Value::Null).await?;
+            let after = el.op("checked", Value::Null).await?;
             if after.as_bool() != Some(*want) {
                 return Err(EngineError::new(
                     ErrorCode::ActionFailed,
@@ -297,8 +334,8 @@ async fn perform(
     }
 }
 
-async fn editable(el: &ElementHandle, what: &str, action: &str) -> Result<String> {
-    let kind = world::element_op(el, "editKind", Value::Null).await?;
+async fn editable(el: Subject<'_>, what: &str, action: &str) -> Result<String> {
+    let kind = el.op("editKind", Value::Null).await?;
     let kind = kind.as_str().unwrap_or("none").to_string();
     match kind.as_str() {
         "text" | "editable" | "direct" => Ok(kind),
@@ -336,14 +373,14 @@ fn not_editable(kind: &str, what: &str, action: &str) -> EngineError {
 
 async fn fill(
     page: &Page,
-    el: &ElementHandle,
+    el: Subject<'_>,
     what: &str,
     value: &str,
     limits: Limits,
 ) -> Result<Value> {
     let action = if value.is_empty() { "clear" } else { "fill" };
     let kind = loop {
-        let r = world::element_op(el, "fillPrepare", Value::Null).await?;
+        let r = el.op("fillPrepare", Value::Null).await?;
         let kind = r
             .get("kind")
             .and_then(Value::as_str)
@@ -372,32 +409,32 @@ async fn fill(
         }
     };
     if kind == "direct" {
-        world::element_op(el, "setValue", json!(value)).await?;
-        return Ok(json!({"value": world::element_op(el, "value", Value::Null).await?}));
+        el.op("setValue", json!(value)).await?;
+        return Ok(json!({"value": el.op("value", Value::Null).await?}));
     }
     if value.is_empty() {
-        world::element_op(el, "deleteSelection", Value::Null).await?;
+        el.op("deleteSelection", Value::Null).await?;
     } else {
         page.session
             .call("Input.insertText", json!({"text": value}))
             .await?;
     }
-    Ok(json!({"value": world::element_op(el, "change", Value::Null).await?}))
+    Ok(json!({"value": el.op("change", Value::Null).await?}))
 }
 
 async fn select(
     page: &Page,
-    el: &ElementHandle,
+    el: Subject<'_>,
     id: &str,
     entry: &RefEntry,
     what: &str,
     value: &str,
     limits: Limits,
 ) -> Result<Value> {
-    let kind = world::element_op(el, "editKind", Value::Null).await?;
+    let kind = el.op("editKind", Value::Null).await?;
     if kind.as_str() == Some("none:select") {
         actionable_point(page, el, what, limits, false, true).await?;
-        let r = world::element_op(el, "selectNative", json!(value)).await?;
+        let r = el.op("selectNative", json!(value)).await?;
         return match r.get("error").and_then(Value::as_str) {
             None => Ok(json!({"selected": r.get("label"), "value": r.get("value")})),
             Some("disabled_option") => Err(EngineError::new(
@@ -413,17 +450,13 @@ async fn select(
             format!("cannot select in {what}: select applies to <select>, listbox and combobox"),
         ));
     }
-    if entry.role == "combobox"
-        && world::element_op(el, "expanded", Value::Null)
-            .await?
-            .as_bool()
-            != Some(true)
-    {
+    if entry.role == "combobox" && el.op("expanded", Value::Null).await?.as_bool() != Some(true) {
         click_at(page, el, what, limits, MouseButton::Left, 1, 0).await?;
     }
     // The options may render a moment after the combobox opens.
     let option = loop {
-        match world::element_op_handle(el, "findOption", json!(value)).await? {
+        let handle = el.handle().await?;
+        match world::element_op_handle(&handle, "findOption", json!(value)).await? {
             Ok(h) => break h,
             Err(detail) => {
                 if Instant::now() + Duration::from_millis(50) >= limits.actionable {
@@ -434,7 +467,16 @@ async fn select(
         }
     };
     let option_what = format!("option {value:?} of {}", describe(id, entry));
-    click_at(page, &option, &option_what, limits, MouseButton::Left, 1, 0).await?;
+    click_at(
+        page,
+        Subject::Handle(&option),
+        &option_what,
+        limits,
+        MouseButton::Left,
+        1,
+        0,
+    )
+    .await?;
     Ok(json!({"selected": value}))
 }
 
@@ -501,14 +543,14 @@ pub async fn mutate(
         wait::validate(w)?;
     }
     let (id, entry) = lookup(page, target)?;
-    let el = world::resolve(page, &id, &entry).await?;
+    let el = Subject::Ref(page, &id, &entry);
     let before = if evidence {
         Some(before_snapshot(page, Some(&id)).await?)
     } else {
         None
     };
     let s = page.state();
-    let extra = perform(page, &el, &id, &entry, &m, limits).await?;
+    let extra = perform(page, el, &id, &entry, &m, limits).await?;
     finish(
         page,
         m.action(),
@@ -630,8 +672,7 @@ async fn finish(
 /// A read on a ref: text, inner text, value, attribute or a boolean state.
 pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
     let (id, entry) = lookup(page, target)?;
-    let el = world::resolve(page, &id, &entry).await?;
-    let v = world::element_op(&el, op, arg).await?;
+    let v = world::ref_op(page, &id, &entry, op, arg).await?;
     let what = describe(&id, &entry);
     match op {
         "value" if v.get("error").is_some() => Err(EngineError::new(

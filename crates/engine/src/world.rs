@@ -123,7 +123,9 @@ pub async fn call_api(page: &Page, frame: &FrameTarget, call: &str) -> Result<Va
         }
         let value = result.result.value.unwrap_or(Value::Null);
         if value.as_str() == Some(MISSING) {
-            let install = format!("globalThis.__ab ??= ({SNAPSHOT_JS}); 0");
+            let install = format!(
+                "globalThis.__ab ??= ({SNAPSHOT_JS}); globalThis.__abx ??= ({ACTIONS_JS}); 0"
+            );
             let r = evaluate(frame, context, &install, true).await?;
             if let Some(err) = js_failure(&r, "installing the snapshot script") {
                 return Err(err);
@@ -163,10 +165,9 @@ pub struct ElementHandle {
     pub frame: FrameTarget,
 }
 
-/// Resolves a ref to its live element; `stale_ref` when the element is gone or its document
-/// was replaced (never another element).
-pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementHandle> {
-    let frame = match &entry.session_id {
+/// The frame a ref's element lives in.
+pub fn frame_of(page: &Page, entry: &RefEntry) -> FrameTarget {
+    match &entry.session_id {
         None => FrameTarget {
             session: page.session.clone(),
             child: false,
@@ -177,16 +178,32 @@ pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementH
             child: true,
             frame_id: entry.frame_id.clone(),
         },
-    };
-    let stale = |why: &str| {
-        EngineError::new(
-            ErrorCode::StaleRef,
-            format!(
-                "ref `{id}` ({} \"{}\") is stale: {why}; take a new `snapshot` and use its refs",
-                entry.role, entry.name
-            ),
-        )
-    };
+    }
+}
+
+fn stale(id: &str, entry: &RefEntry, why: &str) -> EngineError {
+    EngineError::new(
+        ErrorCode::StaleRef,
+        format!(
+            "ref `{id}` ({} \"{}\") is stale: {why}; take a new `snapshot` and use its refs",
+            entry.role, entry.name
+        ),
+    )
+}
+
+const REPLACED: &str = "its document was replaced by a navigation";
+const REMOVED: &str = "its element was removed from the page";
+
+/// Evaluates `body` (JavaScript that may use `el`, the ref's live element) in the ref's frame,
+/// after checking the element still exists in the document that issued the ref.
+async fn with_element(
+    page: &Page,
+    id: &str,
+    entry: &RefEntry,
+    body: &str,
+    by_value: bool,
+) -> Result<(FrameTarget, RemoteObject)> {
+    let frame = frame_of(page, entry);
     if entry.session_id.is_some()
         && !page
             .state()
@@ -194,34 +211,63 @@ pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementH
             .values()
             .any(|s| Some(s) == entry.session_id.as_ref())
     {
-        return Err(stale("its frame is gone"));
+        return Err(stale(id, entry, "its frame is gone"));
     }
     let Some(context) = cached(page, &frame) else {
-        return Err(stale("its document was replaced by a navigation"));
+        return Err(stale(id, entry, REPLACED));
     };
     let token = serde_json::to_string(&entry.doc_token).unwrap_or_default();
     let expression = format!(
-        "(() => {{ const a = globalThis.__ab; if (!a || a.docToken !== {token}) return 'document'; return a.element({}) || 'element'; }})()",
+        "(() => {{ const a = globalThis.__ab; if (!a || a.docToken !== {token}) return '{STALE_DOC}'; \
+         const el = a.element({}); if (!el) return '{STALE_EL}'; {body} }})()",
         serde_json::to_string(id).unwrap_or_default()
     );
-    let result = match evaluate(&frame, context, &expression, false).await {
+    let result = match evaluate(&frame, context, &expression, by_value).await {
         Ok(r) => r,
         Err(e) if context_gone(&e) => {
             lock(page).remove(&frame.key());
-            return Err(stale("its document was replaced by a navigation"));
+            return Err(stale(id, entry, REPLACED));
         }
         Err(e) => return Err(e.into()),
     };
     if let Some(err) = js_failure(&result, "resolving a ref") {
         return Err(err);
     }
-    match (result.result.object_id, result.result.value) {
-        (Some(object_id), _) => Ok(ElementHandle { object_id, frame }),
-        (None, Some(Value::String(why))) if why == "document" => {
-            Err(stale("its document was replaced by a navigation"))
-        }
-        _ => Err(stale("its element was removed from the page")),
+    match result.result.value.as_ref().and_then(Value::as_str) {
+        Some(STALE_DOC) => Err(stale(id, entry, REPLACED)),
+        Some(STALE_EL) => Err(stale(id, entry, REMOVED)),
+        _ => Ok((frame, result.result)),
     }
+}
+
+const STALE_DOC: &str = "__agentbrowser_stale_document__";
+const STALE_EL: &str = "__agentbrowser_stale_element__";
+
+/// Resolves a ref to its live element; `stale_ref` when the element is gone or its document
+/// was replaced (never another element).
+pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementHandle> {
+    let (frame, object) = with_element(page, id, entry, "return el;", false).await?;
+    match object.object_id {
+        Some(object_id) => Ok(ElementHandle { object_id, frame }),
+        None => Err(stale(id, entry, REMOVED)),
+    }
+}
+
+/// Resolves a ref and runs one `actions.js` operation on it in a single round trip.
+pub async fn ref_op(
+    page: &Page,
+    id: &str,
+    entry: &RefEntry,
+    op: &str,
+    arg: Value,
+) -> Result<Value> {
+    let call = format!(
+        "return globalThis.__abx.call(el, {}, {});",
+        serde_json::to_string(op).unwrap_or_default(),
+        serde_json::to_string(&arg).unwrap_or_default()
+    );
+    let (_, object) = with_element(page, id, entry, &call, true).await?;
+    Ok(object.value.unwrap_or(Value::Null))
 }
 
 /// Calls one operation of `actions.js` on an element, by value or by reference.
