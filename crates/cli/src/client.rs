@@ -148,7 +148,7 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
         .open(&paths.log)
         .with_context(|| format!("cannot open {}", paths.log.display()))?;
     let mut cmd = std::process::Command::new(exe);
-    cmd.arg("--session").arg(session).arg("daemon");
+    cmd.arg("--session").arg(session);
     if args.headed {
         cmd.arg("--headed");
     }
@@ -167,7 +167,9 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());
     }
-    cmd.stdin(Stdio::null())
+    // Launch options are top-level options: they go before the subcommand.
+    cmd.arg("daemon")
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::from(log));
     use std::os::unix::process::CommandExt;

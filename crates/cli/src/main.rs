@@ -42,35 +42,27 @@ struct Cli {
 }
 
 /// How a newly started daemon launches its browser (ignored when the daemon already runs).
+/// These go before the command (`agentbrowser --headed open URL`): as global options clap would
+/// copy them into every subcommand on each start, which costs most of the CLI's start-up time.
 #[derive(Args, Debug, Clone, Default)]
 struct LaunchArgs {
     /// Show the browser window (default: headless).
-    #[arg(long, global = true)]
+    #[arg(long)]
     headed: bool,
     /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else chromium/chrome on PATH).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     executable_path: Option<String>,
     /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
-    #[arg(
-        long = "browser-arg",
-        global = true,
-        value_name = "ARG",
-        allow_hyphen_values = true
-    )]
+    #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
     browser_args: Vec<String>,
     /// Window size, WIDTHxHEIGHT.
-    #[arg(long, global = true, value_name = "WxH")]
+    #[arg(long, value_name = "WxH")]
     window_size: Option<String>,
     /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
-    #[arg(long, global = true, value_name = "URL|PORT")]
+    #[arg(long, value_name = "URL|PORT")]
     cdp: Option<String>,
     /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
-    #[arg(
-        long,
-        global = true,
-        value_name = "MS",
-        env = "AGENTBROWSER_IDLE_TIMEOUT"
-    )]
+    #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
     idle_timeout: Option<u64>,
 }
 
