@@ -137,6 +137,41 @@ fn describe(id: &str, entry: &RefEntry) -> String {
     }
 }
 
+/// How often an action re-checks an element that is not actionable yet.
+const RETRY: Duration = Duration::from_millis(50);
+
+/// Retries `attempt` until it succeeds or the actionability limit passes, then reports the last
+/// specific reason (covered, disabled, hidden, no such option), never a bare timeout when one was
+/// seen. `attempt` returns `Err` to stop at once and `Ok(Err(reason))` to retry.
+async fn retry_actionable<T, F, Fut>(limits: Limits, mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Result<T, EngineError>>>,
+{
+    let mut last: Option<EngineError> = None;
+    loop {
+        match tokio::time::timeout_at(limits.actionable, attempt()).await {
+            Ok(Ok(Ok(v))) => return Ok(v),
+            Ok(Err(fatal)) => return Err(fatal),
+            Ok(Ok(Err(reason))) => {
+                if Instant::now() + RETRY >= limits.actionable {
+                    return Err(reason);
+                }
+                last = Some(reason);
+                tokio::time::sleep(RETRY).await;
+            }
+            Err(_) => {
+                return Err(last.unwrap_or_else(|| {
+                    EngineError::new(
+                        ErrorCode::Timeout,
+                        "the element did not answer before the action's timeout",
+                    )
+                }));
+            }
+        }
+    }
+}
+
 /// Waits until the element can take a pointer action and returns the top-level point to use.
 async fn actionable_point(
     page: &Page,
@@ -146,25 +181,22 @@ async fn actionable_point(
     hit: bool,
     enabled: bool,
 ) -> Result<(f64, f64)> {
-    loop {
+    retry_actionable(limits, || async move {
         let r = el
             .op("probe", json!({"hit": hit, "enabled": enabled}))
             .await?;
-        let err = match probe_error(&r, what) {
+        match probe_error(&r, what) {
             None => {
                 let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
                 let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
                 let (ox, oy) = frame_offset(page, el).await?;
-                return Ok((x + ox, y + oy));
+                Ok(Ok((x + ox, y + oy)))
             }
-            Some(e) if e.code == ErrorCode::StaleRef => return Err(e),
-            Some(e) => e,
-        };
-        if Instant::now() + Duration::from_millis(50) >= limits.actionable {
-            return Err(err);
+            Some(e) if e.code == ErrorCode::StaleRef => Err(e),
+            Some(e) => Ok(Err(e)),
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await
 }
 
 /// The error a failed probe stands for (`None` when the element is actionable).
@@ -379,7 +411,7 @@ async fn fill(
     limits: Limits,
 ) -> Result<Value> {
     let action = if value.is_empty() { "clear" } else { "fill" };
-    let kind = loop {
+    let kind = retry_actionable(limits, || async move {
         let r = el.op("fillPrepare", Value::Null).await?;
         let kind = r
             .get("kind")
@@ -390,24 +422,18 @@ async fn fill(
             return Err(not_editable(&kind, what, action));
         }
         match probe_error(&r, what) {
-            None => {
-                if kind != "direct" && r.get("focused").and_then(Value::as_bool) != Some(true) {
-                    return Err(EngineError::new(
-                        ErrorCode::ActionFailed,
-                        format!("{what} did not take focus"),
-                    ));
-                }
-                break kind;
+            None if kind != "direct" && r.get("focused").and_then(Value::as_bool) != Some(true) => {
+                Err(EngineError::new(
+                    ErrorCode::ActionFailed,
+                    format!("{what} did not take focus"),
+                ))
             }
-            Some(e) if e.code == ErrorCode::StaleRef => return Err(e),
-            Some(e) => {
-                if Instant::now() + Duration::from_millis(50) >= limits.actionable {
-                    return Err(e);
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            None => Ok(Ok(kind)),
+            Some(e) if e.code == ErrorCode::StaleRef => Err(e),
+            Some(e) => Ok(Err(e)),
         }
-    };
+    })
+    .await?;
     if kind == "direct" {
         el.op("setValue", json!(value)).await?;
         return Ok(json!({"value": el.op("value", Value::Null).await?}));
@@ -454,18 +480,15 @@ async fn select(
         click_at(page, el, what, limits, MouseButton::Left, 1, 0).await?;
     }
     // The options may render a moment after the combobox opens.
-    let option = loop {
+    let option = retry_actionable(limits, || async move {
         let handle = el.handle().await?;
-        match world::element_op_handle(&handle, "findOption", json!(value)).await? {
-            Ok(h) => break h,
-            Err(detail) => {
-                if Instant::now() + Duration::from_millis(50) >= limits.actionable {
-                    return Err(no_option(what, value, &detail));
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }
-    };
+        Ok(
+            world::element_op_handle(&handle, "findOption", json!(value))
+                .await?
+                .map_err(|detail| no_option(what, value, &detail)),
+        )
+    })
+    .await?;
     let option_what = format!("option {value:?} of {}", describe(id, entry));
     click_at(
         page,

@@ -70,7 +70,7 @@ impl Engine {
         // Stop waiting for actionability a little before the deadline, so the specific error
         // (covered, disabled, not visible) is reported rather than a bare timeout.
         let actionable = if request.timeout_ms.is_some() {
-            deadline - Duration::from_millis((timeout_ms / 10).min(200))
+            deadline - Duration::from_millis((timeout_ms / 4).min(500))
         } else {
             deadline.min(Instant::now() + actions::ACTIONABLE_DEFAULT)
         };
