@@ -312,6 +312,16 @@ impl Page {
         Ok(remote_value(result.result))
     }
 
+    /// The main frame's URL and title, read in one round trip.
+    pub async fn location(&self) -> Result<(Value, Value)> {
+        let v = self.read_js("[location.href, document.title]").await?;
+        let mut parts = v.as_array().cloned().unwrap_or_default().into_iter();
+        Ok((
+            parts.next().unwrap_or(Value::Null),
+            parts.next().unwrap_or(Value::Null),
+        ))
+    }
+
     /// The main frame's current URL, read from the page.
     pub async fn current_url(&self) -> Result<String> {
         match self.read_js("location.href").await? {

@@ -548,7 +548,7 @@ impl Engine {
 
     async fn location(&mut self) -> Result<Value> {
         let page = self.browser().await?.active_page().await?;
-        let (url, title) = tokio::try_join!(page.current_url(), page.read_js("document.title"))?;
+        let (url, title) = page.location().await?;
         Ok(json!({"url": url, "title": title}))
     }
 

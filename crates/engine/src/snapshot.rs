@@ -59,6 +59,7 @@ pub fn to_json(page: &Page, snap: &Snapshot) -> Value {
 
 struct Part {
     text: String,
+    url: String,
     refs: Vec<(String, String, String)>,
     doc_token: String,
     frames: Vec<(String, u32, u32)>,
@@ -138,6 +139,11 @@ async fn run_part(
         })
         .unwrap_or_default();
     Ok(Part {
+        url: value
+            .get("url")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         text: value
             .get("text")
             .and_then(Value::as_str)
@@ -194,6 +200,7 @@ async fn child_frame(page: &Page, frame: &FrameTarget, index: u32) -> Result<Opt
 }
 
 /// Captures one frame (and, recursively, its out-of-process frames) and records its refs.
+/// Returns the text and the frame's URL.
 async fn capture_frame(
     page: &Page,
     frame: FrameTarget,
@@ -202,7 +209,7 @@ async fn capture_frame(
     base_depth: u32,
     nesting: u32,
     ids: &mut Vec<String>,
-) -> Result<String> {
+) -> Result<(String, String)> {
     let part = run_part(page, &frame, spec, selector, base_depth).await?;
     {
         let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
@@ -225,7 +232,7 @@ async fn capture_frame(
     }
     ids.extend(part.refs.iter().map(|r| r.0.clone()));
     if part.frames.is_empty() {
-        return Ok(part.text);
+        return Ok((part.text, part.url));
     }
     let mut text = part.text;
     for (marker, index, depth) in part.frames {
@@ -245,6 +252,7 @@ async fn capture_frame(
                 ids,
             ))
             .await
+            .map(|(text, _)| text)
             .unwrap_or_else(|e| {
                 format!(
                     "{}- text: (frame could not be captured: {})",
@@ -261,7 +269,7 @@ async fn capture_frame(
         };
         text = replace_marker_line(&text, &marker, &inner);
     }
-    Ok(text)
+    Ok((text, part.url))
 }
 
 fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
@@ -285,7 +293,7 @@ fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
 pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
     page.ensure_alive()?;
     let mut ids = Vec::new();
-    let text = capture_frame(
+    let (text, origin) = capture_frame(
         page,
         FrameTarget::main(page),
         spec,
@@ -305,7 +313,6 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         text
     };
     let (text, truncated) = bound(text);
-    let origin = page.current_url().await?;
     let snap = Snapshot {
         generation: 0,
         text,

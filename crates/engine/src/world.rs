@@ -74,6 +74,14 @@ fn lock(
     page.worlds.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The frame's world context: the cached one, or a new world.
+async fn context(page: &Page, frame: &FrameTarget) -> Result<i64> {
+    match cached(page, frame) {
+        Some(c) => Ok(c),
+        None => create_world(page, frame).await,
+    }
+}
+
 /// The cached world context of a frame, if one was created.
 fn cached(page: &Page, frame: &FrameTarget) -> Option<i64> {
     lock(page).get(&frame.key()).copied()
@@ -106,10 +114,7 @@ fn js_failure(result: &EvaluateResult, what: &str) -> Option<EngineError> {
 pub async fn call_api(page: &Page, frame: &FrameTarget, call: &str) -> Result<Value> {
     let expression = format!("globalThis.__ab ? globalThis.__ab.{call} : '{MISSING}'");
     for attempt in 0..3 {
-        let context = match cached(page, frame) {
-            Some(c) => c,
-            None => create_world(page, frame).await?,
-        };
+        let context = context(page, frame).await?;
         let result = match evaluate(frame, context, &expression, true).await {
             Ok(r) => r,
             Err(e) if context_gone(&e) && attempt < 2 => {
@@ -145,10 +150,7 @@ pub async fn evaluate_handle(
     frame: &FrameTarget,
     expression: &str,
 ) -> Result<RemoteObject> {
-    let context = match cached(page, frame) {
-        Some(c) => c,
-        None => create_world(page, frame).await?,
-    };
+    let context = context(page, frame).await?;
     let result = evaluate(frame, context, expression, false).await?;
     if let Some(err) = js_failure(&result, "evaluating in the page") {
         return Err(err);

@@ -1449,7 +1449,7 @@
       let text = lines.join('\n');
       if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
       pruneDead();
-      return { ok: true, text, refs, nextRef: counter, docToken, frames };
+      return { ok: true, text, refs, nextRef: counter, docToken, frames, url: location.href };
     } finally {
       resetCaches();
       O = null;
