@@ -88,11 +88,38 @@ enum Subject<'a> {
 }
 
 impl Subject<'_> {
-    /// Runs one `actions.js` operation on the element.
+    /// Runs one `actions.js` operation on the element, after checking that a ref's element still
+    /// shows the role and name it was issued with (`stale_ref` if not; nothing is done).
     async fn op(self, op: &str, arg: Value) -> Result<Value> {
         match self {
-            Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg).await,
+            Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg, true).await,
             Subject::Handle(el) => world::element_op(el, op, arg).await,
+        }
+    }
+
+    /// Runs an operation after the action was performed (reading what it did): the element may
+    /// rightly have changed its name by then, so it is not compared again.
+    async fn op_after(self, op: &str, arg: Value) -> Result<Value> {
+        match self {
+            Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg, false).await,
+            Subject::Handle(el) => world::element_op(el, op, arg).await,
+        }
+    }
+
+    /// The hit-target guard for `events`: a ref's element must also still show its role and
+    /// name when the first event reaches it.
+    fn guard_spec(self, events: &[&str], limits: Limits) -> Value {
+        let ttl = limits
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis()
+            .clamp(1000, 60_000) as u64
+            + 500;
+        match self {
+            Subject::Ref(_, _, entry) => {
+                json!({"events": events, "ttl": ttl, "role": entry.role, "name": entry.name})
+            }
+            Subject::Handle(_) => json!({"events": events, "ttl": ttl}),
         }
     }
 
@@ -139,25 +166,65 @@ fn describe(id: &str, entry: &RefEntry) -> String {
 
 /// How often an action re-checks an element that is not actionable yet.
 const RETRY: Duration = Duration::from_millis(50);
+/// An obstacle seen unchanged on a quiet page (no DOM mutation, no running animation) for this
+/// long is reported at once instead of waiting out the actionability limit.
+pub const STABLE_AFTER: Duration = Duration::from_millis(200);
+
+/// Why an attempt is to be retried: the error to report if it never succeeds, and what was seen
+/// (`None` while the page is changing; the same signature for `STABLE_AFTER` ends the wait).
+struct NotYet {
+    error: EngineError,
+    seen: Option<String>,
+}
+
+impl From<EngineError> for NotYet {
+    fn from(error: EngineError) -> NotYet {
+        NotYet { error, seen: None }
+    }
+}
 
 /// Retries `attempt` until it succeeds or the actionability limit passes, then reports the last
 /// specific reason (covered, disabled, hidden, no such option), never a bare timeout when one was
-/// seen. `attempt` returns `Err` to stop at once and `Ok(Err(reason))` to retry.
+/// seen. An obstacle that stays the same on a quiet page is reported after `STABLE_AFTER`.
+/// `attempt` returns `Err` to stop at once and `Ok(Err(reason))` to retry.
 async fn retry_actionable<T, F, Fut>(limits: Limits, mut attempt: F) -> Result<T>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<Result<T, EngineError>>>,
+    Fut: std::future::Future<Output = Result<Result<T, NotYet>>>,
 {
+    let started = Instant::now();
     let mut last: Option<EngineError> = None;
+    let mut stable: Option<(String, Instant)> = None;
     loop {
         match tokio::time::timeout_at(limits.actionable, attempt()).await {
             Ok(Ok(Ok(v))) => return Ok(v),
             Ok(Err(fatal)) => return Err(fatal),
-            Ok(Ok(Err(reason))) => {
-                if Instant::now() + RETRY >= limits.actionable {
-                    return Err(reason);
+            Ok(Ok(Err(NotYet { error, seen }))) => {
+                let now = Instant::now();
+                stable = match (seen, stable.take()) {
+                    (Some(sig), Some((prev, since))) if prev == sig => {
+                        if now.duration_since(since) >= STABLE_AFTER {
+                            let waited = now.duration_since(started).as_millis() as u64;
+                            return Err(EngineError::new(
+                                error.code,
+                                format!(
+                                    "{} (unchanged for {} ms)",
+                                    error.message,
+                                    STABLE_AFTER.as_millis()
+                                ),
+                            )
+                            .with_data(json!({"stable": true, "waitedMs": waited})));
+                        }
+                        Some((prev, since))
+                    }
+                    (Some(sig), _) => Some((sig, now)),
+                    (None, _) => None,
+                };
+                if now + RETRY >= limits.actionable {
+                    let waited = now.duration_since(started).as_millis() as u64;
+                    return Err(error.with_data(json!({"stable": false, "waitedMs": waited})));
                 }
-                last = Some(reason);
+                last = Some(error);
                 tokio::time::sleep(RETRY).await;
             }
             Err(_) => {
@@ -172,7 +239,18 @@ where
     }
 }
 
-/// Waits until the element can take a pointer action and returns the top-level point to use.
+/// A failed probe as a retry: its error and, when the page is quiet, what it saw.
+fn not_yet(r: &Value, error: EngineError) -> NotYet {
+    let busy = r.get("anim").and_then(Value::as_bool).unwrap_or(false);
+    let seen = (!busy).then(|| {
+        let f = |k: &str| r.get(k).map(|v| v.to_string()).unwrap_or_default();
+        format!("{}|{}|{}|{}", f("state"), f("by"), f("rect"), f("mut"))
+    });
+    NotYet { error, seen }
+}
+
+/// Waits until the element can take a pointer action and returns the top-level point to use;
+/// with `guard`, the hit-target guard for the action's events is installed in the same round trip.
 async fn actionable_point(
     page: &Page,
     el: Subject<'_>,
@@ -180,10 +258,14 @@ async fn actionable_point(
     limits: Limits,
     hit: bool,
     enabled: bool,
+    guard: Option<&Value>,
 ) -> Result<(f64, f64)> {
     retry_actionable(limits, || async move {
         let r = el
-            .op("probe", json!({"hit": hit, "enabled": enabled}))
+            .op(
+                "probe",
+                json!({"hit": hit, "enabled": enabled, "guard": guard}),
+            )
             .await?;
         match probe_error(&r, what) {
             None => {
@@ -193,7 +275,7 @@ async fn actionable_point(
                 Ok(Ok((x + ox, y + oy)))
             }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
-            Some(e) => Ok(Err(e)),
+            Some(e) => Ok(Err(not_yet(&r, e))),
         }
     })
     .await
@@ -251,6 +333,272 @@ async fn frame_offset(page: &Page, el: Subject<'_>) -> Result<(f64, f64)> {
     Ok((x, y))
 }
 
+/// Hover boundary and move events, which every pointer action may fire on its target.
+const HOVER_EVENTS: &[&str] = &[
+    "pointerover",
+    "pointerenter",
+    "mouseover",
+    "mouseenter",
+    "pointermove",
+    "mousemove",
+];
+/// The trusted events of a mouse click.
+const CLICK_EVENTS: &[&str] = &[
+    "pointerover",
+    "pointerenter",
+    "mouseover",
+    "mouseenter",
+    "pointermove",
+    "mousemove",
+    "pointerdown",
+    "mousedown",
+    "pointerup",
+    "mouseup",
+    "click",
+    "dblclick",
+    "auxclick",
+    "contextmenu",
+];
+/// The trusted events of a touch tap.
+const TAP_EVENTS: &[&str] = &[
+    "pointerover",
+    "pointerenter",
+    "mouseover",
+    "mouseenter",
+    "pointermove",
+    "mousemove",
+    "pointerdown",
+    "mousedown",
+    "pointerup",
+    "mouseup",
+    "click",
+    "touchstart",
+    "touchmove",
+    "touchend",
+    "touchcancel",
+];
+/// The trusted events of typing into a focused element.
+const KEY_EVENTS: &[&str] = &["keydown", "keypress", "keyup", "beforeinput", "input"];
+
+/// One pointer gesture.
+#[derive(Debug, Clone, Copy)]
+enum Gesture {
+    Click {
+        button: MouseButton,
+        count: i64,
+        modifiers: i64,
+    },
+    Hover,
+    Tap,
+}
+
+impl Gesture {
+    fn events(self) -> &'static [&'static str] {
+        match self {
+            Gesture::Click { .. } => CLICK_EVENTS,
+            Gesture::Hover => HOVER_EVENTS,
+            Gesture::Tap => TAP_EVENTS,
+        }
+    }
+
+    /// Events any of which shows the gesture reached its element.
+    fn confirms(self) -> &'static [&'static str] {
+        match self {
+            Gesture::Click {
+                button: MouseButton::Left,
+                ..
+            } => &["click"],
+            Gesture::Click { .. } => &["pointerup", "mouseup", "auxclick", "contextmenu"],
+            Gesture::Hover => HOVER_EVENTS,
+            Gesture::Tap => &["touchend", "pointerup", "click"],
+        }
+    }
+
+    /// Events that show the press of the gesture reached its element.
+    fn presses(self) -> &'static [&'static str] {
+        match self {
+            Gesture::Hover => &[],
+            _ => &["pointerdown", "mousedown", "touchstart"],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Gesture::Click { .. } => "click",
+            Gesture::Hover => "hover",
+            Gesture::Tap => "tap",
+        }
+    }
+
+    async fn dispatch(self, page: &Page, x: f64, y: f64) -> Result<()> {
+        match self {
+            Gesture::Click {
+                button,
+                count,
+                modifiers,
+            } => input::click(&page.session, x, y, button, count, modifiers).await,
+            Gesture::Hover => input::mouse_move(&page.session, x, y).await,
+            Gesture::Tap => input::tap(&page.session, x, y).await,
+        }
+    }
+}
+
+/// What the guard of one gesture saw.
+enum Landed {
+    /// The gesture reached its element (`note` says anything worth knowing).
+    Yes(Option<String>),
+    /// Nothing reached the page: every event was stopped; try again.
+    Stopped(EngineError),
+}
+
+/// Performs a pointer gesture on an element so that it lands on that element or on nothing:
+/// waits until actionable, installs the hit-target guard with the probe, dispatches the input,
+/// then reads what the guard let through and stopped. Events aimed elsewhere (the page moved in
+/// between) are stopped before the page sees them and the gesture is tried again within the
+/// actionability limit; a gesture that reached nothing, or only part of which reached the
+/// element, is an error. Returns a note for the answer (for example the page removed the element
+/// on the press).
+async fn gesture(
+    page: &Page,
+    el: Subject<'_>,
+    what: &str,
+    limits: Limits,
+    g: Gesture,
+) -> Result<Option<String>> {
+    let spec = el.guard_spec(g.events(), limits);
+    let enabled = !matches!(g, Gesture::Hover);
+    let nav_before = page.state().nav_started_seq;
+    retry_actionable(limits, || {
+        let spec = &spec;
+        async move {
+            let (x, y) =
+                actionable_point(page, el, what, limits, true, enabled, Some(spec)).await?;
+            if let Err(e) = g.dispatch(page, x, y).await {
+                let _ = world::guard_result(page, &el.frame()).await;
+                return Err(e);
+            }
+            let r = world::guard_result(page, &el.frame()).await?;
+            match landed(page, el, what, g, &r, nav_before)? {
+                Landed::Yes(note) => Ok(Ok(note)),
+                Landed::Stopped(e) => Ok(Err(NotYet::from(e))),
+            }
+        }
+    })
+    .await
+}
+
+/// Judges a guard report (see `guard_result`).
+fn landed(
+    page: &Page,
+    el: Subject<'_>,
+    what: &str,
+    g: Gesture,
+    r: &Value,
+    nav_before: u64,
+) -> Result<Landed> {
+    let strs = |k: &str| -> Vec<String> {
+        r.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let received = strs("received");
+    let blocked: Vec<(String, String)> = r
+        .get("blocked")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|b| {
+                    let f = |k| b.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+                    (f("type"), f("target"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if r.get("installed").and_then(Value::as_bool) != Some(true) {
+        // The document went away with the guard: the gesture started a navigation.
+        if page.state().nav_started_seq != nav_before {
+            return Ok(Landed::Yes(None));
+        }
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "the {} on {what} could not be confirmed: its check was lost before the input was \
+                 delivered (the page's scripts may be blocked); take a new `snapshot` to see the page",
+                g.name()
+            ),
+        ));
+    }
+    if let (Subject::Ref(_, id, entry), Some(now)) = (el, r.get("relabelled")) {
+        let f = |k| now.get(k).and_then(Value::as_str).unwrap_or("");
+        let mut e = world::relabelled(id, entry, f("role"), f("name"));
+        e.message = e.message.replace(
+            "; nothing was done",
+            " when the input arrived; the input was stopped before the page saw it",
+        );
+        return Err(e);
+    }
+    let hit = |set: &[&str]| received.iter().any(|t| set.contains(&t.as_str()));
+    let wrong = blocked.first().map(|(_, t)| t.clone()).unwrap_or_default();
+    if hit(g.confirms()) {
+        if blocked.is_empty() {
+            return Ok(Landed::Yes(None));
+        }
+        let kinds: Vec<&str> = blocked.iter().map(|(k, _)| k.as_str()).collect();
+        return Ok(Landed::Yes(Some(format!(
+            "the {} reached {what}; stray {} aimed at {wrong} were stopped",
+            g.name(),
+            kinds.join(", ")
+        ))));
+    }
+    let connected = r.get("connected").and_then(Value::as_bool).unwrap_or(true);
+    if hit(g.presses()) && !connected {
+        return Ok(Landed::Yes(Some(format!(
+            "the page removed {what} on the press; the rest of the {} was stopped so it could not land elsewhere",
+            g.name()
+        ))));
+    }
+    if received.is_empty() && !blocked.is_empty() {
+        return Ok(Landed::Stopped(EngineError::new(
+            ErrorCode::ElementCovered,
+            format!(
+                "the {} on {what} would have landed on {wrong} (the page moved between the check and the input); \
+                 its events were stopped before the page saw them",
+                g.name()
+            ),
+        )));
+    }
+    if received.is_empty() {
+        if matches!(g, Gesture::Hover) {
+            // The pointer was already there: no move event is fired, the element is hovered.
+            return Ok(Landed::Yes(None));
+        }
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "the {} on {what} reached no element (no event of it arrived); nothing was clicked",
+                g.name()
+            ),
+        ));
+    }
+    Err(EngineError::new(
+        ErrorCode::ActionFailed,
+        format!(
+            "only part of the {} reached {what} ({}); the rest was aimed at {} and was stopped \
+             before the page saw it (the page moved during the {})",
+            g.name(),
+            received.join(", "),
+            if wrong.is_empty() { "nothing".to_string() } else { wrong },
+            g.name()
+        ),
+    )
+    .with_data(json!({"received": received, "blocked": blocked.iter().map(|(t, w)| json!({"type": t, "target": w})).collect::<Vec<_>>()})))
+}
+
 async fn click_at(
     page: &Page,
     el: Subject<'_>,
@@ -259,9 +607,27 @@ async fn click_at(
     button: MouseButton,
     count: i64,
     modifiers: i64,
-) -> Result<()> {
-    let (x, y) = actionable_point(page, el, what, limits, true, true).await?;
-    input::click(&page.session, x, y, button, count, modifiers).await
+) -> Result<Option<String>> {
+    gesture(
+        page,
+        el,
+        what,
+        limits,
+        Gesture::Click {
+            button,
+            count,
+            modifiers,
+        },
+    )
+    .await
+}
+
+/// Adds a note of the gesture to an action's extra fields.
+fn with_note(note: Option<String>) -> Value {
+    match note {
+        Some(n) => json!({"note": n}),
+        None => json!({}),
+    }
 }
 
 /// Performs a mutation on a resolved element. Returns extra result fields.
@@ -281,19 +647,15 @@ async fn perform(
             new_tab,
         } => {
             let modifiers = if *new_tab { input::CTRL } else { 0 };
-            click_at(page, el, &what, limits, *button, *count, modifiers).await?;
-            Ok(json!({}))
+            let note = click_at(page, el, &what, limits, *button, *count, modifiers).await?;
+            Ok(with_note(note))
         }
-        Mutation::Hover => {
-            let (x, y) = actionable_point(page, el, &what, limits, true, false).await?;
-            input::mouse_move(&page.session, x, y).await?;
-            Ok(json!({}))
-        }
-        Mutation::Tap => {
-            let (x, y) = actionable_point(page, el, &what, limits, true, true).await?;
-            input::tap(&page.session, x, y).await?;
-            Ok(json!({}))
-        }
+        Mutation::Hover => Ok(with_note(
+            gesture(page, el, &what, limits, Gesture::Hover).await?,
+        )),
+        Mutation::Tap => Ok(with_note(
+            gesture(page, el, &what, limits, Gesture::Tap).await?,
+        )),
         Mutation::Focus => {
             if el.op("focus", Value::Null).await?.as_bool() != Some(true) {
                 return Err(EngineError::new(
@@ -321,15 +683,21 @@ async fn perform(
         Mutation::Clear => fill(page, el, &what, "", limits).await,
         Mutation::Type(text) => {
             editable(el, &what, "type").await?;
-            actionable_point(page, el, &what, limits, false, true).await?;
-            if el.op("focus", Value::Null).await?.as_bool() != Some(true) {
+            actionable_point(page, el, &what, limits, false, true, None).await?;
+            let spec = el.guard_spec(KEY_EVENTS, limits);
+            if el.op("focus", json!({"guard": spec})).await?.as_bool() != Some(true) {
                 return Err(EngineError::new(
                     ErrorCode::ActionFailed,
                     format!("{what} did not take focus"),
                 ));
             }
-            input::type_text(&page.session, text).await?;
-            Ok(json!({"value": el.op("value", Value::Null).await?}))
+            if let Err(e) = input::type_text(&page.session, text).await {
+                let _ = world::guard_result(page, &el.frame()).await;
+                return Err(e);
+            }
+            let r = world::guard_result(page, &el.frame()).await?;
+            keys_landed(el, &what, "type", &r, !text.is_empty())?;
+            Ok(json!({"value": el.op_after("value", Value::Null).await?}))
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
         Mutation::Check(want) => {
@@ -350,8 +718,8 @@ async fn perform(
                     "{what} is a radio button: check another option of its group instead"
                 )));
             }
-            click_at(page, el, &what, limits, MouseButton::Left, 1, 0).await?;
-            let after = el.op("checked", Value::Null).await?;
+            let note = click_at(page, el, &what, limits, MouseButton::Left, 1, 0).await?;
+            let after = el.op_after("checked", Value::Null).await?;
             if after.as_bool() != Some(*want) {
                 return Err(EngineError::new(
                     ErrorCode::ActionFailed,
@@ -361,9 +729,68 @@ async fn perform(
                     ),
                 ));
             }
-            Ok(json!({"checked": want, "changed": true}))
+            let mut out = json!({"checked": want, "changed": true});
+            if let Some(n) = note {
+                out["note"] = json!(n);
+            }
+            Ok(out)
         }
     }
+}
+
+/// Judges the keyboard guard of `type` or `fill`: keystrokes or text aimed at another element
+/// (focus moved) were stopped, which is an error naming where focus went.
+fn keys_landed(el: Subject<'_>, what: &str, action: &str, r: &Value, expect: bool) -> Result<()> {
+    if r.get("installed").and_then(Value::as_bool) != Some(true) {
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "`{action}` on {what} could not be confirmed: the page's document went away during it"
+            ),
+        ));
+    }
+    if let (Subject::Ref(_, id, entry), Some(now)) = (el, r.get("relabelled")) {
+        let f = |k| now.get(k).and_then(Value::as_str).unwrap_or("");
+        let mut e = world::relabelled(id, entry, f("role"), f("name"));
+        e.message = e.message.replace(
+            "; nothing was done",
+            " when the keys arrived; they were stopped before the page saw them",
+        );
+        return Err(e);
+    }
+    let received = r
+        .get("received")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    if let Some(b) = r
+        .get("blocked")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+    {
+        let to = b
+            .get("target")
+            .and_then(Value::as_str)
+            .unwrap_or("another element");
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "focus moved from {what} to {to} during `{action}`; what was aimed at {to} was stopped \
+                 before the page saw it{}. Use `press` to type into whatever has focus",
+                if received > 0 {
+                    " (the part before the move reached the element)"
+                } else {
+                    " (nothing was typed)"
+                }
+            ),
+        ));
+    }
+    if expect && received == 0 {
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!("`{action}` on {what} reached no element: no key or input event arrived"),
+        ));
+    }
+    Ok(())
 }
 
 async fn editable(el: Subject<'_>, what: &str, action: &str) -> Result<String> {
@@ -411,8 +838,15 @@ async fn fill(
     limits: Limits,
 ) -> Result<Value> {
     let action = if value.is_empty() { "clear" } else { "fill" };
+    let spec = el.guard_spec(KEY_EVENTS, limits);
+    let spec = &spec;
     let kind = retry_actionable(limits, || async move {
-        let r = el.op("fillPrepare", Value::Null).await?;
+        let r = el
+            .op(
+                "fillPrepare",
+                json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() }}),
+            )
+            .await?;
         let kind = r
             .get("kind")
             .and_then(Value::as_str)
@@ -430,22 +864,37 @@ async fn fill(
             }
             None => Ok(Ok(kind)),
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
-            Some(e) => Ok(Err(e)),
+            Some(e) => Ok(Err(not_yet(&r, e))),
         }
     })
     .await?;
     if kind == "direct" {
         el.op("setValue", json!(value)).await?;
-        return Ok(json!({"value": el.op("value", Value::Null).await?}));
+        return Ok(json!({"value": el.op_after("value", Value::Null).await?}));
     }
     if value.is_empty() {
         el.op("deleteSelection", Value::Null).await?;
-    } else {
-        page.session
-            .call("Input.insertText", json!({"text": value}))
-            .await?;
+        let r = el.op_after("change", Value::Null).await?;
+        return Ok(json!({"value": r.get("value")}));
     }
-    Ok(json!({"value": el.op("change", Value::Null).await?}))
+    if let Err(e) = page
+        .session
+        .call("Input.insertText", json!({"text": value}))
+        .await
+    {
+        let _ = world::guard_result(page, &el.frame()).await;
+        return Err(e.into());
+    }
+    // `change` also reads (and removes) the guard, in the same round trip.
+    let r = el.op_after("change", Value::Null).await?;
+    keys_landed(
+        el,
+        what,
+        action,
+        r.get("guard").unwrap_or(&Value::Null),
+        true,
+    )?;
+    Ok(json!({"value": r.get("value")}))
 }
 
 async fn select(
@@ -459,7 +908,7 @@ async fn select(
 ) -> Result<Value> {
     let kind = el.op("editKind", Value::Null).await?;
     if kind.as_str() == Some("none:select") {
-        actionable_point(page, el, what, limits, false, true).await?;
+        actionable_point(page, el, what, limits, false, true, None).await?;
         let r = el.op("selectNative", json!(value)).await?;
         return match r.get("error").and_then(Value::as_str) {
             None => Ok(json!({"selected": r.get("label"), "value": r.get("value")})),
@@ -485,7 +934,7 @@ async fn select(
         Ok(
             world::element_op_handle(&handle, "findOption", json!(value))
                 .await?
-                .map_err(|detail| no_option(what, value, &detail)),
+                .map_err(|detail| NotYet::from(no_option(what, value, &detail))),
         )
     })
     .await?;
@@ -527,15 +976,19 @@ fn no_option(what: &str, value: &str, detail: &Value) -> EngineError {
     )
 }
 
-/// After input, waits for a navigation the input started (if any) to load.
+/// After input, waits for a navigation the input started (if any) to load. `synced`: the action
+/// already ended with a round trip through the page's renderer after its input.
 pub async fn settle(
     page: &Page,
     nav_seq_before: u64,
     doc_seq_before: u64,
     deadline: Instant,
+    synced: bool,
 ) -> Result<()> {
     // One round trip through the renderer lets events of work the input queued arrive first.
-    let _ = page.read_js("0").await;
+    if !synced {
+        let _ = page.read_js("0").await;
+    }
     let s = page.state();
     if s.nav_started_seq == nav_seq_before && !s.loading {
         return Ok(());
@@ -574,12 +1027,15 @@ pub async fn mutate(
     };
     let s = page.state();
     let extra = perform(page, el, &id, &entry, &m, limits).await?;
+    // Every mutation ends with a call on its element; in the page's own renderer that call
+    // already let the events of the input's work arrive.
+    let synced = entry.session_id.is_none();
     finish(
         page,
         m.action(),
         target_json(&id, &entry),
         before,
-        (s.nav_started_seq, s.document_seq),
+        (s.nav_started_seq, s.document_seq, synced),
         wait_for,
         limits,
         extra,
@@ -611,7 +1067,7 @@ pub async fn press(
         "press",
         Value::Null,
         before,
-        (s.nav_started_seq, s.document_seq),
+        (s.nav_started_seq, s.document_seq, false),
         wait_for,
         limits,
         json!({"key": key}),
@@ -639,7 +1095,7 @@ async fn finish(
     action: &str,
     target: Value,
     before: Option<Snapshot>,
-    seqs: (u64, u64),
+    seqs: (u64, u64, bool),
     wait_for: Option<WaitCondition>,
     limits: Limits,
     extra: Value,
@@ -662,7 +1118,7 @@ async fn finish(
         }))
     };
     let waited = async {
-        settle(page, seqs.0, seqs.1, limits.deadline).await?;
+        settle(page, seqs.0, seqs.1, limits.deadline, seqs.2).await?;
         if let Some(w) = &wait_for {
             wait::wait(page, w, limits.deadline).await?;
         }
@@ -695,7 +1151,7 @@ async fn finish(
 /// A read on a ref: text, inner text, value, attribute or a boolean state.
 pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
     let (id, entry) = lookup(page, target)?;
-    let v = world::ref_op(page, &id, &entry, op, arg).await?;
+    let v = world::ref_op(page, &id, &entry, op, arg, true).await?;
     let what = describe(&id, &entry);
     match op {
         "value" if v.get("error").is_some() => Err(EngineError::new(

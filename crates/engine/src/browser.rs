@@ -38,6 +38,8 @@ pub struct Browser {
     next_tab: u32,
     /// Targets we closed that the browser may still list for a moment.
     closing: Vec<String>,
+    /// Next ref number of the session (shared by every tab's page).
+    ref_counter: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Browser {
@@ -73,6 +75,7 @@ impl Browser {
             active: None,
             next_tab: 1,
             closing: Vec::new(),
+            ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
         })
     }
 
@@ -186,9 +189,29 @@ impl Browser {
         if let Some(page) = &self.tabs[idx].page {
             return Ok(page.clone());
         }
-        let page = Page::attach(&self.cdp, &self.tabs[idx].target_id).await?;
+        let page = Page::attach(
+            &self.cdp,
+            &self.tabs[idx].target_id,
+            id,
+            self.ref_counter.clone(),
+        )
+        .await?;
         self.tabs[idx].page = Some(page.clone());
         Ok(page)
+    }
+
+    /// The next ref number the session would issue (every lower number was issued).
+    pub fn next_ref(&self) -> u64 {
+        self.ref_counter.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The tab whose refs include `id`, among the attached tabs.
+    pub fn tab_of_ref(&self, id: &str) -> Option<(&str, crate::refs::RefEntry)> {
+        self.tabs.iter().find_map(|t| {
+            let page = t.page.as_ref()?;
+            let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+            refs.get(id).ok().map(|e| (t.id.as_str(), e.clone()))
+        })
     }
 
     /// A watch on the active tab's page state, if that tab is attached.

@@ -96,15 +96,25 @@ pub struct Page {
     pub target_id: String,
     state: watch::Receiver<PageState>,
     tx: Arc<watch::Sender<PageState>>,
+    /// The tab id (`t1`, ...) this page is bound to.
+    pub tab_id: String,
     /// Refs and snapshots of this tab.
     pub refs: Arc<std::sync::Mutex<TabRefs>>,
+    /// The session-wide ref counter: ref ids are unique within a session, never reused.
+    pub ref_counter: Arc<std::sync::atomic::AtomicU64>,
     /// Cached execution contexts of the engine's isolated world, by (session, frame).
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
 }
 
 impl Page {
     /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
-    pub async fn attach(browser: &Session, target_id: &str) -> Result<Page> {
+    /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab.
+    pub async fn attach(
+        browser: &Session,
+        target_id: &str,
+        tab_id: &str,
+        ref_counter: Arc<std::sync::atomic::AtomicU64>,
+    ) -> Result<Page> {
         let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
@@ -133,6 +143,8 @@ impl Page {
             target_id: target_id.to_string(),
             state: rx,
             tx,
+            tab_id: tab_id.to_string(),
+            ref_counter,
             refs: Arc::default(),
             worlds: Arc::default(),
         };

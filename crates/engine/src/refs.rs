@@ -87,8 +87,6 @@ pub struct Snapshot {
 /// Ref and snapshot bookkeeping for one tab.
 #[derive(Debug, Default)]
 pub struct TabRefs {
-    /// Next ref number to hand out (never reused within the tab).
-    pub next_ref: u64,
     entries: HashMap<String, RefEntry>,
     order: VecDeque<String>,
     snapshots: VecDeque<Snapshot>,

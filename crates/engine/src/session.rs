@@ -14,7 +14,7 @@ use crate::actions::{self, Limits, Mutation};
 use crate::browser::Browser;
 use crate::error::{EngineError, Result};
 use crate::launch::{self, LaunchOptions};
-use crate::{diff, snapshot, wait};
+use crate::{diff, refs, snapshot, wait};
 
 /// Default timeout of a command, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -281,7 +281,7 @@ impl Engine {
                 } else {
                     Vec::new()
                 };
-                let page = self.page().await?;
+                let page = self.ref_page(&p.target).await?;
                 let mut data = actions::mutate(
                     &page,
                     &p.target,
@@ -456,6 +456,51 @@ impl Engine {
         self.active_page().await
     }
 
+    /// The active tab's page, after checking that `target` is a ref this tab issued: a ref of
+    /// another tab (or of a closed one) is `stale_ref` naming its tab, and nothing is touched.
+    async fn ref_page(&mut self, target: &str) -> Result<crate::page::Page> {
+        let page = self.page().await?;
+        let id = refs::parse_ref(target)?;
+        if page
+            .refs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .is_ok()
+        {
+            return Ok(page);
+        }
+        let browser = self.browser().await?;
+        let active = page.tab_id.clone();
+        if let Some((tab, entry)) = browser.tab_of_ref(&id) {
+            let what = if entry.name.is_empty() {
+                entry.role.clone()
+            } else {
+                format!("{} \"{}\"", entry.role, entry.name)
+            };
+            return Err(EngineError::new(
+                ErrorCode::StaleRef,
+                format!(
+                    "ref `{id}` ({what}) belongs to tab {tab}, not to the active tab {active}; nothing was done. \
+                     Run `tab switch {tab}` first, or take a `snapshot` of this tab and use its refs"
+                ),
+            )
+            .with_data(json!({"ref": id, "refTab": tab, "activeTab": active})));
+        }
+        let issued = id[1..].parse::<u64>().is_ok_and(|n| n < browser.next_ref());
+        if issued {
+            return Err(EngineError::new(
+                ErrorCode::StaleRef,
+                format!(
+                    "ref `{id}` was issued in a tab that is closed (or it is no longer tracked); nothing was done. \
+                     Take a new `snapshot` and use its refs"
+                ),
+            )
+            .with_data(json!({"ref": id, "activeTab": active})));
+        }
+        Ok(page)
+    }
+
     async fn mutate(
         &mut self,
         target: &str,
@@ -464,12 +509,12 @@ impl Engine {
         evidence: Option<bool>,
         limits: Limits,
     ) -> Result<Value> {
-        let page = self.page().await?;
+        let page = self.ref_page(target).await?;
         actions::mutate(&page, target, m, wait_for, evidence.unwrap_or(true), limits).await
     }
 
     async fn read(&mut self, target: &str, op: &str, arg: Value) -> Result<Value> {
-        let page = self.page().await?;
+        let page = self.ref_page(target).await?;
         actions::read(&page, target, op, arg).await
     }
 

@@ -73,10 +73,8 @@ async fn run_part(
     base_depth: u32,
 ) -> Result<Part> {
     let next = page
-        .refs
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .next_ref
+        .ref_counter
+        .load(std::sync::atomic::Ordering::Relaxed)
         .max(1);
     let opts = json!({
         "selector": selector,
@@ -103,10 +101,8 @@ async fn run_part(
         });
     }
     let next_ref = value.get("nextRef").and_then(Value::as_u64).unwrap_or(next);
-    {
-        let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
-        refs.next_ref = refs.next_ref.max(next_ref);
-    }
+    page.ref_counter
+        .fetch_max(next_ref, std::sync::atomic::Ordering::Relaxed);
     let refs = value
         .get("refs")
         .and_then(Value::as_array)

@@ -197,13 +197,15 @@ const REPLACED: &str = "its document was replaced by a navigation";
 const REMOVED: &str = "its element was removed from the page";
 
 /// Evaluates `body` (JavaScript that may use `el`, the ref's live element) in the ref's frame,
-/// after checking the element still exists in the document that issued the ref.
+/// after checking the element still exists in the document that issued the ref and, with
+/// `verify`, that it still has the role and name the snapshot showed (all in one round trip).
 async fn with_element(
     page: &Page,
     id: &str,
     entry: &RefEntry,
     body: &str,
     by_value: bool,
+    verify: bool,
 ) -> Result<(FrameTarget, RemoteObject)> {
     let frame = frame_of(page, entry);
     if entry.session_id.is_some()
@@ -219,9 +221,18 @@ async fn with_element(
         return Err(stale(id, entry, REPLACED));
     };
     let token = serde_json::to_string(&entry.doc_token).unwrap_or_default();
+    let check = if verify {
+        format!(
+            "const d = a.differs(el, {}, {}); if (d) return '{STALE_ID}' + JSON.stringify(d); ",
+            serde_json::to_string(&entry.role).unwrap_or_default(),
+            serde_json::to_string(&entry.name).unwrap_or_default()
+        )
+    } else {
+        String::new()
+    };
     let expression = format!(
         "(() => {{ const a = globalThis.__ab; if (!a || a.docToken !== {token}) return '{STALE_DOC}'; \
-         const el = a.element({}); if (!el) return '{STALE_EL}'; {body} }})()",
+         const el = a.element({}); if (!el) return '{STALE_EL}'; {check}{body} }})()",
         serde_json::to_string(id).unwrap_or_default()
     );
     let result = match evaluate(&frame, context, &expression, by_value).await {
@@ -238,38 +249,88 @@ async fn with_element(
     match result.result.value.as_ref().and_then(Value::as_str) {
         Some(STALE_DOC) => Err(stale(id, entry, REPLACED)),
         Some(STALE_EL) => Err(stale(id, entry, REMOVED)),
+        Some(s) if s.starts_with(STALE_ID) => {
+            let now: Vec<String> = serde_json::from_str(&s[STALE_ID.len()..]).unwrap_or_default();
+            Err(relabelled(
+                id,
+                entry,
+                now.first().map_or("", |s| s),
+                now.get(1).map_or("", |s| s),
+            ))
+        }
         _ => Ok((frame, result.result)),
     }
 }
 
+/// The `stale_ref` error for an element that no longer shows the role and name it was issued with.
+pub fn relabelled(id: &str, entry: &RefEntry, role: &str, name: &str) -> EngineError {
+    let show = |r: &str, n: &str| {
+        if n.is_empty() {
+            r.to_string()
+        } else {
+            format!("{r} \"{n}\"")
+        }
+    };
+    EngineError::new(
+        ErrorCode::StaleRef,
+        format!(
+            "ref `{id}` is stale: it was {}, now {}; nothing was done. Take a new `snapshot` and use its refs",
+            show(&entry.role, &entry.name),
+            show(role, name)
+        ),
+    )
+    .with_data(json!({
+        "ref": id,
+        "was": {"role": entry.role, "name": entry.name},
+        "now": {"role": role, "name": name},
+    }))
+}
+
 const STALE_DOC: &str = "__agentbrowser_stale_document__";
 const STALE_EL: &str = "__agentbrowser_stale_element__";
+const STALE_ID: &str = "__agentbrowser_stale_identity__";
 
 /// Resolves a ref to its live element; `stale_ref` when the element is gone or its document
 /// was replaced (never another element).
 pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementHandle> {
-    let (frame, object) = with_element(page, id, entry, "return el;", false).await?;
+    let (frame, object) = with_element(page, id, entry, "return el;", false, true).await?;
     match object.object_id {
         Some(object_id) => Ok(ElementHandle { object_id, frame }),
         None => Err(stale(id, entry, REMOVED)),
     }
 }
 
-/// Resolves a ref and runs one `actions.js` operation on it in a single round trip.
+/// Resolves a ref and runs one `actions.js` operation on it in a single round trip; with
+/// `verify` the element must still show the role and name it was issued with (else `stale_ref`).
 pub async fn ref_op(
     page: &Page,
     id: &str,
     entry: &RefEntry,
     op: &str,
     arg: Value,
+    verify: bool,
 ) -> Result<Value> {
     let call = format!(
         "return globalThis.__abx.call(el, {}, {});",
         serde_json::to_string(op).unwrap_or_default(),
         serde_json::to_string(&arg).unwrap_or_default()
     );
-    let (_, object) = with_element(page, id, entry, &call, true).await?;
+    let (_, object) = with_element(page, id, entry, &call, true, verify).await?;
     Ok(object.value.unwrap_or(Value::Null))
+}
+
+/// What the hit-target guard of the last action in `frame` let through and stopped (and removes
+/// it): `{installed, received: [type], blocked: [{type, target}], connected, relabelled?}`.
+pub async fn guard_result(page: &Page, frame: &FrameTarget) -> Result<Value> {
+    let Some(context) = cached(page, frame) else {
+        return Ok(json!({"installed": false}));
+    };
+    let expression = "globalThis.__abx ? globalThis.__abx.call(null, 'guardResult', null) : null";
+    match evaluate(frame, context, expression, true).await {
+        Ok(r) => Ok(r.result.value.unwrap_or(Value::Null)),
+        Err(e) if context_gone(&e) => Ok(json!({"installed": false, "navigated": true})),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Calls one operation of `actions.js` on an element, by value or by reference.

@@ -69,41 +69,187 @@ function (op, arg) {
     return !!lab && lab.control === target;
   }
 
+  // Counts DOM mutations of a document from the first failed probe on, so the engine can tell a
+  // stable obstacle (report it at once) from a page that is still changing (keep waiting).
+  function mutations(doc) {
+    let m = globalThis.__abMut;
+    if (!m || m.doc !== doc) {
+      m = { doc, n: 0 };
+      try {
+        new MutationObserver((records) => { m.n += records.length; })
+          .observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+      } catch (_) { /* no observer: every probe looks stable */ }
+      globalThis.__abMut = m;
+    }
+    return m.n;
+  }
+
+  function running(doc) {
+    try {
+      for (const a of doc.getAnimations()) if (a.playState === 'running') return true;
+    } catch (_) { /* getAnimations unsupported */ }
+    return false;
+  }
+
+  // A failed probe with what the engine needs to tell a stable obstacle from a changing page.
+  function failed(e, state, extra) {
+    const doc = e.ownerDocument;
+    const r = Object.assign({ state, mut: mutations(doc), anim: running(doc) }, extra || {});
+    const b = e.isConnected ? e.getBoundingClientRect() : null;
+    if (b) r.rect = [Math.round(b.left), Math.round(b.top), Math.round(b.width), Math.round(b.height)].join(',');
+    return r;
+  }
+
+  function firstRect(e) {
+    for (const r of e.getClientRects()) if (r.width > 0 && r.height > 0) return r;
+    return null;
+  }
+
   function probe(e, opts) {
     if (!e.isConnected) return { state: 'gone' };
-    if (opts && opts.enabled && isDisabled(e)) return { state: 'disabled' };
+    if (opts && opts.enabled && isDisabled(e)) return failed(e, 'disabled');
     const win = e.ownerDocument.defaultView;
-    let rect = null;
-    for (const r of e.getClientRects()) if (r.width > 0 && r.height > 0) { rect = r; break; }
-    if (!rect || !isVisible(e)) return { state: 'hidden' };
-    if (!inViewport(rect, win)) {
+    let rect = firstRect(e);
+    if (!rect || !isVisible(e)) return failed(e, 'hidden');
+    if (!inViewport(rect, win) || !inTopViewport(e, rect)) {
       e.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      rect = null;
-      for (const r of e.getClientRects()) if (r.width > 0 && r.height > 0) { rect = r; break; }
-      if (!rect) return { state: 'hidden' };
+      rect = firstRect(e);
+      if (!rect) return failed(e, 'hidden');
     }
     const left = Math.max(rect.left, 0), right = Math.min(rect.right, win.innerWidth);
     const top = Math.max(rect.top, 0), bottom = Math.min(rect.bottom, win.innerHeight);
-    if (right <= left || bottom <= top) return { state: 'hidden' };
-    const x = (left + right) / 2, y = (top + bottom) / 2;
+    if (right <= left || bottom <= top) return failed(e, 'hidden');
+    let x = (left + right) / 2, y = (top + bottom) / 2;
     if (opts && opts.hit) {
       const root = e.getRootNode();
       const hitRoot = root && typeof root.elementFromPoint === 'function' ? root : e.ownerDocument;
       const hit = hitRoot.elementFromPoint(x, y);
-      if (hit && !hitsTarget(hit, e)) return { state: 'covered', by: describe(hit) };
+      if (hit && !hitsTarget(hit, e)) return failed(e, 'covered', { by: describe(hit) });
     }
-    const off = frameOffset(e);
-    return { state: 'ok', x: x + off.x, y: y + off.y };
+    // Up through same-origin frames: the point must be inside each parent's viewport and hit
+    // the frame element there (not something drawn over the frame).
+    for (let w = win; ; ) {
+      let fe = null;
+      try { fe = w.frameElement; } catch (_) { fe = null; }
+      if (!fe) break;
+      const r = fe.getBoundingClientRect();
+      x += r.left + fe.clientLeft;
+      y += r.top + fe.clientTop;
+      w = fe.ownerDocument.defaultView;
+      if (x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return failed(e, 'hidden');
+      if (opts && opts.hit) {
+        const hit = fe.ownerDocument.elementFromPoint(x, y);
+        if (hit && !hitsTarget(hit, fe)) return failed(e, 'covered', { by: describe(hit) });
+      }
+    }
+    const res = { state: 'ok', x, y };
+    if (opts && opts.guard) res.guard = installGuard(e, opts.guard);
+    return res;
   }
+
+  // Whether the rect is inside the viewport of every same-origin frame up to the top.
+  function inTopViewport(e, rect) {
+    let x = (rect.left + rect.right) / 2, y = (rect.top + rect.bottom) / 2;
+    for (let w = e.ownerDocument.defaultView; ; ) {
+      let fe = null;
+      try { fe = w.frameElement; } catch (_) { fe = null; }
+      if (!fe) return true;
+      const r = fe.getBoundingClientRect();
+      x += r.left + fe.clientLeft;
+      y += r.top + fe.clientTop;
+      w = fe.ownerDocument.defaultView;
+      if (x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return false;
+    }
+  }
+
+  // ---------------------------------------------------------------- the hit-target guard
+  //
+  // Installed just before the trusted input events of one action. In every window from the
+  // element's frame up to the top this world can reach, a capture-phase listener (added first,
+  // so before the page's own listeners on the element path) lets an event of the action through
+  // only when its target is the element or inside it (a label of the element counts); any other
+  // target is stopped (preventDefault + stopImmediatePropagation) before a page handler sees it.
+  // On the first event that reaches the element, its role and name are checked once more against
+  // what the snapshot showed (a node relabelled in place between the check and the input is
+  // stopped too). `guardResult` reports what was let through and what was stopped, and removes it.
+
+  function removeGuard() {
+    const g = globalThis.__abGuard;
+    if (!g) return null;
+    globalThis.__abGuard = null;
+    clearTimeout(g.timer);
+    for (const w of g.wins) {
+      for (const type of g.types) {
+        try { w.removeEventListener(type, g.listener, true); } catch (_) { /* window gone */ }
+      }
+    }
+    return g;
+  }
+
+  function installGuard(e, spec) {
+    removeGuard();
+    const wins = [];
+    for (let w = e.ownerDocument.defaultView; w; ) {
+      wins.push(w);
+      let fe = null;
+      try { fe = w.frameElement; } catch (_) { fe = null; }
+      if (!fe) break;
+      w = fe.ownerDocument.defaultView;
+    }
+    const g = { el: e, types: spec.events, wins, received: [], blocked: [], relabelled: null,
+      checked: false, timer: 0, listener: null };
+    g.listener = (ev) => {
+      if (!ev.isTrusted) return;
+      const path = ev.composedPath();
+      const t = path.length ? path[0] : ev.target;
+      let ok = t && t.nodeType !== undefined && hitsTarget(t, e);
+      if (ok && !g.checked && typeof spec.role === 'string') {
+        g.checked = true;
+        const api = globalThis.__ab;
+        const now = api && api.differs ? api.differs(e, spec.role, spec.name) : null;
+        if (now) g.relabelled = now;
+      }
+      if (g.relabelled) ok = false;
+      if (ok) {
+        if (g.received.length < 40) g.received.push(ev.type);
+        return;
+      }
+      if (g.blocked.length < 20) g.blocked.push({ type: ev.type, target: g.relabelled ? 'the same element, relabelled' : describe(t) });
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      ev.stopPropagation();
+    };
+    for (const w of wins) for (const type of g.types) w.addEventListener(type, g.listener, true);
+    g.timer = setTimeout(removeGuard, Math.max(100, Math.min(spec.ttl || 5000, 60000)));
+    globalThis.__abGuard = g;
+    return true;
+  }
+
+  function guardResult() {
+    const g = removeGuard();
+    if (!g) return { installed: false };
+    const out = { installed: true, received: g.received, blocked: g.blocked, connected: g.el.isConnected };
+    if (g.relabelled) out.relabelled = { role: g.relabelled[0], name: g.relabelled[1] };
+    return out;
+  }
+
+  // Cross-realm type checks: an element of another frame is not an instance of this window's
+  // classes, so go by namespace and tag.
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  function isTag(e, tag) { return !!e && e.nodeType === 1 && e.localName === tag && e.namespaceURI === HTML_NS; }
+  function isField(e) { return isTag(e, 'input') || isTag(e, 'textarea'); }
 
   const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
   const DIRECT_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
+  // Sets `value` through the element's own prototype setter (frameworks that track the property
+  // on the instance still see the change); works for elements of any frame.
   function setNativeValue(e, value) {
-    const proto = e instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
-      : e instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
-    const desc = Object.getOwnPropertyDescriptor(proto, 'value');
-    if (desc && desc.set) desc.set.call(e, value); else e.value = value;
+    for (let p = Object.getPrototypeOf(e); p; p = Object.getPrototypeOf(p)) {
+      const desc = Object.getOwnPropertyDescriptor(p, 'value');
+      if (desc) { if (desc.set) { desc.set.call(e, value); return; } break; }
+    }
+    e.value = value;
   }
 
   function fire(e, type) {
@@ -111,8 +257,8 @@ function (op, arg) {
   }
 
   function editKind(e) {
-    if (e instanceof HTMLTextAreaElement) return e.readOnly ? 'readonly' : 'text';
-    if (e instanceof HTMLInputElement) {
+    if (isTag(e, 'textarea')) return e.readOnly ? 'readonly' : 'text';
+    if (isTag(e, 'input')) {
       const t = (e.getAttribute('type') || '').toLowerCase();
       if (e.readOnly) return 'readonly';
       if (TEXT_INPUTS.has(t) || !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(t) && !DIRECT_INPUTS.has(t)) return 'text';
@@ -124,7 +270,7 @@ function (op, arg) {
   }
 
   function checkedState(e) {
-    if (e instanceof HTMLInputElement && (e.type === 'checkbox' || e.type === 'radio')) return e.indeterminate ? 'mixed' : e.checked;
+    if (isTag(e, 'input') && (e.type === 'checkbox' || e.type === 'radio')) return e.indeterminate ? 'mixed' : e.checked;
     const a = e.getAttribute('aria-checked') ?? e.getAttribute('aria-pressed') ?? e.getAttribute('aria-selected');
     if (a === 'true') return true;
     if (a === 'false') return false;
@@ -133,7 +279,7 @@ function (op, arg) {
   }
 
   function selectAll(e) {
-    if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) {
+    if (isField(e)) {
       try { e.select(); } catch (_) { /* some types cannot select */ }
       try { e.setSelectionRange(0, e.value.length); } catch (_) { /* number/email */ }
     } else {
@@ -151,6 +297,8 @@ function (op, arg) {
 
   switch (op) {
     case 'probe': return probe(el, arg);
+    case 'guard': return installGuard(el, arg);
+    case 'guardResult': return guardResult();
     case 'scroll': {
       if (!el.isConnected) return { state: 'gone' };
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
@@ -165,11 +313,13 @@ function (op, arg) {
     case 'focus': {
       el.focus();
       const a = deepActive(el.ownerDocument);
-      return a === el || (!!a && el.contains(a));
+      const ok = a === el || (!!a && el.contains(a));
+      if (ok && arg && arg.guard) installGuard(el, arg.guard);
+      return ok;
     }
     case 'setValue': {
       el.focus();
-      if (el.isContentEditable && !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) el.textContent = arg;
+      if (el.isContentEditable && !isField(el)) el.textContent = arg;
       else setNativeValue(el, arg);
       fire(el, 'input');
       fire(el, 'change');
@@ -177,7 +327,7 @@ function (op, arg) {
     }
     case 'deleteSelection': {
       if (!el.ownerDocument.execCommand('delete')) {
-        if (el.isContentEditable && !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) el.textContent = '';
+        if (el.isContentEditable && !isField(el)) el.textContent = '';
         else setNativeValue(el, '');
         fire(el, 'input');
       }
@@ -193,21 +343,25 @@ function (op, arg) {
       el.focus();
       selectAll(el);
       const a = deepActive(el.ownerDocument);
-      return { kind, state: 'ok', focused: a === el || (!!a && el.contains(a)) };
+      const focused = a === el || (!!a && el.contains(a));
+      if (focused && arg && arg.guard) installGuard(el, arg.guard);
+      return { kind, state: 'ok', focused };
     }
     case 'change': {
+      // After fill/clear: the change event, the value, and what the input guard saw.
+      const guard = globalThis.__abGuard ? guardResult() : null;
       fire(el, 'change');
-      return (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) ? el.value : el.innerText;
+      return { value: isField(el) ? el.value : el.innerText, guard };
     }
     case 'value': {
-      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
+      if (isField(el) || isTag(el, 'select')) return el.value;
       if (el.isContentEditable) return el.innerText;
       const role = el.getAttribute('role');
       if (role && el.hasAttribute('aria-valuenow')) return el.getAttribute('aria-valuenow');
       return { error: 'not_input', what: describe(el) };
     }
     case 'selectNative': {
-      if (!(el instanceof HTMLSelectElement)) return { error: 'not_select' };
+      if (!isTag(el, 'select')) return { error: 'not_select' };
       const opts = Array.from(el.options);
       let o = opts.find((x) => x.value === arg) || opts.find((x) => optionLabel(x) === arg) ||
         opts.find((x) => optionLabel(x).toLowerCase() === String(arg).toLowerCase());

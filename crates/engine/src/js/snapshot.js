@@ -18,6 +18,10 @@
 //   __ab.element(id)   -> the live Element of a ref ('e5', '@e5', 'ref=e5'), or null when unknown,
 //                         garbage collected or no longer connected
 //   __ab.frameOwner(k) -> the <iframe> behind frame marker k of the latest snapshot, or null
+//   __ab.identity(el)  -> [role, name] of an element now, as a snapshot line shows them (refs are
+//                         checked against it before every action)
+//   __ab.differs(el, role, name) -> null when the element still shows that role and name, else
+//                         its [role, name] now
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
@@ -1411,15 +1415,7 @@
     pseudoCheck = (sf & 1) !== 0;
     cvCheck = (sf & 2) !== 0;
     activeEl = doc.activeElement;
-    ownerOf = null;
-    try {
-      for (const o of doc.querySelectorAll('[aria-owns]')) {
-        for (const id of o.getAttribute('aria-owns').trim().split(/\s+/)) {
-          const t = id && doc.getElementById(id);
-          if (t && t !== o && !t.contains(o)) (ownerOf || (ownerOf = new Map())).set(t, o);
-        }
-      }
-    } catch (e) { ownerOf = null; }
+    ownerOf = owners(doc);
     while (activeEl && activeEl.shadowRoot && activeEl.shadowRoot.activeElement) activeEl = activeEl.shadowRoot.activeElement;
     const items = [];
     try {
@@ -1458,6 +1454,52 @@
     }
   }
 
+  // aria-owns: owned element -> its owner, for one document (null when none).
+  function owners(doc) {
+    let map = null;
+    try {
+      for (const o of doc.querySelectorAll('[aria-owns]')) {
+        for (const id of o.getAttribute('aria-owns').trim().split(/\s+/)) {
+          const t = id && doc.getElementById(id);
+          if (t && t !== o && !t.contains(o)) (map || (map = new Map())).set(t, o);
+        }
+      }
+    } catch (e) { map = null; }
+    return map;
+  }
+
+  // [role, name] of an element now, as a snapshot line would show them.
+  function identity(el) {
+    if (!el || el.nodeType !== 1) return ['', ''];
+    const pc = pseudoCheck, cc = cvCheck;
+    resetCaches();
+    pseudoCheck = true;
+    cvCheck = true;
+    ownerOf = owners(el.ownerDocument);
+    try {
+      const tag = el.localName;
+      if (tag === 'iframe' || tag === 'frame') {
+        return ['Iframe', cap(collapse(el.getAttribute('title') || el.getAttribute('name') || ''), 100)];
+      }
+      return [roleOf(el), cap(nameOf(el), 100)];
+    } catch (e) {
+      return ['', ''];
+    } finally {
+      pseudoCheck = pc;
+      cvCheck = cc;
+      ownerOf = null;
+      resetCaches();
+    }
+  }
+
+  // null when the element still has this role and name (ignoring the generic/none distinction a
+  // clickable gets), else its [role, name] now.
+  function differs(el, role, name) {
+    const now = identity(el);
+    const plain = (r) => (r === 'none' || r === 'LineBreak' || r === 'generic') ? 'generic' : r;
+    return plain(now[0]) === plain(role) && now[1] === name ? null : now;
+  }
+
   function element(id) {
     if (typeof id !== 'string') return null;
     const m = /^(?:@|ref=)?(e\d+)$/.exec(id.trim());
@@ -1473,5 +1515,5 @@
     return el && el.isConnected ? el : null;
   }
 
-  return { snapshot, element, frameOwner, docToken, version: 1 };
+  return { snapshot, element, frameOwner, identity, differs, docToken, version: 1 };
 })()
