@@ -307,29 +307,58 @@ fn probe_error(r: &Value, what: &str) -> Option<EngineError> {
     })
 }
 
-/// Top-left of an out-of-process frame in the page (zero for the page's own frames).
+/// Top-left of an out-of-process frame in the page (zero for the page's own frames): the
+/// content box of its owner `<iframe>` in the parent process, added up through every level of a
+/// nested out-of-process chain.
 async fn frame_offset(page: &Page, el: Subject<'_>) -> Result<(f64, f64)> {
     let frame = el.frame();
     if !frame.child {
         return Ok((0.0, 0.0));
     }
-    let owner = page
-        .session
-        .call("DOM.getFrameOwner", json!({"frameId": frame.frame_id}))
-        .await?;
-    let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
-    let model = page
-        .session
-        .call("DOM.getBoxModel", json!({"backendNodeId": backend}))
-        .await?;
-    let quad = model
-        .get("model")
-        .and_then(|m| m.get("content"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let x = quad.first().and_then(Value::as_f64).unwrap_or(0.0);
-    let y = quad.get(1).and_then(Value::as_f64).unwrap_or(0.0);
+    let Some(mut sid) = frame.session.id().map(str::to_string) else {
+        return Ok((0.0, 0.0));
+    };
+    let mut frame_id = frame.frame_id.clone();
+    let (mut x, mut y) = (0.0, 0.0);
+    let state = page.state();
+    for _ in 0..32 {
+        let parent = state.child_parents.get(&sid).cloned().flatten();
+        let session = match &parent {
+            Some(p) => {
+                agentbrowser_cdp::Session::attached(page.session.connection().clone(), p.clone())
+            }
+            None => page.session.clone(),
+        };
+        let owner = session
+            .call("DOM.getFrameOwner", json!({"frameId": frame_id}))
+            .await?;
+        let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
+        let model = session
+            .call("DOM.getBoxModel", json!({"backendNodeId": backend}))
+            .await?;
+        let quad = model
+            .get("model")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        x += quad.first().and_then(Value::as_f64).unwrap_or(0.0);
+        y += quad.get(1).and_then(Value::as_f64).unwrap_or(0.0);
+        let Some(p) = parent else {
+            break;
+        };
+        // The parent session's own frame is its target id (its local root).
+        let Some(target) = state
+            .child_sessions
+            .iter()
+            .find(|(_, v)| **v == p)
+            .map(|(k, _)| k.clone())
+        else {
+            break;
+        };
+        sid = p;
+        frame_id = target;
+    }
     Ok((x, y))
 }
 
@@ -1151,7 +1180,8 @@ async fn finish(
 /// A read on a ref: text, inner text, value, attribute or a boolean state.
 pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
     let (id, entry) = lookup(page, target)?;
-    let v = world::ref_op(page, &id, &entry, op, arg, true).await?;
+    // A read reports what the element is now; only actions require it to be what the agent saw.
+    let v = world::ref_op(page, &id, &entry, op, arg, false).await?;
     let what = describe(&id, &entry);
     match op {
         "value" if v.get("error").is_some() => Err(EngineError::new(

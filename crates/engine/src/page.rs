@@ -33,8 +33,10 @@ pub struct PageState {
     pub lifecycle: VecDeque<(String, Vec<String>)>,
     /// HTTP status of the main document per loader id.
     pub statuses: VecDeque<(String, i64)>,
-    /// Flattened sessions of out-of-process iframes, by frame (= target) id.
+    /// Flattened sessions of out-of-process iframes, by frame (= target) id, at any depth.
     pub child_sessions: HashMap<String, String>,
+    /// The session each child session was attached through (`None`: the page's own session).
+    pub child_parents: HashMap<String, Option<String>>,
     /// Whether the main frame is loading (between frameStartedLoading and frameStoppedLoading).
     pub loading: bool,
     /// Counts main-frame navigation starts and requests (changes when something began to load).
@@ -361,6 +363,62 @@ fn str_field(v: &Value, key: &str) -> String {
         .to_string()
 }
 
+/// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
+/// frames nested in it: each child session auto-attaches its own out-of-process children.
+fn child_event(parent: &Session, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
+    let p = &ev.params;
+    let sid = str_field(p, "sessionId");
+    if ev.method == "Target.detachedFromTarget" {
+        tx.send_modify(|s| {
+            s.child_sessions.retain(|_, v| *v != sid);
+            s.child_parents.remove(&sid);
+        });
+        return;
+    }
+    let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
+    if str_field(&info, "type") != "iframe" {
+        return;
+    }
+    let target = str_field(&info, "targetId");
+    let parent_sid = parent.id().map(str::to_string);
+    tx.send_modify(|s| {
+        s.child_sessions.insert(target, sid.clone());
+        s.child_parents.insert(sid.clone(), parent_sid);
+    });
+    let child = Session::attached(parent.connection().clone(), sid.clone());
+    let tx = tx.clone();
+    tokio::spawn(async move {
+        let mut events = child.events();
+        let mut state = tx.subscribe();
+        let _ = child
+            .call(
+                "Target.setAutoAttach",
+                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+            )
+            .await;
+        loop {
+            tokio::select! {
+                ev = events.recv() => match ev {
+                    Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
+                        child_event(&child, &ev, &tx);
+                    }
+                    Some(_) => {}
+                    None => return,
+                },
+                changed = state.changed() => {
+                    let gone = changed.is_err() || {
+                        let s = state.borrow();
+                        s.detached || !s.child_parents.contains_key(&sid)
+                    };
+                    if gone {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
 async fn pump(
     session: Session,
     mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
@@ -444,19 +502,8 @@ async fn pump(
                     }
                 });
             }
-            "Target.attachedToTarget" => {
-                let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
-                if str_field(&info, "type") == "iframe" {
-                    let target = str_field(&info, "targetId");
-                    let sid = str_field(p, "sessionId");
-                    tx.send_modify(|s| {
-                        s.child_sessions.insert(target, sid);
-                    });
-                }
-            }
-            "Target.detachedFromTarget" => {
-                let sid = str_field(p, "sessionId");
-                tx.send_modify(|s| s.child_sessions.retain(|_, v| *v != sid));
+            "Target.attachedToTarget" | "Target.detachedFromTarget" => {
+                child_event(&session, &ev, &tx);
             }
             "Inspector.targetCrashed" => tx.send_modify(|s| s.crashed = true),
             "Inspector.detached" => tx.send_modify(|s| s.detached = true),

@@ -50,6 +50,7 @@ pub fn to_json(page: &Page, snap: &Snapshot) -> Value {
     json!({
         "text": snap.text,
         "origin": snap.origin,
+        "tab": page.tab_id,
         "generation": snap.generation,
         "spec": snap.spec.to_json(),
         "refs": Value::Object(map),
