@@ -73,7 +73,16 @@ pub fn render(action: &str, data: &Value) -> String {
                 .and_then(Value::as_i64)
                 .map(|s| format!(" [{s}]"))
                 .unwrap_or_default();
-            format!("{}{status}\n{}", s(data, "url"), s(data, "title"))
+            let recovered = data
+                .get("recovered")
+                .and_then(Value::as_str)
+                .map(|r| format!("(recovered the tab: {r})\n"))
+                .unwrap_or_default();
+            format!(
+                "{recovered}{}{status}\n{}",
+                s(data, "url"),
+                s(data, "title")
+            )
         }
         "title" => s(data, "title").to_string(),
         "url" => s(data, "url").to_string(),
@@ -128,6 +137,9 @@ pub fn render(action: &str, data: &Value) -> String {
             };
             if let Some(tab) = data.get("newTab").and_then(Value::as_str) {
                 line.push_str(&format!(" -> opened tab {tab}"));
+            }
+            if let Some(note) = data.get("note").and_then(Value::as_str) {
+                line.push_str(&format!(" ({note})"));
             }
             match data.get("diff").filter(|d| !d.is_null()) {
                 Some(d) if d.get("changed").and_then(Value::as_bool).unwrap_or(false) => {

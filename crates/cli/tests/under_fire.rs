@@ -384,3 +384,48 @@ fn a_stable_cover_is_reported_at_once() {
     cli.ok(&["click", &buy, "--no-evidence"]);
     assert_eq!(cli.eval("window.bought || 0"), 1);
 }
+
+#[test]
+fn a_hung_page_is_recovered_in_the_same_tab() {
+    let s = Server::start();
+    s.route(
+        "/hang",
+        Page::html("<title>Hang</title><button onclick='for(;;){}'>Spin</button>"),
+    );
+    s.route(
+        "/other",
+        Page::html("<title>Other</title><h1>Other page</h1>"),
+    );
+    let cli = Cli::new("hang");
+    cli.ok(&["open", &s.url("/hang")]);
+    let snap = snapshot(&cli);
+    let spin = cli.find_ref(&snap, "button", "Spin");
+    let (code, _, _) = cli.err(&["--timeout", "3000", "click", &spin]);
+    assert_eq!(code, "timeout");
+    // The next command fails fast with the way out instead of waiting out its timeout.
+    let (code, msg, _) = cli.err(&["eval", "1"]);
+    assert_eq!(code, "timeout");
+    assert!(msg.contains("`open`, `reload` or `back`"), "{msg}");
+    let t = Instant::now();
+    let open = cli.ok(&["open", &s.url("/other")]);
+    eprintln!(
+        "recovered in {} ms: {}",
+        t.elapsed().as_millis(),
+        open["recovered"]
+    );
+    assert!(open["recovered"].is_string(), "{open}");
+    assert_eq!(open["title"], "Other");
+    let tabs = cli.ok(&["tab", "list"]);
+    assert_eq!(tabs["tabs"].as_array().unwrap().len(), 1);
+    assert_eq!(tabs["tabs"][0]["id"], "t1");
+    assert_eq!(cli.eval("document.title"), "Other");
+    // The same for reload, after a script hangs the page from eval.
+    cli.ok(&["open", &s.url("/hang")]);
+    assert_eq!(
+        cli.err(&["--timeout", "2000", "eval", "for(;;){}"]).0,
+        "timeout"
+    );
+    let r = cli.ok(&["reload"]);
+    assert!(r["recovered"].is_string(), "{r}");
+    assert_eq!(cli.eval("document.title"), "Hang");
+}

@@ -214,6 +214,12 @@ impl Browser {
         })
     }
 
+    /// The active tab's page if it is attached (no CDP call).
+    pub fn active_attached(&self) -> Option<Page> {
+        let id = self.active.as_deref()?;
+        self.tabs.iter().find(|t| t.id == id)?.page.clone()
+    }
+
     /// A watch on the active tab's page state, if that tab is attached.
     pub fn active_watch(&self) -> Option<tokio::sync::watch::Receiver<crate::page::PageState>> {
         let id = self.active.as_deref()?;

@@ -17,6 +17,8 @@ use crate::refs::TabRefs;
 pub const WORLD_NAME: &str = "__agentbrowser";
 
 const LOADERS_KEPT: usize = 8;
+/// How long a page suspected to be hung gets to answer a trivial evaluation.
+const HUNG_PROBE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// What the event pump knows about a page, observed by waiters.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +45,10 @@ pub struct PageState {
     pub nav_started_seq: u64,
     /// Set when the renderer crashed.
     pub crashed: bool,
+    /// Set when the engine crashed the renderer itself to recover a hung page (not a failure).
+    pub crash_expected: bool,
+    /// Set when a command timed out on this page: its main thread may be stuck in a script.
+    pub maybe_hung: bool,
     /// Set when the target went away or the connection closed.
     pub detached: bool,
 }
@@ -194,7 +200,90 @@ impl Page {
 
     /// Forgets a renderer crash before a navigation that will load a fresh renderer.
     pub fn recover_from_crash(&self) {
-        self.with_state(|s| s.crashed = false);
+        self.with_state(|s| {
+            s.crashed = false;
+            s.crash_expected = false;
+        });
+    }
+
+    /// Notes that a command timed out on this page (its main thread may be stuck).
+    pub fn mark_maybe_hung(&self) {
+        self.with_state(|s| s.maybe_hung = true);
+    }
+
+    /// Whether the page's main thread answers a trivial evaluation within `within`.
+    pub async fn responsive(&self, within: std::time::Duration) -> bool {
+        self.session
+            .call_timeout(
+                "Runtime.evaluate",
+                json!({"expression": "1", "returnByValue": true}),
+                within,
+            )
+            .await
+            .is_ok()
+    }
+
+    /// After a timeout: when the main thread does not answer, fails fast with `timeout` naming
+    /// the way out, instead of letting the next command wait out its own timeout too.
+    pub async fn ensure_responsive(&self) -> Result<()> {
+        if !self.state.borrow().maybe_hung {
+            return Ok(());
+        }
+        if self.responsive(HUNG_PROBE).await {
+            self.with_state(|s| s.maybe_hung = false);
+            return Ok(());
+        }
+        Err(EngineError::new(
+            ErrorCode::Timeout,
+            format!(
+                "the page in tab {} is not answering: a script keeps its main thread busy; \
+                 `open`, `reload` or `back` recover this tab",
+                self.tab_id
+            ),
+        ))
+    }
+
+    /// Recovers a page whose main thread is stuck (after a timeout): stops the running script,
+    /// or, when even that gets no answer, crashes the renderer so the navigation that follows
+    /// starts a fresh one in the same tab. Returns what was done (`None`: nothing was stuck).
+    pub async fn unstick(&self) -> Option<&'static str> {
+        if !self.state.borrow().maybe_hung || self.responsive(HUNG_PROBE).await {
+            self.with_state(|s| s.maybe_hung = false);
+            return None;
+        }
+        let _ = self
+            .session
+            .call_timeout(
+                "Runtime.terminateExecution",
+                json!({}),
+                std::time::Duration::from_millis(500),
+            )
+            .await;
+        if self.responsive(std::time::Duration::from_millis(500)).await {
+            self.with_state(|s| s.maybe_hung = false);
+            return Some("stopped a script that kept the page busy");
+        }
+        self.with_state(|s| s.crash_expected = true);
+        let _ = self
+            .session
+            .call_timeout(
+                "Page.crash",
+                json!({}),
+                std::time::Duration::from_millis(500),
+            )
+            .await;
+        let mut rx = self.state.clone();
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_millis(1000),
+            rx.wait_for(|s| s.crashed || s.detached),
+        )
+        .await;
+        self.with_state(|s| {
+            s.maybe_hung = false;
+            s.crashed = false;
+            s.crash_expected = false;
+        });
+        Some("restarted the page's renderer, which did not answer")
     }
 
     /// Fails when the page crashed or went away.

@@ -88,7 +88,7 @@ impl Engine {
         let crashed = async {
             match crash.as_mut() {
                 Some(rx) => {
-                    let _ = rx.wait_for(|s| s.crashed).await;
+                    let _ = rx.wait_for(|s| s.crashed && !s.crash_expected).await;
                 }
                 None => std::future::pending::<()>().await,
             }
@@ -108,6 +108,11 @@ impl Engine {
                 format!("the page crashed during `{action}`; `reload` or `open` a URL to continue"),
             )),
         };
+        if result.as_ref().is_err_and(|e| e.code == ErrorCode::Timeout)
+            && let Some(page) = self.browser.as_ref().and_then(Browser::active_attached)
+        {
+            page.mark_maybe_hung();
+        }
         match result {
             Ok(data) => Response::success(request.id, action, data),
             Err(e) => {
@@ -174,33 +179,39 @@ impl Engine {
             Command::Open(p) => {
                 let url = normalize_url(&p.url)?;
                 let page = self.browser().await?.active_page().await?;
+                let recovered = page.unstick().await;
                 let (url, status) = page
                     .navigate(&url, p.wait_until.unwrap_or_default(), deadline)
                     .await?;
                 let title = page.read_js("document.title").await?;
-                Ok(json!({"url": url, "title": title, "status": status}))
+                let mut data = json!({"url": url, "title": title, "status": status});
+                if let Some(how) = recovered {
+                    data["recovered"] = json!(how);
+                }
+                Ok(data)
             }
             Command::Back(p) => self.history(-1, p, deadline).await,
             Command::Forward(p) => self.history(1, p, deadline).await,
             Command::Reload(p) => {
                 let page = self.browser().await?.active_page().await?;
+                let recovered = page.unstick().await;
                 let before = page.state().document_seq;
                 page.recover_from_crash();
                 page.session.call("Page.reload", json!({})).await?;
                 page.wait_next_document(before, p.wait_until.unwrap_or_default(), deadline)
                     .await?;
-                self.location().await
+                Ok(with_recovered(self.location().await?, recovered))
             }
             Command::Title(_) => {
-                let page = self.browser().await?.active_page().await?;
+                let page = self.page().await?;
                 Ok(json!({"title": page.read_js("document.title").await?}))
             }
             Command::Url(_) => {
-                let page = self.browser().await?.active_page().await?;
+                let page = self.page().await?;
                 Ok(json!({"url": page.current_url().await?}))
             }
             Command::Eval(p) => {
-                let page = self.browser().await?.active_page().await?;
+                let page = self.page().await?;
                 Ok(json!({"result": page.evaluate(&p.script).await?}))
             }
             Command::TabList(_) => {
@@ -453,7 +464,9 @@ impl Engine {
     }
 
     async fn page(&mut self) -> Result<crate::page::Page> {
-        self.active_page().await
+        let page = self.active_page().await?;
+        page.ensure_responsive().await?;
+        Ok(page)
     }
 
     /// The active tab's page, after checking that `target` is a ref this tab issued: a ref of
@@ -561,6 +574,7 @@ impl Engine {
 
     async fn history(&mut self, delta: i64, p: HistoryParams, deadline: Instant) -> Result<Value> {
         let page = self.browser().await?.active_page().await?;
+        let recovered = page.unstick().await;
         let history: NavigationHistory = page
             .session
             .call_as("Page.getNavigationHistory", json!({}))
@@ -588,7 +602,7 @@ impl Engine {
             page.wait_next_document(before, p.wait_until.unwrap_or_default(), deadline)
                 .await?;
         }
-        self.location().await
+        Ok(with_recovered(self.location().await?, recovered))
     }
 
     async fn location(&mut self) -> Result<Value> {
@@ -651,6 +665,14 @@ fn tab_info(id: &str, info: &agentbrowser_cdp::types::TargetInfo, active: bool) 
         "title": info.title,
         "active": active,
     })
+}
+
+/// Adds how a hung page was recovered to a navigation's answer.
+fn with_recovered(mut data: Value, recovered: Option<&str>) -> Value {
+    if let Some(how) = recovered {
+        data["recovered"] = json!(how);
+    }
+    data
 }
 
 fn same_document(a: &str, b: &str) -> bool {
