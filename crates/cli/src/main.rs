@@ -152,6 +152,9 @@ enum Cmd {
         /// Show link targets.
         #[arg(long)]
         urls: bool,
+        /// Size budget of the text in bytes (default 100000; 0 = no limit).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_bytes: Option<i64>,
     },
     /// Click a ref.
     Click {
@@ -527,9 +530,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             selector,
             urls,
+            max_bytes,
         } => (
             "snapshot",
-            json!({"interactive": !full, "compact": compact, "maxDepth": depth, "selector": selector, "urls": urls}),
+            json!({"interactive": !full, "compact": compact, "maxDepth": depth, "selector": selector, "urls": urls, "maxBytes": max_bytes}),
         ),
         Cmd::Click {
             r#ref,

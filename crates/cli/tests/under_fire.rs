@@ -429,3 +429,68 @@ fn a_hung_page_is_recovered_in_the_same_tab() {
     assert!(r["recovered"].is_string(), "{r}");
     assert_eq!(cli.eval("document.title"), "Hang");
 }
+
+/// A table of 5,000 rows by 10 cells, built by script.
+const BIG_TABLE: &str = r#"<!doctype html><title>Big</title><h1>Big table</h1>
+<table id="t"><thead><tr><th>A</th><th>B</th><th>C</th><th>D</th><th>E</th><th>F</th><th>G</th><th>H</th><th>I</th><th>J</th></tr></thead><tbody></tbody></table>
+<script>
+const rows = [];
+for (let r = 0; r < 5000; r++) {
+  let tr = '<tr>';
+  for (let c = 0; c < 10; c++) tr += '<td>r' + r + 'c' + c + '</td>';
+  rows.push(tr + '</tr>');
+}
+document.querySelector('tbody').innerHTML = rows.join('');
+</script>"#;
+
+#[test]
+fn a_50k_cell_table_is_bounded_by_default() {
+    let s = Server::start();
+    s.route("/big", Page::html(BIG_TABLE));
+    let cli = Cli::new("big");
+    cli.ok(&["open", &s.url("/big")]);
+    for args in [vec!["snapshot"], vec!["snapshot", "--full"]] {
+        let t = Instant::now();
+        let snap = cli.ok(&args);
+        let ms = t.elapsed().as_millis();
+        let text = snap["text"].as_str().unwrap();
+        eprintln!("{args:?}: {} bytes in {ms} ms", text.len());
+        assert!(
+            text.len() <= 100_000 + 400,
+            "{args:?}: {} bytes",
+            text.len()
+        );
+        assert_eq!(snap["truncated"], true);
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with("... truncated at 100000 bytes:")
+                && last.contains("-s CSS")
+                && last.contains("-d N"),
+            "{last}"
+        );
+        let omitted = snap["omitted"].as_array().unwrap();
+        let role = if args.len() == 1 { "row" } else { "cell" };
+        assert!(
+            omitted
+                .iter()
+                .any(|o| o["role"] == role && o["count"].as_u64().unwrap() > 100),
+            "{args:?}: {omitted:?}"
+        );
+        // Every line shown is whole, and refs are issued only for lines shown.
+        for id in snap["refs"].as_object().unwrap().keys() {
+            assert!(
+                text.contains(&format!("ref={id}]")),
+                "{id} issued but not shown"
+            );
+        }
+    }
+    // A budget of 0 lifts the bound; a selector narrows it.
+    let all = cli.ok(&["snapshot", "--max-bytes", "0"]);
+    assert_eq!(all["truncated"], false);
+    assert!(all["text"].as_str().unwrap().len() > 200_000);
+    let head = cli.ok(&["snapshot", "-s", "thead"]);
+    assert_eq!(head["truncated"], false);
+    let (code, msg, _) = cli.err(&["snapshot", "--max-bytes", "-1"]);
+    assert_eq!(code, "invalid_argument");
+    assert!(msg.contains("maxBytes"), "{msg}");
+}

@@ -40,7 +40,12 @@ pub struct SnapshotSpec {
     pub max_depth: Option<u32>,
     /// Link targets.
     pub urls: bool,
+    /// Size budget of the text in bytes (0 = unbounded).
+    pub max_bytes: usize,
 }
+
+/// Default size budget of a snapshot's text, in bytes.
+pub const DEFAULT_MAX_BYTES: usize = 100_000;
 
 impl Default for SnapshotSpec {
     fn default() -> Self {
@@ -50,6 +55,7 @@ impl Default for SnapshotSpec {
             compact: false,
             max_depth: None,
             urls: false,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -63,6 +69,7 @@ impl SnapshotSpec {
             "compact": self.compact,
             "maxDepth": self.max_depth,
             "urls": self.urls,
+            "maxBytes": self.max_bytes,
         })
     }
 }
@@ -80,8 +87,10 @@ pub struct Snapshot {
     pub spec: SnapshotSpec,
     /// Ref ids in the order they appear.
     pub refs: Vec<String>,
-    /// Whether the text was cut at the size bound.
+    /// Whether the text was cut at the size budget.
     pub truncated: bool,
+    /// What the cut left out: lines by role, most first.
+    pub omitted: Vec<(String, u64)>,
 }
 
 /// Ref and snapshot bookkeeping for one tab.
@@ -197,6 +206,7 @@ mod tests {
             spec: SnapshotSpec::default(),
             refs: refs.iter().map(|s| s.to_string()).collect(),
             truncated: false,
+            omitted: Vec::new(),
         };
         assert_eq!(t.push_snapshot(snap(&["e1"])).generation, 1);
         assert_eq!(t.push_snapshot(snap(&["e2"])).generation, 2);

@@ -10,8 +10,6 @@ use crate::page::Page;
 use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
 
-/// Largest snapshot text returned; longer text is cut at a line boundary and flagged.
-pub const MAX_TEXT_BYTES: usize = 2_000_000;
 /// Deepest nesting of out-of-process frames followed.
 const MAX_FRAME_NESTING: u32 = 4;
 
@@ -26,7 +24,17 @@ pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
         }
         Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
     };
+    let max_bytes = match p.max_bytes {
+        None => crate::refs::DEFAULT_MAX_BYTES,
+        Some(b) if b < 0 => {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `maxBytes`: {b} is negative; use a size in bytes, or 0 for no limit"
+            )));
+        }
+        Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
+    };
     Ok(SnapshotSpec {
+        max_bytes,
         selector: p.selector.clone().filter(|s| !s.trim().is_empty()),
         interactive: p.interactive.unwrap_or(true),
         compact: p.compact.unwrap_or(false),
@@ -55,11 +63,13 @@ pub fn to_json(page: &Page, snap: &Snapshot) -> Value {
         "spec": snap.spec.to_json(),
         "refs": Value::Object(map),
         "truncated": snap.truncated,
+        "omitted": snap.omitted.iter().map(|(r, n)| json!({"role": r, "count": n})).collect::<Vec<_>>(),
     })
 }
 
 struct Part {
     text: String,
+    omitted: Vec<(String, u64)>,
     url: String,
     refs: Vec<(String, String, String)>,
     doc_token: String,
@@ -72,6 +82,7 @@ async fn run_part(
     spec: &SnapshotSpec,
     selector: Option<&str>,
     base_depth: u32,
+    budget: usize,
 ) -> Result<Part> {
     let next = page
         .ref_counter
@@ -85,6 +96,7 @@ async fn run_part(
         "urls": spec.urls,
         "nextRef": next,
         "baseDepth": base_depth,
+        "maxBytes": budget,
     });
     let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
     if value.get("ok").and_then(Value::as_bool) != Some(true) {
@@ -135,7 +147,17 @@ async fn run_part(
                 .collect()
         })
         .unwrap_or_default();
+    let omitted = value
+        .get("omitted")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Part {
+        omitted,
         url: value
             .get("url")
             .and_then(Value::as_str)
@@ -196,6 +218,15 @@ async fn child_frame(page: &Page, frame: &FrameTarget, index: u32) -> Result<Opt
     }))
 }
 
+/// What a capture gathers across frames: the refs in order, what the budget left out, and the
+/// bytes used so far.
+#[derive(Default)]
+struct Gathered {
+    ids: Vec<String>,
+    omitted: std::collections::HashMap<String, u64>,
+    used: usize,
+}
+
 /// Captures one frame (and, recursively, its out-of-process frames) and records its refs.
 /// Returns the text and the frame's URL.
 async fn capture_frame(
@@ -205,9 +236,14 @@ async fn capture_frame(
     selector: Option<&str>,
     base_depth: u32,
     nesting: u32,
-    ids: &mut Vec<String>,
+    acc: &mut Gathered,
 ) -> Result<(String, String)> {
-    let part = run_part(page, &frame, spec, selector, base_depth).await?;
+    let budget = if spec.max_bytes == 0 {
+        0
+    } else {
+        spec.max_bytes.saturating_sub(acc.used).max(1)
+    };
+    let part = run_part(page, &frame, spec, selector, base_depth, budget).await?;
     {
         let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
         for (id, role, name) in &part.refs {
@@ -227,7 +263,11 @@ async fn capture_frame(
             );
         }
     }
-    ids.extend(part.refs.iter().map(|r| r.0.clone()));
+    acc.ids.extend(part.refs.iter().map(|r| r.0.clone()));
+    for (role, n) in &part.omitted {
+        *acc.omitted.entry(role.clone()).or_default() += n;
+    }
+    acc.used += part.text.len();
     if part.frames.is_empty() {
         return Ok((part.text, part.url));
     }
@@ -246,7 +286,7 @@ async fn capture_frame(
                 None,
                 depth,
                 nesting + 1,
-                ids,
+                acc,
             ))
             .await
             .map(|(text, _)| text)
@@ -289,7 +329,7 @@ fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
 /// Captures the page with `spec`, stores it under a new generation and returns it.
 pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
     page.ensure_alive()?;
-    let mut ids = Vec::new();
+    let mut acc = Gathered::default();
     let (text, origin) = capture_frame(
         page,
         FrameTarget::main(page),
@@ -297,7 +337,7 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         spec.selector.as_deref(),
         0,
         0,
-        &mut ids,
+        &mut acc,
     )
     .await?;
     let text = if text.trim().is_empty() {
@@ -309,14 +349,15 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
     } else {
         text
     };
-    let (text, truncated) = bound(text);
+    let (text, omitted) = bound(text, spec.max_bytes, acc.omitted);
     let snap = Snapshot {
         generation: 0,
         text,
         origin,
         spec: spec.clone(),
-        refs: ids,
-        truncated,
+        refs: acc.ids,
+        truncated: !omitted.is_empty(),
+        omitted,
     };
     Ok(page
         .refs
@@ -325,20 +366,72 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         .push_snapshot(snap))
 }
 
-fn bound(text: String) -> (String, bool) {
-    if text.len() <= MAX_TEXT_BYTES {
-        return (text, false);
+/// Cuts `text` at a whole line within `budget` bytes (0 = none), adding the lines it cuts to
+/// `omitted`, and ends a cut text with a line that says what was left out and how to see it.
+/// Returns the text and what was left out by role, most first.
+fn bound(
+    text: String,
+    budget: usize,
+    mut omitted: std::collections::HashMap<String, u64>,
+) -> (String, Vec<(String, u64)>) {
+    let mut text = text;
+    if budget > 0 && text.len() > budget {
+        let mut cut = budget;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let cut = text[..cut].rfind('\n').unwrap_or(0);
+        for line in text[cut..].lines().filter(|l| !l.trim().is_empty()) {
+            let role = line
+                .trim_start()
+                .strip_prefix("- ")
+                .and_then(|l| l.split([' ', ':']).next())
+                .filter(|r| !r.is_empty())
+                .unwrap_or("text");
+            *omitted.entry(role.to_string()).or_default() += 1;
+        }
+        text.truncate(cut);
     }
-    let mut cut = MAX_TEXT_BYTES;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
+    let mut omitted: Vec<(String, u64)> = omitted.into_iter().filter(|(_, n)| *n > 0).collect();
+    omitted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if omitted.is_empty() {
+        return (text, omitted);
     }
-    let cut = text[..cut].rfind('\n').unwrap_or(cut);
-    (
-        format!(
-            "{}\n... (truncated at {MAX_TEXT_BYTES} bytes)",
-            &text[..cut]
-        ),
-        true,
-    )
+    let total: u64 = omitted.iter().map(|(_, n)| n).sum();
+    let mut parts: Vec<String> = omitted
+        .iter()
+        .take(6)
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    if omitted.len() > 6 {
+        parts.push("...".into());
+    }
+    text.push_str(&format!(
+        "\n... truncated at {budget} bytes: {total} more lines left out ({}); narrow it with a selector \
+         (-s CSS or a ref) or a depth (-d N), or raise the budget (--max-bytes N, 0 = no limit)",
+        parts.join(", ")
+    ));
+    (text, omitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_cuts_at_a_line_and_counts_what_it_left_out() {
+        let text = "- button \"a\" [ref=e1]\n- row [ref=e2]: x | y\n- row [ref=e3]: z\n- text: hi"
+            .to_string();
+        let (out, omitted) = bound(text.clone(), 30, Default::default());
+        assert!(
+            out.starts_with("- button \"a\" [ref=e1]\n... truncated at 30 bytes: 3 more lines"),
+            "{out}"
+        );
+        assert_eq!(
+            omitted,
+            vec![("row".to_string(), 2), ("text".to_string(), 1)]
+        );
+        let (same, none) = bound(text.clone(), 0, Default::default());
+        assert_eq!((same, none.len()), (text, 0));
+    }
 }

@@ -181,6 +181,9 @@ pub struct SnapshotParams {
     pub max_depth: Option<i64>,
     /// Add link targets (default false).
     pub urls: Option<bool>,
+    /// Size budget of the text in bytes (default 100000; 0 = unbounded). Past it the snapshot
+    /// stops at a whole line and says what it left out (`truncated`, `omitted` counts by role).
+    pub max_bytes: Option<i64>,
 }
 
 /// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.

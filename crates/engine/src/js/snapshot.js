@@ -12,7 +12,10 @@
 //     urls       bool   links get `url=<absolute href>` in their [...] list
 //     nextRef    number the engine's tab-wide counter: new refs are 'e' + nextRef, 'e' + (nextRef+1), ...
 //     baseDepth  number indentation (in steps of two spaces) added to every line
-//   -> {ok: true, text, refs: [[id, role, name], ...], nextRef, docToken, frames: [{marker, index, depth}]}
+//     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref
+//                       issued); `omitted` counts the lines left out by role
+//   -> {ok: true, text, refs: [[id, role, name], ...], nextRef, docToken, frames: [{marker, index, depth}],
+//       omitted: {role: count} | null}
 //   -> {ok: false, error: 'not_found' | 'invalid_selector', message, docToken}
 //
 //   __ab.element(id)   -> the live Element of a ref ('e5', '@e5', 'ref=e5'), or null when unknown,
@@ -1263,6 +1266,22 @@
     'figure', 'Figcaption', 'caption', 'strong', 'emphasis', 'code', 'time', 'Abbr', 'mark', 'note', 'log',
     'tooltip', 'DescriptionList', 'canvas', 'button', 'link', 'menuitem', 'tab', 'option', 'treeitem']);
 
+  // Size budget of the running snapshot: bytes used so far, and what was left out past it.
+  let used = 0;
+  let omitted = null; // role -> lines left out (null while nothing was cut)
+
+  // Adds a line within the budget; past it, counts the line's role as left out instead.
+  function push(lines, line, role) {
+    if (omitted === null && (O.maxBytes <= 0 || used + line.length + 1 <= O.maxBytes)) {
+      lines.push(line);
+      used += line.length + 1;
+      return true;
+    }
+    if (omitted === null) omitted = Object.create(null);
+    omitted[role] = (omitted[role] || 0) + 1;
+    return false;
+  }
+
   function emit(items, depth, lines, refs, frames) {
     const I = O.interactive;
     const abs = O.baseDepth + depth;
@@ -1275,12 +1294,13 @@
       if (kind === 'text') {
         if (cut) continue;
         const s = collapse(it.text);
-        if (s) lines.push(indent + '- text: ' + esc(cap(s, 500)));
+        if (s) push(lines, indent + '- text: ' + esc(cap(s, 500)), 'text');
         continue;
       }
       if (kind === 'marker') {
         if (cut) continue;
         const marker = '\u0000frame:' + it.index;
+        if (omitted !== null) { push(lines, marker, 'iframe'); continue; }
         lines.push(marker);
         frames.push({ marker, index: it.index, depth: abs });
         continue;
@@ -1325,15 +1345,24 @@
         if (!ref) { emit(children, depth, lines, refs, frames); continue; }
       }
       if (cut) continue;
-      let id = null;
-      if (ref) { id = assignRef(el); refs.push([id, role, name]); }
+      const shownRole = isFrame ? 'iframe' : role;
+      if (omitted !== null) {
+        // Past the budget: count what is left out; no ref is issued for a line nobody sees.
+        push(lines, '', shownRole);
+        emit(children, depth + 1, lines, refs, frames);
+        continue;
+      }
       const st = isFrame ? [] : states(el, role);
+      const id = ref ? (refOf.get(el) || 'e' + counter) : null;
       if (id !== null) st.push('ref=' + id);
-      let line = indent + '- ' + (isFrame ? 'iframe' : role);
+      let line = indent + '- ' + shownRole;
       if (name) line += ' "' + esc(name) + '"';
       if (st.length) line += ' [' + st.join(', ') + ']';
       if (value) line += ': ' + esc(collapse(value));
-      lines.push(line);
+      if (push(lines, line, shownRole) && ref) {
+        assignRef(el);
+        refs.push([id, role, name]);
+      }
       emit(children, depth + 1, lines, refs, frames);
     }
   }
@@ -1395,6 +1424,7 @@
       maxDepth: opts.maxDepth == null ? null : Math.max(0, opts.maxDepth | 0),
       urls: !!opts.urls,
       baseDepth: opts.baseDepth | 0,
+      maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
     };
     if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
     const doc = document;
@@ -1410,6 +1440,8 @@
     resetCaches();
     O = o;
     interactiveCount = 0;
+    used = 0;
+    omitted = null;
     frameOwners = [];
     const sf = styleFlags(doc);
     pseudoCheck = (sf & 1) !== 0;
@@ -1445,12 +1477,13 @@
       let text = lines.join('\n');
       if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
       pruneDead();
-      return { ok: true, text, refs, nextRef: counter, docToken, frames, url: location.href };
+      return { ok: true, text, refs, nextRef: counter, docToken, frames, url: location.href, omitted };
     } finally {
       resetCaches();
       O = null;
       ownerOf = null;
       activeEl = null;
+      omitted = null;
     }
   }
 
