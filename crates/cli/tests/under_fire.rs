@@ -341,6 +341,20 @@ fn frames_all_the_way_down() {
         assert!(text.contains(level), "{level} missing:\n{text}");
     }
     exercise_form(&cli, "a 4-deep mixed cross-origin chain");
+    // Something of the top page drawn over the out-of-process frames: the click is refused
+    // (naming the cover) and the cover gets nothing.
+    cli.ok(&["open", &mixed]);
+    let snap = snapshot(&cli);
+    let go = cli.find_ref(&snap, "button", "Go");
+    cli.eval(
+        "const d = document.createElement('div'); d.id = 'veil'; \
+         d.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,0.1)'; \
+         d.onclick = () => window.veilClicks = (window.veilClicks || 0) + 1; document.body.appendChild(d); 0",
+    );
+    let (code, msg, _) = cli.err(&["click", &go]);
+    assert_eq!(code, "element_covered", "{msg}");
+    assert!(msg.contains("veil"), "{msg}");
+    assert_eq!(cli.eval("window.veilClicks || 0"), 0);
 }
 
 #[test]

@@ -269,16 +269,51 @@ async fn actionable_point(
             .await?;
         match probe_error(&r, what) {
             None => {
-                let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
-                let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
-                let (ox, oy) = frame_offset(page, el).await?;
-                Ok(Ok((x + ox, y + oy)))
+                let mut x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
+                let mut y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
+                // An out-of-process frame: up through each parent process, the point must hit
+                // the frame's <iframe> there, which gets a guard of its own.
+                for owner in world::owners(page, &el.frame()).await? {
+                    x += owner.x;
+                    y += owner.y;
+                    let arg = json!({"x": x, "y": y, "hit": hit, "guard": guard});
+                    let o = world::element_op(&owner.handle, "ownerProbe", arg).await?;
+                    if let Some(e) = probe_error(&o, what) {
+                        return Ok(Err(not_yet(&o, e)));
+                    }
+                }
+                Ok(Ok((x, y)))
             }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
             Some(e) => Ok(Err(not_yet(&r, e))),
         }
     })
     .await
+}
+
+/// What the guards of a gesture saw: the element's frame and, for an out-of-process frame, each
+/// parent process (their stopped events count as the gesture's own).
+async fn guard_results(page: &Page, el: Subject<'_>) -> Result<Value> {
+    let frame = el.frame();
+    let mut r = world::guard_result(page, &frame).await?;
+    if frame.child {
+        let owners = world::owners(page, &frame).await.unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        for owner in owners {
+            let f = owner.handle.frame;
+            if !seen.insert((f.session.id().map(str::to_string), f.frame_id.clone())) {
+                continue;
+            }
+            let o = world::guard_result(page, &f).await?;
+            if let (Some(mine), Some(theirs)) = (
+                r.get_mut("blocked").and_then(Value::as_array_mut),
+                o.get("blocked").and_then(Value::as_array),
+            ) {
+                mine.extend(theirs.iter().cloned());
+            }
+        }
+    }
+    Ok(r)
 }
 
 /// The error a failed probe stands for (`None` when the element is actionable).
@@ -305,61 +340,6 @@ fn probe_error(r: &Value, what: &str) -> Option<EngineError> {
             format!("{what} is not visible (hidden, zero-sized or outside the page)"),
         ),
     })
-}
-
-/// Top-left of an out-of-process frame in the page (zero for the page's own frames): the
-/// content box of its owner `<iframe>` in the parent process, added up through every level of a
-/// nested out-of-process chain.
-async fn frame_offset(page: &Page, el: Subject<'_>) -> Result<(f64, f64)> {
-    let frame = el.frame();
-    if !frame.child {
-        return Ok((0.0, 0.0));
-    }
-    let Some(mut sid) = frame.session.id().map(str::to_string) else {
-        return Ok((0.0, 0.0));
-    };
-    let mut frame_id = frame.frame_id.clone();
-    let (mut x, mut y) = (0.0, 0.0);
-    let state = page.state();
-    for _ in 0..32 {
-        let parent = state.child_parents.get(&sid).cloned().flatten();
-        let session = match &parent {
-            Some(p) => {
-                agentbrowser_cdp::Session::attached(page.session.connection().clone(), p.clone())
-            }
-            None => page.session.clone(),
-        };
-        let owner = session
-            .call("DOM.getFrameOwner", json!({"frameId": frame_id}))
-            .await?;
-        let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
-        let model = session
-            .call("DOM.getBoxModel", json!({"backendNodeId": backend}))
-            .await?;
-        let quad = model
-            .get("model")
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        x += quad.first().and_then(Value::as_f64).unwrap_or(0.0);
-        y += quad.get(1).and_then(Value::as_f64).unwrap_or(0.0);
-        let Some(p) = parent else {
-            break;
-        };
-        // The parent session's own frame is its target id (its local root).
-        let Some(target) = state
-            .child_sessions
-            .iter()
-            .find(|(_, v)| **v == p)
-            .map(|(k, _)| k.clone())
-        else {
-            break;
-        };
-        sid = p;
-        frame_id = target;
-    }
-    Ok((x, y))
 }
 
 /// Hover boundary and move events, which every pointer action may fire on its target.
@@ -503,10 +483,10 @@ async fn gesture(
             let (x, y) =
                 actionable_point(page, el, what, limits, true, enabled, Some(spec)).await?;
             if let Err(e) = g.dispatch(page, x, y).await {
-                let _ = world::guard_result(page, &el.frame()).await;
+                let _ = guard_results(page, el).await;
                 return Err(e);
             }
-            let r = world::guard_result(page, &el.frame()).await?;
+            let r = guard_results(page, el).await?;
             match landed(page, el, what, g, &r, nav_before)? {
                 Landed::Yes(note) => Ok(Ok(note)),
                 Landed::Stopped(e) => Ok(Err(NotYet::from(e))),

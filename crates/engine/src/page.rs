@@ -454,7 +454,7 @@ fn str_field(v: &Value, key: &str) -> String {
 
 /// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
 /// frames nested in it: each child session auto-attaches its own out-of-process children.
-fn child_event(parent: &Session, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
+fn child_event(parent: &Session, via_child: bool, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
     if ev.method == "Target.detachedFromTarget" {
@@ -469,7 +469,11 @@ fn child_event(parent: &Session, ev: &Event, tx: &Arc<watch::Sender<PageState>>)
         return;
     }
     let target = str_field(&info, "targetId");
-    let parent_sid = parent.id().map(str::to_string);
+    let parent_sid = if via_child {
+        parent.id().map(str::to_string)
+    } else {
+        None
+    };
     tx.send_modify(|s| {
         s.child_sessions.insert(target, sid.clone());
         s.child_parents.insert(sid.clone(), parent_sid);
@@ -489,7 +493,7 @@ fn child_event(parent: &Session, ev: &Event, tx: &Arc<watch::Sender<PageState>>)
             tokio::select! {
                 ev = events.recv() => match ev {
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, &ev, &tx);
+                        child_event(&child, true, &ev, &tx);
                     }
                     Some(_) => {}
                     None => return,
@@ -592,7 +596,7 @@ async fn pump(
                 });
             }
             "Target.attachedToTarget" | "Target.detachedFromTarget" => {
-                child_event(&session, &ev, &tx);
+                child_event(&session, false, &ev, &tx);
             }
             "Inspector.targetCrashed" => tx.send_modify(|s| s.crashed = true),
             "Inspector.detached" => tx.send_modify(|s| s.detached = true),

@@ -167,6 +167,95 @@ pub struct ElementHandle {
     pub frame: FrameTarget,
 }
 
+/// The `<iframe>` that holds an out-of-process frame, in its parent process.
+#[derive(Debug, Clone)]
+pub struct Owner {
+    /// The owner element, in the engine's world of the parent's local root.
+    pub handle: ElementHandle,
+    /// Top-left of its content box in the parent local root's viewport.
+    pub x: f64,
+    /// See `x`.
+    pub y: f64,
+}
+
+/// The owner `<iframe>`s of an out-of-process frame, innermost first, up to the page (empty for
+/// the page's own frames).
+pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
+    let mut out = Vec::new();
+    if !frame.child {
+        return Ok(out);
+    }
+    let Some(mut sid) = frame.session.id().map(str::to_string) else {
+        return Ok(out);
+    };
+    let mut frame_id = frame.frame_id.clone();
+    let state = page.state();
+    for _ in 0..32 {
+        let parent_sid = state.child_parents.get(&sid).cloned().flatten();
+        let parent = match &parent_sid {
+            Some(p) => FrameTarget {
+                session: Session::attached(page.session.connection().clone(), p.clone()),
+                child: true,
+                frame_id: state
+                    .child_sessions
+                    .iter()
+                    .find(|(_, v)| *v == p)
+                    .map(|(k, _)| k.clone())
+                    .unwrap_or_default(),
+            },
+            None => FrameTarget::main(page),
+        };
+        let owner = parent
+            .session
+            .call("DOM.getFrameOwner", json!({"frameId": frame_id}))
+            .await?;
+        let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
+        let (model, ctx) = tokio::join!(
+            parent
+                .session
+                .call("DOM.getBoxModel", json!({"backendNodeId": backend})),
+            context(page, &parent)
+        );
+        let quad = model?
+            .get("model")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let resolved = parent
+            .session
+            .call(
+                "DOM.resolveNode",
+                json!({"backendNodeId": backend, "executionContextId": ctx?}),
+            )
+            .await?;
+        let object_id = resolved
+            .get("object")
+            .and_then(|o| o.get("objectId"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                EngineError::internal("the frame's owner element could not be resolved")
+            })?
+            .to_string();
+        out.push(Owner {
+            handle: ElementHandle {
+                object_id,
+                frame: parent.clone(),
+            },
+            x: quad.first().and_then(Value::as_f64).unwrap_or(0.0),
+            y: quad.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+        });
+        match parent_sid {
+            Some(p) => {
+                sid = p;
+                frame_id = parent.frame_id;
+            }
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
 /// The frame a ref's element lives in.
 pub fn frame_of(page: &Page, entry: &RefEntry) -> FrameTarget {
     match &entry.session_id {

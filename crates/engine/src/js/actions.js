@@ -298,6 +298,32 @@ function (op, arg) {
   switch (op) {
     case 'probe': return probe(el, arg);
     case 'guard': return installGuard(el, arg);
+    case 'ownerProbe': {
+      // `el` is the <iframe> of an out-of-process frame; (x, y) a point in this process's local
+      // root. The point must hit the iframe here (and through same-process frames above it).
+      const off = frameOffset(el);
+      let x = arg.x - off.x, y = arg.y - off.y;
+      const doc = el.ownerDocument;
+      const win = doc.defaultView;
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return failed(el, 'hidden');
+      if (arg.hit) {
+        const hit = doc.elementFromPoint(x, y);
+        if (hit && !hitsTarget(hit, el)) return failed(el, 'covered', { by: describe(hit) });
+        for (let w = win; ; ) {
+          let fe = null;
+          try { fe = w.frameElement; } catch (_) { fe = null; }
+          if (!fe) break;
+          const r = fe.getBoundingClientRect();
+          x += r.left + fe.clientLeft;
+          y += r.top + fe.clientTop;
+          w = fe.ownerDocument.defaultView;
+          const h = fe.ownerDocument.elementFromPoint(x, y);
+          if (h && !hitsTarget(h, fe)) return failed(el, 'covered', { by: describe(h) });
+        }
+      }
+      if (arg.guard) installGuard(el, { events: arg.guard.events, ttl: arg.guard.ttl });
+      return { state: 'ok' };
+    }
     case 'guardResult': return guardResult();
     case 'scroll': {
       if (!el.isConnected) return { state: 'gone' };
