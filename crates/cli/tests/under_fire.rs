@@ -508,3 +508,41 @@ fn a_50k_cell_table_is_bounded_by_default() {
     assert_eq!(code, "invalid_argument");
     assert!(msg.contains("maxBytes"), "{msg}");
 }
+
+#[test]
+fn a_move_between_the_check_and_the_input_is_stopped_then_retried() {
+    let s = Server::start();
+    s.route(
+        "/churn",
+        Page::html(CHURN.replace("setInterval(churn, every);", "")),
+    );
+    let cli = Cli::new("move");
+    for (how, js) in [
+        // The element under the point is swapped for another one as the pointer arrives.
+        (
+            "swap",
+            "const l = document.getElementById('list'); const b2 = [...l.children].find(b => b.textContent === 'Btn 2'); l.insertBefore(b2.nextElementSibling, b2);",
+        ),
+        // The element moves away: the point now hits the page background.
+        (
+            "away",
+            "const b2 = [...document.querySelectorAll('button')].find(b => b.textContent === 'Btn 2'); b2.style.marginLeft = '400px';",
+        ),
+    ] {
+        cli.ok(&["open", &s.url("/churn")]);
+        // A listener of the page that runs before the engine's guard, once, on the first event.
+        cli.eval(&format!(
+            "window.addEventListener('pointerover', () => {{ {js} }}, {{capture: true, once: true}}); 0"
+        ));
+        let snap = snapshot(&cli);
+        let btn = cli.find_ref(&snap, "button", "Btn 2");
+        let serial = cli.ok(&["get", "attr", &btn, "data-serial"])["value"].clone();
+        let r = cli.ok(&["click", &btn, "--no-evidence"]);
+        let log = cli.eval("window.log");
+        assert_eq!(log, serde_json::json!([serial]), "{how}: {r}");
+        assert!(
+            r["note"].as_str().unwrap_or("").contains("repeated"),
+            "{how}: the answer must say the first attempt was interrupted: {r}"
+        );
+    }
+}

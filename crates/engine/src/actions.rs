@@ -458,6 +458,9 @@ enum Landed {
     Yes(Option<String>),
     /// Nothing reached the page: every event was stopped; try again.
     Stopped(EngineError),
+    /// The press reached the element, the rest was stopped (the page moved in between): the
+    /// gesture did not complete anywhere; try again, and say so.
+    Interrupted(EngineError),
 }
 
 /// Performs a pointer gesture on an element so that it lands on that element or on nothing:
@@ -477,7 +480,9 @@ async fn gesture(
     let spec = el.guard_spec(g.events(), limits);
     let enabled = !matches!(g, Gesture::Hover);
     let nav_before = page.state().nav_started_seq;
-    retry_actionable(limits, || {
+    let interrupted = std::sync::atomic::AtomicU32::new(0);
+    let interrupted = &interrupted;
+    let note = retry_actionable(limits, || {
         let spec = &spec;
         async move {
             let (x, y) =
@@ -490,10 +495,26 @@ async fn gesture(
             match landed(page, el, what, g, &r, nav_before)? {
                 Landed::Yes(note) => Ok(Ok(note)),
                 Landed::Stopped(e) => Ok(Err(NotYet::from(e))),
+                Landed::Interrupted(e) => {
+                    interrupted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    Ok(Err(NotYet::from(e)))
+                }
             }
         }
     })
-    .await
+    .await?;
+    Ok(
+        match (interrupted.load(std::sync::atomic::Ordering::Relaxed), note) {
+            (0, note) => note,
+            (n, note) => Some(format!(
+                "{n} earlier attempt{} reached {what} with the press only (the page moved before the release; \
+             the rest was stopped), so the {} was repeated{}",
+                if n == 1 { "" } else { "s" },
+                g.name(),
+                note.map(|n| format!("; {n}")).unwrap_or_default()
+            )),
+        },
+    )
 }
 
 /// Judges a guard report (see `guard_result`).
@@ -566,10 +587,17 @@ fn landed(
     }
     let connected = r.get("connected").and_then(Value::as_bool).unwrap_or(true);
     if hit(g.presses()) && !connected {
-        return Ok(Landed::Yes(Some(format!(
-            "the page removed {what} on the press; the rest of the {} was stopped so it could not land elsewhere",
-            g.name()
-        ))));
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "the press of the {} reached {what}, then the page removed it before the release: the {} \
+                 did not complete (the rest was stopped so it could not land elsewhere). A page that acts \
+                 on the press itself may have acted; take a new `snapshot` to see",
+                g.name(),
+                g.name()
+            ),
+        )
+        .with_data(json!({"pressed": true, "received": received})));
     }
     if received.is_empty() && !blocked.is_empty() {
         return Ok(Landed::Stopped(EngineError::new(
@@ -594,7 +622,7 @@ fn landed(
             ),
         ));
     }
-    Err(EngineError::new(
+    let error = EngineError::new(
         ErrorCode::ActionFailed,
         format!(
             "only part of the {} reached {what} ({}); the rest was aimed at {} and was stopped \
@@ -605,7 +633,11 @@ fn landed(
             g.name()
         ),
     )
-    .with_data(json!({"received": received, "blocked": blocked.iter().map(|(t, w)| json!({"type": t, "target": w})).collect::<Vec<_>>()})))
+    .with_data(json!({"received": received, "blocked": blocked.iter().map(|(t, w)| json!({"type": t, "target": w})).collect::<Vec<_>>()}));
+    if blocked.is_empty() {
+        return Err(error);
+    }
+    Ok(Landed::Interrupted(error))
 }
 
 async fn click_at(
