@@ -98,13 +98,24 @@ def _check_timeout(owner: str, value: int | None, name: str = "timeout_ms") -> N
 # Specs and conditions (inputs)
 
 
+#: The engine's default size budget of a snapshot's text, in bytes.
+DEFAULT_MAX_BYTES = 100_000
+
+
+def _opt_int_default(model: str, raw: Mapping[str, Any], key: str, default: int) -> int:
+    value = d.opt_int(model, raw, key)
+    return default if value is None else value
+
+
 @dataclass(frozen=True, slots=True)
 class SnapshotSpec:
     """What one accessibility capture includes.
 
     ``selector`` limits the tree to a CSS subtree, ``interactive`` keeps interactive
     elements (and their context) only, ``compact`` drops empty structural nodes,
-    ``max_depth`` limits the depth (>= 0), ``urls`` adds link targets.
+    ``max_depth`` limits the depth (>= 0), ``urls`` adds link targets, ``max_bytes`` is the
+    size budget of the text (default 100000, 0 = unbounded): past it the snapshot stops at a
+    whole line, ``Snapshot.truncated`` is set and ``Snapshot.omitted`` counts what was left out.
     """
 
     selector: str | None = None
@@ -112,6 +123,7 @@ class SnapshotSpec:
     compact: bool = False
     max_depth: int | None = None
     urls: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES
 
     def __post_init__(self) -> None:
         if self.selector is not None:
@@ -124,10 +136,18 @@ class SnapshotSpec:
             _check_type("SnapshotSpec", "max_depth", self.max_depth, int, "an int or None")
             if self.max_depth < 0:
                 raise ValueError(f"SnapshotSpec.max_depth must be >= 0 or None, got {self.max_depth}")
+        _check_type("SnapshotSpec", "max_bytes", self.max_bytes, int, "an int (0 = unbounded)")
+        if self.max_bytes < 0:
+            raise ValueError(f"SnapshotSpec.max_bytes must be >= 0 (0 = unbounded), got {self.max_bytes}")
 
     def to_wire(self) -> dict[str, Any]:
         """The ``snapshot`` action's parameters."""
-        wire: dict[str, Any] = {"interactive": self.interactive, "compact": self.compact, "urls": self.urls}
+        wire: dict[str, Any] = {
+            "interactive": self.interactive,
+            "compact": self.compact,
+            "urls": self.urls,
+            "maxBytes": self.max_bytes,
+        }
         if self.selector is not None:
             wire["selector"] = self.selector
         if self.max_depth is not None:
@@ -143,6 +163,7 @@ class SnapshotSpec:
             compact=d.opt_bool(m, raw, "compact", False),
             max_depth=d.opt_int(m, raw, "maxDepth"),
             urls=d.opt_bool(m, raw, "urls", False),
+            max_bytes=_opt_int_default(m, raw, "maxBytes", DEFAULT_MAX_BYTES),
         )
 
 
@@ -522,14 +543,25 @@ def _parse_ref_id(ref_id: str) -> str:
     return rid
 
 
+def _omitted(value: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, list):
+        return ()
+    out: list[tuple[str, int]] = []
+    for item in value:
+        if isinstance(item, Mapping) and isinstance(item.get("role"), str) and isinstance(item.get("count"), int):
+            out.append((item["role"], item["count"]))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Snapshot(Generic[B]):
     """One accessibility capture of the active page.
 
     ``text`` is the readable tree, ``origin`` (alias ``url``) the page URL, ``spec`` the
     :class:`SnapshotSpec` reused by :meth:`refresh` and ref mutations, ``refs`` the bound
-    :class:`Ref` objects by id, ``generation`` the engine's snapshot counter, ``raw`` the
-    native mapping.
+    :class:`Ref` objects by id, ``generation`` the engine's snapshot counter, ``tab`` the tab
+    that issued the refs, ``truncated`` whether the size budget cut the text and ``omitted``
+    what it left out as ``(role, lines)`` pairs, most first; ``raw`` the native mapping.
     """
 
     text: str
@@ -537,6 +569,8 @@ class Snapshot(Generic[B]):
     spec: SnapshotSpec
     generation: int
     truncated: bool
+    tab: str | None
+    omitted: tuple[tuple[str, int], ...]
     browser: B
     refs: Mapping[str, Ref[B]]
     raw: Mapping[str, Any]
@@ -559,6 +593,8 @@ class Snapshot(Generic[B]):
             spec=SnapshotSpec.from_raw(spec_raw) if spec_raw is not None else (spec or SnapshotSpec()),
             generation=d.req_int(m, raw, "generation"),
             truncated=d.opt_bool(m, raw, "truncated"),
+            tab=d.opt_str(m, raw, "tab"),
+            omitted=_omitted(raw.get("omitted")),
             browser=browser,
             refs=MappingProxyType({}),
             raw=raw,

@@ -230,3 +230,43 @@ def test_async_refs(agentbrowser_bin: Path, server: str, require: Callable[..., 
             assert terr.value.stage == "wait"
 
     asyncio.run(main())
+
+
+def test_refs_are_bound_to_their_tab(browser: Browser, server: str) -> None:
+    first = form(browser, server)
+    assert first.tab is not None
+    submit = first.one(role="button", name="Submit")
+    tab = browser.tabs.new(f"{server}/a")
+    other = browser.page.observe()
+    assert other.tab == tab.id and not set(other.refs) & set(first.refs)
+    with pytest.raises(StaleRefError) as err:
+        submit.click()
+    assert err.value.code == "stale_ref" and f"tab switch {first.tab}" in str(err.value)
+    browser.tabs.switch(first.tab)
+    assert browser.page.evaluate("document.getElementById('result').textContent") == ""
+    submit.click()
+    assert browser.page.evaluate("document.getElementById('result').textContent").startswith("Submitted")
+    browser.tabs.close(tab.id)
+
+
+def test_a_relabelled_element_is_stale(browser: Browser, server: str) -> None:
+    snap = form(browser, server)
+    submit = snap.one(role="button", name="Submit")
+    browser.page.evaluate("document.getElementById('submit').textContent = 'Delete account'")
+    with pytest.raises(StaleRefError, match='was button "Submit", now button "Delete account"'):
+        submit.click()
+    assert browser.page.evaluate("document.getElementById('result').textContent") == ""
+
+
+def test_snapshot_budget(browser: Browser, server: str) -> None:
+    browser.page.open(f"{server}/many")
+    small = browser.page.observe(SnapshotSpec(max_bytes=2000))
+    assert small.truncated and len(small.text.encode()) < 2000 + 400
+    assert small.omitted and small.omitted[0][0] == "button" and small.omitted[0][1] > 300
+    assert "truncated at 2000 bytes" in small.text.splitlines()[-1]
+    assert all(f"ref={rid}]" in small.text for rid in small.refs)
+    whole = browser.page.observe(SnapshotSpec(max_bytes=0))
+    assert not whole.truncated and whole.omitted == () and len(whole.refs) == 400
+    assert small.refresh().spec.max_bytes == 2000
+    with pytest.raises(ValueError, match="max_bytes"):
+        SnapshotSpec(max_bytes=-1)

@@ -56,9 +56,17 @@ def test_snapshot_spec_defaults_and_wire() -> None:
         None,
         False,
     )
-    assert spec.to_wire() == {"interactive": True, "compact": False, "urls": False}
-    spec = SnapshotSpec(selector="main", interactive=False, compact=True, max_depth=0, urls=True)
-    assert spec.to_wire() == {"selector": "main", "interactive": False, "compact": True, "urls": True, "maxDepth": 0}
+    assert spec.max_bytes == 100_000
+    assert spec.to_wire() == {"interactive": True, "compact": False, "urls": False, "maxBytes": 100_000}
+    spec = SnapshotSpec(selector="main", interactive=False, compact=True, max_depth=0, urls=True, max_bytes=0)
+    assert spec.to_wire() == {
+        "selector": "main",
+        "interactive": False,
+        "compact": True,
+        "urls": True,
+        "maxDepth": 0,
+        "maxBytes": 0,
+    }
     with pytest.raises(dataclasses.FrozenInstanceError):
         spec.compact = False  # type: ignore[misc]
 
