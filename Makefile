@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers
+.PHONY: bench bench-quick bench-peers bench-baseline
 
 bench:
 	bench/run.sh
@@ -12,3 +12,7 @@ bench-quick:
 bench-peers:
 	cd bench/peers && npm install --no-audit --no-fund --loglevel=error
 	python3 -m pip install -q --disable-pip-version-check "playwright==1.65.2"
+
+# A full run with the previous commit's binary measured beside this one (BASE=<rev> for another).
+bench-baseline:
+	bench/run.sh --baseline "$$(bench/baseline.sh $(or $(BASE),HEAD~1))"

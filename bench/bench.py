@@ -39,6 +39,7 @@ from contenders import (  # noqa: E402
     AbBatch,
     AbCli,
     AbSdk,
+    AbBaseline,
     AbSocket,
     AgentBrowserBatch,
     AgentBrowserCli,
@@ -245,6 +246,11 @@ class Run:
         socket = AbSocket(floor, self.tmp / "ab" / f"{self.session}.sock")
         batch = AbBatch(AB_BIN, self.session)
         self.contenders = [socket, batch, cli]
+        if self.args.baseline:
+            base = f"{self.session}-base"
+            self.contenders.append(
+                AbBaseline(floor, Path(self.args.baseline), base, self.tmp / "ab" / f"{base}.sock", form)
+            )
         sdk = AbSdk(["sdk", self.session])
         self.add_optional(sdk, "agentbrowser Python SDK")
         self.contenders.append(floor)
@@ -406,6 +412,8 @@ class Run:
             M("snap_20k", "interactive snapshot, 20k elements", snap(True), page="large-20k.html", reps=max(1, self.reps * 2 // 3)),
             M("snap_5k", "interactive snapshot, 5k elements", snap(True), page="large-5k.html"),
             M("snap_5k_full", "full snapshot, 5k elements", snap(False), page="large-5k.html"),
+            M("snap_50k", "interactive snapshot, 50k-cell table (bounded)", only((AbSocket,), lambda c: c.snapshot(True)), page="table-50k.html", reps=max(1, self.reps // 3)),
+            M("cover", "click under a stable cover until element_covered", only((AbSocket,), lambda c: c.cover()), page="cover.html", reps=max(1, self.reps // 5), warmup=0),
             M("axtree_5k", "Accessibility.getFullAXTree, 5k (reference)", only((Floor,), lambda f: f.axtree()), page="large-5k.html", reps=max(1, self.reps // 3), warmup=min(1, self.warmup)),
             M("cold", "cold start: launch + open form", lambda c: c.cold(form, next(self.cold_counter)), reps=cold_reps, warmup=min(1, self.warmup)),
         ]
@@ -413,7 +421,10 @@ class Run:
     def run(self) -> None:
         self.start()
         self.element_counts()
+        only = set(self.args.only.split(",")) if self.args.only else None
         for m in self.measurements():
+            if only is not None and m.id not in only:
+                continue
             if m.id == "eval_title":
                 self.memory("form")  # the issue-2 figure: the daemon with one small page open
             if m.id == "cold":
@@ -473,6 +484,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="one repetition, for CI")
     parser.add_argument("--reps", type=int, default=0, help="repetitions per measurement (default 15; quick 1)")
     parser.add_argument("--no-peers", action="store_true", help="leave out agent-browser and Playwright")
+    parser.add_argument("--only", metavar="IDS", help="run only these measurements (comma-separated ids, e.g. click,click_noev)")
+    parser.add_argument("--baseline", metavar="BIN", help="another agentbrowser binary (e.g. the previous commit's) measured beside this one")
     args = parser.parse_args()
     for path, hint in ((AB_BIN, "cargo build --release -p agentbrowser"), (FLOOR_BIN, "cargo build --release -p agentbrowser-bench-floor")):
         if not path.is_file():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -215,6 +216,16 @@ class AbJson(Contender):
     def titles(self, n: int) -> dict[str, Any]:
         return {"ms": sum(self.run([{"action": "title"}], n)[0])}
 
+    def cover(self) -> dict[str, Any]:
+        """Click a button under a stable cookie banner: time until ``element_covered``."""
+        _, answers = self.send([{"action": "snapshot"}])
+        refs = (answers[0].get("data") or {}).get("refs") or {}
+        buy = find_ref(refs, "button", "Buy")
+        samples, answers = self.send([{"action": "click", "ref": buy}])
+        if answers[0].get("code") != "element_covered":
+            raise BenchError(f"expected element_covered, got {str(answers[0])[:200]}")
+        return {"ms": samples[0]}
+
     def eval_title(self, n: int) -> dict[str, Any]:
         return {"samples": self.run([{"action": "eval", "script": TITLE_EXPR}], n)[0]}
 
@@ -238,6 +249,20 @@ class AbSocket(AbJson):
     def send(self, lines: list[dict[str, Any]], n: int = 1) -> tuple[list[float], list[dict[str, Any]]]:
         r = self.floor.call({"op": "sock", "path": str(self.socket), "lines": [json.dumps(x) for x in lines], "n": n})
         return r["samples"], r["responses"]
+
+
+class AbBaseline(AbSocket):
+    """Another agentbrowser binary (``--baseline``, e.g. the previous commit) on its own daemon
+    and Chromium, spoken to through its socket exactly like ``ab socket``."""
+
+    name, label = "baseline", "ab baseline socket"
+    browser = "agentbrowser-baseline"
+
+    def __init__(self, floor: Floor, binary: Path, session: str, socket: Path, url: str) -> None:
+        super().__init__(floor, socket)
+        done = subprocess.run([str(binary), "--session", session, "open", url], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise BenchError(f"the baseline daemon did not start: {done.stderr.strip()[:300]}")
 
 
 class AbBatch(AbJson):

@@ -11,6 +11,8 @@ Pages:
   large-1k.html, large-5k.html, large-20k.html
                   300 links, 100 buttons, a 500-row by 4-column table and nested divs for about
                   5,000 elements, scaled to about 1,000 and 20,000
+  table-50k.html  a data table of 5,000 rows by 10 cells (50,000 cells), for the snapshot budget
+  cover.html      a button under a fixed cookie banner, for how fast a stable cover is reported
 """
 
 from __future__ import annotations
@@ -94,11 +96,28 @@ def large_page(scale: float) -> tuple[str, int]:
     return "".join(parts), count
 
 
+TABLE_50K = (
+    "<!doctype html><html><head><meta charset=utf-8><title>Table 50k</title></head><body>"
+    "<h1>Table</h1><table><thead><tr>"
+    + "".join(f"<th>Col {c}</th>" for c in range(10))
+    + "</tr></thead><tbody>"
+    + "".join("<tr>" + "".join(f"<td>r{r}c{c}</td>" for c in range(10)) + "</tr>" for r in range(5000))
+    + "</tbody></table></body></html>"
+)
+
+COVER = """<!doctype html><html><head><meta charset=utf-8><title>Cover</title></head><body>
+<h1>Shop</h1><button id="buy" onclick="window.bought=1">Buy</button>
+<div id="cookie-banner" style="position:fixed;inset:0;background:#eee">We use cookies <button>Accept</button></div>
+</body></html>"""
+
+
 def write_pages(directory: Path) -> dict[str, int]:
     """Writes every page into ``directory``; returns page name -> element count of the large pages."""
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "form.html").write_text(FORM)
     (directory / "other.html").write_text(OTHER)
+    (directory / "table-50k.html").write_text(TABLE_50K)
+    (directory / "cover.html").write_text(COVER)
     counts: dict[str, int] = {}
     for name, scale in LARGE.items():
         html, n = large_page(scale)

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-COLUMNS = ["socket", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright"]
+COLUMNS = ["socket", "baseline", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright"]
 LABELS = {
     "socket": "ab socket",
+    "baseline": "ab baseline socket",
     "batch": "ab batch",
     "cli": "ab CLI",
     "sdk": "ab SDK",
@@ -25,11 +26,13 @@ LABELS = {
 # (numerator, denominator, column title): agentbrowser against the floor and against the peer of its kind.
 ENGINES = {
     "agentbrowser": "agentbrowser daemon",
+    "agentbrowser-baseline": "agentbrowser baseline daemon (--baseline)",
     "cdp": "CDP floor (Chromium only)",
     "agent-browser": "agent-browser daemon",
     "playwright": "Playwright driver (node)",
 }
 RATIOS = [
+    ("socket", "baseline", "ab socket / baseline"),
     ("socket", "cdp", "ab socket / CDP floor"),
     ("batch", "cdp", "ab batch / CDP floor"),
     ("cli", "ab-peer", "ab CLI / agent-browser"),
@@ -141,6 +144,18 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
     t = median(results, "titles50", "sdk")
     per = None if t is None else t / 50
     add("4", "Python `page.title()` ≤ 1.0 ms per call", per, 1.0, f"{fmt(per)} ms", why("titles50", "sdk"))
+    v, base = median(results, "click", "socket"), median(results, "click", "baseline")
+    ratio = None if v is None or base is None else v / base
+    add("8", "click a ref and read back ≤ 1.1 × the baseline (previous commit, `--baseline`)", ratio, 1.1,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(base)} ms)", "not measured (no --baseline)")
+    v = median(results, "cover", "socket")
+    add("8", "a stable cover reported in < 500 ms", None if v is None else v / 1000, 0.5,
+        f"{fmt(v)} ms (baseline {fmt(median(results, 'cover', 'baseline'))} ms)", why("cover", "socket"))
+    b = field(results, "snap_50k", "socket", "bytes")
+    add("8", "50k-cell table: interactive snapshot bounded (≤ 100 KB + its last line)", None if b is None else b / 100_400, 1.0,
+        f"{kb(b) if b is not None else ''} in {fmt(median(results, 'snap_50k', 'socket'))} ms "
+        f"(baseline {kb(field(results, 'snap_50k', 'baseline', 'bytes') or 0)} in {fmt(median(results, 'snap_50k', 'baseline'))} ms)",
+        why("snap_50k", "socket"))
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows
@@ -189,7 +204,7 @@ def render(results: dict[str, Any]) -> str:
         if any(c != "–" for c in row[1:]):
             rows.append(row)
     lines += table(["measurement"] + [t for _, _, t in ratio_cols], rows)
-    lines += ["", "## Targets (issues 2, 3, 4)", ""]
+    lines += ["", "## Targets (issues 2, 3, 4, 8)", ""]
     lines += table(["issue", "target", "measured (medians)", "status"], targets(results))
     lines += ["", "## Memory (MiB; engine = daemon, driver or client process; Chromium = PSS summed over its process tree)", ""]
     rows = []

@@ -11,7 +11,7 @@ use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
 
 /// Deepest nesting of out-of-process frames followed.
-const MAX_FRAME_NESTING: u32 = 4;
+const MAX_FRAME_NESTING: u32 = 16;
 
 /// Validates snapshot parameters into a spec (`max_depth` must be non-negative).
 pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {

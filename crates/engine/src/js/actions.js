@@ -188,14 +188,28 @@ function (op, arg) {
 
   function installGuard(e, spec) {
     removeGuard();
-    const wins = [];
-    for (let w = e.ownerDocument.defaultView; w; ) {
-      wins.push(w);
+    // The element's window, its same-origin ancestors, and every same-origin frame below the
+    // topmost of them (an event the page moves into a sibling frame is stopped there too).
+    let top = e.ownerDocument.defaultView;
+    for (;;) {
       let fe = null;
-      try { fe = w.frameElement; } catch (_) { fe = null; }
+      try { fe = top.frameElement; } catch (_) { fe = null; }
       if (!fe) break;
-      w = fe.ownerDocument.defaultView;
+      top = fe.ownerDocument.defaultView;
     }
+    const wins = [];
+    const addFrames = (w, depth) => {
+      wins.push(w);
+      if (depth > 8 || wins.length > 64) return;
+      let n = 0;
+      try { n = w.frames.length; } catch (_) { n = 0; }
+      for (let i = 0; i < n; i++) {
+        let c = null;
+        try { c = w.frames[i]; if (!c.document) c = null; } catch (_) { c = null; } // cross-origin
+        if (c) addFrames(c, depth + 1);
+      }
+    };
+    addFrames(top, 0);
     const g = { el: e, types: spec.events, wins, received: [], blocked: [], relabelled: null,
       checked: false, timer: 0, listener: null };
     g.listener = (ev) => {
