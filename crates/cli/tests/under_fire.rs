@@ -442,6 +442,41 @@ fn a_hung_page_is_recovered_in_the_same_tab() {
     let r = cli.ok(&["reload"]);
     assert!(r["recovered"].is_string(), "{r}");
     assert_eq!(cli.eval("document.title"), "Hang");
+    // A main thread blocked outside JavaScript (a synchronous request that never answers)
+    // cannot be interrupted: the tab gets a fresh page under the same id, at the page `back` meant.
+    s.route(
+        "/slow",
+        Page::html("late").delayed(std::time::Duration::from_secs(20)),
+    );
+    s.route(
+        "/xhr",
+        Page::html(
+            "<title>Sync</title><button onclick=\"const x = new XMLHttpRequest(); x.open('GET', '/slow', false); x.send()\">Block</button>",
+        ),
+    );
+    cli.ok(&["open", &s.url("/xhr")]);
+    let snap = snapshot(&cli);
+    let block = cli.find_ref(&snap, "button", "Block");
+    assert_eq!(
+        cli.err(&["--timeout", "2000", "click", &block]).0,
+        "timeout"
+    );
+    let t = Instant::now();
+    let r = cli.ok(&["back"]);
+    eprintln!(
+        "recovered in {} ms: {}",
+        t.elapsed().as_millis(),
+        r["recovered"]
+    );
+    assert!(
+        r["recovered"]
+            .as_str()
+            .unwrap_or("")
+            .contains("replaced the tab"),
+        "{r}"
+    );
+    assert_eq!(cli.eval("document.title"), "Hang");
+    assert_eq!(cli.ok(&["tab", "list"])["tabs"][0]["id"], "t1");
 }
 
 /// A table of 5,000 rows by 10 cells, built by script.

@@ -263,6 +263,35 @@ impl Browser {
         Ok(id)
     }
 
+    /// Replaces a tab's page target with a fresh blank one under the same tab id (for a page
+    /// whose renderer does not answer): the old target is closed, its refs are gone.
+    pub async fn recreate_tab(&mut self, id: &str) -> Result<Page> {
+        let old = self.tab(id)?.target_id.clone();
+        let created = self
+            .cdp
+            .call("Target.createTarget", json!({"url": "about:blank"}))
+            .await?;
+        let target_id = created
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| EngineError::internal("Target.createTarget returned no targetId"))?
+            .to_string();
+        if let Some(tab) = self.tabs.iter_mut().find(|t| t.id == id) {
+            tab.target_id = target_id;
+            tab.page = None;
+        }
+        self.closing.push(old.clone());
+        let _ = self
+            .cdp
+            .call_timeout(
+                "Target.closeTarget",
+                json!({"targetId": old}),
+                Duration::from_secs(2),
+            )
+            .await;
+        self.page_of(id).await
+    }
+
     /// Closes a tab; when it was active, the most recently opened remaining tab becomes active.
     pub async fn close_tab(&mut self, id: &str) -> Result<()> {
         let target_id = self.tab(id)?.target_id.clone();

@@ -45,8 +45,6 @@ pub struct PageState {
     pub nav_started_seq: u64,
     /// Set when the renderer crashed.
     pub crashed: bool,
-    /// Set when the engine crashed the renderer itself to recover a hung page (not a failure).
-    pub crash_expected: bool,
     /// Set when a command timed out on this page: its main thread may be stuck in a script.
     pub maybe_hung: bool,
     /// Set when the target went away or the connection closed.
@@ -200,10 +198,7 @@ impl Page {
 
     /// Forgets a renderer crash before a navigation that will load a fresh renderer.
     pub fn recover_from_crash(&self) {
-        self.with_state(|s| {
-            s.crashed = false;
-            s.crash_expected = false;
-        });
+        self.with_state(|s| s.crashed = false);
     }
 
     /// Notes that a command timed out on this page (its main thread may be stuck).
@@ -243,13 +238,14 @@ impl Page {
         ))
     }
 
-    /// Recovers a page whose main thread is stuck (after a timeout): stops the running script,
-    /// or, when even that gets no answer, crashes the renderer so the navigation that follows
-    /// starts a fresh one in the same tab. Returns what was done (`None`: nothing was stuck).
-    pub async fn unstick(&self) -> Option<&'static str> {
+    /// Recovers a page whose main thread is stuck (after a timeout) by stopping the running
+    /// script. `Ok(None)`: nothing was stuck; `Ok(Some(what))`: recovered; `Err(())`: the main
+    /// thread does not answer even that (blocked outside JavaScript): the tab's target has to be
+    /// replaced.
+    pub async fn unstick(&self) -> std::result::Result<Option<&'static str>, ()> {
         if !self.state.borrow().maybe_hung || self.responsive(HUNG_PROBE).await {
             self.with_state(|s| s.maybe_hung = false);
-            return None;
+            return Ok(None);
         }
         let _ = self
             .session
@@ -261,29 +257,9 @@ impl Page {
             .await;
         if self.responsive(std::time::Duration::from_millis(500)).await {
             self.with_state(|s| s.maybe_hung = false);
-            return Some("stopped a script that kept the page busy");
+            return Ok(Some("stopped a script that kept the page busy"));
         }
-        self.with_state(|s| s.crash_expected = true);
-        let _ = self
-            .session
-            .call_timeout(
-                "Page.crash",
-                json!({}),
-                std::time::Duration::from_millis(500),
-            )
-            .await;
-        let mut rx = self.state.clone();
-        let _ = tokio::time::timeout(
-            std::time::Duration::from_millis(1000),
-            rx.wait_for(|s| s.crashed || s.detached),
-        )
-        .await;
-        self.with_state(|s| {
-            s.maybe_hung = false;
-            s.crashed = false;
-            s.crash_expected = false;
-        });
-        Some("restarted the page's renderer, which did not answer")
+        Err(())
     }
 
     /// Fails when the page crashed or went away.

@@ -88,7 +88,7 @@ impl Engine {
         let crashed = async {
             match crash.as_mut() {
                 Some(rx) => {
-                    let _ = rx.wait_for(|s| s.crashed && !s.crash_expected).await;
+                    let _ = rx.wait_for(|s| s.crashed).await;
                 }
                 None => std::future::pending::<()>().await,
             }
@@ -178,8 +178,7 @@ impl Engine {
             Command::Launch(p) => self.launch(p).await,
             Command::Open(p) => {
                 let url = normalize_url(&p.url)?;
-                let page = self.browser().await?.active_page().await?;
-                let recovered = page.unstick().await;
+                let (page, recovered) = self.recovered_page().await?;
                 let (url, status) = page
                     .navigate(&url, p.wait_until.unwrap_or_default(), deadline)
                     .await?;
@@ -193,8 +192,15 @@ impl Engine {
             Command::Back(p) => self.history(-1, p, deadline).await,
             Command::Forward(p) => self.history(1, p, deadline).await,
             Command::Reload(p) => {
-                let page = self.browser().await?.active_page().await?;
-                let recovered = page.unstick().await;
+                let current = self.active_url().await;
+                let (page, recovered) = self.recovered_page().await?;
+                if recovered == Some(RECREATED) {
+                    // A replaced tab starts blank: load the page it showed.
+                    let url = current.unwrap_or_else(|| "about:blank".into());
+                    page.navigate(&url, p.wait_until.unwrap_or_default(), deadline)
+                        .await?;
+                    return Ok(with_recovered(self.location().await?, recovered));
+                }
                 let before = page.state().document_seq;
                 page.recover_from_crash();
                 page.session.call("Page.reload", json!({})).await?;
@@ -469,6 +475,31 @@ impl Engine {
         Ok(page)
     }
 
+    /// The active tab's page for a navigation, recovered first if a timeout left it stuck: the
+    /// busy script is stopped, or, when the page does not answer even that, the tab's target is
+    /// replaced by a fresh one under the same tab id. Returns what was done, if anything.
+    async fn recovered_page(&mut self) -> Result<(crate::page::Page, Option<&'static str>)> {
+        let page = self.browser().await?.active_page().await?;
+        match page.unstick().await {
+            Ok(recovered) => Ok((page, recovered)),
+            Err(()) => {
+                let browser = self.browser().await?;
+                let page = browser.recreate_tab(&page.tab_id).await?;
+                Ok((page, Some(RECREATED)))
+            }
+        }
+    }
+
+    /// The active tab's URL as the browser knows it (no page round trip), if any.
+    async fn active_url(&mut self) -> Option<String> {
+        let browser = self.browser().await.ok()?;
+        let active = browser.active_id()?.to_string();
+        let tabs = browser.sync_tabs().await.ok()?;
+        tabs.into_iter()
+            .find(|(id, _)| *id == active)
+            .map(|(_, info)| info.url)
+    }
+
     /// The active tab's page, after checking that `target` is a ref this tab issued: a ref of
     /// another tab (or of a closed one) is `stale_ref` naming its tab, and nothing is touched.
     async fn ref_page(&mut self, target: &str) -> Result<crate::page::Page> {
@@ -574,11 +605,12 @@ impl Engine {
 
     async fn history(&mut self, delta: i64, p: HistoryParams, deadline: Instant) -> Result<Value> {
         let page = self.browser().await?.active_page().await?;
-        let recovered = page.unstick().await;
+        // The history is kept by the browser process: readable even when the page is stuck.
         let history: NavigationHistory = page
             .session
             .call_as("Page.getNavigationHistory", json!({}))
             .await?;
+        let (page, recovered) = self.recovered_page().await?;
         let target = history.current_index + delta;
         let entry = usize::try_from(target)
             .ok()
@@ -593,6 +625,12 @@ impl Engine {
                     },
                 )
             })?;
+        if recovered == Some(RECREATED) {
+            // A replaced tab has no history: load the entry's page.
+            page.navigate(&entry.url, p.wait_until.unwrap_or_default(), deadline)
+                .await?;
+            return Ok(with_recovered(self.location().await?, recovered));
+        }
         let before = page.state().document_seq;
         let before_url = page.current_url().await?;
         page.session
@@ -666,6 +704,10 @@ fn tab_info(id: &str, info: &agentbrowser_cdp::types::TargetInfo, active: bool) 
         "active": active,
     })
 }
+
+/// What `recovered` says when a stuck tab's target was replaced.
+const RECREATED: &str =
+    "replaced the tab's page, whose main thread did not answer (blocked outside JavaScript)";
 
 /// Adds how a hung page was recovered to a navigation's answer.
 fn with_recovered(mut data: Value, recovered: Option<&str>) -> Value {
