@@ -581,3 +581,32 @@ fn a_move_between_the_check_and_the_input_is_stopped_then_retried() {
         );
     }
 }
+
+#[test]
+fn keys_never_reach_an_element_focus_moved_to() {
+    let s = Server::start();
+    s.route(
+        "/otp",
+        Page::html(
+            r#"<!doctype html><title>Code</title>
+<input id="a" aria-label="First"><input id="b" aria-label="Second">
+<script>
+// After the first character the page moves focus (as a one-time-code field does).
+a.addEventListener('input', () => b.focus());
+</script>"#,
+        ),
+    );
+    let cli = Cli::new("keys");
+    cli.ok(&["open", &s.url("/otp")]);
+    let snap = snapshot(&cli);
+    let first = cli.find_ref(&snap, "textbox", "First");
+    let (code, msg, _) = cli.err(&["type", &first, "xyz"]);
+    assert_eq!(code, "action_failed");
+    assert!(msg.contains("focus moved") && msg.contains("input#b"), "{msg}");
+    assert_eq!(cli.eval("a.value"), "x", "the part before the move reached the element");
+    assert_eq!(cli.eval("b.value"), "", "keys reached the element focus moved to");
+    // fill puts its text in the element in one input event: it lands.
+    cli.ok(&["fill", &first, "123", "--no-evidence"]);
+    assert_eq!(cli.eval("a.value"), "123");
+    assert_eq!(cli.eval("b.value"), "");
+}
