@@ -602,9 +602,20 @@ a.addEventListener('input', () => b.focus());
     let first = cli.find_ref(&snap, "textbox", "First");
     let (code, msg, _) = cli.err(&["type", &first, "xyz"]);
     assert_eq!(code, "action_failed");
-    assert!(msg.contains("focus moved") && msg.contains("input#b"), "{msg}");
-    assert_eq!(cli.eval("a.value"), "x", "the part before the move reached the element");
-    assert_eq!(cli.eval("b.value"), "", "keys reached the element focus moved to");
+    assert!(
+        msg.contains("focus moved") && msg.contains("input#b"),
+        "{msg}"
+    );
+    assert_eq!(
+        cli.eval("a.value"),
+        "x",
+        "the part before the move reached the element"
+    );
+    assert_eq!(
+        cli.eval("b.value"),
+        "",
+        "keys reached the element focus moved to"
+    );
     // fill puts its text in the element in one input event: it lands.
     cli.ok(&["fill", &first, "123", "--no-evidence"]);
     assert_eq!(cli.eval("a.value"), "123");

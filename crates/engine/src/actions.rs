@@ -351,41 +351,12 @@ const HOVER_EVENTS: &[&str] = &[
     "pointermove",
     "mousemove",
 ];
-/// The trusted events of a mouse click.
-const CLICK_EVENTS: &[&str] = &[
-    "pointerover",
-    "pointerenter",
-    "mouseover",
-    "mouseenter",
-    "pointermove",
-    "mousemove",
-    "pointerdown",
-    "mousedown",
-    "pointerup",
-    "mouseup",
-    "click",
-    "dblclick",
-    "auxclick",
-    "contextmenu",
-];
-/// The trusted events of a touch tap.
-const TAP_EVENTS: &[&str] = &[
-    "pointerover",
-    "pointerenter",
-    "mouseover",
-    "mouseenter",
-    "pointermove",
-    "mousemove",
-    "pointerdown",
-    "mousedown",
-    "pointerup",
-    "mouseup",
-    "click",
-    "touchstart",
-    "touchmove",
-    "touchend",
-    "touchcancel",
-];
+/// The press and release events every mouse or touch gesture fires.
+const PRESS_EVENTS: &[&str] = &["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+/// Events only a mouse click fires.
+const CLICK_ONLY: &[&str] = &["dblclick", "auxclick", "contextmenu"];
+/// Events only a touch tap fires.
+const TAP_ONLY: &[&str] = &["touchstart", "touchmove", "touchend", "touchcancel"];
 /// The trusted events of typing into a focused element.
 const KEY_EVENTS: &[&str] = &["keydown", "keypress", "keyup", "beforeinput", "input"];
 
@@ -402,12 +373,14 @@ enum Gesture {
 }
 
 impl Gesture {
-    fn events(self) -> &'static [&'static str] {
-        match self {
-            Gesture::Click { .. } => CLICK_EVENTS,
-            Gesture::Hover => HOVER_EVENTS,
-            Gesture::Tap => TAP_EVENTS,
-        }
+    /// The trusted events the gesture fires, which its guard watches.
+    fn events(self) -> Vec<&'static str> {
+        let own: &[&[&str]] = match self {
+            Gesture::Click { .. } => &[HOVER_EVENTS, PRESS_EVENTS, CLICK_ONLY],
+            Gesture::Hover => &[HOVER_EVENTS],
+            Gesture::Tap => &[HOVER_EVENTS, PRESS_EVENTS, TAP_ONLY],
+        };
+        own.concat()
     }
 
     /// Events any of which shows the gesture reached its element.
@@ -477,7 +450,7 @@ async fn gesture(
     limits: Limits,
     g: Gesture,
 ) -> Result<Option<String>> {
-    let spec = el.guard_spec(g.events(), limits);
+    let spec = el.guard_spec(&g.events(), limits);
     let enabled = !matches!(g, Gesture::Hover);
     let nav_before = page.state().nav_started_seq;
     let interrupted = std::sync::atomic::AtomicU32::new(0);

@@ -39,16 +39,43 @@ function (op, arg) {
     return false;
   }
 
+  // The <iframe> elements from a window up through its same-origin ancestors (innermost first).
+  function frameChain(win) {
+    const out = [];
+    for (let w = win; ; ) {
+      let fe = null;
+      try { fe = w.frameElement; } catch (_) { fe = null; }
+      if (!fe) return out;
+      out.push(fe);
+      w = fe.ownerDocument.defaultView;
+    }
+  }
+
   // Offset of the element's frame within the top frame this world can reach (same-origin frames).
   function frameOffset(e) {
     let x = 0, y = 0;
-    let win = e.ownerDocument.defaultView;
-    while (win && win.frameElement) {
-      const fe = win.frameElement;
+    for (const fe of frameChain(e.ownerDocument.defaultView)) {
       const r = fe.getBoundingClientRect();
       x += r.left + fe.clientLeft;
       y += r.top + fe.clientTop;
-      win = fe.ownerDocument.defaultView;
+    }
+    return { x, y };
+  }
+
+  // Carries a point of e's frame up through its same-origin ancestors: it must stay inside each
+  // parent's viewport and (with `hit`) hit the frame element there, not something drawn over it.
+  // Returns the point in the topmost of them, or a failed probe.
+  function climb(e, x, y, hit) {
+    for (const fe of frameChain(e.ownerDocument.defaultView)) {
+      const r = fe.getBoundingClientRect();
+      x += r.left + fe.clientLeft;
+      y += r.top + fe.clientTop;
+      const w = fe.ownerDocument.defaultView;
+      if (x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return failed(e, 'hidden');
+      if (hit) {
+        const h = fe.ownerDocument.elementFromPoint(x, y);
+        if (h && !hitsTarget(h, fe)) return failed(e, 'covered', { by: describe(h) });
+      }
     }
     return { x, y };
   }
@@ -126,22 +153,10 @@ function (op, arg) {
       const hit = hitRoot.elementFromPoint(x, y);
       if (hit && !hitsTarget(hit, e)) return failed(e, 'covered', { by: describe(hit) });
     }
-    // Up through same-origin frames: the point must be inside each parent's viewport and hit
-    // the frame element there (not something drawn over the frame).
-    for (let w = win; ; ) {
-      let fe = null;
-      try { fe = w.frameElement; } catch (_) { fe = null; }
-      if (!fe) break;
-      const r = fe.getBoundingClientRect();
-      x += r.left + fe.clientLeft;
-      y += r.top + fe.clientTop;
-      w = fe.ownerDocument.defaultView;
-      if (x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return failed(e, 'hidden');
-      if (opts && opts.hit) {
-        const hit = fe.ownerDocument.elementFromPoint(x, y);
-        if (hit && !hitsTarget(hit, fe)) return failed(e, 'covered', { by: describe(hit) });
-      }
-    }
+    const up = climb(e, x, y, opts && opts.hit);
+    if (up.state) return up;
+    x = up.x;
+    y = up.y;
     const res = { state: 'ok', x, y };
     if (opts && opts.guard) res.guard = installGuard(e, opts.guard);
     return res;
@@ -149,17 +164,7 @@ function (op, arg) {
 
   // Whether the rect is inside the viewport of every same-origin frame up to the top.
   function inTopViewport(e, rect) {
-    let x = (rect.left + rect.right) / 2, y = (rect.top + rect.bottom) / 2;
-    for (let w = e.ownerDocument.defaultView; ; ) {
-      let fe = null;
-      try { fe = w.frameElement; } catch (_) { fe = null; }
-      if (!fe) return true;
-      const r = fe.getBoundingClientRect();
-      x += r.left + fe.clientLeft;
-      y += r.top + fe.clientTop;
-      w = fe.ownerDocument.defaultView;
-      if (x < 0 || y < 0 || x >= w.innerWidth || y >= w.innerHeight) return false;
-    }
+    return !climb(e, (rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2, false).state;
   }
 
   // ---------------------------------------------------------------- the hit-target guard
@@ -190,13 +195,8 @@ function (op, arg) {
     removeGuard();
     // The element's window, its same-origin ancestors, and every same-origin frame below the
     // topmost of them (an event the page moves into a sibling frame is stopped there too).
-    let top = e.ownerDocument.defaultView;
-    for (;;) {
-      let fe = null;
-      try { fe = top.frameElement; } catch (_) { fe = null; }
-      if (!fe) break;
-      top = fe.ownerDocument.defaultView;
-    }
+    const chain = frameChain(e.ownerDocument.defaultView);
+    const top = chain.length ? chain[chain.length - 1].ownerDocument.defaultView : e.ownerDocument.defaultView;
     const wins = [];
     const addFrames = (w, depth) => {
       wins.push(w);
@@ -316,25 +316,16 @@ function (op, arg) {
       // `el` is the <iframe> of an out-of-process frame; (x, y) a point in this process's local
       // root. The point must hit the iframe here (and through same-process frames above it).
       const off = frameOffset(el);
-      let x = arg.x - off.x, y = arg.y - off.y;
+      const x = arg.x - off.x, y = arg.y - off.y;
       const doc = el.ownerDocument;
       const win = doc.defaultView;
       if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return failed(el, 'hidden');
       if (arg.hit) {
         const hit = doc.elementFromPoint(x, y);
         if (hit && !hitsTarget(hit, el)) return failed(el, 'covered', { by: describe(hit) });
-        for (let w = win; ; ) {
-          let fe = null;
-          try { fe = w.frameElement; } catch (_) { fe = null; }
-          if (!fe) break;
-          const r = fe.getBoundingClientRect();
-          x += r.left + fe.clientLeft;
-          y += r.top + fe.clientTop;
-          w = fe.ownerDocument.defaultView;
-          const h = fe.ownerDocument.elementFromPoint(x, y);
-          if (h && !hitsTarget(h, fe)) return failed(el, 'covered', { by: describe(h) });
-        }
       }
+      const up = climb(el, x, y, arg.hit);
+      if (up.state) return up;
       if (arg.guard) installGuard(el, { events: arg.guard.events, ttl: arg.guard.ttl });
       return { state: 'ok' };
     }
