@@ -109,12 +109,12 @@ impl Subject<'_> {
     /// The hit-target guard for `events`: a ref's element must also still show its role and
     /// name when the first event reaches it.
     fn guard_spec(self, events: &[&str], limits: Limits) -> Value {
+        // The guard ends with the command: no later input (another command's) can meet it.
         let ttl = limits
             .deadline
             .saturating_duration_since(Instant::now())
             .as_millis()
-            .clamp(1000, 60_000) as u64
-            + 500;
+            .clamp(100, 3_600_000) as u64;
         match self {
             Subject::Ref(_, _, entry) => {
                 json!({"events": events, "ttl": ttl, "role": entry.role, "name": entry.name})

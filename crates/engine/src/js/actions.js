@@ -211,9 +211,10 @@ function (op, arg) {
     };
     addFrames(top, 0);
     const g = { el: e, types: spec.events, wins, received: [], blocked: [], relabelled: null,
-      checked: false, timer: 0, listener: null };
+      checked: false, timer: 0, expires: 0, listener: null };
     g.listener = (ev) => {
       if (!ev.isTrusted) return;
+      if (Date.now() > g.expires) { if (globalThis.__abGuard === g) removeGuard(); return; }
       const path = ev.composedPath();
       const t = path.length ? path[0] : ev.target;
       let ok = t && t.nodeType !== undefined && hitsTarget(t, e);
@@ -234,7 +235,9 @@ function (op, arg) {
       ev.stopPropagation();
     };
     for (const w of wins) for (const type of g.types) w.addEventListener(type, g.listener, true);
-    g.timer = setTimeout(removeGuard, Math.max(100, Math.min(spec.ttl || 5000, 60000)));
+    const ttl = Math.max(100, Math.min(spec.ttl || 5000, 3600000));
+    g.expires = Date.now() + ttl;
+    g.timer = setTimeout(() => { if (globalThis.__abGuard === g) removeGuard(); }, ttl);
     globalThis.__abGuard = g;
     return true;
   }
