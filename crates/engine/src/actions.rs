@@ -450,7 +450,10 @@ async fn gesture(
     limits: Limits,
     g: Gesture,
 ) -> Result<Option<String>> {
-    let spec = el.guard_spec(&g.events(), limits);
+    let mut spec = el.guard_spec(&g.events(), limits);
+    if matches!(g, Gesture::Hover) {
+        spec["hover"] = json!(true);
+    }
     let enabled = !matches!(g, Gesture::Hover);
     let nav_before = page.state().nav_started_seq;
     let interrupted = std::sync::atomic::AtomicU32::new(0);
@@ -572,7 +575,10 @@ fn landed(
         )
         .with_data(json!({"pressed": true, "received": received})));
     }
-    if received.is_empty() && !blocked.is_empty() {
+    // Only hover events reached the element (or none did) and the rest was stopped: nothing of
+    // consequence reached the page.
+    let consequential = received.iter().any(|t| !HOVER_EVENTS.contains(&t.as_str()));
+    if !blocked.is_empty() && (!consequential || matches!(g, Gesture::Hover)) {
         return Ok(Landed::Stopped(EngineError::new(
             ErrorCode::ElementCovered,
             format!(
@@ -583,14 +589,14 @@ fn landed(
         )));
     }
     if received.is_empty() {
-        if matches!(g, Gesture::Hover) {
-            // The pointer was already there: no move event is fired, the element is hovered.
+        if matches!(g, Gesture::Hover) && r.get("hovered").and_then(Value::as_bool) == Some(true) {
+            // The pointer was already there: no move event is fired, and the element is hovered.
             return Ok(Landed::Yes(None));
         }
         return Err(EngineError::new(
             ErrorCode::ActionFailed,
             format!(
-                "the {} on {what} reached no element (no event of it arrived); nothing was clicked",
+                "the {} on {what} reached no element (no event of it arrived at any element of the page)",
                 g.name()
             ),
         ));

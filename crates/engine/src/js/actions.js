@@ -183,6 +183,7 @@ function (op, arg) {
     if (!g) return null;
     globalThis.__abGuard = null;
     clearTimeout(g.timer);
+    if (g.mo) g.mo.disconnect();
     for (const w of g.wins) {
       for (const type of g.types) {
         try { w.removeEventListener(type, g.listener, true); } catch (_) { /* window gone */ }
@@ -210,19 +211,30 @@ function (op, arg) {
       }
     };
     addFrames(top, 0);
-    const g = { el: e, types: spec.events, wins, received: [], blocked: [], relabelled: null,
-      checked: false, timer: 0, expires: 0, listener: null };
+    const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null,
+      verified: false, dirty: false, mo: null, timer: 0, expires: 0, listener: null };
+    if (typeof spec.role === 'string') {
+      try {
+        g.mo = new MutationObserver(() => { g.dirty = true; });
+        g.mo.observe(e.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true });
+      } catch (_) { g.mo = null; g.dirty = true; }
+    }
     g.listener = (ev) => {
       if (!ev.isTrusted) return;
       if (Date.now() > g.expires) { if (globalThis.__abGuard === g) removeGuard(); return; }
       const path = ev.composedPath();
       const t = path.length ? path[0] : ev.target;
       let ok = t && t.nodeType !== undefined && hitsTarget(t, e);
-      if (ok && !g.checked && typeof spec.role === 'string') {
-        g.checked = true;
-        const api = globalThis.__ab;
-        const now = api && api.differs ? api.differs(e, spec.role, spec.name) : null;
-        if (now) g.relabelled = now;
+      // On the first event that reaches the element: if the document changed since the guard
+      // was installed (right after the role and name were checked), check them again.
+      if (ok && !g.verified && typeof spec.role === 'string') {
+        g.verified = true;
+        if (g.dirty || (g.mo && g.mo.takeRecords().length > 0)) {
+          const api = globalThis.__ab;
+          const now = api && api.differs ? api.differs(e, spec.role, spec.name) : null;
+          if (now) g.relabelled = now;
+        }
+        if (g.mo) { g.mo.disconnect(); g.mo = null; }
       }
       if (g.relabelled) ok = false;
       if (ok) {
@@ -245,7 +257,9 @@ function (op, arg) {
   function guardResult() {
     const g = removeGuard();
     if (!g) return { installed: false };
-    const out = { installed: true, received: g.received, blocked: g.blocked, connected: g.el.isConnected };
+    let hovered = false;
+    if (g.hover) try { hovered = g.el.matches(':hover'); } catch (_) { hovered = false; }
+    const out = { installed: true, received: g.received, blocked: g.blocked, connected: g.el.isConnected, hovered };
     if (g.relabelled) out.relabelled = { role: g.relabelled[0], name: g.relabelled[1] };
     return out;
   }

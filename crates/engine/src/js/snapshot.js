@@ -1300,7 +1300,7 @@
       if (kind === 'marker') {
         if (cut) continue;
         const marker = '\u0000frame:' + it.index;
-        if (omitted !== null) { push(lines, marker, 'iframe'); continue; }
+        if (omitted !== null) continue; // the frame's own line was counted
         lines.push(marker);
         frames.push({ marker, index: it.index, depth: abs });
         continue;
