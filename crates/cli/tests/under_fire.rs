@@ -219,7 +219,8 @@ const FORM: &str = r#"<!doctype html><title>Form</title>
 <label><input type="checkbox" id="agree"> Agree</label>
 <label>Size <select id="size"><option>Small</option><option>Medium</option></select></label>
 <textarea id="notes" aria-label="Notes">n</textarea>
-<button id="go" onclick="this.textContent='Went'">Go</button>
+<button id="go" onclick="this.dataset.clicks = Number(this.dataset.clicks || 0) + 1"
+  onmouseenter="this.dataset.hovered = 'yes'" ontouchstart="this.dataset.tapped = 'yes'">Go</button>
 <p id="out">deep text</p>"#;
 
 /// Runs every action and read on the form wherever it is (in frames), by refs of one snapshot.
@@ -281,18 +282,21 @@ fn exercise_form(cli: &Cli, where_: &str) {
         "{}",
         ctx("textarea")
     );
+    cli.ok(&["scroll-into-view", &go, "--no-evidence"]);
+    let attr = |name: &str| cli.ok(&["get", "attr", &go, name])["value"].clone();
     cli.ok(&["hover", &go, "--no-evidence"]);
+    assert_eq!(attr("data-hovered"), "yes", "{}", ctx("hover"));
+    cli.ok(&["tap", &go, "--no-evidence"]);
+    assert_eq!(attr("data-tapped"), "yes", "{}", ctx("tap"));
+    assert_eq!(attr("data-clicks"), "1", "{}", ctx("tap's click"));
     cli.ok(&["focus", &go, "--no-evidence"]);
     cli.ok(&["click", &go, "--no-evidence"]);
-    assert_eq!(
-        cli.ok(&["get", "text", &go])["value"],
-        "Went",
-        "{}",
-        ctx("click")
-    );
+    assert_eq!(attr("data-clicks"), "2", "{}", ctx("click"));
     assert_eq!(cli.ok(&["is", "visible", &go])["value"], true);
     assert_eq!(cli.ok(&["is", "enabled", &go])["value"], true);
     assert_eq!(cli.ok(&["get", "attr", &go, "id"])["value"], "go");
+    assert_eq!(cli.ok(&["get", "inner-text", &go])["value"], "Go");
+    assert_eq!(cli.ok(&["get", "text", &go])["value"], "Go");
 }
 
 /// `/frame?d=N&h=a,b,...`: a page with a heading naming its depth and an iframe to the next

@@ -254,7 +254,22 @@ function (op, arg) {
     return true;
   }
 
+  // What the guard saw, removing it. A pointer move is dispatched with the next animation frame,
+  // so a hover that has seen nothing yet is read after one frame (at most 100 ms).
   function guardResult() {
+    const g = globalThis.__abGuard;
+    if (g && g.hover && !g.received.length && !g.blocked.length) {
+      return new Promise((resolve) => {
+        let done = false;
+        const finish = () => { if (!done) { done = true; resolve(takeGuard()); } };
+        requestAnimationFrame(() => setTimeout(finish, 0));
+        setTimeout(finish, 100);
+      });
+    }
+    return takeGuard();
+  }
+
+  function takeGuard() {
     const g = removeGuard();
     if (!g) return { installed: false };
     let hovered = false;
