@@ -27,6 +27,19 @@ pub struct Event {
 
 type Reply = oneshot::Sender<Result<Value, CdpError>>;
 
+tokio::task_local! {
+    static DEADLINE: tokio::time::Instant;
+}
+
+/// Runs `fut` with `deadline` as the limit of every CDP call made in it without an explicit
+/// timeout (a command's own deadline, in both directions: longer or shorter than the default).
+pub async fn with_deadline<F: std::future::Future>(
+    deadline: tokio::time::Instant,
+    fut: F,
+) -> F::Output {
+    DEADLINE.scope(deadline, fut).await
+}
+
 struct Subscriber {
     session_id: Option<String>,
     tx: mpsc::UnboundedSender<Event>,
@@ -98,9 +111,7 @@ impl Connection {
                         let Some(inner) = reader.upgrade() else {
                             return;
                         };
-                        if let Ok(text) = std::str::from_utf8(&bytes) {
-                            inner.dispatch(text);
-                        }
+                        inner.dispatch(&String::from_utf8_lossy(&bytes));
                     }
                     Some(Ok(Message::Close(_))) | None => {
                         break "the browser closed the connection".to_string();
@@ -128,8 +139,10 @@ impl Connection {
         method: &str,
         params: Value,
     ) -> Result<Value, CdpError> {
-        self.call_timeout(session_id, method, params, self.inner.default_timeout)
-            .await
+        let timeout = DEADLINE
+            .try_with(|d| d.saturating_duration_since(tokio::time::Instant::now()))
+            .unwrap_or(self.inner.default_timeout);
+        self.call_timeout(session_id, method, params, timeout).await
     }
 
     /// Sends a command and decodes its result into `T`.
@@ -244,8 +257,20 @@ impl Inner {
     }
 
     fn dispatch(&self, text: &str) {
-        let Ok(msg) = serde_json::from_str::<Value>(text) else {
-            return;
+        let msg = match crate::decode::message(text) {
+            Ok(msg) => msg,
+            Err(e) => {
+                // Never drop an answer: the call it belongs to fails now, with the reason.
+                if let Some(id) = crate::decode::top_level_id(text)
+                    && let Some((method, reply)) = self.lock_pending().remove(&id)
+                {
+                    let _ = reply.send(Err(CdpError::Decode {
+                        method,
+                        message: format!("the browser's answer could not be decoded: {e}"),
+                    }));
+                }
+                return;
+            }
         };
         if let Some(id) = msg.get("id").and_then(Value::as_u64) {
             let Some((method, reply)) = self.lock_pending().remove(&id) else {

@@ -4,10 +4,11 @@
 #![warn(missing_docs)]
 
 pub mod connection;
+pub mod decode;
 pub mod error;
 pub mod session;
 pub mod types;
 
-pub use connection::{Connection, Event};
+pub use connection::{Connection, Event, with_deadline};
 pub use error::CdpError;
 pub use session::Session;

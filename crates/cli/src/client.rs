@@ -36,25 +36,29 @@ pub struct Client {
 impl Client {
     /// Connects to the session's daemon, starting (or restarting, on a version change) it as needed.
     pub fn connect_or_start(session: &str, args: &DaemonArgs) -> Result<Client> {
-        let paths = SessionPaths::new(session);
+        let paths = SessionPaths::new(session)?;
         if let Some((pid, version)) = paths.read_pid()
             && version != agentbrowser_protocol::VERSION
-            && paths::process_alive(pid)
         {
-            eprintln!(
-                "agentbrowser: session `{session}` runs daemon version {version}, this CLI is {}; restarting the daemon",
-                agentbrowser_protocol::VERSION
-            );
-            stop_daemon(&paths, pid)?;
+            if paths::is_our_daemon(pid, session) {
+                eprintln!(
+                    "agentbrowser: session `{session}` runs daemon version {version}, this CLI is {}; restarting the daemon",
+                    agentbrowser_protocol::VERSION
+                );
+                stop_daemon(&paths, pid, session)?;
+            } else {
+                // A pid file left by a dead daemon (its pid may now be any process): never signal it.
+                paths.remove_stale();
+            }
         }
         if let Ok(stream) = UnixStream::connect(&paths.socket) {
-            return Client::from_stream(stream);
+            return Client::from_stream(stream, &paths.socket);
         }
         start_daemon(session, &paths, args)?;
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             match UnixStream::connect(&paths.socket) {
-                Ok(stream) => return Client::from_stream(stream),
+                Ok(stream) => return Client::from_stream(stream, &paths.socket),
                 Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(3)),
                 Err(e) => {
                     let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
@@ -77,13 +81,24 @@ impl Client {
 
     /// Connects to a running daemon only; `None` when the session has no daemon.
     pub fn connect_existing(session: &str) -> Option<Client> {
-        let paths = SessionPaths::new(session);
+        let paths = SessionPaths::new(session).ok()?;
         UnixStream::connect(&paths.socket)
             .ok()
-            .and_then(|s| Client::from_stream(s).ok())
+            .and_then(|s| Client::from_stream(s, &paths.socket).ok())
     }
 
-    fn from_stream(stream: UnixStream) -> Result<Client> {
+    /// A client on a connected socket, after checking the daemon runs as this user.
+    fn from_stream(stream: UnixStream, socket: &Path) -> Result<Client> {
+        use std::os::fd::AsRawFd;
+        match paths::peer_uid(stream.as_raw_fd()) {
+            Some(u) if u == paths::uid() => {}
+            other => bail!(
+                "refusing the daemon socket {}: it is served by {}, not by you (uid {})",
+                socket.display(),
+                other.map_or("an unknown user".to_string(), |u| format!("uid {u}")),
+                paths::uid()
+            ),
+        }
         let writer = stream.try_clone().context("cannot clone the socket")?;
         Ok(Client {
             reader: BufReader::new(stream),
@@ -121,13 +136,14 @@ impl Client {
     }
 }
 
-fn stop_daemon(paths: &SessionPaths, pid: i32) -> Result<()> {
-    if let Ok(mut stream) = UnixStream::connect(&paths.socket) {
-        let _ = stream.write_all(b"{\"action\":\"close\"}\n");
-        let mut line = String::new();
-        let _ = BufReader::new(&stream).read_line(&mut line);
-    } else {
-        // SAFETY: sending SIGTERM to a pid read from our own pid file.
+fn stop_daemon(paths: &SessionPaths, pid: i32, session: &str) -> Result<()> {
+    if let Ok(mut client) = UnixStream::connect(&paths.socket)
+        .map_err(anyhow::Error::from)
+        .and_then(|s| Client::from_stream(s, &paths.socket))
+    {
+        let _ = client.round_trip("{\"action\":\"close\"}");
+    } else if paths::is_our_daemon(pid, session) {
+        // SAFETY: SIGTERM to a pid checked just now to be this user's daemon of this session.
         unsafe {
             libc::kill(pid, libc::SIGTERM);
         }
@@ -140,13 +156,8 @@ fn stop_daemon(paths: &SessionPaths, pid: i32) -> Result<()> {
 }
 
 fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Result<()> {
-    paths::ensure_socket_dir()?;
     let exe = std::env::current_exe().context("cannot find the agentbrowser executable")?;
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&paths.log)
-        .with_context(|| format!("cannot open {}", paths.log.display()))?;
+    let log = paths.open_log()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("--session").arg(session);
     if args.headed {
@@ -196,9 +207,11 @@ pub fn list_sessions() -> Vec<(String, i32, String, bool)> {
         let Some(session) = name.strip_suffix(".pid") else {
             continue;
         };
-        let paths = SessionPaths::new(session);
+        let Ok(paths) = SessionPaths::new(session) else {
+            continue;
+        };
         if let Some((pid, version)) = paths.read_pid() {
-            let alive = paths::process_alive(pid) && Path::new(&paths.socket).exists();
+            let alive = paths::is_our_daemon(pid, session) && Path::new(&paths.socket).exists();
             out.push((session.to_string(), pid, version, alive));
         }
     }

@@ -648,12 +648,33 @@ fn batch(session: &str, launch: &LaunchArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
-    for line in stdin.lock().lines() {
-        let line = line.context("cannot read stdin")?;
-        if line.trim().is_empty() {
-            continue;
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input
+            .read_until(b'\n', &mut buf)
+            .context("cannot read stdin")?
+            == 0
+        {
+            break;
         }
-        let answer = client.round_trip(&line)?;
+        let answer = match std::str::from_utf8(&buf) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => client.round_trip(line.trim_end_matches(['\n', '\r']))?,
+            // One bad line is answered and the batch goes on with the next.
+            Err(e) => {
+                let mut line = agentbrowser_protocol::Response::failure(
+                    Value::Null,
+                    "",
+                    agentbrowser_protocol::ErrorCode::InvalidJson,
+                    format!("the line is not valid UTF-8 ({e})"),
+                )
+                .to_line();
+                line.push('\n');
+                line
+            }
+        };
         if !output::succeeded(&answer) {
             failed = true;
         }

@@ -7,12 +7,12 @@ use serde_json::Value;
 
 /// Whether a response line reports success.
 pub fn succeeded(line: &str) -> bool {
-    serde_json::from_str::<Response>(line).is_ok_and(|r| r.success)
+    Response::parse_line(line).is_ok_and(|r| r.success)
 }
 
 /// Prints a response line (raw with `--json`); errors go to stderr. Returns the exit code.
 pub fn print_response(line: &str, raw: bool) -> ExitCode {
-    let response: Response = match serde_json::from_str(line) {
+    let response: Response = match Response::parse_line(line) {
         Ok(r) => r,
         Err(e) => {
             eprintln!(

@@ -100,12 +100,16 @@ where
                 format!("request line longer than {MAX_LINE} bytes"),
             )
         } else {
-            let line = String::from_utf8_lossy(&buf);
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
+            match std::str::from_utf8(&buf) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => handle_line(&shared, line.trim()).await,
+                Err(e) => Response::failure(
+                    serde_json::Value::Null,
+                    "",
+                    ErrorCode::InvalidJson,
+                    format!("the request line is not valid UTF-8 ({e}); nothing was run"),
+                ),
             }
-            handle_line(&shared, line).await
         };
         let mut out = response.to_line();
         out.push('\n');
@@ -171,14 +175,8 @@ async fn terminate_signal() {
 /// Runs the session daemon: binds the socket, serves clients, exits on `close`, on a signal
 /// or after `idle_timeout` without commands (zero: never), removing its socket and pid file.
 pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration) -> Result<()> {
-    paths::ensure_socket_dir()?;
-    let paths = SessionPaths::new(session);
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&paths.lock)
-        .with_context(|| format!("cannot open {}", paths.lock.display()))?;
+    let paths = SessionPaths::new(session)?;
+    let lock = paths.open_lock()?;
     use std::os::fd::AsRawFd;
     // SAFETY: flock on a valid descriptor we own.
     if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
@@ -198,7 +196,7 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         let listener = UnixListener::bind(&paths.socket)
             .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
         std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
-        write_pid_file(&paths)?;
+        paths.write_pid(std::process::id())?;
         let shared = Arc::new(Shared {
             engine: Mutex::new(Engine::new(
                 SessionInfo {
@@ -218,6 +216,10 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
                 loop {
                     match listener.accept().await {
                         Ok((stream, _)) => {
+                            // Only this user's processes may drive the session.
+                            if stream.peer_cred().map(|c| c.uid()).ok() != Some(paths::uid()) {
+                                continue;
+                            }
                             let shared = shared.clone();
                             tokio::spawn(async move {
                                 let (r, w) = stream.into_split();
@@ -263,18 +265,4 @@ async fn idle_watch(shared: Arc<Shared>, idle_timeout: Duration) {
         }
         tokio::time::sleep_until(due.max(Instant::now() + Duration::from_millis(10))).await;
     }
-}
-
-fn write_pid_file(paths: &SessionPaths) -> Result<()> {
-    let tmp = paths.pid.with_extension("pid.tmp");
-    std::fs::write(
-        &tmp,
-        format!(
-            "{}\n{}\n",
-            std::process::id(),
-            agentbrowser_protocol::VERSION
-        ),
-    )?;
-    std::fs::rename(&tmp, &paths.pid)?;
-    Ok(())
 }

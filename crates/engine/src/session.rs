@@ -93,7 +93,10 @@ impl Engine {
                 None => std::future::pending::<()>().await,
             }
         };
-        let run = tokio::time::timeout_at(deadline, self.run(request.command, limits));
+        let run = tokio::time::timeout_at(
+            deadline,
+            agentbrowser_cdp::with_deadline(deadline, self.run(request.command, limits)),
+        );
         let result = tokio::select! {
             biased;
             r = run => match r {
@@ -403,10 +406,19 @@ impl Engine {
                         wait::wait(&page, &c, deadline).await?;
                     }
                     (None, Some(ms)) if ms >= 0 => {
-                        tokio::time::sleep_until(
-                            deadline.min(started + Duration::from_millis(ms as u64)),
-                        )
-                        .await;
+                        let left = deadline.saturating_duration_since(started);
+                        if Duration::from_millis(ms as u64) > left {
+                            // Cut short by the command's timeout: that is a timeout, not a wait.
+                            tokio::time::sleep_until(deadline).await;
+                            return Err(EngineError::new(
+                                ErrorCode::Timeout,
+                                format!(
+                                    "`wait {ms}` is longer than the command's timeout ({} ms left); raise `timeout` or wait less",
+                                    left.as_millis()
+                                ),
+                            ));
+                        }
+                        tokio::time::sleep(Duration::from_millis(ms as u64)).await;
                     }
                     (None, Some(ms)) => {
                         return Err(EngineError::invalid(format!(
@@ -722,27 +734,51 @@ fn same_document(a: &str, b: &str) -> bool {
     a != b && strip(a) == strip(b)
 }
 
-/// Validates a URL for navigation; a bare host such as `example.com` gets `https://`.
+/// Validates a URL for navigation; a bare host such as `example.com` gets `https://` (and
+/// `localhost`/`127.*` get `http://`). `javascript:` URLs are refused: the script would run in
+/// the page whatever the answer said; `eval` is the way to run script.
 pub fn normalize_url(url: &str) -> Result<String> {
     let url = url.trim();
+    let shown = agentbrowser_protocol::bounded(url.to_string(), 200);
     if url.is_empty() {
         return Err(EngineError::invalid(
             "invalid parameter `url`: empty; give an absolute URL such as http://127.0.0.1:8000/",
         ));
     }
-    if url.contains("://")
+    if url
+        .get(..11)
+        .is_some_and(|p| p.eq_ignore_ascii_case("javascript:"))
+    {
+        return Err(EngineError::invalid(
+            "invalid parameter `url`: javascript: URLs are not opened (the script would run in the page); use `eval` to run script",
+        ));
+    }
+    let candidate = if url.contains("://")
         || url.starts_with("about:")
         || url.starts_with("data:")
         || url.starts_with("file:")
-        || url.starts_with("javascript:")
+        || url.starts_with("blob:")
     {
-        return Ok(url.to_string());
+        url.to_string()
+    } else {
+        if url.contains(char::is_whitespace) {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `url`: `{shown}` is not a URL; give an absolute URL such as http://127.0.0.1:8000/"
+            )));
+        }
+        let local =
+            url.starts_with("localhost") || url.starts_with("127.") || url.starts_with("[::1]");
+        format!("{}://{url}", if local { "http" } else { "https" })
+    };
+    match url::Url::parse(&candidate) {
+        Ok(u) if matches!(u.scheme(), "http" | "https" | "ws" | "wss" | "ftp") && !u.has_host() => {
+            Err(EngineError::invalid(format!(
+                "invalid parameter `url`: `{shown}` has no host; give an absolute URL such as http://127.0.0.1:8000/"
+            )))
+        }
+        Ok(_) => Ok(candidate),
+        Err(e) => Err(EngineError::invalid(format!(
+            "invalid parameter `url`: `{shown}` is not a valid URL ({e}); give an absolute URL such as http://127.0.0.1:8000/"
+        ))),
     }
-    if url.contains(char::is_whitespace) {
-        return Err(EngineError::invalid(format!(
-            "invalid parameter `url`: `{url}` is not a URL; give an absolute URL such as http://127.0.0.1:8000/"
-        )));
-    }
-    let local = url.starts_with("localhost") || url.starts_with("127.") || url.starts_with("[::1]");
-    Ok(format!("{}://{url}", if local { "http" } else { "https" }))
 }

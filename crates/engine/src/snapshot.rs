@@ -10,6 +10,8 @@ use crate::page::Page;
 use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
 
+/// Largest `maxDepth` accepted (no page nests deeper; a larger value is a mistake, not a wish).
+const MAX_DEPTH: i64 = 10_000;
 /// Deepest nesting of out-of-process frames followed.
 const MAX_FRAME_NESTING: u32 = 16;
 
@@ -22,7 +24,12 @@ pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
                 "invalid parameter `maxDepth`: {d} is negative; use 0 or more (0 keeps only top-level lines)"
             )));
         }
-        Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
+        Some(d) if d > MAX_DEPTH => {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `maxDepth`: {d} is out of range; use 0 to {MAX_DEPTH}"
+            )));
+        }
+        Some(d) => Some(d as u32),
     };
     let max_bytes = match p.max_bytes {
         None => crate::refs::DEFAULT_MAX_BYTES,

@@ -42,10 +42,28 @@ impl RequestError {
     }
 }
 
+/// Longest timeout a request may set, in milliseconds (24 hours).
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+
+/// Longest error message sent (it may quote input: a 10 MB URL is not echoed whole).
+pub const MAX_MESSAGE: usize = 2048;
+
+/// `s` cut to at most `max` bytes at a character boundary, saying how long it was.
+pub fn bounded(s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let mut cut = max;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… (cut at {max} of {} bytes)", &s[..cut], s.len())
+}
+
 impl Request {
     /// Parses one JSON line into a request, or the coded error that answers it.
     pub fn parse_line(line: &str) -> Result<Request, Box<RequestError>> {
-        let value: Value = serde_json::from_str(line).map_err(|e| {
+        let value: Value = crate::strict::parse(line).map_err(|e| {
             Box::new(RequestError {
                 id: Value::Null,
                 action: None,
@@ -94,7 +112,16 @@ impl Request {
         };
         let timeout_ms = match map.remove("timeout") {
             None | Some(Value::Null) => None,
-            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|t| t <= MAX_TIMEOUT_MS) => n.as_u64(),
+            Some(Value::Number(n)) if n.as_u64().is_some() => {
+                return Err(fail(
+                    Some(action),
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "field `timeout` is {n} ms, out of range; use 0 to {MAX_TIMEOUT_MS} ms (24 hours)"
+                    ),
+                ));
+            }
             Some(other) => {
                 return Err(fail(
                     Some(action),
@@ -184,15 +211,21 @@ impl Response {
         code: ErrorCode,
         message: impl Into<String>,
     ) -> Response {
+        let action: String = action.into();
         Response {
             id,
-            action: action.into(),
+            action: bounded(action, 64),
             success: false,
             data: Value::Null,
-            error: Some(message.into()),
+            error: Some(bounded(message.into(), MAX_MESSAGE)),
             code: Some(code),
             warning: None,
         }
+    }
+
+    /// Parses a response line (data may nest however deeply).
+    pub fn parse_line(line: &str) -> Result<Response, serde_json::Error> {
+        crate::strict::parse_deep(line)
     }
 
     /// Serializes this envelope as one JSON line (without the newline).

@@ -7,10 +7,11 @@ pub mod codes;
 pub mod commands;
 pub mod envelope;
 pub mod reference;
+pub mod strict;
 
 pub use codes::ErrorCode;
 pub use commands::*;
-pub use envelope::{Request, RequestError, Response, object};
+pub use envelope::{Request, RequestError, Response, bounded, object};
 
 /// Version of the protocol and of every binary that speaks it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
