@@ -22,6 +22,8 @@ struct Shared {
     engine: Mutex<Engine>,
     last_activity: std::sync::Mutex<Instant>,
     active: std::sync::atomic::AtomicUsize,
+    /// The lowest resident size seen after a command (what memory should come back to).
+    low_rss: std::sync::Mutex<usize>,
     closed: Notify,
 }
 
@@ -69,7 +71,33 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
     shared
         .active
         .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    give_back_memory(shared);
     response
+}
+
+/// After a command that grew the heap (a large result, a big page), hands the freed memory
+/// back to the system: glibc keeps freed blocks otherwise, and the daemon stays large.
+fn give_back_memory(shared: &Shared) {
+    let rss = rss_bytes();
+    let mut low = shared.low_rss.lock().unwrap_or_else(|e| e.into_inner());
+    if *low == 0 || rss < *low {
+        *low = rss.max(1);
+    }
+    if rss > low.saturating_mul(3) / 2 && rss > 16 << 20 {
+        // SAFETY: malloc_trim only releases free memory of the allocator.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+        *low = rss_bytes().min(*low).max(1);
+    }
+}
+
+/// This process's resident set size in bytes (from /proc/self/statm; 0 if unreadable).
+pub fn rss_bytes() -> usize {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .map_or(0, |pages| pages * 4096)
 }
 
 /// Reads request lines until EOF and writes one response line per request.
@@ -142,6 +170,7 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
             )),
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
+            low_rss: Default::default(),
             closed: Notify::new(),
         });
         let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
@@ -208,6 +237,7 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
             )),
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
+            low_rss: Default::default(),
             closed: Notify::new(),
         });
         let accept = {

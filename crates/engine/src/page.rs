@@ -13,6 +13,22 @@ use tokio::time::Instant;
 use crate::error::{EngineError, Result};
 use crate::refs::TabRefs;
 
+/// What the page-side serializer made of an object result.
+enum Serialized {
+    Json(Value),
+    TooLarge(usize),
+}
+
+/// Serializes an eval result in the page (see the file's header).
+const SERIALIZE_JS: &str = include_str!("js/serialize.js");
+/// Replaces a string result (or a promise's) longer than the limit by a marker object.
+const SIZE_CHECK_JS: &str = "function (v, max) { const big = (x) => typeof x === 'string' && x.length > max ? { __abTooLarge: x.length } : x; \
+     return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function' ? Promise.resolve(v).then(big) : big(v); }";
+/// Object group of eval results, released after each eval.
+const EVAL_GROUP: &str = "agentbrowser-eval";
+/// Largest eval result returned by default, in bytes of JSON.
+pub const DEFAULT_EVAL_MAX_BYTES: usize = 8 << 20;
+
 /// Name of the isolated world the engine's page scripts run in.
 pub const WORLD_NAME: &str = "__agentbrowser";
 
@@ -366,8 +382,112 @@ impl Page {
 
     /// Evaluates a user's expression in the page's main world (promises awaited, with a user
     /// gesture so it may open popups or use the clipboard) and returns the value as JSON.
-    pub async fn evaluate(&self, expression: &str) -> Result<Value> {
-        self.run_js(expression, true).await
+    ///
+    /// Values JSON cannot carry come back described (`{"unserializable": "circular"}`, `"Window"`,
+    /// `"Symbol()"`, `"NaN"`, `"1n"`, ...); a result over `max_bytes` of JSON is
+    /// `result_too_large` (it is not kept).
+    pub async fn evaluate(&self, expression: &str, max_bytes: usize) -> Result<Value> {
+        self.ensure_alive()?;
+        let run = |expression: String| {
+            let session = self.session.clone();
+            async move {
+                session
+                    .call_as::<agentbrowser_cdp::types::EvaluateResult>(
+                        "Runtime.evaluate",
+                        json!({"expression": expression, "returnByValue": false, "awaitPromise": true,
+                               "userGesture": true, "objectGroup": EVAL_GROUP}),
+                    )
+                    .await
+            }
+        };
+        // An expression is passed through a size check in the page, so a huge string never
+        // crosses the connection; a script of statements does not parse as an argument (a
+        // syntax error runs nothing) and is evaluated as it is.
+        let guarded = format!("({SIZE_CHECK_JS})(({expression}\n), {max_bytes})");
+        let mut result = run(guarded).await?;
+        if result
+            .exception_details
+            .as_ref()
+            .is_some_and(|e| e.message().contains("SyntaxError"))
+        {
+            result = run(expression.to_string()).await?;
+        }
+        if let Some(exc) = result.exception_details {
+            return Err(EngineError::new(ErrorCode::JsError, exc.message()));
+        }
+        let obj = result.result;
+        let too_large = |n: usize| {
+            EngineError::new(
+                ErrorCode::ResultTooLarge,
+                format!(
+                    "the result is {n} bytes of JSON, over the limit of {max_bytes}; return less (a slice, a count, selected fields)"
+                ),
+            )
+        };
+        let value = match (obj.kind.as_str(), obj.object_id.clone()) {
+            ("object" | "function", Some(id)) => {
+                let r = self.serialize(&id, max_bytes).await;
+                let session = self.session.clone();
+                tokio::spawn(async move {
+                    let _ = session
+                        .call(
+                            "Runtime.releaseObjectGroup",
+                            json!({"objectGroup": EVAL_GROUP}),
+                        )
+                        .await;
+                });
+                match r? {
+                    Serialized::Json(v) => match v.get("__abTooLarge").and_then(Value::as_u64) {
+                        Some(n) if v.as_object().is_some_and(|o| o.len() == 1) => {
+                            return Err(too_large(n as usize));
+                        }
+                        _ => v,
+                    },
+                    Serialized::TooLarge(n) => return Err(too_large(n)),
+                }
+            }
+            ("symbol", _) => json!({"unserializable": obj.description.unwrap_or_default()}),
+            (_, _) if obj.unserializable_value.is_some() => {
+                json!({"unserializable": obj.unserializable_value})
+            }
+            _ => obj.value.unwrap_or(Value::Null),
+        };
+        if let Value::String(s) = &value
+            && s.len() > max_bytes
+        {
+            return Err(too_large(s.len()));
+        }
+        Ok(value)
+    }
+
+    /// An object result as JSON, by the page-side serializer (one round trip).
+    async fn serialize(&self, object_id: &str, max_bytes: usize) -> Result<Serialized> {
+        let r: agentbrowser_cdp::types::EvaluateResult = self
+            .session
+            .call_as(
+                "Runtime.callFunctionOn",
+                json!({"functionDeclaration": SERIALIZE_JS, "objectId": object_id,
+                       "arguments": [{"value": max_bytes}], "returnByValue": true}),
+            )
+            .await?;
+        let v = r.result.value.unwrap_or(Value::Null);
+        let kind = v.get(0).and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "ok" => {
+                let text = v.get(1).and_then(Value::as_str).unwrap_or("null");
+                agentbrowser_protocol::strict::parse_deep(text)
+                    .map(Serialized::Json)
+                    .map_err(|e| {
+                        EngineError::internal(format!("the result could not be read: {e}"))
+                    })
+            }
+            "big" => Ok(Serialized::TooLarge(
+                v.get(1).and_then(Value::as_u64).unwrap_or(0) as usize,
+            )),
+            _ => Ok(Serialized::Json(json!({
+                "unserializable": v.get(1).and_then(Value::as_str).unwrap_or("the value could not be serialized")
+            }))),
+        }
     }
 
     /// Reads a value with a plain expression (no promise, no user activation): the cheapest

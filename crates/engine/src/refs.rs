@@ -9,8 +9,10 @@ use crate::error::{EngineError, Result};
 
 /// Snapshots kept per tab for `diff` and for the `before` of a ref action.
 const SNAPSHOTS_KEPT: usize = 16;
-/// Ref entries kept per tab before the oldest documents' refs are forgotten.
-const REFS_KEPT: usize = 500_000;
+/// Bytes of snapshot text kept per tab (the oldest go first; the latest is always kept).
+const SNAPSHOT_BYTES_KEPT: usize = 8 << 20;
+/// Ref entries kept per tab (about 15 MB) before the oldest are forgotten (then `stale_ref`).
+const REFS_KEPT: usize = 50_000;
 
 /// What the engine knows about one issued ref.
 #[derive(Debug, Clone)]
@@ -129,11 +131,28 @@ impl TabRefs {
     pub fn push_snapshot(&mut self, mut snap: Snapshot) -> Snapshot {
         self.generation += 1;
         snap.generation = self.generation;
-        if self.snapshots.len() == SNAPSHOTS_KEPT {
-            self.snapshots.pop_front();
-        }
         self.snapshots.push_back(snap.clone());
+        let mut bytes: usize = self.snapshots.iter().map(|s| s.text.len()).sum();
+        while self.snapshots.len() > 1
+            && (self.snapshots.len() > SNAPSHOTS_KEPT || bytes > SNAPSHOT_BYTES_KEPT)
+        {
+            if let Some(old) = self.snapshots.pop_front() {
+                bytes -= old.text.len();
+            }
+        }
         snap
+    }
+
+    /// Forgets the refs of `frame_id`'s earlier documents (any token but `current`): they can
+    /// only be stale now, and a page that navigates often would otherwise fill the table.
+    pub fn forget_documents(&mut self, frame_id: &str, current: &str) {
+        let before = self.entries.len();
+        self.entries
+            .retain(|_, e| e.frame_id != frame_id || e.doc_token == current);
+        if self.entries.len() != before {
+            let entries = &self.entries;
+            self.order.retain(|id| entries.contains_key(id));
+        }
     }
 
     /// A kept snapshot by generation, or the latest.

@@ -221,7 +221,12 @@ impl Engine {
             }
             Command::Eval(p) => {
                 let page = self.page().await?;
-                Ok(json!({"result": page.evaluate(&p.script).await?}))
+                let max = p
+                    .max_bytes
+                    .map_or(crate::page::DEFAULT_EVAL_MAX_BYTES, |m| {
+                        usize::try_from(m).unwrap_or(usize::MAX)
+                    });
+                Ok(json!({"result": page.evaluate(&p.script, max).await?}))
             }
             Command::TabList(_) => {
                 let browser = self.browser().await?;
@@ -548,8 +553,8 @@ impl Engine {
             return Err(EngineError::new(
                 ErrorCode::StaleRef,
                 format!(
-                    "ref `{id}` was issued in a tab that is closed (or it is no longer tracked); nothing was done. \
-                     Take a new `snapshot` and use its refs"
+                    "ref `{id}` is stale: the page that issued it was replaced by a navigation, its tab was closed, \
+                     or it is too old to be tracked; nothing was done. Take a new `snapshot` and use its refs"
                 ),
             )
             .with_data(json!({"ref": id, "activeTab": active})));

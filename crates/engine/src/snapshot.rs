@@ -253,6 +253,9 @@ async fn capture_frame(
     let part = run_part(page, &frame, spec, selector, base_depth, budget).await?;
     {
         let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+        if nesting == 0 && !frame.child {
+            refs.forget_documents(&frame.frame_id, &part.doc_token);
+        }
         for (id, role, name) in &part.refs {
             refs.record(
                 id,

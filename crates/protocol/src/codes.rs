@@ -69,6 +69,8 @@ error_codes! {
     ActionFailed => "action_failed",
     /// The mutation happened, then the wait, after-snapshot or diff failed.
     ActionTransitionFailed => "action_transition_failed",
+    /// A result over its size limit (an eval result); nothing was kept.
+    ResultTooLarge => "result_too_large",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -139,8 +139,11 @@ pub struct HistoryParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EvalParams {
-    /// JavaScript expression; a returned promise is awaited; the result comes back as JSON.
+    /// JavaScript expression; a returned promise is awaited; the result comes back as JSON
+    /// (values JSON cannot carry as `{"unserializable": "circular" | "Window" | "NaN" | ...}`).
     pub script: String,
+    /// Largest result in bytes of JSON (default 8388608); a larger one is `result_too_large`.
+    pub max_bytes: Option<u64>,
 }
 
 /// Parameters of `tab_new`.
