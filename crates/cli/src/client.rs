@@ -195,12 +195,27 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     Ok(())
 }
 
+/// The pid of the session's running daemon, when its pid file names one.
+pub fn daemon_pid(session: &str) -> Option<i32> {
+    let paths = SessionPaths::new(session).ok()?;
+    let (pid, _) = paths.read_pid()?;
+    paths::is_our_daemon(pid, session).then_some(pid)
+}
+
+/// Waits (at most `limit`) until the process `pid` has exited.
+pub fn wait_exit(pid: i32, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    while paths::process_alive(pid) && !paths::is_zombie(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Lists sessions found in the socket directory: name, pid, version, alive.
-pub fn list_sessions() -> Vec<(String, i32, String, bool)> {
-    let dir = paths::socket_dir();
+pub fn list_sessions() -> Result<Vec<(String, i32, String, bool)>> {
+    let dir = paths::ensure_socket_dir()?;
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        return out;
+        return Ok(out);
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
@@ -216,5 +231,5 @@ pub fn list_sessions() -> Vec<(String, i32, String, bool)> {
         }
     }
     out.sort();
-    out
+    Ok(out)
 }

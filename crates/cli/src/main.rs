@@ -456,7 +456,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Cmd::Session(SessionCmd::List) => {
-            let sessions = client::list_sessions();
+            let sessions = client::list_sessions()?;
             if cli.json {
                 let list: Vec<Value> = sessions
                     .iter()
@@ -488,7 +488,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 return Ok(ExitCode::SUCCESS);
             };
+            let daemon = client::daemon_pid(&session);
             let line = client.round_trip(&request_line("close", json!({}), cli.timeout))?;
+            // `close` returns once the daemon is gone (browser closed, profile removed).
+            if let Some(pid) = daemon {
+                client::wait_exit(pid, std::time::Duration::from_secs(10));
+            }
             return Ok(output::print_response(&line, cli.json));
         }
         Cmd::Batch => return batch(&session, &cli.launch),

@@ -148,6 +148,72 @@ where
 
 use tokio::io::AsyncReadExt as _;
 
+/// Makes this process the reaper of the processes it starts: Chromium's helpers orphaned when the
+/// browser dies are reparented here (not to an init that may never reap them) and reaped.
+fn become_subreaper() {
+    // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) has no memory-safety preconditions.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// Reaps exited children other than the browsers the engine waits for itself.
+fn reap_orphans() -> usize {
+    let me = std::process::id().to_string();
+    let mut reaped = 0;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    for e in entries.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.len() > 1 && f[0] == "Z" && f[1] == me && !agentbrowser_engine::launch::is_owned(pid) {
+            // SAFETY: waitpid on a zombie child of ours, without blocking.
+            unsafe {
+                libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG);
+            }
+            reaped += 1;
+        }
+    }
+    reaped
+}
+
+/// Reaps orphans whenever a child exits, for the life of the process.
+async fn reaper() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let Ok(mut chld) = signal(SignalKind::child()) else {
+        return std::future::pending().await;
+    };
+    while chld.recv().await.is_some() {
+        reap_orphans();
+    }
+}
+
+/// After the browser was closed: waits (up to 2 s) for the killed helpers to exit and reaps
+/// them, so none is left as a zombie when this process exits.
+async fn reap_before_exit() {
+    let until = Instant::now() + Duration::from_secs(2);
+    loop {
+        reap_orphans();
+        // SAFETY: waitpid(-1, WNOHANG) reaps any exited child without blocking.
+        let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+        if r < 0 || Instant::now() >= until {
+            return; // no child left (ECHILD), or out of time
+        }
+        if r == 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime> {
     // One thread: Chromium's parent-death signal is bound to the thread that spawned it.
     tokio::runtime::Builder::new_current_thread()
@@ -158,7 +224,9 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// Serves the protocol over stdin/stdout for an owning parent; closes Chromium at end of input.
 pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
+    become_subreaper();
     runtime()?.block_on(async move {
+        tokio::spawn(reaper());
         let shared = Arc::new(Shared {
             engine: Mutex::new(Engine::new(
                 SessionInfo {
@@ -180,6 +248,7 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
             _ = terminate_signal() => {}
         }
         shared.engine.lock().await.shutdown().await;
+        reap_before_exit().await;
         Ok(())
     })
 }
@@ -207,9 +276,17 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
     let paths = SessionPaths::new(session)?;
     let lock = paths.open_lock()?;
     use std::os::fd::AsRawFd;
+    // A daemon that is closing still holds the lock for a moment: wait for it, unless a live
+    // daemon answers on the socket.
+    let until = std::time::Instant::now() + Duration::from_secs(10);
     // SAFETY: flock on a valid descriptor we own.
-    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        bail!("another daemon for session `{session}` is starting or running");
+    while unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if std::time::Instant::now() >= until
+            || std::os::unix::net::UnixStream::connect(&paths.socket).is_ok()
+        {
+            bail!("another daemon for session `{session}` is starting or running");
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
     if paths.socket.exists() {
         if std::os::unix::net::UnixStream::connect(&paths.socket).is_ok() {
@@ -221,7 +298,9 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         // A dead daemon left it behind.
         let _ = std::fs::remove_file(&paths.socket);
     }
+    become_subreaper();
     runtime()?.block_on(async move {
+        tokio::spawn(reaper());
         let listener = UnixListener::bind(&paths.socket)
             .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
         std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
@@ -274,6 +353,7 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         // Remove the socket first so no new client reaches a daemon that is going away.
         let _ = std::fs::remove_file(&paths.socket);
         shared.engine.lock().await.shutdown().await;
+        reap_before_exit().await;
         let _ = std::fs::remove_file(&paths.pid);
         drop(lock);
         Ok(())

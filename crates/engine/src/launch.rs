@@ -131,9 +131,57 @@ pub struct LaunchedBrowser {
     pub executable: PathBuf,
     /// The last stderr lines (bounded), for diagnostics.
     pub stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Set once `shutdown` cleaned up (else dropping it does).
+    done: bool,
+}
+
+impl Drop for LaunchedBrowser {
+    fn drop(&mut self) {
+        if !self.done {
+            kill_group(self.pid);
+            remove_profile_now(&self.profile_dir);
+        }
+    }
 }
 
 const STDERR_TAIL_LINES: usize = 64;
+
+/// Pids of the browsers this process launched and still waits for itself (a reaper of orphaned
+/// helpers must leave these to their owner).
+static OWNED: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether `pid` is a browser this process launched and will wait for itself.
+pub fn is_owned(pid: u32) -> bool {
+    OWNED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&pid)
+}
+
+fn own(pid: u32, owned: bool) {
+    let mut o = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+    o.retain(|p| *p != pid);
+    if owned {
+        o.push(pid);
+    }
+}
+
+/// Cleans up after a launch that did not finish (its future was dropped by a timeout, or it
+/// failed): kills the browser's process group and removes the profile.
+struct LaunchGuard {
+    pid: u32,
+    profile_dir: PathBuf,
+    armed: bool,
+}
+
+impl Drop for LaunchGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            kill_group(self.pid);
+            remove_profile_now(&self.profile_dir);
+        }
+    }
+}
 
 /// Launches Chromium and waits for its DevTools URL.
 ///
@@ -141,7 +189,13 @@ const STDERR_TAIL_LINES: usize = 64;
 /// (`PR_SET_PDEATHSIG`); call from a thread that lives as long as the browser should.
 pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     let executable = find_executable(options.executable_path.as_deref())?;
+    sweep_stale_profiles();
     let profile_dir = make_profile_dir()?;
+    let mut guard = LaunchGuard {
+        pid: 0,
+        profile_dir: profile_dir.clone(),
+        armed: true,
+    };
     let mut cmd = Command::new(&executable);
     if options.headless {
         cmd.arg("--headless");
@@ -178,6 +232,8 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         )
     })?;
     let pid = child.id().unwrap_or(0);
+    guard.pid = pid;
+    own(pid, true);
     let stderr = child.stderr.take();
     let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
     let (url_tx, url_rx) = tokio::sync::oneshot::channel::<String>();
@@ -232,6 +288,7 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
             ));
         }
     };
+    guard.armed = false;
     Ok(LaunchedBrowser {
         child,
         pid,
@@ -239,6 +296,7 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         profile_dir,
         executable,
         stderr_tail: tail,
+        done: false,
     })
 }
 
@@ -294,8 +352,60 @@ impl LaunchedBrowser {
         if !exited {
             let _ = self.child.wait().await;
         }
+        own(self.pid, false);
         remove_profile(&self.profile_dir).await;
+        self.done = true;
     }
+}
+
+/// Removes a profile directory now (from a destructor: a few short tries, as Chromium's killed
+/// children may still be writing for a moment).
+fn remove_profile_now(dir: &Path) {
+    for _ in 0..10 {
+        if std::fs::remove_dir_all(dir).is_ok() || !dir.exists() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Removes the profiles that dead processes left behind (a SIGKILLed daemon's, for example):
+/// `agentbrowser-profile-<pid>-*` directories of this user whose `<pid>` no longer exists.
+pub fn sweep_stale_profiles() {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let Some(pid) = name
+            .strip_prefix("agentbrowser-profile-")
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ours = std::fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if ours && pid != std::process::id() && !process_exists(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Whether a process `pid` exists (any process: a reused pid keeps the profile, never the
+/// other way round).
+fn process_exists(pid: u32) -> bool {
+    // A zombie (exited, not yet reaped) is gone as far as its profile is concerned.
+    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        return !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+    }
+    // SAFETY: kill with signal 0 only checks for existence.
+    let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 async fn remove_profile(dir: &Path) {

@@ -84,13 +84,16 @@ impl Engine {
             .browser
             .as_ref()
             .and_then(Browser::active_watch)
-            .filter(|rx| !rx.borrow().crashed);
+            .filter(|rx| !rx.borrow().crashed && action != "close");
+        // `true`: the renderer crashed; `false`: the browser connection went away (Chromium
+        // exited or was killed).
         let crashed = async {
             match crash.as_mut() {
-                Some(rx) => {
-                    let _ = rx.wait_for(|s| s.crashed).await;
-                }
-                None => std::future::pending::<()>().await,
+                Some(rx) => match rx.wait_for(|s| s.crashed || s.detached).await {
+                    Ok(s) => s.crashed,
+                    Err(_) => false,
+                },
+                None => std::future::pending::<bool>().await,
             }
         };
         let run = tokio::time::timeout_at(
@@ -106,10 +109,25 @@ impl Engine {
                     format!("`{action}` did not finish within {timeout_ms} ms"),
                 )),
             },
-            _ = crashed => Err(EngineError::new(
-                ErrorCode::BrowserClosed,
-                format!("the page crashed during `{action}`; `reload` or `open` a URL to continue"),
-            )),
+            page_crashed = crashed => Err(if page_crashed {
+                EngineError::new(
+                    ErrorCode::BrowserClosed,
+                    format!("the page crashed during `{action}`; `reload` or `open` a URL to continue"),
+                )
+            } else if self.browser.as_ref().is_none_or(Browser::is_closed) {
+                EngineError::new(
+                    ErrorCode::BrowserClosed,
+                    format!(
+                        "the browser went away during `{action}` (Chromium exited or was killed); \
+                         the next command starts a new one"
+                    ),
+                )
+            } else {
+                EngineError::new(
+                    ErrorCode::TabNotFound,
+                    format!("the tab was closed during `{action}`; `tab list` shows the open tabs"),
+                )
+            }),
         };
         if result.as_ref().is_err_and(|e| e.code == ErrorCode::Timeout)
             && let Some(page) = self.browser.as_ref().and_then(Browser::active_attached)

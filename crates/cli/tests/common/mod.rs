@@ -59,7 +59,7 @@ impl Cli {
             .output()
             .expect("run agentbrowser");
         let out = String::from_utf8_lossy(&r.stdout).to_string();
-        serde_json::from_str(out.trim()).unwrap_or_else(|e| {
+        parse_deep(out.trim()).unwrap_or_else(|e| {
             panic!(
                 "not JSON ({e}): stdout={out} stderr={}",
                 String::from_utf8_lossy(&r.stderr)
@@ -106,6 +106,16 @@ impl Drop for Cli {
     fn drop(&mut self) {
         let _ = self.command().arg("close").output();
     }
+}
+
+/// Parses JSON however deeply it nests (pages can return deep values).
+pub fn parse_deep(text: &str) -> serde_json::Result<Value> {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
 }
 
 pub fn to_run(o: Output) -> Run {
