@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._transport import _closed_error, _encode, _exit_reason, _StderrTail, _timeout_error
+from ._transport import _closed_error, _encode, _exit_reason, _StderrTail, _timeout_error, check_peer
 
 #: Largest response line the async reader accepts (bytes).
 LINE_LIMIT = 1 << 30
@@ -179,6 +179,13 @@ class AsyncOwnedProcess:
 async def connect_socket_async(path: Path) -> AsyncTransport:
     """An asyncio transport over a session's Unix socket (OSError when nothing listens)."""
     reader, writer = await asyncio.open_unix_connection(str(path), limit=LINE_LIMIT)
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        try:
+            check_peer(sock, path)
+        except BaseException:
+            writer.close()
+            raise
 
     async def describe() -> str:
         return f"the session daemon closed the socket {path}"

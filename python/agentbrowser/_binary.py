@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 import shutil
 import sys
 from pathlib import Path
@@ -57,16 +59,43 @@ def _interpreter_dirs() -> list[Path]:
 
 
 def socket_dir() -> Path:
-    """``$AGENTBROWSER_SOCKET_DIR``, else ``$XDG_RUNTIME_DIR/agentbrowser``, else ``~/.agentbrowser/run``."""
+    """``$AGENTBROWSER_SOCKET_DIR``, else ``$XDG_RUNTIME_DIR/agentbrowser``, else ``~/.agentbrowser/run``,
+    else (no home) ``$TMPDIR/agentbrowser-<uid>``: the same choice as the CLI's."""
     explicit = os.environ.get("AGENTBROWSER_SOCKET_DIR")
     if explicit:
         return Path(explicit)
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime:
         return Path(runtime) / "agentbrowser"
-    return Path.home() / ".agentbrowser" / "run"
+    home = os.environ.get("HOME")
+    if home:
+        return Path(home) / ".agentbrowser" / "run"
+    return Path(tempfile.gettempdir()) / f"agentbrowser-{os.geteuid()}"
+
+
+def untrusted_dir(path: Path) -> str | None:
+    """Why a socket directory cannot be trusted (not ours, writable by others, a symlink), or None."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return f"{path} is a symlink"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a directory"
+    if st.st_uid != os.geteuid():
+        return f"{path} is owned by uid {st.st_uid}, not by you (uid {os.geteuid()})"
+    if st.st_mode & 0o022:
+        return f"{path} is writable by others (mode {st.st_mode & 0o777:o})"
+    return None
 
 
 def socket_path(session: str) -> Path:
-    """The Unix socket of a named session."""
-    return socket_dir() / f"{session}.sock"
+    """The Unix socket of a named session (BrowserError when its directory cannot be trusted)."""
+    directory = socket_dir()
+    why = untrusted_dir(directory)
+    if why is not None:
+        from .errors import BrowserError
+
+        raise BrowserError(f"refusing the socket directory: {why}", code="invalid_argument")
+    return directory / f"{session}.sock"

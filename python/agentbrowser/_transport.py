@@ -14,6 +14,7 @@ import json
 import os
 import select
 import socket
+import struct
 import subprocess
 import threading
 import time
@@ -245,12 +246,24 @@ class OwnedProcess:
         return code
 
 
+def check_peer(sock: socket.socket, path: Path) -> None:
+    """Refuse a socket served by another user (a planted daemon could read every command)."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    if uid != os.geteuid():
+        raise BrowserError(
+            f"refusing the daemon socket {path}: it is served by uid {uid}, not by you (uid {os.geteuid()})",
+            code="invalid_argument",
+        )
+
+
 def connect_socket(path: Path) -> SyncTransport:
     """A blocking transport over a session's Unix socket (OSError when nothing listens)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(str(path))
-    except OSError:
+        check_peer(sock, path)
+    except BaseException:
         sock.close()
         raise
     fd = sock.fileno()

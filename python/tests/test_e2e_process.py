@@ -130,3 +130,52 @@ def test_connect_validates_session_name(agentbrowser_bin: Path) -> None:
         Browser.connect(session="no spaces allowed")
     with pytest.raises(TypeError):
         Browser.connect(session=3)  # type: ignore[arg-type]
+
+
+def test_connect_never_signals_an_unrelated_process(agentbrowser_bin: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from agentbrowser import Browser
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(mode=0o700)
+    sleeper = subprocess.Popen(["sleep", "300"])
+    try:
+        (run_dir / "z.pid").write_text(f"{sleeper.pid}\n0.0.0-other\n")
+        old = os.environ.get("AGENTBROWSER_SOCKET_DIR")
+        os.environ["AGENTBROWSER_SOCKET_DIR"] = str(run_dir)
+        try:
+            with Browser.connect(session="z", timeout_ms=20000) as b:
+                assert b.page.title() == ""
+                b.close(end_session=True)
+        finally:
+            if old is None:
+                del os.environ["AGENTBROWSER_SOCKET_DIR"]
+            else:
+                os.environ["AGENTBROWSER_SOCKET_DIR"] = old
+        assert sleeper.poll() is None, "the unrelated process was signalled"
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_connect_refuses_a_world_writable_socket_dir(tmp_path: Path) -> None:
+    import os
+
+    from agentbrowser import Browser, BrowserError
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    old = os.environ.get("AGENTBROWSER_SOCKET_DIR")
+    os.environ["AGENTBROWSER_SOCKET_DIR"] = str(shared)
+    try:
+        with pytest.raises(BrowserError, match="writable by others"):
+            Browser.connect(session="x", timeout_ms=5000)
+    finally:
+        if old is None:
+            del os.environ["AGENTBROWSER_SOCKET_DIR"]
+        else:
+            os.environ["AGENTBROWSER_SOCKET_DIR"] = old
+    assert shared.stat().st_mode & 0o777 == 0o777
