@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak
 
 bench:
 	bench/run.sh
@@ -16,3 +16,8 @@ bench-peers:
 # A full run with the previous commit's binary measured beside this one (BASE=<rev> for another).
 bench-baseline:
 	bench/run.sh --baseline "$$(bench/baseline.sh $(or $(BASE),HEAD~1))"
+
+# 10,000 mixed actions through one daemon: RSS growth after the first 1,000 and p50/p99 drift.
+bench-soak:
+	cargo build -q --release -p agentbrowser
+	python3 bench/soak.py
