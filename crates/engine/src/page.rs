@@ -26,8 +26,10 @@ const SIZE_CHECK_JS: &str = "function (v, max) { const big = (x) => typeof x ===
      return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function' ? Promise.resolve(v).then(big) : big(v); }";
 /// Object group of eval results, released after each eval.
 const EVAL_GROUP: &str = "agentbrowser-eval";
-/// Largest eval result returned by default, in bytes of JSON.
-pub const DEFAULT_EVAL_MAX_BYTES: usize = 8 << 20;
+/// Largest eval result returned by default, in bytes of JSON (1 MiB: more than any model should be
+/// handed at once; `maxBytes` raises it). The WebSocket's read buffer keeps the capacity of the
+/// largest message received, so this also bounds what a result leaves behind in the daemon.
+pub const DEFAULT_EVAL_MAX_BYTES: usize = 1 << 20;
 
 /// Name of the isolated world the engine's page scripts run in.
 pub const WORLD_NAME: &str = "__agentbrowser";

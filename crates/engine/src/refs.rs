@@ -11,8 +11,9 @@ use crate::error::{EngineError, Result};
 const SNAPSHOTS_KEPT: usize = 16;
 /// Bytes of snapshot text kept per tab (the oldest go first; the latest is always kept).
 const SNAPSHOT_BYTES_KEPT: usize = 8 << 20;
-/// Ref entries kept per tab (about 15 MB) before the oldest are forgotten (then `stale_ref`).
-const REFS_KEPT: usize = 50_000;
+/// Bytes of ref entries kept per tab (estimated) before the oldest are forgotten (then
+/// `stale_ref`): about 40,000 refs of a typical page.
+const REF_BYTES_KEPT: usize = 8 << 20;
 
 /// What the engine knows about one issued ref.
 #[derive(Debug, Clone)]
@@ -100,6 +101,8 @@ pub struct Snapshot {
 pub struct TabRefs {
     entries: HashMap<String, RefEntry>,
     order: VecDeque<String>,
+    /// Estimated bytes held by `entries`.
+    bytes: usize,
     snapshots: VecDeque<Snapshot>,
     generation: u64,
 }
@@ -107,12 +110,17 @@ pub struct TabRefs {
 impl TabRefs {
     /// Records a ref (new or seen again).
     pub fn record(&mut self, id: &str, entry: RefEntry) {
-        if self.entries.insert(id.to_string(), entry).is_none() {
-            self.order.push_back(id.to_string());
-            if self.order.len() > REFS_KEPT
-                && let Some(old) = self.order.pop_front()
-            {
-                self.entries.remove(&old);
+        self.bytes += entry_bytes(id, &entry);
+        match self.entries.insert(id.to_string(), entry) {
+            Some(old) => self.bytes -= entry_bytes(id, &old),
+            None => self.order.push_back(id.to_string()),
+        }
+        while self.bytes > REF_BYTES_KEPT {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(e) = self.entries.remove(&old) {
+                self.bytes -= entry_bytes(&old, &e);
             }
         }
     }
@@ -147,8 +155,15 @@ impl TabRefs {
     /// only be stale now, and a page that navigates often would otherwise fill the table.
     pub fn forget_documents(&mut self, frame_id: &str, current: &str) {
         let before = self.entries.len();
-        self.entries
-            .retain(|_, e| e.frame_id != frame_id || e.doc_token == current);
+        let mut freed = 0;
+        self.entries.retain(|id, e| {
+            let keep = e.frame_id != frame_id || e.doc_token == current;
+            if !keep {
+                freed += entry_bytes(id, e);
+            }
+            keep
+        });
+        self.bytes -= freed;
         if self.entries.len() != before {
             let entries = &self.entries;
             self.order.retain(|id| entries.contains_key(id));
@@ -178,6 +193,17 @@ impl TabRefs {
             .rev()
             .find(|s| s.refs.iter().any(|r| r == id))
     }
+}
+
+/// Estimated bytes one ref entry holds (its strings, the map and queue slots).
+fn entry_bytes(id: &str, e: &RefEntry) -> usize {
+    2 * id.len()
+        + e.role.len()
+        + e.name.len()
+        + e.frame_id.len()
+        + e.doc_token.len()
+        + e.session_id.as_ref().map_or(0, String::len)
+        + 160
 }
 
 /// Parses `e3`, `@e3` or `ref=e3` into `e3`; anything else is `invalid_argument`.

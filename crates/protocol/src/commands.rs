@@ -142,7 +142,7 @@ pub struct EvalParams {
     /// JavaScript expression; a returned promise is awaited; the result comes back as JSON
     /// (values JSON cannot carry as `{"unserializable": "circular" | "Window" | "NaN" | ...}`).
     pub script: String,
-    /// Largest result in bytes of JSON (default 8388608); a larger one is `result_too_large`.
+    /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
     pub max_bytes: Option<u64>,
 }
 
