@@ -48,9 +48,10 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             .timeout_ms
             .unwrap_or(agentbrowser_engine::session::DEFAULT_TIMEOUT_MS),
     );
+    let received = Instant::now();
     let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
         Ok(mut engine) => {
-            let r = engine.execute(request).await;
+            let r = engine.execute_received(request, received).await;
             if engine.is_closed() {
                 shared.closed.notify_waiters();
                 shared.closed.notify_one();

@@ -489,3 +489,23 @@ fn nothing_is_left_behind() {
         "zombies of the closed browser: {zombies:?}"
     );
 }
+
+#[test]
+fn a_commands_timeout_counts_from_its_receipt() {
+    let cli = Cli::new("receipt");
+    cli.ok(&["open", "about:blank"]);
+    // Another client holds the session for 3 s; a command with a 4 s timeout that needs 2.5 s
+    // once it runs has only about 1 s left: it times out instead of taking 5.5 s.
+    let mut busy = cli.command().args(["wait", "3000"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    let (code, msg, _) = cli.err(&[
+        "--timeout",
+        "4000",
+        "eval",
+        "new Promise(r => setTimeout(() => r(1), 2500))",
+    ]);
+    eprintln!("answered after {} ms: {msg}", t.elapsed().as_millis());
+    assert_eq!(code, "timeout", "{msg}");
+    let _ = busy.wait();
+}

@@ -269,8 +269,16 @@ async fn actionable_point(
             .await?;
         match probe_error(&r, what) {
             None => {
-                let mut x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
-                let mut y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
+                // A point is required: never click at a default (0, 0).
+                let point = |k: &str| {
+                    r.get(k).and_then(Value::as_f64).ok_or_else(|| {
+                        EngineError::internal(format!(
+                            "the page's check of {what} answered without a point: {}",
+                            agentbrowser_protocol::bounded(r.to_string(), 200)
+                        ))
+                    })
+                };
+                let (mut x, mut y) = (point("x")?, point("y")?);
                 // An out-of-process frame: up through each parent process, the point must hit
                 // the frame's <iframe> there, which gets a guard of its own.
                 for owner in world::owners(page, &el.frame()).await? {

@@ -64,9 +64,15 @@ impl Engine {
 
     /// Runs one request and answers with its envelope; never panics on bad input.
     pub async fn execute(&mut self, request: Request) -> Response {
+        self.execute_received(request, Instant::now()).await
+    }
+
+    /// Runs a request received at `received`: its timeout counts from then, so time spent
+    /// waiting for the session (another client's command) is part of it, not added to it.
+    pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
         let timeout_ms = request.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let deadline = received + Duration::from_millis(timeout_ms);
         // Stop waiting for actionability a little before the deadline, so the specific error
         // (covered, disabled, not visible) is reported rather than a bare timeout.
         let actionable = if request.timeout_ms.is_some() {
@@ -98,7 +104,11 @@ impl Engine {
         };
         let run = tokio::time::timeout_at(
             deadline,
-            agentbrowser_cdp::with_deadline(deadline, self.run(request.command, limits)),
+            // CDP calls end just after the command, so the command's own timeout is what is said.
+            agentbrowser_cdp::with_deadline(
+                deadline + Duration::from_millis(50),
+                self.run(request.command, limits),
+            ),
         );
         let result = tokio::select! {
             biased;

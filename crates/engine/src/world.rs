@@ -237,13 +237,23 @@ pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
                 EngineError::internal("the frame's owner element could not be resolved")
             })?
             .to_string();
+        let (Some(x), Some(y)) = (
+            quad.first().and_then(Value::as_f64),
+            quad.get(1).and_then(Value::as_f64),
+        ) else {
+            // No box: the frame is not rendered; never act at a default offset.
+            return Err(EngineError::new(
+                ErrorCode::ElementNotVisible,
+                "the frame holding the element has no box in its parent (it is not rendered)",
+            ));
+        };
         out.push(Owner {
             handle: ElementHandle {
                 object_id,
                 frame: parent.clone(),
             },
-            x: quad.first().and_then(Value::as_f64).unwrap_or(0.0),
-            y: quad.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+            x,
+            y,
         });
         match parent_sid {
             Some(p) => {
