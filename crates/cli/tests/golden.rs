@@ -1,0 +1,207 @@
+//! Golden wire tests: the response envelope of every command, for one fixed session against a
+//! fixture page, pinned in `tests/golden/wire.json` (values that change between runs, such as
+//! ports, pids, target ids and elapsed times, are normalized). A refactor must change no response
+//! a client sees; a deliberate change is recorded with `UPDATE_GOLDEN=1 cargo test --test golden`.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+const PAGE: &str = r#"<!doctype html><title>Golden</title>
+<h1>Golden form</h1>
+<form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Hello ' + document.getElementById('name').value">
+  <label>Name <input id="name" value="old"></label>
+  <label><input type="checkbox" id="agree"> Agree</label>
+  <label>Size <select id="size"><option value="s">Small</option><option value="m">Medium</option></select></label>
+  <button id="go" type="submit">Send</button>
+</form>
+<p id="out" role="status"></p>
+<a href="/second">Second page</a>"#;
+
+/// Replaces what differs between runs, keeping each value's type.
+fn normalize(v: &mut Value, key: &str) {
+    const VOLATILE: &[&str] = &[
+        "pid",
+        "elapsedMs",
+        "waitedMs",
+        "targetId",
+        "frame",
+        "wsUrl",
+        "executable",
+        "browserVersion",
+        "version",
+        "socket",
+        "idleTimeoutMs",
+    ];
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                normalize(x, k);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                normalize(x, key);
+            }
+        }
+        Value::Number(_) if VOLATILE.contains(&key) => *v = json!(0),
+        Value::String(_) if VOLATILE.contains(&key) => *v = json!(format!("<{key}>")),
+        Value::String(s) => {
+            let mut out = String::new();
+            let mut rest = s.as_str();
+            while let Some(i) = rest.find("127.0.0.1:") {
+                out.push_str(&rest[..i + 10]);
+                rest = &rest[i + 10..];
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                out.push_str("PORT");
+                rest = &rest[digits..];
+            }
+            out.push_str(rest);
+            *s = out;
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_command_answers_as_pinned() {
+    let s = Server::start();
+    s.route("/", Page::html(PAGE));
+    s.route(
+        "/second",
+        Page::html("<title>Second</title><h1>Second</h1>"),
+    );
+    let cli = Cli::new("golden");
+    let base = s.url("/");
+    let second = s.url("/second");
+    let mut record = Vec::new();
+    let mut run = |args: Vec<String>| -> Value {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut v = cli.json(&a);
+        normalize(&mut v, "");
+        let mut args = json!(args);
+        normalize(&mut args, "");
+        record.push(json!({"args": args, "response": v.clone()}));
+        v
+    };
+    let a = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    run(a(&["status"]));
+    run(a(&["open", &base]));
+    run(a(&["title"]));
+    run(a(&["url"]));
+    run(a(&["eval", "1 + 1"]));
+    run(a(&["eval", "({a: [1, 'x'], n: NaN})"]));
+    let snap = run(a(&["snapshot"]));
+    run(a(&["snapshot", "--full"]));
+    run(a(&["snapshot", "-s", "form", "-c", "-d", "3", "--urls"]));
+    let refs = snap["data"]["refs"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let find = |role: &str, name: &str| {
+        refs.iter()
+            .find(|(_, r)| r["role"] == role && r["name"] == name)
+            .map(|(id, _)| id.clone())
+            .unwrap_or_else(|| panic!("no {role} {name}: {snap}"))
+    };
+    let (name, agree, size, go) = (
+        find("textbox", "Name"),
+        find("checkbox", "Agree"),
+        find("combobox", "Size"),
+        find("button", "Send"),
+    );
+    run(a(&["fill", &name, "Ada"]));
+    run(a(&["clear", &name, "--no-evidence"]));
+    run(a(&["type", &name, "Bo", "--no-evidence"]));
+    run(a(&["select", &size, "Medium", "--no-evidence"]));
+    run(a(&["check", &agree, "--no-evidence"]));
+    run(a(&["check", &agree, "--no-evidence"]));
+    run(a(&["uncheck", &agree, "--no-evidence"]));
+    run(a(&["hover", &go, "--no-evidence"]));
+    run(a(&["focus", &go, "--no-evidence"]));
+    run(a(&["scroll-into-view", &go, "--no-evidence"]));
+    run(a(&["click", &go, "--wait-text", "Hello Bo"]));
+    run(a(&["tap", &go, "--no-evidence"]));
+    run(a(&["press", "Tab", "--no-evidence"]));
+    run(a(&["get", "text", &go]));
+    run(a(&["get", "inner-text", &go]));
+    run(a(&["get", "value", &size]));
+    run(a(&["get", "attr", &go, "type"]));
+    run(a(&["get", "attr", &go, "missing"]));
+    run(a(&["is", "visible", &go]));
+    run(a(&["is", "enabled", &go]));
+    run(a(&["is", "checked", &agree]));
+    run(a(&["wait", "--text", "Hello"]));
+    run(a(&["wait", "5"]));
+    run(a(&["diff"]));
+    run(a(&["open", &second]));
+    run(a(&["back"]));
+    run(a(&["forward"]));
+    run(a(&["reload"]));
+    run(a(&["tab", "new", &base]));
+    run(a(&["tab", "list"]));
+    run(a(&["tab", "switch", "t1"]));
+    run(a(&["tab", "close", "t2"]));
+    // Errors answer with their codes.
+    run(a(&["click", "e99999"]));
+    run(a(&["click", &name]));
+    run(a(&["open", "http://["]));
+    run(a(&["eval", "throw new Error('boom')"]));
+    run(a(&["snapshot", "-d", "-1"]));
+    run(a(&["close"]));
+    drop(run);
+    // Protocol-only commands (no CLI subcommand), through `batch`.
+    for line in [
+        r#"{"action":"launch","headless":true}"#,
+        r#"{"action":"launch"}"#,
+        r#"{"action":"close"}"#,
+    ] {
+        let mut v = cli.batch(&[line]).remove(0);
+        normalize(&mut v, "");
+        record.push(json!({"args": ["batch", line], "response": v}));
+    }
+    let got = serde_json::to_string_pretty(&Value::Array(record)).unwrap() + "\n";
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/wire.json");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "{} is missing: run `UPDATE_GOLDEN=1 cargo test -p agentbrowser --test golden`",
+            path.display()
+        )
+    });
+    if got != want {
+        let diff = similar_lines(&want, &got);
+        panic!("the wire format changed (UPDATE_GOLDEN=1 records a deliberate change):\n{diff}");
+    }
+}
+
+/// The first differing lines of two texts, with a little context.
+fn similar_lines(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let first = w
+        .iter()
+        .zip(&g)
+        .position(|(a, b)| a != b)
+        .unwrap_or(w.len().min(g.len()));
+    let from = first.saturating_sub(3);
+    let mut out = String::new();
+    for i in from..(first + 6) {
+        match (w.get(i), g.get(i)) {
+            (Some(a), Some(b)) if a == b => out.push_str(&format!("  {a}\n")),
+            (a, b) => {
+                if let Some(a) = a {
+                    out.push_str(&format!("- {a}\n"));
+                }
+                if let Some(b) = b {
+                    out.push_str(&format!("+ {b}\n"));
+                }
+            }
+        }
+    }
+    out
+}
