@@ -150,7 +150,6 @@ fn every_command_answers_as_pinned() {
     run(a(&["eval", "throw new Error('boom')"]));
     run(a(&["snapshot", "-d", "-1"]));
     run(a(&["close"]));
-    drop(run);
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
         r#"{"action":"launch","headless":true}"#,
