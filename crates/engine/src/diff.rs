@@ -3,6 +3,26 @@
 use serde_json::{Value, json};
 use similar::{ChangeTag, TextDiff};
 
+/// `diff`: a kept snapshot (the last, or `generation`) against the page now, same spec.
+pub(crate) async fn handle(
+    p: agentbrowser_protocol::DiffParams,
+    cx: &mut crate::cx::Cx<'_>,
+) -> crate::error::Result<Value> {
+    let page = cx.page().await?;
+    let earlier = page
+        .refs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .snapshot(p.generation)?
+        .clone();
+    let now = crate::snapshot::capture(&page, &earlier.spec).await?;
+    let d = diff(&earlier.text, &now.text);
+    let mut data = d.to_json();
+    data["beforeGeneration"] = json!(earlier.generation);
+    data["after"] = crate::snapshot::to_json(&page, &now);
+    Ok(data)
+}
+
 /// A diff of two snapshot texts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotDiff {

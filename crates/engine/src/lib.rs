@@ -5,14 +5,21 @@
 
 pub mod actions;
 pub mod browser;
+mod control;
+pub mod cx;
 pub mod diff;
 pub mod error;
+mod handlers;
 pub mod input;
+mod interact;
 pub mod launch;
+pub mod nav;
 pub mod page;
+mod read;
 pub mod refs;
 pub mod session;
 pub mod snapshot;
+mod tabs;
 pub mod wait;
 pub mod world;
 

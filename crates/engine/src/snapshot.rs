@@ -15,6 +15,14 @@ const MAX_DEPTH: i64 = 10_000;
 /// Deepest nesting of out-of-process frames followed.
 const MAX_FRAME_NESTING: u32 = 16;
 
+/// `snapshot`: capture the active tab.
+pub(crate) async fn handle(p: SnapshotParams, cx: &mut crate::cx::Cx<'_>) -> Result<Value> {
+    let spec = spec_from(&p)?;
+    let page = cx.page().await?;
+    let snap = capture(&page, &spec).await?;
+    Ok(to_json(&page, &snap))
+}
+
 /// Validates snapshot parameters into a spec (`max_depth` must be non-negative).
 pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
     let max_depth = match p.max_depth {

@@ -171,6 +171,49 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
     pi == p.len()
 }
 
+/// `wait`: a condition (text, URL, load state, all of them in order), or a number of ms; a wait
+/// cut short by the command's timeout is `timeout`.
+pub(crate) async fn handle(
+    p: agentbrowser_protocol::WaitParams,
+    cx: &mut crate::cx::Cx<'_>,
+) -> Result<serde_json::Value> {
+    let deadline = cx.limits.deadline;
+    let started = Instant::now();
+    match (p.condition, p.ms) {
+        (Some(c), None) => {
+            validate(&c)?;
+            let page = cx.page().await?;
+            wait(&page, &c, deadline).await?;
+        }
+        (None, Some(ms)) if ms >= 0 => {
+            let left = deadline.saturating_duration_since(started);
+            if Duration::from_millis(ms as u64) > left {
+                // Cut short by the command's timeout: that is a timeout, not a wait.
+                tokio::time::sleep_until(deadline).await;
+                return Err(EngineError::new(
+                    ErrorCode::Timeout,
+                    format!(
+                        "`wait {ms}` is longer than the command's timeout ({} ms left); raise `timeout` or wait less",
+                        left.as_millis()
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(ms as u64)).await;
+        }
+        (None, Some(ms)) => {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `ms`: {ms} is negative; use milliseconds >= 0"
+            )));
+        }
+        _ => {
+            return Err(EngineError::invalid(
+                "`wait` needs exactly one of `condition` (text, url, load or all) and `ms`",
+            ));
+        }
+    }
+    Ok(serde_json::json!({"matched": true, "elapsedMs": started.elapsed().as_millis() as u64}))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -352,77 +352,86 @@ fn parse_params<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, Stri
     })
 }
 
-commands! {
-    /// Launch Chromium (or attach to a running one) with options; other commands launch with defaults when needed.
-    Launch(LaunchParams) => "launch",
-    /// Navigate the active tab to a URL and wait for the load state.
-    Open(OpenParams) => "open",
-    /// Go back one entry in the active tab's history.
-    Back(HistoryParams) => "back",
-    /// Go forward one entry in the active tab's history.
-    Forward(HistoryParams) => "forward",
-    /// Reload the active tab.
-    Reload(HistoryParams) => "reload",
-    /// The active tab's title.
-    Title(NoParams) => "title",
-    /// The active tab's URL.
-    Url(NoParams) => "url",
-    /// Evaluate JavaScript in the active tab and return the result as JSON.
-    Eval(EvalParams) => "eval",
-    /// List the open tabs with their stable ids.
-    TabList(NoParams) => "tab_list",
-    /// Open a new tab and make it active.
-    TabNew(TabNewParams) => "tab_new",
-    /// Make a tab active.
-    TabSwitch(TabSwitchParams) => "tab_switch",
-    /// Close a tab (default: the active one).
-    TabClose(TabCloseParams) => "tab_close",
-    /// Capture the active tab as a compact accessibility snapshot with refs.
-    Snapshot(SnapshotParams) => "snapshot",
-    /// Click a ref with real mouse events at a visible point.
-    Click(ClickParams) => "click",
-    /// Replace a form control's value (fires input and change).
-    Fill(ValueParams) => "fill",
-    /// Type text into a ref with one key event per character.
-    Type(TypeParams) => "type",
-    /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
-    Select(ValueParams) => "select",
-    /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
-    Check(RefActionParams) => "check",
-    /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
-    Uncheck(RefActionParams) => "uncheck",
-    /// Move the mouse over a ref.
-    Hover(RefActionParams) => "hover",
-    /// Tap a ref with a touch gesture.
-    Tap(RefActionParams) => "tap",
-    /// Focus a ref.
-    Focus(RefActionParams) => "focus",
-    /// Clear a form control's value (fires input and change).
-    Clear(RefActionParams) => "clear",
-    /// Scroll a ref into view.
-    ScrollIntoView(RefActionParams) => "scroll_into_view",
-    /// Press a key or chord on the focused element of the active tab.
-    Press(PressParams) => "press",
-    /// The text content of a ref.
-    Text(RefParams) => "text",
-    /// The rendered text (innerText) of a ref.
-    InnerText(RefParams) => "inner_text",
-    /// The current value of a form control.
-    InputValue(RefParams) => "input_value",
-    /// An attribute of a ref (null when absent).
-    Attribute(AttributeParams) => "attribute",
-    /// Whether a ref is visible.
-    IsVisible(RefParams) => "is_visible",
-    /// Whether a ref is enabled.
-    IsEnabled(RefParams) => "is_enabled",
-    /// Whether a checkbox, radio, switch or toggle ref is checked.
-    IsChecked(RefParams) => "is_checked",
-    /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
-    Wait(WaitParams) => "wait",
-    /// Diff an earlier snapshot (by generation, default the last) against the page now.
-    Diff(DiffParams) => "diff",
-    /// Session and browser status.
-    Status(NoParams) => "status",
-    /// Close the browser and end the session.
-    Close(NoParams) => "close",
+/// The one list of commands, handed to a macro (`$m`) with the same rule as `commands!`: the
+/// `Command` enum below and the engine's dispatch are both generated from it.
+#[macro_export]
+macro_rules! for_each_command {
+    ($m:ident) => {
+        $m! {
+            /// Launch Chromium (or attach to a running one) with options; other commands launch with defaults when needed.
+            Launch(LaunchParams) => "launch",
+            /// Navigate the active tab to a URL and wait for the load state.
+            Open(OpenParams) => "open",
+            /// Go back one entry in the active tab's history.
+            Back(HistoryParams) => "back",
+            /// Go forward one entry in the active tab's history.
+            Forward(HistoryParams) => "forward",
+            /// Reload the active tab.
+            Reload(HistoryParams) => "reload",
+            /// The active tab's title.
+            Title(NoParams) => "title",
+            /// The active tab's URL.
+            Url(NoParams) => "url",
+            /// Evaluate JavaScript in the active tab and return the result as JSON.
+            Eval(EvalParams) => "eval",
+            /// List the open tabs with their stable ids.
+            TabList(NoParams) => "tab_list",
+            /// Open a new tab and make it active.
+            TabNew(TabNewParams) => "tab_new",
+            /// Make a tab active.
+            TabSwitch(TabSwitchParams) => "tab_switch",
+            /// Close a tab (default: the active one).
+            TabClose(TabCloseParams) => "tab_close",
+            /// Capture the active tab as a compact accessibility snapshot with refs.
+            Snapshot(SnapshotParams) => "snapshot",
+            /// Click a ref with real mouse events at a visible point.
+            Click(ClickParams) => "click",
+            /// Replace a form control's value (fires input and change).
+            Fill(ValueParams) => "fill",
+            /// Type text into a ref with one key event per character.
+            Type(TypeParams) => "type",
+            /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
+            Select(ValueParams) => "select",
+            /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
+            Check(RefActionParams) => "check",
+            /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
+            Uncheck(RefActionParams) => "uncheck",
+            /// Move the mouse over a ref.
+            Hover(RefActionParams) => "hover",
+            /// Tap a ref with a touch gesture.
+            Tap(RefActionParams) => "tap",
+            /// Focus a ref.
+            Focus(RefActionParams) => "focus",
+            /// Clear a form control's value (fires input and change).
+            Clear(RefActionParams) => "clear",
+            /// Scroll a ref into view.
+            ScrollIntoView(RefActionParams) => "scroll_into_view",
+            /// Press a key or chord on the focused element of the active tab.
+            Press(PressParams) => "press",
+            /// The text content of a ref.
+            Text(RefParams) => "text",
+            /// The rendered text (innerText) of a ref.
+            InnerText(RefParams) => "inner_text",
+            /// The current value of a form control.
+            InputValue(RefParams) => "input_value",
+            /// An attribute of a ref (null when absent).
+            Attribute(AttributeParams) => "attribute",
+            /// Whether a ref is visible.
+            IsVisible(RefParams) => "is_visible",
+            /// Whether a ref is enabled.
+            IsEnabled(RefParams) => "is_enabled",
+            /// Whether a checkbox, radio, switch or toggle ref is checked.
+            IsChecked(RefParams) => "is_checked",
+            /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
+            Wait(WaitParams) => "wait",
+            /// Diff an earlier snapshot (by generation, default the last) against the page now.
+            Diff(DiffParams) => "diff",
+            /// Session and browser status.
+            Status(NoParams) => "status",
+            /// Close the browser and end the session.
+            Close(NoParams) => "close",
+        }
+    };
 }
+
+for_each_command!(commands);

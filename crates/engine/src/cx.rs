@@ -1,0 +1,171 @@
+//! What a command's handler works with: the session (its lazily launched browser and tabs), the
+//! command's limits, and helpers that find the page a command acts on.
+
+use std::time::Duration;
+
+use agentbrowser_protocol::ErrorCode;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::actions::Limits;
+use crate::browser::Browser;
+use crate::error::{EngineError, Result};
+use crate::launch;
+use crate::nav::RECREATED;
+use crate::refs;
+use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
+use crate::tabs::tab_info;
+
+/// The context of one command: the session and the command's limits.
+pub struct Cx<'a> {
+    /// The session the command runs in.
+    pub(crate) engine: &'a mut Engine,
+    /// The command's deadline and actionability limit.
+    pub limits: Limits,
+}
+
+impl Cx<'_> {
+    pub(crate) async fn browser(&mut self) -> Result<&mut Browser> {
+        if self.engine.browser.as_ref().is_some_and(Browser::is_closed) {
+            self.engine.drop_dead_browser().await;
+        }
+        if self.engine.browser.is_none() {
+            let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
+            let b = match &self.engine.defaults.attach {
+                Some(target) => {
+                    let (url, port) = match target.parse::<u16>() {
+                        Ok(port) => (None, Some(port)),
+                        Err(_) => (Some(target.as_str()), None),
+                    };
+                    let ws = launch::resolve_cdp_url(url, port).await?;
+                    Browser::connect(&ws, timeout).await?
+                }
+                None => Browser::launch(&self.engine.defaults, timeout).await?,
+            };
+            self.engine.browser = Some(b);
+        }
+        self.engine
+            .browser
+            .as_mut()
+            .ok_or_else(|| EngineError::internal("browser missing after launch"))
+    }
+
+    /// Waits briefly for a tab that is not in `known` (opened by a Ctrl+click) and returns its id.
+    pub(crate) async fn wait_new_tab(
+        &mut self,
+        known: &[String],
+        deadline: Instant,
+    ) -> Result<Option<String>> {
+        let until = deadline.min(Instant::now() + Duration::from_secs(3));
+        loop {
+            let tabs = self.browser().await?.sync_tabs().await?;
+            if let Some((id, _)) = tabs.into_iter().find(|(id, _)| !known.contains(id)) {
+                return Ok(Some(id));
+            }
+            if Instant::now() >= until {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    /// The active tab's page (launching the browser if needed), for library users and tests
+    /// that need CDP access beside the protocol.
+    pub(crate) async fn active_page(&mut self) -> Result<crate::page::Page> {
+        self.browser().await?.active_page().await
+    }
+
+    pub(crate) async fn page(&mut self) -> Result<crate::page::Page> {
+        let page = self.active_page().await?;
+        page.ensure_responsive().await?;
+        Ok(page)
+    }
+
+    /// The active tab's page for a navigation, recovered first if a timeout left it stuck: the
+    /// busy script is stopped, or, when the page does not answer even that, the tab's target is
+    /// replaced by a fresh one under the same tab id. Returns what was done, if anything.
+    pub(crate) async fn recovered_page(
+        &mut self,
+    ) -> Result<(crate::page::Page, Option<&'static str>)> {
+        let page = self.browser().await?.active_page().await?;
+        match page.unstick().await {
+            Ok(recovered) => Ok((page, recovered)),
+            Err(()) => {
+                let browser = self.browser().await?;
+                let page = browser.recreate_tab(&page.tab_id).await?;
+                Ok((page, Some(RECREATED)))
+            }
+        }
+    }
+
+    /// The active tab's URL as the browser knows it (no page round trip), if any.
+    pub(crate) async fn active_url(&mut self) -> Option<String> {
+        let browser = self.browser().await.ok()?;
+        let active = browser.active_id()?.to_string();
+        let tabs = browser.sync_tabs().await.ok()?;
+        tabs.into_iter()
+            .find(|(id, _)| *id == active)
+            .map(|(_, info)| info.url)
+    }
+
+    /// The active tab's page, after checking that `target` is a ref this tab issued: a ref of
+    /// another tab (or of a closed one) is `stale_ref` naming its tab, and nothing is touched.
+    pub(crate) async fn ref_page(&mut self, target: &str) -> Result<crate::page::Page> {
+        let page = self.page().await?;
+        let id = refs::parse_ref(target)?;
+        if page
+            .refs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .is_ok()
+        {
+            return Ok(page);
+        }
+        let browser = self.browser().await?;
+        let active = page.tab_id.clone();
+        if let Some((tab, entry)) = browser.tab_of_ref(&id) {
+            let what = if entry.name.is_empty() {
+                entry.role.clone()
+            } else {
+                format!("{} \"{}\"", entry.role, entry.name)
+            };
+            return Err(EngineError::new(
+                ErrorCode::StaleRef,
+                format!(
+                    "ref `{id}` ({what}) belongs to tab {tab}, not to the active tab {active}; nothing was done. \
+                     Run `tab switch {tab}` first, or take a `snapshot` of this tab and use its refs"
+                ),
+            )
+            .with_data(json!({"ref": id, "refTab": tab, "activeTab": active})));
+        }
+        let issued = id[1..].parse::<u64>().is_ok_and(|n| n < browser.next_ref());
+        if issued {
+            return Err(EngineError::new(
+                ErrorCode::StaleRef,
+                format!(
+                    "ref `{id}` is stale: the page that issued it was replaced by a navigation, its tab was closed, \
+                     or it is too old to be tracked; nothing was done. Take a new `snapshot` and use its refs"
+                ),
+            )
+            .with_data(json!({"ref": id, "activeTab": active})));
+        }
+        Ok(page)
+    }
+
+    pub(crate) async fn location(&mut self) -> Result<Value> {
+        let page = self.browser().await?.active_page().await?;
+        let (url, title) = page.location().await?;
+        Ok(json!({"url": url, "title": title}))
+    }
+
+    pub(crate) async fn tab_data(&mut self, id: &str) -> Result<Value> {
+        let browser = self.browser().await?;
+        let tabs = browser.sync_tabs().await?;
+        let active = browser.active_id().map(str::to_string);
+        tabs.iter()
+            .find(|(tid, _)| tid == id)
+            .map(|(tid, info)| tab_info(tid, info, active.as_deref() == Some(tid)))
+            .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
+    }
+}

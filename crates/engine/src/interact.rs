@@ -1,0 +1,125 @@
+//! Ref mutations through the protocol: each resolves its ref in the active tab (a ref of another
+//! tab is stale), acts, and returns the evidence (see `actions`).
+
+use agentbrowser_protocol::{ClickParams, PressParams, RefActionParams, TypeParams, ValueParams};
+use serde_json::{Value, json};
+
+use crate::actions::{self, Mutation};
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
+
+/// `click`: a mouse click on a ref (Ctrl+click reports the new tab).
+pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<Value> {
+    let count = p.click_count.unwrap_or(1);
+    if !(1..=3).contains(&count) {
+        return Err(EngineError::invalid(format!(
+            "invalid parameter `clickCount`: {count}; use 1, 2 or 3"
+        )));
+    }
+    let m = Mutation::Click {
+        button: p.button.unwrap_or_default(),
+        count,
+        new_tab: p.new_tab.unwrap_or(false),
+    };
+    let new_tab = p.new_tab.unwrap_or(false);
+    let known: Vec<String> = if new_tab {
+        cx.browser()
+            .await?
+            .sync_tabs()
+            .await?
+            .into_iter()
+            .map(|t| t.0)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let page = cx.ref_page(&p.target).await?;
+    let mut data = actions::mutate(
+        &page,
+        &p.target,
+        m,
+        p.wait,
+        p.evidence.unwrap_or(true),
+        cx.limits,
+    )
+    .await?;
+    if new_tab {
+        data["newTab"] = json!(cx.wait_new_tab(&known, cx.limits.deadline).await?);
+    }
+    Ok(data)
+}
+
+/// `fill`: replace a value.
+pub(crate) async fn fill(p: ValueParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Fill(p.value), p.wait, p.evidence).await
+}
+
+/// `type`: type text key by key.
+pub(crate) async fn type_text(p: TypeParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Type(p.text), p.wait, p.evidence).await
+}
+
+/// `select`: select an option.
+pub(crate) async fn select(p: ValueParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Select(p.value), p.wait, p.evidence).await
+}
+
+/// `check`: check.
+pub(crate) async fn check(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Check(true), p.wait, p.evidence).await
+}
+
+/// `uncheck`: uncheck.
+pub(crate) async fn uncheck(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Check(false), p.wait, p.evidence).await
+}
+
+/// `hover`: move the mouse over.
+pub(crate) async fn hover(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Hover, p.wait, p.evidence).await
+}
+
+/// `tap`: tap.
+pub(crate) async fn tap(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Tap, p.wait, p.evidence).await
+}
+
+/// `focus`: focus.
+pub(crate) async fn focus(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Focus, p.wait, p.evidence).await
+}
+
+/// `clear`: empty the value.
+pub(crate) async fn clear(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::Clear, p.wait, p.evidence).await
+}
+
+/// `scroll_into_view`: scroll into view.
+pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+    mutate(cx, &p.target, Mutation::ScrollIntoView, p.wait, p.evidence).await
+}
+
+/// `press`: a key chord on the focused element.
+pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<Value> {
+    let page = cx.page().await?;
+    actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), cx.limits).await
+}
+
+async fn mutate(
+    cx: &mut Cx<'_>,
+    target: &str,
+    m: Mutation,
+    wait_for: Option<agentbrowser_protocol::WaitCondition>,
+    evidence: Option<bool>,
+) -> Result<Value> {
+    let page = cx.ref_page(target).await?;
+    actions::mutate(
+        &page,
+        target,
+        m,
+        wait_for,
+        evidence.unwrap_or(true),
+        cx.limits,
+    )
+    .await
+}
