@@ -141,6 +141,25 @@ def url() -> Op[str]:
     return d.req_str("url", _data("url", data), "url")
 
 
+def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
+    if not isinstance(target, str) or not target.strip():
+        raise TypeError("html() takes a ref or a CSS selector string")
+    params: dict[str, Any] = {"target": target, "outer": bool(outer)}
+    if max_bytes is not None:
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
+            raise ValueError(f"max_bytes must be an int >= 0 (0 = no limit), got {max_bytes!r}")
+        params["maxBytes"] = max_bytes
+    data = yield Call("html", params)
+    return d.req_str("html", _data("html", data), "html")
+
+
+def count(selector: str) -> Op[int]:
+    if not isinstance(selector, str) or not selector.strip():
+        raise TypeError("count() takes a CSS selector string")
+    data = yield Call("count", {"selector": selector})
+    return d.req_int("count", _data("count", data), "count")
+
+
 def evaluate(script: str) -> Op[Any]:
     if not isinstance(script, str):
         raise TypeError(f"evaluate() takes a JavaScript string, got {type(script).__name__}")

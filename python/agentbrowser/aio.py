@@ -240,6 +240,14 @@ class AsyncPage:
         """The page URL."""
         return await self._b._drive(_ops.url())
 
+    async def html(self, target: str, *, outer: bool = False, max_bytes: int | None = None) -> str:
+        """The inner HTML (``outer=True``: outer) of a ref or of a CSS selector's first match, cut at ``max_bytes``."""
+        return await self._b._drive(_ops.html(target, outer, max_bytes))
+
+    async def count(self, selector: str) -> int:
+        """How many elements match a CSS selector."""
+        return await self._b._drive(_ops.count(selector))
+
     async def evaluate(self, js: str) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
         return await self._b._drive(_ops.evaluate(js))

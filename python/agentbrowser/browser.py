@@ -238,6 +238,14 @@ class Page:
         """The page URL."""
         return self._b._drive(_ops.url())
 
+    def html(self, target: str, *, outer: bool = False, max_bytes: int | None = None) -> str:
+        """The inner HTML (``outer=True``: outer) of a ref or of a CSS selector's first match, cut at ``max_bytes``."""
+        return self._b._drive(_ops.html(target, outer, max_bytes))
+
+    def count(self, selector: str) -> int:
+        """How many elements match a CSS selector."""
+        return self._b._drive(_ops.count(selector))
+
     def evaluate(self, js: str) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
         return self._b._drive(_ops.evaluate(js))

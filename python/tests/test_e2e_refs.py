@@ -270,3 +270,19 @@ def test_snapshot_budget(browser: Browser, server: str) -> None:
     assert small.refresh().spec.max_bytes == 2000
     with pytest.raises(ValueError, match="max_bytes"):
         SnapshotSpec(max_bytes=-1)
+
+
+def test_html_and_count(browser: Browser, server: str) -> None:
+    snap = form(browser, server)
+    assert browser.page.count("button") >= 3
+    assert browser.page.count("video") == 0
+    assert browser.page.html("#result") == ""
+    submit = snap.one(role="button", name="Submit")
+    assert browser.page.html(submit.id) == "Submit"
+    assert browser.page.html("#submit", outer=True).startswith('<button id="submit"')
+    assert len(browser.page.html("body", max_bytes=30)) == 30
+    with pytest.raises(BrowserError) as err:
+        browser.page.count("li[")
+    assert err.value.code == "invalid_argument"
+    with pytest.raises(ValueError):
+        browser.page.html("body", max_bytes=-1)

@@ -366,6 +366,19 @@ enum GetCmd {
     Value { r#ref: String },
     /// An attribute (prints null when absent).
     Attr { r#ref: String, name: String },
+    /// HTML of a ref or of the first element matching a CSS selector (innerHTML; bounded).
+    Html {
+        /// A ref or a CSS selector.
+        target: String,
+        /// The element's own tag too (outerHTML).
+        #[arg(long)]
+        outer: bool,
+        /// Largest HTML printed, in bytes (default 100000, 0 = no limit).
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<u64>,
+    },
+    /// How many elements match a CSS selector.
+    Count { selector: String },
 }
 
 #[derive(Subcommand, Debug)]
@@ -593,6 +606,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Cmd::Get(GetCmd::Attr { r#ref, name }) => {
             ("attribute", json!({"ref": r#ref, "name": name}))
         }
+        Cmd::Get(GetCmd::Html {
+            target,
+            outer,
+            max_bytes,
+        }) => (
+            "html",
+            json!({"target": target, "outer": outer, "maxBytes": max_bytes}),
+        ),
+        Cmd::Get(GetCmd::Count { selector }) => ("count", json!({"selector": selector})),
         Cmd::Is(IsCmd::Visible { r#ref }) => ("is_visible", json!({"ref": r#ref})),
         Cmd::Is(IsCmd::Enabled { r#ref }) => ("is_enabled", json!({"ref": r#ref})),
         Cmd::Is(IsCmd::Checked { r#ref }) => ("is_checked", json!({"ref": r#ref})),

@@ -149,6 +149,18 @@ pub fn render(action: &str, data: &Value) -> String {
                 None => line,
             }
         }
+        "html" => {
+            let html = s(data, "html").to_string();
+            if data.get("truncated").and_then(Value::as_bool) == Some(true) {
+                format!(
+                    "{html}\n... (cut: {} bytes in all; --max-bytes N or 0 for all)",
+                    data.get("length").map(Value::to_string).unwrap_or_default()
+                )
+            } else {
+                html
+            }
+        }
+        "count" => data.get("count").map(Value::to_string).unwrap_or_default(),
         "text" | "inner_text" | "input_value" => match data.get("value") {
             Some(Value::String(v)) => v.clone(),
             Some(other) => other.to_string(),

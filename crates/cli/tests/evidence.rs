@@ -652,3 +652,34 @@ fn transition_fails_at_the_snapshot_stage_when_the_spec_no_longer_applies() {
     // The click happened: the navigation it started was waited for.
     assert_eq!(cli.run(&["title"]).stdout.trim(), "B");
 }
+
+#[test]
+fn html_and_count_by_selector_or_ref() {
+    let server = form_server();
+    let cli = Cli::new("html");
+    cli.ok(&["open", &server.url("/")]);
+    assert_eq!(cli.ok(&["get", "count", "button"])["count"], 8);
+    assert_eq!(cli.ok(&["get", "count", "form input"])["count"], 3);
+    assert_eq!(cli.ok(&["get", "count", "video"])["count"], 0);
+    let h = cli.ok(&["get", "html", "#out"]);
+    assert_eq!(
+        (h["html"].as_str(), h["truncated"].as_bool()),
+        (Some(""), Some(false))
+    );
+    let h = cli.ok(&["get", "html", "label[for=email]", "--outer"]);
+    assert_eq!(h["html"], r#"<label for="email">Email</label>"#);
+    let h = cli.ok(&["get", "html", "form", "--max-bytes", "20"]);
+    assert_eq!(h["truncated"], true);
+    assert_eq!(h["html"].as_str().unwrap().len(), 20);
+    assert!(h["length"].as_u64().unwrap() > 20);
+    // By ref, checked like every ref (stale after the page changed it).
+    let snap = cli.ok(&["snapshot"]);
+    let sign = cli.find_ref(&snap, "button", "Sign in");
+    assert_eq!(cli.ok(&["get", "html", &sign])["html"], "Sign in");
+    // Bad input: a clear code naming what was wrong.
+    let (code, msg, _) = cli.err(&["get", "count", "li["]);
+    assert_eq!(code, "invalid_argument");
+    assert!(msg.contains("selector"), "{msg}");
+    assert_eq!(cli.err(&["get", "html", ".missing"]).0, "not_found");
+    assert_eq!(cli.err(&["get", "html", "e99999"]).0, "unknown_ref");
+}

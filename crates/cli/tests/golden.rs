@@ -132,6 +132,9 @@ fn every_command_answers_as_pinned() {
     run(a(&["is", "visible", &go]));
     run(a(&["is", "enabled", &go]));
     run(a(&["is", "checked", &agree]));
+    run(a(&["get", "html", "form", "--max-bytes", "40"]));
+    run(a(&["get", "html", &go, "--outer"]));
+    run(a(&["get", "count", "input"]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["diff"]));

@@ -15,8 +15,9 @@ pub(crate) use crate::nav::{
     url as Url,
 };
 pub(crate) use crate::read::{
-    attribute as Attribute, inner_text as InnerText, input_value as InputValue,
-    is_checked as IsChecked, is_enabled as IsEnabled, is_visible as IsVisible, text as Text,
+    attribute as Attribute, count as Count, html as Html, inner_text as InnerText,
+    input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,
+    is_visible as IsVisible, text as Text,
 };
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::tabs::{

@@ -1,11 +1,16 @@
 //! Reads of a ref: text, inner text, value, an attribute and boolean states.
 
-use agentbrowser_protocol::{AttributeParams, RefParams};
+use agentbrowser_protocol::{AttributeParams, CountParams, ErrorCode, HtmlParams, RefParams};
 use serde_json::{Value, json};
 
 use crate::actions;
 use crate::cx::Cx;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
+use crate::refs::parse_ref;
+use crate::world::{self, FrameTarget};
+
+/// Default bound of `html`, in bytes.
+const HTML_MAX_BYTES: u64 = 100_000;
 
 async fn read(cx: &mut Cx<'_>, target: &str, op: &str, arg: Value) -> Result<Value> {
     let page = cx.ref_page(target).await?;
@@ -45,4 +50,58 @@ pub(crate) async fn is_enabled(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
 /// `is_checked`.
 pub(crate) async fn is_checked(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
     read(cx, &p.target, "checked", Value::Null).await
+}
+
+/// `html`: the inner (or outer) HTML of a ref or of a selector's first match, cut at `maxBytes`.
+pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<Value> {
+    let max = p.max_bytes.unwrap_or(HTML_MAX_BYTES);
+    let arg = json!({"outer": p.outer.unwrap_or(false), "max": max});
+    let r = if parse_ref(&p.target).is_ok() {
+        let page = cx.ref_page(&p.target).await?;
+        actions::read(&page, &p.target, "html", arg).await?["value"].take()
+    } else {
+        select(cx, &p.target, "html", arg).await?["value"].take()
+    };
+    Ok(json!({
+        "html": r.get("html").cloned().unwrap_or(Value::Null),
+        "length": r.get("length").cloned().unwrap_or(Value::Null),
+        "truncated": r.get("truncated").and_then(Value::as_bool).unwrap_or(false),
+    }))
+}
+
+/// `count`: how many elements match a CSS selector in the active tab's document.
+pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<Value> {
+    let r = select(cx, &p.selector, "count", Value::Null).await?;
+    Ok(json!({"count": r.get("count").cloned().unwrap_or(json!(0))}))
+}
+
+/// Runs `__ab.select` in the active tab's main frame (the engine's world).
+async fn select(cx: &mut Cx<'_>, selector: &str, op: &str, arg: Value) -> Result<Value> {
+    if selector.trim().is_empty() {
+        return Err(EngineError::invalid(
+            "invalid parameter `selector`: empty; give a CSS selector such as `main a`",
+        ));
+    }
+    let page = cx.page().await?;
+    let call = format!(
+        "select({}, {}, {})",
+        serde_json::to_string(selector).unwrap_or_default(),
+        serde_json::to_string(op).unwrap_or_default(),
+        arg
+    );
+    let r = world::call_api(&page, &FrameTarget::main(&page), &call).await?;
+    let message = || {
+        r.get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    match r.get("error").and_then(Value::as_str) {
+        Some("invalid_selector") => Err(EngineError::invalid(format!(
+            "invalid parameter `selector`: {}",
+            message()
+        ))),
+        Some(_) => Err(EngineError::new(ErrorCode::NotFound, message())),
+        None => Ok(r),
+    }
 }

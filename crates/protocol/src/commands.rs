@@ -283,6 +283,26 @@ pub struct AttributeParams {
     pub name: String,
 }
 
+/// Parameters of `html`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HtmlParams {
+    /// A ref (`e3`, `@e3`) or a CSS selector (its first match).
+    pub target: String,
+    /// The element's own tag too (outerHTML) instead of its content (innerHTML).
+    pub outer: Option<bool>,
+    /// Largest HTML returned, in bytes (default 100000, 0 = no limit); longer is cut and says so.
+    pub max_bytes: Option<u64>,
+}
+
+/// Parameters of `count`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CountParams {
+    /// CSS selector.
+    pub selector: String,
+}
+
 /// Parameters of `wait`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -422,6 +442,10 @@ macro_rules! for_each_command {
             IsEnabled(RefParams) => "is_enabled",
             /// Whether a checkbox, radio, switch or toggle ref is checked.
             IsChecked(RefParams) => "is_checked",
+        /// The HTML of a ref or of the first element matching a CSS selector (bounded).
+        Html(HtmlParams) => "html",
+        /// How many elements match a CSS selector in the active tab's document.
+        Count(CountParams) => "count",
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
             Wait(WaitParams) => "wait",
             /// Diff an earlier snapshot (by generation, default the last) against the page now.

@@ -461,6 +461,11 @@ function (op, arg) {
     case 'visible': return isVisible(el);
     case 'enabled': return !isDisabled(el);
     case 'describe': return describe(el);
+    case 'html': {
+      const h = arg && arg.outer ? el.outerHTML : el.innerHTML;
+      const max = arg && arg.max > 0 ? arg.max : Infinity;
+      return h.length > max ? { html: h.slice(0, max), truncated: true, length: h.length } : { html: h, truncated: false, length: h.length };
+    }
     default: throw new Error('unknown op ' + op);
   }
 }

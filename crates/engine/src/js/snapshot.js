@@ -25,6 +25,8 @@
 //                         checked against it before every action)
 //   __ab.differs(el, role, name) -> null when the element still shows that role and name, else
 //                         its [role, name] now
+//   __ab.select(css, op, arg) -> {count} for op 'count', else {value} of actions.js `op` on the
+//                         first match, or {error: 'invalid_selector' | 'not_found', message}
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
@@ -1533,6 +1535,18 @@
     return plain(now[0]) === plain(role) && now[1] === name ? null : now;
   }
 
+  // Elements by CSS selector in this document: `count` of the matches, or an actions.js op on
+  // the first one. {error: 'invalid_selector' | 'not_found', message} when it cannot.
+  function select(selector, op, arg) {
+    let list;
+    try { list = document.querySelectorAll(selector); } catch (e) {
+      return { error: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(selector) + ': ' + e.message };
+    }
+    if (op === 'count') return { count: list.length };
+    if (!list.length) return { error: 'not_found', message: 'no element matches selector ' + JSON.stringify(selector) };
+    return { value: globalThis.__abx.call(list[0], op, arg) };
+  }
+
   function element(id) {
     if (typeof id !== 'string') return null;
     const m = /^(?:@|ref=)?(e\d+)$/.exec(id.trim());
@@ -1548,5 +1562,5 @@
     return el && el.isConnected ? el : null;
   }
 
-  return { snapshot, element, frameOwner, identity, differs, docToken, version: 1 };
+  return { snapshot, element, frameOwner, identity, differs, select, docToken, version: 1 };
 })()
