@@ -537,6 +537,16 @@ fn a_50k_cell_table_is_bounded_by_default() {
             );
         }
     }
+    // The envelope warns that the answer was cut.
+    let env = cli.json(&["snapshot"]);
+    assert!(
+        env["warning"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cut at its budget of 100000 bytes"),
+        "{}",
+        env["warning"]
+    );
     // A budget of 0 lifts the bound; a selector narrows it.
     let all = cli.ok(&["snapshot", "--max-bytes", "0"]);
     assert_eq!(all["truncated"], false);

@@ -21,6 +21,7 @@ pub mod session;
 pub mod snapshot;
 mod tabs;
 pub mod wait;
+pub mod warnings;
 pub mod world;
 
 pub use error::{EngineError, Result};

@@ -98,23 +98,27 @@ impl Engine {
                 None => std::future::pending::<bool>().await,
             }
         };
-        let run = tokio::time::timeout_at(
+        let run = crate::warnings::collect(tokio::time::timeout_at(
             deadline,
             // CDP calls end just after the command, so the command's own timeout is what is said.
             agentbrowser_cdp::with_deadline(
                 deadline + Duration::from_millis(50),
                 self.run(request.command, limits),
             ),
-        );
+        ));
+        let mut notes = Vec::new();
         let result = tokio::select! {
             biased;
-            r = run => match r {
-                Ok(r) => r,
-                Err(_) => Err(EngineError::new(
-                    ErrorCode::Timeout,
-                    format!("`{action}` did not finish within {timeout_ms} ms"),
-                )),
-            },
+            (r, n) = run => {
+                notes = n;
+                match r {
+                    Ok(r) => r,
+                    Err(_) => Err(EngineError::new(
+                        ErrorCode::Timeout,
+                        format!("`{action}` did not finish within {timeout_ms} ms"),
+                    )),
+                }
+            }
             page_crashed = crashed => Err(if page_crashed {
                 EngineError::new(
                     ErrorCode::BrowserClosed,
@@ -141,7 +145,13 @@ impl Engine {
             page.mark_maybe_hung();
         }
         match result {
-            Ok(data) => Response::success(request.id, action, data),
+            Ok(data) => {
+                let mut r = Response::success(request.id, action, data);
+                if !notes.is_empty() {
+                    r.warning = Some(notes.join("; "));
+                }
+                r
+            }
             Err(e) => {
                 if e.code == ErrorCode::BrowserClosed {
                     self.drop_dead_browser().await;

@@ -309,6 +309,7 @@ async fn capture_frame(
             .await
             .map(|(text, _)| text)
             .unwrap_or_else(|e| {
+                crate::warnings::note(format!("a frame could not be captured: {}", e.message));
                 format!(
                     "{}- text: (frame could not be captured: {})",
                     "  ".repeat(depth as usize),
@@ -368,6 +369,13 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         text
     };
     let (text, omitted) = bound(text, spec.max_bytes, acc.omitted);
+    if !omitted.is_empty() {
+        let lines: u64 = omitted.iter().map(|(_, n)| n).sum();
+        crate::warnings::note(format!(
+            "the snapshot was cut at its budget of {} bytes: {lines} lines left out (see its last line)",
+            spec.max_bytes
+        ));
+    }
     let snap = Snapshot {
         generation: 0,
         text,
