@@ -24,6 +24,10 @@ struct Shared {
     active: std::sync::atomic::AtomicUsize,
     /// The lowest resident size seen after a command (what memory should come back to).
     low_rss: std::sync::Mutex<usize>,
+    /// The `status` answer after the last command (handed out while the session is busy).
+    last_status: std::sync::Mutex<Option<serde_json::Value>>,
+    /// The action running now, if any.
+    running: std::sync::Mutex<Option<String>>,
     closed: Notify,
 }
 
@@ -49,9 +53,38 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             .unwrap_or(agentbrowser_engine::session::DEFAULT_TIMEOUT_MS),
     );
     let received = Instant::now();
+    // `status` never waits behind another client's command: it is answered from the state
+    // left by the last command, with what is running now.
+    if matches!(request.command, agentbrowser_protocol::Command::Status(_))
+        && let Err(_) = shared.engine.try_lock()
+    {
+        let running = shared
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let mut data = shared
+            .last_status
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or(serde_json::Value::Null);
+        if let serde_json::Value::Object(m) = &mut data {
+            m.insert("busy".into(), serde_json::json!({"action": running}));
+        }
+        shared.touch();
+        shared
+            .active
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        return Response::success(request.id, "status", data);
+    }
     let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
         Ok(mut engine) => {
+            *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(request.command.action().to_string());
             let r = engine.execute_received(request, received).await;
+            *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = Some(engine.status());
+            *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
             if engine.is_closed() {
                 shared.closed.notify_waiters();
                 shared.closed.notify_one();
@@ -240,6 +273,8 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
             low_rss: Default::default(),
+            last_status: Default::default(),
+            running: Default::default(),
             closed: Notify::new(),
         });
         let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
@@ -318,6 +353,8 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
             low_rss: Default::default(),
+            last_status: Default::default(),
+            running: Default::default(),
             closed: Notify::new(),
         });
         let accept = {

@@ -509,3 +509,22 @@ fn a_commands_timeout_counts_from_its_receipt() {
     assert_eq!(code, "timeout", "{msg}");
     let _ = busy.wait();
 }
+
+#[test]
+fn status_does_not_wait_behind_a_long_command() {
+    let cli = Cli::new("busy");
+    cli.ok(&["open", "about:blank"]);
+    let mut busy = cli.command().args(["wait", "3000"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let t = Instant::now();
+    let s = cli.ok(&["--timeout", "1000", "status"]);
+    eprintln!(
+        "status answered in {} ms while busy",
+        t.elapsed().as_millis()
+    );
+    assert_eq!(s["busy"]["action"], "wait", "{s}");
+    assert_eq!(s["browser"]["launched"], true);
+    let _ = busy.wait();
+    let s = cli.ok(&["status"]);
+    assert!(s.get("busy").is_none(), "{s}");
+}

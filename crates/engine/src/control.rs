@@ -56,40 +56,48 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<Value> {
 
 /// `status`: the session, its daemon and its browser.
 pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
-    let engine = &*cx.engine;
-    let browser = match &engine.browser {
-        Some(b) if !b.is_closed() => json!({
-            "launched": true,
-            "attached": b.launched.is_none(),
-            "version": b.version,
-            "wsUrl": b.ws_url,
-            "pid": b.launched.as_ref().map(|l| l.pid),
-            "executable": b.launched.as_ref().map(|l| l.executable.display().to_string()),
-        }),
-        _ => json!({"launched": false}),
-    };
-    Ok(object([
-        ("session", json!(engine.info.name)),
-        ("version", json!(agentbrowser_protocol::VERSION)),
-        ("engine", json!("agentbrowser")),
-        ("pid", json!(std::process::id())),
-        ("socket", json!(engine.info.socket)),
-        ("idleTimeoutMs", json!(engine.info.idle_timeout_ms)),
-        ("browser", browser),
-        (
-            "pages",
-            json!(engine.browser.as_ref().map(Browser::tab_count).unwrap_or(0)),
-        ),
-        (
-            "activeTab",
-            json!(
-                engine
-                    .browser
-                    .as_ref()
-                    .and_then(|b| b.active_id().map(str::to_string))
+    Ok(cx.engine.status())
+}
+
+impl crate::session::Engine {
+    /// The `status` answer (no CDP call): what a serving process can also hand out while another
+    /// client's command holds the session.
+    pub fn status(&self) -> Value {
+        let engine = self;
+        let browser = match &engine.browser {
+            Some(b) if !b.is_closed() => json!({
+                "launched": true,
+                "attached": b.launched.is_none(),
+                "version": b.version,
+                "wsUrl": b.ws_url,
+                "pid": b.launched.as_ref().map(|l| l.pid),
+                "executable": b.launched.as_ref().map(|l| l.executable.display().to_string()),
+            }),
+            _ => json!({"launched": false}),
+        };
+        object([
+            ("session", json!(engine.info.name)),
+            ("version", json!(agentbrowser_protocol::VERSION)),
+            ("engine", json!("agentbrowser")),
+            ("pid", json!(std::process::id())),
+            ("socket", json!(engine.info.socket)),
+            ("idleTimeoutMs", json!(engine.info.idle_timeout_ms)),
+            ("browser", browser),
+            (
+                "pages",
+                json!(engine.browser.as_ref().map(Browser::tab_count).unwrap_or(0)),
             ),
-        ),
-    ]))
+            (
+                "activeTab",
+                json!(
+                    engine
+                        .browser
+                        .as_ref()
+                        .and_then(|b| b.active_id().map(str::to_string))
+                ),
+            ),
+        ])
+    }
 }
 
 /// `close`: close the browser; the serving process exits.
