@@ -283,10 +283,9 @@ def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
 
 def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
     tab_id = _tab_id(tab)
-    listing = yield from tab_list()
-    closing = next((t for t in listing if (t.id == tab_id if tab_id else t.active)), None)
+    # The engine answers with the closed tab's fields (`tab`): one round trip.
     data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
-    return TabCloseResult.from_raw(_data("TabCloseResult", data), closing.raw if closing else None)
+    return TabCloseResult.from_raw(_data("TabCloseResult", data))
 
 
 def status() -> Op[SessionStatus]:

@@ -50,7 +50,7 @@ pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<Va
 /// `tab_close`: close a tab (default: the active one).
 pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<Value> {
     let browser = cx.browser().await?;
-    browser.sync_tabs().await?;
+    let tabs = browser.sync_tabs().await?;
     let id = match p.tab {
         Some(id) => id,
         None => browser
@@ -58,13 +58,20 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<Valu
             .map(str::to_string)
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, "no tab is open"))?,
     };
+    // The closed tab's fields as they were, so no client needs to list the tabs first.
+    let was_active = browser.active_id() == Some(id.as_str());
+    let closing = tabs
+        .iter()
+        .find(|(tid, _)| *tid == id)
+        .map(|(tid, info)| tab_info(tid, info, was_active))
+        .unwrap_or(Value::Null);
     browser.close_tab(&id).await?;
     let active = browser.active_id().map(str::to_string);
     let active_info = match active {
         Some(a) => cx.tab_data(&a).await?,
         None => Value::Null,
     };
-    Ok(json!({"closed": id, "active": active_info}))
+    Ok(json!({"closed": id, "tab": closing, "active": active_info}))
 }
 
 /// The wire form of one tab.
