@@ -763,9 +763,9 @@ class Ref(Generic[B]):
         """Click with a mouse button (left, right, middle) and count; ``new_tab`` opens links in a new tab."""
         if button not in MOUSE_BUTTONS:
             raise ValueError(f"click button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
-        _check_type("Ref.click", "click_count", click_count, int, "an int >= 1")
-        if click_count < 1:
-            raise ValueError(f"Ref.click click_count must be >= 1, got {click_count}")
+        _check_type("Ref.click", "click_count", click_count, int, "1, 2 or 3")
+        if click_count not in (1, 2, 3):
+            raise ValueError(f"Ref.click click_count must be 1, 2 or 3 (as the engine allows), got {click_count}")
         _check_type("Ref.click", "new_tab", new_tab, bool, "a bool")
         params = {"button": button, "clickCount": click_count, "newTab": new_tab}
         return self.browser._drive(_ops.mutate(self, "click", params, wait))

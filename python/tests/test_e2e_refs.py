@@ -120,6 +120,8 @@ def test_hover_focus_tap_scroll(browser: Browser, server: str) -> None:
         far.click(button="side")
     with pytest.raises(ValueError, match="click_count"):
         far.click(click_count=0)
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        far.click(click_count=4)
 
 
 def test_press_wait_and_diff(browser: Browser, server: str) -> None:

@@ -24,6 +24,18 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<Value> {
             "`windowWidth` and `windowHeight` go together: give both or neither",
         ));
     }
+    for (field, v) in [
+        ("windowWidth", p.window_width),
+        ("windowHeight", p.window_height),
+    ] {
+        if let Some(v) = v
+            && !(1..=16_384).contains(&v)
+        {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `{field}`: {v}; use 1 to 16384 pixels"
+            )));
+        }
+    }
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {
