@@ -38,3 +38,54 @@ pub enum CdpError {
         message: String,
     },
 }
+
+/// Chromium's messages for a JavaScript context (or an object of it) that no longer exists: the
+/// document was replaced, or the id was never valid. Pinned by the test below.
+const CONTEXT_GONE: &[&str] = &[
+    "Cannot find context with specified id",
+    "Execution context was destroyed",
+    "Could not find object with given id",
+    "Cannot find default execution context",
+    "Inspected target navigated or closed",
+];
+/// Chromium's message for a frame id the target does not have (any more).
+const FRAME_GONE: &str = "No frame for given id found";
+
+impl CdpError {
+    /// Whether the call failed because its JavaScript context (or object) is gone: the page's
+    /// document was replaced (a navigation), so what was resolved in it is stale.
+    pub fn is_context_gone(&self) -> bool {
+        matches!(self, CdpError::Protocol { message, .. } if CONTEXT_GONE.iter().any(|m| message.contains(m)))
+    }
+
+    /// Whether the call failed because the frame is gone (detached or navigated away).
+    pub fn is_frame_gone(&self) -> bool {
+        matches!(self, CdpError::Protocol { message, .. } if message.contains(FRAME_GONE))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn protocol(message: &str) -> CdpError {
+        CdpError::Protocol {
+            method: "Runtime.evaluate".into(),
+            code: -32000,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// The messages Chromium 156 sends (seen for a stale and a bogus context id, a stale and a
+    /// bogus object id, and a bogus frame id).
+    #[test]
+    fn chromium_messages_are_classified() {
+        assert!(protocol("Cannot find context with specified id").is_context_gone());
+        assert!(protocol("Execution context was destroyed.").is_context_gone());
+        assert!(protocol("No frame for given id found").is_frame_gone());
+        assert!(!protocol("No frame for given id found").is_context_gone());
+        assert!(!protocol("Object reference chain is too long").is_context_gone());
+        assert!(!CdpError::Closed("x".into()).is_context_gone());
+    }
+}

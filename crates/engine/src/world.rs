@@ -49,7 +49,7 @@ impl FrameTarget {
 }
 
 fn context_gone(e: &CdpError) -> bool {
-    matches!(e, CdpError::Protocol { message, .. } if message.contains("context") || message.contains("Cannot find"))
+    e.is_context_gone() || e.is_frame_gone()
 }
 
 async fn create_world(page: &Page, frame: &FrameTarget) -> Result<i64> {
@@ -487,9 +487,7 @@ pub async fn element_op_handle(
 }
 
 fn gone_as_stale(e: CdpError, op: &str) -> EngineError {
-    if context_gone(&e)
-        || matches!(&e, CdpError::Protocol { message, .. } if message.contains("object"))
-    {
+    if context_gone(&e) {
         EngineError::new(
             ErrorCode::StaleRef,
             format!(
