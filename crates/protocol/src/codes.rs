@@ -49,8 +49,6 @@ error_codes! {
     TabNotFound => "tab_not_found",
     /// The session is busy with another command and the wait for it timed out.
     SessionBusy => "session_busy",
-    /// The daemon runs another version than the client.
-    VersionMismatch => "version_mismatch",
     /// No element matched a selector.
     NotFound => "not_found",
     /// The ref's element is gone or its document was replaced.

@@ -51,7 +51,6 @@ impl Page {
 pub struct Server {
     port: u16,
     routes: Arc<Mutex<HashMap<String, Page>>>,
-    dir: Option<PathBuf>,
 }
 
 impl Server {
@@ -70,7 +69,7 @@ impl Server {
         let port = listener.local_addr().expect("local addr").port();
         let routes: Arc<Mutex<HashMap<String, Page>>> = Arc::default();
         let r = routes.clone();
-        let d = dir.clone();
+        let d = dir;
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let r = r.clone();
@@ -80,7 +79,7 @@ impl Server {
                 });
             }
         });
-        Server { port, routes, dir }
+        Server { port, routes }
     }
 
     /// Adds or replaces a route.
@@ -100,11 +99,6 @@ impl Server {
     /// The port.
     pub fn port(&self) -> u16 {
         self.port
-    }
-
-    /// The directory served, if any.
-    pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
     }
 }
 

@@ -368,11 +368,6 @@ function (op, arg) {
       return { state: isVisible(el) ? 'ok' : 'hidden' };
     }
     case 'editKind': return editKind(el);
-    case 'focusSelect': {
-      el.focus();
-      selectAll(el);
-      return deepActive(el.ownerDocument) === el || el.contains(deepActive(el.ownerDocument));
-    }
     case 'focus': {
       el.focus();
       const a = deepActive(el.ownerDocument);
@@ -460,7 +455,6 @@ function (op, arg) {
     case 'attr': return el.getAttribute(arg);
     case 'visible': return isVisible(el);
     case 'enabled': return !isDisabled(el);
-    case 'describe': return describe(el);
     case 'html': {
       const h = arg && arg.outer ? el.outerHTML : el.innerHTML;
       const max = arg && arg.max > 0 ? arg.max : Infinity;

@@ -1023,9 +1023,8 @@
   let interactiveCount = 0; // interactive refs seen so far (post-children decisions)
   const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader']);
 
-  let walkErrors = 0;
   function visitSafe(n, ctx, out) {
-    try { visit(n, ctx, out); } catch (e) { walkErrors++; }
+    try { visit(n, ctx, out); } catch (e) { /* a node that throws is left out, the walk goes on */ }
   }
   function visitSiblings(first, ctx, out) {
     for (let n = first; n !== null; n = n.nextSibling) {
@@ -1562,5 +1561,5 @@
     return el && el.isConnected ? el : null;
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, docToken, version: 1 };
+  return { snapshot, element, frameOwner, identity, differs, select, docToken };
 })()
