@@ -15,6 +15,7 @@ mod interact;
 pub mod launch;
 pub mod nav;
 pub mod page;
+pub mod policy;
 mod read;
 pub mod refs;
 pub mod session;

@@ -187,6 +187,7 @@ impl Engine {
                 "the session is closed",
             ));
         }
+        crate::policy::check(&command)?;
         let mut cx = Cx {
             engine: self,
             limits,
@@ -212,7 +213,7 @@ impl Engine {
 
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
 macro_rules! define_dispatch {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal ),+ $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal [$kind:ident] ),+ $(,)?) => {
         async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Value> {
             match command {
                 $(Command::$variant(p) => crate::handlers::$variant(p, cx).await,)+

@@ -322,7 +322,7 @@ pub struct DiffParams {
 }
 
 macro_rules! commands {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal ),+ $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal [$kind:ident] ),+ $(,)?) => {
         /// One command of the wire protocol. Serialized with its `action` tag and its parameters inline.
         #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(tag = "action")]
@@ -337,6 +337,16 @@ macro_rules! commands {
             /// The wire action name of this command.
             pub fn action(&self) -> &'static str {
                 match self { $(Command::$variant(_) => $name,)+ }
+            }
+
+            /// What kind of command this is (what a policy decides on).
+            pub fn kind(&self) -> Kind {
+                match self { $(Command::$variant(_) => Kind::$kind,)+ }
+            }
+
+            /// The kind of the command named `action`, if there is one.
+            pub fn kind_of(action: &str) -> Option<Kind> {
+                match action { $($name => Some(Kind::$kind),)+ _ => None }
             }
 
             /// Builds a command from its action name and its parameter object.
@@ -360,6 +370,35 @@ macro_rules! commands {
     };
 }
 
+/// What a command does, for policies and documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Reads the page or the session; changes nothing.
+    Read,
+    /// Acts on the page (input, form values).
+    Mutate,
+    /// Loads a URL in a tab.
+    Navigate,
+    /// Starts, ends or switches parts of the session (browser, tabs).
+    Session,
+    /// Runs arbitrary code in the page.
+    Dangerous,
+}
+
+impl Kind {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Read => "read",
+            Kind::Mutate => "mutate",
+            Kind::Navigate => "navigate",
+            Kind::Session => "session",
+            Kind::Dangerous => "dangerous",
+        }
+    }
+}
+
 fn parse_params<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, String> {
     serde_path_to_error::deserialize::<_, T>(params).map_err(|e| {
         let path = e.path().to_string();
@@ -379,81 +418,81 @@ macro_rules! for_each_command {
     ($m:ident) => {
         $m! {
             /// Launch Chromium (or attach to a running one) with options; other commands launch with defaults when needed.
-            Launch(LaunchParams) => "launch",
+            Launch(LaunchParams) => "launch" [Session],
             /// Navigate the active tab to a URL and wait for the load state.
-            Open(OpenParams) => "open",
+            Open(OpenParams) => "open" [Navigate],
             /// Go back one entry in the active tab's history.
-            Back(HistoryParams) => "back",
+            Back(HistoryParams) => "back" [Navigate],
             /// Go forward one entry in the active tab's history.
-            Forward(HistoryParams) => "forward",
+            Forward(HistoryParams) => "forward" [Navigate],
             /// Reload the active tab.
-            Reload(HistoryParams) => "reload",
+            Reload(HistoryParams) => "reload" [Navigate],
             /// The active tab's title.
-            Title(NoParams) => "title",
+            Title(NoParams) => "title" [Read],
             /// The active tab's URL.
-            Url(NoParams) => "url",
+            Url(NoParams) => "url" [Read],
             /// Evaluate JavaScript in the active tab and return the result as JSON.
-            Eval(EvalParams) => "eval",
+            Eval(EvalParams) => "eval" [Dangerous],
             /// List the open tabs with their stable ids.
-            TabList(NoParams) => "tab_list",
+            TabList(NoParams) => "tab_list" [Read],
             /// Open a new tab and make it active.
-            TabNew(TabNewParams) => "tab_new",
+            TabNew(TabNewParams) => "tab_new" [Navigate],
             /// Make a tab active.
-            TabSwitch(TabSwitchParams) => "tab_switch",
+            TabSwitch(TabSwitchParams) => "tab_switch" [Session],
             /// Close a tab (default: the active one).
-            TabClose(TabCloseParams) => "tab_close",
+            TabClose(TabCloseParams) => "tab_close" [Session],
             /// Capture the active tab as a compact accessibility snapshot with refs.
-            Snapshot(SnapshotParams) => "snapshot",
+            Snapshot(SnapshotParams) => "snapshot" [Read],
             /// Click a ref with real mouse events at a visible point.
-            Click(ClickParams) => "click",
+            Click(ClickParams) => "click" [Mutate],
             /// Replace a form control's value (fires input and change).
-            Fill(ValueParams) => "fill",
+            Fill(ValueParams) => "fill" [Mutate],
             /// Type text into a ref with one key event per character.
-            Type(TypeParams) => "type",
+            Type(TypeParams) => "type" [Mutate],
             /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
-            Select(ValueParams) => "select",
+            Select(ValueParams) => "select" [Mutate],
             /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
-            Check(RefActionParams) => "check",
+            Check(RefActionParams) => "check" [Mutate],
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
-            Uncheck(RefActionParams) => "uncheck",
+            Uncheck(RefActionParams) => "uncheck" [Mutate],
             /// Move the mouse over a ref.
-            Hover(RefActionParams) => "hover",
+            Hover(RefActionParams) => "hover" [Mutate],
             /// Tap a ref with a touch gesture.
-            Tap(RefActionParams) => "tap",
+            Tap(RefActionParams) => "tap" [Mutate],
             /// Focus a ref.
-            Focus(RefActionParams) => "focus",
+            Focus(RefActionParams) => "focus" [Mutate],
             /// Clear a form control's value (fires input and change).
-            Clear(RefActionParams) => "clear",
+            Clear(RefActionParams) => "clear" [Mutate],
             /// Scroll a ref into view.
-            ScrollIntoView(RefActionParams) => "scroll_into_view",
+            ScrollIntoView(RefActionParams) => "scroll_into_view" [Mutate],
             /// Press a key or chord on the focused element of the active tab.
-            Press(PressParams) => "press",
+            Press(PressParams) => "press" [Mutate],
             /// The text content of a ref.
-            Text(RefParams) => "text",
+            Text(RefParams) => "text" [Read],
             /// The rendered text (innerText) of a ref.
-            InnerText(RefParams) => "inner_text",
+            InnerText(RefParams) => "inner_text" [Read],
             /// The current value of a form control.
-            InputValue(RefParams) => "input_value",
+            InputValue(RefParams) => "input_value" [Read],
             /// An attribute of a ref (null when absent).
-            Attribute(AttributeParams) => "attribute",
+            Attribute(AttributeParams) => "attribute" [Read],
             /// Whether a ref is visible.
-            IsVisible(RefParams) => "is_visible",
+            IsVisible(RefParams) => "is_visible" [Read],
             /// Whether a ref is enabled.
-            IsEnabled(RefParams) => "is_enabled",
+            IsEnabled(RefParams) => "is_enabled" [Read],
             /// Whether a checkbox, radio, switch or toggle ref is checked.
-            IsChecked(RefParams) => "is_checked",
+            IsChecked(RefParams) => "is_checked" [Read],
         /// The HTML of a ref or of the first element matching a CSS selector (bounded).
-        Html(HtmlParams) => "html",
+        Html(HtmlParams) => "html" [Read],
         /// How many elements match a CSS selector in the active tab's document.
-        Count(CountParams) => "count",
+        Count(CountParams) => "count" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
-            Wait(WaitParams) => "wait",
+            Wait(WaitParams) => "wait" [Read],
             /// Diff an earlier snapshot (by generation, default the last) against the page now.
-            Diff(DiffParams) => "diff",
+            Diff(DiffParams) => "diff" [Read],
             /// Session and browser status.
-            Status(NoParams) => "status",
+            Status(NoParams) => "status" [Session],
             /// Close the browser and end the session.
-            Close(NoParams) => "close",
+            Close(NoParams) => "close" [Session],
         }
     };
 }

@@ -18,7 +18,8 @@ pub fn markdown() -> String {
          the stable codes below and `data` may carry structured details.\n\n## Commands\n\n",
     );
     for (name, summary, schema) in Command::reference() {
-        out.push_str(&format!("### `{name}`\n\n{summary}\n\n"));
+        let kind = Command::kind_of(name).map_or("", |k| k.as_str());
+        out.push_str(&format!("### `{name}`\n\n{summary} (kind: {kind})\n\n"));
         let required: Vec<&str> = schema
             .get("required")
             .and_then(Value::as_array)

@@ -78,3 +78,20 @@ fn reference_page_is_up_to_date() {
         );
     }
 }
+
+#[test]
+fn every_command_has_a_kind() {
+    use agentbrowser_protocol::{Command, Kind};
+    for action in Command::ACTIONS {
+        assert!(Command::kind_of(action).is_some(), "{action}");
+    }
+    assert_eq!(Command::kind_of("eval"), Some(Kind::Dangerous));
+    assert_eq!(Command::kind_of("click"), Some(Kind::Mutate));
+    assert_eq!(Command::kind_of("open"), Some(Kind::Navigate));
+    assert_eq!(Command::kind_of("snapshot"), Some(Kind::Read));
+    assert_eq!(Command::kind_of("nope"), None);
+    let c = Command::from_parts("title", serde_json::json!({}))
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.kind(), Kind::Read);
+}
