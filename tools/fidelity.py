@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Faithfulness harness for crates/engine/src/js/snapshot.js against Chromium's accessibility tree.
+"""Faithfulness harness for crates/engine/src/js/snapshot/ (joined) against Chromium's accessibility tree.
 
 Usage:  python3 tools/fidelity.py [--fixture NAME ...] [--show] [--show-full] [--no-perf] [--json FILE]
 Needs:  /usr/bin/chromium (or $CHROMIUM), Python 3.11, `pip install websockets`.
@@ -81,7 +81,7 @@ import time
 import websockets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, 'crates', 'engine', 'src', 'js', 'snapshot.js')
+SCRIPT_DIR = os.path.join(ROOT, 'crates', 'engine', 'src', 'js', 'snapshot')
 FIXTURES = os.path.join(ROOT, 'crates', 'engine', 'tests', 'fixtures', 'fidelity')
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 WORLD = 'agentbrowser-fidelity'
@@ -582,7 +582,8 @@ async def perf(cdp, base, source):
 async def run(args):
     global PERF_HTML
     PERF_HTML = perf_page()
-    source = open(SCRIPT, encoding='utf-8').read()
+    # The script's parts, joined in file-name order as the engine does (world.rs SNAPSHOT_JS).
+    source = ''.join(open(os.path.join(SCRIPT_DIR, n), encoding='utf-8').read() for n in sorted(os.listdir(SCRIPT_DIR)))
     srv = serve()
     base = f'http://127.0.0.1:{srv.server_address[1]}'
     names = sorted(f for f in os.listdir(FIXTURES) if f.endswith('.html') and not f.startswith('_'))

@@ -10,8 +10,21 @@ use crate::error::{EngineError, Result};
 use crate::page::{Page, WORLD_NAME};
 use crate::refs::RefEntry;
 
-/// The in-page snapshot script (one expression evaluating to its API).
-pub const SNAPSHOT_JS: &str = include_str!("js/snapshot.js");
+/// The in-page snapshot script (one expression evaluating to its API), joined at build time from
+/// its parts in `js/snapshot/` (in file-name order: head and state, tables, caches, helpers,
+/// roles, names, states, the walk, emit, the API).
+pub const SNAPSHOT_JS: &str = concat!(
+    include_str!("js/snapshot/00-head.js"),
+    include_str!("js/snapshot/10-tables.js"),
+    include_str!("js/snapshot/20-caches.js"),
+    include_str!("js/snapshot/30-helpers.js"),
+    include_str!("js/snapshot/40-roles.js"),
+    include_str!("js/snapshot/50-names.js"),
+    include_str!("js/snapshot/60-states.js"),
+    include_str!("js/snapshot/70-walk.js"),
+    include_str!("js/snapshot/80-emit.js"),
+    include_str!("js/snapshot/90-api.js"),
+);
 /// The element operations (one function declaration called on an element).
 pub const ACTIONS_JS: &str = include_str!("js/actions.js");
 

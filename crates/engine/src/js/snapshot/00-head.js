@@ -1,0 +1,64 @@
+// agentbrowser in-page accessibility snapshot (embedded by crates/engine: world.rs SNAPSHOT_JS).
+//
+// The files of this directory, joined in file-name order, are ONE JavaScript expression (this
+// head opens it, 90-api.js closes it). The engine evaluates it once per document in an isolated
+// world as `globalThis.__ab ??= (<the joined files>)` and then calls the API object it evaluates to:
+//
+//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth})
+//     selector   string|null  CSS selector (or a ref id 'e5' / '@e5' / 'ref=e5') of the subtree root
+//     interactive bool (default true)  only lines that carry a ref, each indented under its nearest
+//                                      ref'd ancestor; '(no interactive elements)' when there are none
+//     compact    bool   full view only: drop unnamed, unref'd wrappers (generic, group, ...)
+//     maxDepth   number|null  drop lines whose absolute depth (baseDepth + depth) is > maxDepth
+//     urls       bool   links get `url=<absolute href>` in their [...] list
+//     nextRef    number the engine's tab-wide counter: new refs are 'e' + nextRef, 'e' + (nextRef+1), ...
+//     baseDepth  number indentation (in steps of two spaces) added to every line
+//     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref
+//                       issued); `omitted` counts the lines left out by role
+//   -> {ok: true, text, refs: [[id, role, name], ...], nextRef, docToken, frames: [{marker, index, depth}],
+//       omitted: {role: count} | null}
+//   -> {ok: false, error: 'not_found' | 'invalid_selector', message, docToken}
+//
+//   __ab.element(id)   -> the live Element of a ref ('e5', '@e5', 'ref=e5'), or null when unknown,
+//                         garbage collected or no longer connected
+//   __ab.frameOwner(k) -> the <iframe> behind frame marker k of the latest snapshot, or null
+//   __ab.identity(el)  -> [role, name] of an element now, as a snapshot line shows them (refs are
+//                         checked against it before every action)
+//   __ab.differs(el, role, name) -> null when the element still shows that role and name, else
+//                         its [role, name] now
+//   __ab.select(css, op, arg) -> {count} for op 'count', else {value} of actions.js `op` on the
+//                         first match, or {error: 'invalid_selector' | 'not_found', message}
+//   __ab.docToken      -> random string, fixed for this API instance (one per document)
+//
+// Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
+// The name is omitted when empty, [...] when there is neither state nor ref, `: value` when there is
+// no value. States: level=N, checked=true|false|mixed, expanded=, pressed=, selected, current,
+// disabled, required, readonly, invalid, focused, url=. Values: the current value of text fields,
+// spin buttons, sliders and date inputs, the selected option of a <select>, '••••' for a filled
+// password field; in the interactive view a ref'd node without a name shows its visible text
+// instead (a list item, a clickable div), and a table row shows its cells as `a | b | c`.
+// The full view (interactive:false) shows text as `- text: ...` lines.
+//
+// Refs: an element keeps its ref for the life of the document (one WeakMap per API instance, which
+// also covers same-origin child frames walked in place). Refs go to controls (button, link, textbox,
+// checkbox, ...), headings, landmarks, dialogs, named images, tables/grids and their rows (interactive
+// view) or cells (full view), list items holding only text, and elements that look clickable without
+// a role (onclick attribute, tabindex >= 0, contenteditable host, cursor:pointer not inherited).
+//
+// Frames: same-origin frames are walked in place under an `- iframe "title"` line. A cross-origin
+// frame gives the `- iframe` line followed by a line that is exactly `\u0000frame:K`; frames[] lists
+// {marker, index: K, depth}; the engine snapshots that frame itself with baseDepth = depth and puts its
+// text in place of the marker line.
+//
+// Roles and names follow Chromium's accessibility tree (the `role.value` / `name.value` of CDP
+// Accessibility.getPartialAXTree), name cut to 100 characters with '…'; tools/fidelity.py measures
+// the agreement against Chromium on crates/engine/tests/fixtures/fidelity.
+(() => {
+  'use strict';
+
+  const docToken = Math.random().toString(36).slice(2, 10) + Date.now().toString(36).slice(-4);
+  const refOf = new WeakMap(); // Element -> 'eN'
+  const byId = new Map(); // 'eN' -> WeakRef<Element>
+  let counter = 1; // next ref number
+  let frameOwners = [];
+

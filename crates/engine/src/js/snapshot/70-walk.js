@@ -1,0 +1,238 @@
+  // ---------------------------------------------------------------- the walk
+
+  // Items built by the walk:
+  //   {kind: 'el', el, role, want, ref, children, cells}  an element that may become a line
+  //   {kind: 'text', text} | {kind: 'sep'} | {kind: 'marker', index}
+  // want: 0 no ref, 1 ref, 2 content (ref when it holds no interactive descendant and has text),
+  //       3 cursor:pointer heuristic (ref when it holds no interactive descendant), 4 image (ref when named),
+  //       5 table row in interactive mode (ref when its cells have text; the cells become its value)
+  let O = null; // options of the running snapshot
+  let interactiveCount = 0; // interactive refs seen so far (post-children decisions)
+  const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader']);
+
+  function visitSafe(n, ctx, out) {
+    try { visit(n, ctx, out); } catch (e) { /* a node that throws is left out, the walk goes on */ }
+  }
+  function visitSiblings(first, ctx, out) {
+    for (let n = first; n !== null; n = n.nextSibling) {
+      const nt = n.nodeType;
+      if (nt === 1) visitSafe(n, ctx, out);
+      else if (nt === 3 && ctx.text) pushText(n, ctx, out);
+    }
+  }
+  function visitList(list, ctx, out) {
+    for (let i = 0; i < list.length; i++) {
+      const n = list[i];
+      const nt = n.nodeType;
+      if (nt === 1) visitSafe(n, ctx, out);
+      else if (nt === 3 && ctx.text) pushText(n, ctx, out);
+    }
+  }
+  function pushText(n, ctx, out) {
+    let s = n.data;
+    if (!s) return;
+    if (ctx.tt === undefined) ctx.tt = cs(ctx.parent).textTransform;
+    if (ctx.tt !== 'none') s = transformText(s, ctx.tt);
+    const last = out.length ? out[out.length - 1] : null;
+    if (last !== null && last.kind === 'text') last.text += s;
+    else out.push({ kind: 'text', text: s });
+  }
+
+  function visit(el, ctx, out) {
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return;
+    let inModal = ctx.inModal;
+    if (ctx.modal !== null && !inModal) {
+      if (el === ctx.modal) inModal = true;
+      else if (!el.contains(ctx.modal) && !(el.shadowRoot && el.shadowRoot.contains(ctx.modal))) return;
+    }
+    const attrs = el.hasAttributes();
+    if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return;
+    const st = cs(el);
+    const display = st.display;
+    if (display === 'none') return;
+    const visible = st.visibility === 'visible';
+    const cursor = st.cursor;
+    const I = O.interactive;
+
+    let role = roleOf(el);
+    let want = 0;
+    let interactive = false;
+    if (visible) {
+      if (role === 'gridcell') want = 6;
+      else if (INTERACTIVE.has(role)) {
+        if (!(ctx.inCombo && tag === 'option')) { want = 1; interactive = true; }
+      } else if (STRUCTURE_REF.has(role)) want = 1;
+      else if (CELL_ROLES.has(role)) want = I && ctx.row !== null ? 0 : 2;
+      else if (role === 'listitem') want = 2;
+      else if (role === 'row') want = I ? 5 : 0;
+      else if (role === 'image') want = ctx.inInteractive ? 0 : 4;
+      if (!interactive) {
+        // clickable without an interactive role
+        let click = 0;
+        if (attrs && (el.hasAttribute('onclick') ||
+            (el.hasAttribute('tabindex') && el.tabIndex >= 0 && tag !== 'iframe' && tag !== 'body') ||
+            (!ctx.editable && el.hasAttribute('contenteditable') && el.isContentEditable))) click = 1;
+        else if (cursor === 'pointer' && ctx.cursor !== 'pointer' && !ctx.inInteractive && !ctx.inLabel && tag !== 'body' && tag !== 'html' && tag !== 'label') click = 3;
+        if (click !== 0 && !(click === 3 && (want === 1 || want === 6))) {
+          if (want !== 1 && want !== 6) want = click;
+          if (click === 1) interactive = true;
+          if (role === 'none' || role === 'LineBreak') role = 'generic';
+        }
+      }
+    }
+    const isFrame = tag === 'iframe' || tag === 'frame';
+    let item = null;
+    if (want !== 0 || (isFrame && visible) || (!I && visible && role !== 'none' && !INLINE_HOIST.has(role))) {
+      item = { kind: 'el', el, role, want, ref: want !== 0, children: [], cells: role === 'row' ? [] : null };
+    }
+    if (ctx.row !== null && visible && (CELL_ROLES.has(role) || role === 'gridcell')) ctx.row.cells.push({ el, item });
+    const target = item !== null ? item.children : out;
+    const before = interactiveCount;
+
+    // In the interactive view text is not collected: an element without element children has nothing to visit.
+    const sr0 = el.shadowRoot;
+    if (I && sr0 === null && el.firstElementChild === null && tag !== 'slot' && !isFrame) {
+      if (item === null) return;
+      if (interactive || want === 3 || want === 6) interactiveCount++;
+      else if (want === 4) item.ref = nameOf(el) !== '';
+      if (item.ref) out.push(item);
+      return;
+    }
+    const cctx = {
+      cursor,
+      inInteractive: ctx.inInteractive || interactive || role === 'link' || role === 'button',
+      inCombo: role === 'combobox',
+      inLabel: ctx.inLabel || (tag === 'label' && el.control !== null),
+      editable: ctx.editable || (attrs && el.hasAttribute('contenteditable') && el.isContentEditable),
+      modal: ctx.modal,
+      inModal,
+      quiet: ctx.quiet || (!I && isNameSource(el, tag)),
+      text: false,
+      parent: el,
+      tt: undefined,
+      row: role === 'row' && item !== null ? item : (role === 'generic' || role === 'none') ? ctx.row : null,
+    };
+
+    cctx.text = !I && visible && !cctx.quiet;
+    if (isFrame) {
+      if (visible) frameChildren(el, cctx, item);
+    } else if (tag === 'select') {
+      if (role === 'listbox') visitSiblings(el.firstChild, cctx, target);
+    } else if (LEAF_TAGS.has(tag) || el.namespaceURI === SVG_NS) {
+      // nothing inside that we report
+    } else if (tag === 'details' && !el.open) {
+      for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) {
+        if (c.localName === 'summary') { visit(c, cctx, target); break; }
+      }
+    } else if (el.firstChild !== null || sr0 !== null || tag === 'slot') {
+      const sr = sr0;
+      if (sr !== null) scanShadowStyles(sr);
+      let cv = cvCheck ? st.contentVisibility : 'visible';
+      if (cv === 'auto') {
+        // content-visibility:auto content that is currently skipped (offscreen) is not rendered
+        const fc = el.firstElementChild;
+        if (fc !== null) {
+          const d = cs(fc).display;
+          if (d !== 'none' && d !== 'contents' && !fc.checkVisibility({ contentVisibilityAuto: true })) cv = 'hidden';
+        }
+      }
+      if (cv !== 'hidden') {
+        const block = !I && item === null && !isInlineDisplay(el, display);
+        if (block) out.push(SEP);
+        if (sr !== null) visitSiblings(sr.firstChild, cctx, target);
+        else if (tag === 'slot') {
+          const a = el.assignedNodes();
+          if (a.length) visitList(a, cctx, target);
+          else visitSiblings(el.firstChild, cctx, target);
+        } else visitSiblings(el.firstChild, cctx, target);
+        if (block) out.push(SEP);
+      }
+    }
+
+    if (item === null) return;
+    const hasInteractiveDesc = interactiveCount > before;
+    if (interactive) interactiveCount++;
+    if (want === 2 || want === 3 || want === 6) {
+      if (hasInteractiveDesc) {
+        // a clickable container (mail list row, card) stays when it has text of its own
+        if (want === 3) {
+          const own = preview(el, 201, true);
+          item.ref = own !== '' && own.length <= 200;
+        } else item.ref = false;
+      } else if (want !== 2) interactiveCount++;
+    } else if (want === 4) {
+      item.ref = nameOf(el) !== '';
+    }
+    if (!item.ref && !isFrame) {
+      if (I) {
+        for (const c of item.children) out.push(c);
+        return;
+      }
+      // full view: drop wrappers that carry nothing
+      if (O.compact && (role === 'listitem' || role === 'paragraph') && item.children.length === 1 && item.children[0].kind === 'el' && nameOf(el) === '') {
+        out.push(item.children[0]);
+        return;
+      }
+      if (role === 'generic' || (O.compact && COMPACT_HOIST.has(role))) {
+        if (nameOf(el) === '') {
+          const block = !isInlineDisplay(el, display);
+          if (!(role === 'generic' && !O.compact && block && countShown(item.children) > 1)) {
+            if (block) out.push(SEP);
+            for (const c of item.children) out.push(c);
+            if (block) out.push(SEP);
+            return;
+          }
+        }
+      }
+    }
+    out.push(item);
+  }
+  const SEP = { kind: 'sep' };
+
+  // Text that is already the name of another line (a control's label, a fieldset's legend, a table's
+  // caption) is not repeated in the full view.
+  function isNameSource(el, tag) {
+    if (tag === 'label') {
+      const c = el.control;
+      return !!c && !c.hasAttribute('aria-label') && !c.hasAttribute('aria-labelledby');
+    }
+    if (tag === 'legend') { const p = el.parentElement; return !!p && p.localName === 'fieldset' && !p.hasAttribute('aria-label') && !p.hasAttribute('aria-labelledby'); }
+    if (tag === 'caption') { const p = el.parentElement; return !!p && !p.hasAttribute('aria-label') && !p.hasAttribute('aria-labelledby'); }
+    return false;
+  }
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const LEAF_TAGS = new Set(['textarea', 'input', 'img', 'video', 'audio', 'canvas', 'object', 'embed', 'svg', 'math']);
+
+  function countShown(children) {
+    let n = 0;
+    for (const c of children) {
+      if (c.kind === 'el' || c.kind === 'marker' || (c.kind === 'text' && c.text.trim())) n++;
+      if (n > 1) return n;
+    }
+    return n;
+  }
+
+  function frameChildren(el, ctx, item) {
+    let doc = null;
+    try { doc = el.contentDocument; } catch (e) { doc = null; }
+    if (doc && doc.documentElement) {
+      const prev = pseudoCheck, prevCv = cvCheck;
+      const f = styleFlags(doc);
+      pseudoCheck = (f & 1) !== 0;
+      cvCheck = (f & 2) !== 0;
+      const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false });
+      visit(doc.documentElement, fctx, item.children);
+      pseudoCheck = prev;
+      cvCheck = prevCv;
+    } else {
+      const index = frameOwners.length;
+      frameOwners.push(new WeakRef(el));
+      item.children.push({ kind: 'marker', index });
+    }
+  }
+
+  function findModal(doc) {
+    try { return doc.querySelector('dialog:modal') || null; } catch (e) { return null; }
+  }
+

@@ -1,0 +1,159 @@
+  // ---------------------------------------------------------------- emit
+
+  function assignRef(el) {
+    let id = refOf.get(el);
+    if (id === undefined) {
+      id = 'e' + counter++;
+      refOf.set(el, id);
+      byId.set(id, new WeakRef(el));
+    }
+    return id;
+  }
+
+  const PREVIEW_ROLES = new Set(['generic', 'listitem', 'cell', 'columnheader', 'rowheader', 'LabelText',
+    'paragraph', 'alert', 'status', 'LayoutTableCell', 'LayoutTableRow', 'gridcell', 'dialog', 'alertdialog',
+    'tabpanel', 'row', 'term', 'definition', 'group', 'Legend', 'image', 'blockquote', 'region', 'article',
+    'figure', 'Figcaption', 'caption', 'strong', 'emphasis', 'code', 'time', 'Abbr', 'mark', 'note', 'log',
+    'tooltip', 'DescriptionList', 'canvas', 'button', 'link', 'menuitem', 'tab', 'option', 'treeitem']);
+
+  // Size budget of the running snapshot: bytes used so far, and what was left out past it.
+  let used = 0;
+  let omitted = null; // role -> lines left out (null while nothing was cut)
+
+  // Adds a line within the budget; past it, counts the line's role as left out instead.
+  function push(lines, line, role) {
+    if (omitted === null && (O.maxBytes <= 0 || used + line.length + 1 <= O.maxBytes)) {
+      lines.push(line);
+      used += line.length + 1;
+      return true;
+    }
+    if (omitted === null) omitted = Object.create(null);
+    omitted[role] = (omitted[role] || 0) + 1;
+    return false;
+  }
+
+  function emit(items, depth, lines, refs, frames) {
+    const I = O.interactive;
+    const abs = O.baseDepth + depth;
+    const cut = O.maxDepth !== null && abs > O.maxDepth;
+    const indent = '  '.repeat(abs);
+    for (let k = 0; k < items.length; k++) {
+      const it = items[k];
+      const kind = it.kind;
+      if (kind === 'sep') continue;
+      if (kind === 'text') {
+        if (cut) continue;
+        const s = collapse(it.text);
+        if (s) push(lines, indent + '- text: ' + esc(cap(s, 500)), 'text');
+        continue;
+      }
+      if (kind === 'marker') {
+        if (cut) continue;
+        const marker = '\u0000frame:' + it.index;
+        if (omitted !== null) continue; // the frame's own line was counted
+        lines.push(marker);
+        frames.push({ marker, index: it.index, depth: abs });
+        continue;
+      }
+      const el = it.el;
+      const role = it.role;
+      const isFrame = role === 'Iframe';
+      let ref = it.ref;
+      let name, value = '';
+      let children = it.children;
+      if (isFrame) {
+        if (I && !hasContent(children)) continue;
+        name = cap(collapse(el.getAttribute('title') || el.getAttribute('name') || ''), 100);
+      } else {
+        name = cap(nameOf(el), 100);
+        value = valueOf(el, role);
+      }
+      if (!I) {
+        children = mergeText(children);
+        if (children.length > 0 && children.every(isText)) {
+          const txt = collapse(children.map((c) => c.text).join(' '));
+          if (name && (name.includes(txt) || name.endsWith('\u2026') && txt.startsWith(name.slice(0, -1)))) children = [];
+          else if (!value && txt) { value = cap(txt, 300); children = []; }
+        }
+        if (ref && it.want === 2 && !name && !value && children.length === 0) ref = false;
+      } else if (ref) {
+        if (it.want === 5) {
+          if (name) ref = el.hasAttribute('aria-selected') || el.hasAttribute('aria-expanded') || el.hasAttribute('tabindex');
+          else {
+            value = rowPreview(it);
+            if (!value) ref = false;
+          }
+        } else if (!name && !value && it.want === 3 && hasContent(children)) {
+          value = preview(el, 100, true);
+        } else if (!name && !value && PREVIEW_ROLES.has(role) && (it.want === 2 || !hasContent(children))) {
+          value = preview(el, 100);
+          if (!value) {
+            if (it.want === 2) ref = false;
+            else value = collapse(el.getAttribute('title') || '');
+          }
+        }
+        if (!ref) { emit(children, depth, lines, refs, frames); continue; }
+      }
+      if (cut) continue;
+      const shownRole = isFrame ? 'iframe' : role;
+      if (omitted !== null) {
+        // Past the budget: count what is left out; no ref is issued for a line nobody sees.
+        push(lines, '', shownRole);
+        emit(children, depth + 1, lines, refs, frames);
+        continue;
+      }
+      const st = isFrame ? [] : states(el, role);
+      const id = ref ? (refOf.get(el) || 'e' + counter) : null;
+      if (id !== null) st.push('ref=' + id);
+      let line = indent + '- ' + shownRole;
+      if (name) line += ' "' + esc(name) + '"';
+      if (st.length) line += ' [' + st.join(', ') + ']';
+      if (value) line += ': ' + esc(collapse(value));
+      if (push(lines, line, shownRole) && ref) {
+        assignRef(el);
+        refs.push([id, role, name]);
+      }
+      emit(children, depth + 1, lines, refs, frames);
+    }
+  }
+  function isText(c) { return c.kind === 'text'; }
+
+  function rowPreview(it) {
+    const parts = [];
+    let any = false;
+    for (const c of it.cells) {
+      if (c.item !== null && c.item.ref) continue; // shown as its own line
+      const s = preview(c.el, 60);
+      if (s) any = true;
+      parts.push(s);
+    }
+    while (parts.length && parts[parts.length - 1] === '') parts.pop();
+    return any ? cap(parts.join(' | '), 300) : '';
+  }
+
+  function hasContent(children) {
+    for (const c of children) if (c.kind === 'el' || c.kind === 'marker') return true;
+    return false;
+  }
+
+  function mergeText(children) {
+    const out = [];
+    let lastText = null;
+    for (const c of children) {
+      if (c.kind === 'text') {
+        if (lastText !== null) { lastText.text += c.text; continue; }
+        lastText = { kind: 'text', text: c.text };
+        out.push(lastText);
+        continue;
+      }
+      lastText = null;
+      if (c.kind !== 'sep') out.push(c);
+    }
+    return out.filter((c) => c.kind !== 'text' || c.text.trim() !== '');
+  }
+
+  function pruneDead() {
+    if (byId.size < 2048) return;
+    for (const [id, w] of byId) if (!w.deref()) byId.delete(id);
+  }
+

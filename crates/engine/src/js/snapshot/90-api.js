@@ -1,0 +1,155 @@
+  // ---------------------------------------------------------------- API
+
+  function resolveRoot(doc, selector) {
+    const m = /^(?:@|ref=)?(e\d+)$/.exec(selector.trim());
+    if (m) return element(m[1]);
+    return doc.querySelector(selector);
+  }
+
+  function snapshot(opts) {
+    opts = opts || {};
+    const o = {
+      selector: opts.selector == null || opts.selector === '' ? null : String(opts.selector),
+      interactive: opts.interactive === undefined ? true : !!opts.interactive,
+      compact: !!opts.compact,
+      maxDepth: opts.maxDepth == null ? null : Math.max(0, opts.maxDepth | 0),
+      urls: !!opts.urls,
+      baseDepth: opts.baseDepth | 0,
+      maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
+    };
+    if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
+    const doc = document;
+    let root;
+    if (o.selector !== null) {
+      try { root = resolveRoot(doc, o.selector); } catch (e) {
+        return { ok: false, error: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(o.selector) + ': ' + e.message, docToken };
+      }
+      if (!root) return { ok: false, error: 'not_found', message: 'no element matches selector ' + JSON.stringify(o.selector), docToken };
+    } else {
+      root = doc.documentElement;
+    }
+    resetCaches();
+    O = o;
+    interactiveCount = 0;
+    used = 0;
+    omitted = null;
+    frameOwners = [];
+    const sf = styleFlags(doc);
+    pseudoCheck = (sf & 1) !== 0;
+    cvCheck = (sf & 2) !== 0;
+    activeEl = doc.activeElement;
+    ownerOf = owners(doc);
+    while (activeEl && activeEl.shadowRoot && activeEl.shadowRoot.activeElement) activeEl = activeEl.shadowRoot.activeElement;
+    const items = [];
+    try {
+      if (root) {
+        const modal = findModal(root.ownerDocument);
+        const ctx = { cursor: 'auto', inInteractive: false, inCombo: false, inLabel: false, editable: false, quiet: false, modal,
+          inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: undefined, row: null };
+        let hiddenRoot = false;
+        if (root !== root.ownerDocument.documentElement) {
+          // a root inside hidden content shows nothing
+          for (let p = parentEl(root); p && !hiddenRoot; p = parentEl(p)) {
+            hiddenRoot = p.getAttribute('aria-hidden') === 'true' || p.hasAttribute('inert');
+          }
+          if (!hiddenRoot && !root.checkVisibility() && cs(root).display !== 'contents') hiddenRoot = true;
+          // inherit context from ancestors
+          const p = parentEl(root);
+          if (p) {
+            ctx.cursor = cs(p).cursor;
+            ctx.editable = p.isContentEditable;
+            ctx.inInteractive = !!p.closest('a[href],button,[role=button],[role=link]');
+          }
+        }
+        if (!hiddenRoot) visit(root, ctx, items);
+      }
+      const lines = [], refs = [], frames = [];
+      emit(items, 0, lines, refs, frames);
+      let text = lines.join('\n');
+      if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
+      pruneDead();
+      return { ok: true, text, refs, nextRef: counter, docToken, frames, url: location.href, omitted };
+    } finally {
+      resetCaches();
+      O = null;
+      ownerOf = null;
+      activeEl = null;
+      omitted = null;
+    }
+  }
+
+  // aria-owns: owned element -> its owner, for one document (null when none).
+  function owners(doc) {
+    let map = null;
+    try {
+      for (const o of doc.querySelectorAll('[aria-owns]')) {
+        for (const id of o.getAttribute('aria-owns').trim().split(/\s+/)) {
+          const t = id && doc.getElementById(id);
+          if (t && t !== o && !t.contains(o)) (map || (map = new Map())).set(t, o);
+        }
+      }
+    } catch (e) { map = null; }
+    return map;
+  }
+
+  // [role, name] of an element now, as a snapshot line would show them.
+  function identity(el) {
+    if (!el || el.nodeType !== 1) return ['', ''];
+    const pc = pseudoCheck, cc = cvCheck;
+    resetCaches();
+    pseudoCheck = true;
+    cvCheck = true;
+    ownerOf = owners(el.ownerDocument);
+    try {
+      const tag = el.localName;
+      if (tag === 'iframe' || tag === 'frame') {
+        return ['Iframe', cap(collapse(el.getAttribute('title') || el.getAttribute('name') || ''), 100)];
+      }
+      return [roleOf(el), cap(nameOf(el), 100)];
+    } catch (e) {
+      return ['', ''];
+    } finally {
+      pseudoCheck = pc;
+      cvCheck = cc;
+      ownerOf = null;
+      resetCaches();
+    }
+  }
+
+  // null when the element still has this role and name (ignoring the generic/none distinction a
+  // clickable gets), else its [role, name] now.
+  function differs(el, role, name) {
+    const now = identity(el);
+    const plain = (r) => (r === 'none' || r === 'LineBreak' || r === 'generic') ? 'generic' : r;
+    return plain(now[0]) === plain(role) && now[1] === name ? null : now;
+  }
+
+  // Elements by CSS selector in this document: `count` of the matches, or an actions.js op on
+  // the first one. {error: 'invalid_selector' | 'not_found', message} when it cannot.
+  function select(selector, op, arg) {
+    let list;
+    try { list = document.querySelectorAll(selector); } catch (e) {
+      return { error: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(selector) + ': ' + e.message };
+    }
+    if (op === 'count') return { count: list.length };
+    if (!list.length) return { error: 'not_found', message: 'no element matches selector ' + JSON.stringify(selector) };
+    return { value: globalThis.__abx.call(list[0], op, arg) };
+  }
+
+  function element(id) {
+    if (typeof id !== 'string') return null;
+    const m = /^(?:@|ref=)?(e\d+)$/.exec(id.trim());
+    if (!m) return null;
+    const w = byId.get(m[1]);
+    const el = w && w.deref();
+    return el && el.isConnected ? el : null;
+  }
+
+  function frameOwner(k) {
+    const w = frameOwners[k];
+    const el = w && w.deref();
+    return el && el.isConnected ? el : null;
+  }
+
+  return { snapshot, element, frameOwner, identity, differs, select, docToken };
+})()
