@@ -110,13 +110,13 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def agentbrowser_bin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The binary under test (``AGENTBROWSER_BIN`` or target/debug/agentbrowser); skips without it.
+    """The binary under test (``AGENTBROWSER_BIN`` or target/debug/agentbrowser); fails without it.
 
     Sessions use a private socket directory so tests never meet a user's daemons.
     """
     path = binary_path()
     if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.skip(f"agentbrowser binary not built at {path} (cargo build -p agentbrowser)")
+        pytest.fail(f"agentbrowser binary not built at {path} (cargo build -p agentbrowser)")
     saved = {k: os.environ.get(k) for k in ("AGENTBROWSER_BIN", "AGENTBROWSER_SOCKET_DIR")}
     os.environ["AGENTBROWSER_BIN"] = str(path)
     os.environ["AGENTBROWSER_SOCKET_DIR"] = str(tmp_path_factory.mktemp("sockets"))
@@ -144,13 +144,13 @@ def supports(action: str) -> bool:
 
 
 def require_action(*actions: str) -> None:
-    """Skip when the binary does not implement an action yet (the engine lands issue by issue)."""
+    """Fail (never skip) when the binary does not implement an action a test needs."""
     for action in actions:
         if not supports(action):
-            pytest.skip(f"the agentbrowser binary does not implement `{action}` yet")
+            pytest.fail(f"the agentbrowser binary does not implement `{action}`, which this test needs")
 
 
 @pytest.fixture(scope="session")
 def require() -> Callable[..., None]:
-    """``require("snapshot", "click")`` skips the test while the binary lacks those actions."""
+    """``require("snapshot", "click")`` fails the test when the binary lacks those actions."""
     return require_action

@@ -8,13 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
 def test_mypy_strict() -> None:
+    assert importlib.util.find_spec("mypy") is not None, "mypy is not installed (scripts/requirements-dev.txt)"
     env = {**os.environ, "MYPYPATH": str(REPO / "python")}
     done = subprocess.run(
         [
