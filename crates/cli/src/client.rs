@@ -204,9 +204,22 @@ pub fn daemon_pid(session: &str) -> Option<i32> {
 
 /// Waits (at most `limit`) until the process `pid` has exited.
 pub fn wait_exit(pid: i32, limit: Duration) {
-    let deadline = Instant::now() + limit;
-    while paths::process_alive(pid) && !paths::is_zombie(pid) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
+    // A pidfd becomes readable when the process exits: wait for that, not in a polling loop.
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
+    if fd < 0 {
+        return; // already gone (or no pidfd support: nothing to wait for reliably)
+    }
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);
+    // SAFETY: one valid pollfd; the descriptor is ours and closed right after.
+    unsafe {
+        libc::poll(&mut pfd, 1, ms);
+        libc::close(fd);
     }
 }
 

@@ -204,14 +204,6 @@ pub fn process_alive(pid: i32) -> bool {
     pid > 0 && unsafe { libc::kill(pid, 0) } == 0
 }
 
-/// Whether `pid` has exited and waits to be reaped.
-pub fn is_zombie(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        s.rsplit_once(')')
-            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-    })
-}
-
 /// Whether `pid` is an agentbrowser daemon of this user serving `session` (read from /proc), the
 /// only kind of process the CLI ever signals.
 pub fn is_our_daemon(pid: i32, session: &str) -> bool {

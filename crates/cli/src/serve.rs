@@ -234,16 +234,22 @@ async fn reaper() {
 /// After the browser was closed: waits (up to 2 s) for the killed helpers to exit and reaps
 /// them, so none is left as a zombie when this process exits.
 async fn reap_before_exit() {
+    use tokio::signal::unix::{SignalKind, signal};
     let until = Instant::now() + Duration::from_secs(2);
+    let mut chld = signal(SignalKind::child()).ok();
     loop {
         reap_orphans();
         // SAFETY: waitpid(-1, WNOHANG) reaps any exited child without blocking.
         let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
-        if r < 0 || Instant::now() >= until {
-            return; // no child left (ECHILD), or out of time
+        if r < 0 {
+            return; // no child left (ECHILD)
         }
         if r == 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            // Children remain: wait for the next one to exit (SIGCHLD), or give up at `until`.
+            let Some(chld) = chld.as_mut() else { return };
+            if tokio::time::timeout_at(until, chld.recv()).await.is_err() {
+                return;
+            }
         }
     }
 }
@@ -314,15 +320,22 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
     use std::os::fd::AsRawFd;
     // A daemon that is closing still holds the lock for a moment: wait for it, unless a live
     // daemon answers on the socket.
-    let until = std::time::Instant::now() + Duration::from_secs(10);
     // SAFETY: flock on a valid descriptor we own.
-    while unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        if std::time::Instant::now() >= until
-            || std::os::unix::net::UnixStream::connect(&paths.socket).is_ok()
-        {
+    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if std::os::unix::net::UnixStream::connect(&paths.socket).is_ok() {
+            bail!("a daemon for session `{session}` is already running");
+        }
+        // Block on the lock itself (in a helper thread, so it can be given up after 10 s).
+        let fd = lock.as_raw_fd();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // SAFETY: blocking flock on the descriptor, which outlives this wait (the process
+            // exits right after a timeout).
+            let _ = tx.send(unsafe { libc::flock(fd, libc::LOCK_EX) } == 0);
+        });
+        if rx.recv_timeout(Duration::from_secs(10)) != Ok(true) {
             bail!("another daemon for session `{session}` is starting or running");
         }
-        std::thread::sleep(Duration::from_millis(10));
     }
     if paths.socket.exists() {
         if std::os::unix::net::UnixStream::connect(&paths.socket).is_ok() {

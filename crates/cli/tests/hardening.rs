@@ -481,8 +481,8 @@ fn nothing_is_left_behind() {
         "profiles left: {:?}",
         profiles(tmp.path())
     );
-    // No zombie Chromium helpers after close: the daemon reaped its browser's whole group.
-    std::thread::sleep(Duration::from_millis(300));
+    // No zombie Chromium helpers after close: `close` returns once the daemon exited, and the
+    // daemon reaped its browser's whole group before that.
     let zombies = zombies_in_group(group);
     assert!(
         zombies.is_empty(),
@@ -497,7 +497,7 @@ fn a_commands_timeout_counts_from_its_receipt() {
     // Another client holds the session for 3 s; a command with a 4 s timeout that needs 2.5 s
     // once it runs has only about 1 s left: it times out instead of taking 5.5 s.
     let mut busy = cli.command().args(["wait", "3000"]).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until_busy(&cli);
     let t = Instant::now();
     let (code, msg, _) = cli.err(&[
         "--timeout",
@@ -515,7 +515,7 @@ fn status_does_not_wait_behind_a_long_command() {
     let cli = Cli::new("busy");
     cli.ok(&["open", "about:blank"]);
     let mut busy = cli.command().args(["wait", "3000"]).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    wait_until_busy(&cli);
     let t = Instant::now();
     let s = cli.ok(&["--timeout", "1000", "status"]);
     eprintln!(
@@ -527,4 +527,14 @@ fn status_does_not_wait_behind_a_long_command() {
     let _ = busy.wait();
     let s = cli.ok(&["status"]);
     assert!(s.get("busy").is_none(), "{s}");
+}
+
+/// Waits until another client's command holds the session (its `status` says `busy`).
+fn wait_until_busy(cli: &Cli) {
+    assert!(
+        eventually(Duration::from_secs(5), || cli.json(&["status"])["data"]
+            .get("busy")
+            .is_some()),
+        "the other command never held the session"
+    );
 }

@@ -243,15 +243,7 @@ impl Browser {
 
     /// Opens a new blank tab, registers it and makes it active. Returns its id.
     pub async fn new_tab(&mut self) -> Result<String> {
-        let created = self
-            .cdp
-            .call("Target.createTarget", json!({"url": "about:blank"}))
-            .await?;
-        let target_id = created
-            .get("targetId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| EngineError::internal("Target.createTarget returned no targetId"))?
-            .to_string();
+        let target_id = self.create_blank_target().await?;
         self.sync_tabs().await?;
         let id = self
             .tabs
@@ -263,19 +255,24 @@ impl Browser {
         Ok(id)
     }
 
-    /// Replaces a tab's page target with a fresh blank one under the same tab id (for a page
-    /// whose renderer does not answer): the old target is closed, its refs are gone.
-    pub async fn recreate_tab(&mut self, id: &str) -> Result<Page> {
-        let old = self.tab(id)?.target_id.clone();
+    /// Creates a blank page target and returns its target id.
+    async fn create_blank_target(&self) -> Result<String> {
         let created = self
             .cdp
             .call("Target.createTarget", json!({"url": "about:blank"}))
             .await?;
-        let target_id = created
+        created
             .get("targetId")
             .and_then(Value::as_str)
-            .ok_or_else(|| EngineError::internal("Target.createTarget returned no targetId"))?
-            .to_string();
+            .map(str::to_string)
+            .ok_or_else(|| EngineError::internal("Target.createTarget returned no targetId"))
+    }
+
+    /// Replaces a tab's page target with a fresh blank one under the same tab id (for a page
+    /// whose renderer does not answer): the old target is closed, its refs are gone.
+    pub async fn recreate_tab(&mut self, id: &str) -> Result<Page> {
+        let old = self.tab(id)?.target_id.clone();
+        let target_id = self.create_blank_target().await?;
         if let Some(tab) = self.tabs.iter_mut().find(|t| t.id == id) {
             tab.target_id = target_id;
             tab.page = None;
