@@ -160,10 +160,15 @@ def count(selector: str) -> Op[int]:
     return d.req_int("count", _data("count", data), "count")
 
 
-def evaluate(script: str) -> Op[Any]:
+def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     if not isinstance(script, str):
         raise TypeError(f"evaluate() takes a JavaScript string, got {type(script).__name__}")
-    data = yield Call("eval", {"script": script})
+    params: dict[str, Any] = {"script": script}
+    if max_bytes is not None:
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
+            raise ValueError(f"max_bytes must be an int >= 0, got {max_bytes!r}")
+        params["maxBytes"] = max_bytes
+    data = yield Call("eval", params)
     return d.req_any("eval", _data("eval", data), "result")
 
 

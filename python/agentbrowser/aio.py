@@ -248,9 +248,11 @@ class AsyncPage:
         """How many elements match a CSS selector."""
         return await self._b._drive(_ops.count(selector))
 
-    async def evaluate(self, js: str) -> Any:
-        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
-        return await self._b._drive(_ops.evaluate(js))
+    async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
+        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
+        (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
+        of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
+        return await self._b._drive(_ops.evaluate(js, max_bytes))
 
     async def back(self, wait_until: str | None = None) -> Navigation:
         """Go back one history entry."""

@@ -246,9 +246,11 @@ class Page:
         """How many elements match a CSS selector."""
         return self._b._drive(_ops.count(selector))
 
-    def evaluate(self, js: str) -> Any:
-        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value."""
-        return self._b._drive(_ops.evaluate(js))
+    def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
+        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
+        (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
+        of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
+        return self._b._drive(_ops.evaluate(js, max_bytes))
 
     def back(self, wait_until: str | None = None) -> Navigation:
         """Go back one history entry."""

@@ -288,3 +288,12 @@ def test_html_and_count(browser: Browser, server: str) -> None:
     assert err.value.code == "invalid_argument"
     with pytest.raises(ValueError):
         browser.page.html("body", max_bytes=-1)
+
+
+def test_evaluate_is_bounded_and_describes_what_json_cannot_carry(browser: Browser, server: str) -> None:
+    browser.page.open(f"{server}/form")
+    assert browser.page.evaluate("NaN") == {"unserializable": "NaN"}
+    with pytest.raises(BrowserError) as err:
+        browser.page.evaluate("'x'.repeat(2e6)")
+    assert err.value.code == "result_too_large"
+    assert len(browser.page.evaluate("'y'.repeat(2e6)", max_bytes=3_000_000)) == 2_000_000

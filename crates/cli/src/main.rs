@@ -123,6 +123,9 @@ enum Cmd {
     Eval {
         /// The expression (a promise is awaited).
         script: String,
+        /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<u64>,
     },
     /// Tabs: list, new, switch, close.
     #[command(subcommand)]
@@ -528,7 +531,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         ),
         Cmd::Title => ("title", json!({})),
         Cmd::Url => ("url", json!({})),
-        Cmd::Eval { script } => ("eval", json!({"script": script})),
+        Cmd::Eval { script, max_bytes } => {
+            ("eval", json!({"script": script, "maxBytes": max_bytes}))
+        }
         Cmd::Tab(TabCmd::List) => ("tab_list", json!({})),
         Cmd::Tab(TabCmd::New { url }) => ("tab_new", json!({"url": url})),
         Cmd::Tab(TabCmd::Switch { id }) => ("tab_switch", json!({"tab": id})),

@@ -454,8 +454,11 @@ fn nothing_is_left_behind() {
     let r = run(&["open", "about:blank"]);
     assert!(r.ok, "{} {}", r.stdout, r.stderr);
     let pid = cli.daemon_pid() as i32;
+    let old_browser = cli.browser_pid();
     unsafe { libc::kill(pid, libc::SIGKILL) };
-    assert!(eventually(Duration::from_secs(5), || !alive(pid as u32)));
+    // The daemon and (by its parent-death signal) its Chromium both go.
+    assert!(eventually(Duration::from_secs(5), || !alive(pid as u32)
+        && group_members(old_browser).is_empty()));
     assert_eq!(profiles(tmp.path()).len(), 1);
     let r = run(&["open", "about:blank"]);
     assert!(r.ok, "{} {}", r.stdout, r.stderr);

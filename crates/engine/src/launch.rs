@@ -389,7 +389,7 @@ pub fn sweep_stale_profiles() {
         };
         let ours = std::fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_dir() && m.uid() == me);
         if ours && pid != std::process::id() && !process_exists(pid) {
-            let _ = std::fs::remove_dir_all(e.path());
+            remove_profile_now(&e.path());
         }
     }
 }
