@@ -19,23 +19,6 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<Value> {
             "the browser is already running in this session; `close` it first to launch with other options",
         ));
     }
-    if p.window_width.is_some() != p.window_height.is_some() {
-        return Err(EngineError::invalid(
-            "`windowWidth` and `windowHeight` go together: give both or neither",
-        ));
-    }
-    for (field, v) in [
-        ("windowWidth", p.window_width),
-        ("windowHeight", p.window_height),
-    ] {
-        if let Some(v) = v
-            && !(1..=16_384).contains(&v)
-        {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `{field}`: {v}; use 1 to 16384 pixels"
-            )));
-        }
-    }
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {

@@ -33,11 +33,8 @@ impl Cx<'_> {
             let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
             let b = match &self.engine.defaults.attach {
                 Some(target) => {
-                    let (url, port) = match target.parse::<u16>() {
-                        Ok(port) => (None, Some(port)),
-                        Err(_) => (Some(target.as_str()), None),
-                    };
-                    let ws = launch::resolve_cdp_url(url, port).await?;
+                    let p = agentbrowser_protocol::LaunchParams::attach(target);
+                    let ws = launch::resolve_cdp_url(p.cdp_url.as_deref(), p.cdp_port).await?;
                     Browser::connect(&ws, timeout).await?
                 }
                 None => Browser::launch(&self.engine.defaults, timeout).await?,

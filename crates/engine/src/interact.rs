@@ -6,16 +6,11 @@ use serde_json::{Value, json};
 
 use crate::actions::{self, Mutation};
 use crate::cx::Cx;
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 
 /// `click`: a mouse click on a ref (Ctrl+click reports the new tab).
 pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<Value> {
-    let count = p.click_count.unwrap_or(1);
-    if !(1..=3).contains(&count) {
-        return Err(EngineError::invalid(format!(
-            "invalid parameter `clickCount`: {count}; use 1, 2 or 3"
-        )));
-    }
+    let count = i64::from(p.click_count.unwrap_or(1));
     let m = Mutation::Click {
         button: p.button.unwrap_or_default(),
         count,

@@ -77,11 +77,6 @@ pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<Value> {
 
 /// Runs `__ab.select` in the active tab's main frame (the engine's world).
 async fn select(cx: &mut Cx<'_>, selector: &str, op: &str, arg: Value) -> Result<Value> {
-    if selector.trim().is_empty() {
-        return Err(EngineError::invalid(
-            "invalid parameter `selector`: empty; give a CSS selector such as `main a`",
-        ));
-    }
     let page = cx.page().await?;
     let call = format!(
         "select({}, {}, {})",

@@ -216,7 +216,11 @@ macro_rules! define_dispatch {
     ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal [$kind:ident] ),+ $(,)?) => {
         async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Value> {
             match command {
-                $(Command::$variant(p) => crate::handlers::$variant(p, cx).await,)+
+                $(Command::$variant(p) => {
+                    // A `Command` built in Rust skips the parser's check; this is the same one.
+                    agentbrowser_protocol::Validate::validate(&p).map_err(EngineError::invalid)?;
+                    crate::handlers::$variant(p, cx).await
+                })+
             }
         }
     };

@@ -10,8 +10,6 @@ use crate::page::Page;
 use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
 
-/// Largest `maxDepth` accepted (no page nests deeper; a larger value is a mistake, not a wish).
-const MAX_DEPTH: i64 = 10_000;
 /// Deepest nesting of out-of-process frames followed.
 const MAX_FRAME_NESTING: u32 = 16;
 
@@ -25,35 +23,15 @@ pub(crate) async fn handle(p: SnapshotParams, cx: &mut crate::cx::Cx<'_>) -> Res
 
 /// Validates snapshot parameters into a spec (`max_depth` must be non-negative).
 pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
-    let max_depth = match p.max_depth {
-        None => None,
-        Some(d) if d < 0 => {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `maxDepth`: {d} is negative; use 0 or more (0 keeps only top-level lines)"
-            )));
-        }
-        Some(d) if d > MAX_DEPTH => {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `maxDepth`: {d} is out of range; use 0 to {MAX_DEPTH}"
-            )));
-        }
-        Some(d) => Some(d as u32),
-    };
-    let max_bytes = match p.max_bytes {
-        None => crate::refs::DEFAULT_MAX_BYTES,
-        Some(b) if b < 0 => {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `maxBytes`: {b} is negative; use a size in bytes, or 0 for no limit"
-            )));
-        }
-        Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
-    };
+    let max_bytes = p.max_bytes.map_or(crate::refs::DEFAULT_MAX_BYTES, |b| {
+        usize::try_from(b).unwrap_or(usize::MAX)
+    });
     Ok(SnapshotSpec {
         max_bytes,
         selector: p.selector.clone().filter(|s| !s.trim().is_empty()),
         interactive: p.interactive.unwrap_or(true),
         compact: p.compact.unwrap_or(false),
-        max_depth,
+        max_depth: p.max_depth,
         urls: p.urls.unwrap_or(false),
     })
 }

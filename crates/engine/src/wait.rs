@@ -10,44 +10,9 @@ use crate::page::Page;
 
 const POLL: Duration = Duration::from_millis(25);
 
-/// Checks a condition's timeouts and shape before anything runs.
-pub fn validate(cond: &WaitCondition) -> Result<()> {
-    let check = |t: Option<i64>| match t {
-        Some(ms) if ms < 0 => Err(EngineError::invalid(format!(
-            "invalid parameter `wait.timeoutMs`: {ms} is negative; use milliseconds >= 0"
-        ))),
-        _ => Ok(()),
-    };
-    match cond {
-        WaitCondition::Text { text, timeout_ms } => {
-            if text.is_empty() {
-                return Err(EngineError::invalid(
-                    "invalid parameter `wait.text`: empty; give the text to wait for",
-                ));
-            }
-            check(*timeout_ms)
-        }
-        WaitCondition::Url { timeout_ms, .. } | WaitCondition::Load { timeout_ms, .. } => {
-            check(*timeout_ms)
-        }
-        WaitCondition::All {
-            conditions,
-            timeout_ms,
-        } => {
-            if conditions.is_empty() {
-                return Err(EngineError::invalid(
-                    "invalid parameter `wait.conditions`: empty; `all` needs at least one condition",
-                ));
-            }
-            check(*timeout_ms)?;
-            conditions.iter().try_for_each(validate)
-        }
-    }
-}
-
-fn own_deadline(timeout_ms: Option<i64>, deadline: Instant) -> Instant {
+fn own_deadline(timeout_ms: Option<u64>, deadline: Instant) -> Instant {
     match timeout_ms {
-        Some(ms) => deadline.min(Instant::now() + Duration::from_millis(ms.max(0) as u64)),
+        Some(ms) => deadline.min(Instant::now() + Duration::from_millis(ms)),
         None => deadline,
     }
 }
@@ -181,13 +146,12 @@ pub(crate) async fn handle(
     let started = Instant::now();
     match (p.condition, p.ms) {
         (Some(c), None) => {
-            validate(&c)?;
             let page = cx.page().await?;
             wait(&page, &c, deadline).await?;
         }
-        (None, Some(ms)) if ms >= 0 => {
+        (None, Some(ms)) => {
             let left = deadline.saturating_duration_since(started);
-            if Duration::from_millis(ms as u64) > left {
+            if Duration::from_millis(ms) > left {
                 // Cut short by the command's timeout: that is a timeout, not a wait.
                 tokio::time::sleep_until(deadline).await;
                 return Err(EngineError::new(
@@ -198,12 +162,7 @@ pub(crate) async fn handle(
                     ),
                 ));
             }
-            tokio::time::sleep(Duration::from_millis(ms as u64)).await;
-        }
-        (None, Some(ms)) => {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `ms`: {ms} is negative; use milliseconds >= 0"
-            )));
+            tokio::time::sleep(Duration::from_millis(ms)).await;
         }
         _ => {
             return Err(EngineError::invalid(
@@ -229,24 +188,5 @@ mod tests {
             "**/welcome*",
             "http://127.0.0.1:9/x/welcome.html"
         ));
-    }
-
-    #[test]
-    fn validation() {
-        let neg = WaitCondition::Text {
-            text: "x".into(),
-            timeout_ms: Some(-1),
-        };
-        assert_eq!(validate(&neg).unwrap_err().code, ErrorCode::InvalidArgument);
-        let empty = WaitCondition::All {
-            conditions: vec![],
-            timeout_ms: None,
-        };
-        assert!(
-            validate(&empty)
-                .unwrap_err()
-                .message
-                .contains("at least one")
-        );
     }
 }

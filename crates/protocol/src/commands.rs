@@ -4,8 +4,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::validate::Validate;
+
 /// When a navigation counts as finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum LoadState {
     /// The `load` event fired.
@@ -30,6 +33,7 @@ impl LoadState {
 
 /// A mouse button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum MouseButton {
     /// The primary button.
@@ -62,7 +66,7 @@ pub enum WaitCondition {
         /// The text to find (substring, case-sensitive).
         text: String,
         /// Timeout in milliseconds for this condition.
-        timeout_ms: Option<i64>,
+        timeout_ms: Option<u64>,
     },
     /// The active tab's URL matches exactly, or as a glob (`*` any run, `?` one character).
     #[serde(rename_all = "camelCase")]
@@ -70,7 +74,7 @@ pub enum WaitCondition {
         /// Exact URL or glob pattern.
         url: String,
         /// Timeout in milliseconds for this condition.
-        timeout_ms: Option<i64>,
+        timeout_ms: Option<u64>,
     },
     /// The page reached a load state.
     #[serde(rename_all = "camelCase")]
@@ -79,7 +83,7 @@ pub enum WaitCondition {
         #[serde(default)]
         state: LoadState,
         /// Timeout in milliseconds for this condition.
-        timeout_ms: Option<i64>,
+        timeout_ms: Option<u64>,
     },
     /// Every condition in order, within one shared timeout.
     #[serde(rename_all = "camelCase")]
@@ -87,8 +91,61 @@ pub enum WaitCondition {
         /// The conditions, applied in order (at least one).
         conditions: Vec<WaitCondition>,
         /// Shared timeout in milliseconds.
-        timeout_ms: Option<i64>,
+        timeout_ms: Option<u64>,
     },
+}
+
+impl WaitCondition {
+    /// One condition from the given ones: `None` for none, the condition itself for one, `all`
+    /// of them in order for several; `timeout_ms` goes on the result.
+    pub fn all_of(mut list: Vec<WaitCondition>, timeout_ms: Option<u64>) -> Option<WaitCondition> {
+        let mut cond = match list.len() {
+            0 => return None,
+            1 => list.remove(0),
+            _ => WaitCondition::All {
+                conditions: list,
+                timeout_ms: None,
+            },
+        };
+        match &mut cond {
+            WaitCondition::Text { timeout_ms: t, .. }
+            | WaitCondition::Url { timeout_ms: t, .. }
+            | WaitCondition::Load { timeout_ms: t, .. }
+            | WaitCondition::All { timeout_ms: t, .. } => *t = timeout_ms,
+        }
+        Some(cond)
+    }
+}
+
+/// A running browser to attach to: a DevTools port on 127.0.0.1, or a `ws://`/`http://` URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachTarget {
+    /// A DevTools port on 127.0.0.1.
+    Port(u16),
+    /// A `ws://` URL or an `http://host:port` URL.
+    Url(String),
+}
+
+impl AttachTarget {
+    /// Reads a bare port number as a port and anything else as a URL.
+    pub fn parse(target: &str) -> AttachTarget {
+        match target.trim().parse::<u16>() {
+            Ok(port) => AttachTarget::Port(port),
+            Err(_) => AttachTarget::Url(target.trim().to_string()),
+        }
+    }
+}
+
+impl LaunchParams {
+    /// Launch parameters that attach to `target` instead of launching.
+    pub fn attach(target: &str) -> LaunchParams {
+        let mut p = LaunchParams::default();
+        match AttachTarget::parse(target) {
+            AttachTarget::Port(port) => p.cdp_port = Some(port),
+            AttachTarget::Url(url) => p.cdp_url = Some(url),
+        }
+        p
+    }
 }
 
 /// No parameters.
@@ -180,13 +237,13 @@ pub struct SnapshotParams {
     pub interactive: Option<bool>,
     /// Drop unnamed structural wrappers (default false).
     pub compact: Option<bool>,
-    /// Cut lines deeper than this (non-negative).
-    pub max_depth: Option<i64>,
+    /// Cut lines deeper than this (0 to 10000; 0 keeps only top-level lines).
+    pub max_depth: Option<u32>,
     /// Add link targets (default false).
     pub urls: Option<bool>,
     /// Size budget of the text in bytes (default 100000; 0 = unbounded). Past it the snapshot
     /// stops at a whole line and says what it left out (`truncated`, `omitted` counts by role).
-    pub max_bytes: Option<i64>,
+    pub max_bytes: Option<u64>,
 }
 
 /// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.
@@ -212,7 +269,7 @@ pub struct ClickParams {
     /// Mouse button (default `left`).
     pub button: Option<MouseButton>,
     /// Number of clicks, 1 to 3 (default 1).
-    pub click_count: Option<i64>,
+    pub click_count: Option<u8>,
     /// Open a link in a new tab (Ctrl+click) instead of navigating this one.
     pub new_tab: Option<bool>,
     /// Condition to wait for after the action.
@@ -309,8 +366,8 @@ pub struct CountParams {
 pub struct WaitParams {
     /// The condition to wait for.
     pub condition: Option<WaitCondition>,
-    /// Or: just wait this many milliseconds (non-negative).
-    pub ms: Option<i64>,
+    /// Or: just wait this many milliseconds.
+    pub ms: Option<u64>,
 }
 
 /// Parameters of `diff`.
@@ -353,7 +410,10 @@ macro_rules! commands {
             /// `None` when the action is unknown; `Some(Err(message))` when a parameter is wrong.
             pub fn from_parts(action: &str, params: Value) -> Option<Result<Command, String>> {
                 match action {
-                    $($name => Some(parse_params::<$params>(params).map(Command::$variant)),)+
+                    $($name => Some(parse_params::<$params>(params).and_then(|p| {
+                        Validate::validate(&p)?;
+                        Ok(Command::$variant(p))
+                    })),)+
                     _ => None,
                 }
             }
@@ -403,12 +463,24 @@ fn parse_params<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, Stri
     serde_path_to_error::deserialize::<_, T>(params).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
+        let inner = match negative(&inner) {
+            Some(n) => format!("{n} is negative; use 0 or more"),
+            None => inner,
+        };
         if path == "." || path.is_empty() {
             format!("invalid parameters: {inner}")
         } else {
             format!("invalid parameter `{path}`: {inner}")
         }
     })
+}
+
+/// The number in serde's "invalid value: integer `-1`, expected u64" (an unsigned field given a
+/// negative number), to say so in words.
+fn negative(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("invalid value: integer `")?;
+    let (n, tail) = rest.split_once('`')?;
+    (n.starts_with('-') && tail.starts_with(", expected u")).then_some(n)
 }
 
 /// The one list of commands, handed to a macro (`$m`) with the same rule as `commands!`: the

@@ -8,10 +8,12 @@ pub mod commands;
 pub mod envelope;
 pub mod reference;
 pub mod strict;
+pub mod validate;
 
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};
+pub use validate::Validate;
 
 /// Version of the protocol and of every binary that speaks it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

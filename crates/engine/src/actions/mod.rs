@@ -501,9 +501,6 @@ pub async fn mutate(
     evidence: bool,
     limits: Limits,
 ) -> Result<Value> {
-    if let Some(w) = &wait_for {
-        wait::validate(w)?;
-    }
     let (id, entry) = lookup(page, target)?;
     let el = Subject::Ref(page, &id, &entry);
     let before = if evidence {
@@ -537,9 +534,6 @@ pub async fn press(
     evidence: bool,
     limits: Limits,
 ) -> Result<Value> {
-    if let Some(w) = &wait_for {
-        wait::validate(w)?;
-    }
     let (modifiers, k) = input::parse_chord(key)?;
     let before = if evidence {
         Some(before_snapshot(page, None).await?)
