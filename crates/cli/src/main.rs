@@ -286,6 +286,8 @@ enum Cmd {
     Batch,
     /// Print the generated protocol reference (Markdown).
     ProtocolDocs,
+    /// Print the protocol's JSON Schema (every command's parameters and result).
+    ProtocolSchema,
     /// Serve the JSON-lines protocol (`--stdio`: over stdin/stdout for an owning parent).
     Serve {
         /// Serve over stdin/stdout; exits and closes Chromium at end of input.
@@ -469,6 +471,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Cmd::ProtocolDocs => {
             print!("{}", agentbrowser_protocol::reference::markdown());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Cmd::ProtocolSchema => {
+            println!("{}", agentbrowser_protocol::reference::schema_text());
             return Ok(ExitCode::SUCCESS);
         }
         Cmd::Session(SessionCmd::List) => {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
-use agentbrowser_protocol::{ErrorCode, Request, Response};
+use agentbrowser_protocol::{Busy, ErrorCode, Request, Response, StatusOutput};
 use anyhow::{Context, Result, bail};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::UnixListener;
@@ -25,13 +25,25 @@ struct Shared {
     /// The lowest resident size seen after a command (what memory should come back to).
     low_rss: std::sync::Mutex<usize>,
     /// The `status` answer after the last command (handed out while the session is busy).
-    last_status: std::sync::Mutex<Option<serde_json::Value>>,
+    last_status: std::sync::Mutex<StatusOutput>,
     /// The action running now, if any.
     running: std::sync::Mutex<Option<String>>,
     closed: Notify,
 }
 
 impl Shared {
+    fn new(engine: Engine) -> Shared {
+        Shared {
+            last_status: std::sync::Mutex::new(engine.status()),
+            engine: Mutex::new(engine),
+            last_activity: std::sync::Mutex::new(Instant::now()),
+            active: Default::default(),
+            low_rss: Default::default(),
+            running: Default::default(),
+            closed: Notify::new(),
+        }
+    }
+
     fn touch(&self) {
         *self.last_activity.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
@@ -63,15 +75,13 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let mut data = shared
+        let mut status = shared
             .last_status
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .unwrap_or(serde_json::Value::Null);
-        if let serde_json::Value::Object(m) = &mut data {
-            m.insert("busy".into(), serde_json::json!({"action": running}));
-        }
+            .clone();
+        status.busy = Some(Busy { action: running });
+        let data = serde_json::to_value(status).unwrap_or_default();
         shared.touch();
         shared
             .active
@@ -83,7 +93,7 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(request.command.action().to_string());
             let r = engine.execute_received(request, received).await;
-            *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = Some(engine.status());
+            *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
             if engine.is_closed() {
                 shared.closed.notify_waiters();
@@ -267,22 +277,14 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
     become_subreaper();
     runtime()?.block_on(async move {
         tokio::spawn(reaper());
-        let shared = Arc::new(Shared {
-            engine: Mutex::new(Engine::new(
-                SessionInfo {
-                    name: session.to_string(),
-                    socket: None,
-                    idle_timeout_ms: 0,
-                },
-                defaults,
-            )),
-            last_activity: std::sync::Mutex::new(Instant::now()),
-            active: Default::default(),
-            low_rss: Default::default(),
-            last_status: Default::default(),
-            running: Default::default(),
-            closed: Notify::new(),
-        });
+        let shared = Arc::new(Shared::new(Engine::new(
+            SessionInfo {
+                name: session.to_string(),
+                socket: None,
+                idle_timeout_ms: 0,
+            },
+            defaults,
+        )));
         let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
         tokio::select! {
             r = serve => { r.ok(); }
@@ -354,22 +356,14 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
             .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
         std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
         paths.write_pid(std::process::id())?;
-        let shared = Arc::new(Shared {
-            engine: Mutex::new(Engine::new(
-                SessionInfo {
-                    name: session.to_string(),
-                    socket: Some(paths.socket.display().to_string()),
-                    idle_timeout_ms: idle_timeout.as_millis() as u64,
-                },
-                defaults,
-            )),
-            last_activity: std::sync::Mutex::new(Instant::now()),
-            active: Default::default(),
-            low_rss: Default::default(),
-            last_status: Default::default(),
-            running: Default::default(),
-            closed: Notify::new(),
-        });
+        let shared = Arc::new(Shared::new(Engine::new(
+            SessionInfo {
+                name: session.to_string(),
+                socket: Some(paths.socket.display().to_string()),
+                idle_timeout_ms: idle_timeout.as_millis() as u64,
+            },
+            defaults,
+        )));
         let accept = {
             let shared = shared.clone();
             async move {

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use agentbrowser_protocol::{LaunchParams, NoParams, object};
-use serde_json::{Value, json};
+use agentbrowser_protocol::{
+    BrowserStatus, CloseOutput, LaunchOutput, LaunchParams, NoParams, RunningBrowser, StatusOutput,
+};
 
 use crate::browser::Browser;
 use crate::cx::Cx;
@@ -13,7 +14,7 @@ use crate::launch;
 use crate::session::DEFAULT_TIMEOUT_MS;
 
 /// `launch`: start Chromium with options (or attach to a running one).
-pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOutput> {
     if cx.engine.browser.as_ref().is_some_and(|b| !b.is_closed()) {
         return Err(EngineError::invalid(
             "the browser is already running in this session; `close` it first to launch with other options",
@@ -38,65 +39,66 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<Value> {
         }
         Browser::launch(&options, call_timeout).await?
     };
-    let data = json!({
-        "launched": true,
-        "attached": attached,
-        "browserVersion": browser.version,
-        "wsUrl": browser.ws_url,
-        "pid": browser.launched.as_ref().map(|l| l.pid),
-    });
+    let data = LaunchOutput {
+        launched: true,
+        attached,
+        browser_version: browser.version.clone(),
+        ws_url: browser.ws_url.clone(),
+        pid: browser.launched.as_ref().map(|l| l.pid),
+    };
     cx.engine.browser = Some(browser);
     Ok(data)
 }
 
 /// `status`: the session, its daemon and its browser.
-pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<StatusOutput> {
     Ok(cx.engine.status())
 }
 
 impl crate::session::Engine {
     /// The `status` answer (no CDP call): what a serving process can also hand out while another
     /// client's command holds the session.
-    pub fn status(&self) -> Value {
-        let engine = self;
-        let browser = match &engine.browser {
-            Some(b) if !b.is_closed() => json!({
-                "launched": true,
-                "attached": b.launched.is_none(),
-                "version": b.version,
-                "wsUrl": b.ws_url,
-                "pid": b.launched.as_ref().map(|l| l.pid),
-                "executable": b.launched.as_ref().map(|l| l.executable.display().to_string()),
-            }),
-            _ => json!({"launched": false}),
-        };
-        object([
-            ("session", json!(engine.info.name)),
-            ("version", json!(agentbrowser_protocol::VERSION)),
-            ("engine", json!("agentbrowser")),
-            ("pid", json!(std::process::id())),
-            ("socket", json!(engine.info.socket)),
-            ("idleTimeoutMs", json!(engine.info.idle_timeout_ms)),
-            ("browser", browser),
-            (
-                "pages",
-                json!(engine.browser.as_ref().map(Browser::tab_count).unwrap_or(0)),
-            ),
-            (
-                "activeTab",
-                json!(
-                    engine
-                        .browser
-                        .as_ref()
-                        .and_then(|b| b.active_id().map(str::to_string))
-                ),
-            ),
-        ])
+    pub fn status(&self) -> StatusOutput {
+        let running = self
+            .browser
+            .as_ref()
+            .filter(|b| !b.is_closed())
+            .map(|b| RunningBrowser {
+                attached: b.launched.is_none(),
+                version: b.version.clone(),
+                ws_url: b.ws_url.clone(),
+                pid: b.launched.as_ref().map(|l| l.pid),
+                executable: b
+                    .launched
+                    .as_ref()
+                    .map(|l| l.executable.display().to_string()),
+            });
+        StatusOutput {
+            session: self.info.name.clone(),
+            version: agentbrowser_protocol::VERSION.to_string(),
+            engine: "agentbrowser".into(),
+            pid: std::process::id(),
+            socket: self.info.socket.clone(),
+            idle_timeout_ms: self.info.idle_timeout_ms,
+            browser: BrowserStatus {
+                launched: running.is_some(),
+                running,
+            },
+            pages: self.browser.as_ref().map(Browser::tab_count).unwrap_or(0),
+            active_tab: self
+                .browser
+                .as_ref()
+                .and_then(|b| b.active_id().map(str::to_string)),
+            busy: None,
+        }
     }
 }
 
 /// `close`: close the browser; the serving process exits.
-pub(crate) async fn close(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn close(_p: NoParams, cx: &mut Cx<'_>) -> Result<CloseOutput> {
     cx.engine.shutdown().await;
-    Ok(json!({"closed": true}))
+    Ok(CloseOutput {
+        closed: true,
+        running: None,
+    })
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use agentbrowser_protocol::ErrorCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::time::Instant;
 
 use crate::actions::Limits;
@@ -150,13 +150,19 @@ impl Cx<'_> {
         Ok(page)
     }
 
-    pub(crate) async fn location(&mut self) -> Result<Value> {
+    /// Where the active tab is now.
+    pub(crate) async fn location(&mut self) -> Result<agentbrowser_protocol::Location> {
         let page = self.browser().await?.active_page().await?;
         let (url, title) = page.location().await?;
-        Ok(json!({"url": url, "title": title}))
+        Ok(agentbrowser_protocol::Location {
+            url,
+            title,
+            recovered: None,
+        })
     }
 
-    pub(crate) async fn tab_data(&mut self, id: &str) -> Result<Value> {
+    /// The tab `id` as it is now.
+    pub(crate) async fn tab_data(&mut self, id: &str) -> Result<agentbrowser_protocol::TabInfo> {
         let browser = self.browser().await?;
         let tabs = browser.sync_tabs().await?;
         let active = browser.active_id().map(str::to_string);

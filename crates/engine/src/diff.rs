@@ -1,13 +1,13 @@
 //! Line diffs between snapshots: unified text plus counts.
 
-use serde_json::{Value, json};
+use agentbrowser_protocol::{DiffOutput, DiffStats};
 use similar::{ChangeTag, TextDiff};
 
 /// `diff`: a kept snapshot (the last, or `generation`) against the page now, same spec.
 pub(crate) async fn handle(
     p: agentbrowser_protocol::DiffParams,
     cx: &mut crate::cx::Cx<'_>,
-) -> crate::error::Result<Value> {
+) -> crate::error::Result<DiffOutput> {
     let page = cx.page().await?;
     let earlier = page
         .refs
@@ -17,10 +17,11 @@ pub(crate) async fn handle(
         .clone();
     let now = crate::snapshot::capture(&page, &earlier.spec).await?;
     let d = diff(&earlier.text, &now.text);
-    let mut data = d.to_json();
-    data["beforeGeneration"] = json!(earlier.generation);
-    data["after"] = crate::snapshot::to_json(&page, &now);
-    Ok(data)
+    Ok(DiffOutput {
+        stats: d.stats(),
+        before_generation: earlier.generation,
+        after: crate::snapshot::output(&page, &now),
+    })
 }
 
 /// A diff of two snapshot texts.
@@ -43,14 +44,14 @@ impl SnapshotDiff {
     }
 
     /// The wire form.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "diff": self.unified,
-            "added": self.added,
-            "removed": self.removed,
-            "unchanged": self.unchanged,
-            "changed": self.changed(),
-        })
+    pub fn stats(&self) -> DiffStats {
+        DiffStats {
+            diff: self.unified.clone(),
+            added: self.added as u64,
+            removed: self.removed as u64,
+            unchanged: self.unchanged as u64,
+            changed: self.changed(),
+        }
     }
 }
 

@@ -1,7 +1,13 @@
-//! The handler of every protocol command, under the command's variant name: the dispatch
-//! (`session.rs`) is generated from the protocol's one list of commands, so a command without a
-//! handler here does not compile. Adding a command: its handler in its capability's module, and
-//! one line here.
+//! The handler of every protocol command, under the command's variant name, and the dispatch
+//! generated from the protocol's one list of commands: a command without a handler here, or a
+//! handler whose result is not the command's declared output, does not compile. Adding a
+//! command: its handler in its capability's module, and one line here.
+
+use agentbrowser_protocol::*;
+use serde_json::Value;
+
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
 
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::diff::handle as Diff;
@@ -24,3 +30,26 @@ pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,
 };
 pub(crate) use crate::wait::handle as Wait;
+
+/// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
+macro_rules! define_dispatch {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident] ),+ $(,)?) => {
+        pub(crate) async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Value> {
+            match command {
+                $(Command::$variant(p) => {
+                    // A `Command` built in Rust skips the parser's check; this is the same one.
+                    agentbrowser_protocol::Validate::validate(&p).map_err(EngineError::invalid)?;
+                    let out: $output = $variant(p, cx).await?;
+                    encode(&out)
+                })+
+            }
+        }
+    };
+}
+agentbrowser_protocol::for_each_command!(define_dispatch);
+
+/// A handler's typed result as the envelope's `data`.
+fn encode<T: serde::Serialize>(out: &T) -> Result<Value> {
+    serde_json::to_value(out)
+        .map_err(|e| EngineError::internal(format!("cannot encode the result: {e}")))
+}

@@ -1,15 +1,16 @@
 //! Ref mutations through the protocol: each resolves its ref in the active tab (a ref of another
 //! tab is stale), acts, and returns the evidence (see `actions`).
 
-use agentbrowser_protocol::{ClickParams, PressParams, RefActionParams, TypeParams, ValueParams};
-use serde_json::{Value, json};
+use agentbrowser_protocol::{
+    ActionOutput, ClickParams, PressParams, RefActionParams, TypeParams, ValueParams,
+};
 
 use crate::actions::{self, Mutation};
 use crate::cx::Cx;
 use crate::error::Result;
 
 /// `click`: a mouse click on a ref (Ctrl+click reports the new tab).
-pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     let count = i64::from(p.click_count.unwrap_or(1));
     let m = Mutation::Click {
         button: p.button.unwrap_or_default(),
@@ -39,63 +40,63 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<Value> {
     )
     .await?;
     if new_tab {
-        data["newTab"] = json!(cx.wait_new_tab(&known, cx.limits.deadline).await?);
+        data.report.new_tab = Some(cx.wait_new_tab(&known, cx.limits.deadline).await?);
     }
     Ok(data)
 }
 
 /// `fill`: replace a value.
-pub(crate) async fn fill(p: ValueParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn fill(p: ValueParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Fill(p.value), p.wait, p.evidence).await
 }
 
 /// `type`: type text key by key.
-pub(crate) async fn type_text(p: TypeParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn type_text(p: TypeParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Type(p.text), p.wait, p.evidence).await
 }
 
 /// `select`: select an option.
-pub(crate) async fn select(p: ValueParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn select(p: ValueParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Select(p.value), p.wait, p.evidence).await
 }
 
 /// `check`: check.
-pub(crate) async fn check(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn check(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Check(true), p.wait, p.evidence).await
 }
 
 /// `uncheck`: uncheck.
-pub(crate) async fn uncheck(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn uncheck(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Check(false), p.wait, p.evidence).await
 }
 
 /// `hover`: move the mouse over.
-pub(crate) async fn hover(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn hover(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Hover, p.wait, p.evidence).await
 }
 
 /// `tap`: tap.
-pub(crate) async fn tap(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn tap(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Tap, p.wait, p.evidence).await
 }
 
 /// `focus`: focus.
-pub(crate) async fn focus(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn focus(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Focus, p.wait, p.evidence).await
 }
 
 /// `clear`: empty the value.
-pub(crate) async fn clear(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn clear(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::Clear, p.wait, p.evidence).await
 }
 
 /// `scroll_into_view`: scroll into view.
-pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     mutate(cx, &p.target, Mutation::ScrollIntoView, p.wait, p.evidence).await
 }
 
 /// `press`: a key chord on the focused element.
-pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     let page = cx.page().await?;
     actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), cx.limits).await
 }
@@ -106,7 +107,7 @@ async fn mutate(
     m: Mutation,
     wait_for: Option<agentbrowser_protocol::WaitCondition>,
     evidence: Option<bool>,
-) -> Result<Value> {
+) -> Result<ActionOutput> {
     let page = cx.ref_page(target).await?;
     actions::mutate(
         &page,

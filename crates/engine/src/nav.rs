@@ -2,29 +2,32 @@
 //! values.
 
 use agentbrowser_cdp::types::NavigationHistory;
-use agentbrowser_protocol::{ErrorCode, EvalParams, HistoryParams, NoParams, OpenParams};
-use serde_json::{Value, json};
+use agentbrowser_protocol::{
+    ErrorCode, EvalOutput, EvalParams, HistoryParams, Location, NoParams, OpenOutput, OpenParams,
+    TitleOutput, UrlOutput,
+};
+use serde_json::json;
 
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
 /// `open`: navigate the active tab (recovering it first if a timeout left it stuck).
-pub(crate) async fn open(p: OpenParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn open(p: OpenParams, cx: &mut Cx<'_>) -> Result<OpenOutput> {
     let url = normalize_url(&p.url)?;
     let (page, recovered) = cx.recovered_page().await?;
     let (url, status) = page
         .navigate(&url, p.wait_until.unwrap_or_default(), cx.limits.deadline)
         .await?;
-    let title = page.read_js("document.title").await?;
-    let mut data = json!({"url": url, "title": title, "status": status});
-    if let Some(how) = recovered {
-        data["recovered"] = json!(how);
-    }
-    Ok(data)
+    Ok(OpenOutput {
+        url,
+        title: page.title().await?,
+        status: status.and_then(|s| u16::try_from(s).ok()),
+        recovered: recovered.map(str::to_string),
+    })
 }
 
 /// `reload`: reload the active tab (a replaced tab loads the page it showed).
-pub(crate) async fn reload(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn reload(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Location> {
     let current = cx.active_url().await;
     let (page, recovered) = cx.recovered_page().await?;
     if recovered == Some(RECREATED) {
@@ -43,39 +46,45 @@ pub(crate) async fn reload(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Value> {
 }
 
 /// `title`: the active tab's title.
-pub(crate) async fn title(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn title(_p: NoParams, cx: &mut Cx<'_>) -> Result<TitleOutput> {
     let page = cx.page().await?;
-    Ok(json!({"title": page.read_js("document.title").await?}))
+    Ok(TitleOutput {
+        title: page.title().await?,
+    })
 }
 
 /// `url`: the active tab's URL.
-pub(crate) async fn url(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn url(_p: NoParams, cx: &mut Cx<'_>) -> Result<UrlOutput> {
     let page = cx.page().await?;
-    Ok(json!({"url": page.current_url().await?}))
+    Ok(UrlOutput {
+        url: page.current_url().await?,
+    })
 }
 
 /// `eval`: JavaScript in the page, its result as bounded JSON.
-pub(crate) async fn eval(p: EvalParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn eval(p: EvalParams, cx: &mut Cx<'_>) -> Result<EvalOutput> {
     let page = cx.page().await?;
     let max = p
         .max_bytes
         .map_or(crate::page::DEFAULT_EVAL_MAX_BYTES, |m| {
             usize::try_from(m).unwrap_or(usize::MAX)
         });
-    Ok(json!({"result": page.evaluate(&p.script, max).await?}))
+    Ok(EvalOutput {
+        result: page.evaluate(&p.script, max).await?,
+    })
 }
 
 /// `back`: one entry back in the active tab's history.
-pub(crate) async fn back(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn back(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Location> {
     history(-1, p, cx).await
 }
 
 /// `forward`: one entry forward in the active tab's history.
-pub(crate) async fn forward(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn forward(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Location> {
     history(1, p, cx).await
 }
 
-async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Value> {
+async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Location> {
     let page = cx.browser().await?.active_page().await?;
     // The history is kept by the browser process: readable even when the page is stuck.
     let history: NavigationHistory = page
@@ -124,10 +133,8 @@ pub(crate) const RECREATED: &str =
     "replaced the tab's page, whose main thread did not answer (blocked outside JavaScript)";
 
 /// Adds how a hung page was recovered to a navigation's answer.
-pub(crate) fn with_recovered(mut data: Value, recovered: Option<&str>) -> Value {
-    if let Some(how) = recovered {
-        data["recovered"] = json!(how);
-    }
+pub(crate) fn with_recovered(mut data: Location, recovered: Option<&str>) -> Location {
+    data.recovered = recovered.map(str::to_string);
     data
 }
 

@@ -514,20 +514,31 @@ impl Page {
     }
 
     /// The main frame's URL and title, read in one round trip.
-    pub async fn location(&self) -> Result<(Value, Value)> {
-        let v = self.read_js("[location.href, document.title]").await?;
-        let mut parts = v.as_array().cloned().unwrap_or_default().into_iter();
-        Ok((
-            parts.next().unwrap_or(Value::Null),
-            parts.next().unwrap_or(Value::Null),
-        ))
+    pub async fn location(&self) -> Result<(String, String)> {
+        let v = self
+            .read_js("[String(location.href), String(document.title)]")
+            .await?;
+        serde_json::from_value(v).map_err(|e| {
+            EngineError::internal(format!("the page's location is not [url, title]: {e}"))
+        })
+    }
+
+    /// The main frame's title, read from the page.
+    pub async fn title(&self) -> Result<String> {
+        self.read_string("String(document.title)").await
     }
 
     /// The main frame's current URL, read from the page.
     pub async fn current_url(&self) -> Result<String> {
-        match self.read_js("location.href").await? {
+        self.read_string("String(location.href)").await
+    }
+
+    async fn read_string(&self, expression: &str) -> Result<String> {
+        match self.read_js(expression).await? {
             Value::String(s) => Ok(s),
-            other => Ok(other.to_string()),
+            other => Err(EngineError::internal(format!(
+                "`{expression}` gave {other}, not a string"
+            ))),
         }
     }
 }

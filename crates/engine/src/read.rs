@@ -1,6 +1,9 @@
 //! Reads of a ref: text, inner text, value, an attribute and boolean states.
 
-use agentbrowser_protocol::{AttributeParams, CountParams, ErrorCode, HtmlParams, RefParams};
+use agentbrowser_protocol::{
+    AttributeParams, CheckedOutput, CountOutput, CountParams, ErrorCode, HtmlOutput, HtmlParams,
+    RefParams, ValueOutput,
+};
 use serde_json::{Value, json};
 
 use crate::actions;
@@ -12,67 +15,105 @@ use crate::world::{self, FrameTarget};
 /// Default bound of `html`, in bytes.
 const HTML_MAX_BYTES: u64 = 100_000;
 
-async fn read(cx: &mut Cx<'_>, target: &str, op: &str, arg: Value) -> Result<Value> {
+async fn read<T: serde::de::DeserializeOwned>(
+    cx: &mut Cx<'_>,
+    target: &str,
+    op: &str,
+    arg: Value,
+) -> Result<T> {
     let page = cx.ref_page(target).await?;
-    actions::read(&page, target, op, arg).await
+    decode(actions::read(&page, target, op, arg).await?, op)
+}
+
+/// A page script's answer as the type it must have: `internal` naming the read when it is not.
+fn decode<T: serde::de::DeserializeOwned>(v: Value, op: &str) -> Result<T> {
+    serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!("the page's answer to `{op}` is malformed: {e}"))
+    })
 }
 
 /// `text`: the text content.
-pub(crate) async fn text(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "text", Value::Null).await
+pub(crate) async fn text(p: RefParams, cx: &mut Cx<'_>) -> Result<ValueOutput<String>> {
+    let value = read(cx, &p.target, "text", Value::Null).await?;
+    Ok(ValueOutput { value })
 }
 
 /// `inner_text`: the rendered text.
-pub(crate) async fn inner_text(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "innerText", Value::Null).await
+pub(crate) async fn inner_text(p: RefParams, cx: &mut Cx<'_>) -> Result<ValueOutput<String>> {
+    let value = read(cx, &p.target, "innerText", Value::Null).await?;
+    Ok(ValueOutput { value })
 }
 
 /// `input_value`: a form control's value.
-pub(crate) async fn input_value(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "value", Value::Null).await
+pub(crate) async fn input_value(p: RefParams, cx: &mut Cx<'_>) -> Result<ValueOutput<String>> {
+    let value = read(cx, &p.target, "value", Value::Null).await?;
+    Ok(ValueOutput { value })
 }
 
 /// `attribute`: an attribute (null when absent).
-pub(crate) async fn attribute(p: AttributeParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "attr", json!(p.name)).await
+pub(crate) async fn attribute(
+    p: AttributeParams,
+    cx: &mut Cx<'_>,
+) -> Result<ValueOutput<Option<String>>> {
+    let value = read(cx, &p.target, "attr", json!(p.name)).await?;
+    Ok(ValueOutput { value })
 }
 
 /// `is_visible`.
-pub(crate) async fn is_visible(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "visible", Value::Null).await
+pub(crate) async fn is_visible(p: RefParams, cx: &mut Cx<'_>) -> Result<ValueOutput<bool>> {
+    let value = read(cx, &p.target, "visible", Value::Null).await?;
+    Ok(ValueOutput { value })
 }
 
 /// `is_enabled`.
-pub(crate) async fn is_enabled(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "enabled", Value::Null).await
+pub(crate) async fn is_enabled(p: RefParams, cx: &mut Cx<'_>) -> Result<ValueOutput<bool>> {
+    let value = read(cx, &p.target, "enabled", Value::Null).await?;
+    Ok(ValueOutput { value })
 }
 
-/// `is_checked`.
-pub(crate) async fn is_checked(p: RefParams, cx: &mut Cx<'_>) -> Result<Value> {
-    read(cx, &p.target, "checked", Value::Null).await
+/// `is_checked`: true, false, or "mixed" (which counts as not checked).
+pub(crate) async fn is_checked(p: RefParams, cx: &mut Cx<'_>) -> Result<CheckedOutput> {
+    let state: Value = read(cx, &p.target, "checked", Value::Null).await?;
+    if !(state.is_boolean() || state == "mixed") {
+        return Err(EngineError::internal(format!(
+            "the page's answer to `checked` is {state}, not true, false or \"mixed\""
+        )));
+    }
+    Ok(CheckedOutput {
+        value: state == true,
+        state,
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct HtmlAnswer {
+    html: String,
+    length: u64,
+    truncated: bool,
 }
 
 /// `html`: the inner (or outer) HTML of a ref or of a selector's first match, cut at `maxBytes`.
-pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<HtmlOutput> {
     let max = p.max_bytes.unwrap_or(HTML_MAX_BYTES);
     let arg = json!({"outer": p.outer.unwrap_or(false), "max": max});
     let r = if parse_ref(&p.target).is_ok() {
         let page = cx.ref_page(&p.target).await?;
-        actions::read(&page, &p.target, "html", arg).await?["value"].take()
+        actions::read(&page, &p.target, "html", arg).await?
     } else {
         select(cx, &p.target, "html", arg).await?["value"].take()
     };
-    Ok(json!({
-        "html": r.get("html").cloned().unwrap_or(Value::Null),
-        "length": r.get("length").cloned().unwrap_or(Value::Null),
-        "truncated": r.get("truncated").and_then(Value::as_bool).unwrap_or(false),
-    }))
+    let a: HtmlAnswer = decode(r, "html")?;
+    Ok(HtmlOutput {
+        html: a.html,
+        length: a.length,
+        truncated: a.truncated,
+    })
 }
 
 /// `count`: how many elements match a CSS selector in the active tab's document.
-pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<CountOutput> {
     let r = select(cx, &p.selector, "count", Value::Null).await?;
-    Ok(json!({"count": r.get("count").cloned().unwrap_or(json!(0))}))
+    decode(r, "count")
 }
 
 /// Runs `__ab.select` in the active tab's main frame (the engine's world).

@@ -3,7 +3,6 @@
 use std::collections::{HashMap, VecDeque};
 
 use agentbrowser_protocol::ErrorCode;
-use serde_json::{Value, json};
 
 use crate::error::{EngineError, Result};
 
@@ -65,15 +64,15 @@ impl Default for SnapshotSpec {
 
 impl SnapshotSpec {
     /// The spec as wire JSON.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "selector": self.selector,
-            "interactive": self.interactive,
-            "compact": self.compact,
-            "maxDepth": self.max_depth,
-            "urls": self.urls,
-            "maxBytes": self.max_bytes,
-        })
+    pub fn info(&self) -> agentbrowser_protocol::SnapshotSpecInfo {
+        agentbrowser_protocol::SnapshotSpecInfo {
+            selector: self.selector.clone(),
+            interactive: self.interactive,
+            compact: self.compact,
+            max_depth: self.max_depth,
+            urls: self.urls,
+            max_bytes: self.max_bytes as u64,
+        }
     }
 }
 

@@ -192,7 +192,7 @@ impl Engine {
             engine: self,
             limits,
         };
-        dispatch(command, &mut cx).await
+        crate::handlers::dispatch(command, &mut cx).await
     }
 
     /// The active tab's page (launching the browser if needed), for library users and tests
@@ -210,21 +210,5 @@ impl Engine {
         .await
     }
 }
-
-/// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
-macro_rules! define_dispatch {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) => $name:literal [$kind:ident] ),+ $(,)?) => {
-        async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Value> {
-            match command {
-                $(Command::$variant(p) => {
-                    // A `Command` built in Rust skips the parser's check; this is the same one.
-                    agentbrowser_protocol::Validate::validate(&p).map_err(EngineError::invalid)?;
-                    crate::handlers::$variant(p, cx).await
-                })+
-            }
-        }
-    };
-}
-agentbrowser_protocol::for_each_command!(define_dispatch);
 
 pub use crate::nav::normalize_url;

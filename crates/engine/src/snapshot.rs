@@ -2,7 +2,7 @@
 //! in place, refs recorded so they can be resolved (or found stale) later.
 
 use agentbrowser_cdp::Session;
-use agentbrowser_protocol::{ErrorCode, SnapshotParams};
+use agentbrowser_protocol::{ErrorCode, Omitted, RefInfo, SnapshotOutput, SnapshotParams};
 use serde_json::{Value, json};
 
 use crate::error::{EngineError, Result};
@@ -14,50 +14,64 @@ use crate::world::{self, FrameTarget};
 const MAX_FRAME_NESTING: u32 = 16;
 
 /// `snapshot`: capture the active tab.
-pub(crate) async fn handle(p: SnapshotParams, cx: &mut crate::cx::Cx<'_>) -> Result<Value> {
-    let spec = spec_from(&p)?;
+pub(crate) async fn handle(
+    p: SnapshotParams,
+    cx: &mut crate::cx::Cx<'_>,
+) -> Result<SnapshotOutput> {
+    let spec = spec_from(&p);
     let page = cx.page().await?;
     let snap = capture(&page, &spec).await?;
-    Ok(to_json(&page, &snap))
+    Ok(output(&page, &snap))
 }
 
-/// Validates snapshot parameters into a spec (`max_depth` must be non-negative).
-pub fn spec_from(p: &SnapshotParams) -> Result<SnapshotSpec> {
+/// The spec that snapshot parameters ask for, defaults filled in (the protocol checked ranges).
+pub fn spec_from(p: &SnapshotParams) -> SnapshotSpec {
     let max_bytes = p.max_bytes.map_or(crate::refs::DEFAULT_MAX_BYTES, |b| {
         usize::try_from(b).unwrap_or(usize::MAX)
     });
-    Ok(SnapshotSpec {
+    SnapshotSpec {
         max_bytes,
         selector: p.selector.clone().filter(|s| !s.trim().is_empty()),
         interactive: p.interactive.unwrap_or(true),
         compact: p.compact.unwrap_or(false),
         max_depth: p.max_depth,
         urls: p.urls.unwrap_or(false),
-    })
+    }
 }
 
 /// The wire form of a snapshot, with each ref's role, name and frame.
-pub fn to_json(page: &Page, snap: &Snapshot) -> Value {
-    let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
-    let mut map = serde_json::Map::with_capacity(snap.refs.len());
-    for id in &snap.refs {
-        if let Ok(e) = refs.get(id) {
-            map.insert(
-                id.clone(),
-                json!({"role": e.role, "name": e.name, "frame": e.frame_id}),
-            );
-        }
+pub fn output(page: &Page, snap: &Snapshot) -> SnapshotOutput {
+    let table = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+    let refs = snap
+        .refs
+        .iter()
+        .filter_map(|id| {
+            let e = table.get(id).ok()?;
+            let info = RefInfo {
+                role: e.role.clone(),
+                name: e.name.clone(),
+                frame: e.frame_id.clone(),
+            };
+            Some((id.clone(), info))
+        })
+        .collect();
+    SnapshotOutput {
+        text: snap.text.clone(),
+        origin: snap.origin.clone(),
+        tab: page.tab_id.clone(),
+        generation: snap.generation,
+        spec: snap.spec.info(),
+        refs,
+        truncated: snap.truncated,
+        omitted: snap
+            .omitted
+            .iter()
+            .map(|(role, count)| Omitted {
+                role: role.clone(),
+                count: *count,
+            })
+            .collect(),
     }
-    json!({
-        "text": snap.text,
-        "origin": snap.origin,
-        "tab": page.tab_id,
-        "generation": snap.generation,
-        "spec": snap.spec.to_json(),
-        "refs": Value::Object(map),
-        "truncated": snap.truncated,
-        "omitted": snap.omitted.iter().map(|(r, n)| json!({"role": r, "count": n})).collect::<Vec<_>>(),
-    })
 }
 
 struct Part {

@@ -1,28 +1,29 @@
 //! Tabs: stable ids, listing, opening, switching and closing.
 
 use agentbrowser_protocol::{
-    ErrorCode, LoadState, NoParams, TabCloseParams, TabNewParams, TabSwitchParams,
+    ErrorCode, LoadState, NoParams, TabCloseOutput, TabCloseParams, TabInfo, TabListOutput,
+    TabNewParams, TabSwitchParams,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::nav::normalize_url;
 
 /// `tab_list`: the open tabs with their stable ids.
-pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOutput> {
     let browser = cx.browser().await?;
     let tabs = browser.sync_tabs().await?;
     let active = browser.active_id().map(str::to_string);
-    let list: Vec<Value> = tabs
+    let tabs = tabs
         .iter()
         .map(|(id, info)| tab_info(id, info, active.as_deref() == Some(id)))
         .collect();
-    Ok(json!({"tabs": list, "active": active}))
+    Ok(TabListOutput { tabs, active })
 }
 
 /// `tab_new`: open a tab (optionally at a URL) and make it active.
-pub(crate) async fn tab_new(p: TabNewParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn tab_new(p: TabNewParams, cx: &mut Cx<'_>) -> Result<TabInfo> {
     let url = p.url.as_deref().map(normalize_url).transpose()?;
     let browser = cx.browser().await?;
     let id = browser.new_tab().await?;
@@ -35,7 +36,7 @@ pub(crate) async fn tab_new(p: TabNewParams, cx: &mut Cx<'_>) -> Result<Value> {
 }
 
 /// `tab_switch`: make a tab active.
-pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<TabInfo> {
     let browser = cx.browser().await?;
     browser.sync_tabs().await?;
     browser.set_active(&p.tab)?;
@@ -48,7 +49,7 @@ pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<Va
 }
 
 /// `tab_close`: close a tab (default: the active one).
-pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<Value> {
+pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabCloseOutput> {
     let browser = cx.browser().await?;
     let tabs = browser.sync_tabs().await?;
     let id = match p.tab {
@@ -63,15 +64,19 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<Valu
     let closing = tabs
         .iter()
         .find(|(tid, _)| *tid == id)
-        .map(|(tid, info)| tab_info(tid, info, was_active))
-        .unwrap_or(Value::Null);
+        .map(|(tid, info)| tab_info(tid, info, was_active));
     browser.close_tab(&id).await?;
-    let active = browser.active_id().map(str::to_string);
-    let active_info = match active {
-        Some(a) => cx.tab_data(&a).await?,
-        None => Value::Null,
+    let tab = closing
+        .ok_or_else(|| EngineError::internal(format!("tab `{id}` closed but was not listed")))?;
+    let active = match browser.active_id().map(str::to_string) {
+        Some(a) => Some(cx.tab_data(&a).await?),
+        None => None,
     };
-    Ok(json!({"closed": id, "tab": closing, "active": active_info}))
+    Ok(TabCloseOutput {
+        closed: id,
+        tab,
+        active,
+    })
 }
 
 /// The wire form of one tab.
@@ -79,12 +84,12 @@ pub(crate) fn tab_info(
     id: &str,
     info: &agentbrowser_cdp::types::TargetInfo,
     active: bool,
-) -> Value {
-    json!({
-        "id": id,
-        "targetId": info.target_id,
-        "url": info.url,
-        "title": info.title,
-        "active": active,
-    })
+) -> TabInfo {
+    TabInfo {
+        id: id.to_string(),
+        target_id: info.target_id.clone(),
+        url: info.url.clone(),
+        title: info.title.clone(),
+        active,
+    }
 }

@@ -141,7 +141,7 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
 pub(crate) async fn handle(
     p: agentbrowser_protocol::WaitParams,
     cx: &mut crate::cx::Cx<'_>,
-) -> Result<serde_json::Value> {
+) -> Result<agentbrowser_protocol::WaitOutput> {
     let deadline = cx.limits.deadline;
     let started = Instant::now();
     match (p.condition, p.ms) {
@@ -170,7 +170,10 @@ pub(crate) async fn handle(
             ));
         }
     }
-    Ok(serde_json::json!({"matched": true, "elapsedMs": started.elapsed().as_millis() as u64}))
+    Ok(agentbrowser_protocol::WaitOutput {
+        matched: true,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod caps;
 pub mod codes;
 pub mod commands;
 pub mod envelope;
@@ -10,6 +11,9 @@ pub mod reference;
 pub mod strict;
 pub mod validate;
 
+pub use caps::{
+    actions::*, common::*, control::*, diff::*, nav::*, read::*, snapshot::*, tabs::*, wait::*,
+};
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

@@ -1,52 +1,59 @@
 //! Generates the protocol reference page (`docs/protocol.md`) from the types.
 
-use serde_json::Value;
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
 
 use crate::codes::ErrorCode;
 use crate::commands::Command;
 
-/// Renders the Markdown reference of every command and error code.
+/// Renders the Markdown reference of every command (parameters and result) and error code.
 pub fn markdown() -> String {
     let mut out = String::from(
         "# agentbrowser wire protocol\n\n\
-         Generated from `crates/protocol` by `agentbrowser protocol-docs`; do not edit by hand.\n\n\
+         Generated from `crates/protocol` by `agentbrowser protocol-docs`; do not edit by hand. The same\n\
+         types as JSON Schema: `docs/protocol.schema.json` (`agentbrowser protocol-schema`).\n\n\
          Every front end speaks JSON lines. A request is one object: `{\"id\": 1, \"action\": \"open\", \"url\": \"...\"}`\n\
          with the parameters inline in camelCase, an optional `id` (echoed back) and an optional `timeout`\n\
          (milliseconds, non-negative) for the whole command. Every answer is one envelope:\n\n\
          ```json\n{\"id\": 1, \"action\": \"open\", \"success\": true, \"data\": {}, \"error\": null, \"code\": null, \"warning\": null}\n```\n\n\
-         On failure `success` is false, `error` is a message naming what was wrong and what is allowed, `code` is one of\n\
-         the stable codes below and `data` may carry structured details.\n\n## Commands\n\n",
+         On success `data` is the command's result (below). On failure `success` is false, `error` is a message\n\
+         naming what was wrong and what is allowed, `code` is one of the stable codes below and `data` may carry\n\
+         structured details. `warning` says when an answer is less than asked for (a snapshot cut at its size\n\
+         budget, a frame that could not be captured).\n\n## Commands\n\n",
     );
-    for (name, summary, schema) in Command::reference() {
-        let kind = Command::kind_of(name).map_or("", |k| k.as_str());
-        out.push_str(&format!("### `{name}`\n\n{summary} (kind: {kind})\n\n"));
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        match schema.get("properties").and_then(Value::as_object) {
-            Some(props) if !props.is_empty() => {
-                out.push_str("| parameter | type | required | meaning |\n|---|---|---|---|\n");
-                for (field, prop) in props {
-                    let desc = prop
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .replace('\n', " ");
-                    out.push_str(&format!(
-                        "| `{field}` | {} | {} | {desc} |\n",
-                        type_name(prop, &schema),
-                        if required.contains(&field.as_str()) {
-                            "yes"
-                        } else {
-                            "no"
-                        }
-                    ));
-                }
-                out.push('\n');
-            }
-            _ => out.push_str("No parameters.\n\n"),
+    let mut types: BTreeMap<String, (Value, Value)> = BTreeMap::new();
+    for doc in Command::reference() {
+        out.push_str(&format!(
+            "### `{}`\n\n{} (kind: {})\n\n",
+            doc.name,
+            doc.summary,
+            doc.kind.as_str()
+        ));
+        if !table(&mut out, &doc.params, &doc.params, "parameter", true) {
+            out.push_str("No parameters.\n\n");
+        }
+        let title = doc
+            .output
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("object");
+        out.push_str(&format!("Result (`{title}`):\n\n"));
+        table(&mut out, &doc.output, &doc.output, "field", false);
+        collect_types(&doc.params, &mut types);
+        collect_types(&doc.output, &mut types);
+    }
+    out.push_str("## Types\n\nThe objects that parameters and results refer to.\n\n");
+    for (name, (def, root)) in &types {
+        if enum_values(def).is_some() {
+            continue;
+        }
+        out.push_str(&format!("### `{name}`\n\n"));
+        if let Some(d) = def.get("description").and_then(Value::as_str) {
+            out.push_str(&format!("{}\n\n", d.replace('\n', " ")));
+        }
+        if !table(&mut out, def, root, "field", false) {
+            variants(&mut out, def, root);
         }
     }
     out.push_str("## Error codes\n\n| code | meaning |\n|---|---|\n");
@@ -54,6 +61,143 @@ pub fn markdown() -> String {
         out.push_str(&format!("| `{}` | {} |\n", code.as_str(), code.describe()));
     }
     out
+}
+
+/// The machine-readable schema of the protocol: every command's kind, summary, parameters and
+/// result as JSON Schema (draft 2020-12), and the error codes.
+pub fn schema() -> Value {
+    let mut generator = schemars::SchemaGenerator::default();
+    let commands: serde_json::Map<String, Value> = Command::shared_schemas(&mut generator)
+        .into_iter()
+        .map(|doc| {
+            (
+                doc.name.to_string(),
+                json!({"kind": doc.kind.as_str(), "summary": doc.summary, "params": doc.params, "result": doc.output}),
+            )
+        })
+        .collect();
+    let defs: serde_json::Map<String, Value> =
+        generator.take_definitions(true).into_iter().collect();
+    let codes: Vec<Value> = ErrorCode::ALL
+        .iter()
+        .map(|c| json!({"code": c.as_str(), "meaning": c.describe()}))
+        .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "agentbrowser wire protocol",
+        "version": crate::VERSION,
+        "request": "one JSON object per line: {\"id\"?: any, \"action\": string, \"timeout\"?: ms, ...params}",
+        "envelope": ["id", "action", "success", "data", "error", "code", "warning"],
+        "commands": commands,
+        "errorCodes": codes,
+        "$defs": defs,
+    })
+}
+
+/// The schema as the pretty-printed JSON of `docs/protocol.schema.json` (without the final newline).
+pub fn schema_text() -> String {
+    serde_json::to_string_pretty(&schema()).unwrap_or_default()
+}
+
+/// Writes a property table of `schema` (an object schema) into `out`; false when it has no
+/// properties. Flattened parts (`allOf`, optional `anyOf`) contribute their properties too.
+fn table(out: &mut String, schema: &Value, root: &Value, what: &str, with_required: bool) -> bool {
+    let mut rows = Vec::new();
+    properties(schema, root, &mut rows);
+    if rows.is_empty() {
+        return false;
+    }
+    if with_required {
+        out.push_str(&format!(
+            "| {what} | type | required | meaning |\n|---|---|---|---|\n"
+        ));
+    } else {
+        out.push_str(&format!("| {what} | type | meaning |\n|---|---|---|\n"));
+    }
+    for (field, prop, required) in rows {
+        let desc = prop
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .replace('\n', " ");
+        let ty = type_name(&prop, root);
+        if with_required {
+            let req = if required { "yes" } else { "no" };
+            out.push_str(&format!("| `{field}` | {ty} | {req} | {desc} |\n"));
+        } else {
+            out.push_str(&format!("| `{field}` | {ty} | {desc} |\n"));
+        }
+    }
+    out.push('\n');
+    true
+}
+
+fn properties(schema: &Value, root: &Value, rows: &mut Vec<(String, Value, bool)>) {
+    let schema = resolve(schema, root);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (field, prop) in props {
+            rows.push((
+                field.clone(),
+                prop.clone(),
+                required.contains(&field.as_str()),
+            ));
+        }
+    }
+    for key in ["allOf", "anyOf"] {
+        for part in schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            properties(part, root, rows);
+        }
+    }
+}
+
+/// The variants of a tagged enum (such as `WaitCondition`), one table each.
+fn variants(out: &mut String, def: &Value, root: &Value) {
+    for v in def
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let tag = v
+            .pointer("/properties/type/const")
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        let desc = v.get("description").and_then(Value::as_str).unwrap_or("");
+        out.push_str(&format!("`type: \"{tag}\"`: {desc}\n\n"));
+        table(out, v, root, "field", true);
+    }
+}
+
+fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => {
+            let name = r.rsplit('/').next().unwrap_or(r);
+            root.get("$defs")
+                .and_then(|d| d.get(name))
+                .unwrap_or(schema)
+        }
+        None => schema,
+    }
+}
+
+fn collect_types(schema: &Value, types: &mut BTreeMap<String, (Value, Value)>) {
+    if let Some(defs) = schema.get("$defs").and_then(Value::as_object) {
+        for (name, def) in defs {
+            types
+                .entry(name.clone())
+                .or_insert_with(|| (def.clone(), schema.clone()));
+        }
+    }
 }
 
 fn type_name(prop: &Value, root: &Value) -> String {

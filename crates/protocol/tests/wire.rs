@@ -63,6 +63,31 @@ fn every_code_is_snake_case_and_documented() {
 }
 
 #[test]
+fn schema_file_is_up_to_date() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/protocol.schema.json"
+    );
+    let current = std::fs::read_to_string(path).unwrap_or_default();
+    let generated = agentbrowser_protocol::reference::schema_text() + "\n";
+    assert!(
+        current == generated,
+        "docs/protocol.schema.json is stale: regenerate with `cargo run -q -p agentbrowser -- protocol-schema > docs/protocol.schema.json`"
+    );
+    let schema: serde_json::Value = serde_json::from_str(&generated).unwrap();
+    for action in Command::ACTIONS {
+        let cmd = &schema["commands"][action];
+        assert!(cmd["params"].is_object(), "{action}: no params schema");
+        let reference = cmd["result"]["$ref"].as_str().unwrap_or_default();
+        let name = reference.strip_prefix("#/$defs/").unwrap_or_default();
+        assert!(
+            schema["$defs"][name]["properties"].is_object(),
+            "{action}: result {reference:?} is not a defined object"
+        );
+    }
+}
+
+#[test]
 fn reference_page_is_up_to_date() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.md");
     let current = std::fs::read_to_string(path).unwrap_or_default();

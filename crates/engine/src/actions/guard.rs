@@ -1,6 +1,7 @@
 //! The hit-target guard's side in the engine: the trusted events each gesture fires, the gesture
 //! itself (probe with the guard installed, input, report), and how a report is judged.
 
+use agentbrowser_protocol::ActionReport;
 use agentbrowser_protocol::{ErrorCode, MouseButton};
 use serde_json::{Value, json};
 
@@ -336,11 +337,11 @@ pub(super) async fn click_at(
     .await
 }
 
-/// Adds a note of the gesture to an action's extra fields.
-pub(super) fn with_note(note: Option<String>) -> Value {
-    match note {
-        Some(n) => json!({"note": n}),
-        None => json!({}),
+/// An action's report with the note of its gesture.
+pub(super) fn with_note(note: Option<String>) -> ActionReport {
+    ActionReport {
+        note,
+        ..ActionReport::default()
     }
 }
 

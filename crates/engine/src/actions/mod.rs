@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use agentbrowser_protocol::{ErrorCode, MouseButton, WaitCondition};
+use agentbrowser_protocol::{
+    ActionOutput, ActionReport, ActionTarget, ErrorCode, MouseButton, WaitCondition,
+};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -159,8 +161,12 @@ pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
     Ok((id, entry))
 }
 
-fn target_json(id: &str, entry: &RefEntry) -> Value {
-    json!({"ref": id, "role": entry.role, "name": entry.name})
+fn target_of(id: &str, entry: &RefEntry) -> ActionTarget {
+    ActionTarget {
+        target: id.to_string(),
+        role: entry.role.clone(),
+        name: entry.name.clone(),
+    }
 }
 
 fn describe(id: &str, entry: &RefEntry) -> String {
@@ -179,7 +185,7 @@ async fn perform(
     entry: &RefEntry,
     m: &Mutation,
     limits: Limits,
-) -> Result<Value> {
+) -> Result<ActionReport> {
     let what = describe(id, entry);
     match m {
         Mutation::Click {
@@ -204,12 +210,12 @@ async fn perform(
                     format!("{what} did not take focus (it is not focusable)"),
                 ));
             }
-            Ok(json!({}))
+            Ok(ActionReport::default())
         }
         Mutation::ScrollIntoView => {
             let r = el.op("scroll", Value::Null).await?;
             match r.get("state").and_then(Value::as_str) {
-                Some("ok") => Ok(json!({})),
+                Some("ok") => Ok(ActionReport::default()),
                 Some("gone") => Err(EngineError::new(
                     ErrorCode::StaleRef,
                     format!("{what} was removed from the page"),
@@ -238,7 +244,7 @@ async fn perform(
             }
             let r = world::guard_result(page, &el.frame()).await?;
             keys_landed(el, &what, "type", &r, !text.is_empty())?;
-            Ok(json!({"value": el.op_after("value", Value::Null).await?}))
+            Ok(value_report(el.op_after("value", Value::Null).await?))
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
         Mutation::Check(want) => {
@@ -252,7 +258,11 @@ async fn perform(
                 ));
             }
             if current.as_bool() == Some(*want) {
-                return Ok(json!({"checked": want, "changed": false}));
+                return Ok(ActionReport {
+                    checked: Some(*want),
+                    changed: Some(false),
+                    ..ActionReport::default()
+                });
             }
             if !*want && entry.role == "radio" {
                 return Err(EngineError::invalid(format!(
@@ -270,11 +280,12 @@ async fn perform(
                     ),
                 ));
             }
-            let mut out = json!({"checked": want, "changed": true});
-            if let Some(n) = note {
-                out["note"] = json!(n);
-            }
-            Ok(out)
+            Ok(ActionReport {
+                checked: Some(*want),
+                changed: Some(true),
+                note,
+                ..ActionReport::default()
+            })
         }
     }
 }
@@ -322,7 +333,7 @@ async fn fill(
     what: &str,
     value: &str,
     limits: Limits,
-) -> Result<Value> {
+) -> Result<ActionReport> {
     let action = if value.is_empty() { "clear" } else { "fill" };
     let spec = el.guard_spec(KEY_EVENTS, limits);
     let spec = &spec;
@@ -356,12 +367,12 @@ async fn fill(
     .await?;
     if kind == "direct" {
         el.op("setValue", json!(value)).await?;
-        return Ok(json!({"value": el.op_after("value", Value::Null).await?}));
+        return Ok(value_report(el.op_after("value", Value::Null).await?));
     }
     if value.is_empty() {
         el.op("deleteSelection", Value::Null).await?;
         let r = el.op_after("change", Value::Null).await?;
-        return Ok(json!({"value": r.get("value")}));
+        return Ok(value_report(r.get("value").cloned().unwrap_or(Value::Null)));
     }
     if let Err(e) = page
         .session
@@ -380,7 +391,15 @@ async fn fill(
         r.get("guard").unwrap_or(&Value::Null),
         true,
     )?;
-    Ok(json!({"value": r.get("value")}))
+    Ok(value_report(r.get("value").cloned().unwrap_or(Value::Null)))
+}
+
+/// The report of an action that left a control's value.
+fn value_report(value: Value) -> ActionReport {
+    ActionReport {
+        value: Some(value),
+        ..ActionReport::default()
+    }
 }
 
 async fn select(
@@ -391,13 +410,17 @@ async fn select(
     what: &str,
     value: &str,
     limits: Limits,
-) -> Result<Value> {
+) -> Result<ActionReport> {
     let kind = el.op("editKind", Value::Null).await?;
     if kind.as_str() == Some("none:select") {
         actionable_point(page, el, what, limits, false, true, None).await?;
         let r = el.op("selectNative", json!(value)).await?;
         return match r.get("error").and_then(Value::as_str) {
-            None => Ok(json!({"selected": r.get("label"), "value": r.get("value")})),
+            None => Ok(ActionReport {
+                selected: Some(r.get("label").cloned().unwrap_or(Value::Null)),
+                value: Some(r.get("value").cloned().unwrap_or(Value::Null)),
+                ..ActionReport::default()
+            }),
             Some("disabled_option") => Err(EngineError::new(
                 ErrorCode::ElementDisabled,
                 format!("option {value:?} of {what} is disabled"),
@@ -435,7 +458,10 @@ async fn select(
         0,
     )
     .await?;
-    Ok(json!({"selected": value}))
+    Ok(ActionReport {
+        selected: Some(json!(value)),
+        ..ActionReport::default()
+    })
 }
 
 fn no_option(what: &str, value: &str, detail: &Value) -> EngineError {
@@ -500,7 +526,7 @@ pub async fn mutate(
     wait_for: Option<WaitCondition>,
     evidence: bool,
     limits: Limits,
-) -> Result<Value> {
+) -> Result<ActionOutput> {
     let (id, entry) = lookup(page, target)?;
     let el = Subject::Ref(page, &id, &entry);
     let before = if evidence {
@@ -509,19 +535,19 @@ pub async fn mutate(
         None
     };
     let s = page.state();
-    let extra = perform(page, el, &id, &entry, &m, limits).await?;
+    let report = perform(page, el, &id, &entry, &m, limits).await?;
     // Every mutation ends with a call on its element; in the page's own renderer that call
     // already let the events of the input's work arrive.
     let synced = entry.session_id.is_none();
     finish(
         page,
         m.action(),
-        target_json(&id, &entry),
+        Some(target_of(&id, &entry)),
         before,
         (s.nav_started_seq, s.document_seq, synced),
         wait_for,
         limits,
-        extra,
+        report,
     )
     .await
 }
@@ -533,7 +559,7 @@ pub async fn press(
     wait_for: Option<WaitCondition>,
     evidence: bool,
     limits: Limits,
-) -> Result<Value> {
+) -> Result<ActionOutput> {
     let (modifiers, k) = input::parse_chord(key)?;
     let before = if evidence {
         Some(before_snapshot(page, None).await?)
@@ -545,12 +571,15 @@ pub async fn press(
     finish(
         page,
         "press",
-        Value::Null,
+        None,
         before,
         (s.nav_started_seq, s.document_seq, false),
         wait_for,
         limits,
-        json!({"key": key}),
+        ActionReport {
+            key: Some(key.to_string()),
+            ..ActionReport::default()
+        },
     )
     .await
 }
@@ -573,14 +602,14 @@ async fn before_snapshot(page: &Page, id: Option<&str>) -> Result<Snapshot> {
 async fn finish(
     page: &Page,
     action: &str,
-    target: Value,
+    target: Option<ActionTarget>,
     before: Option<Snapshot>,
     seqs: (u64, u64, bool),
     wait_for: Option<WaitCondition>,
     limits: Limits,
-    extra: Value,
-) -> Result<Value> {
-    let transition = |stage: &str, cause: EngineError, after: Value| {
+    report: ActionReport,
+) -> Result<ActionOutput> {
+    let transition = |stage: &str, cause: EngineError| {
         EngineError::new(
             ErrorCode::ActionTransitionFailed,
             format!(
@@ -592,8 +621,8 @@ async fn finish(
             "stage": stage,
             "action": action,
             "target": target.clone(),
-            "before": before.as_ref().map(|b| snapshot::to_json(page, b)),
-            "after": after,
+            "before": before.as_ref().map(|b| snapshot::output(page, b)),
+            "after": null,
             "cause": {"code": cause.code, "message": cause.message},
         }))
     };
@@ -605,30 +634,30 @@ async fn finish(
         Ok::<(), EngineError>(())
     };
     if let Err(e) = waited.await {
-        return Err(transition("wait", e, Value::Null));
+        return Err(transition("wait", e));
     }
-    let mut data =
-        json!({"action": action, "target": target, "before": null, "after": null, "diff": null});
-    if let Value::Object(extra) = extra {
-        for (k, v) in extra {
-            data[k] = v;
-        }
-    }
+    let mut out = ActionOutput {
+        action: action.to_string(),
+        target: target.clone(),
+        before: None,
+        after: None,
+        diff: None,
+        report,
+    };
     let Some(before) = &before else {
-        return Ok(data);
+        return Ok(out);
     };
     let after = match snapshot::capture(page, &before.spec).await {
         Ok(a) => a,
-        Err(e) => return Err(transition("snapshot", e, Value::Null)),
+        Err(e) => return Err(transition("snapshot", e)),
     };
-    let d = diff::diff(&before.text, &after.text);
-    data["before"] = snapshot::to_json(page, before);
-    data["after"] = snapshot::to_json(page, &after);
-    data["diff"] = d.to_json();
-    Ok(data)
+    out.diff = Some(diff::diff(&before.text, &after.text).stats());
+    out.before = Some(snapshot::output(page, before));
+    out.after = Some(snapshot::output(page, &after));
+    Ok(out)
 }
 
-/// A read on a ref: text, inner text, value, attribute or a boolean state.
+/// A read on a ref: text, inner text, value, attribute or a boolean state; the page's answer.
 pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
     let (id, entry) = lookup(page, target)?;
     // A read reports what the element is now; only actions require it to be what the agent saw.
@@ -645,7 +674,6 @@ pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Val
             ErrorCode::ElementNotEditable,
             format!("{what} has no checked state: it is not a checkbox, radio, switch or toggle"),
         )),
-        "checked" => Ok(json!({"value": v.as_bool().unwrap_or(false), "state": v})),
-        _ => Ok(json!({"value": v})),
+        _ => Ok(v),
     }
 }

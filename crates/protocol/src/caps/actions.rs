@@ -1,0 +1,176 @@
+//! Actions on refs and keys, with their evidence.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::caps::common::MouseButton;
+use crate::caps::diff::DiffStats;
+use crate::caps::snapshot::SnapshotOutput;
+use crate::caps::wait::WaitCondition;
+use crate::validate::{Validate, invalid, wait};
+
+/// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefActionParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `click`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClickParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Mouse button (default `left`).
+    pub button: Option<MouseButton>,
+    /// Number of clicks, 1 to 3 (default 1).
+    pub click_count: Option<u8>,
+    /// Open a link in a new tab (Ctrl+click) instead of navigating this one.
+    pub new_tab: Option<bool>,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `fill` and `select`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValueParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// The value to fill, or the option to select (by value or visible label).
+    pub value: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TypeParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Text typed with one key event per character.
+    pub text: String,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// Parameters of `press`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PressParams {
+    /// Key or chord such as `Enter`, `Tab`, `a`, `Control+A`, `Shift+ArrowLeft`.
+    pub key: String,
+    /// Condition to wait for after the key press.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+impl Validate for RefActionParams {
+    fn validate(&self) -> Result<(), String> {
+        wait(&self.wait)
+    }
+}
+
+impl Validate for ClickParams {
+    fn validate(&self) -> Result<(), String> {
+        match self.click_count {
+            Some(n) if !(1..=3).contains(&n) => {
+                invalid("clickCount", format!("{n}; use 1, 2 or 3"))
+            }
+            _ => wait(&self.wait),
+        }
+    }
+}
+
+impl Validate for ValueParams {
+    fn validate(&self) -> Result<(), String> {
+        wait(&self.wait)
+    }
+}
+
+impl Validate for TypeParams {
+    fn validate(&self) -> Result<(), String> {
+        wait(&self.wait)
+    }
+}
+
+impl Validate for PressParams {
+    fn validate(&self) -> Result<(), String> {
+        wait(&self.wait)
+    }
+}
+
+/// The element an action was performed on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ActionTarget {
+    /// Its ref.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Its role when the ref was issued.
+    pub role: String,
+    /// Its accessible name when the ref was issued.
+    pub name: String,
+}
+
+/// Result of an action: what it acted on, the evidence, and what the action itself reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ActionOutput {
+    /// The action performed.
+    pub action: String,
+    /// The ref acted on (null for `press`, which acts on the focused element).
+    pub target: Option<ActionTarget>,
+    /// The snapshot before (null with `evidence: false`).
+    pub before: Option<SnapshotOutput>,
+    /// The snapshot after the page settled (null with `evidence: false`).
+    pub after: Option<SnapshotOutput>,
+    /// Their diff (null with `evidence: false`).
+    pub diff: Option<DiffStats>,
+    /// What this action reports besides.
+    #[serde(flatten)]
+    pub report: ActionReport,
+}
+
+/// What an action reports besides its evidence; each field only for the actions that have it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionReport {
+    /// `select`: the option chosen, by its label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<serde_json::Value>,
+    /// `fill`, `type`, `clear`, `select`: the control's value afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// `check`, `uncheck`: the state afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// `check`, `uncheck`: whether the state changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<bool>,
+    /// `check`, `uncheck`: how the state was reached, when not by a plain click.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// `press`: the key or chord pressed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `click` with `newTab`: the tab the click opened (null when none opened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_tab: Option<Option<String>>,
+}

@@ -1,0 +1,45 @@
+//! Diffs of a kept snapshot against the page now.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::caps::snapshot::SnapshotOutput;
+use crate::validate::Validate;
+
+/// Parameters of `diff`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiffParams {
+    /// Generation of the earlier snapshot (default: the last one taken in the active tab).
+    pub generation: Option<u64>,
+}
+
+impl Validate for DiffParams {}
+
+/// A line diff of two snapshot texts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DiffStats {
+    /// Unified diff text (empty when nothing changed).
+    pub diff: String,
+    /// Lines only in the later text.
+    pub added: u64,
+    /// Lines only in the earlier text.
+    pub removed: u64,
+    /// Lines in both.
+    pub unchanged: u64,
+    /// Whether anything changed.
+    pub changed: bool,
+}
+
+/// Result of `diff`: the earlier snapshot against the page now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffOutput {
+    /// The diff.
+    #[serde(flatten)]
+    pub stats: DiffStats,
+    /// The earlier snapshot's generation.
+    pub before_generation: u64,
+    /// The snapshot taken now, with the same spec.
+    pub after: SnapshotOutput,
+}

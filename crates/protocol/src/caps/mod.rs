@@ -1,0 +1,12 @@
+//! One module per capability: each declares its commands' parameters (with their checks) and
+//! their results. The one list of commands is in `commands.rs`.
+
+pub mod actions;
+pub mod common;
+pub mod control;
+pub mod diff;
+pub mod nav;
+pub mod read;
+pub mod snapshot;
+pub mod tabs;
+pub mod wait;

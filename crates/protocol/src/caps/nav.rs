@@ -1,0 +1,91 @@
+//! Navigation of the active tab and reading its title, URL and script values.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::caps::common::LoadState;
+use crate::validate::Validate;
+
+/// Parameters of `open`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenParams {
+    /// The URL to load (a bare host gets `https://`).
+    pub url: String,
+    /// When the navigation counts as done (default `load`).
+    pub wait_until: Option<LoadState>,
+}
+
+/// Parameters of `back`, `forward` and `reload`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HistoryParams {
+    /// When the navigation counts as done (default `load`).
+    pub wait_until: Option<LoadState>,
+}
+
+/// Parameters of `eval`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EvalParams {
+    /// JavaScript expression; a returned promise is awaited; the result comes back as JSON
+    /// (values JSON cannot carry as `{"unserializable": "circular" | "Window" | "NaN" | ...}`).
+    pub script: String,
+    /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
+    pub max_bytes: Option<u64>,
+}
+
+impl Validate for OpenParams {}
+
+impl Validate for HistoryParams {}
+
+impl Validate for EvalParams {}
+
+/// Result of `open`: where the tab ended up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOutput {
+    /// The URL after redirects.
+    pub url: String,
+    /// The page's title.
+    pub title: String,
+    /// The HTTP status of the main document (null when there was none, as for `about:blank`).
+    pub status: Option<u16>,
+    /// How a stuck or crashed tab was recovered first: `reloaded` or `recreated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<String>,
+}
+
+/// Result of `back`, `forward` and `reload`: where the tab is now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    /// The tab's URL.
+    pub url: String,
+    /// The page's title.
+    pub title: String,
+    /// How a stuck or crashed tab was recovered first: `reloaded` or `recreated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<String>,
+}
+
+/// Result of `title`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TitleOutput {
+    /// The page's title.
+    pub title: String,
+}
+
+/// Result of `url`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UrlOutput {
+    /// The tab's URL.
+    pub url: String,
+}
+
+/// Result of `eval`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvalOutput {
+    /// The value as JSON; a value JSON cannot carry is `{"unserializable": "..."}`.
+    pub result: serde_json::Value,
+}

@@ -1,0 +1,97 @@
+//! Reads of a ref or of a CSS selector: text, value, attributes, states, HTML, counts.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::validate::{Validate, selector};
+
+/// Parameters of a read on a ref: `text`, `inner_text`, `input_value`, `is_visible`, `is_enabled`, `is_checked`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+}
+
+/// Parameters of `attribute`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AttributeParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Attribute name.
+    pub name: String,
+}
+
+/// Parameters of `html`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HtmlParams {
+    /// A ref (`e3`, `@e3`) or a CSS selector (its first match).
+    pub target: String,
+    /// The element's own tag too (outerHTML) instead of its content (innerHTML).
+    pub outer: Option<bool>,
+    /// Largest HTML returned, in bytes (default 100000, 0 = no limit); longer is cut and says so.
+    pub max_bytes: Option<u64>,
+}
+
+/// Parameters of `count`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CountParams {
+    /// CSS selector.
+    pub selector: String,
+}
+
+impl Validate for RefParams {}
+
+impl Validate for AttributeParams {}
+
+impl Validate for HtmlParams {
+    fn validate(&self) -> Result<(), String> {
+        selector("target", &self.target)
+    }
+}
+
+impl Validate for CountParams {
+    fn validate(&self) -> Result<(), String> {
+        selector("selector", &self.selector)
+    }
+}
+
+/// Result of a read: `{"value": ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "ValueOutput_{T}")]
+pub struct ValueOutput<T> {
+    /// The value read.
+    pub value: T,
+}
+
+/// Result of `is_checked`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckedOutput {
+    /// Whether it is checked (a mixed state counts as not checked).
+    pub value: bool,
+    /// The state itself: true, false or `"mixed"`.
+    pub state: serde_json::Value,
+}
+
+/// Result of `html`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HtmlOutput {
+    /// The HTML, cut at `maxBytes` on a character boundary.
+    pub html: String,
+    /// Its whole length in bytes.
+    pub length: u64,
+    /// Whether it was cut.
+    pub truncated: bool,
+}
+
+/// Result of `count`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CountOutput {
+    /// How many elements match.
+    pub count: u64,
+}
