@@ -17,9 +17,8 @@ from typing import Any, TypeVar
 from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
+from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
 from ._ops import Call, Op
-from ._transport import daemon_argv, start_session_daemon
-from .browser import CLOSE_TIMEOUT_S, check_session, resolve_options
 from .errors import BrowserError
 from .models import (
     ActionResult,

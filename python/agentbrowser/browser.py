@@ -16,8 +16,9 @@ from typing import Any, TypeVar
 
 from . import _ops
 from ._binary import find_binary, socket_path
+from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
 from ._ops import Call, Op
-from ._transport import OwnedProcess, SyncTransport, connect_socket, daemon_argv, start_session_daemon
+from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
 from .models import (
     ActionResult,
@@ -39,25 +40,6 @@ from .options import LaunchOptions
 __all__ = ["Browser", "Page", "Tabs", "Native"]
 
 T = TypeVar("T")
-
-#: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
-CLOSE_TIMEOUT_S = 15.0
-
-
-def resolve_options(options: LaunchOptions | None, kwargs: Mapping[str, Any]) -> LaunchOptions:
-    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both."""
-    if options is not None:
-        if kwargs:
-            raise TypeError("pass either a LaunchOptions or keyword options, not both")
-        if not isinstance(options, LaunchOptions):
-            raise TypeError(f"launch() takes a LaunchOptions, got {type(options).__name__}")
-        return options
-    return LaunchOptions(**kwargs)
-
-
-def check_session(session: str, timeout_ms: int) -> LaunchOptions:
-    """Validate ``connect()`` arguments through LaunchOptions' rules."""
-    return LaunchOptions(session=session, timeout_ms=timeout_ms)
 
 
 class Browser:
