@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
-
 from . import cdp
+from ._version import __version__
 from .browser import Browser, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,

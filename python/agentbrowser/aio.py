@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
@@ -37,6 +37,9 @@ from .models import (
 )
 from .options import LaunchOptions
 
+if TYPE_CHECKING:
+    from .models._client import ModelOps
+
 __all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"]
 
 T = TypeVar("T")
@@ -50,6 +53,9 @@ class AsyncBrowser:
     or ``await close()`` (idempotent; raises TimeoutError when the daemon does not
     shut down in time, after killing it).
     """
+
+    #: The operations that the bound models (Snapshot, Ref) run through this browser.
+    _ops: ClassVar[ModelOps] = _ops
 
     def __init__(
         self,

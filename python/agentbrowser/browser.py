@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._binary import find_binary, socket_path
@@ -37,6 +37,9 @@ from .models import (
 )
 from .options import LaunchOptions
 
+if TYPE_CHECKING:
+    from .models._client import ModelOps
+
 __all__ = ["Browser", "Page", "Tabs", "Native"]
 
 T = TypeVar("T")
@@ -49,6 +52,9 @@ class Browser:
     ``Browser.connect(session=...)`` joins a session run by the CLI or another process.
     Use it as a context manager, or call :meth:`close` (idempotent).
     """
+
+    #: The operations that the bound models (Snapshot, Ref) run through this browser.
+    _ops: ClassVar[ModelOps] = _ops
 
     def __init__(
         self,
