@@ -15,10 +15,12 @@ from . import _decode as d
 from .errors import error_for
 from .models import (
     LOAD_STATES,
+    LoadState,
     ActionResult,
     B,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -109,12 +111,12 @@ def _wait_params(params: dict[str, Any], wait: Wait | None) -> int:
 # -- browser and page --------------------------------------------------------------
 
 
-def launch(params: Mapping[str, Any]) -> Op[Mapping[str, Any]]:
+def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
     data = yield Call("launch", params)
-    return _data("launch", data)
+    return LaunchResult.from_raw(_data("LaunchResult", data))
 
 
-def open_page(url: str, wait_until: str | None) -> Op[Navigation]:
+def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
     if not isinstance(url, str):
         raise TypeError(f"open() takes a URL string, got {type(url).__name__}")
     if not url.strip():
@@ -122,7 +124,7 @@ def open_page(url: str, wait_until: str | None) -> Op[Navigation]:
     return (yield from history("open", wait_until, {"url": url}))
 
 
-def history(action: str, wait_until: str | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
+def history(action: str, wait_until: LoadState | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
     check_load_state("wait_until", wait_until)
     full = dict(params or {})
     if wait_until is not None:

@@ -24,6 +24,8 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
+    LoadState,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -71,7 +73,8 @@ class AsyncBrowser:
         self._session = session
         self._close_result: CloseResult | None = None
         self._closing: asyncio.Future[CloseResult] | None = None
-        self.launch_data: Mapping[str, Any] = {}
+        #: The browser ``launch()`` started (None for a connected client).
+        self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
         self.native = AsyncNative(self)
@@ -90,7 +93,7 @@ class AsyncBrowser:
         process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
         browser = cls(process.transport(), options=opts, process=process, session=opts.session)
         try:
-            browser.launch_data = await browser._drive(_ops.launch(opts.to_wire()))
+            browser.launch_result = await browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
             await asyncio.shield(browser._abort())
             raise
@@ -128,6 +131,11 @@ class AsyncBrowser:
     def pid(self) -> int | None:
         """The owned daemon's process id (None when connected)."""
         return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def launch_data(self) -> Mapping[str, Any]:
+        """The raw data of the ``launch`` answer (``{}`` when connected); typed: :attr:`launch_result`."""
+        return self.launch_result.raw if self.launch_result is not None else {}
 
     @property
     def closed(self) -> bool:
@@ -233,7 +241,7 @@ class AsyncPage:
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
 
-    async def open(self, url: str, wait_until: str = "load") -> Navigation:
+    async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return await self._b._drive(_ops.open_page(url, wait_until))
 
@@ -259,15 +267,15 @@ class AsyncPage:
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
         return await self._b._drive(_ops.evaluate(js, max_bytes))
 
-    async def back(self, wait_until: str | None = None) -> Navigation:
+    async def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
         return await self._b._drive(_ops.history("back", wait_until))
 
-    async def forward(self, wait_until: str | None = None) -> Navigation:
+    async def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
         return await self._b._drive(_ops.history("forward", wait_until))
 
-    async def reload(self, wait_until: str | None = None) -> Navigation:
+    async def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
         return await self._b._drive(_ops.history("reload", wait_until))
 

@@ -24,6 +24,8 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
+    LoadState,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -69,7 +71,8 @@ class Browser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
-        self.launch_data: Mapping[str, Any] = {}
+        #: The browser ``launch()`` started (None for a connected client).
+        self.launch_result: LaunchResult | None = None
         self.page = Page(self)
         self.tabs = Tabs(self)
         self.native = Native(self)
@@ -84,7 +87,7 @@ class Browser:
         process = OwnedProcess(daemon_argv(find_binary(), opts.session))
         browser = cls(process.transport(), options=opts, process=process, session=opts.session)
         try:
-            browser.launch_data = browser._drive(_ops.launch(opts.to_wire()))
+            browser.launch_result = browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
             browser._abort()
             raise
@@ -123,6 +126,11 @@ class Browser:
     def pid(self) -> int | None:
         """The owned daemon's process id (None when connected)."""
         return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def launch_data(self) -> Mapping[str, Any]:
+        """The raw data of the ``launch`` answer (``{}`` when connected); typed: :attr:`launch_result`."""
+        return self.launch_result.raw if self.launch_result is not None else {}
 
     @property
     def closed(self) -> bool:
@@ -214,7 +222,7 @@ class Page:
     def __init__(self, browser: Browser) -> None:
         self._b = browser
 
-    def open(self, url: str, wait_until: str = "load") -> Navigation:
+    def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return self._b._drive(_ops.open_page(url, wait_until))
 
@@ -240,15 +248,15 @@ class Page:
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
         return self._b._drive(_ops.evaluate(js, max_bytes))
 
-    def back(self, wait_until: str | None = None) -> Navigation:
+    def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
         return self._b._drive(_ops.history("back", wait_until))
 
-    def forward(self, wait_until: str | None = None) -> Navigation:
+    def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
         return self._b._drive(_ops.history("forward", wait_until))
 
-    def reload(self, wait_until: str | None = None) -> Navigation:
+    def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
         return self._b._drive(_ops.history("reload", wait_until))
 

@@ -19,12 +19,13 @@ from .ref import Ref
 from .results import Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
-from .session import BrowserResponse, CloseResult, SessionStatus
+from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
 from .snapshot import Snapshot
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
 from .specs import LoadState as LoadState
+from .specs import MouseButton as MouseButton
 from .specs import SnapshotSpec, Wait
 from .tabs import TabCloseResult, TabInfo, TabSwitchResult
 
@@ -37,6 +38,7 @@ __all__ = [
     "SnapshotDiff",
     "BrowserResponse",
     "CloseResult",
+    "LaunchResult",
     "SessionStatus",
     "TabInfo",
     "TabSwitchResult",

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..browser import Browser
     from .action import ActionResult
     from .snapshot import Snapshot
-    from .specs import Wait
+    from .specs import MouseButton, Wait
 
 
 def _norm(text: str) -> str:
@@ -60,19 +60,19 @@ class Ref(Generic[B]):
 
     @overload
     def click(
-        self: Ref[Browser], *, button: str = ..., click_count: int = ..., new_tab: bool = ..., wait: Wait | None = ...
+        self: Ref[Browser], *, button: MouseButton = ..., click_count: int = ..., new_tab: bool = ..., wait: Wait | None = ...
     ) -> ActionResult[Browser]: ...
     @overload
     def click(
         self: Ref[AsyncBrowser],
         *,
-        button: str = ...,
+        button: MouseButton = ...,
         click_count: int = ...,
         new_tab: bool = ...,
         wait: Wait | None = ...,
     ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
     def click(
-        self, *, button: str = "left", click_count: int = 1, new_tab: bool = False, wait: Wait | None = None
+        self, *, button: MouseButton = "left", click_count: int = 1, new_tab: bool = False, wait: Wait | None = None
     ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
         """Click with a mouse button (left, right, middle) and count; ``new_tab`` opens links in a new tab."""
         if button not in MOUSE_BUTTONS:

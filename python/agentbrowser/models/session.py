@@ -1,5 +1,5 @@
-"""Session models: the native response envelope, the outcome of ``close()`` and the
-session's status."""
+"""Session models: the native response envelope, the launched browser, the outcome of
+``close()`` and the session's status."""
 
 from __future__ import annotations
 
@@ -52,6 +52,32 @@ SAVE_STATUSES = (
     "saved",
     "skipped_restore_failed",
 )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class LaunchResult(Bounded):
+    """The browser that ``launch`` started (or attached to): its version, DevTools URL and pid."""
+
+    launched: bool
+    attached: bool
+    browser_version: str
+    ws_url: str
+    pid: int | None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_raw(cls, raw: Mapping[str, Any]) -> LaunchResult:
+        """Decode the ``launch`` action's data."""
+        m = "LaunchResult"
+        raw = d.mapping(m, raw)
+        return cls(
+            launched=d.req_bool(m, raw, "launched"),
+            attached=d.req_bool(m, raw, "attached"),
+            browser_version=d.req_str(m, raw, "browserVersion"),
+            ws_url=d.req_str(m, raw, "wsUrl"),
+            pid=d.opt_int(m, raw, "pid"),
+            raw=raw,
+        )
 
 
 @dataclass(frozen=True, slots=True, repr=False)

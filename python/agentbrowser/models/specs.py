@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from .. import _decode as d
 from ._bounded import clip_repr
 from ._checks import check_timeout, check_type
 
+#: A page load state the engine can wait for.
 LoadState = Literal["load", "domcontentloaded", "networkidle"]
-LOAD_STATES: tuple[str, ...] = ("load", "domcontentloaded", "networkidle")
-MOUSE_BUTTONS: tuple[str, ...] = ("left", "right", "middle")
+#: A mouse button of ``Ref.click``.
+MouseButton = Literal["left", "right", "middle"]
+LOAD_STATES: tuple[str, ...] = get_args(LoadState)
+MOUSE_BUTTONS: tuple[str, ...] = get_args(MouseButton)
 
 #: The engine's default size budget of a snapshot's text, in bytes.
 DEFAULT_MAX_BYTES = 100_000
@@ -126,7 +129,7 @@ class Wait:
         return cls("url", url, timeout_ms=timeout_ms)
 
     @classmethod
-    def loaded(cls, state: str = "load", *, timeout_ms: int | None = None) -> Wait:
+    def loaded(cls, state: LoadState = "load", *, timeout_ms: int | None = None) -> Wait:
         """Wait for a load state: ``load``, ``domcontentloaded`` or ``networkidle``."""
         return cls("load", state, timeout_ms=timeout_ms)
 
