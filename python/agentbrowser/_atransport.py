@@ -43,13 +43,16 @@ class AsyncTransport:
         self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="agentbrowser-reader")
 
     def next_id(self) -> int:
+        """The next request id."""
         return next(self._ids)
 
     @property
     def broken(self) -> str | None:
+        """Why the connection is unusable, or None."""
         return self._broken
 
     async def request(self, payload: Mapping[str, Any], deadline_s: float) -> dict[str, Any]:
+        """Send ``payload`` and await the answer with the same id."""
         if self._broken is not None:
             raise closed_error(self._broken)
         rid = payload["id"]
@@ -128,6 +131,7 @@ class AsyncOwnedProcess:
 
     @classmethod
     async def spawn(cls, argv: Sequence[str]) -> AsyncOwnedProcess:
+        """Start the daemon child process ``argv``."""
         proc = await asyncio.create_subprocess_exec(
             *argv,
             stdin=asyncio.subprocess.PIPE,
@@ -148,6 +152,7 @@ class AsyncOwnedProcess:
                 self.tail.add(line)
 
     async def describe_eof(self) -> str:
+        """Why the daemon's output ended: its exit code and stderr tail."""
         try:
             code: int | None = await asyncio.wait_for(self.proc.wait(), 2)
         except TimeoutError:
@@ -157,6 +162,7 @@ class AsyncOwnedProcess:
         return exit_reason(code, self.tail)
 
     def transport(self) -> AsyncTransport:
+        """An asyncio transport over the child's stdin and stdout."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         return AsyncTransport(self.proc.stdout, self.proc.stdin, describe_eof=self.describe_eof)
 

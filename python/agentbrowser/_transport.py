@@ -57,6 +57,7 @@ class SyncTransport:
         self._closed = False
 
     def next_id(self) -> int:
+        """The next request id."""
         return next(self._ids)
 
     @property
@@ -165,6 +166,7 @@ class OwnedProcess:
                 self.tail.add(raw)
 
     def describe_eof(self) -> str:
+        """Why the daemon's output ended: its exit code and stderr tail."""
         try:
             code: int | None = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -173,6 +175,7 @@ class OwnedProcess:
         return exit_reason(code, self.tail)
 
     def transport(self) -> SyncTransport:
+        """A blocking transport over the child's stdin and stdout."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         return SyncTransport(
             self.proc.stdout.fileno(),

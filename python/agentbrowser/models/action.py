@@ -37,6 +37,7 @@ class ActionResult(Generic[B]):
     def from_raw(
         cls, raw: Mapping[str, Any], browser: B, target: Ref[B] | None, spec: SnapshotSpec | None = None
     ) -> ActionResult[B]:
+        """Decode a mutation's data; its snapshots are bound to ``browser``."""
         m = "ActionResult"
         raw = d.mapping(m, raw)
         before = d.opt_map(m, raw, "before")

@@ -60,7 +60,12 @@ class Ref(Generic[B]):
 
     @overload
     def click(
-        self: Ref[Browser], *, button: MouseButton = ..., click_count: int = ..., new_tab: bool = ..., wait: Wait | None = ...
+        self: Ref[Browser],
+        *,
+        button: MouseButton = ...,
+        click_count: int = ...,
+        new_tab: bool = ...,
+        wait: Wait | None = ...,
     ) -> ActionResult[Browser]: ...
     @overload
     def click(

@@ -21,6 +21,7 @@ class Navigation(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> Navigation:
+        """Decode a navigation's data."""
         m = "Navigation"
         raw = d.mapping(m, raw)
         return cls(
@@ -41,6 +42,7 @@ class WaitResult(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> WaitResult:
+        """Decode the ``wait`` action's data."""
         m = "WaitResult"
         raw = d.mapping(m, raw)
         return cls(matched=d.opt_bool(m, raw, "matched", True), elapsed_ms=d.req_int(m, raw, "elapsedMs"), raw=raw)
@@ -64,6 +66,7 @@ class SnapshotDiff(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotDiff:
+        """Decode the ``diff`` action's data."""
         m = "SnapshotDiff"
         raw = d.mapping(m, raw)
         return cls(

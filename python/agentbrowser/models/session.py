@@ -27,6 +27,7 @@ class BrowserResponse(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> BrowserResponse:
+        """Decode a complete response envelope."""
         m = "BrowserResponse"
         raw = d.mapping(m, raw, "response")
         return cls(
@@ -93,6 +94,7 @@ class CloseResult(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> CloseResult:
+        """Decode the ``close`` action's data."""
         m = "CloseResult"
         raw = d.mapping(m, raw)
         return cls(
@@ -130,6 +132,7 @@ class SessionStatus(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SessionStatus:
+        """Decode the ``status`` action's data."""
         m = "SessionStatus"
         raw = d.mapping(m, raw)
         browser = d.req_map(m, raw, "browser")

@@ -76,6 +76,7 @@ class SnapshotSpec:
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotSpec:
+        """Decode the spec a snapshot reports."""
         m = "SnapshotSpec"
         return cls(
             selector=d.opt_str(m, raw, "selector"),

@@ -25,6 +25,7 @@ class TabInfo(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabInfo:
+        """Decode one tab of a listing."""
         return cls(**_tab_fields("TabInfo", raw))
 
 
@@ -50,6 +51,7 @@ class TabSwitchResult(TabInfo):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabSwitchResult:
+        """Decode the ``tab_switch`` action's data."""
         m = "TabSwitchResult"
         fields = _tab_fields(m, raw)
         return cls(
