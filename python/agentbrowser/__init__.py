@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
-
 from . import cdp
+from ._version import __version__
 from .browser import Browser, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
@@ -33,6 +32,7 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
     Navigation,
     Ref,
     SessionStatus,
@@ -85,6 +85,7 @@ __all__ = [
     "SnapshotDiff",
     "BrowserResponse",
     "CloseResult",
+    "LaunchResult",
     "SessionStatus",
     "TabInfo",
     "TabSwitchResult",

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._transport import _closed_error, _encode, _exit_reason, _StderrTail, _timeout_error, check_peer
+from ._wire import StderrTail, check_peer, closed_error, encode, exit_reason, timeout_error
 
 #: Largest response line the async reader accepts (bytes).
 LINE_LIMIT = 1 << 30
@@ -43,29 +43,32 @@ class AsyncTransport:
         self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="agentbrowser-reader")
 
     def next_id(self) -> int:
+        """The next request id."""
         return next(self._ids)
 
     @property
     def broken(self) -> str | None:
+        """Why the connection is unusable, or None."""
         return self._broken
 
     async def request(self, payload: Mapping[str, Any], deadline_s: float) -> dict[str, Any]:
+        """Send ``payload`` and await the answer with the same id."""
         if self._broken is not None:
-            raise _closed_error(self._broken)
+            raise closed_error(self._broken)
         rid = payload["id"]
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
-            self._writer.write(_encode(payload))
+            self._writer.write(encode(payload))
             try:
                 await self._writer.drain()
             except (ConnectionError, OSError):
-                raise _closed_error(self._broken or "the connection to the daemon is broken") from None
+                raise closed_error(self._broken or "the connection to the daemon is broken") from None
             try:
                 async with asyncio.timeout(deadline_s):
                     return await future
             except TimeoutError:
-                raise _timeout_error(str(payload.get("action")), deadline_s) from None
+                raise timeout_error(str(payload.get("action")), deadline_s) from None
         finally:
             self._pending.pop(rid, None)
 
@@ -104,7 +107,7 @@ class AsyncTransport:
             self._broken = reason
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(_closed_error(self._broken))
+                future.set_exception(closed_error(self._broken))
 
     async def close(self) -> None:
         """Close the connection; idempotent."""
@@ -123,11 +126,12 @@ class AsyncOwnedProcess:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
-        self.tail = _StderrTail()
+        self.tail = StderrTail()
         self._drain = asyncio.get_running_loop().create_task(self._read_stderr(), name="agentbrowser-stderr")
 
     @classmethod
     async def spawn(cls, argv: Sequence[str]) -> AsyncOwnedProcess:
+        """Start the daemon child process ``argv``."""
         proc = await asyncio.create_subprocess_exec(
             *argv,
             stdin=asyncio.subprocess.PIPE,
@@ -148,15 +152,17 @@ class AsyncOwnedProcess:
                 self.tail.add(line)
 
     async def describe_eof(self) -> str:
+        """Why the daemon's output ended: its exit code and stderr tail."""
         try:
             code: int | None = await asyncio.wait_for(self.proc.wait(), 2)
         except TimeoutError:
             code = None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._drain), 1)
-        return _exit_reason(code, self.tail)
+        return exit_reason(code, self.tail)
 
     def transport(self) -> AsyncTransport:
+        """An asyncio transport over the child's stdin and stdout."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         return AsyncTransport(self.proc.stdout, self.proc.stdin, describe_eof=self.describe_eof)
 

@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from .errors import BrowserInstallError
+from .errors import BrowserError, BrowserInstallError
 
 BINARY = "agentbrowser"
 ENV_BIN = "AGENTBROWSER_BIN"
@@ -95,7 +95,5 @@ def socket_path(session: str) -> Path:
     directory = socket_dir()
     why = untrusted_dir(directory)
     if why is not None:
-        from .errors import BrowserError
-
         raise BrowserError(f"refusing the socket directory: {why}", code="invalid_argument")
     return directory / f"{session}.sock"

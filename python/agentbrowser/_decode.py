@@ -29,6 +29,7 @@ def _wrong(model: str, key: str, expected: str, value: object, raw: Mapping[str,
 
 
 def req_str(model: str, raw: Mapping[str, Any], key: str) -> str:
+    """The string ``raw[key]``; NativeParseError when missing or not a string."""
     value = _get(model, raw, key)
     if not isinstance(value, str):
         raise _wrong(model, key, "a string", value, raw)
@@ -36,6 +37,7 @@ def req_str(model: str, raw: Mapping[str, Any], key: str) -> str:
 
 
 def opt_str(model: str, raw: Mapping[str, Any], key: str, default: str | None = None) -> str | None:
+    """The string ``raw[key]``, ``default`` when absent or null."""
     value = raw.get(key)
     if value is None:
         return default
@@ -45,6 +47,7 @@ def opt_str(model: str, raw: Mapping[str, Any], key: str, default: str | None = 
 
 
 def req_bool(model: str, raw: Mapping[str, Any], key: str) -> bool:
+    """The boolean ``raw[key]``; NativeParseError when missing or not a boolean."""
     value = _get(model, raw, key)
     if not isinstance(value, bool):
         raise _wrong(model, key, "a boolean", value, raw)
@@ -52,6 +55,7 @@ def req_bool(model: str, raw: Mapping[str, Any], key: str) -> bool:
 
 
 def opt_bool(model: str, raw: Mapping[str, Any], key: str, default: bool = False) -> bool:
+    """The boolean ``raw[key]``, ``default`` when absent or null."""
     value = raw.get(key)
     if value is None:
         return default
@@ -61,6 +65,7 @@ def opt_bool(model: str, raw: Mapping[str, Any], key: str, default: bool = False
 
 
 def req_int(model: str, raw: Mapping[str, Any], key: str) -> int:
+    """The integer ``raw[key]``; NativeParseError when missing or not an integer."""
     value = _get(model, raw, key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise _wrong(model, key, "an integer", value, raw)
@@ -68,6 +73,7 @@ def req_int(model: str, raw: Mapping[str, Any], key: str) -> int:
 
 
 def opt_int(model: str, raw: Mapping[str, Any], key: str) -> int | None:
+    """The integer ``raw[key]``, None when absent or null."""
     value = raw.get(key)
     if value is None:
         return None
@@ -77,6 +83,7 @@ def opt_int(model: str, raw: Mapping[str, Any], key: str) -> int | None:
 
 
 def req_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """The object ``raw[key]``; NativeParseError when missing or not an object."""
     value = _get(model, raw, key)
     if not isinstance(value, Mapping):
         raise _wrong(model, key, "an object", value, raw)
@@ -84,6 +91,7 @@ def req_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
 
 
 def opt_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
+    """The object ``raw[key]``, None when absent or null."""
     value = raw.get(key)
     if value is None:
         return None
@@ -93,6 +101,7 @@ def opt_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any] |
 
 
 def req_list(model: str, raw: Mapping[str, Any], key: str) -> list[Any]:
+    """The list ``raw[key]``; NativeParseError when missing or not a list."""
     value = _get(model, raw, key)
     if not isinstance(value, list):
         raise _wrong(model, key, "an array", value, raw)
@@ -100,6 +109,7 @@ def req_list(model: str, raw: Mapping[str, Any], key: str) -> list[Any]:
 
 
 def req_any(model: str, raw: Mapping[str, Any], key: str) -> Any:
+    """The value ``raw[key]`` of any type; NativeParseError when missing."""
     return _get(model, raw, key)
 
 

@@ -15,10 +15,12 @@ from . import _decode as d
 from .errors import error_for
 from .models import (
     LOAD_STATES,
+    LoadState,
     ActionResult,
     B,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -93,6 +95,7 @@ def _data(model: str, value: Any) -> Mapping[str, Any]:
 
 
 def check_load_state(name: str, value: str | None) -> None:
+    """ValueError naming ``name`` unless ``value`` is None or a load state."""
     if value is not None and value not in LOAD_STATES:
         raise ValueError(f"{name} must be one of {', '.join(LOAD_STATES)}; got {value!r}")
 
@@ -109,12 +112,14 @@ def _wait_params(params: dict[str, Any], wait: Wait | None) -> int:
 # -- browser and page --------------------------------------------------------------
 
 
-def launch(params: Mapping[str, Any]) -> Op[Mapping[str, Any]]:
+def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
+    """Start (or attach to) the session's browser."""
     data = yield Call("launch", params)
-    return _data("launch", data)
+    return LaunchResult.from_raw(_data("LaunchResult", data))
 
 
-def open_page(url: str, wait_until: str | None) -> Op[Navigation]:
+def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
+    """Navigate the active tab to ``url``."""
     if not isinstance(url, str):
         raise TypeError(f"open() takes a URL string, got {type(url).__name__}")
     if not url.strip():
@@ -122,7 +127,8 @@ def open_page(url: str, wait_until: str | None) -> Op[Navigation]:
     return (yield from history("open", wait_until, {"url": url}))
 
 
-def history(action: str, wait_until: str | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
+def history(action: str, wait_until: LoadState | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
+    """A navigation without a URL (``back``, ``forward``, ``reload``) or with one (``open``)."""
     check_load_state("wait_until", wait_until)
     full = dict(params or {})
     if wait_until is not None:
@@ -132,16 +138,19 @@ def history(action: str, wait_until: str | None, params: Mapping[str, Any] | Non
 
 
 def title() -> Op[str]:
+    """The page title."""
     data = yield Call("title", {})
     return d.req_str("title", _data("title", data), "title")
 
 
 def url() -> Op[str]:
+    """The page URL."""
     data = yield Call("url", {})
     return d.req_str("url", _data("url", data), "url")
 
 
 def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
+    """The inner or outer HTML of a ref or of a CSS selector's first match."""
     if not isinstance(target, str) or not target.strip():
         raise TypeError("html() takes a ref or a CSS selector string")
     params: dict[str, Any] = {"target": target, "outer": bool(outer)}
@@ -154,6 +163,7 @@ def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
 
 
 def count(selector: str) -> Op[int]:
+    """How many elements match a CSS selector."""
     if not isinstance(selector, str) or not selector.strip():
         raise TypeError("count() takes a CSS selector string")
     data = yield Call("count", {"selector": selector})
@@ -161,6 +171,7 @@ def count(selector: str) -> Op[int]:
 
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
+    """The JSON value of a JavaScript expression."""
     if not isinstance(script, str):
         raise TypeError(f"evaluate() takes a JavaScript string, got {type(script).__name__}")
     params: dict[str, Any] = {"script": script}
@@ -173,6 +184,7 @@ def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
 
 
 def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
+    """Capture an accessibility snapshot bound to ``browser``."""
     spec = spec if spec is not None else SnapshotSpec()
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
@@ -181,6 +193,7 @@ def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
 
 
 def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """Press a key in the focused element."""
     if not isinstance(key, str) or not key:
         raise TypeError(f"press() takes a non-empty key name such as 'Enter', got {key!r}")
     params: dict[str, Any] = {"key": key}
@@ -190,6 +203,7 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
+    """Wait for a condition or for ``ms`` milliseconds."""
     params: dict[str, Any] = {}
     budget = 0
     if condition is not None:
@@ -211,6 +225,7 @@ def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
 
 
 def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
+    """Compare ``snapshot`` with the active page."""
     data = yield Call("diff", {"generation": snapshot.generation})
     return SnapshotDiff.from_raw(_data("SnapshotDiff", data))
 
@@ -219,6 +234,7 @@ def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
 
 
 def mutate(ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    """Run one mutation on ``ref`` and decode its evidence."""
     full: dict[str, Any] = {"ref": ref.id, **params}
     budget = _wait_params(full, wait)
     data = yield Call(action, full, ref=ref, budget_ms=budget)
@@ -226,11 +242,13 @@ def mutate(ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | Non
 
 
 def read_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str]:
+    """Read one string of ``ref``."""
     data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
     return d.req_str(action, _data(action, data), "value")
 
 
 def read_opt_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str | None]:
+    """Read one string of ``ref`` that may be null."""
     data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
     body = _data(action, data)
     d.req_any(action, body, "value")
@@ -238,11 +256,13 @@ def read_opt_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[st
 
 
 def read_bool(ref: Ref[Any], action: str) -> Op[bool]:
+    """Read one boolean state of ``ref``."""
     data = yield Call(action, {"ref": ref.id}, ref=ref)
     return d.req_bool(action, _data(action, data), "value")
 
 
 def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:
+    """Resolve ``ref``'s role and name (or the given criteria) in a fresh snapshot."""
     snap = yield from observe(ref.browser, ref.snapshot.spec)
     if role is None:
         role = ref.role
@@ -263,12 +283,14 @@ def _tab_id(tab: str | TabInfo | None) -> str | None:
 
 
 def tab_list() -> Op[tuple[TabInfo, ...]]:
+    """Every open tab."""
     data = yield Call("tab_list", {})
     tabs = d.req_list("tab_list", _data("tab_list", data), "tabs")
     return tuple(TabInfo.from_raw(_data("TabInfo", t)) for t in tabs)
 
 
 def tab_new(url: str | None) -> Op[TabInfo]:
+    """Open a tab, optionally at ``url``."""
     params: dict[str, Any] = {}
     if url is not None:
         if not isinstance(url, str):
@@ -279,6 +301,7 @@ def tab_new(url: str | None) -> Op[TabInfo]:
 
 
 def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
+    """Make a tab active."""
     tab_id = _tab_id(tab)
     if tab_id is None:
         raise TypeError("tabs.switch() needs a tab id such as 't2' or a TabInfo")
@@ -287,6 +310,7 @@ def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
 
 
 def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
+    """Close a tab (default: the active one)."""
     tab_id = _tab_id(tab)
     # The engine answers with the closed tab's fields (`tab`): one round trip.
     data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
@@ -294,16 +318,19 @@ def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
 
 
 def status() -> Op[SessionStatus]:
+    """The session's status."""
     data = yield Call("status", {})
     return SessionStatus.from_raw(_data("SessionStatus", data))
 
 
 def close(deadline_s: float) -> Op[CloseResult]:
+    """Close the session's browser and daemon within ``deadline_s``."""
     data = yield Call("close", {"timeout": max(1, int(deadline_s * 1000))}, deadline_s=deadline_s)
     return CloseResult.from_raw(_data("CloseResult", data))
 
 
 def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:
+    """Send one native action and return its whole envelope."""
     if not isinstance(action, str) or not action:
         raise TypeError(f"native.execute() needs an action name, got {action!r}")
     response = yield Call(action, dict(params), envelope=True)

@@ -1,4 +1,4 @@
-"""Blocking JSON-lines transport to the daemon, and what both transports share.
+"""Blocking JSON-lines transport to the daemon (what both transports share is in ``_wire``).
 
 Both speak to ``agentbrowser serve --stdio`` (a child process the client owns) or to a
 session's Unix socket.  Responses are matched to requests by ``id``: an answer nobody
@@ -7,14 +7,12 @@ waits for any more (its caller timed out or was cancelled) is dropped.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import itertools
 import json
 import os
 import select
 import socket
-import struct
 import subprocess
 import threading
 import time
@@ -22,52 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import BrowserError
+from ._wire import StderrTail, check_peer, closed_error, encode, exit_reason, timeout_error
 
-#: Lines of the daemon's stderr kept for error messages.
-STDERR_LINES = 40
 _CHUNK = 1 << 20
-
-
-def _encode(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-def _closed_error(reason: str) -> BrowserError:
-    return BrowserError(reason, code="browser_closed")
-
-
-def _timeout_error(action: str, seconds: float) -> BrowserError:
-    return BrowserError(
-        f"no answer to `{action}` from the daemon within {seconds:.1f} s", action=action, code="timeout"
-    )
-
-
-def daemon_argv(binary: str, session: str | None) -> list[str]:
-    """The command line of an owned daemon speaking over stdio."""
-    argv = [binary]
-    if session is not None:
-        argv += ["--session", session]
-    return argv + ["serve", "--stdio"]
-
-
-class _StderrTail:
-    """The last lines a child wrote to stderr (bounded)."""
-
-    def __init__(self) -> None:
-        self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-
-    def add(self, raw: bytes) -> None:
-        self.lines.append(raw.decode(errors="replace").rstrip())
-
-    def text(self) -> str:
-        return "\n".join(line for line in self.lines if line)[-4000:]
-
-
-def _exit_reason(code: int | None, tail: _StderrTail) -> str:
-    state = f"exited with code {code}" if code is not None else "closed its output"
-    stderr = tail.text()
-    return f"the agentbrowser daemon {state}" + (f":\n{stderr}" if stderr else "")
 
 
 # ---------------------------------------------------------------------------
@@ -102,6 +57,7 @@ class SyncTransport:
         self._closed = False
 
     def next_id(self) -> int:
+        """The next request id."""
         return next(self._ids)
 
     @property
@@ -112,10 +68,10 @@ class SyncTransport:
     def request(self, payload: Mapping[str, Any], deadline_s: float) -> dict[str, Any]:
         """Send ``payload`` and return the answer with the same id."""
         action = str(payload.get("action"))
-        line = _encode(payload)
+        line = encode(payload)
         with self._lock:
             if self._broken is not None:
-                raise _closed_error(self._broken)
+                raise closed_error(self._broken)
             rid = payload.get("id")
             try:
                 view = memoryview(line)
@@ -123,7 +79,7 @@ class SyncTransport:
                     n = os.write(self._wfd, view)
                     view = view[n:]
             except OSError:
-                raise _closed_error(self._fail()) from None
+                raise closed_error(self._fail()) from None
             end = time.monotonic() + deadline_s
             while True:
                 raw = self._readline(end, action, deadline_s)
@@ -145,7 +101,7 @@ class SyncTransport:
             scan = len(self._buf)
             remaining = end - time.monotonic()
             if remaining <= 0:
-                raise _timeout_error(action, deadline_s)
+                raise timeout_error(action, deadline_s)
             ready, _, _ = select.select([self._rfd], [], [], remaining)
             if not ready:
                 continue
@@ -154,7 +110,7 @@ class SyncTransport:
             except OSError:
                 chunk = b""
             if not chunk:
-                raise _closed_error(self._fail())
+                raise closed_error(self._fail())
             self._buf += chunk
 
     def _fail(self) -> str:
@@ -197,7 +153,7 @@ class OwnedProcess:
             close_fds=True,
             start_new_session=False,
         )
-        self.tail = _StderrTail()
+        self.tail = StderrTail()
         self._drain = threading.Thread(target=self._read_stderr, name="agentbrowser-stderr", daemon=True)
         self._drain.start()
 
@@ -210,14 +166,16 @@ class OwnedProcess:
                 self.tail.add(raw)
 
     def describe_eof(self) -> str:
+        """Why the daemon's output ended: its exit code and stderr tail."""
         try:
             code: int | None = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
         self._drain.join(timeout=1)
-        return _exit_reason(code, self.tail)
+        return exit_reason(code, self.tail)
 
     def transport(self) -> SyncTransport:
+        """A blocking transport over the child's stdin and stdout."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         return SyncTransport(
             self.proc.stdout.fileno(),
@@ -246,17 +204,6 @@ class OwnedProcess:
         return code
 
 
-def check_peer(sock: socket.socket, path: Path) -> None:
-    """Refuse a socket served by another user (a planted daemon could read every command)."""
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", creds)
-    if uid != os.geteuid():
-        raise BrowserError(
-            f"refusing the daemon socket {path}: it is served by uid {uid}, not by you (uid {os.geteuid()})",
-            code="invalid_argument",
-        )
-
-
 def connect_socket(path: Path) -> SyncTransport:
     """A blocking transport over a session's Unix socket (OSError when nothing listens)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -279,28 +226,3 @@ def connect_socket(path: Path) -> SyncTransport:
         on_close=shutdown,
         on_release=sock.close,
     )
-
-
-def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:
-    """Start a session's daemon the way the CLI does: run ``agentbrowser --session NAME status``."""
-    try:
-        done = subprocess.run(
-            [binary, "--session", session, "status"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            timeout=timeout_s,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise BrowserError(
-            f"`agentbrowser --session {session} status` did not finish within {timeout_s:.0f} s",
-            code="timeout",
-        ) from None
-    if done.returncode != 0:
-        err = done.stderr.decode(errors="replace").strip()[-2000:]
-        raise BrowserError(
-            f"`agentbrowser --session {session} status` failed with code {done.returncode}"
-            + (f": {err}" if err else ""),
-            code="browser_closed",
-        )

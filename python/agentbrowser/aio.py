@@ -12,19 +12,20 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
+from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
 from ._ops import Call, Op
-from ._transport import daemon_argv, start_session_daemon
-from .browser import CLOSE_TIMEOUT_S, check_session, resolve_options
 from .errors import BrowserError
 from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
+    LoadState,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -37,6 +38,9 @@ from .models import (
     clip,
 )
 from .options import LaunchOptions
+
+if TYPE_CHECKING:
+    from .models._client import ModelOps
 
 __all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"]
 
@@ -52,6 +56,9 @@ class AsyncBrowser:
     shut down in time, after killing it).
     """
 
+    #: The operations that the bound models (Snapshot, Ref) run through this browser.
+    _ops: ClassVar[ModelOps] = _ops
+
     def __init__(
         self,
         transport: AsyncTransport,
@@ -66,7 +73,8 @@ class AsyncBrowser:
         self._session = session
         self._close_result: CloseResult | None = None
         self._closing: asyncio.Future[CloseResult] | None = None
-        self.launch_data: Mapping[str, Any] = {}
+        #: The browser ``launch()`` started (None for a connected client).
+        self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
         self.native = AsyncNative(self)
@@ -85,7 +93,7 @@ class AsyncBrowser:
         process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
         browser = cls(process.transport(), options=opts, process=process, session=opts.session)
         try:
-            browser.launch_data = await browser._drive(_ops.launch(opts.to_wire()))
+            browser.launch_result = await browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
             await asyncio.shield(browser._abort())
             raise
@@ -123,6 +131,11 @@ class AsyncBrowser:
     def pid(self) -> int | None:
         """The owned daemon's process id (None when connected)."""
         return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def launch_data(self) -> Mapping[str, Any]:
+        """The raw data of the ``launch`` answer (``{}`` when connected); typed: :attr:`launch_result`."""
+        return self.launch_result.raw if self.launch_result is not None else {}
 
     @property
     def closed(self) -> bool:
@@ -228,7 +241,7 @@ class AsyncPage:
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
 
-    async def open(self, url: str, wait_until: str = "load") -> Navigation:
+    async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return await self._b._drive(_ops.open_page(url, wait_until))
 
@@ -254,15 +267,15 @@ class AsyncPage:
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
         return await self._b._drive(_ops.evaluate(js, max_bytes))
 
-    async def back(self, wait_until: str | None = None) -> Navigation:
+    async def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
         return await self._b._drive(_ops.history("back", wait_until))
 
-    async def forward(self, wait_until: str | None = None) -> Navigation:
+    async def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
         return await self._b._drive(_ops.history("forward", wait_until))
 
-    async def reload(self, wait_until: str | None = None) -> Navigation:
+    async def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
         return await self._b._drive(_ops.history("reload", wait_until))
 

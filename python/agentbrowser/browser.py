@@ -12,17 +12,20 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._binary import find_binary, socket_path
+from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
 from ._ops import Call, Op
-from ._transport import OwnedProcess, SyncTransport, connect_socket, daemon_argv, start_session_daemon
+from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
 from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    LaunchResult,
+    LoadState,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -36,28 +39,12 @@ from .models import (
 )
 from .options import LaunchOptions
 
+if TYPE_CHECKING:
+    from .models._client import ModelOps
+
 __all__ = ["Browser", "Page", "Tabs", "Native"]
 
 T = TypeVar("T")
-
-#: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
-CLOSE_TIMEOUT_S = 15.0
-
-
-def resolve_options(options: LaunchOptions | None, kwargs: Mapping[str, Any]) -> LaunchOptions:
-    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both."""
-    if options is not None:
-        if kwargs:
-            raise TypeError("pass either a LaunchOptions or keyword options, not both")
-        if not isinstance(options, LaunchOptions):
-            raise TypeError(f"launch() takes a LaunchOptions, got {type(options).__name__}")
-        return options
-    return LaunchOptions(**kwargs)
-
-
-def check_session(session: str, timeout_ms: int) -> LaunchOptions:
-    """Validate ``connect()`` arguments through LaunchOptions' rules."""
-    return LaunchOptions(session=session, timeout_ms=timeout_ms)
 
 
 class Browser:
@@ -67,6 +54,9 @@ class Browser:
     ``Browser.connect(session=...)`` joins a session run by the CLI or another process.
     Use it as a context manager, or call :meth:`close` (idempotent).
     """
+
+    #: The operations that the bound models (Snapshot, Ref) run through this browser.
+    _ops: ClassVar[ModelOps] = _ops
 
     def __init__(
         self,
@@ -81,7 +71,8 @@ class Browser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
-        self.launch_data: Mapping[str, Any] = {}
+        #: The browser ``launch()`` started (None for a connected client).
+        self.launch_result: LaunchResult | None = None
         self.page = Page(self)
         self.tabs = Tabs(self)
         self.native = Native(self)
@@ -96,7 +87,7 @@ class Browser:
         process = OwnedProcess(daemon_argv(find_binary(), opts.session))
         browser = cls(process.transport(), options=opts, process=process, session=opts.session)
         try:
-            browser.launch_data = browser._drive(_ops.launch(opts.to_wire()))
+            browser.launch_result = browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
             browser._abort()
             raise
@@ -135,6 +126,11 @@ class Browser:
     def pid(self) -> int | None:
         """The owned daemon's process id (None when connected)."""
         return self._process.proc.pid if self._process is not None else None
+
+    @property
+    def launch_data(self) -> Mapping[str, Any]:
+        """The raw data of the ``launch`` answer (``{}`` when connected); typed: :attr:`launch_result`."""
+        return self.launch_result.raw if self.launch_result is not None else {}
 
     @property
     def closed(self) -> bool:
@@ -226,7 +222,7 @@ class Page:
     def __init__(self, browser: Browser) -> None:
         self._b = browser
 
-    def open(self, url: str, wait_until: str = "load") -> Navigation:
+    def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return self._b._drive(_ops.open_page(url, wait_until))
 
@@ -252,15 +248,15 @@ class Page:
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
         return self._b._drive(_ops.evaluate(js, max_bytes))
 
-    def back(self, wait_until: str | None = None) -> Navigation:
+    def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
         return self._b._drive(_ops.history("back", wait_until))
 
-    def forward(self, wait_until: str | None = None) -> Navigation:
+    def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
         return self._b._drive(_ops.history("forward", wait_until))
 
-    def reload(self, wait_until: str | None = None) -> Navigation:
+    def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
         return self._b._drive(_ops.history("reload", wait_until))
 

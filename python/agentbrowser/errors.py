@@ -220,8 +220,6 @@ def _transition_error(
     snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None,
     asynchronous: bool,
 ) -> ActionTransitionError:
-    from .models import BrowserResponse as _Response
-
     data = response.data if isinstance(response.data, Mapping) else {}
     cause_raw = data.get("cause")
     cause: AgentBrowserError | None = None
@@ -237,7 +235,7 @@ def _transition_error(
             "code": cause_code if isinstance(cause_code, str) else None,
             "warning": None,
         }
-        cause = error_for(_Response.from_raw(cause_envelope), asynchronous=asynchronous, ref=ref)
+        cause = error_for(type(response).from_raw(cause_envelope), asynchronous=asynchronous, ref=ref)
 
     def snap(key: str) -> Snapshot[Any] | None:
         value = data.get(key)

@@ -42,6 +42,8 @@ def test_async_basics(agentbrowser_bin: Path, server: str) -> None:
             assert err.value.code == "js_error"
             st = await browser.status()
             assert isinstance(st, SessionStatus) and st.browser_launched and st.pid == browser.pid
+            assert browser.launch_result is not None and browser.launch_result.pid == st.browser_pid
+            assert browser.launch_data["browserVersion"] == browser.launch_result.browser_version
             resp = await browser.native.execute("url")
             assert isinstance(resp, BrowserResponse) and resp.success and resp.data == {"url": f"{server}/form"}
             bad = await browser.native.execute("tab_switch", tab="t99")

@@ -15,6 +15,7 @@ from agentbrowser import (
     BrowserResponse,
     CloseResult,
     LaunchOptions,
+    LaunchResult,
     NativeParseError,
     Navigation,
     SessionStatus,
@@ -101,6 +102,10 @@ def test_status(browser: Browser) -> None:
     assert st.compatible and st.pid == browser.pid and isinstance(st.browser_pid, int)
     assert st.restore_status == "not_configured" and st.save_status == "not_configured"
     assert st.raw["browser"]["launched"] is True
+    launched = browser.launch_result
+    assert isinstance(launched, LaunchResult) and launched.launched and not launched.attached
+    assert launched.pid == st.browser_pid and launched.browser_version and launched.ws_url.startswith("ws://")
+    assert browser.launch_data is launched.raw and browser.launch_data["wsUrl"] == launched.ws_url
 
 
 def test_native_execute(browser: Browser, server: str) -> None:

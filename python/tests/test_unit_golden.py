@@ -13,6 +13,7 @@ from agentbrowser import (
     ActionResult,
     BrowserError,
     CloseResult,
+    LaunchResult,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -62,6 +63,8 @@ def decode(action: str, data: Any) -> object:
         return TabSwitchResult.from_raw(data)
     if action == "tab_close":
         return TabCloseResult.from_raw(data)
+    if action == "launch":
+        return LaunchResult.from_raw(data)
     return data
 
 
@@ -75,7 +78,7 @@ def test_every_golden_success_decodes() -> None:
         seen.add(action)
         decode(action, response["data"])
     # The golden file covers every action the SDK decodes.
-    assert {"open", "snapshot", "click", "diff", "wait", "status", "close", "tab_close"} <= seen
+    assert {"open", "snapshot", "click", "diff", "wait", "status", "close", "tab_close", "launch"} <= seen
 
 
 def test_the_closed_tab_comes_from_the_engine() -> None:

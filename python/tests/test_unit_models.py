@@ -11,6 +11,7 @@ from agentbrowser import (
     BrowserResponse,
     CloseResult,
     LaunchOptions,
+    LaunchResult,
     NativeParseError,
     SessionStatus,
     Snapshot,
@@ -280,6 +281,21 @@ def test_session_status() -> None:
         SessionStatus.from_raw(broken)
     with pytest.raises(NativeParseError, match="launched"):
         SessionStatus.from_raw({**STATUS, "browser": {}})
+
+
+def test_launch_result() -> None:
+    raw = {"launched": True, "attached": True, "browserVersion": "Chrome/1", "wsUrl": "ws://h/x", "pid": None}
+    result = LaunchResult.from_raw(raw)
+    assert (result.launched, result.attached, result.browser_version, result.ws_url, result.pid) == (
+        True,
+        True,
+        "Chrome/1",
+        "ws://h/x",
+        None,
+    )
+    assert result.raw is raw and "ws://h/x" in repr(result)
+    with pytest.raises(NativeParseError, match="wsUrl"):
+        LaunchResult.from_raw({k: v for k, v in raw.items() if k != "wsUrl"})
 
 
 def test_tab_models() -> None:

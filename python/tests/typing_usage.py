@@ -9,6 +9,7 @@ from agentbrowser import (
     AsyncBrowser,
     AsyncStaleRefError,
     Browser,
+    LaunchResult,
     Ref,
     Snapshot,
     SnapshotDiff,
@@ -21,6 +22,13 @@ def sync_use() -> None:
     with Browser.launch() as b:
         snap = b.page.observe()
         assert_type(snap, Snapshot[Browser])
+        assert_type(b.launch_result, LaunchResult | None)
+        # Literal parameters: a wrong load state or mouse button is a type error (mypy --strict
+        # reports an ignore that is not needed, so these lines fail the check if they type-check).
+        b.page.open("http://x/", wait_until="loaded")  # type: ignore[arg-type]
+        b.page.reload(wait_until="idle")  # type: ignore[arg-type]
+        snap.one(role="button").click(button="center")  # type: ignore[arg-type]
+        Wait.loaded("ready")  # type: ignore[arg-type]
         assert_type(snap.one(role="button").click(wait=Wait.text("x")), ActionResult[Browser])
         assert_type(snap.one(role="textbox").input_value(), str)
         assert_type(snap.ref("e1").attribute("href"), str | None)

@@ -1,0 +1,63 @@
+"""What the sync and the async clients share besides operations: option handling and
+how a daemon is started (an owned one over stdio, or a session's through the CLI)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import BrowserError
+from .options import LaunchOptions
+
+#: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
+CLOSE_TIMEOUT_S = 15.0
+
+
+def resolve_options(options: LaunchOptions | None, kwargs: Mapping[str, Any]) -> LaunchOptions:
+    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both."""
+    if options is not None:
+        if kwargs:
+            raise TypeError("pass either a LaunchOptions or keyword options, not both")
+        if not isinstance(options, LaunchOptions):
+            raise TypeError(f"launch() takes a LaunchOptions, got {type(options).__name__}")
+        return options
+    return LaunchOptions(**kwargs)
+
+
+def check_session(session: str, timeout_ms: int) -> LaunchOptions:
+    """Validate ``connect()`` arguments through LaunchOptions' rules."""
+    return LaunchOptions(session=session, timeout_ms=timeout_ms)
+
+
+def daemon_argv(binary: str, session: str | None) -> list[str]:
+    """The command line of an owned daemon speaking over stdio."""
+    argv = [binary]
+    if session is not None:
+        argv += ["--session", session]
+    return argv + ["serve", "--stdio"]
+
+
+def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:
+    """Start a session's daemon the way the CLI does: run ``agentbrowser --session NAME status``."""
+    try:
+        done = subprocess.run(
+            [binary, "--session", session, "status"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=timeout_s,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise BrowserError(
+            f"`agentbrowser --session {session} status` did not finish within {timeout_s:.0f} s",
+            code="timeout",
+        ) from None
+    if done.returncode != 0:
+        err = done.stderr.decode(errors="replace").strip()[-2000:]
+        raise BrowserError(
+            f"`agentbrowser --session {session} status` failed with code {done.returncode}"
+            + (f": {err}" if err else ""),
+            code="browser_closed",
+        )

@@ -1,0 +1,49 @@
+"""Frozen result models shared by the sync and async clients, and their decoding.
+
+Every model keeps the native mapping it was built from in ``raw``.  Models that hang
+off a browser (:class:`Snapshot`, :class:`Ref`, :class:`ActionResult`) are generic in
+the browser type: with a :class:`~agentbrowser.Browser` their operations return values,
+with an :class:`~agentbrowser.AsyncBrowser` they return awaitables.
+
+One module per kind of model: ``specs`` (inputs), ``session``, ``tabs``, ``results``
+(page operations), ``snapshot``, ``ref`` and ``action``.  This package re-exports them all;
+the ``X as X`` imports re-export the helpers that ``agentbrowser.models`` held before the split.
+"""
+
+from __future__ import annotations
+
+from ._bounded import clip as clip
+from ._client import B as B
+from .action import ActionResult
+from .ref import Ref
+from .results import Navigation, SnapshotDiff, WaitResult
+from .session import RESTORE_STATUSES as RESTORE_STATUSES
+from .session import SAVE_STATUSES as SAVE_STATUSES
+from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
+from .snapshot import Snapshot
+from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from .specs import LOAD_STATES as LOAD_STATES
+from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
+from .specs import LoadState as LoadState
+from .specs import MouseButton as MouseButton
+from .specs import SnapshotSpec, Wait
+from .tabs import TabCloseResult, TabInfo, TabSwitchResult
+
+__all__ = [
+    "SnapshotSpec",
+    "Snapshot",
+    "Ref",
+    "Wait",
+    "ActionResult",
+    "SnapshotDiff",
+    "BrowserResponse",
+    "CloseResult",
+    "LaunchResult",
+    "SessionStatus",
+    "TabInfo",
+    "TabSwitchResult",
+    "TabCloseResult",
+    "Navigation",
+    "WaitResult",
+]
+

@@ -1,0 +1,54 @@
+"""What the browser-bound models (:class:`Snapshot`, :class:`Ref`, :class:`ActionResult`)
+know of the client that holds them: the type variable ``B`` they are generic in, and
+:class:`ModelOps`, the operations they run through ``browser._ops`` and ``browser._drive``.
+
+The models never import the operations (``_ops`` imports the models): each client class
+provides the ``_ops`` module as its ``_ops`` attribute, and mypy checks that the module
+has every operation below with these signatures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .._ops import Op
+    from ..aio import AsyncBrowser
+    from ..browser import Browser
+    from .action import ActionResult
+    from .ref import Ref
+    from .results import SnapshotDiff
+    from .snapshot import Snapshot
+    from .specs import SnapshotSpec, Wait
+
+#: The client a bound model belongs to: with a Browser its operations return values,
+#: with an AsyncBrowser awaitables.
+B = TypeVar("B", "Browser", "AsyncBrowser")
+
+
+class ModelOps(Protocol):
+    """The operations the bound models run (each a sans-IO generator of ``_ops``)."""
+
+    def observe(self, browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
+        """Capture a snapshot with ``spec``."""
+
+    def diff(self, snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
+        """Compare ``snapshot`` with the active page."""
+
+    def mutate(self, ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+        """Run one mutation on ``ref``."""
+
+    def read_str(self, ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str]:
+        """Read one string of ``ref``."""
+
+    def read_opt_str(self, ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str | None]:
+        """Read one optional string of ``ref``."""
+
+    def read_bool(self, ref: Ref[Any], action: str) -> Op[bool]:
+        """Read one boolean state of ``ref``."""
+
+    def refresh_ref(
+        self, ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool
+    ) -> Op[Ref[B]]:
+        """Resolve ``ref``'s role and name in a fresh snapshot."""

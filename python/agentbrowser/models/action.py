@@ -1,0 +1,64 @@
+"""The :class:`ActionResult` of one completed mutation, with its evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic
+
+from .. import _decode as d
+from ._bounded import clip_repr
+from ._client import B
+from .results import SnapshotDiff
+from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from .ref import Ref
+    from .specs import SnapshotSpec
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ActionResult(Generic[B]):
+    """One completed mutation: its action, target ref, snapshots before and after, and the diff."""
+
+    action: str
+    target: Ref[B] | None
+    before: Snapshot[B] | None
+    after: Snapshot[B] | None
+    diff: SnapshotDiff | None
+    raw: Mapping[str, Any] = field(compare=False)
+
+    @property
+    def changed(self) -> bool:
+        """Whether the diff shows any change (False without evidence)."""
+        return self.diff is not None and self.diff.changed
+
+    @classmethod
+    def from_raw(
+        cls, raw: Mapping[str, Any], browser: B, target: Ref[B] | None, spec: SnapshotSpec | None = None
+    ) -> ActionResult[B]:
+        """Decode a mutation's data; its snapshots are bound to ``browser``."""
+        m = "ActionResult"
+        raw = d.mapping(m, raw)
+        before = d.opt_map(m, raw, "before")
+        after = d.opt_map(m, raw, "after")
+        diff = d.opt_map(m, raw, "diff")
+        return cls(
+            action=d.req_str(m, raw, "action"),
+            target=target,
+            before=Snapshot.from_raw(before, browser, spec) if before is not None else None,
+            after=Snapshot.from_raw(after, browser, spec) if after is not None else None,
+            diff=SnapshotDiff.from_raw(diff) if diff is not None else None,
+            raw=raw,
+        )
+
+    def __repr__(self) -> str:
+        target = self.target._label() if self.target is not None else None
+        if target is None and isinstance(self.raw.get("target"), Mapping):
+            target = clip_repr(self.raw["target"].get("ref"))
+        diff = (
+            f"changed={self.diff.changed}, +{self.diff.added} -{self.diff.removed}"
+            if self.diff is not None
+            else "no diff"
+        )
+        return f"ActionResult(action={self.action!r}, target={target}, {diff})"

@@ -1,0 +1,199 @@
+"""The accessibility :class:`Snapshot` of a page, and its lookups of refs."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
+
+from .. import _decode as d
+from ._bounded import clip, clip_repr
+from ._client import B
+from .ref import Ref
+from .specs import SnapshotSpec
+
+if TYPE_CHECKING:
+    from ..aio import AsyncBrowser
+    from ..browser import Browser
+    from .results import SnapshotDiff
+
+_CANDIDATES = 10
+
+
+def _parse_ref_id(ref_id: str) -> str:
+    if not isinstance(ref_id, str):
+        raise TypeError(f"ref id must be a string like 'e1' or '@e1', got {type(ref_id).__name__}")
+    rid = ref_id.strip()
+    if rid.startswith("@"):
+        rid = rid[1:]
+    elif rid.startswith("ref="):
+        rid = rid[4:]
+    return rid
+
+
+def _omitted(value: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, list):
+        return ()
+    out: list[tuple[str, int]] = []
+    for item in value:
+        if isinstance(item, Mapping) and isinstance(item.get("role"), str) and isinstance(item.get("count"), int):
+            out.append((item["role"], item["count"]))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Snapshot(Generic[B]):
+    """One accessibility capture of the active page.
+
+    ``text`` is the readable tree, ``origin`` (alias ``url``) the page URL, ``spec`` the
+    :class:`SnapshotSpec` reused by :meth:`refresh` and ref mutations, ``refs`` the bound
+    :class:`Ref` objects by id, ``generation`` the engine's snapshot counter, ``tab`` the tab
+    that issued the refs, ``truncated`` whether the size budget cut the text and ``omitted``
+    what it left out as ``(role, lines)`` pairs, most first; ``raw`` the native mapping.
+    """
+
+    text: str
+    origin: str
+    spec: SnapshotSpec
+    generation: int
+    truncated: bool
+    tab: str | None
+    omitted: tuple[tuple[str, int], ...]
+    browser: B
+    refs: Mapping[str, Ref[B]]
+    raw: Mapping[str, Any]
+
+    @property
+    def url(self) -> str:
+        """Alias of ``origin``."""
+        return self.origin
+
+    @classmethod
+    def from_raw(cls, raw: Mapping[str, Any], browser: B, spec: SnapshotSpec | None = None) -> Snapshot[B]:
+        """Decode a wire Snapshot bound to ``browser``."""
+        m = "Snapshot"
+        raw = d.mapping(m, raw)
+        spec_raw = d.opt_map(m, raw, "spec")
+        refs_raw = d.req_map(m, raw, "refs")
+        snap = cls(
+            text=d.req_str(m, raw, "text"),
+            origin=d.req_str(m, raw, "origin"),
+            spec=SnapshotSpec.from_raw(spec_raw) if spec_raw is not None else (spec or SnapshotSpec()),
+            generation=d.req_int(m, raw, "generation"),
+            truncated=d.opt_bool(m, raw, "truncated"),
+            tab=d.opt_str(m, raw, "tab"),
+            omitted=_omitted(raw.get("omitted")),
+            browser=browser,
+            refs=MappingProxyType({}),
+            raw=raw,
+        )
+        refs: dict[str, Ref[B]] = {}
+        for rid, meta in refs_raw.items():
+            meta = d.mapping("Ref", meta, f"refs.{rid}")
+            refs[rid] = Ref(
+                id=rid,
+                selector=f"@{rid}",
+                role=d.req_str("Ref", meta, "role"),
+                name=d.opt_str("Ref", meta, "name", "") or "",
+                frame=d.opt_str("Ref", meta, "frame"),
+                snapshot=snap,
+                browser=browser,
+                raw=meta,
+            )
+        object.__setattr__(snap, "refs", MappingProxyType(refs))
+        return snap
+
+    # -- lookups (pure) -----------------------------------------------------
+
+    def ref(self, ref_id: str) -> Ref[B]:
+        """The ref with this exact id (``e1``, ``@e1`` or ``ref=e1``); KeyError if unknown."""
+        rid = _parse_ref_id(ref_id)
+        try:
+            return self.refs[rid]
+        except KeyError:
+            known = ", ".join(list(self.refs)[:_CANDIDATES])
+            more = f", … ({len(self.refs)} refs)" if len(self.refs) > _CANDIDATES else ""
+            raise KeyError(f"unknown ref {ref_id!r} in this snapshot; known ids: {known or 'none'}{more}") from None
+
+    def all(
+        self, *, role: str | None = None, name: str | None = None, contains: str | None = None, exact: bool = False
+    ) -> tuple[Ref[B], ...]:
+        """Every ref matching the criteria, in document order.
+
+        ``role`` matches case-insensitively; ``name`` matches the whole accessible name
+        (ignoring case and runs of whitespace unless ``exact``); ``contains`` matches a
+        substring of the name (case-insensitive unless ``exact``).
+        """
+        return tuple(r for r in self.refs.values() if r._matches(role, name, contains, exact))
+
+    def one(
+        self, *, role: str | None = None, name: str | None = None, contains: str | None = None, exact: bool = False
+    ) -> Ref[B]:
+        """The single ref matching the criteria; LookupError naming them when zero or several match."""
+        found = self.all(role=role, name=name, contains=contains, exact=exact)
+        if len(found) == 1:
+            return found[0]
+        criteria = _criteria(role, name, contains, exact)
+        if found:
+            head, pool = f"{len(found)} refs match {criteria}", found
+        else:
+            same_role = self.all(role=role) if role is not None else ()
+            pool = same_role or tuple(self.refs.values())
+            head = f"no ref matches {criteria}"
+        shown = ", ".join(r._label() for r in pool[:_CANDIDATES])
+        more = f", … {len(pool) - _CANDIDATES} more" if len(pool) > _CANDIDATES else ""
+        raise LookupError(f"{head}; candidates: {shown or 'none (the snapshot has no refs)'}{more}")
+
+    # -- operations ----------------------------------------------------------
+
+    @overload
+    def refresh(self: Snapshot[Browser]) -> Snapshot[Browser]: ...
+    @overload
+    def refresh(self: Snapshot[AsyncBrowser]) -> Awaitable[Snapshot[AsyncBrowser]]: ...
+    def refresh(self) -> Snapshot[Any] | Awaitable[Snapshot[Any]]:
+        """Capture the same SnapshotSpec again (a new Snapshot)."""
+        return self.browser._drive(self.browser._ops.observe(self.browser, self.spec))
+
+    @overload
+    def diff(self: Snapshot[Browser]) -> SnapshotDiff: ...
+    @overload
+    def diff(self: Snapshot[AsyncBrowser]) -> Awaitable[SnapshotDiff]: ...
+    def diff(self) -> SnapshotDiff | Awaitable[SnapshotDiff]:
+        """Compare this snapshot with the active page now."""
+        return self.browser._drive(self.browser._ops.diff(self))
+
+    # -- presentation ----------------------------------------------------------
+
+    def __repr__(self) -> str:
+        first = self.text.strip().splitlines()[0] if self.text.strip() else ""
+        return (
+            f"Snapshot(origin={clip_repr(self.origin, 80)}, generation={self.generation}, "
+            f"refs={len(self.refs)}, lines={self.text.count(chr(10)) + 1}, text={clip_repr(first, 80)})"
+        )
+
+    _DISPLAY_CHARS: ClassVar[int] = 6000
+
+    def _repr_markdown_(self) -> str:
+        body = clip(self.text, self._DISPLAY_CHARS).replace("```", "`\u200b``")
+        return (
+            f"**Snapshot** of `{clip(self.origin, 200)}` — {len(self.refs)} refs, generation "
+            f"{self.generation}{' (truncated)' if self.truncated else ''}\n\n```\n{body}\n```"
+        )
+
+    def _repr_html_(self) -> str:
+        body = html.escape(clip(self.text, self._DISPLAY_CHARS))
+        return (
+            f"<div><b>Snapshot</b> of <code>{html.escape(clip(self.origin, 200))}</code> — "
+            f"{len(self.refs)} refs, generation {self.generation}"
+            f"{' (truncated)' if self.truncated else ''}<pre>{body}</pre></div>"
+        )
+
+
+def _criteria(role: str | None, name: str | None, contains: str | None, exact: bool) -> str:
+    parts = [
+        f"{k}={clip(v, 60)!r}" for k, v in (("role", role), ("name", name), ("contains", contains)) if v is not None
+    ]
+    parts.append(f"exact={exact}")
+    return "(" + ", ".join(parts) + ")"

@@ -1,0 +1,168 @@
+"""Inputs of operations: what a snapshot captures (:class:`SnapshotSpec`) and what to wait
+for (:class:`Wait`), with the load states and mouse buttons the engine knows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from .. import _decode as d
+from ._bounded import clip_repr
+from ._checks import check_timeout, check_type
+
+#: A page load state the engine can wait for.
+LoadState = Literal["load", "domcontentloaded", "networkidle"]
+#: A mouse button of ``Ref.click``.
+MouseButton = Literal["left", "right", "middle"]
+LOAD_STATES: tuple[str, ...] = get_args(LoadState)
+MOUSE_BUTTONS: tuple[str, ...] = get_args(MouseButton)
+
+#: The engine's default size budget of a snapshot's text, in bytes.
+DEFAULT_MAX_BYTES = 100_000
+
+
+def _opt_int_default(model: str, raw: Mapping[str, Any], key: str, default: int) -> int:
+    value = d.opt_int(model, raw, key)
+    return default if value is None else value
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotSpec:
+    """What one accessibility capture includes.
+
+    ``selector`` limits the tree to a CSS subtree, ``interactive`` keeps interactive
+    elements (and their context) only, ``compact`` drops empty structural nodes,
+    ``max_depth`` limits the depth (>= 0), ``urls`` adds link targets, ``max_bytes`` is the
+    size budget of the text (default 100000, 0 = unbounded): past it the snapshot stops at a
+    whole line, ``Snapshot.truncated`` is set and ``Snapshot.omitted`` counts what was left out.
+    """
+
+    selector: str | None = None
+    interactive: bool = True
+    compact: bool = False
+    max_depth: int | None = None
+    urls: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+    def __post_init__(self) -> None:
+        if self.selector is not None:
+            check_type("SnapshotSpec", "selector", self.selector, str, "a CSS selector string or None")
+            if not self.selector.strip():
+                raise ValueError("SnapshotSpec.selector must not be empty (use None for the whole page)")
+        for name in ("interactive", "compact", "urls"):
+            check_type("SnapshotSpec", name, getattr(self, name), bool, "a bool")
+        if self.max_depth is not None:
+            check_type("SnapshotSpec", "max_depth", self.max_depth, int, "an int or None")
+            if self.max_depth < 0:
+                raise ValueError(f"SnapshotSpec.max_depth must be >= 0 or None, got {self.max_depth}")
+        check_type("SnapshotSpec", "max_bytes", self.max_bytes, int, "an int (0 = unbounded)")
+        if self.max_bytes < 0:
+            raise ValueError(f"SnapshotSpec.max_bytes must be >= 0 (0 = unbounded), got {self.max_bytes}")
+
+    def to_wire(self) -> dict[str, Any]:
+        """The ``snapshot`` action's parameters."""
+        wire: dict[str, Any] = {
+            "interactive": self.interactive,
+            "compact": self.compact,
+            "urls": self.urls,
+            "maxBytes": self.max_bytes,
+        }
+        if self.selector is not None:
+            wire["selector"] = self.selector
+        if self.max_depth is not None:
+            wire["maxDepth"] = self.max_depth
+        return wire
+
+    @classmethod
+    def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotSpec:
+        """Decode the spec a snapshot reports."""
+        m = "SnapshotSpec"
+        return cls(
+            selector=d.opt_str(m, raw, "selector"),
+            interactive=d.opt_bool(m, raw, "interactive", True),
+            compact=d.opt_bool(m, raw, "compact", False),
+            max_depth=d.opt_int(m, raw, "maxDepth"),
+            urls=d.opt_bool(m, raw, "urls", False),
+            max_bytes=_opt_int_default(m, raw, "maxBytes", DEFAULT_MAX_BYTES),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One condition to wait for after an action (or alone with ``page.wait``).
+
+    Build it with :meth:`text`, :meth:`url`, :meth:`loaded` or :meth:`all`.  Timeouts
+    are milliseconds (>= 0); ``None`` means the engine default.
+    """
+
+    kind: Literal["text", "url", "load", "all"]
+    value: str | None = None
+    conditions: tuple[Wait, ...] = ()
+    timeout_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("text", "url", "load", "all"):
+            raise ValueError(f"Wait.kind must be one of text, url, load, all; got {self.kind!r}")
+        check_timeout("Wait", self.timeout_ms)
+        if self.kind == "all":
+            if not self.conditions:
+                raise ValueError("Wait.all() requires at least one condition")
+            for c in self.conditions:
+                if not isinstance(c, Wait):
+                    raise TypeError(f"Wait.all() takes Wait conditions, got {type(c).__name__} {c!r}")
+            return
+        if not isinstance(self.value, str):
+            raise TypeError(f"Wait.{self.kind} value must be a string, got {type(self.value).__name__}")
+        if self.kind == "load" and self.value not in LOAD_STATES:
+            raise ValueError(f"Wait.loaded state must be one of {', '.join(LOAD_STATES)}; got {self.value!r}")
+        if self.kind in ("text", "url") and not self.value:
+            raise ValueError(f"Wait.{self.kind}() needs a non-empty {self.kind}")
+
+    @classmethod
+    def text(cls, text: str, *, timeout_ms: int | None = None) -> Wait:
+        """Wait until ``text`` appears in the page's rendered text."""
+        return cls("text", text, timeout_ms=timeout_ms)
+
+    @classmethod
+    def url(cls, url: str, *, timeout_ms: int | None = None) -> Wait:
+        """Wait until the active URL equals ``url`` or matches it as a glob (``*``, ``?``)."""
+        return cls("url", url, timeout_ms=timeout_ms)
+
+    @classmethod
+    def loaded(cls, state: LoadState = "load", *, timeout_ms: int | None = None) -> Wait:
+        """Wait for a load state: ``load``, ``domcontentloaded`` or ``networkidle``."""
+        return cls("load", state, timeout_ms=timeout_ms)
+
+    @classmethod
+    def all(cls, *conditions: Wait, timeout_ms: int | None = None) -> Wait:
+        """Every condition in order (at least one), within an optional shared timeout."""
+        return cls("all", None, tuple(conditions), timeout_ms=timeout_ms)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The WaitCondition JSON of the wire protocol."""
+        wire: dict[str, Any] = {"type": self.kind}
+        if self.kind == "all":
+            wire["conditions"] = [c.to_wire() for c in self.conditions]
+        elif self.kind == "load":
+            wire["state"] = self.value
+        else:
+            wire[self.kind] = self.value
+        if self.timeout_ms is not None:
+            wire["timeoutMs"] = self.timeout_ms
+        return wire
+
+    def budget_ms(self) -> int:
+        """Upper bound of the time this condition may take (its explicit timeouts)."""
+        if self.timeout_ms is not None:
+            return self.timeout_ms
+        return sum(c.budget_ms() for c in self.conditions)
+
+    def __repr__(self) -> str:
+        t = f", timeout_ms={self.timeout_ms}" if self.timeout_ms is not None else ""
+        if self.kind == "all":
+            inner = ", ".join(repr(c) for c in self.conditions[:3])
+            more = f", …{len(self.conditions) - 3} more" if len(self.conditions) > 3 else ""
+            return f"Wait.all({inner}{more}{t})"
+        name = "loaded" if self.kind == "load" else self.kind
+        return f"Wait.{name}({clip_repr(self.value)}{t})"
