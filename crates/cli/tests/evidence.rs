@@ -683,3 +683,39 @@ fn html_and_count_by_selector_or_ref() {
     assert_eq!(cli.err(&["get", "html", ".missing"]).0, "not_found");
     assert_eq!(cli.err(&["get", "html", "e99999"]).0, "unknown_ref");
 }
+
+#[test]
+fn dialogs_are_answered_and_reported_in_the_evidence() {
+    let server = Server::start();
+    server.route(
+        "/",
+        Page::html(
+            "<title>Dialogs</title><p id=out></p>\
+             <button onclick=\"alert('saved')\">Alert</button>\
+             <button onclick=\"document.getElementById('out').textContent = confirm('delete?') ? 'yes' : 'no'\">Confirm</button>\
+             <button onclick=\"document.getElementById('out').textContent = 'quiet'\">Quiet</button>",
+        ),
+    );
+    let cli = Cli::new("dialogs");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let alert = cli.find_ref(&snap, "button", "Alert");
+    let confirm = cli.find_ref(&snap, "button", "Confirm");
+    let quiet = cli.find_ref(&snap, "button", "Quiet");
+    let r = cli.ok(&["click", &alert]);
+    assert_eq!(
+        r["dialogs"],
+        serde_json::json!([{"type": "alert", "message": "saved", "url": server.url("/"), "accepted": true}])
+    );
+    let r = cli.ok(&["click", &confirm, "--no-evidence"]);
+    assert_eq!(r["dialogs"][0]["type"], "confirm");
+    assert_eq!(r["dialogs"][0]["accepted"], false);
+    // The page saw the answer the evidence reports.
+    assert_eq!(
+        cli.ok(&["eval", "document.getElementById('out').textContent"])["result"],
+        "no"
+    );
+    // An action that opened none reports none (the field is absent).
+    let r = cli.ok(&["click", &quiet]);
+    assert!(r.get("dialogs").is_none(), "{r}");
+}

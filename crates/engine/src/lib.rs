@@ -9,6 +9,7 @@ mod control;
 pub mod cx;
 pub mod diff;
 pub mod error;
+pub mod events;
 mod handlers;
 pub mod input;
 mod interact;

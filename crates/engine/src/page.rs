@@ -3,14 +3,16 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
+use agentbrowser_cdp::Session;
 use agentbrowser_cdp::types::NavigateResult;
-use agentbrowser_cdp::{Event, Session};
 use agentbrowser_protocol::{ErrorCode, LoadState};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
+use crate::events::str_field;
+use crate::events::{DialogLog, Listeners};
 use crate::refs::TabRefs;
 
 /// What the page-side serializer made of an object result.
@@ -34,7 +36,8 @@ pub const DEFAULT_EVAL_MAX_BYTES: usize = 1 << 20;
 /// Name of the isolated world the engine's page scripts run in.
 pub const WORLD_NAME: &str = "__agentbrowser";
 
-const LOADERS_KEPT: usize = 8;
+/// Documents whose lifecycle events and status are kept.
+pub(crate) const LOADERS_KEPT: usize = 8;
 /// How long a page suspected to be hung gets to answer a trivial evaluation.
 const HUNG_PROBE: std::time::Duration = std::time::Duration::from_millis(300);
 
@@ -70,7 +73,7 @@ pub struct PageState {
 }
 
 impl PageState {
-    fn lifecycle_mut(&mut self, loader: &str) -> &mut Vec<String> {
+    pub(crate) fn lifecycle_mut(&mut self, loader: &str) -> &mut Vec<String> {
         if let Some(pos) = self.lifecycle.iter().position(|(l, _)| l == loader) {
             return &mut self.lifecycle[pos].1;
         }
@@ -128,6 +131,8 @@ pub struct Page {
     pub ref_counter: Arc<std::sync::atomic::AtomicU64>,
     /// Cached execution contexts of the engine's isolated world, by (session, frame).
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
+    /// The dialogs this tab opened (answered at once; bounded).
+    pub dialogs: DialogLog,
 }
 
 impl Page {
@@ -143,7 +148,8 @@ impl Page {
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
         let events = session.events();
-        tokio::spawn(pump(session.clone(), events, tx.clone()));
+        let dialogs = DialogLog::default();
+        tokio::spawn(Listeners::for_page(&session, &tx, &dialogs).pump(events));
         let (a, b, c, d, tree) = tokio::join!(
             session.call("Page.enable", json!({})),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
@@ -171,6 +177,7 @@ impl Page {
             ref_counter,
             refs: Arc::default(),
             worlds: Arc::default(),
+            dialogs,
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
@@ -552,176 +559,4 @@ pub fn remote_value(obj: agentbrowser_cdp::types::RemoteObject) -> Value {
         return Value::String(u);
     }
     Value::Null
-}
-
-fn str_field(v: &Value, key: &str) -> String {
-    v.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
-/// frames nested in it: each child session auto-attaches its own out-of-process children.
-fn child_event(parent: &Session, via_child: bool, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
-    let p = &ev.params;
-    let sid = str_field(p, "sessionId");
-    if ev.method == "Target.detachedFromTarget" {
-        tx.send_modify(|s| {
-            s.child_sessions.retain(|_, v| *v != sid);
-            s.child_parents.remove(&sid);
-        });
-        return;
-    }
-    let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
-    if str_field(&info, "type") != "iframe" {
-        return;
-    }
-    let target = str_field(&info, "targetId");
-    let parent_sid = if via_child {
-        parent.id().map(str::to_string)
-    } else {
-        None
-    };
-    tx.send_modify(|s| {
-        s.child_sessions.insert(target, sid.clone());
-        s.child_parents.insert(sid.clone(), parent_sid);
-    });
-    let child = Session::attached(parent.connection().clone(), sid.clone());
-    let tx = tx.clone();
-    tokio::spawn(async move {
-        let mut events = child.events();
-        let mut state = tx.subscribe();
-        let _ = child
-            .call(
-                "Target.setAutoAttach",
-                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
-            )
-            .await;
-        loop {
-            tokio::select! {
-                ev = events.recv() => match ev {
-                    Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx);
-                    }
-                    Some(_) => {}
-                    None => return,
-                },
-                changed = state.changed() => {
-                    let gone = changed.is_err() || {
-                        let s = state.borrow();
-                        s.detached || !s.child_parents.contains_key(&sid)
-                    };
-                    if gone {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-}
-
-async fn pump(
-    session: Session,
-    mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
-    tx: Arc<watch::Sender<PageState>>,
-) {
-    while let Some(ev) = events.recv().await {
-        let p = &ev.params;
-        match ev.method.as_str() {
-            "Page.lifecycleEvent" => {
-                let frame = str_field(p, "frameId");
-                let loader = str_field(p, "loaderId");
-                let name = str_field(p, "name");
-                tx.send_modify(|s| {
-                    if s.main_frame_id.is_empty() || s.main_frame_id == frame {
-                        let events = s.lifecycle_mut(&loader);
-                        if name == "init" {
-                            events.clear();
-                        }
-                        events.push(name);
-                    }
-                });
-            }
-            "Page.frameNavigated" => {
-                let frame = p.get("frame").cloned().unwrap_or(Value::Null);
-                if frame.get("parentId").is_some() {
-                    continue;
-                }
-                let restored = str_field(p, "type") == "BackForwardCacheRestore";
-                tx.send_modify(|s| {
-                    s.main_frame_id = str_field(&frame, "id");
-                    s.loader_id = str_field(&frame, "loaderId");
-                    s.url = str_field(&frame, "url");
-                    s.document_seq += 1;
-                    if restored {
-                        let loader = s.loader_id.clone();
-                        s.lifecycle_mut(&loader).push("__restored".into());
-                    }
-                });
-            }
-            "Page.navigatedWithinDocument" => {
-                let frame = str_field(p, "frameId");
-                let url = str_field(p, "url");
-                tx.send_modify(|s| {
-                    if s.main_frame_id == frame {
-                        s.url = url;
-                    }
-                });
-            }
-            "Network.responseReceived" if str_field(p, "type") == "Document" => {
-                let loader = str_field(p, "loaderId");
-                let status = p
-                    .get("response")
-                    .and_then(|r| r.get("status"))
-                    .and_then(Value::as_i64);
-                if let (true, Some(status)) = (str_field(p, "requestId") == loader, status) {
-                    tx.send_modify(|s| {
-                        if s.statuses.len() == LOADERS_KEPT {
-                            s.statuses.pop_front();
-                        }
-                        s.statuses.push_back((loader, status));
-                    });
-                }
-            }
-            "Page.frameStartedLoading" | "Page.frameRequestedNavigation" => {
-                let frame = str_field(p, "frameId");
-                let started = ev.method == "Page.frameStartedLoading";
-                tx.send_modify(|s| {
-                    if s.main_frame_id == frame {
-                        s.nav_started_seq += 1;
-                        if started {
-                            s.loading = true;
-                        }
-                    }
-                });
-            }
-            "Page.frameStoppedLoading" => {
-                let frame = str_field(p, "frameId");
-                tx.send_modify(|s| {
-                    if s.main_frame_id == frame {
-                        s.loading = false;
-                    }
-                });
-            }
-            "Target.attachedToTarget" | "Target.detachedFromTarget" => {
-                child_event(&session, false, &ev, &tx);
-            }
-            "Inspector.targetCrashed" => tx.send_modify(|s| s.crashed = true),
-            "Inspector.detached" => tx.send_modify(|s| s.detached = true),
-            "Page.javascriptDialogOpening" => {
-                // A dialog blocks the page's scripts; answer it so the session never hangs.
-                let kind = str_field(p, "type");
-                let accept = kind == "alert" || kind == "beforeunload";
-                let s = session.clone();
-                tokio::spawn(async move {
-                    let _ = s
-                        .call("Page.handleJavaScriptDialog", json!({"accept": accept}))
-                        .await;
-                });
-            }
-            _ => {}
-        }
-    }
-    tx.send_modify(|s| s.detached = true);
 }

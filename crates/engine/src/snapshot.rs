@@ -120,69 +120,47 @@ async fn run_part(
             _ => EngineError::internal(msg),
         });
     }
-    let next_ref = value.get("nextRef").and_then(Value::as_u64).unwrap_or(next);
+    let answer: PartAnswer = serde_json::from_value(value).map_err(|e| {
+        EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
+    })?;
     page.ref_counter
-        .fetch_max(next_ref, std::sync::atomic::Ordering::Relaxed);
-    let refs = value
-        .get("refs")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|r| {
-                    let r = r.as_array()?;
-                    Some((
-                        r.first()?.as_str()?.to_string(),
-                        r.get(1).and_then(Value::as_str).unwrap_or("").to_string(),
-                        r.get(2).and_then(Value::as_str).unwrap_or("").to_string(),
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let frames = value
-        .get("frames")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|f| {
-                    Some((
-                        f.get("marker")?.as_str()?.to_string(),
-                        u32::try_from(f.get("index")?.as_u64()?).ok()?,
-                        u32::try_from(f.get("depth").and_then(Value::as_u64).unwrap_or(0)).ok()?,
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let omitted = value
-        .get("omitted")
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
-                .collect()
-        })
-        .unwrap_or_default();
+        .fetch_max(answer.next_ref, std::sync::atomic::Ordering::Relaxed);
     Ok(Part {
-        omitted,
-        url: value
-            .get("url")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
-        text: value
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
-        refs,
-        doc_token: value
-            .get("docToken")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
-        frames,
+        omitted: answer.omitted.unwrap_or_default().into_iter().collect(),
+        url: answer.url,
+        text: answer.text,
+        refs: answer.refs,
+        doc_token: answer.doc_token,
+        frames: answer
+            .frames
+            .into_iter()
+            .map(|f| (f.marker, f.index, f.depth))
+            .collect(),
     })
+}
+
+/// A frame's snapshot as the page script answers it; every field is required (a missing
+/// `docToken` would make every later ref check compare against nothing).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PartAnswer {
+    text: String,
+    /// `[id, role, name]` per ref, in order.
+    refs: Vec<(String, String, String)>,
+    next_ref: u64,
+    doc_token: String,
+    frames: Vec<FrameMarker>,
+    url: String,
+    /// Lines the size budget left out, by role (null when nothing was cut).
+    omitted: Option<indexmap::IndexMap<String, u64>>,
+}
+
+/// Where an out-of-process frame's snapshot goes in its parent's text.
+#[derive(serde::Deserialize)]
+struct FrameMarker {
+    marker: String,
+    index: u32,
+    depth: u32,
 }
 
 /// Finds the out-of-process frame behind frame marker `index` of the last snapshot in `frame`.

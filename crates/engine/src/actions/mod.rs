@@ -535,6 +535,7 @@ pub async fn mutate(
         None
     };
     let s = page.state();
+    let dialogs = page.dialogs.cursor();
     let report = perform(page, el, &id, &entry, &m, limits).await?;
     // Every mutation ends with a call on its element; in the page's own renderer that call
     // already let the events of the input's work arrive.
@@ -544,7 +545,7 @@ pub async fn mutate(
         m.action(),
         Some(target_of(&id, &entry)),
         before,
-        (s.nav_started_seq, s.document_seq, synced),
+        (s.nav_started_seq, s.document_seq, synced, dialogs),
         wait_for,
         limits,
         report,
@@ -567,13 +568,14 @@ pub async fn press(
         None
     };
     let s = page.state();
+    let dialogs = page.dialogs.cursor();
     input::press(&page.session, modifiers, &k).await?;
     finish(
         page,
         "press",
         None,
         before,
-        (s.nav_started_seq, s.document_seq, false),
+        (s.nav_started_seq, s.document_seq, false, dialogs),
         wait_for,
         limits,
         ActionReport {
@@ -604,7 +606,7 @@ async fn finish(
     action: &str,
     target: Option<ActionTarget>,
     before: Option<Snapshot>,
-    seqs: (u64, u64, bool),
+    seqs: (u64, u64, bool, u64),
     wait_for: Option<WaitCondition>,
     limits: Limits,
     report: ActionReport,
@@ -642,6 +644,7 @@ async fn finish(
         before: None,
         after: None,
         diff: None,
+        dialogs: page.dialogs.since(seqs.3),
         report,
     };
     let Some(before) = &before else {

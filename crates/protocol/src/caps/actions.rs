@@ -143,6 +143,9 @@ pub struct ActionOutput {
     pub after: Option<SnapshotOutput>,
     /// Their diff (null with `evidence: false`).
     pub diff: Option<DiffStats>,
+    /// JavaScript dialogs the page opened during the action, as they were answered (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<DialogInfo>,
     /// What this action reports besides.
     #[serde(flatten)]
     pub report: ActionReport,
@@ -173,4 +176,18 @@ pub struct ActionReport {
     /// `click` with `newTab`: the tab the click opened (null when none opened).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<Option<String>>,
+}
+
+/// A JavaScript dialog the page opened, and how it was answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DialogInfo {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its message.
+    pub message: String,
+    /// The URL of the frame that opened it.
+    pub url: String,
+    /// Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt).
+    pub accepted: bool,
 }

@@ -1,0 +1,97 @@
+//! Out-of-process iframes: their flattened sessions, at any depth, recorded in the page's state
+//! so snapshots and actions can reach into them.
+
+use std::sync::Arc;
+
+use agentbrowser_cdp::{Event, Session};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use super::Listener;
+use super::str_field;
+use crate::page::PageState;
+
+/// Follows the out-of-process frames attached to the page's own session.
+pub(crate) struct Frames {
+    session: Session,
+    state: Arc<watch::Sender<PageState>>,
+}
+
+impl Frames {
+    pub(crate) fn new(session: Session, state: Arc<watch::Sender<PageState>>) -> Frames {
+        Frames { session, state }
+    }
+}
+
+impl Listener for Frames {
+    fn wants(&self, method: &str) -> bool {
+        matches!(
+            method,
+            "Target.attachedToTarget" | "Target.detachedFromTarget"
+        )
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        child_event(&self.session, false, ev, &self.state);
+    }
+}
+
+/// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
+/// frames nested in it: each child session auto-attaches its own out-of-process children.
+fn child_event(parent: &Session, via_child: bool, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
+    let p = &ev.params;
+    let sid = str_field(p, "sessionId");
+    if ev.method == "Target.detachedFromTarget" {
+        tx.send_modify(|s| {
+            s.child_sessions.retain(|_, v| *v != sid);
+            s.child_parents.remove(&sid);
+        });
+        return;
+    }
+    let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
+    if str_field(&info, "type") != "iframe" {
+        return;
+    }
+    let target = str_field(&info, "targetId");
+    let parent_sid = if via_child {
+        parent.id().map(str::to_string)
+    } else {
+        None
+    };
+    tx.send_modify(|s| {
+        s.child_sessions.insert(target, sid.clone());
+        s.child_parents.insert(sid.clone(), parent_sid);
+    });
+    let child = Session::attached(parent.connection().clone(), sid.clone());
+    let tx = tx.clone();
+    tokio::spawn(async move {
+        let mut events = child.events();
+        let mut state = tx.subscribe();
+        let _ = child
+            .call(
+                "Target.setAutoAttach",
+                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+            )
+            .await;
+        loop {
+            tokio::select! {
+                ev = events.recv() => match ev {
+                    Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
+                        child_event(&child, true, &ev, &tx);
+                    }
+                    Some(_) => {}
+                    None => return,
+                },
+                changed = state.changed() => {
+                    let gone = changed.is_err() || {
+                        let s = state.borrow();
+                        s.detached || !s.child_parents.contains_key(&sid)
+                    };
+                    if gone {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
