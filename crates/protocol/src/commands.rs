@@ -47,6 +47,17 @@ macro_rules! commands {
                 }
             }
 
+            /// The human text of a result of `action` (its output's `Present`); `None` for an
+            /// unknown action or data that is not that output.
+            pub fn present(action: &str, data: &Value) -> Option<String> {
+                match action {
+                    $($name => serde_json::from_value::<$output>(data.clone())
+                        .ok()
+                        .map(|o| $crate::present::Present::text(&o)),)+
+                    _ => None,
+                }
+            }
+
             /// Every command's parameter and result schemas from one generator, so the types
             /// they share are defined once in its definitions (`#/$defs/...`).
             pub fn shared_schemas(generator: &mut schemars::SchemaGenerator) -> Vec<CommandDoc> {

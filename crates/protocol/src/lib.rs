@@ -7,6 +7,7 @@ pub mod caps;
 pub mod codes;
 pub mod commands;
 pub mod envelope;
+pub mod present;
 pub mod reference;
 pub mod strict;
 pub mod validate;

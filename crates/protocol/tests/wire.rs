@@ -120,3 +120,35 @@ fn every_command_has_a_kind() {
         .unwrap();
     assert_eq!(c.kind(), Kind::Read);
 }
+
+#[test]
+fn every_pinned_answer_decodes_as_its_output_and_has_a_presenter() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../cli/tests/golden/wire.json");
+    let golden: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for entry in &golden {
+        let r = &entry["response"];
+        if r["success"] != true {
+            continue;
+        }
+        let action = r["action"].as_str().unwrap();
+        let text = Command::present(action, &r["data"]);
+        assert!(
+            text.is_some(),
+            "{action}: the pinned answer does not decode as its output: {}",
+            r["data"]
+        );
+        seen.insert(action.to_string());
+    }
+    assert!(seen.len() >= 30, "only {} actions pinned", seen.len());
+    let click = golden
+        .iter()
+        .find(|e| e["args"][0] == "click" && e["response"]["success"] == true)
+        .unwrap();
+    let text = Command::present("click", &click["response"]["data"]).unwrap();
+    assert!(
+        text.starts_with("click e6 (button \"Send\")\n--- before"),
+        "{text}"
+    );
+}
