@@ -6,7 +6,9 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use agentbrowser_protocol::{Command, NoParams, Request};
 use anyhow::{Context, Result, bail};
+use serde_json::Value;
 
 use crate::paths::{self, SessionPaths};
 
@@ -141,7 +143,12 @@ fn stop_daemon(paths: &SessionPaths, pid: i32, session: &str) -> Result<()> {
         .map_err(anyhow::Error::from)
         .and_then(|s| Client::from_stream(s, &paths.socket))
     {
-        let _ = client.round_trip("{\"action\":\"close\"}");
+        let close = Request {
+            id: Value::Null,
+            timeout_ms: None,
+            command: Command::Close(NoParams {}),
+        };
+        let _ = client.round_trip(&close.to_value().to_string());
     } else if paths::is_our_daemon(pid, session) {
         // SAFETY: SIGTERM to a pid checked just now to be this user's daemon of this session.
         unsafe {

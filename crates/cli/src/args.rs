@@ -1,0 +1,339 @@
+//! The command line as clap parses it: global options, launch options and every subcommand.
+
+use agentbrowser_protocol::{LoadState, MouseButton};
+use clap::{Args, Parser, Subcommand};
+
+/// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
+#[derive(Parser, Debug)]
+#[command(name = "agentbrowser", version, about)]
+pub struct Cli {
+    /// Session name (`[A-Za-z0-9_-]{1,64}`); each session has its own daemon and browser.
+    #[arg(
+        long,
+        global = true,
+        env = "AGENTBROWSER_SESSION",
+        default_value = "default"
+    )]
+    pub session: String,
+    /// Print the raw JSON response envelope.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Timeout for the command in milliseconds.
+    #[arg(long, global = true, value_name = "MS")]
+    pub timeout: Option<u64>,
+    /// How a daemon started by this invocation launches its browser.
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Cmd,
+}
+
+/// How a newly started daemon launches its browser (ignored when the daemon already runs).
+/// These go before the command (`agentbrowser --headed open URL`): as global options clap would
+/// copy them into every subcommand on each start, which costs most of the CLI's start-up time.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LaunchArgs {
+    /// Show the browser window (default: headless).
+    #[arg(long)]
+    pub headed: bool,
+    /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else chromium/chrome on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub executable_path: Option<String>,
+    /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
+    #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub browser_args: Vec<String>,
+    /// Window size, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH")]
+    pub window_size: Option<String>,
+    /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
+    #[arg(long, value_name = "URL|PORT")]
+    pub cdp: Option<String>,
+    /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
+    #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
+    pub idle_timeout: Option<u64>,
+}
+
+/// Every subcommand.
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Navigate to a URL.
+    Open {
+        /// The URL (a bare host gets https://, localhost and 127.* get http://).
+        url: String,
+        /// When the navigation counts as finished.
+        #[arg(long, value_enum)]
+        wait_until: Option<LoadState>,
+    },
+    /// Go back in history.
+    Back {
+        #[arg(long, value_enum)]
+        wait_until: Option<LoadState>,
+    },
+    /// Go forward in history.
+    Forward {
+        #[arg(long, value_enum)]
+        wait_until: Option<LoadState>,
+    },
+    /// Reload the page.
+    Reload {
+        #[arg(long, value_enum)]
+        wait_until: Option<LoadState>,
+    },
+    /// Print the page title.
+    Title,
+    /// Print the page URL.
+    Url,
+    /// Evaluate JavaScript in the page and print the result as JSON.
+    Eval {
+        /// The expression (a promise is awaited).
+        script: String,
+        /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<u64>,
+    },
+    /// Tabs: list, new, switch, close.
+    #[command(subcommand)]
+    Tab(TabCmd),
+    /// Accessibility snapshot with refs (default: interactive elements only).
+    Snapshot {
+        /// Interactive elements only (the default).
+        #[arg(short, long)]
+        interactive: bool,
+        /// The whole tree, not only interactive elements.
+        #[arg(long, conflicts_with = "interactive")]
+        full: bool,
+        /// Drop unnamed structural wrappers.
+        #[arg(short, long)]
+        compact: bool,
+        /// Cut lines deeper than N.
+        #[arg(
+            short = 'd',
+            long = "depth",
+            value_name = "N",
+            allow_negative_numbers = true
+        )]
+        depth: Option<i64>,
+        /// Root at the first element matching a CSS selector.
+        #[arg(short, long, value_name = "CSS")]
+        selector: Option<String>,
+        /// Show link targets.
+        #[arg(long)]
+        urls: bool,
+        /// Size budget of the text in bytes (default 100000; 0 = no limit).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_bytes: Option<i64>,
+    },
+    /// Click a ref.
+    Click {
+        r#ref: String,
+        /// Mouse button.
+        #[arg(long, value_enum, default_value = "left")]
+        button: MouseButton,
+        /// Click count (2 = double click).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        count: i64,
+        /// Open a link in a new tab (Ctrl+click).
+        #[arg(long)]
+        new_tab: bool,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Replace the value of a text input, textarea or contenteditable.
+    Fill {
+        r#ref: String,
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Type text into a ref, one key event per character.
+    Type {
+        r#ref: String,
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Select an option by value or label.
+    Select {
+        r#ref: String,
+        value: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Check a checkbox, radio or switch.
+    Check {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Uncheck a checkbox or switch.
+    Uncheck {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Move the mouse over a ref.
+    Hover {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Tap a ref (touch).
+    Tap {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Focus a ref.
+    Focus {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Clear a form control.
+    Clear {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Scroll a ref into view.
+    ScrollIntoView {
+        r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Press a key or chord (Enter, Tab, Control+A, ...).
+    Press {
+        key: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Read from a ref: text, inner-text, value, attr.
+    #[command(subcommand)]
+    Get(GetCmd),
+    /// Check a ref's state: visible, enabled, checked.
+    #[command(subcommand)]
+    Is(IsCmd),
+    /// Wait for text, a URL, a load state (several: all, in that order), or MS milliseconds.
+    Wait {
+        /// Milliseconds to wait when no condition is given.
+        #[arg(allow_negative_numbers = true)]
+        ms: Option<i64>,
+        /// Text that must appear on the page.
+        #[arg(long)]
+        text: Option<String>,
+        /// URL (exact or glob) the page must reach.
+        #[arg(long)]
+        url: Option<String>,
+        /// Load state to reach.
+        #[arg(long, value_enum)]
+        load: Option<LoadState>,
+    },
+    /// Diff the last snapshot (or --generation N) against the page now.
+    Diff {
+        /// Generation of the earlier snapshot.
+        #[arg(long)]
+        generation: Option<u64>,
+    },
+    /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
+    Connect {
+        /// Where the browser listens.
+        target: String,
+    },
+    /// Session and browser status.
+    Status,
+    /// Sessions: list.
+    #[command(subcommand)]
+    Session(SessionCmd),
+    /// Close the browser and stop the session's daemon.
+    Close,
+    /// Run JSON commands from stdin, one per line, printing one envelope per line.
+    Batch,
+    /// Print the generated protocol reference (Markdown).
+    ProtocolDocs,
+    /// Print the protocol's JSON Schema (every command's parameters and result).
+    ProtocolSchema,
+    /// Serve the JSON-lines protocol (`--stdio`: over stdin/stdout for an owning parent).
+    Serve {
+        /// Serve over stdin/stdout; exits and closes Chromium at end of input.
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Run the session daemon in the foreground (the CLI starts it on demand).
+    #[command(hide = true)]
+    Daemon,
+}
+
+/// Options shared by ref mutations: a wait after the action and the evidence switch.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AfterArgs {
+    /// After the action, wait for this text to appear.
+    #[arg(long, value_name = "TEXT")]
+    pub wait_text: Option<String>,
+    /// After the action, wait for the URL to match (exact or glob).
+    #[arg(long, value_name = "URL")]
+    pub wait_url: Option<String>,
+    /// After the action, wait for a load state.
+    #[arg(long, value_enum, value_name = "STATE")]
+    pub wait_load: Option<LoadState>,
+    /// Skip the before/after snapshots and diff (faster).
+    #[arg(long)]
+    pub no_evidence: bool,
+}
+
+/// `get`: reads from a ref or a selector.
+#[derive(Subcommand, Debug)]
+pub enum GetCmd {
+    /// Text content of a ref.
+    Text { r#ref: String },
+    /// Rendered text (innerText) of a ref.
+    InnerText { r#ref: String },
+    /// Current value of a form control.
+    Value { r#ref: String },
+    /// An attribute (prints null when absent).
+    Attr { r#ref: String, name: String },
+    /// HTML of a ref or of the first element matching a CSS selector (innerHTML; bounded).
+    Html {
+        /// A ref or a CSS selector.
+        target: String,
+        /// The element's own tag too (outerHTML).
+        #[arg(long)]
+        outer: bool,
+        /// Largest HTML printed, in bytes (default 100000, 0 = no limit).
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<u64>,
+    },
+    /// How many elements match a CSS selector.
+    Count { selector: String },
+}
+
+/// `is`: a ref's state.
+#[derive(Subcommand, Debug)]
+pub enum IsCmd {
+    /// Whether the ref is visible.
+    Visible { r#ref: String },
+    /// Whether the ref is enabled.
+    Enabled { r#ref: String },
+    /// Whether the ref is checked.
+    Checked { r#ref: String },
+}
+
+/// `tab`: the session's tabs.
+#[derive(Subcommand, Debug)]
+pub enum TabCmd {
+    /// List tabs.
+    List,
+    /// Open a new tab (optionally at a URL) and switch to it.
+    New { url: Option<String> },
+    /// Switch to a tab by id (t1, t2, ...).
+    Switch { id: String },
+    /// Close a tab (default: the active one).
+    Close { id: Option<String> },
+}
+
+/// `session`: the sessions of this user.
+#[derive(Subcommand, Debug)]
+pub enum SessionCmd {
+    /// List running sessions.
+    List,
+}

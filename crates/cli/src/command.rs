@@ -1,0 +1,289 @@
+//! Parsed arguments turned into what this invocation does: one typed protocol request for the
+//! daemon, or a command the CLI runs itself.
+
+use agentbrowser_protocol::{
+    AttributeParams, ClickParams, Command, CountParams, DiffParams, ErrorCode, EvalParams,
+    HistoryParams, HtmlParams, LaunchParams, LoadState, NoParams, OpenParams, PressParams,
+    RefActionParams, RefParams, Request, Response, SnapshotParams, TabCloseParams, TabNewParams,
+    TabSwitchParams, TypeParams, ValueParams, WaitCondition, WaitParams,
+};
+use serde_json::Value;
+
+use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, SessionCmd, TabCmd};
+use crate::failure::Failure;
+
+/// What one invocation does.
+#[derive(Debug)]
+pub enum Plan {
+    /// Send this request to the session's daemon (started when needed) and print its answer.
+    Send(Request),
+    /// Print this answer and send nothing: a number its wire field cannot hold, refused in the
+    /// protocol's own words, exactly as the daemon would refuse it.
+    Refuse(Response),
+    /// `close`: send this request to a running daemon only; never start one.
+    Close(Request),
+    /// `session list`: list this user's sessions.
+    SessionList,
+    /// `batch`: pass stdin's lines to the daemon, one envelope a line back.
+    Batch,
+    /// `protocol-docs`: print the protocol reference.
+    ProtocolDocs,
+    /// `protocol-schema`: print the protocol's JSON Schema.
+    ProtocolSchema,
+    /// `serve --stdio`: run the engine over stdin and stdout.
+    ServeStdio,
+    /// `daemon`: run the session's daemon in the foreground.
+    Daemon,
+}
+
+impl Plan {
+    /// The action named in an envelope about this plan (empty when it has none).
+    pub fn action(&self) -> &str {
+        match self {
+            Plan::Send(r) | Plan::Close(r) => r.command.action(),
+            Plan::Refuse(answer) => &answer.action,
+            Plan::SessionList => "session_list",
+            Plan::Batch
+            | Plan::ProtocolDocs
+            | Plan::ProtocolSchema
+            | Plan::ServeStdio
+            | Plan::Daemon => "",
+        }
+    }
+}
+
+/// The id of every request the CLI sends (one request a connection).
+const ID: u64 = 1;
+
+/// Turns a parsed subcommand into its plan; `timeout` is the global `--timeout`.
+pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
+    let mut unfit = Unfit::default();
+    let command = match cmd {
+        Cmd::Session(SessionCmd::List) => return Ok(Plan::SessionList),
+        Cmd::Batch => return Ok(Plan::Batch),
+        Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
+        Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
+        Cmd::Daemon => return Ok(Plan::Daemon),
+        Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),
+        Cmd::Serve { stdio: false } => {
+            return Err(Failure::invalid(
+                "",
+                "`serve` needs --stdio (the socket daemon starts on demand with any other command)",
+            ));
+        }
+        Cmd::Close => return Ok(Plan::Close(request(Command::Close(NoParams {}), timeout))),
+        Cmd::Open { url, wait_until } => Command::Open(OpenParams { url, wait_until }),
+        Cmd::Back { wait_until } => Command::Back(HistoryParams { wait_until }),
+        Cmd::Forward { wait_until } => Command::Forward(HistoryParams { wait_until }),
+        Cmd::Reload { wait_until } => Command::Reload(HistoryParams { wait_until }),
+        Cmd::Title => Command::Title(NoParams {}),
+        Cmd::Url => Command::Url(NoParams {}),
+        Cmd::Eval { script, max_bytes } => Command::Eval(EvalParams { script, max_bytes }),
+        Cmd::Tab(TabCmd::List) => Command::TabList(NoParams {}),
+        Cmd::Tab(TabCmd::New { url }) => Command::TabNew(TabNewParams { url }),
+        Cmd::Tab(TabCmd::Switch { id }) => Command::TabSwitch(TabSwitchParams { tab: id }),
+        Cmd::Tab(TabCmd::Close { id }) => Command::TabClose(TabCloseParams { tab: id }),
+        Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
+        Cmd::Status => Command::Status(NoParams {}),
+        Cmd::Snapshot {
+            interactive: _,
+            full,
+            compact,
+            depth,
+            selector,
+            urls,
+            max_bytes,
+        } => Command::Snapshot(SnapshotParams {
+            selector,
+            interactive: Some(!full),
+            compact: Some(compact),
+            max_depth: unfit.fit("maxDepth", depth),
+            urls: Some(urls),
+            max_bytes: unfit.fit("maxBytes", max_bytes),
+        }),
+        Cmd::Click {
+            r#ref,
+            button,
+            count,
+            new_tab,
+            after,
+        } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Click(ClickParams {
+                target: r#ref,
+                button: Some(button),
+                click_count: unfit.fit("clickCount", Some(count)),
+                new_tab: Some(new_tab),
+                wait,
+                evidence,
+            })
+        }
+        Cmd::Fill { r#ref, text, after } => Command::Fill(value(r#ref, text, after)),
+        Cmd::Select {
+            r#ref,
+            value: v,
+            after,
+        } => Command::Select(value(r#ref, v, after)),
+        Cmd::Type { r#ref, text, after } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Type(TypeParams {
+                target: r#ref,
+                text,
+                wait,
+                evidence,
+            })
+        }
+        Cmd::Check { r#ref, after } => Command::Check(ref_action(r#ref, after)),
+        Cmd::Uncheck { r#ref, after } => Command::Uncheck(ref_action(r#ref, after)),
+        Cmd::Hover { r#ref, after } => Command::Hover(ref_action(r#ref, after)),
+        Cmd::Tap { r#ref, after } => Command::Tap(ref_action(r#ref, after)),
+        Cmd::Focus { r#ref, after } => Command::Focus(ref_action(r#ref, after)),
+        Cmd::Clear { r#ref, after } => Command::Clear(ref_action(r#ref, after)),
+        Cmd::ScrollIntoView { r#ref, after } => Command::ScrollIntoView(ref_action(r#ref, after)),
+        Cmd::Press { key, after } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Press(PressParams {
+                key,
+                wait,
+                evidence,
+            })
+        }
+        Cmd::Get(GetCmd::Text { r#ref }) => Command::Text(RefParams { target: r#ref }),
+        Cmd::Get(GetCmd::InnerText { r#ref }) => Command::InnerText(RefParams { target: r#ref }),
+        Cmd::Get(GetCmd::Value { r#ref }) => Command::InputValue(RefParams { target: r#ref }),
+        Cmd::Get(GetCmd::Attr { r#ref, name }) => Command::Attribute(AttributeParams {
+            target: r#ref,
+            name,
+        }),
+        Cmd::Get(GetCmd::Html {
+            target,
+            outer,
+            max_bytes,
+        }) => Command::Html(HtmlParams {
+            target,
+            outer: Some(outer),
+            max_bytes,
+        }),
+        Cmd::Get(GetCmd::Count { selector }) => Command::Count(CountParams { selector }),
+        Cmd::Is(IsCmd::Visible { r#ref }) => Command::IsVisible(RefParams { target: r#ref }),
+        Cmd::Is(IsCmd::Enabled { r#ref }) => Command::IsEnabled(RefParams { target: r#ref }),
+        Cmd::Is(IsCmd::Checked { r#ref }) => Command::IsChecked(RefParams { target: r#ref }),
+        Cmd::Wait {
+            ms,
+            text,
+            url,
+            load,
+        } => {
+            let condition = wait_condition(text, url, load);
+            if condition.is_some() && ms.is_some() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "give either MS or --text/--url/--load, not both",
+                ));
+            }
+            Command::Wait(WaitParams {
+                condition,
+                ms: unfit.fit("ms", ms),
+            })
+        }
+        Cmd::Diff { generation } => Command::Diff(DiffParams { generation }),
+    };
+    let request = request(command, timeout);
+    Ok(match unfit.refusal(&request) {
+        Some(answer) => Plan::Refuse(answer),
+        None => Plan::Send(request),
+    })
+}
+
+/// The request the CLI sends for `command`.
+fn request(command: Command, timeout_ms: Option<u64>) -> Request {
+    Request {
+        id: ID.into(),
+        timeout_ms,
+        command,
+    }
+}
+
+/// One wait condition from the CLI's flags, or `all` of them in the order text, url, load.
+fn wait_condition(
+    text: Option<String>,
+    url: Option<String>,
+    load: Option<LoadState>,
+) -> Option<WaitCondition> {
+    let list = [
+        text.map(|text| WaitCondition::Text {
+            text,
+            timeout_ms: None,
+        }),
+        url.map(|url| WaitCondition::Url {
+            url,
+            timeout_ms: None,
+        }),
+        load.map(|state| WaitCondition::Load {
+            state,
+            timeout_ms: None,
+        }),
+    ];
+    WaitCondition::all_of(list.into_iter().flatten().collect(), None)
+}
+
+/// The `wait` and `evidence` fields of a ref mutation.
+fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<bool>) {
+    let wait = wait_condition(a.wait_text, a.wait_url, a.wait_load);
+    (wait, a.no_evidence.then_some(false))
+}
+
+/// The parameters of a ref mutation without a value.
+fn ref_action(target: String, a: AfterArgs) -> RefActionParams {
+    let (wait, evidence) = wait_and_evidence(a);
+    RefActionParams {
+        target,
+        wait,
+        evidence,
+    }
+}
+
+/// The parameters of `fill` and `select`.
+fn value(target: String, value: String, a: AfterArgs) -> ValueParams {
+    let (wait, evidence) = wait_and_evidence(a);
+    ValueParams {
+        target,
+        value,
+        wait,
+        evidence,
+    }
+}
+
+/// Numbers from the command line that their wire field cannot hold (negative, too large), by
+/// wire field name. The CLI takes them signed so that they are refused as the daemon refuses them.
+#[derive(Default)]
+struct Unfit(Vec<(&'static str, i64)>);
+
+impl Unfit {
+    /// `n` as its wire field's type, or `None` after noting that it does not fit.
+    fn fit<T: TryFrom<i64>>(&mut self, field: &'static str, n: Option<i64>) -> Option<T> {
+        let n = n?;
+        T::try_from(n).map_err(|_| self.0.push((field, n))).ok()
+    }
+
+    /// The answer to `request` with the unfit numbers put back in, worded by the protocol's own
+    /// parser; `None` when every number fitted.
+    fn refusal(&self, request: &Request) -> Option<Response> {
+        let (field, n) = *self.0.first()?;
+        let mut line = request.to_value();
+        if let Value::Object(map) = &mut line {
+            for (field, n) in &self.0 {
+                map.insert((*field).into(), (*n).into());
+            }
+        }
+        Some(match Request::from_value(line) {
+            Err(refused) => refused.into_response(),
+            Ok(_) => Response::failure(
+                request.id.clone(),
+                request.command.action(),
+                ErrorCode::InvalidArgument,
+                format!("invalid parameter `{field}`: {n} is out of range"),
+            ),
+        })
+    }
+}

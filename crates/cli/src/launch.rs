@@ -1,0 +1,67 @@
+//! The launch options of the command line, checked, as a new daemon's arguments and as the
+//! engine's options.
+
+use std::time::Duration;
+
+use agentbrowser_engine::LaunchOptions;
+use agentbrowser_protocol::MAX_WINDOW_SIDE;
+
+use crate::args::LaunchArgs;
+use crate::client::DaemonArgs;
+use crate::failure::Failure;
+
+/// A daemon's idle timeout when none is given: 30 minutes.
+const DEFAULT_IDLE_MS: u64 = 30 * 60 * 1000;
+
+/// The arguments a daemon started by this invocation gets, checked here first (a daemon that
+/// cannot parse them would never answer).
+pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
+    if let Some(size) = &l.window_size {
+        window_size(size)?;
+    }
+    Ok(DaemonArgs {
+        headed: l.headed,
+        executable_path: l.executable_path.clone(),
+        browser_args: l.browser_args.clone(),
+        window_size: l.window_size.clone(),
+        cdp: l.cdp.clone(),
+        idle_timeout_ms: l.idle_timeout,
+    })
+}
+
+/// The engine's launch options, for a daemon or `serve --stdio` in this process.
+pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
+    Ok(LaunchOptions {
+        headless: !args.headed,
+        executable_path: args.executable_path.clone().map(Into::into),
+        args: args.browser_args.clone(),
+        attach: args.cdp.clone(),
+        window_size: args.window_size.as_deref().map(window_size).transpose()?,
+        ..LaunchOptions::default()
+    })
+}
+
+/// How long a daemon waits without a request before it exits.
+pub fn idle_timeout(args: &LaunchArgs) -> Duration {
+    Duration::from_millis(args.idle_timeout.unwrap_or(DEFAULT_IDLE_MS))
+}
+
+/// `WIDTHxHEIGHT` (or `W,H`), each side 1 to the protocol's largest window side.
+fn window_size(s: &str) -> Result<(u32, u32), Failure> {
+    let side = |v: &str| {
+        v.trim()
+            .parse()
+            .ok()
+            .filter(|n| (1..=MAX_WINDOW_SIDE).contains(n))
+    };
+    s.split_once(['x', 'X', ','])
+        .and_then(|(w, h)| Some((side(w)?, side(h)?)))
+        .ok_or_else(|| {
+            Failure::invalid(
+                "",
+                format!(
+                    "invalid --window-size `{s}`: use WIDTHxHEIGHT with integers from 1 to {MAX_WINDOW_SIDE}, e.g. 1280x800"
+                ),
+            )
+        })
+}
