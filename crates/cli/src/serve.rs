@@ -59,11 +59,7 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
         .active
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     shared.touch();
-    let wait = Duration::from_millis(
-        request
-            .timeout_ms
-            .unwrap_or(agentbrowser_engine::session::DEFAULT_TIMEOUT_MS),
-    );
+    let wait = Duration::from_millis(agentbrowser_engine::session::timeout_of(&request));
     let received = Instant::now();
     // `status` never waits behind another client's command: it is answered from the state
     // left by the last command, with what is running now.

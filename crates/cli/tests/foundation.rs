@@ -2,7 +2,6 @@
 
 mod common;
 
-use std::time::Duration;
 
 use common::*;
 
@@ -190,7 +189,7 @@ fn timeouts_and_busy_sessions() {
     let mut slow = cli.command();
     slow.args(["eval", "new Promise(r => setTimeout(() => r(1), 1500))"]);
     let child = slow.stdout(std::process::Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until_busy(&cli);
     let busy = cli.json(&["--timeout", "200", "title"]);
     assert_eq!(busy["code"], "session_busy", "{busy}");
     let out = child.wait_with_output().unwrap();

@@ -531,13 +531,3 @@ fn status_does_not_wait_behind_a_long_command() {
     let s = cli.ok(&["status"]);
     assert!(s.get("busy").is_none(), "{s}");
 }
-
-/// Waits until another client's command holds the session (its `status` says `busy`).
-fn wait_until_busy(cli: &Cli) {
-    assert!(
-        eventually(Duration::from_secs(5), || cli.json(&["status"])["data"]
-            .get("busy")
-            .is_some()),
-        "the other command never held the session"
-    );
-}

@@ -15,6 +15,16 @@ use crate::launch::LaunchOptions;
 /// Default timeout of a command, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
+/// A request's whole timeout in milliseconds, one rule for every front end: its `timeout`, or
+/// else the default plus the command's own wait budget (so `wait 40000` is not cut at 30 s).
+pub fn timeout_of(request: &Request) -> u64 {
+    request.timeout_ms.unwrap_or_else(|| {
+        DEFAULT_TIMEOUT_MS
+            .saturating_add(request.command.wait_budget_ms())
+            .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
+    })
+}
+
 /// Facts about the process serving this session, reported by `status`.
 #[derive(Debug, Clone, Default)]
 pub struct SessionInfo {
@@ -67,7 +77,7 @@ impl Engine {
     /// waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
-        let timeout_ms = request.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let timeout_ms = timeout_of(&request);
         let deadline = received + Duration::from_millis(timeout_ms);
         // Stop waiting for actionability a little before the deadline, so the specific error
         // (covered, disabled, not visible) is reported rather than a bare timeout.
@@ -212,3 +222,20 @@ impl Engine {
 }
 
 pub use crate::nav::normalize_url;
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_TIMEOUT_MS, timeout_of};
+    use agentbrowser_protocol::Request;
+
+    #[test]
+    fn the_timeout_rule() {
+        let req = |v| Request::from_value(v).unwrap();
+        let wait = req(serde_json::json!({"action": "wait", "ms": 40000}));
+        assert_eq!(timeout_of(&wait), DEFAULT_TIMEOUT_MS + 40000);
+        let capped = req(serde_json::json!({"action": "wait", "ms": 40000, "timeout": 500}));
+        assert_eq!(timeout_of(&capped), 500);
+        let plain = req(serde_json::json!({"action": "title"}));
+        assert_eq!(timeout_of(&plain), DEFAULT_TIMEOUT_MS);
+    }
+}

@@ -1,7 +1,7 @@
 //! Fidelity of the snapshot against Chromium's own accessibility tree, measured through the
 //! engine library over the fixture corpus `tests/fixtures/fidelity/*.html`.
 //!
-//! A port of `tools/fidelity.py` (see its top comment): for every ref of the three snapshot views
+//! The one fidelity harness (`--nocapture` prints every disagreement): for every ref of the three snapshot views
 //! (interactive; full; full compact) the element is resolved, and its role and normalised name
 //! are compared with the first node of `Accessibility.getPartialAXTree`. An ignored Chromium node
 //! is a disagreement, except a nameless `generic` clickable only by our heuristics (counted apart).
@@ -81,7 +81,7 @@ const HIDDEN_JS: &str = "function() { return !!this.closest('[data-hidden]'); }"
 /// Counts the cross-origin iframes of the main document (each needs a child session).
 const CROSS_FRAMES_JS: &str = "[...document.querySelectorAll('iframe[src]')].filter(f => { try { return new URL(f.src).origin !== location.origin; } catch (e) { return false; } }).length";
 
-/// Normalises an accessible name the way `tools/fidelity.py` does.
+/// Normalises an accessible name for comparison (whitespace collapsed, trimmed).
 fn norm_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;

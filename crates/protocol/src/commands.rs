@@ -85,6 +85,35 @@ macro_rules! commands {
     };
 }
 
+impl Command {
+    /// The time the command's own wait may take, in milliseconds: a `wait` for `ms`, or the
+    /// timeouts of its wait condition (0 when it has none). A request without a `timeout` gets
+    /// the default timeout plus this, so a long wait asked for is not cut by the default.
+    pub fn wait_budget_ms(&self) -> u64 {
+        let cond = match self {
+            Command::Wait(p) => {
+                return p
+                    .ms
+                    .unwrap_or(0)
+                    .saturating_add(p.condition.as_ref().map_or(0, WaitCondition::budget_ms));
+            }
+            Command::Click(p) => &p.wait,
+            Command::Fill(p) | Command::Select(p) => &p.wait,
+            Command::Type(p) => &p.wait,
+            Command::Press(p) => &p.wait,
+            Command::Check(p)
+            | Command::Uncheck(p)
+            | Command::Hover(p)
+            | Command::Tap(p)
+            | Command::Focus(p)
+            | Command::Clear(p)
+            | Command::ScrollIntoView(p) => &p.wait,
+            _ => return 0,
+        };
+        cond.as_ref().map_or(0, WaitCondition::budget_ms)
+    }
+}
+
 /// The documentation of one command, generated from its types.
 #[derive(Debug, Clone)]
 pub struct CommandDoc {

@@ -15,7 +15,9 @@ pub fn markdown() -> String {
          types as JSON Schema: `docs/protocol.schema.json` (`agentbrowser protocol-schema`).\n\n\
          Every front end speaks JSON lines. A request is one object: `{\"id\": 1, \"action\": \"open\", \"url\": \"...\"}`\n\
          with the parameters inline in camelCase, an optional `id` (echoed back) and an optional `timeout`\n\
-         (milliseconds, non-negative) for the whole command. Every answer is one envelope:\n\n\
+         (milliseconds, non-negative) for the whole command, counted from receipt; without one a command gets\n\
+         30000 ms plus its own wait (the `ms` of `wait`, or the `timeoutMs` of its wait condition). Every answer\n\
+         is one envelope:\n\n\
          ```json\n{\"id\": 1, \"action\": \"open\", \"success\": true, \"data\": {}, \"error\": null, \"code\": null, \"warning\": null}\n```\n\n\
          On success `data` is the command's result (below). On failure `success` is false, `error` is a message\n\
          naming what was wrong and what is allowed, `code` is one of the stable codes below and `data` may carry\n\

@@ -152,3 +152,22 @@ fn every_pinned_answer_decodes_as_its_output_and_has_a_presenter() {
         "{text}"
     );
 }
+
+#[test]
+fn a_commands_wait_budget_adds_to_the_default_timeout() {
+    let parse = |v: serde_json::Value| agentbrowser_protocol::Request::from_value(v).unwrap();
+    let r = parse(serde_json::json!({"action": "wait", "ms": 40000}));
+    assert_eq!(r.command.wait_budget_ms(), 40000);
+    let r = parse(
+        serde_json::json!({"action": "click", "ref": "e1", "wait": {"type": "all",
+        "conditions": [{"type": "text", "text": "a", "timeoutMs": 5000}, {"type": "url", "url": "*", "timeoutMs": 7000}]}}),
+    );
+    assert_eq!(r.command.wait_budget_ms(), 12000);
+    let r = parse(
+        serde_json::json!({"action": "click", "ref": "e1", "wait": {"type": "all", "timeoutMs": 1000,
+        "conditions": [{"type": "text", "text": "a", "timeoutMs": 5000}]}}),
+    );
+    assert_eq!(r.command.wait_budget_ms(), 1000);
+    let r = parse(serde_json::json!({"action": "title"}));
+    assert_eq!(r.command.wait_budget_ms(), 0);
+}

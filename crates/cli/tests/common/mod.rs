@@ -178,3 +178,14 @@ impl Cli {
         self.ok(&["eval", js])["result"].clone()
     }
 }
+
+/// Waits until another client's command holds the session (its `status` says `busy`).
+pub fn wait_until_busy(cli: &Cli) {
+    assert!(
+        eventually(std::time::Duration::from_secs(5), || cli.json(&["status"])
+            ["data"]
+            .get("busy")
+            .is_some()),
+        "the other command never held the session"
+    );
+}

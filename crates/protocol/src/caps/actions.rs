@@ -7,6 +7,7 @@ use crate::caps::common::MouseButton;
 use crate::caps::diff::DiffStats;
 use crate::caps::snapshot::SnapshotOutput;
 use crate::caps::wait::WaitCondition;
+use crate::present::Present;
 use crate::validate::{Validate, invalid, wait};
 
 /// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.
@@ -190,4 +191,30 @@ pub struct DialogInfo {
     pub url: String,
     /// Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt).
     pub accepted: bool,
+}
+
+impl Present for ActionOutput {
+    fn text(&self) -> String {
+        let action = &self.action;
+        let mut line = match &self.target {
+            Some(t) if t.name.is_empty() => format!("{action} {} ({})", t.target, t.role),
+            Some(t) => format!("{action} {} ({} \"{}\")", t.target, t.role, t.name),
+            None => format!("{action} {}", self.report.key.as_deref().unwrap_or("")),
+        };
+        if let Some(Some(tab)) = &self.report.new_tab {
+            line.push_str(&format!(" -> opened tab {tab}"));
+        }
+        if let Some(note) = &self.report.note {
+            line.push_str(&format!(" ({note})"));
+        }
+        for d in &self.dialogs {
+            let answer = if d.accepted { "accepted" } else { "dismissed" };
+            line.push_str(&format!("\n{} {:?} ({answer})", d.kind, d.message));
+        }
+        match &self.diff {
+            Some(d) if d.changed => format!("{line}\n{}", d.diff.trim_end()),
+            Some(_) => format!("{line}\n(no change in the snapshot)"),
+            None => line,
+        }
+    }
 }

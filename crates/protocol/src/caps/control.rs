@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::present::Present;
 use crate::validate::{Validate, invalid};
 
 /// Largest window side a launch accepts, in pixels.
@@ -171,4 +172,53 @@ pub struct CloseOutput {
     /// False when no daemon ran for the session (the CLI answers without starting one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<bool>,
+}
+
+impl Present for LaunchOutput {
+    fn text(&self) -> String {
+        let how = if self.attached {
+            "attached to"
+        } else {
+            "launched"
+        };
+        format!("{how} {} ({})", self.browser_version, self.ws_url)
+    }
+}
+
+impl Present for CloseOutput {
+    fn text(&self) -> String {
+        "closed".into()
+    }
+}
+
+impl Present for StatusOutput {
+    fn text(&self) -> String {
+        let mut lines = vec![
+            format!("session: {}", self.session),
+            format!("version: {}", self.version),
+            format!("daemon pid: {}", self.pid),
+            format!("socket: {}", self.socket.as_deref().unwrap_or("")),
+        ];
+        match &self.browser.running {
+            Some(b) => {
+                lines.push(format!("browser: {} ({})", b.version, b.ws_url));
+                if let Some(pid) = b.pid {
+                    lines.push(format!("browser pid: {pid}"));
+                }
+                lines.push(format!(
+                    "tabs: {} (active {})",
+                    self.pages,
+                    self.active_tab.as_deref().unwrap_or("")
+                ));
+            }
+            None => lines.push("browser: not launched".into()),
+        }
+        if let Some(busy) = &self.busy {
+            lines.push(format!(
+                "busy: {}",
+                busy.action.as_deref().unwrap_or("between commands")
+            ));
+        }
+        lines.join("\n")
+    }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::snapshot::SnapshotOutput;
+use crate::present::Present;
 use crate::validate::Validate;
 
 /// Parameters of `diff`.
@@ -42,4 +43,14 @@ pub struct DiffOutput {
     pub before_generation: u64,
     /// The snapshot taken now, with the same spec.
     pub after: SnapshotOutput,
+}
+
+impl Present for DiffOutput {
+    fn text(&self) -> String {
+        if self.stats.changed {
+            self.stats.diff.trim_end().to_string()
+        } else {
+            format!("no changes since snapshot {}", self.before_generation)
+        }
+    }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::common::LoadState;
+use crate::present::Present;
 use crate::validate::Validate;
 
 /// Parameters of `open`.
@@ -88,4 +89,48 @@ pub struct UrlOutput {
 pub struct EvalOutput {
     /// The value as JSON; a value JSON cannot carry is `{"unserializable": "..."}`.
     pub result: serde_json::Value,
+}
+
+fn recovered_line(recovered: &Option<String>) -> String {
+    recovered
+        .as_ref()
+        .map(|r| format!("(recovered the tab: {r})\n"))
+        .unwrap_or_default()
+}
+
+impl Present for OpenOutput {
+    fn text(&self) -> String {
+        let status = self.status.map(|s| format!(" [{s}]")).unwrap_or_default();
+        let recovered = recovered_line(&self.recovered);
+        format!("{recovered}{}{status}\n{}", self.url, self.title)
+    }
+}
+
+impl Present for Location {
+    fn text(&self) -> String {
+        format!(
+            "{}{}\n{}",
+            recovered_line(&self.recovered),
+            self.url,
+            self.title
+        )
+    }
+}
+
+impl Present for TitleOutput {
+    fn text(&self) -> String {
+        self.title.clone()
+    }
+}
+
+impl Present for UrlOutput {
+    fn text(&self) -> String {
+        self.url.clone()
+    }
+}
+
+impl Present for EvalOutput {
+    fn text(&self) -> String {
+        self.result.to_string()
+    }
 }

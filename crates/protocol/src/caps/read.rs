@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::present::Present;
 use crate::validate::{Validate, selector};
 
 /// Parameters of a read on a ref: `text`, `inner_text`, `input_value`, `is_visible`, `is_enabled`, `is_checked`.
@@ -94,4 +95,47 @@ pub struct HtmlOutput {
 pub struct CountOutput {
     /// How many elements match.
     pub count: u64,
+}
+
+impl Present for HtmlOutput {
+    fn text(&self) -> String {
+        if self.truncated {
+            format!(
+                "{}\n... (cut: {} bytes in all; --max-bytes N or 0 for all)",
+                self.html, self.length
+            )
+        } else {
+            self.html.clone()
+        }
+    }
+}
+
+impl Present for CountOutput {
+    fn text(&self) -> String {
+        self.count.to_string()
+    }
+}
+
+impl Present for ValueOutput<String> {
+    fn text(&self) -> String {
+        self.value.clone()
+    }
+}
+
+impl Present for ValueOutput<Option<String>> {
+    fn text(&self) -> String {
+        serde_json::to_string(&self.value).unwrap_or_default()
+    }
+}
+
+impl Present for ValueOutput<bool> {
+    fn text(&self) -> String {
+        self.value.to_string()
+    }
+}
+
+impl Present for CheckedOutput {
+    fn text(&self) -> String {
+        self.value.to_string()
+    }
 }

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::present::Present;
 use crate::validate::{Validate, invalid};
 
 /// Deepest `maxDepth` a snapshot accepts (no page nests deeper; a larger value is a mistake, not a wish).
@@ -96,4 +97,10 @@ pub struct SnapshotOutput {
     pub truncated: bool,
     /// What the cut left out, by role.
     pub omitted: Vec<Omitted>,
+}
+
+impl Present for SnapshotOutput {
+    fn text(&self) -> String {
+        self.text.clone()
+    }
 }

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::present::Present;
 use crate::validate::Validate;
 
 /// Parameters of `tab_new`.
@@ -69,4 +70,31 @@ pub struct TabCloseOutput {
     pub tab: TabInfo,
     /// The tab active now (null when none is left).
     pub active: Option<TabInfo>,
+}
+
+impl Present for TabInfo {
+    fn text(&self) -> String {
+        let mark = if self.active { "*" } else { " " };
+        format!("{mark} {}\t{}\t{}", self.id, self.title, self.url)
+    }
+}
+
+impl Present for TabListOutput {
+    fn text(&self) -> String {
+        if self.tabs.is_empty() {
+            return "no tabs".into();
+        }
+        let lines: Vec<String> = self.tabs.iter().map(Present::text).collect();
+        lines.join("\n")
+    }
+}
+
+impl Present for TabCloseOutput {
+    fn text(&self) -> String {
+        let active = self
+            .active
+            .as_ref()
+            .map_or_else(|| "no tab left".into(), Present::text);
+        format!("closed {}\n{active}", self.closed)
+    }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::common::LoadState;
+use crate::present::Present;
 use crate::validate::{Validate, invalid};
 
 /// A condition to wait for, alone or after an action.
@@ -46,6 +47,25 @@ pub enum WaitCondition {
 }
 
 impl WaitCondition {
+    /// The time this condition may take by its own timeouts (an `all` without one: the sum of
+    /// its parts'), in milliseconds; 0 when it sets none.
+    pub fn budget_ms(&self) -> u64 {
+        match self {
+            WaitCondition::Text { timeout_ms, .. }
+            | WaitCondition::Url { timeout_ms, .. }
+            | WaitCondition::Load { timeout_ms, .. } => timeout_ms.unwrap_or(0),
+            WaitCondition::All {
+                conditions,
+                timeout_ms,
+            } => timeout_ms.unwrap_or_else(|| {
+                conditions
+                    .iter()
+                    .map(WaitCondition::budget_ms)
+                    .fold(0, u64::saturating_add)
+            }),
+        }
+    }
+
     /// One condition from the given ones: `None` for none, the condition itself for one, `all`
     /// of them in order for several; `timeout_ms` goes on the result.
     pub fn all_of(mut list: Vec<WaitCondition>, timeout_ms: Option<u64>) -> Option<WaitCondition> {
@@ -115,4 +135,10 @@ pub struct WaitOutput {
     pub matched: bool,
     /// How long it waited, in milliseconds.
     pub elapsed_ms: u64,
+}
+
+impl Present for WaitOutput {
+    fn text(&self) -> String {
+        format!("ok after {} ms", self.elapsed_ms)
+    }
 }

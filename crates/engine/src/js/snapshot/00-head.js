@@ -51,7 +51,7 @@
 // text in place of the marker line.
 //
 // Roles and names follow Chromium's accessibility tree (the `role.value` / `name.value` of CDP
-// Accessibility.getPartialAXTree), name cut to 100 characters with '…'; tools/fidelity.py measures
+// Accessibility.getPartialAXTree), name cut to 100 characters with '…'; crates/engine/tests/fidelity.rs measures
 // the agreement against Chromium on crates/engine/tests/fixtures/fidelity.
 (() => {
   'use strict';
