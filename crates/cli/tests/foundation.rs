@@ -2,7 +2,6 @@
 
 mod common;
 
-
 use common::*;
 
 #[test]

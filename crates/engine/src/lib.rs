@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod actions;
+pub mod answer;
 pub mod browser;
 mod control;
 pub mod cx;

@@ -1,12 +1,13 @@
 //! Reads of a ref: text, inner text, value, an attribute and boolean states.
 
 use agentbrowser_protocol::{
-    AttributeParams, CheckedOutput, CountOutput, CountParams, ErrorCode, HtmlOutput, HtmlParams,
-    RefParams, ValueOutput,
+    AttributeParams, CheckedOutput, CountOutput, CountParams, HtmlOutput, HtmlParams, RefParams,
+    ValueOutput,
 };
 use serde_json::{Value, json};
 
 use crate::actions;
+use crate::answer;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::refs::parse_ref;
@@ -100,7 +101,7 @@ pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<HtmlOutput> {
         let page = cx.ref_page(&p.target).await?;
         actions::read(&page, &p.target, "html", arg).await?
     } else {
-        select(cx, &p.target, "html", arg).await?["value"].take()
+        select(cx, &p.target, "html", arg).await?
     };
     let a: HtmlAnswer = decode(r, "html")?;
     Ok(HtmlOutput {
@@ -126,18 +127,5 @@ async fn select(cx: &mut Cx<'_>, selector: &str, op: &str, arg: Value) -> Result
         arg
     );
     let r = world::call_api(&page, &FrameTarget::main(&page), &call).await?;
-    let message = || {
-        r.get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    match r.get("error").and_then(Value::as_str) {
-        Some("invalid_selector") => Err(EngineError::invalid(format!(
-            "invalid parameter `selector`: {}",
-            message()
-        ))),
-        Some(_) => Err(EngineError::new(ErrorCode::NotFound, message())),
-        None => Ok(r),
-    }
+    answer::value(r, &format!("the first element matching {selector:?}"))
 }

@@ -2,9 +2,10 @@
 //! in place, refs recorded so they can be resolved (or found stale) later.
 
 use agentbrowser_cdp::Session;
-use agentbrowser_protocol::{ErrorCode, Omitted, RefInfo, SnapshotOutput, SnapshotParams};
+use agentbrowser_protocol::{Omitted, RefInfo, SnapshotOutput, SnapshotParams};
 use serde_json::{Value, json};
 
+use crate::answer;
 use crate::error::{EngineError, Result};
 use crate::page::Page;
 use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
@@ -106,20 +107,7 @@ async fn run_part(
         "maxBytes": budget,
     });
     let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
-    if value.get("ok").and_then(Value::as_bool) != Some(true) {
-        let msg = value
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("snapshot failed")
-            .to_string();
-        return Err(match value.get("error").and_then(Value::as_str) {
-            Some("not_found") => EngineError::new(ErrorCode::NotFound, msg),
-            Some("invalid_selector") => {
-                EngineError::invalid(format!("invalid parameter `selector`: {msg}"))
-            }
-            _ => EngineError::internal(msg),
-        });
-    }
+    let value = answer::value(value, "the snapshot root")?;
     let answer: PartAnswer = serde_json::from_value(value).map_err(|e| {
         EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
     })?;

@@ -6,6 +6,7 @@ use agentbrowser_cdp::{CdpError, Session};
 use agentbrowser_protocol::ErrorCode;
 use serde_json::{Value, json};
 
+use crate::answer;
 use crate::error::{EngineError, Result};
 use crate::page::{Page, WORLD_NAME};
 use crate::refs::RefEntry;
@@ -428,7 +429,8 @@ pub async fn ref_op(
         serde_json::to_string(&arg).unwrap_or_default()
     );
     let (_, object) = with_element(page, id, entry, &call, true, verify).await?;
-    Ok(object.value.unwrap_or(Value::Null))
+    let what = crate::actions::describe(id, entry);
+    answer::value(object.value.unwrap_or(Value::Null), &what)
 }
 
 /// What the hit-target guard of the last action in `frame` let through and stopped (and removes
@@ -437,9 +439,9 @@ pub async fn guard_result(page: &Page, frame: &FrameTarget) -> Result<Value> {
     let Some(context) = cached(page, frame) else {
         return Ok(json!({"installed": false}));
     };
-    let expression = "globalThis.__abx ? globalThis.__abx.call(null, 'guardResult', null) : null";
+    let expression = "globalThis.__abx ? globalThis.__abx.call(null, 'guardResult', null) : {ok: true, value: {installed: false}}";
     match evaluate(frame, context, expression, true).await {
-        Ok(r) => Ok(r.result.value.unwrap_or(Value::Null)),
+        Ok(r) => answer::value(r.result.value.unwrap_or(Value::Null), "the input guard"),
         Err(e) if context_gone(&e) => Ok(json!({"installed": false, "navigated": true})),
         Err(e) => Err(e.into()),
     }
@@ -468,20 +470,19 @@ async fn call_op(el: &ElementHandle, op: &str, arg: Value, by_value: bool) -> Re
     }
 }
 
-/// Runs an element operation of `actions.js` on an element and returns its JSON result.
-pub async fn element_op(el: &ElementHandle, op: &str, arg: Value) -> Result<Value> {
-    Ok(call_op(el, op, arg, true)
-        .await?
-        .value
-        .unwrap_or(Value::Null))
+/// Runs an element operation of `actions.js` on an element (`what` describes it for errors)
+/// and returns its value.
+pub async fn element_op(el: &ElementHandle, op: &str, arg: Value, what: &str) -> Result<Value> {
+    let v = call_op(el, op, arg, true).await?.value;
+    answer::value(v.unwrap_or(Value::Null), what)
 }
 
-/// Runs an element operation that returns another element (or a JSON error string).
+/// Runs an element operation that finds another element: the element, or the page's failure.
 pub async fn element_op_handle(
     el: &ElementHandle,
     op: &str,
     arg: Value,
-) -> Result<std::result::Result<ElementHandle, Value>> {
+) -> Result<std::result::Result<ElementHandle, answer::PageFailure>> {
     let result = call_op(el, op, arg, false).await?;
     match result.object_id {
         Some(object_id) if result.kind == "object" => Ok(Ok(ElementHandle {
@@ -489,12 +490,15 @@ pub async fn element_op_handle(
             frame: el.frame.clone(),
         })),
         _ => {
-            let v = result.value.unwrap_or(Value::Null);
-            let parsed = v
-                .as_str()
-                .and_then(|s| serde_json::from_str(s).ok())
-                .unwrap_or(v);
-            Ok(Err(parsed))
+            let text = result.value.as_ref().and_then(Value::as_str).unwrap_or("");
+            let v: Value = serde_json::from_str(text).map_err(|e| {
+                EngineError::internal(format!(
+                    "`{op}` answered neither an element nor a failure ({e})"
+                ))
+            })?;
+            Ok(Err(answer::decode(v)?.err().ok_or_else(|| {
+                EngineError::internal(format!("`{op}` answered a value instead of an element"))
+            })?))
         }
     }
 }

@@ -134,7 +134,13 @@ pub(super) async fn actionable_point(
                     x += owner.x;
                     y += owner.y;
                     let arg = json!({"x": x, "y": y, "hit": hit, "guard": guard});
-                    let o = world::element_op(&owner.handle, "ownerProbe", arg).await?;
+                    let o = world::element_op(
+                        &owner.handle,
+                        "ownerProbe",
+                        arg,
+                        "the frame holding the element",
+                    )
+                    .await?;
                     if let Some(e) = probe_error(&o, what) {
                         return Ok(Err(not_yet(&o, e)));
                     }

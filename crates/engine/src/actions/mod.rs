@@ -102,7 +102,7 @@ impl Subject<'_> {
     async fn op(self, op: &str, arg: Value) -> Result<Value> {
         match self {
             Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg, true).await,
-            Subject::Handle(el) => world::element_op(el, op, arg).await,
+            Subject::Handle(el) => world::element_op(el, op, arg, "the element").await,
         }
     }
 
@@ -111,7 +111,7 @@ impl Subject<'_> {
     async fn op_after(self, op: &str, arg: Value) -> Result<Value> {
         match self {
             Subject::Ref(page, id, entry) => world::ref_op(page, id, entry, op, arg, false).await,
-            Subject::Handle(el) => world::element_op(el, op, arg).await,
+            Subject::Handle(el) => world::element_op(el, op, arg, "the element").await,
         }
     }
 
@@ -169,7 +169,8 @@ fn target_of(id: &str, entry: &RefEntry) -> ActionTarget {
     }
 }
 
-fn describe(id: &str, entry: &RefEntry) -> String {
+/// How errors name a ref: `ref `e3` (button "Send")`.
+pub(crate) fn describe(id: &str, entry: &RefEntry) -> String {
     if entry.name.is_empty() {
         format!("ref `{id}` ({})", entry.role)
     } else {
@@ -248,15 +249,8 @@ async fn perform(
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
         Mutation::Check(want) => {
+            // A control with no checked state is refused by the page (`not_checkable`).
             let current = el.op("checked", Value::Null).await?;
-            if current.is_null() {
-                return Err(EngineError::new(
-                    ErrorCode::ElementNotEditable,
-                    format!(
-                        "{what} cannot be checked: it is not a checkbox, radio, switch or toggle"
-                    ),
-                ));
-            }
             if current.as_bool() == Some(*want) {
                 return Ok(ActionReport {
                     checked: Some(*want),
@@ -414,19 +408,22 @@ async fn select(
     let kind = el.op("editKind", Value::Null).await?;
     if kind.as_str() == Some("none:select") {
         actionable_point(page, el, what, limits, false, true, None).await?;
+        #[derive(serde::Deserialize)]
+        struct Chosen {
+            label: String,
+            value: String,
+        }
         let r = el.op("selectNative", json!(value)).await?;
-        return match r.get("error").and_then(Value::as_str) {
-            None => Ok(ActionReport {
-                selected: Some(r.get("label").cloned().unwrap_or(Value::Null)),
-                value: Some(r.get("value").cloned().unwrap_or(Value::Null)),
-                ..ActionReport::default()
-            }),
-            Some("disabled_option") => Err(EngineError::new(
-                ErrorCode::ElementDisabled,
-                format!("option {value:?} of {what} is disabled"),
-            )),
-            Some(_) => Err(no_option(what, value, &r)),
-        };
+        let chosen: Chosen = serde_json::from_value(r).map_err(|e| {
+            EngineError::internal(format!(
+                "the page's answer to `selectNative` is malformed: {e}"
+            ))
+        })?;
+        return Ok(ActionReport {
+            selected: Some(json!(chosen.label)),
+            value: Some(json!(chosen.value)),
+            ..ActionReport::default()
+        });
     }
     if !matches!(entry.role.as_str(), "combobox" | "listbox") {
         return Err(EngineError::new(
@@ -443,7 +440,7 @@ async fn select(
         Ok(
             world::element_op_handle(&handle, "findOption", json!(value))
                 .await?
-                .map_err(|detail| NotYet::from(no_option(what, value, &detail))),
+                .map_err(|failure| NotYet::from(failure.into_error(what))),
         )
     })
     .await?;
@@ -462,30 +459,6 @@ async fn select(
         selected: Some(json!(value)),
         ..ActionReport::default()
     })
-}
-
-fn no_option(what: &str, value: &str, detail: &Value) -> EngineError {
-    let options: Vec<String> = detail
-        .get("options")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| format!("{s:?}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    EngineError::new(
-        ErrorCode::NotFound,
-        format!(
-            "{what} has no option {value:?} (by value or label); options: {}",
-            if options.is_empty() {
-                "none".to_string()
-            } else {
-                options.join(", ")
-            }
-        ),
-    )
 }
 
 /// After input, waits for a navigation the input started (if any) to load. `synced`: the action
@@ -664,19 +637,5 @@ async fn finish(
 pub async fn read(page: &Page, target: &str, op: &str, arg: Value) -> Result<Value> {
     let (id, entry) = lookup(page, target)?;
     // A read reports what the element is now; only actions require it to be what the agent saw.
-    let v = world::ref_op(page, &id, &entry, op, arg, false).await?;
-    let what = describe(&id, &entry);
-    match op {
-        "value" if v.get("error").is_some() => Err(EngineError::new(
-            ErrorCode::ElementNotEditable,
-            format!(
-                "{what} has no input value: it is not an input, textarea, select or contenteditable"
-            ),
-        )),
-        "checked" if v.is_null() => Err(EngineError::new(
-            ErrorCode::ElementNotEditable,
-            format!("{what} has no checked state: it is not a checkbox, radio, switch or toggle"),
-        )),
-        _ => Ok(v),
-    }
+    world::ref_op(page, &id, &entry, op, arg, false).await
 }

@@ -1,9 +1,24 @@
 // agentbrowser element operations. ONE function declaration, called with CDP
 // Runtime.callFunctionOn on a ref's element (`this`) in the engine's isolated world:
-//   function (op, arg) -> a JSON-able result, or an Element for the ops that find one.
+//   function (op, arg) -> {ok: true, value} | {ok: false, code, message, detail}
+// (the one result format of the page scripts, decoded by crates/engine/src/answer.rs); an op
+// that finds an element (findOption) answers the Element itself, by reference, or its failure
+// as a JSON string.
 function (op, arg) {
   'use strict';
   const el = this;
+
+  class Failure {
+    constructor(code, message, detail) {
+      this.code = code;
+      this.message = message;
+      this.detail = detail === undefined ? null : detail;
+    }
+  }
+
+  function fail(code, message, detail) {
+    return new Failure(code, message, detail);
+  }
 
   function deepActive(doc) {
     let a = doc.activeElement;
@@ -341,6 +356,7 @@ function (op, arg) {
     return (o.getAttribute('aria-label') || o.label || o.textContent || '').replace(/\s+/g, ' ').trim();
   }
 
+  function run() {
   switch (op) {
     case 'probe': return probe(el, arg);
     case 'guard': return installGuard(el, arg);
@@ -416,19 +432,19 @@ function (op, arg) {
       if (el.isContentEditable) return el.innerText;
       const role = el.getAttribute('role');
       if (role && el.hasAttribute('aria-valuenow')) return el.getAttribute('aria-valuenow');
-      return { error: 'not_input', what: describe(el) };
+      return fail('not_input', 'it is not an input, textarea, select or contenteditable', { element: describe(el) });
     }
     case 'selectNative': {
-      if (!isTag(el, 'select')) return { error: 'not_select' };
+      if (!isTag(el, 'select')) return fail('not_select', 'it is not a <select>');
       const opts = Array.from(el.options);
       let o = opts.find((x) => x.value === arg) || opts.find((x) => optionLabel(x) === arg) ||
         opts.find((x) => optionLabel(x).toLowerCase() === String(arg).toLowerCase());
-      if (!o) return { error: 'no_option', options: opts.slice(0, 30).map(optionLabel) };
-      if (o.disabled) return { error: 'disabled_option', label: optionLabel(o) };
+      if (!o) return fail('no_option', 'no option matches', { wanted: String(arg), options: opts.slice(0, 30).map(optionLabel) });
+      if (o.disabled) return fail('disabled_option', 'the option is disabled', { wanted: String(arg), label: optionLabel(o) });
       if (!el.multiple) el.value = o.value; else o.selected = true;
       fire(el, 'input');
       fire(el, 'change');
-      return { ok: true, label: optionLabel(o), value: o.value };
+      return { label: optionLabel(o), value: o.value };
     }
     case 'findOption': {
       // ARIA listbox/combobox: the options it owns or controls, or its descendants.
@@ -446,10 +462,13 @@ function (op, arg) {
       const match = all.find((o) => (o.getAttribute('data-value') || o.getAttribute('value') || o.id) === want) ||
         all.find((o) => optionLabel(o) === want) || all.find((o) => optionLabel(o).toLowerCase() === want.toLowerCase());
       if (match) return match;
-      return JSON.stringify({ error: 'no_option', options: all.slice(0, 30).map(optionLabel) });
+      return fail('no_option', 'no option matches', { wanted: want, options: all.slice(0, 30).map(optionLabel) });
     }
     case 'expanded': return el.getAttribute('aria-expanded') === 'true';
-    case 'checked': return checkedState(el);
+    case 'checked': {
+      const state = checkedState(el);
+      return state === null ? fail('not_checkable', 'it is not a checkbox, radio, switch or toggle') : state;
+    }
     case 'text': return el.textContent;
     case 'innerText': return el.innerText !== undefined ? el.innerText : el.textContent;
     case 'attr': return el.getAttribute(arg);
@@ -460,6 +479,20 @@ function (op, arg) {
       const max = arg && arg.max > 0 ? arg.max : Infinity;
       return h.length > max ? { html: h.slice(0, max), truncated: true, length: h.length } : { html: h, truncated: false, length: h.length };
     }
-    default: throw new Error('unknown op ' + op);
+    default: return fail('internal', 'unknown op ' + op);
   }
+  }
+
+  let v;
+  try {
+    v = run();
+  } catch (e) {
+    v = fail('internal', String((e && e.message) || e));
+  }
+  const byRef = op === 'findOption';
+  if (v instanceof Failure) {
+    const f = { ok: false, code: v.code, message: v.message, detail: v.detail };
+    return byRef ? JSON.stringify(f) : f;
+  }
+  return byRef ? v : { ok: true, value: v === undefined ? null : v };
 }

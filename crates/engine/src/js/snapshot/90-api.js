@@ -22,9 +22,9 @@
     let root;
     if (o.selector !== null) {
       try { root = resolveRoot(doc, o.selector); } catch (e) {
-        return { ok: false, error: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(o.selector) + ': ' + e.message, docToken };
+        return { ok: false, code: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(o.selector) + ': ' + e.message, detail: null };
       }
-      if (!root) return { ok: false, error: 'not_found', message: 'no element matches selector ' + JSON.stringify(o.selector), docToken };
+      if (!root) return { ok: false, code: 'not_found', message: 'no element matches selector ' + JSON.stringify(o.selector), detail: null };
     } else {
       root = doc.documentElement;
     }
@@ -68,7 +68,7 @@
       let text = lines.join('\n');
       if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
       pruneDead();
-      return { ok: true, text, refs, nextRef: counter, docToken, frames, url: location.href, omitted };
+      return { ok: true, value: { text, refs, nextRef: counter, docToken, frames, url: location.href, omitted } };
     } finally {
       resetCaches();
       O = null;
@@ -129,11 +129,11 @@
   function select(selector, op, arg) {
     let list;
     try { list = document.querySelectorAll(selector); } catch (e) {
-      return { error: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(selector) + ': ' + e.message };
+      return { ok: false, code: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(selector) + ': ' + e.message, detail: null };
     }
-    if (op === 'count') return { count: list.length };
-    if (!list.length) return { error: 'not_found', message: 'no element matches selector ' + JSON.stringify(selector) };
-    return { value: globalThis.__abx.call(list[0], op, arg) };
+    if (op === 'count') return { ok: true, value: { count: list.length } };
+    if (!list.length) return { ok: false, code: 'not_found', message: 'no element matches selector ' + JSON.stringify(selector), detail: null };
+    return globalThis.__abx.call(list[0], op, arg);
   }
 
   function element(id) {
