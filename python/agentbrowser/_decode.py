@@ -67,7 +67,8 @@ class Fields:
         try:
             return check(value, join(self.path, key))
         except Mismatch as e:
-            raise NativeParseError(self.model, e.path, f"expected {e.expected}, got {kind(e.value)}", self.raw) from None
+            detail = f"expected {e.expected}, got {kind(e.value)}"
+            raise NativeParseError(self.model, e.path, detail, self.raw) from None
 
 
 def string(value: object, path: str) -> str:
@@ -149,85 +150,6 @@ def record(item: Check[T]) -> Check[Mapping[str, T]]:
         return MappingProxyType({k: item(v, join(path, k)) for k, v in value.items()})
 
     return check
-
-
-# -- the field readers of the hand-written decoders (to be replaced by _wire_types)
-
-_MISSING: Any = object()
-
-
-
-
-def _get(model: str, raw: Mapping[str, Any], key: str) -> Any:
-    value = raw.get(key, _MISSING)
-    if value is _MISSING:
-        raise NativeParseError(model, key, "missing field", raw)
-    return value
-
-
-def _wrong(model: str, key: str, expected: str, value: object, raw: Mapping[str, Any]) -> NativeParseError:
-    return NativeParseError(model, key, f"expected {expected}, got {kind(value)}", raw)
-
-
-def req_str(model: str, raw: Mapping[str, Any], key: str) -> str:
-    """The string ``raw[key]``; NativeParseError when missing or not a string."""
-    value = _get(model, raw, key)
-    if not isinstance(value, str):
-        raise _wrong(model, key, "a string", value, raw)
-    return value
-
-
-
-
-
-
-def req_int(model: str, raw: Mapping[str, Any], key: str) -> int:
-    """The integer ``raw[key]``; NativeParseError when missing or not an integer."""
-    value = _get(model, raw, key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _wrong(model, key, "an integer", value, raw)
-    return value
-
-
-def opt_int(model: str, raw: Mapping[str, Any], key: str) -> int | None:
-    """The integer ``raw[key]``, None when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _wrong(model, key, "an integer or null", value, raw)
-    return value
-
-
-def req_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    """The object ``raw[key]``; NativeParseError when missing or not an object."""
-    value = _get(model, raw, key)
-    if not isinstance(value, Mapping):
-        raise _wrong(model, key, "an object", value, raw)
-    return value
-
-
-def opt_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
-    """The object ``raw[key]``, None when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise _wrong(model, key, "an object or null", value, raw)
-    return value
-
-
-def req_list(model: str, raw: Mapping[str, Any], key: str) -> list[Any]:
-    """The list ``raw[key]``; NativeParseError when missing or not a list."""
-    value = _get(model, raw, key)
-    if not isinstance(value, list):
-        raise _wrong(model, key, "an array", value, raw)
-    return value
-
-
-def req_any(model: str, raw: Mapping[str, Any], key: str) -> Any:
-    """The value ``raw[key]`` of any type; NativeParseError when missing."""
-    return _get(model, raw, key)
 
 
 # -- readers of what the schema does not describe ---------------------------------------------

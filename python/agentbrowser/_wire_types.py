@@ -837,5 +837,5 @@ def decode_result(action: CloseOutputActions, raw: object) -> CloseOutput: ...
 
 
 def decode_result(action: str, raw: object) -> object:
-    """The data of ``action``'s success envelope decoded as its result type (KeyError: no such action)."""
+    """The data of ``action``'s success envelope as its result type (KeyError: no such action)."""
     return RESULTS[action](raw)

@@ -358,7 +358,7 @@ def render(schema: Mapping[str, Any]) -> str:
     out.append("")
     out.append("")
     out.append("def decode_result(action: str, raw: object) -> object:")
-    out.append('    """The data of ``action``\'s success envelope decoded as its result type (KeyError: no such action)."""')
+    out.append('    """The data of ``action``\'s success envelope as its result type (KeyError: no such action)."""')
     out.append("    return RESULTS[action](raw)")
     return "\n".join(out) + "\n"
 
