@@ -218,8 +218,8 @@ def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
             raise ValueError(f"wait() ms must be >= 0, got {ms}")
         params["ms"] = ms
         budget += ms
-    if not params:
-        raise ValueError("wait() needs a condition (Wait.text/url/loaded/all) or ms=")
+    if len(params) != 1:
+        raise ValueError("wait() needs exactly one of a condition (Wait.text/url/loaded/all) and ms=")
     data = yield Call("wait", params, budget_ms=budget)
     return WaitResult.from_raw(data)
 

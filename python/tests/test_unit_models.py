@@ -147,6 +147,9 @@ def test_launch_options_wire_and_validation() -> None:
         "windowHeight": 600,
     }
     assert LaunchOptions(cdp_url="http://127.0.0.1:9222").to_wire()["cdpUrl"] == "http://127.0.0.1:9222"
+    # The protocol's ranges: a request timeout of 0 to 24 hours, window sides of 1 to 16384 pixels.
+    assert LaunchOptions(timeout_ms=0).timeout_ms == 0 and LaunchOptions(timeout_ms=86_400_000).timeout_ms == 86_400_000
+    assert LaunchOptions(window_size=(1, 16_384)).to_wire()["windowHeight"] == 16_384
     bad: list[tuple[dict[str, Any], type[Exception], str]] = [
         ({"headless": "yes"}, TypeError, "headless"),
         ({"executable_path": 3}, TypeError, "executable_path"),
@@ -155,6 +158,8 @@ def test_launch_options_wire_and_validation() -> None:
         ({"window_size": (800,)}, TypeError, "window_size"),
         ({"window_size": (0, 600)}, ValueError, "window_size"),
         ({"timeout_ms": -5}, ValueError, "timeout_ms"),
+        ({"timeout_ms": 86_400_001}, ValueError, "timeout_ms"),
+        ({"window_size": (800, 16_385)}, ValueError, "window_size"),
         ({"timeout_ms": 1.5}, TypeError, "timeout_ms"),
         ({"session": "bad name!"}, ValueError, "session"),
         ({"session": 5}, TypeError, "session"),
