@@ -16,6 +16,8 @@ from .errors import NativeParseError
 
 T = TypeVar("T")
 
+_MISSING: Any = object()
+
 #: Checks one JSON value found at a path (``refs.e3.role``) and returns it typed.
 Check: TypeAlias = Callable[[object, str], T]
 
@@ -41,7 +43,7 @@ class Fields:
     __slots__ = ("model", "raw", "path")
 
     def __init__(self, model: str, raw: object, path: str) -> None:
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise NativeParseError(model, path or "data", f"expected an object, got {kind(raw)}", raw)
         self.model = model
         self.raw: Mapping[str, Any] = raw
@@ -49,26 +51,31 @@ class Fields:
 
     def req(self, key: str, check: Check[T]) -> T:
         """The required field ``key`` checked by ``check``; NativeParseError when missing or wrong."""
-        if key not in self.raw:
+        value = self.raw.get(key, _MISSING)
+        if value is _MISSING:
             raise NativeParseError(self.model, join(self.path, key), "missing field", self.raw)
-        return self._run(key, check, self.raw[key])
+        try:
+            return check(value, f"{self.path}.{key}" if self.path else key)
+        except Mismatch as e:
+            raise self._wrong(e) from None
 
     def opt(self, key: str, check: Check[T]) -> T | None:
         """The optional field ``key`` checked by ``check``; None when absent or null."""
         value = self.raw.get(key)
-        return None if value is None else self._run(key, check, value)
+        if value is None:
+            return None
+        try:
+            return check(value, f"{self.path}.{key}" if self.path else key)
+        except Mismatch as e:
+            raise self._wrong(e) from None
 
     def default(self, key: str, check: Check[T], default: T) -> T:
         """The optional field ``key`` checked by ``check``; the schema's ``default`` when absent or null."""
-        value = self.raw.get(key)
-        return default if value is None else self._run(key, check, value)
+        value = self.opt(key, check)
+        return default if value is None else value
 
-    def _run(self, key: str, check: Check[T], value: object) -> T:
-        try:
-            return check(value, join(self.path, key))
-        except Mismatch as e:
-            detail = f"expected {e.expected}, got {kind(e.value)}"
-            raise NativeParseError(self.model, e.path, detail, self.raw) from None
+    def _wrong(self, e: Mismatch) -> NativeParseError:
+        return NativeParseError(self.model, e.path, f"expected {e.expected}, got {kind(e.value)}", self.raw)
 
 
 def string(value: object, path: str) -> str:
@@ -145,7 +152,7 @@ def record(item: Check[T]) -> Check[Mapping[str, T]]:
     """The check of a JSON object whose every value passes ``item`` (a read-only mapping, in order)."""
 
     def check(value: object, path: str) -> Mapping[str, T]:
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             raise Mismatch(path, "an object", value)
         return MappingProxyType({k: item(v, join(path, k)) for k, v in value.items()})
 
