@@ -1,119 +1,192 @@
-"""Typed field readers for native payloads: each raises NativeParseError naming the field."""
+"""Strict JSON checks for native payloads; each failure raises NativeParseError naming the field.
+
+The generated ``_wire_types`` decoders read each object through :class:`Fields` with the
+checks below (one :data:`Check` a JSON type).  ``mapping``, ``req_bool``, ``opt_str`` and
+``opt_bool`` read what the protocol schema does not describe: the response envelope, and
+model fields that the protocol does not declare yet.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, TypeAlias, TypeVar
 
 from .errors import NativeParseError
 
+T = TypeVar("T")
+
 _MISSING: Any = object()
+
+#: Checks one JSON value found at a path (``refs.e3.role``) and returns it typed.
+Check: TypeAlias = Callable[[object, str], T]
+
+
+class Mismatch(Exception):
+    """A value at ``path`` is not ``expected``; :class:`Fields` turns it into NativeParseError."""
+
+    def __init__(self, path: str, expected: str, value: object) -> None:
+        super().__init__(path, expected)
+        self.path = path
+        self.expected = expected
+        self.value = value
+
+
+def join(path: str, key: str | int) -> str:
+    """The path of ``key`` inside the value at ``path`` (``""`` is the payload itself)."""
+    return f"{path}.{key}" if path else str(key)
+
+
+class Fields:
+    """One JSON object decoded as the schema type ``model``: typed reads of its fields."""
+
+    __slots__ = ("model", "raw", "path")
+
+    def __init__(self, model: str, raw: object, path: str) -> None:
+        if type(raw) is not dict and not isinstance(raw, Mapping):
+            raise NativeParseError(model, path or "data", f"expected an object, got {kind(raw)}", raw)
+        self.model = model
+        self.raw: Mapping[str, Any] = raw
+        self.path = path
+
+    def req(self, key: str, check: Check[T]) -> T:
+        """The required field ``key`` checked by ``check``; NativeParseError when missing or wrong."""
+        value = self.raw.get(key, _MISSING)
+        if value is _MISSING:
+            raise NativeParseError(self.model, join(self.path, key), "missing field", self.raw)
+        try:
+            return check(value, f"{self.path}.{key}" if self.path else key)
+        except Mismatch as e:
+            raise self._wrong(e) from None
+
+    def opt(self, key: str, check: Check[T]) -> T | None:
+        """The optional field ``key`` checked by ``check``; None when absent or null."""
+        value = self.raw.get(key)
+        if value is None:
+            return None
+        try:
+            return check(value, f"{self.path}.{key}" if self.path else key)
+        except Mismatch as e:
+            raise self._wrong(e) from None
+
+    def default(self, key: str, check: Check[T], default: T) -> T:
+        """The optional field ``key`` checked by ``check``; the schema's ``default`` when absent or null."""
+        value = self.opt(key, check)
+        return default if value is None else value
+
+    def _wrong(self, e: Mismatch) -> NativeParseError:
+        return NativeParseError(self.model, e.path, f"expected {e.expected}, got {kind(e.value)}", self.raw)
+
+
+def string(value: object, path: str) -> str:
+    """A JSON string."""
+    if not isinstance(value, str):
+        raise Mismatch(path, "a string", value)
+    return value
+
+
+def boolean(value: object, path: str) -> bool:
+    """A JSON boolean."""
+    if not isinstance(value, bool):
+        raise Mismatch(path, "a boolean", value)
+    return value
+
+
+def number(value: object, path: str) -> float:
+    """A JSON number (an integer too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Mismatch(path, "a number", value)
+    return value
+
+
+def anything(value: object, path: str) -> Any:
+    """Any JSON value, as it is."""
+    return value
+
+
+def integer(lo: int | None, hi: int | None) -> Check[int]:
+    """The check of a JSON integer within ``lo``..``hi`` (None: unbounded)."""
+
+    def check(value: object, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Mismatch(path, "an integer", value)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise Mismatch(path, f"an integer in {lo if lo is not None else ''}..{hi if hi is not None else ''}", value)
+        return value
+
+    return check
+
+
+def literal(choices: tuple[str, ...]) -> Check[str]:
+    """The check of a JSON string that is one of ``choices``."""
+
+    def check(value: object, path: str) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise Mismatch(path, "one of " + ", ".join(repr(c) for c in choices), value)
+        return value
+
+    return check
+
+
+def nullable(inner: Check[T]) -> Check[T | None]:
+    """The check of ``inner`` or null."""
+
+    def check(value: object, path: str) -> T | None:
+        return None if value is None else inner(value, path)
+
+    return check
+
+
+def array(item: Check[T]) -> Check[tuple[T, ...]]:
+    """The check of a JSON array whose every item passes ``item`` (as a tuple)."""
+
+    def check(value: object, path: str) -> tuple[T, ...]:
+        if not isinstance(value, list):
+            raise Mismatch(path, "an array", value)
+        return tuple(item(v, join(path, i)) for i, v in enumerate(value))
+
+    return check
+
+
+def record(item: Check[T]) -> Check[Mapping[str, T]]:
+    """The check of a JSON object whose every value passes ``item`` (a read-only mapping, in order)."""
+
+    def check(value: object, path: str) -> Mapping[str, T]:
+        if type(value) is not dict and not isinstance(value, Mapping):
+            raise Mismatch(path, "an object", value)
+        return MappingProxyType({k: item(v, join(path, k)) for k, v in value.items()})
+
+    return check
+
+
+# -- readers of what the schema does not describe ---------------------------------------------
 
 
 def mapping(model: str, value: object, field: str = "data") -> Mapping[str, Any]:
     """``value`` as a mapping, or NativeParseError for ``field``."""
     if not isinstance(value, Mapping):
-        raise NativeParseError(model, field, f"expected an object, got {_kind(value)}", value)
-    return value
-
-
-def _get(model: str, raw: Mapping[str, Any], key: str) -> Any:
-    value = raw.get(key, _MISSING)
-    if value is _MISSING:
-        raise NativeParseError(model, key, "missing field", raw)
-    return value
-
-
-def _wrong(model: str, key: str, expected: str, value: object, raw: Mapping[str, Any]) -> NativeParseError:
-    return NativeParseError(model, key, f"expected {expected}, got {_kind(value)}", raw)
-
-
-def req_str(model: str, raw: Mapping[str, Any], key: str) -> str:
-    """The string ``raw[key]``; NativeParseError when missing or not a string."""
-    value = _get(model, raw, key)
-    if not isinstance(value, str):
-        raise _wrong(model, key, "a string", value, raw)
-    return value
-
-
-def opt_str(model: str, raw: Mapping[str, Any], key: str, default: str | None = None) -> str | None:
-    """The string ``raw[key]``, ``default`` when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise _wrong(model, key, "a string or null", value, raw)
+        raise NativeParseError(model, field, f"expected an object, got {kind(value)}", value)
     return value
 
 
 def req_bool(model: str, raw: Mapping[str, Any], key: str) -> bool:
     """The boolean ``raw[key]``; NativeParseError when missing or not a boolean."""
-    value = _get(model, raw, key)
-    if not isinstance(value, bool):
-        raise _wrong(model, key, "a boolean", value, raw)
-    return value
+    return Fields(model, raw, "").req(key, boolean)
+
+
+def opt_str(model: str, raw: Mapping[str, Any], key: str, default: str | None = None) -> str | None:
+    """The string ``raw[key]``, ``default`` when absent or null."""
+    value = Fields(model, raw, "").opt(key, string)
+    return default if value is None else value
 
 
 def opt_bool(model: str, raw: Mapping[str, Any], key: str, default: bool = False) -> bool:
     """The boolean ``raw[key]``, ``default`` when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise _wrong(model, key, "a boolean or null", value, raw)
-    return value
+    return Fields(model, raw, "").default(key, boolean, default)
 
 
-def req_int(model: str, raw: Mapping[str, Any], key: str) -> int:
-    """The integer ``raw[key]``; NativeParseError when missing or not an integer."""
-    value = _get(model, raw, key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _wrong(model, key, "an integer", value, raw)
-    return value
-
-
-def opt_int(model: str, raw: Mapping[str, Any], key: str) -> int | None:
-    """The integer ``raw[key]``, None when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _wrong(model, key, "an integer or null", value, raw)
-    return value
-
-
-def req_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    """The object ``raw[key]``; NativeParseError when missing or not an object."""
-    value = _get(model, raw, key)
-    if not isinstance(value, Mapping):
-        raise _wrong(model, key, "an object", value, raw)
-    return value
-
-
-def opt_map(model: str, raw: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
-    """The object ``raw[key]``, None when absent or null."""
-    value = raw.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise _wrong(model, key, "an object or null", value, raw)
-    return value
-
-
-def req_list(model: str, raw: Mapping[str, Any], key: str) -> list[Any]:
-    """The list ``raw[key]``; NativeParseError when missing or not a list."""
-    value = _get(model, raw, key)
-    if not isinstance(value, list):
-        raise _wrong(model, key, "an array", value, raw)
-    return value
-
-
-def req_any(model: str, raw: Mapping[str, Any], key: str) -> Any:
-    """The value ``raw[key]`` of any type; NativeParseError when missing."""
-    return _get(model, raw, key)
-
-
-def _kind(value: object) -> str:
+def kind(value: object) -> str:
+    """The JSON kind of ``value`` for messages (``null``, ``a string``, ...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):

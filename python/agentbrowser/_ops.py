@@ -11,16 +11,16 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from . import _decode as d
+from . import _wire_types as w
 from .errors import error_for
 from .models import (
     LOAD_STATES,
-    LoadState,
     ActionResult,
     B,
     BrowserResponse,
     CloseResult,
     LaunchResult,
+    LoadState,
     Navigation,
     SessionStatus,
     Snapshot,
@@ -90,10 +90,6 @@ def result(
     raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot)
 
 
-def _data(model: str, value: Any) -> Mapping[str, Any]:
-    return d.mapping(model, value)
-
-
 def check_load_state(name: str, value: str | None) -> None:
     """ValueError naming ``name`` unless ``value`` is None or a load state."""
     if value is not None and value not in LOAD_STATES:
@@ -115,7 +111,7 @@ def _wait_params(params: dict[str, Any], wait: Wait | None) -> int:
 def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
     """Start (or attach to) the session's browser."""
     data = yield Call("launch", params)
-    return LaunchResult.from_raw(_data("LaunchResult", data))
+    return LaunchResult.from_raw(data)
 
 
 def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
@@ -127,26 +123,30 @@ def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
     return (yield from history("open", wait_until, {"url": url}))
 
 
-def history(action: str, wait_until: LoadState | None, params: Mapping[str, Any] | None = None) -> Op[Navigation]:
+def history(
+    action: w.OpenOutputActions | w.LocationActions,
+    wait_until: LoadState | None,
+    params: Mapping[str, Any] | None = None,
+) -> Op[Navigation]:
     """A navigation without a URL (``back``, ``forward``, ``reload``) or with one (``open``)."""
     check_load_state("wait_until", wait_until)
     full = dict(params or {})
     if wait_until is not None:
         full["waitUntil"] = wait_until
     data = yield Call(action, full)
-    return Navigation.from_raw(_data("Navigation", data))
+    return Navigation.from_wire(w.decode_result(action, data), data)
 
 
 def title() -> Op[str]:
     """The page title."""
     data = yield Call("title", {})
-    return d.req_str("title", _data("title", data), "title")
+    return w.decode_result("title", data).title
 
 
 def url() -> Op[str]:
     """The page URL."""
     data = yield Call("url", {})
-    return d.req_str("url", _data("url", data), "url")
+    return w.decode_result("url", data).url
 
 
 def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
@@ -159,7 +159,7 @@ def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
             raise ValueError(f"max_bytes must be an int >= 0 (0 = no limit), got {max_bytes!r}")
         params["maxBytes"] = max_bytes
     data = yield Call("html", params)
-    return d.req_str("html", _data("html", data), "html")
+    return w.decode_result("html", data).html
 
 
 def count(selector: str) -> Op[int]:
@@ -167,7 +167,7 @@ def count(selector: str) -> Op[int]:
     if not isinstance(selector, str) or not selector.strip():
         raise TypeError("count() takes a CSS selector string")
     data = yield Call("count", {"selector": selector})
-    return d.req_int("count", _data("count", data), "count")
+    return w.decode_result("count", data).count
 
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
@@ -180,7 +180,7 @@ def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
             raise ValueError(f"max_bytes must be an int >= 0, got {max_bytes!r}")
         params["maxBytes"] = max_bytes
     data = yield Call("eval", params)
-    return d.req_any("eval", _data("eval", data), "result")
+    return w.decode_result("eval", data).result
 
 
 def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
@@ -189,7 +189,7 @@ def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
     data = yield Call("snapshot", spec.to_wire())
-    return Snapshot.from_raw(_data("Snapshot", data), browser, spec)
+    return Snapshot.from_wire(w.decode_result("snapshot", data), data, browser)
 
 
 def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
@@ -199,7 +199,7 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
     params: dict[str, Any] = {"key": key}
     budget = _wait_params(params, wait)
     data = yield Call("press", params, budget_ms=budget)
-    return ActionResult.from_raw(_data("ActionResult", data), browser, None)
+    return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
@@ -218,47 +218,49 @@ def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
             raise ValueError(f"wait() ms must be >= 0, got {ms}")
         params["ms"] = ms
         budget += ms
-    if not params:
-        raise ValueError("wait() needs a condition (Wait.text/url/loaded/all) or ms=")
+    if len(params) != 1:
+        raise ValueError("wait() needs exactly one of a condition (Wait.text/url/loaded/all) and ms=")
     data = yield Call("wait", params, budget_ms=budget)
-    return WaitResult.from_raw(_data("WaitResult", data))
+    return WaitResult.from_raw(data)
 
 
 def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
     """Compare ``snapshot`` with the active page."""
     data = yield Call("diff", {"generation": snapshot.generation})
-    return SnapshotDiff.from_raw(_data("SnapshotDiff", data))
+    return SnapshotDiff.from_wire(w.decode_result("diff", data), data)
 
 
 # -- refs -------------------------------------------------------------------------
 
 
-def mutate(ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+def mutate(
+    ref: Ref[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+) -> Op[ActionResult[B]]:
     """Run one mutation on ``ref`` and decode its evidence."""
     full: dict[str, Any] = {"ref": ref.id, **params}
     budget = _wait_params(full, wait)
     data = yield Call(action, full, ref=ref, budget_ms=budget)
-    return ActionResult.from_raw(_data("ActionResult", data), ref.browser, ref, ref.snapshot.spec)
+    return ActionResult.from_wire(w.decode_result(action, data), data, ref.browser, ref)
 
 
-def read_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str]:
+def read_str(ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
     """Read one string of ``ref``."""
     data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
-    return d.req_str(action, _data(action, data), "value")
+    return w.decode_result(action, data).value
 
 
-def read_opt_str(ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str | None]:
+def read_opt_str(
+    ref: Ref[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+) -> Op[str | None]:
     """Read one string of ``ref`` that may be null."""
     data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
-    body = _data(action, data)
-    d.req_any(action, body, "value")
-    return d.opt_str(action, body, "value")
+    return w.decode_result(action, data).value
 
 
-def read_bool(ref: Ref[Any], action: str) -> Op[bool]:
+def read_bool(ref: Ref[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
     """Read one boolean state of ``ref``."""
     data = yield Call(action, {"ref": ref.id}, ref=ref)
-    return d.req_bool(action, _data(action, data), "value")
+    return w.decode_result(action, data).value
 
 
 def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:
@@ -285,8 +287,8 @@ def _tab_id(tab: str | TabInfo | None) -> str | None:
 def tab_list() -> Op[tuple[TabInfo, ...]]:
     """Every open tab."""
     data = yield Call("tab_list", {})
-    tabs = d.req_list("tab_list", _data("tab_list", data), "tabs")
-    return tuple(TabInfo.from_raw(_data("TabInfo", t)) for t in tabs)
+    wire = w.decode_result("tab_list", data)
+    return tuple(TabInfo.from_wire(tab, raw) for tab, raw in zip(wire.tabs, data["tabs"], strict=True))
 
 
 def tab_new(url: str | None) -> Op[TabInfo]:
@@ -297,7 +299,7 @@ def tab_new(url: str | None) -> Op[TabInfo]:
             raise TypeError(f"tabs.new() url must be a string or None, got {type(url).__name__}")
         params["url"] = url
     data = yield Call("tab_new", params)
-    return TabInfo.from_raw(_data("TabInfo", data))
+    return TabInfo.from_wire(w.decode_result("tab_new", data), data)
 
 
 def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
@@ -306,7 +308,7 @@ def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
     if tab_id is None:
         raise TypeError("tabs.switch() needs a tab id such as 't2' or a TabInfo")
     data = yield Call("tab_switch", {"tab": tab_id})
-    return TabSwitchResult.from_raw(_data("TabSwitchResult", data))
+    return TabSwitchResult.from_raw(data)
 
 
 def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
@@ -314,19 +316,19 @@ def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
     tab_id = _tab_id(tab)
     # The engine answers with the closed tab's fields (`tab`): one round trip.
     data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
-    return TabCloseResult.from_raw(_data("TabCloseResult", data))
+    return TabCloseResult.from_raw(data)
 
 
 def status() -> Op[SessionStatus]:
     """The session's status."""
     data = yield Call("status", {})
-    return SessionStatus.from_raw(_data("SessionStatus", data))
+    return SessionStatus.from_raw(data)
 
 
 def close(deadline_s: float) -> Op[CloseResult]:
     """Close the session's browser and daemon within ``deadline_s``."""
     data = yield Call("close", {"timeout": max(1, int(deadline_s * 1000))}, deadline_s=deadline_s)
-    return CloseResult.from_raw(_data("CloseResult", data))
+    return CloseResult.from_raw(data)
 
 
 def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:

@@ -11,6 +11,10 @@ from typing import Any
 __all__ = ["LaunchOptions", "SESSION_NAME"]
 
 SESSION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: The longest request timeout the protocol accepts, in milliseconds (24 hours).
+MAX_TIMEOUT_MS = 86_400_000
+#: The largest window side the protocol accepts, in pixels.
+MAX_WINDOW_SIDE = 16_384
 _CDP_SCHEMES = ("ws://", "wss://", "http://", "https://")
 
 
@@ -61,15 +65,18 @@ class LaunchOptions:
             for axis, v in zip(("width", "height"), size, strict=True):
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise TypeError(f"LaunchOptions.window_size {axis} must be an int, got {type(v).__name__}")
-                if not 1 <= v <= 16384:
-                    raise ValueError(f"LaunchOptions.window_size {axis} must be within 1..16384, got {v}")
+                if not 1 <= v <= MAX_WINDOW_SIDE:
+                    raise ValueError(f"LaunchOptions.window_size {axis} must be within 1..{MAX_WINDOW_SIDE}, got {v}")
             object.__setattr__(self, "window_size", (size[0], size[1]))
         if isinstance(self.timeout_ms, bool) or not isinstance(self.timeout_ms, int):
             raise TypeError(
                 f"LaunchOptions.timeout_ms must be an int of milliseconds, got {type(self.timeout_ms).__name__}"
             )
-        if self.timeout_ms <= 0:
-            raise ValueError(f"LaunchOptions.timeout_ms must be > 0 milliseconds, got {self.timeout_ms}")
+        if not 0 <= self.timeout_ms <= MAX_TIMEOUT_MS:
+            raise ValueError(
+                f"LaunchOptions.timeout_ms must be within 0..{MAX_TIMEOUT_MS} milliseconds (24 hours, the protocol's "
+                f"range), got {self.timeout_ms}"
+            )
         if self.session is not None:
             if not isinstance(self.session, str):
                 raise TypeError(f"LaunchOptions.session must be a str or None, got {type(self.session).__name__}")

@@ -189,7 +189,7 @@ def test_launch_validation_and_install_errors(agentbrowser_bin: Path, tmp_path: 
     with pytest.raises(TypeError, match="headless"):
         Browser.launch(headless="no")
     with pytest.raises(ValueError, match="timeout_ms"):
-        Browser.launch(timeout_ms=0)
+        Browser.launch(timeout_ms=-1)
     with pytest.raises(TypeError):
         Browser.launch(LaunchOptions(), headless=False)
     with pytest.raises(BrowserInstallError):

@@ -136,6 +136,8 @@ def test_press_wait_and_diff(browser: Browser, server: str) -> None:
     assert browser.page.wait(Wait.all(Wait.loaded(), Wait.url("*/keys"))).matched
     with pytest.raises(ValueError):
         browser.page.wait()
+    with pytest.raises(ValueError, match="exactly one"):  # as the protocol's `wait` allows
+        browser.page.wait(Wait.text("enter pressed"), ms=10)
     with pytest.raises(BrowserError) as err:
         browser.page.wait(Wait.text("never appears", timeout_ms=200))
     assert err.value.code == "timeout"

@@ -70,7 +70,17 @@ def test_stale_ref_refresh_without_ref() -> None:
 
 
 def test_transition_error_fields() -> None:
-    snap = {"text": "t", "origin": "http://x/", "generation": 1, "refs": {}}
+    spec = {"selector": None, "interactive": True, "compact": False, "maxDepth": None, "urls": False, "maxBytes": 0}
+    snap = {
+        "text": "t",
+        "origin": "http://x/",
+        "tab": "t1",
+        "generation": 1,
+        "spec": spec,
+        "refs": {},
+        "truncated": False,
+        "omitted": [],
+    }
     data = {
         "stage": "wait",
         "action": "click",

@@ -170,7 +170,8 @@ def test_the_graph_is_read() -> None:
     adj = graph(edges())
     assert {"agentbrowser._ops", "agentbrowser.models"} <= adj["agentbrowser.browser"]
     assert "agentbrowser.models.ref" in adj["agentbrowser.models.snapshot"]
-    assert "agentbrowser._decode" in adj["agentbrowser.models.specs"]
+    assert "agentbrowser._wire_types" in adj["agentbrowser.models.specs"]
+    assert "agentbrowser._decode" in adj["agentbrowser._wire_types"]
     # The clients' imports of models and browsers for annotations only are not edges.
     assert "agentbrowser.browser" not in adj["agentbrowser.errors"]
     assert "agentbrowser.aio" not in reachable(adj, "agentbrowser.models")

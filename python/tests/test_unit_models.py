@@ -29,15 +29,24 @@ class FakeBrowser:
 
 
 def snap_raw(n_refs: int = 3, text: str | None = None) -> dict[str, Any]:
-    refs = {f"e{i}": {"role": "button", "name": f"Button {i}", "frame": None} for i in range(1, n_refs + 1)}
-    refs["e100"] = {"role": "link", "name": "Home  page", "frame": "main"}
+    refs = {f"e{i}": {"role": "button", "name": f"Button {i}", "frame": "main"} for i in range(1, n_refs + 1)}
+    refs["e100"] = {"role": "link", "name": "Home  page", "frame": "child"}
     return {
         "text": text if text is not None else '- button "Button 1" [ref=e1]\n- link "Home page" [ref=e100]',
         "origin": "http://127.0.0.1:8000/",
+        "tab": "t1",
         "generation": 7,
-        "spec": {"selector": None, "interactive": True, "compact": False, "maxDepth": None, "urls": False},
+        "spec": {
+            "selector": None,
+            "interactive": True,
+            "compact": False,
+            "maxDepth": None,
+            "urls": False,
+            "maxBytes": 100_000,
+        },
         "refs": refs,
         "truncated": False,
+        "omitted": [],
     }
 
 
@@ -138,6 +147,9 @@ def test_launch_options_wire_and_validation() -> None:
         "windowHeight": 600,
     }
     assert LaunchOptions(cdp_url="http://127.0.0.1:9222").to_wire()["cdpUrl"] == "http://127.0.0.1:9222"
+    # The protocol's ranges: a request timeout of 0 to 24 hours, window sides of 1 to 16384 pixels.
+    assert LaunchOptions(timeout_ms=0).timeout_ms == 0 and LaunchOptions(timeout_ms=86_400_000).timeout_ms == 86_400_000
+    assert LaunchOptions(window_size=(1, 16_384)).to_wire()["windowHeight"] == 16_384
     bad: list[tuple[dict[str, Any], type[Exception], str]] = [
         ({"headless": "yes"}, TypeError, "headless"),
         ({"executable_path": 3}, TypeError, "executable_path"),
@@ -146,6 +158,8 @@ def test_launch_options_wire_and_validation() -> None:
         ({"window_size": (800,)}, TypeError, "window_size"),
         ({"window_size": (0, 600)}, ValueError, "window_size"),
         ({"timeout_ms": -5}, ValueError, "timeout_ms"),
+        ({"timeout_ms": 86_400_001}, ValueError, "timeout_ms"),
+        ({"window_size": (800, 16_385)}, ValueError, "window_size"),
         ({"timeout_ms": 1.5}, TypeError, "timeout_ms"),
         ({"session": "bad name!"}, ValueError, "session"),
         ({"session": 5}, TypeError, "session"),
@@ -168,7 +182,8 @@ def test_snapshot_decoding_and_lookup() -> None:
     assert ref is snap.ref("e2") is snap.ref("ref=e2")
     assert (ref.id, ref.selector, ref.role, ref.name) == ("e2", "@e2", "button", "Button 2")
     assert ref.snapshot is snap and isinstance(ref.browser, FakeBrowser)
-    assert ref.raw == {"role": "button", "name": "Button 2", "frame": None}
+    assert ref.raw == {"role": "button", "name": "Button 2", "frame": "main"} and ref.frame == "main"
+    assert snap.tab == "t1" and snap.omitted == () and not snap.truncated
     with pytest.raises(KeyError, match="e999"):
         snap.ref("e999")
     with pytest.raises(TypeError):
@@ -219,7 +234,7 @@ def test_snapshot_missing_field_raises_native_parse_error() -> None:
     del raw["refs"]
     with pytest.raises(NativeParseError) as err:
         Snapshot.from_raw(raw, FakeBrowser())  # type: ignore[type-var]
-    assert err.value.field == "refs" and err.value.model == "Snapshot" and "refs" in str(err.value)
+    assert err.value.field == "refs" and err.value.model == "SnapshotOutput" and "refs" in str(err.value)
     raw = snap_raw()
     raw["refs"]["e1"] = {"name": "no role"}
     with pytest.raises(NativeParseError, match="role"):
@@ -305,7 +320,7 @@ def test_tab_models() -> None:
     assert len(repr(info)) < 400
     switched = TabSwitchResult.from_raw(tab)
     assert isinstance(switched, TabInfo) and not switched.revived and not switched.dialog_blocked
-    closed = TabCloseResult.from_raw({"closed": "t2", "active": {**tab, "id": "t1"}}, tab)
+    closed = TabCloseResult.from_raw({"closed": "t2", "tab": tab, "active": {**tab, "id": "t1"}})
     assert closed.id == "t2" and closed.closed and closed.url == tab["url"] and not closed.active_tab_revived
     assert closed.active_tab is not None and closed.active_tab.id == "t1"
     with pytest.raises(NativeParseError, match="active"):

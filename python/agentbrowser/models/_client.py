@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from .. import _wire_types as w
     from .._ops import Op
     from ..aio import AsyncBrowser
     from ..browser import Browser
@@ -36,16 +37,20 @@ class ModelOps(Protocol):
     def diff(self, snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
         """Compare ``snapshot`` with the active page."""
 
-    def mutate(self, ref: Ref[B], action: str, params: Mapping[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    def mutate(
+        self, ref: Ref[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+    ) -> Op[ActionResult[B]]:
         """Run one mutation on ``ref``."""
 
-    def read_str(self, ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str]:
+    def read_str(self, ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
         """Read one string of ``ref``."""
 
-    def read_opt_str(self, ref: Ref[Any], action: str, params: Mapping[str, Any]) -> Op[str | None]:
+    def read_opt_str(
+        self, ref: Ref[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+    ) -> Op[str | None]:
         """Read one optional string of ``ref``."""
 
-    def read_bool(self, ref: Ref[Any], action: str) -> Op[bool]:
+    def read_bool(self, ref: Ref[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
         """Read one boolean state of ``ref``."""
 
     def refresh_ref(

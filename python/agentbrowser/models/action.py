@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic
 
-from .. import _decode as d
+from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._client import B
 from .results import SnapshotDiff
@@ -14,7 +14,6 @@ from .snapshot import Snapshot
 
 if TYPE_CHECKING:
     from .ref import Ref
-    from .specs import SnapshotSpec
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -34,21 +33,21 @@ class ActionResult(Generic[B]):
         return self.diff is not None and self.diff.changed
 
     @classmethod
-    def from_raw(
-        cls, raw: Mapping[str, Any], browser: B, target: Ref[B] | None, spec: SnapshotSpec | None = None
-    ) -> ActionResult[B]:
+    def from_raw(cls, raw: Mapping[str, Any], browser: B, target: Ref[B] | None) -> ActionResult[B]:
         """Decode a mutation's data; its snapshots are bound to ``browser``."""
-        m = "ActionResult"
-        raw = d.mapping(m, raw)
-        before = d.opt_map(m, raw, "before")
-        after = d.opt_map(m, raw, "after")
-        diff = d.opt_map(m, raw, "diff")
+        return cls.from_wire(w.ActionOutput.decode(raw), raw, browser, target)
+
+    @classmethod
+    def from_wire(
+        cls, wire: w.ActionOutput, raw: Mapping[str, Any], browser: B, target: Ref[B] | None
+    ) -> ActionResult[B]:
+        """Build from the decoded mutation data ``raw``; its snapshots are bound to ``browser``."""
         return cls(
-            action=d.req_str(m, raw, "action"),
+            action=wire.action,
             target=target,
-            before=Snapshot.from_raw(before, browser, spec) if before is not None else None,
-            after=Snapshot.from_raw(after, browser, spec) if after is not None else None,
-            diff=SnapshotDiff.from_raw(diff) if diff is not None else None,
+            before=Snapshot.from_wire(wire.before, raw["before"], browser) if wire.before is not None else None,
+            after=Snapshot.from_wire(wire.after, raw["after"], browser) if wire.after is not None else None,
+            diff=SnapshotDiff.from_wire(wire.diff, raw["diff"]) if wire.diff is not None else None,
             raw=raw,
         )
 

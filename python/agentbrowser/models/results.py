@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _decode as d
+from .. import _wire_types as w
 from ._bounded import Bounded, clip_repr
 
 
@@ -21,15 +21,14 @@ class Navigation(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> Navigation:
-        """Decode a navigation's data."""
-        m = "Navigation"
-        raw = d.mapping(m, raw)
-        return cls(
-            url=d.req_str(m, raw, "url"),
-            title=d.req_str(m, raw, "title"),
-            status=d.opt_int(m, raw, "status"),
-            raw=raw,
-        )
+        """Decode a navigation's data (an OpenOutput; a Location is one without ``status``)."""
+        return cls.from_wire(w.OpenOutput.decode(raw), raw)
+
+    @classmethod
+    def from_wire(cls, wire: w.OpenOutput | w.Location, raw: Mapping[str, Any]) -> Navigation:
+        """Build from the decoded ``open`` (or ``back``/``forward``/``reload``) data ``raw``."""
+        status = wire.status if isinstance(wire, w.OpenOutput) else None
+        return cls(url=wire.url, title=wire.title, status=status, raw=raw)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -43,9 +42,8 @@ class WaitResult(Bounded):
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> WaitResult:
         """Decode the ``wait`` action's data."""
-        m = "WaitResult"
-        raw = d.mapping(m, raw)
-        return cls(matched=d.opt_bool(m, raw, "matched", True), elapsed_ms=d.req_int(m, raw, "elapsedMs"), raw=raw)
+        wire = w.WaitOutput.decode(raw)
+        return cls(matched=wire.matched, elapsed_ms=wire.elapsed_ms, raw=raw)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -66,15 +64,18 @@ class SnapshotDiff(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotDiff:
-        """Decode the ``diff`` action's data."""
-        m = "SnapshotDiff"
-        raw = d.mapping(m, raw)
+        """Decode a diff: an action's ``diff`` (DiffStats) or the ``diff`` action's data (a DiffOutput)."""
+        return cls.from_wire(w.DiffStats.decode(raw), raw)
+
+    @classmethod
+    def from_wire(cls, wire: w.DiffStats | w.DiffOutput, raw: Mapping[str, Any]) -> SnapshotDiff:
+        """Build from the decoded diff ``raw``."""
         return cls(
-            diff=d.req_str(m, raw, "diff"),
-            added=d.req_int(m, raw, "added"),
-            removed=d.req_int(m, raw, "removed"),
-            unchanged=d.req_int(m, raw, "unchanged"),
-            changed=d.req_bool(m, raw, "changed"),
+            diff=wire.diff,
+            added=wire.added,
+            removed=wire.removed,
+            unchanged=wire.unchanged,
+            changed=wire.changed,
             raw=raw,
         )
 

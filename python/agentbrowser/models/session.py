@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _decode as d
+from .. import _wire_types as w
 from .._version import __version__
 from ._bounded import Bounded
 
@@ -69,14 +70,13 @@ class LaunchResult(Bounded):
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> LaunchResult:
         """Decode the ``launch`` action's data."""
-        m = "LaunchResult"
-        raw = d.mapping(m, raw)
+        wire = w.LaunchOutput.decode(raw)
         return cls(
-            launched=d.req_bool(m, raw, "launched"),
-            attached=d.req_bool(m, raw, "attached"),
-            browser_version=d.req_str(m, raw, "browserVersion"),
-            ws_url=d.req_str(m, raw, "wsUrl"),
-            pid=d.opt_int(m, raw, "pid"),
+            launched=wire.launched,
+            attached=wire.attached,
+            browser_version=wire.browser_version,
+            ws_url=wire.ws_url,
+            pid=wire.pid,
             raw=raw,
         )
 
@@ -94,13 +94,13 @@ class CloseResult(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> CloseResult:
-        """Decode the ``close`` action's data."""
+        """Decode the ``close`` action's data (the persistence fields, not in the protocol yet, from ``raw``)."""
+        wire = w.CloseOutput.decode(raw)
         m = "CloseResult"
-        raw = d.mapping(m, raw)
         return cls(
-            closed=d.req_bool(m, raw, "closed"),
-            restore_status=d.opt_str(m, raw, "restoreStatus", "not_configured") or "not_configured",
-            save_status=d.opt_str(m, raw, "saveStatus", "not_configured") or "not_configured",
+            closed=wire.closed,
+            restore_status=_status(m, raw, "restoreStatus"),
+            save_status=_status(m, raw, "saveStatus"),
             state_path=d.opt_str(m, raw, "statePath"),
             save_error=d.opt_str(m, raw, "saveError"),
             raw=raw,
@@ -132,25 +132,27 @@ class SessionStatus(Bounded):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SessionStatus:
-        """Decode the ``status`` action's data."""
+        """Decode the ``status`` action's data (the persistence fields, not in the protocol yet, from ``raw``)."""
+        wire = w.StatusOutput.decode(raw)
         m = "SessionStatus"
-        raw = d.mapping(m, raw)
-        browser = d.req_map(m, raw, "browser")
-        version = d.req_str(m, raw, "version")
         return cls(
-            session=d.req_str(m, raw, "session"),
-            version=version,
-            socket_path=d.opt_str(m, raw, "socket"),
-            pid=d.opt_int(m, raw, "pid"),
-            browser_launched=d.req_bool("SessionStatus.browser", browser, "launched"),
-            browser_pid=d.opt_int("SessionStatus.browser", browser, "pid"),
-            browser_version=d.opt_str("SessionStatus.browser", browser, "version"),
-            pages=d.req_int(m, raw, "pages"),
-            active_tab=d.opt_str(m, raw, "activeTab"),
-            engine=d.req_str(m, raw, "engine"),
-            compatible=version == __version__,
-            restore_status=d.opt_str(m, raw, "restoreStatus", "not_configured") or "not_configured",
-            save_status=d.opt_str(m, raw, "saveStatus", "not_configured") or "not_configured",
-            idle_timeout_ms=d.opt_int(m, raw, "idleTimeoutMs"),
+            session=wire.session,
+            version=wire.version,
+            socket_path=wire.socket,
+            pid=wire.pid,
+            browser_launched=wire.browser.launched,
+            browser_pid=wire.browser.pid,
+            browser_version=wire.browser.version,
+            pages=wire.pages,
+            active_tab=wire.active_tab,
+            engine=wire.engine,
+            compatible=wire.version == __version__,
+            restore_status=_status(m, raw, "restoreStatus"),
+            save_status=_status(m, raw, "saveStatus"),
+            idle_timeout_ms=wire.idle_timeout_ms,
             raw=raw,
         )
+
+
+def _status(model: str, raw: Mapping[str, Any], key: str) -> str:
+    return d.opt_str(model, raw, key) or "not_configured"

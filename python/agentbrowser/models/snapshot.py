@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 
-from .. import _decode as d
+from .. import _wire_types as w
 from ._bounded import clip, clip_repr
 from ._client import B
 from .ref import Ref
@@ -31,16 +31,6 @@ def _parse_ref_id(ref_id: str) -> str:
     elif rid.startswith("ref="):
         rid = rid[4:]
     return rid
-
-
-def _omitted(value: object) -> tuple[tuple[str, int], ...]:
-    if not isinstance(value, list):
-        return ()
-    out: list[tuple[str, int]] = []
-    for item in value:
-        if isinstance(item, Mapping) and isinstance(item.get("role"), str) and isinstance(item.get("count"), int):
-            out.append((item["role"], item["count"]))
-    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -71,37 +61,39 @@ class Snapshot(Generic[B]):
         return self.origin
 
     @classmethod
-    def from_raw(cls, raw: Mapping[str, Any], browser: B, spec: SnapshotSpec | None = None) -> Snapshot[B]:
+    def from_raw(cls, raw: Mapping[str, Any], browser: B) -> Snapshot[B]:
         """Decode a wire Snapshot bound to ``browser``."""
-        m = "Snapshot"
-        raw = d.mapping(m, raw)
-        spec_raw = d.opt_map(m, raw, "spec")
-        refs_raw = d.req_map(m, raw, "refs")
+        return cls.from_wire(w.SnapshotOutput.decode(raw), raw, browser)
+
+    @classmethod
+    def from_wire(cls, wire: w.SnapshotOutput, raw: Mapping[str, Any], browser: B) -> Snapshot[B]:
+        """Build from the decoded snapshot ``raw``, bound to ``browser``."""
         snap = cls(
-            text=d.req_str(m, raw, "text"),
-            origin=d.req_str(m, raw, "origin"),
-            spec=SnapshotSpec.from_raw(spec_raw) if spec_raw is not None else (spec or SnapshotSpec()),
-            generation=d.req_int(m, raw, "generation"),
-            truncated=d.opt_bool(m, raw, "truncated"),
-            tab=d.opt_str(m, raw, "tab"),
-            omitted=_omitted(raw.get("omitted")),
+            text=wire.text,
+            origin=wire.origin,
+            spec=SnapshotSpec.from_wire(wire.spec),
+            generation=wire.generation,
+            truncated=wire.truncated,
+            tab=wire.tab,
+            omitted=tuple((o.role, o.count) for o in wire.omitted),
             browser=browser,
             refs=MappingProxyType({}),
             raw=raw,
         )
-        refs: dict[str, Ref[B]] = {}
-        for rid, meta in refs_raw.items():
-            meta = d.mapping("Ref", meta, f"refs.{rid}")
-            refs[rid] = Ref(
+        metas: Mapping[str, Any] = raw["refs"]
+        refs = {
+            rid: Ref(
                 id=rid,
                 selector=f"@{rid}",
-                role=d.req_str("Ref", meta, "role"),
-                name=d.opt_str("Ref", meta, "name", "") or "",
-                frame=d.opt_str("Ref", meta, "frame"),
+                role=info.role,
+                name=info.name,
+                frame=info.frame,
                 snapshot=snap,
                 browser=browser,
-                raw=meta,
+                raw=metas[rid],
             )
+            for rid, info in wire.refs.items()
+        }
         object.__setattr__(snap, "refs", MappingProxyType(refs))
         return snap
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from .. import _decode as d
+from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._checks import check_timeout, check_type
 
@@ -20,11 +20,6 @@ MOUSE_BUTTONS: tuple[str, ...] = get_args(MouseButton)
 
 #: The engine's default size budget of a snapshot's text, in bytes.
 DEFAULT_MAX_BYTES = 100_000
-
-
-def _opt_int_default(model: str, raw: Mapping[str, Any], key: str, default: int) -> int:
-    value = d.opt_int(model, raw, key)
-    return default if value is None else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +72,18 @@ class SnapshotSpec:
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotSpec:
         """Decode the spec a snapshot reports."""
-        m = "SnapshotSpec"
+        return cls.from_wire(w.SnapshotSpecInfo.decode(raw))
+
+    @classmethod
+    def from_wire(cls, wire: w.SnapshotSpecInfo) -> SnapshotSpec:
+        """The spec a snapshot reports, decoded."""
         return cls(
-            selector=d.opt_str(m, raw, "selector"),
-            interactive=d.opt_bool(m, raw, "interactive", True),
-            compact=d.opt_bool(m, raw, "compact", False),
-            max_depth=d.opt_int(m, raw, "maxDepth"),
-            urls=d.opt_bool(m, raw, "urls", False),
-            max_bytes=_opt_int_default(m, raw, "maxBytes", DEFAULT_MAX_BYTES),
+            selector=wire.selector,
+            interactive=wire.interactive,
+            compact=wire.compact,
+            max_depth=wire.max_depth,
+            urls=wire.urls,
+            max_bytes=wire.max_bytes,
         )
 
 

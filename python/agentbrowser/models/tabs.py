@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _decode as d
-from ..errors import NativeParseError
+from .. import _wire_types as w
 from ._bounded import Bounded
 
 
@@ -26,18 +26,23 @@ class TabInfo(Bounded):
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabInfo:
         """Decode one tab of a listing."""
-        return cls(**_tab_fields("TabInfo", raw))
+        return cls.from_wire(w.TabInfo.decode(raw), raw)
+
+    @classmethod
+    def from_wire(cls, wire: w.TabInfo, raw: Mapping[str, Any]) -> TabInfo:
+        """Build from one decoded tab ``raw``."""
+        return cls(**_tab_fields("TabInfo", wire, raw))
 
 
-def _tab_fields(m: str, raw: Mapping[str, Any]) -> dict[str, Any]:
-    raw = d.mapping(m, raw)
+def _tab_fields(m: str, wire: w.TabInfo, raw: Mapping[str, Any]) -> dict[str, Any]:
+    # `label` is not in the protocol yet: read from the raw tab when it is there.
     return {
-        "id": d.req_str(m, raw, "id"),
-        "url": d.req_str(m, raw, "url"),
-        "title": d.req_str(m, raw, "title"),
+        "id": wire.id,
+        "url": wire.url,
+        "title": wire.title,
         "label": d.opt_str(m, raw, "label"),
-        "active": d.req_bool(m, raw, "active"),
-        "target_id": d.opt_str(m, raw, "targetId"),
+        "active": wire.active,
+        "target_id": wire.target_id,
         "raw": raw,
     }
 
@@ -51,11 +56,10 @@ class TabSwitchResult(TabInfo):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabSwitchResult:
-        """Decode the ``tab_switch`` action's data."""
+        """Decode the ``tab_switch`` action's data (``revived``, ``dialogBlocked``: not in the protocol yet)."""
         m = "TabSwitchResult"
-        fields = _tab_fields(m, raw)
         return cls(
-            **fields,
+            **_tab_fields(m, w.TabInfo.decode(raw), raw),
             revived=d.opt_bool(m, raw, "revived"),
             dialog_blocked=d.opt_bool(m, raw, "dialogBlocked"),
         )
@@ -70,28 +74,14 @@ class TabCloseResult(TabInfo):
     active_tab: TabInfo | None = None
 
     @classmethod
-    def from_raw(cls, raw: Mapping[str, Any], tab: Mapping[str, Any] | None = None) -> TabCloseResult:
-        """Build from the ``tab_close`` data and the closed tab's listing (when known)."""
+    def from_raw(cls, raw: Mapping[str, Any]) -> TabCloseResult:
+        """Decode the ``tab_close`` data: the closed tab as it was and the tab active now."""
         m = "TabCloseResult"
-        raw = d.mapping(m, raw)
-        closed_id = raw.get("closed")
-        if isinstance(closed_id, bool):
-            closed, tab_id = closed_id, (tab or {}).get("id")
-        else:
-            closed, tab_id = True, d.req_str(m, raw, "closed")
-        if not isinstance(tab_id, str):
-            raise NativeParseError(m, "closed", "missing closed tab id", raw)
-        tab_raw = d.opt_map(m, raw, "tab") or tab or {}
-        active_raw = d.opt_map(m, raw, "active")
+        wire = w.TabCloseOutput.decode(raw)
+        fields = _tab_fields(m, wire.tab, raw["tab"])
         return cls(
-            id=tab_id,
-            url=d.opt_str(m, tab_raw, "url", "") or "",
-            title=d.opt_str(m, tab_raw, "title", "") or "",
-            label=d.opt_str(m, tab_raw, "label"),
-            active=False,
-            target_id=d.opt_str(m, tab_raw, "targetId"),
-            raw=raw,
-            closed=closed,
+            **{**fields, "id": wire.closed, "active": False, "raw": raw},
+            closed=True,
             active_tab_revived=d.opt_bool(m, raw, "activeTabRevived"),
-            active_tab=TabInfo.from_raw(active_raw) if active_raw is not None else None,
+            active_tab=TabInfo.from_wire(wire.active, raw["active"]) if wire.active is not None else None,
         )
