@@ -30,6 +30,7 @@ from .errors import (
 )
 from .models import (
     ActionResult,
+    Dialog,
     BrowserResponse,
     CloseResult,
     LaunchResult,
@@ -92,6 +93,7 @@ __all__ = [
     "TabCloseResult",
     "Navigation",
     "WaitResult",
+    "Dialog",
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",

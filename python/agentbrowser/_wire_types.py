@@ -322,6 +322,8 @@ class ActionOutput:
     """The snapshot after the page settled (null with `evidence: false`)."""
     diff: DiffStats | None
     """Their diff (null with `evidence: false`)."""
+    dialogs: tuple[DialogInfo, ...] | None
+    """JavaScript dialogs the page opened during the action, as they were answered (absent when none)."""
     selected: Any
     """`select`: the option chosen, by its label."""
     value: Any
@@ -347,6 +349,7 @@ class ActionOutput:
             before=o.opt("before", SnapshotOutput.decode),
             after=o.opt("after", SnapshotOutput.decode),
             diff=o.opt("diff", DiffStats.decode),
+            dialogs=o.opt("dialogs", _d.array(DialogInfo.decode)),
             selected=o.opt("selected", _d.anything),
             value=o.opt("value", _d.anything),
             checked=o.opt("checked", _d.boolean),
@@ -400,6 +403,31 @@ class DiffStats:
             removed=o.req("removed", _INT_0_TO_ANY),
             unchanged=o.req("unchanged", _INT_0_TO_ANY),
             changed=o.req("changed", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DialogInfo:
+    """A JavaScript dialog the page opened, and how it was answered."""
+
+    type: str
+    """`alert`, `confirm`, `prompt` or `beforeunload`."""
+    message: str
+    """Its message."""
+    url: str
+    """The URL of the frame that opened it."""
+    accepted: bool
+    """Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DialogInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DialogInfo."""
+        o = _d.Fields("DialogInfo", raw, path)
+        return cls(
+            type=o.req("type", _d.string),
+            message=o.req("message", _d.string),
+            url=o.req("url", _d.string),
+            accepted=o.req("accepted", _d.boolean),
         )
 
 

@@ -64,6 +64,12 @@ PAGES: dict[str, str] = {
         "onkeydown=\"if(event.key==='Enter'){document.getElementById('r').textContent='enter pressed'}\">"
         '<p id="r"></p>',
     ),
+    "/dialogs": _page(
+        "Dialogs",
+        "<button onclick=\"alert('saved')\">Alert</button>"
+        "<button onclick=\"document.getElementById('o').textContent = confirm('sure?') ? 'yes' : 'no'\">"
+        'Confirm</button><p id="o"></p>',
+    ),
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

@@ -15,6 +15,7 @@ from agentbrowser import (
     AsyncStaleRefError,
     Browser,
     BrowserError,
+    Dialog,
     Ref,
     Snapshot,
     SnapshotDiff,
@@ -101,6 +102,17 @@ def test_click_with_wait_and_reads(browser: Browser, server: str) -> None:
     assert home.attribute("href") == "/" and home.attribute("data-kind") == "nav"
     assert home.attribute("no-such-attribute") is None
     assert len(repr(result)) < 300
+
+
+def test_dialogs_in_the_evidence(browser: Browser, server: str) -> None:
+    browser.page.open(f"{server}/dialogs")
+    snap = browser.page.observe()
+    result = snap.one(role="button", name="Alert").click()
+    assert result.dialogs == (Dialog(type="alert", message="saved", url=f"{server}/dialogs", accepted=True),)
+    result = snap.one(role="button", name="Confirm").click()
+    assert [(d.type, d.message, d.accepted) for d in result.dialogs] == [("confirm", "sure?", False)]
+    assert browser.page.evaluate("document.getElementById('o').textContent") == "no"
+    assert snap.one(role="button", name="Alert").focus().dialogs == ()
 
 
 def test_hover_focus_tap_scroll(browser: Browser, server: str) -> None:

@@ -16,7 +16,7 @@ from ._bounded import clip as clip
 from ._client import B as B
 from .action import ActionResult
 from .ref import Ref
-from .results import Navigation, SnapshotDiff, WaitResult
+from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
@@ -45,5 +45,6 @@ __all__ = [
     "TabCloseResult",
     "Navigation",
     "WaitResult",
+    "Dialog",
 ]
 

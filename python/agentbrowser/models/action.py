@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._client import B
-from .results import SnapshotDiff
+from .results import Dialog, SnapshotDiff
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -26,6 +26,8 @@ class ActionResult(Generic[B]):
     after: Snapshot[B] | None
     diff: SnapshotDiff | None
     raw: Mapping[str, Any] = field(compare=False)
+    dialogs: tuple[Dialog, ...] = ()
+    """JavaScript dialogs the page opened during the action (alerts accepted, confirms dismissed)."""
 
     @property
     def changed(self) -> bool:
@@ -49,6 +51,7 @@ class ActionResult(Generic[B]):
             after=Snapshot.from_wire(wire.after, raw["after"], browser) if wire.after is not None else None,
             diff=SnapshotDiff.from_wire(wire.diff, raw["diff"]) if wire.diff is not None else None,
             raw=raw,
+            dialogs=tuple(Dialog.from_wire(d) for d in wire.dialogs or ()),
         )
 
     def __repr__(self) -> str:

@@ -84,3 +84,18 @@ class SnapshotDiff(Bounded):
             f"SnapshotDiff(changed={self.changed}, added={self.added}, removed={self.removed}, "
             f"unchanged={self.unchanged}, diff={clip_repr(self.diff, 120)})"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Dialog:
+    """A JavaScript dialog the page opened during an action, and how the engine answered it."""
+
+    type: str
+    message: str
+    url: str
+    accepted: bool
+
+    @classmethod
+    def from_wire(cls, wire: w.DialogInfo) -> Dialog:
+        """Build from the decoded wire object."""
+        return cls(type=wire.type, message=wire.message, url=wire.url, accepted=wire.accepted)
