@@ -23,6 +23,7 @@ pub mod refs;
 pub mod session;
 pub mod snapshot;
 mod tabs;
+pub mod trace;
 pub mod wait;
 pub mod warnings;
 pub mod world;

@@ -42,6 +42,7 @@ pub struct Engine {
     pub(crate) defaults: LaunchOptions,
     pub(crate) browser: Option<Browser>,
     closed: bool,
+    tracer: crate::trace::Tracer,
 }
 
 impl Engine {
@@ -52,7 +53,14 @@ impl Engine {
             defaults,
             browser: None,
             closed: false,
+            tracer: Default::default(),
         }
+    }
+
+    /// Calls `hook` after every command with the command, its answer and its timing (the
+    /// layer chain's trace hook: what HAR recording and notebooks use).
+    pub fn on_command(&mut self, hook: impl FnMut(&crate::trace::TraceEntry<'_>) + Send + 'static) {
+        self.tracer.add(Box::new(hook));
     }
 
     /// Whether `close` ran: the serving process should exit.
@@ -76,6 +84,15 @@ impl Engine {
     /// Runs a request received at `received`: its timeout counts from then, so time spent
     /// waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
+        let traced = self.tracer.active().then(|| request.command.clone());
+        let response = self.answer(request, received).await;
+        if let Some(command) = traced {
+            self.tracer.record(&command, &response, received);
+        }
+        response
+    }
+
+    async fn answer(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
         let timeout_ms = timeout_of(&request);
         let deadline = received + Duration::from_millis(timeout_ms);
