@@ -14,13 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 from . import _decode as _d
 
 # The integer checks, by their bounds (ANY: unbounded).
 _INT_0_TO_65535 = _d.integer(0, 65535)
 _INT_0_TO_ANY = _d.integer(0, None)
+
+#: A message's severity, as CDP and DevTools' level filter name it.
+LogLevel = Literal["verbose", "info", "warning", "error"]
+_LogLevel = cast("_d.Check[LogLevel]", _d.literal(("verbose", "info", "warning", "error")))
+
+#: How a page error reached no handler.
+PageErrorKind = Literal["exception", "rejection"]
+_PageErrorKind = cast("_d.Check[PageErrorKind]", _d.literal(("exception", "rejection")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +332,14 @@ class ActionOutput:
     """Their diff (null with `evidence: false`)."""
     dialogs: tuple[DialogInfo, ...] | None
     """JavaScript dialogs the page opened during the action, as they were answered (absent when none)."""
+    console_errors: tuple[ConsoleMessage, ...] | None
+    """Console messages of level `error` logged during the action, oldest first (at most 10; absent when none; the warning
+    counts the rest).
+    """
+    page_errors: tuple[PageError, ...] | None
+    """Uncaught exceptions and unhandled rejections of the page during the action, oldest first (at most 10; absent when
+    none; the warning counts the rest).
+    """
     selected: Any
     """`select`: the option chosen, by its label."""
     value: Any
@@ -350,6 +366,8 @@ class ActionOutput:
             after=o.opt("after", SnapshotOutput.decode),
             diff=o.opt("diff", DiffStats.decode),
             dialogs=o.opt("dialogs", _d.array(DialogInfo.decode)),
+            console_errors=o.opt("consoleErrors", _d.array(ConsoleMessage.decode)),
+            page_errors=o.opt("pageErrors", _d.array(PageError.decode)),
             selected=o.opt("selected", _d.anything),
             value=o.opt("value", _d.anything),
             checked=o.opt("checked", _d.boolean),
@@ -428,6 +446,99 @@ class DialogInfo:
             message=o.req("message", _d.string),
             url=o.req("url", _d.string),
             accepted=o.req("accepted", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleMessage:
+    """One console message, as the page logged it (or, with a `source` other than `console`, as the browser logged it: a
+    failed resource load, a deprecation).
+    """
+
+    type: str
+    """The console method as CDP names it: `log`, `debug`, `info`, `error`, `warning`, `dir`, `dirxml`, `table`, `trace`,
+    `clear`, `startGroup`, `startGroupCollapsed`, `endGroup`, `assert`, `profile`, `profileEnd`, `count`, `timeEnd`; for
+    a browser message the method of its level (`error`, `warning`, `info`, `debug`).
+    """
+    text: str
+    """The message as the console shows it: format specifiers (`%s`, `%d`, `%o`, ...) applied, objects rendered in short
+    from their preview (`{a: 1, b: Array(3)}`), cut at 4096 bytes.
+    """
+    level: LogLevel
+    """Its severity."""
+    source: str
+    """`console` for the console API; else the browser's source (`network`, `security`, `deprecation`, `intervention`,
+    `violation`, `javascript`, `recommendation`, `other`).
+    """
+    url: str
+    """The URL of the script that logged it (the resource's URL for a failed load; "" when unknown)."""
+    line: int | None
+    """Line in `url`, 1-based as DevTools shows it (null when unknown)."""
+    column: int | None
+    """Column in `line`, 1-based (null when unknown)."""
+    args: tuple[str, ...]
+    """Each argument rendered on its own (at most 16, each cut at 1024 bytes)."""
+    timestamp: float
+    """When it was logged, in milliseconds since the Unix epoch."""
+    truncated: bool
+    """Whether `text` or an argument was cut, or arguments were left out of `args`."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ConsoleMessage:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ConsoleMessage."""
+        o = _d.Fields("ConsoleMessage", raw, path)
+        return cls(
+            type=o.req("type", _d.string),
+            text=o.req("text", _d.string),
+            level=o.req("level", _LogLevel),
+            source=o.req("source", _d.string),
+            url=o.req("url", _d.string),
+            line=o.opt("line", _INT_0_TO_ANY),
+            column=o.opt("column", _INT_0_TO_ANY),
+            args=o.req("args", _d.array(_d.string)),
+            timestamp=o.req("timestamp", _d.number),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PageError:
+    """An uncaught exception or unhandled rejection of the page."""
+
+    kind: PageErrorKind
+    """Exception or unhandled rejection."""
+    message: str
+    """The error as the console names it: `TypeError: x is not a function`, or the thrown value rendered (`thrown string`,
+    `{code: 3}`).
+    """
+    stack: str
+    """The stack where it was thrown, one frame a line (`at f (url:line:column)`, at most 32 frames; "" when none was
+    recorded).
+    """
+    url: str
+    """The URL of the script it was thrown in ("" when unknown)."""
+    line: int | None
+    """Line in `url`, 1-based (null when unknown)."""
+    column: int | None
+    """Column in `line`, 1-based (null when unknown)."""
+    timestamp: float
+    """When it was thrown, in milliseconds since the Unix epoch."""
+    truncated: bool
+    """Whether `message` or `stack` was cut."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> PageError:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as PageError."""
+        o = _d.Fields("PageError", raw, path)
+        return cls(
+            kind=o.req("kind", _PageErrorKind),
+            message=o.req("message", _d.string),
+            stack=o.req("stack", _d.string),
+            url=o.req("url", _d.string),
+            line=o.opt("line", _INT_0_TO_ANY),
+            column=o.opt("column", _INT_0_TO_ANY),
+            timestamp=o.req("timestamp", _d.number),
+            truncated=o.req("truncated", _d.boolean),
         )
 
 
@@ -572,6 +683,60 @@ class DiffOutput:
             changed=o.req("changed", _d.boolean),
             before_generation=o.req("beforeGeneration", _INT_0_TO_ANY),
             after=o.req("after", SnapshotOutput.decode),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleOutput:
+    """Result of `console`."""
+
+    tab: str
+    """The tab read (the active one)."""
+    messages: tuple[ConsoleMessage, ...]
+    """The messages in the buffer (since the last clear), oldest first, at the level asked."""
+    dropped: int
+    """Messages logged since the last clear that fell out of the buffer before this read (it keeps the newest 500 messages
+    and 256 KiB), at every level.
+    """
+    cleared: bool
+    """Whether the buffer was emptied after this read."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ConsoleOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ConsoleOutput."""
+        o = _d.Fields("ConsoleOutput", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            messages=o.req("messages", _d.array(ConsoleMessage.decode)),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            cleared=o.req("cleared", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorsOutput:
+    """Result of `errors`."""
+
+    tab: str
+    """The tab read (the active one)."""
+    errors: tuple[PageError, ...]
+    """The errors in the buffer (since the last clear), oldest first."""
+    dropped: int
+    """Errors thrown since the last clear that fell out of the buffer before this read (it keeps the newest 200 errors and
+    256 KiB).
+    """
+    cleared: bool
+    """Whether the buffer was emptied after this read."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ErrorsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ErrorsOutput."""
+        o = _d.Fields("ErrorsOutput", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            errors=o.req("errors", _d.array(PageError.decode)),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            cleared=o.req("cleared", _d.boolean),
         )
 
 
@@ -730,6 +895,10 @@ CountOutputActions = Literal["count"]
 WaitOutputActions = Literal["wait"]
 #: The actions whose result is DiffOutput.
 DiffOutputActions = Literal["diff"]
+#: The actions whose result is ConsoleOutput.
+ConsoleOutputActions = Literal["console"]
+#: The actions whose result is ErrorsOutput.
+ErrorsOutputActions = Literal["errors"]
 #: The actions whose result is StatusOutput.
 StatusOutputActions = Literal["status"]
 #: The actions whose result is CloseOutput.
@@ -774,6 +943,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "count": CountOutput.decode,
         "wait": WaitOutput.decode,
         "diff": DiffOutput.decode,
+        "console": ConsoleOutput.decode,
+        "errors": ErrorsOutput.decode,
         "status": StatusOutput.decode,
         "close": CloseOutput.decode,
     }
@@ -854,6 +1025,14 @@ def decode_result(action: WaitOutputActions, raw: object) -> WaitOutput: ...
 
 @overload
 def decode_result(action: DiffOutputActions, raw: object) -> DiffOutput: ...
+
+
+@overload
+def decode_result(action: ConsoleOutputActions, raw: object) -> ConsoleOutput: ...
+
+
+@overload
+def decode_result(action: ErrorsOutputActions, raw: object) -> ErrorsOutput: ...
 
 
 @overload

@@ -1,6 +1,6 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{LoadState, MouseButton};
+use agentbrowser_protocol::{ConsoleLevel, LoadState, MouseButton};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -234,6 +234,22 @@ pub enum Cmd {
         /// Generation of the earlier snapshot.
         #[arg(long)]
         generation: Option<u64>,
+    },
+    /// The active tab's console messages, oldest first (kept from the tab's start: the newest
+    /// 500 messages and 256 KiB; the answer says how many were dropped).
+    Console {
+        /// Empty the buffer after printing (the next read shows only newer messages).
+        #[arg(long)]
+        clear: bool,
+        /// Only this level or more severe: verbose|debug (all), info|log, warning|warn, error.
+        #[arg(long, value_enum, value_name = "LEVEL")]
+        level: Option<ConsoleLevel>,
+    },
+    /// The active tab's uncaught exceptions and unhandled rejections, with their stacks.
+    Errors {
+        /// Empty the buffer after printing.
+        #[arg(long)]
+        clear: bool,
     },
     /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
     Connect {

@@ -2,10 +2,11 @@
 //! daemon, or a command the CLI runs itself.
 
 use agentbrowser_protocol::{
-    AttributeParams, ClickParams, Command, CountParams, DiffParams, ErrorCode, EvalParams,
-    HistoryParams, HtmlParams, LaunchParams, LoadState, NoParams, OpenParams, PressParams,
-    RefActionParams, RefParams, Request, Response, SnapshotParams, TabCloseParams, TabNewParams,
-    TabSwitchParams, TypeParams, ValueParams, WaitCondition, WaitParams,
+    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, ErrorCode,
+    ErrorsParams, EvalParams, HistoryParams, HtmlParams, LaunchParams, LoadState, NoParams,
+    OpenParams, PressParams, RefActionParams, RefParams, Request, Response, SnapshotParams,
+    TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, ValueParams, WaitCondition,
+    WaitParams,
 };
 use serde_json::Value;
 
@@ -187,6 +188,13 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             })
         }
         Cmd::Diff { generation } => Command::Diff(DiffParams { generation }),
+        Cmd::Console { clear, level } => Command::Console(ConsoleParams {
+            clear: clear.then_some(true),
+            level,
+        }),
+        Cmd::Errors { clear } => Command::Errors(ErrorsParams {
+            clear: clear.then_some(true),
+        }),
     };
     let request = request(command, timeout);
     Ok(match unfit.refusal(&request) {

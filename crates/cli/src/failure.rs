@@ -85,7 +85,15 @@ pub fn usage(error: clap::Error) -> ExitCode {
     }
     let text = error.render().to_string();
     let first = text.lines().next().unwrap_or_default();
-    let message = first.strip_prefix("error: ").unwrap_or(first);
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // An invalid value: name the allowed ones, as the plain message does.
+    if let Some(allowed) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("[possible values:"))
+    {
+        message = format!("{message} {allowed}");
+    }
     let answer = Response::failure(Value::Null, "", ErrorCode::InvalidArgument, message);
     println!("{}", answer.to_line());
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))

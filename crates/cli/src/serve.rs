@@ -4,6 +4,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use agentbrowser_engine::events::DiagnosticsLog;
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
 use agentbrowser_protocol::{Busy, ErrorCode, Request, Response, StatusOutput};
 use anyhow::{Context, Result, bail};
@@ -28,6 +29,9 @@ struct Shared {
     last_status: std::sync::Mutex<StatusOutput>,
     /// The action running now, if any.
     running: std::sync::Mutex<Option<String>>,
+    /// The active tab and its console and error buffers after the last command: `console`
+    /// and `errors` are read from them while another command runs.
+    diagnostics: std::sync::Mutex<Option<(String, DiagnosticsLog)>>,
     closed: Notify,
 }
 
@@ -40,6 +44,7 @@ impl Shared {
             active: Default::default(),
             low_rss: Default::default(),
             running: Default::default(),
+            diagnostics: Default::default(),
             closed: Notify::new(),
         }
     }
@@ -84,12 +89,21 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         return Response::success(request.id, "status", data);
     }
+    // Neither do `console` and `errors`: their buffers fill while the command runs.
+    if let Some(response) = read_buffers_while_busy(shared, &request) {
+        shared.touch();
+        shared
+            .active
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        return response;
+    }
     let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
         Ok(mut engine) => {
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(request.command.action().to_string());
             let r = engine.execute_received(request, received).await;
             *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
+            *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
             if engine.is_closed() {
                 shared.closed.notify_waiters();
@@ -113,6 +127,39 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
         .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     give_back_memory(shared);
     response
+}
+
+/// The answer to `console` or `errors` while the engine runs another command: read from the
+/// buffers of the tab that was active when the last command ended (the answer names it).
+/// `None`: the engine is free (the command runs as usual) or no tab was attached yet.
+fn read_buffers_while_busy(shared: &Shared, request: &Request) -> Option<Response> {
+    use agentbrowser_engine::diagnostics::{read_console, read_errors};
+    use agentbrowser_protocol::Command;
+    if !matches!(request.command, Command::Console(_) | Command::Errors(_))
+        || shared.engine.try_lock().is_ok()
+    {
+        return None;
+    }
+    let (tab, log) = shared
+        .diagnostics
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()?;
+    let data = match &request.command {
+        Command::Console(p) => serde_json::to_value(read_console(&tab, &log, p)),
+        Command::Errors(p) => serde_json::to_value(read_errors(&tab, &log, p)),
+        _ => return None,
+    };
+    let action = request.command.action();
+    Some(match data {
+        Ok(data) => Response::success(request.id.clone(), action, data),
+        Err(e) => Response::failure(
+            request.id.clone(),
+            action,
+            ErrorCode::Internal,
+            format!("cannot encode the result: {e}"),
+        ),
+    })
 }
 
 /// After a command that grew the heap (a large result, a big page), hands the freed memory

@@ -10,6 +10,7 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
+pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
 pub(crate) use crate::diff::handle as Diff;
 pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,

@@ -8,6 +8,7 @@ pub mod answer;
 pub mod browser;
 mod control;
 pub mod cx;
+pub mod diagnostics;
 pub mod diff;
 pub mod error;
 pub mod events;

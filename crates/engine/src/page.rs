@@ -11,8 +11,9 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
+use crate::events::console::Recorder;
 use crate::events::str_field;
-use crate::events::{DialogLog, Listeners};
+use crate::events::{DiagnosticsLog, DialogLog, Listeners};
 use crate::refs::TabRefs;
 
 /// What the page-side serializer made of an object result.
@@ -133,6 +134,8 @@ pub struct Page {
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
     /// The dialogs this tab opened (answered at once; bounded).
     pub dialogs: DialogLog,
+    /// The console messages and page errors of this tab (bounded).
+    pub diagnostics: DiagnosticsLog,
 }
 
 impl Page {
@@ -149,8 +152,10 @@ impl Page {
         let tx = Arc::new(tx);
         let events = session.events();
         let dialogs = DialogLog::default();
-        tokio::spawn(Listeners::for_page(&session, &tx, &dialogs).pump(events));
-        let (a, b, c, d, tree) = tokio::join!(
+        let diagnostics = DiagnosticsLog::default();
+        tokio::spawn(Listeners::for_page(&session, &tx, &dialogs, &diagnostics).pump(events));
+        // All in one round trip: console capture (`Runtime`, `Log`) adds none.
+        let (a, b, c, d, e, tree) = tokio::join!(
             session.call("Page.enable", json!({})),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
             session.call(
@@ -161,12 +166,14 @@ impl Page {
                 "Network.enable",
                 json!({"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
             ),
+            Recorder::enable(&session),
             session.call("Page.getFrameTree", json!({})),
         );
         a?;
         b?;
         c?;
         d?;
+        e?;
         let tree = tree?;
         let page = Page {
             session,
@@ -178,6 +185,7 @@ impl Page {
             refs: Arc::default(),
             worlds: Arc::default(),
             dialogs,
+            diagnostics,
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

@@ -76,6 +76,13 @@ impl Engine {
             .map(|l| l.pid)
     }
 
+    /// The active tab's id and console and error buffers, if that tab is attached (no CDP call):
+    /// what a daemon reads `console` and `errors` from while another command runs.
+    pub fn diagnostics(&self) -> Option<(String, crate::events::DiagnosticsLog)> {
+        let page = self.browser.as_ref()?.active_attached()?;
+        Some((page.tab_id, page.diagnostics))
+    }
+
     /// Runs one request and answers with its envelope; never panics on bad input.
     pub async fn execute(&mut self, request: Request) -> Response {
         self.execute_received(request, Instant::now()).await

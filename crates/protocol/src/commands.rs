@@ -261,6 +261,10 @@ macro_rules! for_each_command {
             Wait(WaitParams) -> WaitOutput => "wait" [Read],
             /// Diff an earlier snapshot (by generation, default the last) against the page now.
             Diff(DiffParams) -> DiffOutput => "diff" [Read],
+            /// The active tab's console messages (bounded buffer, filled from the tab's start), optionally by level; `clear` empties it after reading.
+            Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
+            /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
+            Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// Close the browser and end the session.

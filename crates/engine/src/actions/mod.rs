@@ -507,8 +507,7 @@ pub async fn mutate(
     } else {
         None
     };
-    let s = page.state();
-    let dialogs = page.dialogs.cursor();
+    let marks = Marks::now(page);
     let report = perform(page, el, &id, &entry, &m, limits).await?;
     // Every mutation ends with a call on its element; in the page's own renderer that call
     // already let the events of the input's work arrive.
@@ -518,7 +517,7 @@ pub async fn mutate(
         m.action(),
         Some(target_of(&id, &entry)),
         before,
-        (s.nav_started_seq, s.document_seq, synced, dialogs),
+        Marks { synced, ..marks },
         wait_for,
         limits,
         report,
@@ -540,15 +539,14 @@ pub async fn press(
     } else {
         None
     };
-    let s = page.state();
-    let dialogs = page.dialogs.cursor();
+    let marks = Marks::now(page);
     input::press(&page.session, modifiers, &k).await?;
     finish(
         page,
         "press",
         None,
         before,
-        (s.nav_started_seq, s.document_seq, false, dialogs),
+        marks,
         wait_for,
         limits,
         ActionReport {
@@ -573,18 +571,89 @@ async fn before_snapshot(page: &Page, id: Option<&str>) -> Result<Snapshot> {
     }
 }
 
+/// Where the page's state and logs stood when an action began: what came later is its doing.
+#[derive(Debug, Clone, Copy)]
+struct Marks {
+    nav_seq: u64,
+    doc_seq: u64,
+    /// The action already ended with a round trip through the page's renderer.
+    synced: bool,
+    dialogs: u64,
+    diagnostics: crate::events::DiagCursor,
+}
+
+impl Marks {
+    fn now(page: &Page) -> Marks {
+        let s = page.state();
+        Marks {
+            nav_seq: s.nav_started_seq,
+            doc_seq: s.document_seq,
+            synced: false,
+            dialogs: page.dialogs.cursor(),
+            diagnostics: page.diagnostics.cursor(),
+        }
+    }
+}
+
+/// The console errors and page errors logged since `marks` (at most `EVIDENCE_KEPT` of each;
+/// the rest are counted in a warning).
+fn logged_during(
+    page: &Page,
+    action: &str,
+    marks: &Marks,
+) -> (
+    Vec<agentbrowser_protocol::ConsoleMessage>,
+    Vec<agentbrowser_protocol::PageError>,
+) {
+    use agentbrowser_protocol::EVIDENCE_KEPT;
+    let (console, errors) = page.diagnostics.since(marks.diagnostics);
+    let mut left_out = Vec::new();
+    if console.items.len() > EVIDENCE_KEPT {
+        left_out.push(format!(
+            "{} console errors",
+            console.items.len() - EVIDENCE_KEPT
+        ));
+    }
+    if errors.items.len() > EVIDENCE_KEPT {
+        left_out.push(format!(
+            "{} page errors",
+            errors.items.len() - EVIDENCE_KEPT
+        ));
+    }
+    if !left_out.is_empty() {
+        crate::warnings::note(format!(
+            "`{action}` logged {} more than its evidence lists (the first {EVIDENCE_KEPT} of each); \
+             `console --level error` and `errors` list them",
+            left_out.join(" and ")
+        ));
+    }
+    let lost = console.dropped + errors.dropped;
+    if lost > 0 {
+        crate::warnings::note(format!(
+            "`{action}` logged so much that {lost} messages or errors fell out of the tab's buffers \
+             before its evidence was read"
+        ));
+    }
+    let mut console = console.items;
+    console.truncate(EVIDENCE_KEPT);
+    let mut errors = errors.items;
+    errors.truncate(EVIDENCE_KEPT);
+    (console, errors)
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn finish(
     page: &Page,
     action: &str,
     target: Option<ActionTarget>,
     before: Option<Snapshot>,
-    seqs: (u64, u64, bool, u64),
+    marks: Marks,
     wait_for: Option<WaitCondition>,
     limits: Limits,
     report: ActionReport,
 ) -> Result<ActionOutput> {
     let transition = |stage: &str, cause: EngineError| {
+        let (console_errors, page_errors) = logged_during(page, action, &marks);
         EngineError::new(
             ErrorCode::ActionTransitionFailed,
             format!(
@@ -599,10 +668,19 @@ async fn finish(
             "before": before.as_ref().map(|b| snapshot::output(page, b)),
             "after": null,
             "cause": {"code": cause.code, "message": cause.message},
+            "consoleErrors": console_errors,
+            "pageErrors": page_errors,
         }))
     };
     let waited = async {
-        settle(page, seqs.0, seqs.1, limits.deadline, seqs.2).await?;
+        settle(
+            page,
+            marks.nav_seq,
+            marks.doc_seq,
+            limits.deadline,
+            marks.synced,
+        )
+        .await?;
         if let Some(w) = &wait_for {
             wait::wait(page, w, limits.deadline).await?;
         }
@@ -611,13 +689,16 @@ async fn finish(
     if let Err(e) = waited.await {
         return Err(transition("wait", e));
     }
+    let (console_errors, page_errors) = logged_during(page, action, &marks);
     let mut out = ActionOutput {
         action: action.to_string(),
         target: target.clone(),
         before: None,
         after: None,
         diff: None,
-        dialogs: page.dialogs.since(seqs.3),
+        dialogs: page.dialogs.since(marks.dialogs),
+        console_errors,
+        page_errors,
         report,
     };
     let Some(before) = &before else {

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use super::Listener;
+use super::console::{self, DiagnosticsLog, Recorder};
 use super::str_field;
 use crate::page::PageState;
 
@@ -15,11 +16,20 @@ use crate::page::PageState;
 pub(crate) struct Frames {
     session: Session,
     state: Arc<watch::Sender<PageState>>,
+    diagnostics: DiagnosticsLog,
 }
 
 impl Frames {
-    pub(crate) fn new(session: Session, state: Arc<watch::Sender<PageState>>) -> Frames {
-        Frames { session, state }
+    pub(crate) fn new(
+        session: Session,
+        state: Arc<watch::Sender<PageState>>,
+        diagnostics: DiagnosticsLog,
+    ) -> Frames {
+        Frames {
+            session,
+            state,
+            diagnostics,
+        }
     }
 }
 
@@ -32,13 +42,20 @@ impl Listener for Frames {
     }
 
     fn on_event(&mut self, ev: &Event) {
-        child_event(&self.session, false, ev, &self.state);
+        child_event(&self.session, false, ev, &self.state, &self.diagnostics);
     }
 }
 
 /// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
-/// frames nested in it: each child session auto-attaches its own out-of-process children.
-fn child_event(parent: &Session, via_child: bool, ev: &Event, tx: &Arc<watch::Sender<PageState>>) {
+/// frames nested in it: each child session auto-attaches its own out-of-process children, and
+/// its console messages and errors go to the tab's `diagnostics`.
+fn child_event(
+    parent: &Session,
+    via_child: bool,
+    ev: &Event,
+    tx: &Arc<watch::Sender<PageState>>,
+    diagnostics: &DiagnosticsLog,
+) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
     if ev.method == "Target.detachedFromTarget" {
@@ -64,21 +81,25 @@ fn child_event(parent: &Session, via_child: bool, ev: &Event, tx: &Arc<watch::Se
     });
     let child = Session::attached(parent.connection().clone(), sid.clone());
     let tx = tx.clone();
+    let diagnostics = diagnostics.clone();
     tokio::spawn(async move {
         let mut events = child.events();
         let mut state = tx.subscribe();
-        let _ = child
-            .call(
+        let mut recorder = Recorder::new(child.clone(), diagnostics.clone());
+        let _ = tokio::join!(
+            child.call(
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
-            )
-            .await;
+            ),
+            Recorder::enable(&child),
+        );
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx);
+                        child_event(&child, true, &ev, &tx, &diagnostics);
                     }
+                    Some(ev) if console::wanted(&ev.method) => recorder.record(&ev),
                     Some(_) => {}
                     None => return,
                 },

@@ -3,10 +3,12 @@
 //! an event-driven capability (console, network, downloads, WebMCP) is one listener here and one
 //! line in `Listeners::for_page`.
 
+pub mod console;
 mod crash;
 pub mod dialogs;
 pub(crate) mod frames;
 mod lifecycle;
+mod render;
 pub mod ring;
 
 use std::sync::Arc;
@@ -17,6 +19,7 @@ use tokio::sync::watch;
 
 use crate::page::PageState;
 
+pub use console::{DiagCursor, DiagnosticsLog};
 pub use dialogs::DialogLog;
 pub use ring::Ring;
 
@@ -35,17 +38,27 @@ pub(crate) struct Listeners(Vec<Box<dyn Listener>>);
 
 impl Listeners {
     /// Every listener a page has: navigation and load state, crashes, out-of-process frames,
-    /// dialogs (logged in `dialogs`).
+    /// dialogs (logged in `dialogs`), console messages and page errors (in `diagnostics`, also
+    /// those of the out-of-process frames).
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
         dialogs: &DialogLog,
+        diagnostics: &DiagnosticsLog,
     ) -> Listeners {
         Listeners(vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
             Box::new(crash::Crash::new(state.clone())),
-            Box::new(frames::Frames::new(session.clone(), state.clone())),
+            Box::new(frames::Frames::new(
+                session.clone(),
+                state.clone(),
+                diagnostics.clone(),
+            )),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
+            Box::new(console::Console(console::Recorder::new(
+                session.clone(),
+                diagnostics.clone(),
+            ))),
         ])
     }
 

@@ -1,13 +1,17 @@
 //! A bounded log with sequence numbers: readers page through it with a cursor (`since`), and
-//! what fell off the front is counted, never silently lost.
+//! what fell off the front is counted, never silently lost. It is bounded by a count of entries
+//! and, optionally, by their total size.
 
 use std::collections::VecDeque;
 
 /// A bounded log of `T`, oldest first.
 #[derive(Debug, Clone)]
 pub struct Ring<T> {
-    items: VecDeque<(u64, T)>,
+    /// Entries with their sequence number and size in bytes.
+    items: VecDeque<(u64, T, usize)>,
     capacity: usize,
+    max_bytes: usize,
+    bytes: usize,
     next: u64,
     dropped: u64,
 }
@@ -15,9 +19,17 @@ pub struct Ring<T> {
 impl<T: Clone> Ring<T> {
     /// An empty log that keeps at most `capacity` entries (at least one).
     pub fn new(capacity: usize) -> Ring<T> {
+        Ring::with_budget(capacity, usize::MAX)
+    }
+
+    /// An empty log that keeps at most `capacity` entries and `max_bytes` of them (as sized by
+    /// `push_sized`; the newest entry is always kept).
+    pub fn with_budget(capacity: usize, max_bytes: usize) -> Ring<T> {
         Ring {
             items: VecDeque::new(),
             capacity: capacity.max(1),
+            max_bytes,
+            bytes: 0,
             next: 0,
             dropped: 0,
         }
@@ -25,13 +37,25 @@ impl<T: Clone> Ring<T> {
 
     /// Appends an entry, dropping the oldest when full; returns its sequence number.
     pub fn push(&mut self, item: T) -> u64 {
-        if self.items.len() == self.capacity {
-            self.items.pop_front();
+        self.push_sized(item, 0)
+    }
+
+    /// Appends an entry of `size` bytes, dropping the oldest while the log holds too many
+    /// entries or bytes; returns its sequence number.
+    pub fn push_sized(&mut self, item: T, size: usize) -> u64 {
+        while !self.items.is_empty()
+            && (self.items.len() >= self.capacity
+                || self.bytes.saturating_add(size) > self.max_bytes)
+        {
+            if let Some((_, _, n)) = self.items.pop_front() {
+                self.bytes -= n;
+            }
             self.dropped += 1;
         }
         let seq = self.next;
         self.next += 1;
-        self.items.push_back((seq, item));
+        self.bytes += size;
+        self.items.push_back((seq, item, size));
         seq
     }
 
@@ -42,15 +66,22 @@ impl<T: Clone> Ring<T> {
 
     /// The entries from sequence number `seq` on, and how many of those fell off the front.
     pub fn since(&self, seq: u64) -> (Vec<T>, u64) {
-        let first = self.items.front().map_or(self.next, |(s, _)| *s);
+        let first = self.items.front().map_or(self.next, |(s, _, _)| *s);
         let lost = first.saturating_sub(seq);
         let items = self
             .items
             .iter()
-            .filter(|(s, _)| *s >= seq)
-            .map(|(_, t)| t.clone())
+            .filter(|(s, _, _)| *s >= seq)
+            .map(|(_, t, _)| t.clone())
             .collect();
         (items, lost)
+    }
+
+    /// Changes the entries kept (for example, marks one); their sizes stay as pushed.
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut T)) {
+        for (_, t, _) in &mut self.items {
+            f(t);
+        }
     }
 
     /// How many entries were dropped since the log began.
@@ -61,6 +92,7 @@ impl<T: Clone> Ring<T> {
     /// Forgets every entry (the cursor keeps counting).
     pub fn clear(&mut self) {
         self.items.clear();
+        self.bytes = 0;
     }
 }
 
@@ -83,5 +115,20 @@ mod tests {
         assert_eq!(r.since(c), (vec![9], 0));
         r.clear();
         assert_eq!(r.since(0).0, Vec::<i32>::new());
+    }
+
+    #[test]
+    fn bounded_by_bytes() {
+        let mut r = Ring::with_budget(100, 10);
+        r.push_sized('a', 4);
+        r.push_sized('b', 4);
+        assert_eq!(r.since(0), (vec!['a', 'b'], 0));
+        r.push_sized('c', 4);
+        assert_eq!(r.since(0), (vec!['b', 'c'], 1));
+        // An entry larger than the budget is still kept, alone.
+        r.push_sized('d', 50);
+        assert_eq!(r.since(0), (vec!['d'], 3));
+        r.for_each_mut(|c| *c = c.to_ascii_uppercase());
+        assert_eq!(r.since(0).0, vec!['D']);
     }
 }

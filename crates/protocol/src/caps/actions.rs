@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::common::MouseButton;
+use crate::caps::diagnostics::{ConsoleMessage, PageError};
 use crate::caps::diff::DiffStats;
 use crate::caps::snapshot::SnapshotOutput;
 use crate::caps::wait::WaitCondition;
@@ -147,6 +148,18 @@ pub struct ActionOutput {
     /// JavaScript dialogs the page opened during the action, as they were answered (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<DialogInfo>,
+    /// Console messages of level `error` logged during the action, oldest first (at most 10;
+    /// absent when none; the warning counts the rest).
+    #[serde(
+        rename = "consoleErrors",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub console_errors: Vec<ConsoleMessage>,
+    /// Uncaught exceptions and unhandled rejections of the page during the action, oldest first
+    /// (at most 10; absent when none; the warning counts the rest).
+    #[serde(rename = "pageErrors", default, skip_serializing_if = "Vec::is_empty")]
+    pub page_errors: Vec<PageError>,
     /// What this action reports besides.
     #[serde(flatten)]
     pub report: ActionReport,
@@ -210,6 +223,12 @@ impl Present for ActionOutput {
         for d in &self.dialogs {
             let answer = if d.accepted { "accepted" } else { "dismissed" };
             line.push_str(&format!("\n{} {:?} ({answer})", d.kind, d.message));
+        }
+        for m in &self.console_errors {
+            line.push_str(&format!("\nconsole {}", m.line()));
+        }
+        for e in &self.page_errors {
+            line.push_str(&format!("\npage error: {}", e.lines()));
         }
         match &self.diff {
             Some(d) if d.changed => format!("{line}\n{}", d.diff.trim_end()),

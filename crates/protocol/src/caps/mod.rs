@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod common;
 pub mod control;
+pub mod diagnostics;
 pub mod diff;
 pub mod nav;
 pub mod read;
