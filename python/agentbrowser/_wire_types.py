@@ -512,8 +512,8 @@ class PageError:
     `{code: 3}`).
     """
     stack: str
-    """The stack where it was thrown, one frame a line (`at f (url:line:column)`, at most 32 frames; "" when none was
-    recorded).
+    """The stack where it was thrown, one frame a line (`at f (url:line:column)`, at most 32 frames; a script without a URL
+    is `<anonymous>`; "" when none was recorded).
     """
     url: str
     """The URL of the script it was thrown in ("" when unknown)."""

@@ -33,6 +33,7 @@ fn normalize(v: &mut Value, key: &str) {
         "version",
         "socket",
         "idleTimeoutMs",
+        "timestamp",
     ];
     match v {
         Value::Object(m) => {
@@ -68,6 +69,8 @@ fn normalize(v: &mut Value, key: &str) {
 fn every_command_answers_as_pinned() {
     let s = Server::start();
     s.route("/", Page::html(PAGE));
+    // Served, so that no failed favicon load lands in the console at an unknown moment.
+    s.route("/favicon.ico", Page::html(""));
     s.route(
         "/second",
         Page::html("<title>Second</title><h1>Second</h1>"),
@@ -135,6 +138,17 @@ fn every_command_answers_as_pinned() {
     run(a(&["get", "html", "form", "--max-bytes", "40"]));
     run(a(&["get", "html", &go, "--outer"]));
     run(a(&["get", "count", "input"]));
+    run(a(&[
+        "eval",
+        "console.warn('careful %d', 2); console.error('bad', {a: [1]}); setTimeout(() => { throw new Error('late') }, 0); 1",
+    ]));
+    run(a(&["wait", "100"]));
+    run(a(&["console"]));
+    run(a(&["console", "--level", "error", "--clear"]));
+    run(a(&["console"]));
+    run(a(&["console", "--level", "loud"]));
+    run(a(&["errors", "--clear"]));
+    run(a(&["errors"]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["diff"]));

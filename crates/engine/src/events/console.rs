@@ -404,9 +404,12 @@ fn page_error(d: &Value, timestamp: Option<&Value>) -> PageError {
                 .iter()
                 .take(STACK_FRAMES_KEPT)
                 .map(|f| {
+                    let url = match str_field(f, "url") {
+                        u if u.is_empty() => "<anonymous>".to_string(),
+                        u => u,
+                    };
                     let at = format!(
-                        "{}:{}:{}",
-                        str_field(f, "url"),
+                        "{url}:{}:{}",
                         one_based(f, "lineNumber").unwrap_or(0),
                         one_based(f, "columnNumber").unwrap_or(0)
                     );

@@ -177,7 +177,7 @@ pub struct PageError {
     /// value rendered (`thrown string`, `{code: 3}`).
     pub message: String,
     /// The stack where it was thrown, one frame a line (`at f (url:line:column)`, at most 32
-    /// frames; "" when none was recorded).
+    /// frames; a script without a URL is `<anonymous>`; "" when none was recorded).
     pub stack: String,
     /// The URL of the script it was thrown in ("" when unknown).
     pub url: String,
