@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Native, Page, Tabs
+from .browser import Browser, Diagnostics, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -33,8 +33,12 @@ from .models import (
     Dialog,
     BrowserResponse,
     CloseResult,
+    ConsoleLog,
+    ConsoleMessage,
+    ErrorLog,
     LaunchResult,
     Navigation,
+    PageError,
     Ref,
     SessionStatus,
     Snapshot,
@@ -49,9 +53,9 @@ from .models import (
 from .options import LaunchOptions
 
 if TYPE_CHECKING:
-    from .aio import AsyncBrowser, AsyncNative, AsyncPage, AsyncTabs
+    from .aio import AsyncBrowser, AsyncDiagnostics, AsyncNative, AsyncPage, AsyncTabs
 
-_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"})
+_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"})
 
 
 def __getattr__(name: str) -> object:
@@ -73,10 +77,12 @@ __all__ = [
     "Page",
     "Tabs",
     "Native",
+    "Diagnostics",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncTabs",
     "AsyncNative",
+    "AsyncDiagnostics",
     "LaunchOptions",
     "SnapshotSpec",
     "Snapshot",
@@ -94,6 +100,10 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "ConsoleMessage",
+    "ConsoleLog",
+    "PageError",
+    "ErrorLog",
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",

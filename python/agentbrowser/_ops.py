@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from . import _wire_types as w
 from .errors import error_for
 from .models import (
+    CONSOLE_LEVELS,
     LOAD_STATES,
     ActionResult,
     B,
     BrowserResponse,
     CloseResult,
+    ConsoleLevel,
+    ConsoleLog,
+    ErrorLog,
     LaunchResult,
     LoadState,
     Navigation,
@@ -31,6 +35,7 @@ from .models import (
     TabSwitchResult,
     Wait,
     WaitResult,
+    logged_errors,
 )
 
 if TYPE_CHECKING:
@@ -87,7 +92,7 @@ def result(
     response = BrowserResponse.from_raw(raw)
     if call.envelope:
         return response
-    raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot)
+    raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot, logged=logged_errors)
 
 
 def check_load_state(name: str, value: str | None) -> None:
@@ -271,6 +276,32 @@ def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str |
     if name is None and contains is None:
         name = ref.name
     return snap.one(role=role, name=name, contains=contains, exact=exact)
+
+
+# -- diagnostics --------------------------------------------------------------------
+
+
+def _clear_flag(clear: bool) -> dict[str, Any]:
+    if not isinstance(clear, bool):
+        raise TypeError(f"clear must be a bool, got {type(clear).__name__}")
+    return {"clear": True} if clear else {}
+
+
+def console(clear: bool, level: ConsoleLevel | None) -> Op[ConsoleLog]:
+    """The active tab's console messages (``level``: that severity and above)."""
+    params = _clear_flag(clear)
+    if level is not None:
+        if level not in CONSOLE_LEVELS:
+            raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
+        params["level"] = level
+    data = yield Call("console", params)
+    return ConsoleLog.from_wire(w.decode_result("console", data), data)
+
+
+def errors(clear: bool) -> Op[ErrorLog]:
+    """The active tab's uncaught exceptions and unhandled rejections."""
+    data = yield Call("errors", _clear_flag(clear))
+    return ErrorLog.from_wire(w.decode_result("errors", data), data)
 
 
 # -- tabs, session, native -------------------------------------------------------------

@@ -24,6 +24,9 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    ConsoleLevel,
+    ConsoleLog,
+    ErrorLog,
     LaunchResult,
     LoadState,
     Navigation,
@@ -42,7 +45,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"]
+__all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"]
 
 T = TypeVar("T")
 
@@ -78,6 +81,7 @@ class AsyncBrowser:
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
         self.native = AsyncNative(self)
+        self.diagnostics = AsyncDiagnostics(self)
         if process is not None and process.proc.stdin is not None:
             # Dropped without close(): EOF on the daemon's stdin ends it.
             self._finalizer: weakref.finalize[Any, Any] | None = weakref.finalize(
@@ -319,6 +323,26 @@ class AsyncTabs:
 
     def __repr__(self) -> str:
         return f"<AsyncTabs of {self._b!r}>"
+
+
+class AsyncDiagnostics:
+    """The active tab's console messages and page errors; mirrors :class:`~agentbrowser.Diagnostics`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def console(self, *, clear: bool = False, level: ConsoleLevel | None = None) -> ConsoleLog:
+        """The console messages, oldest first; ``level`` keeps that severity and above;
+        ``clear`` empties the buffer after this read."""
+        return await self._b._drive(_ops.console(clear, level))
+
+    async def errors(self, *, clear: bool = False) -> ErrorLog:
+        """The uncaught exceptions and unhandled rejections, oldest first; ``clear`` empties
+        the buffer after this read."""
+        return await self._b._drive(_ops.errors(clear))
+
+    def __repr__(self) -> str:
+        return f"<AsyncDiagnostics of {self._b!r}>"
 
 
 class AsyncNative:

@@ -24,6 +24,9 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    ConsoleLevel,
+    ConsoleLog,
+    ErrorLog,
     LaunchResult,
     LoadState,
     Navigation,
@@ -42,7 +45,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["Browser", "Page", "Tabs", "Native"]
+__all__ = ["Browser", "Page", "Tabs", "Native", "Diagnostics"]
 
 T = TypeVar("T")
 
@@ -76,6 +79,7 @@ class Browser:
         self.page = Page(self)
         self.tabs = Tabs(self)
         self.native = Native(self)
+        self.diagnostics = Diagnostics(self)
         self._finalizer = weakref.finalize(self, transport.close)
 
     # -- construction ----------------------------------------------------------
@@ -300,6 +304,28 @@ class Tabs:
 
     def __repr__(self) -> str:
         return f"<Tabs of {self._b!r}>"
+
+
+class Diagnostics:
+    """The active tab's console messages and page errors, from bounded buffers that fill from
+    the tab's start (reading them waits for no other client's command)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def console(self, *, clear: bool = False, level: ConsoleLevel | None = None) -> ConsoleLog:
+        """The console messages, oldest first; ``level`` keeps that severity and above
+        (``verbose``/``debug``, ``info``/``log``, ``warning``/``warn``, ``error``); ``clear``
+        empties the buffer after this read."""
+        return self._b._drive(_ops.console(clear, level))
+
+    def errors(self, *, clear: bool = False) -> ErrorLog:
+        """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
+        ``clear`` empties the buffer after this read."""
+        return self._b._drive(_ops.errors(clear))
+
+    def __repr__(self) -> str:
+        return f"<Diagnostics of {self._b!r}>"
 
 
 class Native:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .aio import AsyncBrowser
     from .browser import Browser
-    from .models import BrowserResponse, CloseResult, Ref, Snapshot
+    from .models import BrowserResponse, CloseResult, ConsoleMessage, PageError, Ref, Snapshot
 
 __all__ = [
     "AgentBrowserError",
@@ -26,6 +26,9 @@ __all__ = [
     "RestoreSaveError",
     "error_for",
 ]
+
+#: Decodes the console errors and page errors of a failed action's data.
+Logged = Callable[[Mapping[str, Any]], "tuple[tuple[ConsoleMessage, ...], tuple[PageError, ...]]"]
 
 INSTALL_HINT = (
     "Install Chromium (Debian/Ubuntu: `apt-get install chromium`) or pass "
@@ -128,7 +131,8 @@ class ActionTransitionError(AgentBrowserError):
 
     ``stage`` is ``"wait"``, ``"snapshot"`` or ``"diff"``; ``before`` is the snapshot taken
     before the action, ``after`` the one after it when it exists; ``cause`` is the error of
-    the failing stage (also chained as ``__cause__``).
+    the failing stage (also chained as ``__cause__``); ``console_errors`` and ``page_errors``
+    are what the page logged as errors and threw during the action (often why the wait failed).
     """
 
     def __init__(
@@ -142,8 +146,12 @@ class ActionTransitionError(AgentBrowserError):
         after: Snapshot[Any] | None,
         cause: BaseException | None,
         response: BrowserResponse | None = None,
+        console_errors: tuple[ConsoleMessage, ...] = (),
+        page_errors: tuple[PageError, ...] = (),
     ) -> None:
         super().__init__(message)
+        self.console_errors = console_errors
+        self.page_errors = page_errors
         self.action = action
         self.target = target
         self.stage = stage
@@ -192,11 +200,12 @@ def error_for(
     asynchronous: bool = False,
     ref: Ref[Any] | None = None,
     snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None = None,
+    logged: Logged | None = None,
 ) -> AgentBrowserError:
     """Map one failed response envelope to its exception (the only place codes are mapped).
 
     ``ref`` is the ref the failing call acted on, ``snapshot`` decodes the snapshots that
-    an ``action_transition_failed`` payload carries.
+    an ``action_transition_failed`` payload carries, ``logged`` its console and page errors.
     """
     code = response.code
     action = response.action
@@ -209,7 +218,7 @@ def error_for(
     if code == "confirmation_required":
         return ConfirmationRequired(message, action=action, response=response, code=code)
     if code == "action_transition_failed":
-        return _transition_error(response, message, ref, snapshot, asynchronous)
+        return _transition_error(response, message, ref, snapshot, logged, asynchronous)
     return BrowserError(message, action=action, response=response, code=code)
 
 
@@ -218,9 +227,11 @@ def _transition_error(
     message: str,
     ref: Ref[Any] | None,
     snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None,
+    decode_logged: Logged | None,
     asynchronous: bool,
 ) -> ActionTransitionError:
     data = response.data if isinstance(response.data, Mapping) else {}
+    logged = decode_logged(data) if decode_logged is not None else ((), ())
     cause_raw = data.get("cause")
     cause: AgentBrowserError | None = None
     if isinstance(cause_raw, Mapping):
@@ -258,4 +269,6 @@ def _transition_error(
         after=snap("after"),
         cause=cause,
         response=response,
+        console_errors=logged[0],
+        page_errors=logged[1],
     )

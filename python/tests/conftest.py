@@ -70,6 +70,16 @@ PAGES: dict[str, str] = {
         "<button onclick=\"document.getElementById('o').textContent = confirm('sure?') ? 'yes' : 'no'\">"
         'Confirm</button><p id="o"></p>',
     ),
+    "/console": _page(
+        "Console",
+        "<button onclick=\"console.error('clicked %s', 'bad', {n: 1}); null.y\">Broken</button>"
+        "<button onclick=\"document.getElementById('c').textContent='fine'\">Fine</button>"
+        '<p id="c" role="status"></p>',
+        "<script>console.log('loaded %d', 7, {a: [1]}); console.warn('careful');"
+        " console.debug('details'); Promise.reject(new Error('at load'))</script>",
+    ),
+    # Served, so that no failed favicon load lands in a console a test reads.
+    "/favicon.ico": "",
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

@@ -347,3 +347,68 @@ def test_close_result_and_response() -> None:
     assert resp.raw is env and len(repr(resp)) < 500
     with pytest.raises(NativeParseError, match="success"):
         BrowserResponse.from_raw({"id": 1})
+
+
+# -- diagnostics -----------------------------------------------------------------------------
+
+
+MESSAGE = {
+    "type": "error",
+    "text": "boom {a: 1}",
+    "level": "error",
+    "source": "console",
+    "url": "http://h/a.js",
+    "line": 3,
+    "column": 7,
+    "args": ["boom", "{a: 1}"],
+    "timestamp": 1.5,
+    "truncated": False,
+}
+PAGE_ERROR = {
+    "kind": "rejection",
+    "message": "Error: no",
+    "stack": "at f (http://h/a.js:1:2)",
+    "url": "http://h/a.js",
+    "line": 1,
+    "column": 2,
+    "timestamp": 2.5,
+    "truncated": False,
+}
+
+
+def test_console_and_error_logs() -> None:
+    from agentbrowser import ConsoleLog, ConsoleMessage, ErrorLog, PageError
+    from agentbrowser import _wire_types as w
+
+    raw = {"tab": "t2", "messages": [MESSAGE, {**MESSAGE, "text": "second"}], "dropped": 4, "cleared": True}
+    log = ConsoleLog.from_wire(w.ConsoleOutput.decode(raw), raw)
+    assert (log.tab, log.dropped, log.cleared, len(log)) == ("t2", 4, True, 2)
+    assert log[0] == ConsoleMessage(
+        type="error", text="boom {a: 1}", level="error", url="http://h/a.js", line=3, column=7, raw=MESSAGE
+    )
+    assert [m.text for m in log] == ["boom {a: 1}", "second"] and log[0].raw["args"] == ["boom", "{a: 1}"]
+    assert "dropped=4" in repr(log) and len(repr(log)) < 300
+    eraw = {"tab": "t1", "errors": [PAGE_ERROR], "dropped": 0, "cleared": False}
+    errors = ErrorLog.from_wire(w.ErrorsOutput.decode(eraw), eraw)
+    assert errors[0] == PageError(
+        kind="rejection",
+        message="Error: no",
+        stack="at f (http://h/a.js:1:2)",
+        url="http://h/a.js",
+        line=1,
+        column=2,
+        raw=PAGE_ERROR,
+    )
+    with pytest.raises(NativeParseError, match="level"):
+        w.ConsoleOutput.decode({**raw, "messages": [{**MESSAGE, "level": "loud"}]})
+    data = {
+        "action": "click",
+        "target": None,
+        "before": None,
+        "after": None,
+        "diff": None,
+        "consoleErrors": [MESSAGE],
+        "pageErrors": [PAGE_ERROR],
+    }
+    result = ActionResult.from_raw(data, FakeBrowser(), None)  # type: ignore[type-var]
+    assert result.console_errors == (log[0],) and result.page_errors == (errors[0],)

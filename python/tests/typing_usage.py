@@ -9,7 +9,11 @@ from agentbrowser import (
     AsyncBrowser,
     AsyncStaleRefError,
     Browser,
+    ConsoleLog,
+    ConsoleMessage,
+    ErrorLog,
     LaunchResult,
+    PageError,
     Ref,
     Snapshot,
     SnapshotDiff,
@@ -35,6 +39,11 @@ def sync_use() -> None:
         assert_type(snap.ref("e1").is_checked(), bool)
         assert_type(snap.refresh(), Snapshot[Browser])
         assert_type(snap.diff(), SnapshotDiff)
+        log = b.diagnostics.console(level="warn", clear=True)
+        assert_type(log, ConsoleLog)
+        assert_type(log[0], ConsoleMessage)
+        assert_type(b.diagnostics.errors()[0], PageError)
+        b.diagnostics.console(level="loud")  # type: ignore[arg-type]
         try:
             snap.ref("e1").fill("x")
         except StaleRefError as e:
@@ -49,6 +58,8 @@ async def async_use() -> None:
         assert_type(await snap.ref("e2").text(), str)
         assert_type(await snap.diff(), SnapshotDiff)
         assert_type(await snap.refresh(), Snapshot[AsyncBrowser])
+        assert_type(await b.diagnostics.console(), ConsoleLog)
+        assert_type(await b.diagnostics.errors(clear=True), ErrorLog)
         try:
             await snap.ref("e1").fill("x")
         except AsyncStaleRefError as e:

@@ -15,6 +15,11 @@ from __future__ import annotations
 from ._bounded import clip as clip
 from ._client import B as B
 from .action import ActionResult
+from .diagnostics import CONSOLE_LEVELS as CONSOLE_LEVELS
+from .diagnostics import ConsoleLevel as ConsoleLevel
+from .diagnostics import ConsoleLog, ConsoleMessage, ErrorLog, PageError
+from .diagnostics import LogLevel as LogLevel
+from .diagnostics import logged_errors as logged_errors
 from .ref import Ref
 from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
@@ -46,5 +51,9 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "ConsoleMessage",
+    "ConsoleLog",
+    "PageError",
+    "ErrorLog",
 ]
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._client import B
+from .diagnostics import ConsoleMessage, PageError
 from .results import Dialog, SnapshotDiff
 from .snapshot import Snapshot
 
@@ -28,6 +29,10 @@ class ActionResult(Generic[B]):
     raw: Mapping[str, Any] = field(compare=False)
     dialogs: tuple[Dialog, ...] = ()
     """JavaScript dialogs the page opened during the action (alerts accepted, confirms dismissed)."""
+    console_errors: tuple[ConsoleMessage, ...] = ()
+    """Console messages of level ``error`` logged during the action (at most 10)."""
+    page_errors: tuple[PageError, ...] = ()
+    """Uncaught exceptions and unhandled rejections of the page during the action (at most 10)."""
 
     @property
     def changed(self) -> bool:
@@ -52,6 +57,14 @@ class ActionResult(Generic[B]):
             diff=SnapshotDiff.from_wire(wire.diff, raw["diff"]) if wire.diff is not None else None,
             raw=raw,
             dialogs=tuple(Dialog.from_wire(d) for d in wire.dialogs or ()),
+            console_errors=tuple(
+                ConsoleMessage.from_wire(m, r)
+                for m, r in zip(wire.console_errors or (), raw.get("consoleErrors") or (), strict=True)
+            ),
+            page_errors=tuple(
+                PageError.from_wire(e, r)
+                for e, r in zip(wire.page_errors or (), raw.get("pageErrors") or (), strict=True)
+            ),
         )
 
     def __repr__(self) -> str:
@@ -63,4 +76,7 @@ class ActionResult(Generic[B]):
             if self.diff is not None
             else "no diff"
         )
-        return f"ActionResult(action={self.action!r}, target={target}, {diff})"
+        logged = ""
+        if self.console_errors or self.page_errors:
+            logged = f", console_errors={len(self.console_errors)}, page_errors={len(self.page_errors)}"
+        return f"ActionResult(action={self.action!r}, target={target}, {diff}{logged})"
