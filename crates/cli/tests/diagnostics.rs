@@ -420,12 +420,25 @@ fn buffers_are_read_while_another_command_runs() {
     ]);
     let child = slow.stdout(std::process::Stdio::piped()).spawn().unwrap();
     wait_until_busy(&cli);
-    // With a timeout far shorter than the slow command: had it waited, it would be session_busy.
-    let during = cli.ok(&["--timeout", "300", "console"]);
+    // With a timeout far shorter than the slow command: had a read waited, it would be
+    // session_busy. (The message lands a moment after the command took the session.)
+    let mut during = Value::Null;
+    assert!(
+        eventually(std::time::Duration::from_secs(1), || {
+            during = cli.ok(&["--timeout", "300", "console"]);
+            !api(&during).is_empty()
+        }),
+        "{during}"
+    );
     assert_eq!(during["tab"], "t1");
     assert_eq!(texts(&api(&during)), ["during the slow command"]);
     let busy_errors = cli.ok(&["--timeout", "300", "errors"]);
     assert_eq!(busy_errors["errors"], Value::Array(Vec::new()));
+    // The slow command was still running: the reads did not wait for it.
+    assert!(
+        cli.json(&["status"])["data"].get("busy").is_some(),
+        "the slow command ended before the reads"
+    );
     // Another command still waits its turn.
     let title = cli.json(&["--timeout", "200", "title"]);
     assert_eq!(title["code"], "session_busy", "{title}");
