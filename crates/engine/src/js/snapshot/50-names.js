@@ -70,6 +70,7 @@
   function finalNative(el) {
     const t = el.localName;
     if (t === 'img') return el.hasAttribute('alt');
+    if (t === 'table') return el.caption !== null || el.hasAttribute('summary');
     if (t === 'input') return (el.type === 'submit' || el.type === 'reset' || el.type === 'button') && el.hasAttribute('value');
     return false;
   }
@@ -134,9 +135,10 @@
         return null;
       }
       case 'table': {
+        // As Chromium: a caption ends it, even empty or hidden (then ''); else a summary attribute, even blank.
         const c = el.caption;
-        if (c) return textFromContent(w, c, o);
-        return null;
+        if (c) return !o.hiddenOK && isHiddenForName(w, c) ? '' : textFromContent(w, c, o);
+        return el.getAttribute('summary');
       }
       case 'optgroup': return el.getAttribute('label');
       case 'option': {
