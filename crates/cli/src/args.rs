@@ -123,6 +123,9 @@ pub enum Cmd {
         /// Size budget of the text in bytes (default 100000; 0 = no limit).
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
         max_bytes: Option<i64>,
+        /// Only what changed since the last snapshot of the same options in this tab.
+        #[arg(long)]
+        delta: bool,
     },
     /// Click a ref.
     Click {

@@ -93,6 +93,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             selector,
             urls,
             max_bytes,
+            delta,
         } => Command::Snapshot(SnapshotParams {
             selector,
             interactive: Some(!full),
@@ -100,6 +101,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_depth: unfit.fit("maxDepth", depth),
             urls: Some(urls),
             max_bytes: unfit.fit("maxBytes", max_bytes),
+            delta: delta.then_some(true),
         }),
         Cmd::Click {
             r#ref,

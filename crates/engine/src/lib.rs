@@ -8,6 +8,7 @@ pub mod answer;
 pub mod browser;
 mod control;
 pub mod cx;
+pub mod delta;
 pub mod diff;
 pub mod error;
 pub mod events;
