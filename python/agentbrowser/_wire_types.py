@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 from . import _decode as _d
 
 # The integer checks, by their bounds (ANY: unbounded).
 _INT_0_TO_65535 = _d.integer(0, 65535)
 _INT_0_TO_ANY = _d.integer(0, None)
+
+#: What a `delta` snapshot answers instead of the whole text.
+DeltaKind = Literal["full", "unchanged", "delta"]
+_DeltaKind = cast("_d.Check[DeltaKind]", _d.literal(("full", "unchanged", "delta")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +230,8 @@ class SnapshotOutput:
     """Whether the text was cut at `maxBytes`."""
     omitted: tuple[Omitted, ...]
     """What the cut left out, by role."""
+    delta: SnapshotDelta | None
+    """With `delta: true` only: how this snapshot differs from its base (absent otherwise)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotOutput:
@@ -240,6 +246,7 @@ class SnapshotOutput:
             refs=o.req("refs", _d.record(RefInfo.decode)),
             truncated=o.req("truncated", _d.boolean),
             omitted=o.req("omitted", _d.array(Omitted.decode)),
+            delta=o.opt("delta", SnapshotDelta.decode),
         )
 
 
@@ -306,6 +313,58 @@ class Omitted:
         """``raw`` (found at ``path`` in a payload) checked and decoded as Omitted."""
         o = _d.Fields("Omitted", raw, path)
         return cls(role=o.req("role", _d.string), count=o.req("count", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotDelta:
+    """How a snapshot taken with `delta: true` relates to its base."""
+
+    kind: DeltaKind
+    """`full`, `unchanged` or `delta`."""
+    base_generation: int | None
+    """Generation of the base snapshot (null when `full`)."""
+    change: TreeChange | None
+    """The replaced region (null unless `delta`)."""
+    line_count: int
+    """Lines in the new text (to check a rebuilt text against)."""
+    removed_refs: tuple[str, ...]
+    """Refs of the base's text that the new text no longer shows."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> SnapshotDelta:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as SnapshotDelta."""
+        o = _d.Fields("SnapshotDelta", raw, path)
+        return cls(
+            kind=o.req("kind", _DeltaKind),
+            base_generation=o.opt("baseGeneration", _INT_0_TO_ANY),
+            change=o.opt("change", TreeChange.decode),
+            line_count=o.req("lineCount", _INT_0_TO_ANY),
+            removed_refs=o.req("removedRefs", _d.array(_d.string)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TreeChange:
+    """The one region of lines that turns the base's text into the new one (as `Array.prototype.splice`): remove
+    `deleteCount` lines at `startLine`, put `lines` there.
+    """
+
+    start_line: int
+    """Index of the first changed line in the base's text (0-based)."""
+    delete_count: int
+    """How many of the base's lines, from `startLine`, are replaced."""
+    lines: tuple[str, ...]
+    """The lines that replace them (empty when lines were only removed)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TreeChange:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TreeChange."""
+        o = _d.Fields("TreeChange", raw, path)
+        return cls(
+            start_line=o.req("startLine", _INT_0_TO_ANY),
+            delete_count=o.req("deleteCount", _INT_0_TO_ANY),
+            lines=o.req("lines", _d.array(_d.string)),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,6 +152,17 @@ fn every_command_answers_as_pinned() {
     run(a(&["open", "http://["]));
     run(a(&["eval", "throw new Error('boom')"]));
     run(a(&["snapshot", "-d", "-1"]));
+    // Delta snapshots (last, so that no earlier answer changes).
+    run(a(&["open", &base]));
+    let first = run(a(&["snapshot", "--delta", "-s", "form"]));
+    run(a(&["snapshot", "--delta", "-s", "form"]));
+    let name = first["data"]["refs"]
+        .as_object()
+        .and_then(|refs| refs.iter().find(|(_, r)| r["name"] == "Name"))
+        .map(|(id, _)| id.clone())
+        .unwrap_or_else(|| panic!("no textbox Name: {first}"));
+    run(a(&["fill", &name, "Cy", "--no-evidence"]));
+    run(a(&["snapshot", "--delta", "-s", "form"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
