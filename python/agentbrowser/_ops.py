@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
 from .errors import error_for
+from .models.snapshot import rebuild
 from .models import (
     LOAD_STATES,
     ActionResult,
@@ -24,6 +25,7 @@ from .models import (
     Navigation,
     SessionStatus,
     Snapshot,
+    SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
     TabCloseResult,
@@ -183,13 +185,39 @@ def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     return w.decode_result("eval", data).result
 
 
-def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
-    """Capture an accessibility snapshot bound to ``browser``."""
+def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:
+    """Capture an accessibility snapshot bound to ``browser``.
+
+    With ``delta`` the engine answers only what changed since its newest snapshot of the same
+    spec in the tab; the whole text and refs are rebuilt here from that base, which this client
+    holds when it received it (else the whole snapshot is fetched: ``delta.kind`` is ``full``).
+    """
     spec = spec if spec is not None else SnapshotSpec()
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
-    data = yield Call("snapshot", spec.to_wire())
-    return Snapshot.from_wire(w.decode_result("snapshot", data), data, browser)
+    if not isinstance(delta, bool):
+        raise TypeError(f"observe() delta must be a bool, got {type(delta).__name__}")
+    params = spec.to_wire()
+    if delta:
+        params["delta"] = True
+    data = yield Call("snapshot", params)
+    wire = w.decode_result("snapshot", data)
+    held = browser._held
+    if wire.delta is None or wire.delta.kind == "full":
+        held.keep(data)
+        return Snapshot.from_wire(wire, data, browser)
+    base = held.get(wire.tab, wire.delta.base_generation)
+    if base is None:
+        # Another client took the base, or this one forgot it: the whole text is one call away.
+        data = yield Call("snapshot", spec.to_wire())
+        whole = w.decode_result("snapshot", data)
+        held.keep(data)
+        line_count = whole.text.count("\n") + 1
+        note = SnapshotDelta("full", None, None, line_count, (), rebuilt=False, raw={})
+        return Snapshot.from_wire(whole, data, browser, note)
+    rebuilt = rebuild(data, base)
+    held.keep(rebuilt, rebuilt=True)
+    return Snapshot.from_wire(w.decode_result("snapshot", rebuilt), rebuilt, browser)
 
 
 def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
@@ -199,6 +227,7 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
     params: dict[str, Any] = {"key": key}
     budget = _wait_params(params, wait)
     data = yield Call("press", params, budget_ms=budget)
+    _hold_evidence(browser, data)
     return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
 
 
@@ -227,6 +256,7 @@ def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
 def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
     """Compare ``snapshot`` with the active page."""
     data = yield Call("diff", {"generation": snapshot.generation})
+    snapshot.browser._held.keep(data.get("after"))
     return SnapshotDiff.from_wire(w.decode_result("diff", data), data)
 
 
@@ -240,7 +270,14 @@ def mutate(
     full: dict[str, Any] = {"ref": ref.id, **params}
     budget = _wait_params(full, wait)
     data = yield Call(action, full, ref=ref, budget_ms=budget)
+    _hold_evidence(ref.browser, data)
     return ActionResult.from_wire(w.decode_result(action, data), data, ref.browser, ref)
+
+
+def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
+    """Keeps an action's before and after snapshots as bases of later delta snapshots."""
+    browser._held.keep(data.get("before"))
+    browser._held.keep(data.get("after"))
 
 
 def read_str(ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:

@@ -18,6 +18,7 @@ from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
 from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._held import HeldSnapshots
 from ._ops import Call, Op
 from .errors import BrowserError
 from .models import (
@@ -72,6 +73,8 @@ class AsyncBrowser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
+        #: The snapshots this client received: the bases of delta snapshots.
+        self._held = HeldSnapshots()
         self._closing: asyncio.Future[CloseResult] | None = None
         #: The browser ``launch()`` started (None for a connected client).
         self.launch_result: LaunchResult | None = None
@@ -279,9 +282,14 @@ class AsyncPage:
         """Reload the page."""
         return await self._b._drive(_ops.history("reload", wait_until))
 
-    async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
-        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
-        return await self._b._drive(_ops.observe(self._b, spec))
+    async def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[AsyncBrowser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
+
+        ``delta=True``: the engine sends only what changed since its last snapshot of the same
+        spec in this tab; the SDK rebuilds the whole text and refs from that base, and
+        ``Snapshot.delta`` says what changed.
+        """
+        return await self._b._drive(_ops.observe(self._b, spec, delta))
 
     async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from . import _ops
 from ._binary import find_binary, socket_path
 from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._held import HeldSnapshots
 from ._ops import Call, Op
 from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
@@ -71,6 +72,8 @@ class Browser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
+        #: The snapshots this client received: the bases of delta snapshots.
+        self._held = HeldSnapshots()
         #: The browser ``launch()`` started (None for a connected client).
         self.launch_result: LaunchResult | None = None
         self.page = Page(self)
@@ -260,9 +263,14 @@ class Page:
         """Reload the page."""
         return self._b._drive(_ops.history("reload", wait_until))
 
-    def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
-        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
-        return self._b._drive(_ops.observe(self._b, spec))
+    def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[Browser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
+
+        ``delta=True``: the engine sends only what changed since its last snapshot of the same
+        spec in this tab; the SDK rebuilds the whole text and refs from that base, and
+        ``Snapshot.delta`` says what changed.
+        """
+        return self._b._drive(_ops.observe(self._b, spec, delta))
 
     def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""

@@ -20,7 +20,8 @@ from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
-from .snapshot import Snapshot
+from .snapshot import DeltaKind as DeltaKind
+from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
@@ -32,6 +33,8 @@ from .tabs import TabCloseResult, TabInfo, TabSwitchResult
 __all__ = [
     "SnapshotSpec",
     "Snapshot",
+    "SnapshotDelta",
+    "SnapshotChange",
     "Ref",
     "Wait",
     "ActionResult",
