@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline bench-soak
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session
 
 bench:
 	bench/run.sh
@@ -21,3 +21,8 @@ bench-baseline:
 bench-soak:
 	cargo build -q --release -p agentbrowser
 	python3 bench/soak.py
+
+# Bytes an agent reads across a 10-step session on the 5k page: full snapshots, evidence diffs, deltas.
+bench-session:
+	cargo build -q --release -p agentbrowser
+	python3 bench/session_bytes.py

@@ -11,6 +11,9 @@ Pages:
   large-1k.html, large-5k.html, large-20k.html
                   300 links, 100 buttons, a 500-row by 4-column table and nested divs for about
                   5,000 elements, scaled to about 1,000 and 20,000
+  session-5k.html the 5k page with a filter form under its heading (search box, quantity, Apply
+                  writing a status line), for the bytes an agent reads across a scripted session
+                  (bench/session_bytes.py)
   table-50k.html  a data table of 5,000 rows by 10 cells (50,000 cells), for the snapshot budget
   cover.html      a button under a fixed cookie banner, for how fast a stable cover is reported
 """
@@ -57,8 +60,16 @@ OTHER = """<!doctype html>
 LARGE = {"large-1k.html": 0.2, "large-5k.html": 1.0, "large-20k.html": 4.0}
 
 
-def large_page(scale: float) -> tuple[str, int]:
-    """The large page at ``scale`` and the number of elements it has (as querySelectorAll('*') counts)."""
+FILTER_FORM = """<form id="filter" onsubmit="event.preventDefault(); document.getElementById('status').textContent = \
+'Showing ' + document.getElementById('qty').value + ' results for ' + document.getElementById('q').value;">
+<label>Search <input id="q" type="search"></label> <label>Quantity <input id="qty" type="number"></label>
+<button type="submit">Apply</button></form><p id="status" role="status"></p>"""
+FILTER_FORM_ELEMENTS = 7  # form, 2 labels, 2 inputs, button, p
+
+
+def large_page(scale: float, form: bool = False) -> tuple[str, int]:
+    """The large page at ``scale`` and the number of elements it has (as querySelectorAll('*') counts);
+    ``form`` puts FILTER_FORM under its heading."""
     links, buttons, rows = round(300 * scale), round(100 * scale), round(500 * scale)
     target = round(5000 * scale)
     parts: list[str] = []
@@ -68,6 +79,9 @@ def large_page(scale: float) -> tuple[str, int]:
     count += 1
     parts.append(f"<h1>Large page, about {target} elements</h1>")
     count += 1
+    if form:
+        parts.append(FILTER_FORM)
+        count += FILTER_FORM_ELEMENTS
     parts.append('<nav aria-label="Links"><ul>')
     count += 2
     for i in range(links):
@@ -123,6 +137,9 @@ def write_pages(directory: Path) -> dict[str, int]:
         html, n = large_page(scale)
         (directory / name).write_text(html)
         counts[name] = n
+    html, n = large_page(1.0, form=True)
+    (directory / "session-5k.html").write_text(html)
+    counts["session-5k.html"] = n
     return counts
 
 
