@@ -198,3 +198,68 @@ impl Present for SnapshotOutput {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(kind: DeltaKind, change: Option<TreeChange>, removed: &[&str]) -> SnapshotOutput {
+        SnapshotOutput {
+            text: String::new(),
+            origin: "http://x/".into(),
+            tab: "t1".into(),
+            generation: 5,
+            spec: SnapshotSpecInfo {
+                selector: None,
+                interactive: true,
+                compact: false,
+                max_depth: None,
+                urls: false,
+                max_bytes: 100_000,
+            },
+            refs: Default::default(),
+            truncated: false,
+            omitted: Vec::new(),
+            delta: Some(SnapshotDelta {
+                kind,
+                base_generation: Some(4),
+                change,
+                line_count: 3,
+                removed_refs: removed.iter().map(|s| s.to_string()).collect(),
+            }),
+        }
+    }
+
+    #[test]
+    fn delta_presents_the_change_compactly() {
+        let same = out(DeltaKind::Unchanged, None, &[]);
+        assert_eq!(same.text(), "snapshot 5: unchanged since snapshot 4");
+        let change = |start, delete, lines: &[&str]| TreeChange {
+            start_line: start,
+            delete_count: delete,
+            lines: lines.iter().map(|s| s.to_string()).collect(),
+        };
+        let d = out(
+            DeltaKind::Delta,
+            Some(change(1, 2, &["- a", "- b"])),
+            &["e7"],
+        );
+        assert_eq!(
+            d.text(),
+            "snapshot 5: delta from snapshot 4: lines 2-3 replaced by 2 lines (3 lines now):\n+ - a\n+ - b\nremoved refs: e7"
+        );
+        let gone = out(DeltaKind::Delta, Some(change(0, 1, &[])), &["e1"]);
+        assert!(gone.text().contains("line 1 removed (3 lines now):"));
+        let added = out(DeltaKind::Delta, Some(change(3, 0, &["- c"])), &[]);
+        assert!(added.text().contains("1 line inserted before line 4"));
+        let mut full = out(DeltaKind::Full, None, &[]);
+        full.text = "- button \"Go\" [ref=e1]".into();
+        assert_eq!(full.text(), full.text);
+        let wire = serde_json::to_value(&same).unwrap();
+        assert_eq!(wire["delta"]["kind"], "unchanged");
+        assert_eq!(wire["delta"]["baseGeneration"], 4);
+        let mut plain = same.clone();
+        plain.delta = None;
+        assert!(serde_json::to_value(&plain).unwrap().get("delta").is_none());
+    }
+}
