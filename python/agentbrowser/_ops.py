@@ -207,7 +207,8 @@ def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
         held.keep(data)
         return Snapshot.from_wire(wire, data, browser)
     base = held.get(wire.tab, wire.delta.base_generation)
-    if base is None:
+    rebuilt = rebuild(data, base) if base is not None else None
+    if rebuilt is None:
         # Another client took the base, or this one forgot it: the whole text is one call away.
         data = yield Call("snapshot", spec.to_wire())
         whole = w.decode_result("snapshot", data)
@@ -215,7 +216,6 @@ def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
         line_count = whole.text.count("\n") + 1
         note = SnapshotDelta("full", None, None, line_count, (), rebuilt=False, raw={})
         return Snapshot.from_wire(whole, data, browser, note)
-    rebuilt = rebuild(data, base)
     held.keep(rebuilt, rebuilt=True)
     return Snapshot.from_wire(w.decode_result("snapshot", rebuilt), rebuilt, browser)
 

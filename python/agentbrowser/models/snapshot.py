@@ -10,7 +10,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 from .. import _wire_types as w
-from ..errors import NativeParseError
 from ._bounded import clip, clip_repr
 from ._client import B
 from .ref import Ref
@@ -82,24 +81,22 @@ class SnapshotDelta:
         )
 
 
-def rebuild(raw: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+def rebuild(raw: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any] | None:
     """The whole wire snapshot that a delta answer ``raw`` stands for, from the ``base`` snapshot it
     names: the text with the change applied, every ref of it in order (the delta's own refs for
-    the changed lines, the base's for the others)."""
+    the changed lines, the base's for the others). None when the result does not have the line
+    count the engine gives (then ``base`` is not the snapshot the engine meant)."""
     wire = w.SnapshotDelta.decode(raw["delta"], "delta")
     base_text: str = base["text"]
     if wire.change is None:
         text = base_text
     else:
-        text = SnapshotChange(wire.change.start_line, wire.change.delete_count, wire.change.lines).apply(base_text)
-    count = text.count("\n") + 1
-    if count != wire.line_count:
-        raise NativeParseError(
-            "Snapshot",
-            "delta.lineCount",
-            f"the delta rebuilt {count} lines from snapshot {wire.base_generation}, the engine counts {wire.line_count}",
-            raw,
-        )
+        change = wire.change
+        if change.start_line + change.delete_count > base_text.count("\n") + 1:
+            return None
+        text = SnapshotChange(change.start_line, change.delete_count, change.lines).apply(base_text)
+    if text.count("\n") + 1 != wire.line_count:
+        return None
     known: dict[str, Any] = {**base["refs"], **raw["refs"]}
     refs = {rid: known[rid] for rid in _REF_LINE.findall(text) if rid in known}
     return {**raw, "text": text, "refs": refs}
