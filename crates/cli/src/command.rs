@@ -198,9 +198,10 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             if_changed,
             threshold,
         } => {
-            // A lone argument that names an image file is the path, not the element.
+            // A lone argument that names a file (an image extension, or a path from `/`, `.`
+            // or `~`) is the path, not the element.
             let (target, path) = match (target, path) {
-                (Some(t), None) if ImageFormat::from_path(&t).is_some() => (None, Some(t)),
+                (Some(t), None) if looks_like_path(&t) => (None, Some(t)),
                 other => other,
             };
             Command::Screenshot(ScreenshotParams {
@@ -231,6 +232,12 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Some(answer) => Plan::Refuse(answer),
         None => Plan::Send(request),
     })
+}
+
+/// Whether a lone `screenshot` argument is a file path rather than a ref or a selector.
+fn looks_like_path(arg: &str) -> bool {
+    ImageFormat::from_path(arg).is_some()
+        || ["/", "./", "../", "~/"].iter().any(|p| arg.starts_with(p))
 }
 
 /// `path` made absolute against the working directory (the daemon runs elsewhere).
