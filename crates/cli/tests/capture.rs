@@ -594,3 +594,19 @@ fn pdf_of_the_page() {
     let (code, _, _) = cli.err(&["pdf", &dir.path().to_string_lossy()]);
     assert_eq!(code, "io_error");
 }
+
+#[test]
+fn closing_the_captured_tab_succeeds() {
+    // Closing the active tab detaches its page; the command must not take that for the tab
+    // going away under it (it raced, and often answered tab_not_found after a capture).
+    let server = server();
+    let cli = Cli::new("shot-tabs");
+    let dir = TempDir::new("shot-tabs-files");
+    cli.ok(&["open", &server.url("/inner")]);
+    for i in 0..6 {
+        cli.ok(&["tab", "new", &server.url("/inner")]);
+        cli.ok(&["screenshot", &file(&dir, &format!("{i}.png"))]);
+        let out = cli.ok(&["tab", "close"]);
+        assert!(out["closed"].as_str().is_some(), "{out}");
+    }
+}
