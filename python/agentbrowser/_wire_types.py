@@ -563,7 +563,7 @@ class ScreenshotOutput:
     """Image pixels per CSS pixel (the device pixel ratio, times any zoom)."""
     scope: str
     """What was captured: `viewport`, `page`, or the element (`e3`, `#main`); `+annotated` when annotated. `ifChanged`
-    compares captures of the same scope.
+    compares captures of the same scope and format.
     """
     annotations: tuple[Annotation, ...] | None
     """The refs drawn, in snapshot order (only with `annotate`; only refs shown in the captured area)."""
@@ -664,7 +664,7 @@ class Comparison:
     threshold: float
     """The threshold it was compared with."""
     revision: int
-    """How many captures of this scope the tab has seen, this one included."""
+    """How many captures of this scope and format the tab has seen, this one included."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Comparison:

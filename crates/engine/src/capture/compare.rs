@@ -67,8 +67,13 @@ impl Baselines {
     }
 }
 
-/// The share of pixels (0 to 1) whose colour differs between two encoded images; `None` when
-/// their sizes differ. Identical bytes are 0 without decoding.
+/// How far (of 255) a channel may differ before a pixel counts as changed when either image is
+/// lossy (JPEG, WebP): their compression moves colours a little on its own.
+pub const LOSSY_TOLERANCE: u8 = 32;
+
+/// The share of pixels (0 to 1) whose colour differs between two encoded images (exactly for two
+/// PNGs, else by more than `LOSSY_TOLERANCE` in a channel); `None` when their sizes differ.
+/// Identical bytes are 0 without decoding.
 pub(super) fn change_ratio(before: &[u8], after: &[u8]) -> Result<Option<f64>> {
     if before == after {
         return Ok(Some(0.0));
@@ -86,11 +91,21 @@ pub(super) fn change_ratio(before: &[u8], after: &[u8]) -> Result<Option<f64>> {
     if total == 0 {
         return Ok(Some(0.0));
     }
+    let png = |bytes: &[u8]| image::guess_format(bytes).ok() == Some(image::ImageFormat::Png);
+    let tolerance = if png(before) && png(after) {
+        0
+    } else {
+        LOSSY_TOLERANCE
+    };
     let differ = a
         .as_raw()
         .chunks_exact(4)
         .zip(b.as_raw().chunks_exact(4))
-        .filter(|(p, q)| p != q)
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > tolerance)
+        })
         .count() as u64;
     Ok(Some(differ as f64 / total as f64))
 }
@@ -119,6 +134,17 @@ mod tests {
         let small = png(&RgbaImage::from_pixel(5, 10, Rgba([255, 255, 255, 255])));
         assert_eq!(change_ratio(&w, &small).unwrap(), None);
         assert!(change_ratio(&w, b"not an image").is_err());
+        // A lossy capture of the same pixels, and one with a real change.
+        let jpeg = |img: &RgbaImage| {
+            let mut out = std::io::Cursor::new(Vec::new());
+            image::DynamicImage::ImageRgba8(img.clone())
+                .into_rgb8()
+                .write_to(&mut out, ImageFormat::Jpeg)
+                .unwrap();
+            out.into_inner()
+        };
+        assert_eq!(change_ratio(&w, &jpeg(&white)).unwrap(), Some(0.0));
+        assert!(change_ratio(&w, &jpeg(&dot)).unwrap().unwrap() > 0.0);
     }
 
     #[test]

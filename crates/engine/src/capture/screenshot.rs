@@ -192,9 +192,11 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     } else {
         area.scope.clone()
     };
+    // Captures compare within a scope and a format: a lossy encoding never matches another.
+    let key = format!("{scope}.{}", format.as_str());
     let (last, revision) = {
         let kept = page.captures.lock().unwrap_or_else(|e| e.into_inner());
-        let (last, revision) = kept.last(&scope);
+        let (last, revision) = kept.last(&key);
         (last.map(<[u8]>::to_vec), revision)
     };
     let comparison = if p.compares() {
@@ -226,7 +228,7 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     page.captures
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .record(&scope, write.then_some(bytes));
+        .record(&key, write.then_some(bytes));
     let (annotations, annotations_omitted, snapshot_generation) = match gathered {
         Some(g) => (Some(g.notes), Some(g.omitted), Some(g.generation)),
         None => (None, None, None),

@@ -473,6 +473,7 @@ function (op, arg) {
     case 'innerText': return el.innerText !== undefined ? el.innerText : el.textContent;
     case 'attr': return el.getAttribute(arg);
     case 'visible': return isVisible(el);
+    case 'enabled': return !isDisabled(el);
     case 'box': {
       // Its border box in the top frame this world reaches (CSS pixels; inside a same-origin
       // frame, what shows in that frame's viewport), and that frame's viewport size.

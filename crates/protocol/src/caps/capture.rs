@@ -78,8 +78,9 @@ pub struct ScreenshotParams {
     /// included, and list them in `annotations` (refs of the tab's last snapshot; one is taken
     /// when the tab has none or the page changed documents since).
     pub annotate: Option<bool>,
-    /// Compare with the last screenshot of the same scope in this tab and write no file when the
-    /// share of changed pixels is at most `threshold` (the first capture of a scope counts as changed).
+    /// Compare with the last screenshot of the same scope and format in this tab and write no file
+    /// when the share of changed pixels is at most `threshold` (the first capture counts as
+    /// changed). PNGs compare exactly; JPEG and WebP with a tolerance of 32/255 per channel.
     pub if_changed: Option<bool>,
     /// Share of pixels, 0 to 1, that may change before `ifChanged` counts the capture as changed
     /// (default 0: any changed pixel). Implies `ifChanged`.
@@ -216,7 +217,7 @@ pub struct Comparison {
     pub pixel_change_ratio: f64,
     /// The threshold it was compared with.
     pub threshold: f64,
-    /// How many captures of this scope the tab has seen, this one included.
+    /// How many captures of this scope and format the tab has seen, this one included.
     pub revision: u64,
 }
 
@@ -237,7 +238,7 @@ pub struct ScreenshotOutput {
     /// Image pixels per CSS pixel (the device pixel ratio, times any zoom).
     pub scale: f64,
     /// What was captured: `viewport`, `page`, or the element (`e3`, `#main`); `+annotated`
-    /// when annotated. `ifChanged` compares captures of the same scope.
+    /// when annotated. `ifChanged` compares captures of the same scope and format.
     pub scope: String,
     /// The refs drawn, in snapshot order (only with `annotate`; only refs shown in the captured area).
     #[serde(default, skip_serializing_if = "Option::is_none")]
