@@ -7,7 +7,7 @@ use agentbrowser_protocol::{Comparison, ImageFormat, ScreenshotOutput, Screensho
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::annotate::{self, Gathered};
+use super::annotate;
 use super::compare::change_ratio;
 use super::region::{self, Rect};
 use super::{default_path, draw, write_file};
@@ -35,9 +35,9 @@ struct Area {
     scale: f64,
 }
 
-/// The area of the capture `p` asks for in `page` (`target` already resolved to `element`).
-async fn area(page: &Page, p: &ScreenshotParams, element: Option<(Rect, String)>) -> Result<Area> {
-    let layout = region::layout(page).await?;
+/// The area of the capture `p` asks for (`target` already resolved to `element`) in a page laid
+/// out as `layout`.
+fn area(layout: region::Layout, p: &ScreenshotParams, element: Option<(Rect, String)>) -> Area {
     let vp = layout.viewport;
     let view = Rect {
         x: 0.0,
@@ -45,7 +45,7 @@ async fn area(page: &Page, p: &ScreenshotParams, element: Option<(Rect, String)>
         w: vp.w,
         h: vp.h,
     };
-    Ok(match element {
+    match element {
         Some((rect, scope)) => {
             let beyond = rect.intersect(&view) != Some(rect);
             Area {
@@ -79,7 +79,7 @@ async fn area(page: &Page, p: &ScreenshotParams, element: Option<(Rect, String)>
             scope: "viewport".into(),
             scale: layout.scale,
         },
-    })
+    }
 }
 
 /// The element `target` names (a ref or a CSS selector that matches one element), its box in the
@@ -152,33 +152,48 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
         }
         None => (cx.page().await?, None),
     };
-    let area = area(&page, &p, element).await?;
-    let gathered: Option<Gathered> = if annotate {
-        Some(annotate::gather(&page, area.rect).await?)
+    // The viewport as it is needs no geometry first: it is captured while the layout (for the
+    // scale) is read, and so is an annotated capture while its refs' boxes are read.
+    let plain = element.is_none() && p.full_page != Some(true);
+    let q = quality.or(Some(DEFAULT_QUALITY));
+    let (area, early) = if plain && !annotate {
+        let viewport = Area {
+            rect: Rect::default(),
+            clip: None,
+            beyond: false,
+            scope: String::new(),
+            scale: 1.0,
+        };
+        let (layout, bytes) = tokio::join!(
+            region::layout(&page),
+            capture(&page, &viewport, format, q, false)
+        );
+        (area(layout?, &p, None), Some(bytes?))
     } else {
-        None
+        (area(region::layout(&page).await?, &p, element), None)
     };
-    let (bytes, width, height) = match &gathered {
-        Some(g) => {
-            let png = capture(&page, &area, ImageFormat::Png, None, true).await?;
-            let mut img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
-                .map_err(|e| EngineError::internal(format!("cannot decode the screenshot: {e}")))?
-                .into_rgba8();
-            draw::annotate(&mut img, &g.notes, area.scale);
-            if format == ImageFormat::Webp && quality.is_some() {
-                crate::warnings::note(
-                    "an annotated WebP is encoded lossless: `quality` was not used",
-                );
-            }
-            let bytes = draw::encode(&img, format, quality.unwrap_or(DEFAULT_QUALITY))?;
-            (bytes, img.width(), img.height())
+    let (bytes, width, height, gathered) = if annotate {
+        let (gathered, png) = tokio::join!(
+            annotate::gather(&page, area.rect),
+            capture(&page, &area, ImageFormat::Png, None, true)
+        );
+        let (gathered, png) = (gathered?, png?);
+        let mut img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+            .map_err(|e| EngineError::internal(format!("cannot decode the screenshot: {e}")))?
+            .into_rgba8();
+        draw::annotate(&mut img, &gathered.notes, area.scale);
+        if format == ImageFormat::Webp && quality.is_some() {
+            crate::warnings::note("an annotated WebP is encoded lossless: `quality` was not used");
         }
-        None => {
-            let q = quality.or(Some(DEFAULT_QUALITY));
-            let bytes = capture(&page, &area, format, q, false).await?;
-            let (w, h) = dimensions(&bytes)?;
-            (bytes, w, h)
-        }
+        let bytes = draw::encode(&img, format, quality.unwrap_or(DEFAULT_QUALITY))?;
+        (bytes, img.width(), img.height(), Some(gathered))
+    } else {
+        let bytes = match early {
+            Some(bytes) => bytes,
+            None => capture(&page, &area, format, q, false).await?,
+        };
+        let (w, h) = dimensions(&bytes)?;
+        (bytes, w, h, None)
     };
     let scale = area.scale;
     let expected_h = area.rect.h * scale;
@@ -194,12 +209,12 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     };
     // Captures compare within a scope and a format: a lossy encoding never matches another.
     let key = format!("{scope}.{}", format.as_str());
-    let (last, revision) = {
-        let kept = page.captures.lock().unwrap_or_else(|e| e.into_inner());
-        let (last, revision) = kept.last(&key);
-        (last.map(<[u8]>::to_vec), revision)
-    };
     let comparison = if p.compares() {
+        let (last, revision) = {
+            let kept = page.captures.lock().unwrap_or_else(|e| e.into_inner());
+            let (last, revision) = kept.last(&key);
+            (last.map(<[u8]>::to_vec), revision)
+        };
         let threshold = p.threshold.unwrap_or(0.0);
         let ratio = match &last {
             Some(before) => change_ratio(before, &bytes)?,
