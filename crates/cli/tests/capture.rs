@@ -405,6 +405,54 @@ fn annotations_are_the_refs_boxes_frames_included() {
 }
 
 #[test]
+fn annotations_in_a_cross_origin_frame_of_the_same_process() {
+    // Another port of 127.0.0.1 is another origin but the same site: the frame shares the page's
+    // process and has its own world, placed through its owner's box in the page.
+    let other = Server::start();
+    other.route("/inner", Page::html(INNER));
+    let s = Server::start();
+    let page = format!(
+        "<!doctype html><style>body{{margin:0}} iframe{{position:absolute;left:50px;top:70px;width:200px;height:100px;border:2px solid #000}}</style>\
+         <button>Top</button><iframe src='{}'></iframe>",
+        other.url("/inner")
+    );
+    s.route("/", Page::html(page));
+    let cli = Cli::new("annot-same-site");
+    let dir = TempDir::new("annot-same-site-files");
+    cli.ok(&["open", &s.url("/")]);
+    let mut snap = Value::Null;
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || {
+            snap = cli.ok(&["snapshot"]);
+            snap["text"].as_str().unwrap_or("").contains("Far inner")
+        }),
+        "the frame never showed: {snap}"
+    );
+    let far = cli.find_ref(&snap, "button", "Far inner");
+    let path = file(&dir, "a.png");
+    let out = cli.ok(&["screenshot", "--annotate", &path]);
+    let notes = annotations(&out);
+    // left 50 + border 2 + margin 16; top 70 + border 2 + margin 12.
+    assert_box(
+        &decode(&path),
+        note(&notes, &far),
+        [68.0, 84.0, 90.0, 28.0],
+        1.0,
+    );
+    let top = cli.find_ref(&snap, "button", "Top");
+    assert_ne!(
+        note(&notes, &far)["frame"],
+        note(&notes, &top)["frame"],
+        "its own frame"
+    );
+    let out = cli.ok(&["screenshot", &far, &file(&dir, "far.png")]);
+    assert_eq!(
+        (out["width"].as_u64(), out["height"].as_u64()),
+        (Some(90), Some(28))
+    );
+}
+
+#[test]
 fn annotations_at_device_pixel_ratio_two() {
     let server = server();
     let cli = Cli::new("annot-dpr");
