@@ -398,6 +398,10 @@ class Run:
         def snap(interactive: bool) -> Callable[[Contender], dict[str, Any]]:
             return lambda c: c.snapshot(interactive)
 
+        def shot(annotate: bool) -> Callable[[Contender], dict[str, Any]]:
+            path = self.tmp / "tmp" / f"shot{'-annotated' if annotate else ''}.png"
+            return only((Floor, AbSocket), lambda c: c.screenshot(path.with_stem(f"{path.stem}-{c.name}"), annotate))
+
         M = Measurement
         return [
             M("open", "open form.html (navigate + load)", lambda c: c.open(form)),
@@ -415,6 +419,9 @@ class Run:
             M("snap_50k", "interactive snapshot, 50k-cell table (bounded)", only((AbSocket,), lambda c: c.snapshot(True)), page="table-50k.html", reps=max(1, self.reps // 3)),
             M("cover", "click under a stable cover until element_covered", only((AbSocket,), lambda c: c.cover()), page="cover.html", reps=max(1, self.reps // 5), warmup=0),
             M("axtree_5k", "Accessibility.getFullAXTree, 5k (reference)", only((Floor,), lambda f: f.axtree()), page="large-5k.html", reps=max(1, self.reps // 3), warmup=min(1, self.warmup)),
+            M("shot", "screenshot of the viewport (PNG file), form", shot(False), page="form.html"),
+            M("shot_annot", "annotated screenshot of the viewport, form", shot(True), page="form.html"),
+            M("shot_annot_1k", "annotated screenshot of the viewport, 1k elements", shot(True), page="large-1k.html"),
             M("cold", "cold start: launch + open form", lambda c: c.cold(form, next(self.cold_counter)), reps=cold_reps, warmup=min(1, self.warmup)),
         ]
 

@@ -87,6 +87,9 @@ class Contender:
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         raise Unsupported
 
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        raise Unsupported
+
     def engine_pids(self) -> tuple[int | None, int | None]:
         """(engine process, Chromium root process)."""
         return None, None
@@ -153,6 +156,12 @@ class Floor(Contender):
 
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         return {"ms": self.call({"op": "cold", "exe": self.chromium, "dir": str(self.workdir), "url": url})["ms"]}
+
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        if annotate:
+            raise Unsupported  # the floor has no refs; annotated rows compare with its plain capture
+        r = self.call({"op": "shot", "path": str(path)})
+        return {"ms": r["ms"], "bytes": r["bytes"], "refs": None}
 
     def engine_pids(self) -> tuple[int | None, int | None]:
         # The floor process is also the timing harness (it holds other contenders' answers), so
@@ -228,6 +237,18 @@ class AbJson(Contender):
 
     def eval_title(self, n: int) -> dict[str, Any]:
         return {"samples": self.run([{"action": "eval", "script": TITLE_EXPR}], n)[0]}
+
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        line: dict[str, Any] = {"action": "screenshot", "path": str(path)}
+        if annotate:
+            line["annotate"] = True
+        samples, answers = self.run([line])
+        data = answers[0].get("data") or {}
+        if data.get("path") != str(path) or not path.is_file():
+            raise BenchError(f"screenshot wrote no file: {str(answers[0])[:200]}")
+        if annotate and not data.get("annotations"):
+            raise BenchError(f"annotated screenshot without annotations: {str(answers[0])[:200]}")
+        return {"ms": samples[0], "bytes": data.get("size"), "refs": len(data.get("annotations") or []) if annotate else None}
 
     def status(self) -> dict[str, Any]:
         data: dict[str, Any] = self.run([{"action": "status"}])[1][0].get("data") or {}

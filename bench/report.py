@@ -67,7 +67,7 @@ def cell_text(r: dict[str, Any] | None) -> str:
     if "median" in r:
         text = fmt(r["median"])
         if "bytes" in r:
-            text += f" ({kb(r['bytes'])}, {r['refs']} refs)" if r["refs"] is not None else f" ({kb(r['bytes'])})"
+            text += f" ({kb(r['bytes'])}, {r['refs']} refs)" if r.get("refs") is not None else f" ({kb(r['bytes'])})"
         return text
     if "na" in r:
         return "n/a"
@@ -156,6 +156,15 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         f"{kb(b) if b is not None else ''} in {fmt(median(results, 'snap_50k', 'socket'))} ms "
         f"(baseline {kb(field(results, 'snap_50k', 'baseline', 'bytes') or 0)} in {fmt(median(results, 'snap_50k', 'baseline'))} ms)",
         why("snap_50k", "socket"))
+    v, floor = median(results, "shot", "socket"), median(results, "shot", "cdp")
+    ratio = None if v is None or floor is None else v / floor
+    add("11", "screenshot of the viewport ≤ 1.1 × a direct `Page.captureScreenshot` (decoded, written)", ratio, 1.1,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(floor)} ms)", why("shot", "socket"))
+    v = median(results, "shot_annot", "socket")
+    ratio = None if v is None or floor is None else v / floor
+    add("11", "annotated screenshot ≤ 1.5 × the direct capture", ratio, 1.5,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(floor)} ms; 1k page: {fmt(median(results, 'shot_annot_1k', 'socket'))} ms)",
+        why("shot_annot", "socket"))
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Native, Page, Tabs
+from .browser import Browser, Capture, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -36,6 +36,11 @@ from .models import (
     LaunchResult,
     Navigation,
     Ref,
+    Screenshot,
+    ScreenshotAnnotation,
+    ScreenshotBox,
+    ScreenshotObservation,
+    ImageContent,
     SessionStatus,
     Snapshot,
     SnapshotChange,
@@ -51,9 +56,9 @@ from .models import (
 from .options import LaunchOptions
 
 if TYPE_CHECKING:
-    from .aio import AsyncBrowser, AsyncNative, AsyncPage, AsyncTabs
+    from .aio import AsyncBrowser, AsyncCapture, AsyncNative, AsyncPage, AsyncTabs
 
-_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"})
+_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative"})
 
 
 def __getattr__(name: str) -> object:
@@ -73,10 +78,12 @@ __all__ = [
     "cdp",
     "Browser",
     "Page",
+    "Capture",
     "Tabs",
     "Native",
     "AsyncBrowser",
     "AsyncPage",
+    "AsyncCapture",
     "AsyncTabs",
     "AsyncNative",
     "LaunchOptions",
@@ -98,6 +105,11 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "Screenshot",
+    "ScreenshotAnnotation",
+    "ScreenshotBox",
+    "ScreenshotObservation",
+    "ImageContent",
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",

@@ -7,14 +7,19 @@ operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
 
 from __future__ import annotations
 
+import os
+import tempfile
+import time
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from pathlib import Path
+from typing import Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
 from .errors import error_for
 from .models.snapshot import rebuild
 from .models import (
+    IMAGE_FORMATS,
     LOAD_STATES,
     ActionResult,
     B,
@@ -23,6 +28,9 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
     SessionStatus,
     Snapshot,
     SnapshotDelta,
@@ -34,9 +42,6 @@ from .models import (
     Wait,
     WaitResult,
 )
-
-if TYPE_CHECKING:
-    from .models import Ref
 
 T = TypeVar("T")
 
@@ -258,6 +263,103 @@ def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
     data = yield Call("diff", {"generation": snapshot.generation})
     snapshot.browser._held.keep(data.get("after"))
     return SnapshotDiff.from_wire(w.decode_result("diff", data), data)
+
+
+# -- captures ------------------------------------------------------------------------
+
+#: File extension of each screenshot format.
+_EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
+
+
+def _file_path(name: str, path: str | os.PathLike[str]) -> str:
+    """``path`` as an absolute path string (relative to this process's working directory)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or PathLike), got {type(path).__name__}")
+    text = os.fspath(path)
+    if not text.strip():
+        raise ValueError(f"{name} must not be empty")
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def screenshot_params(
+    path: str | os.PathLike[str] | None,
+    selector: str | Ref[Any] | None,
+    full_page: bool,
+    annotate: bool,
+    output_dir: str | os.PathLike[str] | None,
+    format: str | None,
+    quality: int | None,
+) -> tuple[dict[str, Any], Ref[Any] | None]:
+    """The ``screenshot`` parameters of a capture, and the ref it captures (if any)."""
+    params: dict[str, Any] = {}
+    ref: Ref[Any] | None = None
+    if isinstance(selector, Ref):
+        ref = selector
+        params["target"] = selector.id
+    elif isinstance(selector, str):
+        if not selector.strip():
+            raise ValueError("selector must be a non-empty CSS selector or ref id")
+        params["target"] = selector
+    elif selector is not None:
+        raise TypeError(f"selector must be a CSS selector, a ref id or a Ref, got {type(selector).__name__}")
+    if format is not None:
+        if format not in IMAGE_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(IMAGE_FORMATS)}; got {format!r}")
+        params["format"] = format
+    if quality is not None:
+        if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 100:
+            raise ValueError(f"quality must be an int from 0 to 100, got {quality!r}")
+        params["quality"] = quality
+    if full_page:
+        params["fullPage"] = True
+    if annotate:
+        params["annotate"] = True
+    if path is not None:
+        if output_dir is not None:
+            raise ValueError("give path or output_dir, not both")
+        params["path"] = _file_path("path", path)
+    elif output_dir is not None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        ext = _EXTENSIONS[format or "png"]
+        name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
+        params["path"] = os.path.join(_file_path("output_dir", output_dir), name)
+    return params, ref
+
+
+def screenshot(params: Mapping[str, Any], ref: Ref[Any] | None) -> Op[Screenshot]:
+    """Capture a screenshot to a file."""
+    data = yield Call("screenshot", params, ref=ref)
+    return Screenshot.from_wire(w.decode_result("screenshot", data), data)
+
+
+def screenshot_if_changed(
+    params: Mapping[str, Any], ref: Ref[Any] | None, threshold: float
+) -> Op[ScreenshotObservation]:
+    """Capture a screenshot unless at most ``threshold`` of its pixels changed since the scope's last one."""
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+        raise ValueError(f"threshold must be a share of pixels from 0 to 1, got {threshold!r}")
+    full = {**params, "ifChanged": True, "threshold": float(threshold)}
+    data = yield Call("screenshot", full, ref=ref)
+    return ScreenshotObservation.from_wire(w.decode_result("screenshot", data), data)
+
+
+def pdf(
+    path: str | os.PathLike[str] | None, print_background: bool, landscape: bool, prefer_css_page_size: bool
+) -> Op[Path]:
+    """Print the page to a PDF file (a new temporary file without ``path``)."""
+    if path is None:
+        fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
+        os.close(fd)
+    else:
+        target = _file_path("path", path)
+    params = {
+        "path": target,
+        "printBackground": bool(print_background),
+        "landscape": bool(landscape),
+        "preferCssPageSize": bool(prefer_css_page_size),
+    }
+    data = yield Call("pdf", params)
+    return Path(w.decode_result("pdf", data).path)
 
 
 # -- refs -------------------------------------------------------------------------

@@ -26,6 +26,10 @@ _INT_0_TO_ANY = _d.integer(0, None)
 DeltaKind = Literal["full", "unchanged", "delta"]
 _DeltaKind = cast("_d.Check[DeltaKind]", _d.literal(("full", "unchanged", "delta")))
 
+#: An image format.
+ImageFormat = Literal["png", "jpeg", "webp"]
+_ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp")))
+
 
 @dataclass(frozen=True, slots=True)
 class LaunchOutput:
@@ -601,6 +605,155 @@ class WaitOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class ScreenshotOutput:
+    """Result of `screenshot`."""
+
+    path: str | None
+    """The file written (absolute); null when `ifChanged` found nothing changed (nothing written)."""
+    format: ImageFormat
+    """Its format."""
+    size: int
+    """Its size in bytes (0 when nothing was written)."""
+    width: int
+    """Image width in pixels."""
+    height: int
+    """Image height in pixels."""
+    scale: float
+    """Image pixels per CSS pixel (the device pixel ratio, times any zoom)."""
+    scope: str
+    """What was captured: `viewport`, `page`, or the element (`e3`, `#main`); `+annotated` when annotated. `ifChanged`
+    compares captures of the same scope and format.
+    """
+    annotations: tuple[Annotation, ...] | None
+    """The refs drawn, in snapshot order (only with `annotate`; only refs shown in the captured area)."""
+    annotations_omitted: int | None
+    """Refs shown in the area but left out past the limit of annotations."""
+    snapshot_generation: int | None
+    """The snapshot whose refs were drawn (its generation in the tab)."""
+    comparison: Comparison | None
+    """What `ifChanged` found (only with `ifChanged` or `threshold`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ScreenshotOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ScreenshotOutput."""
+        o = _d.Fields("ScreenshotOutput", raw, path)
+        return cls(
+            path=o.opt("path", _d.string),
+            format=o.req("format", _ImageFormat),
+            size=o.req("size", _INT_0_TO_ANY),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            scale=o.req("scale", _d.number),
+            scope=o.req("scope", _d.string),
+            annotations=o.opt("annotations", _d.array(Annotation.decode)),
+            annotations_omitted=o.opt("annotationsOmitted", _INT_0_TO_ANY),
+            snapshot_generation=o.opt("snapshotGeneration", _INT_0_TO_ANY),
+            comparison=o.opt("comparison", Comparison.decode),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One ref drawn on an annotated screenshot."""
+
+    ref: str
+    """The ref (`e12`)."""
+    number: int
+    """The number drawn on the image: the ref's number (`[12]` is `e12`)."""
+    role: str
+    """Its ARIA role."""
+    name: str
+    """Its accessible name (may be empty)."""
+    box: CssBox
+    """Its border box in CSS pixels, relative to the image (may reach past the image's edges)."""
+    frame: str
+    """The frame it lives in."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Annotation:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Annotation."""
+        o = _d.Fields("Annotation", raw, path)
+        return cls(
+            ref=o.req("ref", _d.string),
+            number=o.req("number", _INT_0_TO_ANY),
+            role=o.req("role", _d.string),
+            name=o.req("name", _d.string),
+            box=o.req("box", CssBox.decode),
+            frame=o.req("frame", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CssBox:
+    """A box in CSS pixels, relative to the captured image's top-left corner."""
+
+    x: float
+    """Left edge."""
+    y: float
+    """Top edge."""
+    width: float
+    """Width."""
+    height: float
+    """Height."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CssBox:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CssBox."""
+        o = _d.Fields("CssBox", raw, path)
+        return cls(
+            x=o.req("x", _d.number),
+            y=o.req("y", _d.number),
+            width=o.req("width", _d.number),
+            height=o.req("height", _d.number),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What an `ifChanged` capture found."""
+
+    changed: bool
+    """Whether more than `threshold` of the pixels changed (always true for the first capture of a scope, or when the size
+    changed). When false, no file was written.
+    """
+    pixel_change_ratio: float
+    """Share of pixels, 0 to 1, whose colour differs from the last screenshot of this scope (1 for the first capture, or
+    when the size changed).
+    """
+    threshold: float
+    """The threshold it was compared with."""
+    revision: int
+    """How many captures of this scope and format the tab has seen, this one included."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Comparison:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Comparison."""
+        o = _d.Fields("Comparison", raw, path)
+        return cls(
+            changed=o.req("changed", _d.boolean),
+            pixel_change_ratio=o.req("pixelChangeRatio", _d.number),
+            threshold=o.req("threshold", _d.number),
+            revision=o.req("revision", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PdfOutput:
+    """Result of `pdf`."""
+
+    path: str
+    """The file written (absolute)."""
+    size: int
+    """Its size in bytes."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> PdfOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as PdfOutput."""
+        o = _d.Fields("PdfOutput", raw, path)
+        return cls(path=o.req("path", _d.string), size=o.req("size", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
 class DiffOutput:
     """Result of `diff`: the earlier snapshot against the page now."""
 
@@ -787,6 +940,10 @@ HtmlOutputActions = Literal["html"]
 CountOutputActions = Literal["count"]
 #: The actions whose result is WaitOutput.
 WaitOutputActions = Literal["wait"]
+#: The actions whose result is ScreenshotOutput.
+ScreenshotOutputActions = Literal["screenshot"]
+#: The actions whose result is PdfOutput.
+PdfOutputActions = Literal["pdf"]
 #: The actions whose result is DiffOutput.
 DiffOutputActions = Literal["diff"]
 #: The actions whose result is StatusOutput.
@@ -832,6 +989,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "html": HtmlOutput.decode,
         "count": CountOutput.decode,
         "wait": WaitOutput.decode,
+        "screenshot": ScreenshotOutput.decode,
+        "pdf": PdfOutput.decode,
         "diff": DiffOutput.decode,
         "status": StatusOutput.decode,
         "close": CloseOutput.decode,
@@ -909,6 +1068,14 @@ def decode_result(action: CountOutputActions, raw: object) -> CountOutput: ...
 
 @overload
 def decode_result(action: WaitOutputActions, raw: object) -> WaitOutput: ...
+
+
+@overload
+def decode_result(action: ScreenshotOutputActions, raw: object) -> ScreenshotOutput: ...
+
+
+@overload
+def decode_result(action: PdfOutputActions, raw: object) -> PdfOutput: ...
 
 
 @overload

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import weakref
+from pathlib import Path
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -28,6 +30,9 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -43,7 +48,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative"]
+__all__ = ["AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative"]
 
 T = TypeVar("T")
 
@@ -243,6 +248,8 @@ class AsyncPage:
 
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
+        #: Screenshots and PDF of this tab.
+        self.capture = AsyncCapture(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -301,6 +308,73 @@ class AsyncPage:
 
     def __repr__(self) -> str:
         return f"<AsyncPage of {self._b!r}>"
+
+
+class AsyncCapture:
+    """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
+
+    Files are written by the engine; a relative path is resolved against this process's
+    working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
+    file in ``$TMPDIR/agentbrowser-screenshots/``.
+    """
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def screenshot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+    ) -> Screenshot:
+        """Capture the viewport, the whole page (``full_page``) or one element (``selector``: a CSS
+        selector matching exactly one element, a ref id or a :class:`Ref`) to an image file.
+
+        ``format`` is ``png``, ``jpeg`` or ``webp`` (default: from the path's extension, else
+        png); ``quality`` 0-100 for jpeg and webp.  ``annotate`` draws each ref's box and
+        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.screenshot(params, ref))
+
+    async def screenshot_if_changed(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        threshold: float = 0.0,
+    ) -> ScreenshotObservation:
+        """Like :meth:`screenshot`, but compared with the last screenshot of the same scope in this
+        tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
+        ``screenshot`` is None.  The first capture of a scope counts as changed.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+
+    async def pdf(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        print_background: bool = True,
+        landscape: bool = False,
+        prefer_css_page_size: bool = False,
+    ) -> Path:
+        """Print the page to a PDF file (headless browsers only) and return its absolute path
+        (a new temporary file without ``path``)."""
+        return await self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+
+    def __repr__(self) -> str:
+        return f"<AsyncCapture of {self._b!r}>"
 
 
 class AsyncTabs:

@@ -10,7 +10,9 @@ made after it raise ``RuntimeError``.
 from __future__ import annotations
 
 import time
+import os
 import weakref
+from pathlib import Path
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -28,6 +30,9 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -43,7 +48,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["Browser", "Page", "Tabs", "Native"]
+__all__ = ["Browser", "Page", "Capture", "Tabs", "Native"]
 
 T = TypeVar("T")
 
@@ -224,6 +229,8 @@ class Page:
 
     def __init__(self, browser: Browser) -> None:
         self._b = browser
+        #: Screenshots and PDF of this tab.
+        self.capture = Capture(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -282,6 +289,73 @@ class Page:
 
     def __repr__(self) -> str:
         return f"<Page of {self._b!r}>"
+
+
+class Capture:
+    """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
+
+    Files are written by the engine; a relative path is resolved against this process's
+    working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
+    file in ``$TMPDIR/agentbrowser-screenshots/``.
+    """
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def screenshot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+    ) -> Screenshot:
+        """Capture the viewport, the whole page (``full_page``) or one element (``selector``: a CSS
+        selector matching exactly one element, a ref id or a :class:`Ref`) to an image file.
+
+        ``format`` is ``png``, ``jpeg`` or ``webp`` (default: from the path's extension, else
+        png); ``quality`` 0-100 for jpeg and webp.  ``annotate`` draws each ref's box and
+        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return self._b._drive(_ops.screenshot(params, ref))
+
+    def screenshot_if_changed(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        threshold: float = 0.0,
+    ) -> ScreenshotObservation:
+        """Like :meth:`screenshot`, but compared with the last screenshot of the same scope in this
+        tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
+        ``screenshot`` is None.  The first capture of a scope counts as changed.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+
+    def pdf(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        print_background: bool = True,
+        landscape: bool = False,
+        prefer_css_page_size: bool = False,
+    ) -> Path:
+        """Print the page to a PDF file (headless browsers only) and return its absolute path
+        (a new temporary file without ``path``)."""
+        return self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+
+    def __repr__(self) -> str:
+        return f"<Capture of {self._b!r}>"
 
 
 class Tabs:

@@ -1,6 +1,6 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{LoadState, MouseButton};
+use agentbrowser_protocol::{ImageFormat, LoadState, MouseButton};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -231,6 +231,47 @@ pub enum Cmd {
         /// Load state to reach.
         #[arg(long, value_enum)]
         load: Option<LoadState>,
+    },
+    /// Screenshot of the viewport, the whole page (--full-page) or one element, to an image file.
+    Screenshot {
+        /// A ref (`e3`, `@e3`) or a CSS selector matching one element. A lone argument ending in
+        /// .png, .jpg, .jpeg or .webp is the path instead.
+        target: Option<String>,
+        /// The file to write (relative to the working directory; the extension picks the format).
+        /// Default: a new file in $TMPDIR/agentbrowser-screenshots/.
+        path: Option<String>,
+        /// The whole scrollable page, not only the viewport.
+        #[arg(short = 'f', long, visible_alias = "full")]
+        full_page: bool,
+        /// Image format (default: from the path's extension, else png).
+        #[arg(long, value_enum)]
+        format: Option<ImageFormat>,
+        /// JPEG or WebP quality, 0 to 100 (default 80).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        quality: Option<i64>,
+        /// Draw each ref's box and number ([12] = @e12) and print the legend.
+        #[arg(long)]
+        annotate: bool,
+        /// Write no file when nothing changed since the last screenshot of the same scope.
+        #[arg(long)]
+        if_changed: bool,
+        /// Share of pixels (0 to 1) that may change and still count as unchanged; implies --if-changed.
+        #[arg(long, value_name = "0..1", allow_negative_numbers = true)]
+        threshold: Option<f64>,
+    },
+    /// Print the page to a PDF file (headless browsers only).
+    Pdf {
+        /// The file to write (relative to the working directory).
+        path: String,
+        /// Landscape pages.
+        #[arg(long)]
+        landscape: bool,
+        /// Print background colours and images.
+        #[arg(long)]
+        print_background: bool,
+        /// Use the page size from the page's CSS `@page` rule.
+        #[arg(long)]
+        prefer_css_page_size: bool,
     },
     /// Diff the last snapshot (or --generation N) against the page now.
     Diff {

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
+pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::diff::handle as Diff;
 pub(crate) use crate::interact::{

@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod answer;
 pub mod browser;
+pub mod capture;
 mod control;
 pub mod cx;
 pub mod delta;

@@ -133,6 +133,8 @@ pub struct Page {
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
     /// The dialogs this tab opened (answered at once; bounded).
     pub dialogs: DialogLog,
+    /// The last written screenshot of each scope, for `ifChanged` (bounded).
+    pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
 }
 
 impl Page {
@@ -178,6 +180,7 @@ impl Page {
             refs: Arc::default(),
             worlds: Arc::default(),
             dialogs,
+            captures: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

@@ -69,6 +69,8 @@ error_codes! {
     ActionTransitionFailed => "action_transition_failed",
     /// A result over its size limit (an eval result); nothing was kept.
     ResultTooLarge => "result_too_large",
+    /// A file could not be written (its path and the system's reason are in the message).
+    IoError => "io_error",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

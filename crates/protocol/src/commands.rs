@@ -259,6 +259,10 @@ macro_rules! for_each_command {
             Count(CountParams) -> CountOutput => "count" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
             Wait(WaitParams) -> WaitOutput => "wait" [Read],
+            /// Capture the viewport, the whole page or one element (ref or CSS selector) to an image file; optionally with ref annotations, or only if it changed.
+            Screenshot(ScreenshotParams) -> ScreenshotOutput => "screenshot" [Read],
+            /// Print the active tab to a PDF file (headless browsers only).
+            Pdf(PdfParams) -> PdfOutput => "pdf" [Read],
             /// Diff an earlier snapshot (by generation, default the last) against the page now.
             Diff(DiffParams) -> DiffOutput => "diff" [Read],
             /// Session and browser status.

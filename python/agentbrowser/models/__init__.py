@@ -15,6 +15,8 @@ from __future__ import annotations
 from ._bounded import clip as clip
 from ._client import B as B
 from .action import ActionResult
+from .capture import IMAGE_FORMATS as IMAGE_FORMATS
+from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .ref import Ref
 from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
@@ -49,5 +51,10 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "Screenshot",
+    "ScreenshotAnnotation",
+    "ScreenshotBox",
+    "ScreenshotObservation",
+    "ImageContent",
 ]
 

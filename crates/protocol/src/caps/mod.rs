@@ -2,6 +2,7 @@
 //! their results. The one list of commands is in `commands.rs`.
 
 pub mod actions;
+pub mod capture;
 pub mod common;
 pub mod control;
 pub mod diff;

@@ -28,6 +28,8 @@
 //                         its [role, name] now
 //   __ab.select(css, op, arg) -> {count} for op 'count', else {value} of actions.js `op` on the
 //                         first match, or {error: 'invalid_selector' | 'not_found', message}
+//   __ab.boxes(ids, token) -> {stale, boxes: [[x, y, w, h] | null per id], viewport: [w, h]}: the
+//                         refs' border boxes in this frame's viewport (annotated screenshots)
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.

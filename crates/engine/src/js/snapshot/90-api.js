@@ -110,5 +110,46 @@
     return el && el.isConnected ? el : null;
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, docToken };
+  // An element's border box in this world's top frame (CSS pixels): inside a same-origin frame,
+  // the part that shows in that frame's viewport, placed by its <iframe>'s content box; null
+  // when nothing of it shows there.
+  function topBox(el) {
+    const r = el.getBoundingClientRect();
+    let x = r.x, y = r.y, w = r.width, h = r.height, win = el.ownerDocument.defaultView;
+    while (win && win !== window) {
+      let fe = null;
+      try { fe = win.frameElement; } catch (e) { fe = null; }
+      if (!fe) return null;
+      const x0 = Math.max(x, 0), y0 = Math.max(y, 0);
+      const x1 = Math.min(x + w, win.innerWidth), y1 = Math.min(y + h, win.innerHeight);
+      if (x1 <= x0 || y1 <= y0) return null;
+      const fr = fe.getBoundingClientRect(), st = getComputedStyle(fe);
+      x = x0 + fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0);
+      y = y0 + fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
+      w = x1 - x0;
+      h = y1 - y0;
+      win = fe.ownerDocument.defaultView;
+    }
+    return [x, y, w, h];
+  }
+
+  // Boxes of refs for an annotated screenshot: [x, y, width, height] in this frame's viewport
+  // (CSS pixels; see topBox) per id, null for a ref whose element is gone, hidden, zero-sized or
+  // scrolled out of its frame; `stale` when this document is not the one `token` names.
+  function boxes(ids, token) {
+    if (token !== docToken) return { ok: true, value: { stale: true, boxes: [], viewport: [innerWidth, innerHeight] } };
+    const out = [];
+    for (const id of ids) {
+      const el = element(id);
+      let b = null;
+      if (el && el.checkVisibility({ visibilityProperty: true })) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) b = topBox(el);
+      }
+      out.push(b);
+    }
+    return { ok: true, value: { stale: false, boxes: out, viewport: [innerWidth, innerHeight] } };
+  }
+
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, docToken };
 })()
