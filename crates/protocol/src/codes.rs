@@ -69,6 +69,10 @@ error_codes! {
     ActionTransitionFailed => "action_transition_failed",
     /// A result over its size limit (an eval result); nothing was kept.
     ResultTooLarge => "result_too_large",
+    /// An HTTP fetch of `read` failed: no connection, TLS, a redirect loop, or an unreadable answer.
+    FetchFailed => "fetch_failed",
+    /// `read` found nothing of the kind asked for (no Markdown with `requireMarkdown`, a body that is not text).
+    ContentUnavailable => "content_unavailable",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }
