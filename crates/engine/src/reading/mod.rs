@@ -76,10 +76,19 @@ pub(crate) async fn read(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
         .await
         .map_err(|_| timed_out())??;
     let work = tokio::task::spawn_blocking(move || finish(p, found));
-    tokio::time::timeout_at(deadline, work)
+    let out = tokio::time::timeout_at(deadline, work)
         .await
         .map_err(|_| timed_out())?
-        .map_err(|e| EngineError::internal(format!("the conversion task failed: {e}")))?
+        .map_err(|e| EngineError::internal(format!("the conversion task failed: {e}")))??;
+    // (Noted here: the warnings sink belongs to the command's task, not the blocking pool.)
+    if out.truncated {
+        warnings::note(format!(
+            "the content was cut at {} of {} characters (`maxChars`; 0 for all)",
+            out.content.chars().count(),
+            out.total_chars
+        ));
+    }
+    Ok(out)
 }
 
 /// Finds the document: over HTTP for a URL (or `llms`), else the active tab's DOM.
@@ -495,12 +504,6 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
     };
     let max = p.max_chars.unwrap_or(READ_MAX_CHARS);
     let (content, truncated, total) = bound(content, max);
-    if truncated {
-        warnings::note(format!(
-            "the content was cut at {} of {total} characters (`maxChars`; 0 for all)",
-            content.chars().count()
-        ));
-    }
     Ok(ReadOutput {
         url: found.url,
         final_url: found.final_url,
