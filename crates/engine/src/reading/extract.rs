@@ -12,8 +12,11 @@ use url::Url;
 
 use agentbrowser_protocol::ReadHeading;
 
-/// Fewer characters than this in a main landmark and Readability decides instead.
+/// A main landmark with fewer characters than this, and less than half of the body's text,
+/// is passed over for Readability.
 const MIN_MAIN_CHARS: usize = 140;
+/// The attribute that keeps an `<h1>` known as one through Readability (which renames them).
+const H1_MARK: &str = "data-agentbrowser-h1";
 
 /// What extraction found.
 #[derive(Debug, Clone)]
@@ -24,8 +27,9 @@ pub struct Extracted {
     pub title: Option<String>,
     /// The headings of the main content, in order (when asked for).
     pub headings: Option<Vec<ReadHeading>>,
-    /// A heading to put first: the title, which Readability removes from the content.
-    pub title_heading: bool,
+    /// A heading to put first: the page's first `<h1>`, when Readability removed it (as a
+    /// repeat of the title).
+    pub title_heading: Option<ReadHeading>,
 }
 
 /// Elements that are never content.
@@ -66,9 +70,19 @@ pub fn main_content(html: &str, base: &Url, headings: bool) -> Extracted {
             html: main.html().to_string(),
             title,
             headings: headings.then(|| headings_of(&main)),
-            title_heading: false,
+            title_heading: None,
         };
     }
+    let h1 = doc.select("h1");
+    h1.set_attr(H1_MARK, "");
+    let first_h1 = h1.nodes().first().map(|h| ReadHeading {
+        level: 1,
+        text: squash(&h.text()),
+        anchor: h
+            .attr("id")
+            .map(|s| s.to_string())
+            .filter(|s| !s.is_empty()),
+    });
     let cfg = dom_smoothie::Config {
         classes_to_preserve: languages,
         ..Default::default()
@@ -80,7 +94,17 @@ pub fn main_content(html: &str, base: &Url, headings: bool) -> Extracted {
     let (html, how, title) = match article {
         Some(a) => {
             let t = (!a.title.trim().is_empty()).then(|| a.title.trim().to_string());
-            (a.content.to_string(), "readability", t.or(title))
+            // Readability turns every h1 into an h2: give them their level back.
+            let content = Document::fragment(a.content.as_ref());
+            let marked = content.select(&format!("[{H1_MARK}]"));
+            let html = if marked.exists() {
+                marked.rename("h1");
+                marked.remove_attr(H1_MARK);
+                content.html_root().inner_html().to_string()
+            } else {
+                a.content.to_string()
+            };
+            (html, "readability", t.or(title))
         }
         None => {
             // Readability changed the document it gave up on: clean the original again.
@@ -94,26 +118,16 @@ pub fn main_content(html: &str, base: &Url, headings: bool) -> Extracted {
             (body.inner_html().to_string(), "body", title)
         }
     };
-    let title_heading;
-    let mut list = None;
-    {
-        let fragment = Document::fragment(html.as_str());
-        title_heading = how == "readability" && !fragment.select("h1").exists() && title.is_some();
-        if headings {
-            let mut l = headings_of(&Selection::from(fragment.root()));
-            if title_heading && let Some(t) = &title {
-                l.insert(
-                    0,
-                    ReadHeading {
-                        level: 1,
-                        text: t.clone(),
-                        anchor: None,
-                    },
-                );
-            }
-            list = Some(l);
+    let fragment = Document::fragment(html.as_str());
+    let title_heading = first_h1
+        .filter(|h| how == "readability" && !h.text.is_empty() && !fragment.select("h1").exists());
+    let list = headings.then(|| {
+        let mut l = headings_of(&Selection::from(fragment.root()));
+        if let Some(h) = &title_heading {
+            l.insert(0, h.clone());
         }
-    }
+        l
+    });
     Extracted {
         html,
         title,
@@ -142,15 +156,20 @@ pub fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The page's main landmark with the most text, when it has enough.
+/// The page's main landmark with the most text, when it has enough (see `MIN_MAIN_CHARS`).
 fn main_landmark(doc: &Document) -> Option<NodeRef<'_>> {
-    doc.select("main, [role=main]")
+    let (chars, main) = doc
+        .select("main, [role=main]")
         .nodes()
         .iter()
         .map(|n| (n.normalized_char_count(), n.clone()))
-        .filter(|(chars, _)| *chars >= MIN_MAIN_CHARS)
-        .max_by_key(|(chars, _)| *chars)
-        .map(|(_, n)| n)
+        .max_by_key(|(chars, _)| *chars)?;
+    let body = doc
+        .select_single("body")
+        .nodes()
+        .first()
+        .map_or(chars, NodeRef::normalized_char_count);
+    (chars > 0 && (chars >= MIN_MAIN_CHARS || chars * 2 >= body)).then_some(main)
 }
 
 /// Removes cookie and consent banners: elements whose id, class or label names them.
@@ -489,6 +508,48 @@ mod tests {
         assert_eq!(h.len(), 1);
         assert_eq!((h[0].level, h[0].text.as_str()), (1, "Title"));
         assert_eq!(h[0].anchor.as_deref(), Some("top"));
+    }
+
+    fn story(title: &str) -> String {
+        let para = "A sentence of the article, long enough to count as content. ".repeat(12);
+        format!(
+            "<html><head><title>{title}</title></head><body><div class=menu><a href=/a>A</a> <a href=/b>B</a></div>\
+             <div class=post><h1>The Story</h1><p>{para}</p><h2 id=more>More</h2><p>{para}</p></div>\
+             <div class=comments><p>Comment</p></div></body></html>"
+        )
+    }
+
+    #[test]
+    fn readability_without_a_landmark_keeps_the_h1() {
+        // An h1 that is not the title: Readability keeps it (as an h2), it is an h1 again.
+        let e = main_content(&story("Weekly Gazette"), &base(), true);
+        assert!(e.title_heading.is_none(), "{}", e.html);
+        assert!(e.html.contains("<h1>The Story</h1>"), "{}", e.html);
+        assert!(
+            !e.html.contains("<html") && !e.html.contains(H1_MARK),
+            "{}",
+            e.html
+        );
+        let h = e.headings.unwrap();
+        let levels: Vec<(u8, &str)> = h.iter().map(|h| (h.level, h.text.as_str())).collect();
+        assert_eq!(levels, [(1, "The Story"), (2, "More")]);
+        assert_eq!(h[1].anchor.as_deref(), Some("more"));
+        // An h1 that repeats the title: Readability drops it, the title heads the content.
+        let e = main_content(&story("The Story - Weekly Gazette"), &base(), true);
+        assert!(e.title_heading.is_some(), "{}", e.html);
+        let h = e.headings.unwrap();
+        assert_eq!(h[0].level, 1);
+        assert_eq!(h[0].text, "The Story");
+    }
+
+    #[test]
+    fn a_short_main_that_holds_the_page_is_used() {
+        let e = main_content(
+            "<nav>x</nav><main><h1>Only HTML</h1></main>",
+            &base(),
+            false,
+        );
+        assert_eq!(e.html, "<main><h1>Only HTML</h1></main>");
     }
 
     #[test]

@@ -59,24 +59,27 @@ enum Body {
 /// `read`: see the module.
 pub(crate) async fn read(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
     let timeout = p.timeout_ms.unwrap_or(READ_TIMEOUT_MS);
-    // Just inside the command's own deadline, so this read's timeout is what is reported.
+    // Inside the command's own deadline, so this read's timeout is what is reported; the
+    // fetches stop at `deadline` with their own error (naming the URL), the steps here a
+    // little after it.
     let outer = cx
         .limits
         .deadline
-        .checked_sub(Duration::from_millis(50))
+        .checked_sub(Duration::from_millis(300))
         .unwrap_or(cx.limits.deadline);
     let deadline = (Instant::now() + Duration::from_millis(timeout)).min(outer);
+    let late = deadline + Duration::from_millis(200);
     let timed_out = || {
         EngineError::new(
             ErrorCode::Timeout,
             format!("`read` did not finish within {timeout} ms (`timeoutMs`; the CLI's --timeout)"),
         )
     };
-    let found = tokio::time::timeout_at(deadline, find(&p, cx, deadline))
+    let found = tokio::time::timeout_at(late, find(&p, cx, deadline))
         .await
         .map_err(|_| timed_out())??;
     let work = tokio::task::spawn_blocking(move || finish(p, found));
-    let out = tokio::time::timeout_at(deadline, work)
+    let out = tokio::time::timeout_at(late, work)
         .await
         .map_err(|_| timed_out())?
         .map_err(|e| EngineError::internal(format!("the conversion task failed: {e}")))??;
@@ -457,10 +460,8 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
                 .unwrap_or_else(|_| Url::parse("about:blank").expect("a valid URL"));
             let e = extract::main_content(&html, &base, want_outline);
             let mut md = markdown::from_html(&e.html);
-            if e.title_heading
-                && let Some(t) = &e.title
-            {
-                md = format!("# {t}\n\n{md}");
+            if let Some(h) = &e.title_heading {
+                md = format!("# {}\n\n{md}", h.text);
             }
             title = title.or(e.title);
             headings = e.headings;
