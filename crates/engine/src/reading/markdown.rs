@@ -43,8 +43,18 @@ pub fn tidy(md: &str) -> String {
             continue;
         }
         blank = 0;
+        let inside = fence.is_some();
         update_fence(&mut fence, line);
-        out.push_str(line);
+        if inside {
+            out.push_str(line);
+        } else {
+            // Two trailing spaces are a hard line break; other trailing blanks say nothing.
+            let trimmed = line.trim_end();
+            out.push_str(trimmed);
+            if line.ends_with("  ") {
+                out.push_str("  ");
+            }
+        }
         out.push('\n');
     }
     out.trim_matches('\n').to_string()
