@@ -162,7 +162,7 @@ fn main_landmark(doc: &Document) -> Option<NodeRef<'_>> {
         .select("main, [role=main]")
         .nodes()
         .iter()
-        .map(|n| (n.normalized_char_count(), n.clone()))
+        .map(|n| (n.normalized_char_count(), *n))
         .max_by_key(|(chars, _)| *chars)?;
     let body = doc
         .select_single("body")
@@ -228,7 +228,7 @@ fn anchor_headings(doc: &Document) {
         if h.attr("id").is_some_and(|i| !i.is_empty()) {
             continue;
         }
-        let inner = Selection::from(h.clone());
+        let inner = Selection::from(*h);
         let permalink = inner
             .select("a[href^='#']")
             .nodes()
@@ -385,10 +385,10 @@ fn normalize_code(doc: &Document) -> Vec<String> {
 /// three ancestors.
 fn language_of(pre: &NodeRef<'_>) -> Option<String> {
     let mut nodes: Vec<NodeRef<'_>> = Vec::new();
-    if let Some(code) = Selection::from(pre.clone()).select("code").nodes().first() {
-        nodes.push(code.clone());
+    if let Some(code) = Selection::from(*pre).select("code").nodes().first() {
+        nodes.push(*code);
     }
-    nodes.push(pre.clone());
+    nodes.push(*pre);
     nodes.extend(pre.ancestors_it(Some(3)));
     for n in nodes {
         for attr in ["data-lang", "data-language"] {
@@ -450,7 +450,7 @@ fn escape_text(s: &str) -> String {
 fn remove_link_lists(root: &Selection<'_>, tag: &str) {
     for el in root.select(tag).nodes() {
         let all = el.normalized_char_count().max(1);
-        let links: usize = Selection::from(el.clone())
+        let links: usize = Selection::from(*el)
             .select("a")
             .nodes()
             .iter()

@@ -32,12 +32,12 @@ pub fn candidates(url: &Url, file: LlmsFile) -> Vec<Url> {
         dirs.extend(root);
     }
     dirs.into_iter()
-        .filter_map(|d| {
+        .map(|d| {
             let mut u = url.clone();
             u.set_query(None);
             u.set_fragment(None);
             u.set_path(&format!("{d}{}", file.file_name()));
-            Some(u)
+            u
         })
         .collect()
 }

@@ -100,14 +100,13 @@ pub fn headings(lines: &[&str]) -> Vec<MdHeading> {
     let mut fence: Option<(char, usize)> = None;
     let mut slugs = Slugs::default();
     let mut start = 0;
-    if lines.first().is_some_and(|l| l.trim_end() == "---") {
-        if let Some(end) = lines
+    if lines.first().is_some_and(|l| l.trim_end() == "---")
+        && let Some(end) = lines
             .iter()
             .skip(1)
             .position(|l| matches!(l.trim_end(), "---" | "..."))
-        {
-            start = end + 2;
-        }
+    {
+        start = end + 2;
     }
     let mut prev_text: Option<usize> = None;
     for (i, line) in lines.iter().enumerate().skip(start) {

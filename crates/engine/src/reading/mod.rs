@@ -121,43 +121,23 @@ async fn find(p: &ReadParams, cx: &mut Cx<'_>, deadline: Instant) -> Result<Foun
         let mut looked = Vec::new();
         for candidate in llms::candidates(&url, file) {
             looked.push(candidate.to_string());
-            match fetch::get(candidate.as_str(), ACCEPT_MARKDOWN, &extra, deadline).await {
-                Ok(f) => {
-                    let text = f.text();
-                    let fits = f.ok()
-                        && text
-                            .as_deref()
-                            .is_some_and(|t| llms::markdown_like(&f.mime(), t));
-                    let why = (!fits).then(|| refusal(&f, "an llms file"));
-                    attempts.push(attempt("llms", candidate.as_str(), Some(&f), fits, why));
-                    if fits {
-                        note_cut(&f);
-                        let source = match file {
-                            agentbrowser_protocol::LlmsFile::Index => ReadSource::LlmsIndex,
-                            agentbrowser_protocol::LlmsFile::Full => ReadSource::LlmsFull,
-                        };
-                        let md = text.unwrap_or_default();
-                        return Ok(Found {
-                            url: url.to_string(),
-                            final_url: f.final_url.clone(),
-                            status: Some(f.status),
-                            content_type: f.content_type.clone(),
-                            source,
-                            title: first_h1(&md),
-                            body: Body::Markdown(md),
-                            attempts,
-                        });
-                    }
-                }
-                Err(e) if e.code == ErrorCode::Timeout => return Err(e),
-                Err(e) => attempts.push(ReadAttempt {
-                    purpose: "llms".into(),
-                    url: candidate.to_string(),
-                    status: None,
-                    content_type: None,
-                    used: false,
-                    error: Some(e.message),
-                }),
+            if let Some((f, md)) =
+                markdown_file("llms", &candidate, &extra, deadline, &mut attempts).await?
+            {
+                let source = match file {
+                    agentbrowser_protocol::LlmsFile::Index => ReadSource::LlmsIndex,
+                    agentbrowser_protocol::LlmsFile::Full => ReadSource::LlmsFull,
+                };
+                return Ok(Found {
+                    url: url.to_string(),
+                    final_url: f.final_url.clone(),
+                    status: Some(f.status),
+                    content_type: f.content_type.clone(),
+                    source,
+                    title: first_h1(&md),
+                    body: Body::Markdown(md),
+                    attempts,
+                });
             }
         }
         if p.require_markdown == Some(true) && p.url.is_none() {
@@ -301,41 +281,23 @@ async fn negotiate(
     let mut md_why = String::from("the URL already ends in .md");
     if kind == Kind::Html && page.ok() {
         if let Some(md) = md_url(url) {
-            match fetch::get(md.as_str(), ACCEPT_MARKDOWN, extra, deadline).await {
-                Ok(f) => {
-                    let t = f.text();
-                    let fits = f.ok()
-                        && t.as_deref()
-                            .is_some_and(|t| llms::markdown_like(&f.mime(), t));
-                    let why = (!fits).then(|| refusal(&f, "Markdown"));
-                    md_why = format!("{md} {}", why.clone().unwrap_or_default());
-                    attempts.push(attempt("md-url", md.as_str(), Some(&f), fits, why));
-                    if fits {
-                        note_cut(&f);
-                        let t = t.unwrap_or_default();
-                        let title = first_h1(&t);
-                        return Ok(found(
-                            ReadSource::MdUrl,
-                            Body::Markdown(t),
-                            &f,
-                            attempts,
-                            title,
-                        ));
-                    }
-                }
-                Err(e) if e.code == ErrorCode::Timeout => return Err(e),
-                Err(e) => {
-                    md_why = format!("{md}: {}", e.message);
-                    attempts.push(ReadAttempt {
-                        purpose: "md-url".into(),
-                        url: md.to_string(),
-                        status: None,
-                        content_type: None,
-                        used: false,
-                        error: Some(e.message),
-                    });
-                }
+            if let Some((f, t)) =
+                markdown_file("md-url", &md, extra, deadline, &mut attempts).await?
+            {
+                let title = first_h1(&t);
+                return Ok(found(
+                    ReadSource::MdUrl,
+                    Body::Markdown(t),
+                    &f,
+                    attempts,
+                    title,
+                ));
             }
+            let why = attempts
+                .last()
+                .and_then(|a| a.error.clone())
+                .unwrap_or_default();
+            md_why = format!("{md} {why}");
         }
     } else if kind == Kind::Html {
         md_why = format!("the page answered HTTP {}", page.status);
@@ -362,6 +324,49 @@ async fn negotiate(
         ),
         _ => found(ReadSource::Text, Body::Text(text), &page, attempts, None),
     })
+}
+
+/// GETs a Markdown file (an llms file, the `.md` URL) and notes the attempt: its answer and
+/// text when it is Markdown or plain text (not an HTML page), else `None`. A timeout ends the
+/// read; another failure only this attempt.
+async fn markdown_file(
+    purpose: &str,
+    url: &Url,
+    extra: &fetch::Extra,
+    deadline: Instant,
+    attempts: &mut Vec<ReadAttempt>,
+) -> Result<Option<(fetch::Fetched, String)>> {
+    match fetch::get(url.as_str(), ACCEPT_MARKDOWN, extra, deadline).await {
+        Ok(f) => {
+            let text = f
+                .text()
+                .filter(|t| f.ok() && llms::markdown_like(&f.mime(), t));
+            let why = text.is_none().then(|| refusal(&f, "Markdown"));
+            attempts.push(attempt(
+                purpose,
+                url.as_str(),
+                Some(&f),
+                text.is_some(),
+                why,
+            ));
+            if text.is_some() {
+                note_cut(&f);
+            }
+            Ok(text.map(|t| (f, t)))
+        }
+        Err(e) if e.code == ErrorCode::Timeout => Err(e),
+        Err(e) => {
+            attempts.push(ReadAttempt {
+                purpose: purpose.into(),
+                url: url.to_string(),
+                status: None,
+                content_type: None,
+                used: false,
+                error: Some(e.message),
+            });
+            Ok(None)
+        }
+    }
 }
 
 /// What kind of text an answer is.
