@@ -27,10 +27,13 @@ from .models import (
     CloseResult,
     LaunchResult,
     LoadState,
+    MAX_READ_TIMEOUT_MS,
     Navigation,
     Ref,
     Screenshot,
     ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotDelta,
@@ -188,6 +191,67 @@ def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
         params["maxBytes"] = max_bytes
     data = yield Call("eval", params)
     return w.decode_result("eval", data).result
+
+
+def read(
+    url: str | None,
+    mode: ReadMode | None,
+    filter: str | None,
+    timeout_ms: int | None,
+    headers: Mapping[str, str] | None,
+    cookies: bool,
+    max_chars: int | None,
+) -> Op[ReadResult]:
+    """Read a page as text: ``url`` over HTTP (no browser), or the active tab's rendered DOM."""
+    mode = mode if mode is not None else ReadMode()
+    if not isinstance(mode, ReadMode):
+        raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
+    params: dict[str, Any] = mode.to_wire()
+    if url is not None:
+        if not isinstance(url, str):
+            raise TypeError(f"read() url must be a string or None, got {type(url).__name__}")
+        if not url.strip():
+            raise ValueError("read() url must not be empty (None reads the active tab)")
+        params["url"] = url
+    fetches = url is not None or mode.llms is not None
+    if filter is not None:
+        if not isinstance(filter, str):
+            raise TypeError(f"read() filter must be a string or None, got {type(filter).__name__}")
+        if not filter.strip():
+            raise ValueError("read() filter must not be empty; give text that a heading contains")
+        if mode.raw or mode.outline:
+            raise ValueError("read() filter cannot go with ReadMode.html() or ReadMode.outline_only()")
+        params["filter"] = filter
+    if mode.require_markdown and not fetches:
+        raise ValueError(
+            "ReadMode.markdown(require=True) needs a url (or llms): the active tab's DOM is HTML"
+        )
+    if timeout_ms is not None:
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
+            raise TypeError(f"read() timeout_ms must be an int of milliseconds, got {timeout_ms!r}")
+        if not 1 <= timeout_ms <= MAX_READ_TIMEOUT_MS:
+            raise ValueError(f"read() timeout_ms must be 1 to {MAX_READ_TIMEOUT_MS}, got {timeout_ms}")
+        params["timeoutMs"] = timeout_ms
+    if max_chars is not None:
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
+            raise ValueError(f"read() max_chars must be an int >= 0 (0 = no limit), got {max_chars!r}")
+        params["maxChars"] = max_chars
+    if headers is not None:
+        if not isinstance(headers, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+        ):
+            raise TypeError("read() headers must be a mapping of header names to string values")
+        if headers:
+            params["headers"] = dict(headers)
+    if not isinstance(cookies, bool):
+        raise TypeError(f"read() cookies must be a bool, got {cookies!r}")
+    if cookies:
+        params["cookies"] = True
+    if (headers or cookies) and not fetches:
+        raise ValueError("read() headers and cookies go with a url (or llms): the active tab is read from its DOM")
+    budget = timeout_ms if timeout_ms is not None else 10_000
+    data = yield Call("read", params, budget_ms=budget)
+    return ReadResult.from_wire(w.decode_result("read", data), data)
 
 
 def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:

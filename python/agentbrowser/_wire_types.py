@@ -19,12 +19,17 @@ from typing import Any, Literal, cast, overload
 from . import _decode as _d
 
 # The integer checks, by their bounds (ANY: unbounded).
+_INT_0_TO_255 = _d.integer(0, 255)
 _INT_0_TO_65535 = _d.integer(0, 65535)
 _INT_0_TO_ANY = _d.integer(0, None)
 
 #: What a `delta` snapshot answers instead of the whole text.
 DeltaKind = Literal["full", "unchanged", "delta"]
 _DeltaKind = cast("_d.Check[DeltaKind]", _d.literal(("full", "unchanged", "delta")))
+
+#: Where a read's content came from.
+ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html"]
+_ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html")))
 
 #: An image format.
 ImageFormat = Literal["png", "jpeg", "webp"]
@@ -589,6 +594,110 @@ class CountOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadOutput:
+    """Result of `read`."""
+
+    url: str
+    """The URL asked for (normalized), or the active tab's URL."""
+    final_url: str
+    """Where the content came from after redirects (the `.md` or llms.txt URL when one was used)."""
+    status: int | None
+    """Its HTTP status (null for the active tab)."""
+    content_type: str | None
+    """Its content type (the document's for the active tab)."""
+    source: ReadSource
+    """Where the content came from."""
+    title: str | None
+    """The document's title, when it has one."""
+    truncated: bool
+    """Whether `content` was cut at `maxChars`."""
+    total_chars: int
+    """The whole content's length in characters, before any cut."""
+    content: str
+    """The content: Markdown (or the raw body, or the outline)."""
+    outline: tuple[ReadHeading, ...] | None
+    """The headings (with `outline`)."""
+    sections: int | None
+    """How many heading sections matched (with `filter`)."""
+    attempts: tuple[ReadAttempt, ...]
+    """Every HTTP request made, in order (empty for the active tab's DOM)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadOutput."""
+        o = _d.Fields("ReadOutput", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            final_url=o.req("finalUrl", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            content_type=o.opt("contentType", _d.string),
+            source=o.req("source", _ReadSource),
+            title=o.opt("title", _d.string),
+            truncated=o.req("truncated", _d.boolean),
+            total_chars=o.req("totalChars", _INT_0_TO_ANY),
+            content=o.req("content", _d.string),
+            outline=o.opt("outline", _d.array(ReadHeading.decode)),
+            sections=o.opt("sections", _INT_0_TO_ANY),
+            attempts=o.req("attempts", _d.array(ReadAttempt.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadHeading:
+    """One heading of a read's outline."""
+
+    level: int
+    """Its level, 1 to 6."""
+    text: str
+    """Its text."""
+    anchor: str | None
+    """Its anchor: the element's id in HTML (null when it has none), the GitHub-style slug (or an explicit `{#id}`) in
+    Markdown.
+    """
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadHeading:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadHeading."""
+        o = _d.Fields("ReadHeading", raw, path)
+        return cls(
+            level=o.req("level", _INT_0_TO_255),
+            text=o.req("text", _d.string),
+            anchor=o.opt("anchor", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadAttempt:
+    """One HTTP request a read made."""
+
+    purpose: str
+    """What it looked for: `page`, `md-url`, `llms` or `raw`."""
+    url: str
+    """The URL asked for."""
+    status: int | None
+    """The HTTP status after redirects (null when no answer came)."""
+    content_type: str | None
+    """The answer's content type."""
+    used: bool
+    """Whether the content came from it."""
+    error: str | None
+    """Why it gave nothing (a connection error, not Markdown, a 404), when it did not."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadAttempt:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadAttempt."""
+        o = _d.Fields("ReadAttempt", raw, path)
+        return cls(
+            purpose=o.req("purpose", _d.string),
+            url=o.req("url", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            content_type=o.opt("contentType", _d.string),
+            used=o.req("used", _d.boolean),
+            error=o.opt("error", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class WaitOutput:
     """Result of `wait`."""
 
@@ -938,6 +1047,8 @@ CheckedOutputActions = Literal["is_checked"]
 HtmlOutputActions = Literal["html"]
 #: The actions whose result is CountOutput.
 CountOutputActions = Literal["count"]
+#: The actions whose result is ReadOutput.
+ReadOutputActions = Literal["read"]
 #: The actions whose result is WaitOutput.
 WaitOutputActions = Literal["wait"]
 #: The actions whose result is ScreenshotOutput.
@@ -988,6 +1099,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "is_checked": CheckedOutput.decode,
         "html": HtmlOutput.decode,
         "count": CountOutput.decode,
+        "read": ReadOutput.decode,
         "wait": WaitOutput.decode,
         "screenshot": ScreenshotOutput.decode,
         "pdf": PdfOutput.decode,
@@ -1064,6 +1176,10 @@ def decode_result(action: HtmlOutputActions, raw: object) -> HtmlOutput: ...
 
 @overload
 def decode_result(action: CountOutputActions, raw: object) -> CountOutput: ...
+
+
+@overload
+def decode_result(action: ReadOutputActions, raw: object) -> ReadOutput: ...
 
 
 @overload

@@ -33,6 +33,8 @@ from .models import (
     Ref,
     Screenshot,
     ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -270,6 +272,20 @@ class AsyncPage:
     async def count(self, selector: str) -> int:
         """How many elements match a CSS selector."""
         return await self._b._drive(_ops.count(selector))
+
+    async def read(
+        self,
+        url: str | None = None,
+        *,
+        mode: ReadMode | None = None,
+        filter: str | None = None,
+        timeout_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        cookies: bool = False,
+        max_chars: int | None = None,
+    ) -> ReadResult:
+        """Read a page as Markdown for an agent: ``url`` over HTTP (no browser) or the active tab (see :meth:`agentbrowser.Page.read`)."""
+        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value

@@ -33,6 +33,8 @@ from .models import (
     Ref,
     Screenshot,
     ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -251,6 +253,30 @@ class Page:
     def count(self, selector: str) -> int:
         """How many elements match a CSS selector."""
         return self._b._drive(_ops.count(selector))
+
+    def read(
+        self,
+        url: str | None = None,
+        *,
+        mode: ReadMode | None = None,
+        filter: str | None = None,
+        timeout_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        cookies: bool = False,
+        max_chars: int | None = None,
+    ) -> ReadResult:
+        """Read a page as Markdown for an agent.
+
+        With ``url``: an HTTP fetch that launches no browser; the server's Markdown when it
+        has it (``Accept: text/markdown``, then the URL with ``.md``), else the main content of
+        its HTML converted to Markdown.  Without: the active tab's rendered DOM.  ``mode``
+        (:class:`ReadMode`) picks the raw body, the outline or llms.txt; ``filter`` keeps the
+        heading sections whose heading contains it; ``max_chars`` bounds the content (default
+        100000, 0 = no limit; ``truncated`` says when it cut); ``timeout_ms`` (default 10000)
+        covers the whole read; ``headers`` and ``cookies=True`` (the session browser's cookies)
+        are sent only when given.
+        """
+        return self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
 
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value

@@ -1,6 +1,6 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{ImageFormat, LoadState, MouseButton};
+use agentbrowser_protocol::{ImageFormat, LlmsFile, LoadState, MouseButton};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -18,7 +18,7 @@ pub struct Cli {
     /// Print the raw JSON response envelope.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Timeout for the command in milliseconds.
+    /// Timeout for the command in milliseconds (for `read`: of the read, default 10000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
     /// How a daemon started by this invocation launches its browser.
@@ -217,6 +217,35 @@ pub enum Cmd {
     /// Check a ref's state: visible, enabled, checked.
     #[command(subcommand)]
     Is(IsCmd),
+    /// Read a page as Markdown: a URL over HTTP (no browser), or the active tab's rendered DOM.
+    Read {
+        /// The page (a bare host gets https://); absent: the active tab.
+        url: Option<String>,
+        /// The body as it is (the HTTP body, or the tab's serialized DOM).
+        #[arg(long, visible_alias = "html")]
+        raw: bool,
+        /// Fail unless the server has Markdown (no HTML fallback).
+        #[arg(long = "require-md")]
+        require_md: bool,
+        /// Read llms.txt (index) or llms-full.txt (full), looked up from the URL's path up to the root.
+        #[arg(long, value_enum, value_name = "FILE")]
+        llms: Option<LlmsFile>,
+        /// Only the headings, with their levels and anchors.
+        #[arg(long)]
+        outline: bool,
+        /// Only the heading sections whose heading contains TEXT.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// Largest content in characters (default 100000, 0 = no limit).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_chars: Option<i64>,
+        /// An extra request header, `Name: value` (repeatable); never sent to another origin.
+        #[arg(long = "header", value_name = "NAME: VALUE")]
+        headers: Vec<String>,
+        /// Send the session browser's cookies for the URL (when a browser runs).
+        #[arg(long)]
+        cookies: bool,
+    },
     /// Wait for text, a URL, a load state (several: all, in that order), or MS milliseconds.
     Wait {
         /// Milliseconds to wait when no condition is given.

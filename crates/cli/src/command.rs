@@ -4,9 +4,9 @@
 use agentbrowser_protocol::{
     AttributeParams, ClickParams, Command, CountParams, DiffParams, ErrorCode, EvalParams,
     HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams, OpenParams,
-    PdfParams, PressParams, RefActionParams, RefParams, Request, Response, ScreenshotParams,
-    SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, ValueParams,
-    WaitCondition, WaitParams,
+    PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request, Response,
+    ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams,
+    ValueParams, WaitCondition, WaitParams,
 };
 use serde_json::Value;
 
@@ -228,6 +228,46 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             print_background: Some(print_background),
             prefer_css_page_size: Some(prefer_css_page_size),
         }),
+        Cmd::Read {
+            url,
+            raw,
+            require_md,
+            llms,
+            outline,
+            filter,
+            max_chars,
+            headers,
+            cookies,
+        } => {
+            let mut map = indexmap::IndexMap::new();
+            for h in headers {
+                let Some((name, value)) = h.split_once(':') else {
+                    return Err(Failure::invalid(
+                        "read",
+                        format!("--header {h:?} is not `Name: value`"),
+                    ));
+                };
+                map.insert(name.trim().to_string(), value.trim().to_string());
+            }
+            // `--timeout` is the read's own timeout; the request's follows from it.
+            let read = Command::Read(ReadParams {
+                url,
+                raw: raw.then_some(true),
+                require_markdown: require_md.then_some(true),
+                llms,
+                outline: outline.then_some(true),
+                filter,
+                max_chars: unfit.fit("maxChars", max_chars),
+                timeout_ms: timeout,
+                headers: (!map.is_empty()).then_some(map),
+                cookies: cookies.then_some(true),
+            });
+            let request = request(read, None);
+            return Ok(match unfit.refusal(&request) {
+                Some(answer) => Plan::Refuse(answer),
+                None => Plan::Send(request),
+            });
+        }
     };
     let request = request(command, timeout);
     Ok(match unfit.refusal(&request) {

@@ -161,6 +161,9 @@ fn every_command_answers_as_pinned() {
     run(a(&["tab", "list"]));
     run(a(&["tab", "switch", "t1"]));
     run(a(&["tab", "close", "t2"]));
+    run(a(&["read", &base, "--max-chars", "60"]));
+    run(a(&["read", "--outline"]));
+    run(a(&["read", &base, "--raw", "--outline"]));
     // Errors answer with their codes.
     run(a(&["click", "e99999"]));
     run(a(&["click", &name]));

@@ -26,6 +26,7 @@ pub(crate) use crate::read::{
     input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,
     is_visible as IsVisible, text as Text,
 };
+pub(crate) use crate::reading::read as Read;
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,

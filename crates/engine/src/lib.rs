@@ -21,6 +21,7 @@ pub mod nav;
 pub mod page;
 pub mod policy;
 mod read;
+mod reading;
 pub mod refs;
 pub mod session;
 pub mod snapshot;

@@ -6,7 +6,7 @@ the browser type: with a :class:`~agentbrowser.Browser` their operations return 
 with an :class:`~agentbrowser.AsyncBrowser` they return awaitables.
 
 One module per kind of model: ``specs`` (inputs), ``session``, ``tabs``, ``results``
-(page operations), ``snapshot``, ``ref`` and ``action``.  This package re-exports them all;
+(page operations), ``reading`` (``read``), ``snapshot``, ``ref`` and ``action``.  This package re-exports them all;
 the ``X as X`` imports re-export the helpers that ``agentbrowser.models`` held before the split.
 """
 
@@ -18,6 +18,14 @@ from .action import ActionResult
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .ref import Ref
+from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
+from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
+from .reading import LLMS_FILES as LLMS_FILES
+from .reading import MAX_READ_TIMEOUT_MS as MAX_READ_TIMEOUT_MS
+from .reading import READ_SOURCES as READ_SOURCES
+from .reading import LlmsFile as LlmsFile
+from .reading import ReadAttempt, ReadHeading, ReadMode, ReadResult
+from .reading import ReadSource as ReadSource
 from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
@@ -56,5 +64,9 @@ __all__ = [
     "ScreenshotBox",
     "ScreenshotObservation",
     "ImageContent",
+    "ReadMode",
+    "ReadResult",
+    "ReadHeading",
+    "ReadAttempt",
 ]
 

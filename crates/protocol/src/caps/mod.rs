@@ -8,6 +8,7 @@ pub mod control;
 pub mod diff;
 pub mod nav;
 pub mod read;
+pub mod reading;
 pub mod snapshot;
 pub mod tabs;
 pub mod wait;
