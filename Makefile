@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline bench-soak
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session
 
 bench:
 	bench/run.sh
@@ -8,10 +8,13 @@ bench-quick:
 	bench/run.sh --quick
 
 # The peers the benchmark compares against: agent-browser (npm, pinned, into bench/peers/node_modules)
-# and Playwright for Python (pip; it runs Debian's /usr/bin/chromium: never `playwright install`).
+# and Playwright for Python (pip; it runs Debian's /usr/bin/chromium: never `playwright install`), and
+# pyagentbrowser (PyPI, in its own venv bench/peers/pyab: its import name is `agentbrowser` too).
 bench-peers:
 	cd bench/peers && npm install --no-audit --no-fund --loglevel=error
 	python3 -m pip install -q --disable-pip-version-check "playwright==1.65.2"
+	test -x bench/peers/pyab/bin/python || python3 -m venv bench/peers/pyab
+	bench/peers/pyab/bin/pip install -q --disable-pip-version-check "pyagentbrowser==0.39.0"
 
 # A full run with the previous commit's binary measured beside this one (BASE=<rev> for another).
 bench-baseline:
@@ -21,3 +24,8 @@ bench-baseline:
 bench-soak:
 	cargo build -q --release -p agentbrowser
 	python3 bench/soak.py
+
+# Bytes an agent reads across a 10-step session on the 5k page: full snapshots, evidence diffs, deltas.
+bench-session:
+	cargo build -q --release -p agentbrowser
+	python3 bench/session_bytes.py

@@ -48,6 +48,8 @@ from contenders import (  # noqa: E402
     Floor,
     NotAvailable,
     Playwright,
+    PYAB_PYTHON,
+    PyAgentBrowser,
     Unsupported,
 )
 from procs import BenchError  # noqa: E402
@@ -259,6 +261,7 @@ class Run:
         if self.args.no_peers:
             self.skip("ab-peer", "agent-browser", "--no-peers")
             self.skip("playwright", "Playwright", "--no-peers")
+            self.skip("pyab", "pyagentbrowser", "--no-peers")
             return
         if peer is None:
             self.skip("ab-peer", "agent-browser", "not installed (run `make bench-peers`)")
@@ -273,6 +276,13 @@ class Run:
             self.add_optional(Playwright(["playwright"]), "Playwright")
         except (BenchError, ValueError) as exc:
             self.skip("playwright", "Playwright", f"failed to start: {exc}")
+        if not PYAB_PYTHON.is_file():
+            self.skip("pyab", "pyagentbrowser", "not installed (run `make bench-peers`)")
+        else:
+            try:
+                self.add_optional(PyAgentBrowser(["pyab"]), "pyagentbrowser")
+            except (BenchError, ValueError) as exc:
+                self.skip("pyab", "pyagentbrowser", f"failed to start: {exc}")
 
     def add_optional(self, c: Contender, what: str) -> None:
         if c.skip:
@@ -326,7 +336,8 @@ class Run:
         cells = {n: cell for n, cell in cells.items() if not cell.unsupported}
         for name, cell in cells.items():
             if cell.samples:
-                extra = f" ({cell.bytes} bytes, {cell.refs} refs)" if cell.bytes is not None else ""
+                refs = f", {cell.refs} refs" if cell.refs is not None else ""
+                extra = f" ({cell.bytes} bytes{refs})" if cell.bytes is not None else ""
                 self.log(f"   {name:14} median {statistics.median(cell.samples):10.3f} ms{extra}")
             else:
                 self.log(f"   {name:14} {'n/a: ' + str(cell.na) if cell.na else 'FAILED: ' + str(cell.error)}")
@@ -398,6 +409,10 @@ class Run:
         def snap(interactive: bool) -> Callable[[Contender], dict[str, Any]]:
             return lambda c: c.snapshot(interactive)
 
+        def shot(annotate: bool) -> Callable[[Contender], dict[str, Any]]:
+            path = self.tmp / "tmp" / f"shot{'-annotated' if annotate else ''}.png"
+            return only((Floor, AbSocket), lambda c: c.screenshot(path.with_stem(f"{path.stem}-{c.name}"), annotate))
+
         M = Measurement
         return [
             M("open", "open form.html (navigate + load)", lambda c: c.open(form)),
@@ -415,6 +430,10 @@ class Run:
             M("snap_50k", "interactive snapshot, 50k-cell table (bounded)", only((AbSocket,), lambda c: c.snapshot(True)), page="table-50k.html", reps=max(1, self.reps // 3)),
             M("cover", "click under a stable cover until element_covered", only((AbSocket,), lambda c: c.cover()), page="cover.html", reps=max(1, self.reps // 5), warmup=0),
             M("axtree_5k", "Accessibility.getFullAXTree, 5k (reference)", only((Floor,), lambda f: f.axtree()), page="large-5k.html", reps=max(1, self.reps // 3), warmup=min(1, self.warmup)),
+            M("shot", "screenshot of the viewport (PNG file), form", shot(False), page="form.html"),
+            M("shot_annot", "annotated screenshot of the viewport, form", shot(True), page="form.html"),
+            M("shot_annot_1k", "annotated screenshot of the viewport, 1k elements", shot(True), page="large-1k.html"),
+            M("read_docs", "read the active tab as Markdown: docs page, 600 links, 40 code blocks (CDP floor: outerHTML only)", lambda c: c.read(), page="docs.html"),
             M("cold", "cold start: launch + open form", lambda c: c.cold(form, next(self.cold_counter)), reps=cold_reps, warmup=min(1, self.warmup)),
         ]
 

@@ -1,5 +1,6 @@
 """The contenders: agentbrowser four ways (CLI, batch, raw socket, Python SDK), the direct-CDP
-floor, and the peers agent-browser (CLI and batch) and Playwright for Python.
+floor, and the peers agent-browser (CLI and batch), Playwright for Python and pyagentbrowser
+(for `read` only).
 
 Every contender offers the same operations; each returns a dict with ``ms`` (or ``samples``)
 and, for snapshots, ``bytes`` and ``refs``. ``Unsupported`` means the contender has no such
@@ -33,6 +34,8 @@ FORM_REFS = {
     "password": ("textbox", "Password"),
 }
 TITLE_EXPR = "document.title"
+#: What every reader's Markdown of docs.html must hold: its heading and its 40 code blocks.
+DOCS_HEADING, DOCS_FENCES = "Built-in Functions", 80
 
 
 class Unsupported(Exception):
@@ -46,6 +49,14 @@ class NotAvailable(Exception):
 def check_readback(value: Any, expect: str) -> None:
     if expect not in str(value):
         raise BenchError(f"read back {str(value)[:120]!r}, expected it to contain {expect!r}")
+
+
+def check_read(content: Any) -> dict[str, Any]:
+    """A read of docs.html must have its heading and every code block (40, fenced); returns its size."""
+    text = str(content or "")
+    if DOCS_HEADING not in text or text.count("```") < DOCS_FENCES:
+        raise BenchError(f"the read lacks the heading or the 40 code blocks: {text[:160]!r} ({text.count('```')} fences)")
+    return {"bytes": len(text.encode())}
 
 
 def find_ref(refs: dict[str, Any], role: str, name: str) -> str:
@@ -85,6 +96,14 @@ class Contender:
         raise Unsupported
 
     def cold(self, url: str, rep: int) -> dict[str, Any]:
+        raise Unsupported
+
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        """Capture the viewport (annotated with refs if asked) into `path`."""
+        raise Unsupported
+
+    def read(self) -> dict[str, Any]:
+        """Read the active tab as Markdown (the whole of it)."""
         raise Unsupported
 
     def engine_pids(self) -> tuple[int | None, int | None]:
@@ -151,8 +170,22 @@ class Floor(Contender):
     def spawn(self, n: int) -> dict[str, Any]:
         return {"samples": self.exec(["/bin/true"], n)["samples"]}
 
+    def read(self) -> dict[str, Any]:
+        """The reference for `read`: only the DOM's outerHTML out of the page (no extraction)."""
+        r = self.call({"op": "eval", "expr": "document.documentElement.outerHTML", "n": 1})
+        html = str(r.get("value") or "")
+        if DOCS_HEADING not in html:
+            raise BenchError(f"outerHTML without the heading: {html[:120]!r}")
+        return {"ms": r["samples"][0], "bytes": len(html.encode())}
+
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         return {"ms": self.call({"op": "cold", "exe": self.chromium, "dir": str(self.workdir), "url": url})["ms"]}
+
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        if annotate:
+            raise Unsupported  # the floor has no refs; annotated rows compare with its plain capture
+        r = self.call({"op": "shot", "path": str(path)})
+        return {"ms": r["ms"], "bytes": r["bytes"], "refs": None}
 
     def engine_pids(self) -> tuple[int | None, int | None]:
         # The floor process is also the timing harness (it holds other contenders' answers), so
@@ -228,6 +261,22 @@ class AbJson(Contender):
 
     def eval_title(self, n: int) -> dict[str, Any]:
         return {"samples": self.run([{"action": "eval", "script": TITLE_EXPR}], n)[0]}
+
+    def screenshot(self, path: Path, annotate: bool) -> dict[str, Any]:
+        line: dict[str, Any] = {"action": "screenshot", "path": str(path)}
+        if annotate:
+            line["annotate"] = True
+        samples, answers = self.run([line])
+        data = answers[0].get("data") or {}
+        if data.get("path") != str(path) or not path.is_file():
+            raise BenchError(f"screenshot wrote no file: {str(answers[0])[:200]}")
+        if annotate and not data.get("annotations"):
+            raise BenchError(f"annotated screenshot without annotations: {str(answers[0])[:200]}")
+        return {"ms": samples[0], "bytes": data.get("size"), "refs": len(data.get("annotations") or []) if annotate else None}
+
+    def read(self) -> dict[str, Any]:
+        samples, answers = self.run([{"action": "read", "maxChars": 0}])
+        return {"ms": samples[0], **check_read((answers[0].get("data") or {}).get("content"))}
 
     def status(self) -> dict[str, Any]:
         data: dict[str, Any] = self.run([{"action": "status"}])[1][0].get("data") or {}
@@ -376,6 +425,10 @@ class AbCli(CliBase):
         refs = self.json_data(out).get("refs") or {}
         self.refs = {k: find_ref(refs, role, name) for k, (role, name) in FORM_REFS.items()}
 
+    def read(self) -> dict[str, Any]:
+        ms, out = self.exec("--json", "read", "--max-chars", "0")
+        return {"ms": ms, **check_read(self.json_data(out).get("content"))}
+
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         session = f"{self.session}c{rep}"
         try:
@@ -404,6 +457,10 @@ class AgentBrowserCli(CliBase):
         _, out = self.exec("--json", "snapshot", "-i")
         refs = self.json_data(out).get("refs") or {}
         self.refs = {k: "@" + find_ref(refs, role, name) for k, (role, name) in FORM_REFS.items()}
+
+    def read(self) -> dict[str, Any]:
+        ms, out = self.exec("--json", "read")
+        return {"ms": ms, **check_read(self.json_data(out).get("content"))}
 
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         session = f"{self.session}c{rep}"
@@ -473,6 +530,9 @@ class AgentBrowserBatch(AgentBrowserCli):
     def titles(self, n: int) -> dict[str, Any]:
         return {"ms": self.batch([["get", "title"]] * n)[0]}
 
+    def read(self) -> dict[str, Any]:
+        raise Unsupported
+
     def close(self) -> None:
         pass  # the CLI contender closes the shared daemon
 
@@ -481,6 +541,12 @@ class PyWorker(Contender):
     """A Python contender in its own process (bench/pyworker.py), timed next to its calls."""
 
     kind = ""
+
+    #: The interpreter of the worker, and its environment (None: this one's).
+    python = sys.executable
+    env: dict[str, str] | None = None
+    #: The ops this worker measures (None: all); others are Unsupported ("–").
+    supported: frozenset[str] | None = None
 
     def __init__(self, worker_args: list[str]) -> None:
         self.worker_args = worker_args
@@ -495,9 +561,11 @@ class PyWorker(Contender):
 
     def spawn(self) -> LineProc:
         script = Path(__file__).resolve().parent / "pyworker.py"
-        return LineProc([sys.executable, str(script), *self.worker_args], name=f"{self.kind} worker")
+        return LineProc([self.python, str(script), *self.worker_args], name=f"{self.kind} worker", env=self.env)
 
     def call(self, req: dict[str, Any], timeout: float = 300.0, proc: LineProc | None = None) -> dict[str, Any]:
+        if self.supported is not None and req["op"] not in self.supported:
+            raise Unsupported
         answer = (proc or self.proc).request(req, timeout)
         if answer.get("na"):
             raise NotAvailable(str(answer["na"]))
@@ -533,8 +601,14 @@ class PyWorker(Contender):
     def eval_title(self, n: int) -> dict[str, Any]:
         return {"samples": self.call({"op": "eval", "expr": TITLE_EXPR, "n": n})["samples"]}
 
+    def read(self) -> dict[str, Any]:
+        r = self.call({"op": "read"})
+        return {"ms": r["ms"], **check_read(r["content"])}
+
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         """In a fresh worker process, so that nothing is warm; its start-up and imports are not timed."""
+        if self.supported is not None and "cold" not in self.supported:
+            raise Unsupported
         proc = self.spawn()
         try:
             json.loads(proc.readline())
@@ -562,6 +636,27 @@ class Playwright(PyWorker):
 
     name, label, browser, own, kind = "playwright", "Playwright", "playwright", False, "playwright"
 
+    def read(self) -> dict[str, Any]:
+        raise Unsupported  # Playwright has no reader of a page as Markdown
+
     def engine_pids(self) -> tuple[int | None, int | None]:
         driver = procs.find_child(self.worker_pid, "node")
         return driver, procs.find_child(driver, "chromium") if driver else None
+
+
+#: pyagentbrowser's own virtual environment (its import name is ``agentbrowser`` too).
+PYAB_PYTHON = Path(__file__).resolve().parent / "peers" / "pyab" / "bin" / "python"
+
+
+class PyAgentBrowser(PyWorker):
+    """pyagentbrowser 0.39.0 (PyPI; the agent-browser engine in-process) in its own virtual
+    environment, with its own Chromium: measured for `read` only."""
+
+    name, label, browser, own, kind = "pyab", "pyagentbrowser", "pyagentbrowser", False, "pyab"
+    python = str(PYAB_PYTHON)
+    supported = frozenset({"start", "open", "read", "stop"})
+
+    def __init__(self, worker_args: list[str]) -> None:
+        # Without our PYTHONPATH, so that `import agentbrowser` is pyagentbrowser's.
+        self.env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        super().__init__(worker_args)

@@ -3,12 +3,13 @@
 
     python3 bench/pyworker.py sdk SESSION      # the agentbrowser SDK, joined to the CLI's session
     python3 bench/pyworker.py playwright       # Playwright for Python on /usr/bin/chromium
+    bench/peers/pyab/bin/python bench/pyworker.py pyab   # pyagentbrowser 0.39.0 (its own venv)
 
 Each contender runs in its own process so that its timings are taken next to the calls, in
 the same way for both, and a crash or a hang of one cannot take the orchestrator down.
 
 ops: start, cold {url}, open {url}, snapshot {interactive}, prepare_form, click {reset, readback},
-fill {fields, readback}, titles {n}, eval {expr, n}, pids, stop. Answers carry ``ok`` and
+fill {fields, readback}, titles {n}, eval {expr, n}, read, pids, stop. Answers carry ``ok`` and
 ``ms`` (or ``samples``); an action the engine does not have yet answers ``na``.
 """
 
@@ -93,6 +94,9 @@ class Sdk:
 
     def evaluate(self, expr: str) -> Any:
         return self.browser.page.evaluate(expr)
+
+    def read(self) -> str:
+        return str(self.browser.page.read(max_chars=0).content)
 
     def pids(self) -> dict[str, Any]:
         status = self.browser.status()
@@ -180,7 +184,41 @@ class Playwright:
             self.browser = None
 
 
-def handle(c: Sdk | Playwright, req: dict[str, Any]) -> dict[str, Any]:
+class PyAb:
+    """pyagentbrowser (the agent-browser engine in-process), launched on Debian's Chromium; only
+    ``open`` and ``read`` are measured."""
+
+    def __init__(self) -> None:
+        import agentbrowser
+
+        if not hasattr(agentbrowser, "ReadMode") or not hasattr(agentbrowser, "SessionOptions"):
+            raise ImportError(f"`agentbrowser` at {agentbrowser.__file__} is not pyagentbrowser")
+        self.ab: Any = agentbrowser
+        self.browser: Any = None
+
+    def start(self) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        options = self.ab.LaunchOptions(headless=True, executable_path=CHROMIUM, args=[*FLAGS, "--no-sandbox"])
+        self.browser = self.ab.Browser.launch(options)
+        self.browser.page.open("about:blank")
+        return {"ms": ms_since(t0)}
+
+    def open(self, url: str) -> None:
+        self.browser.page.open(url)
+
+    def read(self) -> str:
+        return str(self.browser.page.read().content)
+
+    def pids(self) -> dict[str, Any]:
+        return {"engine": os.getpid(), "browser": None}
+
+    def stop(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
+
+
+def handle(c: Any, req: dict[str, Any]) -> dict[str, Any]:
     op = req["op"]
     if op == "start":
         return c.start()
@@ -221,6 +259,10 @@ def handle(c: Sdk | Playwright, req: dict[str, Any]) -> dict[str, Any]:
             value = c.evaluate(req["expr"])
             samples.append(ms_since(t0))
         return {"samples": samples, "value": value}
+    if op == "read":
+        t0 = time.perf_counter()
+        content = c.read()
+        return {"ms": ms_since(t0), "content": content}
     if op == "pids":
         return c.pids()
     if op == "stop":
@@ -232,7 +274,9 @@ def handle(c: Sdk | Playwright, req: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     kind = argv[1] if len(argv) > 1 else ""
     try:
-        contender: Sdk | Playwright = Sdk(argv[2]) if kind == "sdk" else Playwright()
+        contender: Sdk | Playwright | PyAb = (
+            Sdk(argv[2]) if kind == "sdk" else PyAb() if kind == "pyab" else Playwright()
+        )
     except ImportError as exc:
         print(json.dumps({"ok": False, "missing": str(exc)}), flush=True)
         return 0

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-COLUMNS = ["socket", "baseline", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright"]
+COLUMNS = ["socket", "baseline", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright", "pyab"]
 LABELS = {
     "socket": "ab socket",
     "baseline": "ab baseline socket",
@@ -22,6 +22,7 @@ LABELS = {
     "ab-peer": "agent-browser",
     "ab-peer-batch": "agent-browser batch",
     "playwright": "Playwright",
+    "pyab": "pyagentbrowser",
 }
 # (numerator, denominator, column title): agentbrowser against the floor and against the peer of its kind.
 ENGINES = {
@@ -30,6 +31,7 @@ ENGINES = {
     "cdp": "CDP floor (Chromium only)",
     "agent-browser": "agent-browser daemon",
     "playwright": "Playwright driver (node)",
+    "pyagentbrowser": "pyagentbrowser (in-process engine)",
 }
 RATIOS = [
     ("socket", "baseline", "ab socket / baseline"),
@@ -38,6 +40,7 @@ RATIOS = [
     ("cli", "ab-peer", "ab CLI / agent-browser"),
     ("batch", "ab-peer-batch", "ab batch / agent-browser batch"),
     ("sdk", "playwright", "ab SDK / Playwright"),
+    ("sdk", "pyab", "ab SDK / pyagentbrowser"),
 ]
 
 
@@ -67,7 +70,7 @@ def cell_text(r: dict[str, Any] | None) -> str:
     if "median" in r:
         text = fmt(r["median"])
         if "bytes" in r:
-            text += f" ({kb(r['bytes'])}, {r['refs']} refs)" if r["refs"] is not None else f" ({kb(r['bytes'])})"
+            text += f" ({kb(r['bytes'])}, {r['refs']} refs)" if r.get("refs") is not None else f" ({kb(r['bytes'])})"
         return text
     if "na" in r:
         return "n/a"
@@ -156,6 +159,20 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         f"{kb(b) if b is not None else ''} in {fmt(median(results, 'snap_50k', 'socket'))} ms "
         f"(baseline {kb(field(results, 'snap_50k', 'baseline', 'bytes') or 0)} in {fmt(median(results, 'snap_50k', 'baseline'))} ms)",
         why("snap_50k", "socket"))
+    v, floor = median(results, "shot", "socket"), median(results, "shot", "cdp")
+    ratio = None if v is None or floor is None else v / floor
+    add("11", "screenshot of the viewport ≤ 1.1 × a direct `Page.captureScreenshot` (decoded, written)", ratio, 1.1,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(floor)} ms)", why("shot", "socket"))
+    v = median(results, "shot_annot", "socket")
+    ratio = None if v is None or floor is None else v / floor
+    add("11", "annotated screenshot ≤ 1.5 × the direct capture", ratio, 1.5,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(floor)} ms; 1k page: {fmt(median(results, 'shot_annot_1k', 'socket'))} ms)",
+        why("shot_annot", "socket"))
+    v = median(results, "read_docs", "socket")
+    add("11", "read of the active tab (docs page: 600 links, 40 code blocks) ≤ 100 ms", v, 100.0,
+        f"{fmt(v)} ms (ab CLI {fmt(median(results, 'read_docs', 'cli'))}, SDK {fmt(median(results, 'read_docs', 'sdk'))}; "
+        f"agent-browser {fmt(median(results, 'read_docs', 'ab-peer'))}, pyagentbrowser {fmt(median(results, 'read_docs', 'pyab'))}; "
+        f"outerHTML alone {fmt(median(results, 'read_docs', 'cdp'))})", why("read_docs", "socket"))
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows
@@ -204,7 +221,7 @@ def render(results: dict[str, Any]) -> str:
         if any(c != "–" for c in row[1:]):
             rows.append(row)
     lines += table(["measurement"] + [t for _, _, t in ratio_cols], rows)
-    lines += ["", "## Targets (issues 2, 3, 4, 8)", ""]
+    lines += ["", "## Targets (issues 2, 3, 4, 8, 11)", ""]
     lines += table(["issue", "target", "measured (medians)", "status"], targets(results))
     lines += ["", "## Memory (MiB; engine = daemon, driver or client process; Chromium = PSS summed over its process tree)", ""]
     rows = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Diagnostics, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -39,9 +39,20 @@ from .models import (
     LaunchResult,
     Navigation,
     PageError,
+    ReadAttempt,
+    ReadHeading,
+    ReadMode,
+    ReadResult,
     Ref,
+    Screenshot,
+    ScreenshotAnnotation,
+    ScreenshotBox,
+    ScreenshotObservation,
+    ImageContent,
     SessionStatus,
     Snapshot,
+    SnapshotChange,
+    SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
     TabCloseResult,
@@ -53,9 +64,9 @@ from .models import (
 from .options import LaunchOptions
 
 if TYPE_CHECKING:
-    from .aio import AsyncBrowser, AsyncDiagnostics, AsyncNative, AsyncPage, AsyncTabs
+    from .aio import AsyncBrowser, AsyncCapture, AsyncDiagnostics, AsyncNative, AsyncPage, AsyncTabs
 
-_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"})
+_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"})
 
 
 def __getattr__(name: str) -> object:
@@ -75,17 +86,21 @@ __all__ = [
     "cdp",
     "Browser",
     "Page",
+    "Capture",
     "Tabs",
     "Native",
     "Diagnostics",
     "AsyncBrowser",
     "AsyncPage",
+    "AsyncCapture",
     "AsyncTabs",
     "AsyncNative",
     "AsyncDiagnostics",
     "LaunchOptions",
     "SnapshotSpec",
     "Snapshot",
+    "SnapshotDelta",
+    "SnapshotChange",
     "Ref",
     "Wait",
     "ActionResult",
@@ -104,6 +119,15 @@ __all__ = [
     "ConsoleLog",
     "PageError",
     "ErrorLog",
+    "Screenshot",
+    "ScreenshotAnnotation",
+    "ScreenshotBox",
+    "ScreenshotObservation",
+    "ImageContent",
+    "ReadMode",
+    "ReadResult",
+    "ReadHeading",
+    "ReadAttempt",
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",

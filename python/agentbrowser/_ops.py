@@ -7,14 +7,20 @@ operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
 
 from __future__ import annotations
 
+import os
+import tempfile
+import time
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from pathlib import Path
+from typing import Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
 from .errors import error_for
+from .models.snapshot import rebuild
 from .models import (
     CONSOLE_LEVELS,
+    IMAGE_FORMATS,
     LOAD_STATES,
     ActionResult,
     B,
@@ -25,9 +31,16 @@ from .models import (
     ErrorLog,
     LaunchResult,
     LoadState,
+    MAX_READ_TIMEOUT_MS,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
+    SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
     TabCloseResult,
@@ -37,9 +50,6 @@ from .models import (
     WaitResult,
     logged_errors,
 )
-
-if TYPE_CHECKING:
-    from .models import Ref
 
 T = TypeVar("T")
 
@@ -188,13 +198,100 @@ def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     return w.decode_result("eval", data).result
 
 
-def observe(browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
-    """Capture an accessibility snapshot bound to ``browser``."""
+def read(
+    url: str | None,
+    mode: ReadMode | None,
+    filter: str | None,
+    timeout_ms: int | None,
+    headers: Mapping[str, str] | None,
+    cookies: bool,
+    max_chars: int | None,
+) -> Op[ReadResult]:
+    """Read a page as text: ``url`` over HTTP (no browser), or the active tab's rendered DOM."""
+    mode = mode if mode is not None else ReadMode()
+    if not isinstance(mode, ReadMode):
+        raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
+    params: dict[str, Any] = mode.to_wire()
+    if url is not None:
+        if not isinstance(url, str):
+            raise TypeError(f"read() url must be a string or None, got {type(url).__name__}")
+        if not url.strip():
+            raise ValueError("read() url must not be empty (None reads the active tab)")
+        params["url"] = url
+    fetches = url is not None or mode.llms is not None
+    if filter is not None:
+        if not isinstance(filter, str):
+            raise TypeError(f"read() filter must be a string or None, got {type(filter).__name__}")
+        if not filter.strip():
+            raise ValueError("read() filter must not be empty; give text that a heading contains")
+        if mode.raw or mode.outline:
+            raise ValueError("read() filter cannot go with ReadMode.html() or ReadMode.outline_only()")
+        params["filter"] = filter
+    if mode.require_markdown and not fetches:
+        raise ValueError(
+            "ReadMode.markdown(require=True) needs a url (or llms): the active tab's DOM is HTML"
+        )
+    if timeout_ms is not None:
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
+            raise TypeError(f"read() timeout_ms must be an int of milliseconds, got {timeout_ms!r}")
+        if not 1 <= timeout_ms <= MAX_READ_TIMEOUT_MS:
+            raise ValueError(f"read() timeout_ms must be 1 to {MAX_READ_TIMEOUT_MS}, got {timeout_ms}")
+        params["timeoutMs"] = timeout_ms
+    if max_chars is not None:
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
+            raise ValueError(f"read() max_chars must be an int >= 0 (0 = no limit), got {max_chars!r}")
+        params["maxChars"] = max_chars
+    if headers is not None:
+        if not isinstance(headers, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+        ):
+            raise TypeError("read() headers must be a mapping of header names to string values")
+        if headers:
+            params["headers"] = dict(headers)
+    if not isinstance(cookies, bool):
+        raise TypeError(f"read() cookies must be a bool, got {cookies!r}")
+    if cookies:
+        params["cookies"] = True
+    if (headers or cookies) and not fetches:
+        raise ValueError("read() headers and cookies go with a url (or llms): the active tab is read from its DOM")
+    budget = timeout_ms if timeout_ms is not None else 10_000
+    data = yield Call("read", params, budget_ms=budget)
+    return ReadResult.from_wire(w.decode_result("read", data), data)
+
+
+def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:
+    """Capture an accessibility snapshot bound to ``browser``.
+
+    With ``delta`` the engine answers only what changed since its newest snapshot of the same
+    spec in the tab; the whole text and refs are rebuilt here from that base, which this client
+    holds when it received it (else the whole snapshot is fetched: ``delta.kind`` is ``full``).
+    """
     spec = spec if spec is not None else SnapshotSpec()
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
-    data = yield Call("snapshot", spec.to_wire())
-    return Snapshot.from_wire(w.decode_result("snapshot", data), data, browser)
+    if not isinstance(delta, bool):
+        raise TypeError(f"observe() delta must be a bool, got {type(delta).__name__}")
+    params = spec.to_wire()
+    if delta:
+        params["delta"] = True
+    data = yield Call("snapshot", params)
+    wire = w.decode_result("snapshot", data)
+    held = browser._held
+    if wire.delta is None or wire.delta.kind == "full":
+        held.keep(data)
+        return Snapshot.from_wire(wire, data, browser)
+    base = held.get(wire.tab, wire.delta.base_generation)
+    rebuilt = rebuild(data, base) if base is not None else None
+    if rebuilt is None:
+        # Another client took the base, or this one forgot it: the whole text is one call away.
+        data = yield Call("snapshot", spec.to_wire())
+        whole = w.decode_result("snapshot", data)
+        held.keep(data)
+        line_count = whole.text.count("\n") + 1
+        note = SnapshotDelta("full", None, None, line_count, (), rebuilt=False, raw={})
+        return Snapshot.from_wire(whole, data, browser, note)
+    held.keep(rebuilt, rebuilt=True)
+    return Snapshot.from_wire(w.decode_result("snapshot", rebuilt), rebuilt, browser)
 
 
 def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
@@ -204,6 +301,7 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
     params: dict[str, Any] = {"key": key}
     budget = _wait_params(params, wait)
     data = yield Call("press", params, budget_ms=budget)
+    _hold_evidence(browser, data)
     return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
 
 
@@ -232,7 +330,105 @@ def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
 def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
     """Compare ``snapshot`` with the active page."""
     data = yield Call("diff", {"generation": snapshot.generation})
+    snapshot.browser._held.keep(data.get("after"))
     return SnapshotDiff.from_wire(w.decode_result("diff", data), data)
+
+
+# -- captures ------------------------------------------------------------------------
+
+#: File extension of each screenshot format.
+_EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
+
+
+def _file_path(name: str, path: str | os.PathLike[str]) -> str:
+    """``path`` as an absolute path string (relative to this process's working directory)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or PathLike), got {type(path).__name__}")
+    text = os.fspath(path)
+    if not text.strip():
+        raise ValueError(f"{name} must not be empty")
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def screenshot_params(
+    path: str | os.PathLike[str] | None,
+    selector: str | Ref[Any] | None,
+    full_page: bool,
+    annotate: bool,
+    output_dir: str | os.PathLike[str] | None,
+    format: str | None,
+    quality: int | None,
+) -> tuple[dict[str, Any], Ref[Any] | None]:
+    """The ``screenshot`` parameters of a capture, and the ref it captures (if any)."""
+    params: dict[str, Any] = {}
+    ref: Ref[Any] | None = None
+    if isinstance(selector, Ref):
+        ref = selector
+        params["target"] = selector.id
+    elif isinstance(selector, str):
+        if not selector.strip():
+            raise ValueError("selector must be a non-empty CSS selector or ref id")
+        params["target"] = selector
+    elif selector is not None:
+        raise TypeError(f"selector must be a CSS selector, a ref id or a Ref, got {type(selector).__name__}")
+    if format is not None:
+        if format not in IMAGE_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(IMAGE_FORMATS)}; got {format!r}")
+        params["format"] = format
+    if quality is not None:
+        if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 100:
+            raise ValueError(f"quality must be an int from 0 to 100, got {quality!r}")
+        params["quality"] = quality
+    if full_page:
+        params["fullPage"] = True
+    if annotate:
+        params["annotate"] = True
+    if path is not None:
+        if output_dir is not None:
+            raise ValueError("give path or output_dir, not both")
+        params["path"] = _file_path("path", path)
+    elif output_dir is not None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        ext = _EXTENSIONS[format or "png"]
+        name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
+        params["path"] = os.path.join(_file_path("output_dir", output_dir), name)
+    return params, ref
+
+
+def screenshot(params: Mapping[str, Any], ref: Ref[Any] | None) -> Op[Screenshot]:
+    """Capture a screenshot to a file."""
+    data = yield Call("screenshot", params, ref=ref)
+    return Screenshot.from_wire(w.decode_result("screenshot", data), data)
+
+
+def screenshot_if_changed(
+    params: Mapping[str, Any], ref: Ref[Any] | None, threshold: float
+) -> Op[ScreenshotObservation]:
+    """Capture a screenshot unless at most ``threshold`` of its pixels changed since the scope's last one."""
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+        raise ValueError(f"threshold must be a share of pixels from 0 to 1, got {threshold!r}")
+    full = {**params, "ifChanged": True, "threshold": float(threshold)}
+    data = yield Call("screenshot", full, ref=ref)
+    return ScreenshotObservation.from_wire(w.decode_result("screenshot", data), data)
+
+
+def pdf(
+    path: str | os.PathLike[str] | None, print_background: bool, landscape: bool, prefer_css_page_size: bool
+) -> Op[Path]:
+    """Print the page to a PDF file (a new temporary file without ``path``)."""
+    if path is None:
+        fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
+        os.close(fd)
+    else:
+        target = _file_path("path", path)
+    params = {
+        "path": target,
+        "printBackground": bool(print_background),
+        "landscape": bool(landscape),
+        "preferCssPageSize": bool(prefer_css_page_size),
+    }
+    data = yield Call("pdf", params)
+    return Path(w.decode_result("pdf", data).path)
 
 
 # -- refs -------------------------------------------------------------------------
@@ -245,7 +441,14 @@ def mutate(
     full: dict[str, Any] = {"ref": ref.id, **params}
     budget = _wait_params(full, wait)
     data = yield Call(action, full, ref=ref, budget_ms=budget)
+    _hold_evidence(ref.browser, data)
     return ActionResult.from_wire(w.decode_result(action, data), data, ref.browser, ref)
+
+
+def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
+    """Keeps an action's before and after snapshots as bases of later delta snapshots."""
+    browser._held.keep(data.get("before"))
+    browser._held.keep(data.get("after"))
 
 
 def read_str(ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:

@@ -19,8 +19,13 @@ from typing import Any, Literal, cast, overload
 from . import _decode as _d
 
 # The integer checks, by their bounds (ANY: unbounded).
+_INT_0_TO_255 = _d.integer(0, 255)
 _INT_0_TO_65535 = _d.integer(0, 65535)
 _INT_0_TO_ANY = _d.integer(0, None)
+
+#: What a `delta` snapshot answers instead of the whole text.
+DeltaKind = Literal["full", "unchanged", "delta"]
+_DeltaKind = cast("_d.Check[DeltaKind]", _d.literal(("full", "unchanged", "delta")))
 
 #: A message's severity, as CDP and DevTools' level filter name it.
 LogLevel = Literal["verbose", "info", "warning", "error"]
@@ -29,6 +34,14 @@ _LogLevel = cast("_d.Check[LogLevel]", _d.literal(("verbose", "info", "warning",
 #: How a page error reached no handler.
 PageErrorKind = Literal["exception", "rejection"]
 _PageErrorKind = cast("_d.Check[PageErrorKind]", _d.literal(("exception", "rejection")))
+
+#: Where a read's content came from.
+ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html"]
+_ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html")))
+
+#: An image format.
+ImageFormat = Literal["png", "jpeg", "webp"]
+_ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +247,8 @@ class SnapshotOutput:
     """Whether the text was cut at `maxBytes`."""
     omitted: tuple[Omitted, ...]
     """What the cut left out, by role."""
+    delta: SnapshotDelta | None
+    """With `delta: true` only: how this snapshot differs from its base (absent otherwise)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotOutput:
@@ -248,6 +263,7 @@ class SnapshotOutput:
             refs=o.req("refs", _d.record(RefInfo.decode)),
             truncated=o.req("truncated", _d.boolean),
             omitted=o.req("omitted", _d.array(Omitted.decode)),
+            delta=o.opt("delta", SnapshotDelta.decode),
         )
 
 
@@ -314,6 +330,58 @@ class Omitted:
         """``raw`` (found at ``path`` in a payload) checked and decoded as Omitted."""
         o = _d.Fields("Omitted", raw, path)
         return cls(role=o.req("role", _d.string), count=o.req("count", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotDelta:
+    """How a snapshot taken with `delta: true` relates to its base."""
+
+    kind: DeltaKind
+    """`full`, `unchanged` or `delta`."""
+    base_generation: int | None
+    """Generation of the base snapshot (null when `full`)."""
+    change: TreeChange | None
+    """The replaced region (null unless `delta`)."""
+    line_count: int
+    """Lines in the new text (to check a rebuilt text against)."""
+    removed_refs: tuple[str, ...]
+    """Refs of the base's text that the new text no longer shows."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> SnapshotDelta:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as SnapshotDelta."""
+        o = _d.Fields("SnapshotDelta", raw, path)
+        return cls(
+            kind=o.req("kind", _DeltaKind),
+            base_generation=o.opt("baseGeneration", _INT_0_TO_ANY),
+            change=o.opt("change", TreeChange.decode),
+            line_count=o.req("lineCount", _INT_0_TO_ANY),
+            removed_refs=o.req("removedRefs", _d.array(_d.string)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TreeChange:
+    """The one region of lines that turns the base's text into the new one (as `Array.prototype.splice`): remove
+    `deleteCount` lines at `startLine`, put `lines` there.
+    """
+
+    start_line: int
+    """Index of the first changed line in the base's text (0-based)."""
+    delete_count: int
+    """How many of the base's lines, from `startLine`, are replaced."""
+    lines: tuple[str, ...]
+    """The lines that replace them (empty when lines were only removed)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TreeChange:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TreeChange."""
+        o = _d.Fields("TreeChange", raw, path)
+        return cls(
+            start_line=o.req("startLine", _INT_0_TO_ANY),
+            delete_count=o.req("deleteCount", _INT_0_TO_ANY),
+            lines=o.req("lines", _d.array(_d.string)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,6 +705,110 @@ class CountOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadOutput:
+    """Result of `read`."""
+
+    url: str
+    """The URL asked for (normalized), or the active tab's URL."""
+    final_url: str
+    """Where the content came from after redirects (the `.md` or llms.txt URL when one was used)."""
+    status: int | None
+    """Its HTTP status (null for the active tab)."""
+    content_type: str | None
+    """Its content type (the document's for the active tab)."""
+    source: ReadSource
+    """Where the content came from."""
+    title: str | None
+    """The document's title, when it has one."""
+    truncated: bool
+    """Whether `content` was cut at `maxChars`."""
+    total_chars: int
+    """The whole content's length in characters, before any cut."""
+    content: str
+    """The content: Markdown (or the raw body, or the outline)."""
+    outline: tuple[ReadHeading, ...] | None
+    """The headings (with `outline`)."""
+    sections: int | None
+    """How many heading sections matched (with `filter`)."""
+    attempts: tuple[ReadAttempt, ...]
+    """Every HTTP request made, in order (empty for the active tab's DOM)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadOutput."""
+        o = _d.Fields("ReadOutput", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            final_url=o.req("finalUrl", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            content_type=o.opt("contentType", _d.string),
+            source=o.req("source", _ReadSource),
+            title=o.opt("title", _d.string),
+            truncated=o.req("truncated", _d.boolean),
+            total_chars=o.req("totalChars", _INT_0_TO_ANY),
+            content=o.req("content", _d.string),
+            outline=o.opt("outline", _d.array(ReadHeading.decode)),
+            sections=o.opt("sections", _INT_0_TO_ANY),
+            attempts=o.req("attempts", _d.array(ReadAttempt.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadHeading:
+    """One heading of a read's outline."""
+
+    level: int
+    """Its level, 1 to 6."""
+    text: str
+    """Its text."""
+    anchor: str | None
+    """Its anchor: the element's id in HTML (null when it has none), the GitHub-style slug (or an explicit `{#id}`) in
+    Markdown.
+    """
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadHeading:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadHeading."""
+        o = _d.Fields("ReadHeading", raw, path)
+        return cls(
+            level=o.req("level", _INT_0_TO_255),
+            text=o.req("text", _d.string),
+            anchor=o.opt("anchor", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadAttempt:
+    """One HTTP request a read made."""
+
+    purpose: str
+    """What it looked for: `page`, `md-url`, `llms` or `raw`."""
+    url: str
+    """The URL asked for."""
+    status: int | None
+    """The HTTP status after redirects (null when no answer came)."""
+    content_type: str | None
+    """The answer's content type."""
+    used: bool
+    """Whether the content came from it."""
+    error: str | None
+    """Why it gave nothing (a connection error, not Markdown, a 404), when it did not."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ReadAttempt:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ReadAttempt."""
+        o = _d.Fields("ReadAttempt", raw, path)
+        return cls(
+            purpose=o.req("purpose", _d.string),
+            url=o.req("url", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            content_type=o.opt("contentType", _d.string),
+            used=o.req("used", _d.boolean),
+            error=o.opt("error", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class WaitOutput:
     """Result of `wait`."""
 
@@ -650,6 +822,155 @@ class WaitOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as WaitOutput."""
         o = _d.Fields("WaitOutput", raw, path)
         return cls(matched=o.req("matched", _d.boolean), elapsed_ms=o.req("elapsedMs", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenshotOutput:
+    """Result of `screenshot`."""
+
+    path: str | None
+    """The file written (absolute); null when `ifChanged` found nothing changed (nothing written)."""
+    format: ImageFormat
+    """Its format."""
+    size: int
+    """Its size in bytes (0 when nothing was written)."""
+    width: int
+    """Image width in pixels."""
+    height: int
+    """Image height in pixels."""
+    scale: float
+    """Image pixels per CSS pixel (the device pixel ratio, times any zoom)."""
+    scope: str
+    """What was captured: `viewport`, `page`, or the element (`e3`, `#main`); `+annotated` when annotated. `ifChanged`
+    compares captures of the same scope and format.
+    """
+    annotations: tuple[Annotation, ...] | None
+    """The refs drawn, in snapshot order (only with `annotate`; only refs shown in the captured area)."""
+    annotations_omitted: int | None
+    """Refs shown in the area but left out past the limit of annotations."""
+    snapshot_generation: int | None
+    """The snapshot whose refs were drawn (its generation in the tab)."""
+    comparison: Comparison | None
+    """What `ifChanged` found (only with `ifChanged` or `threshold`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ScreenshotOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ScreenshotOutput."""
+        o = _d.Fields("ScreenshotOutput", raw, path)
+        return cls(
+            path=o.opt("path", _d.string),
+            format=o.req("format", _ImageFormat),
+            size=o.req("size", _INT_0_TO_ANY),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            scale=o.req("scale", _d.number),
+            scope=o.req("scope", _d.string),
+            annotations=o.opt("annotations", _d.array(Annotation.decode)),
+            annotations_omitted=o.opt("annotationsOmitted", _INT_0_TO_ANY),
+            snapshot_generation=o.opt("snapshotGeneration", _INT_0_TO_ANY),
+            comparison=o.opt("comparison", Comparison.decode),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One ref drawn on an annotated screenshot."""
+
+    ref: str
+    """The ref (`e12`)."""
+    number: int
+    """The number drawn on the image: the ref's number (`[12]` is `e12`)."""
+    role: str
+    """Its ARIA role."""
+    name: str
+    """Its accessible name (may be empty)."""
+    box: CssBox
+    """Its border box in CSS pixels, relative to the image (may reach past the image's edges)."""
+    frame: str
+    """The frame it lives in."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Annotation:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Annotation."""
+        o = _d.Fields("Annotation", raw, path)
+        return cls(
+            ref=o.req("ref", _d.string),
+            number=o.req("number", _INT_0_TO_ANY),
+            role=o.req("role", _d.string),
+            name=o.req("name", _d.string),
+            box=o.req("box", CssBox.decode),
+            frame=o.req("frame", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CssBox:
+    """A box in CSS pixels, relative to the captured image's top-left corner."""
+
+    x: float
+    """Left edge."""
+    y: float
+    """Top edge."""
+    width: float
+    """Width."""
+    height: float
+    """Height."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CssBox:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CssBox."""
+        o = _d.Fields("CssBox", raw, path)
+        return cls(
+            x=o.req("x", _d.number),
+            y=o.req("y", _d.number),
+            width=o.req("width", _d.number),
+            height=o.req("height", _d.number),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What an `ifChanged` capture found."""
+
+    changed: bool
+    """Whether more than `threshold` of the pixels changed (always true for the first capture of a scope, or when the size
+    changed). When false, no file was written.
+    """
+    pixel_change_ratio: float
+    """Share of pixels, 0 to 1, whose colour differs from the last screenshot of this scope (1 for the first capture, or
+    when the size changed).
+    """
+    threshold: float
+    """The threshold it was compared with."""
+    revision: int
+    """How many captures of this scope and format the tab has seen, this one included."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Comparison:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Comparison."""
+        o = _d.Fields("Comparison", raw, path)
+        return cls(
+            changed=o.req("changed", _d.boolean),
+            pixel_change_ratio=o.req("pixelChangeRatio", _d.number),
+            threshold=o.req("threshold", _d.number),
+            revision=o.req("revision", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PdfOutput:
+    """Result of `pdf`."""
+
+    path: str
+    """The file written (absolute)."""
+    size: int
+    """Its size in bytes."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> PdfOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as PdfOutput."""
+        o = _d.Fields("PdfOutput", raw, path)
+        return cls(path=o.req("path", _d.string), size=o.req("size", _INT_0_TO_ANY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -891,8 +1212,14 @@ CheckedOutputActions = Literal["is_checked"]
 HtmlOutputActions = Literal["html"]
 #: The actions whose result is CountOutput.
 CountOutputActions = Literal["count"]
+#: The actions whose result is ReadOutput.
+ReadOutputActions = Literal["read"]
 #: The actions whose result is WaitOutput.
 WaitOutputActions = Literal["wait"]
+#: The actions whose result is ScreenshotOutput.
+ScreenshotOutputActions = Literal["screenshot"]
+#: The actions whose result is PdfOutput.
+PdfOutputActions = Literal["pdf"]
 #: The actions whose result is DiffOutput.
 DiffOutputActions = Literal["diff"]
 #: The actions whose result is ConsoleOutput.
@@ -941,7 +1268,10 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "is_checked": CheckedOutput.decode,
         "html": HtmlOutput.decode,
         "count": CountOutput.decode,
+        "read": ReadOutput.decode,
         "wait": WaitOutput.decode,
+        "screenshot": ScreenshotOutput.decode,
+        "pdf": PdfOutput.decode,
         "diff": DiffOutput.decode,
         "console": ConsoleOutput.decode,
         "errors": ErrorsOutput.decode,
@@ -1020,7 +1350,19 @@ def decode_result(action: CountOutputActions, raw: object) -> CountOutput: ...
 
 
 @overload
+def decode_result(action: ReadOutputActions, raw: object) -> ReadOutput: ...
+
+
+@overload
 def decode_result(action: WaitOutputActions, raw: object) -> WaitOutput: ...
+
+
+@overload
+def decode_result(action: ScreenshotOutputActions, raw: object) -> ScreenshotOutput: ...
+
+
+@overload
+def decode_result(action: PdfOutputActions, raw: object) -> PdfOutput: ...
 
 
 @overload

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import weakref
+from pathlib import Path
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -18,6 +20,7 @@ from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
 from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._held import HeldSnapshots
 from ._ops import Call, Op
 from .errors import BrowserError
 from .models import (
@@ -30,6 +33,11 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -45,7 +53,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["AsyncBrowser", "AsyncPage", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"]
+__all__ = ["AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"]
 
 T = TypeVar("T")
 
@@ -75,6 +83,8 @@ class AsyncBrowser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
+        #: The snapshots this client received: the bases of delta snapshots.
+        self._held = HeldSnapshots()
         self._closing: asyncio.Future[CloseResult] | None = None
         #: The browser ``launch()`` started (None for a connected client).
         self.launch_result: LaunchResult | None = None
@@ -244,6 +254,8 @@ class AsyncPage:
 
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
+        #: Screenshots and PDF of this tab.
+        self.capture = AsyncCapture(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -265,6 +277,20 @@ class AsyncPage:
         """How many elements match a CSS selector."""
         return await self._b._drive(_ops.count(selector))
 
+    async def read(
+        self,
+        url: str | None = None,
+        *,
+        mode: ReadMode | None = None,
+        filter: str | None = None,
+        timeout_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        cookies: bool = False,
+        max_chars: int | None = None,
+    ) -> ReadResult:
+        """Read a page as Markdown for an agent: ``url`` over HTTP (no browser) or the active tab (see :meth:`agentbrowser.Page.read`)."""
+        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
+
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
@@ -283,9 +309,14 @@ class AsyncPage:
         """Reload the page."""
         return await self._b._drive(_ops.history("reload", wait_until))
 
-    async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
-        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
-        return await self._b._drive(_ops.observe(self._b, spec))
+    async def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[AsyncBrowser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
+
+        ``delta=True``: the engine sends only what changed since its last snapshot of the same
+        spec in this tab; the SDK rebuilds the whole text and refs from that base, and
+        ``Snapshot.delta`` says what changed.
+        """
+        return await self._b._drive(_ops.observe(self._b, spec, delta))
 
     async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
@@ -297,6 +328,73 @@ class AsyncPage:
 
     def __repr__(self) -> str:
         return f"<AsyncPage of {self._b!r}>"
+
+
+class AsyncCapture:
+    """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
+
+    Files are written by the engine; a relative path is resolved against this process's
+    working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
+    file in ``$TMPDIR/agentbrowser-screenshots/``.
+    """
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def screenshot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+    ) -> Screenshot:
+        """Capture the viewport, the whole page (``full_page``) or one element (``selector``: a CSS
+        selector matching exactly one element, a ref id or a :class:`Ref`) to an image file.
+
+        ``format`` is ``png``, ``jpeg`` or ``webp`` (default: from the path's extension, else
+        png); ``quality`` 0-100 for jpeg and webp.  ``annotate`` draws each ref's box and
+        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.screenshot(params, ref))
+
+    async def screenshot_if_changed(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        threshold: float = 0.0,
+    ) -> ScreenshotObservation:
+        """Like :meth:`screenshot`, but compared with the last screenshot of the same scope in this
+        tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
+        ``screenshot`` is None.  The first capture of a scope counts as changed.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+
+    async def pdf(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        print_background: bool = True,
+        landscape: bool = False,
+        prefer_css_page_size: bool = False,
+    ) -> Path:
+        """Print the page to a PDF file (headless browsers only) and return its absolute path
+        (a new temporary file without ``path``)."""
+        return await self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+
+    def __repr__(self) -> str:
+        return f"<AsyncCapture of {self._b!r}>"
 
 
 class AsyncTabs:

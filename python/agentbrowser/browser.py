@@ -10,13 +10,16 @@ made after it raise ``RuntimeError``.
 from __future__ import annotations
 
 import time
+import os
 import weakref
+from pathlib import Path
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._binary import find_binary, socket_path
 from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._held import HeldSnapshots
 from ._ops import Call, Op
 from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
@@ -30,6 +33,11 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    Ref,
+    Screenshot,
+    ScreenshotObservation,
+    ReadMode,
+    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotSpec,
@@ -45,7 +53,7 @@ from .options import LaunchOptions
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["Browser", "Page", "Tabs", "Native", "Diagnostics"]
+__all__ = ["Browser", "Page", "Capture", "Tabs", "Native", "Diagnostics"]
 
 T = TypeVar("T")
 
@@ -74,6 +82,8 @@ class Browser:
         self._options = options
         self._session = session
         self._close_result: CloseResult | None = None
+        #: The snapshots this client received: the bases of delta snapshots.
+        self._held = HeldSnapshots()
         #: The browser ``launch()`` started (None for a connected client).
         self.launch_result: LaunchResult | None = None
         self.page = Page(self)
@@ -225,6 +235,8 @@ class Page:
 
     def __init__(self, browser: Browser) -> None:
         self._b = browser
+        #: Screenshots and PDF of this tab.
+        self.capture = Capture(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -246,6 +258,30 @@ class Page:
         """How many elements match a CSS selector."""
         return self._b._drive(_ops.count(selector))
 
+    def read(
+        self,
+        url: str | None = None,
+        *,
+        mode: ReadMode | None = None,
+        filter: str | None = None,
+        timeout_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        cookies: bool = False,
+        max_chars: int | None = None,
+    ) -> ReadResult:
+        """Read a page as Markdown for an agent.
+
+        With ``url``: an HTTP fetch that launches no browser; the server's Markdown when it
+        has it (``Accept: text/markdown``, then the URL with ``.md``), else the main content of
+        its HTML converted to Markdown.  Without: the active tab's rendered DOM.  ``mode``
+        (:class:`ReadMode`) picks the raw body, the outline or llms.txt; ``filter`` keeps the
+        heading sections whose heading contains it; ``max_chars`` bounds the content (default
+        100000, 0 = no limit; ``truncated`` says when it cut); ``timeout_ms`` (default 10000)
+        covers the whole read; ``headers`` and ``cookies=True`` (the session browser's cookies)
+        are sent only when given.
+        """
+        return self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
+
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
@@ -264,9 +300,14 @@ class Page:
         """Reload the page."""
         return self._b._drive(_ops.history("reload", wait_until))
 
-    def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
-        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements)."""
-        return self._b._drive(_ops.observe(self._b, spec))
+    def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[Browser]:
+        """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
+
+        ``delta=True``: the engine sends only what changed since its last snapshot of the same
+        spec in this tab; the SDK rebuilds the whole text and refs from that base, and
+        ``Snapshot.delta`` says what changed.
+        """
+        return self._b._drive(_ops.observe(self._b, spec, delta))
 
     def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
@@ -278,6 +319,73 @@ class Page:
 
     def __repr__(self) -> str:
         return f"<Page of {self._b!r}>"
+
+
+class Capture:
+    """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
+
+    Files are written by the engine; a relative path is resolved against this process's
+    working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
+    file in ``$TMPDIR/agentbrowser-screenshots/``.
+    """
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def screenshot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+    ) -> Screenshot:
+        """Capture the viewport, the whole page (``full_page``) or one element (``selector``: a CSS
+        selector matching exactly one element, a ref id or a :class:`Ref`) to an image file.
+
+        ``format`` is ``png``, ``jpeg`` or ``webp`` (default: from the path's extension, else
+        png); ``quality`` 0-100 for jpeg and webp.  ``annotate`` draws each ref's box and
+        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return self._b._drive(_ops.screenshot(params, ref))
+
+    def screenshot_if_changed(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | Ref[Any] | None = None,
+        full_page: bool = False,
+        annotate: bool = False,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        threshold: float = 0.0,
+    ) -> ScreenshotObservation:
+        """Like :meth:`screenshot`, but compared with the last screenshot of the same scope in this
+        tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
+        ``screenshot`` is None.  The first capture of a scope counts as changed.
+        """
+        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+
+    def pdf(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        print_background: bool = True,
+        landscape: bool = False,
+        prefer_css_page_size: bool = False,
+    ) -> Path:
+        """Print the page to a PDF file (headless browsers only) and return its absolute path
+        (a new temporary file without ``path``)."""
+        return self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+
+    def __repr__(self) -> str:
+        return f"<Capture of {self._b!r}>"
 
 
 class Tabs:

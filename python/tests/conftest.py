@@ -80,6 +80,15 @@ PAGES: dict[str, str] = {
     ),
     # Served, so that no failed favicon load lands in a console a test reads.
     "/favicon.ico": "",
+    "/capture": _page(
+        "Capture",
+        '<h1 style="margin:0;padding:8px">Capture heading</h1>'
+        '<div id="red" style="position:absolute;left:100px;top:60px;width:200px;height:100px;background:#f00"></div>'
+        '<button id="send" style="position:absolute;left:400px;top:200px;width:100px;height:40px">Send</button>'
+        '<p class="two">a</p><p class="two">b</p>'
+        '<div style="height:2000px"></div>',
+        "<style>body{margin:0;background:#fff}</style>",
+    ),
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

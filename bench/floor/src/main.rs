@@ -16,6 +16,7 @@
 //! | `eval` | `expr`, `n` | `samples`, `value` |
 //! | `snapshot` | `interactive` | `ms`, `bytes`, `refs`, `text` (a one-pass DOM walk in the page) |
 //! | `axtree` | | `ms`, `bytes`, `nodes` (`Accessibility.getFullAXTree`) |
+//! | `shot` | `path` | `ms`, `bytes` (`Page.captureScreenshot` of the viewport as PNG, decoded, written to `path`) |
 //! | `click` | `selector`, `readback` | `ms`, `value` |
 //! | `fill` | `fields` (`[[selector, value], ...]`), `submit`, `readback` | `ms`, `value` |
 //! | `sock` | `path`, `lines`, `n` | `samples`, `responses` (last iteration) |
@@ -463,6 +464,18 @@ impl Floor {
                 let elapsed = ms(t0.elapsed());
                 let nodes = r["nodes"].as_array().map_or(0, Vec::len);
                 Ok(json!({"ms": elapsed, "bytes": b.cdp.last_bytes, "nodes": nodes}))
+            }
+            "shot" => {
+                use base64::Engine as _;
+                let path = str_field(req, "path")?.to_string();
+                let b = self.browser()?;
+                let t0 = Instant::now();
+                let r = b.call("Page.captureScreenshot", json!({"format": "png"}))?;
+                let png = base64::engine::general_purpose::STANDARD
+                    .decode(r["data"].as_str().ok_or("no screenshot data")?)
+                    .map_err(|e| format!("bad base64: {e}"))?;
+                std::fs::write(&path, &png).map_err(|e| format!("cannot write {path}: {e}"))?;
+                Ok(json!({"ms": ms(t0.elapsed()), "bytes": png.len()}))
             }
             "click" => {
                 let selector = str_field(req, "selector")?.to_string();

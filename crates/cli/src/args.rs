@@ -1,6 +1,6 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{ConsoleLevel, LoadState, MouseButton};
+use agentbrowser_protocol::{ConsoleLevel, ImageFormat, LlmsFile, LoadState, MouseButton};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -18,7 +18,7 @@ pub struct Cli {
     /// Print the raw JSON response envelope.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Timeout for the command in milliseconds.
+    /// Timeout for the command in milliseconds (for `read`: of the read, default 10000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
     /// How a daemon started by this invocation launches its browser.
@@ -123,6 +123,9 @@ pub enum Cmd {
         /// Size budget of the text in bytes (default 100000; 0 = no limit).
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
         max_bytes: Option<i64>,
+        /// Only what changed since the last snapshot of the same options in this tab.
+        #[arg(long)]
+        delta: bool,
     },
     /// Click a ref.
     Click {
@@ -214,6 +217,35 @@ pub enum Cmd {
     /// Check a ref's state: visible, enabled, checked.
     #[command(subcommand)]
     Is(IsCmd),
+    /// Read a page as Markdown: a URL over HTTP (no browser), or the active tab's rendered DOM.
+    Read {
+        /// The page (a bare host gets https://); absent: the active tab.
+        url: Option<String>,
+        /// The body as it is (the HTTP body, or the tab's serialized DOM).
+        #[arg(long, visible_alias = "html")]
+        raw: bool,
+        /// Fail unless the server has Markdown (no HTML fallback).
+        #[arg(long = "require-md")]
+        require_md: bool,
+        /// Read llms.txt (index) or llms-full.txt (full), looked up from the URL's path up to the root.
+        #[arg(long, value_enum, value_name = "FILE")]
+        llms: Option<LlmsFile>,
+        /// Only the headings, with their levels and anchors.
+        #[arg(long)]
+        outline: bool,
+        /// Only the heading sections whose heading contains TEXT.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// Largest content in characters (default 100000, 0 = no limit).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_chars: Option<i64>,
+        /// An extra request header, `Name: value` (repeatable); never sent to another origin.
+        #[arg(long = "header", value_name = "NAME: VALUE")]
+        headers: Vec<String>,
+        /// Send the session browser's cookies for the URL (when a browser runs).
+        #[arg(long)]
+        cookies: bool,
+    },
     /// Wait for text, a URL, a load state (several: all, in that order), or MS milliseconds.
     Wait {
         /// Milliseconds to wait when no condition is given.
@@ -228,6 +260,47 @@ pub enum Cmd {
         /// Load state to reach.
         #[arg(long, value_enum)]
         load: Option<LoadState>,
+    },
+    /// Screenshot of the viewport, the whole page (--full-page) or one element, to an image file.
+    Screenshot {
+        /// A ref (`e3`, `@e3`) or a CSS selector matching one element. A lone argument ending in
+        /// .png, .jpg, .jpeg or .webp is the path instead.
+        target: Option<String>,
+        /// The file to write (relative to the working directory; the extension picks the format).
+        /// Default: a new file in $TMPDIR/agentbrowser-screenshots/.
+        path: Option<String>,
+        /// The whole scrollable page, not only the viewport.
+        #[arg(short = 'f', long, visible_alias = "full")]
+        full_page: bool,
+        /// Image format (default: from the path's extension, else png).
+        #[arg(long, value_enum)]
+        format: Option<ImageFormat>,
+        /// JPEG or WebP quality, 0 to 100 (default 80).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        quality: Option<i64>,
+        /// Draw each ref's box and number ([12] = @e12) and print the legend.
+        #[arg(long)]
+        annotate: bool,
+        /// Write no file when nothing changed since the last screenshot of the same scope.
+        #[arg(long)]
+        if_changed: bool,
+        /// Share of pixels (0 to 1) that may change and still count as unchanged; implies --if-changed.
+        #[arg(long, value_name = "0..1", allow_negative_numbers = true)]
+        threshold: Option<f64>,
+    },
+    /// Print the page to a PDF file (headless browsers only).
+    Pdf {
+        /// The file to write (relative to the working directory).
+        path: String,
+        /// Landscape pages.
+        #[arg(long)]
+        landscape: bool,
+        /// Print background colours and images.
+        #[arg(long)]
+        print_background: bool,
+        /// Use the page size from the page's CSS `@page` rule.
+        #[arg(long)]
+        prefer_css_page_size: bool,
     },
     /// Diff the last snapshot (or --generation N) against the page now.
     Diff {

@@ -3,10 +3,10 @@
 
 use agentbrowser_protocol::{
     AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, ErrorCode,
-    ErrorsParams, EvalParams, HistoryParams, HtmlParams, LaunchParams, LoadState, NoParams,
-    OpenParams, PressParams, RefActionParams, RefParams, Request, Response, SnapshotParams,
-    TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, ValueParams, WaitCondition,
-    WaitParams,
+    ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState,
+    NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request,
+    Response, ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams,
+    TypeParams, ValueParams, WaitCondition, WaitParams,
 };
 use serde_json::Value;
 
@@ -94,6 +94,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             selector,
             urls,
             max_bytes,
+            delta,
         } => Command::Snapshot(SnapshotParams {
             selector,
             interactive: Some(!full),
@@ -101,6 +102,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_depth: unfit.fit("maxDepth", depth),
             urls: Some(urls),
             max_bytes: unfit.fit("maxBytes", max_bytes),
+            delta: delta.then_some(true),
         }),
         Cmd::Click {
             r#ref,
@@ -195,12 +197,109 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Errors { clear } => Command::Errors(ErrorsParams {
             clear: clear.then_some(true),
         }),
+        Cmd::Screenshot {
+            target,
+            path,
+            full_page,
+            format,
+            quality,
+            annotate,
+            if_changed,
+            threshold,
+        } => {
+            // A lone argument that names a file (an image extension, or a path from `/`, `.`
+            // or `~`) is the path, not the element.
+            let (target, path) = match (target, path) {
+                (Some(t), None) if looks_like_path(&t) => (None, Some(t)),
+                other => other,
+            };
+            Command::Screenshot(ScreenshotParams {
+                target,
+                path: path.map(|p| absolute("screenshot", &p)).transpose()?,
+                full_page: full_page.then_some(true),
+                format,
+                quality: unfit.fit("quality", quality),
+                annotate: annotate.then_some(true),
+                if_changed: if_changed.then_some(true),
+                threshold,
+            })
+        }
+        Cmd::Pdf {
+            path,
+            landscape,
+            print_background,
+            prefer_css_page_size,
+        } => Command::Pdf(PdfParams {
+            path: absolute("pdf", &path)?,
+            landscape: Some(landscape),
+            print_background: Some(print_background),
+            prefer_css_page_size: Some(prefer_css_page_size),
+        }),
+        Cmd::Read {
+            url,
+            raw,
+            require_md,
+            llms,
+            outline,
+            filter,
+            max_chars,
+            headers,
+            cookies,
+        } => {
+            let mut map = indexmap::IndexMap::new();
+            for h in headers {
+                let Some((name, value)) = h.split_once(':') else {
+                    return Err(Failure::invalid(
+                        "read",
+                        format!("--header {h:?} is not `Name: value`"),
+                    ));
+                };
+                map.insert(name.trim().to_string(), value.trim().to_string());
+            }
+            // `--timeout` is the read's own timeout; the request's follows from it.
+            let read = Command::Read(ReadParams {
+                url,
+                raw: raw.then_some(true),
+                require_markdown: require_md.then_some(true),
+                llms,
+                outline: outline.then_some(true),
+                filter,
+                max_chars: unfit.fit("maxChars", max_chars),
+                timeout_ms: timeout,
+                headers: (!map.is_empty()).then_some(map),
+                cookies: cookies.then_some(true),
+            });
+            let request = request(read, None);
+            return Ok(match unfit.refusal(&request) {
+                Some(answer) => Plan::Refuse(answer),
+                None => Plan::Send(request),
+            });
+        }
     };
     let request = request(command, timeout);
     Ok(match unfit.refusal(&request) {
         Some(answer) => Plan::Refuse(answer),
         None => Plan::Send(request),
     })
+}
+
+/// Whether a lone `screenshot` argument is a file path rather than a ref or a selector.
+fn looks_like_path(arg: &str) -> bool {
+    ImageFormat::from_path(arg).is_some()
+        || ["/", "./", "../", "~/"].iter().any(|p| arg.starts_with(p))
+}
+
+/// `path` made absolute against the working directory (the daemon runs elsewhere).
+fn absolute(action: &str, path: &str) -> Result<String, Failure> {
+    if path.trim().is_empty() {
+        return Err(Failure::invalid(
+            action,
+            "invalid parameter `path`: empty; give a file path",
+        ));
+    }
+    std::path::absolute(path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .map_err(|e| Failure::invalid(action, format!("invalid parameter `path`: {path:?}: {e}")))
 }
 
 /// The request the CLI sends for `command`.

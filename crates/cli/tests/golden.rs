@@ -34,6 +34,7 @@ fn normalize(v: &mut Value, key: &str) {
         "socket",
         "idleTimeoutMs",
         "timestamp",
+        "size",
     ];
     match v {
         Value::Object(m) => {
@@ -76,14 +77,21 @@ fn every_command_answers_as_pinned() {
         Page::html("<title>Second</title><h1>Second</h1>"),
     );
     let cli = Cli::new("golden");
+    let files = TempDir::new("golden-files");
+    let dir = files.path().to_string_lossy().into_owned();
+    let at = |name: &str| format!("{dir}/{name}");
     let base = s.url("/");
     let second = s.url("/second");
     let mut record = Vec::new();
     let mut run = |args: Vec<String>| -> Value {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut v = cli.json(&a);
+        // Files go to a directory that differs between runs: shown as <files>.
+        let unfile = |v: Value| -> Value {
+            serde_json::from_str(&v.to_string().replace(&dir, "<files>")).unwrap()
+        };
+        let mut v = unfile(cli.json(&a));
         normalize(&mut v, "");
-        let mut args = json!(args);
+        let mut args = unfile(json!(args));
         normalize(&mut args, "");
         record.push(json!({"args": args, "response": v.clone()}));
         v
@@ -152,6 +160,13 @@ fn every_command_answers_as_pinned() {
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["diff"]));
+    run(a(&["screenshot", &at("view.png")]));
+    run(a(&["screenshot", "#go", &at("go.jpg"), "--quality", "60"]));
+    run(a(&["screenshot", "--annotate", &at("a.png")]));
+    run(a(&["screenshot", "--if-changed", &at("c1.png")]));
+    run(a(&["screenshot", "--if-changed", &at("c2.webp")]));
+    run(a(&["screenshot", "label", &at("x.png")]));
+    run(a(&["pdf", &at("page.pdf"), "--landscape"]));
     run(a(&["open", &second]));
     run(a(&["back"]));
     run(a(&["forward"]));
@@ -160,12 +175,26 @@ fn every_command_answers_as_pinned() {
     run(a(&["tab", "list"]));
     run(a(&["tab", "switch", "t1"]));
     run(a(&["tab", "close", "t2"]));
+    run(a(&["read", &base, "--max-chars", "60"]));
+    run(a(&["read", "--outline"]));
+    run(a(&["read", &base, "--raw", "--outline"]));
     // Errors answer with their codes.
     run(a(&["click", "e99999"]));
     run(a(&["click", &name]));
     run(a(&["open", "http://["]));
     run(a(&["eval", "throw new Error('boom')"]));
     run(a(&["snapshot", "-d", "-1"]));
+    // Delta snapshots (last, so that no earlier answer changes).
+    run(a(&["open", &base]));
+    let first = run(a(&["snapshot", "--delta", "-s", "form"]));
+    run(a(&["snapshot", "--delta", "-s", "form"]));
+    let name = first["data"]["refs"]
+        .as_object()
+        .and_then(|refs| refs.iter().find(|(_, r)| r["name"] == "Name"))
+        .map(|(id, _)| id.clone())
+        .unwrap_or_else(|| panic!("no textbox Name: {first}"));
+    run(a(&["fill", &name, "Cy", "--no-evidence"]));
+    run(a(&["snapshot", "--delta", "-s", "form"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
+pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
 pub(crate) use crate::diff::handle as Diff;
@@ -26,6 +27,7 @@ pub(crate) use crate::read::{
     input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,
     is_visible as IsVisible, text as Text,
 };
+pub(crate) use crate::reading::read as Read;
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,

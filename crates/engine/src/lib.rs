@@ -6,8 +6,10 @@
 pub mod actions;
 pub mod answer;
 pub mod browser;
+pub mod capture;
 mod control;
 pub mod cx;
+pub mod delta;
 pub mod diagnostics;
 pub mod diff;
 pub mod error;
@@ -20,6 +22,7 @@ pub mod nav;
 pub mod page;
 pub mod policy;
 mod read;
+mod reading;
 pub mod refs;
 pub mod session;
 pub mod snapshot;

@@ -136,6 +136,8 @@ pub struct Page {
     pub dialogs: DialogLog,
     /// The console messages and page errors of this tab (bounded).
     pub diagnostics: DiagnosticsLog,
+    /// The last written screenshot of each scope, for `ifChanged` (bounded).
+    pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
 }
 
 impl Page {
@@ -186,6 +188,7 @@ impl Page {
             worlds: Arc::default(),
             dialogs,
             diagnostics,
+            captures: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

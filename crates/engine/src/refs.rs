@@ -185,6 +185,11 @@ impl TabRefs {
         }
     }
 
+    /// The newest kept snapshot taken with `spec` (the base of a `delta` snapshot).
+    pub fn newest_with_spec(&self, spec: &SnapshotSpec) -> Option<&Snapshot> {
+        self.snapshots.iter().rev().find(|s| &s.spec == spec)
+    }
+
     /// The newest kept snapshot that shows `id`.
     pub fn snapshot_with(&self, id: &str) -> Option<&Snapshot> {
         self.snapshots

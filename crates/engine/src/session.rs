@@ -120,7 +120,8 @@ impl Engine {
             .browser
             .as_ref()
             .and_then(Browser::active_watch)
-            .filter(|rx| !rx.borrow().crashed && action != "close");
+            // Closing the active tab detaches it: that is the command's success, not a failure.
+            .filter(|rx| !rx.borrow().crashed && action != "close" && action != "tab_close");
         // `true`: the renderer crashed; `false`: the browser connection went away (Chromium
         // exited or was killed).
         let crashed = async {

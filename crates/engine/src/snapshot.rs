@@ -21,8 +21,22 @@ pub(crate) async fn handle(
 ) -> Result<SnapshotOutput> {
     let spec = spec_from(&p);
     let page = cx.page().await?;
+    let delta = p.delta.unwrap_or(false);
+    let base = if delta {
+        page.refs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .newest_with_spec(&spec)
+            .cloned()
+    } else {
+        None
+    };
     let snap = capture(&page, &spec).await?;
-    Ok(output(&page, &snap))
+    let mut out = output(&page, &snap);
+    if delta {
+        crate::delta::apply(&mut out, base.as_ref());
+    }
+    Ok(out)
 }
 
 /// The spec that snapshot parameters ask for, defaults filled in (the protocol checked ranges).
@@ -72,6 +86,7 @@ pub fn output(page: &Page, snap: &Snapshot) -> SnapshotOutput {
                 count: *count,
             })
             .collect(),
+        delta: None,
     }
 }
 

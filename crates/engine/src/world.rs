@@ -158,6 +158,27 @@ pub async fn call_api(page: &Page, frame: &FrameTarget, call: &str) -> Result<Va
     ))
 }
 
+/// Evaluates an expression in the frame's world and returns its value (by value); a frame
+/// whose world went away (a navigation) gets a new one, twice at most.
+pub async fn evaluate_value(page: &Page, frame: &FrameTarget, expression: &str) -> Result<Value> {
+    for attempt in 0..3 {
+        let context = context(page, frame).await?;
+        match evaluate(frame, context, expression, true).await {
+            Ok(r) => {
+                if let Some(err) = js_failure(&r, "the page script") {
+                    return Err(err);
+                }
+                return Ok(r.result.value.unwrap_or(Value::Null));
+            }
+            Err(e) if context_gone(&e) && attempt < 2 => {
+                lock(page).remove(&frame.key());
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(EngineError::internal("the page's world kept going away"))
+}
+
 /// Evaluates an expression in the frame's world and returns the remote object (by reference).
 pub async fn evaluate_handle(
     page: &Page,

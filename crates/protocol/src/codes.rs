@@ -69,6 +69,12 @@ error_codes! {
     ActionTransitionFailed => "action_transition_failed",
     /// A result over its size limit (an eval result); nothing was kept.
     ResultTooLarge => "result_too_large",
+    /// A file could not be written (its path and the system's reason are in the message).
+    IoError => "io_error",
+    /// An HTTP fetch of `read` failed: no connection, TLS, a redirect loop, or an unreadable answer.
+    FetchFailed => "fetch_failed",
+    /// `read` found nothing of the kind asked for (no Markdown with `requireMarkdown`, a body that is not text).
+    ContentUnavailable => "content_unavailable",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -108,6 +108,11 @@ impl Command {
             | Command::Focus(p)
             | Command::Clear(p)
             | Command::ScrollIntoView(p) => &p.wait,
+            Command::Read(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::reading::READ_TIMEOUT_MS);
+            }
             _ => return 0,
         };
         cond.as_ref().map_or(0, WaitCondition::budget_ms)
@@ -257,8 +262,14 @@ macro_rules! for_each_command {
             Html(HtmlParams) -> HtmlOutput => "html" [Read],
             /// How many elements match a CSS selector in the active tab's document.
             Count(CountParams) -> CountOutput => "count" [Read],
+            /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
+            Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
             Wait(WaitParams) -> WaitOutput => "wait" [Read],
+            /// Capture the viewport, the whole page or one element (ref or CSS selector) to an image file; optionally with ref annotations, or only if it changed.
+            Screenshot(ScreenshotParams) -> ScreenshotOutput => "screenshot" [Read],
+            /// Print the active tab to a PDF file (headless browsers only).
+            Pdf(PdfParams) -> PdfOutput => "pdf" [Read],
             /// Diff an earlier snapshot (by generation, default the last) against the page now.
             Diff(DiffParams) -> DiffOutput => "diff" [Read],
             /// The active tab's console messages (bounded buffer, filled from the tab's start), optionally by level; `clear` empties it after reading.

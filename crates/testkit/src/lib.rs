@@ -21,6 +21,10 @@ pub struct Page {
     pub body: Vec<u8>,
     /// Delay before answering.
     pub delay: Duration,
+    /// Extra response headers (`Location`, `Set-Cookie`, ...).
+    pub headers: Vec<(String, String)>,
+    /// The Markdown answered instead when the request's `Accept` names `text/markdown`.
+    pub markdown: Option<Vec<u8>>,
 }
 
 impl Page {
@@ -31,7 +35,38 @@ impl Page {
             content_type: "text/html; charset=utf-8".into(),
             body: body.into().into_bytes(),
             delay: Duration::ZERO,
+            headers: Vec::new(),
+            markdown: None,
         }
+    }
+
+    /// A body with its content type, status 200.
+    pub fn typed(content_type: &str, body: impl Into<Vec<u8>>) -> Page {
+        Page {
+            content_type: content_type.into(),
+            body: body.into(),
+            ..Page::html("")
+        }
+    }
+
+    /// A redirect (`status` 301, 302, 303, 307 or 308) to `location`.
+    pub fn redirect(status: u16, location: &str) -> Page {
+        Page::html("")
+            .with_status(status)
+            .with_header("Location", location)
+    }
+
+    /// The same page that answers `markdown` (as `text/markdown`) to a request whose `Accept`
+    /// names `text/markdown`.
+    pub fn negotiated(mut self, markdown: impl Into<String>) -> Page {
+        self.markdown = Some(markdown.into().into_bytes());
+        self
+    }
+
+    /// The same page with one more response header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Page {
+        self.headers.push((name.into(), value.into()));
+        self
     }
 
     /// The same page answered after `delay`.
@@ -51,6 +86,26 @@ impl Page {
 pub struct Server {
     port: u16,
     routes: Arc<Mutex<HashMap<String, Page>>>,
+    log: Arc<Mutex<Vec<Received>>>,
+}
+
+/// A request the server received.
+#[derive(Clone, Debug)]
+pub struct Received {
+    /// The path with its query.
+    pub path: String,
+    /// The request headers, names lowercase, in order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Received {
+    /// The value of header `name` (lowercase), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 impl Server {
@@ -68,18 +123,21 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let port = listener.local_addr().expect("local addr").port();
         let routes: Arc<Mutex<HashMap<String, Page>>> = Arc::default();
+        let log: Arc<Mutex<Vec<Received>>> = Arc::default();
         let r = routes.clone();
+        let l = log.clone();
         let d = dir;
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let r = r.clone();
+                let l = l.clone();
                 let d = d.clone();
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &r, d.as_deref());
+                    let _ = handle(stream, &r, &l, d.as_deref());
                 });
             }
         });
-        Server { port, routes }
+        Server { port, routes, log }
     }
 
     /// Adds or replaces a route.
@@ -100,11 +158,25 @@ impl Server {
     pub fn port(&self) -> u16 {
         self.port
     }
+
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<Received> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The requests received so far for `path` (without its query).
+    pub fn requests_for(&self, path: &str) -> Vec<Received> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path.split('?').next() == Some(path))
+            .collect()
+    }
 }
 
 fn handle(
     stream: TcpStream,
     routes: &Mutex<HashMap<String, Page>>,
+    log: &Mutex<Vec<Received>>,
     dir: Option<&Path>,
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -114,6 +186,7 @@ fn handle(
             return Ok(());
         }
         let mut content_length = 0usize;
+        let mut headers = Vec::new();
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 {
@@ -123,10 +196,11 @@ fn handle(
             if h.is_empty() {
                 break;
             }
-            if let Some((k, v)) = h.split_once(':')
-                && k.eq_ignore_ascii_case("content-length")
-            {
-                content_length = v.trim().parse().unwrap_or(0);
+            if let Some((k, v)) = h.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    content_length = v.trim().parse().unwrap_or(0);
+                }
+                headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
             }
         }
         let mut body = vec![0u8; content_length];
@@ -137,6 +211,15 @@ fn handle(
             .unwrap_or("/")
             .to_string();
         let route_path = path.split('?').next().unwrap_or("/").to_string();
+        let wants_markdown = headers
+            .iter()
+            .any(|(k, v)| k == "accept" && v.contains("text/markdown"));
+        log.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Received {
+                path: path.clone(),
+                headers,
+            });
         let page = routes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -158,12 +241,7 @@ fn handle(
                 Some("json") => "application/json",
                 _ => "application/octet-stream",
             };
-            Some(Page {
-                status: 200,
-                content_type: ct.into(),
-                body,
-                delay: Duration::ZERO,
-            })
+            Some(Page::typed(ct, body))
         });
         let page = page.unwrap_or_else(|| {
             Page::html("<title>Not found</title><h1>Not found</h1>").with_status(404)
@@ -171,15 +249,26 @@ fn handle(
         if !page.delay.is_zero() {
             std::thread::sleep(page.delay);
         }
+        let (content_type, body) = match &page.markdown {
+            Some(md) if wants_markdown => ("text/markdown; charset=utf-8", md),
+            _ => (page.content_type.as_str(), &page.body),
+        };
         let mut out = stream.try_clone()?;
-        write!(
-            out,
-            "HTTP/1.1 {} X\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n\r\n",
+        let mut head = format!(
+            "HTTP/1.1 {} X\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n",
             page.status,
-            page.content_type,
-            page.body.len()
-        )?;
-        out.write_all(&page.body)?;
+            content_type,
+            body.len()
+        );
+        if page.markdown.is_some() {
+            head.push_str("Vary: Accept\r\n");
+        }
+        for (k, v) in &page.headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        out.write_all(head.as_bytes())?;
+        out.write_all(body)?;
         out.flush()?;
     }
 }

@@ -6,7 +6,7 @@ the browser type: with a :class:`~agentbrowser.Browser` their operations return 
 with an :class:`~agentbrowser.AsyncBrowser` they return awaitables.
 
 One module per kind of model: ``specs`` (inputs), ``session``, ``tabs``, ``results``
-(page operations), ``snapshot``, ``ref`` and ``action``.  This package re-exports them all;
+(page operations), ``reading`` (``read``), ``snapshot``, ``ref`` and ``action``.  This package re-exports them all;
 the ``X as X`` imports re-export the helpers that ``agentbrowser.models`` held before the split.
 """
 
@@ -20,12 +20,23 @@ from .diagnostics import ConsoleLevel as ConsoleLevel
 from .diagnostics import ConsoleLog, ConsoleMessage, ErrorLog, PageError
 from .diagnostics import LogLevel as LogLevel
 from .diagnostics import logged_errors as logged_errors
+from .capture import IMAGE_FORMATS as IMAGE_FORMATS
+from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .ref import Ref
+from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
+from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
+from .reading import LLMS_FILES as LLMS_FILES
+from .reading import MAX_READ_TIMEOUT_MS as MAX_READ_TIMEOUT_MS
+from .reading import READ_SOURCES as READ_SOURCES
+from .reading import LlmsFile as LlmsFile
+from .reading import ReadAttempt, ReadHeading, ReadMode, ReadResult
+from .reading import ReadSource as ReadSource
 from .results import Dialog, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
-from .snapshot import Snapshot
+from .snapshot import DeltaKind as DeltaKind
+from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
@@ -37,6 +48,8 @@ from .tabs import TabCloseResult, TabInfo, TabSwitchResult
 __all__ = [
     "SnapshotSpec",
     "Snapshot",
+    "SnapshotDelta",
+    "SnapshotChange",
     "Ref",
     "Wait",
     "ActionResult",
@@ -55,5 +68,14 @@ __all__ = [
     "ConsoleLog",
     "PageError",
     "ErrorLog",
+    "Screenshot",
+    "ScreenshotAnnotation",
+    "ScreenshotBox",
+    "ScreenshotObservation",
+    "ImageContent",
+    "ReadMode",
+    "ReadResult",
+    "ReadHeading",
+    "ReadAttempt",
 ]
 

@@ -31,8 +31,8 @@ B = TypeVar("B", "Browser", "AsyncBrowser")
 class ModelOps(Protocol):
     """The operations the bound models run (each a sans-IO generator of ``_ops``)."""
 
-    def observe(self, browser: B, spec: SnapshotSpec | None) -> Op[Snapshot[B]]:
-        """Capture a snapshot with ``spec``."""
+    def observe(self, browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:
+        """Capture a snapshot with ``spec`` (``delta``: only what changed, rebuilt whole)."""
 
     def diff(self, snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
         """Compare ``snapshot`` with the active page."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Awaitable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 from .. import _wire_types as w
 from ._bounded import clip, clip_repr
@@ -20,6 +21,85 @@ if TYPE_CHECKING:
     from .results import SnapshotDiff
 
 _CANDIDATES = 10
+
+#: What a delta snapshot answered: ``full`` (the whole text), ``unchanged`` or ``delta``.
+DeltaKind = Literal["full", "unchanged", "delta"]
+
+# The ref of a snapshot line `- role "name" [state, ..., ref=eN]: value` (the ref is the last state).
+_REF_LINE = re.compile(r'^ *- [^ :\n]+(?: "(?:[^"\\\n]|\\.)*")? \[(?:[^\n]*?, )?ref=(e\d+)\](?=: |$)', re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotChange:
+    """The one region of lines that turns the base snapshot's text into the new one (as
+    ``list[start_line:start_line + delete_count] = lines``)."""
+
+    start_line: int
+    delete_count: int
+    lines: tuple[str, ...]
+
+    def apply(self, base_text: str) -> str:
+        """The new text, from the base's."""
+        lines = base_text.split("\n")
+        lines[self.start_line : self.start_line + self.delete_count] = self.lines
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotDelta:
+    """How a snapshot taken with ``delta=True`` relates to its base.
+
+    ``kind`` is ``full`` (no base of the same spec: the engine sent the whole text; also when
+    this client did not hold the base the engine named, and fetched the whole snapshot),
+    ``unchanged`` or ``delta``; ``base_generation`` the base's generation (None for ``full``);
+    ``change`` the replaced region (None unless ``delta``); ``line_count`` the lines of the new
+    text; ``removed_refs`` the base's refs the new text no longer shows; ``rebuilt`` whether the
+    SDK rebuilt ``Snapshot.text`` and ``Snapshot.refs`` from the base it held; ``raw`` the
+    engine's delta mapping.
+    """
+
+    kind: DeltaKind
+    base_generation: int | None
+    change: SnapshotChange | None
+    line_count: int
+    removed_refs: tuple[str, ...]
+    rebuilt: bool
+    raw: Mapping[str, Any] = field(compare=False)
+
+    @classmethod
+    def from_wire(cls, wire: w.SnapshotDelta, raw: Mapping[str, Any], rebuilt: bool) -> SnapshotDelta:
+        """Decode the engine's delta object."""
+        change = wire.change
+        return cls(
+            kind=wire.kind,
+            base_generation=wire.base_generation,
+            change=SnapshotChange(change.start_line, change.delete_count, change.lines) if change else None,
+            line_count=wire.line_count,
+            removed_refs=wire.removed_refs,
+            rebuilt=rebuilt,
+            raw=raw,
+        )
+
+
+def rebuild(raw: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The whole wire snapshot that a delta answer ``raw`` stands for, from the ``base`` snapshot it
+    names: the text with the change applied, every ref of it in order (the delta's own refs for
+    the changed lines, the base's for the others). None when the result does not have the line
+    count the engine gives (then ``base`` is not the snapshot the engine meant)."""
+    wire = w.SnapshotDelta.decode(raw["delta"], "delta")
+    base_text: str = base["text"]
+    if wire.change is None:
+        text = base_text
+    else:
+        change = wire.change
+        if change.start_line + change.delete_count > base_text.count("\n") + 1:
+            return None
+        text = SnapshotChange(change.start_line, change.delete_count, change.lines).apply(base_text)
+    if text.count("\n") + 1 != wire.line_count:
+        return None
+    known: dict[str, Any] = {**base["refs"], **raw["refs"]}
+    refs = {rid: known[rid] for rid in _REF_LINE.findall(text) if rid in known}
+    return {**raw, "text": text, "refs": refs}
 
 
 def _parse_ref_id(ref_id: str) -> str:
@@ -41,7 +121,9 @@ class Snapshot(Generic[B]):
     :class:`SnapshotSpec` reused by :meth:`refresh` and ref mutations, ``refs`` the bound
     :class:`Ref` objects by id, ``generation`` the engine's snapshot counter, ``tab`` the tab
     that issued the refs, ``truncated`` whether the size budget cut the text and ``omitted``
-    what it left out as ``(role, lines)`` pairs, most first; ``raw`` the native mapping.
+    what it left out as ``(role, lines)`` pairs, most first; ``raw`` the native mapping (for a
+    rebuilt delta snapshot, with the whole text and refs); ``delta`` the :class:`SnapshotDelta`
+    when it was taken with ``delta=True``.
     """
 
     text: str
@@ -54,6 +136,8 @@ class Snapshot(Generic[B]):
     browser: B
     refs: Mapping[str, Ref[B]]
     raw: Mapping[str, Any]
+    delta: SnapshotDelta | None = None
+    """With ``delta=True`` only: how it relates to its base (``text`` and ``refs`` are whole anyway)."""
 
     @property
     def url(self) -> str:
@@ -66,8 +150,17 @@ class Snapshot(Generic[B]):
         return cls.from_wire(w.SnapshotOutput.decode(raw), raw, browser)
 
     @classmethod
-    def from_wire(cls, wire: w.SnapshotOutput, raw: Mapping[str, Any], browser: B) -> Snapshot[B]:
-        """Build from the decoded snapshot ``raw``, bound to ``browser``."""
+    def from_wire(
+        cls,
+        wire: w.SnapshotOutput,
+        raw: Mapping[str, Any],
+        browser: B,
+        delta: SnapshotDelta | None = None,
+    ) -> Snapshot[B]:
+        """Build from the decoded snapshot ``raw``, bound to ``browser`` (``delta``: how it relates
+        to its base, default decoded from ``raw``)."""
+        if delta is None and wire.delta is not None:
+            delta = SnapshotDelta.from_wire(wire.delta, raw["delta"], rebuilt=wire.delta.kind != "full")
         snap = cls(
             text=wire.text,
             origin=wire.origin,
@@ -79,6 +172,7 @@ class Snapshot(Generic[B]):
             browser=browser,
             refs=MappingProxyType({}),
             raw=raw,
+            delta=delta,
         )
         metas: Mapping[str, Any] = raw["refs"]
         refs = {
@@ -141,12 +235,13 @@ class Snapshot(Generic[B]):
     # -- operations ----------------------------------------------------------
 
     @overload
-    def refresh(self: Snapshot[Browser]) -> Snapshot[Browser]: ...
+    def refresh(self: Snapshot[Browser], *, delta: bool = False) -> Snapshot[Browser]: ...
     @overload
-    def refresh(self: Snapshot[AsyncBrowser]) -> Awaitable[Snapshot[AsyncBrowser]]: ...
-    def refresh(self) -> Snapshot[Any] | Awaitable[Snapshot[Any]]:
-        """Capture the same SnapshotSpec again (a new Snapshot)."""
-        return self.browser._drive(self.browser._ops.observe(self.browser, self.spec))
+    def refresh(self: Snapshot[AsyncBrowser], *, delta: bool = False) -> Awaitable[Snapshot[AsyncBrowser]]: ...
+    def refresh(self, *, delta: bool = False) -> Snapshot[Any] | Awaitable[Snapshot[Any]]:
+        """Capture the same SnapshotSpec again (a new Snapshot); ``delta=True`` asks only for what
+        changed (see ``Page.observe``)."""
+        return self.browser._drive(self.browser._ops.observe(self.browser, self.spec, delta))
 
     @overload
     def diff(self: Snapshot[Browser]) -> SnapshotDiff: ...

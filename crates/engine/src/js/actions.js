@@ -474,6 +474,24 @@ function (op, arg) {
     case 'attr': return el.getAttribute(arg);
     case 'visible': return isVisible(el);
     case 'enabled': return !isDisabled(el);
+    case 'box': {
+      // Its border box in the top frame this world reaches (CSS pixels; inside a same-origin
+      // frame, what shows in that frame's viewport), and that frame's viewport size.
+      const r = el.getBoundingClientRect();
+      let x = r.x, y = r.y, w = r.width, h = r.height, win = el.ownerDocument.defaultView;
+      for (const fe of frameChain(win)) {
+        const x0 = Math.max(x, 0), y0 = Math.max(y, 0);
+        const x1 = Math.min(x + w, win.innerWidth), y1 = Math.min(y + h, win.innerHeight);
+        if (x1 <= x0 || y1 <= y0) return { x: 0, y: 0, width: 0, height: 0, visible: false, vw: 0, vh: 0 };
+        const fr = fe.getBoundingClientRect(), st = getComputedStyle(fe);
+        x = x0 + fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0);
+        y = y0 + fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
+        w = x1 - x0;
+        h = y1 - y0;
+        win = fe.ownerDocument.defaultView;
+      }
+      return { x, y, width: w, height: h, visible: isVisible(el), vw: win.innerWidth, vh: win.innerHeight };
+    }
     case 'html': {
       const h = arg && arg.outer ? el.outerHTML : el.innerHTML;
       const max = arg && arg.max > 0 ? arg.max : Infinity;

@@ -2,12 +2,14 @@
 //! their results. The one list of commands is in `commands.rs`.
 
 pub mod actions;
+pub mod capture;
 pub mod common;
 pub mod control;
 pub mod diagnostics;
 pub mod diff;
 pub mod nav;
 pub mod read;
+pub mod reading;
 pub mod snapshot;
 pub mod tabs;
 pub mod wait;

@@ -28,6 +28,8 @@
 //                         its [role, name] now
 //   __ab.select(css, op, arg) -> {count} for op 'count', else {value} of actions.js `op` on the
 //                         first match, or {error: 'invalid_selector' | 'not_found', message}
+//   __ab.boxes(ids, token) -> {stale, boxes: [[x, y, w, h] | null per id], viewport: [w, h]}: the
+//                         refs' border boxes in this frame's viewport (annotated screenshots)
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
@@ -53,6 +55,17 @@
 // Roles and names follow Chromium's accessibility tree (the `role.value` / `name.value` of CDP
 // Accessibility.getPartialAXTree), name cut to 100 characters with '…'; crates/engine/tests/fidelity.rs measures
 // the agreement against Chromium on crates/engine/tests/fixtures/fidelity.
+//
+// State. A snapshot run keeps what it computes (options, caches, counters, size budget, outputs) in
+// its own walk context, made by newWalk (20-caches.js) and passed as the argument `w`; identity()
+// makes one too. Only what must outlive a run is module-level (besides constant tables):
+//   docToken       names this API instance, i.e. this document, in every answer
+//   refOf, byId    element <-> ref for the life of the document: a ref issued by one run is given
+//                  again to the same element by later runs, and element(id) resolves it
+//   counter        the next ref number, shared by all runs (raised to the engine's nextRef)
+//   frameOwners    the latest run's cross-origin frame owners (the array of its context), which
+//                  frameOwner(k) reads after the run
+//   sheetFlagCache (20-caches.js) what each style sheet uses, kept per sheet object across runs
 (() => {
   'use strict';
 
@@ -60,5 +73,5 @@
   const refOf = new WeakMap(); // Element -> 'eN'
   const byId = new Map(); // 'eN' -> WeakRef<Element>
   let counter = 1; // next ref number
-  let frameOwners = [];
+  let frameOwners = []; // WeakRef<iframe> per frame marker of the latest snapshot run
 

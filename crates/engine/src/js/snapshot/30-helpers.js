@@ -40,9 +40,9 @@
     return false;
   }
 
-  let ownerOf = null; // Element -> aria-owns owner (per snapshot)
-  function parentEl(el) {
+  function parentEl(w, el) {
     // accessibility parent: aria-owns owner, slot for slotted nodes, host for shadow root children
+    const ownerOf = w.ownerOf;
     if (ownerOf !== null) { const o = ownerOf.get(el); if (o !== undefined) return o; }
     if (el.assignedSlot) return el.assignedSlot;
     const p = el.parentNode;
@@ -52,9 +52,9 @@
   }
 
   // Nearest ancestor role ignoring generic/none wrappers.
-  function contextRole(el) {
-    for (let p = parentEl(el); p; p = parentEl(p)) {
-      const r = roleOf(p);
+  function contextRole(w, el) {
+    for (let p = parentEl(w, el); p; p = parentEl(w, p)) {
+      const r = roleOf(w, p);
       if (r !== 'generic' && r !== 'none') return r;
     }
     return null;
@@ -68,12 +68,12 @@
     return p && p.localName === 'table' ? p : null;
   }
 
-  function isDataTable(t) {
-    let v = dataTables.get(t);
-    if (v === undefined) { v = computeDataTable(t); dataTables.set(t, v); }
+  function isDataTable(w, t) {
+    let v = w.dataTables.get(t);
+    if (v === undefined) { v = computeDataTable(w, t); w.dataTables.set(t, v); }
     return v;
   }
-  function computeDataTable(t) {
+  function computeDataTable(w, t) {
     const er = explicitRole(t);
     if (er === 'table' || er === 'grid' || er === 'treegrid') return true;
     if (t.isContentEditable) return true;
@@ -85,7 +85,7 @@
     if (n >= 20) return true;
     if (n <= 0) return false;
     if (n === 1 && rows[0].cells.length === 1) return false;
-    const ts = cs(t);
+    const ts = cs(w, t);
     const tableBg = ts.backgroundColor;
     const spacing = ts.borderCollapse !== 'collapse' && ts.borderSpacing.split(' ').every((x) => parseFloat(x) > 0);
     let valid = 0, bordered = 0, bgDiff = 0, top = 0, bottom = 0, left = 0, right = 0;
@@ -96,7 +96,7 @@
         const cell = cells[c];
         if (cell.localName === 'th') return true;
         if (cell.getAttribute('headers') || cell.getAttribute('abbr') || cell.getAttribute('axis') || cell.getAttribute('scope')) return true;
-        const s = cs(cell);
+        const s = cs(w, cell);
         if (s.display === 'none') continue;
         if (cell.offsetWidth < 1 || cell.offsetHeight < 1) continue;
         valid++;
@@ -113,7 +113,7 @@
         const bg = s.backgroundColor;
         if (spacing && bg !== tableBg && !isTransparent(bg)) bgDiff++;
         if (bordered >= 10 || bgDiff >= 10) return true;
-        if (r < 5 && r === alt.length) alt.push(cs(rows[r]).backgroundColor);
+        if (r < 5 && r === alt.length) alt.push(cs(w, rows[r]).backgroundColor);
       }
     }
     if (valid <= 1) return false;
@@ -131,11 +131,11 @@
   }
   function isTransparent(c) { return c === 'transparent' || c === 'rgba(0, 0, 0, 0)' || /,\s*0\)$/.test(c); }
 
-  function tableRoleOf(t) {
+  function tableRoleOf(w, t) {
     const er = explicitRole(t);
     if (er === 'none') return 'none';
     if (er === 'grid' || er === 'treegrid') return er;
-    return isDataTable(t) ? 'table' : 'LayoutTable';
+    return isDataTable(w, t) ? 'table' : 'LayoutTable';
   }
 
   function headerRole(cell) {

@@ -1,35 +1,35 @@
   // ---------------------------------------------------------------- roles
 
-  function roleOf(el) {
-    let r = roles.get(el);
-    if (r === undefined) { r = computeRole(el); roles.set(el, r); }
+  function roleOf(w, el) {
+    let r = w.roles.get(el);
+    if (r === undefined) { r = computeRole(w, el); w.roles.set(el, r); }
     return r;
   }
 
-  function computeRole(el) {
+  function computeRole(w, el) {
     let er = explicitRole(el);
     if (er === 'none' && (isFocusable(el) || hasGlobalAria(el))) er = null; // presentational conflict
     if (er) {
       switch (er) {
         case 'none': return 'none';
         case 'listitem': {
-          const c = contextRole(el);
+          const c = contextRole(w, el);
           return c === 'list' || c === 'group' || c === 'directory' ? er : 'generic';
         }
         case 'option': {
-          const c = contextRole(el);
+          const c = contextRole(w, el);
           return c === 'listbox' || c === 'group' || c === 'combobox' ? er : 'generic';
         }
         case 'treeitem': {
-          const c = contextRole(el);
+          const c = contextRole(w, el);
           return c === 'tree' || c === 'group' || c === 'treegrid' ? er : 'generic';
         }
         case 'region': case 'form':
-          return hasAuthorName(el) ? er : 'generic';
+          return hasAuthorName(w, el) ? er : 'generic';
         case 'cell': {
-          const c = contextRole(el);
+          const c = contextRole(w, el);
           if (c === 'row') {
-            const t = contextRole(parentEl(el));
+            const t = contextRole(w, parentEl(w, el));
             if (t === 'grid' || t === 'treegrid') return 'gridcell';
           }
           return er;
@@ -37,17 +37,17 @@
         default: return er;
       }
     }
-    return nativeRole(el);
+    return nativeRole(w, el);
   }
 
   // (Chromium counts a non-empty attribute, even one of only spaces, for these role decisions.)
-  function hasAuthorName(el) {
+  function hasAuthorName(w, el) {
     if (el.getAttribute('aria-label')) return true;
-    if (el.hasAttribute('aria-labelledby') && labelledByText(el, el).trim()) return true;
+    if (el.hasAttribute('aria-labelledby') && labelledByText(w, el, el).trim()) return true;
     return !!el.getAttribute('title');
   }
 
-  function nativeRole(el) {
+  function nativeRole(w, el) {
     if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
       if (el.localName === 'svg') return 'image';
       if (el.localName === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
@@ -73,7 +73,7 @@
         // an <li> whose list has another role (menu, tablist, ...) is presentational
         const p = el.parentElement;
         if (p && (p.localName === 'ul' || p.localName === 'ol' || p.localName === 'menu')) {
-          const pr = roleOf(p);
+          const pr = roleOf(w, p);
           if (pr !== 'list') return 'none';
         }
         return 'listitem';
@@ -84,9 +84,9 @@
       case 'footer': return el.parentElement && el.closest(SECTIONING) ? 'sectionfooter' : 'contentinfo';
       case 'aside': {
         const p = el.parentElement && el.parentElement.closest('article,aside,nav,section');
-        return p && !hasAuthorName(el) ? 'generic' : 'complementary';
+        return p && !hasAuthorName(w, el) ? 'generic' : 'complementary';
       }
-      case 'section': return hasAuthorName(el) ? 'region' : 'generic';
+      case 'section': return hasAuthorName(w, el) ? 'region' : 'generic';
       case 'article': return 'article';
       case 'form': return 'form';
       case 'search': return 'search';
@@ -106,19 +106,19 @@
       case 'dl': return 'DescriptionList';
       case 'dt': return 'term';
       case 'dd': return 'definition';
-      case 'table': return tableRoleOf(el);
+      case 'table': return tableRoleOf(w, el);
       case 'caption': return 'caption';
       case 'thead': case 'tbody': case 'tfoot': return 'rowgroup';
       case 'tr': {
         const tb = el.closest('table');
         if (!tb) return 'generic';
-        const tr = tableRoleOf(tb);
+        const tr = tableRoleOf(w, tb);
         return tr === 'none' ? 'none' : tr === 'LayoutTable' ? 'LayoutTableRow' : 'row';
       }
       case 'td': case 'th': {
         const tb = tableOf(el);
         if (!tb) return 'generic';
-        const tr = tableRoleOf(tb);
+        const tr = tableRoleOf(w, tb);
         if (tr === 'none') return 'generic';
         if (tr === 'LayoutTable') return 'LayoutTableCell';
         if (t === 'td') return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : 'cell';

@@ -1,10 +1,10 @@
   // ---------------------------------------------------------------- names (accname as Chromium does it)
 
-  function nameOf(el) {
-    let n = names.get(el);
+  function nameOf(w, el) {
+    let n = w.names.get(el);
     if (n === undefined) {
-      try { n = collapse(computeName(el, roleOf(el))); } catch (e) { n = ''; }
-      names.set(el, n);
+      try { n = collapse(computeName(w, el, roleOf(w, el))); } catch (e) { n = ''; }
+      w.names.set(el, n);
     }
     return n;
   }
@@ -21,15 +21,15 @@
     return out;
   }
 
-  function labelledByText(el, root) {
+  function labelledByText(w, el, root) {
     const parts = [];
     for (const t of byIdRefs(el, 'aria-labelledby')) {
-      const o = { root, exclude: null, inLabelledBy: true, hiddenOK: isHiddenForName(t), depth: 0 };
+      const o = { root, exclude: null, inLabelledBy: true, hiddenOK: isHiddenForName(w, t), depth: 0 };
       let s;
       if (t === el) {
-        s = computeName(el, roleOf(el), true);
+        s = computeName(w, el, roleOf(w, el), true);
       } else {
-        s = textAlt(t, o);
+        s = textAlt(w, t, o);
       }
       s = collapse(s);
       if (s) parts.push(s);
@@ -37,18 +37,18 @@
     return parts.join(' ');
   }
 
-  function computeName(el, role, skipLabelledBy) {
+  function computeName(w, el, role, skipLabelledBy) {
     if (!skipLabelledBy && el.hasAttribute('aria-labelledby')) {
-      const s = labelledByText(el, el);
+      const s = labelledByText(w, el, el);
       if (s.trim()) return s;
     }
     const al = el.getAttribute('aria-label');
     if (al && al.trim()) return al;
     const o = { root: el, exclude: el, inLabelledBy: false, hiddenOK: false, depth: 0 };
-    const nat = nativeName(el, role, o, false);
+    const nat = nativeName(w, el, role, o, false);
     if (nat !== null && (nat.trim() || finalNative(el))) return nat;
-    if (NAME_FROM_CONTENT.has(role) || (role === 'row' && inGrid(el))) {
-      const c = textFromContent(el, o);
+    if (NAME_FROM_CONTENT.has(role) || (role === 'row' && inGrid(w, el))) {
+      const c = textFromContent(w, el, o);
       if (c.trim()) return c;
     }
     if (!NO_TITLE.has(role)) {
@@ -70,14 +70,15 @@
   function finalNative(el) {
     const t = el.localName;
     if (t === 'img') return el.hasAttribute('alt');
+    if (t === 'table') return el.caption !== null || el.hasAttribute('summary');
     if (t === 'input') return (el.type === 'submit' || el.type === 'reset' || el.type === 'button') && el.hasAttribute('value');
     return false;
   }
 
   // Rows of grids and tree grids take their name from their cells (not rows of plain tables).
-  function inGrid(row) {
-    for (let p = parentEl(row); p; p = parentEl(p)) {
-      const r = roleOf(p);
+  function inGrid(w, row) {
+    for (let p = parentEl(w, row); p; p = parentEl(w, p)) {
+      const r = roleOf(w, p);
       if (r === 'grid' || r === 'treegrid') return true;
       if (r === 'table' || r === 'LayoutTable') return false;
     }
@@ -89,7 +90,7 @@
   }
 
   // Host-language name. Returns null when the element has none.
-  function nativeName(el, role, o, recursive) {
+  function nativeName(w, el, role, o, recursive) {
     const t = el.localName;
     if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
       for (const c of el.children) if (c.localName === 'title') return c.textContent;
@@ -99,13 +100,13 @@
       case 'input': {
         const type = el.type;
         if (type === 'button' || type === 'submit' || type === 'reset') {
-          const lab = labelsText(el, o);
+          const lab = labelsText(w, el, o);
           if (lab) return lab;
           if (el.hasAttribute('value')) return el.value;
           return type === 'button' ? null : defaultButtonLabel(el);
         }
         if (type === 'image') {
-          const lab = labelsText(el, o);
+          const lab = labelsText(w, el, o);
           if (lab) return lab;
           const alt = el.getAttribute('alt');
           if (alt && alt.trim()) return alt;
@@ -116,27 +117,28 @@
           return 'Submit';
         }
         if (type === 'file') {
-          const lab = labelsText(el, o);
+          const lab = labelsText(w, el, o);
           if (lab) return lab;
           return 'Choose File';
         }
-        return labelsText(el, o);
+        return labelsText(w, el, o);
       }
       case 'textarea': case 'select': case 'meter': case 'output': case 'progress': case 'button':
-        return labelsText(el, o);
+        return labelsText(w, el, o);
       case 'img': {
         const alt = el.getAttribute('alt');
         if (alt !== null) return alt;
         return null;
       }
       case 'fieldset': {
-        for (const c of el.children) if (c.localName === 'legend') return textFromContent(c, o);
+        for (const c of el.children) if (c.localName === 'legend') return textFromContent(w, c, o);
         return null;
       }
       case 'table': {
+        // As Chromium: a caption ends it, even empty or hidden (then ''); else a summary attribute, even blank.
         const c = el.caption;
-        if (c) return textFromContent(c, o);
-        return null;
+        if (c) return !o.hiddenOK && isHiddenForName(w, c) ? '' : textFromContent(w, c, o);
+        return el.getAttribute('summary');
       }
       case 'optgroup': return el.getAttribute('label');
       case 'option': {
@@ -148,32 +150,32 @@
     }
   }
 
-  function labelsText(el, o) {
+  function labelsText(w, el, o) {
     const labels = el.labels;
     if (!labels || !labels.length) return '';
     const parts = [];
     for (const l of labels) {
-      if (isHiddenForName(l)) continue;
+      if (isHiddenForName(w, l)) continue;
       if (l.getAttribute('aria-label') && l.getAttribute('aria-label').trim()) { parts.push(l.getAttribute('aria-label')); continue; }
-      const s = collapse(textFromContent(l, { root: o.root, exclude: el, inLabelledBy: o.inLabelledBy, hiddenOK: false, depth: o.depth + 1 }));
+      const s = collapse(textFromContent(w, l, { root: o.root, exclude: el, inLabelledBy: o.inLabelledBy, hiddenOK: false, depth: o.depth + 1 }));
       if (s) parts.push(s);
     }
     return parts.join(' ');
   }
 
-  function isHiddenForName(el) {
+  function isHiddenForName(w, el) {
     if (!el.isConnected) return true;
-    for (let p = el; p; p = parentEl(p)) {
+    for (let p = el; p; p = parentEl(w, p)) {
       if (p.getAttribute('aria-hidden') === 'true') return true;
     }
-    const s = cs(el);
+    const s = cs(w, el);
     if (s.display === 'none' || s.visibility !== 'visible') return true;
     return !el.checkVisibility() && s.display !== 'contents';
   }
 
-  function isHiddenChild(el) {
+  function isHiddenChild(w, el) {
     if (el.getAttribute('aria-hidden') === 'true') return true;
-    const s = cs(el);
+    const s = cs(w, el);
     const d = s.display;
     if (d === 'none') return true;
     if (s.visibility !== 'visible') return 'vis';
@@ -181,13 +183,13 @@
   }
 
   // Text alternative of a node met while computing another node's name (recursion).
-  function textAlt(el, o) {
+  function textAlt(w, el, o) {
     if (o.depth > 40) return '';
     if (!o.inLabelledBy && el.hasAttribute('aria-labelledby')) {
-      const s = labelledByText(el, o.root);
+      const s = labelledByText(w, el, o.root);
       if (s.trim()) return s;
     }
-    const role = roleOf(el);
+    const role = roleOf(w, el);
     // embedded controls contribute their value
     let textField = false;
     if (el !== o.exclude) {
@@ -206,7 +208,7 @@
       const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
       return ph || '';
     }
-    const nat = nativeName(el, role, o, true);
+    const nat = nativeName(w, el, role, o, true);
     if (nat !== null && (nat.trim() || finalNative(el))) return nat;
     if (el.localName === 'input' && (el.type === 'submit' || el.type === 'reset')) return defaultButtonLabel(el);
     if (el.localName === 'svg' && el.namespaceURI === SVG_NS) {
@@ -216,7 +218,7 @@
       return t;
     }
     if (!NO_CONTENT_RECURSE.has(role) || o.inLabelledBy) {
-      const c = textFromContent(el, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: o.hiddenOK, depth: o.depth + 1 });
+      const c = textFromContent(w, el, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: o.hiddenOK, depth: o.depth + 1 });
       if (c.trim()) return c;
     }
     if (!NO_TITLE.has(role)) {
@@ -287,9 +289,9 @@
     return s;
   }
 
-  function pseudoText(el, which) {
+  function pseudoText(w, el, which) {
     if (el.localName === 'q') return { text: which === '::before' ? '\u201c' : '\u201d', block: false };
-    if (!pseudoCheck) return null;
+    if (!w.pseudoCheck) return null;
     const s = el.ownerDocument.defaultView.getComputedStyle(el, which);
     const c = s.content;
     if (!c || c === 'none' || c === 'normal') return null;
@@ -336,16 +338,16 @@
     return cur;
   }
 
-  function textFromContent(el, o) {
+  function textFromContent(w, el, o) {
     let out = '';
     const push = (s, block) => {
       if (!s) return;
       if (block) out += ' ' + s + ' ';
       else out += s;
     };
-    const before = o.invisible ? null : pseudoText(el, '::before');
+    const before = o.invisible ? null : pseudoText(w, el, '::before');
     if (before) push(before.text, before.block);
-    const tt = o.hiddenOK ? 'none' : cs(el).textTransform;
+    const tt = o.hiddenOK ? 'none' : cs(w, el).textTransform;
     const arr = slotted(el);
     let idx = 0;
     for (let n = arr !== null ? arr[0] : firstFlatChild(el); n; n = arr !== null ? arr[++idx] : n.nextSibling) {
@@ -360,24 +362,24 @@
       if (ln === 'title') continue;
       let inline = true;
       if (!o.hiddenOK) {
-        const h = isHiddenChild(n);
+        const h = isHiddenChild(w, n);
         if (h === true) continue;
         if (h === 'vis') {
           // invisible itself, visible descendants still count
-          const c = textFromContent(n, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: false, depth: o.depth + 1, invisible: true });
+          const c = textFromContent(w, n, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: false, depth: o.depth + 1, invisible: true });
           push(c, false);
           continue;
         }
-        inline = isInlineDisplay(n, cs(n).display);
+        inline = isInlineDisplay(n, cs(w, n).display);
       } else {
         inline = !REPLACED.has(ln) && ln !== 'div' && ln !== 'p' && ln !== 'li' && ln !== 'br';
       }
       if (ln === 'br' || ln === 'wbr') { out += ' '; continue; }
       if (ln === 'rt' || ln === 'rp') continue;
-      const s = textAlt(n, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: o.hiddenOK, depth: o.depth + 1 });
+      const s = textAlt(w, n, { root: o.root, exclude: o.exclude, inLabelledBy: o.inLabelledBy, hiddenOK: o.hiddenOK, depth: o.depth + 1 });
       push(s, !inline);
     }
-    const after = o.invisible ? null : pseudoText(el, '::after');
+    const after = o.invisible ? null : pseudoText(w, el, '::after');
     if (after) push(after.text, after.block);
     return out;
   }

@@ -1,7 +1,7 @@
   // ---------------------------------------------------------------- states and values
 
   const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'option', 'optgroup', 'fieldset']);
-  function states(el, role) {
+  function states(w, el, role) {
     const st = [];
     const t = el.localName;
     const attrs = el.hasAttributes();
@@ -29,7 +29,7 @@
       const pr = el.getAttribute('aria-pressed');
       if (pr === 'true' || pr === 'false' || pr === 'mixed') st.push('pressed=' + pr);
     }
-    if (t === 'option' ? el.selected && roleOf(el) === 'option' : aria('aria-selected') === 'true') st.push('selected');
+    if (t === 'option' ? el.selected && roleOf(w, el) === 'option' : aria('aria-selected') === 'true') st.push('selected');
     if (attrs) {
       const cur = el.getAttribute('aria-current');
       if (cur && cur !== 'false') st.push('current');
@@ -42,8 +42,8 @@
       const inv = el.getAttribute('aria-invalid');
       if (inv && inv !== 'false') st.push('invalid');
     }
-    if (el === activeEl && t !== 'body') st.push('focused');
-    if (O.urls && role === 'link') {
+    if (el === w.activeEl && t !== 'body') st.push('focused');
+    if (w.opt.urls && role === 'link') {
       const h = el.href;
       if (h) st.push('url=' + (typeof h === 'string' ? h : h.baseVal));
     }
@@ -51,7 +51,7 @@
   }
 
 
-  function valueOf(el, role) {
+  function valueOf(w, el, role) {
     const t = el.localName;
     switch (role) {
       case 'textbox': case 'searchbox': case 'spinbutton': case 'combobox': case 'slider':
@@ -65,7 +65,7 @@
         if (t === 'select') { const o = el.selectedOptions[0]; return o ? cap(optionText(o), 120) : ''; }
         const vt = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
         if (vt) return cap(collapse(vt), 120);
-        if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return preview(el, 120);
+        if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return preview(w, el, 120);
         return '';
       }
       default: return '';
@@ -73,7 +73,7 @@
   }
 
   // Visible text of an element (for nameless ref'd nodes in interactive mode), capped.
-  function preview(el, max, skipInteractive) {
+  function preview(w, el, max, skipInteractive) {
     const f = el.firstChild;
     if (f !== null && f === el.lastChild && f.nodeType === 3 && el.shadowRoot === null && el.localName !== 'slot') {
       return cap(collapse(f.data), max); // the common case: a single text node
@@ -88,13 +88,13 @@
         if (c.nodeType === 3) { const s = c.data; parts.push(s); len += s.trim().length + 1; continue; }
         if (c.nodeType !== 1) continue;
         if (SKIP_TAGS.has(c.localName)) continue;
-        if (isHiddenChild(c) !== false) continue;
+        if (isHiddenChild(w, c) !== false) continue;
         if (c.localName === 'img') { const a = c.getAttribute('alt'); if (a) { parts.push(' ' + a + ' '); len += a.length; } continue; }
         const ln = c.localName;
         if (ln === 'input' || ln === 'textarea' || ln === 'select' || ln === 'option') continue;
         if (ln === 'br') { parts.push(' '); continue; }
-        if (skipInteractive && (INTERACTIVE.has(roleOf(c)) || refOf.has(c))) continue;
-        const d = cs(c).display;
+        if (skipInteractive && (INTERACTIVE.has(roleOf(w, c)) || refOf.has(c))) continue;
+        const d = cs(w, c).display;
         const blk = !isInlineDisplay(c, d);
         if (blk) parts.push(' ');
         walkP(c);

@@ -6,39 +6,37 @@
   // want: 0 no ref, 1 ref, 2 content (ref when it holds no interactive descendant and has text),
   //       3 cursor:pointer heuristic (ref when it holds no interactive descendant), 4 image (ref when named),
   //       5 table row in interactive mode (ref when its cells have text; the cells become its value)
-  let O = null; // options of the running snapshot
-  let interactiveCount = 0; // interactive refs seen so far (post-children decisions)
   const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader']);
 
-  function visitSafe(n, ctx, out) {
-    try { visit(n, ctx, out); } catch (e) { /* a node that throws is left out, the walk goes on */ }
+  function visitSafe(w, n, ctx, out) {
+    try { visit(w, n, ctx, out); } catch (e) { /* a node that throws is left out, the walk goes on */ }
   }
-  function visitSiblings(first, ctx, out) {
+  function visitSiblings(w, first, ctx, out) {
     for (let n = first; n !== null; n = n.nextSibling) {
       const nt = n.nodeType;
-      if (nt === 1) visitSafe(n, ctx, out);
-      else if (nt === 3 && ctx.text) pushText(n, ctx, out);
+      if (nt === 1) visitSafe(w, n, ctx, out);
+      else if (nt === 3 && ctx.text) pushText(w, n, ctx, out);
     }
   }
-  function visitList(list, ctx, out) {
+  function visitList(w, list, ctx, out) {
     for (let i = 0; i < list.length; i++) {
       const n = list[i];
       const nt = n.nodeType;
-      if (nt === 1) visitSafe(n, ctx, out);
-      else if (nt === 3 && ctx.text) pushText(n, ctx, out);
+      if (nt === 1) visitSafe(w, n, ctx, out);
+      else if (nt === 3 && ctx.text) pushText(w, n, ctx, out);
     }
   }
-  function pushText(n, ctx, out) {
+  function pushText(w, n, ctx, out) {
     let s = n.data;
     if (!s) return;
-    if (ctx.tt === undefined) ctx.tt = cs(ctx.parent).textTransform;
+    if (ctx.tt === undefined) ctx.tt = cs(w, ctx.parent).textTransform;
     if (ctx.tt !== 'none') s = transformText(s, ctx.tt);
     const last = out.length ? out[out.length - 1] : null;
     if (last !== null && last.kind === 'text') last.text += s;
     else out.push({ kind: 'text', text: s });
   }
 
-  function visit(el, ctx, out) {
+  function visit(w, el, ctx, out) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
     let inModal = ctx.inModal;
@@ -48,14 +46,14 @@
     }
     const attrs = el.hasAttributes();
     if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return;
-    const st = cs(el);
+    const st = cs(w, el);
     const display = st.display;
     if (display === 'none') return;
     const visible = st.visibility === 'visible';
     const cursor = st.cursor;
-    const I = O.interactive;
+    const I = w.opt.interactive;
 
-    let role = roleOf(el);
+    let role = roleOf(w, el);
     let want = 0;
     let interactive = false;
     if (visible) {
@@ -88,14 +86,14 @@
     }
     if (ctx.row !== null && visible && (CELL_ROLES.has(role) || role === 'gridcell')) ctx.row.cells.push({ el, item });
     const target = item !== null ? item.children : out;
-    const before = interactiveCount;
+    const before = w.interactiveCount;
 
     // In the interactive view text is not collected: an element without element children has nothing to visit.
     const sr0 = el.shadowRoot;
     if (I && sr0 === null && el.firstElementChild === null && tag !== 'slot' && !isFrame) {
       if (item === null) return;
-      if (interactive || want === 3 || want === 6) interactiveCount++;
-      else if (want === 4) item.ref = nameOf(el) !== '';
+      if (interactive || want === 3 || want === 6) w.interactiveCount++;
+      else if (want === 4) item.ref = nameOf(w, el) !== '';
       if (item.ref) out.push(item);
       return;
     }
@@ -116,53 +114,53 @@
 
     cctx.text = !I && visible && !cctx.quiet;
     if (isFrame) {
-      if (visible) frameChildren(el, cctx, item);
+      if (visible) frameChildren(w, el, cctx, item);
     } else if (tag === 'select') {
-      if (role === 'listbox') visitSiblings(el.firstChild, cctx, target);
+      if (role === 'listbox') visitSiblings(w, el.firstChild, cctx, target);
     } else if (LEAF_TAGS.has(tag) || el.namespaceURI === SVG_NS) {
       // nothing inside that we report
     } else if (tag === 'details' && !el.open) {
       for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) {
-        if (c.localName === 'summary') { visit(c, cctx, target); break; }
+        if (c.localName === 'summary') { visit(w, c, cctx, target); break; }
       }
     } else if (el.firstChild !== null || sr0 !== null || tag === 'slot') {
       const sr = sr0;
-      if (sr !== null) scanShadowStyles(sr);
-      let cv = cvCheck ? st.contentVisibility : 'visible';
+      if (sr !== null) scanShadowStyles(w, sr);
+      let cv = w.cvCheck ? st.contentVisibility : 'visible';
       if (cv === 'auto') {
         // content-visibility:auto content that is currently skipped (offscreen) is not rendered
         const fc = el.firstElementChild;
         if (fc !== null) {
-          const d = cs(fc).display;
+          const d = cs(w, fc).display;
           if (d !== 'none' && d !== 'contents' && !fc.checkVisibility({ contentVisibilityAuto: true })) cv = 'hidden';
         }
       }
       if (cv !== 'hidden') {
         const block = !I && item === null && !isInlineDisplay(el, display);
         if (block) out.push(SEP);
-        if (sr !== null) visitSiblings(sr.firstChild, cctx, target);
+        if (sr !== null) visitSiblings(w, sr.firstChild, cctx, target);
         else if (tag === 'slot') {
           const a = el.assignedNodes();
-          if (a.length) visitList(a, cctx, target);
-          else visitSiblings(el.firstChild, cctx, target);
-        } else visitSiblings(el.firstChild, cctx, target);
+          if (a.length) visitList(w, a, cctx, target);
+          else visitSiblings(w, el.firstChild, cctx, target);
+        } else visitSiblings(w, el.firstChild, cctx, target);
         if (block) out.push(SEP);
       }
     }
 
     if (item === null) return;
-    const hasInteractiveDesc = interactiveCount > before;
-    if (interactive) interactiveCount++;
+    const hasInteractiveDesc = w.interactiveCount > before;
+    if (interactive) w.interactiveCount++;
     if (want === 2 || want === 3 || want === 6) {
       if (hasInteractiveDesc) {
         // a clickable container (mail list row, card) stays when it has text of its own
         if (want === 3) {
-          const own = preview(el, 201, true);
+          const own = preview(w, el, 201, true);
           item.ref = own !== '' && own.length <= 200;
         } else item.ref = false;
-      } else if (want !== 2) interactiveCount++;
+      } else if (want !== 2) w.interactiveCount++;
     } else if (want === 4) {
-      item.ref = nameOf(el) !== '';
+      item.ref = nameOf(w, el) !== '';
     }
     if (!item.ref && !isFrame) {
       if (I) {
@@ -170,14 +168,14 @@
         return;
       }
       // full view: drop wrappers that carry nothing
-      if (O.compact && (role === 'listitem' || role === 'paragraph') && item.children.length === 1 && item.children[0].kind === 'el' && nameOf(el) === '') {
+      if (w.opt.compact && (role === 'listitem' || role === 'paragraph') && item.children.length === 1 && item.children[0].kind === 'el' && nameOf(w, el) === '') {
         out.push(item.children[0]);
         return;
       }
-      if (role === 'generic' || (O.compact && COMPACT_HOIST.has(role))) {
-        if (nameOf(el) === '') {
+      if (role === 'generic' || (w.opt.compact && COMPACT_HOIST.has(role))) {
+        if (nameOf(w, el) === '') {
           const block = !isInlineDisplay(el, display);
-          if (!(role === 'generic' && !O.compact && block && countShown(item.children) > 1)) {
+          if (!(role === 'generic' && !w.opt.compact && block && countShown(item.children) > 1)) {
             if (block) out.push(SEP);
             for (const c of item.children) out.push(c);
             if (block) out.push(SEP);
@@ -213,21 +211,21 @@
     return n;
   }
 
-  function frameChildren(el, ctx, item) {
+  function frameChildren(w, el, ctx, item) {
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
     if (doc && doc.documentElement) {
-      const prev = pseudoCheck, prevCv = cvCheck;
+      const prev = w.pseudoCheck, prevCv = w.cvCheck;
       const f = styleFlags(doc);
-      pseudoCheck = (f & 1) !== 0;
-      cvCheck = (f & 2) !== 0;
+      w.pseudoCheck = (f & 1) !== 0;
+      w.cvCheck = (f & 2) !== 0;
       const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false });
-      visit(doc.documentElement, fctx, item.children);
-      pseudoCheck = prev;
-      cvCheck = prevCv;
+      visit(w, doc.documentElement, fctx, item.children);
+      w.pseudoCheck = prev;
+      w.cvCheck = prevCv;
     } else {
-      const index = frameOwners.length;
-      frameOwners.push(new WeakRef(el));
+      const index = w.frameOwners.length;
+      w.frameOwners.push(new WeakRef(el));
       item.children.push({ kind: 'marker', index });
     }
   }

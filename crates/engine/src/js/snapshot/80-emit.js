@@ -16,26 +16,26 @@
     'figure', 'Figcaption', 'caption', 'strong', 'emphasis', 'code', 'time', 'Abbr', 'mark', 'note', 'log',
     'tooltip', 'DescriptionList', 'canvas', 'button', 'link', 'menuitem', 'tab', 'option', 'treeitem']);
 
-  // Size budget of the running snapshot: bytes used so far, and what was left out past it.
-  let used = 0;
-  let omitted = null; // role -> lines left out (null while nothing was cut)
-
-  // Adds a line within the budget; past it, counts the line's role as left out instead.
-  function push(lines, line, role) {
-    if (omitted === null && (O.maxBytes <= 0 || used + line.length + 1 <= O.maxBytes)) {
-      lines.push(line);
-      used += line.length + 1;
+  // Adds a line to w.lines within the size budget (w.used bytes so far of w.opt.maxBytes); past it,
+  // counts the line's role in w.omitted as left out instead.
+  function push(w, line, role) {
+    const maxBytes = w.opt.maxBytes;
+    if (w.omitted === null && (maxBytes <= 0 || w.used + line.length + 1 <= maxBytes)) {
+      w.lines.push(line);
+      w.used += line.length + 1;
       return true;
     }
-    if (omitted === null) omitted = Object.create(null);
-    omitted[role] = (omitted[role] || 0) + 1;
+    if (w.omitted === null) w.omitted = Object.create(null);
+    w.omitted[role] = (w.omitted[role] || 0) + 1;
     return false;
   }
 
-  function emit(items, depth, lines, refs, frames) {
-    const I = O.interactive;
-    const abs = O.baseDepth + depth;
-    const cut = O.maxDepth !== null && abs > O.maxDepth;
+  // Turns the walk's items into w.lines, w.refs and w.frames.
+  function emit(w, items, depth) {
+    const opt = w.opt;
+    const I = opt.interactive;
+    const abs = opt.baseDepth + depth;
+    const cut = opt.maxDepth !== null && abs > opt.maxDepth;
     const indent = '  '.repeat(abs);
     for (let k = 0; k < items.length; k++) {
       const it = items[k];
@@ -44,15 +44,15 @@
       if (kind === 'text') {
         if (cut) continue;
         const s = collapse(it.text);
-        if (s) push(lines, indent + '- text: ' + esc(cap(s, 500)), 'text');
+        if (s) push(w, indent + '- text: ' + esc(cap(s, 500)), 'text');
         continue;
       }
       if (kind === 'marker') {
         if (cut) continue;
         const marker = '\u0000frame:' + it.index;
-        if (omitted !== null) continue; // the frame's own line was counted
-        lines.push(marker);
-        frames.push({ marker, index: it.index, depth: abs });
+        if (w.omitted !== null) continue; // the frame's own line was counted
+        w.lines.push(marker);
+        w.frames.push({ marker, index: it.index, depth: abs });
         continue;
       }
       const el = it.el;
@@ -65,8 +65,8 @@
         if (I && !hasContent(children)) continue;
         name = cap(collapse(el.getAttribute('title') || el.getAttribute('name') || ''), 100);
       } else {
-        name = cap(nameOf(el), 100);
-        value = valueOf(el, role);
+        name = cap(nameOf(w, el), 100);
+        value = valueOf(w, el, role);
       }
       if (!I) {
         children = mergeText(children);
@@ -80,50 +80,50 @@
         if (it.want === 5) {
           if (name) ref = el.hasAttribute('aria-selected') || el.hasAttribute('aria-expanded') || el.hasAttribute('tabindex');
           else {
-            value = rowPreview(it);
+            value = rowPreview(w, it);
             if (!value) ref = false;
           }
         } else if (!name && !value && it.want === 3 && hasContent(children)) {
-          value = preview(el, 100, true);
+          value = preview(w, el, 100, true);
         } else if (!name && !value && PREVIEW_ROLES.has(role) && (it.want === 2 || !hasContent(children))) {
-          value = preview(el, 100);
+          value = preview(w, el, 100);
           if (!value) {
             if (it.want === 2) ref = false;
             else value = collapse(el.getAttribute('title') || '');
           }
         }
-        if (!ref) { emit(children, depth, lines, refs, frames); continue; }
+        if (!ref) { emit(w, children, depth); continue; }
       }
       if (cut) continue;
       const shownRole = isFrame ? 'iframe' : role;
-      if (omitted !== null) {
+      if (w.omitted !== null) {
         // Past the budget: count what is left out; no ref is issued for a line nobody sees.
-        push(lines, '', shownRole);
-        emit(children, depth + 1, lines, refs, frames);
+        push(w, '', shownRole);
+        emit(w, children, depth + 1);
         continue;
       }
-      const st = isFrame ? [] : states(el, role);
+      const st = isFrame ? [] : states(w, el, role);
       const id = ref ? (refOf.get(el) || 'e' + counter) : null;
       if (id !== null) st.push('ref=' + id);
       let line = indent + '- ' + shownRole;
       if (name) line += ' "' + esc(name) + '"';
       if (st.length) line += ' [' + st.join(', ') + ']';
       if (value) line += ': ' + esc(collapse(value));
-      if (push(lines, line, shownRole) && ref) {
+      if (push(w, line, shownRole) && ref) {
         assignRef(el);
-        refs.push([id, role, name]);
+        w.refs.push([id, role, name]);
       }
-      emit(children, depth + 1, lines, refs, frames);
+      emit(w, children, depth + 1);
     }
   }
   function isText(c) { return c.kind === 'text'; }
 
-  function rowPreview(it) {
+  function rowPreview(w, it) {
     const parts = [];
     let any = false;
     for (const c of it.cells) {
       if (c.item !== null && c.item.ref) continue; // shown as its own line
-      const s = preview(c.el, 60);
+      const s = preview(w, c.el, 60);
       if (s) any = true;
       parts.push(s);
     }

@@ -28,91 +28,50 @@
     } else {
       root = doc.documentElement;
     }
-    resetCaches();
-    O = o;
-    interactiveCount = 0;
-    used = 0;
-    omitted = null;
-    frameOwners = [];
-    const sf = styleFlags(doc);
-    pseudoCheck = (sf & 1) !== 0;
-    cvCheck = (sf & 2) !== 0;
-    activeEl = doc.activeElement;
-    ownerOf = owners(doc);
-    while (activeEl && activeEl.shadowRoot && activeEl.shadowRoot.activeElement) activeEl = activeEl.shadowRoot.activeElement;
+    const w = newWalk(doc, o);
+    frameOwners = w.frameOwners; // frameOwner(k) answers from the latest run's markers
     const items = [];
-    try {
-      if (root) {
-        const modal = findModal(root.ownerDocument);
-        const ctx = { cursor: 'auto', inInteractive: false, inCombo: false, inLabel: false, editable: false, quiet: false, modal,
-          inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: undefined, row: null };
-        let hiddenRoot = false;
-        if (root !== root.ownerDocument.documentElement) {
-          // a root inside hidden content shows nothing
-          for (let p = parentEl(root); p && !hiddenRoot; p = parentEl(p)) {
-            hiddenRoot = p.getAttribute('aria-hidden') === 'true' || p.hasAttribute('inert');
-          }
-          if (!hiddenRoot && !root.checkVisibility() && cs(root).display !== 'contents') hiddenRoot = true;
-          // inherit context from ancestors
-          const p = parentEl(root);
-          if (p) {
-            ctx.cursor = cs(p).cursor;
-            ctx.editable = p.isContentEditable;
-            ctx.inInteractive = !!p.closest('a[href],button,[role=button],[role=link]');
-          }
+    if (root) {
+      const modal = findModal(root.ownerDocument);
+      const ctx = { cursor: 'auto', inInteractive: false, inCombo: false, inLabel: false, editable: false, quiet: false, modal,
+        inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: undefined, row: null };
+      let hiddenRoot = false;
+      if (root !== root.ownerDocument.documentElement) {
+        // a root inside hidden content shows nothing
+        for (let p = parentEl(w, root); p && !hiddenRoot; p = parentEl(w, p)) {
+          hiddenRoot = p.getAttribute('aria-hidden') === 'true' || p.hasAttribute('inert');
         }
-        if (!hiddenRoot) visit(root, ctx, items);
+        if (!hiddenRoot && !root.checkVisibility() && cs(w, root).display !== 'contents') hiddenRoot = true;
+        // inherit context from ancestors
+        const p = parentEl(w, root);
+        if (p) {
+          ctx.cursor = cs(w, p).cursor;
+          ctx.editable = p.isContentEditable;
+          ctx.inInteractive = !!p.closest('a[href],button,[role=button],[role=link]');
+        }
       }
-      const lines = [], refs = [], frames = [];
-      emit(items, 0, lines, refs, frames);
-      let text = lines.join('\n');
-      if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
-      pruneDead();
-      return { ok: true, value: { text, refs, nextRef: counter, docToken, frames, url: location.href, omitted } };
-    } finally {
-      resetCaches();
-      O = null;
-      ownerOf = null;
-      activeEl = null;
-      omitted = null;
+      if (!hiddenRoot) visit(w, root, ctx, items);
     }
-  }
-
-  // aria-owns: owned element -> its owner, for one document (null when none).
-  function owners(doc) {
-    let map = null;
-    try {
-      for (const o of doc.querySelectorAll('[aria-owns]')) {
-        for (const id of o.getAttribute('aria-owns').trim().split(/\s+/)) {
-          const t = id && doc.getElementById(id);
-          if (t && t !== o && !t.contains(o)) (map || (map = new Map())).set(t, o);
-        }
-      }
-    } catch (e) { map = null; }
-    return map;
+    emit(w, items, 0);
+    let text = w.lines.join('\n');
+    if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
+    pruneDead();
+    return { ok: true, value: { text, refs: w.refs, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted } };
   }
 
   // [role, name] of an element now, as a snapshot line would show them.
   function identity(el) {
     if (!el || el.nodeType !== 1) return ['', ''];
-    const pc = pseudoCheck, cc = cvCheck;
-    resetCaches();
-    pseudoCheck = true;
-    cvCheck = true;
-    ownerOf = owners(el.ownerDocument);
+    // its own context: fresh caches, every style sheet feature assumed in use, no options
+    const w = walkContext(null, true, true, owners(el.ownerDocument), null);
     try {
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') {
         return ['Iframe', cap(collapse(el.getAttribute('title') || el.getAttribute('name') || ''), 100)];
       }
-      return [roleOf(el), cap(nameOf(el), 100)];
+      return [roleOf(w, el), cap(nameOf(w, el), 100)];
     } catch (e) {
       return ['', ''];
-    } finally {
-      pseudoCheck = pc;
-      cvCheck = cc;
-      ownerOf = null;
-      resetCaches();
     }
   }
 
@@ -151,5 +110,46 @@
     return el && el.isConnected ? el : null;
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, docToken };
+  // An element's border box in this world's top frame (CSS pixels): inside a same-origin frame,
+  // the part that shows in that frame's viewport, placed by its <iframe>'s content box; null
+  // when nothing of it shows there.
+  function topBox(el) {
+    const r = el.getBoundingClientRect();
+    let x = r.x, y = r.y, w = r.width, h = r.height, win = el.ownerDocument.defaultView;
+    while (win && win !== window) {
+      let fe = null;
+      try { fe = win.frameElement; } catch (e) { fe = null; }
+      if (!fe) return null;
+      const x0 = Math.max(x, 0), y0 = Math.max(y, 0);
+      const x1 = Math.min(x + w, win.innerWidth), y1 = Math.min(y + h, win.innerHeight);
+      if (x1 <= x0 || y1 <= y0) return null;
+      const fr = fe.getBoundingClientRect(), st = getComputedStyle(fe);
+      x = x0 + fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0);
+      y = y0 + fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
+      w = x1 - x0;
+      h = y1 - y0;
+      win = fe.ownerDocument.defaultView;
+    }
+    return [x, y, w, h];
+  }
+
+  // Boxes of refs for an annotated screenshot: [x, y, width, height] in this frame's viewport
+  // (CSS pixels; see topBox) per id, null for a ref whose element is gone, hidden, zero-sized or
+  // scrolled out of its frame; `stale` when this document is not the one `token` names.
+  function boxes(ids, token) {
+    if (token !== docToken) return { ok: true, value: { stale: true, boxes: [], viewport: [innerWidth, innerHeight] } };
+    const out = [];
+    for (const id of ids) {
+      const el = element(id);
+      let b = null;
+      if (el && el.checkVisibility({ visibilityProperty: true })) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) b = topBox(el);
+      }
+      out.push(b);
+    }
+    return { ok: true, value: { stale: false, boxes: out, viewport: [innerWidth, innerHeight] } };
+  }
+
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, docToken };
 })()

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Bytes an agent reads across one scripted 10-step session on the 5k-element page, observing the
+page three ways: full snapshots, evidence diffs, delta snapshots.
+
+    python3 bench/session_bytes.py [--bin BINARY] [--json-out FILE]      # make bench-session
+
+The session (bench/pages.py's session-5k.html: the 5k page with a filter form under its heading):
+
+     1 open the page            2 observe (the first look)
+     3 fill Search "widget"     4 observe
+     5 fill Quantity "3"        6 observe
+     7 click Apply              8 observe
+     9 read the status line    10 observe (nothing changed)
+
+How each strategy observes:
+
+  full      actions with --no-evidence; every observe is `snapshot` (the whole text)
+  evidence  actions with evidence (the default): an observe after an action is that action's own
+            output (its diff), so it sends nothing; step 2 is `snapshot`, step 10 is `diff`
+  delta     actions with --no-evidence; step 2 and every observe is `snapshot --delta`
+
+Each strategy runs twice in a fresh session: once printing the CLI's human text (what an agent
+driving the CLI reads) and once with --json (what a client of the JSON protocol reads: the
+agentbrowser SDK, `batch`, or an MCP bridge). Bytes are counted on stdout. The page, the steps and
+the refs are fixed, so the counts do not vary between runs (no repetitions are needed); the script
+checks that the status line really reads "Showing 3 results for widget".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+STEPS = (
+    "open",
+    "observe",
+    "fill Search",
+    "observe",
+    "fill Quantity",
+    "observe",
+    "click Apply",
+    "observe",
+    "read status",
+    "observe",
+)
+STRATEGIES = ("full", "evidence", "delta")
+EXPECTED_STATUS = "Showing 3 results for widget"
+
+
+class Session:
+    """One CLI session in its own socket directory; every command's stdout is counted."""
+
+    def __init__(self, binary: Path, sockets: Path, name: str, json_mode: bool) -> None:
+        self.binary, self.name, self.json_mode = binary, name, json_mode
+        self.env = {**os.environ, "AGENTBROWSER_SOCKET_DIR": str(sockets), "AGENTBROWSER_SESSION": name}
+
+    def run(self, *args: str) -> str:
+        argv = [str(self.binary), *(["--json"] if self.json_mode else []), *args]
+        p = subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} failed ({p.returncode}): {p.stdout[-500:]} {p.stderr[-500:]}")
+        return p.stdout
+
+    def close(self) -> None:
+        subprocess.run([str(self.binary), "close"], env=self.env, capture_output=True, timeout=60)
+
+
+def find_ref(out: str, role: str, name: str) -> str:
+    """The ref of the line `- role "name" [... ref=eN]` in a human or JSON answer."""
+    text = out
+    if out.lstrip().startswith("{"):
+        data = json.loads(out)["data"]
+        refs = data.get("refs") or {}
+        for rid, info in refs.items():
+            if info["role"] == role and info["name"] == name:
+                return str(rid)
+        raise SystemExit(f"no {role} {name!r} in the answer")
+    m = re.search(rf'- {re.escape(role)}(?: "{re.escape(name)}")? \[(?:[^\]\n]*, )?ref=(e\d+)\]', text)
+    if not m:
+        raise SystemExit(f"no {role} {name!r} in:\n{text[:2000]}")
+    return m.group(1)
+
+
+def run_strategy(binary: Path, url: str, strategy: str, json_mode: bool) -> list[int]:
+    """Runs the session with one strategy; returns the bytes read at each step."""
+    sockets = Path(tempfile.mkdtemp(prefix="ab-session-bytes-"))
+    s = Session(binary, sockets, f"bytes-{strategy}-{'json' if json_mode else 'text'}", json_mode)
+    sizes: list[int] = []
+    try:
+        no_ev = [] if strategy == "evidence" else ["--no-evidence"]
+
+        def observe(first: bool = False, after_action: bool = False) -> str:
+            if strategy == "delta":
+                return s.run("snapshot", "--delta")
+            if strategy == "full" or first:
+                return s.run("snapshot")
+            if after_action:
+                return ""  # the action's own output (its diff) was the observation
+            return s.run("diff")
+
+        sizes.append(len(s.run("open", url)))
+        first = observe(first=True)
+        sizes.append(len(first))
+        search = find_ref(first, "searchbox", "Search")
+        qty = find_ref(first, "spinbutton", "Quantity")
+        apply = find_ref(first, "button", "Apply")
+        status = find_ref(first, "status", "")
+        sizes.append(len(s.run("fill", search, "widget", *no_ev)))
+        sizes.append(len(observe(after_action=True)))
+        sizes.append(len(s.run("fill", qty, "3", *no_ev)))
+        sizes.append(len(observe(after_action=True)))
+        sizes.append(len(s.run("click", apply, *no_ev)))
+        sizes.append(len(observe(after_action=True)))
+        read = s.run("get", "text", status)
+        got = json.loads(read)["data"]["value"] if json_mode else read.strip()
+        if got != EXPECTED_STATUS:
+            raise SystemExit(f"{strategy}: the status reads {got!r}, not {EXPECTED_STATUS!r}")
+        sizes.append(len(read))
+        sizes.append(len(observe()))
+    finally:
+        s.close()
+        shutil.rmtree(sockets, ignore_errors=True)
+    return sizes
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    release, debug = (REPO / "target" / kind / "agentbrowser" for kind in ("release", "debug"))
+    ap.add_argument(
+        "--bin", type=Path, default=release if release.exists() or not debug.exists() else debug,
+        help="the agentbrowser binary (default target/release, else target/debug; the bytes do not depend on it)",
+    )
+    ap.add_argument("--json-out", type=Path, help="write every step's bytes as JSON here")
+    args = ap.parse_args()
+    if not args.bin.exists():
+        print(f"{args.bin} does not exist (cargo build --release, or pass --bin)", file=sys.stderr)
+        return 2
+    pages = Path(tempfile.mkdtemp(prefix="ab-session-pages-"))
+    server = subprocess.Popen(
+        [sys.executable, str(REPO / "bench" / "pages.py"), "serve", str(pages)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        port = server.stdout.readline().strip()
+        if not port.isdigit():
+            raise SystemExit("the page server did not start")
+        url = f"http://127.0.0.1:{port}/session-5k.html"
+        results: dict[str, dict[str, list[int]]] = {}
+        for strategy in STRATEGIES:
+            results[strategy] = {
+                mode: run_strategy(args.bin, url, strategy, mode == "json") for mode in ("text", "json")
+            }
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(pages, ignore_errors=True)
+
+    print("Bytes an agent reads across the 10-step session on session-5k.html (stdout of each command)\n")
+    print("| step | " + " | ".join(f"{st} text | {st} JSON" for st in STRATEGIES) + " |")
+    print("|---|" + "---:|" * (2 * len(STRATEGIES)))
+    for i, step in enumerate(STEPS):
+        cells = [f"{results[st][mode][i]:,}" for st in STRATEGIES for mode in ("text", "json")]
+        print(f"| {i + 1} {step} | " + " | ".join(cells) + " |")
+    totals = {st: {mode: sum(results[st][mode]) for mode in ("text", "json")} for st in STRATEGIES}
+    cells = [f"**{totals[st][mode]:,}**" for st in STRATEGIES for mode in ("text", "json")]
+    print("| total | " + " | ".join(cells) + " |")
+    print()
+    for mode in ("text", "json"):
+        full = totals["full"][mode]
+        ratios = ", ".join(f"{st} {totals[st][mode] / full:.3f}" for st in STRATEGIES)
+        print(f"{mode}: against full snapshots: {ratios}")
+    if args.json_out:
+        args.json_out.write_text(json.dumps({"steps": STEPS, "bytes": results}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+//! `snapshot --delta` end to end: only what changed since the last snapshot of the same spec,
+//! enough to rebuild the full text, with refs that act.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+fn page() -> String {
+    let links: String = (0..300)
+        .map(|i| format!("<li><a href='#l{i}'>Link number {i}</a></li>"))
+        .collect();
+    format!(
+        r#"<!doctype html><title>Delta</title>
+<h1>Catalogue</h1>
+<label>Search <input id="q" type="search"></label>
+<button id="apply" onclick="apply()">Apply filter</button>
+<p id="out" role="status"></p>
+<div id="extra"></div>
+<ul>{links}</ul>
+<script>
+  function apply() {{
+    document.getElementById('out').textContent = 'Showing results for ' + document.getElementById('q').value;
+    document.getElementById('extra').innerHTML = '<button id="clear" onclick="clearIt()">Clear filter</button>';
+  }}
+  function clearIt() {{
+    document.getElementById('q').value = '';
+    document.getElementById('out').textContent = 'Cleared';
+    document.getElementById('extra').innerHTML = '';
+  }}
+</script>"#
+    )
+}
+
+/// Rebuilds a delta answer's text from the base text it names.
+fn rebuild(base: &str, delta: &Value) -> String {
+    let c = &delta["change"];
+    let mut lines: Vec<String> = base.split('\n').map(str::to_string).collect();
+    let start = c["startLine"].as_u64().unwrap() as usize;
+    let count = c["deleteCount"].as_u64().unwrap() as usize;
+    let new: Vec<String> = c["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    lines.splice(start..start + count, new);
+    lines.join("\n")
+}
+
+fn bytes(v: &Value) -> usize {
+    serde_json::to_string(v).unwrap().len()
+}
+
+#[test]
+fn delta_snapshots_rebuild_the_text_and_their_refs_act() {
+    let server = Server::start();
+    server.route("/", Page::html(page()));
+    let cli = Cli::new("delta");
+    cli.ok(&["open", &server.url("/")]);
+
+    // No base yet: the whole text, as without --delta.
+    let first = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(first["delta"]["kind"], "full", "{first}");
+    assert_eq!(first["delta"]["baseGeneration"], Value::Null);
+    let base_text = first["text"].as_str().unwrap().to_string();
+    assert!(base_text.contains("Link number 299"), "{base_text}");
+    assert_eq!(
+        first["delta"]["lineCount"].as_u64().unwrap() as usize,
+        base_text.split('\n').count()
+    );
+    let plain = cli.ok(&["snapshot"]);
+    assert_eq!(plain["text"], first["text"]);
+    assert!(
+        plain.get("delta").is_none(),
+        "no delta unless asked: {plain}"
+    );
+
+    // Nothing changed.
+    let same = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(same["delta"]["kind"], "unchanged", "{same}");
+    assert_eq!(same["delta"]["baseGeneration"], plain["generation"]);
+    assert_eq!(same["text"], "");
+    assert_eq!(same["refs"].as_object().unwrap().len(), 0);
+    assert_eq!(same["delta"]["change"], Value::Null);
+    assert_eq!(same["delta"]["removedRefs"].as_array().unwrap().len(), 0);
+    assert!(same["generation"].as_u64() > plain["generation"].as_u64());
+    let human = cli.run(&["snapshot", "--delta"]);
+    assert!(human.ok, "{}", human.stderr);
+    assert!(
+        human.stdout.contains("unchanged since snapshot"),
+        "{}",
+        human.stdout
+    );
+
+    // A fill changes one line; the delta rebuilds the full text and is far smaller.
+    let search = cli.find_ref(&first, "searchbox", "Search");
+    cli.ok(&["fill", &search, "widget", "--no-evidence"]);
+    let d = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(d["delta"]["kind"], "delta", "{d}");
+    assert_eq!(d["text"], "");
+    let change = &d["delta"]["change"];
+    assert_eq!(change["deleteCount"], 1, "{d}");
+    let lines = change["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 1, "{d}");
+    assert!(lines[0].as_str().unwrap().contains("widget"), "{d}");
+    let refs = d["refs"].as_object().unwrap();
+    assert_eq!(
+        refs.keys().collect::<Vec<_>>(),
+        vec![&search],
+        "only the changed line's ref: {d}"
+    );
+    let rebuilt = rebuild(&base_text, &d["delta"]);
+    let full = cli.ok(&["snapshot"]);
+    assert!(
+        rebuilt == full["text"].as_str().unwrap(),
+        "rebuilt text differs from a full snapshot's"
+    );
+    assert_eq!(
+        d["delta"]["lineCount"].as_u64().unwrap() as usize,
+        rebuilt.split('\n').count()
+    );
+    assert!(
+        bytes(&d) * 10 < bytes(&full),
+        "delta {} bytes, full {} bytes",
+        bytes(&d),
+        bytes(&full)
+    );
+
+    // An action with evidence keeps its after-snapshot: it is the next delta's base.
+    let apply = cli.find_ref(&first, "button", "Apply filter");
+    let clicked = cli.ok(&["click", &apply]);
+    let after_gen = clicked["after"]["generation"].clone();
+    let after_text = clicked["after"]["text"].as_str().unwrap().to_string();
+    assert!(after_text.contains("Clear filter"), "{after_text}");
+    let same = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(same["delta"]["kind"], "unchanged", "{same}");
+    assert_eq!(same["delta"]["baseGeneration"], after_gen);
+
+    // A ref that only a delta showed acts; the delta after says it was removed.
+    cli.ok(&["eval", "document.getElementById('extra').innerHTML = ''"]);
+    let gone = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(gone["delta"]["kind"], "delta", "{gone}");
+    let removed: Vec<&str> = gone["delta"]["removedRefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(removed.len(), 1, "{gone}");
+    let after_removal = rebuild(&after_text, &gone["delta"]);
+    assert!(!after_removal.contains("Clear filter"), "{after_removal}");
+    cli.ok(&["click", &apply, "--no-evidence"]);
+    let back = cli.ok(&["snapshot", "--delta"]);
+    assert_eq!(back["delta"]["kind"], "delta", "{back}");
+    let clear = cli.find_ref(&back, "button", "Clear filter");
+    assert!(
+        back["delta"]["change"]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains(&format!("ref={clear}]"))),
+        "{back}"
+    );
+    let rebuilt_back = rebuild(&after_removal, &back["delta"]);
+    let full_back = cli.ok(&["snapshot"]);
+    assert!(
+        rebuilt_back == full_back["text"].as_str().unwrap(),
+        "rebuilt text differs from a full snapshot's"
+    );
+    cli.ok(&["click", &clear, "--no-evidence"]);
+    assert_eq!(
+        cli.eval("document.getElementById('out').textContent"),
+        "Cleared"
+    );
+    let cleared = cli.ok(&["snapshot", "--delta"]);
+    let removed = cleared["delta"]["removedRefs"].as_array().unwrap();
+    assert!(removed.iter().any(|r| r == &clear), "{cleared}");
+    let diff = cli.ok(&["diff"]);
+    assert_eq!(
+        diff["changed"], false,
+        "diff against the delta snapshot: {diff}"
+    );
+    assert_eq!(diff["beforeGeneration"], cleared["generation"]);
+
+    // Another spec has no base yet: full; then its own base.
+    let whole = cli.ok(&["snapshot", "--delta", "--full"]);
+    assert_eq!(whole["delta"]["kind"], "full", "{whole}");
+    assert!(whole["text"].as_str().unwrap().contains(": Cleared"));
+    let compact = cli.ok(&["snapshot", "--delta", "--full", "-c"]);
+    assert_eq!(compact["delta"]["kind"], "full", "{compact}");
+    let again = cli.ok(&["snapshot", "--delta", "--full"]);
+    assert_eq!(again["delta"]["kind"], "unchanged", "{again}");
+    assert_eq!(again["delta"]["baseGeneration"], whole["generation"]);
+    cli.ok(&["fill", &search, "gadget", "--no-evidence"]);
+    let human = cli.run(&["snapshot", "--delta", "--full"]);
+    assert!(human.ok, "{}", human.stderr);
+    assert!(
+        human.stdout.contains("replaced by 1 line (") && human.stdout.contains("gadget"),
+        "{}",
+        human.stdout
+    );
+}
