@@ -390,7 +390,13 @@ fn waits_and_transition_errors() {
     cli.ok(&["open", &server.url("/")]);
     cli.eval("setTimeout(() => document.getElementById('out').textContent = 'later text', 300); 1");
     let w = cli.ok(&["wait", "--text", "later text"]);
-    assert!(w["elapsedMs"].as_u64().unwrap() >= 200, "{w}");
+    assert_eq!(w["matched"], true, "{w}");
+    // What the wait promised is true when it answers (no timing is asserted: a loaded machine
+    // may start the CLI after the text appeared).
+    assert_eq!(
+        cli.eval("document.getElementById('out').textContent"),
+        serde_json::json!("later text")
+    );
     assert_eq!(
         cli.err(&["wait", "--text", "never there", "--timeout", "400"])
             .0,
