@@ -9,7 +9,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::Value;
 
-use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, SessionCmd, TabCmd};
+use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
 use crate::failure::Failure;
 
 /// What one invocation does.
@@ -34,6 +34,8 @@ pub enum Plan {
     ServeStdio,
     /// `daemon`: run the session's daemon in the foreground.
     Daemon,
+    /// `mcp`: serve MCP over stdio or HTTP.
+    Mcp(McpArgs),
 }
 
 impl Plan {
@@ -47,7 +49,8 @@ impl Plan {
             | Plan::ProtocolDocs
             | Plan::ProtocolSchema
             | Plan::ServeStdio
-            | Plan::Daemon => "",
+            | Plan::Daemon
+            | Plan::Mcp(_) => "",
         }
     }
 }
@@ -64,6 +67,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
+        Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
         Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),
         Cmd::Serve { stdio: false } => {
             return Err(Failure::invalid(
