@@ -477,6 +477,19 @@ fn drop_null(v: &mut Value) {
             if let Some(Value::Array(e)) = map.get_mut("enum") {
                 e.retain(|x| !x.is_null());
             }
+            // A choice of string constants is an `enum`, as clients expect.
+            let consts: Option<Vec<Value>> = match map.get("oneOf") {
+                Some(Value::Array(alts)) => alts
+                    .iter()
+                    .map(|a| a.get("const").filter(|c| c.is_string()).cloned())
+                    .collect(),
+                _ => None,
+            };
+            if let Some(values) = consts {
+                map.remove("oneOf");
+                map.insert("type".into(), "string".into());
+                map.insert("enum".into(), Value::Array(values));
+            }
             map.values_mut().for_each(drop_null);
         }
         Value::Array(items) => items.iter_mut().for_each(drop_null),
