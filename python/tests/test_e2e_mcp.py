@@ -366,6 +366,9 @@ def test_session_flag_shares_the_cli_session(agentbrowser_bin: Path, server: str
             cli("open", f"{server}/b")
             assert "Arrived at B" not in await call(session, "browser_snapshot")  # interactive view
             assert '"Page B"' in await call(session, "browser_evaluate", function="document.title")
+            # browser_close ends the shared session; the next call starts its daemon again.
+            await call(session, "browser_close")
+            await call(session, "browser_navigate", url=f"{server}/b")
 
     try:
         asyncio.run(main())

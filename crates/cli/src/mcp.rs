@@ -168,7 +168,12 @@ impl Backend for DaemonBackend {
         Box::pin(async move {
             let action = request.command.action();
             let line = format!("{}\n", request.to_value());
-            match self.round_trip(&line).await {
+            let answer = self.round_trip(&line).await;
+            if action == "close" {
+                // The daemon exits after `close`: the next command starts a new one.
+                *self.line.lock().await = None;
+            }
+            match answer {
                 Ok(answer) => Response::parse_line(answer.trim_end()).unwrap_or_else(|e| {
                     Response::failure(
                         request.id.clone(),
