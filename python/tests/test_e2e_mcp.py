@@ -37,6 +37,11 @@ PAGES["/mcp-stale"] = _page(
     "<div id='box'><button onclick=\"document.getElementById('box').innerHTML="
     "'<button>Replacement</button>'\">Replace me</button></div>",
 )
+PAGES["/mcp-mods"] = _page(
+    "Modifiers",
+    "<button onclick=\"document.getElementById('o').textContent='held: '+[event.shiftKey&&'shift',"
+    "event.altKey&&'alt'].filter(Boolean).join('+')\">Press</button><p role='status' id='o'></p>",
+)
 PAGES["/mcp-big"] = _page(
     "Big", "".join(f"<button>Button number {i} with a fairly long accessible name</button>" for i in range(3000))
 )
@@ -423,12 +428,15 @@ def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
             typed = await call(session, "browser_type", target=box, text="hi", submit=True)
             assert "press Enter" in typed
             assert '"enter pressed"' in await call(session, "browser_evaluate", function="document.getElementById('r').textContent")
+            mods = await call(session, "browser_navigate", url=f"{server}/mcp-mods")
+            held = await call(session, "browser_click", target=ref_of(mods, "button", "Press"), modifiers=["Shift", "Alt"])
+            assert "held: shift+alt" in held, held
             new = await call(session, "browser_tabs", action="new", url=f"{server}/a")
             assert "opened tab" in new and "Page A" in new
             listed = await call(session, "browser_tabs", action="list")
             assert listed.count("\n") >= 2 and "* t2" in listed
             selected = await call(session, "browser_tabs", action="select", index=0)
-            assert "Key box" in selected
+            assert "held: shift+alt" in selected
             assert "closed t2" in await call(session, "browser_tabs", action="close", tab="t2")
             assert "tab_not_found:" in await error(session, "browser_tabs", action="select", index=5)
 

@@ -1,6 +1,6 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{LoadState, MouseButton};
+use agentbrowser_protocol::{LoadState, Modifier, MouseButton};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -139,6 +139,14 @@ pub enum Cmd {
         /// Open a link in a new tab (Ctrl+click).
         #[arg(long)]
         new_tab: bool,
+        /// Modifier keys held during the click (comma-separated: alt, control, control-or-meta, meta, shift).
+        #[arg(
+            long = "modifiers",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "KEYS"
+        )]
+        modifiers: Vec<Modifier>,
         #[command(flatten)]
         after: AfterArgs,
     },

@@ -112,6 +112,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             button,
             count,
             new_tab,
+            modifiers,
             after,
         } => {
             let (wait, evidence) = wait_and_evidence(after);
@@ -120,6 +121,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 button: Some(button),
                 click_count: unfit.fit("clickCount", Some(count)),
                 new_tab: Some(new_tab),
+                modifiers: (!modifiers.is_empty()).then_some(modifiers),
                 wait,
                 evidence,
             })

@@ -289,6 +289,8 @@ pub struct ClickArgs {
     pub double_click: Option<bool>,
     /// Button to click, defaults to left.
     pub button: Option<MouseButton>,
+    /// Modifier keys to press.
+    pub modifiers: Option<Vec<Modifier>>,
     /// Open the link in a new tab (Ctrl+click) instead of navigating this one.
     pub new_tab: Option<bool>,
 }
@@ -822,6 +824,7 @@ async fn click(cx: Ctx, a: ClickArgs) -> Result<Answer, ToolError> {
             button: a.button,
             click_count: a.double_click.filter(|d| *d).map(|_| 2),
             new_tab: a.new_tab,
+            modifiers: a.modifiers,
             wait: None,
             evidence: Some(false),
         }),
