@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session bench-mcp
 
 bench:
 	bench/run.sh
@@ -7,7 +7,7 @@ bench:
 bench-quick:
 	bench/run.sh --quick
 
-# The peers the benchmark compares against: agent-browser (npm, pinned, into bench/peers/node_modules)
+# The peers the benchmark compares against: agent-browser and @playwright/mcp (npm, pinned, into bench/peers/node_modules)
 # and Playwright for Python (pip; it runs Debian's /usr/bin/chromium: never `playwright install`), and
 # pyagentbrowser (PyPI, in its own venv bench/peers/pyab: its import name is `agentbrowser` too).
 bench-peers:
@@ -29,3 +29,9 @@ bench-soak:
 bench-session:
 	cargo build -q --release -p agentbrowser
 	python3 bench/session_bytes.py
+
+# `agentbrowser mcp`: a tool call's cost over the same command on the daemon socket; browser_snapshot's
+# answer size on the 5k page next to @playwright/mcp's (installed by `make bench-peers`).
+bench-mcp:
+	cargo build -q --release -p agentbrowser
+	python3 bench/mcp_bench.py

@@ -14,6 +14,14 @@ chromium --version 2>/dev/null | tail -1
 echo "== installing Python tools"
 python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
 
+echo "== installing Node test tools (MCP Inspector)"
+if ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+fi
+npm ci --no-audit --no-fund --loglevel=error
+
 echo "== building"
 cargo build -q --release -p agentbrowser
 cargo build -q -p agentbrowser

@@ -223,3 +223,18 @@ def test_daemon_death_is_reported(agentbrowser_bin: Path, server: str) -> None:
         b.page.title()
     assert err.value.code == "browser_closed" and "daemon" in str(err.value)
     assert b.close().closed
+
+
+def test_click_with_modifiers(browser: Browser) -> None:
+    page = browser.page
+    page.open(
+        "data:text/html,<button onclick=\"document.getElementById('o').textContent=[event.shiftKey&&'shift',"
+        "event.ctrlKey&&'ctrl',event.altKey&&'alt'].filter(Boolean).join('+')||'plain'\">Press</button><p id=o></p>"
+    )
+    button = page.observe().one(role="button", name="Press")
+    button.click(modifiers=["Shift", "ControlOrMeta"])
+    assert page.evaluate("document.getElementById('o').textContent") == "shift+ctrl"
+    button.click()
+    assert page.evaluate("document.getElementById('o').textContent") == "plain"
+    with pytest.raises(ValueError, match="modifiers"):
+        button.click(modifiers=["Hyper"])  # type: ignore[list-item]

@@ -1,6 +1,8 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
-use agentbrowser_protocol::{ConsoleLevel, ImageFormat, LlmsFile, LoadState, MouseButton};
+use agentbrowser_protocol::{
+    ConsoleLevel, ImageFormat, LlmsFile, LoadState, Modifier, MouseButton,
+};
 use clap::{Args, Parser, Subcommand};
 
 /// A browser engine for AI agents: compact snapshots, ref actions and evidence over real Chromium.
@@ -139,6 +141,14 @@ pub enum Cmd {
         /// Open a link in a new tab (Ctrl+click).
         #[arg(long)]
         new_tab: bool,
+        /// Modifier keys held during the click (comma-separated: alt, control, control-or-meta, meta, shift).
+        #[arg(
+            long = "modifiers",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "KEYS"
+        )]
+        modifiers: Vec<Modifier>,
         #[command(flatten)]
         after: AfterArgs,
     },
@@ -351,6 +361,28 @@ pub enum Cmd {
     /// Run the session daemon in the foreground (the CLI starts it on demand).
     #[command(hide = true)]
     Daemon,
+    /// Serve MCP (Model Context Protocol) over stdio, or streamable HTTP with --port.
+    Mcp(McpArgs),
+}
+
+/// `mcp`: the MCP server's options. Launch options may also follow `mcp` here.
+#[derive(Args, Debug, Clone, Default)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port).
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// More tool groups besides `core` (comma-separated: history; all).
+    #[arg(long, value_name = "CAPS", value_delimiter = ',')]
+    pub caps: Vec<String>,
+    /// HTTP: a browser origin allowed to call the server besides its own (repeatable).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+    /// Print configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, and exit.
+    #[arg(long)]
+    pub print_config: bool,
+    /// How the server launches its browsers (as before the command).
+    #[command(flatten)]
+    pub launch: LaunchArgs,
 }
 
 /// Options shared by ref mutations: a wait after the action and the evidence switch.

@@ -108,6 +108,11 @@ impl Client {
         })
     }
 
+    /// The connection itself, for a client of its own (nothing is buffered on a new one).
+    pub fn into_stream(self) -> UnixStream {
+        self.writer
+    }
+
     /// Sends one request line and reads one response line.
     pub fn round_trip(&mut self, line: &str) -> Result<String> {
         self.send(line)?;

@@ -10,7 +10,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::Value;
 
-use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, SessionCmd, TabCmd};
+use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
 use crate::failure::Failure;
 
 /// What one invocation does.
@@ -35,6 +35,8 @@ pub enum Plan {
     ServeStdio,
     /// `daemon`: run the session's daemon in the foreground.
     Daemon,
+    /// `mcp`: serve MCP over stdio or HTTP.
+    Mcp(McpArgs),
 }
 
 impl Plan {
@@ -48,7 +50,8 @@ impl Plan {
             | Plan::ProtocolDocs
             | Plan::ProtocolSchema
             | Plan::ServeStdio
-            | Plan::Daemon => "",
+            | Plan::Daemon
+            | Plan::Mcp(_) => "",
         }
     }
 }
@@ -65,6 +68,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
+        Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
         Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),
         Cmd::Serve { stdio: false } => {
             return Err(Failure::invalid(
@@ -109,6 +113,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             button,
             count,
             new_tab,
+            modifiers,
             after,
         } => {
             let (wait, evidence) = wait_and_evidence(after);
@@ -117,6 +122,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 button: Some(button),
                 click_count: unfit.fit("clickCount", Some(count)),
                 new_tab: Some(new_tab),
+                modifiers: (!modifiers.is_empty()).then_some(modifiers),
                 wait,
                 evidence,
             })

@@ -7,6 +7,7 @@ mod client;
 mod command;
 mod failure;
 mod launch;
+mod mcp;
 mod output;
 mod paths;
 mod serve;
@@ -15,7 +16,7 @@ mod session;
 use std::process::ExitCode;
 
 use agentbrowser_protocol::{ErrorCode, Request};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::args::{Cli, LaunchArgs};
 use crate::client::Client;
@@ -23,18 +24,30 @@ use crate::command::Plan;
 use crate::failure::{Coded, Failure};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => return failure::usage(e),
     };
     let json = cli.json;
-    run(cli).unwrap_or_else(|f| f.report(json))
+    // Whether a session was named (`--session` or its variable), not just the default.
+    let named = matches
+        .value_source("session")
+        .is_some_and(|s| s != clap::parser::ValueSource::DefaultValue);
+    run(cli, named).unwrap_or_else(|f| f.report(json))
 }
 
 /// Plans the invocation and runs the plan; a failure names the plan's action.
-fn run(cli: Cli) -> Result<ExitCode, Failure> {
+fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     let plan = command::plan(cli.command, cli.timeout)?;
     let action = plan.action().to_owned();
+    if let Plan::Mcp(args) = plan {
+        let shared = session_named.then_some(cli.session.as_str());
+        mcp::run(args, shared, &cli.launch)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     dispatch(plan, &cli.session, &cli.launch, cli.json).map_err(|f| f.or_action(&action))
 }
 
@@ -69,6 +82,7 @@ fn dispatch(
             serve::run_daemon(session, launch::engine_options(launch)?, idle)?;
             Ok(ExitCode::SUCCESS)
         }
+        Plan::Mcp(_) => unreachable!("`mcp` runs before dispatch"),
     }
 }
 

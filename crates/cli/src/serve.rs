@@ -340,6 +340,31 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
     })
 }
 
+/// Runs `work` in a process that owns browsers (the MCP server): this process reaps the orphaned
+/// helpers of the browsers it starts, `stop` is cancelled on SIGTERM, SIGINT or SIGHUP, and once
+/// `work` returns (having closed its browsers) their helpers are reaped before this returns.
+pub fn run_owner<T, F>(work: impl FnOnce(agentbrowser_mcp::CancellationToken) -> F) -> Result<T>
+where
+    F: std::future::Future<Output = T>,
+{
+    become_subreaper();
+    runtime()?.block_on(async move {
+        tokio::spawn(reaper());
+        let stop = agentbrowser_mcp::CancellationToken::new();
+        let signals = {
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                terminate_signal().await;
+                stop.cancel();
+            })
+        };
+        let out = work(stop).await;
+        signals.abort();
+        reap_before_exit().await;
+        Ok(out)
+    })
+}
+
 async fn terminate_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (

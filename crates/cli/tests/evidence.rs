@@ -725,3 +725,35 @@ fn dialogs_are_answered_and_reported_in_the_evidence() {
     let r = cli.ok(&["click", &quiet]);
     assert!(r.get("dialogs").is_none(), "{r}");
 }
+
+#[test]
+fn click_with_modifier_keys() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            r#"<title>Keys</title><button id="b" onclick="document.getElementById('o').textContent =
+  [event.shiftKey && 'shift', event.altKey && 'alt', event.ctrlKey && 'ctrl', event.metaKey && 'meta']
+    .filter(Boolean).join('+') || 'plain'">Press</button><p id="o"></p>"#,
+        ),
+    );
+    let cli = Cli::new("modifiers");
+    cli.ok(&["open", &s.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let b = cli.find_ref(&snap, "button", "Press");
+    let out = "document.getElementById('o').textContent";
+    cli.ok(&["click", &b, "--modifiers", "shift,alt", "--no-evidence"]);
+    assert_eq!(cli.eval(out), "shift+alt");
+    cli.ok(&[
+        "click",
+        &b,
+        "--modifiers",
+        "control-or-meta",
+        "--no-evidence",
+    ]);
+    assert_eq!(cli.eval(out), "ctrl");
+    cli.ok(&["click", &b, "--no-evidence"]);
+    assert_eq!(cli.eval(out), "plain");
+    let bad = cli.json(&["click", &b, "--modifiers", "hyper"]);
+    assert_eq!(bad["success"], false);
+}

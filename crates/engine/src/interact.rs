@@ -2,20 +2,30 @@
 //! tab is stale), acts, and returns the evidence (see `actions`).
 
 use agentbrowser_protocol::{
-    ActionOutput, ClickParams, PressParams, RefActionParams, TypeParams, ValueParams,
+    ActionOutput, ClickParams, Modifier, PressParams, RefActionParams, TypeParams, ValueParams,
 };
 
 use crate::actions::{self, Mutation};
 use crate::cx::Cx;
 use crate::error::Result;
+use crate::input;
 
 /// `click`: a mouse click on a ref (Ctrl+click reports the new tab).
 pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     let count = i64::from(p.click_count.unwrap_or(1));
+    let modifiers = p.modifiers.iter().flatten().fold(0, |bits, m| {
+        bits | match m {
+            Modifier::Alt => input::ALT,
+            Modifier::Control | Modifier::ControlOrMeta => input::CTRL,
+            Modifier::Meta => input::META,
+            Modifier::Shift => input::SHIFT,
+        }
+    });
     let m = Mutation::Click {
         button: p.button.unwrap_or_default(),
         count,
         new_tab: p.new_tab.unwrap_or(false),
+        modifiers,
     };
     let new_tab = p.new_tab.unwrap_or(false);
     let known: Vec<String> = if new_tab {

@@ -41,6 +41,7 @@ from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
 from .specs import LoadState as LoadState
+from .specs import Modifier as Modifier
 from .specs import MouseButton as MouseButton
 from .specs import SnapshotSpec, Wait
 from .tabs import TabCloseResult, TabInfo, TabSwitchResult

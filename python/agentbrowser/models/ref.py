@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING, Any, Generic, overload
 from ._bounded import clip
 from ._checks import check_type
 from ._client import B
-from .specs import MOUSE_BUTTONS
+from .specs import MODIFIERS, MOUSE_BUTTONS
 
 if TYPE_CHECKING:
     from ..aio import AsyncBrowser
     from ..browser import Browser
     from .action import ActionResult
     from .snapshot import Snapshot
-    from .specs import MouseButton, Wait
+    from collections.abc import Sequence
+
+    from .specs import Modifier, MouseButton, Wait
 
 
 def _norm(text: str) -> str:
@@ -65,6 +67,7 @@ class Ref(Generic[B]):
         button: MouseButton = ...,
         click_count: int = ...,
         new_tab: bool = ...,
+        modifiers: Sequence[Modifier] = ...,
         wait: Wait | None = ...,
     ) -> ActionResult[Browser]: ...
     @overload
@@ -74,19 +77,31 @@ class Ref(Generic[B]):
         button: MouseButton = ...,
         click_count: int = ...,
         new_tab: bool = ...,
+        modifiers: Sequence[Modifier] = ...,
         wait: Wait | None = ...,
     ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
     def click(
-        self, *, button: MouseButton = "left", click_count: int = 1, new_tab: bool = False, wait: Wait | None = None
+        self,
+        *,
+        button: MouseButton = "left",
+        click_count: int = 1,
+        new_tab: bool = False,
+        modifiers: Sequence[Modifier] = (),
+        wait: Wait | None = None,
     ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Click with a mouse button (left, right, middle) and count; ``new_tab`` opens links in a new tab."""
+        """Click with a mouse button (left, right, middle) and count, holding ``modifiers``
+        (Alt, Control, ControlOrMeta, Meta, Shift); ``new_tab`` opens links in a new tab."""
         if button not in MOUSE_BUTTONS:
             raise ValueError(f"click button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
         check_type("Ref.click", "click_count", click_count, int, "1, 2 or 3")
         if click_count not in (1, 2, 3):
             raise ValueError(f"Ref.click click_count must be 1, 2 or 3 (as the engine allows), got {click_count}")
         check_type("Ref.click", "new_tab", new_tab, bool, "a bool")
-        params = {"button": button, "clickCount": click_count, "newTab": new_tab}
+        if isinstance(modifiers, str) or any(m not in MODIFIERS for m in modifiers):
+            raise ValueError(f"Ref.click modifiers must be a list of {', '.join(MODIFIERS)}; got {modifiers!r}")
+        params: dict[str, Any] = {"button": button, "clickCount": click_count, "newTab": new_tab}
+        if modifiers:
+            params["modifiers"] = list(modifiers)
         return self.browser._drive(self.browser._ops.mutate(self, "click", params, wait))
 
     @overload

@@ -15,8 +15,11 @@ from ._checks import check_timeout, check_type
 LoadState = Literal["load", "domcontentloaded", "networkidle"]
 #: A mouse button of ``Ref.click``.
 MouseButton = Literal["left", "right", "middle"]
+#: A modifier key held during ``Ref.click`` (``ControlOrMeta`` is Control on Linux).
+Modifier = Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]
 LOAD_STATES: tuple[str, ...] = get_args(LoadState)
 MOUSE_BUTTONS: tuple[str, ...] = get_args(MouseButton)
+MODIFIERS: tuple[str, ...] = get_args(Modifier)
 
 #: The engine's default size budget of a snapshot's text, in bytes.
 DEFAULT_MAX_BYTES = 100_000

@@ -39,6 +39,8 @@ pub enum Mutation {
         count: i64,
         /// Ctrl+click to open in a new tab.
         new_tab: bool,
+        /// Modifier keys held (CDP bits: Alt 1, Control 2, Meta 4, Shift 8).
+        modifiers: i64,
     },
     /// Replace the value.
     Fill(String),
@@ -193,8 +195,9 @@ async fn perform(
             button,
             count,
             new_tab,
+            modifiers,
         } => {
-            let modifiers = if *new_tab { input::CTRL } else { 0 };
+            let modifiers = modifiers | if *new_tab { input::CTRL } else { 0 };
             let note = click_at(page, el, &what, limits, *button, *count, modifiers).await?;
             Ok(with_note(note))
         }

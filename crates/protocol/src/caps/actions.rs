@@ -37,10 +37,28 @@ pub struct ClickParams {
     pub click_count: Option<u8>,
     /// Open a link in a new tab (Ctrl+click) instead of navigating this one.
     pub new_tab: Option<bool>,
+    /// Modifier keys held during the click (`ControlOrMeta` is Control on Linux).
+    pub modifiers: Option<Vec<Modifier>>,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true).
     pub evidence: Option<bool>,
+}
+
+/// A modifier key held during a click.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Modifier {
+    /// The Alt key.
+    Alt,
+    /// The Control key.
+    Control,
+    /// Control (Meta on macOS; this engine runs Chromium on Linux: Control).
+    ControlOrMeta,
+    /// The Meta (Windows, Command) key.
+    Meta,
+    /// The Shift key.
+    Shift,
 }
 
 /// Parameters of `fill` and `select`.

@@ -1,0 +1,198 @@
+//! `agentbrowser mcp`: parses the flags and runs the MCP server of `agentbrowser-mcp`, on a
+//! browser of each connection's own (in this process) or, with `--session NAME`, on that CLI
+//! session's daemon (started when needed), which the connection shares with the CLI.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentbrowser_engine::SessionInfo;
+use agentbrowser_mcp::{Backend, BackendFactory, BoxFuture, Cap, EngineBackend, Options};
+use agentbrowser_protocol::{ErrorCode, Request, Response};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::Mutex;
+
+use crate::args::{LaunchArgs, McpArgs};
+use crate::client::{Client, DaemonArgs};
+use crate::failure::{Coded, Failure};
+use crate::launch;
+
+/// Runs the server; `session` is `Some` when `--session` (or its variable) named one to share.
+pub fn run(args: McpArgs, session: Option<&str>, top: &LaunchArgs) -> Result<(), Failure> {
+    if args.print_config {
+        let exe = std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "agentbrowser".into());
+        print!("{}", agentbrowser_mcp::config::text(&exe));
+        return Ok(());
+    }
+    let caps = Cap::parse_list(&args.caps).map_err(|m| Failure::invalid("", m))?;
+    let launch = merge(top, &args.launch);
+    let options = Options {
+        caps,
+        idle_timeout: launch::idle_timeout(&launch),
+        allowed_origins: args.allowed_origins.clone(),
+    };
+    let factory: BackendFactory = match session {
+        Some(name) => {
+            crate::paths::validate_session(name).code(ErrorCode::InvalidArgument)?;
+            let name = name.to_string();
+            let daemon = launch::daemon_args(&launch)?;
+            Arc::new(move || Arc::new(DaemonBackend::new(name.clone(), daemon.clone())))
+        }
+        None => EngineBackend::factory(
+            SessionInfo {
+                name: "mcp".into(),
+                socket: None,
+                idle_timeout_ms: 0,
+            },
+            launch::engine_options(&launch)?,
+        ),
+    };
+    let outcome = crate::serve::run_owner(|stop| async move {
+        match args.port {
+            None => agentbrowser_mcp::serve_stdio(options, factory(), stop).await,
+            Some(port) => {
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+                    .await
+                    .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+                let addr = listener.local_addr().map_err(|e| e.to_string())?;
+                eprintln!(
+                    "agentbrowser mcp: serving MCP at http://{addr}{}",
+                    agentbrowser_mcp::http::PATH
+                );
+                agentbrowser_mcp::http::serve(listener, options, factory, stop)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+        }
+    })?;
+    outcome.map_err(|m| Failure::new(ErrorCode::BrowserClosed, anyhow::anyhow!(m)))
+}
+
+/// The launch options given before `mcp` with those given after it (which win).
+fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
+    LaunchArgs {
+        headed: top.headed || after.headed,
+        executable_path: after
+            .executable_path
+            .clone()
+            .or_else(|| top.executable_path.clone()),
+        browser_args: [top.browser_args.clone(), after.browser_args.clone()].concat(),
+        window_size: after
+            .window_size
+            .clone()
+            .or_else(|| top.window_size.clone()),
+        cdp: after.cdp.clone().or_else(|| top.cdp.clone()),
+        idle_timeout: after.idle_timeout.or(top.idle_timeout),
+    }
+}
+
+/// A connection's line stream to the daemon.
+type Line = (BufReader<OwnedReadHalf>, OwnedWriteHalf);
+
+/// A CLI session's daemon: each MCP connection has its own socket connection to it; the
+/// daemon (and its browser) outlives the MCP connection.
+struct DaemonBackend {
+    session: String,
+    args: DaemonArgs,
+    line: Mutex<Option<Line>>,
+}
+
+impl DaemonBackend {
+    fn new(session: String, args: DaemonArgs) -> DaemonBackend {
+        DaemonBackend {
+            session,
+            args,
+            line: Mutex::new(None),
+        }
+    }
+
+    /// Connects to the daemon, starting it when it is not running.
+    async fn connect(&self) -> Result<Line, String> {
+        let (session, args) = (self.session.clone(), self.args.clone());
+        let stream = tokio::task::spawn_blocking(move || {
+            Client::connect_or_start(&session, &args).map(Client::into_stream)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("{e:#}"))?;
+        stream.set_nonblocking(true).map_err(|e| e.to_string())?;
+        let (r, w) = UnixStream::from_std(stream)
+            .map_err(|e| e.to_string())?
+            .into_split();
+        Ok((BufReader::new(r), w))
+    }
+
+    /// One request line out, one answer line back, on a connection made when needed; a line
+    /// that could not be sent on an old connection (the daemon went away) is sent once more on
+    /// a new one.
+    async fn round_trip(&self, line: &str) -> Result<String, String> {
+        let mut slot = self.line.lock().await;
+        let mut fresh = false;
+        loop {
+            if slot.is_none() {
+                *slot = Some(self.connect().await?);
+                fresh = true;
+            }
+            let Some((reader, writer)) = slot.as_mut() else {
+                continue;
+            };
+            if let Err(e) = writer.write_all(line.as_bytes()).await {
+                *slot = None;
+                if fresh {
+                    return Err(format!("cannot send to the session's daemon: {e}"));
+                }
+                continue;
+            }
+            let mut answer = String::new();
+            return match reader.read_line(&mut answer).await {
+                Ok(n) if n > 0 => Ok(answer),
+                // The request may have been read: the caller gets an error, never a retry.
+                Ok(_) => {
+                    *slot = None;
+                    Err("the session's daemon closed the connection without answering".into())
+                }
+                Err(e) => {
+                    *slot = None;
+                    Err(format!("cannot read the session's daemon's answer: {e}"))
+                }
+            };
+        }
+    }
+}
+
+impl Backend for DaemonBackend {
+    fn run(&self, request: Request) -> BoxFuture<'_, Response> {
+        Box::pin(async move {
+            let action = request.command.action();
+            let line = format!("{}\n", request.to_value());
+            let answer = self.round_trip(&line).await;
+            if action == "close" {
+                // The daemon exits after `close`: the next command starts a new one.
+                *self.line.lock().await = None;
+            }
+            match answer {
+                Ok(answer) => Response::parse_line(answer.trim_end()).unwrap_or_else(|e| {
+                    Response::failure(
+                        request.id.clone(),
+                        action,
+                        ErrorCode::Internal,
+                        format!("the daemon's answer is not an envelope: {e}"),
+                    )
+                }),
+                Err(m) => Response::failure(request.id, action, ErrorCode::BrowserClosed, m),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            // The shared session lives on; only this connection to it ends.
+            let _ = tokio::time::timeout(Duration::from_secs(1), self.line.lock())
+                .await
+                .map(|mut slot| slot.take());
+        })
+    }
+}

@@ -1,0 +1,50 @@
+//! `agentbrowser mcp --print-config`: how to register the server with the common MCP clients.
+
+use serde_json::json;
+
+/// The configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, for the
+/// server started as `command mcp` (over stdio) or reached at `http://127.0.0.1:PORT/mcp`.
+pub fn text(command: &str) -> String {
+    let stdio = json!({"command": command, "args": ["mcp"]});
+    let servers = json!({"mcpServers": {"agentbrowser": stdio}});
+    let vscode = json!({"servers": {"agentbrowser": {"type": "stdio", "command": command, "args": ["mcp"]}}});
+    let http = json!({"mcpServers": {"agentbrowser": {"url": "http://127.0.0.1:8931/mcp"}}});
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    format!(
+        "# agentbrowser as an MCP server (stdio; one browser per connection, closed when the client disconnects)\n\
+         \n\
+         ## Claude Code\n\
+         claude mcp add agentbrowser -- {command} mcp\n\
+         \n\
+         ## Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json or .cursor/mcp.json)\n\
+         {servers}\n\
+         \n\
+         ## VS Code (.vscode/mcp.json)\n\
+         {vscode}\n\
+         \n\
+         ## Over HTTP: start `{command} mcp --port 8931`, then\n\
+         claude mcp add --transport http agentbrowser http://127.0.0.1:8931/mcp\n\
+         {http}\n\
+         \n\
+         ## Options (after `mcp`)\n\
+         --caps history        more tools (`all`: every group)\n\
+         --session NAME        share the CLI session NAME (watch it with `{command} --session NAME snapshot`)\n\
+         --headed, --executable-path PATH, --cdp URL|PORT, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
+        servers = pretty(&servers),
+        vscode = pretty(&vscode),
+        http = pretty(&http),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_snippets_name_the_command_and_are_json() {
+        let t = super::text("/usr/local/bin/agentbrowser");
+        assert!(t.contains("claude mcp add agentbrowser -- /usr/local/bin/agentbrowser mcp"));
+        let start = t.find("{\n  \"mcpServers\"").expect("a JSON snippet");
+        let end = start + t[start..].find("\n}\n").expect("its end") + 2;
+        let v: serde_json::Value = serde_json::from_str(&t[start..end]).expect("valid JSON");
+        assert_eq!(v["mcpServers"]["agentbrowser"]["args"][0], "mcp");
+    }
+}

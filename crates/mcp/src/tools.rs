@@ -1,0 +1,1225 @@
+//! The tool table: every tool's name (as `@playwright/mcp` names it, or ours where we go
+//! further), its arguments (a struct whose JSON schema is the tool's input schema; unknown keys
+//! are refused), the protocol commands it runs and its answer, built from the protocol's
+//! presenters. A new protocol command becomes a tool with an arguments struct, a small async
+//! function and one line in `tools!`.
+
+use std::path::{Component, Path};
+use std::sync::{Arc, Mutex};
+
+use agentbrowser_protocol::present::Present;
+use agentbrowser_protocol::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::answer::{ANSWER_BUDGET, Answer, NARROW_HINT, SNAPSHOT_BUDGET, ToolError};
+use crate::backend::{Backend, BoxFuture};
+
+/// A group of tools; `core` is on by default, the others with `--caps`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cap {
+    /// What an agent needs for most tasks.
+    Core,
+    /// History and reload beyond `browser_navigate_back`.
+    History,
+}
+
+impl Cap {
+    /// Every group, in documentation order.
+    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History];
+
+    /// The name used with `--caps`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cap::Core => "core",
+            Cap::History => "history",
+        }
+    }
+
+    /// The groups named in a `--caps` list (`history`, or `all`); `core` is always on.
+    pub fn parse_list(list: &[String]) -> Result<Vec<Cap>, String> {
+        let mut caps = vec![Cap::Core];
+        for name in list.iter().flat_map(|s| s.split(',')).map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            if name == "all" {
+                return Ok(Cap::ALL.to_vec());
+            }
+            match Cap::ALL.iter().find(|c| c.name() == name) {
+                Some(c) if !caps.contains(c) => caps.push(*c),
+                Some(_) => {}
+                None => {
+                    let known: Vec<&str> = Cap::ALL.iter().map(|c| c.name()).collect();
+                    return Err(format!(
+                        "unknown capability `{name}` in --caps; known: {}, all (the others, such as \
+                         network or state, come with their commands)",
+                        known.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(caps)
+    }
+}
+
+/// One tool of the table.
+pub struct ToolDef {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Its human-readable title.
+    pub title: &'static str,
+    /// What it does (its doc comment in `tools!`).
+    pub description: &'static str,
+    /// The group that lists it.
+    pub cap: Cap,
+    /// The protocol actions it runs; its annotations come from their kinds, and it is listed
+    /// only when the engine has every one of them.
+    pub actions: &'static [&'static str],
+    /// Its input schema (from its arguments struct).
+    pub schema: fn() -> Map<String, Value>,
+    /// Runs it: parses the arguments (unknown keys refused) and answers.
+    pub run: fn(Ctx, Value) -> BoxFuture<'static, Result<Answer, ToolError>>,
+}
+
+impl ToolDef {
+    /// Whether the engine has every command this tool runs.
+    pub fn available(&self) -> bool {
+        self.actions.iter().all(|a| Command::kind_of(a).is_some())
+    }
+
+    /// The kinds of the commands it runs.
+    pub fn kinds(&self) -> Vec<Kind> {
+        self.actions
+            .iter()
+            .filter_map(|a| Command::kind_of(a))
+            .collect()
+    }
+}
+
+/// What a connection remembers between tool calls.
+#[derive(Debug, Default)]
+pub struct ConnState {
+    /// Generation of the whole-page snapshot the model saw last (what answers diff against).
+    view: Option<u64>,
+    /// The tab ids seen so far (to tell which tabs an action opened); None before the first look.
+    tabs: Option<Vec<String>>,
+}
+
+/// What a tool runs with: the connection's backend and state.
+#[derive(Clone)]
+pub struct Ctx {
+    backend: Arc<dyn Backend>,
+    state: Arc<Mutex<ConnState>>,
+    warnings: Arc<Mutex<Vec<String>>>,
+}
+
+impl Ctx {
+    /// A context on `backend` with the connection's `state`.
+    pub fn new(backend: Arc<dyn Backend>, state: Arc<Mutex<ConnState>>) -> Ctx {
+        Ctx {
+            backend,
+            state,
+            warnings: Default::default(),
+        }
+    }
+
+    /// The warnings the commands of this call gave (output less than asked).
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, ConnState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs one command; its failure is the tool's failure with the same code and message.
+    async fn run(&self, command: Command) -> Result<Value, ToolError> {
+        let r = self
+            .backend
+            .run(Request {
+                id: Value::Null,
+                timeout_ms: None,
+                command,
+            })
+            .await;
+        if let Some(w) = r.warning {
+            self.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(w);
+        }
+        if r.success {
+            Ok(r.data)
+        } else {
+            Err(ToolError::new(
+                r.code.map_or("internal", ErrorCode::as_str),
+                r.error.unwrap_or_default(),
+            ))
+        }
+    }
+
+    /// Runs one command and decodes its typed result.
+    async fn get<T: DeserializeOwned>(&self, command: Command) -> Result<T, ToolError> {
+        let action = command.action();
+        let data = self.run(command).await?;
+        serde_json::from_value(data).map_err(|e| {
+            ToolError::new(
+                "internal",
+                format!("the answer to `{action}` is not its result type: {e}"),
+            )
+        })
+    }
+}
+
+/// The table. An entry: `/// description` then
+/// `name(Args) "Title" [Cap] uses ["action", ...] => function;`.
+macro_rules! tools {
+    ($( $(#[doc = $doc:literal])+ $name:ident($args:ty) $title:literal [$cap:ident] uses [$($action:literal),+] => $fun:path; )+) => {
+        /// Every tool, in listing order.
+        pub static TOOLS: &[ToolDef] = &[$(ToolDef {
+            name: stringify!($name),
+            title: $title,
+            description: concat!($($doc, "\n"),+),
+            cap: Cap::$cap,
+            actions: &[$($action),+],
+            schema: schema_of::<$args>,
+            run: |cx, args| Box::pin(async move { $fun(cx, parse::<$args>(args)?).await }),
+        }),+];
+    };
+}
+
+tools! {
+    /// Navigate the active tab to a URL. Answers where it landed and a snapshot of the page with refs.
+    browser_navigate(NavigateArgs) "Navigate to a URL" [Core] uses ["open", "snapshot", "tab_list"] => navigate;
+    /// Go back to the previous page in the history. Answers where it landed and a snapshot.
+    browser_navigate_back(NoArgs) "Go back" [Core] uses ["back", "snapshot"] => back;
+    /// Capture an accessibility snapshot of the page: one element a line with refs (`e5`) that the other tools take as `target`. Better than a screenshot for acting.
+    browser_snapshot(SnapshotArgs) "Page snapshot" [Core] uses ["snapshot"] => snapshot;
+    /// Click an element with real mouse events. Answers what changed on the page.
+    browser_click(ClickArgs) "Click" [Core] uses ["click", "diff"] => click;
+    /// Type text into an editable element (replacing its value; `slowly` types key by key). Answers what changed.
+    browser_type(TypeArgs) "Type text" [Core] uses ["fill", "type", "press", "diff"] => type_text;
+    /// Fill several form fields in one call: text boxes, checkboxes, radio buttons, comboboxes, sliders. Answers what changed.
+    browser_fill_form(FillFormArgs) "Fill form" [Core] uses ["fill", "check", "uncheck", "select", "diff"] => fill_form;
+    /// Select an option in a dropdown (native select, ARIA listbox or combobox) by value or visible label. Answers what changed.
+    browser_select_option(SelectArgs) "Select option" [Core] uses ["select", "diff"] => select_option;
+    /// Move the mouse over an element. Answers what changed.
+    browser_hover(TargetArgs) "Hover mouse" [Core] uses ["hover", "diff"] => hover;
+    /// Press a key or chord on the focused element, such as `Enter`, `ArrowLeft`, `a` or `Control+A`. Answers what changed.
+    browser_press_key(PressArgs) "Press a key" [Core] uses ["press", "diff"] => press_key;
+    /// Wait for text to appear, for the URL to match, or for a time to pass. Answers what changed meanwhile.
+    browser_wait_for(WaitArgs) "Wait for" [Core] uses ["wait", "diff"] => wait_for;
+    /// Evaluate a JavaScript function or expression in the page and answer its result as JSON.
+    browser_evaluate(EvaluateArgs) "Evaluate JavaScript" [Core] uses ["eval", "diff"] => evaluate;
+    /// List, open, close or select a browser tab.
+    browser_tabs(TabsArgs) "Manage tabs" [Core] uses ["tab_list", "tab_new", "tab_close", "tab_switch", "snapshot"] => tabs;
+    /// Close the browser. The next tool call starts a new one.
+    browser_close(NoArgs) "Close browser" [Core] uses ["close"] => close;
+    /// What changed on the page since the snapshot you saw last (or since snapshot `generation`), as a line diff of snapshots.
+    browser_diff(DiffArgs) "Diff against a snapshot" [Core] uses ["diff"] => diff;
+    /// Go forward to the next page in the history. Answers where it landed and a snapshot.
+    browser_navigate_forward(NoArgs) "Go forward" [History] uses ["forward", "snapshot"] => forward;
+    /// Reload the page. Answers where it landed and a snapshot.
+    browser_reload(NoArgs) "Reload" [History] uses ["reload", "snapshot"] => reload;
+}
+
+/// The tool named `name`, if the table has it.
+pub fn find(name: &str) -> Option<&'static ToolDef> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+/// No arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// Arguments of `browser_navigate`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NavigateArgs {
+    /// The URL to navigate to (a bare host gets `https://`).
+    pub url: String,
+}
+
+/// Arguments of `browser_snapshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SnapshotArgs {
+    /// Snapshot only this element: a ref from an earlier snapshot (`e5`) or a CSS selector (its first match).
+    pub target: Option<String>,
+    /// Limit the depth of the tree (0 keeps only the top-level lines).
+    pub depth: Option<u32>,
+    /// Every node of the tree, not only the elements that carry refs (default false).
+    pub full: Option<bool>,
+    /// Add link targets (default false).
+    pub urls: Option<bool>,
+    /// Size budget of the text in bytes, 1 to 32000 (default 32000). Past it the snapshot stops at a whole line and says what it left out.
+    pub max_bytes: Option<u64>,
+    /// Answer only what changed since the last snapshot taken with the same options (default false).
+    pub delta: Option<bool>,
+    /// Write the whole snapshot (no size budget) to this file instead of answering it; a relative path, under the server's working directory.
+    pub filename: Option<String>,
+}
+
+/// Arguments of the tools that act on one element.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TargetArgs {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    pub target: String,
+}
+
+/// Arguments of `browser_click`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClickArgs {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    pub target: String,
+    /// Whether to perform a double click instead of a single click.
+    pub double_click: Option<bool>,
+    /// Button to click, defaults to left.
+    pub button: Option<MouseButton>,
+    /// Modifier keys to press.
+    pub modifiers: Option<Vec<Modifier>>,
+    /// Open the link in a new tab (Ctrl+click) instead of navigating this one.
+    pub new_tab: Option<bool>,
+}
+
+/// Arguments of `browser_type`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeArgs {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    pub target: String,
+    /// Text to type into the element.
+    pub text: String,
+    /// Whether to submit entered text (press Enter after).
+    pub submit: Option<bool>,
+    /// Whether to type one character at a time (for pages that handle each key). By default the value is replaced at once.
+    pub slowly: Option<bool>,
+}
+
+/// The kind of a form field.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    /// A text box or text area: the value replaces its text.
+    Textbox,
+    /// A checkbox: `true` checks it, `false` unchecks it.
+    Checkbox,
+    /// A radio button: `true` selects it.
+    Radio,
+    /// A dropdown: the value is the option's value or visible label.
+    Combobox,
+    /// A range input: the value is the number.
+    Slider,
+}
+
+/// One field of `browser_fill_form`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormField {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    pub target: String,
+    /// Human-readable field name.
+    pub name: String,
+    /// Type of the field.
+    #[serde(rename = "type")]
+    pub kind: FieldType,
+    /// Value to fill in the field. For a checkbox or radio button `true` or `false`; for a combobox the option's value or visible label.
+    pub value: String,
+}
+
+/// Arguments of `browser_fill_form`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FillFormArgs {
+    /// Fields to fill in, in order.
+    #[schemars(length(min = 1))]
+    pub fields: Vec<FormField>,
+}
+
+/// Arguments of `browser_select_option`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelectArgs {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    pub target: String,
+    /// The option to select, by value or visible label (one value: multiple selection is not supported).
+    #[schemars(length(min = 1, max = 1))]
+    pub values: Vec<String>,
+}
+
+/// Arguments of `browser_press_key`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PressArgs {
+    /// Name of the key to press or a character to generate, such as `ArrowLeft`, `a` or a chord like `Control+A`.
+    pub key: String,
+}
+
+/// Arguments of `browser_wait_for`: exactly one of `time`, `text` and `url`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitArgs {
+    /// The time to wait in seconds, at most 60.
+    pub time: Option<f64>,
+    /// The text to wait for (case-sensitive substring of the page's rendered text).
+    pub text: Option<String>,
+    /// The URL to wait for: exact, or a glob (`*` any run, `?` one character).
+    pub url: Option<String>,
+    /// How long to wait for `text` or `url`, in milliseconds (default 30000).
+    pub timeout: Option<u64>,
+}
+
+/// Arguments of `browser_evaluate`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluateArgs {
+    /// `() => { /* code */ }` (called; a returned promise is awaited) or a plain expression.
+    pub function: String,
+}
+
+/// What `browser_tabs` does.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TabAction {
+    /// List the tabs.
+    List,
+    /// Open a new tab (at `url`) and make it active.
+    New,
+    /// Close a tab (default: the active one).
+    Close,
+    /// Make a tab active.
+    Select,
+}
+
+/// Arguments of `browser_tabs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {
+    /// Operation to perform.
+    pub action: TabAction,
+    /// Tab index (0-based, in the order of `list`), for close and select; without it close closes the active tab.
+    pub index: Option<u32>,
+    /// Or the tab's stable id (`t2`), for close and select.
+    pub tab: Option<String>,
+    /// URL to navigate to in the new tab, for new.
+    pub url: Option<String>,
+}
+
+/// Arguments of `browser_diff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiffArgs {
+    /// Generation of the earlier snapshot (default: the one you saw last).
+    pub generation: Option<u64>,
+}
+
+/// The input schema of an arguments struct: an object schema, every subschema inlined, optional
+/// fields without `null`, unknown keys refused (`additionalProperties: false`).
+fn schema_of<T: JsonSchema>() -> Map<String, Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let schema = generator.into_root_schema_for::<T>();
+    let mut value = serde_json::to_value(schema).unwrap_or_default();
+    drop_null(&mut value);
+    let mut map = match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    map.remove("title");
+    map.insert("type".into(), "object".into());
+    map.entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    map
+}
+
+/// Removes `null` from the types of optional fields: an absent argument is the way to leave
+/// one out (`null` is accepted too, but not advertised).
+fn drop_null(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    map.insert("type".into(), only);
+                }
+            }
+            if let Some(Value::Array(any)) = map.get_mut("anyOf") {
+                any.retain(|s| s.get("type").is_none_or(|t| t != "null"));
+                if any.len() == 1 {
+                    let only = any.remove(0);
+                    map.remove("anyOf");
+                    if let Value::Object(inner) = only {
+                        for (k, val) in inner {
+                            map.entry(k).or_insert(val);
+                        }
+                    }
+                }
+            }
+            if let Some(Value::Array(e)) = map.get_mut("enum") {
+                e.retain(|x| !x.is_null());
+            }
+            // A choice of string constants is an `enum`, as clients expect.
+            let consts: Option<Vec<Value>> = match map.get("oneOf") {
+                Some(Value::Array(alts)) => alts
+                    .iter()
+                    .map(|a| a.get("const").filter(|c| c.is_string()).cloned())
+                    .collect(),
+                _ => None,
+            };
+            if let Some(values) = consts {
+                map.remove("oneOf");
+                map.insert("type".into(), "string".into());
+                map.insert("enum".into(), Value::Array(values));
+            }
+            map.values_mut().for_each(drop_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_null),
+        _ => {}
+    }
+}
+
+/// Decodes a tool's arguments; the message names the argument and what is allowed.
+fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
+    let args = if args.is_null() {
+        Value::Object(Map::new())
+    } else {
+        args
+    };
+    serde_path_to_error::deserialize::<_, T>(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." || path.is_empty() {
+            ToolError::invalid(format!("invalid arguments: {inner}"))
+        } else {
+            ToolError::invalid(format!("invalid argument `{path}`: {inner}"))
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the page looks like now
+
+/// Whether `target` is a ref (`e5`, `@e5`, `ref=e5`) rather than a CSS selector.
+fn is_ref(target: &str) -> bool {
+    let t = target.trim();
+    let t = t
+        .strip_prefix("ref=")
+        .or_else(|| t.strip_prefix('@'))
+        .unwrap_or(t);
+    t.len() > 1 && t.starts_with('e') && t[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The ref to act on: `target` itself, or the ref of the one element a CSS selector matches
+/// (which the snapshot must show with a ref: an interactive or named element).
+async fn resolve(cx: &Ctx, target: &str) -> Result<String, ToolError> {
+    if is_ref(target) {
+        return Ok(target.trim().to_string());
+    }
+    if target.trim().is_empty() {
+        return Err(ToolError::invalid(
+            "invalid argument `target`: empty; give a ref from the snapshot (`e5`) or a CSS selector",
+        ));
+    }
+    let n: CountOutput = cx
+        .get(Command::Count(CountParams {
+            selector: target.to_string(),
+        }))
+        .await?;
+    if n.count != 1 {
+        return Err(ToolError::new(
+            "not_found",
+            format!(
+                "the selector `{target}` matches {} elements; give one that matches exactly one, or a ref from `browser_snapshot`",
+                n.count
+            ),
+        ));
+    }
+    let root: SnapshotOutput = cx
+        .get(Command::Snapshot(SnapshotParams {
+            selector: Some(target.to_string()),
+            interactive: Some(false),
+            compact: None,
+            max_depth: Some(0),
+            urls: None,
+            max_bytes: Some(4096),
+            delta: None,
+        }))
+        .await?;
+    let no_ref = || {
+        ToolError::new(
+            "not_found",
+            format!(
+                "the element `{target}` matches has no ref (the snapshot shows only interactive or named elements with refs); act on a ref from `browser_snapshot`"
+            ),
+        )
+    };
+    let Some(id) = root.refs.keys().next().cloned() else {
+        return Err(no_ref());
+    };
+    // The root line must be the element itself (a wrapper without a line would show its child).
+    let html = |t: String| {
+        cx.get::<HtmlOutput>(Command::Html(HtmlParams {
+            target: t,
+            outer: Some(true),
+            max_bytes: Some(4096),
+        }))
+    };
+    let (of_ref, of_selector) = (html(id.clone()).await?, html(target.to_string()).await?);
+    if root.text.lines().filter(|l| l.starts_with("- ")).count() != 1
+        || of_ref.length != of_selector.length
+        || of_ref.html != of_selector.html
+    {
+        return Err(no_ref());
+    }
+    Ok(id)
+}
+
+/// The spec of the snapshots the tools show: interactive elements, bounded for the answer.
+fn view_spec() -> SnapshotParams {
+    SnapshotParams {
+        selector: None,
+        interactive: None,
+        compact: None,
+        max_depth: None,
+        urls: None,
+        max_bytes: Some(SNAPSHOT_BUDGET),
+        delta: None,
+    }
+}
+
+/// The snapshot's text with the engine's cut note pointing at this server's arguments.
+fn snapshot_text(s: &SnapshotOutput) -> String {
+    let text = s.text();
+    match text.find("; narrow it with a selector") {
+        Some(i) if s.truncated => format!("{}; {NARROW_HINT}", &text[..i]),
+        _ => text,
+    }
+}
+
+/// Adds the page line and a whole snapshot, and makes it the view.
+fn show_snapshot(cx: &Ctx, a: &mut Answer, s: &SnapshotOutput) {
+    a.add("Page", format!("{} (tab {})", s.origin, s.tab));
+    a.add_cuttable("Snapshot", snapshot_text(s), NARROW_HINT);
+    cx.state().view = Some(s.generation);
+}
+
+/// Takes a snapshot of the active tab and adds it (after a navigation: no earlier view).
+async fn add_snapshot(cx: &Ctx, a: &mut Answer) -> Result<(), ToolError> {
+    let s: SnapshotOutput = cx.get(Command::Snapshot(view_spec())).await?;
+    show_snapshot(cx, a, &s);
+    Ok(())
+}
+
+/// Adds what the page looks like now: the diff against the view when there is one (or the
+/// snapshot when the page changed more than a diff shows compactly), else a snapshot.
+async fn add_page_now(cx: &Ctx, a: &mut Answer) -> Result<(), ToolError> {
+    let view = cx.state().view;
+    if let Some(generation) = view {
+        let d = cx
+            .get::<DiffOutput>(Command::Diff(DiffParams {
+                generation: Some(generation),
+            }))
+            .await;
+        match d {
+            Ok(d) if d.stats.diff.len() > d.after.text.len() => {
+                show_snapshot(cx, a, &d.after);
+                return Ok(());
+            }
+            Ok(d) => {
+                a.add("Page", format!("{} (tab {})", d.after.origin, d.after.tab));
+                a.add_cuttable("Changes", d.text(), NARROW_HINT);
+                cx.state().view = Some(d.after.generation);
+                return Ok(());
+            }
+            // The view is gone (another document, another tab): show the page whole.
+            Err(e) if e.code == "invalid_argument" => {}
+            Err(e) => return Err(e),
+        }
+    }
+    add_snapshot(cx, a).await
+}
+
+/// Adds the tabs that appeared since the last look (opened by the page or the action).
+async fn add_new_tabs(cx: &Ctx, a: &mut Answer) -> Result<(), ToolError> {
+    let list: TabListOutput = cx.get(Command::TabList(NoParams {})).await?;
+    let ids: Vec<String> = list.tabs.iter().map(|t| t.id.clone()).collect();
+    let known = cx.state().tabs.replace(ids);
+    if let Some(known) = known {
+        let new: Vec<String> = list
+            .tabs
+            .iter()
+            .filter(|t| !known.contains(&t.id))
+            .map(Present::text)
+            .collect();
+        if !new.is_empty() {
+            a.add(
+                "New tabs",
+                format!(
+                    "{}\n(`browser_tabs` with action `select` switches to one)",
+                    new.join("\n")
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The answer of actions: each action's line (its presenter, with its dialogs), the tabs it
+/// opened and what the page looks like now.
+async fn after_actions(cx: &Ctx, done: &[ActionOutput]) -> Result<Answer, ToolError> {
+    let mut a = Answer::new();
+    let lines: Vec<String> = done.iter().map(Present::text).collect();
+    a.add("Result", lines.join("\n"));
+    add_new_tabs(cx, &mut a).await?;
+    add_page_now(cx, &mut a).await?;
+    Ok(a)
+}
+
+/// Runs one action without the engine's evidence (the answer diffs against the model's view).
+async fn act(cx: &Ctx, command: Command) -> Result<ActionOutput, ToolError> {
+    cx.get(command).await
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tools
+
+async fn navigate(cx: Ctx, a: NavigateArgs) -> Result<Answer, ToolError> {
+    let out: OpenOutput = cx
+        .get(Command::Open(OpenParams {
+            url: a.url,
+            wait_until: None,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    add_new_tabs(&cx, &mut answer).await?;
+    add_snapshot(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+/// `back`, `forward` or `reload`, then a snapshot.
+async fn history(cx: Ctx, command: Command) -> Result<Answer, ToolError> {
+    let out: Location = cx.get(command).await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    add_snapshot(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+async fn back(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
+    history(cx, Command::Back(HistoryParams::default())).await
+}
+
+async fn forward(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
+    history(cx, Command::Forward(HistoryParams::default())).await
+}
+
+async fn reload(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
+    history(cx, Command::Reload(HistoryParams::default())).await
+}
+
+async fn snapshot(cx: Ctx, a: SnapshotArgs) -> Result<Answer, ToolError> {
+    let max_bytes = match (a.max_bytes, &a.filename) {
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "`maxBytes` and `filename` exclude each other: a file gets the whole snapshot",
+            ));
+        }
+        (None, Some(_)) => 0,
+        (None, None) => SNAPSHOT_BUDGET,
+        (Some(n), None) if (1..=SNAPSHOT_BUDGET).contains(&n) => n,
+        (Some(n), None) => {
+            return Err(ToolError::invalid(format!(
+                "invalid argument `maxBytes`: {n}; use 1 to {SNAPSHOT_BUDGET} (answers stay under \
+                 {ANSWER_BUDGET} bytes), or `filename` to write the whole snapshot to a file"
+            )));
+        }
+    };
+    let path = a.filename.as_deref().map(output_path).transpose()?;
+    let whole_page = a.target.is_none();
+    let s: SnapshotOutput = cx
+        .get(Command::Snapshot(SnapshotParams {
+            selector: a.target,
+            interactive: a.full.map(|f| !f),
+            compact: None,
+            max_depth: a.depth,
+            urls: a.urls,
+            max_bytes: Some(max_bytes),
+            delta: a.delta,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    if let Some(path) = path {
+        std::fs::write(&path, &s.text).map_err(|e| {
+            ToolError::new(
+                "invalid_argument",
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?;
+        answer.add(
+            "Result",
+            format!(
+                "wrote snapshot {} of {} ({} lines, {} refs, {} bytes) to {}",
+                s.generation,
+                s.origin,
+                s.text.lines().count(),
+                s.refs.len(),
+                s.text.len(),
+                path.display()
+            ),
+        );
+    } else {
+        answer.add("Page", format!("{} (tab {})", s.origin, s.tab));
+        answer.add_cuttable("Snapshot", snapshot_text(&s), NARROW_HINT);
+    }
+    if whole_page {
+        cx.state().view = Some(s.generation);
+    }
+    Ok(answer)
+}
+
+/// A file for `filename`: a relative path under the working directory (no `..`).
+fn output_path(name: &str) -> Result<std::path::PathBuf, ToolError> {
+    let p = Path::new(name);
+    let plain = !name.is_empty()
+        && p.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !plain {
+        return Err(ToolError::invalid(format!(
+            "invalid argument `filename`: `{name}`; give a relative path under the server's working directory (no `..`, not absolute)"
+        )));
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| ToolError::new("internal", format!("no working directory: {e}")))?;
+    Ok(cwd.join(p))
+}
+
+async fn click(cx: Ctx, a: ClickArgs) -> Result<Answer, ToolError> {
+    let target = resolve(&cx, &a.target).await?;
+    let out = act(
+        &cx,
+        Command::Click(ClickParams {
+            target,
+            button: a.button,
+            click_count: a.double_click.filter(|d| *d).map(|_| 2),
+            new_tab: a.new_tab,
+            modifiers: a.modifiers,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn type_text(cx: Ctx, a: TypeArgs) -> Result<Answer, ToolError> {
+    let target = resolve(&cx, &a.target).await?;
+    let first = if a.slowly == Some(true) {
+        Command::Type(TypeParams {
+            target,
+            text: a.text,
+            wait: None,
+            evidence: Some(false),
+        })
+    } else {
+        Command::Fill(ValueParams {
+            target,
+            value: a.text,
+            wait: None,
+            evidence: Some(false),
+        })
+    };
+    let mut done = vec![act(&cx, first).await?];
+    if a.submit == Some(true) {
+        let enter = Command::Press(PressParams {
+            key: "Enter".into(),
+            wait: None,
+            evidence: Some(false),
+        });
+        match act(&cx, enter).await {
+            Ok(out) => done.push(out),
+            Err(mut e) => {
+                e.done = Some(
+                    done.iter()
+                        .map(Present::text)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
+                return Err(e);
+            }
+        }
+    }
+    after_actions(&cx, &done).await
+}
+
+async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
+    if a.fields.is_empty() {
+        return Err(ToolError::invalid(
+            "invalid argument `fields`: empty; give at least one field",
+        ));
+    }
+    let mut done: Vec<ActionOutput> = Vec::new();
+    let total = a.fields.len();
+    for (i, f) in a.fields.into_iter().enumerate() {
+        let step = async {
+            let target = resolve(&cx, &f.target).await?;
+            let checked = || match f.value.trim() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                other => Err(ToolError::invalid(format!(
+                    "invalid argument `fields[{i}].value`: `{other}` for a {}; use `true` or `false`",
+                    if matches!(f.kind, FieldType::Radio) {
+                        "radio button"
+                    } else {
+                        "checkbox"
+                    }
+                ))),
+            };
+            let refp = |target: String| RefActionParams {
+                target,
+                wait: None,
+                evidence: Some(false),
+            };
+            let valp = |target: String, value: String| ValueParams {
+                target,
+                value,
+                wait: None,
+                evidence: Some(false),
+            };
+            let command = match f.kind {
+                FieldType::Textbox | FieldType::Slider => {
+                    Command::Fill(valp(target, f.value.clone()))
+                }
+                FieldType::Combobox => Command::Select(valp(target, f.value.clone())),
+                FieldType::Checkbox | FieldType::Radio => {
+                    if checked()? {
+                        Command::Check(refp(target))
+                    } else {
+                        Command::Uncheck(refp(target))
+                    }
+                }
+            };
+            act(&cx, command).await
+        };
+        match step.await {
+            Ok(out) => done.push(out),
+            Err(mut e) => {
+                let mut lines: Vec<String> = done.iter().map(Present::text).collect();
+                lines.push(format!(
+                    "field {} of {total} (`{}`) failed; the fields before it were filled",
+                    i + 1,
+                    f.name
+                ));
+                e.done = Some(lines.join("\n"));
+                return Err(e);
+            }
+        }
+    }
+    after_actions(&cx, &done).await
+}
+
+async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
+    let [value] = <[String; 1]>::try_from(a.values).map_err(|v| {
+        ToolError::invalid(format!(
+            "invalid argument `values`: {} values; give exactly one (selecting several options is not supported)",
+            v.len()
+        ))
+    })?;
+    let target = resolve(&cx, &a.target).await?;
+    let out = act(
+        &cx,
+        Command::Select(ValueParams {
+            target,
+            value,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn hover(cx: Ctx, a: TargetArgs) -> Result<Answer, ToolError> {
+    let target = resolve(&cx, &a.target).await?;
+    let out = act(
+        &cx,
+        Command::Hover(RefActionParams {
+            target,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn press_key(cx: Ctx, a: PressArgs) -> Result<Answer, ToolError> {
+    let out = act(
+        &cx,
+        Command::Press(PressParams {
+            key: a.key,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+/// Longest `time` of `browser_wait_for`, in seconds.
+const MAX_WAIT_SECONDS: f64 = 60.0;
+
+async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> {
+    let params = match (a.time, a.text, a.url) {
+        (Some(t), None, None) => {
+            if !(0.0..=MAX_WAIT_SECONDS).contains(&t) {
+                return Err(ToolError::invalid(format!(
+                    "invalid argument `time`: {t}; use 0 to {MAX_WAIT_SECONDS} seconds"
+                )));
+            }
+            if a.timeout.is_some() {
+                return Err(ToolError::invalid(
+                    "`timeout` goes with `text` or `url`, not with `time`",
+                ));
+            }
+            WaitParams {
+                condition: None,
+                ms: Some((t * 1000.0).round() as u64),
+            }
+        }
+        (None, Some(text), None) => WaitParams {
+            condition: Some(WaitCondition::Text {
+                text,
+                timeout_ms: a.timeout,
+            }),
+            ms: None,
+        },
+        (None, None, Some(url)) => WaitParams {
+            condition: Some(WaitCondition::Url {
+                url,
+                timeout_ms: a.timeout,
+            }),
+            ms: None,
+        },
+        _ => {
+            return Err(ToolError::invalid(
+                "give exactly one of `time` (seconds), `text` and `url`",
+            ));
+        }
+    };
+    let out: WaitOutput = cx.get(Command::Wait(params)).await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    add_page_now(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+/// Largest `browser_evaluate` result, in bytes of JSON.
+const EVAL_BUDGET: u64 = 24_000;
+
+async fn evaluate(cx: Ctx, a: EvaluateArgs) -> Result<Answer, ToolError> {
+    // A function is called; anything else is the value itself.
+    let script = format!(
+        "(() => {{ const __f = ({}\n); return typeof __f === 'function' ? __f() : __f; }})()",
+        a.function
+    );
+    let out: EvalOutput = cx
+        .get(Command::Eval(EvalParams {
+            script,
+            max_bytes: Some(EVAL_BUDGET),
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    add_page_now(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+/// The stable id of the tab `index` or `tab` names.
+async fn tab_id(
+    cx: &Ctx,
+    index: Option<u32>,
+    tab: Option<String>,
+) -> Result<Option<String>, ToolError> {
+    match (index, tab) {
+        (Some(_), Some(_)) => Err(ToolError::invalid(
+            "`index` and `tab` exclude each other: give one",
+        )),
+        (None, tab) => Ok(tab),
+        (Some(i), None) => {
+            let list: TabListOutput = cx.get(Command::TabList(NoParams {})).await?;
+            match list.tabs.get(i as usize) {
+                Some(t) => Ok(Some(t.id.clone())),
+                None => Err(ToolError::new(
+                    "tab_not_found",
+                    format!(
+                        "no tab at index {i}: {} tab(s) are open (indexes 0 to {})",
+                        list.tabs.len(),
+                        list.tabs.len().saturating_sub(1)
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+async fn tabs(cx: Ctx, a: TabsArgs) -> Result<Answer, ToolError> {
+    let mut answer = Answer::new();
+    let only = |what: &str, ok: bool| {
+        if ok {
+            Ok(())
+        } else {
+            Err(ToolError::invalid(format!(
+                "`{what}` does not go with action `{}`",
+                match a.action {
+                    TabAction::List => "list",
+                    TabAction::New => "new",
+                    TabAction::Close => "close",
+                    TabAction::Select => "select",
+                }
+            )))
+        }
+    };
+    let picks = matches!(a.action, TabAction::Close | TabAction::Select);
+    only("index", a.index.is_none() || picks)?;
+    only("tab", a.tab.is_none() || picks)?;
+    only("url", a.url.is_none() || matches!(a.action, TabAction::New))?;
+    match a.action {
+        TabAction::List => {
+            let list: TabListOutput = cx.get(Command::TabList(NoParams {})).await?;
+            cx.state().tabs = Some(list.tabs.iter().map(|t| t.id.clone()).collect());
+            answer.add("Open tabs", list.text());
+        }
+        TabAction::New => {
+            let tab: TabInfo = cx.get(Command::TabNew(TabNewParams { url: a.url })).await?;
+            answer.add("Result", format!("opened tab {}", tab.text().trim_start()));
+            add_new_tabs(&cx, &mut Answer::new()).await?;
+            add_snapshot(&cx, &mut answer).await?;
+        }
+        TabAction::Close => {
+            let tab = tab_id(&cx, a.index, a.tab).await?;
+            let out: TabCloseOutput = cx.get(Command::TabClose(TabCloseParams { tab })).await?;
+            answer.add("Result", out.text());
+            cx.state().view = None;
+            add_new_tabs(&cx, &mut Answer::new()).await?;
+        }
+        TabAction::Select => {
+            let Some(tab) = tab_id(&cx, a.index, a.tab).await? else {
+                return Err(ToolError::invalid("action `select` needs `index` or `tab`"));
+            };
+            let out: TabInfo = cx.get(Command::TabSwitch(TabSwitchParams { tab })).await?;
+            answer.add(
+                "Result",
+                format!("selected tab {}", out.text().trim_start()),
+            );
+            add_snapshot(&cx, &mut answer).await?;
+        }
+    }
+    Ok(answer)
+}
+
+async fn close(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
+    let out: CloseOutput = cx.get(Command::Close(NoParams {})).await?;
+    *cx.state() = ConnState::default();
+    let mut answer = Answer::new();
+    answer.add(
+        "Result",
+        format!(
+            "{} the browser; the next tool call starts a new one",
+            out.text()
+        ),
+    );
+    Ok(answer)
+}
+
+async fn diff(cx: Ctx, a: DiffArgs) -> Result<Answer, ToolError> {
+    let generation = a.generation.or(cx.state().view);
+    let d: DiffOutput = cx.get(Command::Diff(DiffParams { generation })).await?;
+    cx.state().view = Some(d.after.generation);
+    let mut answer = Answer::new();
+    answer.add("Page", format!("{} (tab {})", d.after.origin, d.after.tab));
+    answer.add_cuttable("Changes", d.text(), NARROW_HINT);
+    Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_runs_known_commands_and_has_an_object_schema() {
+        for t in TOOLS {
+            assert!(t.available(), "{} runs an unknown command", t.name);
+            assert!(t.name.starts_with("browser_"), "{}", t.name);
+            assert!(!t.description.trim().is_empty(), "{}", t.name);
+            let s = (t.schema)();
+            assert_eq!(s["type"], "object", "{}", t.name);
+            assert_eq!(
+                s["additionalProperties"], false,
+                "{} takes unknown keys",
+                t.name
+            );
+            assert!(
+                !serde_json::to_string(&s).unwrap().contains("$ref"),
+                "{}",
+                t.name
+            );
+        }
+        let names: std::collections::HashSet<_> = TOOLS.iter().map(|t| t.name).collect();
+        assert_eq!(names.len(), TOOLS.len(), "a tool name is used twice");
+    }
+
+    #[test]
+    fn refs_and_selectors_are_told_apart() {
+        for r in ["e5", "@e12", "ref=e3", " e7 "] {
+            assert!(is_ref(r), "{r}");
+        }
+        for s in ["#e5", "e", "button", "e5 > a", "eX1", "input[name=q]"] {
+            assert!(!is_ref(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn arguments_are_checked_by_name() {
+        let e = parse::<ClickArgs>(serde_json::json!({"target": "e1", "bogus": 1})).unwrap_err();
+        assert_eq!(e.code, "invalid_argument");
+        assert!(e.message.contains("unknown field `bogus`"), "{}", e.message);
+        assert!(e.message.contains("doubleClick"), "{}", e.message);
+        let e = parse::<ClickArgs>(serde_json::json!({"target": 3})).unwrap_err();
+        assert!(e.message.contains("`target`"), "{}", e.message);
+        let ok = parse::<NoArgs>(Value::Null);
+        assert!(ok.is_ok());
+        assert_eq!(
+            Cap::parse_list(&["history".into()]).unwrap(),
+            vec![Cap::Core, Cap::History]
+        );
+        assert!(
+            Cap::parse_list(&["network".into()])
+                .unwrap_err()
+                .contains("unknown capability `network`")
+        );
+        assert!(output_path("../x").is_err() && output_path("/etc/x").is_err());
+        assert!(output_path("out/snap.txt").is_ok());
+    }
+}

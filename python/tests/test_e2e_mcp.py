@@ -1,0 +1,479 @@
+"""End-to-end: `agentbrowser mcp` driven by the official MCP Python client (stdio and streamable
+HTTP) and by the MCP Inspector's CLI, on pages served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PAGES, REPO, _page
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+PAGES["/mcp-signup"] = _page(
+    "Sign up",
+    "<h1>Sign up</h1><form onsubmit=\"event.preventDefault();"
+    "document.getElementById('status').textContent='Welcome, '+document.getElementById('n').value+"
+    "' ('+document.getElementById('p').value+(document.getElementById('s').checked?', subscribed':'')+')'\">"
+    '<label>Name <input id="n"></label><label>Email <input id="m" type="email"></label>'
+    '<label><input id="s" type="checkbox"> Subscribe</label>'
+    '<label>Plan <select id="p"><option>Free</option><option>Pro</option></select></label>'
+    '<button id="go">Sign up</button></form><p role="status" id="status"></p>',
+)
+PAGES["/mcp-stale"] = _page(
+    "Stale",
+    "<div id='box'><button onclick=\"document.getElementById('box').innerHTML="
+    "'<button>Replacement</button>'\">Replace me</button></div>",
+)
+PAGES["/mcp-mods"] = _page(
+    "Modifiers",
+    "<button onclick=\"document.getElementById('o').textContent='held: '+[event.shiftKey&&'shift',"
+    "event.altKey&&'alt'].filter(Boolean).join('+')\">Press</button><p role='status' id='o'></p>",
+)
+PAGES["/mcp-big"] = _page(
+    "Big", "".join(f"<button>Button number {i} with a fairly long accessible name</button>" for i in range(3000))
+)
+
+CORE = [
+    "browser_navigate",
+    "browser_navigate_back",
+    "browser_snapshot",
+    "browser_click",
+    "browser_type",
+    "browser_fill_form",
+    "browser_select_option",
+    "browser_hover",
+    "browser_press_key",
+    "browser_wait_for",
+    "browser_evaluate",
+    "browser_tabs",
+    "browser_close",
+    "browser_diff",
+]
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def ref_of(answer: str, role: str, name: str) -> str:
+    m = re.search(rf'- {role} "{re.escape(name)}" \[(?:[^\]]*, )?ref=(e\d+)', answer)
+    assert m, f"no {role} {name!r} in:\n{answer}"
+    return m.group(1)
+
+
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``: (pid, command name)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            out.append((int(entry), name))
+    return out
+
+
+def chromium_children(pid: int) -> list[int]:
+    """The browsers ``pid`` runs: its Chromium children that are not helpers (``--type=``)."""
+
+    def helper(p: int) -> bool:
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                return b"--type=" in f.read()
+        except OSError:
+            return True
+
+    return [p for p, name in children(pid) if name == "chromium" and not helper(p)]
+
+
+def chromium_processes(pid: int) -> list[int]:
+    """Every Chromium process (browser, helper, crash handler) whose parent is ``pid``."""
+    return [p for p, name in children(pid) if name.startswith("chrom")]
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_until(cond: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+@asynccontextmanager
+async def stdio(bin_path: Path, *args: str, top: tuple[str, ...] = ()) -> AsyncIterator[ClientSession]:
+    """An MCP session with `agentbrowser [TOP...] mcp [ARGS...]` over stdio."""
+    params = StdioServerParameters(command=str(bin_path), args=[*top, "mcp", *args], env=dict(os.environ))
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+        init = await session.initialize()
+        assert init.protocol_version == "2025-11-25"
+        assert init.server_info.name == "agentbrowser"
+        yield session
+
+
+class HttpServer:
+    """`agentbrowser mcp --port 0`, with the URL it prints."""
+
+    def __init__(self, bin_path: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [str(bin_path), "mcp", "--port", "0", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stderr is not None
+        line = self.proc.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+        assert m, f"no URL in {line!r}"
+        self.port = int(m.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+@pytest.fixture
+def http_server(agentbrowser_bin: Path) -> Any:
+    s = HttpServer(agentbrowser_bin)
+    yield s
+    s.stop()
+    assert s.proc.returncode == 0
+    assert not chromium_processes(s.proc.pid)
+
+
+@asynccontextmanager
+async def http(url: str) -> AsyncIterator[ClientSession]:
+    async with streamable_http_client(url) as (r, w), ClientSession(r, w) as session:
+        init = await session.initialize()
+        assert init.protocol_version == "2025-11-25"
+        yield session
+
+
+async def call(session: ClientSession, tool: str, **args: Any) -> str:
+    result = await session.call_tool(tool, args)
+    assert not result.is_error, f"{tool} failed:\n{text_of(result)}"
+    return text_of(result)
+
+
+async def error(session: ClientSession, tool: str, **args: Any) -> str:
+    result = await session.call_tool(tool, args)
+    assert result.is_error, f"{tool} did not fail:\n{text_of(result)}"
+    return text_of(result)
+
+
+async def sign_up_task(session: ClientSession, server: str) -> None:
+    """Open, snapshot, fill a form, click, read the result, close."""
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    assert list(tools) == CORE
+    assert tools["browser_snapshot"].annotations.read_only_hint is True
+    assert tools["browser_click"].annotations.read_only_hint is False
+    assert tools["browser_click"].annotations.destructive_hint is True
+    assert tools["browser_navigate"].annotations.open_world_hint is True
+    assert tools["browser_click"].input_schema["additionalProperties"] is False
+    assert tools["browser_click"].input_schema["required"] == ["target"]
+
+    opened = await call(session, "browser_navigate", url=f"{server}/mcp-signup")
+    assert "### Snapshot" in opened and "Sign up" in opened
+    snap = await call(session, "browser_snapshot")
+    name, email = ref_of(snap, "textbox", "Name"), ref_of(snap, "textbox", "Email")
+    subscribe, plan = ref_of(snap, "checkbox", "Subscribe"), ref_of(snap, "combobox", "Plan")
+    filled = await call(
+        session,
+        "browser_fill_form",
+        fields=[
+            {"target": name, "name": "Name", "type": "textbox", "value": "Ann"},
+            {"target": email, "name": "Email", "type": "textbox", "value": "ann@example.com"},
+            {"target": subscribe, "name": "Subscribe", "type": "checkbox", "value": "true"},
+            {"target": plan, "name": "Plan", "type": "combobox", "value": "Pro"},
+        ],
+    )
+    assert f"fill {name}" in filled and f"check {subscribe}" in filled and f"select {plan}" in filled
+    assert "ann@example.com" in filled  # what the page looks like now
+    clicked = await call(session, "browser_click", target=ref_of(snap, "button", "Sign up"), element="Sign up")
+    assert "Welcome, Ann (Pro, subscribed)" in clicked, clicked
+    read = await call(session, "browser_evaluate", function="() => document.getElementById('status').textContent")
+    assert '"Welcome, Ann (Pro, subscribed)"' in read
+    closed = await call(session, "browser_close")
+    assert "closed" in closed
+    # The next call starts a new browser.
+    again = await call(session, "browser_navigate", url=f"{server}/")
+    assert "Home" in again
+
+
+def test_task_over_stdio(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await sign_up_task(session, server)
+
+    asyncio.run(main())
+
+
+def test_task_over_http(http_server: HttpServer, server: str) -> None:
+    async def main() -> None:
+        async with http(http_server.url) as session:
+            await sign_up_task(session, server)
+
+    asyncio.run(main())
+
+
+async def error_cases(session: ClientSession, server: str) -> None:
+    opened = await call(session, "browser_navigate", url=f"{server}/mcp-stale")
+    old = ref_of(opened, "button", "Replace me")
+    assert "unknown_ref:" in await error(session, "browser_click", target="e999")
+    await call(session, "browser_click", target=old)
+    stale = await error(session, "browser_click", target=old)
+    assert "stale_ref:" in stale, stale
+    bad = await error(session, "browser_click", target=old, bogus=1)
+    assert "invalid_argument:" in bad and "unknown field `bogus`" in bad and "doubleClick" in bad
+    assert "invalid_argument:" in await error(session, "browser_click")
+    assert "invalid argument `target`" in await error(session, "browser_click", target=5)
+    assert "`values`" in await error(session, "browser_select_option", target="e1", values=["a", "b"])
+    assert "exactly one of" in await error(session, "browser_wait_for")
+    assert "matches 0 elements" in await error(session, "browser_click", target="#nothing-here")
+    unknown = await error(session, "browser_teleport")
+    assert "unknown_action:" in unknown and "browser_click" in unknown
+    assert "--caps history" in await error(session, "browser_reload")
+    # After every error the session still works.
+    assert "Replacement" in await call(session, "browser_snapshot")
+
+
+def test_errors_are_tool_errors_with_our_codes(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await error_cases(session, server)
+
+    asyncio.run(main())
+
+
+def test_errors_over_http(http_server: HttpServer, server: str) -> None:
+    async def main() -> None:
+        async with http(http_server.url) as session:
+            await error_cases(session, server)
+
+    asyncio.run(main())
+
+
+def test_stdio_disconnect_leaves_no_chromium(agentbrowser_bin: Path, server: str) -> None:
+    found: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            servers = [p for p, name in children(os.getpid()) if name == "agentbrowser"]
+            assert len(servers) == 1, servers
+            assert chromium_children(servers[0]) == []  # no browser before the first tool call
+            await call(session, "browser_navigate", url=f"{server}/")
+            found["server"], found["chromium"] = servers[0], chromium_children(servers[0])
+
+    asyncio.run(main())
+    assert found["chromium"], "no Chromium was launched"
+    assert wait_until(lambda: not alive(found["server"]), 10), "the server outlived its client"
+    for pid in found["chromium"]:
+        assert not alive(pid), "Chromium outlived the MCP connection"
+
+
+def test_http_session_end_closes_its_browser(http_server: HttpServer, server: str) -> None:
+    async def one() -> list[int]:
+        async with http(http_server.url) as session:
+            await call(session, "browser_navigate", url=f"{server}/")
+            return chromium_children(http_server.proc.pid)
+
+    async def main() -> None:
+        first = await one()
+        assert len(first) == 1
+        assert wait_until(lambda: not any(alive(p) for p in first), 10), "Chromium outlived its session"
+        assert wait_until(lambda: not chromium_processes(http_server.proc.pid), 10)
+        # Two sessions at once have a browser each.
+        async with http(http_server.url) as a, http(http_server.url) as b:
+            await call(a, "browser_navigate", url=f"{server}/a")
+            await call(b, "browser_navigate", url=f"{server}/b")
+            assert "Page A" in await call(a, "browser_evaluate", function="document.title")
+            assert "Page B" in await call(b, "browser_evaluate", function="document.title")
+            assert len(chromium_children(http_server.proc.pid)) == 2
+        assert wait_until(lambda: not chromium_processes(http_server.proc.pid), 10)
+
+    asyncio.run(main())
+    assert http_server.proc.poll() is None, "the server should keep serving"
+
+
+def raw_post(port: int, headers: dict[str, str]) -> int:
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+        }
+    ).encode()
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/mcp",
+        data=body,
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+def test_http_refuses_foreign_hosts_and_origins(http_server: HttpServer) -> None:
+    port = http_server.port
+    assert raw_post(port, {}) == 200
+    assert raw_post(port, {"Origin": f"http://127.0.0.1:{port}"}) == 200
+    assert raw_post(port, {"Host": f"attacker.example:{port}"}) == 403
+    assert raw_post(port, {"Origin": "http://attacker.example"}) == 403
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/other", timeout=10)
+        raise AssertionError("/other answered")
+    except urllib.error.HTTPError as e:
+        assert e.code == 404
+
+
+def test_session_flag_shares_the_cli_session(agentbrowser_bin: Path, server: str) -> None:
+    def cli(*args: str) -> str:
+        done = subprocess.run([str(agentbrowser_bin), "--session", "mcp-shared", *args], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, top=("--session", "mcp-shared")) as session:
+            await call(session, "browser_navigate", url=f"{server}/a")
+            assert cli("url") == f"{server}/a"
+            cli("open", f"{server}/b")
+            assert "Arrived at B" not in await call(session, "browser_snapshot")  # interactive view
+            assert '"Page B"' in await call(session, "browser_evaluate", function="document.title")
+            # browser_close ends the shared session; the next call starts its daemon again.
+            await call(session, "browser_close")
+            await call(session, "browser_navigate", url=f"{server}/b")
+
+    try:
+        asyncio.run(main())
+        assert cli("url") == f"{server}/b", "the shared session ended with the MCP connection"
+    finally:
+        cli("close")
+
+
+def test_caps_and_big_answers(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            tools = [t.name for t in (await session.list_tools()).tools]
+            assert tools == CORE
+            opened = await call(session, "browser_navigate", url=f"{server}/mcp-big")
+            assert len(opened.encode()) <= 40000
+            assert "cut" in opened and "`target`" in opened, opened[-600:]
+            assert "--max-bytes" not in opened  # the hint names this server's arguments
+            part = await call(session, "browser_snapshot", maxBytes=2000)
+            assert len(part.encode()) < 3000 and "truncated at 2000 bytes" in part
+            assert "`maxBytes`" in await error(session, "browser_snapshot", maxBytes=10**6)
+            whole = await call(session, "browser_snapshot", filename="big.txt")
+            assert "wrote snapshot" in whole and "3000 refs" in whole, whole
+            assert "Button number 2999" in (tmp_path / "big.txt").read_text()
+            assert "relative path" in await error(session, "browser_snapshot", filename="/etc/x")
+
+        async with stdio(agentbrowser_bin, "--caps", "history") as session:
+            tools = [t.name for t in (await session.list_tools()).tools]
+            assert tools == [*CORE, "browser_navigate_forward", "browser_reload"]
+            await call(session, "browser_navigate", url=f"{server}/a")
+            await call(session, "browser_navigate", url=f"{server}/b")
+            assert "Page A" in await call(session, "browser_navigate_back")
+            assert "Page B" in await call(session, "browser_navigate_forward")
+            assert "Page B" in await call(session, "browser_reload")
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        asyncio.run(main())
+    finally:
+        os.chdir(cwd)
+
+
+def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            opened = await call(session, "browser_navigate", url=f"{server}/delayed-text")
+            await call(session, "browser_click", target=ref_of(opened, "button", "Later"))
+            waited = await call(session, "browser_wait_for", text="ready now")
+            assert waited.startswith("### Result\nok after")
+            keys = await call(session, "browser_navigate", url=f"{server}/keys")
+            box = ref_of(keys, "textbox", "Key box")
+            typed = await call(session, "browser_type", target=box, text="hi", submit=True)
+            assert "press Enter" in typed
+            assert '"enter pressed"' in await call(session, "browser_evaluate", function="document.getElementById('r').textContent")
+            mods = await call(session, "browser_navigate", url=f"{server}/mcp-mods")
+            held = await call(session, "browser_click", target=ref_of(mods, "button", "Press"), modifiers=["Shift", "Alt"])
+            assert "held: shift+alt" in held, held
+            new = await call(session, "browser_tabs", action="new", url=f"{server}/a")
+            assert "opened tab" in new and "Page A" in new
+            listed = await call(session, "browser_tabs", action="list")
+            assert listed.count("\n") >= 2 and "* t2" in listed
+            selected = await call(session, "browser_tabs", action="select", index=0)
+            assert "held: shift+alt" in selected
+            assert "closed t2" in await call(session, "browser_tabs", action="close", tab="t2")
+            assert "tab_not_found:" in await error(session, "browser_tabs", action="select", index=5)
+
+    asyncio.run(main())
+
+
+def inspector(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    exe = REPO / "node_modules" / ".bin" / "mcp-inspector"
+    if not exe.exists():
+        pytest.fail(f"{exe} is missing: run ./scripts/setup.sh (it installs the MCP Inspector with npm)")
+    return subprocess.run([str(exe), "--cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_inspector_cli_lists_and_calls(agentbrowser_bin: Path, server: str) -> None:
+    listed = inspector(str(agentbrowser_bin), "mcp", "--method", "tools/list")
+    assert listed.returncode == 0, listed.stderr
+    names = [t["name"] for t in json.loads(listed.stdout)["tools"]]
+    assert names == CORE
+    called = inspector(
+        str(agentbrowser_bin), "mcp", "--method", "tools/call", "--tool-name", "browser_navigate",
+        "--tool-arg", f"url={server}/form",
+    )
+    assert called.returncode == 0, called.stderr
+    result = json.loads(called.stdout)
+    assert result.get("isError") is not True
+    assert "Sign up" in result["content"][0]["text"]
+
+
+def test_print_config(agentbrowser_bin: Path) -> None:
+    done = subprocess.run([str(agentbrowser_bin), "mcp", "--print-config"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    for client in ("Claude Code", "Claude Desktop", "Cursor", "VS Code"):
+        assert client in done.stdout
+    assert f"claude mcp add agentbrowser -- {agentbrowser_bin.resolve()} mcp" in done.stdout
+
+
+def test_unknown_caps_are_refused(agentbrowser_bin: Path) -> None:
+    done = subprocess.run([str(agentbrowser_bin), "mcp", "--caps", "teleport"], capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0 and "unknown capability `teleport`" in done.stderr
+
