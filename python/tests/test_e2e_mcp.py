@@ -4,7 +4,9 @@ HTTP) and by the MCP Inspector's CLI, on pages served on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import struct
 import os
 import re
 import subprocess
@@ -61,6 +63,9 @@ CORE = [
     "browser_tabs",
     "browser_close",
     "browser_diff",
+    "browser_take_screenshot",
+    "browser_console_messages",
+    "browser_read",
 ]
 
 
@@ -222,6 +227,21 @@ async def sign_up_task(session: ClientSession, server: str) -> None:
     assert "Welcome, Ann (Pro, subscribed)" in clicked, clicked
     read = await call(session, "browser_evaluate", function="() => document.getElementById('status').textContent")
     assert '"Welcome, Ann (Pro, subscribed)"' in read
+    markdown = await call(session, "browser_read")
+    assert "Welcome, Ann (Pro, subscribed)" in markdown, markdown
+    await call(session, "browser_evaluate", function="() => console.error('mcp says %s', 'hi')")
+    logged = await call(session, "browser_console_messages", level="error")
+    assert "mcp says hi" in logged, logged
+    shot = await session.call_tool("browser_take_screenshot", {})
+    assert not shot.is_error, text_of(shot)
+    images = [c for c in shot.content if getattr(c, "type", None) == "image"]
+    assert len(images) == 1 and images[0].mime_type == "image/png"
+    png = base64.b64decode(images[0].data)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    # The picture is the viewport: as wide and as high as the page says it is.
+    viewport = await call(session, "browser_evaluate", function="() => innerWidth + 'x' + innerHeight")
+    assert f"{width}x{height}" in viewport, (width, height, viewport)
     closed = await call(session, "browser_close")
     assert "closed" in closed
     # The next call starts a new browser.

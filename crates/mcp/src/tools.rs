@@ -220,6 +220,12 @@ tools! {
     browser_close(NoArgs) "Close browser" [Core] uses ["close"] => close;
     /// What changed on the page since the snapshot you saw last (or since snapshot `generation`), as a line diff of snapshots.
     browser_diff(DiffArgs) "Diff against a snapshot" [Core] uses ["diff"] => diff;
+    /// Take a screenshot of the viewport, the whole page or one element, returned as an image (and written to `filename` when given). `annotate` draws each ref's box and number. Prefer browser_snapshot for acting.
+    browser_take_screenshot(ScreenshotArgs) "Take a screenshot" [Core] uses ["screenshot"] => take_screenshot;
+    /// The console messages the page logged (from when the tab opened), at a level and above; `clear` empties the buffer after reading.
+    browser_console_messages(ConsoleArgs) "Console messages" [Core] uses ["console"] => console_messages;
+    /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
+    browser_read(ReadArgs) "Read as Markdown" [Core] uses ["read"] => read;
     /// Go forward to the next page in the history. Answers where it landed and a snapshot.
     browser_navigate_forward(NoArgs) "Go forward" [History] uses ["forward", "snapshot"] => forward;
     /// Reload the page. Answers where it landed and a snapshot.
@@ -265,6 +271,60 @@ pub struct SnapshotArgs {
     pub delta: Option<bool>,
     /// Write the whole snapshot (no size budget) to this file instead of answering it; a relative path, under the server's working directory.
     pub filename: Option<String>,
+}
+
+/// Arguments of `browser_take_screenshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ScreenshotArgs {
+    /// Image format, `png` (default) or `jpeg`.
+    #[serde(rename = "type")]
+    pub kind: Option<ShotType>,
+    /// Human-readable element description used to obtain permission to capture the element.
+    pub element: Option<String>,
+    /// Capture only this element: a ref (`e5`) or a CSS selector matching exactly one element.
+    #[serde(alias = "ref")]
+    pub target: Option<String>,
+    /// The whole scrollable page instead of the viewport (default false).
+    pub full_page: Option<bool>,
+    /// Draw each ref's box and number on the image (default false).
+    pub annotate: Option<bool>,
+    /// Also write the image to this file: a relative path, under the server's working directory.
+    pub filename: Option<String>,
+}
+
+/// An image format `browser_take_screenshot` returns.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ShotType {
+    /// PNG (lossless).
+    Png,
+    /// JPEG.
+    Jpeg,
+}
+
+/// Arguments of `browser_console_messages`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleArgs {
+    /// Only messages at this level and above: `debug`, `info`, `warning` or `error` (default: all).
+    pub level: Option<ConsoleLevel>,
+    /// Empty the buffer after reading (default false).
+    pub clear: Option<bool>,
+}
+
+/// Arguments of `browser_read`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ReadArgs {
+    /// The URL to read over HTTP (default: the active tab).
+    pub url: Option<String>,
+    /// Keep only the heading sections whose heading contains this text (ignoring case).
+    pub filter: Option<String>,
+    /// Only the headings, with their levels and anchors (default false).
+    pub outline: Option<bool>,
+    /// Largest content in characters, 1 to 30000 (default 30000); longer is cut at a line and says so.
+    pub max_chars: Option<u64>,
 }
 
 /// Arguments of the tools that act on one element.
@@ -1160,6 +1220,116 @@ async fn diff(cx: Ctx, a: DiffArgs) -> Result<Answer, ToolError> {
     let mut answer = Answer::new();
     answer.add("Page", format!("{} (tab {})", d.after.origin, d.after.tab));
     answer.add_cuttable("Changes", d.text(), NARROW_HINT);
+    Ok(answer)
+}
+
+/// Largest image `browser_take_screenshot` returns inline, in bytes of file (base64 adds a third).
+const IMAGE_BUDGET: u64 = 4 << 20;
+
+/// Largest Markdown `browser_read` answers, in characters.
+const READ_BUDGET: u64 = 30_000;
+
+async fn take_screenshot(cx: Ctx, a: ScreenshotArgs) -> Result<Answer, ToolError> {
+    use base64::Engine as _;
+    let path = match a.filename.as_deref() {
+        Some(f) => Some(output_path(f)?),
+        None => None,
+    };
+    let format = match a.kind {
+        Some(ShotType::Jpeg) => ImageFormat::Jpeg,
+        _ => ImageFormat::Png,
+    };
+    let out: ScreenshotOutput = cx
+        .get(Command::Screenshot(ScreenshotParams {
+            target: a.target,
+            path: path.map(|p| p.display().to_string()),
+            full_page: a.full_page,
+            format: Some(format),
+            quality: None,
+            annotate: a.annotate,
+            if_changed: None,
+            threshold: None,
+        }))
+        .await?;
+    let file = out
+        .path
+        .clone()
+        .ok_or_else(|| ToolError::new("internal", "the screenshot wrote no file"))?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    if out.size > IMAGE_BUDGET {
+        answer.add(
+            "Image",
+            format!(
+                "not inlined: {} bytes is over {IMAGE_BUDGET}; it is in {file} (capture an element, or the viewport instead of the whole page)",
+                out.size
+            ),
+        );
+        return Ok(answer);
+    }
+    let bytes = std::fs::read(&file).map_err(|e| {
+        ToolError::new(
+            "io_error",
+            format!("cannot read the screenshot {file}: {e}"),
+        )
+    })?;
+    let mime = match format {
+        ImageFormat::Jpeg => "image/jpeg",
+        _ => "image/png",
+    };
+    answer.images.push((
+        base64::engine::general_purpose::STANDARD.encode(bytes),
+        mime.to_string(),
+    ));
+    Ok(answer)
+}
+
+async fn console_messages(cx: Ctx, a: ConsoleArgs) -> Result<Answer, ToolError> {
+    let out: ConsoleOutput = cx
+        .get(Command::Console(ConsoleParams {
+            clear: a.clear,
+            level: a.level,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add_cuttable(
+        "Console messages",
+        out.text(),
+        "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
+    );
+    Ok(answer)
+}
+
+async fn read(cx: Ctx, a: ReadArgs) -> Result<Answer, ToolError> {
+    let max_chars = match a.max_chars {
+        None => READ_BUDGET,
+        Some(n) if (1..=READ_BUDGET).contains(&n) => n,
+        Some(n) => {
+            return Err(ToolError::invalid(format!(
+                "invalid argument `maxChars`: {n}; use 1 to {READ_BUDGET} (answers stay under {ANSWER_BUDGET} bytes), or `filter` to read one section"
+            )));
+        }
+    };
+    let out: ReadOutput = cx
+        .get(Command::Read(ReadParams {
+            url: a.url,
+            raw: None,
+            require_markdown: None,
+            llms: None,
+            outline: a.outline,
+            filter: a.filter,
+            max_chars: Some(max_chars),
+            timeout_ms: None,
+            headers: None,
+            cookies: None,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add_cuttable(
+        "Content",
+        out.text(),
+        "read one part: pass `filter` (a heading's text) or `outline` to see the headings first",
+    );
     Ok(answer)
 }
 
