@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -21,6 +22,27 @@ def binary_path() -> Path:
     env = os.environ.get("AGENTBROWSER_BIN")
     return Path(env) if env else REPO / "target" / "debug" / "agentbrowser"
 
+
+
+def eventually(cond: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether ``cond`` holds within ``seconds`` (for what only asking again can show: an exited
+    process, an event the page reports a moment later); checked every 50 ms, once more at the end."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+async def aeventually(cond: Callable[[], Awaitable[bool]], seconds: float = 5.0) -> bool:
+    """The async twin of :func:`eventually`: ``cond`` is awaited."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if await cond():
+            return True
+        await asyncio.sleep(0.05)
+    return await cond()
 
 def _page(title: str, body: str, head: str = "") -> str:
     return (

@@ -4,11 +4,11 @@ action's evidence, sync and async."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import aeventually, eventually
 from agentbrowser import (
     ActionTransitionError,
     AsyncBrowser,
@@ -32,12 +32,8 @@ def browser(agentbrowser_bin: Path, require: Callable[..., None]) -> Iterator[Br
 
 def _errors(browser: Browser, at_least: int) -> ErrorLog:
     """The page errors once there are ``at_least`` (a rejection is reported a moment later)."""
-    deadline = time.monotonic() + 5
-    while True:
-        got = browser.diagnostics.errors()
-        if len(got) >= at_least or time.monotonic() > deadline:
-            return got
-        time.sleep(0.05)
+    eventually(lambda: len(browser.diagnostics.errors()) >= at_least)
+    return browser.diagnostics.errors()
 
 
 def test_console_and_errors(browser: Browser, server: str) -> None:
@@ -97,12 +93,12 @@ def test_async_console_and_errors(agentbrowser_bin: Path, server: str) -> None:
             await browser.page.open(f"{server}/console")
             log = await browser.diagnostics.console(level="warning")
             assert isinstance(log, ConsoleLog) and [m.text for m in log] == ["careful"]
+
+            async def reported() -> bool:
+                return len(await browser.diagnostics.errors()) > 0
+
+            await aeventually(reported)
             errors = await browser.diagnostics.errors()
-            for _ in range(100):
-                if len(errors):
-                    break
-                await asyncio.sleep(0.05)
-                errors = await browser.diagnostics.errors()
             assert [e.message for e in errors] == ["Error: at load"]
             snap = await browser.page.observe()
             result = await snap.one(role="button", name="Broken").click()

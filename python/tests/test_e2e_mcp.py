@@ -10,16 +10,15 @@ import struct
 import os
 import re
 import subprocess
-import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PAGES, REPO, _page
+from conftest import PAGES, REPO, _page, eventually
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -121,15 +120,6 @@ def alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
-
-
-def wait_until(cond: Callable[[], bool], seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 @asynccontextmanager
@@ -315,7 +305,7 @@ def test_stdio_disconnect_leaves_no_chromium(agentbrowser_bin: Path, server: str
 
     asyncio.run(main())
     assert found["chromium"], "no Chromium was launched"
-    assert wait_until(lambda: not alive(found["server"]), 10), "the server outlived its client"
+    assert eventually(lambda: not alive(found["server"]), 10), "the server outlived its client"
     for pid in found["chromium"]:
         assert not alive(pid), "Chromium outlived the MCP connection"
 
@@ -329,8 +319,8 @@ def test_http_session_end_closes_its_browser(http_server: HttpServer, server: st
     async def main() -> None:
         first = await one()
         assert len(first) == 1
-        assert wait_until(lambda: not any(alive(p) for p in first), 10), "Chromium outlived its session"
-        assert wait_until(lambda: not chromium_processes(http_server.proc.pid), 10)
+        assert eventually(lambda: not any(alive(p) for p in first), 10), "Chromium outlived its session"
+        assert eventually(lambda: not chromium_processes(http_server.proc.pid), 10)
         # Two sessions at once have a browser each.
         async with http(http_server.url) as a, http(http_server.url) as b:
             await call(a, "browser_navigate", url=f"{server}/a")
@@ -338,7 +328,7 @@ def test_http_session_end_closes_its_browser(http_server: HttpServer, server: st
             assert "Page A" in await call(a, "browser_evaluate", function="document.title")
             assert "Page B" in await call(b, "browser_evaluate", function="document.title")
             assert len(chromium_children(http_server.proc.pid)) == 2
-        assert wait_until(lambda: not chromium_processes(http_server.proc.pid), 10)
+        assert eventually(lambda: not chromium_processes(http_server.proc.pid), 10)
 
     asyncio.run(main())
     assert http_server.proc.poll() is None, "the server should keep serving"

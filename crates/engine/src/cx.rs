@@ -16,6 +16,13 @@ use crate::refs;
 use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
 use crate::tabs::tab_info;
 
+/// What `wait_new_tab` compares with: the tabs open before an action, and the browser's target
+/// events from then on.
+pub(crate) struct NewTabWatch {
+    known: Vec<String>,
+    events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
+}
+
 /// The context of one command: the session and the command's limits.
 pub struct Cx<'a> {
     /// The session the command runs in.
@@ -50,20 +57,52 @@ impl Cx<'_> {
     /// Waits briefly for a tab that is not in `known` (opened by a Ctrl+click) and returns its id.
     pub(crate) async fn wait_new_tab(
         &mut self,
-        known: &[String],
+        watch: NewTabWatch,
         deadline: Instant,
     ) -> Result<Option<String>> {
+        let NewTabWatch { known, mut events } = watch;
         let until = deadline.min(Instant::now() + Duration::from_secs(3));
         loop {
             let tabs = self.browser().await?.sync_tabs().await?;
             if let Some((id, _)) = tabs.into_iter().find(|(id, _)| !known.contains(id)) {
                 return Ok(Some(id));
             }
-            if Instant::now() >= until {
-                return Ok(None);
+            // Wake on the browser's next target event (a page created or changed), not on a timer.
+            let created = async {
+                while let Some(ev) = events.recv().await {
+                    let page = ev
+                        .params
+                        .pointer("/targetInfo/type")
+                        .and_then(|t| t.as_str());
+                    if ev.method.starts_with("Target.target") && page == Some("page") {
+                        return true;
+                    }
+                }
+                false
+            };
+            match tokio::time::timeout_at(until, created).await {
+                Ok(true) => continue,
+                Ok(false) | Err(_) => return Ok(None),
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
         }
+    }
+
+    /// Starts watching the browser's targets (before an action that may open a tab): the tabs
+    /// open now, and the events that announce new ones.
+    pub(crate) async fn watch_new_tabs(&mut self) -> Result<NewTabWatch> {
+        let browser = self.browser().await?;
+        let events = browser.cdp.events();
+        browser
+            .cdp
+            .call("Target.setDiscoverTargets", json!({"discover": true}))
+            .await?;
+        let known = browser
+            .sync_tabs()
+            .await?
+            .into_iter()
+            .map(|t| t.0)
+            .collect();
+        Ok(NewTabWatch { known, events })
     }
 
     /// The active tab's page (launching the browser if needed), for library users and tests

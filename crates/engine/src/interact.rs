@@ -28,16 +28,11 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
         modifiers,
     };
     let new_tab = p.new_tab.unwrap_or(false);
-    let known: Vec<String> = if new_tab {
-        cx.browser()
-            .await?
-            .sync_tabs()
-            .await?
-            .into_iter()
-            .map(|t| t.0)
-            .collect()
+    // Watch for targets before the click, so a tab it opens at once is not missed.
+    let watch = if new_tab {
+        Some(cx.watch_new_tabs().await?)
     } else {
-        Vec::new()
+        None
     };
     let page = cx.ref_page(&p.target).await?;
     let mut data = actions::mutate(
@@ -49,8 +44,8 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
         cx.limits,
     )
     .await?;
-    if new_tab {
-        data.report.new_tab = Some(cx.wait_new_tab(&known, cx.limits.deadline).await?);
+    if let Some(watch) = watch {
+        data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
     Ok(data)
 }

@@ -7,6 +7,7 @@ buffer before the read (``dropped``) and whether the read cleared it.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, overload
@@ -86,16 +87,17 @@ class PageError(Bounded):
 T = TypeVar("T")
 
 
-class _Entries(Generic[T]):
-    """Mixin: an immutable sequence of the entries one read returned, with a short repr."""
+class _Entries(ABC, Generic[T]):
+    """Base: an immutable sequence of the entries one read returned, with a short repr."""
 
     __slots__ = ()
     tab: str
     dropped: int
     cleared: bool
 
+    @abstractmethod
     def _entries(self) -> tuple[T, ...]:
-        raise NotImplementedError
+        """The entries, oldest first (each log names its own field)."""
 
     def __len__(self) -> int:
         return len(self._entries())
