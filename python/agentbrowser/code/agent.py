@@ -35,6 +35,7 @@ from ..errors import BrowserError
 from ..llm import AssistantMessage, ChatCompletion, ChatModel, ImagePart, Message, SystemMessage, TextPart, UserMessage
 from ..options import LaunchOptions
 from ..tools import ActionResult, JudgementResult, ToolCallRecord, Tools
+from ..tools.builtin import SNAPSHOT_KEY
 from .cells import CodeSession
 from .judge import judge_run
 from .notebook import (
@@ -158,6 +159,16 @@ class _Turn:
     format_failure: bool = False
 
 
+class _AgentSession(CodeSession):
+    """The agent's CodeSession: a cell's ``browser_state`` comes from the observation the agent
+    takes right after the cell (the next step's, or a last one at the end), so a step takes one
+    snapshot, not two."""
+
+    async def browser_state(self) -> str | None:
+        """None here: the agent fills it from its own observation."""
+        return None
+
+
 class CodeAgent:
     """A browser agent whose model writes Python cells; ``await run()`` returns the notebook.
 
@@ -258,7 +269,7 @@ class CodeAgent:
         browser = self.browser if self.browser is not None else await AsyncBrowser.launch(self.launch)
         session: CodeSession | None = None
         try:
-            session = CodeSession(
+            session = _AgentSession(
                 browser,
                 tools=self.tools,
                 cell_timeout_s=self.cell_timeout_s,
@@ -284,8 +295,11 @@ class CodeAgent:
 
     async def _run(self, session: CodeSession, browser: AsyncBrowser, tmp: Path) -> NotebookSession:
         notebook = session.notebook
+        notebook.tools = self.tools
+        notebook.masker = session.masker
+        notebook.metadata["task"] = self.mask(self.task)
         ns = session.namespace
-        baseline = frozenset(ns)
+        baseline = frozenset(ns) | {"__builtins__"}
         observer = Observer(
             browser,
             snapshot_budget_chars=self.snapshot_budget_chars,
@@ -302,9 +316,9 @@ class CodeAgent:
             secret_names=self.sensitive.names() if self.sensitive is not None else (),
         )
         waiting: list[CodeCell] = []  # cells whose browser_state the next observation fills
-        urls = sorted(set(_URL.findall(self.task)))
+        urls = sorted({u.rstrip(".,;:!?") for u in _URL.findall(self.task)})
         if self.open_task_url and len(urls) == 1:
-            waiting.append(await session.run(f"await page.open({urls[0].rstrip('.,;:')!r})"))
+            waiting.append(await session.run(f"await page.open({urls[0]!r})"))
         turns: list[_Turn] = []
         failures = 0
         state: PageState | None = None
@@ -312,6 +326,8 @@ class CodeAgent:
             t0 = time.perf_counter()
             started = time.time()
             obs = await observer.observe(ns, baseline, state=state)
+            if obs.snapshot is not None:
+                ns[SNAPSHOT_KEY] = obs.snapshot  # the built-in tools resolve refs the model was shown
             self._fill_browser_state(waiting, obs)
             messages = self._messages(turns, obs, number, failures)
             t1 = time.perf_counter()
@@ -319,12 +335,12 @@ class CodeAgent:
                 completion = await self._invoke(messages)
             except Exception as exc:  # the adapter retried already: end the run, keep what it did
                 t2 = time.perf_counter()
-                error = f"model call failed: {type(exc).__name__}: {self.mask(str(exc))}"
-                log.warning("step %d: %s", number, error)
+                message = f"model call failed: {type(exc).__name__}: {self.mask(str(exc))}"
+                log.warning("step %d: %s", number, message)
                 step = CodeAgentStep(
                     number=number,
                     model_output="",
-                    result=CodeAgentResult(error=error),
+                    result=CodeAgentResult(error=message),
                     state=CodeAgentState(url=obs.state.url, title=obs.state.title, screenshot=obs.screenshot),
                     started_at=started,
                     ended_at=time.time(),
@@ -338,6 +354,7 @@ class CodeAgent:
             parsed = parse_reply(reply)
             turn = _Turn(number=number, reply=reply, cell=None, notes=[], failures=failures)
             cell_s = 0.0
+            error: str | None
             if not parsed.python:
                 turn.format_failure = True
                 failures += 1

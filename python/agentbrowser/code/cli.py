@@ -24,11 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..aio import AsyncBrowser
 from ..llm import ChatModel, ScriptedModelServer, make_model
 from ..options import LaunchOptions
 from .agent import CodeAgent
-from .notebook import CodeAgentStep, NotebookSession
-from .replay import replay_path
+from .notebook import CodeAgentStep, ExecutionStatus, NotebookSession
+from .replay import replay_file
 
 __all__ = ["DEFAULT_MODELS", "main"]
 
@@ -63,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     replay = nb_sub.add_parser("replay", help="re-run a notebook (.ipynb or .py export) against a fresh browser, no model")
     replay.add_argument("path", help="the .ipynb (or .py) a run wrote")
     replay.add_argument("--timeout", type=float, default=None, metavar="S", help="per-cell timeout")
+    replay.add_argument("--secrets", metavar="FILE", help="JSON of the sensitive data the run used")
     replay.add_argument("--headed", action="store_true", help="show the browser window")
     return top
 
@@ -176,7 +178,7 @@ def _report(agent: CodeAgent, session: NotebookSession, args: argparse.Namespace
         print(f"stopped ({agent.stop_reason}): {history.final_result()}", file=out)
     if history.judgement is not None:
         j = history.judgement
-        why = j.reasoning or j.failure_reason or ""
+        why = getattr(j, "reasoning", None) or getattr(j, "failure_reason", None) or ""
         print(agent.mask(f"judge: verdict={j.verdict}{f' ({why})' if why else ''}"), file=out)
     elif agent.judge_error:
         print(f"judge: no verdict ({agent.judge_error})", file=out)
@@ -208,17 +210,32 @@ async def _replay(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.path)
     if not path.is_file():
         return _refuse(f"{path}: no such notebook")
+    secrets: Any = None
+    if args.secrets:
+        try:
+            secrets = json.loads(Path(args.secrets).read_text())
+        except (OSError, ValueError) as exc:
+            return _refuse(f"--secrets {args.secrets}: {exc}")
     print(f"replaying {path} against a fresh browser (no model)", file=out, flush=True)
-    session = await replay_path(path, launch=LaunchOptions(headless=not args.headed), timeout_s=args.timeout)
-    failed = 0
-    for cell in session.cells:
-        first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
-        status = cell.status.value if hasattr(cell.status, "value") else str(cell.status)
-        detail = f" {cell.error}" if cell.error else ""
-        failed += cell.error is not None
-        print(f"cell {cell.execution_count}: {status}{detail} | {first[:70]}", file=out)
+    async with await AsyncBrowser.launch(LaunchOptions(headless=not args.headed)) as browser:
+        session = await replay_file(
+            path, browser, timeout_s=args.timeout, stop_on_divergence=False, sensitive_data=secrets
+        )
+        for cell in session.cells:
+            first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
+            detail = f" {cell.error.splitlines()[0][:120]}" if cell.error else ""
+            print(f"cell {cell.execution_count}: {ExecutionStatus(cell.status).value}{detail} | {first[:70]}", file=out)
+        url = await browser.page.url()
     ns = session.namespace
     if ns.get("_task_done"):
-        print(f"result (success={bool(ns.get('_task_success'))}): {ns.get('_task_result')}", file=out)
-    print(f"replayed {len(session.cells)} cells, {failed} failed", file=out)
-    return 0 if failed == 0 else 1
+        print(f"result (success={bool(ns.get('_task_success'))}): {session.mask(str(ns.get('_task_result')))}", file=out)
+    print(f"page: {url}", file=out)
+    diverged = session.metadata.get("divergences") or []
+    for d in diverged:
+        print(f"diverged: cell {d.get('index', 0) + 1} succeeded when recorded and failed now: {d.get('error')}", file=out)
+    print(
+        f"replayed {len(session.cells)} cells: "
+        + (f"{len(diverged)} diverged from the recording" if diverged else "every cell as recorded"),
+        file=out,
+    )
+    return 1 if diverged else 0
