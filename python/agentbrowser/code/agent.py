@@ -554,7 +554,7 @@ class CodeAgent:
             messages.append(AssistantMessage(cut(turn.reply, _HISTORY_REPLY_CHARS) or "(empty reply)"))
             pending = self._result_parts(turn, latest=i == len(turns) - 1)
         pending += [TextPart(w) for w in self._warnings(number, failures)]
-        pending.append(TextPart(obs.text))
+        pending.append(TextPart("\n" + obs.text))
         if obs.screenshot is not None:
             pending.append(ImagePart(obs.screenshot, "image/png"))
         messages.append(UserMessage(tuple(pending)))
@@ -591,9 +591,9 @@ class CodeAgent:
             limit = self.max_output_chars if latest else _HISTORY_OUTPUT_CHARS
             if cell.error:
                 lines.append(f"Error: {self._error_text(cell)}")
-                trace = cell.error_info.traceback if cell.error_info is not None else ()
-                if latest and len(trace) > 1:
-                    lines.append("Traceback (cell frames):\n" + cut(self.mask("".join(trace)).rstrip(), _TRACEBACK_CHARS))
+                trace = "".join(cell.error_info.traceback) if cell.error_info is not None else ""
+                if latest and trace.count('  File "') > 1:  # more than the failing line itself
+                    lines.append(cut(self.mask(trace).rstrip(), _TRACEBACK_CHARS))
             if cell.output:
                 lines.append("Output:\n" + cut(self.mask(cell.output.rstrip("\n")), limit))
             if cell.stderr:

@@ -29,7 +29,8 @@ _SURFACES: tuple[tuple[str, type], ...] = (
 )
 _AWAITABLE_UNION = re.compile(r"^(?P<sync>.+?) \| Awaitable\[(?P<async>.+)\]$")
 _GENERIC_ARG = re.compile(r"\[(?:Any|B|AsyncBrowser|Browser)\]")
-_SELF_ANNOTATION = re.compile(r"^self: [^,)]+")
+#: Plumbing of the models (decoders, wire encoding), not calls an agent makes.
+_PLUMBING = frozenset({"from_raw", "from_wire", "to_wire", "budget_ms"})
 
 
 def _first_line(obj: object) -> str:
@@ -68,7 +69,7 @@ def describe_callable(expr: str, fn: Callable[..., Any]) -> str:
 def _public_methods(cls: type) -> list[tuple[str, Callable[..., Any]]]:
     out: list[tuple[str, Callable[..., Any]]] = []
     for name, member in vars(cls).items():
-        if name.startswith("_"):
+        if name.startswith("_") or name in _PLUMBING:
             continue
         if isinstance(member, (classmethod, staticmethod)):
             out.append((name, getattr(cls, name)))
@@ -84,7 +85,7 @@ def sdk_reference() -> str:
         lines.append(f"# {expr}: {_first_line(cls)}")
         lines += [describe_callable(f"{expr}.{name}", fn) for name, fn in _public_methods(cls)]
     lines.append(f"# Wait: {_first_line(Wait)}")
-    lines += [describe_callable(f"Wait.{name}", fn) for name, fn in _public_methods(Wait) if name != "to_wire"]
+    lines += [describe_callable(f"Wait.{name}", fn) for name, fn in _public_methods(Wait)]
     return "\n".join(lines)
 
 
