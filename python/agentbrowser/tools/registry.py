@@ -344,7 +344,7 @@ class Tools:
             result = _mask_result(result, sensitive)
             record_args = sensitive.mask_value(record_args)
         if ctx.record is not None:
-            images = tuple(ToolImage.from_entry(entry) for entry in result.images or ())
+            images = _images(result)
             masked = {k: _bounded_arg(v) for k, v in record_args.items()}
             ctx.record(ToolCallRecord(name, masked, result, images, time.monotonic() - started))
         return result
@@ -708,6 +708,17 @@ def _mask_result(result: ActionResult, sensitive: SensitiveData) -> ActionResult
         if masked_list != result.attachments:
             changes["attachments"] = masked_list
     return dataclasses.replace(result, **changes) if changes else result
+
+
+def _images(result: ActionResult) -> tuple[ToolImage, ...]:
+    """The result's images, decoded; an entry that does not decode (not a mapping, bad base64) is left out."""
+    out: list[ToolImage] = []
+    for entry in result.images or ():
+        try:
+            out.append(ToolImage.from_entry(entry))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return tuple(out)
 
 
 def _bounded_arg(value: Any) -> Any:
