@@ -335,7 +335,7 @@ def test_sensitive_data_masked_everywhere_but_the_page_gets_it(
     agentbrowser_bin: Path, site: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     replies = [
-        cell("snap = await page.observe()\nbox = snap.one(role='textbox', name='Name')\n"
+        cell("await observe()\nsnap = await page.observe()\nbox = snap.one(role='textbox', name='Name')\n"
              "r = await fill(box.id, '<secret>token</secret>')\nprint(r)"),
         cell("await snap.one(role='button', name='Submit').click()\n"
              "shown = await page.evaluate(\"document.getElementById('result').textContent\")\nprint(shown)\nshown"),

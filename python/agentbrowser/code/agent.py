@@ -35,7 +35,6 @@ from ..errors import BrowserError
 from ..llm import AssistantMessage, ChatCompletion, ChatModel, ImagePart, Message, SystemMessage, TextPart, UserMessage
 from ..options import LaunchOptions
 from ..tools import ActionResult, JudgementResult, ToolCallRecord, Tools
-from ..tools.builtin import SNAPSHOT_KEY
 from .cells import CodeSession
 from .judge import judge_run
 from .notebook import (
@@ -326,8 +325,6 @@ class CodeAgent:
             t0 = time.perf_counter()
             started = time.time()
             obs = await observer.observe(ns, baseline, state=state)
-            if obs.snapshot is not None:
-                ns[SNAPSHOT_KEY] = obs.snapshot  # the built-in tools resolve refs the model was shown
             self._fill_browser_state(waiting, obs)
             messages = self._messages(turns, obs, number, failures)
             t1 = time.perf_counter()
