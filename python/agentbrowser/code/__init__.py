@@ -1,0 +1,52 @@
+"""Code mode: Python cells against a live browser, recorded as a notebook.
+
+:class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
+:mod:`agentbrowser.code.notebook`.  Names are imported lazily, so ``import agentbrowser.code``
+stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .cells import CodeSession, Masker
+    from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
+    from .subproc import SubprocessExecutor
+
+_LAZY: dict[str, str] = {
+    "CellError": "notebook",
+    "CellImage": "notebook",
+    "CellType": "notebook",
+    "CodeCell": "notebook",
+    "CodeSession": "cells",
+    "ExecutionStatus": "notebook",
+    "Masker": "cells",
+    "NotebookSession": "notebook",
+    "SubprocessExecutor": "subproc",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentbrowser.code' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"agentbrowser.code.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = [
+    "CellError",
+    "CellImage",
+    "CellType",
+    "CodeCell",
+    "CodeSession",
+    "ExecutionStatus",
+    "Masker",
+    "NotebookSession",
+    "SubprocessExecutor",
+]
