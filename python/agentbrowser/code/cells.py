@@ -39,7 +39,7 @@ from .streams import CellStreams, bound_text, capture
 if TYPE_CHECKING:
     from .subproc import SubprocessExecutor
 
-__all__ = ["CellTimeout", "CodeSession", "Masker", "ToolsLike", "TaskDone", "make_masker"]
+__all__ = ["CellTimeout", "CodeSession", "FallbackToolContext", "Masker", "TaskDone", "ToolsLike", "make_masker"]
 
 #: How long after the deadline the watchdog waits for the event loop before interrupting the cell's thread.
 WATCHDOG_GRACE_S = 0.5
@@ -67,6 +67,16 @@ class ToolsLike(Protocol):
     def bind(self, ctx: Any) -> Mapping[str, Callable[..., Awaitable[Any]]]:
         """The registry's tools as async functions bound to ``ctx`` (a ``ToolContext``)."""
         ...
+
+
+@dataclass(slots=True)
+class FallbackToolContext:
+    """The ``ToolContext`` handed to ``tools.bind()`` when ``agentbrowser.tools`` is not installed (same fields)."""
+
+    browser: AsyncBrowser | None
+    namespace: dict[str, Any]
+    sensitive: Masker | None
+    record: Callable[[Any], None]
 
 
 class CellTimeout(BaseException):
@@ -446,10 +456,11 @@ class CodeSession:
 
     def _bind_tools(self, tools: ToolsLike) -> dict[str, Callable[..., Any]]:
         """The tools bound to a ToolContext of this session (``done`` wrapped to set the task keys)."""
+        ctx_type: Any
         try:
             ctx_type = importlib.import_module("agentbrowser.tools").ToolContext
-        except (ImportError, AttributeError) as exc:
-            raise RuntimeError("tools= needs agentbrowser.tools (ToolContext)") from exc
+        except (ImportError, AttributeError):
+            ctx_type = FallbackToolContext
         ctx = ctx_type(browser=self.browser, namespace=self.namespace, sensitive=self.masker, record=self._record)
         bound: dict[str, Callable[..., Any]] = dict(tools.bind(ctx))
         tool_done = bound.get("done")
@@ -539,8 +550,11 @@ class CodeSession:
                 await self.execute(cell, timeout)
             return cell
 
-    async def execute(self, cell: CodeCell, timeout_s: float) -> CodeCell:
-        """Run ``cell`` in this process and fill its fields (``run`` without the notebook bookkeeping)."""
+    async def execute(
+        self, cell: CodeCell, timeout_s: float, *, on_ran: Callable[[], None] | None = None
+    ) -> CodeCell:
+        """Run ``cell`` in this process and fill its fields (``run`` without the notebook bookkeeping);
+        ``on_ran`` is called when the cell's code ended, before the browser state is collected."""
         started = time.perf_counter()
         cell.status = ExecutionStatus.RUNNING
         filename = f"<cell {cell.execution_count}>"
@@ -555,6 +569,8 @@ class CodeSession:
         else:
             await self._drive(body, expr, run, outcome, timeout_s)
         run.streams.closed = True
+        if on_ran is not None:
+            on_ran()
         self._fill_cell(cell, run, outcome, filename, timeout_s)
         cell.browser_state = await self.browser_state()
         cell.duration_s = time.perf_counter() - started
