@@ -34,7 +34,8 @@ class CloseAllError(RuntimeError):
         self.results: dict[str, CloseResult] = dict(results)
         self.errors: dict[str, BaseException] = dict(errors)
         detail = "; ".join(f"{n}: {type(e).__name__}: {e}" for n, e in sorted(self.errors.items()))
-        super().__init__(f"{len(self.errors)} of {len(self.results) + len(self.errors)} browsers failed to close: {detail}")
+        total = len(self.results) + len(self.errors)
+        super().__init__(f"{len(self.errors)} of {total} browsers failed to close: {detail}")
 
 
 def _check_name(name: object) -> str:

@@ -8,9 +8,9 @@ import uuid
 from pathlib import Path
 
 from agentbrowser import AsyncBrowser, LaunchOptions
-from conftest import eventually
 from agentbrowser.aio import AsyncCapture
 from agentbrowser.code import CodeSession, ExecutionStatus
+from conftest import eventually
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -19,7 +19,9 @@ def test_cells_observe_and_click_a_ref_with_browser_state(agentbrowser_bin: Path
     async def main() -> None:
         async with CodeSession(launch=LaunchOptions(timeout_ms=20000)) as session:
             assert session.browser is not None and session.namespace["page"] is session.browser.page
-            first = await session.run(f"await page.open({server + '/'!r})\nsnap = await page.observe()\nprint(snap.text)")
+            first = await session.run(
+                f"await page.open({server + '/'!r})\nsnap = await page.observe()\nprint(snap.text)"
+            )
             assert first.status is ExecutionStatus.SUCCESS, first.error
             assert 'button "Press me"' in first.stdout
             state = first.browser_state
@@ -76,7 +78,8 @@ def test_screenshots_become_image_outputs(agentbrowser_bin: Path, server: str, t
     async def main() -> None:
         async with CodeSession() as session:
             await session.run(f"await page.open({server + '/capture'!r})")
-            taken = await session.run(f"shot = await page.capture.screenshot({str(tmp_path / 'one.png')!r})\nprint(shot.width)")
+            path = str(tmp_path / "one.png")
+            taken = await session.run(f"shot = await page.capture.screenshot({path!r})\nprint(shot.width)")
             assert taken.status is ExecutionStatus.SUCCESS, taken.error
             assert len(taken.images) == 1 and taken.images[0].data.startswith(PNG_MAGIC)
             assert taken.images[0].media_type == "image/png" and taken.images[0].name == "one.png"

@@ -187,7 +187,8 @@ def test_every_text_field_is_masked() -> None:
         sensitive_data=secrets,
     )
     first, second = cells
-    for text in (first.stdout, first.output, first.result, second.error, second.error_info and second.error_info.evalue):
+    evalue = second.error_info.evalue if second.error_info else None
+    for text in (first.stdout, first.output, first.result, second.error, evalue):
         assert text and "hunter2-secret" not in text and "<secret>password</secret>" in text
     assert "hunter2-secret" not in "".join(second.error_info.traceback if second.error_info else ())
 

@@ -39,7 +39,7 @@ class BoundedText:
 
 
 def bound_text(text: str, limit: int) -> BoundedText:
-    """``text`` cut to about ``limit`` characters: head and tail kept, a marker with the cut count and the original size."""
+    """``text`` cut to about ``limit`` characters: head and tail kept, a marker with the cut and original sizes."""
     if len(text) <= limit:
         return BoundedText(text, False, len(text))
     head = limit // 2
