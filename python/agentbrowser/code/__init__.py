@@ -1,10 +1,55 @@
-"""Code mode: a language model writes Python cells that run against the live browser.
+"""Code mode: Python cells against a live browser, recorded as a notebook.
 
-(H1 owns this package's ``__init__``; H2 adds :class:`SensitiveData`.)
+:class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
+:mod:`agentbrowser.code.notebook`.  Names are imported lazily, so ``import agentbrowser.code``
+stays cheap.
 """
 
 from __future__ import annotations
 
-from .secrets import SensitiveData
+import importlib
+from typing import TYPE_CHECKING
 
-__all__ = ["SensitiveData"]
+if TYPE_CHECKING:
+    from .cells import CodeSession, Masker
+    from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
+    from .secrets import SensitiveData
+    from .subproc import SubprocessExecutor
+
+_LAZY: dict[str, str] = {
+    "CellError": "notebook",
+    "CellImage": "notebook",
+    "CellType": "notebook",
+    "CodeCell": "notebook",
+    "CodeSession": "cells",
+    "ExecutionStatus": "notebook",
+    "Masker": "cells",
+    "NotebookSession": "notebook",
+    "SensitiveData": "secrets",
+    "SubprocessExecutor": "subproc",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentbrowser.code' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"agentbrowser.code.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = [
+    "CellError",
+    "CellImage",
+    "CellType",
+    "CodeCell",
+    "CodeSession",
+    "ExecutionStatus",
+    "Masker",
+    "NotebookSession",
+    "SensitiveData",
+    "SubprocessExecutor",
+]
