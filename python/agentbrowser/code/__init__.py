@@ -1,5 +1,6 @@
 """Code mode: Python cells against a live browser, recorded as a notebook.
 
+:class:`CodeAgent` runs a model's cells to ``done()`` (``await agent.run() -> NotebookSession``);
 :class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
 :mod:`agentbrowser.code.notebook`.  Names are imported lazily, so ``import agentbrowser.code``
 stays cheap.
@@ -11,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .agent import CodeAgent, StepTiming
     from .cells import CodeSession, Masker
     from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
     from .secrets import SensitiveData
@@ -20,12 +22,14 @@ _LAZY: dict[str, str] = {
     "CellError": "notebook",
     "CellImage": "notebook",
     "CellType": "notebook",
+    "CodeAgent": "agent",
     "CodeCell": "notebook",
     "CodeSession": "cells",
     "ExecutionStatus": "notebook",
     "Masker": "cells",
     "NotebookSession": "notebook",
     "SensitiveData": "secrets",
+    "StepTiming": "agent",
     "SubprocessExecutor": "subproc",
 }
 
@@ -45,11 +49,13 @@ __all__ = [
     "CellError",
     "CellImage",
     "CellType",
+    "CodeAgent",
     "CodeCell",
     "CodeSession",
     "ExecutionStatus",
     "Masker",
     "NotebookSession",
     "SensitiveData",
+    "StepTiming",
     "SubprocessExecutor",
 ]
