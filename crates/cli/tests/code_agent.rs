@@ -77,9 +77,15 @@ fn agent_scripted_writes_a_notebook_that_replays() {
     assert_eq!(steps.len(), 4, "{stdout}");
     assert!(steps[1].contains("error: NameError"), "{stdout}");
     assert!(steps[3].contains("done (success=True)"), "{stdout}");
-    assert!(stdout.contains("result (success=True): Submitted Cy"), "{stdout}");
+    assert!(
+        stdout.contains("result (success=True): Submitted Cy"),
+        "{stdout}"
+    );
     assert!(stdout.contains("judge: verdict=True"), "{stdout}");
-    assert!(stdout.contains(&format!("notebook: {}", notebook.display())), "{stdout}");
+    assert!(
+        stdout.contains(&format!("notebook: {}", notebook.display())),
+        "{stdout}"
+    );
     let ipynb: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&notebook).unwrap()).unwrap();
     assert_eq!(ipynb["nbformat"], 4);
@@ -87,10 +93,20 @@ fn agent_scripted_writes_a_notebook_that_replays() {
 
     let replay = run(&cli, &["notebook", "replay", notebook.to_str().unwrap()]);
     let stdout = text(&replay.stdout);
-    assert!(replay.status.success(), "{stdout}\n{}", text(&replay.stderr));
-    assert!(stdout.contains("result (success=True): Submitted Cy"), "{stdout}");
+    assert!(
+        replay.status.success(),
+        "{stdout}\n{}",
+        text(&replay.stderr)
+    );
+    assert!(
+        stdout.contains("result (success=True): Submitted Cy"),
+        "{stdout}"
+    );
     assert!(stdout.contains("every cell as recorded"), "{stdout}");
-    assert!(stdout.contains(&format!("page: {}", server.url("/form"))), "{stdout}");
+    assert!(
+        stdout.contains(&format!("page: {}", server.url("/form"))),
+        "{stdout}"
+    );
 }
 
 #[test]
