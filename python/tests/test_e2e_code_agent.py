@@ -200,7 +200,8 @@ def test_multi_step_task_completed_with_done(agentbrowser_bin: Path, site: str) 
     assert [s.cell_id for s in history.steps] == [c.id for c in session.cells[1:]]
     assert all(s.usage is not None and s.usage.total_tokens > 0 for s in history.steps)
     usage = history.usage()
-    assert usage is not None and usage.total_tokens >= sum(s.usage.total_tokens for s in history.steps if s.usage)
+    # The run's total counts the judge's call too.
+    assert usage is not None and usage.total_tokens > sum(s.usage.total_tokens for s in history.steps if s.usage)
     assert history.total_duration_seconds() > 0 and not history.has_errors()
     assert history.judgement is not None and history.judgement.verdict is True
     # What the model was sent: the system prompt from the live SDK and tools, the observations.

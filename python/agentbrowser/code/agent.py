@@ -32,7 +32,17 @@ from typing import Any, Literal
 
 from ..aio import AsyncBrowser
 from ..errors import BrowserError
-from ..llm import AssistantMessage, ChatCompletion, ChatModel, ImagePart, Message, SystemMessage, TextPart, UserMessage
+from ..llm import (
+    AssistantMessage,
+    ChatCompletion,
+    ChatModel,
+    ImagePart,
+    Message,
+    SystemMessage,
+    TextPart,
+    Usage,
+    UserMessage,
+)
 from ..options import LaunchOptions
 from ..tools import ActionResult, JudgementResult, ToolCallRecord, Tools
 from .cells import CodeSession
@@ -516,7 +526,7 @@ class CodeAgent:
         llm = self.judge_llm if self.judge_llm is not None else self.llm
         history = notebook.history
         try:
-            verdict = await judge_run(
+            verdict, usage = await judge_run(
                 llm,
                 task=self.mask(self.task),
                 steps=history.steps,
@@ -528,6 +538,9 @@ class CodeAgent:
             self.judge_error = f"{type(exc).__name__}: {self.mask(str(exc))}"
             log.warning("the judge gave no verdict: %s", self.judge_error)
             return
+        if usage is not None:
+            steps = [s.usage for s in history.steps if isinstance(s.usage, Usage)]
+            history.usage_total = Usage.total([*steps, usage])  # the judge's tokens count too
         self._attach(history, verdict)
 
     def _attach(self, history: Any, verdict: JudgementResult) -> None:

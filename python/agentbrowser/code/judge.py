@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..llm import ChatModel, ImagePart, SystemMessage, TextPart, UserMessage
+from ..llm import ChatModel, ImagePart, SystemMessage, TextPart, Usage, UserMessage
 from ..tools import JudgementResult
 from .notebook import CodeAgentStep
 from .observe import cut
@@ -148,8 +148,9 @@ async def judge_run(
     final_result: str | None,
     screenshots: Sequence[bytes] = (),
     mask: Callable[[str], str] = lambda s: s,
-) -> JudgementResult:
-    """Ask ``llm`` for the verdict on a finished run (structured output, then JSON in text)."""
+) -> tuple[JudgementResult, Usage | None]:
+    """Ask ``llm`` for the verdict on a finished run (structured output, then JSON in text); the
+    verdict and the call's token usage."""
     messages = judge_messages(task, steps, final_result, screenshots, mask)
     try:
         completion = await llm.ainvoke(messages, json_schema=JUDGE_SCHEMA, schema_name="judgement")
@@ -158,4 +159,4 @@ async def judge_run(
             completion = await llm.ainvoke(messages)
         except Exception:
             raise structured_error from None
-    return parse_judgement(completion.text or "")
+    return parse_judgement(completion.text or ""), completion.usage
