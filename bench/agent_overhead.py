@@ -10,7 +10,8 @@ ScriptedModelServer (real HTTP on 127.0.0.1 through the official `openai` client
 sets the page's Search box to a new value with one `page.evaluate` (so every observation after
 the first has a one-line snapshot change to show); the last step calls done().
 
-CodeAgent.timings splits every step into: page state (URL, title, tabs), snapshot (the engine's
+CodeAgent.timings splits every step into: page state (URL, title, tabs, read after the cell and
+reused by the next observation), snapshot (the engine's
 capture, delta), screenshot (none here), model call (request to reply through the client), cell
 (the code's run through CodeSession, its one evaluate included) and total. The loop's overhead is
 total - model call - snapshot - screenshot: building the observation text (diff, variables), the
@@ -137,7 +138,8 @@ def main() -> None:
     verdict = "met" if result["overhead_ms"] <= TARGET_MS else "MISSED"
     print(
         f"  loop overhead (total - model - snapshot): {result['overhead_ms']} ms "
-        f"(target <= {TARGET_MS:g} ms: {verdict}); without the cell's run: {result['overhead_without_cell_ms']} ms"
+        f"(target <= {TARGET_MS:g} ms: {verdict}); without the cell's run: {result['overhead_without_cell_ms']} ms, "
+        f"of which page state {m['state_s']} ms"
     )
     print(
         f"  observation: first step {obs['first']:,} chars ({obs['first_kind']} snapshot, budget "

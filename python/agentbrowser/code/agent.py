@@ -354,7 +354,7 @@ class CodeAgent:
                 )
                 await self._record(notebook, step)
                 self.stop_reason = "model_error"
-                self._timing(number, obs, t1 - t0, t2 - t1, 0.0, time.perf_counter() - t0)
+                self._timing(number, obs, t2 - t1, 0.0, time.perf_counter() - t0)
                 break
             t2 = time.perf_counter()
             reply = self.mask(completion.text or "")
@@ -387,10 +387,12 @@ class CodeAgent:
                 error = self.mask(cell.error) if cell.error else None
             turn.failures = failures
             turns.append(turn)
+            s0 = time.perf_counter()
             try:
-                state = await observer.state()
+                state = await observer.state()  # the step's end state, reused by the next observation
             except BrowserError:
                 state = None
+            state_s = time.perf_counter() - s0
             done = bool(ns.get("_task_done"))
             result = CodeAgentResult(
                 extracted_content=self.mask(str(ns.get("_task_result") or ""))
@@ -415,7 +417,7 @@ class CodeAgent:
                 started_at=started,
                 ended_at=time.time(),
             )
-            self._timing(number, obs, t1 - t0, t2 - t1, cell_s, time.perf_counter() - t0)
+            self._timing(number, obs, t2 - t1, cell_s, time.perf_counter() - t0, state_s)
             if done:
                 self.stop_reason = "done"
             elif failures >= self.max_failures:
@@ -446,11 +448,13 @@ class CodeAgent:
             if inspect.isawaitable(outcome):
                 await outcome
 
-    def _timing(self, number: int, obs: Observation, before_model: float, model: float, cell: float, total: float) -> None:
+    def _timing(
+        self, number: int, obs: Observation, model: float, cell: float, total: float, state: float = 0.0
+    ) -> None:
         self.timings.append(
             StepTiming(
                 number=number,
-                state_s=obs.state_s,
+                state_s=obs.state_s + state,
                 snapshot_s=obs.snapshot_s,
                 screenshot_s=obs.screenshot_s,
                 model_s=model,
