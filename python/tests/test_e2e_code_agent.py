@@ -495,6 +495,16 @@ def test_anthropic_provider_does_a_full_task(agentbrowser_bin: Path, site: str) 
     assert all(s.usage is not None for s in session.history.steps)
 
 
+def test_subprocess_executor(agentbrowser_bin: Path, site: str) -> None:
+    replies = [cell("title = await page.title()\nprint('title:', title)\nbad = 1 / 0"), cell("await done(title)")]
+    session, agent, requests = run(
+        agent_run(replies, f"Read the title of {site}/form.", use_judge=False, executor="subprocess")
+    )
+    assert agent.stop_reason == "done" and session.namespace["_task_result"] == "Form"
+    assert "title: Form" in last_user_text(requests[1]) and "ZeroDivisionError" in last_user_text(requests[1])
+    assert [c.status for c in session.cells] == [ExecutionStatus.SUCCESS, ExecutionStatus.ERROR, ExecutionStatus.SUCCESS]
+
+
 def _form_run() -> list[str]:
     return [
         cell("snap = await page.observe()\nawait snap.one(role='textbox', name='Name').fill('Cy')\nprint('one')"),

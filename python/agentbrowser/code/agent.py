@@ -22,9 +22,11 @@ import dataclasses
 import inspect
 import keyword
 import logging
+import os
 import re
 import tempfile
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,6 +255,7 @@ class CodeAgent:
         #: Why the judge gave no verdict, when it ran and failed.
         self.judge_error: str | None = None
         self._session: CodeSession | None = None
+        self._opened: str | None = None
         self._ran = False
 
     # -- public ----------------------------------------------------------------------------
@@ -275,7 +278,7 @@ class CodeAgent:
             raise RuntimeError("a CodeAgent runs once; make a new one for another run")
         self._ran = True
         owned = self.browser is None
-        browser = self.browser if self.browser is not None else await AsyncBrowser.launch(self.launch)
+        browser = self.browser if self.browser is not None else await self._launch()
         session: CodeSession | None = None
         try:
             session = _AgentSession(
@@ -296,9 +299,16 @@ class CodeAgent:
                 await session.close()
             if owned and not self.keep_alive:
                 with contextlib.suppress(BrowserError, TimeoutError, RuntimeError):
-                    await browser.close()
+                    await browser.close(end_session=True)
             elif owned:
                 self.browser = browser
+
+    async def _launch(self) -> AsyncBrowser:
+        """The agent's own browser: launched, or for the subprocess executor (whose child joins the
+        browser by session name) a private CLI session's daemon."""
+        if self.executor != "subprocess":
+            return await AsyncBrowser.launch(self.launch)
+        return await AsyncBrowser.connect(session=f"code-agent-{os.getpid()}-{uuid.uuid4().hex[:8]}")
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -328,6 +338,7 @@ class CodeAgent:
         urls = sorted({u.rstrip(".,;:!?") for u in _URL.findall(self.task)})
         if self.open_task_url and len(urls) == 1:
             waiting.append(await session.run(f"await page.open({urls[0]!r})"))
+            self._opened = urls[0]
         turns: list[_Turn] = []
         failures = 0
         state: PageState | None = None
@@ -390,7 +401,7 @@ class CodeAgent:
             s0 = time.perf_counter()
             try:
                 state = await observer.state()  # the step's end state, reused by the next observation
-            except BrowserError:
+            except (BrowserError, RuntimeError, OSError):  # a cell may have closed the browser
                 state = None
             state_s = time.perf_counter() - s0
             done = bool(ns.get("_task_done"))
@@ -439,7 +450,24 @@ class CodeAgent:
         return notebook
 
     async def _invoke(self, messages: Sequence[Message]) -> ChatCompletion:
-        return await self.llm.ainvoke(messages, max_tokens=self.max_tokens)
+        return await self.llm.ainvoke(self._masked(messages), max_tokens=self.max_tokens)
+
+    def _masked(self, messages: Sequence[Message]) -> list[Message]:
+        """Every text of ``messages`` masked once more, whatever produced it (nothing leaves unmasked)."""
+        if self.sensitive is None:
+            return list(messages)
+        out: list[Message] = []
+        for m in messages:
+            if isinstance(m, SystemMessage):
+                out.append(SystemMessage(self.mask(m.content)))
+            elif isinstance(m, AssistantMessage):
+                out.append(AssistantMessage(self.mask(m.content)))
+            elif isinstance(m.content, str):
+                out.append(UserMessage(self.mask(m.content)))
+            else:
+                parts = tuple(TextPart(self.mask(p.text)) if isinstance(p, TextPart) else p for p in m.content)
+                out.append(UserMessage(parts))
+        return out
 
     async def _record(self, notebook: NotebookSession, step: CodeAgentStep) -> None:
         notebook.history.steps.append(step)
@@ -562,7 +590,10 @@ class CodeAgent:
     def _messages(self, turns: Sequence[_Turn], obs: Observation, number: int, failures: int) -> list[Message]:
         assert self.system_prompt is not None
         messages: list[Message] = [SystemMessage(self.system_prompt)]
-        pending: list[TextPart | ImagePart] = [TextPart(f"<task>\n{self.mask(self.task)}\n</task>")]
+        task = f"<task>\n{self.mask(self.task)}\n</task>"
+        if self._opened is not None:
+            task += f"\n(The task's URL {self.mask(self._opened)} was opened before step 1.)"
+        pending: list[TextPart | ImagePart] = [TextPart(task)]
         for i, turn in enumerate(turns):
             messages.append(UserMessage(tuple(pending)))
             messages.append(AssistantMessage(cut(turn.reply, _HISTORY_REPLY_CHARS) or "(empty reply)"))

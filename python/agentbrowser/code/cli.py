@@ -175,7 +175,8 @@ def _report(agent: CodeAgent, session: NotebookSession, args: argparse.Namespace
         for path in ns.get("_task_attachments") or ():
             print(f"attachment: {path}", file=out)
     else:
-        print(f"stopped ({agent.stop_reason}): {history.final_result()}", file=out)
+        errors = [e for e in history.errors() if e]
+        print(f"stopped ({agent.stop_reason}): {history.final_result() or (errors[-1] if errors else '')}", file=out)
     if history.judgement is not None:
         j = history.judgement
         why = getattr(j, "reasoning", None) or getattr(j, "failure_reason", None) or ""

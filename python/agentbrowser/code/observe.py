@@ -163,21 +163,21 @@ class Observer:
         if state is None:
             try:
                 state = await self.state()
-            except BrowserError as exc:
+            except (BrowserError, RuntimeError, OSError) as exc:  # a cell may have closed the browser
                 problems.append(f"[page state unavailable: {exc}]")
                 state = PageState(url="", title="", tabs=())
         t1 = time.perf_counter()
         snapshot: Snapshot[AsyncBrowser] | None = None
         try:
             snapshot = await self.browser.page.observe(self.spec, delta=True)
-        except BrowserError as exc:
+        except (BrowserError, RuntimeError, OSError) as exc:
             problems.append(f"[snapshot unavailable: {exc}]")
         t2 = time.perf_counter()
         shot: bytes | None = None
         if self.use_vision:
             try:
                 shot = await self._screenshot()
-            except (BrowserError, OSError) as exc:
+            except (BrowserError, RuntimeError, OSError) as exc:
                 problems.append(f"[screenshot unavailable: {exc}]")
         t3 = time.perf_counter()
         kind, snap_text = self._snapshot_part(snapshot, state)
