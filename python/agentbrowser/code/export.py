@@ -60,7 +60,7 @@ _LANGUAGE_INFO = {
 }
 
 #: One custom tool as recorded in an export: ``name``, ``module``, ``qualname``,
-#: ``description``, ``domains`` and ``param_model`` (``module:qualname`` or None).
+#: ``description``, ``domains``, ``param_model`` (``module:qualname`` or None) and ``timeout_s``.
 ToolRecord = dict[str, Any]
 
 
@@ -230,6 +230,7 @@ def record_tools(tools: Any) -> tuple[list[ToolRecord], list[str]]:
                 "description": str(getattr(action, "description", "") or ""),
                 "domains": list(domains) if domains else None,
                 "param_model": f"{model_where[0]}:{model_where[1]}" if model_where else None,
+                "timeout_s": getattr(action, "timeout_s", None),
             }
         )
     return importable, others
