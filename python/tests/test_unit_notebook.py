@@ -410,3 +410,78 @@ def test_script_records_errors_and_the_divergence_check(tmp_path: Path) -> None:
 def test_load_cells_literal_refuses_other_files() -> None:
     with pytest.raises(ValueError, match="no CELLS"):
         export.load_cells_literal("print('hello')\n")
+
+
+# -- tools recorded by name, and a notebook read back ---------------------------------------------
+
+
+def test_custom_tools_are_recorded_by_module_and_qualname(tmp_path: Path) -> None:
+    from agentbrowser.code.replay import rebuild_tools
+    from agentbrowser.tools import Tools
+
+    from notebook_tools import result_text
+
+    tools = Tools(exclude=["tabs"])
+    tools.action("The text of the page's #result paragraph.", domains=["http://127.0.0.1*"])(result_text)
+
+    @tools.action("Defined here, so it cannot be imported back.")
+    async def local_tool() -> str:
+        return "local"
+
+    session = _session()
+    session.tools = tools
+    nb = _read(session.to_ipynb(tmp_path / "run.ipynb"))
+    meta = nb.metadata.agentbrowser
+    assert [(t["name"], t["module"], t["qualname"]) for t in meta.tools] == [
+        ("result_text", "notebook_tools", "result_text")
+    ]
+    assert meta.tools[0]["domains"] == ["http://127.0.0.1*"] and meta.tools_registry is True
+    assert meta.tools_not_importable == ["local_tool"]
+    assert "tabs" not in meta.builtin_tools and "navigate" in meta.builtin_tools
+    setup = nb.cells[0].source
+    assert "local_tool" in setup and "must be defined before replay" in setup
+    assert "rebuild_tools(" in setup
+    # The registry comes back from the records: the built-ins it had and the tool re-imported by name.
+    with pytest.raises(RuntimeError, match="local_tool"):
+        rebuild_tools(None, meta.tools, builtins=meta.builtin_tools, not_importable=meta.tools_not_importable)
+    base = Tools(builtins=False)
+    base.action("Defined again before replay.")(local_tool)
+    again = rebuild_tools(base, meta.tools, not_importable=meta.tools_not_importable)
+    assert set(again.names()) == {"local_tool", "result_text"}
+    fresh = rebuild_tools(None, meta.tools, builtins=meta.builtin_tools)
+    assert "tabs" not in fresh.names() and "navigate" in fresh.names()
+    assert fresh.get("result_text").function is result_text and fresh.get("result_text").domains == ("http://127.0.0.1*",)
+    text = session.to_script(tmp_path / "run.py").read_text()
+    assert "local_tool" in text and "rebuild_tools(tools, TOOLS" in text
+    compile(text, "run.py", "exec")
+
+
+def test_load_ipynb_reads_the_export_back(tmp_path: Path) -> None:
+    from agentbrowser.code.replay import load_ipynb, load_script
+
+    session = _session()
+    loaded = load_ipynb(session.to_ipynb(tmp_path / "run.ipynb"))
+    assert loaded.id == session.id and loaded.current_execution_count == session.current_execution_count
+    assert len(loaded.cells) == len(session.cells)  # the setup cell is left out
+    for got, want in zip(loaded.cells, session.cells, strict=True):
+        assert (got.id, got.cell_type, got.source, got.status, got.execution_count) == (
+            want.id,
+            want.cell_type,
+            want.source,
+            want.status,
+            want.execution_count,
+        )
+        assert (got.stdout, got.stderr, got.result, got.error, got.browser_state, got.images) == (
+            want.stdout,
+            want.stderr,
+            want.result,
+            want.error,
+            want.browser_state,
+            want.images,
+        )
+        assert got.timed_out == want.timed_out
+    assert loaded.cells[2].error_info == session.cells[2].error_info
+    scripted = load_script(session.to_script(tmp_path / "run.py"))
+    assert [(c.source, c.status, c.error) for c in scripted.cells] == [
+        (c.source, c.status, c.error) for c in session.cells
+    ]

@@ -21,15 +21,17 @@ import os
 import pprint
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, Masker, NotebookSession, set_exporter
+from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, Masker, NotebookSession
 
 __all__ = [
     "NBFORMAT",
     "NBFORMAT_MINOR",
+    "RecordedTools",
     "SETUP_CELL_ID",
     "ToolRecord",
     "cell_error",
@@ -200,13 +202,47 @@ def _qualified(obj: Any) -> tuple[str, str] | None:
     return (module, qualname) if (inspect.unwrap(found) if callable(found) else found) is obj else None
 
 
-def record_tools(tools: Any) -> tuple[list[ToolRecord], list[str]]:
-    """The custom tools of a ``Tools`` registry: those importable by ``module:qualname``, and the names of the others.
+@dataclass(frozen=True, slots=True)
+class RecordedTools:
+    """The tool registry of a run as an export records it (``None`` registry: the run had no tools)."""
 
-    Built-in tools (defined in ``agentbrowser``) are left out: a fresh ``Tools()`` has them.
+    #: Whether the run had a ``Tools`` registry (else its cells had only ``done`` and ``show``).
+    registry: bool = False
+    #: The built-in tools it had (a fresh ``Tools()`` gives them back; the others are excluded).
+    builtins: tuple[str, ...] = ()
+    #: The custom tools importable by ``module:qualname``.
+    importable: tuple[ToolRecord, ...] = ()
+    #: The names of the custom tools that cannot be imported (defined in ``__main__`` or a function).
+    not_importable: tuple[str, ...] = ()
+
+    def metadata(self) -> dict[str, Any]:
+        """As the notebook metadata's ``agentbrowser`` keys."""
+        return {
+            "tools_registry": self.registry,
+            "builtin_tools": list(self.builtins),
+            "tools": [dict(t) for t in self.importable],
+            "tools_not_importable": list(self.not_importable),
+        }
+
+    @classmethod
+    def from_metadata(cls, meta: Mapping[str, Any]) -> RecordedTools:
+        """Read back what :meth:`metadata` wrote (a notebook's metadata, or a script's constants)."""
+        tools = [dict(t) for t in meta.get("tools") or []]
+        others = tuple(str(n) for n in meta.get("tools_not_importable") or [])
+        registry = bool(meta.get("tools_registry", bool(tools or others)))
+        builtins = meta.get("builtin_tools")
+        return cls(registry, tuple(str(n) for n in builtins or ()), tuple(tools), others)
+
+
+def record_tools(tools: Any) -> RecordedTools:
+    """What an export records of a ``Tools`` registry: its built-ins, and its custom tools by ``module:qualname``.
+
+    A tool is built-in when its function is defined in ``agentbrowser``; a custom tool whose
+    function cannot be imported back by name (``__main__``, a function's locals) is only named.
     """
     if tools is None:
-        return [], []
+        return RecordedTools()
+    builtins: list[str] = []
     importable: list[ToolRecord] = []
     others: list[str] = []
     for name in tools.names():
@@ -214,6 +250,7 @@ def record_tools(tools: Any) -> tuple[list[ToolRecord], list[str]]:
         fn = _action_function(action)
         module = getattr(inspect.unwrap(fn), "__module__", "") if fn is not None else ""
         if isinstance(module, str) and (module == "agentbrowser" or module.startswith("agentbrowser.")):
+            builtins.append(str(name))
             continue
         where = _qualified(fn) if fn is not None else None
         if where is None:
@@ -233,15 +270,14 @@ def record_tools(tools: Any) -> tuple[list[ToolRecord], list[str]]:
                 "timeout_s": getattr(action, "timeout_s", None),
             }
         )
-    return importable, others
+    return RecordedTools(True, tuple(builtins), tuple(importable), tuple(others))
 
 
-def _recorded_tools(session: NotebookSession, tools: Any) -> tuple[list[ToolRecord], list[str]]:
+def _recorded_tools(session: NotebookSession, tools: Any) -> RecordedTools:
     registry = tools if tools is not None else session.tools
     if registry is not None:
         return record_tools(registry)
-    meta = session.metadata
-    return list(meta.get("tools", [])), [str(n) for n in meta.get("tools_not_importable", [])]
+    return RecordedTools.from_metadata(session.metadata)
 
 
 def _secret_names(session: NotebookSession, masker: Masker | None) -> list[str]:
@@ -252,26 +288,36 @@ def _secret_names(session: NotebookSession, masker: Masker | None) -> list[str]:
     return [str(n) for n in session.metadata.get("secrets", [])]
 
 
-def setup_source(
-    specs: str | None, not_importable: list[str], secrets: list[str], *, base: str = "None", indent: str = ""
-) -> list[str]:
+def setup_source(recorded: RecordedTools, secrets: list[str], *, script: bool = False) -> list[str]:
     """The lines that build the code session ``_agentbrowser_session`` with the recorded tools (both exports use them).
 
-    ``specs`` is the Python expression of the importable tools' records (None when there are
-    none), ``base`` the one of a ``Tools`` registry holding the tools that cannot be imported.
+    In a ``script`` they are the body of ``main()`` (indented) and read the recorded tools from
+    its ``TOOLS``... constants; in a notebook they carry the records and pick up a ``tools``
+    registry defined above them (for the tools that cannot be imported).
     """
     out: list[str] = []
-    if not_importable:
+    others = list(recorded.not_importable)
+    if others:
         out += [
             "# These tools were defined in __main__ (or inside a function) when the run was recorded, so they",
-            f"# cannot be imported: {', '.join(not_importable)}. They must be defined before replay: register",
-            "# them on a `tools = Tools()` registry (from agentbrowser.tools) defined before this code.",
+            f"# cannot be imported: {', '.join(others)}. They must be defined before replay: register",
+            "# them on a `tools = Tools()` registry (from agentbrowser.tools) defined "
+            + ("here." if script else "in a cell above this one."),
         ]
-    if specs is not None or not_importable:
+    if script and others:
+        out.append("tools = None  # <- that registry")
+    if recorded.registry:
+        base = ("tools" if script else 'globals().get("tools")') if others else "None"
+        if script:
+            args = "TOOLS, builtins=BUILTIN_TOOLS, not_importable=TOOLS_NOT_IMPORTABLE"
+        else:
+            specs = pprint.pformat([dict(t) for t in recorded.importable], width=96, sort_dicts=False)
+            out.append(f"_agentbrowser_tool_records = {specs}")
+            args = f"_agentbrowser_tool_records, builtins={list(recorded.builtins)!r}, not_importable={others!r}"
         out.append("from agentbrowser.code.replay import rebuild_tools")
-        out.append(f"_agentbrowser_tools = rebuild_tools({base}, {specs or '[]'}, not_importable={not_importable!r})")
+        out.append(f"_agentbrowser_tools = rebuild_tools({base}, {args})")
     else:
-        out.append("_agentbrowser_tools = None")
+        out.append("_agentbrowser_tools = None  # the run had no tool registry")
     if secrets:
         out += [
             f"# The run used secrets ({', '.join(secrets)}): the cells hold <secret>name</secret> placeholders that",
@@ -283,23 +329,16 @@ def setup_source(
         out.append("_agentbrowser_secrets = None")
     out.append("_agentbrowser_session = CodeSession(tools=_agentbrowser_tools, sensitive_data=_agentbrowser_secrets)")
     out.append("await _agentbrowser_session.start()")
-    return [indent + line if line else line for line in out]
-
-
-def _tool_specs_literal(importable: list[ToolRecord]) -> str:
-    return pprint.pformat(importable, width=100, sort_dicts=False)
+    return ["    " + line if script and line else line for line in out]
 
 
 def _setup_cell_source(session: NotebookSession, tools: Any, masker: Masker | None) -> str:
-    importable, others = _recorded_tools(session, tools)
     body = [
         "# agentbrowser: rebuilds the namespace the recorded cells ran in (browser, page, Wait, SnapshotSpec,",
         "# done, the tools...) against a fresh browser. No model is needed to run this notebook.",
         "from agentbrowser.code import CodeSession",
         "",
-        *setup_source(
-            _tool_specs_literal(importable) if importable else None, others, _secret_names(session, masker), base='globals().get("tools")'
-        ),
+        *setup_source(_recorded_tools(session, tools), _secret_names(session, masker)),
         "globals().update(_agentbrowser_session.namespace)",
     ]
     return "\n".join(body)
@@ -308,7 +347,7 @@ def _setup_cell_source(session: NotebookSession, tools: Any, masker: Masker | No
 def ipynb_dict(session: NotebookSession, *, masker: Masker | None = None, tools: Any = None) -> dict[str, Any]:
     """The notebook as nbformat 4.5 JSON data (what :func:`to_ipynb` writes)."""
     mask = _masker(session, masker)
-    importable, others = _recorded_tools(session, tools)
+    recorded = _recorded_tools(session, tools)
     ids = _cell_ids(session.cells, {SETUP_CELL_ID})
     cells: list[dict[str, Any]] = [
         {
@@ -344,8 +383,7 @@ def ipynb_dict(session: NotebookSession, *, masker: Masker | None = None, tools:
     meta: dict[str, Any] = {
         "session_id": session.id,
         "exported_by": f"agentbrowser {__version__}",
-        "tools": importable,
-        "tools_not_importable": others,
+        **recorded.metadata(),
         "secrets": _secret_names(session, masker),
     }
     for key in ("task",):
@@ -436,7 +474,7 @@ if __name__ == "__main__":
 def script_text(session: NotebookSession, *, masker: Masker | None = None, tools: Any = None) -> str:
     """The run as a Python script (what :func:`to_script` writes)."""
     mask = _masker(session, masker)
-    importable, others = _recorded_tools(session, tools)
+    recorded = _recorded_tools(session, tools)
     secrets = _secret_names(session, masker)
     head = [
         "#!/usr/bin/env python3",
@@ -456,8 +494,10 @@ def script_text(session: NotebookSession, *, masker: Masker | None = None, tools
         "from agentbrowser.code import CodeSession",
         "",
         f"SESSION_ID = {session.id!r}",
-        f"TOOLS: list[dict[str, Any]] = {_tool_specs_literal(importable)}",
-        f"TOOLS_NOT_IMPORTABLE: list[str] = {others!r}",
+        f"TOOLS_REGISTRY = {recorded.registry!r}",
+        f"BUILTIN_TOOLS: list[str] = {list(recorded.builtins)!r}",
+        f"TOOLS: list[dict[str, Any]] = {pprint.pformat([dict(t) for t in recorded.importable], width=96, sort_dicts=False)}",
+        f"TOOLS_NOT_IMPORTABLE: list[str] = {list(recorded.not_importable)!r}",
         f"SECRETS: list[str] = {secrets!r}",
         "",
         "CELLS: list[dict[str, Any]] = [",
@@ -476,10 +516,7 @@ def script_text(session: NotebookSession, *, masker: Masker | None = None, tools
         head.append(f'        "source": {_literal(mask(cell.source))},')
         head.append("    },")
     head.append("]")
-    base = "tools" if others else "None"
-    setup = setup_source("TOOLS" if importable else None, others, secrets, base=base, indent="    ")
-    if others:
-        setup.insert(0, "    tools = None  # define these tools on a Tools() registry here")
+    setup = setup_source(recorded, secrets, script=True)
     return "\n".join(head) + _SCRIPT_MAIN.format(setup="\n".join(setup))
 
 
@@ -493,10 +530,10 @@ def to_script(
 
 
 def load_cells_literal(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The ``CELLS`` list and the ``TOOLS``/``TOOLS_NOT_IMPORTABLE``/``SECRETS``/``SESSION_ID`` values of an exported script."""
+    """The ``CELLS`` list and the other constants (``TOOLS``, ``SECRETS``, ``SESSION_ID``...) of an exported script."""
     tree = ast.parse(text)
     found: dict[str, Any] = {}
-    names = {"CELLS", "TOOLS", "TOOLS_NOT_IMPORTABLE", "SECRETS", "SESSION_ID"}
+    names = {"CELLS", "TOOLS", "TOOLS_REGISTRY", "BUILTIN_TOOLS", "TOOLS_NOT_IMPORTABLE", "SECRETS", "SESSION_ID"}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
@@ -513,15 +550,3 @@ def load_cells_literal(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]
         raise ValueError("CELLS must be a list of dicts with a 'source'")
     return [dict(c) for c in cells], found
 
-
-class _Exporter:
-    """Carries out ``NotebookSession.to_ipynb``/``to_script`` (plugged into the models on import)."""
-
-    def to_ipynb(self, session: NotebookSession, path: str | os.PathLike[str]) -> Path:
-        return to_ipynb(session, path)
-
-    def to_script(self, session: NotebookSession, path: str | os.PathLike[str]) -> Path:
-        return to_script(session, path)
-
-
-set_exporter(_Exporter())

@@ -5,20 +5,19 @@ the fields marked additive are ours.  ``NotebookSession.namespace`` is the run's
 dict itself, so ``_task_done``, ``_task_result``, ``_task_success`` and
 ``_task_attachments`` are there after ``done()``.  ``to_ipynb``, ``to_script`` and
 ``replay`` are carried out by :mod:`agentbrowser.code.export` and
-:mod:`agentbrowser.code.replay`, which sit above these models (a replay runs a
-``CodeSession``, which builds them) and plug in through :func:`set_exporter` and
-:func:`set_replayer` when ``agentbrowser.code`` is imported.
+:mod:`agentbrowser.code.replay`.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from ..aio import AsyncBrowser
@@ -35,14 +34,10 @@ __all__ = [
     "ExecutionStatus",
     "Judgement",
     "Masker",
-    "NotebookExporter",
-    "NotebookReplayer",
     "NotebookSession",
     "UsageLike",
     "UsageTotal",
     "new_id",
-    "set_exporter",
-    "set_replayer",
 ]
 
 
@@ -293,56 +288,10 @@ class CodeAgentHistoryList:
         )
 
 
-class NotebookExporter(Protocol):
-    """What carries out :meth:`NotebookSession.to_ipynb` and ``to_script`` (``agentbrowser.code.export``)."""
-
-    def to_ipynb(self, session: NotebookSession, path: str | os.PathLike[str]) -> Path:
-        """Write ``session`` as an nbformat 4.5 notebook."""
-        ...
-
-    def to_script(self, session: NotebookSession, path: str | os.PathLike[str]) -> Path:
-        """Write ``session`` as a runnable Python script."""
-        ...
-
-
-class NotebookReplayer(Protocol):
-    """What carries out :meth:`NotebookSession.replay` (``agentbrowser.code.replay``)."""
-
-    async def __call__(
-        self,
-        session: NotebookSession,
-        browser: AsyncBrowser | None = None,
-        *,
-        tools: Any = None,
-        timeout_s: float | None = None,
-        stop_on_divergence: bool = True,
-        sensitive_data: Any = None,
-    ) -> NotebookSession:
-        """Run ``session``'s code cells again in a fresh code session."""
-        ...
-
-
-# export.py and replay.py sit above these models (a replay runs a CodeSession, which builds
-# them), so instead of an import from here they plug themselves in when they are imported;
-# ``agentbrowser.code`` imports both, and importing this module imports that package first.
-_exporter: list[NotebookExporter] = []
-_replayer: list[NotebookReplayer] = []
-
-
-def set_exporter(exporter: NotebookExporter) -> None:
-    """Plug in what writes notebooks and scripts (``agentbrowser.code.export`` does on import)."""
-    _exporter[:] = [exporter]
-
-
-def set_replayer(replayer: NotebookReplayer) -> None:
-    """Plug in what replays sessions (``agentbrowser.code.replay`` does on import)."""
-    _replayer[:] = [replayer]
-
-
-def _plugged(found: list[Any], what: str) -> Any:
-    if not found:
-        raise RuntimeError(f"{what} is not plugged in: `import agentbrowser.code` (it imports it)")
-    return found[0]
+def _module(name: str) -> Any:
+    # export.py and replay.py sit above these models (a replay runs a CodeSession, which
+    # builds them), so they are loaded when first used, as agentbrowser.code loads its names.
+    return importlib.import_module(f"agentbrowser.code.{name}")
 
 
 @dataclass(slots=True)
@@ -393,13 +342,11 @@ class NotebookSession:
 
     def to_ipynb(self, path: str | os.PathLike[str]) -> Path:
         """Write the run as an nbformat 4.5 notebook whose first cell rebuilds the namespace; returns the path."""
-        exporter: NotebookExporter = _plugged(_exporter, "agentbrowser.code.export")
-        return exporter.to_ipynb(self, path)
+        return cast(Path, _module("export").to_ipynb(self, path))
 
     def to_script(self, path: str | os.PathLike[str]) -> Path:
         """Write the run as a Python script that re-runs the cells against a fresh browser; returns the path."""
-        exporter: NotebookExporter = _plugged(_exporter, "agentbrowser.code.export")
-        return exporter.to_script(self, path)
+        return cast(Path, _module("export").to_script(self, path))
 
     async def replay(
         self,
@@ -418,8 +365,7 @@ class NotebookSession:
         recorded may fail again.  ``tools`` defaults to the run's registry, else the tools
         recorded in a loaded notebook.
         """
-        replayer: NotebookReplayer = _plugged(_replayer, "agentbrowser.code.replay")
-        return await replayer(
+        replayed = await _module("replay").replay(
             self,
             browser,
             tools=tools,
@@ -427,3 +373,4 @@ class NotebookSession:
             stop_on_divergence=stop_on_divergence,
             sensitive_data=sensitive_data,
         )
+        return cast(NotebookSession, replayed)
