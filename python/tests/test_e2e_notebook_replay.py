@@ -21,12 +21,10 @@ from typing import Any
 import nbclient
 import nbformat
 import pytest
-
 from agentbrowser.aio import AsyncBrowser
 from agentbrowser.code import CodeSession
 from agentbrowser.code.notebook import ExecutionStatus, NotebookSession
 from agentbrowser.code.replay import ReplayDivergence, load_ipynb, load_script, replay_file
-
 from conftest import REPO
 from notebook_tools import tools as custom_tools
 
@@ -114,7 +112,9 @@ def test_ipynb_is_valid_and_runs_in_nbclient(recorded: NotebookSession, server: 
     probe = "import json\nprint(json.dumps({k: globals().get(k) for k in ('url', 'result', 'note', 'checked')}))"
     nb.cells.append(nbformat.v4.new_code_cell(probe))
     nb.cells.append(nbformat.v4.new_code_cell(f'print(await page.evaluate("{RESULT_JS}"))\nprint(await page.url())'))
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(tmp_path)}}
+    )
     saved = dict(os.environ)
     os.environ.update(_env())  # the kernel inherits this process's environment
     try:

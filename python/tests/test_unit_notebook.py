@@ -13,7 +13,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from agentbrowser.code import export
 from agentbrowser.code.notebook import (
     CellError,
@@ -54,7 +53,12 @@ def test_code_cell_has_the_seed_fields_and_defaults() -> None:
     )
     # Additive fields.
     assert (cell.stdout, cell.stderr, cell.result, cell.error_info, cell.images) == ("", "", None, None, ())
-    assert (cell.duration_s, cell.timed_out, cell.output_truncated, cell.original_output_chars) == (0.0, False, False, 0)
+    assert (cell.duration_s, cell.timed_out, cell.output_truncated, cell.original_output_chars) == (
+        0.0,
+        False,
+        False,
+        0,
+    )
     assert NB_ID.fullmatch(cell.id) and cell.id != CodeCell(source="").id
 
 
@@ -218,7 +222,10 @@ def _session() -> NotebookSession:
         "name 'y' is not defined",
         2,
         "print(y)",
-        ("Traceback (most recent call last):\n  Cell 3, line 2, in <cell>\n    print(y)", "NameError: name 'y' is not defined"),
+        (
+            "Traceback (most recent call last):\n  Cell 3, line 2, in <cell>\n    print(y)",
+            "NameError: name 'y' is not defined",
+        ),
     )
     ran(
         'print("before the error")\nprint(y)',
@@ -238,7 +245,12 @@ def _session() -> NotebookSession:
         stdout="typed hunter2\n",
         browser_state="url: http://127.0.0.1/login?pw=hunter2",
     )
-    ran("await asyncio.sleep(999)", status=ExecutionStatus.ERROR, error="TimeoutError: cell timed out after 1 s", timed_out=True)
+    ran(
+        "await asyncio.sleep(999)",
+        status=ExecutionStatus.ERROR,
+        error="TimeoutError: cell timed out after 1 s",
+        timed_out=True,
+    )
     return session
 
 
@@ -344,7 +356,15 @@ def test_secrets_are_masked_everywhere(tmp_path: Path) -> None:
 
 def test_invalid_and_duplicate_ids_are_made_valid(tmp_path: Path) -> None:
     session = NotebookSession()
-    for cell_id in ("018f6c2e-7c1a-7e3b-9b1e-0f6d2a9c1b4e", "has space/and:colon", "dup", "dup", "x" * 80, "", "agentbrowser-setup"):
+    for cell_id in (
+        "018f6c2e-7c1a-7e3b-9b1e-0f6d2a9c1b4e",
+        "has space/and:colon",
+        "dup",
+        "dup",
+        "x" * 80,
+        "",
+        "agentbrowser-setup",
+    ):
         session.cells.append(CodeCell(source="1", id=cell_id))
     nb = _read(session.to_ipynb(tmp_path / "ids.ipynb"))
     ids = [c.id for c in nb.cells]
@@ -392,7 +412,7 @@ def test_script_keeps_every_source_exactly_and_compiles(tmp_path: Path) -> None:
     assert values["SESSION_ID"] == session.id and values["TOOLS"] == []
     # Sources are readable raw triple-quoted literals where they read back exactly (never re-indented).
     assert 'r\'\'\'doc = """first line\n    indented second\n\nafter a blank"""' in text
-    assert "asyncio.run(main(sys.argv[1:]))" in text and "_agentbrowser_session.run(spec[\"source\"])" in text
+    assert "asyncio.run(main(sys.argv[1:]))" in text and '_agentbrowser_session.run(spec["source"])' in text
     # Each cell is compiled as top-level-await code by the code session, so each must compile so.
     for source in TRICKY:
         compile(source, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
@@ -418,7 +438,6 @@ def test_load_cells_literal_refuses_other_files() -> None:
 def test_custom_tools_are_recorded_by_module_and_qualname(tmp_path: Path) -> None:
     from agentbrowser.code.replay import rebuild_tools
     from agentbrowser.tools import Tools
-
     from notebook_tools import result_text
 
     tools = Tools(exclude=["tabs"])
@@ -450,7 +469,9 @@ def test_custom_tools_are_recorded_by_module_and_qualname(tmp_path: Path) -> Non
     assert set(again.names()) == {"local_tool", "result_text"}
     fresh = rebuild_tools(None, meta.tools, builtins=meta.builtin_tools)
     assert "tabs" not in fresh.names() and "navigate" in fresh.names()
-    assert fresh.get("result_text").function is result_text and fresh.get("result_text").domains == ("http://127.0.0.1*",)
+    assert fresh.get("result_text").function is result_text and fresh.get("result_text").domains == (
+        "http://127.0.0.1*",
+    )
     text = session.to_script(tmp_path / "run.py").read_text()
     assert "local_tool" in text and "rebuild_tools(tools, TOOLS" in text
     compile(text, "run.py", "exec")

@@ -104,7 +104,7 @@ def _cell_ids(cells: Iterable[CodeCell], taken: set[str]) -> list[str]:
 
 
 def cell_error(cell: CodeCell) -> CellError | None:
-    """The cell's error as a :class:`CellError` (parsed from ``error`` when ``error_info`` is missing), None if it did not fail."""
+    """The cell's error as a :class:`CellError` (parsed from ``error`` without ``error_info``), None if none."""
     if cell.error_info is not None:
         return cell.error_info
     if cell.error is None and _status(cell) is not ExecutionStatus.ERROR:
@@ -321,7 +321,8 @@ def setup_source(recorded: RecordedTools, secrets: list[str], *, script: bool = 
     if secrets:
         out += [
             f"# The run used secrets ({', '.join(secrets)}): the cells hold <secret>name</secret> placeholders that",
-            "# the tools substitute; give the values as a JSON object in the environment variable AGENTBROWSER_SECRETS.",
+            "# the tools substitute; give their values as a JSON object in the environment variable",
+            "# AGENTBROWSER_SECRETS.",
             "import json as _json, os as _os",
             '_agentbrowser_secrets = _json.loads(_os.environ.get("AGENTBROWSER_SECRETS", "null"))',
         ]
@@ -408,7 +409,7 @@ def to_ipynb(
 
 
 def _literal(text: str) -> str:
-    """A Python string literal for ``text``: a readable raw triple-quoted one when it reads back exactly, else ``repr``."""
+    """A string literal for ``text``: a readable raw triple-quoted one when it reads back exactly, else ``repr``."""
     if all(ch.isprintable() or ch in "\n\t" for ch in text) and not text.endswith("\\"):
         try:
             text.encode("utf-8")
@@ -475,6 +476,7 @@ def script_text(session: NotebookSession, *, masker: Masker | None = None, tools
     """The run as a Python script (what :func:`to_script` writes)."""
     mask = _masker(session, masker)
     recorded = _recorded_tools(session, tools)
+    records = pprint.pformat([dict(t) for t in recorded.importable], width=96, sort_dicts=False)
     secrets = _secret_names(session, masker)
     head = [
         "#!/usr/bin/env python3",
@@ -496,7 +498,7 @@ def script_text(session: NotebookSession, *, masker: Masker | None = None, tools
         f"SESSION_ID = {session.id!r}",
         f"TOOLS_REGISTRY = {recorded.registry!r}",
         f"BUILTIN_TOOLS: list[str] = {list(recorded.builtins)!r}",
-        f"TOOLS: list[dict[str, Any]] = {pprint.pformat([dict(t) for t in recorded.importable], width=96, sort_dicts=False)}",
+        f"TOOLS: list[dict[str, Any]] = {records}",
         f"TOOLS_NOT_IMPORTABLE: list[str] = {list(recorded.not_importable)!r}",
         f"SECRETS: list[str] = {secrets!r}",
         "",
@@ -549,4 +551,3 @@ def load_cells_literal(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]
     if not isinstance(cells, list) or not all(isinstance(c, Mapping) and "source" in c for c in cells):
         raise ValueError("CELLS must be a list of dicts with a 'source'")
     return [dict(c) for c in cells], found
-

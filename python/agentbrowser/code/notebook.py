@@ -46,14 +46,14 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
-class CellType(str, Enum):
+class CellType(str, Enum):  # noqa: UP042 (the seed's str-valued Enum)
     """What a cell holds: code that runs, or markdown text."""
 
     CODE = "code"
     MARKDOWN = "markdown"
 
 
-class ExecutionStatus(str, Enum):
+class ExecutionStatus(str, Enum):  # noqa: UP042
     """Where a cell's run stands: ``pending`` -> ``running`` -> ``success`` or ``error``."""
 
     PENDING = "pending"
@@ -105,7 +105,7 @@ class Judgement(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class UsageTotal:
-    """Summed token counts (what :meth:`CodeAgentHistoryList.usage` returns); ``cached_tokens`` None when no call said."""
+    """Summed token counts (what :meth:`CodeAgentHistoryList.usage` returns); ``cached_tokens`` None if none said."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -28,7 +28,7 @@ __all__ = ["ReplayDivergence", "load_ipynb", "load_script", "rebuild_tools", "re
 
 
 class ReplayDivergence(Exception):
-    """A cell that succeeded when recorded failed on replay: ``original`` and ``replayed`` cells, and the partial replay."""
+    """A cell that succeeded when recorded failed on replay: ``original``, ``replayed`` and the partial ``session``."""
 
     def __init__(self, index: int, original: CodeCell, replayed: CodeCell, session: NotebookSession) -> None:
         self.index = index
@@ -140,7 +140,8 @@ async def replay(
             if CellType(cell.cell_type) is CellType.MARKDOWN:
                 out.cells.append(CodeCell(source=cell.source, id=cell.id, cell_type=CellType.MARKDOWN))
                 continue
-            replayed = await (code.run(cell.source) if timeout_s is None else code.run(cell.source, timeout_s=timeout_s))
+            running = code.run(cell.source) if timeout_s is None else code.run(cell.source, timeout_s=timeout_s)
+            replayed = await running
             if ExecutionStatus(cell.status) is ExecutionStatus.SUCCESS and replayed.status is ExecutionStatus.ERROR:
                 divergence = ReplayDivergence(index, cell, replayed, out)
                 divergences.append({"index": index, "cell_id": cell.id, "error": replayed.error})
@@ -284,7 +285,7 @@ async def replay_file(
     stop_on_divergence: bool = True,
     sensitive_data: Any = None,
 ) -> NotebookSession:
-    """Replay an exported ``.ipynb`` or ``.py`` (see :func:`replay`); a notebook is told from a script by its content."""
+    """Replay an exported ``.ipynb`` or ``.py`` (see :func:`replay`), told apart by their content."""
     text = Path(path).read_text(encoding="utf-8")
     session = load_ipynb(path) if text.lstrip().startswith("{") else load_script(path)
     return await replay(
@@ -295,4 +296,3 @@ async def replay_file(
         stop_on_divergence=stop_on_divergence,
         sensitive_data=sensitive_data,
     )
-
