@@ -1,8 +1,9 @@
 """Code mode: Python cells against a live browser, recorded as a notebook.
 
 :class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
-:mod:`agentbrowser.code.notebook`.  Names are imported lazily, so ``import agentbrowser.code``
-stays cheap.
+:mod:`agentbrowser.code.notebook`, the ``.ipynb``/``.py`` exports in
+:mod:`agentbrowser.code.export` and the replay without a model in :mod:`agentbrowser.code.replay`.
+Names are imported lazily, so ``import agentbrowser.code`` stays cheap.
 """
 
 from __future__ import annotations
@@ -12,7 +13,20 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .cells import CodeSession, Masker
-    from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
+    from .export import to_ipynb, to_script
+    from .notebook import (
+        CellError,
+        CellImage,
+        CellType,
+        CodeAgentHistoryList,
+        CodeAgentResult,
+        CodeAgentState,
+        CodeAgentStep,
+        CodeCell,
+        ExecutionStatus,
+        NotebookSession,
+    )
+    from .replay import ReplayDivergence, load_ipynb, load_script, replay_file
     from .secrets import SensitiveData
     from .subproc import SubprocessExecutor
 
@@ -20,13 +34,23 @@ _LAZY: dict[str, str] = {
     "CellError": "notebook",
     "CellImage": "notebook",
     "CellType": "notebook",
+    "CodeAgentHistoryList": "notebook",
+    "CodeAgentResult": "notebook",
+    "CodeAgentState": "notebook",
+    "CodeAgentStep": "notebook",
     "CodeCell": "notebook",
     "CodeSession": "cells",
     "ExecutionStatus": "notebook",
     "Masker": "cells",
     "NotebookSession": "notebook",
+    "ReplayDivergence": "replay",
     "SensitiveData": "secrets",
     "SubprocessExecutor": "subproc",
+    "load_ipynb": "replay",
+    "load_script": "replay",
+    "replay_file": "replay",
+    "to_ipynb": "export",
+    "to_script": "export",
 }
 
 
@@ -45,11 +69,21 @@ __all__ = [
     "CellError",
     "CellImage",
     "CellType",
+    "CodeAgentHistoryList",
+    "CodeAgentResult",
+    "CodeAgentState",
+    "CodeAgentStep",
     "CodeCell",
     "CodeSession",
     "ExecutionStatus",
     "Masker",
     "NotebookSession",
+    "ReplayDivergence",
     "SensitiveData",
     "SubprocessExecutor",
+    "load_ipynb",
+    "load_script",
+    "replay_file",
+    "to_ipynb",
+    "to_script",
 ]
