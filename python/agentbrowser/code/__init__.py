@@ -2,8 +2,9 @@
 
 :class:`CodeAgent` runs a model's cells to ``done()`` (``await agent.run() -> NotebookSession``);
 :class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
-:mod:`agentbrowser.code.notebook`.  Names are imported lazily, so ``import agentbrowser.code``
-stays cheap.
+:mod:`agentbrowser.code.notebook`, the ``.ipynb``/``.py`` exports in
+:mod:`agentbrowser.code.export` and the replay without a model in :mod:`agentbrowser.code.replay`.
+Names are imported lazily, so ``import agentbrowser.code`` stays cheap.
 """
 
 from __future__ import annotations
@@ -14,7 +15,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .agent import CodeAgent, StepTiming
     from .cells import CodeSession, Masker
-    from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
+    from .export import to_ipynb, to_script
+    from .notebook import (
+        CellError,
+        CellImage,
+        CellType,
+        CodeAgentHistoryList,
+        CodeAgentResult,
+        CodeAgentState,
+        CodeAgentStep,
+        CodeCell,
+        ExecutionStatus,
+        NotebookSession,
+    )
+    from .replay import ReplayDivergence, load_ipynb, load_script, replay_file
     from .secrets import SensitiveData
     from .subproc import SubprocessExecutor
 
@@ -23,14 +37,24 @@ _LAZY: dict[str, str] = {
     "CellImage": "notebook",
     "CellType": "notebook",
     "CodeAgent": "agent",
+    "CodeAgentHistoryList": "notebook",
+    "CodeAgentResult": "notebook",
+    "CodeAgentState": "notebook",
+    "CodeAgentStep": "notebook",
     "CodeCell": "notebook",
     "CodeSession": "cells",
     "ExecutionStatus": "notebook",
     "Masker": "cells",
     "NotebookSession": "notebook",
+    "ReplayDivergence": "replay",
     "SensitiveData": "secrets",
     "StepTiming": "agent",
     "SubprocessExecutor": "subproc",
+    "load_ipynb": "replay",
+    "load_script": "replay",
+    "replay_file": "replay",
+    "to_ipynb": "export",
+    "to_script": "export",
 }
 
 
@@ -50,12 +74,22 @@ __all__ = [
     "CellImage",
     "CellType",
     "CodeAgent",
+    "CodeAgentHistoryList",
+    "CodeAgentResult",
+    "CodeAgentState",
+    "CodeAgentStep",
     "CodeCell",
     "CodeSession",
     "ExecutionStatus",
     "Masker",
     "NotebookSession",
+    "ReplayDivergence",
     "SensitiveData",
     "StepTiming",
     "SubprocessExecutor",
+    "load_ipynb",
+    "load_script",
+    "replay_file",
+    "to_ipynb",
+    "to_script",
 ]

@@ -1,34 +1,60 @@
-"""Notebook models of code mode: :class:`CodeCell`, :class:`NotebookSession` and their enums.
+"""A code-mode run as a notebook: :class:`NotebookSession` of :class:`CodeCell` (seed 000), and its history.
 
-A MINIMAL stand-in written by H1 so that the cell executor can be built and tested; H3's
-full module (history models, export, replay) replaces this file at merge with the same
-names, fields and types.
+The names, defaults and enum values are seed 000's (browser-use's ``code_use/views.py``);
+the fields marked additive are ours.  ``NotebookSession.namespace`` is the run's globals
+dict itself, so ``_task_done``, ``_task_result``, ``_task_success`` and
+``_task_attachments`` are there after ``done()``.  ``to_ipynb``, ``to_script`` and
+``replay`` are carried out by :mod:`agentbrowser.code.export` and
+:mod:`agentbrowser.code.replay`.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-__all__ = ["CellError", "CellImage", "CellType", "CodeCell", "ExecutionStatus", "NotebookSession", "new_id"]
+if TYPE_CHECKING:
+    from ..aio import AsyncBrowser
+
+__all__ = [
+    "CellError",
+    "CellImage",
+    "CellType",
+    "CodeAgentHistoryList",
+    "CodeAgentResult",
+    "CodeAgentState",
+    "CodeAgentStep",
+    "CodeCell",
+    "ExecutionStatus",
+    "Judgement",
+    "Masker",
+    "NotebookSession",
+    "UsageLike",
+    "UsageTotal",
+    "new_id",
+]
 
 
 def new_id() -> str:
-    """A new unique id (uuid4 hex)."""
+    """A fresh unique id: 32 hex digits of a uuid4 (a valid nbformat cell id)."""
     return uuid.uuid4().hex
 
 
-class CellType(str, Enum):
-    """The kind of a cell."""
+class CellType(str, Enum):  # noqa: UP042 (the seed's str-valued Enum)
+    """What a cell holds: code that runs, or markdown text."""
 
     CODE = "code"
     MARKDOWN = "markdown"
 
 
-class ExecutionStatus(str, Enum):
-    """Where a cell is in its life: pending, running, then success or error."""
+class ExecutionStatus(str, Enum):  # noqa: UP042
+    """Where a cell's run stands: ``pending`` -> ``running`` -> ``success`` or ``error``."""
 
     PENDING = "pending"
     RUNNING = "running"
@@ -36,9 +62,60 @@ class ExecutionStatus(str, Enum):
     ERROR = "error"
 
 
+class Masker(Protocol):
+    """Anything with ``mask(text) -> text`` that hides secret values (``SensitiveData`` is one)."""
+
+    def mask(self, text: str, /) -> str:
+        """``text`` with every secret value replaced by its placeholder."""
+        ...
+
+
+class UsageLike(Protocol):
+    """Token counts of model calls (``agentbrowser.llm.Usage`` is one)."""
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Tokens sent."""
+        ...
+
+    @property
+    def completion_tokens(self) -> int:
+        """Tokens generated."""
+        ...
+
+    @property
+    def total_tokens(self) -> int:
+        """Tokens sent and generated."""
+        ...
+
+    @property
+    def cached_tokens(self) -> int | None:
+        """Tokens served from the provider's prompt cache, when it says."""
+        ...
+
+
+class Judgement(Protocol):
+    """The judge's verdict on a run (``agentbrowser.tools.JudgementResult`` is one)."""
+
+    @property
+    def verdict(self) -> bool:
+        """Whether the judge found the task done as asked."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class UsageTotal:
+    """Summed token counts (what :meth:`CodeAgentHistoryList.usage` returns); ``cached_tokens`` None if none said."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cached_tokens: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class CellImage:
-    """An image a cell produced (a screenshot, or what it passed to ``show()``)."""
+    """An image a cell produced (a screenshot, ``show(...)``): bytes, media type and a name."""
 
     data: bytes = field(repr=False)
     media_type: str = "image/png"
@@ -47,7 +124,7 @@ class CellImage:
 
 @dataclass(frozen=True, slots=True)
 class CellError:
-    """A cell's error: exception name and value, failing line number and line, trimmed traceback."""
+    """A cell's exception: type, message, the failing line of the cell, and the cell's traceback."""
 
     ename: str
     evalue: str
@@ -55,10 +132,23 @@ class CellError:
     line: str | None = None
     traceback: tuple[str, ...] = ()
 
+    def summary(self) -> str:
+        """``"NameError: name 'x' is not defined (line 3: print(x))"``: the form of ``CodeCell.error``."""
+        head = f"{self.ename}: {self.evalue}" if self.evalue else self.ename
+        if self.lineno is None:
+            return head
+        return f"{head} (line {self.lineno}: {self.line.strip()})" if self.line else f"{head} (line {self.lineno})"
+
 
 @dataclass(slots=True)
 class CodeCell:
-    """One cell: its source and, once run, its output, status, error and the browser state after it."""
+    """One cell of a run: its source and, once run, its output, status, error and the browser's state.
+
+    Mutable: ``status`` moves ``pending`` -> ``running`` -> ``success`` | ``error``.  ``output``
+    is the bounded combined stdout (with ``Out: repr`` of the last expression's value);
+    ``stdout``, ``stderr``, ``result``, ``error_info``, ``images``, ``duration_s``,
+    ``timed_out``, ``output_truncated`` and ``original_output_chars`` are additive.
+    """
 
     source: str
     id: str = field(default_factory=new_id)
@@ -78,34 +168,209 @@ class CodeCell:
     output_truncated: bool = False
     original_output_chars: int = 0
 
+    def __post_init__(self) -> None:
+        # Accept the enums' values ("code", "error") as browser-use's pydantic models did.
+        self.cell_type = CellType(self.cell_type)
+        self.status = ExecutionStatus(self.status)
+        self.images = tuple(self.images)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeAgentResult:
+    """What one agent step came to: its extracted content or error, and whether it called ``done()``."""
+
+    extracted_content: str | None = None
+    error: str | None = None
+    is_done: bool = False
+    success: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CodeAgentState:
+    """The browser after a step: URL, title and the screenshot (PNG bytes) when one was taken."""
+
+    url: str | None = None
+    title: str | None = None
+    screenshot: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeAgentStep:
+    """One step of the agent: the model's code and reply, the cell it ran, the result, state and usage."""
+
+    number: int
+    model_output: str
+    full_response: str = ""
+    cell_id: str | None = None
+    result: CodeAgentResult = field(default_factory=CodeAgentResult)
+    state: CodeAgentState = field(default_factory=CodeAgentState)
+    usage: UsageLike | None = None
+    started_at: float = 0.0
+    ended_at: float = 0.0
+
+    @property
+    def duration_seconds(self) -> float:
+        """Wall time of the step (0 when its times were not recorded)."""
+        return max(0.0, self.ended_at - self.started_at)
+
+
+@dataclass(slots=True)
+class CodeAgentHistoryList:
+    """The agent's steps (filled by ``CodeAgent``), the judge's verdict and the run's token usage.
+
+    ``usage_total`` is set by the agent when it also counts calls outside the steps (the judge);
+    :meth:`usage` returns it, else the steps' usage summed.
+    """
+
+    steps: list[CodeAgentStep] = field(default_factory=list)
+    judgement: Judgement | None = None
+    usage_total: UsageLike | None = None
+
+    def final_result(self) -> str | None:
+        """The last step's extracted content (the ``done()`` text when the run finished), None without steps."""
+        return self.steps[-1].result.extracted_content if self.steps else None
+
+    def is_done(self) -> bool:
+        """Whether the last step called ``done()``."""
+        return bool(self.steps) and self.steps[-1].result.is_done
+
+    def is_successful(self) -> bool | None:
+        """The ``success`` the agent reported with ``done()``; None when the run did not finish."""
+        return self.steps[-1].result.success if self.is_done() else None
+
+    def errors(self) -> list[str | None]:
+        """Each step's error, None for a step without one (one item per step)."""
+        return [s.result.error for s in self.steps]
+
+    def has_errors(self) -> bool:
+        """Whether any step had an error."""
+        return any(e is not None for e in self.errors())
+
+    def urls(self) -> list[str | None]:
+        """The page URL after each step."""
+        return [s.state.url for s in self.steps]
+
+    def screenshots(self, n_last: int | None = None, return_none_if_not_screenshot: bool = True) -> list[bytes | None]:
+        """The screenshots after each step (of the last ``n_last`` steps), None or left out where none was taken."""
+        steps = self.steps if n_last is None else self.steps[-n_last:] if n_last > 0 else []
+        shots = [s.state.screenshot for s in steps]
+        return shots if return_none_if_not_screenshot else [s for s in shots if s is not None]
+
+    def model_outputs(self) -> list[str]:
+        """The code of each step, as the model wrote it."""
+        return [s.model_output for s in self.steps]
+
+    def extracted_content(self) -> list[str]:
+        """Every step's extracted content that is not None."""
+        return [c for c in (s.result.extracted_content for s in self.steps) if c is not None]
+
+    def number_of_steps(self) -> int:
+        """How many steps ran."""
+        return len(self.steps)
+
+    def total_duration_seconds(self) -> float:
+        """The steps' wall time summed."""
+        return sum(s.duration_seconds for s in self.steps)
+
+    def usage(self) -> UsageLike | None:
+        """The run's tokens: ``usage_total`` when set, else the steps' usage summed; None when none was recorded."""
+        if self.usage_total is not None:
+            return self.usage_total
+        counted = [s.usage for s in self.steps if s.usage is not None]
+        if not counted:
+            return None
+        cached = [u.cached_tokens for u in counted if u.cached_tokens is not None]
+        return UsageTotal(
+            prompt_tokens=sum(u.prompt_tokens for u in counted),
+            completion_tokens=sum(u.completion_tokens for u in counted),
+            total_tokens=sum(u.total_tokens for u in counted),
+            cached_tokens=sum(cached) if cached else None,
+        )
+
+
+def _module(name: str) -> Any:
+    # export.py and replay.py sit above these models (a replay runs a CodeSession, which
+    # builds them), so they are loaded when first used, as agentbrowser.code loads its names.
+    return importlib.import_module(f"agentbrowser.code.{name}")
+
 
 @dataclass(slots=True)
 class NotebookSession:
-    """A run as a notebook: its cells, the execution counter and the live namespace (the run's globals)."""
+    """A run: its cells in order, the execution counter, the run's globals and the agent's history.
+
+    ``masker`` (an object with ``mask(text)``, e.g. the run's ``SensitiveData``) hides secrets
+    in everything exported; ``tools`` is the run's ``Tools`` registry (its custom tools are
+    recorded in exports); ``metadata`` holds what a loaded notebook recorded (additive fields).
+    """
 
     id: str = field(default_factory=new_id)
     cells: list[CodeCell] = field(default_factory=list)
     current_execution_count: int = 0
-    namespace: dict[str, Any] = field(default_factory=dict)
+    namespace: dict[str, Any] = field(default_factory=dict, repr=False)
+    masker: Masker | None = field(default=None, repr=False, compare=False)
+    tools: Any = field(default=None, repr=False, compare=False)
+    metadata: dict[str, Any] = field(default_factory=dict, repr=False)
+    _history: CodeAgentHistoryList = field(default_factory=CodeAgentHistoryList, init=False, repr=False, compare=False)
 
-    def add_cell(self, source: str, cell_type: CellType = CellType.CODE) -> CodeCell:
-        """Append a new pending cell."""
-        cell = CodeCell(source=source, cell_type=cell_type)
+    @property
+    def history(self) -> CodeAgentHistoryList:
+        """The agent's steps, judgement and usage (empty for a session no agent drove)."""
+        return self._history
+
+    def add_cell(self, source: str, cell_type: CellType | str = CellType.CODE) -> CodeCell:
+        """Append a new pending cell holding ``source`` and return it."""
+        cell = CodeCell(source=source, cell_type=CellType(cell_type))
         self.cells.append(cell)
         return cell
 
     def get_cell(self, cell_id: str) -> CodeCell | None:
-        """The cell with this id, or None."""
-        for cell in self.cells:
-            if cell.id == cell_id:
-                return cell
-        return None
+        """The cell with id ``cell_id``, None when there is none."""
+        return next((c for c in self.cells if c.id == cell_id), None)
 
     def get_latest_cell(self) -> CodeCell | None:
-        """The last cell, or None when there is none."""
+        """The most recently added cell, None when there are none."""
         return self.cells[-1] if self.cells else None
 
     def increment_execution_count(self) -> int:
-        """Advance the execution counter and return its new value."""
+        """Count one more execution and return the new count (the next cell's ``execution_count``)."""
         self.current_execution_count += 1
         return self.current_execution_count
+
+    def mask(self, text: str) -> str:
+        """``text`` through the masker (unchanged without one)."""
+        return self.masker.mask(text) if self.masker is not None else text
+
+    def to_ipynb(self, path: str | os.PathLike[str]) -> Path:
+        """Write the run as an nbformat 4.5 notebook whose first cell rebuilds the namespace; returns the path."""
+        return cast(Path, _module("export").to_ipynb(self, path))
+
+    def to_script(self, path: str | os.PathLike[str]) -> Path:
+        """Write the run as a Python script that re-runs the cells against a fresh browser; returns the path."""
+        return cast(Path, _module("export").to_script(self, path))
+
+    async def replay(
+        self,
+        browser: AsyncBrowser | None = None,
+        *,
+        tools: Any = None,
+        timeout_s: float | None = None,
+        stop_on_divergence: bool = True,
+        sensitive_data: Mapping[str, Any] | Any = None,
+    ) -> NotebookSession:
+        """Re-run the code cells in order, with no model, in a fresh code session; returns the new session.
+
+        ``browser`` None launches one for the replay and closes it at the end (pass your own
+        to inspect the page after).  A cell that succeeded when recorded and fails now raises
+        ``ReplayDivergence`` unless ``stop_on_divergence`` is False; cells that failed when
+        recorded may fail again.  ``tools`` defaults to the run's registry, else the tools
+        recorded in a loaded notebook.
+        """
+        replayed = await _module("replay").replay(
+            self,
+            browser,
+            tools=tools,
+            timeout_s=timeout_s,
+            stop_on_divergence=stop_on_divergence,
+            sensitive_data=sensitive_data,
+        )
+        return cast(NotebookSession, replayed)
