@@ -61,7 +61,7 @@ if [ -z "${OPENAI_API_KEY:-}${ANTHROPIC_API_KEY:-}" ] && [[ " $* " != *" --base-
   MODEL=(--scripted demo/agent-replies.json)
 fi
 TASK="Sign in at $URL/ as ann@example.com with the password <secret>password</secret>, tick Remember me, choose the Pro plan, and report the welcome message."
-printf '\n\033[1m$ agentbrowser agent "%s" --secrets demo/agent-secrets.json --notebook %s %s\033[0m\n' "$TASK" "$OUT/agent.ipynb" "${MODEL[*]} $*"
+printf '\n\033[1m$ agentbrowser agent "%s" --secrets demo/agent-secrets.json --notebook %s --script %s %s\033[0m\n' "$TASK" "$OUT/agent.ipynb" "$OUT/agent.py" "${MODEL[*]} $*"
 "$BIN" agent "$TASK" --secrets demo/agent-secrets.json --notebook "$OUT/agent.ipynb" --script "$OUT/agent.py" "${MODEL[@]}" "$@"
 step notebook replay "$OUT/agent.ipynb" --secrets demo/agent-secrets.json
 echo

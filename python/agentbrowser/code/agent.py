@@ -543,7 +543,9 @@ class CodeAgent:
         collected = [
             f"{name} ({type(value).__name__}, {len(value)} items)"
             for name, value in ns.items()
-            if not name.startswith("_") and name not in baseline and isinstance(value, (list, dict, tuple, set))
+            if not name.startswith("_")
+            and name not in baseline
+            and isinstance(value, (list, dict, tuple, set))
             and len(value) > 0
         ]
         names = [n for n in ns if not n.startswith("_") and n not in baseline]

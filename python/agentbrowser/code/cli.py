@@ -36,6 +36,7 @@ __all__ = ["DEFAULT_MODELS", "main"]
 #: The model each provider uses when ``--model`` is not given.
 DEFAULT_MODELS: dict[str, str] = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
 _KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+_OTHER = {"openai": "anthropic", "anthropic": "openai"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,13 +48,19 @@ def _parser() -> argparse.ArgumentParser:
     agent = sub.add_parser("agent", help="run the code agent on a task")
     agent.add_argument("task", help="what to do, in words (a single URL in it is opened first)")
     agent.add_argument("--model", help="model name (default: gpt-4.1-mini for openai, claude-sonnet-4-5 for anthropic)")
-    agent.add_argument("--base-url", help="an OpenAI-compatible (or Anthropic) endpoint, e.g. http://127.0.0.1:11434/v1")
+    agent.add_argument(
+        "--base-url", help="an OpenAI-compatible (or Anthropic) endpoint, e.g. http://127.0.0.1:11434/v1"
+    )
     agent.add_argument("--provider", choices=("openai", "anthropic"), help="API flavour (default: from the key set)")
     agent.add_argument("--max-steps", type=int, default=100, metavar="N", help="step limit (default 100)")
-    agent.add_argument("--max-failures", type=int, default=8, metavar="N", help="consecutive failures allowed (default 8)")
+    agent.add_argument(
+        "--max-failures", type=int, default=8, metavar="N", help="consecutive failures allowed (default 8)"
+    )
     agent.add_argument("--notebook", metavar="PATH", help="write the run as a notebook here (default: a temp file)")
     agent.add_argument("--script", metavar="PATH", help="also write the run as a Python script")
-    agent.add_argument("--scripted", metavar="FILE", help="replay recorded model replies (a JSON list) instead of a model")
+    agent.add_argument(
+        "--scripted", metavar="FILE", help="replay recorded model replies (a JSON list) instead of a model"
+    )
     agent.add_argument("--secrets", metavar="FILE", help="JSON of sensitive data ({name: value} or {url-glob: {...}})")
     agent.add_argument("--cell-timeout", type=float, default=120.0, metavar="S", help="per-cell timeout (default 120)")
     agent.add_argument("--no-judge", action="store_true", help="skip the judge after done()")
@@ -61,7 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     agent.add_argument("--headed", action="store_true", help="show the browser window")
     notebook = sub.add_parser("notebook", help="notebooks of code mode")
     nb_sub = notebook.add_subparsers(dest="notebook_command", required=True)
-    replay = nb_sub.add_parser("replay", help="re-run a notebook (.ipynb or .py export) against a fresh browser, no model")
+    replay = nb_sub.add_parser(
+        "replay", help="re-run a notebook (.ipynb or .py export) against a fresh browser, no model"
+    )
     replay.add_argument("path", help="the .ipynb (or .py) a run wrote")
     replay.add_argument("--timeout", type=float, default=None, metavar="S", help="per-cell timeout")
     replay.add_argument("--secrets", metavar="FILE", help="JSON of the sensitive data the run used")
@@ -116,8 +125,8 @@ async def _agent(args: argparse.Namespace, out: TextIO) -> int:
         )
     elif not api_key and not base_url:
         return _refuse(
-            f"no model to talk to: set {_KEYS[provider]} (or {_KEYS['anthropic' if provider == 'openai' else 'openai']} "
-            "with --provider), pass --base-url URL for an OpenAI-compatible server (vLLM, Ollama, LM Studio), "
+            f"no model to talk to: set {_KEYS[provider]} (or {_KEYS[_OTHER[provider]]} with --provider), "
+            "pass --base-url URL for an OpenAI-compatible server (vLLM, Ollama, LM Studio), "
             "or --scripted FILE to replay recorded replies"
         )
     secrets: Any = None
@@ -229,11 +238,15 @@ async def _replay(args: argparse.Namespace, out: TextIO) -> int:
         url = await browser.page.url()
     ns = session.namespace
     if ns.get("_task_done"):
-        print(f"result (success={bool(ns.get('_task_success'))}): {session.mask(str(ns.get('_task_result')))}", file=out)
+        print(
+            f"result (success={bool(ns.get('_task_success'))}): {session.mask(str(ns.get('_task_result')))}", file=out
+        )
     print(f"page: {url}", file=out)
     diverged = session.metadata.get("divergences") or []
     for d in diverged:
-        print(f"diverged: cell {d.get('index', 0) + 1} succeeded when recorded and failed now: {d.get('error')}", file=out)
+        print(
+            f"diverged: cell {d.get('index', 0) + 1} succeeded when recorded and failed now: {d.get('error')}", file=out
+        )
     print(
         f"replayed {len(session.cells)} cells: "
         + (f"{len(diverged)} diverged from the recording" if diverged else "every cell as recorded"),

@@ -89,6 +89,14 @@ def sdk_reference() -> str:
     return "\n".join(lines)
 
 
+def _kind(value: object) -> str:
+    if inspect.ismodule(value):
+        return "module"
+    if inspect.isclass(value):
+        return "class"
+    return type(value).__name__
+
+
 def _namespace_functions(namespace: Mapping[str, Any], skip: Collection[str]) -> list[str]:
     lines = []
     for name, value in namespace.items():
@@ -111,7 +119,7 @@ def build_system_prompt(
     """The system prompt of one run."""
     tool_names = set(tools.names())
     objects = ", ".join(
-        f"`{name}` ({type(value).__name__ if not inspect.isclass(value) and not inspect.ismodule(value) else 'module' if inspect.ismodule(value) else 'class'})"
+        f"`{name}` ({_kind(value)})"
         for name, value in namespace.items()
         if not name.startswith("_") and name not in tool_names and (not callable(value) or inspect.isclass(value))
     )
@@ -122,7 +130,8 @@ def build_system_prompt(
         secrets = f"""
 ## Secrets
 Some values are secret; you never see them. Write the placeholder `<secret>NAME</secret>` in a tool's
-arguments (for example `await fill(ref, "<secret>{sorted(secret_names)[0]}</secret>")`): the tool puts the real value in.
+arguments (for example `await fill(ref, "<secret>{sorted(secret_names)[0]}</secret>")`): the tool puts the real
+value in.
 Secret names: {names}. Anywhere else the placeholder stays literal text, and real values in outputs are
 shown as their placeholders.
 """
