@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -278,7 +277,8 @@ def test_tools_are_bound_and_their_calls_recorded() -> None:
             return [one, two], first, session.tool_results
 
     (one, two), first, last = asyncio.run(main())
-    assert one.result == "'5'" and [(r.name, dict(r.args), str(r.result)) for r in first] == [("add", {"a": 2, "b": 3}, "5")]
+    assert one.result == "'5'"
+    assert [(r.name, dict(r.args), str(r.result)) for r in first] == [("add", {"a": 2, "b": 3}, "5")]
     assert two.error is not None and two.error.startswith("ToolError: ") and "tool broke" in two.error
     assert two.error.endswith("(line 1: await fail())")
     assert [r.name for r in last] == ["fail"]  # only the last run's records

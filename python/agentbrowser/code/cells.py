@@ -24,7 +24,7 @@ import re
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..aio import AsyncBrowser
-from ..tools import ActionResult, Tools, ToolError
+from ..tools import ActionResult, ToolError, Tools
 from .cells import CodeSession
 from .notebook import CellError, CellImage, CodeCell, ExecutionStatus
 
