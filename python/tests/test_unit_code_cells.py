@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 from agentbrowser.code import CellImage, CodeCell, CodeSession, ExecutionStatus, NotebookSession
 from agentbrowser.code.streams import HeadTail, bound_text
+from agentbrowser.tools import Tools
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
 
@@ -193,22 +193,18 @@ def test_every_text_field_is_masked() -> None:
     assert "hunter2-secret" not in "".join(second.error_info.traceback if second.error_info else ())
 
 
-def test_a_masker_object_is_accepted() -> None:
-    class Upper:
-        def mask(self, text: str) -> str:
-            return text.replace("classified", "[hidden]")
-
-    (cell,), _ = run_cells("print('classified data')", sensitive_data=Upper())
-    assert cell.stdout == "[hidden] data\n"
+def test_sensitive_data_must_be_a_mapping() -> None:
+    with pytest.raises(TypeError, match="sensitive_data must be a SensitiveData or a mapping"):
+        CodeSession(launch_browser=False, sensitive_data="classified")  # type: ignore[arg-type]
 
 
-def test_done_sets_task_keys_with_or_without_await(tmp_path: Path) -> None:
+def test_done_sets_task_keys(tmp_path: Path) -> None:
     report = tmp_path / "report.txt"
     report.write_text("x")
     _, ns = run_cells(f"r = await done('all good', files_to_display=[{str(report)!r}])")
     assert ns["_task_done"] is True and ns["_task_result"] == "all good" and ns["_task_success"] is True
-    assert ns["_task_attachments"] == [str(report.resolve())] and ns["r"] == "all good"
-    _, ns = run_cells("done('gave up', success=False)")
+    assert ns["_task_attachments"] == [str(report.resolve())] and str(ns["r"]) == "all good"
+    _, ns = run_cells("await done('gave up', success=False)")
     assert ns["_task_done"] is True and ns["_task_success"] is False and ns["_task_attachments"] == []
 
 
@@ -257,58 +253,61 @@ def test_classes_and_functions_defined_in_cells_work() -> None:
     assert cells[1].result == "3.5" and cells[2].result == "42"
 
 
-class AddTools:
-    """A tool registry implementing the ``bind(ctx)`` protocol."""
+def add_tools() -> Tools:
+    """A real registry: the built-ins (``done``) plus ``add`` and a tool that always fails."""
+    tools = Tools()
 
-    def bind(self, ctx: Any) -> Mapping[str, Callable[..., Awaitable[Any]]]:
-        async def add(a: int, b: int) -> int:
-            ctx.record(("add", a, b))
-            return a + b
+    @tools.action("Add two numbers")
+    async def add(a: int, b: int) -> str:
+        return str(a + b)
 
-        async def fail() -> None:
-            raise RuntimeError("tool broke")
+    @tools.action("Always fails")
+    async def fail() -> str:
+        raise RuntimeError("tool broke")
 
-        return {"add": add, "fail": fail}
+    return tools
 
 
 def test_tools_are_bound_and_their_calls_recorded() -> None:
     async def main() -> tuple[list[CodeCell], list[Any], list[Any]]:
-        async with CodeSession(launch_browser=False, tools=AddTools()) as session:
-            one = await session.run("total = await add(2, 3)\ntotal")
+        async with CodeSession(launch_browser=False, tools=add_tools()) as session:
+            one = await session.run("total = str(await add(2, 3))\ntotal")
             first = list(session.tool_results)
             two = await session.run("await fail()")
             return [one, two], first, session.tool_results
 
     (one, two), first, last = asyncio.run(main())
-    assert one.result == "5" and first == [("add", 2, 3)]
-    assert two.error == "RuntimeError: tool broke (line 1: await fail())"
-    assert last == []  # only the last run's records
-    (cell,), _ = run_cells("await add(1, 1)", tools=AddTools())
-    assert cell.result == "2"
+    assert one.result == "'5'"
+    assert [(r.name, dict(r.args), str(r.result)) for r in first] == [("add", {"a": 2, "b": 3}, "5")]
+    assert two.error is not None and two.error.startswith("ToolError: ") and "tool broke" in two.error
+    assert two.error.endswith("(line 1: await fail())")
+    assert [r.name for r in last] == ["fail"]  # only the last run's records
+    (cell,), _ = run_cells("str(await add(1, 1))", tools=add_tools())
+    assert cell.result == "'2'"
 
 
 def test_subprocess_executor_keeps_its_own_namespace_and_survives_hangs_and_crashes() -> None:
     async def main() -> tuple[list[CodeCell], CodeSession]:
         async with CodeSession(
-            launch_browser=False, executor="subprocess", cell_timeout_s=1.0, tools=AddTools()
+            launch_browser=False, executor="subprocess", cell_timeout_s=1.0, tools=add_tools()
         ) as session:
             cells = [
                 await session.run("import os\nx = 1\nprint('in child', os.getpid() != PARENT)\nx + 1".replace(
                     "PARENT", str(__import__("os").getpid()))),
                 await session.run("x * 10"),
-                await session.run("y = await add(20, 22)\ny"),
+                await session.run("y = str(await add(20, 22))\ny"),
                 await session.run("import time\nprint('before the hang')\ntime.sleep(60)"),
                 await session.run("x"),
                 await session.run("await asyncio.sleep(60)"),
                 await session.run("import os\nos._exit(7)"),
-                await session.run("done('finished in the child')\n'ok'"),
+                await session.run("await done('finished in the child')\n'ok'"),
                 await session.run("while True:\n    pass"),
             ]
             return cells, session
 
     cells, session = asyncio.run(main())
     assert cells[0].output == "in child True\nOut: 2" and cells[1].result == "10"
-    assert cells[2].result == "42"
+    assert cells[2].result == "'42'"
     hang = cells[3]
     assert hang.timed_out and hang.error is not None and hang.error.startswith("TimeoutError: ")
     assert "killed its child process" in hang.error and "variables of earlier cells are gone" in hang.error

@@ -24,7 +24,7 @@ import re
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
@@ -33,13 +33,15 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from ..aio import AsyncBrowser, AsyncCapture
 from ..models import ImageContent, Screenshot, ScreenshotObservation, Snapshot, SnapshotSpec, Wait
 from ..options import LaunchOptions
+from ..tools import ToolContext, Tools
 from .notebook import CellError, CellImage, CodeCell, ExecutionStatus, NotebookSession
+from .secrets import SensitiveData
 from .streams import CellStreams, bound_text, capture
 
 if TYPE_CHECKING:
     from .subproc import SubprocessExecutor
 
-__all__ = ["CellTimeout", "CodeSession", "FallbackToolContext", "Masker", "TaskDone", "ToolsLike", "make_masker"]
+__all__ = ["CellTimeout", "CodeSession", "Masker"]
 
 #: How long after the deadline the watchdog waits for the event loop before interrupting the cell's thread.
 WATCHDOG_GRACE_S = 0.5
@@ -61,79 +63,11 @@ class Masker(Protocol):
         ...
 
 
-class ToolsLike(Protocol):
-    """A tool registry (``agentbrowser.tools.Tools``): ``bind(ctx)`` gives the namespace's async functions."""
-
-    def bind(self, ctx: Any) -> Mapping[str, Callable[..., Awaitable[Any]]]:
-        """The registry's tools as async functions bound to ``ctx`` (a ``ToolContext``)."""
-        ...
-
-
-@dataclass(slots=True)
-class FallbackToolContext:
-    """The ``ToolContext`` handed to ``tools.bind()`` when ``agentbrowser.tools`` is not installed (same fields)."""
-
-    browser: AsyncBrowser | None
-    namespace: dict[str, Any]
-    sensitive: Masker | None
-    record: Callable[[Any], None]
-
-
 class CellTimeout(BaseException):
     """Raised inside a cell's thread by the watchdog when pure Python code overruns the cell timeout.
 
     A BaseException, so that a cell's ``except Exception`` does not swallow it.
     """
-
-
-class _MappingMasker:
-    """The fallback masker for a plain mapping (``{"name": "value"}`` or ``{"domain": {"name": "value"}}``)."""
-
-    def __init__(self, mapping: Mapping[str, Any]) -> None:
-        pairs: dict[str, str] = {}
-        for key, value in mapping.items():
-            if isinstance(value, Mapping):
-                for name, secret in value.items():
-                    pairs[str(secret)] = str(name)
-            else:
-                pairs[str(value)] = str(key)
-        self._pairs = sorted(((v, n) for v, n in pairs.items() if v), key=lambda p: -len(p[0]))
-
-    def mask(self, text: str) -> str:
-        for value, name in self._pairs:
-            text = text.replace(value, f"<secret>{name}</secret>")
-        return text
-
-
-def make_masker(sensitive: Masker | Mapping[str, Any] | None) -> Masker | None:
-    """A masker for ``sensitive``: an object with ``mask()`` as is; a mapping through ``SensitiveData`` when
-    ``agentbrowser.code.secrets`` is present, else a plain value-to-placeholder replacement."""
-    if sensitive is None:
-        return None
-    if isinstance(sensitive, Masker):
-        return sensitive
-    if isinstance(sensitive, Mapping):
-        try:
-            secrets = importlib.import_module("agentbrowser.code.secrets")
-            masker: Masker = secrets.SensitiveData(sensitive)
-            return masker
-        except (ImportError, AttributeError):
-            return _MappingMasker(sensitive)
-    raise TypeError(f"sensitive_data must be a mapping or have a mask() method, got {type(sensitive).__name__}")
-
-
-class TaskDone:
-    """What the fallback ``done()`` returns: usable with or without ``await`` (the namespace is set at the call)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __await__(self) -> Generator[Any, None, str]:
-        return self.text
-        yield  # pragma: no cover - makes this a generator
-
-    def __repr__(self) -> str:
-        return f"TaskDone({self.text[:80]!r})"
 
 
 # -- per-cell state -----------------------------------------------------------------------------------
@@ -368,10 +302,10 @@ class CodeSession:
         self,
         browser: AsyncBrowser | None = None,
         *,
-        tools: ToolsLike | None = None,
+        tools: Tools | None = None,
         cell_timeout_s: float = 120.0,
         max_output_chars: int = 10_000,
-        sensitive_data: Masker | Mapping[str, Any] | None = None,
+        sensitive_data: SensitiveData | Mapping[str, Any] | None = None,
         executor: Literal["inprocess", "subprocess"] = "inprocess",
         launch: LaunchOptions | None = None,
         notebook: NotebookSession | None = None,
@@ -384,14 +318,18 @@ class CodeSession:
         if isinstance(max_output_chars, bool) or not isinstance(max_output_chars, int) or max_output_chars < 100:
             raise ValueError(f"max_output_chars must be an int of at least 100, got {max_output_chars!r}")
         self.browser = browser
-        self.tools = tools
+        self.tools = tools if tools is not None else Tools()
         self.cell_timeout_s = float(cell_timeout_s)
         self.max_output_chars = max_output_chars
-        self.masker = make_masker(sensitive_data)
+        if sensitive_data is not None and not isinstance(sensitive_data, SensitiveData | Mapping):
+            raise TypeError(f"sensitive_data must be a SensitiveData or a mapping, got {type(sensitive_data).__name__}")
+        self.masker = SensitiveData(sensitive_data) if isinstance(sensitive_data, Mapping) else sensitive_data
         self.executor: Literal["inprocess", "subprocess"] = executor
         self.launch = launch
         self.launch_browser = launch_browser
         self.notebook = notebook if notebook is not None else NotebookSession()
+        self.notebook.masker = self.masker
+        self.notebook.tools = self.tools
         #: The persistent globals of the cells (the same dict as ``notebook.namespace``).
         self.namespace: dict[str, Any] = self.notebook.namespace
         #: Results of the tools called during the last :meth:`run`.
@@ -417,8 +355,8 @@ class CodeSession:
         if self._started:
             return self
         if self.executor == "subprocess":
-            sub_mod = importlib.import_module("agentbrowser.code.subproc")
-            self._sub = sub_mod.SubprocessExecutor(self)
+            # Imported on use: the subprocess executor's child side runs a CodeSession itself.
+            self._sub = importlib.import_module("agentbrowser.code.subproc").SubprocessExecutor(self)
             await self._sub.start()
             self._started = True
             return self
@@ -448,25 +386,14 @@ class CodeSession:
                 "re": re,
                 "Path": Path,
                 "show": self._show,
-                "done": self._done,
             }
         )
-        if self.tools is not None:
-            self.namespace.update(self._bind_tools(self.tools))
+        self.namespace.update(self._bind_tools(self.tools))
 
-    def _bind_tools(self, tools: ToolsLike) -> dict[str, Callable[..., Any]]:
-        """The tools bound to a ToolContext of this session (``done`` wrapped to set the task keys)."""
-        ctx_type: Any
-        try:
-            ctx_type = importlib.import_module("agentbrowser.tools").ToolContext
-        except (ImportError, AttributeError):
-            ctx_type = FallbackToolContext
-        ctx = ctx_type(browser=self.browser, namespace=self.namespace, sensitive=self.masker, record=self._record)
-        bound: dict[str, Callable[..., Any]] = dict(tools.bind(ctx))
-        tool_done = bound.get("done")
-        if tool_done is not None:
-            bound["done"] = self._wrap_done(tool_done)
-        return bound
+    def _bind_tools(self, tools: Tools) -> dict[str, Callable[..., Any]]:
+        """The tools as async functions bound to this session (the built-in ``done`` sets the ``_task_*`` keys)."""
+        ctx = ToolContext(browser=self.browser, namespace=self.namespace, sensitive=self.masker, record=self._record)
+        return dict(tools.bind(ctx))
 
     def _record(self, record: Any) -> None:
         self.tool_results.append(record)
@@ -484,17 +411,6 @@ class CodeSession:
             return result
 
         return done
-
-    def _done(self, text: str, success: bool = True, files_to_display: list[str] | None = None) -> TaskDone:
-        """Finish the task with ``text`` (``success`` as judged by the agent, files attached by path)."""
-        if not isinstance(text, str):
-            text = str(text)
-        ns = self.namespace
-        ns["_task_done"] = True
-        ns["_task_result"] = text
-        ns["_task_success"] = bool(success)
-        ns["_task_attachments"] = [str(Path(p).resolve()) for p in (files_to_display or ())]
-        return TaskDone(text)
 
     def _show(self, image: Any) -> None:
         """Add an image output to the running cell: a Screenshot, CellImage, ImageContent, bytes or an image path."""

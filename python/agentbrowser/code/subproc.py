@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
-import importlib
 import json
 import os
 import sys
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..aio import AsyncBrowser
+from ..tools import ActionResult, ToolError, Tools
 from .cells import CodeSession
 from .notebook import CellError, CellImage, CodeCell, ExecutionStatus
 
@@ -349,19 +349,6 @@ class SubprocessExecutor:
 # -- the child ------------------------------------------------------------------------------------------------
 
 
-class _ToolReply:
-    """A tool's result in the child when ``agentbrowser.tools`` is missing: its fields as attributes."""
-
-    def __init__(self, fields: Mapping[str, Any]) -> None:
-        self.__dict__.update(fields)
-
-    def __str__(self) -> str:
-        return str(self.__dict__.get("extracted_content") or self.__dict__.get("error") or "")
-
-    def __repr__(self) -> str:
-        return f"ToolResult({self.__dict__!r})"[:200]
-
-
 class _Child:
     def __init__(self, proto: TextIO) -> None:
         self.proto = proto
@@ -406,21 +393,11 @@ class _Child:
 
 def _tool_outcome(reply: Mapping[str, Any]) -> Any:
     result = reply.get("result")
-    tools: Any = None
-    try:
-        tools = importlib.import_module("agentbrowser.tools")
-    except ImportError:
-        pass
-    obj: Any = result
-    if isinstance(result, Mapping):
-        try:
-            obj = tools.ActionResult(**result) if tools is not None else _ToolReply(result)
-        except (TypeError, ValueError, AttributeError):
-            obj = _ToolReply(result)
+    obj: Any = ActionResult(**result) if isinstance(result, Mapping) else result
     if reply.get("ok"):
         return obj
-    if tools is not None and reply.get("etype") == "ToolError" and not isinstance(obj, _ToolReply) and obj is not None:
-        raise tools.ToolError(obj)
+    if reply.get("etype") == "ToolError" and isinstance(obj, ActionResult):
+        raise ToolError(obj)
     raise RuntimeError(str(reply.get("error")))
 
 
@@ -436,6 +413,7 @@ async def _child_main(proto: TextIO) -> int:
         session = CodeSession(
             browser,
             launch_browser=False,
+            tools=Tools(builtins=False),
             cell_timeout_s=float(init["cell_timeout_s"]),
             max_output_chars=int(init["max_output_chars"]),
         )

@@ -452,7 +452,7 @@ class Tools:
 
         call.__name__ = call.__qualname__ = tool_name
         call.__doc__ = action.description
-        setattr(call, "__signature__", action.public_signature())
+        setattr(call, "__signature__", action.public_signature())  # noqa: B010 - mypy does not know __signature__
         return call
 
 
