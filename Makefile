@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session bench-mcp
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session bench-mcp bench-agent
 
 bench:
 	bench/run.sh
@@ -35,3 +35,9 @@ bench-session:
 bench-mcp:
 	cargo build -q --release -p agentbrowser
 	python3 bench/mcp_bench.py
+
+# The code agent's per-step overhead without the model call and the snapshot (target <= 20 ms), and the
+# observation size per step on the 5k page (a scripted model server on 127.0.0.1, no real model).
+bench-agent:
+	cargo build -q --release -p agentbrowser
+	python3 bench/agent_overhead.py

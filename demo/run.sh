@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
-# The demo: serves its own pages on 127.0.0.1 and walks through agentbrowser's commands.
+# The demo: serves its own pages on 127.0.0.1, walks through agentbrowser's commands, then runs the
+# code agent on the same site and replays its notebook.
+#
+#   demo/run.sh [AGENT OPTIONS]     e.g. demo/run.sh --base-url http://127.0.0.1:11434/v1 --model qwen3
+#
+# The agent uses a real model when OPENAI_API_KEY or ANTHROPIC_API_KEY is set or --base-url is given;
+# otherwise its model is a scripted server on 127.0.0.1 replaying demo/agent-replies.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${AGENTBROWSER_BIN:-}" ]; then cargo build -q --release -p agentbrowser; fi
@@ -45,5 +51,18 @@ step status
 printf '\n\033[1m$ agentbrowser batch  (three JSON commands on stdin)\033[0m\n'
 printf '%s\n' '{"id":1,"action":"title"}' '{"id":2,"action":"eval","script":"location.pathname"}' '{"id":3,"action":"nope"}' | "$BIN" batch || true
 step close
+
+# Code mode: a model writes Python cells against the browser; the run is a notebook that re-runs.
+OUT="${TMPDIR:-/tmp}/agentbrowser-demo-$$"
+mkdir -p "$OUT"
+MODEL=()
+if [ -z "${OPENAI_API_KEY:-}${ANTHROPIC_API_KEY:-}" ] && [[ " $* " != *" --base-url"* ]]; then
+  printf '\n(no OPENAI_API_KEY, ANTHROPIC_API_KEY or --base-url: the agent talks to a scripted model server on 127.0.0.1 replaying demo/agent-replies.json)\n'
+  MODEL=(--scripted demo/agent-replies.json)
+fi
+TASK="Sign in at $URL/ as ann@example.com with the password <secret>password</secret>, tick Remember me, choose the Pro plan, and report the welcome message."
+printf '\n\033[1m$ agentbrowser agent "%s" --secrets demo/agent-secrets.json --notebook %s --script %s %s\033[0m\n' "$TASK" "$OUT/agent.ipynb" "$OUT/agent.py" "${MODEL[*]} $*"
+"$BIN" agent "$TASK" --secrets demo/agent-secrets.json --notebook "$OUT/agent.ipynb" --script "$OUT/agent.py" "${MODEL[@]}" "$@"
+step notebook replay "$OUT/agent.ipynb" --secrets demo/agent-secrets.json
 echo
-echo "demo finished"
+echo "demo finished (notebook: $OUT/agent.ipynb, script: $OUT/agent.py)"

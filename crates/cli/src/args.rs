@@ -363,6 +363,20 @@ pub enum Cmd {
     Daemon,
     /// Serve MCP (Model Context Protocol) over stdio, or streamable HTTP with --port.
     Mcp(McpArgs),
+    /// Code mode: a model writes Python cells against the browser (`agent "task" --help` for options).
+    Agent(PythonArgs),
+    /// Code mode notebooks: `notebook replay out.ipynb` re-runs one without a model.
+    Notebook(PythonArgs),
+}
+
+/// `agent` and `notebook`: every argument after the command goes to `python3 -m
+/// agentbrowser.code` unchanged (its own `--help` lists them).
+#[derive(Args, Debug, Clone, Default)]
+#[command(disable_help_flag = true)]
+pub struct PythonArgs {
+    /// The arguments of `python3 -m agentbrowser.code agent|notebook`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., value_name = "ARGS")]
+    pub args: Vec<String>,
 }
 
 /// `mcp`: the MCP server's options. Launch options may also follow `mcp` here.

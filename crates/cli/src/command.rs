@@ -11,6 +11,7 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
+use crate::code::Front;
 use crate::failure::Failure;
 
 /// What one invocation does.
@@ -37,6 +38,8 @@ pub enum Plan {
     Daemon,
     /// `mcp`: serve MCP over stdio or HTTP.
     Mcp(McpArgs),
+    /// `agent` / `notebook`: run Python's code mode with these arguments.
+    Code(Front, Vec<String>),
 }
 
 impl Plan {
@@ -51,7 +54,8 @@ impl Plan {
             | Plan::ProtocolSchema
             | Plan::ServeStdio
             | Plan::Daemon
-            | Plan::Mcp(_) => "",
+            | Plan::Mcp(_)
+            | Plan::Code(..) => "",
         }
     }
 }
@@ -69,6 +73,8 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
         Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
+        Cmd::Agent(a) => return Ok(Plan::Code(Front::Agent, a.args)),
+        Cmd::Notebook(a) => return Ok(Plan::Code(Front::Notebook, a.args)),
         Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),
         Cmd::Serve { stdio: false } => {
             return Err(Failure::invalid(

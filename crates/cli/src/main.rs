@@ -4,6 +4,7 @@
 mod args;
 mod batch;
 mod client;
+mod code;
 mod command;
 mod failure;
 mod launch;
@@ -43,6 +44,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     let plan = command::plan(cli.command, cli.timeout)?;
     let action = plan.action().to_owned();
+    if let Plan::Code(front, args) = plan {
+        return code::run(front, &args);
+    }
     if let Plan::Mcp(args) = plan {
         let shared = session_named.then_some(cli.session.as_str());
         mcp::run(args, shared, &cli.launch)?;
@@ -82,7 +86,9 @@ fn dispatch(
             serve::run_daemon(session, launch::engine_options(launch)?, idle)?;
             Ok(ExitCode::SUCCESS)
         }
-        Plan::Mcp(_) => unreachable!("`mcp` runs before dispatch"),
+        Plan::Mcp(_) | Plan::Code(..) => {
+            unreachable!("`mcp`, `agent` and `notebook` run before dispatch")
+        }
     }
 }
 

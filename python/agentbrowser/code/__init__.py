@@ -1,5 +1,6 @@
 """Code mode: Python cells against a live browser, recorded as a notebook.
 
+:class:`CodeAgent` runs a model's cells to ``done()`` (``await agent.run() -> NotebookSession``);
 :class:`CodeSession` runs cells (``await session.run(source) -> CodeCell``); the models are in
 :mod:`agentbrowser.code.notebook`, the ``.ipynb``/``.py`` exports in
 :mod:`agentbrowser.code.export` and the replay without a model in :mod:`agentbrowser.code.replay`.
@@ -12,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .agent import CodeAgent, StepTiming
     from .cells import CodeSession, Masker
     from .export import to_ipynb, to_script
     from .notebook import (
@@ -34,6 +36,7 @@ _LAZY: dict[str, str] = {
     "CellError": "notebook",
     "CellImage": "notebook",
     "CellType": "notebook",
+    "CodeAgent": "agent",
     "CodeAgentHistoryList": "notebook",
     "CodeAgentResult": "notebook",
     "CodeAgentState": "notebook",
@@ -45,6 +48,7 @@ _LAZY: dict[str, str] = {
     "NotebookSession": "notebook",
     "ReplayDivergence": "replay",
     "SensitiveData": "secrets",
+    "StepTiming": "agent",
     "SubprocessExecutor": "subproc",
     "load_ipynb": "replay",
     "load_script": "replay",
@@ -69,6 +73,7 @@ __all__ = [
     "CellError",
     "CellImage",
     "CellType",
+    "CodeAgent",
     "CodeAgentHistoryList",
     "CodeAgentResult",
     "CodeAgentState",
@@ -80,6 +85,7 @@ __all__ = [
     "NotebookSession",
     "ReplayDivergence",
     "SensitiveData",
+    "StepTiming",
     "SubprocessExecutor",
     "load_ipynb",
     "load_script",

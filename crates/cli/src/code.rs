@@ -1,0 +1,116 @@
+//! `agentbrowser agent ...` and `agentbrowser notebook ...`: code mode lives in the Python
+//! package, so these replace this process with `python3 -m agentbrowser.code <front> ARGS...`,
+//! telling it this binary (`AGENTBROWSER_BIN`) and, when the package is not importable, the
+//! source tree's `python/` directory found above this binary (`PYTHONPATH`).
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use agentbrowser_protocol::ErrorCode;
+
+use crate::failure::Failure;
+
+/// Which front end of `python3 -m agentbrowser.code` to run.
+#[derive(Debug, Clone, Copy)]
+pub enum Front {
+    /// `agent "task" ...`: run the code agent.
+    Agent,
+    /// `notebook replay out.ipynb`: re-run a notebook without a model.
+    Notebook,
+}
+
+impl Front {
+    fn name(self) -> &'static str {
+        match self {
+            Front::Agent => "agent",
+            Front::Notebook => "notebook",
+        }
+    }
+}
+
+/// The module every front end runs.
+const MODULE: &str = "agentbrowser.code";
+
+/// Execs Python's code mode; returns only when it cannot be started.
+pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
+    let python = std::env::var_os("AGENTBROWSER_PYTHON").unwrap_or_else(|| "python3".into());
+    let exe =
+        std::env::current_exe().map_err(|e| missing(format!("cannot find this binary: {e}")))?;
+    let mut cmd = Command::new(&python);
+    cmd.env("AGENTBROWSER_BIN", &exe);
+    if !importable(&python, None)? {
+        let Some(dir) = source_python_dir(&exe) else {
+            return Err(missing(format!(
+                "the agentbrowser Python package is not importable by {} (install it: \
+                 `pip install agentbrowser`, or run from a source checkout)",
+                python.to_string_lossy()
+            )));
+        };
+        let path = prepend_path(&dir);
+        if !importable(&python, Some(&path))? {
+            return Err(missing(format!(
+                "{} cannot import {MODULE} from {} (Python 3.11 or newer is needed)",
+                python.to_string_lossy(),
+                dir.display()
+            )));
+        }
+        cmd.env("PYTHONPATH", path);
+    }
+    let err = cmd
+        .arg("-m")
+        .arg(MODULE)
+        .arg(front.name())
+        .args(args)
+        .exec();
+    Err(missing(format!(
+        "cannot run {}: {err}",
+        python.to_string_lossy()
+    )))
+}
+
+/// Whether `python` imports the module (with `pythonpath` as its PYTHONPATH when given).
+fn importable(python: &OsString, pythonpath: Option<&OsString>) -> Result<bool, Failure> {
+    let mut probe = Command::new(python);
+    probe
+        .args(["-c", &format!("import {MODULE}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(path) = pythonpath {
+        probe.env("PYTHONPATH", path);
+    }
+    match probe.status() {
+        Ok(status) => Ok(status.success()),
+        Err(e) => Err(missing(format!(
+            "{} not found ({e}): code mode runs in Python 3.11 or newer (set AGENTBROWSER_PYTHON \
+             to use another interpreter)",
+            python.to_string_lossy()
+        ))),
+    }
+}
+
+/// The `python/` directory of the source tree this binary was built in
+/// (`<repo>/target/<profile>/agentbrowser`), when it holds the code-mode package.
+fn source_python_dir(exe: &Path) -> Option<PathBuf> {
+    exe.ancestors()
+        .skip(1)
+        .map(|dir| dir.join("python"))
+        .find(|dir| dir.join("agentbrowser/code/__main__.py").is_file())
+}
+
+/// `dir` in front of the current PYTHONPATH.
+fn prepend_path(dir: &Path) -> OsString {
+    let mut path = OsString::from(dir);
+    if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
+        path.push(":");
+        path.push(old);
+    }
+    path
+}
+
+/// A front end that cannot start.
+fn missing(message: String) -> Failure {
+    Failure::new(ErrorCode::NotFound, anyhow::Error::msg(message)).or_action("code")
+}

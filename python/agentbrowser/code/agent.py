@@ -1,0 +1,692 @@
+"""The code agent: a model writes one Python cell per step, the cell runs against the live
+browser through :class:`~agentbrowser.code.CodeSession`, and the run comes back as a
+:class:`~agentbrowser.code.NotebookSession` whose ``namespace`` is the run's globals.
+
+One step: the observation (ephemeral: only the current one is ever sent), one model call, one
+fenced ```python cell taken from the reply (a reply without one is never executed: the model
+gets a format reminder and the step counts as a failure), the cell run, its result message
+(``Cell k/N``, ``Error:`` with type, message and line, bounded ``Output:``, tool results,
+images).  The message history is rebuilt from the agent's own step records every step, so
+older steps can show a tool's ``long_term_memory`` instead of content meant to be seen once.
+The run stops on ``done()``, ``max_steps`` or ``max_failures`` consecutive failures (a partial
+result names the variables collected); the judge runs once after ``done()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import dataclasses
+import inspect
+import keyword
+import logging
+import os
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..aio import AsyncBrowser
+from ..errors import BrowserError
+from ..llm import (
+    AssistantMessage,
+    ChatCompletion,
+    ChatModel,
+    ImagePart,
+    Message,
+    SystemMessage,
+    TextPart,
+    Usage,
+    UserMessage,
+)
+from ..options import LaunchOptions
+from ..tools import ActionResult, JudgementResult, ToolCallRecord, Tools
+from .cells import CodeSession
+from .judge import judge_run
+from .notebook import (
+    CellImage,
+    CodeAgentResult,
+    CodeAgentState,
+    CodeAgentStep,
+    CodeCell,
+    ExecutionStatus,
+    NotebookSession,
+)
+from .observe import Observation, Observer, PageState, cut
+from .prompt import build_system_prompt
+from .secrets import SensitiveData
+
+__all__ = ["CodeAgent", "ParsedReply", "StepTiming", "StopReason", "parse_reply"]
+
+log = logging.getLogger("agentbrowser.code.agent")
+
+#: Why a run ended.
+StopReason = Literal["done", "max_steps", "max_failures", "model_error"]
+
+_PYTHON_TAGS = frozenset({"python", "py", "python3"})
+_JS_TAGS = frozenset({"js", "javascript"})
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})[ \t]*(?P<tag>[^\s`]*)(?:[ \t]+(?P<name>[^\s`]+))?[ \t]*$")
+_URL = re.compile(r"https?://[^\s<>\"'`)\]]+")
+_FORMAT_REMINDER = (
+    "Format: your reply had no ```python code block, so nothing ran. Reply with exactly one "
+    "```python block (optionally after a few lines of reasoning)."
+)
+_HISTORY_REPLY_CHARS = 8_000
+_HISTORY_OUTPUT_CHARS = 2_000
+_TOOL_LINE_CHARS = 2_000
+_TRACEBACK_CHARS = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedReply:
+    """The fenced blocks of one model reply: the ```python cells, named ```js blocks, and what
+    was ignored (unnamed js blocks, blocks with other tags, an unclosed fence)."""
+
+    python: tuple[str, ...]
+    js: tuple[tuple[str, str], ...]
+    ignored: tuple[str, ...]
+    unclosed: str | None
+
+
+def parse_reply(text: str) -> ParsedReply:
+    """Every fenced block of ``text`` (fences of 3+ backticks; a block closes at a line of at
+    least as many backticks; ```python / ```py / ```python3 are cells, ```js NAME are strings)."""
+    lines = text.split("\n")
+    python: list[str] = []
+    js: list[tuple[str, str]] = []
+    ignored: list[str] = []
+    unclosed: str | None = None
+    i = 0
+    while i < len(lines):
+        opened = _OPEN.match(lines[i])
+        if not opened:
+            i += 1
+            continue
+        ticks, tag = opened.group("ticks"), opened.group("tag").lower()
+        indent, name = len(opened.group("indent")), opened.group("name")
+        closer = re.compile(rf"^[ \t]*`{{{len(ticks)},}}[ \t]*$")
+        end = next((j for j in range(i + 1, len(lines)) if closer.match(lines[j])), None)
+        if end is None:
+            unclosed = tag or "(untagged)"
+            break
+        body = "\n".join(_dedent(line, indent) for line in lines[i + 1 : end])
+        if tag in _PYTHON_TAGS:
+            python.append(body)
+        elif tag in _JS_TAGS and name:
+            js.append((name, body))
+        elif tag in _JS_TAGS:
+            ignored.append("an unnamed ```js block (name it: ```js NAME)")
+        else:
+            ignored.append(f"a ```{tag or ''} block" + ("" if tag else " without a language tag"))
+        i = end + 1
+    return ParsedReply(tuple(python), tuple(js), tuple(ignored), unclosed)
+
+
+def _dedent(line: str, indent: int) -> str:
+    strip = 0
+    while strip < indent and strip < len(line) and line[strip] in " \t":
+        strip += 1
+    return line[strip:]
+
+
+@dataclass(frozen=True, slots=True)
+class StepTiming:
+    """Where one step's time went (seconds): page state, snapshot, screenshot, the model call,
+    the cell, the whole step; ``overhead_s`` is the loop's own share (the rest)."""
+
+    number: int
+    state_s: float
+    snapshot_s: float
+    screenshot_s: float
+    model_s: float
+    cell_s: float
+    total_s: float
+    observation_chars: int
+    snapshot_kind: str
+
+    @property
+    def overhead_s(self) -> float:
+        """The step without the model call, the snapshot and the screenshot."""
+        return self.total_s - self.model_s - self.snapshot_s - self.screenshot_s
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What the agent keeps of one step to rebuild the messages: the reply and its result."""
+
+    number: int
+    reply: str
+    cell: CodeCell | None
+    notes: list[str]
+    failures: int
+    tool_results: list[ToolCallRecord] = field(default_factory=list)
+    images: list[CellImage] = field(default_factory=list)
+    format_failure: bool = False
+
+
+class _AgentSession(CodeSession):
+    """The agent's CodeSession: a cell's ``browser_state`` comes from the observation the agent
+    takes right after the cell (the next step's, or a last one at the end), so a step takes one
+    snapshot, not two."""
+
+    async def browser_state(self) -> str | None:
+        """None here: the agent fills it from its own observation."""
+        return None
+
+
+class CodeAgent:
+    """A browser agent whose model writes Python cells; ``await run()`` returns the notebook.
+
+    ``llm`` is any :class:`~agentbrowser.llm.ChatModel` (``ChatOpenAI``, ``ChatAnthropic``);
+    ``browser`` an :class:`~agentbrowser.aio.AsyncBrowser` (never closed by the agent; without
+    one the agent launches its own and closes it after the run unless ``keep_alive``);
+    ``tools`` a :class:`~agentbrowser.tools.Tools` registry (default: the built-ins);
+    ``sensitive_data`` values the model only sees as ``<secret>name</secret>`` placeholders;
+    ``on_step(step)`` is called (and awaited when it returns an awaitable) after every step.
+    When the task names exactly one URL, the run first opens it in a cell of its own.
+    """
+
+    def __init__(
+        self,
+        task: str,
+        llm: ChatModel,
+        browser: AsyncBrowser | None = None,
+        tools: Tools | None = None,
+        max_steps: int = 100,
+        max_failures: int = 8,
+        use_judge: bool = True,
+        judge_llm: ChatModel | None = None,
+        sensitive_data: SensitiveData | Mapping[str, Any] | None = None,
+        use_vision: bool = True,
+        cell_timeout_s: float = 120.0,
+        max_output_chars: int = 10_000,
+        snapshot_budget_chars: int = 16_000,
+        on_step: Callable[[CodeAgentStep], Awaitable[None] | None] | None = None,
+        executor: Literal["inprocess", "subprocess"] = "inprocess",
+        *,
+        launch: LaunchOptions | None = None,
+        keep_alive: bool = False,
+        open_task_url: bool = True,
+        max_tokens: int | None = None,
+    ) -> None:
+        if not isinstance(task, str) or not task.strip():
+            raise ValueError("CodeAgent needs a non-empty task")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        if max_failures < 1:
+            raise ValueError(f"max_failures must be >= 1, got {max_failures}")
+        self.task = task
+        self.llm = llm
+        self.browser = browser
+        self.tools = tools if tools is not None else Tools()
+        self.max_steps = max_steps
+        self.max_failures = max_failures
+        self.use_judge = use_judge
+        self.judge_llm = judge_llm
+        self.sensitive: SensitiveData | None = (
+            sensitive_data
+            if isinstance(sensitive_data, SensitiveData) or sensitive_data is None
+            else SensitiveData(sensitive_data)
+        )
+        self.use_vision = use_vision
+        self.cell_timeout_s = cell_timeout_s
+        self.max_output_chars = max_output_chars
+        self.snapshot_budget_chars = snapshot_budget_chars
+        self.on_step = on_step
+        self.executor: Literal["inprocess", "subprocess"] = executor
+        self.launch = launch
+        self.keep_alive = keep_alive
+        self.open_task_url = open_task_url
+        self.max_tokens = max_tokens
+        #: Why the run ended (None before it has).
+        self.stop_reason: StopReason | None = None
+        #: Every tool call of the run, in order (the last ``done`` carries the judge's verdict).
+        self.tool_results: list[ToolCallRecord] = []
+        #: Where each step's time went.
+        self.timings: list[StepTiming] = []
+        #: The system prompt of the run (set when it starts).
+        self.system_prompt: str | None = None
+        #: Why the judge gave no verdict, when it ran and failed.
+        self.judge_error: str | None = None
+        self._session: CodeSession | None = None
+        self._opened: str | None = None
+        self._ran = False
+
+    # -- public ----------------------------------------------------------------------------
+
+    def mask(self, text: str) -> str:
+        """``text`` with every sensitive value replaced by its placeholder."""
+        return self.sensitive.mask(text) if self.sensitive is not None and text else text
+
+    def run_sync(self) -> NotebookSession:
+        """:meth:`run` from synchronous code (not from inside a running event loop)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.run())
+        raise RuntimeError("CodeAgent.run_sync() was called inside a running event loop: use `await agent.run()`")
+
+    async def run(self) -> NotebookSession:
+        """Run the task to ``done()`` or a limit and return the notebook (``namespace`` = the run's globals)."""
+        if self._ran:
+            raise RuntimeError("a CodeAgent runs once; make a new one for another run")
+        self._ran = True
+        owned = self.browser is None
+        browser = self.browser if self.browser is not None else await self._launch()
+        session: CodeSession | None = None
+        try:
+            session = _AgentSession(
+                browser,
+                tools=self.tools,
+                cell_timeout_s=self.cell_timeout_s,
+                max_output_chars=self.max_output_chars,
+                sensitive_data=self.sensitive,
+                executor=self.executor,
+                launch=self.launch,
+            )
+            self._session = session
+            await session.start()
+            with tempfile.TemporaryDirectory(prefix="agentbrowser-agent-") as tmp:
+                return await self._run(session, browser, Path(tmp))
+        finally:
+            if session is not None:
+                await session.close()
+            if owned and not self.keep_alive:
+                with contextlib.suppress(BrowserError, TimeoutError, RuntimeError):
+                    await browser.close(end_session=True)
+            elif owned:
+                self.browser = browser
+
+    async def _launch(self) -> AsyncBrowser:
+        """The agent's own browser: launched, or for the subprocess executor (whose child joins the
+        browser by session name) a private CLI session's daemon."""
+        if self.executor != "subprocess":
+            return await AsyncBrowser.launch(self.launch)
+        return await AsyncBrowser.connect(session=f"code-agent-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    async def _run(self, session: CodeSession, browser: AsyncBrowser, tmp: Path) -> NotebookSession:
+        notebook = session.notebook
+        notebook.tools = self.tools
+        notebook.masker = session.masker
+        notebook.metadata["task"] = self.mask(self.task)
+        ns = session.namespace
+        baseline = frozenset(ns) | {"__builtins__"}
+        observer = Observer(
+            browser,
+            snapshot_budget_chars=self.snapshot_budget_chars,
+            use_vision=self.use_vision,
+            mask=self.mask,
+            screenshot_dir=tmp,
+        )
+        self.system_prompt = build_system_prompt(
+            tools=self.tools,
+            namespace=ns,
+            max_steps=self.max_steps,
+            max_failures=self.max_failures,
+            use_vision=self.use_vision,
+            secret_names=self.sensitive.names() if self.sensitive is not None else (),
+        )
+        waiting: list[CodeCell] = []  # cells whose browser_state the next observation fills
+        urls = sorted({u.rstrip(".,;:!?") for u in _URL.findall(self.task)})
+        if self.open_task_url and len(urls) == 1:
+            waiting.append(await session.run(f"await page.open({urls[0]!r})"))
+            self._opened = urls[0]
+        turns: list[_Turn] = []
+        failures = 0
+        state: PageState | None = None
+        for number in range(1, self.max_steps + 1):
+            t0 = time.perf_counter()
+            started = time.time()
+            obs = await observer.observe(ns, baseline, state=state)
+            self._fill_browser_state(waiting, obs)
+            messages = self._messages(turns, obs, number, failures)
+            t1 = time.perf_counter()
+            try:
+                completion = await self._invoke(messages)
+            except Exception as exc:  # the adapter retried already: end the run, keep what it did
+                t2 = time.perf_counter()
+                message = f"model call failed: {type(exc).__name__}: {self.mask(str(exc))}"
+                log.warning("step %d: %s", number, message)
+                step = CodeAgentStep(
+                    number=number,
+                    model_output="",
+                    result=CodeAgentResult(error=message),
+                    state=CodeAgentState(url=obs.state.url, title=obs.state.title, screenshot=obs.screenshot),
+                    started_at=started,
+                    ended_at=time.time(),
+                )
+                await self._record(notebook, step)
+                self.stop_reason = "model_error"
+                self._timing(number, obs, t2 - t1, 0.0, time.perf_counter() - t0)
+                break
+            t2 = time.perf_counter()
+            reply = self.mask(completion.text or "")
+            parsed = parse_reply(reply)
+            turn = _Turn(number=number, reply=reply, cell=None, notes=[], failures=failures)
+            cell_s = 0.0
+            error: str | None
+            if not parsed.python:
+                turn.format_failure = True
+                failures += 1
+                if parsed.unclosed is not None:
+                    turn.notes.append(f"Your ```{parsed.unclosed} block was not closed (was the reply cut short?).")
+                error = "format: the reply had no ```python code block; nothing ran"
+            else:
+                c0 = time.perf_counter()
+                turn.notes += await self._define_js(session, parsed, baseline, waiting)
+                if len(parsed.python) > 1:
+                    turn.notes.append(
+                        f"Only the first of your {len(parsed.python)} ```python blocks ran: send one block per reply."
+                    )
+                turn.notes += [f"Ignored {what}." for what in parsed.ignored]
+                cell = await session.run(parsed.python[0])
+                cell_s = time.perf_counter() - c0
+                waiting.append(cell)
+                turn.cell = cell
+                turn.tool_results = list(session.tool_results)
+                turn.images = self._images(session)
+                self.tool_results += turn.tool_results
+                failures = failures + 1 if cell.status == ExecutionStatus.ERROR else 0
+                error = self.mask(cell.error) if cell.error else None
+            turn.failures = failures
+            turns.append(turn)
+            s0 = time.perf_counter()
+            try:
+                state = await observer.state()  # the step's end state, reused by the next observation
+            except (BrowserError, RuntimeError, OSError):  # a cell may have closed the browser
+                state = None
+            state_s = time.perf_counter() - s0
+            done = bool(ns.get("_task_done"))
+            result = CodeAgentResult(
+                extracted_content=self.mask(str(ns.get("_task_result") or ""))
+                if done
+                else (self.mask(turn.cell.output) if turn.cell is not None and turn.cell.output else None),
+                error=error,
+                is_done=done,
+                success=bool(ns.get("_task_success")) if done else None,
+            )
+            step = CodeAgentStep(
+                number=number,
+                model_output=parsed.python[0] if parsed.python else "",
+                full_response=reply,
+                cell_id=turn.cell.id if turn.cell is not None else None,
+                result=result,
+                state=CodeAgentState(
+                    url=state.url if state else obs.state.url,
+                    title=state.title if state else obs.state.title,
+                    screenshot=obs.screenshot,
+                ),
+                usage=completion.usage,
+                started_at=started,
+                ended_at=time.time(),
+            )
+            self._timing(number, obs, t2 - t1, cell_s, time.perf_counter() - t0, state_s)
+            if done:
+                self.stop_reason = "done"
+            elif failures >= self.max_failures:
+                self.stop_reason = "max_failures"
+            elif number == self.max_steps:
+                self.stop_reason = "max_steps"
+            if self.stop_reason in ("max_failures", "max_steps"):
+                step = dataclasses.replace(
+                    step, result=dataclasses.replace(step.result, extracted_content=self._partial(ns, baseline, number))
+                )
+            await self._record(notebook, step)
+            if self.stop_reason is not None:
+                break
+        if waiting:
+            final = await observer.observe(ns, baseline, state=state)
+            self._fill_browser_state(waiting, final)
+        if self.stop_reason == "done" and self.use_judge:
+            await self._judge(notebook)
+        return notebook
+
+    async def _invoke(self, messages: Sequence[Message]) -> ChatCompletion:
+        return await self.llm.ainvoke(self._masked(messages), max_tokens=self.max_tokens)
+
+    def _masked(self, messages: Sequence[Message]) -> list[Message]:
+        """Every text of ``messages`` masked once more, whatever produced it (nothing leaves unmasked)."""
+        if self.sensitive is None:
+            return list(messages)
+        out: list[Message] = []
+        for m in messages:
+            if isinstance(m, SystemMessage):
+                out.append(SystemMessage(self.mask(m.content)))
+            elif isinstance(m, AssistantMessage):
+                out.append(AssistantMessage(self.mask(m.content)))
+            elif isinstance(m.content, str):
+                out.append(UserMessage(self.mask(m.content)))
+            else:
+                parts = tuple(TextPart(self.mask(p.text)) if isinstance(p, TextPart) else p for p in m.content)
+                out.append(UserMessage(parts))
+        return out
+
+    async def _record(self, notebook: NotebookSession, step: CodeAgentStep) -> None:
+        notebook.history.steps.append(step)
+        if self.on_step is not None:
+            outcome = self.on_step(step)
+            if inspect.isawaitable(outcome):
+                await outcome
+
+    def _timing(
+        self, number: int, obs: Observation, model: float, cell: float, total: float, state: float = 0.0
+    ) -> None:
+        self.timings.append(
+            StepTiming(
+                number=number,
+                state_s=obs.state_s + state,
+                snapshot_s=obs.snapshot_s,
+                screenshot_s=obs.screenshot_s,
+                model_s=model,
+                cell_s=cell,
+                total_s=total,
+                observation_chars=len(obs.text),
+                snapshot_kind=obs.snapshot_kind,
+            )
+        )
+
+    def _fill_browser_state(self, cells: list[CodeCell], obs: Observation) -> None:
+        for cell in cells:
+            if cell.browser_state is None:
+                cell.browser_state = obs.browser_state(self.mask)
+        cells.clear()
+
+    async def _define_js(
+        self, session: CodeSession, parsed: ParsedReply, baseline: frozenset[str], waiting: list[CodeCell]
+    ) -> list[str]:
+        """Each named ```js block becomes a string variable, in a cell of its own (so the notebook
+        and its replay define it too)."""
+        notes: list[str] = []
+        for name, body in parsed.js:
+            if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_") or name in baseline:
+                notes.append(f"Ignored ```js {name}: the name must be a new identifier (not one of the namespace's).")
+                continue
+            cell = await session.run(f"{name} = {body!r}")
+            waiting.append(cell)
+            notes.append(f"Defined the string variable {name} ({len(body)} chars of JavaScript).")
+        return notes
+
+    def _images(self, session: CodeSession) -> list[CellImage]:
+        images = list(session.images)
+        seen = {img.data for img in images}
+        for record in session.tool_results:
+            for entry in record.result.images or ():
+                try:
+                    data = base64.b64decode(str(entry.get("data", "")), validate=True)
+                except (binascii.Error, ValueError):
+                    continue
+                if data and data not in seen:
+                    seen.add(data)
+                    images.append(
+                        CellImage(
+                            data=data,
+                            media_type=str(entry.get("media_type") or "image/png"),
+                            name=str(entry.get("name") or f"{record.name}.png"),
+                        )
+                    )
+        return images
+
+    def _partial(self, ns: Mapping[str, Any], baseline: frozenset[str], number: int) -> str:
+        reason = (
+            f"reached the step limit ({self.max_steps} steps)"
+            if self.stop_reason == "max_steps"
+            else f"{self.max_failures} consecutive failures"
+        )
+        collected = [
+            f"{name} ({type(value).__name__}, {len(value)} items)"
+            for name, value in ns.items()
+            if not name.startswith("_")
+            and name not in baseline
+            and isinstance(value, (list, dict, tuple, set))
+            and len(value) > 0
+        ]
+        names = [n for n in ns if not n.startswith("_") and n not in baseline]
+        text = f"Task incomplete: stopped after step {number}, {reason}; done() was not called."
+        if collected:
+            text += " Collected data: " + ", ".join(collected) + "."
+        if names:
+            text += " Variables: " + ", ".join(names[:50]) + ("…" if len(names) > 50 else "") + "."
+        return self.mask(text)
+
+    async def _judge(self, notebook: NotebookSession) -> None:
+        llm = self.judge_llm if self.judge_llm is not None else self.llm
+        history = notebook.history
+        try:
+            verdict, usage = await judge_run(
+                llm,
+                task=self.mask(self.task),
+                steps=history.steps,
+                final_result=history.final_result(),
+                screenshots=[s for s in history.screenshots(n_last=3) if s is not None] if self.use_vision else [],
+                mask=self.mask,
+            )
+        except Exception as exc:  # the run's own result stands without a verdict
+            self.judge_error = f"{type(exc).__name__}: {self.mask(str(exc))}"
+            log.warning("the judge gave no verdict: %s", self.judge_error)
+            return
+        if usage is not None:
+            steps = [s.usage for s in history.steps if isinstance(s.usage, Usage)]
+            history.usage_total = Usage.total([*steps, usage])  # the judge's tokens count too
+        self._attach(history, verdict)
+
+    def _attach(self, history: Any, verdict: JudgementResult) -> None:
+        history.judgement = verdict
+        for i in range(len(self.tool_results) - 1, -1, -1):
+            record = self.tool_results[i]
+            if record.result.is_done:
+                self.tool_results[i] = dataclasses.replace(
+                    record, result=dataclasses.replace(record.result, judgement=verdict)
+                )
+                break
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def _messages(self, turns: Sequence[_Turn], obs: Observation, number: int, failures: int) -> list[Message]:
+        assert self.system_prompt is not None
+        messages: list[Message] = [SystemMessage(self.system_prompt)]
+        task = f"<task>\n{self.mask(self.task)}\n</task>"
+        if self._opened is not None:
+            task += f"\n(The task's URL {self.mask(self._opened)} was opened before step 1.)"
+        pending: list[TextPart | ImagePart] = [TextPart(task)]
+        for i, turn in enumerate(turns):
+            messages.append(UserMessage(tuple(pending)))
+            messages.append(AssistantMessage(cut(turn.reply, _HISTORY_REPLY_CHARS) or "(empty reply)"))
+            pending = self._result_parts(turn, latest=i == len(turns) - 1)
+        pending += [TextPart(w) for w in self._warnings(number, failures)]
+        pending.append(TextPart("\n" + obs.text))
+        if obs.screenshot is not None:
+            pending.append(ImagePart(obs.screenshot, "image/png"))
+        messages.append(UserMessage(tuple(pending)))
+        return messages
+
+    def _warnings(self, number: int, failures: int) -> list[str]:
+        out = []
+        left = self.max_steps - number + 1
+        if left == 1:
+            out.append(
+                "WARNING: this is your LAST step. Call `await done(text, success=...)` in this cell with what you "
+                "have (success=False and the partial data if the task is not complete)."
+            )
+        elif left == 2:
+            out.append("WARNING: 2 steps left, this one included. Finish now, or call done() in the next step.")
+        if failures == self.max_failures - 1:
+            out.append(
+                f"WARNING: {failures} consecutive failures; one more ends the run. Make this cell simple and safe, "
+                "or call `await done(text, success=False)` with what you have."
+            )
+        return out
+
+    def _result_parts(self, turn: _Turn, *, latest: bool) -> list[TextPart | ImagePart]:
+        head = f"Cell {turn.number}/{self.max_steps}"
+        if turn.failures:
+            head += f" | consecutive failures: {turn.failures}/{self.max_failures}"
+        lines = [head]
+        if turn.format_failure:
+            lines.append(_FORMAT_REMINDER)
+        lines += turn.notes
+        cell = turn.cell
+        images: list[TextPart | ImagePart] = []
+        if cell is not None:
+            limit = self.max_output_chars if latest else _HISTORY_OUTPUT_CHARS
+            if cell.error:
+                lines.append(f"Error: {self._error_text(cell)}")
+                trace = "".join(cell.error_info.traceback) if cell.error_info is not None else ""
+                if latest and trace.count('  File "') > 1:  # more than the failing line itself
+                    lines.append(cut(self.mask(trace).rstrip(), _TRACEBACK_CHARS))
+            if cell.output:
+                lines.append("Output:\n" + cut(self.mask(cell.output.rstrip("\n")), limit))
+            if cell.stderr:
+                lines.append("Stderr:\n" + cut(self.mask(cell.stderr.rstrip("\n")), limit // 2))
+            if not cell.error and not cell.output and not cell.stderr:
+                lines.append("Executed (no output).")
+            if turn.tool_results:
+                lines.append("Tool results:")
+                lines += [self._tool_line(rec, latest) for rec in turn.tool_results]
+            if turn.images:
+                names = ", ".join(img.name or "image" for img in turn.images)
+                if latest:
+                    lines.append(f"Images ({len(turn.images)}, attached): {names}")
+                    images = [ImagePart(img.data, img.media_type) for img in turn.images]
+                else:
+                    lines.append(f"Images ({len(turn.images)}) were shown at that step: {names}")
+        return [TextPart("\n".join(lines)), *images]
+
+    def _error_text(self, cell: CodeCell) -> str:
+        info = cell.error_info
+        if info is None:
+            return self.mask(cell.error or "")
+        where = ""
+        if info.lineno is not None:
+            where = f" (line {info.lineno}" + (f": {info.line.strip()}" if info.line else "") + ")"
+        text = f"{info.ename}: {info.evalue}{where}"
+        if cell.timed_out and "timeout" not in text.lower():
+            text += f" [the cell was stopped at its {self.cell_timeout_s:g} s timeout]"
+        return self.mask(text)
+
+    def _tool_line(self, record: ToolCallRecord, latest: bool) -> str:
+        result: ActionResult = record.result
+        args = ", ".join(f"{k}={_short(v)}" for k, v in record.args.items())
+        if result.error:
+            text = f"error: {result.error}"
+        elif latest:
+            text = result.extracted_content or result.long_term_memory or "ok"
+        elif result.long_term_memory:
+            text = result.long_term_memory
+        elif result.include_extracted_content_only_once:
+            text = "[its content was shown once and is not repeated]"
+        else:
+            text = result.extracted_content or "ok"
+        return self.mask(f"- {record.name}({args}) -> {cut(text, _TOOL_LINE_CHARS)}")
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
