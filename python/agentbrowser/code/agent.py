@@ -170,16 +170,6 @@ class _Turn:
     format_failure: bool = False
 
 
-class _AgentSession(CodeSession):
-    """The agent's CodeSession: a cell's ``browser_state`` comes from the observation the agent
-    takes right after the cell (the next step's, or a last one at the end), so a step takes one
-    snapshot, not two."""
-
-    async def browser_state(self) -> str | None:
-        """None here: the agent fills it from its own observation."""
-        return None
-
-
 class CodeAgent:
     """A browser agent whose model writes Python cells; ``await run()`` returns the notebook.
 
@@ -281,8 +271,9 @@ class CodeAgent:
         browser = self.browser if self.browser is not None else await self._launch()
         session: CodeSession | None = None
         try:
-            session = _AgentSession(
+            session = CodeSession(
                 browser,
+                record_browser_state=False,  # filled from the observation after the cell: one snapshot a step
                 tools=self.tools,
                 cell_timeout_s=self.cell_timeout_s,
                 max_output_chars=self.max_output_chars,

@@ -310,6 +310,7 @@ class CodeSession:
         launch: LaunchOptions | None = None,
         notebook: NotebookSession | None = None,
         launch_browser: bool = True,
+        record_browser_state: bool = True,
     ) -> None:
         if executor not in ("inprocess", "subprocess"):
             raise ValueError(f"executor must be 'inprocess' or 'subprocess', got {executor!r}")
@@ -327,6 +328,8 @@ class CodeSession:
         self.executor: Literal["inprocess", "subprocess"] = executor
         self.launch = launch
         self.launch_browser = launch_browser
+        #: Whether each cell's ``browser_state`` is read after it (the agent fills it from its own observation).
+        self.record_browser_state = record_browser_state
         self.notebook = notebook if notebook is not None else NotebookSession()
         self.notebook.masker = self.masker
         self.notebook.tools = self.tools
@@ -488,7 +491,8 @@ class CodeSession:
         if on_ran is not None:
             on_ran()
         self._fill_cell(cell, run, outcome, filename, timeout_s)
-        cell.browser_state = await self.browser_state()
+        if self.record_browser_state:
+            cell.browser_state = await self.browser_state()
         cell.duration_s = time.perf_counter() - started
         self.images = list(run.images)
         return cell
