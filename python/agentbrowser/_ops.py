@@ -31,6 +31,7 @@ from .models import (
     ErrorLog,
     LaunchResult,
     LoadState,
+    Locator,
     MAX_READ_TIMEOUT_MS,
     Navigation,
     Ref,
@@ -469,6 +470,63 @@ def read_bool(ref: Ref[Any], action: w.ValueOutputBooleanActions | w.CheckedOutp
     """Read one boolean state of ``ref``."""
     data = yield Call(action, {"ref": ref.id}, ref=ref)
     return w.decode_result(action, data).value
+
+
+# -- locators and selectors (resolved by the engine on every call) -------------------
+
+
+def locator_mutate(
+    loc: Locator[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+) -> Op[ActionResult[B]]:
+    """Run one mutation on the element ``loc`` resolves to now, and decode its evidence."""
+    full: dict[str, Any] = {"ref": loc.target, **params}
+    budget = _wait_params(full, wait)
+    data = yield Call(action, full, budget_ms=budget)
+    _hold_evidence(loc.browser, data)
+    return ActionResult.from_wire(w.decode_result(action, data), data, loc.browser, None)
+
+
+def locator_read_str(
+    loc: Locator[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]
+) -> Op[str]:
+    """Read one string of the element ``loc`` resolves to now."""
+    data = yield Call(action, {"ref": loc.target, **params})
+    return w.decode_result(action, data).value
+
+
+def locator_read_opt_str(
+    loc: Locator[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+) -> Op[str | None]:
+    """Read one string (or null) of the element ``loc`` resolves to now."""
+    data = yield Call(action, {"ref": loc.target, **params})
+    return w.decode_result(action, data).value
+
+
+def locator_read_bool(
+    loc: Locator[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions
+) -> Op[bool]:
+    """Read one boolean state of the element ``loc`` resolves to now."""
+    data = yield Call(action, {"ref": loc.target})
+    return w.decode_result(action, data).value
+
+
+def _find(loc: Locator[Any], limit: int) -> Op[w.FindOutput]:
+    if isinstance(loc.target, str) and not loc.target.startswith(("css=", "xpath=")):
+        raise ValueError(f"{loc.describe()} is a ref: it matches itself; count() and all() list selectors and locators")
+    data = yield Call("find", {"target": loc.target, "limit": limit})
+    return w.decode_result("find", data)
+
+
+def locator_count(loc: Locator[Any]) -> Op[int]:
+    """How many elements ``loc`` matches now."""
+    out = yield from _find(loc, 1)
+    return out.count
+
+
+def locator_all(loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+    """Every element ``loc`` matches now (at most 1000), each as a locator on its ref."""
+    out = yield from _find(loc, 1000)
+    return tuple(Locator(target=m.ref, browser=loc.browser) for m in out.matches)
 
 
 def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:

@@ -111,6 +111,16 @@ PAGES: dict[str, str] = {
         '<div style="height:2000px"></div>',
         "<style>body{margin:0;background:#fff}</style>",
     ),
+    "/targets": _page(
+        "Targets",
+        '<label>Email <input id="email" placeholder="you@example.com"></label>'
+        '<button id="save" data-testid="save-btn" onclick="window.clicks.push(\'save\')">Save</button>'
+        '<button class="row" onclick="window.clicks.push(\'row1\')">Delete</button>'
+        '<button class="row" onclick="window.clicks.push(\'row2\')">Delete</button>'
+        '<img alt="Company logo" title="The logo" width="10" height="10" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+        '<label><input id="agree" type="checkbox"> Agree</label><p id="dyn"></p>',
+        "<script>window.clicks = []</script>",
+    ),
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

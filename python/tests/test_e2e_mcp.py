@@ -268,7 +268,7 @@ async def error_cases(session: ClientSession, server: str) -> None:
     assert "invalid argument `target`" in await error(session, "browser_click", target=5)
     assert "`values`" in await error(session, "browser_select_option", target="e1", values=["a", "b"])
     assert "exactly one of" in await error(session, "browser_wait_for")
-    assert "matches 0 elements" in await error(session, "browser_click", target="#nothing-here")
+    assert "no element matches selector `#nothing-here`" in await error(session, "browser_click", target="#nothing-here")
     unknown = await error(session, "browser_teleport")
     assert "unknown_action:" in unknown and "browser_click" in unknown
     assert "--caps history" in await error(session, "browser_reload")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..aio import AsyncBrowser
     from ..browser import Browser
     from .action import ActionResult
+    from .locator import Locator
     from .ref import Ref
     from .results import SnapshotDiff
     from .snapshot import Snapshot
@@ -57,3 +58,29 @@ class ModelOps(Protocol):
         self, ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool
     ) -> Op[Ref[B]]:
         """Resolve ``ref``'s role and name in a fresh snapshot."""
+
+    def locator_mutate(
+        self, loc: Locator[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+    ) -> Op[ActionResult[B]]:
+        """Run one mutation on what ``loc`` resolves to."""
+
+    def locator_read_str(
+        self, loc: Locator[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]
+    ) -> Op[str]:
+        """Read one string of what ``loc`` resolves to."""
+
+    def locator_read_opt_str(
+        self, loc: Locator[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+    ) -> Op[str | None]:
+        """Read one optional string of what ``loc`` resolves to."""
+
+    def locator_read_bool(
+        self, loc: Locator[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions
+    ) -> Op[bool]:
+        """Read one boolean state of what ``loc`` resolves to."""
+
+    def locator_count(self, loc: Locator[Any]) -> Op[int]:
+        """How many elements ``loc`` matches."""
+
+    def locator_all(self, loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+        """Every element ``loc`` matches, as locators on their refs."""
