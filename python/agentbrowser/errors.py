@@ -113,22 +113,21 @@ class AmbiguousTargetError(BrowserError, LookupError):
     Narrow the selector, or pick one with ``Locator.first()``/``last()``/``nth(i)``.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        action: str | None = None,
-        response: BrowserResponse | None = None,
-        code: str | None = None,
-    ) -> None:
-        super().__init__(message, action=action, response=response, code=code)
-        data = response.data if response is not None and isinstance(response.data, Mapping) else {}
-        count = data.get("count")
-        self.count: int = count if isinstance(count, int) else 0
-        cands = data.get("candidates")
-        self.candidates: tuple[Mapping[str, Any], ...] = (
-            tuple(c for c in cands if isinstance(c, Mapping)) if isinstance(cands, list) else ()
-        )
+    @property
+    def count(self) -> int:
+        """How many elements matched."""
+        count = self._data().get("count")
+        return count if isinstance(count, int) else 0
+
+    @property
+    def candidates(self) -> tuple[Mapping[str, Any], ...]:
+        """The first few matches: ``role``, ``name``, ``path`` (a short CSS path), ``html``."""
+        cands = self._data().get("candidates")
+        return tuple(c for c in cands if isinstance(c, Mapping)) if isinstance(cands, list) else ()
+
+    def _data(self) -> Mapping[str, Any]:
+        data = self.response.data if self.response is not None else None
+        return data if isinstance(data, Mapping) else {}
 
 
 class AsyncStaleRefError(BrowserError):

@@ -95,7 +95,7 @@ def test_locators(browser: Browser, server: str) -> None:
     assert missing.value.code == "not_found"
     page.evaluate(
         "document.getElementById('dyn').innerHTML = "
-        "\"<button onclick=\\\"window.clicks.push('late')\\\">Late one</button>\"; 1"
+        '"<button onclick=\\"window.clicks.push(\'late\')\\">Late one</button>"; 1'
     )
     late.click()
     assert clicks(browser)[-1] == "late"

@@ -15,24 +15,20 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, overload
 
+from ._actionable import Actionable
 from ._checks import check_type
 from ._client import B
-from .specs import MODIFIERS, MOUSE_BUTTONS
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from ..aio import AsyncBrowser
     from ..browser import Browser
-    from .action import ActionResult
-    from .specs import Modifier, MouseButton, Wait
 
 #: The kinds a ``page.find`` locator matches by.
 LOCATOR_KINDS = ("role", "text", "label", "placeholder", "alt", "title", "testid")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Locator(Generic[B]):
+class Locator(Actionable[B]):
     """A live target: ``target`` is its wire form (a CSS selector ``css=...``, an XPath
     ``xpath=...``, a ref id, or ``{"find": {...}}``); every method resolves it again.
 
@@ -42,6 +38,9 @@ class Locator(Generic[B]):
 
     target: str | Mapping[str, Any]
     browser: B = field(compare=False)
+
+    def _wire_target(self) -> str | Mapping[str, Any]:
+        return self.target
 
     def describe(self) -> str:
         """How messages name this locator (``find role "button" name "Save"``, ``css=#x``)."""
@@ -97,202 +96,6 @@ class Locator(Generic[B]):
     def all(self) -> tuple[Locator[Any], ...] | Awaitable[tuple[Locator[Any], ...]]:
         """Every match now (at most 1000), each as a locator on its ref (``e12``)."""
         return self.browser._drive(self.browser._ops.locator_all(self))
-
-    # -- mutations -------------------------------------------------------------
-
-    @overload
-    def click(
-        self: Locator[Browser],
-        *,
-        button: MouseButton = ...,
-        click_count: int = ...,
-        new_tab: bool = ...,
-        modifiers: Sequence[Modifier] = ...,
-        wait: Wait | None = ...,
-    ) -> ActionResult[Browser]: ...
-    @overload
-    def click(
-        self: Locator[AsyncBrowser],
-        *,
-        button: MouseButton = ...,
-        click_count: int = ...,
-        new_tab: bool = ...,
-        modifiers: Sequence[Modifier] = ...,
-        wait: Wait | None = ...,
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def click(
-        self,
-        *,
-        button: MouseButton = "left",
-        click_count: int = 1,
-        new_tab: bool = False,
-        modifiers: Sequence[Modifier] = (),
-        wait: Wait | None = None,
-    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Click with a mouse button (left, right, middle) and count, holding ``modifiers``
-        (Alt, Control, ControlOrMeta, Meta, Shift); ``new_tab`` opens links in a new tab."""
-        if button not in MOUSE_BUTTONS:
-            raise ValueError(f"click button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
-        check_type("Locator.click", "click_count", click_count, int, "1, 2 or 3")
-        if click_count not in (1, 2, 3):
-            raise ValueError(f"Locator.click click_count must be 1, 2 or 3 (as the engine allows), got {click_count}")
-        check_type("Locator.click", "new_tab", new_tab, bool, "a bool")
-        if isinstance(modifiers, str) or any(m not in MODIFIERS for m in modifiers):
-            raise ValueError(f"Locator.click modifiers must be a list of {', '.join(MODIFIERS)}; got {modifiers!r}")
-        params: dict[str, Any] = {"button": button, "clickCount": click_count, "newTab": new_tab}
-        if modifiers:
-            params["modifiers"] = list(modifiers)
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "click", params, wait))
-
-    @overload
-    def fill(self: Locator[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def fill(
-        self: Locator[AsyncBrowser], value: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def fill(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Replace the control's value."""
-        check_type("Locator.fill", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "fill", {"value": value}, wait))
-
-    @overload
-    def type(self: Locator[Browser], text: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def type(
-        self: Locator[AsyncBrowser], text: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Type text with key and input events."""
-        check_type("Locator.type", "text", text, str, "a string")
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "type", {"text": text}, wait))
-
-    @overload
-    def select(self: Locator[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def select(
-        self: Locator[AsyncBrowser], value: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def select(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Select an option by value (or label)."""
-        check_type("Locator.select", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "select", {"value": value}, wait))
-
-    @overload
-    def check(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def check(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def check(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Make a checkbox or radio checked."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "check", {}, wait))
-
-    @overload
-    def uncheck(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def uncheck(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def uncheck(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Make a checkbox unchecked."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "uncheck", {}, wait))
-
-    @overload
-    def hover(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def hover(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def hover(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Move the mouse over the element."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "hover", {}, wait))
-
-    @overload
-    def tap(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def tap(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def tap(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Tap the element with a touch event."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "tap", {}, wait))
-
-    @overload
-    def focus(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def focus(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def focus(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Focus the element."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "focus", {}, wait))
-
-    @overload
-    def clear(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def clear(self: Locator[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def clear(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Empty the control's value."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "clear", {}, wait))
-
-    @overload
-    def scroll_into_view(self: Locator[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def scroll_into_view(
-        self: Locator[AsyncBrowser], *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def scroll_into_view(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Scroll the element into the viewport."""
-        return self.browser._drive(self.browser._ops.locator_mutate(self, "scroll_into_view", {}, wait))
-
-    # -- reads -------------------------------------------------------------------
-
-    @overload
-    def text(self: Locator[Browser]) -> str: ...
-    @overload
-    def text(self: Locator[AsyncBrowser]) -> Awaitable[str]: ...
-    def text(self) -> str | Awaitable[str]:
-        """The element's text content."""
-        return self.browser._drive(self.browser._ops.locator_read_str(self, "text", {}))
-
-    @overload
-    def inner_text(self: Locator[Browser]) -> str: ...
-    @overload
-    def inner_text(self: Locator[AsyncBrowser]) -> Awaitable[str]: ...
-    def inner_text(self) -> str | Awaitable[str]:
-        """The element's rendered text."""
-        return self.browser._drive(self.browser._ops.locator_read_str(self, "inner_text", {}))
-
-    @overload
-    def input_value(self: Locator[Browser]) -> str: ...
-    @overload
-    def input_value(self: Locator[AsyncBrowser]) -> Awaitable[str]: ...
-    def input_value(self) -> str | Awaitable[str]:
-        """The control's current value."""
-        return self.browser._drive(self.browser._ops.locator_read_str(self, "input_value", {}))
-
-    @overload
-    def attribute(self: Locator[Browser], name: str) -> str | None: ...
-    @overload
-    def attribute(self: Locator[AsyncBrowser], name: str) -> Awaitable[str | None]: ...
-    def attribute(self, name: str) -> str | None | Awaitable[str | None]:
-        """An attribute's value, or None when absent."""
-        check_type("Locator.attribute", "name", name, str, "a string")
-        return self.browser._drive(self.browser._ops.locator_read_opt_str(self, "attribute", {"name": name}))
-
-    @overload
-    def is_visible(self: Locator[Browser]) -> bool: ...
-    @overload
-    def is_visible(self: Locator[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_visible(self) -> bool | Awaitable[bool]:
-        """Whether the element is rendered with a box."""
-        return self.browser._drive(self.browser._ops.locator_read_bool(self, "is_visible"))
-
-    @overload
-    def is_enabled(self: Locator[Browser]) -> bool: ...
-    @overload
-    def is_enabled(self: Locator[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_enabled(self) -> bool | Awaitable[bool]:
-        """Whether the element is enabled."""
-        return self.browser._drive(self.browser._ops.locator_read_bool(self, "is_enabled"))
-
-    @overload
-    def is_checked(self: Locator[Browser]) -> bool: ...
-    @overload
-    def is_checked(self: Locator[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_checked(self) -> bool | Awaitable[bool]:
-        """Whether the checkbox or radio is checked."""
-        return self.browser._drive(self.browser._ops.locator_read_bool(self, "is_checked"))
 
 
 def _text(who: str, field_name: str, value: object) -> str:
