@@ -238,6 +238,23 @@ class AbJson(Contender):
         check_readback((answers[-1].get("data") or {}).get("result"), "Welcome")
         return {"ms": samples[0]}
 
+    def click_target(self, target: Any) -> dict[str, Any]:
+        """`click` with a selector or locator target instead of the ref (same evidence), then the read."""
+        self.run([{"action": "eval", "script": RESET}])
+        samples, answers = self.run([{"action": "click", "ref": target}, {"action": "eval", "script": READBACK}])
+        if not answers[0].get("success"):
+            raise BenchError(f"click {target!r} failed: {answers[0].get('error')}")
+        check_readback((answers[-1].get("data") or {}).get("result"), "Welcome")
+        return {"ms": samples[0]}
+
+    def locate(self, locator: dict[str, Any], want: int) -> dict[str, Any]:
+        """`find` with a locator: its resolution (the page-side search and the refs it hands out)."""
+        samples, answers = self.run([{"action": "find", "target": {"find": locator}, "limit": 1}])
+        count = (answers[0].get("data") or {}).get("count")
+        if count != want:
+            raise BenchError(f"find {locator!r} matched {count}, not {want}: {answers[0].get('error')}")
+        return {"ms": samples[0]}
+
     def fill(self) -> dict[str, Any]:
         self.run([{"action": "eval", "script": RESET}])
         lines = [{"action": "fill", "ref": self.refs[k], "value": v} for k, v in FIELDS.items()]

@@ -173,6 +173,12 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         f"{fmt(v)} ms (ab CLI {fmt(median(results, 'read_docs', 'cli'))}, SDK {fmt(median(results, 'read_docs', 'sdk'))}; "
         f"agent-browser {fmt(median(results, 'read_docs', 'ab-peer'))}, pyagentbrowser {fmt(median(results, 'read_docs', 'pyab'))}; "
         f"outerHTML alone {fmt(median(results, 'read_docs', 'cdp'))})", why("read_docs", "socket"))
+    v, ref = median(results, "click_sel", "socket"), median(results, "click", "socket")
+    ratio = None if v is None or ref is None else v / ref
+    add("14", "click by CSS selector ≤ 1.1 × click by ref (same run, evidence on)", ratio, 1.1,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(ref)} ms)", why("click_sel", "socket"))
+    v = median(results, "find_5k", "socket")
+    add("14", "locator resolution on the 5k page ≤ 10 ms", v, 10.0, f"{fmt(v)} ms", why("find_5k", "socket"))
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows
@@ -221,7 +227,7 @@ def render(results: dict[str, Any]) -> str:
         if any(c != "–" for c in row[1:]):
             rows.append(row)
     lines += table(["measurement"] + [t for _, _, t in ratio_cols], rows)
-    lines += ["", "## Targets (issues 2, 3, 4, 8, 11)", ""]
+    lines += ["", "## Targets (issues 2, 3, 4, 8, 11, 14)", ""]
     lines += table(["issue", "target", "measured (medians)", "status"], targets(results))
     lines += ["", "## Memory (MiB; engine = daemon, driver or client process; Chromium = PSS summed over its process tree)", ""]
     rows = []

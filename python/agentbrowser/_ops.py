@@ -17,11 +17,11 @@ from typing import Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
 from .errors import error_for
-from .models.snapshot import rebuild
 from .models import (
     CONSOLE_LEVELS,
     IMAGE_FORMATS,
     LOAD_STATES,
+    MAX_READ_TIMEOUT_MS,
     ActionResult,
     B,
     BrowserResponse,
@@ -31,13 +31,13 @@ from .models import (
     ErrorLog,
     LaunchResult,
     LoadState,
-    MAX_READ_TIMEOUT_MS,
+    Locator,
     Navigation,
+    ReadMode,
+    ReadResult,
     Ref,
     Screenshot,
     ScreenshotObservation,
-    ReadMode,
-    ReadResult,
     SessionStatus,
     Snapshot,
     SnapshotDelta,
@@ -50,6 +50,8 @@ from .models import (
     WaitResult,
     logged_errors,
 )
+from .models._actionable import Actionable
+from .models.snapshot import rebuild
 
 T = TypeVar("T")
 
@@ -228,9 +230,7 @@ def read(
             raise ValueError("read() filter cannot go with ReadMode.html() or ReadMode.outline_only()")
         params["filter"] = filter
     if mode.require_markdown and not fetches:
-        raise ValueError(
-            "ReadMode.markdown(require=True) needs a url (or llms): the active tab's DOM is HTML"
-        )
+        raise ValueError("ReadMode.markdown(require=True) needs a url (or llms): the active tab's DOM is HTML")
     if timeout_ms is not None:
         if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
             raise TypeError(f"read() timeout_ms must be an int of milliseconds, got {timeout_ms!r}")
@@ -435,14 +435,15 @@ def pdf(
 
 
 def mutate(
-    ref: Ref[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+    target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
 ) -> Op[ActionResult[B]]:
-    """Run one mutation on ``ref`` and decode its evidence."""
-    full: dict[str, Any] = {"ref": ref.id, **params}
+    """Run one mutation on ``target`` (a ref, or a locator the engine resolves now) and decode its evidence."""
+    ref = target._as_ref()
+    full: dict[str, Any] = {"ref": target._wire_target(), **params}
     budget = _wait_params(full, wait)
     data = yield Call(action, full, ref=ref, budget_ms=budget)
-    _hold_evidence(ref.browser, data)
-    return ActionResult.from_wire(w.decode_result(action, data), data, ref.browser, ref)
+    _hold_evidence(target.browser, data)
+    return ActionResult.from_wire(w.decode_result(action, data), data, target.browser, ref)
 
 
 def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
@@ -451,24 +452,46 @@ def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
     browser._held.keep(data.get("after"))
 
 
-def read_str(ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
-    """Read one string of ``ref``."""
-    data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
+def read_str(target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
+    """Read one string of ``target``."""
+    data = yield Call(action, {"ref": target._wire_target(), **params}, ref=target._as_ref())
     return w.decode_result(action, data).value
 
 
 def read_opt_str(
-    ref: Ref[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+    target: Actionable[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
 ) -> Op[str | None]:
-    """Read one string of ``ref`` that may be null."""
-    data = yield Call(action, {"ref": ref.id, **params}, ref=ref)
+    """Read one string of ``target`` that may be null."""
+    data = yield Call(action, {"ref": target._wire_target(), **params}, ref=target._as_ref())
     return w.decode_result(action, data).value
 
 
-def read_bool(ref: Ref[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
-    """Read one boolean state of ``ref``."""
-    data = yield Call(action, {"ref": ref.id}, ref=ref)
+def read_bool(target: Actionable[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
+    """Read one boolean state of ``target``."""
+    data = yield Call(action, {"ref": target._wire_target()}, ref=target._as_ref())
     return w.decode_result(action, data).value
+
+
+# -- locators and selectors (resolved by the engine on every call) -------------------
+
+
+def _find(loc: Locator[Any], limit: int) -> Op[w.FindOutput]:
+    if isinstance(loc.target, str) and not loc.target.startswith(("css=", "xpath=")):
+        raise ValueError(f"{loc.describe()} is a ref: it matches itself; count() and all() list selectors and locators")
+    data = yield Call("find", {"target": loc.target, "limit": limit})
+    return w.decode_result("find", data)
+
+
+def locator_count(loc: Locator[Any]) -> Op[int]:
+    """How many elements ``loc`` matches now."""
+    out = yield from _find(loc, 1)
+    return out.count
+
+
+def locator_all(loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+    """Every element ``loc`` matches now (at most 1000), each as a locator on its ref."""
+    out = yield from _find(loc, 1000)
+    return tuple(Locator(target=m.ref, browser=loc.browser) for m in out.matches)
 
 
 def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:

@@ -611,6 +611,53 @@ class PageError:
 
 
 @dataclass(frozen=True, slots=True)
+class FindOutput:
+    """Result of `find`."""
+
+    count: int
+    """How many elements match (all of them, also those not listed)."""
+    matches: tuple[TargetMatch, ...]
+    """The matches listed, in document order (at most `limit`)."""
+    truncated: bool
+    """Whether `matches` lists fewer than `count`."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> FindOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as FindOutput."""
+        o = _d.Fields("FindOutput", raw, path)
+        return cls(
+            count=o.req("count", _INT_0_TO_ANY),
+            matches=o.req("matches", _d.array(TargetMatch.decode)),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TargetMatch:
+    """One element a locator or selector matched."""
+
+    ref: str
+    """Its ref (usable by every ref command)."""
+    role: str
+    """Its role, as the snapshot shows it."""
+    name: str
+    """Its accessible name."""
+    path: str
+    """A short CSS path to it."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TargetMatch:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TargetMatch."""
+        o = _d.Fields("TargetMatch", raw, path)
+        return cls(
+            ref=o.req("ref", _d.string),
+            role=o.req("role", _d.string),
+            name=o.req("name", _d.string),
+            path=o.req("path", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ValueOutputString:
     """Result of a read: `{"value": ...}`."""
 
@@ -1200,6 +1247,8 @@ ActionOutputActions = Literal[
     "scroll_into_view",
     "press",
 ]
+#: The actions whose result is FindOutput.
+FindOutputActions = Literal["find"]
 #: The actions whose result is ValueOutput_string.
 ValueOutputStringActions = Literal["text", "inner_text", "input_value"]
 #: The actions whose result is ValueOutput_Nullable_string.
@@ -1258,6 +1307,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "focus": ActionOutput.decode,
         "clear": ActionOutput.decode,
         "scroll_into_view": ActionOutput.decode,
+        "find": FindOutput.decode,
         "press": ActionOutput.decode,
         "text": ValueOutputString.decode,
         "inner_text": ValueOutputString.decode,
@@ -1323,6 +1373,10 @@ def decode_result(action: SnapshotOutputActions, raw: object) -> SnapshotOutput:
 
 @overload
 def decode_result(action: ActionOutputActions, raw: object) -> ActionOutput: ...
+
+
+@overload
+def decode_result(action: FindOutputActions, raw: object) -> FindOutput: ...
 
 
 @overload

@@ -27,6 +27,7 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    Finder,
     ConsoleLevel,
     ConsoleLog,
     ErrorLog,
@@ -256,6 +257,8 @@ class AsyncPage:
         self._b = browser
         #: Screenshots and PDF of this tab.
         self.capture = AsyncCapture(browser)
+        #: Live locators and selectors: ``page.find.role("button", name="Save").click()``.
+        self.find: Finder[AsyncBrowser] = Finder(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""

@@ -27,6 +27,7 @@ from .models import (
     ActionResult,
     BrowserResponse,
     CloseResult,
+    Finder,
     ConsoleLevel,
     ConsoleLog,
     ErrorLog,
@@ -237,6 +238,8 @@ class Page:
         self._b = browser
         #: Screenshots and PDF of this tab.
         self.capture = Capture(browser)
+        #: Live locators and selectors: ``page.find.role("button", name="Save").click()``.
+        self.find: Finder[Browser] = Finder(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""

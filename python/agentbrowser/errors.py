@@ -20,6 +20,7 @@ __all__ = [
     "ConfirmationRequired",
     "StaleRefError",
     "AsyncStaleRefError",
+    "AmbiguousTargetError",
     "ActionTransitionError",
     "NativeParseError",
     "BrowserInstallError",
@@ -102,6 +103,31 @@ class StaleRefError(BrowserError):
         if self.ref is None:
             raise RuntimeError("this StaleRefError carries no ref to refresh")
         return self.ref.refresh()
+
+
+class AmbiguousTargetError(BrowserError, LookupError):
+    """A selector or locator matched several elements (``ambiguous_target``); nothing was done.
+
+    ``count`` is how many matched, ``candidates`` the first few as the engine described them
+    (``role``, ``name``, ``path``: a short CSS path, ``html``: the start of the outer HTML).
+    Narrow the selector, or pick one with ``Locator.first()``/``last()``/``nth(i)``.
+    """
+
+    @property
+    def count(self) -> int:
+        """How many elements matched."""
+        count = self._data().get("count")
+        return count if isinstance(count, int) else 0
+
+    @property
+    def candidates(self) -> tuple[Mapping[str, Any], ...]:
+        """The first few matches: ``role``, ``name``, ``path`` (a short CSS path), ``html``."""
+        cands = self._data().get("candidates")
+        return tuple(c for c in cands if isinstance(c, Mapping)) if isinstance(cands, list) else ()
+
+    def _data(self) -> Mapping[str, Any]:
+        data = self.response.data if self.response is not None else None
+        return data if isinstance(data, Mapping) else {}
 
 
 class AsyncStaleRefError(BrowserError):
@@ -213,6 +239,8 @@ def error_for(
     if code in ("stale_ref", "unknown_ref"):
         stale = AsyncStaleRefError if asynchronous else StaleRefError
         return stale(message, action=action, response=response, code=code, ref=ref)
+    if code == "ambiguous_target":
+        return AmbiguousTargetError(message, action=action, response=response, code=code)
     if code == "browser_not_found":
         return BrowserInstallError(message, hint=INSTALL_HINT, response=response)
     if code == "confirmation_required":

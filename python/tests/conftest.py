@@ -23,7 +23,6 @@ def binary_path() -> Path:
     return Path(env) if env else REPO / "target" / "debug" / "agentbrowser"
 
 
-
 def eventually(cond: Callable[[], bool], seconds: float = 5.0) -> bool:
     """Whether ``cond`` holds within ``seconds`` (for what only asking again can show: an exited
     process, an event the page reports a moment later); checked every 50 ms, once more at the end."""
@@ -43,6 +42,7 @@ async def aeventually(cond: Callable[[], Awaitable[bool]], seconds: float = 5.0)
             return True
         await asyncio.sleep(0.05)
     return await cond()
+
 
 def _page(title: str, body: str, head: str = "") -> str:
     return (
@@ -110,6 +110,17 @@ PAGES: dict[str, str] = {
         '<p class="two">a</p><p class="two">b</p>'
         '<div style="height:2000px"></div>',
         "<style>body{margin:0;background:#fff}</style>",
+    ),
+    "/targets": _page(
+        "Targets",
+        '<label>Email <input id="email" placeholder="you@example.com"></label>'
+        '<button id="save" data-testid="save-btn" onclick="window.clicks.push(\'save\')">Save</button>'
+        '<button class="row" onclick="window.clicks.push(\'row1\')">Delete</button>'
+        '<button class="row" onclick="window.clicks.push(\'row2\')">Delete</button>'
+        '<img alt="Company logo" title="The logo" width="10" height="10"'
+        ' src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+        '<label><input id="agree" type="checkbox"> Agree</label><p id="dyn"></p>',
+        "<script>window.clicks = []</script>",
     ),
     "/delayed-text": _page(
         "Delayed",

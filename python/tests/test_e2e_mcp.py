@@ -268,7 +268,10 @@ async def error_cases(session: ClientSession, server: str) -> None:
     assert "invalid argument `target`" in await error(session, "browser_click", target=5)
     assert "`values`" in await error(session, "browser_select_option", target="e1", values=["a", "b"])
     assert "exactly one of" in await error(session, "browser_wait_for")
-    assert "matches 0 elements" in await error(session, "browser_click", target="#nothing-here")
+    assert "no element matches selector `#nothing-here`" in await error(session, "browser_click", target="#nothing-here")
+    ambiguous = await error(session, "browser_click", target="//div | //button")
+    assert "ambiguous_target:" in ambiguous and "matches 2 elements" in ambiguous, ambiguous
+    assert "Replacement" in await call(session, "browser_hover", target="//button[text()='Replacement']")
     unknown = await error(session, "browser_teleport")
     assert "unknown_action:" in unknown and "browser_click" in unknown
     assert "--caps history" in await error(session, "browser_reload")

@@ -129,8 +129,9 @@ pub enum Cmd {
         #[arg(long)]
         delta: bool,
     },
-    /// Click a ref.
+    /// Click a ref, CSS selector or XPath (a selector must match exactly one element).
     Click {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         /// Mouse button.
         #[arg(long, value_enum, default_value = "left")]
@@ -154,6 +155,7 @@ pub enum Cmd {
     },
     /// Replace the value of a text input, textarea or contenteditable.
     Fill {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         text: String,
         #[command(flatten)]
@@ -161,6 +163,7 @@ pub enum Cmd {
     },
     /// Type text into a ref, one key event per character.
     Type {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         text: String,
         #[command(flatten)]
@@ -168,6 +171,7 @@ pub enum Cmd {
     },
     /// Select an option by value or label.
     Select {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         value: String,
         #[command(flatten)]
@@ -175,43 +179,79 @@ pub enum Cmd {
     },
     /// Check a checkbox, radio or switch.
     Check {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Uncheck a checkbox or switch.
     Uncheck {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Move the mouse over a ref.
     Hover {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Tap a ref (touch).
     Tap {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Focus a ref.
     Focus {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Clear a form control.
     Clear {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Scroll a ref into view.
     ScrollIntoView {
+        /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Find elements by a live locator, then act on the one it picks, or list the matches with refs.
+    ///
+    /// `find role button --name Save click`, `find label Email fill a@b.c`, `find text Next nth 1 click`,
+    /// `find testid row last text`. Role is exact (as the snapshot shows it); name and text are
+    /// case-insensitive substrings unless --exact. Several matches without first/last/nth are
+    /// `ambiguous_target`.
+    Find {
+        /// What to match by.
+        #[arg(value_enum)]
+        by: agentbrowser_protocol::LocatorBy,
+        /// The role, text, label, attribute value or test id.
+        value: String,
+        /// With `role`: the accessible name contains this.
+        #[arg(long)]
+        name: Option<String>,
+        /// Compare text as equal (case included) instead of as a case-insensitive substring.
+        #[arg(long)]
+        exact: bool,
+        /// Without an action: list at most this many matches (default 50).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        limit: Option<i64>,
+        /// `[first|last|nth N] [ACTION [ARG]]`. ACTION: click, fill TEXT, type TEXT, select VALUE,
+        /// check, uncheck, hover, tap, focus, clear, scroll-into-view, text, inner-text, value,
+        /// attr NAME, visible, enabled, checked. None: list the matches.
+        #[arg(value_name = "PICK_AND_ACTION", allow_negative_numbers = true)]
+        rest: Vec<String>,
         #[command(flatten)]
         after: AfterArgs,
     },

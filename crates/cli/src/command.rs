@@ -124,7 +124,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Click(ClickParams {
-                target: r#ref,
+                target: r#ref.into(),
                 button: Some(button),
                 click_count: unfit.fit("clickCount", Some(count)),
                 new_tab: Some(new_tab),
@@ -142,7 +142,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Type { r#ref, text, after } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Type(TypeParams {
-                target: r#ref,
+                target: r#ref.into(),
                 text,
                 wait,
                 evidence,
@@ -155,6 +155,24 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Focus { r#ref, after } => Command::Focus(ref_action(r#ref, after)),
         Cmd::Clear { r#ref, after } => Command::Clear(ref_action(r#ref, after)),
         Cmd::ScrollIntoView { r#ref, after } => Command::ScrollIntoView(ref_action(r#ref, after)),
+        Cmd::Find {
+            by,
+            value,
+            name,
+            exact,
+            limit,
+            rest,
+            after,
+        } => {
+            let locator = agentbrowser_protocol::Locator {
+                by,
+                value,
+                name,
+                exact: exact.then_some(true),
+                nth: None,
+            };
+            find_command(locator, unfit.fit("limit", limit), rest, after)?
+        }
         Cmd::Press { key, after } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Press(PressParams {
@@ -163,11 +181,17 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Get(GetCmd::Text { r#ref }) => Command::Text(RefParams { target: r#ref }),
-        Cmd::Get(GetCmd::InnerText { r#ref }) => Command::InnerText(RefParams { target: r#ref }),
-        Cmd::Get(GetCmd::Value { r#ref }) => Command::InputValue(RefParams { target: r#ref }),
+        Cmd::Get(GetCmd::Text { r#ref }) => Command::Text(RefParams {
+            target: r#ref.into(),
+        }),
+        Cmd::Get(GetCmd::InnerText { r#ref }) => Command::InnerText(RefParams {
+            target: r#ref.into(),
+        }),
+        Cmd::Get(GetCmd::Value { r#ref }) => Command::InputValue(RefParams {
+            target: r#ref.into(),
+        }),
         Cmd::Get(GetCmd::Attr { r#ref, name }) => Command::Attribute(AttributeParams {
-            target: r#ref,
+            target: r#ref.into(),
             name,
         }),
         Cmd::Get(GetCmd::Html {
@@ -180,9 +204,15 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_bytes,
         }),
         Cmd::Get(GetCmd::Count { selector }) => Command::Count(CountParams { selector }),
-        Cmd::Is(IsCmd::Visible { r#ref }) => Command::IsVisible(RefParams { target: r#ref }),
-        Cmd::Is(IsCmd::Enabled { r#ref }) => Command::IsEnabled(RefParams { target: r#ref }),
-        Cmd::Is(IsCmd::Checked { r#ref }) => Command::IsChecked(RefParams { target: r#ref }),
+        Cmd::Is(IsCmd::Visible { r#ref }) => Command::IsVisible(RefParams {
+            target: r#ref.into(),
+        }),
+        Cmd::Is(IsCmd::Enabled { r#ref }) => Command::IsEnabled(RefParams {
+            target: r#ref.into(),
+        }),
+        Cmd::Is(IsCmd::Checked { r#ref }) => Command::IsChecked(RefParams {
+            target: r#ref.into(),
+        }),
         Cmd::Wait {
             ms,
             text,
@@ -352,11 +382,149 @@ fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<bool>) {
     (wait, a.no_evidence.then_some(false))
 }
 
+/// `find BY VALUE [first|last|nth N] [ACTION [ARG]]` as its command: the action on the locator
+/// target, or `find` listing the matches.
+fn find_command(
+    mut locator: agentbrowser_protocol::Locator,
+    limit: Option<u32>,
+    rest: Vec<String>,
+    after: AfterArgs,
+) -> Result<Command, Failure> {
+    let mut rest = rest.into_iter().peekable();
+    match rest.peek().map(String::as_str) {
+        Some("first") => {
+            locator.nth = Some(0);
+            rest.next();
+        }
+        Some("last") => {
+            locator.nth = Some(-1);
+            rest.next();
+        }
+        Some("nth") => {
+            rest.next();
+            let n = rest.next().unwrap_or_default();
+            locator.nth = Some(n.parse().map_err(|_| {
+                Failure::invalid(
+                    "find",
+                    format!("`find ... nth N` takes an integer index (0-based, negative from the end), got {n:?}"),
+                )
+            })?);
+        }
+        _ => {}
+    }
+    let Some(action) = rest.next() else {
+        return Ok(Command::Find(agentbrowser_protocol::FindParams {
+            target: agentbrowser_protocol::Target::Find(agentbrowser_protocol::FindTarget {
+                find: locator,
+            }),
+            limit,
+        }));
+    };
+    let args: Vec<String> = rest.collect();
+    let one = |what: &str| -> Result<String, Failure> {
+        match args.as_slice() {
+            [a] => Ok(a.clone()),
+            _ => Err(Failure::invalid(
+                "find",
+                format!(
+                    "`find ... {action}` takes one {what}, got {} arguments",
+                    args.len()
+                ),
+            )),
+        }
+    };
+    let none = || -> Result<(), Failure> {
+        if args.is_empty() {
+            Ok(())
+        } else {
+            Err(Failure::invalid(
+                "find",
+                format!("`find ... {action}` takes no argument, got {args:?}"),
+            ))
+        }
+    };
+    let target =
+        agentbrowser_protocol::Target::Find(agentbrowser_protocol::FindTarget { find: locator });
+    let refp = |t: agentbrowser_protocol::Target| RefParams { target: t };
+    let (wait, evidence) = wait_and_evidence(after);
+    let act = |t: agentbrowser_protocol::Target| RefActionParams {
+        target: t,
+        wait: wait.clone(),
+        evidence,
+    };
+    Ok(match action.as_str() {
+        "click" => {
+            none()?;
+            Command::Click(ClickParams {
+                target,
+                button: None,
+                click_count: None,
+                new_tab: None,
+                modifiers: None,
+                wait,
+                evidence,
+            })
+        }
+        "fill" | "select" => {
+            let v = one("value")?;
+            let p = ValueParams {
+                target,
+                value: v,
+                wait,
+                evidence,
+            };
+            if action == "fill" {
+                Command::Fill(p)
+            } else {
+                Command::Select(p)
+            }
+        }
+        "type" => Command::Type(TypeParams {
+            target,
+            text: one("text")?,
+            wait,
+            evidence,
+        }),
+        "attr" => Command::Attribute(AttributeParams {
+            target,
+            name: one("attribute name")?,
+        }),
+        other => {
+            none()?;
+            match other {
+                "check" => Command::Check(act(target)),
+                "uncheck" => Command::Uncheck(act(target)),
+                "hover" => Command::Hover(act(target)),
+                "tap" => Command::Tap(act(target)),
+                "focus" => Command::Focus(act(target)),
+                "clear" => Command::Clear(act(target)),
+                "scroll-into-view" => Command::ScrollIntoView(act(target)),
+                "text" => Command::Text(refp(target)),
+                "inner-text" => Command::InnerText(refp(target)),
+                "value" => Command::InputValue(refp(target)),
+                "visible" => Command::IsVisible(refp(target)),
+                "enabled" => Command::IsEnabled(refp(target)),
+                "checked" => Command::IsChecked(refp(target)),
+                _ => {
+                    return Err(Failure::invalid(
+                        "find",
+                        format!(
+                            "unknown action {other:?} after `find`; use click, fill, type, select, check, uncheck, \
+                             hover, tap, focus, clear, scroll-into-view, text, inner-text, value, attr, visible, \
+                             enabled or checked"
+                        ),
+                    ));
+                }
+            }
+        }
+    })
+}
+
 /// The parameters of a ref mutation without a value.
 fn ref_action(target: String, a: AfterArgs) -> RefActionParams {
     let (wait, evidence) = wait_and_evidence(a);
     RefActionParams {
-        target,
+        target: target.into(),
         wait,
         evidence,
     }
@@ -366,7 +534,7 @@ fn ref_action(target: String, a: AfterArgs) -> RefActionParams {
 fn value(target: String, value: String, a: AfterArgs) -> ValueParams {
     let (wait, evidence) = wait_and_evidence(a);
     ValueParams {
-        target,
+        target: target.into(),
         value,
         wait,
         evidence,

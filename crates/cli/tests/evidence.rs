@@ -184,7 +184,9 @@ fn stale_refs_after_every_kind_of_navigation_and_removal() {
     cli.ok(&["fill", &format!("ref={pw}"), "b"]);
     assert_eq!(cli.eval("document.getElementById('pw').value"), "b");
     assert_eq!(cli.err(&["click", "e99999"]).0, "unknown_ref");
-    assert_eq!(cli.err(&["click", "button1"]).0, "invalid_argument");
+    // Not a ref: a CSS selector (here matching nothing), or empty.
+    assert_eq!(cli.err(&["click", "button1"]).0, "not_found");
+    assert_eq!(cli.err(&["click", " "]).0, "invalid_argument");
 }
 
 #[test]

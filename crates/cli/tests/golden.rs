@@ -195,6 +195,13 @@ fn every_command_answers_as_pinned() {
         .unwrap_or_else(|| panic!("no textbox Name: {first}"));
     run(a(&["fill", &name, "Cy", "--no-evidence"]));
     run(a(&["snapshot", "--delta", "-s", "form"]));
+    // Selectors, XPath and locators as targets (last: they issue refs).
+    run(a(&["find", "role", "textbox", "--name", "name"]));
+    run(a(&["find", "label", "Name", "fill", "Di", "--no-evidence"]));
+    run(a(&["click", "#go", "--no-evidence"]));
+    run(a(&["get", "text", "//button[@id='go']"]));
+    run(a(&["click", "input"]));
+    run(a(&["click", "//nothing"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -32,6 +32,7 @@ pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,
 };
+pub(crate) use crate::targets::find as Find;
 pub(crate) use crate::wait::handle as Wait;
 
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.

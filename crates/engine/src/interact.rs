@@ -9,6 +9,7 @@ use crate::actions::{self, Mutation};
 use crate::cx::Cx;
 use crate::error::Result;
 use crate::input;
+use crate::targets;
 
 /// `click`: a mouse click on a ref (Ctrl+click reports the new tab).
 pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
@@ -34,16 +35,9 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     } else {
         None
     };
-    let page = cx.ref_page(&p.target).await?;
-    let mut data = actions::mutate(
-        &page,
-        &p.target,
-        m,
-        p.wait,
-        p.evidence.unwrap_or(true),
-        cx.limits,
-    )
-    .await?;
+    let (page, id) = targets::target_page(cx, &p.target).await?;
+    let mut data =
+        actions::mutate(&page, &id, m, p.wait, p.evidence.unwrap_or(true), cx.limits).await?;
     if let Some(watch) = watch {
         data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
@@ -108,19 +102,11 @@ pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
 
 async fn mutate(
     cx: &mut Cx<'_>,
-    target: &str,
+    target: &agentbrowser_protocol::Target,
     m: Mutation,
     wait_for: Option<agentbrowser_protocol::WaitCondition>,
     evidence: Option<bool>,
 ) -> Result<ActionOutput> {
-    let page = cx.ref_page(target).await?;
-    actions::mutate(
-        &page,
-        target,
-        m,
-        wait_for,
-        evidence.unwrap_or(true),
-        cx.limits,
-    )
-    .await
+    let (page, id) = targets::target_page(cx, target).await?;
+    actions::mutate(&page, &id, m, wait_for, evidence.unwrap_or(true), cx.limits).await
 }

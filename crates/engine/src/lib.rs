@@ -27,6 +27,7 @@ pub mod refs;
 pub mod session;
 pub mod snapshot;
 mod tabs;
+mod targets;
 pub mod trace;
 pub mod wait;
 pub mod warnings;

@@ -18,12 +18,12 @@ const HTML_MAX_BYTES: u64 = 100_000;
 
 async fn read<T: serde::de::DeserializeOwned>(
     cx: &mut Cx<'_>,
-    target: &str,
+    target: &agentbrowser_protocol::Target,
     op: &str,
     arg: Value,
 ) -> Result<T> {
-    let page = cx.ref_page(target).await?;
-    decode(actions::read(&page, target, op, arg).await?, op)
+    let (page, id) = crate::targets::target_page(cx, target).await?;
+    decode(actions::read(&page, &id, op, arg).await?, op)
 }
 
 /// A page script's answer as the type it must have: `internal` naming the read when it is not.

@@ -333,7 +333,7 @@ pub struct ReadArgs {
 pub struct TargetArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
 }
 
@@ -343,7 +343,7 @@ pub struct TargetArgs {
 pub struct ClickArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
     /// Whether to perform a double click instead of a single click.
     pub double_click: Option<bool>,
@@ -361,7 +361,7 @@ pub struct ClickArgs {
 pub struct TypeArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
     /// Text to type into the element.
     pub text: String,
@@ -393,7 +393,7 @@ pub enum FieldType {
 pub struct FormField {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
     /// Human-readable field name.
     pub name: String,
@@ -419,7 +419,7 @@ pub struct FillFormArgs {
 pub struct SelectArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
     /// The option to select, by value or visible label (one value: multiple selection is not supported).
     #[schemars(length(min = 1, max = 1))]
@@ -580,79 +580,16 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
 // ---------------------------------------------------------------------------------------------
 // What the page looks like now
 
-/// Whether `target` is a ref (`e5`, `@e5`, `ref=e5`) rather than a CSS selector.
-fn is_ref(target: &str) -> bool {
-    let t = target.trim();
-    let t = t
-        .strip_prefix("ref=")
-        .or_else(|| t.strip_prefix('@'))
-        .unwrap_or(t);
-    t.len() > 1 && t.starts_with('e') && t[1..].bytes().all(|b| b.is_ascii_digit())
-}
-
-/// The ref to act on: `target` itself, or the ref of the one element a CSS selector matches
-/// (which the snapshot must show with a ref: an interactive or named element).
-async fn resolve(cx: &Ctx, target: &str) -> Result<String, ToolError> {
-    if is_ref(target) {
-        return Ok(target.trim().to_string());
-    }
+/// The target to act on: a ref, a CSS selector or an XPath, resolved by the engine when the
+/// action runs (a selector must match exactly one element: `not_found` or `ambiguous_target`
+/// otherwise, with the candidates).
+fn resolve(target: &str) -> Result<Target, ToolError> {
     if target.trim().is_empty() {
         return Err(ToolError::invalid(
-            "invalid argument `target`: empty; give a ref from the snapshot (`e5`) or a CSS selector",
+            "invalid argument `target`: empty; give a ref from the snapshot (`e5`), a CSS selector or an XPath (`//...`)",
         ));
     }
-    let n: CountOutput = cx
-        .get(Command::Count(CountParams {
-            selector: target.to_string(),
-        }))
-        .await?;
-    if n.count != 1 {
-        return Err(ToolError::new(
-            "not_found",
-            format!(
-                "the selector `{target}` matches {} elements; give one that matches exactly one, or a ref from `browser_snapshot`",
-                n.count
-            ),
-        ));
-    }
-    let root: SnapshotOutput = cx
-        .get(Command::Snapshot(SnapshotParams {
-            selector: Some(target.to_string()),
-            interactive: Some(false),
-            compact: None,
-            max_depth: Some(0),
-            urls: None,
-            max_bytes: Some(4096),
-            delta: None,
-        }))
-        .await?;
-    let no_ref = || {
-        ToolError::new(
-            "not_found",
-            format!(
-                "the element `{target}` matches has no ref (the snapshot shows only interactive or named elements with refs); act on a ref from `browser_snapshot`"
-            ),
-        )
-    };
-    let Some(id) = root.refs.keys().next().cloned() else {
-        return Err(no_ref());
-    };
-    // The root line must be the element itself (a wrapper without a line would show its child).
-    let html = |t: String| {
-        cx.get::<HtmlOutput>(Command::Html(HtmlParams {
-            target: t,
-            outer: Some(true),
-            max_bytes: Some(4096),
-        }))
-    };
-    let (of_ref, of_selector) = (html(id.clone()).await?, html(target.to_string()).await?);
-    if root.text.lines().filter(|l| l.starts_with("- ")).count() != 1
-        || of_ref.length != of_selector.length
-        || of_ref.html != of_selector.html
-    {
-        return Err(no_ref());
-    }
-    Ok(id)
+    Ok(Target::from(target.trim()))
 }
 
 /// The spec of the snapshots the tools show: interactive elements, bounded for the answer.
@@ -876,7 +813,7 @@ fn output_path(name: &str) -> Result<std::path::PathBuf, ToolError> {
 }
 
 async fn click(cx: Ctx, a: ClickArgs) -> Result<Answer, ToolError> {
-    let target = resolve(&cx, &a.target).await?;
+    let target = resolve(&a.target)?;
     let out = act(
         &cx,
         Command::Click(ClickParams {
@@ -894,7 +831,7 @@ async fn click(cx: Ctx, a: ClickArgs) -> Result<Answer, ToolError> {
 }
 
 async fn type_text(cx: Ctx, a: TypeArgs) -> Result<Answer, ToolError> {
-    let target = resolve(&cx, &a.target).await?;
+    let target = resolve(&a.target)?;
     let first = if a.slowly == Some(true) {
         Command::Type(TypeParams {
             target,
@@ -943,7 +880,7 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
     let total = a.fields.len();
     for (i, f) in a.fields.into_iter().enumerate() {
         let step = async {
-            let target = resolve(&cx, &f.target).await?;
+            let target = resolve(&f.target)?;
             let checked = || match f.value.trim() {
                 "true" => Ok(true),
                 "false" => Ok(false),
@@ -956,12 +893,12 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
                     }
                 ))),
             };
-            let refp = |target: String| RefActionParams {
+            let refp = |target: Target| RefActionParams {
                 target,
                 wait: None,
                 evidence: Some(false),
             };
-            let valp = |target: String, value: String| ValueParams {
+            let valp = |target: Target, value: String| ValueParams {
                 target,
                 value,
                 wait: None,
@@ -1006,7 +943,7 @@ async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
             v.len()
         ))
     })?;
-    let target = resolve(&cx, &a.target).await?;
+    let target = resolve(&a.target)?;
     let out = act(
         &cx,
         Command::Select(ValueParams {
@@ -1021,7 +958,7 @@ async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
 }
 
 async fn hover(cx: Ctx, a: TargetArgs) -> Result<Answer, ToolError> {
-    let target = resolve(&cx, &a.target).await?;
+    let target = resolve(&a.target)?;
     let out = act(
         &cx,
         Command::Hover(RefActionParams {
@@ -1363,11 +1300,20 @@ mod tests {
     #[test]
     fn refs_and_selectors_are_told_apart() {
         for r in ["e5", "@e12", "ref=e3", " e7 "] {
-            assert!(is_ref(r), "{r}");
+            assert!(resolve(r).unwrap().as_ref_id().is_some(), "{r}");
         }
-        for s in ["#e5", "e", "button", "e5 > a", "eX1", "input[name=q]"] {
-            assert!(!is_ref(s), "{s}");
+        for s in [
+            "#e5",
+            "e",
+            "button",
+            "e5 > a",
+            "eX1",
+            "input[name=q]",
+            "//a",
+        ] {
+            assert!(resolve(s).unwrap().as_ref_id().is_none(), "{s}");
         }
+        assert!(resolve("  ").is_err());
     }
 
     #[test]

@@ -51,6 +51,8 @@ error_codes! {
     SessionBusy => "session_busy",
     /// No element matched a selector.
     NotFound => "not_found",
+    /// A selector or locator matched several elements (the message and `data` list the count and a few candidates); nothing was done.
+    AmbiguousTarget => "ambiguous_target",
     /// The ref's element is gone or its document was replaced.
     StaleRef => "stale_ref",
     /// The ref id was never issued in this tab.

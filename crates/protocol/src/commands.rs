@@ -220,7 +220,7 @@ macro_rules! for_each_command {
             TabClose(TabCloseParams) -> TabCloseOutput => "tab_close" [Session],
             /// Capture the active tab as a compact accessibility snapshot with refs.
             Snapshot(SnapshotParams) -> SnapshotOutput => "snapshot" [Read],
-            /// Click a ref with real mouse events at a visible point.
+            /// Click a target (ref, selector or locator) with real mouse events at a visible point.
             Click(ClickParams) -> ActionOutput => "click" [Mutate],
             /// Replace a form control's value (fires input and change).
             Fill(ValueParams) -> ActionOutput => "fill" [Mutate],
@@ -242,6 +242,8 @@ macro_rules! for_each_command {
             Clear(RefActionParams) -> ActionOutput => "clear" [Mutate],
             /// Scroll a ref into view.
             ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate],
+            /// List the elements a locator matches now, with their refs (see the targets section).
+            Find(FindParams) -> FindOutput => "find" [Read],
             /// Press a key or chord on the focused element of the active tab.
             Press(PressParams) -> ActionOutput => "press" [Mutate],
             /// The text content of a ref.

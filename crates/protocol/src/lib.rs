@@ -14,7 +14,7 @@ pub mod validate;
 
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, diff::*, nav::*, read::*,
-    reading::*, snapshot::*, tabs::*, wait::*,
+    reading::*, snapshot::*, tabs::*, targets::*, wait::*,
 };
 pub use codes::ErrorCode;
 pub use commands::*;

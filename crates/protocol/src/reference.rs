@@ -22,8 +22,10 @@ pub fn markdown() -> String {
          On success `data` is the command's result (below). On failure `success` is false, `error` is a message\n\
          naming what was wrong and what is allowed, `code` is one of the stable codes below and `data` may carry\n\
          structured details. `warning` says when an answer is less than asked for (a snapshot cut at its size\n\
-         budget, a frame that could not be captured).\n\n## Commands\n\n",
+         budget, a frame that could not be captured).\n\n",
     );
+    out.push_str(crate::caps::targets::TARGETS_DOC.trim_end());
+    out.push_str("\n\n## Commands\n\n");
     let mut types: BTreeMap<String, (Value, Value)> = BTreeMap::new();
     for doc in Command::reference() {
         out.push_str(&format!(

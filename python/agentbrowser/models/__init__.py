@@ -22,6 +22,8 @@ from .diagnostics import LogLevel as LogLevel
 from .diagnostics import logged_errors as logged_errors
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
+from .locator import LOCATOR_KINDS as LOCATOR_KINDS
+from .locator import Finder, Locator
 from .ref import Ref
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
@@ -52,6 +54,8 @@ __all__ = [
     "SnapshotDelta",
     "SnapshotChange",
     "Ref",
+    "Locator",
+    "Finder",
     "Wait",
     "ActionResult",
     "SnapshotDiff",

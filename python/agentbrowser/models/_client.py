@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from .._ops import Op
     from ..aio import AsyncBrowser
     from ..browser import Browser
+    from ._actionable import Actionable
     from .action import ActionResult
+    from .locator import Locator
     from .ref import Ref
     from .results import SnapshotDiff
     from .snapshot import Snapshot
@@ -38,22 +40,32 @@ class ModelOps(Protocol):
         """Compare ``snapshot`` with the active page."""
 
     def mutate(
-        self, ref: Ref[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+        self, target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
     ) -> Op[ActionResult[B]]:
-        """Run one mutation on ``ref``."""
+        """Run one mutation on ``target``."""
 
-    def read_str(self, ref: Ref[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
-        """Read one string of ``ref``."""
+    def read_str(
+        self, target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]
+    ) -> Op[str]:
+        """Read one string of ``target``."""
 
     def read_opt_str(
-        self, ref: Ref[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
+        self, target: Actionable[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
     ) -> Op[str | None]:
-        """Read one optional string of ``ref``."""
+        """Read one optional string of ``target``."""
 
-    def read_bool(self, ref: Ref[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
-        """Read one boolean state of ``ref``."""
+    def read_bool(
+        self, target: Actionable[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions
+    ) -> Op[bool]:
+        """Read one boolean state of ``target``."""
 
     def refresh_ref(
         self, ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool
     ) -> Op[Ref[B]]:
         """Resolve ``ref``'s role and name in a fresh snapshot."""
+
+    def locator_count(self, loc: Locator[Any]) -> Op[int]:
+        """How many elements ``loc`` matches."""
+
+    def locator_all(self, loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+        """Every element ``loc`` matches, as locators on their refs."""

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, overload
 
+from ._actionable import Actionable
 from ._bounded import clip
-from ._checks import check_type
 from ._client import B
-from .specs import MODIFIERS, MOUSE_BUTTONS
 
 if TYPE_CHECKING:
     from ..aio import AsyncBrowser
     from ..browser import Browser
-    from .action import ActionResult
     from .snapshot import Snapshot
-    from collections.abc import Sequence
-
-    from .specs import Modifier, MouseButton, Wait
 
 
 def _norm(text: str) -> str:
@@ -26,7 +21,7 @@ def _norm(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Ref(Generic[B]):
+class Ref(Actionable[B]):
     """One element of a snapshot, addressable by ``id`` (``e3``; ``selector`` is ``@e3``).
 
     Mutations return :class:`ActionResult` and accept ``wait=``; reads return values.
@@ -58,201 +53,11 @@ class Ref(Generic[B]):
     def __repr__(self) -> str:
         return f"Ref({self._label()})"
 
-    # -- mutations -------------------------------------------------------------
+    def _wire_target(self) -> str:
+        return self.id
 
-    @overload
-    def click(
-        self: Ref[Browser],
-        *,
-        button: MouseButton = ...,
-        click_count: int = ...,
-        new_tab: bool = ...,
-        modifiers: Sequence[Modifier] = ...,
-        wait: Wait | None = ...,
-    ) -> ActionResult[Browser]: ...
-    @overload
-    def click(
-        self: Ref[AsyncBrowser],
-        *,
-        button: MouseButton = ...,
-        click_count: int = ...,
-        new_tab: bool = ...,
-        modifiers: Sequence[Modifier] = ...,
-        wait: Wait | None = ...,
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def click(
-        self,
-        *,
-        button: MouseButton = "left",
-        click_count: int = 1,
-        new_tab: bool = False,
-        modifiers: Sequence[Modifier] = (),
-        wait: Wait | None = None,
-    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Click with a mouse button (left, right, middle) and count, holding ``modifiers``
-        (Alt, Control, ControlOrMeta, Meta, Shift); ``new_tab`` opens links in a new tab."""
-        if button not in MOUSE_BUTTONS:
-            raise ValueError(f"click button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
-        check_type("Ref.click", "click_count", click_count, int, "1, 2 or 3")
-        if click_count not in (1, 2, 3):
-            raise ValueError(f"Ref.click click_count must be 1, 2 or 3 (as the engine allows), got {click_count}")
-        check_type("Ref.click", "new_tab", new_tab, bool, "a bool")
-        if isinstance(modifiers, str) or any(m not in MODIFIERS for m in modifiers):
-            raise ValueError(f"Ref.click modifiers must be a list of {', '.join(MODIFIERS)}; got {modifiers!r}")
-        params: dict[str, Any] = {"button": button, "clickCount": click_count, "newTab": new_tab}
-        if modifiers:
-            params["modifiers"] = list(modifiers)
-        return self.browser._drive(self.browser._ops.mutate(self, "click", params, wait))
-
-    @overload
-    def fill(self: Ref[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def fill(
-        self: Ref[AsyncBrowser], value: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def fill(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Replace the control's value."""
-        check_type("Ref.fill", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.mutate(self, "fill", {"value": value}, wait))
-
-    @overload
-    def type(self: Ref[Browser], text: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def type(
-        self: Ref[AsyncBrowser], text: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Type text with key and input events."""
-        check_type("Ref.type", "text", text, str, "a string")
-        return self.browser._drive(self.browser._ops.mutate(self, "type", {"text": text}, wait))
-
-    @overload
-    def select(self: Ref[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def select(
-        self: Ref[AsyncBrowser], value: str, *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def select(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Select an option by value (or label)."""
-        check_type("Ref.select", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
-
-    @overload
-    def check(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def check(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def check(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Make a checkbox or radio checked."""
-        return self.browser._drive(self.browser._ops.mutate(self, "check", {}, wait))
-
-    @overload
-    def uncheck(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def uncheck(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def uncheck(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Make a checkbox unchecked."""
-        return self.browser._drive(self.browser._ops.mutate(self, "uncheck", {}, wait))
-
-    @overload
-    def hover(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def hover(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def hover(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Move the mouse over the element."""
-        return self.browser._drive(self.browser._ops.mutate(self, "hover", {}, wait))
-
-    @overload
-    def tap(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def tap(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def tap(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Tap the element with a touch event."""
-        return self.browser._drive(self.browser._ops.mutate(self, "tap", {}, wait))
-
-    @overload
-    def focus(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def focus(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def focus(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Focus the element."""
-        return self.browser._drive(self.browser._ops.mutate(self, "focus", {}, wait))
-
-    @overload
-    def clear(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def clear(self: Ref[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def clear(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Empty the control's value."""
-        return self.browser._drive(self.browser._ops.mutate(self, "clear", {}, wait))
-
-    @overload
-    def scroll_into_view(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
-    @overload
-    def scroll_into_view(
-        self: Ref[AsyncBrowser], *, wait: Wait | None = ...
-    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def scroll_into_view(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Scroll the element into the viewport."""
-        return self.browser._drive(self.browser._ops.mutate(self, "scroll_into_view", {}, wait))
-
-    # -- reads -------------------------------------------------------------------
-
-    @overload
-    def text(self: Ref[Browser]) -> str: ...
-    @overload
-    def text(self: Ref[AsyncBrowser]) -> Awaitable[str]: ...
-    def text(self) -> str | Awaitable[str]:
-        """The element's text content."""
-        return self.browser._drive(self.browser._ops.read_str(self, "text", {}))
-
-    @overload
-    def inner_text(self: Ref[Browser]) -> str: ...
-    @overload
-    def inner_text(self: Ref[AsyncBrowser]) -> Awaitable[str]: ...
-    def inner_text(self) -> str | Awaitable[str]:
-        """The element's rendered text."""
-        return self.browser._drive(self.browser._ops.read_str(self, "inner_text", {}))
-
-    @overload
-    def input_value(self: Ref[Browser]) -> str: ...
-    @overload
-    def input_value(self: Ref[AsyncBrowser]) -> Awaitable[str]: ...
-    def input_value(self) -> str | Awaitable[str]:
-        """The control's current value."""
-        return self.browser._drive(self.browser._ops.read_str(self, "input_value", {}))
-
-    @overload
-    def attribute(self: Ref[Browser], name: str) -> str | None: ...
-    @overload
-    def attribute(self: Ref[AsyncBrowser], name: str) -> Awaitable[str | None]: ...
-    def attribute(self, name: str) -> str | None | Awaitable[str | None]:
-        """An attribute's value, or None when absent."""
-        check_type("Ref.attribute", "name", name, str, "a string")
-        return self.browser._drive(self.browser._ops.read_opt_str(self, "attribute", {"name": name}))
-
-    @overload
-    def is_visible(self: Ref[Browser]) -> bool: ...
-    @overload
-    def is_visible(self: Ref[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_visible(self) -> bool | Awaitable[bool]:
-        """Whether the element is rendered with a box."""
-        return self.browser._drive(self.browser._ops.read_bool(self, "is_visible"))
-
-    @overload
-    def is_enabled(self: Ref[Browser]) -> bool: ...
-    @overload
-    def is_enabled(self: Ref[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_enabled(self) -> bool | Awaitable[bool]:
-        """Whether the element is enabled."""
-        return self.browser._drive(self.browser._ops.read_bool(self, "is_enabled"))
-
-    @overload
-    def is_checked(self: Ref[Browser]) -> bool: ...
-    @overload
-    def is_checked(self: Ref[AsyncBrowser]) -> Awaitable[bool]: ...
-    def is_checked(self) -> bool | Awaitable[bool]:
-        """Whether the checkbox or radio is checked."""
-        return self.browser._drive(self.browser._ops.read_bool(self, "is_checked"))
+    def _as_ref(self) -> Ref[B]:
+        return self
 
     # -- re-resolution ---------------------------------------------------------------
 

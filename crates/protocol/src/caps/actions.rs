@@ -7,6 +7,7 @@ use crate::caps::common::MouseButton;
 use crate::caps::diagnostics::{ConsoleMessage, PageError};
 use crate::caps::diff::DiffStats;
 use crate::caps::snapshot::SnapshotOutput;
+use crate::caps::targets::Target;
 use crate::caps::wait::WaitCondition;
 use crate::present::Present;
 use crate::validate::{Validate, invalid, wait};
@@ -15,9 +16,10 @@ use crate::validate::{Validate, invalid, wait};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefActionParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true).
@@ -28,9 +30,10 @@ pub struct RefActionParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClickParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
     /// Mouse button (default `left`).
     pub button: Option<MouseButton>,
     /// Number of clicks, 1 to 3 (default 1).
@@ -65,9 +68,10 @@ pub enum Modifier {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
     /// The value to fill, or the option to select (by value or visible label).
     pub value: String,
     /// Condition to wait for after the action.
@@ -80,9 +84,10 @@ pub struct ValueParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TypeParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
     /// Text typed with one key event per character.
     pub text: String,
     /// Condition to wait for after the action.
@@ -105,6 +110,7 @@ pub struct PressParams {
 
 impl Validate for RefActionParams {
     fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
         wait(&self.wait)
     }
 }
@@ -115,19 +121,24 @@ impl Validate for ClickParams {
             Some(n) if !(1..=3).contains(&n) => {
                 invalid("clickCount", format!("{n}; use 1, 2 or 3"))
             }
-            _ => wait(&self.wait),
+            _ => {
+                self.target.validate()?;
+                wait(&self.wait)
+            }
         }
     }
 }
 
 impl Validate for ValueParams {
     fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
         wait(&self.wait)
     }
 }
 
 impl Validate for TypeParams {
     fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
         wait(&self.wait)
     }
 }

@@ -12,4 +12,5 @@ pub mod read;
 pub mod reading;
 pub mod snapshot;
 pub mod tabs;
+pub mod targets;
 pub mod wait;

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::caps::targets::Target;
 use crate::present::Present;
 use crate::validate::{Validate, selector};
 
@@ -10,18 +11,20 @@ use crate::validate::{Validate, selector};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
 }
 
 /// Parameters of `attribute`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AttributeParams {
-    /// The ref: `e3`, `@e3` or `ref=e3`.
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
-    pub target: String,
+    pub target: Target,
     /// Attribute name.
     pub name: String,
 }
@@ -46,9 +49,17 @@ pub struct CountParams {
     pub selector: String,
 }
 
-impl Validate for RefParams {}
+impl Validate for RefParams {
+    fn validate(&self) -> Result<(), String> {
+        self.target.validate()
+    }
+}
 
-impl Validate for AttributeParams {}
+impl Validate for AttributeParams {
+    fn validate(&self) -> Result<(), String> {
+        self.target.validate()
+    }
+}
 
 impl Validate for HtmlParams {
     fn validate(&self) -> Result<(), String> {

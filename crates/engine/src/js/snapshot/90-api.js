@@ -151,5 +151,178 @@
     return { ok: true, value: { stale: false, boxes: out, viewport: [innerWidth, innerHeight] } };
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, boxes, docToken };
+  // ---------------------------------------------------------------- targets: selectors, XPath, locators
+  // (the semantics are documented once, in the protocol's `caps/targets.rs`)
+
+  // Every open shadow root in `root`, depth first (closed ones are not reachable from a script).
+  function shadowRoots(root, out) {
+    const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+      const sr = n.shadowRoot;
+      if (sr) { out.push(sr); shadowRoots(sr, out); }
+    }
+    return out;
+  }
+
+  function queryAll(roots, sel) {
+    const out = [];
+    for (const r of roots) for (const e of r.querySelectorAll(sel)) out.push(e);
+    return out;
+  }
+
+  function textIs(have, want, exact) {
+    const h = collapse(String(have == null ? '' : have)), x = collapse(String(want));
+    return exact ? h === x : h.toLowerCase().includes(x.toLowerCase());
+  }
+
+  function rendered(el) {
+    return el.checkVisibility() || getComputedStyle(el).display === 'contents';
+  }
+
+  const NO_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+
+  // The innermost elements under `el` whose text matches (el itself when no child does).
+  function byText(el, want, exact, out) {
+    if (NO_TEXT.has(el.localName) || !textIs(el.textContent, want, exact)) return false;
+    let inner = false;
+    for (const c of el.children) if (byText(c, want, exact, out)) inner = true;
+    if (!inner && rendered(el)) out.push(el);
+    return true;
+  }
+
+  function labelsOf(el) {
+    const out = [];
+    if (el.labels) for (const l of el.labels) out.push(l.textContent);
+    const al = el.getAttribute('aria-label');
+    if (al) out.push(al);
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) {
+      const root = el.getRootNode();
+      const parts = lb.trim().split(/\s+/).map((id) => {
+        const t = root.getElementById ? root.getElementById(id) : null;
+        return t ? t.textContent : '';
+      });
+      out.push(parts.join(' '));
+    }
+    return out;
+  }
+
+  // The elements a target matches, in order; throws a SyntaxError for an invalid CSS or XPath.
+  function targetMatches(spec) {
+    const roots = [document, ...shadowRoots(document, [])];
+    if (spec.kind === 'css') {
+      document.querySelector(spec.value); // throws on an invalid selector before any work
+      return queryAll(roots, spec.value);
+    }
+    if (spec.kind === 'xpath') {
+      const r = document.evaluate(spec.value, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+      const seen = new Set(), out = [];
+      for (let i = 0; i < r.snapshotLength; i++) {
+        let n = r.snapshotItem(i);
+        if (n && n.nodeType !== 1) n = n.parentElement;
+        if (n && !seen.has(n)) { seen.add(n); out.push(n); }
+      }
+      return out;
+    }
+    const f = spec.find, exact = !!f.exact;
+    let list;
+    switch (f.by) {
+      case 'role': {
+        const w = walkContext(null, true, true, owners(document), null);
+        list = [];
+        for (const r of roots) for (const el of r.querySelectorAll('*')) {
+          if (roleOf(w, el) !== f.value) continue;
+          if (f.name != null && !textIs(cap(nameOf(w, el), 100), f.name, exact)) continue;
+          if (rendered(el)) list.push(el);
+        }
+        return list;
+      }
+      case 'text':
+        list = [];
+        for (const r of roots) {
+          const start = r === document ? (document.body ? [document.body] : []) : Array.from(r.children);
+          for (const el of start) byText(el, f.value, exact, list);
+        }
+        return list;
+      case 'label':
+        list = queryAll(roots, 'input:not([type=hidden]),textarea,select,button,meter,output,progress,[aria-label],[aria-labelledby]')
+          .filter((el) => labelsOf(el).some((t) => textIs(t, f.value, exact)));
+        break;
+      case 'placeholder': case 'alt': case 'title':
+        list = queryAll(roots, '[' + f.by + ']').filter((el) => textIs(el.getAttribute(f.by), f.value, exact));
+        break;
+      case 'testid':
+        list = queryAll(roots, '[data-testid]').filter((el) => el.getAttribute('data-testid') === f.value);
+        break;
+      default:
+        throw new Error('unknown locator kind ' + f.by);
+    }
+    return list.filter(rendered);
+  }
+
+  // A short CSS path: up to 4 steps, stopping at an id.
+  function cssPath(el) {
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1 && parts.length < 4; e = e.parentElement) {
+      let p = e.localName;
+      if (e.id) { parts.unshift(p + '#' + CSS.escape(e.id)); break; }
+      const par = e.parentElement;
+      if (par) {
+        const same = Array.from(par.children).filter((c) => c.localName === e.localName);
+        if (same.length > 1) p += ':nth-of-type(' + (same.indexOf(e) + 1) + ')';
+      }
+      parts.unshift(p);
+    }
+    return parts.join(' > ');
+  }
+
+  function htmlHead(el) {
+    const h = el.outerHTML, i = h.indexOf('>');
+    return cap(i >= 0 ? h.slice(0, i + 1) : h, 120);
+  }
+
+  function described(el, withRef) {
+    const [role, name] = identity(el);
+    const d = { role, name, path: cssPath(el) };
+    if (withRef) d.ref = assignRef(el);
+    else d.html = htmlHead(el);
+    return d;
+  }
+
+  // Resolves a target to its one element and gives it a ref (`mode: 'one'`), or lists its matches
+  // with refs (`mode: 'list'`, at most `limit`). spec: {kind: 'css'|'xpath'|'find', value, find,
+  // what, nextRef, mode, limit}.
+  function resolveTarget(spec) {
+    if (typeof spec.nextRef === 'number' && spec.nextRef > counter) counter = Math.floor(spec.nextRef);
+    let list;
+    if (spec.kind === 'find') {
+      list = targetMatches(spec);
+    } else {
+      try { list = targetMatches(spec); } catch (e) {
+        return { ok: false, code: 'invalid_selector', message: 'invalid ' + spec.what + ': ' + e.message, detail: null };
+      }
+    }
+    const count = list.length;
+    const nth = spec.find && typeof spec.find.nth === 'number' ? spec.find.nth : null;
+    if (nth !== null) {
+      const i = nth < 0 ? count + nth : nth;
+      list = i >= 0 && i < count ? [list[i]] : [];
+      if (!list.length && spec.mode === 'one') {
+        return { ok: false, code: 'not_found', message: spec.what + ' has no match number ' + nth + ': it matches ' + count + ' element' + (count === 1 ? '' : 's'), detail: { count } };
+      }
+    }
+    if (spec.mode === 'list') {
+      const limit = spec.limit > 0 ? spec.limit : 50;
+      return { ok: true, value: { count: list.length, matches: list.slice(0, limit).map((el) => described(el, true)), docToken, nextRef: counter } };
+    }
+    if (!list.length) return { ok: false, code: 'not_found', message: 'no element matches ' + spec.what, detail: { count: 0 } };
+    if (list.length > 1) {
+      return { ok: false, code: 'ambiguous_target', message: spec.what + ' matches ' + list.length + ' elements', detail: { count: list.length, candidates: list.slice(0, 5).map((el) => described(el, false)) } };
+    }
+    const el = list[0];
+    const [role, name] = identity(el);
+    return { ok: true, value: { ref: assignRef(el), role, name, docToken, nextRef: counter } };
+  }
+
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, docToken };
 })()

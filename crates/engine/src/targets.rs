@@ -1,0 +1,187 @@
+//! Targets beyond refs: a CSS selector, an XPath or a live locator resolves, when the command
+//! runs, to exactly one element of the active tab's main frame, which gets a ref; the command
+//! then runs on that ref exactly as on one from a snapshot (same checks, guard and evidence).
+//!
+//! Resolution runs in the engine's isolated world (one `Runtime.evaluate`): the world already
+//! holds the snapshot's role and name computation (locators by role match what the snapshot
+//! shows), the element-to-ref map (a matched element keeps the ref a snapshot gave it), and page
+//! scripts cannot redefine `querySelectorAll` or `document.evaluate` there. `DOM.performSearch`
+//! would need a second round trip per match to learn roles and names and cannot reach them.
+
+use agentbrowser_protocol::{
+    ErrorCode, FindOutput, FindParams, Locator, Target, TargetKind, TargetMatch, classify,
+};
+use serde_json::{Value, json};
+
+use crate::answer;
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
+use crate::page::Page;
+use crate::refs::RefEntry;
+use crate::world::{self, FrameTarget};
+
+/// The spec the page's `resolveTarget` takes for a non-ref target (`None` for a ref).
+fn spec(target: &Target) -> Option<Value> {
+    match target {
+        Target::Text(s) => match classify(s) {
+            TargetKind::Ref(_) => None,
+            TargetKind::Css(c) => Some(json!({"kind": "css", "value": c})),
+            TargetKind::Xpath(x) => Some(json!({"kind": "xpath", "value": x})),
+        },
+        Target::Find(f) => Some(locator_spec(&f.find)),
+    }
+}
+
+fn locator_spec(l: &Locator) -> Value {
+    json!({"kind": "find", "find": l})
+}
+
+/// One element a target resolved to, as the page answers it.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Resolved {
+    #[serde(rename = "ref")]
+    id: String,
+    role: String,
+    name: String,
+    doc_token: String,
+    next_ref: u64,
+}
+
+/// The matches of a `find`, as the page answers them.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Listed {
+    count: u64,
+    matches: Vec<TargetMatch>,
+    doc_token: String,
+    next_ref: u64,
+}
+
+async fn call(page: &Page, mut spec: Value, what: &str, extra: Value) -> Result<Value> {
+    let next = page
+        .ref_counter
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .max(1);
+    if let (Some(m), Value::Object(x)) = (spec.as_object_mut(), extra) {
+        m.insert("what".into(), json!(what));
+        m.insert("nextRef".into(), json!(next));
+        m.extend(x);
+    }
+    let frame = FrameTarget::main(page);
+    let v = world::call_api(page, &frame, &format!("resolveTarget({spec})")).await?;
+    answer::decode(v)?.map_err(|f| failure(f, what))
+}
+
+/// The engine error for a page's refusal to resolve `what`.
+fn failure(f: answer::PageFailure, what: &str) -> EngineError {
+    match f.code.as_str() {
+        "ambiguous_target" => {
+            let candidates: Vec<String> = f
+                .detail
+                .get("candidates")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(candidate_line).collect())
+                .unwrap_or_default();
+            let count = f.detail.get("count").and_then(Value::as_u64).unwrap_or(0);
+            EngineError::new(
+                ErrorCode::AmbiguousTarget,
+                format!(
+                    "{what} matches {count} elements; nothing was done. Make it match one, or pick one \
+                     (a locator's `nth`, `first`, `last`). The first {}:\n{}",
+                    candidates.len(),
+                    candidates.join("\n")
+                ),
+            )
+            .with_data(json!({"target": what, "count": count, "candidates": f.detail.get("candidates")}))
+        }
+        "invalid_selector" => {
+            EngineError::invalid(format!("invalid parameter `ref`: {}", f.message))
+                .with_data(json!({"target": what}))
+        }
+        "not_found" => EngineError::new(
+            ErrorCode::NotFound,
+            format!("{}; nothing was done", f.message),
+        )
+        .with_data(json!({"target": what, "count": f.detail.get("count")})),
+        _ => f.into_error(what),
+    }
+}
+
+/// `  button "Save"  form > button:nth-of-type(2)  <button class="x">`.
+fn candidate_line(c: &Value) -> String {
+    let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let (role, name) = (s("role"), s("name"));
+    let who = if name.is_empty() {
+        role
+    } else {
+        format!("{role} \"{name}\"")
+    };
+    format!("  {who}  {}  {}", s("path"), s("html"))
+}
+
+fn record(page: &Page, id: &str, role: String, name: String, doc_token: String, next: u64) {
+    page.ref_counter
+        .fetch_max(next, std::sync::atomic::Ordering::Relaxed);
+    let frame_id = page.state().main_frame_id;
+    page.refs.lock().unwrap_or_else(|e| e.into_inner()).record(
+        id,
+        RefEntry {
+            role,
+            name,
+            frame_id,
+            session_id: None,
+            doc_token,
+        },
+    );
+}
+
+/// The active tab's page and the ref `target` names: a ref as given (checked as `ref_page`
+/// does), or the ref of the one element a selector or locator matches now.
+pub(crate) async fn target_page(cx: &mut Cx<'_>, target: &Target) -> Result<(Page, String)> {
+    let Some(spec) = spec(target) else {
+        let id = target.as_ref_id().unwrap_or_default().to_string();
+        return Ok((cx.ref_page(&id).await?, id));
+    };
+    let page = cx.page().await?;
+    let what = target.describe();
+    let v = call(&page, spec, &what, json!({"mode": "one"})).await?;
+    let r: Resolved = serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer resolving {what} is malformed: {e}"
+        ))
+    })?;
+    record(&page, &r.id, r.role, r.name, r.doc_token, r.next_ref);
+    Ok((page, r.id))
+}
+
+/// `find`: the elements a selector or locator matches now, each with its ref.
+pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
+    let page = cx.page().await?;
+    let what = p.target.describe();
+    let limit = p.limit.unwrap_or(50);
+    let spec = spec(&p.target).ok_or_else(|| {
+        EngineError::invalid("invalid parameter `target`: a ref; give a selector or a locator")
+    })?;
+    let v = call(&page, spec, &what, json!({"mode": "list", "limit": limit})).await?;
+    let l: Listed = serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer listing {what} is malformed: {e}"
+        ))
+    })?;
+    for m in &l.matches {
+        record(
+            &page,
+            &m.target,
+            m.role.clone(),
+            m.name.clone(),
+            l.doc_token.clone(),
+            l.next_ref,
+        );
+    }
+    Ok(FindOutput {
+        truncated: (l.matches.len() as u64) < l.count,
+        count: l.count,
+        matches: l.matches,
+    })
+}

@@ -1,0 +1,328 @@
+//! What a ref command acts on: a ref, a CSS selector, an XPath or a live locator, and the `find`
+//! command that lists their matches. The rules, written once (this text is also the "Targets"
+//! section of `docs/protocol.md`):
+//!
+#![doc = include_str!("targets.md")]
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::present::Present;
+use crate::validate::{Validate, invalid};
+
+/// The "Targets" section of the protocol reference: how target strings are classified, how
+/// selectors and locators resolve, and the locator semantics.
+pub const TARGETS_DOC: &str = include_str!("targets.md");
+
+/// What a ref command acts on: a string (a ref, an XPath or a CSS selector, classified as the
+/// module documents) or a live locator `{"find": {...}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Target {
+    /// `e3`/`@e3`/`ref=e3` (a ref), `//...`/`(//...)[2]`/`xpath=...` (an XPath), or a CSS
+    /// selector (`css=` prefix optional).
+    Text(String),
+    /// A live locator, resolved when the command runs.
+    Find(FindTarget),
+}
+
+/// The locator form of a target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindTarget {
+    /// The locator.
+    pub find: Locator,
+}
+
+/// What kind of element a locator matches by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum LocatorBy {
+    /// The ARIA role, exactly as the snapshot shows it.
+    Role,
+    /// The innermost elements whose text contains the value.
+    Text,
+    /// Controls by their label.
+    Label,
+    /// The `placeholder` attribute.
+    Placeholder,
+    /// The `alt` attribute.
+    Alt,
+    /// The `title` attribute.
+    Title,
+    /// The `data-testid` attribute (exact).
+    Testid,
+}
+
+impl LocatorBy {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LocatorBy::Role => "role",
+            LocatorBy::Text => "text",
+            LocatorBy::Label => "label",
+            LocatorBy::Placeholder => "placeholder",
+            LocatorBy::Alt => "alt",
+            LocatorBy::Title => "title",
+            LocatorBy::Testid => "testid",
+        }
+    }
+}
+
+/// A live locator: which elements match is decided each time a command uses it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Locator {
+    /// What to match by.
+    pub by: LocatorBy,
+    /// The role, text, label, attribute value or test id.
+    pub value: String,
+    /// With `by: role`: the accessible name must contain this (case-insensitive; with `exact`: equal).
+    pub name: Option<String>,
+    /// Compare text as equal (whitespace collapsed, case included) instead of as a
+    /// case-insensitive substring (default false).
+    pub exact: Option<bool>,
+    /// Which match to use, 0-based; negative counts from the end (-1: the last). Without it,
+    /// several matches are `ambiguous_target`.
+    pub nth: Option<i64>,
+}
+
+/// How a target string is meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind<'a> {
+    /// A ref id as written (`e3`, `@e3`, `ref=e3`).
+    Ref(&'a str),
+    /// An XPath expression (the `xpath=` prefix removed).
+    Xpath(&'a str),
+    /// A CSS selector (the `css=` prefix removed).
+    Css(&'a str),
+}
+
+/// Whether `s` is a ref id: `e3`, `@e3` or `ref=e3`.
+fn is_ref(s: &str) -> bool {
+    let id = s
+        .strip_prefix('@')
+        .or_else(|| s.strip_prefix("ref="))
+        .unwrap_or(s);
+    id.len() > 1 && id.starts_with('e') && id[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Classifies a target string (see the module documentation).
+pub fn classify(s: &str) -> TargetKind<'_> {
+    let t = s.trim();
+    if is_ref(t) {
+        TargetKind::Ref(t)
+    } else if let Some(x) = t.strip_prefix("xpath=") {
+        TargetKind::Xpath(x)
+    } else if let Some(c) = t.strip_prefix("css=") {
+        TargetKind::Css(c)
+    } else if t.starts_with('/') || t.starts_with("(/") || t.starts_with("./") || t == ".." {
+        TargetKind::Xpath(t)
+    } else {
+        TargetKind::Css(t)
+    }
+}
+
+impl Target {
+    /// The ref id when this target is a ref.
+    pub fn as_ref_id(&self) -> Option<&str> {
+        match self {
+            Target::Text(s) => match classify(s) {
+                TargetKind::Ref(r) => Some(r),
+                _ => None,
+            },
+            Target::Find(_) => None,
+        }
+    }
+
+    /// How messages name this target.
+    pub fn describe(&self) -> String {
+        match self {
+            Target::Text(s) => match classify(s) {
+                TargetKind::Ref(r) => format!("ref `{r}`"),
+                TargetKind::Xpath(x) => format!("XPath `{x}`"),
+                TargetKind::Css(c) => format!("selector `{c}`"),
+            },
+            Target::Find(f) => f.find.describe(),
+        }
+    }
+}
+
+impl From<&str> for Target {
+    fn from(s: &str) -> Target {
+        Target::Text(s.to_string())
+    }
+}
+
+impl From<String> for Target {
+    fn from(s: String) -> Target {
+        Target::Text(s)
+    }
+}
+
+impl Locator {
+    /// How messages name this locator: `find role "button" name "Save" nth 0`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("find {} {:?}", self.by.as_str(), self.value);
+        if let Some(n) = &self.name {
+            s.push_str(&format!(" name {n:?}"));
+        }
+        if self.exact == Some(true) {
+            s.push_str(" exact");
+        }
+        if let Some(n) = self.nth {
+            s.push_str(&format!(" nth {n}"));
+        }
+        s
+    }
+}
+
+impl Validate for Locator {
+    fn validate(&self) -> Result<(), String> {
+        if self.value.trim().is_empty() {
+            return invalid(
+                "find.value",
+                format!("empty; give the {} to match", self.by.as_str()),
+            );
+        }
+        if self.name.is_some() && self.by != LocatorBy::Role {
+            return invalid(
+                "find.name",
+                format!(
+                    "only `by: role` takes a name (this locator is by {})",
+                    self.by.as_str()
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl Validate for Target {
+    fn validate(&self) -> Result<(), String> {
+        match self {
+            Target::Text(s) => {
+                let inner = match classify(s) {
+                    TargetKind::Ref(r) => r,
+                    TargetKind::Xpath(x) => x,
+                    TargetKind::Css(c) => c,
+                };
+                if inner.trim().is_empty() {
+                    invalid(
+                        "ref",
+                        "empty; give a ref (`e3`), a CSS selector (`#save`) or an XPath (`//button`)",
+                    )
+                } else {
+                    Ok(())
+                }
+            }
+            Target::Find(f) => f.find.validate(),
+        }
+    }
+}
+
+/// Parameters of `find`: list the elements a selector, XPath or locator matches now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FindParams {
+    /// A CSS selector, an XPath or a locator `{"find": {...}}` (a locator's `nth`, if any, keeps
+    /// only that match); not a ref.
+    pub target: Target,
+    /// At most this many matches are listed, 1 to 1000 (default 50); `count` is always the total.
+    pub limit: Option<u32>,
+}
+
+impl Validate for FindParams {
+    fn validate(&self) -> Result<(), String> {
+        match self.limit {
+            Some(n) if !(1..=1000).contains(&n) => invalid("limit", format!("{n}; use 1 to 1000")),
+            _ if self.target.as_ref_id().is_some() => invalid(
+                "target",
+                "a ref; `find` lists the matches of a CSS selector, an XPath or a locator",
+            ),
+            _ => self.target.validate(),
+        }
+    }
+}
+
+/// One element a locator or selector matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TargetMatch {
+    /// Its ref (usable by every ref command).
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Its role, as the snapshot shows it.
+    pub role: String,
+    /// Its accessible name.
+    pub name: String,
+    /// A short CSS path to it.
+    pub path: String,
+}
+
+/// Result of `find`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FindOutput {
+    /// How many elements match (all of them, also those not listed).
+    pub count: u64,
+    /// The matches listed, in document order (at most `limit`).
+    pub matches: Vec<TargetMatch>,
+    /// Whether `matches` lists fewer than `count`.
+    pub truncated: bool,
+}
+
+impl Present for FindOutput {
+    fn text(&self) -> String {
+        let mut out = match self.count {
+            0 => "no match".to_string(),
+            1 => "1 match".to_string(),
+            n => format!("{n} matches"),
+        };
+        for m in &self.matches {
+            if m.name.is_empty() {
+                out.push_str(&format!("\n@{} {}  {}", m.target, m.role, m.path));
+            } else {
+                out.push_str(&format!(
+                    "\n@{} {} \"{}\"  {}",
+                    m.target, m.role, m.name, m.path
+                ));
+            }
+        }
+        if self.truncated {
+            out.push_str(&format!(
+                "\n... {} more not listed (raise --limit)",
+                self.count as usize - self.matches.len()
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_target_strings() {
+        assert_eq!(classify("e12"), TargetKind::Ref("e12"));
+        assert_eq!(classify("@e12"), TargetKind::Ref("@e12"));
+        assert_eq!(classify("//button"), TargetKind::Xpath("//button"));
+        assert_eq!(classify("(//a)[2]"), TargetKind::Xpath("(//a)[2]"));
+        assert_eq!(classify("xpath=id('x')"), TargetKind::Xpath("id('x')"));
+        assert_eq!(classify("css=e12"), TargetKind::Css("e12"));
+        assert_eq!(classify("#save"), TargetKind::Css("#save"));
+        assert_eq!(classify("em"), TargetKind::Css("em"));
+        assert_eq!(classify("e1x"), TargetKind::Css("e1x"));
+    }
+
+    #[test]
+    fn locator_target_wire_shape() {
+        let t: Target = serde_json::from_value(serde_json::json!(
+            {"find": {"by": "role", "value": "button", "name": "Save", "exact": false, "nth": 0}}
+        ))
+        .unwrap();
+        assert!(matches!(&t, Target::Find(f) if f.find.by == LocatorBy::Role));
+        let s: Target = serde_json::from_value(serde_json::json!("#x")).unwrap();
+        assert_eq!(s, Target::Text("#x".into()));
+    }
+}

@@ -1,0 +1,240 @@
+"""The mutations and reads shared by every element target: :class:`~agentbrowser.Ref` (a
+snapshot's ref) and :class:`~agentbrowser.Locator` (a selector or ``page.find`` locator,
+resolved by the engine on every call).  Each runs through ``browser._ops`` with the target's
+wire form (:meth:`Actionable._wire_target`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, overload
+
+from ._checks import check_type
+from ._client import B
+from .specs import MODIFIERS, MOUSE_BUTTONS
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..aio import AsyncBrowser
+    from ..browser import Browser
+    from .action import ActionResult
+    from .ref import Ref
+    from .specs import Modifier, MouseButton, Wait
+
+
+class Actionable(Generic[B]):
+    """Mutations (returning :class:`ActionResult` with evidence, each taking ``wait=``) and
+    reads of one element target; subclasses say what goes in the request's ``ref``."""
+
+    __slots__ = ()
+    browser: B
+
+    def _wire_target(self) -> str | Mapping[str, Any]:
+        """The request's ``ref``: a ref id, a selector string or ``{"find": {...}}``."""
+        raise NotImplementedError
+
+    def _as_ref(self) -> Ref[B] | None:
+        """The :class:`Ref` this target is, for errors and results (None for a locator)."""
+        return None
+
+    # -- mutations -------------------------------------------------------------
+
+    @overload
+    def click(
+        self: Actionable[Browser],
+        *,
+        button: MouseButton = ...,
+        click_count: int = ...,
+        new_tab: bool = ...,
+        modifiers: Sequence[Modifier] = ...,
+        wait: Wait | None = ...,
+    ) -> ActionResult[Browser]: ...
+    @overload
+    def click(
+        self: Actionable[AsyncBrowser],
+        *,
+        button: MouseButton = ...,
+        click_count: int = ...,
+        new_tab: bool = ...,
+        modifiers: Sequence[Modifier] = ...,
+        wait: Wait | None = ...,
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def click(
+        self,
+        *,
+        button: MouseButton = "left",
+        click_count: int = 1,
+        new_tab: bool = False,
+        modifiers: Sequence[Modifier] = (),
+        wait: Wait | None = None,
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Click with a mouse button (left, right, middle) and count, holding ``modifiers``
+        (Alt, Control, ControlOrMeta, Meta, Shift); ``new_tab`` opens links in a new tab."""
+        if button not in MOUSE_BUTTONS:
+            raise ValueError(f"click button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
+        check_type(f"{type(self).__name__}.click", "click_count", click_count, int, "1, 2 or 3")
+        if click_count not in (1, 2, 3):
+            raise ValueError(
+                f"{type(self).__name__}.click click_count must be 1, 2 or 3 (as the engine allows), got {click_count}"
+            )
+        check_type(f"{type(self).__name__}.click", "new_tab", new_tab, bool, "a bool")
+        if isinstance(modifiers, str) or any(m not in MODIFIERS for m in modifiers):
+            raise ValueError(
+                f"{type(self).__name__}.click modifiers must be a list of {', '.join(MODIFIERS)}; got {modifiers!r}"
+            )
+        params: dict[str, Any] = {"button": button, "clickCount": click_count, "newTab": new_tab}
+        if modifiers:
+            params["modifiers"] = list(modifiers)
+        return self.browser._drive(self.browser._ops.mutate(self, "click", params, wait))
+
+    @overload
+    def fill(self: Actionable[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def fill(
+        self: Actionable[AsyncBrowser], value: str, *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def fill(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Replace the control's value."""
+        check_type(f"{type(self).__name__}.fill", "value", value, str, "a string")
+        return self.browser._drive(self.browser._ops.mutate(self, "fill", {"value": value}, wait))
+
+    @overload
+    def type(self: Actionable[Browser], text: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def type(
+        self: Actionable[AsyncBrowser], text: str, *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Type text with key and input events."""
+        check_type(f"{type(self).__name__}.type", "text", text, str, "a string")
+        return self.browser._drive(self.browser._ops.mutate(self, "type", {"text": text}, wait))
+
+    @overload
+    def select(self: Actionable[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def select(
+        self: Actionable[AsyncBrowser], value: str, *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def select(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Select an option by value (or label)."""
+        check_type(f"{type(self).__name__}.select", "value", value, str, "a string")
+        return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+
+    @overload
+    def check(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def check(self: Actionable[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def check(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Make a checkbox or radio checked."""
+        return self.browser._drive(self.browser._ops.mutate(self, "check", {}, wait))
+
+    @overload
+    def uncheck(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def uncheck(
+        self: Actionable[AsyncBrowser], *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def uncheck(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Make a checkbox unchecked."""
+        return self.browser._drive(self.browser._ops.mutate(self, "uncheck", {}, wait))
+
+    @overload
+    def hover(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def hover(self: Actionable[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def hover(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Move the mouse over the element."""
+        return self.browser._drive(self.browser._ops.mutate(self, "hover", {}, wait))
+
+    @overload
+    def tap(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def tap(self: Actionable[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def tap(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Tap the element with a touch event."""
+        return self.browser._drive(self.browser._ops.mutate(self, "tap", {}, wait))
+
+    @overload
+    def focus(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def focus(self: Actionable[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def focus(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Focus the element."""
+        return self.browser._drive(self.browser._ops.mutate(self, "focus", {}, wait))
+
+    @overload
+    def clear(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def clear(self: Actionable[AsyncBrowser], *, wait: Wait | None = ...) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def clear(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Empty the control's value."""
+        return self.browser._drive(self.browser._ops.mutate(self, "clear", {}, wait))
+
+    @overload
+    def scroll_into_view(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    @overload
+    def scroll_into_view(
+        self: Actionable[AsyncBrowser], *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def scroll_into_view(self, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Scroll the element into the viewport."""
+        return self.browser._drive(self.browser._ops.mutate(self, "scroll_into_view", {}, wait))
+
+    # -- reads -------------------------------------------------------------------
+
+    @overload
+    def text(self: Actionable[Browser]) -> str: ...
+    @overload
+    def text(self: Actionable[AsyncBrowser]) -> Awaitable[str]: ...
+    def text(self) -> str | Awaitable[str]:
+        """The element's text content."""
+        return self.browser._drive(self.browser._ops.read_str(self, "text", {}))
+
+    @overload
+    def inner_text(self: Actionable[Browser]) -> str: ...
+    @overload
+    def inner_text(self: Actionable[AsyncBrowser]) -> Awaitable[str]: ...
+    def inner_text(self) -> str | Awaitable[str]:
+        """The element's rendered text."""
+        return self.browser._drive(self.browser._ops.read_str(self, "inner_text", {}))
+
+    @overload
+    def input_value(self: Actionable[Browser]) -> str: ...
+    @overload
+    def input_value(self: Actionable[AsyncBrowser]) -> Awaitable[str]: ...
+    def input_value(self) -> str | Awaitable[str]:
+        """The control's current value."""
+        return self.browser._drive(self.browser._ops.read_str(self, "input_value", {}))
+
+    @overload
+    def attribute(self: Actionable[Browser], name: str) -> str | None: ...
+    @overload
+    def attribute(self: Actionable[AsyncBrowser], name: str) -> Awaitable[str | None]: ...
+    def attribute(self, name: str) -> str | None | Awaitable[str | None]:
+        """An attribute's value, or None when absent."""
+        check_type(f"{type(self).__name__}.attribute", "name", name, str, "a string")
+        return self.browser._drive(self.browser._ops.read_opt_str(self, "attribute", {"name": name}))
+
+    @overload
+    def is_visible(self: Actionable[Browser]) -> bool: ...
+    @overload
+    def is_visible(self: Actionable[AsyncBrowser]) -> Awaitable[bool]: ...
+    def is_visible(self) -> bool | Awaitable[bool]:
+        """Whether the element is rendered with a box."""
+        return self.browser._drive(self.browser._ops.read_bool(self, "is_visible"))
+
+    @overload
+    def is_enabled(self: Actionable[Browser]) -> bool: ...
+    @overload
+    def is_enabled(self: Actionable[AsyncBrowser]) -> Awaitable[bool]: ...
+    def is_enabled(self) -> bool | Awaitable[bool]:
+        """Whether the element is enabled."""
+        return self.browser._drive(self.browser._ops.read_bool(self, "is_enabled"))
+
+    @overload
+    def is_checked(self: Actionable[Browser]) -> bool: ...
+    @overload
+    def is_checked(self: Actionable[AsyncBrowser]) -> Awaitable[bool]: ...
+    def is_checked(self) -> bool | Awaitable[bool]:
+        """Whether the checkbox or radio is checked."""
+        return self.browser._drive(self.browser._ops.read_bool(self, "is_checked"))

@@ -1,0 +1,168 @@
+"""A :class:`Locator`: a live target (CSS selector, XPath or ``page.find`` locator) resolved by
+the engine every time one of its methods runs, and :class:`Finder`, ``page.find``.
+
+The matching rules are the protocol's (``docs/protocol.md``, "Targets"): the role is compared
+exactly (as the snapshot shows it); names and texts are case-insensitive substrings unless
+``exact=True``; ``testid`` is the exact ``data-testid``; only rendered elements match.  Exactly
+one element must match when an action or read runs: none raises BrowserError ``not_found``,
+several raise :class:`~agentbrowser.AmbiguousTargetError` listing candidates (pick one with
+:meth:`Locator.first`, :meth:`Locator.last` or :meth:`Locator.nth`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, overload
+
+from ._actionable import Actionable
+from ._checks import check_type
+from ._client import B
+
+if TYPE_CHECKING:
+    from ..aio import AsyncBrowser
+    from ..browser import Browser
+
+#: The kinds a ``page.find`` locator matches by.
+LOCATOR_KINDS = ("role", "text", "label", "placeholder", "alt", "title", "testid")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Locator(Actionable[B]):
+    """A live target: ``target`` is its wire form (a CSS selector ``css=...``, an XPath
+    ``xpath=...``, a ref id, or ``{"find": {...}}``); every method resolves it again.
+
+    Mutations return :class:`ActionResult` (with evidence, like a :class:`Ref`'s); reads
+    return values.  ``count()`` and ``all()`` list what matches now.
+    """
+
+    target: str | Mapping[str, Any]
+    browser: B = field(compare=False)
+
+    def _wire_target(self) -> str | Mapping[str, Any]:
+        return self.target
+
+    def describe(self) -> str:
+        """How messages name this locator (``find role "button" name "Save"``, ``css=#x``)."""
+        t = self.target
+        if isinstance(t, str):
+            return t
+        f = t["find"]
+        out = f"find {f['by']} {f['value']!r}"
+        if f.get("name") is not None:
+            out += f" name {f['name']!r}"
+        if f.get("exact"):
+            out += " exact"
+        if f.get("nth") is not None:
+            out += f" nth {f['nth']}"
+        return out
+
+    def __repr__(self) -> str:
+        return f"Locator({self.describe()})"
+
+    # -- picking one match -------------------------------------------------------------
+
+    def nth(self, index: int) -> Locator[B]:
+        """The match number ``index`` (0-based; negative counts from the end) of a ``page.find`` locator."""
+        check_type("Locator.nth", "index", index, int, "an int")
+        if not isinstance(self.target, Mapping):
+            raise ValueError(
+                f"Locator.nth applies to page.find locators (role, text, label, ...); {self.describe()} "
+                "is a selector: make it match exactly one element"
+            )
+        find = {**self.target["find"], "nth": index}
+        return Locator(target={"find": find}, browser=self.browser)
+
+    def first(self) -> Locator[B]:
+        """The first match (in document order)."""
+        return self.nth(0)
+
+    def last(self) -> Locator[B]:
+        """The last match."""
+        return self.nth(-1)
+
+    @overload
+    def count(self: Locator[Browser]) -> int: ...
+    @overload
+    def count(self: Locator[AsyncBrowser]) -> Awaitable[int]: ...
+    def count(self) -> int | Awaitable[int]:
+        """How many elements match now."""
+        return self.browser._drive(self.browser._ops.locator_count(self))
+
+    @overload
+    def all(self: Locator[Browser]) -> tuple[Locator[Browser], ...]: ...
+    @overload
+    def all(self: Locator[AsyncBrowser]) -> Awaitable[tuple[Locator[AsyncBrowser], ...]]: ...
+    def all(self) -> tuple[Locator[Any], ...] | Awaitable[tuple[Locator[Any], ...]]:
+        """Every match now (at most 1000), each as a locator on its ref (``e12``)."""
+        return self.browser._drive(self.browser._ops.locator_all(self))
+
+
+def _text(who: str, field_name: str, value: object) -> str:
+    check_type(who, field_name, value, str, "a string")
+    assert isinstance(value, str)
+    if not value.strip():
+        raise ValueError(f"{who} {field_name} must not be empty")
+    return value
+
+
+class Finder(Generic[B]):
+    """``page.find``: builds :class:`Locator` objects (nothing runs until one is used)."""
+
+    def __init__(self, browser: B) -> None:
+        self._b: B = browser
+
+    def _find(self, by: str, value: str, *, name: str | None = None, exact: bool = False) -> Locator[B]:
+        who = f"page.find.{by}"
+        spec: dict[str, Any] = {"by": by, "value": _text(who, "value", value)}
+        if name is not None:
+            spec["name"] = _text(who, "name", name)
+        check_type(who, "exact", exact, bool, "a bool")
+        if exact:
+            spec["exact"] = True
+        return Locator(target={"find": spec}, browser=self._b)
+
+    def css(self, selector: str) -> Locator[B]:
+        """The element a CSS selector matches (document and open shadow roots)."""
+        return Locator(target="css=" + _text("page.find.css", "selector", selector), browser=self._b)
+
+    def xpath(self, expression: str) -> Locator[B]:
+        """The element an XPath matches (the ``xpath=`` prefix is optional)."""
+        expr = _text("page.find.xpath", "expression", expression)
+        return Locator(target=expr if expr.startswith("xpath=") else "xpath=" + expr, browser=self._b)
+
+    def role(self, role: str, *, name: str | None = None, exact: bool = False) -> Locator[B]:
+        """Elements with this ARIA role (exact, as the snapshot shows it) and, with ``name``, an
+        accessible name containing it (case-insensitive; ``exact``: equal)."""
+        return self._find("role", role, name=name, exact=exact)
+
+    def text(self, text: str, *, exact: bool = False) -> Locator[B]:
+        """The innermost elements whose text contains ``text``."""
+        return self._find("text", text, exact=exact)
+
+    def label(self, label: str, *, exact: bool = False) -> Locator[B]:
+        """Controls whose label (``<label>``, ``aria-label``, ``aria-labelledby``) matches."""
+        return self._find("label", label, exact=exact)
+
+    def placeholder(self, text: str, *, exact: bool = False) -> Locator[B]:
+        """Elements whose ``placeholder`` matches."""
+        return self._find("placeholder", text, exact=exact)
+
+    def alt(self, text: str, *, exact: bool = False) -> Locator[B]:
+        """Elements whose ``alt`` matches."""
+        return self._find("alt", text, exact=exact)
+
+    def title(self, text: str, *, exact: bool = False) -> Locator[B]:
+        """Elements whose ``title`` matches."""
+        return self._find("title", text, exact=exact)
+
+    def testid(self, test_id: str) -> Locator[B]:
+        """Elements whose ``data-testid`` equals ``test_id``."""
+        return self._find("testid", test_id)
+
+    #: pyagentbrowser's names.
+    alt_text = alt
+    test_id = testid
+
+    def __repr__(self) -> str:
+        return f"<Finder of {self._b!r}>"
