@@ -2,11 +2,12 @@
 //! daemon, or a command the CLI runs itself.
 
 use agentbrowser_protocol::{
-    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, ErrorCode,
-    ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState,
-    NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request,
-    Response, ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams,
-    TypeParams, ValueParams, WaitCondition, WaitParams,
+    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, DownloadParams,
+    ErrorCode, ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams,
+    LoadState, NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams,
+    RefParams, Request, Response, ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams,
+    TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition, WaitDownloadParams,
+    WaitParams,
 };
 use serde_json::Value;
 
@@ -155,6 +156,40 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Focus { r#ref, after } => Command::Focus(ref_action(r#ref, after)),
         Cmd::Clear { r#ref, after } => Command::Clear(ref_action(r#ref, after)),
         Cmd::ScrollIntoView { r#ref, after } => Command::ScrollIntoView(ref_action(r#ref, after)),
+        Cmd::Download {
+            r#ref,
+            path,
+            timeout_ms,
+        } => Command::Download(DownloadParams {
+            target: r#ref,
+            path: absolute("download", &path)?,
+            timeout_ms,
+        }),
+        Cmd::Upload {
+            mut args,
+            chooser,
+            after,
+        } => {
+            let target = if chooser { None } else { Some(args.remove(0)) };
+            if args.is_empty() {
+                return Err(Failure::invalid(
+                    "upload",
+                    "give the files to upload after the ref (`upload e3 ./a.pdf`), or use \
+                     `upload --chooser FILE...` to answer an open file chooser",
+                ));
+            }
+            let files = args
+                .iter()
+                .map(|f| absolute("upload", f))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Upload(UploadParams {
+                target,
+                files,
+                wait,
+                evidence,
+            })
+        }
         Cmd::Press { key, after } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Press(PressParams {
@@ -188,7 +223,34 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             text,
             url,
             load,
+            download: Some(path),
+            timeout_ms,
         } => {
+            if ms.is_some() || text.is_some() || url.is_some() || load.is_some() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--download waits for a download alone: give no MS, --text, --url or --load with it",
+                ));
+            }
+            Command::WaitDownload(WaitDownloadParams {
+                path: path.map(|p| absolute("wait", &p)).transpose()?,
+                timeout_ms,
+            })
+        }
+        Cmd::Wait {
+            ms,
+            text,
+            url,
+            load,
+            download: None,
+            timeout_ms,
+        } => {
+            if timeout_ms.is_some() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--timeout-ms goes with --download; other waits take the global --timeout",
+                ));
+            }
             let condition = wait_condition(text, url, load);
             if condition.is_some() && ms.is_some() {
                 return Err(Failure::invalid(

@@ -101,6 +101,7 @@ impl Command {
             Command::Fill(p) | Command::Select(p) => &p.wait,
             Command::Type(p) => &p.wait,
             Command::Press(p) => &p.wait,
+            Command::Upload(p) => &p.wait,
             Command::Check(p)
             | Command::Uncheck(p)
             | Command::Hover(p)
@@ -108,6 +109,16 @@ impl Command {
             | Command::Focus(p)
             | Command::Clear(p)
             | Command::ScrollIntoView(p) => &p.wait,
+            Command::Download(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
+            }
+            Command::WaitDownload(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
+            }
             Command::Read(p) => {
                 return p
                     .timeout_ms
@@ -242,6 +253,12 @@ macro_rules! for_each_command {
             Clear(RefActionParams) -> ActionOutput => "clear" [Mutate],
             /// Scroll a ref into view.
             ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate],
+            /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
+            Upload(UploadParams) -> ActionOutput => "upload" [Mutate],
+            /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
+            Download(DownloadParams) -> DownloadOutput => "download" [Mutate],
+            /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.
+            WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read],
             /// Press a key or chord on the focused element of the active tab.
             Press(PressParams) -> ActionOutput => "press" [Mutate],
             /// The text content of a ref.

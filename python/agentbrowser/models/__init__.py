@@ -22,6 +22,7 @@ from .diagnostics import LogLevel as LogLevel
 from .diagnostics import logged_errors as logged_errors
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
+from .files import Download, FileChooser, UploadedFile
 from .ref import Ref
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
@@ -54,6 +55,9 @@ __all__ = [
     "Ref",
     "Wait",
     "ActionResult",
+    "UploadedFile",
+    "FileChooser",
+    "Download",
     "SnapshotDiff",
     "BrowserResponse",
     "CloseResult",

@@ -12,9 +12,12 @@ from ._client import B
 from .specs import MODIFIERS, MOUSE_BUTTONS
 
 if TYPE_CHECKING:
+    import os
+
     from ..aio import AsyncBrowser
     from ..browser import Browser
     from .action import ActionResult
+    from .files import Download
     from .snapshot import Snapshot
     from collections.abc import Sequence
 
@@ -136,6 +139,37 @@ class Ref(Generic[B]):
         """Select an option by value (or label)."""
         check_type("Ref.select", "value", value, str, "a string")
         return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+
+    @overload
+    def upload(
+        self: Ref[Browser], files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, wait: Wait | None = ...
+    ) -> ActionResult[Browser]: ...
+    @overload
+    def upload(
+        self: Ref[AsyncBrowser],
+        files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        wait: Wait | None = ...,
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def upload(
+        self, files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, wait: Wait | None = None
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Set files on this file input, or on the hidden one this button or label stands for."""
+        return self.browser._drive(self.browser._ops.upload(self.browser, self, files, wait))
+
+    @overload
+    def download(
+        self: Ref[Browser], path: str | os.PathLike[str], *, timeout_ms: int | None = ...
+    ) -> Download: ...
+    @overload
+    def download(
+        self: Ref[AsyncBrowser], path: str | os.PathLike[str], *, timeout_ms: int | None = ...
+    ) -> Awaitable[Download]: ...
+    def download(
+        self, path: str | os.PathLike[str], *, timeout_ms: int | None = None
+    ) -> Download | Awaitable[Download]:
+        """Click this ref, wait for the download it starts, and move the file to ``path``."""
+        return self.browser._drive(self.browser._ops.download(self, path, timeout_ms))
 
     @overload
     def check(self: Ref[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...

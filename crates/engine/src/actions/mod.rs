@@ -528,6 +528,41 @@ pub async fn mutate(
     .await
 }
 
+/// Runs an action of another capability module (`act`, not started yet) with the same evidence
+/// as a ref mutation: before/after snapshots, dialogs, console errors, the wait. `target`: the
+/// ref it acts on, if any.
+pub(crate) async fn run<F>(
+    page: &Page,
+    action: &str,
+    target: Option<(&str, &RefEntry)>,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+    act: F,
+) -> Result<ActionOutput>
+where
+    F: std::future::Future<Output = Result<ActionReport>>,
+{
+    let before = if evidence {
+        Some(before_snapshot(page, target.map(|t| t.0)).await?)
+    } else {
+        None
+    };
+    let marks = Marks::now(page);
+    let report = act.await?;
+    finish(
+        page,
+        action,
+        target.map(|(id, entry)| target_of(id, entry)),
+        before,
+        marks,
+        wait_for,
+        limits,
+        report,
+    )
+    .await
+}
+
 /// Presses a key chord on the page with its wait and evidence.
 pub async fn press(
     page: &Page,
@@ -582,6 +617,7 @@ struct Marks {
     /// The action already ended with a round trip through the page's renderer.
     synced: bool,
     dialogs: u64,
+    choosers: u64,
     diagnostics: crate::events::DiagCursor,
 }
 
@@ -593,6 +629,7 @@ impl Marks {
             doc_seq: s.document_seq,
             synced: false,
             dialogs: page.dialogs.cursor(),
+            choosers: page.choosers.cursor(),
             diagnostics: page.diagnostics.cursor(),
         }
     }
@@ -693,6 +730,21 @@ async fn finish(
         return Err(transition("wait", e));
     }
     let (console_errors, page_errors) = logged_during(page, action, &marks);
+    let mut report = report;
+    if let Some(c) = page.choosers.opened_since(marks.choosers) {
+        crate::warnings::note(format!(
+            "`{action}` opened a file chooser (it takes {}); nothing was chosen yet: answer it with \
+             `upload --chooser FILE...` (MCP `browser_file_upload`)",
+            if c.multiple {
+                "several files"
+            } else {
+                "one file"
+            }
+        ));
+        report.file_chooser = Some(agentbrowser_protocol::FileChooserInfo {
+            multiple: c.multiple,
+        });
+    }
     let mut out = ActionOutput {
         action: action.to_string(),
         target: target.clone(),

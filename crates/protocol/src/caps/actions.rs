@@ -208,6 +208,13 @@ pub struct ActionReport {
     /// `click` with `newTab`: the tab the click opened (null when none opened).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<Option<String>>,
+    /// `upload`: the files the input holds afterwards, as the page sees them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<crate::caps::files::UploadedFile>>,
+    /// `click` (and other input): a file chooser the action opened, waiting for `upload`
+    /// without a ref.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_chooser: Option<crate::caps::files::FileChooserInfo>,
 }
 
 /// A JavaScript dialog the page opened, and how it was answered.
@@ -230,10 +237,24 @@ impl Present for ActionOutput {
         let mut line = match &self.target {
             Some(t) if t.name.is_empty() => format!("{action} {} ({})", t.target, t.role),
             Some(t) => format!("{action} {} ({} \"{}\")", t.target, t.role, t.name),
+            None if action == "upload" => "upload (the open file chooser)".to_string(),
             None => format!("{action} {}", self.report.key.as_deref().unwrap_or("")),
         };
         if let Some(Some(tab)) = &self.report.new_tab {
             line.push_str(&format!(" -> opened tab {tab}"));
+        }
+        if let Some(files) = &self.report.files {
+            let list: Vec<String> = files
+                .iter()
+                .map(|f| format!("{} ({} bytes)", f.name, f.size))
+                .collect();
+            line.push_str(&format!(" -> files: {}", list.join(", ")));
+        }
+        if let Some(c) = &self.report.file_chooser {
+            let n = if c.multiple { "files" } else { "a file" };
+            line.push_str(&format!(
+                "\nfile chooser open (takes {n}): answer it with `upload --chooser FILE...` (MCP: browser_file_upload)"
+            ));
         }
         if let Some(note) = &self.report.note {
             line.push_str(&format!(" ({note})"));
