@@ -44,6 +44,7 @@ DOWNLOADS = """<!doctype html><title>Downloads</title><h1>Downloads</h1>
 <a href="/file.bin" download="data.bin">Get data</a>
 <a href="/attach">Get report</a>
 <a href="/stall">Get stalled</a>
+<a href="/broken">Get broken</a>
 <button onclick="setTimeout(() => { const a = document.createElement('a');
   a.href = window.URL.createObjectURL(new Blob(['made by script'], {type: 'text/plain'}));
   a.download = 'note.txt'; document.body.appendChild(a); a.click(); }, 200)">Make note</button>"""
@@ -69,6 +70,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"x" * 1000)
             self.wfile.flush()
             time.sleep(5)
+        elif self.path == "/broken":
+            # Fewer bytes than announced, then the connection closes: the download fails.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Disposition", 'attachment; filename="broken.bin"')
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(b"x" * 1000)
+            self.wfile.flush()
+            self.close_connection = True
         elif self.path == "/favicon.ico":
             self._send(b"", "image/x-icon")
         else:
@@ -126,7 +137,7 @@ def test_upload_behind_a_label_and_multiple(browser: Browser, site: str, tmp_pat
     assert result.action == "upload"
     assert result.files == (UploadedFile(name="photo.png", size=321, mime_type="image/png"),)
     assert _out(browser) == "avatar: photo.png 321"
-    assert result.diff is not None and "avatar: photo.png 321" in result.diff.diff
+    assert result.before is not None and result.after is not None  # the evidence, as for every action
     # Several files through the page facade, on the `multiple` input behind a button.
     button = snap.one(role="button", name="Attach documents")
     result = browser.page.upload(button.id, [str(a), b])
@@ -192,6 +203,15 @@ def test_download_timeout(browser: Browser, site: str, tmp_path: Path) -> None:
         link.download(tmp_path, timeout_ms=1500)
     assert stalled.value.code == "timeout" and "stalled.bin" in str(stalled.value)
     assert not (tmp_path / "stalled.bin").exists()
+
+
+def test_failed_download_is_an_error(browser: Browser, site: str, tmp_path: Path) -> None:
+    browser.page.open(f"{site}/downloads")
+    link = browser.page.observe().one(role="link", name="Get broken")
+    with pytest.raises(BrowserError) as failed:
+        link.download(tmp_path, timeout_ms=10_000)
+    assert failed.value.code == "action_failed" and "broken.bin" in str(failed.value)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_async_upload_and_download(agentbrowser_bin: Path, site: str, tmp_path: Path) -> None:

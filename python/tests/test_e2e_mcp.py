@@ -47,7 +47,7 @@ PAGES["/mcp-upload"] = _page(
     "Upload",
     "<button onclick=\"document.getElementById('f').click()\">Choose files</button>"
     '<input id="f" type="file" multiple style="display:none">'
-    "<label for='g'>Avatar</label><input id='g' type='file' hidden>"
+    "<label for='g' role='button' tabindex='0'>Avatar</label><input id='g' type='file' hidden>"
     "<p role='status' id='o'></p><script>for (const id of ['f', 'g']) document.getElementById(id)"
     ".addEventListener('change', e => { document.getElementById('o').textContent = "
     "Array.from(e.target.files).map(f => id + ':' + f.name + ' ' + f.size).join(', '); });</script>",

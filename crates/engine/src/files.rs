@@ -278,26 +278,25 @@ async fn complete(
     loop {
         changes.borrow_and_update();
         let entry = downloads.first_unclaimed(from);
-        match entry.as_ref().map(|e| &e.state) {
-            Some(DownloadState::Completed { file }) => {
-                let e = entry.clone().unwrap_or_else(|| unreachable!());
-                downloads.claim(e.seq);
-                return land(downloads, &e, file, path);
+        if let Some(e) = &entry {
+            match &e.state {
+                DownloadState::Completed { file } => {
+                    downloads.claim(e.seq);
+                    return land(downloads, e, file, path);
+                }
+                DownloadState::Canceled => {
+                    downloads.claim(e.seq);
+                    return Err(EngineError::new(
+                        ErrorCode::ActionFailed,
+                        format!(
+                            "the download of {:?} from {} was canceled or failed (a network \
+                             error, or the page or server aborted it); no file was saved",
+                            e.suggested_filename, e.url
+                        ),
+                    ));
+                }
+                DownloadState::InProgress { .. } => {}
             }
-            Some(DownloadState::Canceled) => {
-                let e = entry.clone().unwrap_or_else(|| unreachable!());
-                downloads.claim(e.seq);
-                return Err(EngineError::new(
-                    ErrorCode::ActionFailed,
-                    format!(
-                        "the download of {:?} from {} was canceled or failed (the browser \
-                         canceled it: a network error, or the page or server aborted it); no file \
-                         was saved",
-                        e.suggested_filename, e.url
-                    ),
-                ));
-            }
-            _ => {}
         }
         if tokio::time::timeout_at(deadline, changes.changed())
             .await
