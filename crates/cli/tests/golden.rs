@@ -223,6 +223,9 @@ fn every_command_answers_as_pinned() {
     run(a(&["upload", &up, &at("missing.txt")]));
     run(a(&["download", &report, &dir]));
     run(a(&["wait", "--download", "--timeout-ms", "100"]));
+    // A download the page starts by itself, taken by `wait --download`.
+    run(a(&["eval", "document.querySelector('a').click(); 1"]));
+    run(a(&["wait", "--download", &at("w.csv")]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
