@@ -409,7 +409,7 @@ class ActionOutput:
     none; the warning counts the rest).
     """
     selected: Any
-    """`select`: the option chosen, by its label."""
+    """`select`: the option chosen, by its label (with `values`: the labels of all the options selected)."""
     value: Any
     """`fill`, `type`, `clear`, `select`: the control's value afterwards."""
     checked: bool | None

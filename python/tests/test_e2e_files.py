@@ -50,10 +50,17 @@ DOWNLOADS = """<!doctype html><title>Downloads</title><h1>Downloads</h1>
   a.download = 'note.txt'; document.body.appendChild(a); a.click(); }, 200)">Make note</button>"""
 
 
+MULTI = """<!doctype html><title>Toppings</title><label for="top">Toppings</label>
+<select id="top" multiple><option value="ch">Cheese</option><option value="ol">Olives</option>
+<option value="mu" selected>Mushrooms</option></select>"""
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server API)
         if self.path == "/upload":
             self._send(UPLOAD.encode(), "text/html; charset=utf-8")
+        elif self.path == "/multi":
+            self._send(MULTI.encode(), "text/html; charset=utf-8")
         elif self.path == "/downloads":
             self._send(DOWNLOADS.encode(), "text/html; charset=utf-8")
         elif self.path == "/file.bin":
@@ -172,6 +179,19 @@ def test_a_click_that_opens_a_chooser_is_answered(browser: Browser, site: str, t
     assert _out(browser) == "picker: one.txt 9"
 
 
+def test_select_several_values(browser: Browser, site: str) -> None:
+    browser.page.open(f"{site}/multi")
+    top = browser.page.observe().one(role="listbox", name="Toppings")
+    result = top.select(["ch", "Olives"])
+    assert result.raw["selected"] == ["Cheese", "Olives"]
+    assert browser.page.evaluate("Array.from(document.getElementById('top').selectedOptions).map(o => o.value)") == [
+        "ch",
+        "ol",
+    ]
+    with pytest.raises(TypeError):
+        top.select([])
+
+
 def test_downloads_land_complete(browser: Browser, site: str, tmp_path: Path) -> None:
     browser.page.open(f"{site}/downloads")
     snap = browser.page.observe()
@@ -223,6 +243,9 @@ def test_async_upload_and_download(agentbrowser_bin: Path, site: str, tmp_path: 
             result = await snap.one(role="button", name="Choose avatar").upload(photo)
             assert [(f.name, f.size) for f in result.files] == [("p.png", 12)]
             assert await b.page.evaluate("document.getElementById('out').textContent") == "avatar: p.png 12"
+            await b.page.open(f"{site}/multi")
+            picked = await (await b.page.observe()).one(role="listbox", name="Toppings").select(["mu", "ch"])
+            assert picked.raw["selected"] == ["Cheese", "Mushrooms"]
             await b.page.open(f"{site}/downloads")
             snap = await b.page.observe()
             got = await snap.one(role="link", name="Get report").download(tmp_path)

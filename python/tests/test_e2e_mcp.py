@@ -48,6 +48,7 @@ PAGES["/mcp-upload"] = _page(
     "<button onclick=\"document.getElementById('f').click()\">Choose files</button>"
     '<input id="f" type="file" multiple style="display:none">'
     "<label for='g' role='button' tabindex='0'>Avatar</label><input id='g' type='file' hidden>"
+    "<select id='t' multiple aria-label='Toppings'><option>Cheese</option><option>Olives</option></select>"
     "<p role='status' id='o'></p><script>for (const id of ['f', 'g']) document.getElementById(id)"
     ".addEventListener('change', e => { document.getElementById('o').textContent = "
     "Array.from(e.target.files).map(f => id + ':' + f.name + ' ' + f.size).join(', '); });</script>",
@@ -276,7 +277,7 @@ async def error_cases(session: ClientSession, server: str) -> None:
     assert "invalid_argument:" in bad and "unknown field `bogus`" in bad and "doubleClick" in bad
     assert "invalid_argument:" in await error(session, "browser_click")
     assert "invalid argument `target`" in await error(session, "browser_click", target=5)
-    assert "`values`" in await error(session, "browser_select_option", target="e1", values=["a", "b"])
+    assert "`values`" in await error(session, "browser_select_option", target="e1", values=[])
     assert "exactly one of" in await error(session, "browser_wait_for")
     assert "matches 0 elements" in await error(session, "browser_click", target="#nothing-here")
     unknown = await error(session, "browser_teleport")
@@ -483,6 +484,12 @@ def test_file_upload_answers_the_chooser(agentbrowser_bin: Path, server: str, tm
             assert "invalid_argument:" in await error(session, "browser_file_upload", paths=[str(a)])
             rel = await error(session, "browser_file_upload", paths=["a.txt"], target="label[for=g]")
             assert "relative" in rel, rel
+            # Several options of a <select multiple>.
+            await call(session, "browser_select_option", target="#t", values=["Cheese", "Olives"])
+            picked = await call(
+                session, "browser_evaluate", function="Array.from(document.getElementById('t').selectedOptions).length"
+            )
+            assert "2" in picked, picked
 
     asyncio.run(main())
 

@@ -169,10 +169,11 @@ pub enum Cmd {
         #[command(flatten)]
         after: AfterArgs,
     },
-    /// Select an option by value or label.
+    /// Select an option by value or label (several: in a <select multiple>, exactly those).
     Select {
         r#ref: String,
-        value: String,
+        #[arg(required = true, num_args = 1..)]
+        values: Vec<String>,
         #[command(flatten)]
         after: AfterArgs,
     },

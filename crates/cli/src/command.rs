@@ -5,9 +5,9 @@ use agentbrowser_protocol::{
     AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, DownloadParams,
     ErrorCode, ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams,
     LoadState, NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams,
-    RefParams, Request, Response, ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams,
-    TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition, WaitDownloadParams,
-    WaitParams,
+    RefParams, Request, Response, ScreenshotParams, SelectParams, SnapshotParams, TabCloseParams,
+    TabNewParams, TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition,
+    WaitDownloadParams, WaitParams,
 };
 use serde_json::Value;
 
@@ -137,9 +137,23 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Fill { r#ref, text, after } => Command::Fill(value(r#ref, text, after)),
         Cmd::Select {
             r#ref,
-            value: v,
+            mut values,
             after,
-        } => Command::Select(value(r#ref, v, after)),
+        } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            let (value, values) = if values.len() == 1 {
+                (values.pop(), None)
+            } else {
+                (None, Some(values))
+            };
+            Command::Select(SelectParams {
+                target: r#ref,
+                value,
+                values,
+                wait,
+                evidence,
+            })
+        }
         Cmd::Type { r#ref, text, after } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Type(TypeParams {

@@ -276,7 +276,9 @@ fn wait_download_takes_one_started_by_page_script() {
     let server = download_server();
     let cli = Cli::new("dl-wait");
     let out_dir = TempDir::new("dl-wait-out");
-    cli.ok(&["open", &server.url("/")]);
+    let dl_dir = TempDir::new("dl-wait-dir");
+    let dl = dl_dir.path().to_string_lossy().into_owned();
+    cli.ok(&["--download-path", &dl, "open", &server.url("/")]);
     let snap = cli.ok(&["snapshot"]);
     let note = cli.find_ref(&snap, "button", "Make note");
     cli.ok(&["click", &note]);
@@ -290,7 +292,8 @@ fn wait_download_takes_one_started_by_page_script() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let got = cli.ok(&["wait", "--download"]);
     let kept = std::path::Path::new(got["path"].as_str().unwrap());
-    assert_eq!(kept.file_name().unwrap(), "note.txt", "{got}");
+    // It stays in the download directory, under its suggested name.
+    assert_eq!(kept, dl_dir.path().join("note.txt"), "{got}");
     assert_eq!(std::fs::read_to_string(kept).unwrap(), "made by script");
 }
 
@@ -321,4 +324,48 @@ fn download_timeouts_and_refusals() {
     assert_eq!(answers[0]["code"], "invalid_argument", "{}", answers[0]);
     let (code, msg, _) = cli.err(&["wait", "--download", "--text", "x"]);
     assert_eq!(code, "invalid_argument", "{msg}");
+}
+
+// `select` with several values, the other input of this slice of "Input that real pages need".
+
+const MULTI: &str = r#"<!doctype html><title>Toppings</title>
+<label for="top">Toppings</label>
+<select id="top" multiple><option value="ch">Cheese</option><option value="ol">Olives</option>
+<option value="mu" selected>Mushrooms</option><option value="an" disabled>Anchovies</option></select>
+<label for="size">Size</label><select id="size"><option>Small</option><option>Large</option></select>
+<p id="out"></p>
+<script>document.getElementById('top').addEventListener('change', e =>
+  document.getElementById('out').textContent = Array.from(e.target.selectedOptions).map(o => o.value).join(','));</script>"#;
+
+#[test]
+fn select_several_values_in_a_multiple_select() {
+    let server = Server::start();
+    server.route("/", Page::html(MULTI));
+    let cli = Cli::new("sel-multi");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let top = cli.find_ref(&snap, "listbox", "Toppings");
+    let size = cli.find_ref(&snap, "combobox", "Size");
+    // By value and by label; exactly these end up selected (Mushrooms is deselected).
+    let out = cli.ok(&["select", &top, "ch", "Olives"]);
+    assert_eq!(
+        out["selected"],
+        serde_json::json!(["Cheese", "Olives"]),
+        "{out}"
+    );
+    assert_eq!(out["value"], serde_json::json!(["ch", "ol"]));
+    assert_eq!(page_text(&cli, "out"), "ch,ol");
+    // One missing or disabled option: nothing changes.
+    let (code, msg, _) = cli.err(&["select", &top, "ch", "Pineapple"]);
+    assert_eq!(code, "not_found", "{msg}");
+    let (code, msg, _) = cli.err(&["select", &top, "mu", "Anchovies"]);
+    assert_eq!(code, "element_disabled", "{msg}");
+    assert_eq!(page_text(&cli, "out"), "ch,ol");
+    // Several values on a single select.
+    let (code, msg, _) = cli.err(&["select", &size, "Small", "Large"]);
+    assert_eq!(code, "invalid_argument", "{msg}");
+    assert!(msg.contains("multiple"), "{msg}");
+    // One value still selects one option.
+    let out = cli.ok(&["select", &size, "Large"]);
+    assert_eq!(out["selected"], "Large");
 }

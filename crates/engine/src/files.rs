@@ -235,8 +235,33 @@ pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<Downl
         new_tab: false,
         modifiers: 0,
     };
-    actions::mutate(&page, &p.target, click, None, false, cx.limits).await?;
+    // The click's own settling (a link's navigation turning into the download) counts against
+    // the download's time too.
+    let limits = actions::Limits {
+        deadline,
+        actionable: cx.limits.actionable.min(deadline),
+    };
     let started = format!("a download to start after clicking {what}");
+    match actions::mutate(&page, &p.target, click, None, false, limits).await {
+        Ok(_) => {}
+        Err(e)
+            if Instant::now() >= deadline
+                && matches!(
+                    e.code,
+                    ErrorCode::ActionTransitionFailed | ErrorCode::Timeout
+                ) =>
+        {
+            return Err(EngineError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "timed out waiting for {started} ({}); nothing was saved. Give a longer \
+                     `--timeout-ms` if it is slow",
+                    e.message
+                ),
+            ));
+        }
+        Err(e) => return Err(e),
+    }
     complete(&downloads, from, Some(&p.path), deadline, &started).await
 }
 

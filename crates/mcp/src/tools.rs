@@ -423,8 +423,8 @@ pub struct SelectArgs {
     pub element: Option<String>,
     /// Exact target element reference from the page snapshot (`e5`), or a CSS selector that matches exactly one element.
     pub target: String,
-    /// The option to select, by value or visible label (one value: multiple selection is not supported).
-    #[schemars(length(min = 1, max = 1))]
+    /// The options to select, by value or visible label: one, or several in a `<select multiple>`.
+    #[schemars(length(min = 1))]
     pub values: Vec<String>,
 }
 
@@ -986,7 +986,13 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
                 FieldType::Textbox | FieldType::Slider => {
                     Command::Fill(valp(target, f.value.clone()))
                 }
-                FieldType::Combobox => Command::Select(valp(target, f.value.clone())),
+                FieldType::Combobox => Command::Select(SelectParams {
+                    target,
+                    value: Some(f.value.clone()),
+                    values: None,
+                    wait: None,
+                    evidence: Some(false),
+                }),
                 FieldType::Checkbox | FieldType::Radio => {
                     if checked()? {
                         Command::Check(refp(target))
@@ -1015,18 +1021,23 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
 }
 
 async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
-    let [value] = <[String; 1]>::try_from(a.values).map_err(|v| {
-        ToolError::invalid(format!(
-            "invalid argument `values`: {} values; give exactly one (selecting several options is not supported)",
-            v.len()
-        ))
-    })?;
+    let mut values = a.values;
+    let (value, values) = match values.len() {
+        0 => {
+            return Err(ToolError::invalid(
+                "invalid argument `values`: empty; give the option to select",
+            ));
+        }
+        1 => (values.pop(), None),
+        _ => (None, Some(values)),
+    };
     let target = resolve(&cx, &a.target).await?;
     let out = act(
         &cx,
-        Command::Select(ValueParams {
+        Command::Select(SelectParams {
             target,
             value,
+            values,
             wait: None,
             evidence: Some(false),
         }),

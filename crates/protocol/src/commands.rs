@@ -98,7 +98,8 @@ impl Command {
                     .saturating_add(p.condition.as_ref().map_or(0, WaitCondition::budget_ms));
             }
             Command::Click(p) => &p.wait,
-            Command::Fill(p) | Command::Select(p) => &p.wait,
+            Command::Fill(p) => &p.wait,
+            Command::Select(p) => &p.wait,
             Command::Type(p) => &p.wait,
             Command::Press(p) => &p.wait,
             Command::Upload(p) => &p.wait,
@@ -237,8 +238,8 @@ macro_rules! for_each_command {
             Fill(ValueParams) -> ActionOutput => "fill" [Mutate],
             /// Type text into a ref with one key event per character.
             Type(TypeParams) -> ActionOutput => "type" [Mutate],
-            /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
-            Select(ValueParams) -> ActionOutput => "select" [Mutate],
+            /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox; `values`: several in a `<select multiple>`.
+            Select(SelectParams) -> ActionOutput => "select" [Mutate],
             /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
             Check(RefActionParams) -> ActionOutput => "check" [Mutate],
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).

@@ -130,15 +130,21 @@ class Ref(Generic[B]):
         return self.browser._drive(self.browser._ops.mutate(self, "type", {"text": text}, wait))
 
     @overload
-    def select(self: Ref[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    def select(self: Ref[Browser], value: str | Sequence[str], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
     @overload
     def select(
-        self: Ref[AsyncBrowser], value: str, *, wait: Wait | None = ...
+        self: Ref[AsyncBrowser], value: str | Sequence[str], *, wait: Wait | None = ...
     ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def select(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Select an option by value (or label)."""
-        check_type("Ref.select", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+    def select(
+        self, value: str | Sequence[str], *, wait: Wait | None = None
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Select an option by value (or label); a list selects exactly those in a ``<select multiple>``."""
+        if isinstance(value, str):
+            return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+        values = list(value) if not isinstance(value, (bytes, Mapping)) else None
+        if not values or not all(isinstance(v, str) for v in values):
+            raise TypeError(f"Ref.select value must be a string or a non-empty list of strings, got {value!r}")
+        return self.browser._drive(self.browser._ops.mutate(self, "select", {"values": values}, wait))
 
     @overload
     def upload(

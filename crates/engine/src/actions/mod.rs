@@ -48,6 +48,8 @@ pub enum Mutation {
     Type(String),
     /// Select an option.
     Select(String),
+    /// Select exactly these options of a `<select multiple>`.
+    SelectMany(Vec<String>),
     /// Set the checked state.
     Check(bool),
     /// Move the mouse over.
@@ -69,7 +71,7 @@ impl Mutation {
             Mutation::Click { .. } => "click",
             Mutation::Fill(_) => "fill",
             Mutation::Type(_) => "type",
-            Mutation::Select(_) => "select",
+            Mutation::Select(_) | Mutation::SelectMany(_) => "select",
             Mutation::Check(true) => "check",
             Mutation::Check(false) => "uncheck",
             Mutation::Hover => "hover",
@@ -251,6 +253,7 @@ async fn perform(
             Ok(value_report(el.op_after("value", Value::Null).await?))
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
+        Mutation::SelectMany(values) => select_many(page, el, &what, values, limits).await,
         Mutation::Check(want) => {
             // A control with no checked state is refused by the page (`not_checkable`).
             let current = el.op("checked", Value::Null).await?;
@@ -460,6 +463,43 @@ async fn select(
     .await?;
     Ok(ActionReport {
         selected: Some(json!(value)),
+        ..ActionReport::default()
+    })
+}
+
+/// Selects exactly `values` in a native `<select multiple>` (by value or label), in one step: an
+/// option that is missing or disabled fails the whole action and nothing changes.
+async fn select_many(
+    page: &Page,
+    el: Subject<'_>,
+    what: &str,
+    values: &[String],
+    limits: Limits,
+) -> Result<ActionReport> {
+    let kind = el.op("editKind", Value::Null).await?;
+    if kind.as_str() != Some("none:select") {
+        return Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!(
+                "cannot select several options in {what}: `values` applies to a native <select multiple>"
+            ),
+        ));
+    }
+    actionable_point(page, el, what, limits, false, true, None).await?;
+    #[derive(serde::Deserialize)]
+    struct Chosen {
+        labels: Vec<String>,
+        values: Vec<String>,
+    }
+    let r = el.op("selectNativeMany", json!(values)).await?;
+    let chosen: Chosen = serde_json::from_value(r).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer to `selectNativeMany` is malformed: {e}"
+        ))
+    })?;
+    Ok(ActionReport {
+        selected: Some(json!(chosen.labels)),
+        value: Some(json!(chosen.values)),
         ..ActionReport::default()
     })
 }

@@ -446,6 +446,24 @@ function (op, arg) {
       fire(el, 'change');
       return { label: optionLabel(o), value: o.value };
     }
+    case 'selectNativeMany': {
+      if (!isTag(el, 'select')) return fail('not_select', 'it is not a <select>');
+      if (!el.multiple) return fail('not_multiple', 'it takes one option');
+      const opts = Array.from(el.options);
+      const picked = [];
+      for (const want of arg) {
+        const o = opts.find((x) => x.value === want) || opts.find((x) => optionLabel(x) === want) ||
+          opts.find((x) => optionLabel(x).toLowerCase() === String(want).toLowerCase());
+        if (!o) return fail('no_option', 'no option matches', { wanted: String(want), options: opts.slice(0, 30).map(optionLabel) });
+        if (o.disabled) return fail('disabled_option', 'the option is disabled', { wanted: String(want), label: optionLabel(o) });
+        if (!picked.includes(o)) picked.push(o);
+      }
+      for (const o of opts) o.selected = picked.includes(o);
+      fire(el, 'input');
+      fire(el, 'change');
+      const now = opts.filter((o) => o.selected);
+      return { labels: now.map(optionLabel), values: now.map((o) => o.value) };
+    }
     case 'findOption': {
       // ARIA listbox/combobox: the options it owns or controls, or its descendants.
       const doc = el.ownerDocument;

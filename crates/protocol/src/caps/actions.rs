@@ -61,7 +61,51 @@ pub enum Modifier {
     Shift,
 }
 
-/// Parameters of `fill` and `select`.
+/// Parameters of `select`: one option, or several (`values`) in a `<select multiple>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SelectParams {
+    /// The ref: `e3`, `@e3` or `ref=e3`.
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// The option to select, by value or visible label (or give `values`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The options of a native `<select multiple>` to select, by value or visible label (1 to
+    /// 100): exactly these end up selected; the others are deselected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// The most options one `select` chooses.
+pub const SELECT_MAX_VALUES: usize = 100;
+
+impl Validate for SelectParams {
+    fn validate(&self) -> Result<(), String> {
+        match (&self.value, &self.values) {
+            (Some(_), Some(_)) => {
+                return Err("`value` and `values` exclude each other: give one".into());
+            }
+            (None, None) => {
+                return Err("give `value` (one option) or `values` (several)".into());
+            }
+            (None, Some(v)) if v.is_empty() || v.len() > SELECT_MAX_VALUES => {
+                return invalid(
+                    "values",
+                    format!("{} values; give 1 to {SELECT_MAX_VALUES}", v.len()),
+                );
+            }
+            _ => {}
+        }
+        wait(&self.wait)
+    }
+}
+
+/// Parameters of `fill`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueParams {
@@ -187,7 +231,8 @@ pub struct ActionOutput {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionReport {
-    /// `select`: the option chosen, by its label.
+    /// `select`: the option chosen, by its label (with `values`: the labels of all the options
+    /// selected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected: Option<serde_json::Value>,
     /// `fill`, `type`, `clear`, `select`: the control's value afterwards.
