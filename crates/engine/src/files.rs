@@ -33,7 +33,8 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
             let (id, entry) = actions::lookup(&page, target)?;
             checked(&p.files)?;
             let act = on_ref(&page, &id, &entry, &p.files);
-            actions::run(
+            // Boxed: the dispatch future (on the caller's stack) stays as small as before.
+            Box::pin(actions::run(
                 &page,
                 "upload",
                 Some((&id, &entry)),
@@ -41,7 +42,7 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
                 evidence,
                 cx.limits,
                 act,
-            )
+            ))
             .await
         }
         None => {
@@ -60,7 +61,10 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
                 )));
             }
             let act = on_chooser(&page, chooser.backend_node_id, &p.files);
-            actions::run(&page, "upload", None, p.wait, evidence, cx.limits, act).await
+            Box::pin(actions::run(
+                &page, "upload", None, p.wait, evidence, cx.limits, act,
+            ))
+            .await
         }
     }
 }
@@ -242,7 +246,11 @@ pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<Downl
         actionable: cx.limits.actionable.min(deadline),
     };
     let started = format!("a download to start after clicking {what}");
-    match actions::mutate(&page, &p.target, click, None, false, limits).await {
+    match Box::pin(actions::mutate(
+        &page, &p.target, click, None, false, limits,
+    ))
+    .await
+    {
         Ok(_) => {}
         Err(e)
             if Instant::now() >= deadline
@@ -262,7 +270,14 @@ pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<Downl
         }
         Err(e) => return Err(e),
     }
-    complete(&downloads, from, Some(&p.path), deadline, &started).await
+    Box::pin(complete(
+        &downloads,
+        from,
+        Some(&p.path),
+        deadline,
+        &started,
+    ))
+    .await
 }
 
 /// `wait_download`: wait for the next download (or an already complete one nobody claimed).
@@ -272,7 +287,14 @@ pub(crate) async fn wait_download(
 ) -> Result<DownloadOutput> {
     let deadline = wait_deadline(cx, p.timeout_ms);
     let downloads = session_downloads(cx).await?;
-    complete(&downloads, 0, p.path.as_deref(), deadline, "a download").await
+    Box::pin(complete(
+        &downloads,
+        0,
+        p.path.as_deref(),
+        deadline,
+        "a download",
+    ))
+    .await
 }
 
 fn wait_deadline(cx: &Cx<'_>, timeout_ms: Option<u64>) -> Instant {
