@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
@@ -26,6 +26,7 @@ from .models import (
     B,
     BrowserResponse,
     CloseResult,
+    Download,
     ConsoleLevel,
     ConsoleLog,
     ErrorLog,
@@ -429,6 +430,90 @@ def pdf(
     }
     data = yield Call("pdf", params)
     return Path(w.decode_result("pdf", data).path)
+
+
+# -- files ------------------------------------------------------------------------
+
+
+def _file_paths(files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """``files`` (one path or several) as absolute paths; TypeError for anything else."""
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    if not isinstance(files, Sequence) or not files:
+        raise TypeError("upload() takes a path or a non-empty list of paths")
+    out = []
+    for f in files:
+        if not isinstance(f, (str, os.PathLike)):
+            raise TypeError(f"upload() paths must be str or os.PathLike, got {type(f).__name__}")
+        out.append(os.path.abspath(os.fspath(f)))
+    return out
+
+
+def upload(
+    browser: B,
+    target: str | Actionable[Any] | None,
+    files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    wait: Wait | None,
+) -> Op[ActionResult[B]]:
+    """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
+    params: dict[str, Any] = {"files": _file_paths(files)}
+    ref: Ref[Any] | None = None
+    if isinstance(target, Actionable):
+        ref = target._as_ref()
+        params["ref"] = target._wire_target()
+    elif isinstance(target, str):
+        if not target.strip():
+            raise ValueError("upload() target must be a ref id such as 'e3', a Ref, or None for the open file chooser")
+        params["ref"] = target
+    elif target is not None:
+        raise TypeError(f"upload() target must be a ref id, a Ref or None, got {type(target).__name__}")
+    budget = _wait_params(params, wait)
+    data = yield Call("upload", params, ref=ref, budget_ms=budget)
+    _hold_evidence(browser, data)
+    return ActionResult.from_wire(w.decode_result("upload", data), data, browser, ref)
+
+
+def _download_params(path: str | os.PathLike[str] | None, timeout_ms: int | None) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    if path is not None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"download path must be str or os.PathLike, got {type(path).__name__}")
+        params["path"] = os.path.abspath(os.fspath(path))
+    if timeout_ms is not None:
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
+            raise TypeError(f"timeout_ms must be an int of milliseconds, got {type(timeout_ms).__name__}")
+        if not 1 <= timeout_ms <= 600_000:
+            raise ValueError(f"timeout_ms must be within 1..600000 milliseconds, got {timeout_ms}")
+        params["timeoutMs"] = timeout_ms
+    return params
+
+
+def download(
+    target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None
+) -> Op[Download]:
+    """Click ``target``, wait for the download it starts, and move the complete file to ``path``."""
+    if path is None:
+        raise TypeError("download() takes the path (a file or a directory) the download goes to")
+    params = _download_params(path, timeout_ms)
+    ref: Ref[Any] | None = None
+    if isinstance(target, Actionable):
+        ref = target._as_ref()
+        params["ref"] = target._wire_target()
+    elif isinstance(target, str) and target.strip():
+        params["ref"] = target
+    else:
+        raise TypeError(f"download() target must be a ref id such as 'e3' or a Ref, got {target!r}")
+    budget = params.get("timeoutMs", 30_000)
+    data = yield Call("download", params, ref=ref, budget_ms=budget)
+    return Download.from_wire(w.decode_result("download", data), data)
+
+
+def wait_for_download(path: str | os.PathLike[str] | None, timeout_ms: int | None) -> Op[Download]:
+    """Wait for the next download (or a complete one not yet claimed); move it to ``path`` if given."""
+    params = _download_params(path, timeout_ms)
+    budget = params.get("timeoutMs", 30_000)
+    data = yield Call("wait_download", params, budget_ms=budget)
+    return Download.from_wire(w.decode_result("wait_download", data), data)
 
 
 # -- refs -------------------------------------------------------------------------

@@ -409,7 +409,7 @@ class ActionOutput:
     none; the warning counts the rest).
     """
     selected: Any
-    """`select`: the option chosen, by its label."""
+    """`select`: the option chosen, by its label (with `values`: the labels of all the options selected)."""
     value: Any
     """`fill`, `type`, `clear`, `select`: the control's value afterwards."""
     checked: bool | None
@@ -422,6 +422,10 @@ class ActionOutput:
     """`press`: the key or chord pressed."""
     new_tab: str | None
     """`click` with `newTab`: the tab the click opened (null when none opened)."""
+    files: tuple[UploadedFile, ...] | None
+    """`upload`: the files the input holds afterwards, as the page sees them."""
+    file_chooser: FileChooserInfo | None
+    """`click` (and other input): a file chooser the action opened, waiting for `upload` without a ref."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ActionOutput:
@@ -443,6 +447,8 @@ class ActionOutput:
             note=o.opt("note", _d.string),
             key=o.opt("key", _d.string),
             new_tab=o.opt("newTab", _d.string),
+            files=o.opt("files", _d.array(UploadedFile.decode)),
+            file_chooser=o.opt("fileChooser", FileChooserInfo.decode),
         )
 
 
@@ -611,6 +617,38 @@ class PageError:
 
 
 @dataclass(frozen=True, slots=True)
+class UploadedFile:
+    """A file the input holds after `upload`, as the page sees it."""
+
+    name: str
+    """Its name (no directory)."""
+    size: int
+    """Its size in bytes."""
+    type: str
+    """Its MIME type as the browser guessed it ("" when unknown)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> UploadedFile:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as UploadedFile."""
+        o = _d.Fields("UploadedFile", raw, path)
+        return cls(name=o.req("name", _d.string), size=o.req("size", _INT_0_TO_ANY), type=o.req("type", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class FileChooserInfo:
+    """A file chooser the page opened during an action, waiting for `upload` without a ref."""
+
+    multiple: bool
+    """Whether it takes several files."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> FileChooserInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as FileChooserInfo."""
+        o = _d.Fields("FileChooserInfo", raw, path)
+        return cls(multiple=o.req("multiple", _d.boolean))
+
+
+@dataclass(frozen=True, slots=True)
 class FindOutput:
     """Result of `find`."""
 
@@ -654,6 +692,36 @@ class TargetMatch:
             role=o.req("role", _d.string),
             name=o.req("name", _d.string),
             path=o.req("path", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadOutput:
+    """A complete download, moved where it was asked to go."""
+
+    path: str
+    """Where the complete file is now (absolute)."""
+    suggested_filename: str
+    """The filename the server or the page suggested (`Content-Disposition`, the `download` attribute, or the URL's last
+    segment).
+    """
+    size: int
+    """Its size in bytes (as written on disk)."""
+    url: str
+    """The URL it was downloaded from (a `blob:` or `data:` URL for one a script made)."""
+    mime_type: str | None
+    """Its MIME type, when the browser reported one (absent otherwise)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DownloadOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DownloadOutput."""
+        o = _d.Fields("DownloadOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            suggested_filename=o.req("suggestedFilename", _d.string),
+            size=o.req("size", _INT_0_TO_ANY),
+            url=o.req("url", _d.string),
+            mime_type=o.opt("mimeType", _d.string),
         )
 
 
@@ -1245,10 +1313,13 @@ ActionOutputActions = Literal[
     "focus",
     "clear",
     "scroll_into_view",
+    "upload",
     "press",
 ]
 #: The actions whose result is FindOutput.
 FindOutputActions = Literal["find"]
+#: The actions whose result is DownloadOutput.
+DownloadOutputActions = Literal["download", "wait_download"]
 #: The actions whose result is ValueOutput_string.
 ValueOutputStringActions = Literal["text", "inner_text", "input_value"]
 #: The actions whose result is ValueOutput_Nullable_string.
@@ -1308,6 +1379,9 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "clear": ActionOutput.decode,
         "scroll_into_view": ActionOutput.decode,
         "find": FindOutput.decode,
+        "upload": ActionOutput.decode,
+        "download": DownloadOutput.decode,
+        "wait_download": DownloadOutput.decode,
         "press": ActionOutput.decode,
         "text": ValueOutputString.decode,
         "inner_text": ValueOutputString.decode,
@@ -1377,6 +1451,10 @@ def decode_result(action: ActionOutputActions, raw: object) -> ActionOutput: ...
 
 @overload
 def decode_result(action: FindOutputActions, raw: object) -> FindOutput: ...
+
+
+@overload
+def decode_result(action: DownloadOutputActions, raw: object) -> DownloadOutput: ...
 
 
 @overload

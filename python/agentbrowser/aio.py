@@ -13,7 +13,7 @@ import contextlib
 import os
 import weakref
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
@@ -24,6 +24,7 @@ from ._held import HeldSnapshots
 from ._ops import Call, Op
 from .errors import BrowserError
 from .models import (
+    Download,
     ActionResult,
     BrowserResponse,
     CloseResult,
@@ -320,6 +321,32 @@ class AsyncPage:
         ``Snapshot.delta`` says what changed.
         """
         return await self._b._drive(_ops.observe(self._b, spec, delta))
+
+    async def upload(
+        self,
+        target: str | Ref[Any] | None,
+        files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        wait: Wait | None = None,
+    ) -> ActionResult[AsyncBrowser]:
+        """Set files on a file input: ``target`` is its ref, or the ref of the button or label that
+        stands for a hidden one; ``None`` answers the file chooser an action opened. Paths are
+        made absolute; a missing file raises and nothing is set."""
+        return await self._b._drive(_ops.upload(self._b, target, files, wait))
+
+    async def download(
+        self, target: str | Ref[Any], path: str | os.PathLike[str], *, timeout_ms: int | None = None
+    ) -> Download:
+        """Click ``target``, wait for the download it starts, and move the complete file to ``path``
+        (a file, or a directory for its suggested filename)."""
+        return await self._b._drive(_ops.download(target, path, timeout_ms))
+
+    async def wait_for_download(
+        self, path: str | os.PathLike[str] | None = None, *, timeout_ms: int | None = None
+    ) -> Download:
+        """Wait for the next download (or a complete one not yet claimed) and move it to ``path``
+        if given (else it stays in the download directory under its suggested filename)."""
+        return await self._b._drive(_ops.wait_for_download(path, timeout_ms))
 
     async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""

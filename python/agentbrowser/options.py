@@ -26,7 +26,9 @@ class LaunchOptions:
     (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
     height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
     names the session (its identity in ``status()``); ``cdp_url`` attaches to a running
-    browser (``ws://…`` or ``http://host:port``) instead of launching one.
+    browser (``ws://…`` or ``http://host:port``) instead of launching one;
+    ``download_path`` is the directory downloads are saved in (made absolute; default a
+    per-session directory under ``$TMPDIR``).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -38,6 +40,7 @@ class LaunchOptions:
     timeout_ms: int = 30000
     session: str | None = None
     cdp_url: str | None = None
+    download_path: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.headless, bool):
@@ -93,6 +96,16 @@ class LaunchOptions:
                     f"LaunchOptions.cdp_url must start with ws://, wss://, http:// or https://, got {self.cdp_url!r}"
                 )
 
+        if self.download_path is not None:
+            if not isinstance(self.download_path, (str, os.PathLike)):
+                raise TypeError(
+                    f"LaunchOptions.download_path must be a str or path, got {type(self.download_path).__name__}"
+                )
+            d = os.fspath(self.download_path)
+            if not isinstance(d, str) or not d:
+                raise ValueError("LaunchOptions.download_path must be a non-empty path")
+            object.__setattr__(self, "download_path", os.path.abspath(d))
+
     def to_wire(self) -> dict[str, Any]:
         """The ``launch`` action's parameters."""
         wire: dict[str, Any] = {"headless": self.headless}
@@ -104,4 +117,6 @@ class LaunchOptions:
             wire["windowWidth"], wire["windowHeight"] = self.window_size
         if self.cdp_url is not None:
             wire["cdpUrl"] = self.cdp_url
+        if self.download_path is not None:
+            wire["downloadPath"] = os.fspath(self.download_path)
         return wire

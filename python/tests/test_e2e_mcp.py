@@ -43,6 +43,16 @@ PAGES["/mcp-mods"] = _page(
     "<button onclick=\"document.getElementById('o').textContent='held: '+[event.shiftKey&&'shift',"
     "event.altKey&&'alt'].filter(Boolean).join('+')\">Press</button><p role='status' id='o'></p>",
 )
+PAGES["/mcp-upload"] = _page(
+    "Upload",
+    "<button onclick=\"document.getElementById('f').click()\">Choose files</button>"
+    '<input id="f" type="file" multiple style="display:none">'
+    "<label for='g' role='button' tabindex='0'>Avatar</label><input id='g' type='file' hidden>"
+    "<select id='t' multiple aria-label='Toppings'><option>Cheese</option><option>Olives</option></select>"
+    "<p role='status' id='o'></p><script>for (const id of ['f', 'g']) document.getElementById(id)"
+    ".addEventListener('change', e => { document.getElementById('o').textContent = "
+    "Array.from(e.target.files).map(f => id + ':' + f.name + ' ' + f.size).join(', '); });</script>",
+)
 PAGES["/mcp-big"] = _page(
     "Big", "".join(f"<button>Button number {i} with a fairly long accessible name</button>" for i in range(3000))
 )
@@ -57,6 +67,7 @@ CORE = [
     "browser_select_option",
     "browser_hover",
     "browser_press_key",
+    "browser_file_upload",
     "browser_wait_for",
     "browser_evaluate",
     "browser_tabs",
@@ -266,7 +277,7 @@ async def error_cases(session: ClientSession, server: str) -> None:
     assert "invalid_argument:" in bad and "unknown field `bogus`" in bad and "doubleClick" in bad
     assert "invalid_argument:" in await error(session, "browser_click")
     assert "invalid argument `target`" in await error(session, "browser_click", target=5)
-    assert "`values`" in await error(session, "browser_select_option", target="e1", values=["a", "b"])
+    assert "`values`" in await error(session, "browser_select_option", target="e1", values=[])
     assert "exactly one of" in await error(session, "browser_wait_for")
     assert "no element matches selector `#nothing-here`" in await error(session, "browser_click", target="#nothing-here")
     ambiguous = await error(session, "browser_click", target="//div | //button")
@@ -452,6 +463,36 @@ def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
             assert "held: shift+alt" in selected
             assert "closed t2" in await call(session, "browser_tabs", action="close", tab="t2")
             assert "tab_not_found:" in await error(session, "browser_tabs", action="select", index=5)
+
+    asyncio.run(main())
+
+
+def test_file_upload_answers_the_chooser(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("hello")
+    b.write_text("hi")
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            opened = await call(session, "browser_navigate", url=f"{server}/mcp-upload")
+            clicked = await call(session, "browser_click", target=ref_of(opened, "button", "Choose files"))
+            assert "file chooser open" in clicked and "browser_file_upload" in clicked, clicked
+            done = await call(session, "browser_file_upload", paths=[str(a), str(b)])
+            assert "files: a.txt (5 bytes), b.txt (2 bytes)" in done, done
+            assert "f:a.txt 5, f:b.txt 2" in done, done
+            # With a target: the label of a hidden input.
+            done = await call(session, "browser_file_upload", paths=[str(b)], target="label[for=g]")
+            assert "g:b.txt 2" in done, done
+            # Nothing open now; a relative path is refused.
+            assert "invalid_argument:" in await error(session, "browser_file_upload", paths=[str(a)])
+            rel = await error(session, "browser_file_upload", paths=["a.txt"], target="label[for=g]")
+            assert "relative" in rel, rel
+            # Several options of a <select multiple>.
+            await call(session, "browser_select_option", target="#t", values=["Cheese", "Olives"])
+            picked = await call(
+                session, "browser_evaluate", function="Array.from(document.getElementById('t').selectedOptions).length"
+            )
+            assert "2" in picked, picked
 
     asyncio.run(main())
 

@@ -48,6 +48,9 @@ pub struct LaunchArgs {
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH")]
     pub window_size: Option<String>,
+    /// Directory downloads are saved in (default: $TMPDIR/agentbrowser-downloads-<session>).
+    #[arg(long, value_name = "DIR")]
+    pub download_path: Option<String>,
     /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
     #[arg(long, value_name = "URL|PORT")]
     pub cdp: Option<String>,
@@ -169,11 +172,12 @@ pub enum Cmd {
         #[command(flatten)]
         after: AfterArgs,
     },
-    /// Select an option by value or label.
+    /// Select an option by value or label (several: in a <select multiple>, exactly those).
     Select {
         /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
-        value: String,
+        #[arg(required = true, num_args = 1..)]
+        values: Vec<String>,
         #[command(flatten)]
         after: AfterArgs,
     },
@@ -255,6 +259,27 @@ pub enum Cmd {
         #[command(flatten)]
         after: AfterArgs,
     },
+    /// Set files on a file input (the ref of the input, or of the button or label for a hidden
+    /// one), or with --chooser answer the file chooser a click opened.
+    Upload {
+        /// The ref, then the files; with --chooser only the files.
+        #[arg(required = true, num_args = 1.., value_name = "REF FILES")]
+        args: Vec<String>,
+        /// Answer the file chooser the page opened (no ref).
+        #[arg(long)]
+        chooser: bool,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Click a ref that starts a download, wait for it to complete and move it to PATH (a
+    /// file, or a directory for its suggested filename).
+    Download {
+        r#ref: String,
+        path: String,
+        /// How long to wait for the download, in milliseconds (default 30000).
+        #[arg(long, value_name = "MS")]
+        timeout_ms: Option<u64>,
+    },
     /// Press a key or chord (Enter, Tab, Control+A, ...).
     Press {
         key: String,
@@ -310,6 +335,14 @@ pub enum Cmd {
         /// Load state to reach.
         #[arg(long, value_enum)]
         load: Option<LoadState>,
+        /// Wait for the next download (or a complete one not yet claimed) and move it to PATH
+        /// (a file, or a directory for its suggested filename); without PATH it stays in the
+        /// download directory.
+        #[arg(long, num_args = 0..=1, value_name = "PATH")]
+        download: Option<Option<String>>,
+        /// With --download: how long to wait, in milliseconds (default 30000).
+        #[arg(long, value_name = "MS")]
+        timeout_ms: Option<u64>,
     },
     /// Screenshot of the viewport, the whole page (--full-page) or one element, to an image file.
     Screenshot {

@@ -25,6 +25,8 @@ pub struct DaemonArgs {
     pub window_size: Option<String>,
     /// Attach to a running browser.
     pub cdp: Option<String>,
+    /// Download directory (absolute).
+    pub download_path: Option<String>,
     /// Idle timeout in milliseconds.
     pub idle_timeout_ms: Option<u64>,
 }
@@ -186,6 +188,9 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(c) = &args.cdp {
         cmd.arg("--cdp").arg(c);
+    }
+    if let Some(d) = &args.download_path {
+        cmd.arg("--download-path").arg(d);
     }
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());

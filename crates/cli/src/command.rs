@@ -2,11 +2,12 @@
 //! daemon, or a command the CLI runs itself.
 
 use agentbrowser_protocol::{
-    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, ErrorCode,
-    ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState,
-    NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request,
-    Response, ScreenshotParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams,
-    TypeParams, ValueParams, WaitCondition, WaitParams,
+    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, DownloadParams,
+    ErrorCode, ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams,
+    LoadState, NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams,
+    RefParams, Request, Response, ScreenshotParams, SelectParams, SnapshotParams, TabCloseParams,
+    TabNewParams, TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition,
+    WaitDownloadParams, WaitParams,
 };
 use serde_json::Value;
 
@@ -136,9 +137,23 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Fill { r#ref, text, after } => Command::Fill(value(r#ref, text, after)),
         Cmd::Select {
             r#ref,
-            value: v,
+            mut values,
             after,
-        } => Command::Select(value(r#ref, v, after)),
+        } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            let (value, values) = if values.len() == 1 {
+                (values.pop(), None)
+            } else {
+                (None, Some(values))
+            };
+            Command::Select(SelectParams {
+                target: r#ref.into(),
+                value,
+                values,
+                wait,
+                evidence,
+            })
+        }
         Cmd::Type { r#ref, text, after } => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Type(TypeParams {
@@ -172,6 +187,44 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 nth: None,
             };
             find_command(locator, unfit.fit("limit", limit), rest, after)?
+        }
+        Cmd::Download {
+            r#ref,
+            path,
+            timeout_ms,
+        } => Command::Download(DownloadParams {
+            target: r#ref.into(),
+            path: absolute("download", &path)?,
+            timeout_ms,
+        }),
+        Cmd::Upload {
+            mut args,
+            chooser,
+            after,
+        } => {
+            let target = if chooser {
+                None
+            } else {
+                Some(args.remove(0).into())
+            };
+            if args.is_empty() {
+                return Err(Failure::invalid(
+                    "upload",
+                    "give the files to upload after the ref (`upload e3 ./a.pdf`), or use \
+                     `upload --chooser FILE...` to answer an open file chooser",
+                ));
+            }
+            let files = args
+                .iter()
+                .map(|f| absolute("upload", f))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Upload(UploadParams {
+                target,
+                files,
+                wait,
+                evidence,
+            })
         }
         Cmd::Press { key, after } => {
             let (wait, evidence) = wait_and_evidence(after);
@@ -218,7 +271,34 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             text,
             url,
             load,
+            download: Some(path),
+            timeout_ms,
         } => {
+            if ms.is_some() || text.is_some() || url.is_some() || load.is_some() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--download waits for a download alone: give no MS, --text, --url or --load with it",
+                ));
+            }
+            Command::WaitDownload(WaitDownloadParams {
+                path: path.map(|p| absolute("wait", &p)).transpose()?,
+                timeout_ms,
+            })
+        }
+        Cmd::Wait {
+            ms,
+            text,
+            url,
+            load,
+            download: None,
+            timeout_ms,
+        } => {
+            if timeout_ms.is_some() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--timeout-ms goes with --download; other waits take the global --timeout",
+                ));
+            }
             let condition = wait_condition(text, url, load);
             if condition.is_some() && ms.is_some() {
                 return Err(Failure::invalid(
@@ -465,20 +545,19 @@ fn find_command(
                 evidence,
             })
         }
-        "fill" | "select" => {
-            let v = one("value")?;
-            let p = ValueParams {
-                target,
-                value: v,
-                wait,
-                evidence,
-            };
-            if action == "fill" {
-                Command::Fill(p)
-            } else {
-                Command::Select(p)
-            }
-        }
+        "fill" => Command::Fill(ValueParams {
+            target,
+            value: one("value")?,
+            wait,
+            evidence,
+        }),
+        "select" => Command::Select(SelectParams {
+            target,
+            value: Some(one("value")?),
+            values: None,
+            wait,
+            evidence,
+        }),
         "type" => Command::Type(TypeParams {
             target,
             text: one("text")?,

@@ -25,6 +25,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         browser_args: l.browser_args.clone(),
         window_size: l.window_size.clone(),
         cdp: l.cdp.clone(),
+        download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
     })
 }
@@ -36,9 +37,34 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         executable_path: args.executable_path.clone().map(Into::into),
         args: args.browser_args.clone(),
         attach: args.cdp.clone(),
+        download_path: args
+            .download_path
+            .as_deref()
+            .map(download_dir)
+            .transpose()?
+            .map(Into::into),
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
         ..LaunchOptions::default()
     })
+}
+
+/// The download directory made absolute against the working directory (the daemon runs
+/// elsewhere).
+fn download_dir(d: &str) -> Result<String, Failure> {
+    if d.trim().is_empty() {
+        return Err(Failure::invalid(
+            "launch",
+            "invalid option `--download-path`: empty; give a directory",
+        ));
+    }
+    std::path::absolute(d)
+        .map(|p| p.to_string_lossy().into_owned())
+        .map_err(|e| {
+            Failure::invalid(
+                "launch",
+                format!("invalid option `--download-path`: {d:?}: {e}"),
+            )
+        })
 }
 
 /// How long a daemon waits without a request before it exits.

@@ -85,6 +85,10 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .clone()
             .or_else(|| top.window_size.clone()),
         cdp: after.cdp.clone().or_else(|| top.cdp.clone()),
+        download_path: after
+            .download_path
+            .clone()
+            .or_else(|| top.download_path.clone()),
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
     }
 }

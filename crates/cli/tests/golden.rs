@@ -76,6 +76,18 @@ fn every_command_answers_as_pinned() {
         "/second",
         Page::html("<title>Second</title><h1>Second</h1>"),
     );
+    s.route(
+        "/files",
+        Page::html(
+            "<title>Files</title><label for='up' role='button' tabindex='0'>Upload</label>\
+             <input id='up' type='file' hidden><a href='/report.csv'>Report</a>",
+        ),
+    );
+    s.route(
+        "/report.csv",
+        Page::typed("text/csv", "a,b\n1,2\n")
+            .with_header("Content-Disposition", "attachment; filename=\"report.csv\""),
+    );
     let cli = Cli::new("golden");
     let files = TempDir::new("golden-files");
     let dir = files.path().to_string_lossy().into_owned();
@@ -195,6 +207,25 @@ fn every_command_answers_as_pinned() {
         .unwrap_or_else(|| panic!("no textbox Name: {first}"));
     run(a(&["fill", &name, "Cy", "--no-evidence"]));
     run(a(&["snapshot", "--delta", "-s", "form"]));
+    // Files (last but one, so that no earlier answer changes).
+    run(a(&["open", &s.url("/files")]));
+    let files_snap = run(a(&["snapshot"]));
+    let file_ref = |name: &str| {
+        files_snap["data"]["refs"]
+            .as_object()
+            .and_then(|refs| refs.iter().find(|(_, r)| r["name"] == name))
+            .map(|(id, _)| id.clone())
+            .unwrap_or_else(|| panic!("no {name}: {files_snap}"))
+    };
+    let (up, report) = (file_ref("Upload"), file_ref("Report"));
+    std::fs::write(at("up.txt"), "hello").unwrap();
+    run(a(&["upload", &up, &at("up.txt"), "--no-evidence"]));
+    run(a(&["upload", &up, &at("missing.txt")]));
+    run(a(&["download", &report, &dir]));
+    run(a(&["wait", "--download", "--timeout-ms", "100"]));
+    // A download the page starts by itself, taken by `wait --download`.
+    run(a(&["eval", "document.querySelector('a').click(); 1"]));
+    run(a(&["wait", "--download", &at("w.csv")]));
     // Selectors, XPath and locators as targets (last: they issue refs).
     run(a(&["find", "role", "textbox", "--name", "name"]));
     run(a(&["find", "label", "Name", "fill", "Di", "--no-evidence"]));

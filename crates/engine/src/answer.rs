@@ -11,7 +11,7 @@ use crate::error::{EngineError, Result};
 /// A page script's refusal.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PageFailure {
-    /// What went wrong: `not_input`, `not_select`, `not_checkable`, `no_option`,
+    /// What went wrong: `not_input`, `not_select`, `not_multiple`, `not_checkable`, `no_option`,
     /// `disabled_option`, `invalid_selector`, `not_found` or `internal`.
     pub code: String,
     /// What the script said.
@@ -37,6 +37,12 @@ impl PageFailure {
             "not_select" => (
                 ErrorCode::ElementNotEditable,
                 format!("{what} is not a <select>"),
+            ),
+            "not_multiple" => (
+                ErrorCode::InvalidArgument,
+                format!(
+                    "{what} takes one option (it has no `multiple` attribute); give one value; nothing was selected"
+                ),
             ),
             "not_checkable" => (
                 ErrorCode::ElementNotEditable,

@@ -40,6 +40,8 @@ pub struct Browser {
     closing: Vec<String>,
     /// Next ref number of the session (shared by every tab's page).
     ref_counter: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The session's downloads, once `enable_downloads` ran.
+    pub downloads: Option<crate::events::Downloads>,
 }
 
 impl Browser {
@@ -76,7 +78,36 @@ impl Browser {
             next_tab: 1,
             closing: Vec::new(),
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
+            downloads: None,
         })
+    }
+
+    /// Saves every download of the browser (all tabs) in `dir`, under its guid, and follows
+    /// them into `downloads` (`Browser.setDownloadBehavior` with `allowAndName`).
+    pub async fn enable_downloads(&mut self, dir: std::path::PathBuf) -> Result<()> {
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            EngineError::new(
+                ErrorCode::IoError,
+                format!(
+                    "cannot create the download directory {}: {e}",
+                    dir.display()
+                ),
+            )
+        })?;
+        let downloads = crate::events::Downloads::new(dir.clone());
+        tokio::spawn(crate::events::Listeners::for_browser(&downloads).pump(self.cdp.events()));
+        self.cdp
+            .call(
+                "Browser.setDownloadBehavior",
+                json!({
+                    "behavior": "allowAndName",
+                    "downloadPath": dir.to_string_lossy(),
+                    "eventsEnabled": true,
+                }),
+            )
+            .await?;
+        self.downloads = Some(downloads);
+        Ok(())
     }
 
     /// Whether the connection is gone (browser exited or crashed).

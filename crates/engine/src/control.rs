@@ -39,6 +39,12 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         }
         Browser::launch(&options, call_timeout).await?
     };
+    let mut browser = browser;
+    let dir = cx.engine.download_dir(p.download_path.as_deref());
+    if let Err(e) = browser.enable_downloads(dir).await {
+        browser.close().await;
+        return Err(e);
+    }
     let data = LaunchOutput {
         launched: true,
         attached,
@@ -56,6 +62,17 @@ pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<StatusOutput
 }
 
 impl crate::session::Engine {
+    /// The directory downloads are saved in: `asked` (a launch's `downloadPath`), else the
+    /// session's launch option, else `$TMPDIR/agentbrowser-downloads-<session>`.
+    pub(crate) fn download_dir(&self, asked: Option<&str>) -> PathBuf {
+        asked
+            .map(PathBuf::from)
+            .or_else(|| self.defaults.download_path.clone())
+            .unwrap_or_else(|| {
+                std::env::temp_dir().join(format!("agentbrowser-downloads-{}", self.info.name))
+            })
+    }
+
     /// The `status` answer (no CDP call): what a serving process can also hand out while another
     /// client's command holds the session.
     pub fn status(&self) -> StatusOutput {

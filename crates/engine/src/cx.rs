@@ -46,6 +46,8 @@ impl Cx<'_> {
                 }
                 None => Browser::launch(&self.engine.defaults, timeout).await?,
             };
+            let mut b = b;
+            b.enable_downloads(self.engine.download_dir(None)).await?;
             self.engine.browser = Some(b);
         }
         self.engine

@@ -13,6 +13,9 @@ pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
 pub(crate) use crate::diff::handle as Diff;
+pub(crate) use crate::files::{
+    download as Download, upload as Upload, wait_download as WaitDownload,
+};
 pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,
     press as Press, scroll_into_view as ScrollIntoView, select as Select, tap as Tap,

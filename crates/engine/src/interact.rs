@@ -2,7 +2,8 @@
 //! tab is stale), acts, and returns the evidence (see `actions`).
 
 use agentbrowser_protocol::{
-    ActionOutput, ClickParams, Modifier, PressParams, RefActionParams, TypeParams, ValueParams,
+    ActionOutput, ClickParams, Modifier, PressParams, RefActionParams, SelectParams, TypeParams,
+    ValueParams,
 };
 
 use crate::actions::{self, Mutation};
@@ -55,8 +56,12 @@ pub(crate) async fn type_text(p: TypeParams, cx: &mut Cx<'_>) -> Result<ActionOu
 }
 
 /// `select`: select an option.
-pub(crate) async fn select(p: ValueParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
-    mutate(cx, &p.target, Mutation::Select(p.value), p.wait, p.evidence).await
+pub(crate) async fn select(p: SelectParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    let m = match (p.value, p.values) {
+        (Some(v), _) => Mutation::Select(v),
+        (None, values) => Mutation::SelectMany(values.unwrap_or_default()),
+    };
+    mutate(cx, &p.target, m, p.wait, p.evidence).await
 }
 
 /// `check`: check.

@@ -52,6 +52,8 @@ pub struct LaunchOptions {
     pub startup_timeout: Duration,
     /// Attach to this running browser (`ws://` URL, `http://host:port` or a port) instead of launching.
     pub attach: Option<String>,
+    /// The directory downloads are saved in (default: a per-session one under `$TMPDIR`).
+    pub download_path: Option<PathBuf>,
 }
 
 impl Default for LaunchOptions {
@@ -63,6 +65,7 @@ impl Default for LaunchOptions {
             window_size: None,
             startup_timeout: Duration::from_secs(30),
             attach: None,
+            download_path: None,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod error;
 pub mod events;
+mod files;
 mod handlers;
 pub mod input;
 mod interact;

@@ -134,6 +134,8 @@ pub struct Page {
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
     /// The dialogs this tab opened (answered at once; bounded).
     pub dialogs: DialogLog,
+    /// The file chooser this tab opened and nobody answered yet (intercepted: no OS dialog).
+    pub choosers: crate::events::FileChoosers,
     /// The console messages and page errors of this tab (bounded).
     pub diagnostics: DiagnosticsLog,
     /// The last written screenshot of each scope, for `ifChanged` (bounded).
@@ -155,10 +157,18 @@ impl Page {
         let events = session.events();
         let dialogs = DialogLog::default();
         let diagnostics = DiagnosticsLog::default();
-        tokio::spawn(Listeners::for_page(&session, &tx, &dialogs, &diagnostics).pump(events));
+        let choosers = crate::events::FileChoosers::default();
+        tokio::spawn(
+            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers).pump(events),
+        );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
-        let (a, b, c, d, e, tree) = tokio::join!(
+        let (a, b, c, d, e, f, tree) = tokio::join!(
             session.call("Page.enable", json!({})),
+            // File choosers are answered by `upload`, never shown as a dialog.
+            session.call(
+                "Page.setInterceptFileChooserDialog",
+                json!({"enabled": true})
+            ),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
             session.call(
                 "Target.setAutoAttach",
@@ -176,6 +186,7 @@ impl Page {
         c?;
         d?;
         e?;
+        f?;
         let tree = tree?;
         let page = Page {
             session,
@@ -187,6 +198,7 @@ impl Page {
             refs: Arc::default(),
             worlds: Arc::default(),
             dialogs,
+            choosers,
             diagnostics,
             captures: Arc::default(),
         };

@@ -210,6 +210,8 @@ tools! {
     browser_hover(TargetArgs) "Hover mouse" [Core] uses ["hover", "diff"] => hover;
     /// Press a key or chord on the focused element, such as `Enter`, `ArrowLeft`, `a` or `Control+A`. Answers what changed.
     browser_press_key(PressArgs) "Press a key" [Core] uses ["press", "diff"] => press_key;
+    /// Upload files: answers the file chooser a click opened (the click's answer says one is open), or, with `target`, sets them on that file input or on the hidden one its button or label stands for. Answers what the input holds and what changed.
+    browser_file_upload(FileUploadArgs) "Upload files" [Core] uses ["upload", "diff"] => file_upload;
     /// Wait for text to appear, for the URL to match, or for a time to pass. Answers what changed meanwhile.
     browser_wait_for(WaitArgs) "Wait for" [Core] uses ["wait", "diff"] => wait_for;
     /// Evaluate a JavaScript function or expression in the page and answer its result as JSON.
@@ -421,9 +423,22 @@ pub struct SelectArgs {
     pub element: Option<String>,
     /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
-    /// The option to select, by value or visible label (one value: multiple selection is not supported).
-    #[schemars(length(min = 1, max = 1))]
+    /// The options to select, by value or visible label: one, or several in a `<select multiple>`.
+    #[schemars(length(min = 1))]
     pub values: Vec<String>,
+}
+
+/// Arguments of `browser_file_upload`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileUploadArgs {
+    /// The absolute paths to the files to upload: one file, or several for an input that takes several.
+    #[schemars(length(min = 1))]
+    pub paths: Vec<String>,
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// The file input (or its button or label) as a ref from the page snapshot (`e5`) or a CSS selector matching exactly one element; omit it to answer the open file chooser.
+    pub target: Option<String>,
 }
 
 /// Arguments of `browser_press_key`.
@@ -908,7 +923,13 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
                 FieldType::Textbox | FieldType::Slider => {
                     Command::Fill(valp(target, f.value.clone()))
                 }
-                FieldType::Combobox => Command::Select(valp(target, f.value.clone())),
+                FieldType::Combobox => Command::Select(SelectParams {
+                    target,
+                    value: Some(f.value.clone()),
+                    values: None,
+                    wait: None,
+                    evidence: Some(false),
+                }),
                 FieldType::Checkbox | FieldType::Radio => {
                     if checked()? {
                         Command::Check(refp(target))
@@ -937,18 +958,23 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
 }
 
 async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
-    let [value] = <[String; 1]>::try_from(a.values).map_err(|v| {
-        ToolError::invalid(format!(
-            "invalid argument `values`: {} values; give exactly one (selecting several options is not supported)",
-            v.len()
-        ))
-    })?;
+    let mut values = a.values;
+    let (value, values) = match values.len() {
+        0 => {
+            return Err(ToolError::invalid(
+                "invalid argument `values`: empty; give the option to select",
+            ));
+        }
+        1 => (values.pop(), None),
+        _ => (None, Some(values)),
+    };
     let target = resolve(&a.target)?;
     let out = act(
         &cx,
-        Command::Select(ValueParams {
+        Command::Select(SelectParams {
             target,
             value,
+            values,
             wait: None,
             evidence: Some(false),
         }),
@@ -963,6 +989,24 @@ async fn hover(cx: Ctx, a: TargetArgs) -> Result<Answer, ToolError> {
         &cx,
         Command::Hover(RefActionParams {
             target,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn file_upload(cx: Ctx, a: FileUploadArgs) -> Result<Answer, ToolError> {
+    let target = match &a.target {
+        Some(t) => Some(resolve(t)?),
+        None => None,
+    };
+    let out = act(
+        &cx,
+        Command::Upload(UploadParams {
+            target,
+            files: a.paths,
             wait: None,
             evidence: Some(false),
         }),

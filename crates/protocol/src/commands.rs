@@ -98,9 +98,11 @@ impl Command {
                     .saturating_add(p.condition.as_ref().map_or(0, WaitCondition::budget_ms));
             }
             Command::Click(p) => &p.wait,
-            Command::Fill(p) | Command::Select(p) => &p.wait,
+            Command::Fill(p) => &p.wait,
+            Command::Select(p) => &p.wait,
             Command::Type(p) => &p.wait,
             Command::Press(p) => &p.wait,
+            Command::Upload(p) => &p.wait,
             Command::Check(p)
             | Command::Uncheck(p)
             | Command::Hover(p)
@@ -108,6 +110,16 @@ impl Command {
             | Command::Focus(p)
             | Command::Clear(p)
             | Command::ScrollIntoView(p) => &p.wait,
+            Command::Download(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
+            }
+            Command::WaitDownload(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
+            }
             Command::Read(p) => {
                 return p
                     .timeout_ms
@@ -226,8 +238,8 @@ macro_rules! for_each_command {
             Fill(ValueParams) -> ActionOutput => "fill" [Mutate],
             /// Type text into a ref with one key event per character.
             Type(TypeParams) -> ActionOutput => "type" [Mutate],
-            /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox.
-            Select(ValueParams) -> ActionOutput => "select" [Mutate],
+            /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox; `values`: several in a `<select multiple>`.
+            Select(SelectParams) -> ActionOutput => "select" [Mutate],
             /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
             Check(RefActionParams) -> ActionOutput => "check" [Mutate],
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
@@ -244,6 +256,12 @@ macro_rules! for_each_command {
             ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate],
             /// List the elements a locator matches now, with their refs (see the targets section).
             Find(FindParams) -> FindOutput => "find" [Read],
+            /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
+            Upload(UploadParams) -> ActionOutput => "upload" [Mutate],
+            /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
+            Download(DownloadParams) -> DownloadOutput => "download" [Mutate],
+            /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.
+            WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read],
             /// Press a key or chord on the focused element of the active tab.
             Press(PressParams) -> ActionOutput => "press" [Mutate],
             /// The text content of a ref.

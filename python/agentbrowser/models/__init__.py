@@ -24,6 +24,7 @@ from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
+from .files import Download, FileChooser, UploadedFile
 from .ref import Ref
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
@@ -58,6 +59,9 @@ __all__ = [
     "Finder",
     "Wait",
     "ActionResult",
+    "UploadedFile",
+    "FileChooser",
+    "Download",
     "SnapshotDiff",
     "BrowserResponse",
     "CloseResult",

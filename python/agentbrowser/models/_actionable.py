@@ -5,6 +5,7 @@ wire form (:meth:`Actionable._wire_target`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, overload
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from ..aio import AsyncBrowser
     from ..browser import Browser
     from .action import ActionResult
+    from .files import Download
     from .ref import Ref
     from .specs import Modifier, MouseButton, Wait
 
@@ -110,15 +112,59 @@ class Actionable(Generic[B]):
         return self.browser._drive(self.browser._ops.mutate(self, "type", {"text": text}, wait))
 
     @overload
-    def select(self: Actionable[Browser], value: str, *, wait: Wait | None = ...) -> ActionResult[Browser]: ...
+    def select(
+        self: Actionable[Browser], value: str | Sequence[str], *, wait: Wait | None = ...
+    ) -> ActionResult[Browser]: ...
     @overload
     def select(
-        self: Actionable[AsyncBrowser], value: str, *, wait: Wait | None = ...
+        self: Actionable[AsyncBrowser], value: str | Sequence[str], *, wait: Wait | None = ...
     ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
-    def select(self, value: str, *, wait: Wait | None = None) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
-        """Select an option by value (or label)."""
-        check_type(f"{type(self).__name__}.select", "value", value, str, "a string")
-        return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+    def select(
+        self, value: str | Sequence[str], *, wait: Wait | None = None
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Select an option by value (or label); a list selects exactly those in a ``<select multiple>``."""
+        if isinstance(value, str):
+            return self.browser._drive(self.browser._ops.mutate(self, "select", {"value": value}, wait))
+        values = list(value) if not isinstance(value, (bytes, Mapping)) else None
+        if not values or not all(isinstance(v, str) for v in values):
+            raise TypeError(
+                f"{type(self).__name__}.select value must be a string or a non-empty list of strings, got {value!r}"
+            )
+        return self.browser._drive(self.browser._ops.mutate(self, "select", {"values": values}, wait))
+
+    @overload
+    def upload(
+        self: Actionable[Browser],
+        files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        wait: Wait | None = ...,
+    ) -> ActionResult[Browser]: ...
+    @overload
+    def upload(
+        self: Actionable[AsyncBrowser],
+        files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        wait: Wait | None = ...,
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def upload(
+        self, files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, wait: Wait | None = None
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Set files on this file input, or on the hidden one this button or label stands for."""
+        return self.browser._drive(self.browser._ops.upload(self.browser, self, files, wait))
+
+    @overload
+    def download(
+        self: Actionable[Browser], path: str | os.PathLike[str], *, timeout_ms: int | None = ...
+    ) -> Download: ...
+    @overload
+    def download(
+        self: Actionable[AsyncBrowser], path: str | os.PathLike[str], *, timeout_ms: int | None = ...
+    ) -> Awaitable[Download]: ...
+    def download(
+        self, path: str | os.PathLike[str], *, timeout_ms: int | None = None
+    ) -> Download | Awaitable[Download]:
+        """Click this element, wait for the download it starts, and move the file to ``path``."""
+        return self.browser._drive(self.browser._ops.download(self, path, timeout_ms))
 
     @overload
     def check(self: Actionable[Browser], *, wait: Wait | None = ...) -> ActionResult[Browser]: ...

@@ -9,16 +9,19 @@ has every operation below with these signatures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    import os
+
     from .. import _wire_types as w
     from .._ops import Op
     from ..aio import AsyncBrowser
     from ..browser import Browser
     from ._actionable import Actionable
     from .action import ActionResult
+    from .files import Download
     from .locator import Locator
     from .ref import Ref
     from .results import SnapshotDiff
@@ -43,6 +46,18 @@ class ModelOps(Protocol):
         self, target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
     ) -> Op[ActionResult[B]]:
         """Run one mutation on ``target``."""
+
+    def upload(
+        self,
+        browser: B,
+        target: str | Actionable[Any] | None,
+        files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        wait: Wait | None,
+    ) -> Op[ActionResult[B]]:
+        """Set files on the file input ``target`` stands for (``None``: the open file chooser)."""
+
+    def download(self, target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None) -> Op[Download]:
+        """Click ``target`` and move the download it starts to ``path``."""
 
     def read_str(
         self, target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]

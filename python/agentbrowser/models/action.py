@@ -10,6 +10,7 @@ from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._client import B
 from .diagnostics import ConsoleMessage, PageError
+from .files import FileChooser, UploadedFile, uploaded
 from .results import Dialog, SnapshotDiff
 from .snapshot import Snapshot
 
@@ -33,6 +34,10 @@ class ActionResult(Generic[B]):
     """Console messages of level ``error`` logged during the action (at most 10)."""
     page_errors: tuple[PageError, ...] = ()
     """Uncaught exceptions and unhandled rejections of the page during the action (at most 10)."""
+    files: tuple[UploadedFile, ...] = ()
+    """``upload``: the files the input holds afterwards, as the page sees them."""
+    file_chooser: FileChooser | None = None
+    """A file chooser the action opened, waiting for ``page.upload(None, files)``."""
 
     @property
     def changed(self) -> bool:
@@ -49,6 +54,7 @@ class ActionResult(Generic[B]):
         cls, wire: w.ActionOutput, raw: Mapping[str, Any], browser: B, target: Ref[B] | None
     ) -> ActionResult[B]:
         """Build from the decoded mutation data ``raw``; its snapshots are bound to ``browser``."""
+        files, chooser = uploaded(wire)
         return cls(
             action=wire.action,
             target=target,
@@ -65,6 +71,8 @@ class ActionResult(Generic[B]):
                 PageError.from_wire(e, r)
                 for e, r in zip(wire.page_errors or (), raw.get("pageErrors") or (), strict=True)
             ),
+            files=files,
+            file_chooser=chooser,
         )
 
     def __repr__(self) -> str:

@@ -48,6 +48,8 @@ pub enum Mutation {
     Type(String),
     /// Select an option.
     Select(String),
+    /// Select exactly these options of a `<select multiple>`.
+    SelectMany(Vec<String>),
     /// Set the checked state.
     Check(bool),
     /// Move the mouse over.
@@ -69,7 +71,7 @@ impl Mutation {
             Mutation::Click { .. } => "click",
             Mutation::Fill(_) => "fill",
             Mutation::Type(_) => "type",
-            Mutation::Select(_) => "select",
+            Mutation::Select(_) | Mutation::SelectMany(_) => "select",
             Mutation::Check(true) => "check",
             Mutation::Check(false) => "uncheck",
             Mutation::Hover => "hover",
@@ -251,6 +253,7 @@ async fn perform(
             Ok(value_report(el.op_after("value", Value::Null).await?))
         }
         Mutation::Select(value) => select(page, el, id, entry, &what, value, limits).await,
+        Mutation::SelectMany(values) => select_many(page, el, &what, values, limits).await,
         Mutation::Check(want) => {
             // A control with no checked state is refused by the page (`not_checkable`).
             let current = el.op("checked", Value::Null).await?;
@@ -464,6 +467,43 @@ async fn select(
     })
 }
 
+/// Selects exactly `values` in a native `<select multiple>` (by value or label), in one step: an
+/// option that is missing or disabled fails the whole action and nothing changes.
+async fn select_many(
+    page: &Page,
+    el: Subject<'_>,
+    what: &str,
+    values: &[String],
+    limits: Limits,
+) -> Result<ActionReport> {
+    let kind = el.op("editKind", Value::Null).await?;
+    if kind.as_str() != Some("none:select") {
+        return Err(EngineError::new(
+            ErrorCode::ElementNotEditable,
+            format!(
+                "cannot select several options in {what}: `values` applies to a native <select multiple>"
+            ),
+        ));
+    }
+    actionable_point(page, el, what, limits, false, true, None).await?;
+    #[derive(serde::Deserialize)]
+    struct Chosen {
+        labels: Vec<String>,
+        values: Vec<String>,
+    }
+    let r = el.op("selectNativeMany", json!(values)).await?;
+    let chosen: Chosen = serde_json::from_value(r).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer to `selectNativeMany` is malformed: {e}"
+        ))
+    })?;
+    Ok(ActionReport {
+        selected: Some(json!(chosen.labels)),
+        value: Some(json!(chosen.values)),
+        ..ActionReport::default()
+    })
+}
+
 /// After input, waits for a navigation the input started (if any) to load. `synced`: the action
 /// already ended with a round trip through the page's renderer after its input.
 pub async fn settle(
@@ -528,6 +568,41 @@ pub async fn mutate(
     .await
 }
 
+/// Runs an action of another capability module (`act`, not started yet) with the same evidence
+/// as a ref mutation: before/after snapshots, dialogs, console errors, the wait. `target`: the
+/// ref it acts on, if any.
+pub(crate) async fn run<F>(
+    page: &Page,
+    action: &str,
+    target: Option<(&str, &RefEntry)>,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+    act: F,
+) -> Result<ActionOutput>
+where
+    F: std::future::Future<Output = Result<ActionReport>>,
+{
+    let before = if evidence {
+        Some(before_snapshot(page, target.map(|t| t.0)).await?)
+    } else {
+        None
+    };
+    let marks = Marks::now(page);
+    let report = act.await?;
+    finish(
+        page,
+        action,
+        target.map(|(id, entry)| target_of(id, entry)),
+        before,
+        marks,
+        wait_for,
+        limits,
+        report,
+    )
+    .await
+}
+
 /// Presses a key chord on the page with its wait and evidence.
 pub async fn press(
     page: &Page,
@@ -582,6 +657,7 @@ struct Marks {
     /// The action already ended with a round trip through the page's renderer.
     synced: bool,
     dialogs: u64,
+    choosers: u64,
     diagnostics: crate::events::DiagCursor,
 }
 
@@ -593,6 +669,7 @@ impl Marks {
             doc_seq: s.document_seq,
             synced: false,
             dialogs: page.dialogs.cursor(),
+            choosers: page.choosers.cursor(),
             diagnostics: page.diagnostics.cursor(),
         }
     }
@@ -693,6 +770,21 @@ async fn finish(
         return Err(transition("wait", e));
     }
     let (console_errors, page_errors) = logged_during(page, action, &marks);
+    let mut report = report;
+    if let Some(c) = page.choosers.opened_since(marks.choosers) {
+        crate::warnings::note(format!(
+            "`{action}` opened a file chooser (it takes {}); nothing was chosen yet: answer it with \
+             `upload --chooser FILE...` (MCP `browser_file_upload`)",
+            if c.multiple {
+                "several files"
+            } else {
+                "one file"
+            }
+        ));
+        report.file_chooser = Some(agentbrowser_protocol::FileChooserInfo {
+            multiple: c.multiple,
+        });
+    }
     let mut out = ActionOutput {
         action: action.to_string(),
         target: target.clone(),

@@ -6,6 +6,8 @@
 pub mod console;
 mod crash;
 pub mod dialogs;
+pub mod downloads;
+pub mod files;
 pub(crate) mod frames;
 mod lifecycle;
 mod render;
@@ -21,6 +23,8 @@ use crate::page::PageState;
 
 pub use console::{DiagCursor, DiagnosticsLog};
 pub use dialogs::DialogLog;
+pub use downloads::Downloads;
+pub use files::FileChoosers;
 pub use ring::Ring;
 
 /// One capability's share of a page's events.
@@ -38,13 +42,14 @@ pub(crate) struct Listeners(Vec<Box<dyn Listener>>);
 
 impl Listeners {
     /// Every listener a page has: navigation and load state, crashes, out-of-process frames,
-    /// dialogs (logged in `dialogs`), console messages and page errors (in `diagnostics`, also
+    /// dialogs (logged in `dialogs`), file choosers (in `choosers`), console messages and page errors (in `diagnostics`, also
     /// those of the out-of-process frames).
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
         dialogs: &DialogLog,
         diagnostics: &DiagnosticsLog,
+        choosers: &FileChoosers,
     ) -> Listeners {
         Listeners(vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
@@ -55,11 +60,17 @@ impl Listeners {
                 diagnostics.clone(),
             )),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
+            Box::new(files::Choosers(choosers.clone())),
             Box::new(console::Console(console::Recorder::new(
                 session.clone(),
                 diagnostics.clone(),
             ))),
         ])
+    }
+
+    /// The browser-wide listeners: downloads (logged in `downloads`).
+    pub(crate) fn for_browser(downloads: &Downloads) -> Listeners {
+        Listeners(vec![Box::new(downloads::DownloadEvents(downloads.clone()))])
     }
 
     /// Feeds every event of `events` to the listeners that want it, until the stream ends.

@@ -2,7 +2,7 @@
 // Runtime.callFunctionOn on a ref's element (`this`) in the engine's isolated world:
 //   function (op, arg) -> {ok: true, value} | {ok: false, code, message, detail}
 // (the one result format of the page scripts, decoded by crates/engine/src/answer.rs); an op
-// that finds an element (findOption) answers the Element itself, by reference, or its failure
+// that finds an element (findOption, fileInput) answers the Element itself, by reference, or its failure
 // as a JSON string.
 function (op, arg) {
   'use strict';
@@ -446,6 +446,24 @@ function (op, arg) {
       fire(el, 'change');
       return { label: optionLabel(o), value: o.value };
     }
+    case 'selectNativeMany': {
+      if (!isTag(el, 'select')) return fail('not_select', 'it is not a <select>');
+      if (!el.multiple) return fail('not_multiple', 'it takes one option');
+      const opts = Array.from(el.options);
+      const picked = [];
+      for (const want of arg) {
+        const o = opts.find((x) => x.value === want) || opts.find((x) => optionLabel(x) === want) ||
+          opts.find((x) => optionLabel(x).toLowerCase() === String(want).toLowerCase());
+        if (!o) return fail('no_option', 'no option matches', { wanted: String(want), options: opts.slice(0, 30).map(optionLabel) });
+        if (o.disabled) return fail('disabled_option', 'the option is disabled', { wanted: String(want), label: optionLabel(o) });
+        if (!picked.includes(o)) picked.push(o);
+      }
+      for (const o of opts) o.selected = picked.includes(o);
+      fire(el, 'input');
+      fire(el, 'change');
+      const now = opts.filter((o) => o.selected);
+      return { labels: now.map(optionLabel), values: now.map((o) => o.value) };
+    }
     case 'findOption': {
       // ARIA listbox/combobox: the options it owns or controls, or its descendants.
       const doc = el.ownerDocument;
@@ -464,6 +482,32 @@ function (op, arg) {
       if (match) return match;
       return fail('no_option', 'no option matches', { wanted: want, options: all.slice(0, 30).map(optionLabel) });
     }
+    case 'fileInput': {
+      // The file input an element stands for: itself; a label's control; else the one file
+      // input inside it; else the one file input of its nearest ancestor that has any (up to
+      // 3 levels). Several candidates at the first level that has any is ambiguous.
+      const isFile = (n) => n && n.nodeType === 1 && n.localName === 'input' && n.type === 'file';
+      if (isFile(el)) return el;
+      const label = el.localName === 'label' ? el : el.closest('label');
+      if (label && isFile(label.control)) return label.control;
+      const inside = (root) => {
+        const found = Array.from(root.querySelectorAll('input[type=file]'));
+        if (root.shadowRoot) found.push(...root.shadowRoot.querySelectorAll('input[type=file]'));
+        return found;
+      };
+      let scope = el;
+      for (let level = 0; scope && scope.nodeType === 1 && level <= 3; level++) {
+        const found = inside(scope);
+        if (found.length === 1) return found[0];
+        if (found.length > 1) {
+          return fail('ambiguous_file_input', 'several file inputs', { candidates: found.slice(0, 5).map(describe) });
+        }
+        scope = scope.parentElement;
+      }
+      return fail('no_file_input', 'no file input');
+    }
+    case 'fileState': return { multiple: !!el.multiple, disabled: !!el.disabled, accept: el.accept || '' };
+    case 'files': return Array.from(el.files || []).map((f) => ({ name: f.name, size: f.size, type: f.type || '' }));
     case 'expanded': return el.getAttribute('aria-expanded') === 'true';
     case 'checked': {
       const state = checkedState(el);
@@ -507,7 +551,7 @@ function (op, arg) {
   } catch (e) {
     v = fail('internal', String((e && e.message) || e));
   }
-  const byRef = op === 'findOption';
+  const byRef = op === 'findOption' || op === 'fileInput';
   if (v instanceof Failure) {
     const f = { ok: false, code: v.code, message: v.message, detail: v.detail };
     return byRef ? JSON.stringify(f) : f;

@@ -64,7 +64,53 @@ pub enum Modifier {
     Shift,
 }
 
-/// Parameters of `fill` and `select`.
+/// Parameters of `select`: one option, or several (`values`) in a `<select multiple>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SelectParams {
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
+    #[serde(rename = "ref")]
+    pub target: Target,
+    /// The option to select, by value or visible label (or give `values`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The options of a native `<select multiple>` to select, by value or visible label (1 to
+    /// 100): exactly these end up selected; the others are deselected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    /// Condition to wait for after the action.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+/// The most options one `select` chooses.
+pub const SELECT_MAX_VALUES: usize = 100;
+
+impl Validate for SelectParams {
+    fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
+        match (&self.value, &self.values) {
+            (Some(_), Some(_)) => {
+                return Err("`value` and `values` exclude each other: give one".into());
+            }
+            (None, None) => {
+                return Err("give `value` (one option) or `values` (several)".into());
+            }
+            (None, Some(v)) if v.is_empty() || v.len() > SELECT_MAX_VALUES => {
+                return invalid(
+                    "values",
+                    format!("{} values; give 1 to {SELECT_MAX_VALUES}", v.len()),
+                );
+            }
+            _ => {}
+        }
+        wait(&self.wait)
+    }
+}
+
+/// Parameters of `fill`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueParams {
@@ -198,7 +244,8 @@ pub struct ActionOutput {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionReport {
-    /// `select`: the option chosen, by its label.
+    /// `select`: the option chosen, by its label (with `values`: the labels of all the options
+    /// selected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected: Option<serde_json::Value>,
     /// `fill`, `type`, `clear`, `select`: the control's value afterwards.
@@ -219,6 +266,13 @@ pub struct ActionReport {
     /// `click` with `newTab`: the tab the click opened (null when none opened).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<Option<String>>,
+    /// `upload`: the files the input holds afterwards, as the page sees them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<crate::caps::files::UploadedFile>>,
+    /// `click` (and other input): a file chooser the action opened, waiting for `upload`
+    /// without a ref.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_chooser: Option<crate::caps::files::FileChooserInfo>,
 }
 
 /// A JavaScript dialog the page opened, and how it was answered.
@@ -241,10 +295,24 @@ impl Present for ActionOutput {
         let mut line = match &self.target {
             Some(t) if t.name.is_empty() => format!("{action} {} ({})", t.target, t.role),
             Some(t) => format!("{action} {} ({} \"{}\")", t.target, t.role, t.name),
+            None if action == "upload" => "upload (the open file chooser)".to_string(),
             None => format!("{action} {}", self.report.key.as_deref().unwrap_or("")),
         };
         if let Some(Some(tab)) = &self.report.new_tab {
             line.push_str(&format!(" -> opened tab {tab}"));
+        }
+        if let Some(files) = &self.report.files {
+            let list: Vec<String> = files
+                .iter()
+                .map(|f| format!("{} ({} bytes)", f.name, f.size))
+                .collect();
+            line.push_str(&format!(" -> files: {}", list.join(", ")));
+        }
+        if let Some(c) = &self.report.file_chooser {
+            let n = if c.multiple { "files" } else { "a file" };
+            line.push_str(&format!(
+                "\nfile chooser open (takes {n}): answer it with `upload --chooser FILE...` (MCP: browser_file_upload)"
+            ));
         }
         if let Some(note) = &self.report.note {
             line.push_str(&format!(" ({note})"));

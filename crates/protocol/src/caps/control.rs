@@ -28,6 +28,10 @@ pub struct LaunchParams {
     pub cdp_url: Option<String>,
     /// Attach to a running browser on 127.0.0.1 at this DevTools port.
     pub cdp_port: Option<u16>,
+    /// The directory downloads are saved in (absolute; created if missing; default a
+    /// per-session directory under `$TMPDIR`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_path: Option<String>,
 }
 
 impl Validate for LaunchParams {
@@ -49,6 +53,14 @@ impl Validate for LaunchParams {
         }
         if self.cdp_url.is_some() && self.cdp_port.is_some() {
             return Err("`cdpUrl` and `cdpPort` exclude each other: give one".into());
+        }
+        if let Some(d) = &self.download_path
+            && !std::path::Path::new(d).is_absolute()
+        {
+            return invalid(
+                "downloadPath",
+                format!("{d:?} is a relative path; give an absolute directory"),
+            );
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ pub mod common;
 pub mod control;
 pub mod diagnostics;
 pub mod diff;
+pub mod files;
 pub mod nav;
 pub mod read;
 pub mod reading;

@@ -1,0 +1,182 @@
+//! Files: setting files on a file input (`upload`), answering a file chooser the page opened,
+//! and downloads (`download`, `wait_download`) that land complete where they were asked to go.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::caps::targets::Target;
+use crate::caps::wait::WaitCondition;
+use crate::present::Present;
+use crate::validate::{Validate, invalid, wait};
+
+/// The most files one `upload` sets.
+pub const UPLOAD_MAX_FILES: usize = 100;
+
+/// Parameters of `upload`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UploadParams {
+    /// The ref of a file input, or of the button, label or box that stands for a hidden one
+    /// (the label's control, else the one file input inside it, else the one file input of its
+    /// nearest enclosing element, up to 3 levels). Absent: answer the file chooser the page
+    /// opened (a click on a file input or on a script that opens one).
+    /// A selector or locator works too (it must match exactly one element).
+    #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// Absolute paths of the files to set (1 to 100; several only for a `multiple` input).
+    pub files: Vec<String>,
+    /// Condition to wait for after the files are set.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true).
+    pub evidence: Option<bool>,
+}
+
+impl Validate for UploadParams {
+    fn validate(&self) -> Result<(), String> {
+        if let Some(target) = &self.target {
+            target.validate()?;
+        }
+        if self.files.is_empty() {
+            return invalid("files", "empty; give at least one absolute file path");
+        }
+        if self.files.len() > UPLOAD_MAX_FILES {
+            return invalid(
+                "files",
+                format!("{} files; at most {UPLOAD_MAX_FILES}", self.files.len()),
+            );
+        }
+        if let Some(f) = self
+            .files
+            .iter()
+            .find(|f| !std::path::Path::new(f).is_absolute())
+        {
+            return invalid(
+                "files",
+                format!(
+                    "{f:?} is a relative path; give absolute paths (the CLI makes them absolute)"
+                ),
+            );
+        }
+        wait(&self.wait)
+    }
+}
+
+/// A file the input holds after `upload`, as the page sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UploadedFile {
+    /// Its name (no directory).
+    pub name: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its MIME type as the browser guessed it ("" when unknown).
+    #[serde(rename = "type")]
+    pub mime_type: String,
+}
+
+/// A file chooser the page opened during an action, waiting for `upload` without a ref.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FileChooserInfo {
+    /// Whether it takes several files.
+    pub multiple: bool,
+}
+
+/// How long `download` and `wait --download` wait when no `timeoutMs` is given.
+pub const DOWNLOAD_TIMEOUT_MS: u64 = 30_000;
+/// The longest `timeoutMs` of a download wait: 10 minutes.
+pub const DOWNLOAD_MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// Parameters of `download`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DownloadParams {
+    /// The element to click (a link or button that starts a download): a ref (`e3`, `@e3`), an
+    /// XPath, a CSS selector or a locator `{"find": {...}}` matching exactly one element.
+    #[serde(rename = "ref")]
+    pub target: Target,
+    /// Where the complete file goes (absolute): a file path, or an existing directory to put it
+    /// in under its suggested filename. An existing file is replaced.
+    pub path: String,
+    /// How long to wait for the download to start and complete, in milliseconds (default
+    /// 30000, at most 600000).
+    pub timeout_ms: Option<u64>,
+}
+
+/// Parameters of `wait_download` (CLI `wait --download`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaitDownloadParams {
+    /// Where the complete file goes (absolute): a file path, or an existing directory to put it
+    /// in under its suggested filename. Absent: it stays in the session's download directory,
+    /// under its suggested filename.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// How long to wait for a download to complete, in milliseconds (default 30000, at most
+    /// 600000).
+    pub timeout_ms: Option<u64>,
+}
+
+fn download_checks(path: Option<&str>, timeout_ms: Option<u64>) -> Result<(), String> {
+    if let Some(p) = path {
+        if p.trim().is_empty() {
+            return invalid(
+                "path",
+                "empty; give the file or directory the download goes to",
+            );
+        }
+        if !std::path::Path::new(p).is_absolute() {
+            return invalid(
+                "path",
+                format!(
+                    "{p:?} is a relative path; give an absolute path (the CLI makes it absolute)"
+                ),
+            );
+        }
+    }
+    match timeout_ms {
+        Some(t) if t == 0 || t > DOWNLOAD_MAX_TIMEOUT_MS => invalid(
+            "timeoutMs",
+            format!("{t}; use 1 to {DOWNLOAD_MAX_TIMEOUT_MS}"),
+        ),
+        _ => Ok(()),
+    }
+}
+
+impl Validate for DownloadParams {
+    fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
+        download_checks(Some(&self.path), self.timeout_ms)
+    }
+}
+
+impl Validate for WaitDownloadParams {
+    fn validate(&self) -> Result<(), String> {
+        download_checks(self.path.as_deref(), self.timeout_ms)
+    }
+}
+
+/// A complete download, moved where it was asked to go.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadOutput {
+    /// Where the complete file is now (absolute).
+    pub path: String,
+    /// The filename the server or the page suggested (`Content-Disposition`, the `download`
+    /// attribute, or the URL's last segment).
+    pub suggested_filename: String,
+    /// Its size in bytes (as written on disk).
+    pub size: u64,
+    /// The URL it was downloaded from (a `blob:` or `data:` URL for one a script made).
+    pub url: String,
+    /// Its MIME type, when the browser reported one (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+}
+
+impl Present for DownloadOutput {
+    fn text(&self) -> String {
+        format!(
+            "downloaded {} ({} bytes) from {} -> {}",
+            self.suggested_filename, self.size, self.url, self.path
+        )
+    }
+}
