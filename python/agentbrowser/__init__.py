@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Dialogs, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -24,6 +24,7 @@ from .errors import (
     BrowserError,
     BrowserInstallError,
     ConfirmationRequired,
+    DialogOpenError,
     NativeParseError,
     RestoreSaveError,
     StaleRefError,
@@ -31,6 +32,8 @@ from .errors import (
 from .models import (
     ActionResult,
     Dialog,
+    DialogResult,
+    DialogStatus,
     BrowserResponse,
     CloseResult,
     ConsoleLog,
@@ -64,9 +67,19 @@ from .models import (
 from .options import LaunchOptions
 
 if TYPE_CHECKING:
-    from .aio import AsyncBrowser, AsyncCapture, AsyncDiagnostics, AsyncNative, AsyncPage, AsyncTabs
+    from .aio import (
+        AsyncBrowser,
+        AsyncCapture,
+        AsyncDiagnostics,
+        AsyncDialogs,
+        AsyncNative,
+        AsyncPage,
+        AsyncTabs,
+    )
 
-_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"})
+_ASYNC = frozenset(
+    {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics", "AsyncDialogs"}
+)
 
 
 def __getattr__(name: str) -> object:
@@ -90,12 +103,14 @@ __all__ = [
     "Tabs",
     "Native",
     "Diagnostics",
+    "Dialogs",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",
     "AsyncTabs",
     "AsyncNative",
     "AsyncDiagnostics",
+    "AsyncDialogs",
     "LaunchOptions",
     "SnapshotSpec",
     "Snapshot",
@@ -115,6 +130,9 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "DialogStatus",
+    "DialogResult",
+    "DialogOpenError",
     "ConsoleMessage",
     "ConsoleLog",
     "PageError",

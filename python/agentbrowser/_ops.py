@@ -28,6 +28,8 @@ from .models import (
     CloseResult,
     ConsoleLevel,
     ConsoleLog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -551,6 +553,29 @@ def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
     # The engine answers with the closed tab's fields (`tab`): one round trip.
     data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
     return TabCloseResult.from_raw(data)
+
+
+def dialog_status() -> Op[DialogStatus]:
+    """The dialog waiting in the active tab (and those in other tabs)."""
+    data = yield Call("dialog_status", {})
+    return DialogStatus.from_wire(w.decode_result("dialog_status", data))
+
+
+def dialog_accept(text: str | None) -> Op[DialogResult]:
+    """Accept (OK) the active tab's open dialog; ``text`` is what a prompt returns."""
+    params: dict[str, Any] = {}
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(f"dialogs.accept() text must be a string or None, got {type(text).__name__}")
+        params["text"] = text
+    data = yield Call("dialog_accept", params)
+    return DialogResult.from_wire(w.decode_result("dialog_accept", data))
+
+
+def dialog_dismiss() -> Op[DialogResult]:
+    """Dismiss (Cancel) the active tab's open dialog."""
+    data = yield Call("dialog_dismiss", {})
+    return DialogResult.from_wire(w.decode_result("dialog_dismiss", data))
 
 
 def status() -> Op[SessionStatus]:

@@ -29,6 +29,8 @@ from .models import (
     CloseResult,
     ConsoleLevel,
     ConsoleLog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -90,6 +92,7 @@ class AsyncBrowser:
         self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
+        self.dialogs = AsyncDialogs(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         if process is not None and process.proc.stdin is not None:
@@ -421,6 +424,30 @@ class AsyncTabs:
 
     def __repr__(self) -> str:
         return f"<AsyncTabs of {self._b!r}>"
+
+
+class AsyncDialogs:
+    """The JavaScript dialogs of a :class:`AsyncBrowser`: a confirm or prompt waits for :meth:`accept` or
+    :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
+    calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def status(self) -> DialogStatus:
+        """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
+        return await self._b._drive(_ops.dialog_status())
+
+    async def accept(self, text: str | None = None) -> DialogResult:
+        """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
+        return await self._b._drive(_ops.dialog_accept(text))
+
+    async def dismiss(self) -> DialogResult:
+        """Dismiss (Cancel) the open dialog."""
+        return await self._b._drive(_ops.dialog_dismiss())
+
+    def __repr__(self) -> str:
+        return f"<AsyncDialogs of {self._b!r}>"
 
 
 class AsyncDiagnostics:

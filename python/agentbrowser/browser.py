@@ -29,6 +29,8 @@ from .models import (
     CloseResult,
     ConsoleLevel,
     ConsoleLog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -88,6 +90,7 @@ class Browser:
         self.launch_result: LaunchResult | None = None
         self.page = Page(self)
         self.tabs = Tabs(self)
+        self.dialogs = Dialogs(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer = weakref.finalize(self, transport.close)
@@ -412,6 +415,30 @@ class Tabs:
 
     def __repr__(self) -> str:
         return f"<Tabs of {self._b!r}>"
+
+
+class Dialogs:
+    """The JavaScript dialogs of a :class:`Browser`: a confirm or prompt waits for :meth:`accept` or
+    :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
+    calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def status(self) -> DialogStatus:
+        """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
+        return self._b._drive(_ops.dialog_status())
+
+    def accept(self, text: str | None = None) -> DialogResult:
+        """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
+        return self._b._drive(_ops.dialog_accept(text))
+
+    def dismiss(self) -> DialogResult:
+        """Dismiss (Cancel) the open dialog."""
+        return self._b._drive(_ops.dialog_dismiss())
+
+    def __repr__(self) -> str:
+        return f"<Dialogs of {self._b!r}>"
 
 
 class Diagnostics:

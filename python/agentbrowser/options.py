@@ -26,7 +26,9 @@ class LaunchOptions:
     (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
     height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
     names the session (its identity in ``status()``); ``cdp_url`` attaches to a running
-    browser (``ws://…`` or ``http://host:port``) instead of launching one.
+    browser (``ws://…`` or ``http://host:port``) instead of launching one; ``auto_dialogs``
+    answers every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving
+    confirm and prompt open for ``browser.dialogs``.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -38,8 +40,11 @@ class LaunchOptions:
     timeout_ms: int = 30000
     session: str | None = None
     cdp_url: str | None = None
+    auto_dialogs: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.auto_dialogs, bool):
+            raise TypeError(f"LaunchOptions.auto_dialogs must be a bool, got {type(self.auto_dialogs).__name__}")
         if not isinstance(self.headless, bool):
             raise TypeError(f"LaunchOptions.headless must be a bool, got {type(self.headless).__name__}")
         if self.executable_path is not None:
@@ -104,4 +109,6 @@ class LaunchOptions:
             wire["windowWidth"], wire["windowHeight"] = self.window_size
         if self.cdp_url is not None:
             wire["cdpUrl"] = self.cdp_url
+        if self.auto_dialogs:
+            wire["autoDialogs"] = True
         return wire

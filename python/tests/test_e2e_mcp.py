@@ -60,6 +60,7 @@ CORE = [
     "browser_wait_for",
     "browser_evaluate",
     "browser_tabs",
+    "browser_handle_dialog",
     "browser_close",
     "browser_diff",
     "browser_take_screenshot",
@@ -449,6 +450,36 @@ def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
             assert "held: shift+alt" in selected
             assert "closed t2" in await call(session, "browser_tabs", action="close", tab="t2")
             assert "tab_not_found:" in await error(session, "browser_tabs", action="select", index=5)
+
+    asyncio.run(main())
+
+
+PAGES["/mcp-dialog"] = _page(
+    "Dialog",
+    "<button onclick=\"document.getElementById('o').textContent='name: '+prompt('Your name?','anon')\">Ask</button>"
+    "<button onclick=\"document.getElementById('o').textContent='sure: '+confirm('Sure?')\">Check</button>"
+    "<p role='status' id='o'>none</p>",
+)
+
+
+def test_handle_dialog(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            opened = await call(session, "browser_navigate", url=f"{server}/mcp-dialog")
+            clicked = await call(session, "browser_click", target=ref_of(opened, "button", "Ask"))
+            assert "### Modal state" in clicked and '"prompt" dialog with message "Your name?"' in clicked, clicked
+            assert "browser_handle_dialog" in clicked
+            blocked = await error(session, "browser_snapshot")
+            assert "dialog_open:" in blocked and "Your name?" in blocked, blocked
+            answered = await call(session, "browser_handle_dialog", accept=True, promptText="Ada")
+            assert "accepted prompt" in answered and "name: Ada" in answered, answered
+            clicked = await call(session, "browser_click", target=ref_of(opened, "button", "Check"))
+            assert '"confirm" dialog with message "Sure?"' in clicked, clicked
+            refused = await error(session, "browser_handle_dialog", accept=False, promptText="x")
+            assert "promptText" in refused
+            dismissed = await call(session, "browser_handle_dialog", accept=False)
+            assert "dismissed confirm" in dismissed and "sure: false" in dismissed, dismissed
+            assert "no_dialog:" in await error(session, "browser_handle_dialog", accept=True)
 
     asyncio.run(main())
 

@@ -51,6 +51,10 @@ pub struct LaunchArgs {
     /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
     #[arg(long, value_name = "URL|PORT")]
     pub cdp: Option<String>,
+    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
+    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
+    #[arg(long)]
+    pub auto_dialogs: bool,
     /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
     #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
@@ -97,6 +101,9 @@ pub enum Cmd {
     /// Tabs: list, new, switch, close.
     #[command(subcommand)]
     Tab(TabCmd),
+    /// JavaScript dialogs: status, accept [text], dismiss (confirm and prompt wait for these).
+    #[command(subcommand)]
+    Dialog(DialogCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -464,6 +471,17 @@ pub enum TabCmd {
     Switch { id: String },
     /// Close a tab (default: the active one).
     Close { id: Option<String> },
+}
+
+/// `dialog`: the JavaScript dialog open in the active tab.
+#[derive(Subcommand, Debug)]
+pub enum DialogCmd {
+    /// The dialog open in the active tab (and those in other tabs), or none.
+    Status,
+    /// Accept (OK) the open dialog; TEXT is what a prompt returns (default: its default text).
+    Accept { text: Option<String> },
+    /// Dismiss (Cancel) the open dialog.
+    Dismiss,
 }
 
 /// `session`: the sessions of this user.

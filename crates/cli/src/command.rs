@@ -10,7 +10,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::Value;
 
-use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
+use crate::args::{AfterArgs, Cmd, DialogCmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
 use crate::code::Front;
 use crate::failure::Failure;
 
@@ -94,6 +94,11 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Tab(TabCmd::New { url }) => Command::TabNew(TabNewParams { url }),
         Cmd::Tab(TabCmd::Switch { id }) => Command::TabSwitch(TabSwitchParams { tab: id }),
         Cmd::Tab(TabCmd::Close { id }) => Command::TabClose(TabCloseParams { tab: id }),
+        Cmd::Dialog(DialogCmd::Status) => Command::DialogStatus(NoParams {}),
+        Cmd::Dialog(DialogCmd::Accept { text }) => {
+            Command::DialogAccept(agentbrowser_protocol::DialogAcceptParams { text })
+        }
+        Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {

@@ -26,6 +26,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         window_size: l.window_size.clone(),
         cdp: l.cdp.clone(),
         idle_timeout_ms: l.idle_timeout,
+        auto_dialogs: l.auto_dialogs,
     })
 }
 
@@ -37,6 +38,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         args: args.browser_args.clone(),
         attach: args.cdp.clone(),
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
+        auto_dialogs: args.auto_dialogs,
         ..LaunchOptions::default()
     })
 }

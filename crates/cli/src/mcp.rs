@@ -86,6 +86,7 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .or_else(|| top.window_size.clone()),
         cdp: after.cdp.clone().or_else(|| top.cdp.clone()),
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
+        auto_dialogs: top.auto_dialogs || after.auto_dialogs,
     }
 }
 

@@ -46,6 +46,8 @@ impl Cx<'_> {
                 }
                 None => Browser::launch(&self.engine.defaults, timeout).await?,
             };
+            let mut b = b;
+            b.dialog_board = self.engine.dialog_board.clone();
             self.engine.browser = Some(b);
         }
         self.engine
@@ -207,7 +209,11 @@ impl Cx<'_> {
         let active = browser.active_id().map(str::to_string);
         tabs.iter()
             .find(|(tid, _)| tid == id)
-            .map(|(tid, info)| tab_info(tid, info, active.as_deref() == Some(tid)))
+            .map(|(tid, info)| {
+                let mut t = tab_info(tid, info, active.as_deref() == Some(tid));
+                t.dialog_blocked = browser.open_dialog(tid).is_some();
+                t
+            })
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
     }
 }

@@ -12,6 +12,9 @@ use crate::error::{EngineError, Result};
 pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
+pub(crate) use crate::dialogs::{
+    accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,
+};
 pub(crate) use crate::diff::handle as Diff;
 pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,

@@ -52,6 +52,9 @@ pub struct LaunchOptions {
     pub startup_timeout: Duration,
     /// Attach to this running browser (`ws://` URL, `http://host:port` or a port) instead of launching.
     pub attach: Option<String>,
+    /// Answer every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving
+    /// confirm and prompt open for `dialog accept|dismiss`.
+    pub auto_dialogs: bool,
 }
 
 impl Default for LaunchOptions {
@@ -63,6 +66,7 @@ impl Default for LaunchOptions {
             window_size: None,
             startup_timeout: Duration::from_secs(30),
             attach: None,
+            auto_dialogs: false,
         }
     }
 }

@@ -11,6 +11,7 @@ mod control;
 pub mod cx;
 pub mod delta;
 pub mod diagnostics;
+pub mod dialogs;
 pub mod diff;
 pub mod error;
 pub mod events;

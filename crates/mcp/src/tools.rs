@@ -216,6 +216,8 @@ tools! {
     browser_evaluate(EvaluateArgs) "Evaluate JavaScript" [Core] uses ["eval", "diff"] => evaluate;
     /// List, open, close or select a browser tab.
     browser_tabs(TabsArgs) "Manage tabs" [Core] uses ["tab_list", "tab_new", "tab_close", "tab_switch", "snapshot"] => tabs;
+    /// Answer the JavaScript dialog (confirm or prompt) that waits in the active tab: accept (OK, with `promptText` for a prompt) or dismiss (Cancel). Alerts are accepted automatically. Answers the dialog and what changed on the page.
+    browser_handle_dialog(HandleDialogArgs) "Handle a dialog" [Core] uses ["dialog_accept", "dialog_dismiss", "diff"] => handle_dialog;
     /// Close the browser. The next tool call starts a new one.
     browser_close(NoArgs) "Close browser" [Core] uses ["close"] => close;
     /// What changed on the page since the snapshot you saw last (or since snapshot `generation`), as a line diff of snapshots.
@@ -432,6 +434,16 @@ pub struct SelectArgs {
 pub struct PressArgs {
     /// Name of the key to press or a character to generate, such as `ArrowLeft`, `a` or a chord like `Control+A`.
     pub key: String,
+}
+
+/// Arguments of `browser_handle_dialog`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HandleDialogArgs {
+    /// Whether to accept (OK) the dialog; false dismisses it (Cancel).
+    pub accept: bool,
+    /// The text a prompt returns when accepted (default: the prompt's default text).
+    pub prompt_text: Option<String>,
 }
 
 /// Arguments of `browser_wait_for`: exactly one of `time`, `text` and `url`.
@@ -752,8 +764,24 @@ async fn after_actions(cx: &Ctx, done: &[ActionOutput]) -> Result<Answer, ToolEr
     let lines: Vec<String> = done.iter().map(Present::text).collect();
     a.add("Result", lines.join("\n"));
     add_new_tabs(cx, &mut a).await?;
+    // A dialog the action opened pauses the page: no snapshot until it is answered.
+    if let Some(d) = done.iter().find_map(|o| o.open_dialog.as_ref()) {
+        add_modal_state(&mut a, d);
+        return Ok(a);
+    }
     add_page_now(cx, &mut a).await?;
     Ok(a)
+}
+
+/// Says which dialog waits and which tool answers it.
+fn add_modal_state(a: &mut Answer, d: &OpenDialog) {
+    a.add(
+        "Modal state",
+        format!(
+            "- [\"{}\" dialog with message {:?}]: can be handled by the \"browser_handle_dialog\" tool",
+            d.kind, d.message
+        ),
+    );
 }
 
 /// Runs one action without the engine's evidence (the answer diffs against the model's view).
@@ -1196,6 +1224,30 @@ async fn tabs(cx: Ctx, a: TabsArgs) -> Result<Answer, ToolError> {
             add_snapshot(&cx, &mut answer).await?;
         }
     }
+    Ok(answer)
+}
+
+async fn handle_dialog(cx: Ctx, a: HandleDialogArgs) -> Result<Answer, ToolError> {
+    let command = if a.accept {
+        Command::DialogAccept(DialogAcceptParams {
+            text: a.prompt_text,
+        })
+    } else if a.prompt_text.is_some() {
+        return Err(ToolError::invalid(
+            "invalid argument `promptText`: only with `accept: true` (a dismissed prompt returns null)",
+        ));
+    } else {
+        Command::DialogDismiss(NoParams {})
+    };
+    let out: DialogAnswer = cx.get(command).await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    if let Some(next) = &out.next {
+        add_modal_state(&mut answer, next);
+        return Ok(answer);
+    }
+    add_new_tabs(&cx, &mut answer).await?;
+    add_page_now(&cx, &mut answer).await?;
     Ok(answer)
 }
 

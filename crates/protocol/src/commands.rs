@@ -276,6 +276,12 @@ macro_rules! for_each_command {
             Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
+            /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
+            DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
+            /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.
+            DialogAccept(DialogAcceptParams) -> DialogAnswer => "dialog_accept" [Mutate],
+            /// Dismiss (Cancel) the dialog open in the active tab.
+            DialogDismiss(NoParams) -> DialogAnswer => "dialog_dismiss" [Mutate],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// Close the browser and end the session.

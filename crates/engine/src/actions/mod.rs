@@ -511,21 +511,70 @@ pub async fn mutate(
         None
     };
     let marks = Marks::now(page);
-    let report = perform(page, el, &id, &entry, &m, limits).await?;
-    // Every mutation ends with a call on its element; in the page's own renderer that call
-    // already let the events of the input's work arrive.
-    let synced = entry.session_id.is_none();
-    finish(
-        page,
-        m.action(),
-        Some(target_of(&id, &entry)),
-        before,
-        Marks { synced, ..marks },
-        wait_for,
-        limits,
-        report,
-    )
+    let dialog = page.dialogs.board().subscribe();
+    let target = Some(target_of(&id, &entry));
+    let work = async {
+        let report = perform(page, el, &id, &entry, &m, limits).await?;
+        // Every mutation ends with a call on its element; in the page's own renderer that call
+        // already let the events of the input's work arrive.
+        let synced = entry.session_id.is_none();
+        finish(
+            page,
+            m.action(),
+            target.clone(),
+            before,
+            Marks { synced, ..marks },
+            wait_for,
+            limits,
+            report,
+        )
+        .await
+    };
+    or_dialog(page, m.action(), dialog, work, || Opened {
+        target: target.clone(),
+        marks,
+        report: ActionReport::default(),
+    })
     .await
+}
+
+/// What an action that opened a dialog reports (the rest of its work never happened).
+struct Opened {
+    target: Option<ActionTarget>,
+    marks: Marks,
+    report: ActionReport,
+}
+
+/// Runs an action's `work` until it ends or a dialog it opened waits for an answer: then the
+/// page's scripts are paused and the input, settle and after-snapshot cannot finish, so the
+/// action answers at once with the open dialog (`openDialog`), without its snapshots.
+async fn or_dialog(
+    page: &Page,
+    action: &str,
+    dialog: tokio::sync::watch::Receiver<(u64, String)>,
+    work: impl std::future::Future<Output = Result<ActionOutput>>,
+    opened: impl FnOnce() -> Opened,
+) -> Result<ActionOutput> {
+    tokio::select! {
+        biased;
+        r = work => r,
+        () = crate::events::dialogs::opened_in(Some(dialog), &page.tab_id) => {
+            let o = opened();
+            let (console_errors, page_errors) = logged_during(page, action, &o.marks);
+            Ok(ActionOutput {
+                action: action.to_string(),
+                target: o.target,
+                before: None,
+                after: None,
+                diff: None,
+                dialogs: page.dialogs.since(o.marks.dialogs),
+                open_dialog: page.dialogs.open(),
+                console_errors,
+                page_errors,
+                report: o.report,
+            })
+        }
+    }
 }
 
 /// Presses a key chord on the page with its wait and evidence.
@@ -543,20 +592,30 @@ pub async fn press(
         None
     };
     let marks = Marks::now(page);
-    input::press(&page.session, modifiers, &k).await?;
-    finish(
-        page,
-        "press",
-        None,
-        before,
+    let dialog = page.dialogs.board().subscribe();
+    let report = ActionReport {
+        key: Some(key.to_string()),
+        ..ActionReport::default()
+    };
+    let work = async {
+        input::press(&page.session, modifiers, &k).await?;
+        finish(
+            page,
+            "press",
+            None,
+            before,
+            marks,
+            wait_for,
+            limits,
+            report.clone(),
+        )
+        .await
+    };
+    or_dialog(page, "press", dialog, work, || Opened {
+        target: None,
         marks,
-        wait_for,
-        limits,
-        ActionReport {
-            key: Some(key.to_string()),
-            ..ActionReport::default()
-        },
-    )
+        report: report.clone(),
+    })
     .await
 }
 
@@ -700,6 +759,7 @@ async fn finish(
         after: None,
         diff: None,
         dialogs: page.dialogs.since(marks.dialogs),
+        open_dialog: None,
         console_errors,
         page_errors,
         report,

@@ -20,7 +20,7 @@ use tokio::sync::watch;
 use crate::page::PageState;
 
 pub use console::{DiagCursor, DiagnosticsLog};
-pub use dialogs::DialogLog;
+pub use dialogs::{DialogBoard, DialogLog};
 pub use ring::Ring;
 
 /// One capability's share of a page's events.

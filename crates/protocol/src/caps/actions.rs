@@ -166,6 +166,15 @@ pub struct ActionOutput {
     /// JavaScript dialogs the page opened during the action, as they were answered (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<DialogInfo>,
+    /// A `confirm` or `prompt` the action opened that waits for an answer (`dialog accept
+    /// [text]` / `dialog dismiss`); the page is paused until then, so `before`, `after` and
+    /// `diff` are null (absent when none).
+    #[serde(
+        rename = "openDialog",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub open_dialog: Option<crate::OpenDialog>,
     /// Console messages of level `error` logged during the action, oldest first (at most 10;
     /// absent when none; the warning counts the rest).
     #[serde(
@@ -220,7 +229,8 @@ pub struct DialogInfo {
     pub message: String,
     /// The URL of the frame that opened it.
     pub url: String,
-    /// Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt).
+    /// Whether it was accepted (alerts and beforeunload; with `autoDialogs` confirm and prompt
+    /// are dismissed).
     pub accepted: bool,
 }
 
@@ -241,6 +251,9 @@ impl Present for ActionOutput {
         for d in &self.dialogs {
             let answer = if d.accepted { "accepted" } else { "dismissed" };
             line.push_str(&format!("\n{} {:?} ({answer})", d.kind, d.message));
+        }
+        if let Some(d) = &self.open_dialog {
+            line.push_str(&format!("\n{}", d.line()));
         }
         for m in &self.console_errors {
             line.push_str(&format!("\nconsole {}", m.line()));

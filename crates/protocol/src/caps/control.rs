@@ -28,6 +28,9 @@ pub struct LaunchParams {
     pub cdp_url: Option<String>,
     /// Attach to a running browser on 127.0.0.1 at this DevTools port.
     pub cdp_port: Option<u16>,
+    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
+    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
+    pub auto_dialogs: Option<bool>,
 }
 
 impl Validate for LaunchParams {

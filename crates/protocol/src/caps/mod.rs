@@ -6,6 +6,7 @@ pub mod capture;
 pub mod common;
 pub mod control;
 pub mod diagnostics;
+pub mod dialogs;
 pub mod diff;
 pub mod nav;
 pub mod read;
