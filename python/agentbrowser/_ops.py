@@ -28,6 +28,7 @@ from .models import (
     CloseResult,
     ConsoleLevel,
     ConsoleLog,
+    Dialog,
     DialogResult,
     DialogStatus,
     ErrorLog,
@@ -104,7 +105,14 @@ def result(
     response = BrowserResponse.from_raw(raw)
     if call.envelope:
         return response
-    raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot, logged=logged_errors)
+    raise error_for(
+        response,
+        asynchronous=asynchronous,
+        ref=call.ref,
+        snapshot=snapshot,
+        logged=logged_errors,
+        dialog=Dialog.from_raw_open,
+    )
 
 
 def check_load_state(name: str, value: str | None) -> None:

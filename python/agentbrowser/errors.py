@@ -225,11 +225,13 @@ def error_for(
     ref: Ref[Any] | None = None,
     snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None = None,
     logged: Logged | None = None,
+    dialog: Callable[[Mapping[str, Any]], Dialog] | None = None,
 ) -> AgentBrowserError:
     """Map one failed response envelope to its exception (the only place codes are mapped).
 
     ``ref`` is the ref the failing call acted on, ``snapshot`` decodes the snapshots that
-    an ``action_transition_failed`` payload carries, ``logged`` its console and page errors.
+    an ``action_transition_failed`` payload carries, ``logged`` its console and page errors,
+    ``dialog`` the open dialog of a ``dialog_open`` payload.
     """
     code = response.code
     action = response.action
@@ -244,7 +246,7 @@ def error_for(
     if code == "action_transition_failed":
         return _transition_error(response, message, ref, snapshot, logged, asynchronous)
     if code == "dialog_open":
-        return _dialog_open_error(response, message)
+        return _dialog_open_error(response, message, dialog)
     return BrowserError(message, action=action, response=response, code=code)
 
 
@@ -300,13 +302,12 @@ def _transition_error(
     )
 
 
-def _dialog_open_error(response: BrowserResponse, message: str) -> DialogOpenError:
-    from . import _wire_types as w
-    from .models import Dialog
-
+def _dialog_open_error(
+    response: BrowserResponse, message: str, decode: Callable[[Mapping[str, Any]], Dialog] | None
+) -> DialogOpenError:
     data = response.data if isinstance(response.data, Mapping) else {}
     raw = data.get("dialog")
-    dialog = Dialog.from_open(w.OpenDialog.decode(raw, "dialog")) if isinstance(raw, Mapping) else None
+    dialog = decode(raw) if decode is not None and isinstance(raw, Mapping) else None
     return DialogOpenError(
         message,
         action=response.action,

@@ -195,6 +195,18 @@ fn every_command_answers_as_pinned() {
         .unwrap_or_else(|| panic!("no textbox Name: {first}"));
     run(a(&["fill", &name, "Cy", "--no-evidence"]));
     run(a(&["snapshot", "--delta", "-s", "form"]));
+    // Dialogs: a confirm opened by `eval` waits; other commands answer `dialog_open`.
+    run(a(&["dialog", "status"]));
+    run(a(&["eval", "confirm('Golden?')"]));
+    run(a(&["dialog", "status"]));
+    run(a(&["snapshot"]));
+    run(a(&["dialog", "accept", "text"]));
+    run(a(&["dialog", "accept"]));
+    run(a(&["eval", "prompt('Name?', 'anon')"]));
+    run(a(&["dialog", "accept", "Ada"]));
+    run(a(&["eval", "confirm('Again?')"]));
+    run(a(&["dialog", "dismiss"]));
+    run(a(&["dialog", "dismiss"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -113,6 +113,11 @@ class Dialog:
         return cls(type=wire.type, message=wire.message, url=wire.url, accepted=wire.accepted)
 
     @classmethod
+    def from_raw_open(cls, raw: Mapping[str, Any]) -> Dialog:
+        """Decode an open dialog's raw wire object (the ``dialog`` of a ``dialog_open`` error)."""
+        return cls.from_open(w.OpenDialog.decode(raw, "dialog"))
+
+    @classmethod
     def from_open(cls, wire: w.OpenDialog, *, open: bool = True, accepted: bool = False) -> Dialog:
         """Build from an open dialog on the wire (``open=False``: it was just answered)."""
         return cls(
