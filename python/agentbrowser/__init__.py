@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Dialogs, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -72,13 +72,17 @@ if TYPE_CHECKING:
         AsyncCapture,
         AsyncDiagnostics,
         AsyncDialogs,
+        AsyncKeyboard,
+        AsyncMouse,
         AsyncNative,
         AsyncPage,
         AsyncTabs,
     )
 
+#: The async classes, imported from :mod:`agentbrowser.aio` on first use.
 _ASYNC = frozenset(
-    {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics", "AsyncDialogs"}
+    {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
+    | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
 )
 
 
@@ -104,6 +108,8 @@ __all__ = [
     "Native",
     "Diagnostics",
     "Dialogs",
+    "Keyboard",
+    "Mouse",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",
@@ -111,6 +117,8 @@ __all__ = [
     "AsyncNative",
     "AsyncDiagnostics",
     "AsyncDialogs",
+    "AsyncKeyboard",
+    "AsyncMouse",
     "LaunchOptions",
     "SnapshotSpec",
     "Snapshot",

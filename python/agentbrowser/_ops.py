@@ -315,6 +315,57 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
     return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
 
 
+#: The mouse buttons of ``mouse.down()`` and ``mouse.up()``.
+MOUSE_BUTTONS = ("left", "right", "middle")
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of CSS pixels, got {type(value).__name__}")
+    return float(value)
+
+
+def device(browser: B, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence."""
+    budget = _wait_params(params, wait)
+    data = yield Call(action, params, budget_ms=budget)
+    _hold_evidence(browser, data)
+    return ActionResult.from_wire(w.ActionOutput.decode(data), data, browser, None)
+
+
+def keyboard_text(browser: B, action: str, text: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``keyboard_type`` or ``keyboard_insert_text``."""
+    if not isinstance(text, str) or not text:
+        raise TypeError(f"keyboard text must be a non-empty string, got {text!r}")
+    return (yield from device(browser, action, {"text": text}, wait))
+
+
+def keyboard_key(browser: B, action: str, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``keyboard_down`` or ``keyboard_up`` of one key."""
+    if not isinstance(key, str) or not key:
+        raise TypeError(f"keyboard key must be a non-empty key name such as 'Shift', got {key!r}")
+    return (yield from device(browser, action, {"key": key}, wait))
+
+
+def mouse_move(browser: B, x: float, y: float, wait: Wait | None) -> Op[ActionResult[B]]:
+    """The pointer to a viewport point."""
+    params = {"x": _number("mouse.move() x", x), "y": _number("mouse.move() y", y)}
+    return (yield from device(browser, "mouse_move", params, wait))
+
+
+def mouse_button(browser: B, action: str, button: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``mouse_down`` or ``mouse_up`` of a button."""
+    if button not in MOUSE_BUTTONS:
+        raise ValueError(f"button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
+    return (yield from device(browser, action, {"button": button}, wait))
+
+
+def mouse_wheel(browser: B, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[B]]:
+    """A wheel scroll at the pointer."""
+    params = {"dx": _number("mouse.wheel() dx", dx), "dy": _number("mouse.wheel() dy", dy)}
+    return (yield from device(browser, "mouse_wheel", params, wait))
+
+
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
     """Wait for a condition or for ``ms`` milliseconds."""
     params: dict[str, Any] = {}

@@ -424,7 +424,9 @@ class ActionOutput:
     changed: bool | None
     """`check`, `uncheck`: whether the state changed."""
     note: str | None
-    """`check`, `uncheck`: how the state was reached, when not by a plain click."""
+    """`check`, `uncheck`: how the state was reached, when not by a plain click; `keyboard_*` and `mouse_*`: the input sent
+    (the text, the key, the point, the button or the wheel delta).
+    """
     key: str | None
     """`press`: the key or chord pressed."""
     new_tab: str | None
@@ -1282,6 +1284,14 @@ ActionOutputActions = Literal[
     "clear",
     "scroll_into_view",
     "press",
+    "keyboard_type",
+    "keyboard_insert_text",
+    "keyboard_down",
+    "keyboard_up",
+    "mouse_move",
+    "mouse_down",
+    "mouse_up",
+    "mouse_wheel",
 ]
 #: The actions whose result is ValueOutput_string.
 ValueOutputStringActions = Literal["text", "inner_text", "input_value"]
@@ -1346,6 +1356,14 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "clear": ActionOutput.decode,
         "scroll_into_view": ActionOutput.decode,
         "press": ActionOutput.decode,
+        "keyboard_type": ActionOutput.decode,
+        "keyboard_insert_text": ActionOutput.decode,
+        "keyboard_down": ActionOutput.decode,
+        "keyboard_up": ActionOutput.decode,
+        "mouse_move": ActionOutput.decode,
+        "mouse_down": ActionOutput.decode,
+        "mouse_up": ActionOutput.decode,
+        "mouse_wheel": ActionOutput.decode,
         "text": ValueOutputString.decode,
         "inner_text": ValueOutputString.decode,
         "input_value": ValueOutputString.decode,

@@ -259,6 +259,10 @@ class AsyncPage:
         self._b = browser
         #: Screenshots and PDF of this tab.
         self.capture = AsyncCapture(browser)
+        #: Low-level key events on the focused element.
+        self.keyboard = AsyncKeyboard(browser)
+        #: The low-level mouse pointer.
+        self.mouse = AsyncMouse(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -331,6 +335,61 @@ class AsyncPage:
 
     def __repr__(self) -> str:
         return f"<AsyncPage of {self._b!r}>"
+
+
+class AsyncKeyboard:
+    """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
+    with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
+    later keys and mouse input until :meth:`up`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Type ``text`` with one key event per character."""
+        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+
+    async def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Insert ``text`` at once without key events (like an IME or a paste)."""
+        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+
+    async def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
+        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+
+    async def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Release a held key."""
+        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
+
+    def __repr__(self) -> str:
+        return f"<AsyncKeyboard of {self._b!r}>"
+
+
+class AsyncMouse:
+    """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
+    returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Move the pointer to ``(x, y)``."""
+        return await self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+
+    async def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
+        return await self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+
+    async def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Release ``button`` at the pointer."""
+        return await self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+
+    async def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
+        return await self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
+
+    def __repr__(self) -> str:
+        return f"<AsyncMouse of {self._b!r}>"
 
 
 class AsyncCapture:

@@ -240,6 +240,10 @@ class Page:
         self._b = browser
         #: Screenshots and PDF of this tab.
         self.capture = Capture(browser)
+        #: Low-level key events on the focused element.
+        self.keyboard = Keyboard(browser)
+        #: The low-level mouse pointer.
+        self.mouse = Mouse(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -322,6 +326,61 @@ class Page:
 
     def __repr__(self) -> str:
         return f"<Page of {self._b!r}>"
+
+
+class Keyboard:
+    """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
+    with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
+    later keys and mouse input until :meth:`up`."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Type ``text`` with one key event per character."""
+        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+
+    def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Insert ``text`` at once without key events (like an IME or a paste)."""
+        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+
+    def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
+        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+
+    def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Release a held key."""
+        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
+
+    def __repr__(self) -> str:
+        return f"<Keyboard of {self._b!r}>"
+
+
+class Mouse:
+    """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
+    returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Move the pointer to ``(x, y)``."""
+        return self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+
+    def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
+        return self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+
+    def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Release ``button`` at the pointer."""
+        return self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+
+    def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
+        return self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
+
+    def __repr__(self) -> str:
+        return f"<Mouse of {self._b!r}>"
 
 
 class Capture:

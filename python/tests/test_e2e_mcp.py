@@ -484,6 +484,38 @@ def test_handle_dialog(agentbrowser_bin: Path, server: str) -> None:
     asyncio.run(main())
 
 
+PAGES["/mcp-pad"] = _page(
+    "Pad",
+    "<div id='pad' style='position:absolute;left:0;top:0;width:300px;height:300px' "
+    "onmousedown=\"o.textContent='down '+event.button+' at '+event.clientX+','+event.clientY\" "
+    "onmouseup=\"o.textContent+=' / up'\">pad</div>"
+    "<p role='status' id='o' style='position:absolute;top:320px'>idle</p><div style='height:3000px'></div>",
+)
+
+
+def test_vision_mouse(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--caps", "vision") as session:
+            tools = [t.name for t in (await session.list_tools()).tools]
+            assert tools == [*CORE, "browser_mouse_move_xy", "browser_mouse_down", "browser_mouse_up", "browser_mouse_wheel"]
+            await call(session, "browser_navigate", url=f"{server}/mcp-pad")
+            await call(session, "browser_mouse_move_xy", element="pad", x=30, y=40)
+            pressed = await call(session, "browser_mouse_down")
+            assert "down 0 at 30,40" in pressed, pressed
+            released = await call(session, "browser_mouse_up")
+            assert "down 0 at 30,40 / up" in released, released
+            await call(session, "browser_mouse_wheel", deltaX=0, deltaY=500)
+            # Wheel scrolling is animated: the page gets there within a moment.
+            for _ in range(100):
+                scrolled = await call(session, "browser_evaluate", function="() => scrollY > 0")
+                if "true" in scrolled:
+                    break
+                await asyncio.sleep(0.05)
+            assert "true" in scrolled, scrolled
+
+    asyncio.run(main())
+
+
 def inspector(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     exe = REPO / "node_modules" / ".bin" / "mcp-inspector"
     if not exe.exists():

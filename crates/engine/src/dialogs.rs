@@ -57,6 +57,14 @@ fn reports_own_dialog(command: &Command) -> bool {
             | Command::Clear(_)
             | Command::ScrollIntoView(_)
             | Command::Press(_)
+            | Command::KeyboardType(_)
+            | Command::KeyboardInsertText(_)
+            | Command::KeyboardDown(_)
+            | Command::KeyboardUp(_)
+            | Command::MouseMove(_)
+            | Command::MouseDown(_)
+            | Command::MouseUp(_)
+            | Command::MouseWheel(_)
     )
 }
 

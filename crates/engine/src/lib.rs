@@ -10,6 +10,7 @@ pub mod capture;
 mod control;
 pub mod cx;
 pub mod delta;
+pub mod devices;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;

@@ -136,6 +136,9 @@ pub struct Page {
     pub dialogs: DialogLog,
     /// The console messages and page errors of this tab (bounded).
     pub diagnostics: DiagnosticsLog,
+    /// Where the mouse pointer is and which buttons and modifier keys are held (`keyboard_*`,
+    /// `mouse_*`).
+    pub pointer: Arc<std::sync::Mutex<crate::input::Pointer>>,
     /// The last written screenshot of each scope, for `ifChanged` (bounded).
     pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
 }
@@ -191,6 +194,7 @@ impl Page {
             dialogs,
             diagnostics,
             captures: Arc::default(),
+            pointer: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

@@ -13,8 +13,8 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::{
-    actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, nav::*,
-    read::*, reading::*, snapshot::*, tabs::*, wait::*,
+    actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, input::*,
+    nav::*, read::*, reading::*, snapshot::*, tabs::*, wait::*,
 };
 pub use codes::ErrorCode;
 pub use commands::*;

@@ -586,6 +586,25 @@ pub async fn press(
     limits: Limits,
 ) -> Result<ActionOutput> {
     let (modifiers, k) = input::parse_chord(key)?;
+    let report = ActionReport {
+        key: Some(key.to_string()),
+        ..ActionReport::default()
+    };
+    let send = input::press(&page.session, modifiers, &k);
+    untargeted(page, "press", report, wait_for, evidence, limits, send).await
+}
+
+/// Runs input that targets no ref (`send`: a key chord, keyboard or mouse events) with its wait
+/// and evidence, as the action `action` reporting `report`.
+pub async fn untargeted(
+    page: &Page,
+    action: &str,
+    report: ActionReport,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+    send: impl std::future::Future<Output = Result<()>>,
+) -> Result<ActionOutput> {
     let before = if evidence {
         Some(before_snapshot(page, None).await?)
     } else {
@@ -593,15 +612,11 @@ pub async fn press(
     };
     let marks = Marks::now(page);
     let dialog = page.dialogs.board().subscribe();
-    let report = ActionReport {
-        key: Some(key.to_string()),
-        ..ActionReport::default()
-    };
     let work = async {
-        input::press(&page.session, modifiers, &k).await?;
+        send.await?;
         finish(
             page,
-            "press",
+            action,
             None,
             before,
             marks,
@@ -611,7 +626,7 @@ pub async fn press(
         )
         .await
     };
-    or_dialog(page, "press", dialog, work, || Opened {
+    or_dialog(page, action, dialog, work, || Opened {
         target: None,
         marks,
         report: report.clone(),

@@ -208,7 +208,8 @@ pub struct ActionReport {
     /// `check`, `uncheck`: whether the state changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<bool>,
-    /// `check`, `uncheck`: how the state was reached, when not by a plain click.
+    /// `check`, `uncheck`: how the state was reached, when not by a plain click; `keyboard_*` and
+    /// `mouse_*`: the input sent (the text, the key, the point, the button or the wheel delta).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// `press`: the key or chord pressed.

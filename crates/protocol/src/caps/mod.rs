@@ -8,6 +8,7 @@ pub mod control;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
+pub mod input;
 pub mod nav;
 pub mod read;
 pub mod reading;
