@@ -151,9 +151,11 @@ impl Engine {
         let run = crate::warnings::collect(tokio::time::timeout_at(
             deadline,
             // CDP calls end just after the command, so the command's own timeout is what is said.
+            // The dispatch (every handler's state) lives on the heap: callers that block on a
+            // command from a thread's stack do not carry it there.
             agentbrowser_cdp::with_deadline(
                 deadline + Duration::from_millis(50),
-                self.run(request.command, limits),
+                Box::pin(self.run(request.command, limits)),
             ),
         ));
         let mut notes = Vec::new();
