@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -25,6 +25,7 @@ from .errors import (
     BrowserError,
     BrowserInstallError,
     ConfirmationRequired,
+    DialogOpenError,
     NativeParseError,
     RestoreSaveError,
     StaleRefError,
@@ -32,6 +33,8 @@ from .errors import (
 from .models import (
     ActionResult,
     Dialog,
+    DialogResult,
+    DialogStatus,
     BrowserResponse,
     CloseResult,
     ConsoleLog,
@@ -70,9 +73,23 @@ from .models import (
 from .options import LaunchOptions
 
 if TYPE_CHECKING:
-    from .aio import AsyncBrowser, AsyncCapture, AsyncDiagnostics, AsyncNative, AsyncPage, AsyncTabs
+    from .aio import (
+        AsyncBrowser,
+        AsyncCapture,
+        AsyncDiagnostics,
+        AsyncDialogs,
+        AsyncKeyboard,
+        AsyncMouse,
+        AsyncNative,
+        AsyncPage,
+        AsyncTabs,
+    )
 
-_ASYNC = frozenset({"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"})
+#: The async classes, imported from :mod:`agentbrowser.aio` on first use.
+_ASYNC = frozenset(
+    {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
+    | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
+)
 
 
 def __getattr__(name: str) -> object:
@@ -96,12 +113,18 @@ __all__ = [
     "Tabs",
     "Native",
     "Diagnostics",
+    "Dialogs",
+    "Keyboard",
+    "Mouse",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",
     "AsyncTabs",
     "AsyncNative",
     "AsyncDiagnostics",
+    "AsyncDialogs",
+    "AsyncKeyboard",
+    "AsyncMouse",
     "LaunchOptions",
     "SnapshotSpec",
     "UploadedFile",
@@ -126,6 +149,9 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "DialogStatus",
+    "DialogResult",
+    "DialogOpenError",
     "ConsoleMessage",
     "ConsoleLog",
     "PageError",

@@ -29,6 +29,9 @@ from .models import (
     Download,
     ConsoleLevel,
     ConsoleLog,
+    Dialog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -105,7 +108,14 @@ def result(
     response = BrowserResponse.from_raw(raw)
     if call.envelope:
         return response
-    raise error_for(response, asynchronous=asynchronous, ref=call.ref, snapshot=snapshot, logged=logged_errors)
+    raise error_for(
+        response,
+        asynchronous=asynchronous,
+        ref=call.ref,
+        snapshot=snapshot,
+        logged=logged_errors,
+        dialog=Dialog.from_raw_open,
+    )
 
 
 def check_load_state(name: str, value: str | None) -> None:
@@ -304,6 +314,57 @@ def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
     data = yield Call("press", params, budget_ms=budget)
     _hold_evidence(browser, data)
     return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
+
+
+#: The mouse buttons of ``mouse.down()`` and ``mouse.up()``.
+MOUSE_BUTTONS = ("left", "right", "middle")
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of CSS pixels, got {type(value).__name__}")
+    return float(value)
+
+
+def device(browser: B, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence."""
+    budget = _wait_params(params, wait)
+    data = yield Call(action, params, budget_ms=budget)
+    _hold_evidence(browser, data)
+    return ActionResult.from_wire(w.ActionOutput.decode(data), data, browser, None)
+
+
+def keyboard_text(browser: B, action: str, text: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``keyboard_type`` or ``keyboard_insert_text``."""
+    if not isinstance(text, str) or not text:
+        raise TypeError(f"keyboard text must be a non-empty string, got {text!r}")
+    return (yield from device(browser, action, {"text": text}, wait))
+
+
+def keyboard_key(browser: B, action: str, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``keyboard_down`` or ``keyboard_up`` of one key."""
+    if not isinstance(key, str) or not key:
+        raise TypeError(f"keyboard key must be a non-empty key name such as 'Shift', got {key!r}")
+    return (yield from device(browser, action, {"key": key}, wait))
+
+
+def mouse_move(browser: B, x: float, y: float, wait: Wait | None) -> Op[ActionResult[B]]:
+    """The pointer to a viewport point."""
+    params = {"x": _number("mouse.move() x", x), "y": _number("mouse.move() y", y)}
+    return (yield from device(browser, "mouse_move", params, wait))
+
+
+def mouse_button(browser: B, action: str, button: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``mouse_down`` or ``mouse_up`` of a button."""
+    if button not in MOUSE_BUTTONS:
+        raise ValueError(f"button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
+    return (yield from device(browser, action, {"button": button}, wait))
+
+
+def mouse_wheel(browser: B, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[B]]:
+    """A wheel scroll at the pointer."""
+    params = {"dx": _number("mouse.wheel() dx", dx), "dy": _number("mouse.wheel() dy", dy)}
+    return (yield from device(browser, "mouse_wheel", params, wait))
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
@@ -659,6 +720,29 @@ def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
     # The engine answers with the closed tab's fields (`tab`): one round trip.
     data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
     return TabCloseResult.from_raw(data)
+
+
+def dialog_status() -> Op[DialogStatus]:
+    """The dialog waiting in the active tab (and those in other tabs)."""
+    data = yield Call("dialog_status", {})
+    return DialogStatus.from_wire(w.decode_result("dialog_status", data))
+
+
+def dialog_accept(text: str | None) -> Op[DialogResult]:
+    """Accept (OK) the active tab's open dialog; ``text`` is what a prompt returns."""
+    params: dict[str, Any] = {}
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(f"dialogs.accept() text must be a string or None, got {type(text).__name__}")
+        params["text"] = text
+    data = yield Call("dialog_accept", params)
+    return DialogResult.from_wire(w.decode_result("dialog_accept", data))
+
+
+def dialog_dismiss() -> Op[DialogResult]:
+    """Dismiss (Cancel) the active tab's open dialog."""
+    data = yield Call("dialog_dismiss", {})
+    return DialogResult.from_wire(w.decode_result("dialog_dismiss", data))
 
 
 def status() -> Op[SessionStatus]:

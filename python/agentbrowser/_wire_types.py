@@ -191,6 +191,8 @@ class TabInfo:
     """The tab's title."""
     active: bool
     """Whether it is the active tab."""
+    dialog_blocked: bool | None
+    """A `confirm` or `prompt` is open in it and waits for an answer (absent when none)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TabInfo:
@@ -202,6 +204,7 @@ class TabInfo:
             url=o.req("url", _d.string),
             title=o.req("title", _d.string),
             active=o.req("active", _d.boolean),
+            dialog_blocked=o.opt("dialogBlocked", _d.boolean),
         )
 
 
@@ -400,6 +403,10 @@ class ActionOutput:
     """Their diff (null with `evidence: false`)."""
     dialogs: tuple[DialogInfo, ...] | None
     """JavaScript dialogs the page opened during the action, as they were answered (absent when none)."""
+    open_dialog: OpenDialog | None
+    """A `confirm` or `prompt` the action opened that waits for an answer (`dialog accept [text]` / `dialog dismiss`); the
+    page is paused until then, so `before`, `after` and `diff` are null (absent when none).
+    """
     console_errors: tuple[ConsoleMessage, ...] | None
     """Console messages of level `error` logged during the action, oldest first (at most 10; absent when none; the warning
     counts the rest).
@@ -417,7 +424,9 @@ class ActionOutput:
     changed: bool | None
     """`check`, `uncheck`: whether the state changed."""
     note: str | None
-    """`check`, `uncheck`: how the state was reached, when not by a plain click."""
+    """`check`, `uncheck`: how the state was reached, when not by a plain click; `keyboard_*` and `mouse_*`: the input sent
+    (the text, the key, the point, the button or the wheel delta).
+    """
     key: str | None
     """`press`: the key or chord pressed."""
     new_tab: str | None
@@ -438,6 +447,7 @@ class ActionOutput:
             after=o.opt("after", SnapshotOutput.decode),
             diff=o.opt("diff", DiffStats.decode),
             dialogs=o.opt("dialogs", _d.array(DialogInfo.decode)),
+            open_dialog=o.opt("openDialog", OpenDialog.decode),
             console_errors=o.opt("consoleErrors", _d.array(ConsoleMessage.decode)),
             page_errors=o.opt("pageErrors", _d.array(PageError.decode)),
             selected=o.opt("selected", _d.anything),
@@ -509,7 +519,7 @@ class DialogInfo:
     url: str
     """The URL of the frame that opened it."""
     accepted: bool
-    """Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt)."""
+    """Whether it was accepted (alerts and beforeunload; with `autoDialogs` confirm and prompt are dismissed)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DialogInfo:
@@ -520,6 +530,34 @@ class DialogInfo:
             message=o.req("message", _d.string),
             url=o.req("url", _d.string),
             accepted=o.req("accepted", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OpenDialog:
+    """A JavaScript dialog that is open and waits for an answer."""
+
+    tab: str
+    """The tab it is open in."""
+    type: str
+    """`confirm` or `prompt` (`alert` and `beforeunload` are accepted at once)."""
+    message: str
+    """Its message."""
+    default_prompt: str
+    """The default text of a `prompt` ("" for a confirm)."""
+    url: str
+    """The URL of the frame that opened it."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> OpenDialog:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as OpenDialog."""
+        o = _d.Fields("OpenDialog", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            type=o.req("type", _d.string),
+            message=o.req("message", _d.string),
+            default_prompt=o.req("defaultPrompt", _d.string),
+            url=o.req("url", _d.string),
         )
 
 
@@ -1177,6 +1215,53 @@ class ErrorsOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class DialogStatusOutput:
+    """Result of `dialog_status`: the dialogs waiting for an answer."""
+
+    dialog: OpenDialog | None
+    """The dialog open in the active tab (null when none)."""
+    other_tabs: tuple[OpenDialog, ...]
+    """Dialogs open in other tabs (`tab switch` to one to answer it)."""
+    auto_dialogs: bool
+    """Whether every dialog is answered at once (the `autoDialogs` launch option)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DialogStatusOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DialogStatusOutput."""
+        o = _d.Fields("DialogStatusOutput", raw, path)
+        return cls(
+            dialog=o.opt("dialog", OpenDialog.decode),
+            other_tabs=o.req("otherTabs", _d.array(OpenDialog.decode)),
+            auto_dialogs=o.req("autoDialogs", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DialogAnswer:
+    """Result of `dialog_accept` and `dialog_dismiss`: the dialog answered."""
+
+    dialog: OpenDialog
+    """The dialog that was closed."""
+    accepted: bool
+    """Whether it was accepted (OK) or dismissed (Cancel)."""
+    text: str | None
+    """The text a prompt returned (absent unless an accepted prompt)."""
+    next: OpenDialog | None
+    """A dialog the page opened right after this answer (absent when none)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DialogAnswer:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DialogAnswer."""
+        o = _d.Fields("DialogAnswer", raw, path)
+        return cls(
+            dialog=o.req("dialog", OpenDialog.decode),
+            accepted=o.req("accepted", _d.boolean),
+            text=o.opt("text", _d.string),
+            next=o.opt("next", OpenDialog.decode),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class StatusOutput:
     """Result of `status`: the session, its serving process and its browser."""
 
@@ -1315,6 +1400,14 @@ ActionOutputActions = Literal[
     "scroll_into_view",
     "upload",
     "press",
+    "keyboard_type",
+    "keyboard_insert_text",
+    "keyboard_down",
+    "keyboard_up",
+    "mouse_move",
+    "mouse_down",
+    "mouse_up",
+    "mouse_wheel",
 ]
 #: The actions whose result is FindOutput.
 FindOutputActions = Literal["find"]
@@ -1346,6 +1439,10 @@ DiffOutputActions = Literal["diff"]
 ConsoleOutputActions = Literal["console"]
 #: The actions whose result is ErrorsOutput.
 ErrorsOutputActions = Literal["errors"]
+#: The actions whose result is DialogStatusOutput.
+DialogStatusOutputActions = Literal["dialog_status"]
+#: The actions whose result is DialogAnswer.
+DialogAnswerActions = Literal["dialog_accept", "dialog_dismiss"]
 #: The actions whose result is StatusOutput.
 StatusOutputActions = Literal["status"]
 #: The actions whose result is CloseOutput.
@@ -1383,6 +1480,14 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "download": DownloadOutput.decode,
         "wait_download": DownloadOutput.decode,
         "press": ActionOutput.decode,
+        "keyboard_type": ActionOutput.decode,
+        "keyboard_insert_text": ActionOutput.decode,
+        "keyboard_down": ActionOutput.decode,
+        "keyboard_up": ActionOutput.decode,
+        "mouse_move": ActionOutput.decode,
+        "mouse_down": ActionOutput.decode,
+        "mouse_up": ActionOutput.decode,
+        "mouse_wheel": ActionOutput.decode,
         "text": ValueOutputString.decode,
         "inner_text": ValueOutputString.decode,
         "input_value": ValueOutputString.decode,
@@ -1399,6 +1504,9 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "diff": DiffOutput.decode,
         "console": ConsoleOutput.decode,
         "errors": ErrorsOutput.decode,
+        "dialog_status": DialogStatusOutput.decode,
+        "dialog_accept": DialogAnswer.decode,
+        "dialog_dismiss": DialogAnswer.decode,
         "status": StatusOutput.decode,
         "close": CloseOutput.decode,
     }
@@ -1507,6 +1615,14 @@ def decode_result(action: ConsoleOutputActions, raw: object) -> ConsoleOutput: .
 
 @overload
 def decode_result(action: ErrorsOutputActions, raw: object) -> ErrorsOutput: ...
+
+
+@overload
+def decode_result(action: DialogStatusOutputActions, raw: object) -> DialogStatusOutput: ...
+
+
+@overload
+def decode_result(action: DialogAnswerActions, raw: object) -> DialogAnswer: ...
 
 
 @overload

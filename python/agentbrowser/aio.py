@@ -31,6 +31,8 @@ from .models import (
     Finder,
     ConsoleLevel,
     ConsoleLog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -92,6 +94,7 @@ class AsyncBrowser:
         self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
+        self.dialogs = AsyncDialogs(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         if process is not None and process.proc.stdin is not None:
@@ -260,6 +263,10 @@ class AsyncPage:
         self.capture = AsyncCapture(browser)
         #: Live locators and selectors: ``page.find.role("button", name="Save").click()``.
         self.find: Finder[AsyncBrowser] = Finder(browser)
+        #: Low-level key events on the focused element.
+        self.keyboard = AsyncKeyboard(browser)
+        #: The low-level mouse pointer.
+        self.mouse = AsyncMouse(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -360,6 +367,61 @@ class AsyncPage:
         return f"<AsyncPage of {self._b!r}>"
 
 
+class AsyncKeyboard:
+    """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
+    with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
+    later keys and mouse input until :meth:`up`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Type ``text`` with one key event per character."""
+        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+
+    async def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Insert ``text`` at once without key events (like an IME or a paste)."""
+        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+
+    async def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
+        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+
+    async def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Release a held key."""
+        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
+
+    def __repr__(self) -> str:
+        return f"<AsyncKeyboard of {self._b!r}>"
+
+
+class AsyncMouse:
+    """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
+    returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Move the pointer to ``(x, y)``."""
+        return await self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+
+    async def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
+        return await self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+
+    async def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Release ``button`` at the pointer."""
+        return await self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+
+    async def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
+        return await self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
+
+    def __repr__(self) -> str:
+        return f"<AsyncMouse of {self._b!r}>"
+
+
 class AsyncCapture:
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
@@ -451,6 +513,30 @@ class AsyncTabs:
 
     def __repr__(self) -> str:
         return f"<AsyncTabs of {self._b!r}>"
+
+
+class AsyncDialogs:
+    """The JavaScript dialogs of a :class:`AsyncBrowser`: a confirm or prompt waits for :meth:`accept` or
+    :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
+    calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def status(self) -> DialogStatus:
+        """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
+        return await self._b._drive(_ops.dialog_status())
+
+    async def accept(self, text: str | None = None) -> DialogResult:
+        """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
+        return await self._b._drive(_ops.dialog_accept(text))
+
+    async def dismiss(self) -> DialogResult:
+        """Dismiss (Cancel) the open dialog."""
+        return await self._b._drive(_ops.dialog_dismiss())
+
+    def __repr__(self) -> str:
+        return f"<AsyncDialogs of {self._b!r}>"
 
 
 class AsyncDiagnostics:

@@ -31,6 +31,8 @@ from .models import (
     Finder,
     ConsoleLevel,
     ConsoleLog,
+    DialogResult,
+    DialogStatus,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -90,6 +92,7 @@ class Browser:
         self.launch_result: LaunchResult | None = None
         self.page = Page(self)
         self.tabs = Tabs(self)
+        self.dialogs = Dialogs(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer = weakref.finalize(self, transport.close)
@@ -241,6 +244,10 @@ class Page:
         self.capture = Capture(browser)
         #: Live locators and selectors: ``page.find.role("button", name="Save").click()``.
         self.find: Finder[Browser] = Finder(browser)
+        #: Low-level key events on the focused element.
+        self.keyboard = Keyboard(browser)
+        #: The low-level mouse pointer.
+        self.mouse = Mouse(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -351,6 +358,61 @@ class Page:
         return f"<Page of {self._b!r}>"
 
 
+class Keyboard:
+    """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
+    with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
+    later keys and mouse input until :meth:`up`."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Type ``text`` with one key event per character."""
+        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+
+    def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Insert ``text`` at once without key events (like an IME or a paste)."""
+        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+
+    def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
+        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+
+    def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Release a held key."""
+        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
+
+    def __repr__(self) -> str:
+        return f"<Keyboard of {self._b!r}>"
+
+
+class Mouse:
+    """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
+    returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Move the pointer to ``(x, y)``."""
+        return self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+
+    def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
+        return self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+
+    def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Release ``button`` at the pointer."""
+        return self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+
+    def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
+        return self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
+
+    def __repr__(self) -> str:
+        return f"<Mouse of {self._b!r}>"
+
+
 class Capture:
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
@@ -442,6 +504,30 @@ class Tabs:
 
     def __repr__(self) -> str:
         return f"<Tabs of {self._b!r}>"
+
+
+class Dialogs:
+    """The JavaScript dialogs of a :class:`Browser`: a confirm or prompt waits for :meth:`accept` or
+    :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
+    calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def status(self) -> DialogStatus:
+        """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
+        return self._b._drive(_ops.dialog_status())
+
+    def accept(self, text: str | None = None) -> DialogResult:
+        """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
+        return self._b._drive(_ops.dialog_accept(text))
+
+    def dismiss(self) -> DialogResult:
+        """Dismiss (Cancel) the open dialog."""
+        return self._b._drive(_ops.dialog_dismiss())
+
+    def __repr__(self) -> str:
+        return f"<Dialogs of {self._b!r}>"
 
 
 class Diagnostics:

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .aio import AsyncBrowser
     from .browser import Browser
-    from .models import BrowserResponse, CloseResult, ConsoleMessage, PageError, Ref, Snapshot
+    from .models import BrowserResponse, CloseResult, ConsoleMessage, Dialog, PageError, Ref, Snapshot
 
 __all__ = [
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",
+    "DialogOpenError",
     "StaleRefError",
     "AsyncStaleRefError",
     "AmbiguousTargetError",
@@ -77,6 +78,29 @@ class ConfirmationRequired(BrowserError):
     ) -> None:
         super().__init__(message, action=action, response=response, code=code)
         self.pending = pending
+
+
+class DialogOpenError(BrowserError):
+    """A JavaScript confirm or prompt waits in the tab (``dialog_open``) and pauses its page.
+
+    ``dialog`` is the open :class:`~agentbrowser.Dialog` (type, message, tab, default prompt
+    text); ``opened_by_this_command`` says the failing call opened it (its own result is then
+    unknown).  Answer it with ``browser.dialogs.accept(text)`` or ``browser.dialogs.dismiss()``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+        dialog: Dialog | None = None,
+        opened_by_this_command: bool = False,
+    ) -> None:
+        super().__init__(message, action=action, response=response, code=code)
+        self.dialog = dialog
+        self.opened_by_this_command = opened_by_this_command
 
 
 class StaleRefError(BrowserError):
@@ -227,11 +251,13 @@ def error_for(
     ref: Ref[Any] | None = None,
     snapshot: Callable[[Mapping[str, Any]], Snapshot[Any]] | None = None,
     logged: Logged | None = None,
+    dialog: Callable[[Mapping[str, Any]], Dialog] | None = None,
 ) -> AgentBrowserError:
     """Map one failed response envelope to its exception (the only place codes are mapped).
 
     ``ref`` is the ref the failing call acted on, ``snapshot`` decodes the snapshots that
-    an ``action_transition_failed`` payload carries, ``logged`` its console and page errors.
+    an ``action_transition_failed`` payload carries, ``logged`` its console and page errors,
+    ``dialog`` the open dialog of a ``dialog_open`` payload.
     """
     code = response.code
     action = response.action
@@ -247,6 +273,8 @@ def error_for(
         return ConfirmationRequired(message, action=action, response=response, code=code)
     if code == "action_transition_failed":
         return _transition_error(response, message, ref, snapshot, logged, asynchronous)
+    if code == "dialog_open":
+        return _dialog_open_error(response, message, dialog)
     return BrowserError(message, action=action, response=response, code=code)
 
 
@@ -299,4 +327,20 @@ def _transition_error(
         response=response,
         console_errors=logged[0],
         page_errors=logged[1],
+    )
+
+
+def _dialog_open_error(
+    response: BrowserResponse, message: str, decode: Callable[[Mapping[str, Any]], Dialog] | None
+) -> DialogOpenError:
+    data = response.data if isinstance(response.data, Mapping) else {}
+    raw = data.get("dialog")
+    dialog = decode(raw) if decode is not None and isinstance(raw, Mapping) else None
+    return DialogOpenError(
+        message,
+        action=response.action,
+        response=response,
+        code="dialog_open",
+        dialog=dialog,
+        opened_by_this_command=data.get("openedByThisCommand") is True,
     )

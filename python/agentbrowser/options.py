@@ -28,7 +28,9 @@ class LaunchOptions:
     names the session (its identity in ``status()``); ``cdp_url`` attaches to a running
     browser (``ws://…`` or ``http://host:port``) instead of launching one;
     ``download_path`` is the directory downloads are saved in (made absolute; default a
-    per-session directory under ``$TMPDIR``).
+    per-session directory under ``$TMPDIR``); ``auto_dialogs`` answers every JavaScript
+    dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
+    for ``browser.dialogs``.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -41,8 +43,11 @@ class LaunchOptions:
     session: str | None = None
     cdp_url: str | None = None
     download_path: str | os.PathLike[str] | None = None
+    auto_dialogs: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.auto_dialogs, bool):
+            raise TypeError(f"LaunchOptions.auto_dialogs must be a bool, got {type(self.auto_dialogs).__name__}")
         if not isinstance(self.headless, bool):
             raise TypeError(f"LaunchOptions.headless must be a bool, got {type(self.headless).__name__}")
         if self.executable_path is not None:
@@ -119,4 +124,6 @@ class LaunchOptions:
             wire["cdpUrl"] = self.cdp_url
         if self.download_path is not None:
             wire["downloadPath"] = os.fspath(self.download_path)
+        if self.auto_dialogs:
+            wire["autoDialogs"] = True
         return wire

@@ -71,6 +71,7 @@ CORE = [
     "browser_wait_for",
     "browser_evaluate",
     "browser_tabs",
+    "browser_handle_dialog",
     "browser_close",
     "browser_diff",
     "browser_take_screenshot",
@@ -493,6 +494,68 @@ def test_file_upload_answers_the_chooser(agentbrowser_bin: Path, server: str, tm
                 session, "browser_evaluate", function="Array.from(document.getElementById('t').selectedOptions).length"
             )
             assert "2" in picked, picked
+
+    asyncio.run(main())
+
+
+PAGES["/mcp-dialog"] = _page(
+    "Dialog",
+    "<button onclick=\"document.getElementById('o').textContent='name: '+prompt('Your name?','anon')\">Ask</button>"
+    "<button onclick=\"document.getElementById('o').textContent='sure: '+confirm('Sure?')\">Check</button>"
+    "<p role='status' id='o'>none</p>",
+)
+
+
+def test_handle_dialog(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            opened = await call(session, "browser_navigate", url=f"{server}/mcp-dialog")
+            clicked = await call(session, "browser_click", target=ref_of(opened, "button", "Ask"))
+            assert "### Modal state" in clicked and '"prompt" dialog with message "Your name?"' in clicked, clicked
+            assert "browser_handle_dialog" in clicked
+            blocked = await error(session, "browser_snapshot")
+            assert "dialog_open:" in blocked and "Your name?" in blocked, blocked
+            answered = await call(session, "browser_handle_dialog", accept=True, promptText="Ada")
+            assert "accepted prompt" in answered and "name: Ada" in answered, answered
+            clicked = await call(session, "browser_click", target=ref_of(opened, "button", "Check"))
+            assert '"confirm" dialog with message "Sure?"' in clicked, clicked
+            refused = await error(session, "browser_handle_dialog", accept=False, promptText="x")
+            assert "promptText" in refused
+            dismissed = await call(session, "browser_handle_dialog", accept=False)
+            assert "dismissed confirm" in dismissed and "sure: false" in dismissed, dismissed
+            assert "no_dialog:" in await error(session, "browser_handle_dialog", accept=True)
+
+    asyncio.run(main())
+
+
+PAGES["/mcp-pad"] = _page(
+    "Pad",
+    "<div id='pad' style='position:absolute;left:0;top:0;width:300px;height:300px' "
+    "onmousedown=\"o.textContent='down '+event.button+' at '+event.clientX+','+event.clientY\" "
+    "onmouseup=\"o.textContent+=' / up'\">pad</div>"
+    "<p role='status' id='o' style='position:absolute;top:320px'>idle</p><div style='height:3000px'></div>",
+)
+
+
+def test_vision_mouse(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--caps", "vision") as session:
+            tools = [t.name for t in (await session.list_tools()).tools]
+            assert tools == [*CORE, "browser_mouse_move_xy", "browser_mouse_down", "browser_mouse_up", "browser_mouse_wheel"]
+            await call(session, "browser_navigate", url=f"{server}/mcp-pad")
+            await call(session, "browser_mouse_move_xy", element="pad", x=30, y=40)
+            pressed = await call(session, "browser_mouse_down")
+            assert "down 0 at 30,40" in pressed, pressed
+            released = await call(session, "browser_mouse_up")
+            assert "down 0 at 30,40 / up" in released, released
+            await call(session, "browser_mouse_wheel", deltaX=0, deltaY=500)
+            # Wheel scrolling is animated: the page gets there within a moment.
+            for _ in range(100):
+                scrolled = await call(session, "browser_evaluate", function="() => scrollY > 0")
+                if "true" in scrolled:
+                    break
+                await asyncio.sleep(0.05)
+            assert "true" in scrolled, scrolled
 
     asyncio.run(main())
 

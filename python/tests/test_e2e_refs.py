@@ -109,8 +109,11 @@ def test_dialogs_in_the_evidence(browser: Browser, server: str) -> None:
     snap = browser.page.observe()
     result = snap.one(role="button", name="Alert").click()
     assert result.dialogs == (Dialog(type="alert", message="saved", url=f"{server}/dialogs", accepted=True),)
+    # A confirm waits for the agent: the result reports it open; dismissing it answers the page.
     result = snap.one(role="button", name="Confirm").click()
-    assert [(d.type, d.message, d.accepted) for d in result.dialogs] == [("confirm", "sure?", False)]
+    assert result.dialogs == ()
+    assert result.open_dialog is not None and (result.open_dialog.type, result.open_dialog.message) == ("confirm", "sure?")
+    assert browser.dialogs.dismiss().dialog.message == "sure?"
     assert browser.page.evaluate("document.getElementById('o').textContent") == "no"
     assert snap.one(role="button", name="Alert").focus().dialogs == ()
 

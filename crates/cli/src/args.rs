@@ -54,6 +54,10 @@ pub struct LaunchArgs {
     /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
     #[arg(long, value_name = "URL|PORT")]
     pub cdp: Option<String>,
+    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
+    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
+    #[arg(long)]
+    pub auto_dialogs: bool,
     /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
     #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
@@ -100,6 +104,15 @@ pub enum Cmd {
     /// Tabs: list, new, switch, close.
     #[command(subcommand)]
     Tab(TabCmd),
+    /// Low-level keyboard: type, insert-text, down, up (on the focused element).
+    #[command(subcommand)]
+    Keyboard(KeyboardCmd),
+    /// Low-level mouse: move X Y, down [button], up [button], wheel DX DY (viewport CSS pixels).
+    #[command(subcommand)]
+    Mouse(MouseCmd),
+    /// JavaScript dialogs: status, accept [text], dismiss (confirm and prompt wait for these).
+    #[command(subcommand)]
+    Dialog(DialogCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -537,6 +550,83 @@ pub enum TabCmd {
     Switch { id: String },
     /// Close a tab (default: the active one).
     Close { id: Option<String> },
+}
+
+/// `keyboard`: key events on the focused element of the active tab.
+#[derive(Subcommand, Debug)]
+pub enum KeyboardCmd {
+    /// Type text with one key event per character.
+    Type {
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Insert text at once, without key events (like an IME or a paste).
+    InsertText {
+        text: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Press a key and hold it (Shift, Control, Alt, Meta stay held for later keys and mouse input).
+    Down {
+        key: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Release a held key.
+    Up {
+        key: String,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+}
+
+/// `mouse`: the active tab's mouse pointer, at viewport points in CSS pixels.
+#[derive(Subcommand, Debug)]
+pub enum MouseCmd {
+    /// Move the pointer to X Y (a held button drags).
+    Move {
+        #[arg(allow_negative_numbers = true)]
+        x: f64,
+        #[arg(allow_negative_numbers = true)]
+        y: f64,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Press a button at the pointer (default left).
+    Down {
+        #[arg(value_enum)]
+        button: Option<MouseButton>,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Release a button at the pointer (default left).
+    Up {
+        #[arg(value_enum)]
+        button: Option<MouseButton>,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Scroll with the wheel by DX DY at the pointer (positive: right, down).
+    Wheel {
+        #[arg(allow_negative_numbers = true)]
+        dx: f64,
+        #[arg(allow_negative_numbers = true)]
+        dy: f64,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+}
+
+/// `dialog`: the JavaScript dialog open in the active tab.
+#[derive(Subcommand, Debug)]
+pub enum DialogCmd {
+    /// The dialog open in the active tab (and those in other tabs), or none.
+    Status,
+    /// Accept (OK) the open dialog; TEXT is what a prompt returns (default: its default text).
+    Accept { text: Option<String> },
+    /// Dismiss (Cancel) the open dialog.
+    Dismiss,
 }
 
 /// `session`: the sessions of this user.

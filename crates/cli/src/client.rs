@@ -29,6 +29,8 @@ pub struct DaemonArgs {
     pub download_path: Option<String>,
     /// Idle timeout in milliseconds.
     pub idle_timeout_ms: Option<u64>,
+    /// Answer every dialog at once.
+    pub auto_dialogs: bool,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -191,6 +193,9 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(d) = &args.download_path {
         cmd.arg("--download-path").arg(d);
+    }
+    if args.auto_dialogs {
+        cmd.arg("--auto-dialogs");
     }
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());

@@ -11,7 +11,9 @@ use agentbrowser_protocol::{
 };
 use serde_json::Value;
 
-use crate::args::{AfterArgs, Cmd, GetCmd, IsCmd, McpArgs, SessionCmd, TabCmd};
+use crate::args::{
+    AfterArgs, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd, SessionCmd, TabCmd,
+};
 use crate::code::Front;
 use crate::failure::Failure;
 
@@ -95,6 +97,13 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Tab(TabCmd::New { url }) => Command::TabNew(TabNewParams { url }),
         Cmd::Tab(TabCmd::Switch { id }) => Command::TabSwitch(TabSwitchParams { tab: id }),
         Cmd::Tab(TabCmd::Close { id }) => Command::TabClose(TabCloseParams { tab: id }),
+        Cmd::Keyboard(k) => keyboard(k),
+        Cmd::Mouse(m) => mouse(m),
+        Cmd::Dialog(DialogCmd::Status) => Command::DialogStatus(NoParams {}),
+        Cmd::Dialog(DialogCmd::Accept { text }) => {
+            Command::DialogAccept(agentbrowser_protocol::DialogAcceptParams { text })
+        }
+        Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -597,6 +606,68 @@ fn find_command(
             }
         }
     })
+}
+
+/// A `keyboard` subcommand's command.
+fn keyboard(k: KeyboardCmd) -> Command {
+    use agentbrowser_protocol::{KeyParams, KeyboardTextParams};
+    let text = |text, after| {
+        let (wait, evidence) = wait_and_evidence(after);
+        KeyboardTextParams {
+            text,
+            wait,
+            evidence,
+        }
+    };
+    let key = |key, after| {
+        let (wait, evidence) = wait_and_evidence(after);
+        KeyParams {
+            key,
+            wait,
+            evidence,
+        }
+    };
+    match k {
+        KeyboardCmd::Type { text: t, after } => Command::KeyboardType(text(t, after)),
+        KeyboardCmd::InsertText { text: t, after } => Command::KeyboardInsertText(text(t, after)),
+        KeyboardCmd::Down { key: k, after } => Command::KeyboardDown(key(k, after)),
+        KeyboardCmd::Up { key: k, after } => Command::KeyboardUp(key(k, after)),
+    }
+}
+
+/// A `mouse` subcommand's command.
+fn mouse(m: MouseCmd) -> Command {
+    use agentbrowser_protocol::{MouseButtonParams, MouseMoveParams, MouseWheelParams};
+    let button = |button, after| {
+        let (wait, evidence) = wait_and_evidence(after);
+        MouseButtonParams {
+            button,
+            wait,
+            evidence,
+        }
+    };
+    match m {
+        MouseCmd::Move { x, y, after } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::MouseMove(MouseMoveParams {
+                x,
+                y,
+                wait,
+                evidence,
+            })
+        }
+        MouseCmd::Down { button: b, after } => Command::MouseDown(button(b, after)),
+        MouseCmd::Up { button: b, after } => Command::MouseUp(button(b, after)),
+        MouseCmd::Wheel { dx, dy, after } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::MouseWheel(MouseWheelParams {
+                dx,
+                dy,
+                wait,
+                evidence,
+            })
+        }
+    }
 }
 
 /// The parameters of a ref mutation without a value.

@@ -27,6 +27,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         cdp: l.cdp.clone(),
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
+        auto_dialogs: l.auto_dialogs,
     })
 }
 
@@ -44,6 +45,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
             .transpose()?
             .map(Into::into),
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
+        auto_dialogs: args.auto_dialogs,
         ..LaunchOptions::default()
     })
 }

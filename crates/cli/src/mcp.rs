@@ -90,6 +90,7 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .clone()
             .or_else(|| top.download_path.clone()),
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
+        auto_dialogs: top.auto_dialogs || after.auto_dialogs,
     }
 }
 

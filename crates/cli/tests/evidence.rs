@@ -715,10 +715,14 @@ fn dialogs_are_answered_and_reported_in_the_evidence() {
         r["dialogs"],
         serde_json::json!([{"type": "alert", "message": "saved", "url": server.url("/"), "accepted": true}])
     );
+    // A confirm waits for the agent: the evidence reports it open, not answered.
     let r = cli.ok(&["click", &confirm, "--no-evidence"]);
-    assert_eq!(r["dialogs"][0]["type"], "confirm");
-    assert_eq!(r["dialogs"][0]["accepted"], false);
-    // The page saw the answer the evidence reports.
+    assert!(r.get("dialogs").is_none(), "{r}");
+    assert_eq!(r["openDialog"]["type"], "confirm", "{r}");
+    assert_eq!(r["openDialog"]["message"], "delete?");
+    let d = cli.ok(&["dialog", "dismiss"]);
+    assert_eq!(d["dialog"]["message"], "delete?");
+    // The page saw the answer the agent gave.
     assert_eq!(
         cli.ok(&["eval", "document.getElementById('out').textContent"])["result"],
         "no"

@@ -233,6 +233,29 @@ fn every_command_answers_as_pinned() {
     run(a(&["get", "text", "//button[@id='go']"]));
     run(a(&["click", "input"]));
     run(a(&["click", "//nothing"]));
+    // Dialogs: a confirm opened by `eval` waits; other commands answer `dialog_open`.
+    run(a(&["dialog", "status"]));
+    run(a(&["eval", "confirm('Golden?')"]));
+    run(a(&["dialog", "status"]));
+    run(a(&["snapshot"]));
+    run(a(&["dialog", "accept", "text"]));
+    run(a(&["dialog", "accept"]));
+    run(a(&["eval", "prompt('Name?', 'anon')"]));
+    run(a(&["dialog", "accept", "Ada"]));
+    run(a(&["eval", "confirm('Again?')"]));
+    run(a(&["dialog", "dismiss"]));
+    run(a(&["dialog", "dismiss"]));
+    // Low-level keyboard and mouse.
+    run(a(&["keyboard", "type", "Hi", "--no-evidence"]));
+    run(a(&["keyboard", "insert-text", "!", "--no-evidence"]));
+    run(a(&["keyboard", "down", "Shift", "--no-evidence"]));
+    run(a(&["keyboard", "up", "Shift", "--no-evidence"]));
+    run(a(&["keyboard", "down", "Control+A"]));
+    run(a(&["mouse", "move", "10", "20", "--no-evidence"]));
+    run(a(&["mouse", "down", "--no-evidence"]));
+    run(a(&["mouse", "up", "--no-evidence"]));
+    run(a(&["mouse", "wheel", "0", "10", "--no-evidence"]));
+    run(a(&["mouse", "move", "-1", "0"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -42,6 +42,8 @@ pub struct Browser {
     ref_counter: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// The session's downloads, once `enable_downloads` ran.
     pub downloads: Option<crate::events::Downloads>,
+    /// The session's dialogs (shared by every tab's page).
+    pub(crate) dialog_board: crate::events::DialogBoard,
 }
 
 impl Browser {
@@ -79,6 +81,7 @@ impl Browser {
             closing: Vec::new(),
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
             downloads: None,
+            dialog_board: Default::default(),
         })
     }
 
@@ -225,6 +228,7 @@ impl Browser {
             &self.tabs[idx].target_id,
             id,
             self.ref_counter.clone(),
+            self.dialog_board.clone(),
         )
         .await?;
         self.tabs[idx].page = Some(page.clone());
@@ -249,6 +253,21 @@ impl Browser {
     pub fn active_attached(&self) -> Option<Page> {
         let id = self.active.as_deref()?;
         self.tabs.iter().find(|t| t.id == id)?.page.clone()
+    }
+
+    /// The dialog open in tab `id`, if that tab is attached and one is open.
+    pub fn open_dialog(&self, id: &str) -> Option<agentbrowser_protocol::OpenDialog> {
+        let tab = self.tabs.iter().find(|t| t.id == id)?;
+        tab.page.as_ref()?.dialogs.open()
+    }
+
+    /// The dialogs open in every tab but the active one.
+    pub fn other_dialogs(&self) -> Vec<agentbrowser_protocol::OpenDialog> {
+        self.tabs
+            .iter()
+            .filter(|t| Some(t.id.as_str()) != self.active.as_deref())
+            .filter_map(|t| t.page.as_ref()?.dialogs.open())
+            .collect()
     }
 
     /// A watch on the active tab's page state, if that tab is attached.

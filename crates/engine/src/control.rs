@@ -52,6 +52,11 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         ws_url: browser.ws_url.clone(),
         pid: browser.launched.as_ref().map(|l| l.pid),
     };
+    if let Some(auto) = p.auto_dialogs {
+        cx.engine.dialog_board.set_auto(auto);
+    }
+    let mut browser = browser;
+    browser.dialog_board = cx.engine.dialog_board.clone();
     cx.engine.browser = Some(browser);
     Ok(data)
 }

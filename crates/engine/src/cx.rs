@@ -48,6 +48,7 @@ impl Cx<'_> {
             };
             let mut b = b;
             b.enable_downloads(self.engine.download_dir(None)).await?;
+            b.dialog_board = self.engine.dialog_board.clone();
             self.engine.browser = Some(b);
         }
         self.engine
@@ -209,7 +210,11 @@ impl Cx<'_> {
         let active = browser.active_id().map(str::to_string);
         tabs.iter()
             .find(|(tid, _)| tid == id)
-            .map(|(tid, info)| tab_info(tid, info, active.as_deref() == Some(tid)))
+            .map(|(tid, info)| {
+                let mut t = tab_info(tid, info, active.as_deref() == Some(tid));
+                t.dialog_blocked = browser.open_dialog(tid).is_some();
+                t
+            })
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
     }
 }

@@ -11,7 +11,15 @@ use crate::error::{EngineError, Result};
 
 pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
+pub(crate) use crate::devices::{
+    keyboard_down as KeyboardDown, keyboard_insert_text as KeyboardInsertText,
+    keyboard_type as KeyboardType, keyboard_up as KeyboardUp, mouse_down as MouseDown,
+    mouse_move as MouseMove, mouse_up as MouseUp, mouse_wheel as MouseWheel,
+};
 pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
+pub(crate) use crate::dialogs::{
+    accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,
+};
 pub(crate) use crate::diff::handle as Diff;
 pub(crate) use crate::files::{
     download as Download, upload as Upload, wait_download as WaitDownload,

@@ -15,6 +15,71 @@ pub const META: i64 = 4;
 /// Shift modifier bit.
 pub const SHIFT: i64 = 8;
 
+/// The low-level input state of a tab: the pointer's position, the mouse buttons held (CDP
+/// `buttons` bits) and the modifier keys held (CDP modifier bits).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pointer {
+    /// Viewport x in CSS pixels.
+    pub x: f64,
+    /// Viewport y in CSS pixels.
+    pub y: f64,
+    /// The mouse buttons held.
+    pub buttons: i64,
+    /// The modifier keys held.
+    pub modifiers: i64,
+}
+
+/// The CDP modifier bit of a modifier key's name (0 for other keys).
+pub fn modifier_bit(key: &str) -> i64 {
+    match key {
+        "Alt" => ALT,
+        "Control" => CTRL,
+        "Meta" => META,
+        "Shift" => SHIFT,
+        _ => 0,
+    }
+}
+
+/// The CDP `buttons` bit of a mouse button.
+pub fn button_bit(b: MouseButton) -> i64 {
+    button_bits(b)
+}
+
+/// A key down (`down`) or up with `modifiers` held; a key down of a key that makes text types it.
+pub async fn key_down_up(session: &Session, k: &Key, down: bool, modifiers: i64) -> Result<()> {
+    if !down {
+        return key_event(session, "keyUp", k, modifiers, false).await;
+    }
+    let types = modifiers & (CTRL | ALT | META) == 0 && k.text.is_some();
+    let kind = if types { "keyDown" } else { "rawKeyDown" };
+    key_event(session, kind, k, modifiers, types).await
+}
+
+/// A raw mouse event at a point: `kind` is `mouseMoved`, `mousePressed`, `mouseReleased` or
+/// `mouseWheel`; `extra` adds fields (button, clickCount, deltas).
+pub async fn mouse_event(
+    session: &Session,
+    kind: &str,
+    p: &Pointer,
+    extra: serde_json::Value,
+) -> Result<()> {
+    let mut params = json!({"type": kind, "x": p.x, "y": p.y, "buttons": p.buttons,
+                            "modifiers": p.modifiers, "button": "none"});
+    if let (Some(m), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+        m.extend(e.clone());
+    }
+    session.call("Input.dispatchMouseEvent", params).await?;
+    Ok(())
+}
+
+/// Inserts text at the focus without key events (`Input.insertText`).
+pub async fn insert_text(session: &Session, text: &str) -> Result<()> {
+    session
+        .call("Input.insertText", json!({"text": text}))
+        .await?;
+    Ok(())
+}
+
 /// Moves the mouse to a point (fires mouseover/mousemove).
 pub async fn mouse_move(session: &Session, x: f64, y: f64) -> Result<()> {
     session

@@ -54,6 +54,9 @@ pub struct LaunchOptions {
     pub attach: Option<String>,
     /// The directory downloads are saved in (default: a per-session one under `$TMPDIR`).
     pub download_path: Option<PathBuf>,
+    /// Answer every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving
+    /// confirm and prompt open for `dialog accept|dismiss`.
+    pub auto_dialogs: bool,
 }
 
 impl Default for LaunchOptions {
@@ -66,6 +69,7 @@ impl Default for LaunchOptions {
             startup_timeout: Duration::from_secs(30),
             attach: None,
             download_path: None,
+            auto_dialogs: false,
         }
     }
 }

@@ -132,30 +132,35 @@ pub struct Page {
     pub ref_counter: Arc<std::sync::atomic::AtomicU64>,
     /// Cached execution contexts of the engine's isolated world, by (session, frame).
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
-    /// The dialogs this tab opened (answered at once; bounded).
+    /// The dialogs this tab opened (bounded) and the one open now.
     pub dialogs: DialogLog,
     /// The file chooser this tab opened and nobody answered yet (intercepted: no OS dialog).
     pub choosers: crate::events::FileChoosers,
     /// The console messages and page errors of this tab (bounded).
     pub diagnostics: DiagnosticsLog,
+    /// Where the mouse pointer is and which buttons and modifier keys are held (`keyboard_*`,
+    /// `mouse_*`).
+    pub pointer: Arc<std::sync::Mutex<crate::input::Pointer>>,
     /// The last written screenshot of each scope, for `ifChanged` (bounded).
     pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
 }
 
 impl Page {
     /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
-    /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab.
+    /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab;
+    /// `dialog_board` the session's dialogs.
     pub async fn attach(
         browser: &Session,
         target_id: &str,
         tab_id: &str,
         ref_counter: Arc<std::sync::atomic::AtomicU64>,
+        dialog_board: crate::events::DialogBoard,
     ) -> Result<Page> {
         let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
         let events = session.events();
-        let dialogs = DialogLog::default();
+        let dialogs = DialogLog::new(tab_id, dialog_board);
         let diagnostics = DiagnosticsLog::default();
         let choosers = crate::events::FileChoosers::default();
         tokio::spawn(
@@ -201,6 +206,7 @@ impl Page {
             choosers,
             diagnostics,
             captures: Arc::default(),
+            pointer: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

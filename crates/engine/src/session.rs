@@ -41,6 +41,8 @@ pub struct Engine {
     pub(crate) info: SessionInfo,
     pub(crate) defaults: LaunchOptions,
     pub(crate) browser: Option<Browser>,
+    /// The session's dialogs: shared with every tab's page.
+    pub(crate) dialog_board: crate::events::DialogBoard,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -48,7 +50,10 @@ pub struct Engine {
 impl Engine {
     /// A session that launches with `defaults` when a command first needs a browser.
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
+        let dialog_board = crate::events::DialogBoard::default();
+        dialog_board.set_auto(defaults.auto_dialogs);
         Engine {
+            dialog_board,
             info,
             defaults,
             browser: None,
@@ -133,6 +138,16 @@ impl Engine {
                 None => std::future::pending::<bool>().await,
             }
         };
+        // A dialog the command opens in its tab pauses the page: stop waiting as soon as it is
+        // announced (actions report it in their own result instead).
+        let dialog_tab = self
+            .browser
+            .as_ref()
+            .and_then(|b| b.active_id().map(str::to_string))
+            .filter(|_| crate::dialogs::stops_on_dialog(&request.command));
+        let dialog_rx = dialog_tab.as_ref().map(|_| self.dialog_board.subscribe());
+        let tab = dialog_tab.clone().unwrap_or_default();
+        let opened = crate::events::dialogs::opened_in(dialog_rx, &tab);
         let run = crate::warnings::collect(tokio::time::timeout_at(
             deadline,
             // CDP calls end just after the command, so the command's own timeout is what is said.
@@ -154,6 +169,15 @@ impl Engine {
                         ErrorCode::Timeout,
                         format!("`{action}` did not finish within {timeout_ms} ms"),
                     )),
+                }
+            }
+            () = opened => {
+                let dialog = self.browser.as_ref().and_then(|b| b.open_dialog(&tab));
+                match dialog {
+                    Some(d) => Err(crate::dialogs::dialog_open(action, &d, true)),
+                    None => Err(EngineError::internal(format!(
+                        "`{action}` was interrupted by a dialog in tab {tab} that closed at once"
+                    ))),
                 }
             }
             page_crashed = crashed => Err(if page_crashed {
@@ -225,6 +249,15 @@ impl Engine {
             ));
         }
         crate::policy::check(&command)?;
+        if !crate::dialogs::runs_while_open(&command)
+            && let Some(d) = self
+                .browser
+                .as_ref()
+                .and_then(Browser::active_attached)
+                .and_then(|p| p.dialogs.open())
+        {
+            return Err(crate::dialogs::dialog_open(command.action(), &d, false));
+        }
         let mut cx = Cx {
             engine: self,
             limits,

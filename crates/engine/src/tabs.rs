@@ -17,7 +17,11 @@ pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOut
     let active = browser.active_id().map(str::to_string);
     let tabs = tabs
         .iter()
-        .map(|(id, info)| tab_info(id, info, active.as_deref() == Some(id)))
+        .map(|(id, info)| {
+            let mut t = tab_info(id, info, active.as_deref() == Some(id));
+            t.dialog_blocked = browser.open_dialog(id).is_some();
+            t
+        })
         .collect();
     Ok(TabListOutput { tabs, active })
 }
@@ -91,5 +95,6 @@ pub(crate) fn tab_info(
         url: info.url.clone(),
         title: info.title.clone(),
         active,
+        dialog_blocked: false,
     }
 }

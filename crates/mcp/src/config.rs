@@ -27,7 +27,7 @@ pub fn text(command: &str) -> String {
          {http}\n\
          \n\
          ## Options (after `mcp`)\n\
-         --caps history        more tools (`all`: every group)\n\
+         --caps history,vision more tools (`all`: every group)\n\
          --session NAME        share the CLI session NAME (watch it with `{command} --session NAME snapshot`)\n\
          --headed, --executable-path PATH, --cdp URL|PORT, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
         servers = pretty(&servers),

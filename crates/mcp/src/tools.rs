@@ -24,17 +24,21 @@ pub enum Cap {
     Core,
     /// History and reload beyond `browser_navigate_back`.
     History,
+    /// The mouse at viewport coordinates (Playwright MCP's `vision` tools), for pages a
+    /// snapshot does not reach (canvas, maps).
+    Vision,
 }
 
 impl Cap {
     /// Every group, in documentation order.
-    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History];
+    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History, Cap::Vision];
 
     /// The name used with `--caps`.
     pub fn name(self) -> &'static str {
         match self {
             Cap::Core => "core",
             Cap::History => "history",
+            Cap::Vision => "vision",
         }
     }
 
@@ -218,6 +222,8 @@ tools! {
     browser_evaluate(EvaluateArgs) "Evaluate JavaScript" [Core] uses ["eval", "diff"] => evaluate;
     /// List, open, close or select a browser tab.
     browser_tabs(TabsArgs) "Manage tabs" [Core] uses ["tab_list", "tab_new", "tab_close", "tab_switch", "snapshot"] => tabs;
+    /// Answer the JavaScript dialog (confirm or prompt) that waits in the active tab: accept (OK, with `promptText` for a prompt) or dismiss (Cancel). Alerts are accepted automatically. Answers the dialog and what changed on the page.
+    browser_handle_dialog(HandleDialogArgs) "Handle a dialog" [Core] uses ["dialog_accept", "dialog_dismiss", "diff"] => handle_dialog;
     /// Close the browser. The next tool call starts a new one.
     browser_close(NoArgs) "Close browser" [Core] uses ["close"] => close;
     /// What changed on the page since the snapshot you saw last (or since snapshot `generation`), as a line diff of snapshots.
@@ -232,6 +238,14 @@ tools! {
     browser_navigate_forward(NoArgs) "Go forward" [History] uses ["forward", "snapshot"] => forward;
     /// Reload the page. Answers where it landed and a snapshot.
     browser_reload(NoArgs) "Reload" [History] uses ["reload", "snapshot"] => reload;
+    /// Move the mouse to a point of the viewport (CSS pixels); a held button drags. Answers what changed.
+    browser_mouse_move_xy(MouseMoveArgs) "Move mouse" [Vision] uses ["mouse_move", "diff"] => mouse_move_xy;
+    /// Press a mouse button at the pointer's position. Answers what changed.
+    browser_mouse_down(MouseButtonArgs) "Press mouse button" [Vision] uses ["mouse_down", "diff"] => mouse_down;
+    /// Release a mouse button at the pointer's position. Answers what changed.
+    browser_mouse_up(MouseButtonArgs) "Release mouse button" [Vision] uses ["mouse_up", "diff"] => mouse_up;
+    /// Scroll with the mouse wheel at the pointer's position by `deltaX`, `deltaY` CSS pixels. Answers what changed.
+    browser_mouse_wheel(MouseWheelArgs) "Scroll mouse wheel" [Vision] uses ["mouse_wheel", "diff"] => mouse_wheel;
 }
 
 /// The tool named `name`, if the table has it.
@@ -447,6 +461,46 @@ pub struct FileUploadArgs {
 pub struct PressArgs {
     /// Name of the key to press or a character to generate, such as `ArrowLeft`, `a` or a chord like `Control+A`.
     pub key: String,
+}
+
+/// Arguments of `browser_mouse_move_xy`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MouseMoveArgs {
+    /// Human-readable description of what is at the point (for the record).
+    pub element: Option<String>,
+    /// X coordinate in CSS pixels of the viewport.
+    pub x: f64,
+    /// Y coordinate in CSS pixels of the viewport.
+    pub y: f64,
+}
+
+/// Arguments of `browser_mouse_down` and `browser_mouse_up`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MouseButtonArgs {
+    /// The button (default left).
+    pub button: Option<MouseButton>,
+}
+
+/// Arguments of `browser_mouse_wheel`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MouseWheelArgs {
+    /// Horizontal scroll in CSS pixels (positive: right).
+    pub delta_x: f64,
+    /// Vertical scroll in CSS pixels (positive: down).
+    pub delta_y: f64,
+}
+
+/// Arguments of `browser_handle_dialog`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HandleDialogArgs {
+    /// Whether to accept (OK) the dialog; false dismisses it (Cancel).
+    pub accept: bool,
+    /// The text a prompt returns when accepted (default: the prompt's default text).
+    pub prompt_text: Option<String>,
 }
 
 /// Arguments of `browser_wait_for`: exactly one of `time`, `text` and `url`.
@@ -704,8 +758,24 @@ async fn after_actions(cx: &Ctx, done: &[ActionOutput]) -> Result<Answer, ToolEr
     let lines: Vec<String> = done.iter().map(Present::text).collect();
     a.add("Result", lines.join("\n"));
     add_new_tabs(cx, &mut a).await?;
+    // A dialog the action opened pauses the page: no snapshot until it is answered.
+    if let Some(d) = done.iter().find_map(|o| o.open_dialog.as_ref()) {
+        add_modal_state(&mut a, d);
+        return Ok(a);
+    }
     add_page_now(cx, &mut a).await?;
     Ok(a)
+}
+
+/// Says which dialog waits and which tool answers it.
+fn add_modal_state(a: &mut Answer, d: &OpenDialog) {
+    a.add(
+        "Modal state",
+        format!(
+            "- [\"{}\" dialog with message {:?}]: can be handled by the \"browser_handle_dialog\" tool",
+            d.kind, d.message
+        ),
+    );
 }
 
 /// Runs one action without the engine's evidence (the answer diffs against the model's view).
@@ -1177,6 +1247,75 @@ async fn tabs(cx: Ctx, a: TabsArgs) -> Result<Answer, ToolError> {
             add_snapshot(&cx, &mut answer).await?;
         }
     }
+    Ok(answer)
+}
+
+async fn mouse_move_xy(cx: Ctx, a: MouseMoveArgs) -> Result<Answer, ToolError> {
+    let command = Command::MouseMove(MouseMoveParams {
+        x: a.x,
+        y: a.y,
+        wait: None,
+        evidence: Some(false),
+    });
+    let out = act(&cx, command).await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn mouse_down(cx: Ctx, a: MouseButtonArgs) -> Result<Answer, ToolError> {
+    mouse_button(cx, a, true).await
+}
+
+async fn mouse_up(cx: Ctx, a: MouseButtonArgs) -> Result<Answer, ToolError> {
+    mouse_button(cx, a, false).await
+}
+
+async fn mouse_button(cx: Ctx, a: MouseButtonArgs, down: bool) -> Result<Answer, ToolError> {
+    let p = MouseButtonParams {
+        button: a.button,
+        wait: None,
+        evidence: Some(false),
+    };
+    let command = if down {
+        Command::MouseDown(p)
+    } else {
+        Command::MouseUp(p)
+    };
+    let out = act(&cx, command).await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn mouse_wheel(cx: Ctx, a: MouseWheelArgs) -> Result<Answer, ToolError> {
+    let command = Command::MouseWheel(MouseWheelParams {
+        dx: a.delta_x,
+        dy: a.delta_y,
+        wait: None,
+        evidence: Some(false),
+    });
+    let out = act(&cx, command).await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn handle_dialog(cx: Ctx, a: HandleDialogArgs) -> Result<Answer, ToolError> {
+    let command = if a.accept {
+        Command::DialogAccept(DialogAcceptParams {
+            text: a.prompt_text,
+        })
+    } else if a.prompt_text.is_some() {
+        return Err(ToolError::invalid(
+            "invalid argument `promptText`: only with `accept: true` (a dismissed prompt returns null)",
+        ));
+    } else {
+        Command::DialogDismiss(NoParams {})
+    };
+    let out: DialogAnswer = cx.get(command).await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    if let Some(next) = &out.next {
+        add_modal_state(&mut answer, next);
+        return Ok(answer);
+    }
+    add_new_tabs(&cx, &mut answer).await?;
+    add_page_now(&cx, &mut answer).await?;
     Ok(answer)
 }
 

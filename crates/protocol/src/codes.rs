@@ -77,6 +77,10 @@ error_codes! {
     FetchFailed => "fetch_failed",
     /// `read` found nothing of the kind asked for (no Markdown with `requireMarkdown`, a body that is not text).
     ContentUnavailable => "content_unavailable",
+    /// A JavaScript `confirm` or `prompt` is open in the tab and blocks its page; answer it with `dialog accept [text]` or `dialog dismiss` (the error names its type and message).
+    DialogOpen => "dialog_open",
+    /// `dialog accept` or `dialog dismiss` found no dialog open in the active tab.
+    NoDialog => "no_dialog",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

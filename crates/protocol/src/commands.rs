@@ -264,6 +264,22 @@ macro_rules! for_each_command {
             WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read],
             /// Press a key or chord on the focused element of the active tab.
             Press(PressParams) -> ActionOutput => "press" [Mutate],
+            /// Type text on the focused element with one key event per character.
+            KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate],
+            /// Insert text on the focused element at once, without key events (like an IME or a paste).
+            KeyboardInsertText(KeyboardTextParams) -> ActionOutput => "keyboard_insert_text" [Mutate],
+            /// Press a key down and hold it (modifiers apply to later key and mouse input).
+            KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate],
+            /// Release a held key.
+            KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate],
+            /// Move the mouse pointer to a viewport point (CSS pixels).
+            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate],
+            /// Press a mouse button at the pointer's position.
+            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate],
+            /// Release a mouse button at the pointer's position.
+            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate],
+            /// Scroll with the mouse wheel at the pointer's position.
+            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate],
             /// The text content of a ref.
             Text(RefParams) -> ValueOutput<String> => "text" [Read],
             /// The rendered text (innerText) of a ref.
@@ -296,6 +312,12 @@ macro_rules! for_each_command {
             Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
+            /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
+            DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
+            /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.
+            DialogAccept(DialogAcceptParams) -> DialogAnswer => "dialog_accept" [Mutate],
+            /// Dismiss (Cancel) the dialog open in the active tab.
+            DialogDismiss(NoParams) -> DialogAnswer => "dialog_dismiss" [Mutate],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// Close the browser and end the session.

@@ -13,8 +13,8 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::{
-    actions::*, capture::*, common::*, control::*, diagnostics::*, diff::*, files::*, nav::*,
-    read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
+    actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, files::*,
+    input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
 };
 pub use codes::ErrorCode;
 pub use commands::*;

@@ -34,7 +34,7 @@ from .reading import READ_SOURCES as READ_SOURCES
 from .reading import LlmsFile as LlmsFile
 from .reading import ReadAttempt, ReadHeading, ReadMode, ReadResult
 from .reading import ReadSource as ReadSource
-from .results import Dialog, Navigation, SnapshotDiff, WaitResult
+from .results import Dialog, DialogResult, DialogStatus, Navigation, SnapshotDiff, WaitResult
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
@@ -73,6 +73,8 @@ __all__ = [
     "Navigation",
     "WaitResult",
     "Dialog",
+    "DialogResult",
+    "DialogStatus",
     "ConsoleMessage",
     "ConsoleLog",
     "PageError",

@@ -29,7 +29,11 @@ class ActionResult(Generic[B]):
     diff: SnapshotDiff | None
     raw: Mapping[str, Any] = field(compare=False)
     dialogs: tuple[Dialog, ...] = ()
-    """JavaScript dialogs the page opened during the action (alerts accepted, confirms dismissed)."""
+    """JavaScript dialogs the page opened during the action and that were answered at once
+    (alerts and beforeunload accepted; with ``auto_dialogs`` confirm and prompt dismissed)."""
+    open_dialog: Dialog | None = None
+    """A confirm or prompt the action opened that waits for an answer (``browser.dialogs``);
+    the page is paused until then, so ``before``, ``after`` and ``diff`` are None."""
     console_errors: tuple[ConsoleMessage, ...] = ()
     """Console messages of level ``error`` logged during the action (at most 10)."""
     page_errors: tuple[PageError, ...] = ()
@@ -63,6 +67,7 @@ class ActionResult(Generic[B]):
             diff=SnapshotDiff.from_wire(wire.diff, raw["diff"]) if wire.diff is not None else None,
             raw=raw,
             dialogs=tuple(Dialog.from_wire(d) for d in wire.dialogs or ()),
+            open_dialog=Dialog.from_open(wire.open_dialog) if wire.open_dialog is not None else None,
             console_errors=tuple(
                 ConsoleMessage.from_wire(m, r)
                 for m, r in zip(wire.console_errors or (), raw.get("consoleErrors") or (), strict=True)

@@ -88,14 +88,85 @@ class SnapshotDiff(Bounded):
 
 @dataclass(frozen=True, slots=True)
 class Dialog:
-    """A JavaScript dialog the page opened during an action, and how the engine answered it."""
+    """A JavaScript dialog the page opened: how it was answered, or (``open``) that it waits.
+
+    ``type`` is ``alert``, ``confirm``, ``prompt`` or ``beforeunload``; alerts and beforeunload
+    are accepted at once, confirm and prompt wait for :meth:`Dialogs.accept` /
+    :meth:`Dialogs.dismiss` (unless ``LaunchOptions(auto_dialogs=True)``, which dismisses them).
+    ``tab`` and ``default_prompt`` are known for open dialogs.
+    """
 
     type: str
     message: str
     url: str
     accepted: bool
+    open: bool = False
+    """Whether it is still open, waiting for an answer (the page is paused meanwhile)."""
+    tab: str | None = None
+    """The tab it opened in (for open dialogs)."""
+    default_prompt: str = ""
+    """A prompt's default text."""
 
     @classmethod
     def from_wire(cls, wire: w.DialogInfo) -> Dialog:
-        """Build from the decoded wire object."""
+        """Build from the decoded wire object (a dialog answered at once)."""
         return cls(type=wire.type, message=wire.message, url=wire.url, accepted=wire.accepted)
+
+    @classmethod
+    def from_raw_open(cls, raw: Mapping[str, Any]) -> Dialog:
+        """Decode an open dialog's raw wire object (the ``dialog`` of a ``dialog_open`` error)."""
+        return cls.from_open(w.OpenDialog.decode(raw, "dialog"))
+
+    @classmethod
+    def from_open(cls, wire: w.OpenDialog, *, open: bool = True, accepted: bool = False) -> Dialog:
+        """Build from an open dialog on the wire (``open=False``: it was just answered)."""
+        return cls(
+            type=wire.type,
+            message=wire.message,
+            url=wire.url,
+            accepted=accepted,
+            open=open,
+            tab=wire.tab,
+            default_prompt=wire.default_prompt,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DialogStatus:
+    """The dialog waiting in the active tab (``dialog``, None when none), those waiting in
+    other tabs, and whether every dialog is answered at once (``auto_dialogs``)."""
+
+    dialog: Dialog | None
+    other_tabs: tuple[Dialog, ...]
+    auto_dialogs: bool
+
+    @classmethod
+    def from_wire(cls, wire: w.DialogStatusOutput) -> DialogStatus:
+        """Build from the decoded ``dialog_status`` data."""
+        return cls(
+            dialog=Dialog.from_open(wire.dialog) if wire.dialog is not None else None,
+            other_tabs=tuple(Dialog.from_open(x) for x in wire.other_tabs),
+            auto_dialogs=wire.auto_dialogs,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DialogResult:
+    """A dialog answered by :meth:`Dialogs.accept` or :meth:`Dialogs.dismiss`: the dialog (now
+    closed), whether it was accepted, the text a prompt returned, and a dialog the page opened
+    right after (``next``, None when none)."""
+
+    dialog: Dialog
+    accepted: bool
+    text: str | None
+    next: Dialog | None
+
+    @classmethod
+    def from_wire(cls, wire: w.DialogAnswer) -> DialogResult:
+        """Build from the decoded ``dialog_accept`` / ``dialog_dismiss`` data."""
+        return cls(
+            dialog=Dialog.from_open(wire.dialog, open=False, accepted=wire.accepted),
+            accepted=wire.accepted,
+            text=wire.text,
+            next=Dialog.from_open(wire.next) if wire.next is not None else None,
+        )

@@ -56,12 +56,14 @@ class TabSwitchResult(TabInfo):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabSwitchResult:
-        """Decode the ``tab_switch`` action's data (``revived``, ``dialogBlocked``: not in the protocol yet)."""
+        """Decode the ``tab_switch`` action's data (``revived``: not in the protocol yet;
+        ``dialog_blocked``: a confirm or prompt waits in the tab)."""
         m = "TabSwitchResult"
+        wire = w.TabInfo.decode(raw)
         return cls(
-            **_tab_fields(m, w.TabInfo.decode(raw), raw),
+            **_tab_fields(m, wire, raw),
             revived=d.opt_bool(m, raw, "revived"),
-            dialog_blocked=d.opt_bool(m, raw, "dialogBlocked"),
+            dialog_blocked=bool(wire.dialog_blocked),
         )
 
 

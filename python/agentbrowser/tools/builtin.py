@@ -92,6 +92,12 @@ def _evidence(verb: str, ref: Ref[Any], ev: Evidence[Any]) -> str:
         lines.append(f"The page is now {ev.after.url}.")
     for d in ev.dialogs:
         lines.append(f"Dialog {d.type} {bound_text(d.message, 200)!r} ({'accepted' if d.accepted else 'dismissed'}).")
+    if ev.open_dialog is not None:
+        d = ev.open_dialog
+        lines.append(
+            f"A {d.type} dialog {bound_text(d.message, 200)!r} is open and pauses the page: "
+            "answer it with browser.dialogs.accept(text) or browser.dialogs.dismiss()."
+        )
     for m in ev.console_errors:
         lines.append(f"Console error: {bound_text(m.text, 300)}")
     for e in ev.page_errors:

@@ -551,20 +551,30 @@ pub async fn mutate(
         None
     };
     let marks = Marks::now(page);
-    let report = perform(page, el, &id, &entry, &m, limits).await?;
-    // Every mutation ends with a call on its element; in the page's own renderer that call
-    // already let the events of the input's work arrive.
-    let synced = entry.session_id.is_none();
-    finish(
-        page,
-        m.action(),
-        Some(target_of(&id, &entry)),
-        before,
-        Marks { synced, ..marks },
-        wait_for,
-        limits,
-        report,
-    )
+    let dialog = page.dialogs.board().subscribe();
+    let target = Some(target_of(&id, &entry));
+    let work = async {
+        let report = perform(page, el, &id, &entry, &m, limits).await?;
+        // Every mutation ends with a call on its element; in the page's own renderer that call
+        // already let the events of the input's work arrive.
+        let synced = entry.session_id.is_none();
+        finish(
+            page,
+            m.action(),
+            target.clone(),
+            before,
+            Marks { synced, ..marks },
+            wait_for,
+            limits,
+            report,
+        )
+        .await
+    };
+    or_dialog(page, m.action(), dialog, work, || Opened {
+        target: target.clone(),
+        marks,
+        report: ActionReport::default(),
+    })
     .await
 }
 
@@ -603,6 +613,45 @@ where
     .await
 }
 
+/// What an action that opened a dialog reports (the rest of its work never happened).
+struct Opened {
+    target: Option<ActionTarget>,
+    marks: Marks,
+    report: ActionReport,
+}
+
+/// Runs an action's `work` until it ends or a dialog it opened waits for an answer: then the
+/// page's scripts are paused and the input, settle and after-snapshot cannot finish, so the
+/// action answers at once with the open dialog (`openDialog`), without its snapshots.
+async fn or_dialog(
+    page: &Page,
+    action: &str,
+    dialog: tokio::sync::watch::Receiver<(u64, String)>,
+    work: impl std::future::Future<Output = Result<ActionOutput>>,
+    opened: impl FnOnce() -> Opened,
+) -> Result<ActionOutput> {
+    tokio::select! {
+        biased;
+        r = work => r,
+        () = crate::events::dialogs::opened_in(Some(dialog), &page.tab_id) => {
+            let o = opened();
+            let (console_errors, page_errors) = logged_during(page, action, &o.marks);
+            Ok(ActionOutput {
+                action: action.to_string(),
+                target: o.target,
+                before: None,
+                after: None,
+                diff: None,
+                dialogs: page.dialogs.since(o.marks.dialogs),
+                open_dialog: page.dialogs.open(),
+                console_errors,
+                page_errors,
+                report: o.report,
+            })
+        }
+    }
+}
+
 /// Presses a key chord on the page with its wait and evidence.
 pub async fn press(
     page: &Page,
@@ -612,26 +661,51 @@ pub async fn press(
     limits: Limits,
 ) -> Result<ActionOutput> {
     let (modifiers, k) = input::parse_chord(key)?;
+    let report = ActionReport {
+        key: Some(key.to_string()),
+        ..ActionReport::default()
+    };
+    let send = input::press(&page.session, modifiers, &k);
+    untargeted(page, "press", report, wait_for, evidence, limits, send).await
+}
+
+/// Runs input that targets no ref (`send`: a key chord, keyboard or mouse events) with its wait
+/// and evidence, as the action `action` reporting `report`.
+pub async fn untargeted(
+    page: &Page,
+    action: &str,
+    report: ActionReport,
+    wait_for: Option<WaitCondition>,
+    evidence: bool,
+    limits: Limits,
+    send: impl std::future::Future<Output = Result<()>>,
+) -> Result<ActionOutput> {
     let before = if evidence {
         Some(before_snapshot(page, None).await?)
     } else {
         None
     };
     let marks = Marks::now(page);
-    input::press(&page.session, modifiers, &k).await?;
-    finish(
-        page,
-        "press",
-        None,
-        before,
+    let dialog = page.dialogs.board().subscribe();
+    let work = async {
+        send.await?;
+        finish(
+            page,
+            action,
+            None,
+            before,
+            marks,
+            wait_for,
+            limits,
+            report.clone(),
+        )
+        .await
+    };
+    or_dialog(page, action, dialog, work, || Opened {
+        target: None,
         marks,
-        wait_for,
-        limits,
-        ActionReport {
-            key: Some(key.to_string()),
-            ..ActionReport::default()
-        },
-    )
+        report: report.clone(),
+    })
     .await
 }
 
@@ -792,6 +866,7 @@ async fn finish(
         after: None,
         diff: None,
         dialogs: page.dialogs.since(marks.dialogs),
+        open_dialog: None,
         console_errors,
         page_errors,
         report,

@@ -22,7 +22,7 @@ use tokio::sync::watch;
 use crate::page::PageState;
 
 pub use console::{DiagCursor, DiagnosticsLog};
-pub use dialogs::DialogLog;
+pub use dialogs::{DialogBoard, DialogLog};
 pub use downloads::Downloads;
 pub use files::FileChoosers;
 pub use ring::Ring;

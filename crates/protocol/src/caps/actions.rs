@@ -223,6 +223,15 @@ pub struct ActionOutput {
     /// JavaScript dialogs the page opened during the action, as they were answered (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<DialogInfo>,
+    /// A `confirm` or `prompt` the action opened that waits for an answer (`dialog accept
+    /// [text]` / `dialog dismiss`); the page is paused until then, so `before`, `after` and
+    /// `diff` are null (absent when none).
+    #[serde(
+        rename = "openDialog",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub open_dialog: Option<crate::OpenDialog>,
     /// Console messages of level `error` logged during the action, oldest first (at most 10;
     /// absent when none; the warning counts the rest).
     #[serde(
@@ -257,7 +266,8 @@ pub struct ActionReport {
     /// `check`, `uncheck`: whether the state changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<bool>,
-    /// `check`, `uncheck`: how the state was reached, when not by a plain click.
+    /// `check`, `uncheck`: how the state was reached, when not by a plain click; `keyboard_*` and
+    /// `mouse_*`: the input sent (the text, the key, the point, the button or the wheel delta).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// `press`: the key or chord pressed.
@@ -285,7 +295,8 @@ pub struct DialogInfo {
     pub message: String,
     /// The URL of the frame that opened it.
     pub url: String,
-    /// Whether it was accepted (alerts and beforeunload) or dismissed (confirm and prompt).
+    /// Whether it was accepted (alerts and beforeunload; with `autoDialogs` confirm and prompt
+    /// are dismissed).
     pub accepted: bool,
 }
 
@@ -320,6 +331,9 @@ impl Present for ActionOutput {
         for d in &self.dialogs {
             let answer = if d.accepted { "accepted" } else { "dismissed" };
             line.push_str(&format!("\n{} {:?} ({answer})", d.kind, d.message));
+        }
+        if let Some(d) = &self.open_dialog {
+            line.push_str(&format!("\n{}", d.line()));
         }
         for m in &self.console_errors {
             line.push_str(&format!("\nconsole {}", m.line()));

@@ -32,6 +32,9 @@ pub struct LaunchParams {
     /// per-session directory under `$TMPDIR`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub download_path: Option<String>,
+    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
+    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
+    pub auto_dialogs: Option<bool>,
 }
 
 impl Validate for LaunchParams {

@@ -50,6 +50,9 @@ pub struct TabInfo {
     pub title: String,
     /// Whether it is the active tab.
     pub active: bool,
+    /// A `confirm` or `prompt` is open in it and waits for an answer (absent when none).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dialog_blocked: bool,
 }
 
 /// Result of `tab_list`.
@@ -75,7 +78,12 @@ pub struct TabCloseOutput {
 impl Present for TabInfo {
     fn text(&self) -> String {
         let mark = if self.active { "*" } else { " " };
-        format!("{mark} {}\t{}\t{}", self.id, self.title, self.url)
+        let blocked = if self.dialog_blocked {
+            "\t(a dialog waits: `dialog status`)"
+        } else {
+            ""
+        };
+        format!("{mark} {}\t{}\t{}{blocked}", self.id, self.title, self.url)
     }
 }
 

@@ -1,0 +1,186 @@
+//! Low-level keyboard and mouse: `keyboard type|insert-text|down|up` and
+//! `mouse move|down|up|wheel` on the active tab through the CDP `Input` domain. Each tab keeps
+//! its pointer's position and the buttons and modifier keys held, so `keyboard down Shift` then
+//! `mouse down` is a shift-press and `mouse move` while a button is held drags.
+
+use agentbrowser_protocol::{
+    ActionOutput, ActionReport, KeyParams, KeyboardTextParams, MouseButtonParams, MouseMoveParams,
+    MouseWheelParams, WaitCondition,
+};
+use serde_json::json;
+
+use crate::actions::{self, Limits};
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
+use crate::input::{self, Pointer};
+use crate::page::Page;
+
+/// Sends the events of `action` (`send`) with its wait and evidence (`after`; evidence by default).
+async fn run(
+    page: &Page,
+    limits: Limits,
+    action: &str,
+    report: ActionReport,
+    after: (Option<WaitCondition>, Option<bool>),
+    send: impl std::future::Future<Output = Result<()>>,
+) -> Result<ActionOutput> {
+    let (wait, evidence) = after;
+    let evidence = evidence.unwrap_or(true);
+    actions::untargeted(page, action, report, wait, evidence, limits, send).await
+}
+
+fn pointer(page: &Page) -> std::sync::MutexGuard<'_, Pointer> {
+    page.pointer.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn noted(note: String) -> ActionReport {
+    ActionReport {
+        note: Some(note),
+        ..ActionReport::default()
+    }
+}
+
+/// `keyboard_type`: one key event per character on the focused element.
+pub(crate) async fn keyboard_type(p: KeyboardTextParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let report = noted(format!("{:?}", p.text));
+    let send = input::type_text(&page.session, &p.text);
+    run(
+        &page,
+        cx.limits,
+        "keyboard_type",
+        report,
+        (p.wait, p.evidence),
+        send,
+    )
+    .await
+}
+
+/// `keyboard_insert_text`: the text at once, without key events.
+pub(crate) async fn keyboard_insert_text(
+    p: KeyboardTextParams,
+    cx: &mut Cx<'_>,
+) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let report = noted(format!("{:?}", p.text));
+    let send = input::insert_text(&page.session, &p.text);
+    let evidence = p.evidence.unwrap_or(true);
+    let action = "keyboard_insert_text";
+    actions::untargeted(&page, action, report, p.wait, evidence, cx.limits, send).await
+}
+
+/// `keyboard_down`: a key pressed and held.
+pub(crate) async fn keyboard_down(p: KeyParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    key(p, cx, true).await
+}
+
+/// `keyboard_up`: a held key released.
+pub(crate) async fn keyboard_up(p: KeyParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    key(p, cx, false).await
+}
+
+async fn key(p: KeyParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> {
+    let k = input::key(&p.key).ok_or_else(|| {
+        EngineError::invalid(format!(
+            "invalid parameter `key`: {:?} is not a key; use one key such as `Shift`, `Control`, `a`, `Enter`, `ArrowLeft` (chords are for `press`)",
+            p.key
+        ))
+    })?;
+    let page = cx.page().await?;
+    let bit = input::modifier_bit(&k.key);
+    // A modifier's own event carries itself while it goes down and no longer once it is up.
+    let modifiers = {
+        let mut ptr = pointer(&page);
+        if down {
+            ptr.modifiers |= bit;
+        } else {
+            ptr.modifiers &= !bit;
+        }
+        ptr.modifiers
+    };
+    let (action, verb) = if down {
+        ("keyboard_down", "down")
+    } else {
+        ("keyboard_up", "up")
+    };
+    let report = ActionReport {
+        key: Some(p.key.clone()),
+        note: Some(verb.to_string()),
+        ..ActionReport::default()
+    };
+    let send = input::key_down_up(&page.session, &k, down, modifiers);
+    run(&page, cx.limits, action, report, (p.wait, p.evidence), send).await
+}
+
+/// `mouse_move`: the pointer to a viewport point (a held button drags).
+pub(crate) async fn mouse_move(p: MouseMoveParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let at = {
+        let mut ptr = pointer(&page);
+        ptr.x = p.x;
+        ptr.y = p.y;
+        *ptr
+    };
+    let report = noted(format!("to {}, {}", p.x, p.y));
+    let send = input::mouse_event(&page.session, "mouseMoved", &at, json!({}));
+    run(
+        &page,
+        cx.limits,
+        "mouse_move",
+        report,
+        (p.wait, p.evidence),
+        send,
+    )
+    .await
+}
+
+/// `mouse_down`: a button pressed at the pointer.
+pub(crate) async fn mouse_down(p: MouseButtonParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    button(p, cx, true).await
+}
+
+/// `mouse_up`: a button released at the pointer.
+pub(crate) async fn mouse_up(p: MouseButtonParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    button(p, cx, false).await
+}
+
+async fn button(p: MouseButtonParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let b = p.button.unwrap_or_default();
+    let at = {
+        let mut ptr = pointer(&page);
+        if down {
+            ptr.buttons |= input::button_bit(b);
+        } else {
+            ptr.buttons &= !input::button_bit(b);
+        }
+        *ptr
+    };
+    let (action, kind) = if down {
+        ("mouse_down", "mousePressed")
+    } else {
+        ("mouse_up", "mouseReleased")
+    };
+    let report = noted(format!("{} at {}, {}", b.as_str(), at.x, at.y));
+    let extra = json!({"button": b.as_str(), "clickCount": 1});
+    let send = input::mouse_event(&page.session, kind, &at, extra);
+    run(&page, cx.limits, action, report, (p.wait, p.evidence), send).await
+}
+
+/// `mouse_wheel`: a wheel scroll at the pointer.
+pub(crate) async fn mouse_wheel(p: MouseWheelParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let at = *pointer(&page);
+    let report = noted(format!("by {}, {} at {}, {}", p.dx, p.dy, at.x, at.y));
+    let extra = json!({"deltaX": p.dx, "deltaY": p.dy});
+    let send = input::mouse_event(&page.session, "mouseWheel", &at, extra);
+    run(
+        &page,
+        cx.limits,
+        "mouse_wheel",
+        report,
+        (p.wait, p.evidence),
+        send,
+    )
+    .await
+}
