@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from ..aio import AsyncCapture, AsyncDiagnostics, AsyncPage, AsyncTabs
-from ..models import Ref, Snapshot, Wait
+from ..aio import AsyncCapture, AsyncDiagnostics, AsyncDialogs, AsyncKeyboard, AsyncMouse, AsyncPage, AsyncTabs
+from ..models import Finder, Locator, Ref, Snapshot, Wait
 from ..tools import Tools
 
 __all__ = ["build_system_prompt", "describe_callable", "sdk_reference"]
@@ -22,10 +22,15 @@ __all__ = ["build_system_prompt", "describe_callable", "sdk_reference"]
 _SURFACES: tuple[tuple[str, type], ...] = (
     ("page", AsyncPage),
     ("page.capture", AsyncCapture),
+    ("page.find", Finder),
+    ("page.keyboard", AsyncKeyboard),
+    ("page.mouse", AsyncMouse),
     ("browser.tabs", AsyncTabs),
+    ("browser.dialogs", AsyncDialogs),
     ("browser.diagnostics", AsyncDiagnostics),
     ("snapshot", Snapshot),
     ("ref", Ref),
+    ("locator", Locator),
 )
 _AWAITABLE_UNION = re.compile(r"^(?P<sync>.+?) \| Awaitable\[(?P<async>.+)\]$")
 _GENERIC_ARG = re.compile(r"\[(?:Any|B|AsyncBrowser|Browser)\]")
@@ -67,14 +72,22 @@ def describe_callable(expr: str, fn: Callable[..., Any]) -> str:
 
 
 def _public_methods(cls: type) -> list[tuple[str, Callable[..., Any]]]:
+    """The public methods of ``cls`` and of the package's base classes it inherits them from."""
     out: list[tuple[str, Callable[..., Any]]] = []
-    for name, member in vars(cls).items():
-        if name.startswith("_") or name in _PLUMBING:
+    seen: set[str] = set()
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("agentbrowser"):
             continue
-        if isinstance(member, (classmethod, staticmethod)):
-            out.append((name, getattr(cls, name)))
-        elif inspect.isfunction(member):
-            out.append((name, member))
+        for name, member in vars(klass).items():
+            if name.startswith("_") or name in _PLUMBING or name in seen:
+                continue
+            if isinstance(member, (classmethod, staticmethod)):
+                out.append((name, getattr(cls, name)))
+            elif inspect.isfunction(member):
+                out.append((name, member))
+            else:
+                continue
+            seen.add(name)
     return out
 
 
