@@ -37,6 +37,7 @@ step click "$SUBMIT" --wait-text Welcome
 step get text "$(ref status '')"
 step snapshot --full -s main
 step diff
+step find role textbox            # live locators: every textbox the page has now, with refs
 printf '\n\033[1m$ agentbrowser fill %s x   (a stale ref after navigation fails loudly)\033[0m\n' "$EMAIL"
 "$BIN" open "$URL/" >/dev/null; "$BIN" fill "$EMAIL" x || true
 step eval "document.querySelectorAll('input').length"
