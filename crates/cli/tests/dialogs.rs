@@ -248,3 +248,32 @@ fn a_dialog_in_a_background_tab_does_not_block_the_active_tab() {
     cli.ok(&["dialog", "accept"]);
     assert_eq!(out(&cli), "late: true");
 }
+
+#[test]
+fn a_new_tab_whose_page_asks_on_load_answers_dialog_open() {
+    let server = dialog_page();
+    server.route(
+        "/ask",
+        Page::html(
+            "<title>Ask</title><p id=out>none</p>\
+             <script>document.getElementById('out').textContent = 'load: ' + confirm('Stay here?')</script>",
+        ),
+    );
+    let cli = Cli::new("dlg-newtab");
+    cli.ok(&["open", &server.url("/")]);
+    // The new tab's page is paused by its confirm: `tab new` says so instead of waiting for a
+    // load that cannot come.
+    let (code, message, data) = cli.err(&["tab", "new", &server.url("/ask")]);
+    assert_eq!(code, "dialog_open", "{message}");
+    assert_eq!(data["openedByThisCommand"], true, "{data}");
+    assert_eq!(data["dialog"]["message"], "Stay here?", "{data}");
+    let tab = data["dialog"]["tab"]
+        .as_str()
+        .expect("the dialog's tab")
+        .to_string();
+    assert_ne!(tab, "t1", "{data}");
+    // The first tab was not touched; the new one takes the answer and its page goes on.
+    cli.ok(&["tab", "switch", &tab]);
+    cli.ok(&["dialog", "accept"]);
+    assert_eq!(out(&cli), "load: true");
+}

@@ -184,6 +184,11 @@ impl Browser {
         self.active.as_deref()
     }
 
+    /// The ids of the tabs known, in order.
+    pub fn tab_ids(&self) -> Vec<String> {
+        self.tabs.iter().map(|t| t.id.clone()).collect()
+    }
+
     /// Number of tabs known.
     pub fn tab_count(&self) -> usize {
         self.tabs.len()

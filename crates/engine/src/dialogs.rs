@@ -41,6 +41,12 @@ pub(crate) fn stops_on_dialog(command: &Command) -> bool {
     !reports_own_dialog(command) && !runs_while_open(command)
 }
 
+/// Whether a dialog left open in a tab that `command` itself opened ends it with `dialog_open`:
+/// the commands that stop on their own tab's dialogs, and `tab new` (its page may ask on load).
+pub(crate) fn stops_on_new_tab_dialog(command: &Command) -> bool {
+    stops_on_dialog(command) || matches!(command, Command::TabNew(_))
+}
+
 /// Whether `command` reports a dialog it opened in its own result (`openDialog` of an action).
 fn reports_own_dialog(command: &Command) -> bool {
     matches!(

@@ -138,16 +138,25 @@ impl Engine {
                 None => std::future::pending::<bool>().await,
             }
         };
-        // A dialog the command opens in its tab pauses the page: stop waiting as soon as it is
-        // announced (actions report it in their own result instead).
-        let dialog_tab = self
+        // A dialog the command opens in its tab, or in a tab it opened, pauses that page: stop
+        // waiting as soon as it is announced (actions report one in their own tab in their own
+        // result instead). Tabs that existed before the command, other than the active one, are
+        // not watched: their dialogs are theirs.
+        let own_tab = self
             .browser
             .as_ref()
             .and_then(|b| b.active_id().map(str::to_string))
             .filter(|_| crate::dialogs::stops_on_dialog(&request.command));
-        let dialog_rx = dialog_tab.as_ref().map(|_| self.dialog_board.subscribe());
-        let tab = dialog_tab.clone().unwrap_or_default();
-        let opened = crate::events::dialogs::opened_in(dialog_rx, &tab);
+        let existing: Vec<String> = self
+            .browser
+            .as_ref()
+            .map(Browser::tab_ids)
+            .unwrap_or_default();
+        let dialog_rx = crate::dialogs::stops_on_new_tab_dialog(&request.command)
+            .then(|| self.dialog_board.subscribe());
+        let opened = crate::events::dialogs::opened_where(dialog_rx, move |t| {
+            own_tab.as_deref() == Some(t) || !existing.iter().any(|e| e == t)
+        });
         let run = crate::warnings::collect(tokio::time::timeout_at(
             deadline,
             // CDP calls end just after the command, so the command's own timeout is what is said.
@@ -171,7 +180,7 @@ impl Engine {
                     )),
                 }
             }
-            () = opened => {
+            tab = opened => {
                 let dialog = self.browser.as_ref().and_then(|b| b.open_dialog(&tab));
                 match dialog {
                     Some(d) => Err(crate::dialogs::dialog_open(action, &d, true)),

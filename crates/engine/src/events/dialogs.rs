@@ -58,6 +58,15 @@ impl DialogBoard {
 
 /// Waits until a dialog is left open in `tab` (never returns when `rx` is `None`).
 pub(crate) async fn opened_in(rx: Option<watch::Receiver<(u64, String)>>, tab: &str) {
+    opened_where(rx, |t| t == tab).await;
+}
+
+/// Waits until a dialog is left open in a tab that `watched` accepts, and answers that tab's id
+/// (never returns when `rx` is `None`).
+pub(crate) async fn opened_where(
+    rx: Option<watch::Receiver<(u64, String)>>,
+    watched: impl Fn(&str) -> bool,
+) -> String {
     let Some(mut rx) = rx else {
         return std::future::pending().await;
     };
@@ -65,8 +74,9 @@ pub(crate) async fn opened_in(rx: Option<watch::Receiver<(u64, String)>>, tab: &
         if rx.changed().await.is_err() {
             return std::future::pending().await;
         }
-        if rx.borrow_and_update().1 == tab {
-            return;
+        let tab = rx.borrow_and_update().1.clone();
+        if watched(&tab) {
+            return tab;
         }
     }
 }
