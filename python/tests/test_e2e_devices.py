@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from agentbrowser import ActionResult, AsyncBrowser, Browser, LaunchOptions
-from conftest import PAGES, _page
+from conftest import PAGES, _page, aeventually
 
 PAGES["/devices"] = _page(
     "Devices",
@@ -76,11 +76,11 @@ def test_async_mouse_wheel(agentbrowser_bin: Path, server: str) -> None:
             await b.page.mouse.move(50, 150)
             result = await b.page.mouse.wheel(0, 400)
             assert result.action == "mouse_wheel"
-            for _ in range(50):
-                if await b.page.evaluate("scrollY") > 0:
-                    break
-                await asyncio.sleep(0.05)
-            assert await b.page.evaluate("scrollY") > 0
+            # Wheel scrolling is animated: the page gets there within a moment.
+            async def scrolled() -> bool:
+                return bool(await b.page.evaluate("scrollY") > 0)
+
+            assert await aeventually(scrolled), "the wheel never scrolled the page"
             await b.page.evaluate("box.focus()")
             await b.page.keyboard.type("hey")
             assert await b.page.evaluate("box.value") == "hey"

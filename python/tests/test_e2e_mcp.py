@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PAGES, REPO, _page, eventually
+from conftest import PAGES, REPO, _page, aeventually, eventually
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -550,12 +550,10 @@ def test_vision_mouse(agentbrowser_bin: Path, server: str) -> None:
             assert "down 0 at 30,40 / up" in released, released
             await call(session, "browser_mouse_wheel", deltaX=0, deltaY=500)
             # Wheel scrolling is animated: the page gets there within a moment.
-            for _ in range(100):
-                scrolled = await call(session, "browser_evaluate", function="() => scrollY > 0")
-                if "true" in scrolled:
-                    break
-                await asyncio.sleep(0.05)
-            assert "true" in scrolled, scrolled
+            async def scrolled() -> bool:
+                return "true" in await call(session, "browser_evaluate", function="() => scrollY > 0")
+
+            assert await aeventually(scrolled), "the wheel never scrolled the page"
 
     asyncio.run(main())
 

@@ -289,7 +289,21 @@ fn wait_download_takes_one_started_by_page_script() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "made by script");
     // Already complete before the wait began, and not claimed by anyone: the wait takes it.
     cli.ok(&["click", &note]);
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Wait for the download itself to be complete on disk (under its guid, no partial file).
+    let complete = || {
+        std::fs::read_dir(dl_dir.path())
+            .unwrap()
+            .flatten()
+            .any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                !name.ends_with(".crdownload")
+                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t == "made by script")
+            })
+    };
+    assert!(
+        eventually(std::time::Duration::from_secs(10), complete),
+        "the script's download never completed"
+    );
     let got = cli.ok(&["wait", "--download"]);
     let kept = std::path::Path::new(got["path"].as_str().unwrap());
     // It stays in the download directory, under its suggested name.

@@ -6,6 +6,7 @@ wire form (:meth:`Actionable._wire_target`)."""
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, overload
 
@@ -24,16 +25,16 @@ if TYPE_CHECKING:
     from .specs import Modifier, MouseButton, Wait
 
 
-class Actionable(Generic[B]):
+class Actionable(ABC, Generic[B]):
     """Mutations (returning :class:`ActionResult` with evidence, each taking ``wait=``) and
     reads of one element target; subclasses say what goes in the request's ``ref``."""
 
     __slots__ = ()
     browser: B
 
+    @abstractmethod
     def _wire_target(self) -> str | Mapping[str, Any]:
         """The request's ``ref``: a ref id, a selector string or ``{"find": {...}}``."""
-        raise NotImplementedError
 
     def _as_ref(self) -> Ref[B] | None:
         """The :class:`Ref` this target is, for errors and results (None for a locator)."""
