@@ -330,7 +330,9 @@ impl Browser {
         let target_id = self.create_blank_target().await?;
         if let Some(tab) = self.tabs.iter_mut().find(|t| t.id == id) {
             tab.target_id = target_id;
-            tab.page = None;
+            if let Some(page) = tab.page.take() {
+                page.mark_replaced();
+            }
         }
         self.closing.push(old.clone());
         let _ = self

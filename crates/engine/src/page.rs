@@ -71,6 +71,9 @@ pub struct PageState {
     pub maybe_hung: bool,
     /// Set when the target went away or the connection closed.
     pub detached: bool,
+    /// Set when the engine itself replaced this page's target under the same tab id (recovery
+    /// of a page that did not answer): its detach is the recovery, not a closed tab.
+    pub replaced: bool,
 }
 
 impl PageState {
@@ -238,6 +241,12 @@ impl Page {
 
     fn with_state(&self, f: impl FnOnce(&mut PageState)) {
         self.tx.send_modify(f);
+    }
+
+    /// Marks this page as replaced by a fresh target under the same tab id, so watchers do not
+    /// take the old target's detach for a closed tab.
+    pub(crate) fn mark_replaced(&self) {
+        self.with_state(|s| s.replaced = true);
     }
 
     /// The latest state.

@@ -131,10 +131,19 @@ impl Engine {
         // exited or was killed).
         let crashed = async {
             match crash.as_mut() {
-                Some(rx) => match rx.wait_for(|s| s.crashed || s.detached).await {
-                    Ok(s) => s.crashed,
-                    Err(_) => false,
-                },
+                // A target the command itself replaced (recovery of a hung tab) detaches too:
+                // that is the command at work, not a closed tab.
+                Some(rx) => {
+                    let gone = rx
+                        .wait_for(|s| s.crashed || (s.detached && !s.replaced))
+                        .await
+                        .map(|s| s.crashed);
+                    match gone {
+                        Ok(crashed) => crashed,
+                        Err(_) if rx.borrow().replaced => std::future::pending::<bool>().await,
+                        Err(_) => false,
+                    }
+                }
                 None => std::future::pending::<bool>().await,
             }
         };
