@@ -383,3 +383,25 @@ fn select_several_values_in_a_multiple_select() {
     let out = cli.ok(&["select", &size, "Large"]);
     assert_eq!(out["selected"], "Large");
 }
+
+#[test]
+fn the_default_download_directory_goes_with_the_session() {
+    let server = download_server();
+    let cli = Cli::new("dl-default");
+    let dir = std::env::temp_dir().join(format!("agentbrowser-downloads-{}", cli.session));
+    cli.ok(&["open", &server.url("/")]);
+    // A download the agent never claims lands in the session's temporary directory...
+    cli.eval("document.querySelector('a[download]').click(), 1");
+    let landed = eventually(std::time::Duration::from_secs(10), || {
+        std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten()
+                    .any(|e| !e.file_name().to_string_lossy().ends_with(".crdownload"))
+            })
+            .unwrap_or(false)
+    });
+    assert!(landed, "no download landed in {}", dir.display());
+    // ...and does not outlive the session.
+    cli.ok(&["close"]);
+    assert!(!dir.exists(), "{} left behind", dir.display());
+}

@@ -250,10 +250,16 @@ impl Engine {
         }
     }
 
-    /// Closes the browser; idempotent.
+    /// Closes the browser; idempotent. The session's default download directory (a temporary
+    /// one, used when no `downloadPath` was given) goes with it: files the agent did not claim
+    /// with `download` or `wait --download` are not left behind in `$TMPDIR`.
     pub async fn shutdown(&mut self) {
         if let Some(b) = self.browser.take() {
+            let used = b.downloads.as_ref().map(|d| d.dir.clone());
             b.close().await;
+            if self.defaults.download_path.is_none() && used == Some(self.download_dir(None)) {
+                let _ = std::fs::remove_dir_all(self.download_dir(None));
+            }
         }
         self.closed = true;
     }
