@@ -223,7 +223,7 @@ def rule_code(node: Mapping[str, Any], where: str) -> str:
             args.append(f"{arg}={node[key]!r}")
     if "pattern" in node:
         args.append(f"pattern={json.dumps(node['pattern'])}")
-    values = enum_values(node) if kind == "string" else None
+    values = enum_values({**node, "type": kind}) if kind == "string" else None
     if values is not None:
         args.append(f"enum={str_tuple(values)}")
     if kind == "array":
@@ -235,9 +235,13 @@ def rule_code(node: Mapping[str, Any], where: str) -> str:
 
 
 def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
-    """``OPTION_RULES``: each option type's fields (by wire name) with their rules."""
-    owners: dict[str, Mapping[str, Any]] = {name: schema["$defs"][name] for name in OPTION_TYPES}
-    owners["clientOptions"] = schema["clientOptions"]
+    """``OPTION_RULES``: each option type's fields (by wire name) with their rules (the types the
+    schema has; agentbrowser.options fails at import when the real schema lacks one)."""
+    owners: dict[str, Mapping[str, Any]] = {name: schema["$defs"][name] for name in OPTION_TYPES if name in schema["$defs"]}
+    if "clientOptions" in schema:
+        owners["clientOptions"] = schema["clientOptions"]
+    if not owners:
+        return
     yield ""
     yield "#: The constraints the schema gives each field a client chooses, by type and wire name: the options"
     yield "#: (agentbrowser.options) check their values through them."
@@ -396,7 +400,9 @@ def render(schema: Mapping[str, Any]) -> str:
     out.append(f"from typing import {', '.join(typing)}")
     out.append("")
     out.append("from . import _decode as _d")
-    out.append("from . import _rules as _r")
+    rules = list(rules_code(schema))
+    if rules:
+        out.append("from . import _rules as _r")
     if gen.integers:
         out.append("")
         out.append("# The integer checks, by their bounds (ANY: unbounded).")
@@ -408,7 +414,7 @@ def render(schema: Mapping[str, Any]) -> str:
     for name, actions in by_type.items():
         out.append(f"#: The actions whose result is {name}.")
         out.extend(wrap_assign(f"{class_name(name)}Actions = ", literal(actions)))
-    out.extend(rules_code(schema))
+    out.extend(rules)
     out.append("")
     out.append("#: Each action's result decoder.")
     out.append("RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(")

@@ -266,3 +266,69 @@ impl Present for StatusOutput {
         lines.join("\n")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(json: serde_json::Value) -> Result<(), String> {
+        serde_json::from_value::<LaunchParams>(json)
+            .map_err(|e| e.to_string())?
+            .validate()
+    }
+
+    #[test]
+    fn launch_params_reject_what_the_schema_excludes() {
+        let cases = [
+            (
+                serde_json::json!({"windowWidth": 0, "windowHeight": 5}),
+                "windowWidth",
+            ),
+            (
+                serde_json::json!({"windowWidth": 5, "windowHeight": 16385}),
+                "windowHeight",
+            ),
+            (serde_json::json!({"cdpPort": 0}), "cdpPort"),
+            (serde_json::json!({"cdpUrl": "ftp://x"}), "cdpUrl"),
+            (serde_json::json!({"cdpUrl": "https://x"}), "cdpUrl"),
+            (serde_json::json!({"executablePath": ""}), "executablePath"),
+            (serde_json::json!({"downloadPath": ""}), "downloadPath"),
+        ];
+        for (json, field) in cases {
+            let Err(err) = check(json.clone()) else {
+                panic!("{json} was accepted");
+            };
+            assert!(err.contains(field), "{json}: {err}");
+        }
+        for ok in [
+            serde_json::json!({"cdpUrl": "ws://127.0.0.1:9222/devtools/browser/x"}),
+            serde_json::json!({"cdpUrl": "http://127.0.0.1:9222"}),
+            serde_json::json!({"cdpPort": 9222}),
+            serde_json::json!({"windowWidth": 1, "windowHeight": 16384}),
+        ] {
+            if let Err(e) = check(ok.clone()) {
+                panic!("{ok} was refused: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_schema_declares_the_checked_bounds() {
+        let schema = crate::reference::schema();
+        let props = &schema["$defs"]["LaunchParams"]["properties"];
+        assert_eq!(props["windowWidth"]["minimum"], 1);
+        assert_eq!(props["windowHeight"]["maximum"], MAX_WINDOW_SIDE);
+        assert_eq!(props["cdpPort"]["minimum"], 1);
+        assert_eq!(props["cdpUrl"]["pattern"], CDP_URL_PATTERN);
+        assert_eq!(props["executablePath"]["minLength"], 1);
+        let client = &schema["clientOptions"]["properties"];
+        assert_eq!(
+            client["timeout"]["maximum"],
+            crate::envelope::MAX_TIMEOUT_MS
+        );
+        assert_eq!(
+            client["session"]["pattern"],
+            crate::envelope::SESSION_NAME_PATTERN
+        );
+    }
+}
