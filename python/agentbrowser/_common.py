@@ -15,9 +15,14 @@ CLOSE_TIMEOUT_S = 15.0
 
 
 def resolve_options(
-    options: LaunchOptions | None, kwargs: Mapping[str, Any], session: SessionOptions | None = None
+    options: LaunchOptions | None, kwargs: Mapping[str, Any], session: SessionOptions | str | None = None
 ) -> LaunchOptions:
-    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both, with the session's options."""
+    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both, with the session's options.
+
+    A str ``session`` is the older keyword field ``LaunchOptions.session`` (``launch(session="work")``).
+    """
+    if isinstance(session, str):
+        kwargs, session = {**kwargs, "session": session}, None
     if options is not None:
         if kwargs:
             raise TypeError("pass either a LaunchOptions or keyword options, not both")

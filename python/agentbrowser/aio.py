@@ -116,9 +116,14 @@ class AsyncBrowser:
 
     @classmethod
     async def launch(
-        cls, options: LaunchOptions | None = None, /, *, session: SessionOptions | None = None, **kwargs: Any
+        cls,
+        options: LaunchOptions | None = None,
+        /,
+        *,
+        session: SessionOptions | str | None = None,
+        **kwargs: Any,
     ) -> AsyncBrowser:
-        """Start a browser owned by this process now."""
+        """Start a browser owned by this process now (a str ``session`` is LaunchOptions' ``session`` field)."""
         return await cls._launched(resolve_options(options, kwargs, session))
 
     @classmethod

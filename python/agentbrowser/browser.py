@@ -118,10 +118,16 @@ class Browser:
 
     @classmethod
     def launch(
-        cls, options: LaunchOptions | None = None, /, *, session: SessionOptions | None = None, **kwargs: Any
+        cls,
+        options: LaunchOptions | None = None,
+        /,
+        *,
+        session: SessionOptions | str | None = None,
+        **kwargs: Any,
     ) -> Browser:
         """Start a browser owned by this process now (``Browser.launch(LaunchOptions(...),
-        session=SessionOptions(...))``, or ``Browser.launch(headless=False)``)."""
+        session=SessionOptions(...))``, or ``Browser.launch(headless=False)``; a str ``session``
+        is LaunchOptions' older ``session`` name field)."""
         return cls._launched(resolve_options(options, kwargs, session))
 
     @classmethod

@@ -191,9 +191,10 @@ def test_launch_with_options_and_session(agentbrowser_bin: Path, site: str) -> N
         assert browser.status().session == "launched-one"
         browser.page.open(site)
         assert browser.page.evaluate("[window.outerWidth, window.outerHeight]") == [800, 600]
-    # keyword fields keep working
-    with Browser.launch(headless=True) as browser:
+    # keyword fields keep working, `session` as a str name among them
+    with Browser.launch(headless=True, session="kw-named") as browser:
         assert browser.launch_result is not None and browser.launch_result.launched
+        assert browser.session == "kw-named" and browser.status().session == "kw-named"
 
 
 def test_context_manager_closes_on_an_exception(agentbrowser_bin: Path, site: str) -> None:

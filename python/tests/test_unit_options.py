@@ -179,6 +179,12 @@ def test_the_generator_translates_constraints_and_refuses_unknown_ones() -> None
     assert gen.rule_code({"type": "array", "items": {"type": "string"}}, "T.h") == (
         '_r.Rule("array", items=_r.Rule("string"))'
     )
+    defs = {"Scheme": {"oneOf": [{"const": "dark", "description": "d"}, {"const": "light"}]}, "Obj": {"type": "object"}}
+    nullable_enum = {"anyOf": [{"$ref": "#/$defs/Scheme"}, {"type": "null"}], "description": "x"}
+    assert gen.rule_code(nullable_enum, "T.k", defs) == '_r.Rule("string", nullable=True, enum=("dark", "light"))'
+    assert gen.rule_code({"$ref": "#/$defs/Scheme"}, "T.l", defs) == '_r.Rule("string", enum=("dark", "light"))'
+    with pytest.raises(gen.SchemaError, match="T.m: a client option's \\$ref '#/\\$defs/Obj' is not a string enum"):
+        gen.rule_code({"$ref": "#/$defs/Obj"}, "T.m", defs)
     with pytest.raises(gen.SchemaError, match=r"T.i: constraints \['multipleOf'\]"):
         gen.rule_code({"type": "integer", "multipleOf": 2}, "T.i")
     with pytest.raises(gen.SchemaError, match="T.j"):

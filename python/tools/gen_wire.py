@@ -198,14 +198,26 @@ RULE_NOTES = {"description", "default", "format"}
 RULE_KEYS = {"minimum": "minimum", "maximum": "maximum", "minLength": "min_length", "maxLength": "max_length"}
 
 
-def rule_code(node: Mapping[str, Any], where: str) -> str:
-    """The ``_r.Rule(...)`` of one field's schema ``node`` (found at ``where``)."""
+def rule_code(node: Mapping[str, Any], where: str, defs: Mapping[str, Any] | None = None) -> str:
+    """The ``_r.Rule(...)`` of one field's schema ``node`` (found at ``where``; a ``$ref`` names a
+    string enum of ``defs``)."""
+    defs = defs or {}
+    if "$ref" in node:
+        name = str(node["$ref"]).removeprefix("#/$defs/")
+        target = defs.get(name)
+        values = enum_values(target) if isinstance(target, Mapping) else None
+        if values is None:
+            raise SchemaError(f"{where}: a client option's $ref {node['$ref']!r} is not a string enum")
+        rest = {k: v for k, v in node.items() if k not in ("$ref", "type")}
+        return rule_code({**rest, "type": node.get("type", "string"), "enum": values}, where, defs)
     if "anyOf" in node:
         options = [o for o in node["anyOf"] if o != {"type": "null"}]
-        if len(options) != 1 or len(node["anyOf"]) != 2 or "$ref" in options[0]:
-            raise SchemaError(f"{where}: anyOf other than one inline type or null")
+        if len(options) != 1 or len(node["anyOf"]) != 2:
+            raise SchemaError(f"{where}: anyOf other than one type or null")
         rest = {k: v for k, v in node.items() if k != "anyOf"}
-        return rule_code({**options[0], **rest, "type": [options[0].get("type"), "null"]}, where)
+        if "$ref" in options[0]:
+            return rule_code({**options[0], **rest, "type": ["string", "null"]}, where, defs)
+        return rule_code({**options[0], **rest, "type": [options[0].get("type"), "null"]}, where, defs)
     kind: Any = node.get("type")
     nullable = False
     if isinstance(kind, list):
@@ -227,7 +239,7 @@ def rule_code(node: Mapping[str, Any], where: str) -> str:
     if values is not None:
         args.append(f"enum={str_tuple(values)}")
     if kind == "array":
-        args.append(f"items={rule_code(node.get('items', {}), f'{where}[]')}")
+        args.append(f"items={rule_code(node.get('items', {}), f'{where}[]', defs)}")
     unknown = set(node) - RULE_NOTES - set(RULE_KEYS) - {"type", "pattern", "enum", "items"}
     if unknown:
         raise SchemaError(f"{where}: constraints {sorted(unknown)} have no rule (extend {Path(__file__).name})")
@@ -251,7 +263,7 @@ def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
         yield f'        "{owner}": MappingProxyType('
         yield "            {"
         for key, prop in node.get("properties", {}).items():
-            yield from wrap_call(f'                "{key}": ', [rule_code(prop, f"{owner}.{key}")], ",")
+            yield from wrap_call(f'                "{key}": ', [rule_code(prop, f"{owner}.{key}", schema["$defs"])], ",")
         yield "            }"
         yield "        ),"
     yield "    }"
