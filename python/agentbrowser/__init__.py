@@ -70,7 +70,7 @@ from .models import (
     Wait,
     WaitResult,
 )
-from .options import LaunchOptions
+from .options import CDPTarget, LaunchOptions, SessionOptions
 
 if TYPE_CHECKING:
     from .aio import (
@@ -126,6 +126,8 @@ __all__ = [
     "AsyncKeyboard",
     "AsyncMouse",
     "LaunchOptions",
+    "SessionOptions",
+    "CDPTarget",
     "SnapshotSpec",
     "UploadedFile",
     "FileChooser",

@@ -8,21 +8,48 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import BrowserError
-from .options import LaunchOptions
+from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 #: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
 CLOSE_TIMEOUT_S = 15.0
 
 
-def resolve_options(options: LaunchOptions | None, kwargs: Mapping[str, Any]) -> LaunchOptions:
-    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both."""
+def resolve_options(
+    options: LaunchOptions | None, kwargs: Mapping[str, Any], session: SessionOptions | str | None = None
+) -> LaunchOptions:
+    """``Browser.launch(options)`` or ``Browser.launch(**fields)``, not both, with the session's options.
+
+    A str ``session`` is the older keyword field ``LaunchOptions.session`` (``launch(session="work")``).
+    """
+    if isinstance(session, str):
+        kwargs, session = {**kwargs, "session": session}, None
     if options is not None:
         if kwargs:
             raise TypeError("pass either a LaunchOptions or keyword options, not both")
         if not isinstance(options, LaunchOptions):
             raise TypeError(f"launch() takes a LaunchOptions, got {type(options).__name__}")
-        return options
-    return LaunchOptions(**kwargs)
+        return merge_options(options, session)
+    return merge_options(LaunchOptions(**kwargs), session)
+
+
+def attach_options(target: CDPTarget, launch: LaunchOptions | None, session: SessionOptions | None) -> LaunchOptions:
+    """The options of ``attach(target, launch=, session=)``."""
+    if not isinstance(target, CDPTarget):
+        raise TypeError(f"attach() takes a CDPTarget, got {type(target).__name__}")
+    return merge_options(launch, session, target)
+
+
+def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
+    """The command line of an owned daemon that launches its browser when a command first needs
+    one, with the session's download directory and dialog answering as its launch defaults."""
+    argv = [binary]
+    if options.session is not None:
+        argv += ["--session", options.session]
+    if options.download_path is not None:
+        argv += ["--download-path", str(options.download_path)]
+    if options.auto_dialogs:
+        argv.append("--auto-dialogs")
+    return argv + ["serve", "--stdio"]
 
 
 def check_session(session: str, timeout_ms: int) -> LaunchOptions:

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
 from . import _decode as _d
+from . import _rules as _r
 
 # The integer checks, by their bounds (ANY: unbounded).
 _INT_0_TO_255 = _d.integer(0, 255)
@@ -1447,6 +1448,32 @@ DialogAnswerActions = Literal["dialog_accept", "dialog_dismiss"]
 StatusOutputActions = Literal["status"]
 #: The actions whose result is CloseOutput.
 CloseOutputActions = Literal["close"]
+
+#: The constraints the schema gives each field a client chooses, by type and wire name: the options
+#: (agentbrowser.options) check their values through them.
+OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
+    {
+        "LaunchParams": MappingProxyType(
+            {
+                "headless": _r.Rule("boolean", nullable=True),
+                "executablePath": _r.Rule("string", nullable=True, min_length=1),
+                "args": _r.Rule("array", items=_r.Rule("string")),
+                "windowWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=16384),
+                "windowHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=16384),
+                "cdpUrl": _r.Rule("string", nullable=True, pattern="^(wss?|http)://"),
+                "cdpPort": _r.Rule("integer", nullable=True, minimum=1, maximum=65535),
+                "downloadPath": _r.Rule("string", nullable=True, min_length=1),
+                "autoDialogs": _r.Rule("boolean", nullable=True),
+            }
+        ),
+        "clientOptions": MappingProxyType(
+            {
+                "timeout": _r.Rule("integer", minimum=0, maximum=86400000),
+                "session": _r.Rule("string", pattern="^[A-Za-z0-9_-]{1,64}$"),
+            }
+        ),
+    }
+)
 
 #: Each action's result decoder.
 RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(

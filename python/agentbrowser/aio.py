@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
-from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._common import (
+    CLOSE_TIMEOUT_S,
+    attach_options,
+    check_session,
+    daemon_argv,
+    lazy_argv,
+    resolve_options,
+    start_session_daemon,
+)
 from ._held import HeldSnapshots
 from ._ops import Call, Op
 from .errors import BrowserError
@@ -52,7 +60,7 @@ from .models import (
     WaitResult,
     clip,
 )
-from .options import LaunchOptions
+from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
     from .models._client import ModelOps
@@ -65,52 +73,72 @@ T = TypeVar("T")
 class AsyncBrowser:
     """A browser session driven with ``await``; mirrors :class:`~agentbrowser.Browser`.
 
-    ``await AsyncBrowser.launch()`` owns a daemon that ends with this process;
-    ``await AsyncBrowser.connect(session=...)`` joins a CLI session.  Use ``async with``
-    or ``await close()`` (idempotent; raises TimeoutError when the daemon does not
-    shut down in time, after killing it).
+    ``AsyncBrowser()`` is lazy: constructing it starts nothing; the first awaited call starts
+    a daemon this process owns, which launches Chromium when a command first needs one.
+    ``await AsyncBrowser.launch()`` starts one at once; ``await AsyncBrowser.attach(CDPTarget(...))``
+    joins a running Chromium; ``await AsyncBrowser.connect(session=...)`` joins a CLI session.
+    Use ``async with`` (an exception inside closes it and close errors are suppressed) or
+    ``await close()`` (idempotent; raises TimeoutError when the daemon does not shut down in
+    time, after killing it).  Any call after close raises RuntimeError.
     """
 
     #: The operations that the bound models (Snapshot, Ref) run through this browser.
     _ops: ClassVar[ModelOps] = _ops
 
-    def __init__(
-        self,
-        transport: AsyncTransport,
-        *,
-        options: LaunchOptions,
-        process: AsyncOwnedProcess | None,
-        session: str | None,
-    ) -> None:
-        self._t = transport
-        self._process = process
-        self._options = options
-        self._session = session
+    def __init__(self, session: SessionOptions | None = None) -> None:
+        self._options = merge_options(None, session)
+        self._session = self._options.session
+        self._t: AsyncTransport | None = None
+        self._process: AsyncOwnedProcess | None = None
+        self._starting: asyncio.Lock | None = None
         self._close_result: CloseResult | None = None
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
         self._closing: asyncio.Future[CloseResult] | None = None
-        #: The browser ``launch()`` started (None for a connected client).
+        #: The browser ``launch()`` started (None for a lazy or connected client).
         self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
         self.dialogs = AsyncDialogs(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    def _bind(self, transport: AsyncTransport, process: AsyncOwnedProcess | None, options: LaunchOptions) -> None:
+        """Use ``transport`` (to ``process`` when owned) with ``options``."""
+        self._t = transport
+        self._process = process
+        self._options = options
+        self._session = options.session
         if process is not None and process.proc.stdin is not None:
             # Dropped without close(): EOF on the daemon's stdin ends it.
-            self._finalizer: weakref.finalize[Any, Any] | None = weakref.finalize(
-                self, _close_quietly, process.proc.stdin
-            )
-        else:
-            self._finalizer = None
+            self._finalizer = weakref.finalize(self, _close_quietly, process.proc.stdin)
 
     @classmethod
-    async def launch(cls, options: LaunchOptions | None = None, /, **kwargs: Any) -> AsyncBrowser:
-        """Start a browser owned by this process."""
-        opts = resolve_options(options, kwargs)
+    async def launch(
+        cls,
+        options: LaunchOptions | None = None,
+        /,
+        *,
+        session: SessionOptions | str | None = None,
+        **kwargs: Any,
+    ) -> AsyncBrowser:
+        """Start a browser owned by this process now (a str ``session`` is LaunchOptions' ``session`` field)."""
+        return await cls._launched(resolve_options(options, kwargs, session))
+
+    @classmethod
+    async def attach(
+        cls, target: CDPTarget, *, launch: LaunchOptions | None = None, session: SessionOptions | None = None
+    ) -> AsyncBrowser:
+        """Attach to a Chromium that runs already, over its DevTools endpoint; ``close()`` disconnects
+        and leaves that browser running."""
+        return await cls._launched(attach_options(target, launch, session))
+
+    @classmethod
+    async def _launched(cls, opts: LaunchOptions) -> AsyncBrowser:
         process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
-        browser = cls(process.transport(), options=opts, process=process, session=opts.session)
+        browser = cls()
+        browser._bind(process.transport(), process, opts)
         try:
             browser.launch_result = await browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
@@ -139,7 +167,14 @@ class AsyncBrowser:
                             f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
                         ) from None
                     await asyncio.sleep(0.02)
-        return cls(transport, options=opts, process=None, session=session)
+        browser = cls()
+        browser._bind(transport, None, opts)
+        return browser
+
+    @property
+    def started(self) -> bool:
+        """Whether this client runs or joined a daemon (False for a lazy ``AsyncBrowser()`` before its first call)."""
+        return self._t is not None
 
     @property
     def session(self) -> str | None:
@@ -171,6 +206,10 @@ class AsyncBrowser:
             return self._close_result
         if self._closing is not None:
             return await asyncio.shield(self._closing)
+        if self._t is None:
+            # A lazy AsyncBrowser that never started: nothing runs, nothing to close.
+            self._close_result = CloseResult(closed=True, raw={"started": False})
+            return self._close_result
         self._closing = asyncio.get_running_loop().create_future()
         try:
             result = await self._shutdown(end_session, timeout)
@@ -183,6 +222,7 @@ class AsyncBrowser:
         return result
 
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
+        assert self._t is not None
         end = self._process is not None if end_session is None else end_session
         result = CloseResult(closed=False)
         try:
@@ -208,7 +248,8 @@ class AsyncBrowser:
 
     async def _abort(self) -> None:
         self._close_result = CloseResult(closed=True)
-        await self._t.close()
+        if self._t is not None:
+            await self._t.close()
         if self._finalizer is not None:
             self._finalizer.detach()
         if self._process is not None:
@@ -218,11 +259,19 @@ class AsyncBrowser:
     async def __aenter__(self) -> AsyncBrowser:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is None:
+            await self.close()
+            return
+        # The body failed: close anyway, and let the body's exception be the one raised.
+        with contextlib.suppress(Exception):
+            await self.close()
 
     def __repr__(self) -> str:
-        mode = f"launched pid={self.pid}" if self._process is not None else "connected"
+        if self._t is None:
+            mode = "lazy (not started)"
+        else:
+            mode = f"launched pid={self.pid}" if self._process is not None else "connected"
         name = f" session={clip(self._session, 64)!r}" if self._session else ""
         return f"<AsyncBrowser {mode}{name} {'closed' if self.closed else 'open'}>"
 
@@ -231,6 +280,8 @@ class AsyncBrowser:
             op.close()
             raise RuntimeError("this AsyncBrowser is closed")
         try:
+            if self._t is None:
+                await self._start()
             call = next(op)
             while True:
                 call = op.send(await self._call(call))
@@ -240,7 +291,22 @@ class AsyncBrowser:
         finally:
             op.close()
 
+    async def _start(self) -> None:
+        """Start the owned daemon of a lazy AsyncBrowser (once, whichever coroutine calls first)."""
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self._t is not None:
+                return
+            process = await AsyncOwnedProcess.spawn(lazy_argv(find_binary(), self._options))
+            self._bind(process.transport(), process, self._options)
+            if self._close_result is not None:
+                # close() ran while the daemon started: end it at once.
+                await asyncio.shield(self._abort())
+                raise RuntimeError("this AsyncBrowser is closed")
+
     async def _call(self, call: Call) -> Any:
+        assert self._t is not None
         payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
         raw = await self._t.request(payload, _ops.client_deadline_s(call, payload))
         return _ops.result(call, raw, True, self._snapshot)

@@ -9,8 +9,10 @@ made after it raise ``RuntimeError``.
 
 from __future__ import annotations
 
-import time
+import contextlib
 import os
+import threading
+import time
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
@@ -18,7 +20,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import _ops
 from ._binary import find_binary, socket_path
-from ._common import CLOSE_TIMEOUT_S, check_session, daemon_argv, resolve_options, start_session_daemon
+from ._common import (
+    CLOSE_TIMEOUT_S,
+    attach_options,
+    check_session,
+    daemon_argv,
+    lazy_argv,
+    resolve_options,
+    start_session_daemon,
+)
 from ._held import HeldSnapshots
 from ._ops import Call, Op
 from ._transport import OwnedProcess, SyncTransport, connect_socket
@@ -52,7 +62,7 @@ from .models import (
     WaitResult,
     clip,
 )
-from .options import LaunchOptions
+from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
     from .models._client import ModelOps
@@ -65,46 +75,75 @@ T = TypeVar("T")
 class Browser:
     """A browser session driven synchronously.
 
-    ``Browser.launch()`` starts a daemon this process owns (it ends with this process);
-    ``Browser.connect(session=...)`` joins a session run by the CLI or another process.
-    Use it as a context manager, or call :meth:`close` (idempotent).
+    ``Browser()`` is lazy: constructing it starts nothing; the first call that needs the
+    engine starts a daemon this process owns, and the daemon launches Chromium (with
+    defaults) when a command first needs a browser.  ``Browser.launch()`` starts one at once
+    with :class:`LaunchOptions`; ``Browser.attach(CDPTarget(port=9222))`` joins a Chromium
+    that runs already; ``Browser.connect(session=...)`` joins a session run by the CLI or
+    another process.  Use it as a context manager (an exception inside closes it and close
+    errors are suppressed), or call :meth:`close` (idempotent).  Any call after close raises
+    RuntimeError.
     """
 
     #: The operations that the bound models (Snapshot, Ref) run through this browser.
     _ops: ClassVar[ModelOps] = _ops
 
-    def __init__(
-        self,
-        transport: SyncTransport,
-        *,
-        options: LaunchOptions,
-        process: OwnedProcess | None,
-        session: str | None,
-    ) -> None:
-        self._t = transport
-        self._process = process
-        self._options = options
-        self._session = session
+    def __init__(self, session: SessionOptions | None = None) -> None:
+        self._options = merge_options(None, session)
+        self._session = self._options.session
+        self._t: SyncTransport | None = None
+        self._process: OwnedProcess | None = None
+        self._starting = threading.Lock()
         self._close_result: CloseResult | None = None
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
-        #: The browser ``launch()`` started (None for a connected client).
+        #: The browser ``launch()`` started (None for a lazy or connected client).
         self.launch_result: LaunchResult | None = None
         self.page = Page(self)
         self.tabs = Tabs(self)
         self.dialogs = Dialogs(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    def _bind(self, transport: SyncTransport, process: OwnedProcess | None, options: LaunchOptions) -> None:
+        """Use ``transport`` (to ``process`` when owned) with ``options``."""
+        self._t = transport
+        self._process = process
+        self._options = options
+        self._session = options.session
         self._finalizer = weakref.finalize(self, transport.close)
 
     # -- construction ----------------------------------------------------------
 
     @classmethod
-    def launch(cls, options: LaunchOptions | None = None, /, **kwargs: Any) -> Browser:
-        """Start a browser owned by this process (``Browser.launch(headless=False)`` or with LaunchOptions)."""
-        opts = resolve_options(options, kwargs)
+    def launch(
+        cls,
+        options: LaunchOptions | None = None,
+        /,
+        *,
+        session: SessionOptions | str | None = None,
+        **kwargs: Any,
+    ) -> Browser:
+        """Start a browser owned by this process now (``Browser.launch(LaunchOptions(...),
+        session=SessionOptions(...))``, or ``Browser.launch(headless=False)``; a str ``session``
+        is LaunchOptions' older ``session`` name field)."""
+        return cls._launched(resolve_options(options, kwargs, session))
+
+    @classmethod
+    def attach(
+        cls, target: CDPTarget, *, launch: LaunchOptions | None = None, session: SessionOptions | None = None
+    ) -> Browser:
+        """Attach to a Chromium that runs already, over its DevTools endpoint (``CDPTarget(port=9222)``
+        or ``CDPTarget(url="ws://…")``).  ``close()`` disconnects and leaves that browser running;
+        ``launch`` may set only what applies to an attached browser (downloads, dialogs, timeout)."""
+        return cls._launched(attach_options(target, launch, session))
+
+    @classmethod
+    def _launched(cls, opts: LaunchOptions) -> Browser:
         process = OwnedProcess(daemon_argv(find_binary(), opts.session))
-        browser = cls(process.transport(), options=opts, process=process, session=opts.session)
+        browser = cls()
+        browser._bind(process.transport(), process, opts)
         try:
             browser.launch_result = browser._drive(_ops.launch(opts.to_wire()))
         except BaseException:
@@ -132,7 +171,14 @@ class Browser:
                             f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
                         ) from None
                     time.sleep(0.02)
-        return cls(transport, options=opts, process=None, session=session)
+        browser = cls()
+        browser._bind(transport, None, opts)
+        return browser
+
+    @property
+    def started(self) -> bool:
+        """Whether this client runs or joined a daemon (False for a lazy ``Browser()`` before its first call)."""
+        return self._t is not None
 
     # -- session -------------------------------------------------------------------
 
@@ -170,6 +216,15 @@ class Browser:
         """
         if self._close_result is not None:
             return self._close_result
+        with self._starting:
+            if self._t is None:
+                # A lazy Browser that never started: nothing runs, nothing to close.
+                self._close_result = CloseResult(closed=True, raw={"started": False})
+                return self._close_result
+        return self._shutdown(end_session, timeout)
+
+    def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
+        assert self._t is not None
         end = self._process is not None if end_session is None else end_session
         result = CloseResult(closed=False)
         try:
@@ -189,24 +244,35 @@ class Browser:
                 if not result.closed:
                     result = CloseResult(closed=True, raw=result.raw)
             self._close_result = result
-            self._finalizer.detach()
+            if self._finalizer is not None:
+                self._finalizer.detach()
         return result
 
     def _abort(self) -> None:
-        self._t.close()
+        if self._t is not None:
+            self._t.close()
         if self._process is not None:
             self._process.finish(5.0)
         self._close_result = CloseResult(closed=True)
-        self._finalizer.detach()
+        if self._finalizer is not None:
+            self._finalizer.detach()
 
     def __enter__(self) -> Browser:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is None:
+            self.close()
+            return
+        # The body failed: close anyway, and let the body's exception be the one raised.
+        with contextlib.suppress(Exception):
+            self.close()
 
     def __repr__(self) -> str:
-        mode = f"launched pid={self.pid}" if self._process is not None else "connected"
+        if self._t is None:
+            mode = "lazy (not started)"
+        else:
+            mode = f"launched pid={self.pid}" if self._process is not None else "connected"
         name = f" session={clip(self._session, 64)!r}" if self._session else ""
         return f"<Browser {mode}{name} {'closed' if self.closed else 'open'}>"
 
@@ -217,6 +283,8 @@ class Browser:
             op.close()
             raise RuntimeError("this Browser is closed")
         try:
+            if self._t is None:
+                self._start()
             call = next(op)
             while True:
                 call = op.send(self._call(call))
@@ -226,7 +294,18 @@ class Browser:
         finally:
             op.close()
 
+    def _start(self) -> None:
+        """Start the owned daemon of a lazy Browser (once, whichever thread calls first)."""
+        with self._starting:
+            if self._t is not None:
+                return
+            if self._close_result is not None:
+                raise RuntimeError("this Browser is closed")
+            process = OwnedProcess(lazy_argv(find_binary(), self._options))
+            self._bind(process.transport(), process, self._options)
+
     def _call(self, call: Call) -> Any:
+        assert self._t is not None
         payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
         raw = self._t.request(payload, _ops.client_deadline_s(call, payload))
         return _ops.result(call, raw, False, self._snapshot)

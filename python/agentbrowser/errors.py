@@ -38,8 +38,12 @@ INSTALL_HINT = (
 )
 
 
-class AgentBrowserError(Exception):
-    """Catchable base for every SDK-owned failure (browser, evidence, install, persistence, CDP)."""
+class AgentBrowserError(RuntimeError):
+    """Catchable base for every SDK-owned failure (browser, evidence, install, persistence, CDP).
+
+    A RuntimeError, as in pyagentbrowser: code that catches ``RuntimeError`` around browser
+    calls catches these too (and the RuntimeError raised by a call after ``close()``).
+    """
 
 
 class BrowserError(AgentBrowserError):
@@ -214,8 +218,8 @@ class ActionTransitionError(AgentBrowserError):
             self.__cause__ = cause
 
 
-class NativeParseError(AgentBrowserError):
-    """A native payload lacks a field (or shape) that a typed model needs.
+class NativeParseError(AgentBrowserError, ValueError):
+    """A native payload lacks a field (or shape) that a typed model needs (also a ValueError).
 
     ``model`` names the model being built, ``field`` the missing or malformed field.
     """

@@ -1,21 +1,68 @@
-"""Launch options, validated when built."""
+"""Launch options, session options and attach targets, validated when built.
+
+Every constraint (JSON type, range, length, pattern) comes from the engine's protocol schema
+through the generated ``_wire_types.OPTION_RULES``: the ``launch`` parameters for the browser
+fields, the schema's ``clientOptions`` for the request timeout and the session name.  What is
+only Python's (a path-like for a path, a ``(width, height)`` tuple, seconds for a timeout) is
+converted first, then checked by the field's rule.  Wrong types raise TypeError, bad values
+ValueError; both name the field.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LaunchOptions", "SESSION_NAME"]
+from ._rules import Rule
+from ._wire_types import OPTION_RULES
 
-SESSION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+__all__ = ["LaunchOptions", "SessionOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
+
+_LAUNCH = OPTION_RULES["LaunchParams"]
+_CLIENT = OPTION_RULES["clientOptions"]
+
+#: What a session name may be (the schema's ``clientOptions.session`` pattern).
+SESSION_NAME = re.compile(_CLIENT["session"].pattern or "")
 #: The longest request timeout the protocol accepts, in milliseconds (24 hours).
-MAX_TIMEOUT_MS = 86_400_000
+MAX_TIMEOUT_MS = int(_CLIENT["timeout"].maximum or 0)
 #: The largest window side the protocol accepts, in pixels.
-MAX_WINDOW_SIDE = 16_384
-_CDP_SCHEMES = ("ws://", "wss://", "http://", "https://")
+MAX_WINDOW_SIDE = int(_LAUNCH["windowWidth"].maximum or 0)
+#: The engine's default per-command deadline when no timeout is chosen, in milliseconds.
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+def _required(rule: Rule) -> Rule:
+    """``rule`` without null: the Python field has a value (a bool, a sequence)."""
+    return dataclasses.replace(rule, nullable=False)
+
+
+def _path(label: str, value: object, rule: Rule, *, absolute: bool = False) -> str | None:
+    """A str or path-like as a str (made absolute when ``absolute``), checked by ``rule``."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{label} must be a str or path, got {type(value).__name__}")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise TypeError(f"{label} must be a str path, got bytes")
+    rule.check(label, text)
+    return os.path.abspath(text) if absolute else text
+
+
+def _seconds_to_ms(label: str, value: object) -> int | None:
+    """A timeout in seconds as milliseconds, in the range of the request ``timeout``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{label} must be a number of seconds or None, got {type(value).__name__}")
+    if value != value:  # NaN
+        raise ValueError(f"{label} must be a number of seconds, got nan")
+    _CLIENT["timeout"].check_range(label, value, scale=1000, unit=" seconds")
+    return round(value * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +72,9 @@ class LaunchOptions:
     ``headless`` runs without a window; ``executable_path`` picks the Chromium binary
     (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
     height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
-    names the session (its identity in ``status()``); ``cdp_url`` attaches to a running
-    browser (``ws://…`` or ``http://host:port``) instead of launching one;
+    names the session (its identity in ``status()``); ``cdp_url`` (``ws://…`` or
+    ``http://host:port``) or ``cdp_port`` (a DevTools port on 127.0.0.1) attaches to a
+    running browser instead of launching one (prefer :meth:`Browser.attach`);
     ``download_path`` is the directory downloads are saved in (made absolute; default a
     per-session directory under ``$TMPDIR``); ``auto_dialogs`` answers every JavaScript
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
@@ -39,77 +87,57 @@ class LaunchOptions:
     executable_path: str | os.PathLike[str] | None = None
     args: Sequence[str] = ()
     window_size: tuple[int, int] | None = None
-    timeout_ms: int = 30000
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
     session: str | None = None
     cdp_url: str | None = None
     download_path: str | os.PathLike[str] | None = None
     auto_dialogs: bool = False
+    cdp_port: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.auto_dialogs, bool):
-            raise TypeError(f"LaunchOptions.auto_dialogs must be a bool, got {type(self.auto_dialogs).__name__}")
-        if not isinstance(self.headless, bool):
-            raise TypeError(f"LaunchOptions.headless must be a bool, got {type(self.headless).__name__}")
-        if self.executable_path is not None:
-            if not isinstance(self.executable_path, (str, os.PathLike)):
-                raise TypeError(
-                    f"LaunchOptions.executable_path must be a str or path, got {type(self.executable_path).__name__}"
-                )
-            path = os.fspath(self.executable_path)
-            if not isinstance(path, str) or not path:
-                raise ValueError("LaunchOptions.executable_path must be a non-empty path")
-            object.__setattr__(self, "executable_path", path)
+        _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
+        _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
+        path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
+        object.__setattr__(self, "executable_path", path)
         args: Any = self.args
-        if isinstance(args, (str, bytes)) or not isinstance(args, Sequence):
-            raise TypeError(f"LaunchOptions.args must be a sequence of strings, got {type(args).__name__}")
-        for i, a in enumerate(args):
-            if not isinstance(a, str):
-                raise TypeError(f"LaunchOptions.args[{i}] must be a string, got {type(a).__name__}")
-        object.__setattr__(self, "args", tuple(args))
+        if isinstance(args, Sequence) and not isinstance(args, (str, bytes)):
+            args = tuple(args)
+        _LAUNCH["args"].check("LaunchOptions.args", args)
+        object.__setattr__(self, "args", args)
         if self.window_size is not None:
             size: Any = self.window_size
             if not isinstance(size, (tuple, list)) or len(size) != 2:
                 raise TypeError("LaunchOptions.window_size must be a (width, height) tuple of ints or None")
-            for axis, v in zip(("width", "height"), size, strict=True):
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise TypeError(f"LaunchOptions.window_size {axis} must be an int, got {type(v).__name__}")
-                if not 1 <= v <= MAX_WINDOW_SIDE:
-                    raise ValueError(f"LaunchOptions.window_size {axis} must be within 1..{MAX_WINDOW_SIDE}, got {v}")
+            for axis, key, v in zip(("width", "height"), ("windowWidth", "windowHeight"), size, strict=True):
+                _required(_LAUNCH[key]).check(f"LaunchOptions.window_size {axis}", v)
             object.__setattr__(self, "window_size", (size[0], size[1]))
-        if isinstance(self.timeout_ms, bool) or not isinstance(self.timeout_ms, int):
-            raise TypeError(
-                f"LaunchOptions.timeout_ms must be an int of milliseconds, got {type(self.timeout_ms).__name__}"
-            )
-        if not 0 <= self.timeout_ms <= MAX_TIMEOUT_MS:
-            raise ValueError(
-                f"LaunchOptions.timeout_ms must be within 0..{MAX_TIMEOUT_MS} milliseconds (24 hours, the protocol's "
-                f"range), got {self.timeout_ms}"
-            )
+        _CLIENT["timeout"].check("LaunchOptions.timeout_ms", self.timeout_ms)
         if self.session is not None:
-            if not isinstance(self.session, str):
-                raise TypeError(f"LaunchOptions.session must be a str or None, got {type(self.session).__name__}")
-            if not SESSION_NAME.match(self.session):
-                raise ValueError(
-                    f"LaunchOptions.session must be 1-64 characters of letters, digits, '_' or '-', "
-                    f"got {self.session!r}"
-                )
-        if self.cdp_url is not None:
-            if not isinstance(self.cdp_url, str):
-                raise TypeError(f"LaunchOptions.cdp_url must be a str or None, got {type(self.cdp_url).__name__}")
-            if not self.cdp_url.startswith(_CDP_SCHEMES):
-                raise ValueError(
-                    f"LaunchOptions.cdp_url must start with ws://, wss://, http:// or https://, got {self.cdp_url!r}"
-                )
+            _CLIENT["session"].check("LaunchOptions.session", self.session)
+        _LAUNCH["cdpUrl"].check("LaunchOptions.cdp_url", self.cdp_url)
+        _LAUNCH["cdpPort"].check("LaunchOptions.cdp_port", self.cdp_port)
+        if self.cdp_url is not None and self.cdp_port is not None:
+            raise ValueError("LaunchOptions.cdp_url and LaunchOptions.cdp_port exclude each other: give one")
+        download = _path("LaunchOptions.download_path", self.download_path, _LAUNCH["downloadPath"], absolute=True)
+        object.__setattr__(self, "download_path", download)
 
-        if self.download_path is not None:
-            if not isinstance(self.download_path, (str, os.PathLike)):
-                raise TypeError(
-                    f"LaunchOptions.download_path must be a str or path, got {type(self.download_path).__name__}"
-                )
-            d = os.fspath(self.download_path)
-            if not isinstance(d, str) or not d:
-                raise ValueError("LaunchOptions.download_path must be a non-empty path")
-            object.__setattr__(self, "download_path", os.path.abspath(d))
+    @property
+    def attaches(self) -> bool:
+        """Whether these options attach to a running browser (``cdp_url`` or ``cdp_port``)."""
+        return self.cdp_url is not None or self.cdp_port is not None
+
+    def launch_only_fields(self) -> list[str]:
+        """The fields set away from their defaults that only a launched browser uses."""
+        fields = []
+        if not self.headless:
+            fields.append("headless")
+        if self.executable_path is not None:
+            fields.append("executable_path")
+        if self.args:
+            fields.append("args")
+        if self.window_size is not None:
+            fields.append("window_size")
+        return fields
 
     def to_wire(self) -> dict[str, Any]:
         """The ``launch`` action's parameters."""
@@ -122,8 +150,109 @@ class LaunchOptions:
             wire["windowWidth"], wire["windowHeight"] = self.window_size
         if self.cdp_url is not None:
             wire["cdpUrl"] = self.cdp_url
+        if self.cdp_port is not None:
+            wire["cdpPort"] = self.cdp_port
         if self.download_path is not None:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
             wire["autoDialogs"] = True
         return wire
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOptions:
+    """How a session behaves, whichever browser it drives (launched, attached or lazy).
+
+    ``session_id`` names the session (1-64 of letters, digits, ``_`` and ``-``; its identity
+    in ``status()``); ``timeout`` is the default per-command deadline in **seconds** (None:
+    the engine's 30 s; it wins over ``LaunchOptions.timeout_ms``); ``auto_dialogs`` answers
+    every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving confirm
+    and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
+    saved in (made absolute).
+
+    Wrong types raise TypeError, bad values ValueError; both name the field.
+    """
+
+    session_id: str | None = None
+    timeout: float | None = None
+    auto_dialogs: bool = False
+    download_path: str | os.PathLike[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.session_id is not None:
+            _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
+        _seconds_to_ms("SessionOptions.timeout", self.timeout)
+        _required(_LAUNCH["autoDialogs"]).check("SessionOptions.auto_dialogs", self.auto_dialogs)
+        download = _path("SessionOptions.download_path", self.download_path, _LAUNCH["downloadPath"], absolute=True)
+        object.__setattr__(self, "download_path", download)
+
+    @property
+    def timeout_ms(self) -> int | None:
+        """``timeout`` in milliseconds (None: not chosen)."""
+        return _seconds_to_ms("SessionOptions.timeout", self.timeout)
+
+
+@dataclass(frozen=True, slots=True)
+class CDPTarget:
+    """A running Chromium to attach to over the DevTools protocol: exactly one of ``url``
+    (``ws://…`` WebSocket or ``http://host:port``) and ``port`` (1-65535, on 127.0.0.1)."""
+
+    url: str | None = None
+    port: int | None = None
+
+    def __post_init__(self) -> None:
+        _LAUNCH["cdpUrl"].check("CDPTarget.url", self.url)
+        _LAUNCH["cdpPort"].check("CDPTarget.port", self.port)
+        if (self.url is None) == (self.port is None):
+            raise ValueError("CDPTarget takes exactly one of url and port")
+
+    def __str__(self) -> str:
+        return self.url if self.url is not None else f"127.0.0.1:{self.port}"
+
+
+def merge_options(
+    launch: LaunchOptions | None,
+    session: SessionOptions | None,
+    target: CDPTarget | None = None,
+) -> LaunchOptions:
+    """One LaunchOptions from a launch's options, the session's and an attach target.
+
+    The session's fields win where it sets them; two different values for the same thing
+    (a session name, a download directory, two attach targets) are a ValueError naming both.
+    """
+    if launch is not None and not isinstance(launch, LaunchOptions):
+        raise TypeError(f"launch must be a LaunchOptions or None, got {type(launch).__name__}")
+    if session is not None and not isinstance(session, SessionOptions):
+        raise TypeError(f"session must be a SessionOptions or None, got {type(session).__name__}")
+    if target is not None and not isinstance(target, CDPTarget):
+        raise TypeError(f"target must be a CDPTarget, got {type(target).__name__}")
+    opts = launch or LaunchOptions()
+    changes: dict[str, Any] = {}
+    if target is not None:
+        if opts.attaches:
+            raise ValueError("attach() takes its target as CDPTarget: LaunchOptions.cdp_url/cdp_port must be unset")
+        unused = opts.launch_only_fields()
+        if unused:
+            raise ValueError(
+                f"LaunchOptions.{', LaunchOptions.'.join(unused)} only apply to a launched browser, "
+                "not to one attach() joins"
+            )
+        changes["cdp_url"], changes["cdp_port"] = target.url, target.port
+    if session is not None:
+        for mine, theirs, value in (
+            ("session_id", "session", session.session_id),
+            ("download_path", "download_path", session.download_path),
+        ):
+            if value is None:
+                continue
+            current = getattr(opts, theirs)
+            if current is not None and current != value:
+                raise ValueError(
+                    f"SessionOptions.{mine}={value!r} and LaunchOptions.{theirs}={current!r} differ: give one"
+                )
+            changes[theirs] = value
+        if session.auto_dialogs:
+            changes["auto_dialogs"] = True
+        if session.timeout_ms is not None:
+            changes["timeout_ms"] = session.timeout_ms
+    return dataclasses.replace(opts, **changes) if changes else opts

@@ -44,6 +44,32 @@ async def aeventually(cond: Callable[[], Awaitable[bool]], seconds: float = 5.0)
     return await cond()
 
 
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``: (pid, command name)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            out.append((int(entry), name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _page(title: str, body: str, head: str = "") -> str:
     return (
         f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title>{head}</head><body>{body}</body></html>"

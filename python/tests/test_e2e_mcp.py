@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PAGES, REPO, _page, aeventually, eventually
+from conftest import PAGES, REPO, _page, aeventually, alive, children, eventually
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -90,24 +90,6 @@ def ref_of(answer: str, role: str, name: str) -> str:
     return m.group(1)
 
 
-def children(pid: int) -> list[tuple[int, str]]:
-    """The processes whose parent is ``pid``: (pid, command name)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            out.append((int(entry), name))
-    return out
-
-
 def chromium_children(pid: int) -> list[int]:
     """The browsers ``pid`` runs: its Chromium children that are not helpers (``--type=``)."""
 
@@ -124,14 +106,6 @@ def chromium_children(pid: int) -> list[int]:
 def chromium_processes(pid: int) -> list[int]:
     """Every Chromium process (browser, helper, crash handler) whose parent is ``pid``."""
     return [p for p, name in children(pid) if name.startswith("chrom")]
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @asynccontextmanager

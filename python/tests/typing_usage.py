@@ -9,17 +9,36 @@ from agentbrowser import (
     AsyncBrowser,
     AsyncStaleRefError,
     Browser,
+    CDPTarget,
     ConsoleLog,
     ConsoleMessage,
     ErrorLog,
+    LaunchOptions,
     LaunchResult,
     PageError,
     Ref,
+    SessionOptions,
     Snapshot,
     SnapshotDiff,
     StaleRefError,
     Wait,
 )
+
+
+def construction() -> None:
+    assert_type(Browser(), Browser)
+    assert_type(Browser(SessionOptions(timeout=5)), Browser)
+    assert_type(Browser.launch(LaunchOptions(), session=SessionOptions()), Browser)
+    assert_type(Browser.attach(CDPTarget(port=9222), session=SessionOptions()), Browser)
+    assert_type(AsyncBrowser(SessionOptions()), AsyncBrowser)
+    assert_type(SessionOptions(timeout=1.5).timeout_ms, int | None)
+    Browser("work")  # type: ignore[arg-type]
+    Browser.attach(9222)  # type: ignore[arg-type]
+
+
+async def async_construction() -> None:
+    assert_type(await AsyncBrowser.attach(CDPTarget(url="ws://x")), AsyncBrowser)
+    assert_type(await AsyncBrowser.launch(session=SessionOptions()), AsyncBrowser)
 
 
 def sync_use() -> None:

@@ -189,6 +189,87 @@ class Generator:
         yield f'_{cls} = cast("_d.Check[{cls}]", _d.literal({str_tuple(values)}))'
 
 
+#: The schema types whose fields a client chooses: their constraints become ``OPTION_RULES``
+#: (``LaunchParams`` in ``$defs``; ``clientOptions`` at the schema's top level).
+OPTION_TYPES = ("LaunchParams",)
+#: Keys of a field's schema that carry no constraint.
+RULE_NOTES = {"description", "default", "format"}
+#: The keys a rule translates, and the ``Rule`` argument each becomes.
+RULE_KEYS = {"minimum": "minimum", "maximum": "maximum", "minLength": "min_length", "maxLength": "max_length"}
+
+
+def rule_code(node: Mapping[str, Any], where: str, defs: Mapping[str, Any] | None = None) -> str:
+    """The ``_r.Rule(...)`` of one field's schema ``node`` (found at ``where``; a ``$ref`` names a
+    string enum of ``defs``)."""
+    defs = defs or {}
+    if "$ref" in node:
+        name = str(node["$ref"]).removeprefix("#/$defs/")
+        target = defs.get(name)
+        values = enum_values(target) if isinstance(target, Mapping) else None
+        if values is None:
+            raise SchemaError(f"{where}: a client option's $ref {node['$ref']!r} is not a string enum")
+        rest = {k: v for k, v in node.items() if k not in ("$ref", "type")}
+        return rule_code({**rest, "type": node.get("type", "string"), "enum": values}, where, defs)
+    if "anyOf" in node:
+        options = [o for o in node["anyOf"] if o != {"type": "null"}]
+        if len(options) != 1 or len(node["anyOf"]) != 2:
+            raise SchemaError(f"{where}: anyOf other than one type or null")
+        rest = {k: v for k, v in node.items() if k != "anyOf"}
+        if "$ref" in options[0]:
+            return rule_code({**options[0], **rest, "type": ["string", "null"]}, where, defs)
+        return rule_code({**options[0], **rest, "type": [options[0].get("type"), "null"]}, where, defs)
+    kind: Any = node.get("type")
+    nullable = False
+    if isinstance(kind, list):
+        others = [k for k in kind if k != "null"]
+        if len(others) != 1 or len(kind) != 2:
+            raise SchemaError(f"{where}: a type list other than one type and null: {kind}")
+        kind, nullable = others[0], True
+    if kind not in ("boolean", "integer", "number", "string", "array"):
+        raise SchemaError(f"{where}: a client option of type {kind!r} has no rule")
+    args = [json.dumps(kind)]
+    if nullable:
+        args.append("nullable=True")
+    for key, arg in RULE_KEYS.items():
+        if key in node:
+            args.append(f"{arg}={node[key]!r}")
+    if "pattern" in node:
+        args.append(f"pattern={json.dumps(node['pattern'])}")
+    values = enum_values({**node, "type": kind}) if kind == "string" else None
+    if values is not None:
+        args.append(f"enum={str_tuple(values)}")
+    if kind == "array":
+        args.append(f"items={rule_code(node.get('items', {}), f'{where}[]', defs)}")
+    unknown = set(node) - RULE_NOTES - set(RULE_KEYS) - {"type", "pattern", "enum", "items"}
+    if unknown:
+        raise SchemaError(f"{where}: constraints {sorted(unknown)} have no rule (extend {Path(__file__).name})")
+    return f"_r.Rule({', '.join(args)})"
+
+
+def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
+    """``OPTION_RULES``: each option type's fields (by wire name) with their rules (the types the
+    schema has; agentbrowser.options fails at import when the real schema lacks one)."""
+    owners: dict[str, Mapping[str, Any]] = {name: schema["$defs"][name] for name in OPTION_TYPES if name in schema["$defs"]}
+    if "clientOptions" in schema:
+        owners["clientOptions"] = schema["clientOptions"]
+    if not owners:
+        return
+    yield ""
+    yield "#: The constraints the schema gives each field a client chooses, by type and wire name: the options"
+    yield "#: (agentbrowser.options) check their values through them."
+    yield "OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType("
+    yield "    {"
+    for owner, node in owners.items():
+        yield f'        "{owner}": MappingProxyType('
+        yield "            {"
+        for key, prop in node.get("properties", {}).items():
+            yield from wrap_call(f'                "{key}": ', [rule_code(prop, f"{owner}.{key}", schema["$defs"])], ",")
+        yield "            }"
+        yield "        ),"
+    yield "    }"
+    yield ")"
+
+
 def enum_values(node: Mapping[str, Any]) -> list[str] | None:
     """The strings of a string enum (``enum``, or ``oneOf`` string constants), else None."""
     if node.get("type") == "string" and isinstance(node.get("enum"), list):
@@ -331,6 +412,9 @@ def render(schema: Mapping[str, Any]) -> str:
     out.append(f"from typing import {', '.join(typing)}")
     out.append("")
     out.append("from . import _decode as _d")
+    rules = list(rules_code(schema))
+    if rules:
+        out.append("from . import _rules as _r")
     if gen.integers:
         out.append("")
         out.append("# The integer checks, by their bounds (ANY: unbounded).")
@@ -342,6 +426,7 @@ def render(schema: Mapping[str, Any]) -> str:
     for name, actions in by_type.items():
         out.append(f"#: The actions whose result is {name}.")
         out.extend(wrap_assign(f"{class_name(name)}Actions = ", literal(actions)))
+    out.extend(rules)
     out.append("")
     out.append("#: Each action's result decoder.")
     out.append("RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(")

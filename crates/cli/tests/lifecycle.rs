@@ -264,3 +264,21 @@ fn attach_by_ws_url_and_by_port() {
     drop(cli2);
     drop(chromium);
 }
+
+#[test]
+fn connect_refuses_an_endpoint_the_schema_excludes() {
+    let cli = Cli::new("attach-refused");
+    for (target, field) in [
+        ("0", "cdpPort"),
+        ("ftp://127.0.0.1:9222", "cdpUrl"),
+        ("https://127.0.0.1:9222", "cdpUrl"),
+    ] {
+        let (code, message, _) = cli.err(&["connect", target]);
+        assert_eq!(code, "invalid_argument", "{target}: {message}");
+        assert!(message.contains(field), "{target}: {message}");
+    }
+    // Nothing was launched or attached meanwhile.
+    let s = cli.ok(&["status"]);
+    assert_eq!(s["browser"]["launched"], false, "{s}");
+    cli.run(&["close"]);
+}

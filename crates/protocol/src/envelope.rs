@@ -45,6 +45,9 @@ impl RequestError {
 /// Longest timeout a request may set, in milliseconds (24 hours).
 pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 
+/// What a session name may be: 1 to 64 of A-Z, a-z, 0-9, `_` and `-` (the CLI checks it).
+pub const SESSION_NAME_PATTERN: &str = "^[A-Za-z0-9_-]{1,64}$";
+
 /// Longest error message sent (it may quote input: a 10 MB URL is not echoed whole).
 pub const MAX_MESSAGE: usize = 2048;
 

@@ -92,9 +92,32 @@ pub fn schema() -> Value {
         "version": crate::VERSION,
         "request": "one JSON object per line: {\"id\"?: any, \"action\": string, \"timeout\"?: ms, ...params}",
         "envelope": ["id", "action", "success", "data", "error", "code", "warning"],
+        "clientOptions": client_options(),
         "commands": commands,
         "errorCodes": codes,
         "$defs": defs,
+    })
+}
+
+/// What a client chooses besides a command's parameters, with the ranges the daemon accepts:
+/// the request `timeout` and the name of the session it joins.
+fn client_options() -> Value {
+    json!({
+        "type": "object",
+        "description": "What a client chooses besides a command's parameters.",
+        "properties": {
+            "timeout": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": crate::envelope::MAX_TIMEOUT_MS,
+                "description": "The request's `timeout`: its deadline in milliseconds (default 30000).",
+            },
+            "session": {
+                "type": "string",
+                "pattern": crate::envelope::SESSION_NAME_PATTERN,
+                "description": "A session's name (`--session`): 1 to 64 of A-Z, a-z, 0-9, `_` and `-`.",
+            },
+        },
     })
 }
 

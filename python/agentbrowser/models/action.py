@@ -85,7 +85,7 @@ class ActionResult(Generic[B]):
         if target is None and isinstance(self.raw.get("target"), Mapping):
             target = clip_repr(self.raw["target"].get("ref"))
         diff = (
-            f"changed={self.diff.changed}, +{self.diff.added} -{self.diff.removed}"
+            f"changed={self.diff.changed}, +{self.diff.additions} -{self.diff.removals}"
             if self.diff is not None
             else "no diff"
         )

@@ -48,11 +48,12 @@ class WaitResult(Bounded):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class SnapshotDiff(Bounded):
-    """A unified text diff between two snapshots, with line counts."""
+    """A unified text diff between two snapshots, with line counts: ``additions``, ``removals``
+    and ``unchanged`` lines (pyagentbrowser's names; ``added``/``removed`` are aliases)."""
 
     diff: str
-    added: int
-    removed: int
+    additions: int
+    removals: int
     unchanged: int
     changed: bool
     raw: Mapping[str, Any] = field(repr=False, compare=False)
@@ -61,6 +62,16 @@ class SnapshotDiff(Bounded):
     def text(self) -> str:
         """Alias of ``diff``: the unified diff text."""
         return self.diff
+
+    @property
+    def added(self) -> int:
+        """Alias of ``additions``: how many lines the later snapshot added."""
+        return self.additions
+
+    @property
+    def removed(self) -> int:
+        """Alias of ``removals``: how many lines the later snapshot removed."""
+        return self.removals
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SnapshotDiff:
@@ -72,8 +83,8 @@ class SnapshotDiff(Bounded):
         """Build from the decoded diff ``raw``."""
         return cls(
             diff=wire.diff,
-            added=wire.added,
-            removed=wire.removed,
+            additions=wire.added,
+            removals=wire.removed,
             unchanged=wire.unchanged,
             changed=wire.changed,
             raw=raw,
@@ -81,7 +92,7 @@ class SnapshotDiff(Bounded):
 
     def __repr__(self) -> str:
         return (
-            f"SnapshotDiff(changed={self.changed}, added={self.added}, removed={self.removed}, "
+            f"SnapshotDiff(changed={self.changed}, additions={self.additions}, removals={self.removals}, "
             f"unchanged={self.unchanged}, diff={clip_repr(self.diff, 120)})"
         )
 

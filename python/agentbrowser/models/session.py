@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import _decode as d
@@ -129,6 +130,34 @@ class SessionStatus(Bounded):
     save_status: str
     idle_timeout_ms: int | None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # pyagentbrowser's names for the same data (the seed's "socket path, background PID, page
+    # count, compatibility"): read-only aliases.
+
+    @property
+    def session_id(self) -> str:
+        """Alias of ``session``: the session's name."""
+        return self.session
+
+    @property
+    def background_pid(self) -> int | None:
+        """Alias of ``pid``: the serving daemon's process id."""
+        return self.pid
+
+    @property
+    def page_count(self) -> int:
+        """Alias of ``pages``: how many tabs are open."""
+        return self.pages
+
+    @property
+    def socket_dir(self) -> Path | None:
+        """The directory of ``socket_path`` (None for a daemon serving over stdio)."""
+        return Path(self.socket_path).parent if self.socket_path is not None else None
+
+    @property
+    def compatibility_status(self) -> str:
+        """``"current"`` when the daemon's version is this SDK's, else ``"version_mismatch"`` (from ``compatible``)."""
+        return "current" if self.compatible else "version_mismatch"
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> SessionStatus:

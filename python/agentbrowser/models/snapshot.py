@@ -217,7 +217,8 @@ class Snapshot(Generic[B]):
     def one(
         self, *, role: str | None = None, name: str | None = None, contains: str | None = None, exact: bool = False
     ) -> Ref[B]:
-        """The single ref matching the criteria; LookupError naming them when zero or several match."""
+        """The single ref matching the criteria (as :meth:`all` matches them); LookupError naming the
+        criteria, how ``name`` matches, and a few candidates when zero or several match."""
         found = self.all(role=role, name=name, contains=contains, exact=exact)
         if len(found) == 1:
             return found[0]
@@ -228,6 +229,14 @@ class Snapshot(Generic[B]):
             same_role = self.all(role=role) if role is not None else ()
             pool = same_role or tuple(self.refs.values())
             head = f"no ref matches {criteria}"
+            if name is not None:
+                # pyagentbrowser matches ``name`` as a substring; here it is the whole name.
+                partial = self.all(role=role, contains=name, exact=exact)
+                how = (
+                    "`name` matches the whole accessible name (case and whitespace folded unless exact=True); "
+                    "use contains= for a part of it"
+                )
+                head += f" ({how}; {len(partial)} ref(s) contain {clip(name, 60)!r})" if partial else f" ({how})"
         shown = ", ".join(r._label() for r in pool[:_CANDIDATES])
         more = f", … {len(pool) - _CANDIDATES} more" if len(pool) > _CANDIDATES else ""
         raise LookupError(f"{head}; candidates: {shown or 'none (the snapshot has no refs)'}{more}")

@@ -86,7 +86,7 @@ def _evidence(verb: str, ref: Ref[Any], ev: Evidence[Any]) -> str:
     elif not ev.diff.changed:
         lines.append("The snapshot did not change.")
     else:
-        lines.append(f"The snapshot changed: +{ev.diff.added} -{ev.diff.removed} lines.")
+        lines.append(f"The snapshot changed: +{ev.diff.additions} -{ev.diff.removals} lines.")
         lines.append(bound_text(ev.diff.diff.strip("\n"), EVIDENCE_CHARS))
     if ev.after is not None and ev.before is not None and ev.after.url != ev.before.url:
         lines.append(f"The page is now {ev.after.url}.")

@@ -9,6 +9,10 @@ use crate::validate::{Validate, invalid};
 /// Largest window side a launch accepts, in pixels.
 pub const MAX_WINDOW_SIDE: u32 = 16_384;
 
+/// What a `cdpUrl` starts with: `ws://` or `wss://` (the browser's WebSocket), or `http://`
+/// (its DevTools HTTP endpoint, asked for `/json/version`).
+pub const CDP_URL_PATTERN: &str = "^(wss?|http)://";
+
 /// Parameters of `launch`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -16,21 +20,27 @@ pub struct LaunchParams {
     /// Run without a window (default true).
     pub headless: Option<bool>,
     /// Chromium executable to use instead of discovery.
+    #[schemars(length(min = 1))]
     pub executable_path: Option<String>,
     /// Extra command-line arguments for Chromium.
     #[serde(default)]
     pub args: Vec<String>,
     /// Window width in pixels (with `windowHeight`).
+    #[schemars(range(min = 1, max = MAX_WINDOW_SIDE))]
     pub window_width: Option<u32>,
     /// Window height in pixels (with `windowWidth`).
+    #[schemars(range(min = 1, max = MAX_WINDOW_SIDE))]
     pub window_height: Option<u32>,
     /// Attach to a running browser by `ws://` URL or `http://host:port` instead of launching.
+    #[schemars(regex(pattern = CDP_URL_PATTERN))]
     pub cdp_url: Option<String>,
     /// Attach to a running browser on 127.0.0.1 at this DevTools port.
+    #[schemars(range(min = 1))]
     pub cdp_port: Option<u16>,
     /// The directory downloads are saved in (absolute; created if missing; default a
     /// per-session directory under `$TMPDIR`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub download_path: Option<String>,
     /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
     /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
@@ -56,6 +66,25 @@ impl Validate for LaunchParams {
         }
         if self.cdp_url.is_some() && self.cdp_port.is_some() {
             return Err("`cdpUrl` and `cdpPort` exclude each other: give one".into());
+        }
+        if self.cdp_port == Some(0) {
+            return invalid("cdpPort", "0; use a DevTools port from 1 to 65535");
+        }
+        if let Some(url) = &self.cdp_url
+            && !["ws://", "wss://", "http://"]
+                .iter()
+                .any(|scheme| url.starts_with(scheme))
+        {
+            return invalid(
+                "cdpUrl",
+                format!("{url:?}; give a ws://, wss:// or http://host:port URL"),
+            );
+        }
+        if self.executable_path.as_deref() == Some("") {
+            return invalid(
+                "executablePath",
+                "empty; give the path of a Chromium binary",
+            );
         }
         if let Some(d) = &self.download_path
             && !std::path::Path::new(d).is_absolute()
@@ -235,5 +264,71 @@ impl Present for StatusOutput {
             ));
         }
         lines.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(json: serde_json::Value) -> Result<(), String> {
+        serde_json::from_value::<LaunchParams>(json)
+            .map_err(|e| e.to_string())?
+            .validate()
+    }
+
+    #[test]
+    fn launch_params_reject_what_the_schema_excludes() {
+        let cases = [
+            (
+                serde_json::json!({"windowWidth": 0, "windowHeight": 5}),
+                "windowWidth",
+            ),
+            (
+                serde_json::json!({"windowWidth": 5, "windowHeight": 16385}),
+                "windowHeight",
+            ),
+            (serde_json::json!({"cdpPort": 0}), "cdpPort"),
+            (serde_json::json!({"cdpUrl": "ftp://x"}), "cdpUrl"),
+            (serde_json::json!({"cdpUrl": "https://x"}), "cdpUrl"),
+            (serde_json::json!({"executablePath": ""}), "executablePath"),
+            (serde_json::json!({"downloadPath": ""}), "downloadPath"),
+        ];
+        for (json, field) in cases {
+            let Err(err) = check(json.clone()) else {
+                panic!("{json} was accepted");
+            };
+            assert!(err.contains(field), "{json}: {err}");
+        }
+        for ok in [
+            serde_json::json!({"cdpUrl": "ws://127.0.0.1:9222/devtools/browser/x"}),
+            serde_json::json!({"cdpUrl": "http://127.0.0.1:9222"}),
+            serde_json::json!({"cdpPort": 9222}),
+            serde_json::json!({"windowWidth": 1, "windowHeight": 16384}),
+        ] {
+            if let Err(e) = check(ok.clone()) {
+                panic!("{ok} was refused: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_schema_declares_the_checked_bounds() {
+        let schema = crate::reference::schema();
+        let props = &schema["$defs"]["LaunchParams"]["properties"];
+        assert_eq!(props["windowWidth"]["minimum"], 1);
+        assert_eq!(props["windowHeight"]["maximum"], MAX_WINDOW_SIDE);
+        assert_eq!(props["cdpPort"]["minimum"], 1);
+        assert_eq!(props["cdpUrl"]["pattern"], CDP_URL_PATTERN);
+        assert_eq!(props["executablePath"]["minLength"], 1);
+        let client = &schema["clientOptions"]["properties"];
+        assert_eq!(
+            client["timeout"]["maximum"],
+            crate::envelope::MAX_TIMEOUT_MS
+        );
+        assert_eq!(
+            client["session"]["pattern"],
+            crate::envelope::SESSION_NAME_PATTERN
+        );
     }
 }
