@@ -16,6 +16,9 @@ MAX_TIMEOUT_MS = 86_400_000
 #: The largest window side the protocol accepts, in pixels.
 MAX_WINDOW_SIDE = 16_384
 _CDP_SCHEMES = ("ws://", "wss://", "http://", "https://")
+#: The largest viewport side the protocol accepts, in CSS pixels.
+MAX_VIEWPORT_SIDE = 10_000
+_COLOR_SCHEMES = ("dark", "light", "no-preference")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +33,9 @@ class LaunchOptions:
     ``download_path`` is the directory downloads are saved in (made absolute; default a
     per-session directory under ``$TMPDIR``); ``auto_dialogs`` answers every JavaScript
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
-    for ``browser.dialogs``.
+    for ``browser.dialogs``; ``user_agent``, ``color_scheme`` (``"dark"``, ``"light"``,
+    ``"no-preference"``) and ``viewport`` (``(width, height)`` in CSS pixels) are the session's
+    emulation every tab starts with (``browser.emulation`` changes it later).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -44,6 +49,9 @@ class LaunchOptions:
     cdp_url: str | None = None
     download_path: str | os.PathLike[str] | None = None
     auto_dialogs: bool = False
+    user_agent: str | None = None
+    color_scheme: str | None = None
+    viewport: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.auto_dialogs, bool):
@@ -111,6 +119,31 @@ class LaunchOptions:
                 raise ValueError("LaunchOptions.download_path must be a non-empty path")
             object.__setattr__(self, "download_path", os.path.abspath(d))
 
+        if self.user_agent is not None:
+            if not isinstance(self.user_agent, str):
+                raise TypeError(f"LaunchOptions.user_agent must be a str or None, got {type(self.user_agent).__name__}")
+            if not self.user_agent.strip() or "\n" in self.user_agent or len(self.user_agent) > 1000:
+                raise ValueError("LaunchOptions.user_agent must be one non-empty line of at most 1000 characters")
+        if self.color_scheme is not None:
+            if not isinstance(self.color_scheme, str):
+                raise TypeError(
+                    f"LaunchOptions.color_scheme must be a str or None, got {type(self.color_scheme).__name__}"
+                )
+            if self.color_scheme not in _COLOR_SCHEMES:
+                raise ValueError(
+                    f"LaunchOptions.color_scheme must be one of {', '.join(_COLOR_SCHEMES)}, got {self.color_scheme!r}"
+                )
+        if self.viewport is not None:
+            vp: Any = self.viewport
+            if not isinstance(vp, (tuple, list)) or len(vp) != 2:
+                raise TypeError("LaunchOptions.viewport must be a (width, height) tuple of ints or None")
+            for axis, v in zip(("width", "height"), vp, strict=True):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError(f"LaunchOptions.viewport {axis} must be an int, got {type(v).__name__}")
+                if not 1 <= v <= MAX_VIEWPORT_SIDE:
+                    raise ValueError(f"LaunchOptions.viewport {axis} must be within 1..{MAX_VIEWPORT_SIDE}, got {v}")
+            object.__setattr__(self, "viewport", (vp[0], vp[1]))
+
     def to_wire(self) -> dict[str, Any]:
         """The ``launch`` action's parameters."""
         wire: dict[str, Any] = {"headless": self.headless}
@@ -126,4 +159,10 @@ class LaunchOptions:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
             wire["autoDialogs"] = True
+        if self.user_agent is not None:
+            wire["userAgent"] = self.user_agent
+        if self.color_scheme is not None:
+            wire["colorScheme"] = self.color_scheme
+        if self.viewport is not None:
+            wire["viewportWidth"], wire["viewportHeight"] = self.viewport
         return wire
