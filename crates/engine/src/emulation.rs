@@ -449,7 +449,7 @@ pub(crate) async fn set_permissions(
     cx: &mut Cx<'_>,
 ) -> Result<SettingsOutput> {
     let mut next = current(cx);
-    next.permissions = (!p.clear).then(|| PermissionGrant {
+    next.permissions = (!p.clear).then_some(PermissionGrant {
         permissions: p.permissions,
         origin: p.origin,
     });

@@ -43,8 +43,19 @@ const PIXEL_7: &str = "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.
 const PIXEL_8: &str = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36";
 const GALAXY_S23: &str = "Mozilla/5.0 (Linux; Android 14; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36";
 
-/// The devices `set_device` knows: (name, width, height, scale, mobile, touch, user agent).
-const DEVICE_TABLE: &[(&str, u32, u32, f64, bool, bool, Option<&str>)] = &[
+/// One row of the device table: (name, width, height, scale, mobile, touch, user agent).
+type DeviceRow = (
+    &'static str,
+    u32,
+    u32,
+    f64,
+    bool,
+    bool,
+    Option<&'static str>,
+);
+
+/// The devices `set_device` knows.
+const DEVICE_TABLE: &[DeviceRow] = &[
     ("iPhone 15", 393, 852, 3.0, true, true, Some(IOS_17)),
     ("iPhone 15 Pro", 393, 852, 3.0, true, true, Some(IOS_17)),
     ("iPhone 15 Pro Max", 430, 932, 3.0, true, true, Some(IOS_17)),
