@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Dialogs, Emulation, Keyboard, Mouse, Native, Page, Scripts, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -31,6 +31,13 @@ from .errors import (
     StaleRefError,
 )
 from .models import (
+    Device,
+    EmulationSettings,
+    Geolocation,
+    InitScript,
+    Injection,
+    PermissionGrant,
+    Viewport,
     ActionResult,
     Dialog,
     DialogResult,
@@ -78,10 +85,12 @@ if TYPE_CHECKING:
         AsyncCapture,
         AsyncDiagnostics,
         AsyncDialogs,
+        AsyncEmulation,
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
         AsyncPage,
+        AsyncScripts,
         AsyncTabs,
     )
 
@@ -89,6 +98,7 @@ if TYPE_CHECKING:
 _ASYNC = frozenset(
     {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
     | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
+    | {"AsyncEmulation", "AsyncScripts"}
 )
 
 
@@ -167,6 +177,17 @@ __all__ = [
     "ReadResult",
     "ReadHeading",
     "ReadAttempt",
+    "Emulation",
+    "Scripts",
+    "AsyncEmulation",
+    "AsyncScripts",
+    "EmulationSettings",
+    "Viewport",
+    "Geolocation",
+    "PermissionGrant",
+    "InitScript",
+    "Device",
+    "Injection",
     "AgentBrowserError",
     "BrowserError",
     "ConfirmationRequired",

@@ -54,6 +54,14 @@ from .models import (
     WaitResult,
     logged_errors,
 )
+from .models.emulation import (
+    COLOR_SCHEMES,
+    MEDIA_TYPES,
+    REDUCED_MOTIONS,
+    Device,
+    EmulationSettings,
+    Injection,
+)
 from .models._actionable import Actionable
 from .models.snapshot import rebuild
 
@@ -743,6 +751,158 @@ def dialog_dismiss() -> Op[DialogResult]:
     """Dismiss (Cancel) the active tab's open dialog."""
     data = yield Call("dialog_dismiss", {})
     return DialogResult.from_wire(w.decode_result("dialog_dismiss", data))
+
+
+def _settings(action: w.SettingsOutputActions, params: dict[str, Any]) -> Op[EmulationSettings]:
+    data = yield Call(action, params)
+    return EmulationSettings.from_wire(w.decode_result(action, data))
+
+
+def _real(where: str, v: object) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"{where} must be a number, got {type(v).__name__}")
+    return float(v)
+
+
+def _opt_str(where: str, v: object) -> str | None:
+    if v is not None and not isinstance(v, str):
+        raise TypeError(f"{where} must be a string or None, got {type(v).__name__}")
+    return v
+
+
+def emulation_viewport(width: int | None, height: int | None, scale: float, mobile: bool) -> Op[EmulationSettings]:
+    """Emulate a viewport in every tab; ``width`` and ``height`` None reset it."""
+    params: dict[str, Any] = {}
+    if (width is None) != (height is None):
+        raise ValueError("emulation.viewport() width and height go together: give both, or neither to reset")
+    if width is not None:
+        for name, v in (("width", width), ("height", height)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"emulation.viewport() {name} must be an int, got {type(v).__name__}")
+        params = {"width": width, "height": height, "deviceScaleFactor": _real("emulation.viewport() device_scale_factor", scale)}
+        if not isinstance(mobile, bool):
+            raise TypeError(f"emulation.viewport() mobile must be a bool, got {type(mobile).__name__}")
+        if mobile:
+            params["mobile"] = True
+    return (yield from _settings("set_viewport", params))
+
+
+def emulation_device(name: str | None) -> Op[EmulationSettings]:
+    """Emulate a device of the table in every tab; None resets what a device set."""
+    name = _opt_str("emulation.device() name", name)
+    return (yield from _settings("set_device", {} if name is None else {"name": name}))
+
+
+def emulation_devices() -> Op[tuple[Device, ...]]:
+    """The device table."""
+    data = yield Call("devices", {})
+    return tuple(Device.from_wire(d) for d in w.decode_result("devices", data).devices)
+
+
+def emulation_media(color_scheme: str | None, reduced_motion: str | None, media: str | None) -> Op[EmulationSettings]:
+    """Emulate CSS media in every tab; all None resets them."""
+    params: dict[str, Any] = {}
+    for name, v, allowed, key in (
+        ("color_scheme", color_scheme, COLOR_SCHEMES, "colorScheme"),
+        ("reduced_motion", reduced_motion, REDUCED_MOTIONS, "reducedMotion"),
+        ("media", media, MEDIA_TYPES, "media"),
+    ):
+        if v is None:
+            continue
+        if not isinstance(v, str):
+            raise TypeError(f"emulation.media() {name} must be a string or None, got {type(v).__name__}")
+        if v not in allowed:
+            raise ValueError(f"emulation.media() {name} must be one of {', '.join(allowed)}, got {v!r}")
+        params[key] = v
+    return (yield from _settings("set_media", params))
+
+
+def emulation_value(action: w.SettingsOutputActions, key: str, where: str, value: str | None) -> Op[EmulationSettings]:
+    """A one-string setting (user agent, timezone, locale); None resets it."""
+    value = _opt_str(where, value)
+    return (yield from _settings(action, {} if value is None else {key: value}))
+
+
+def emulation_geolocation(
+    latitude: float | None, longitude: float | None, accuracy: float | None
+) -> Op[EmulationSettings]:
+    """Emulate a position (granting the permission); both None reset it."""
+    if (latitude is None) != (longitude is None):
+        raise ValueError("emulation.geolocation() latitude and longitude go together: give both, or neither to reset")
+    params: dict[str, Any] = {}
+    if latitude is not None:
+        params["latitude"] = _real("emulation.geolocation() latitude", latitude)
+        params["longitude"] = _real("emulation.geolocation() longitude", longitude)
+        if accuracy is not None:
+            params["accuracy"] = _real("emulation.geolocation() accuracy", accuracy)
+    return (yield from _settings("set_geolocation", params))
+
+
+def emulation_permissions(permissions: Sequence[str] | None, origin: str | None) -> Op[EmulationSettings]:
+    """Grant permissions (and deny the others); None or empty resets every permission."""
+    if permissions is None or (isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions):
+        if origin is not None:
+            raise ValueError("emulation.permissions() origin needs permissions to grant")
+        return (yield from _settings("set_permissions", {"clear": True}))
+    if isinstance(permissions, (str, bytes)) or not isinstance(permissions, Sequence):
+        raise TypeError(f"emulation.permissions() needs a sequence of names, got {type(permissions).__name__}")
+    for p in permissions:
+        if not isinstance(p, str):
+            raise TypeError(f"emulation.permissions() names must be strings, got {type(p).__name__}")
+    params: dict[str, Any] = {"permissions": list(permissions)}
+    if _opt_str("emulation.permissions() origin", origin) is not None:
+        params["origin"] = origin
+    return (yield from _settings("set_permissions", params))
+
+
+def emulation_offline(enabled: bool) -> Op[EmulationSettings]:
+    """Take every tab offline, or back online."""
+    if not isinstance(enabled, bool):
+        raise TypeError(f"emulation.offline() enabled must be a bool, got {type(enabled).__name__}")
+    return (yield from _settings("set_offline", {"offline": enabled}))
+
+
+def emulation_settings() -> Op[EmulationSettings]:
+    """The session's emulation and init scripts."""
+    return (yield from _settings("settings", {}))
+
+
+def _one_source(where: str, inline: tuple[str, object], other: tuple[str, object]) -> None:
+    given = [name for name, v in (inline, other) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"{where} takes exactly one of {inline[0]} and {other[0]}, got {len(given)}")
+    if inline[1] is not None and not isinstance(inline[1], str):
+        raise TypeError(f"{where} {inline[0]} must be a string, got {type(inline[1]).__name__}")
+
+
+def script_add_init(script: str | None, path: str | os.PathLike[str] | None) -> Op[str]:
+    """Add an init script (inline or from a file); returns its id."""
+    _one_source("scripts.add_init()", ("script", script), ("path", path))
+    params: dict[str, Any] = {"script": script}
+    if path is not None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
+        params = {"path": os.path.abspath(os.fspath(path))}
+    data = yield Call("add_init_script", params)
+    return w.decode_result("add_init_script", data).id
+
+
+def script_remove_init(identifier: str) -> Op[tuple[str, ...]]:
+    """Remove an init script by id; returns the ids left."""
+    if not isinstance(identifier, str):
+        raise TypeError(f"scripts.remove_init() needs an id string, got {type(identifier).__name__}")
+    data = yield Call("remove_init_script", {"identifier": identifier})
+    return tuple(w.decode_result("remove_init_script", data).remaining)
+
+
+def script_add(action: w.InjectedActions, key: str, where: str, source: str | None, url: str | None) -> Op[Injection]:
+    """Add a script or style to the active page now (inline or from a URL)."""
+    _one_source(where, (key, source), ("url", url))
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"{where} url must be a string, got {type(url).__name__}")
+    params: dict[str, Any] = {key: source} if source is not None else {"url": url}
+    data = yield Call(action, params)
+    return Injection.from_wire(w.decode_result(action, data))
 
 
 def status() -> Op[SessionStatus]:

@@ -44,6 +44,18 @@ _ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-ur
 ImageFormat = Literal["png", "jpeg", "webp"]
 _ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp")))
 
+#: A color scheme the page's `prefers-color-scheme` reports.
+ColorScheme = Literal["dark", "light", "no-preference"]
+_ColorScheme = cast("_d.Check[ColorScheme]", _d.literal(("dark", "light", "no-preference")))
+
+#: What the page's `prefers-reduced-motion` reports.
+ReducedMotion = Literal["reduce", "no-preference"]
+_ReducedMotion = cast("_d.Check[ReducedMotion]", _d.literal(("reduce", "no-preference")))
+
+#: The CSS media type the page is rendered for.
+MediaType = Literal["screen", "print"]
+_MediaType = cast("_d.Check[MediaType]", _d.literal(("screen", "print")))
+
 
 @dataclass(frozen=True, slots=True)
 class LaunchOutput:
@@ -1263,6 +1275,276 @@ class DialogAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class SettingsOutput:
+    """Result of `settings` and of every `set_*`: the session's emulation and init scripts."""
+
+    emulation: Emulation
+    """The emulation every tab gets."""
+    init_scripts: tuple[InitScript, ...]
+    """The init scripts every new document runs, in the order they run."""
+    applied_tabs: int | None
+    """How many open tabs the change was applied to now (absent for `settings`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> SettingsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as SettingsOutput."""
+        o = _d.Fields("SettingsOutput", raw, path)
+        return cls(
+            emulation=o.req("emulation", Emulation.decode),
+            init_scripts=o.req("initScripts", _d.array(InitScript.decode)),
+            applied_tabs=o.opt("appliedTabs", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Emulation:
+    """The session's emulation: what every tab gets, including tabs opened later (null or false: not emulated)."""
+
+    viewport: Viewport | None
+    """The viewport (null: the window's)."""
+    device: str | None
+    """The device last set with `set_device` (null when none, or after a `set_viewport`)."""
+    touch: bool
+    """Whether touch input is emulated (by a device)."""
+    user_agent: str | None
+    """The user agent (null: the browser's)."""
+    color_scheme: ColorScheme | None
+    """`prefers-color-scheme` (null: the browser's)."""
+    reduced_motion: ReducedMotion | None
+    """`prefers-reduced-motion` (null: the browser's)."""
+    media: MediaType | None
+    """The CSS media type (null: screen)."""
+    timezone: str | None
+    """The IANA time zone (null: the system's)."""
+    locale: str | None
+    """The locale (null: the browser's)."""
+    geolocation: Geolocation | None
+    """The position `navigator.geolocation` reports (null: none)."""
+    permissions: PermissionGrant | None
+    """The permissions granted (null: the browser's defaults)."""
+    offline: bool
+    """Whether every tab is offline."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Emulation:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Emulation."""
+        o = _d.Fields("Emulation", raw, path)
+        return cls(
+            viewport=o.opt("viewport", Viewport.decode),
+            device=o.opt("device", _d.string),
+            touch=o.req("touch", _d.boolean),
+            user_agent=o.opt("userAgent", _d.string),
+            color_scheme=o.opt("colorScheme", _ColorScheme),
+            reduced_motion=o.opt("reducedMotion", _ReducedMotion),
+            media=o.opt("media", _MediaType),
+            timezone=o.opt("timezone", _d.string),
+            locale=o.opt("locale", _d.string),
+            geolocation=o.opt("geolocation", Geolocation.decode),
+            permissions=o.opt("permissions", PermissionGrant.decode),
+            offline=o.req("offline", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Viewport:
+    """An emulated viewport."""
+
+    width: int
+    """Width in CSS pixels."""
+    height: int
+    """Height in CSS pixels."""
+    device_scale_factor: float
+    """Device pixel ratio."""
+    mobile: bool
+    """Whether a mobile device is emulated."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Viewport:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Viewport."""
+        o = _d.Fields("Viewport", raw, path)
+        return cls(
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            device_scale_factor=o.req("deviceScaleFactor", _d.number),
+            mobile=o.req("mobile", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Geolocation:
+    """An emulated position."""
+
+    latitude: float
+    """Latitude in degrees."""
+    longitude: float
+    """Longitude in degrees."""
+    accuracy: float
+    """Accuracy in meters."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Geolocation:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Geolocation."""
+        o = _d.Fields("Geolocation", raw, path)
+        return cls(
+            latitude=o.req("latitude", _d.number),
+            longitude=o.req("longitude", _d.number),
+            accuracy=o.req("accuracy", _d.number),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionGrant:
+    """Permissions granted by `set_permissions`."""
+
+    permissions: tuple[str, ...]
+    """The permission names granted."""
+    origin: str | None
+    """The origin they are granted to (null: every origin)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> PermissionGrant:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as PermissionGrant."""
+        o = _d.Fields("PermissionGrant", raw, path)
+        return cls(permissions=o.req("permissions", _d.array(_d.string)), origin=o.opt("origin", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class InitScript:
+    """An init script of the session."""
+
+    id: str
+    """Its id (`init-script-1`, ...), for `remove_init_script`."""
+    bytes: int
+    """Its size in bytes."""
+    path: str | None
+    """The file it was read from (null: given inline)."""
+    preview: str
+    """Its first line, cut at 80 characters."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> InitScript:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as InitScript."""
+        o = _d.Fields("InitScript", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            path=o.opt("path", _d.string),
+            preview=o.req("preview", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DevicesOutput:
+    """Result of `devices`: the device table of `set_device`."""
+
+    devices: tuple[DeviceInfo, ...]
+    """Every device, in table order."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DevicesOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DevicesOutput."""
+        o = _d.Fields("DevicesOutput", raw, path)
+        return cls(devices=o.req("devices", _d.array(DeviceInfo.decode)))
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """One device of the `set_device` table."""
+
+    name: str
+    """Its name, as `set_device` takes it (matched ignoring case, spaces, `-` and `_`)."""
+    width: int
+    """Viewport width in CSS pixels."""
+    height: int
+    """Viewport height in CSS pixels."""
+    device_scale_factor: float
+    """Device pixel ratio."""
+    mobile: bool
+    """Whether it is a mobile device (meta viewport honoured, overlay scrollbars)."""
+    touch: bool
+    """Whether it has a touch screen (touch events, `maxTouchPoints` > 0)."""
+    user_agent: str | None
+    """Its user agent (null: the browser's own is kept)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DeviceInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DeviceInfo."""
+        o = _d.Fields("DeviceInfo", raw, path)
+        return cls(
+            name=o.req("name", _d.string),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            device_scale_factor=o.req("deviceScaleFactor", _d.number),
+            mobile=o.req("mobile", _d.boolean),
+            touch=o.req("touch", _d.boolean),
+            user_agent=o.opt("userAgent", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InitScriptAdded:
+    """Result of `add_init_script`."""
+
+    id: str
+    """The script's id, for `remove_init_script`."""
+    bytes: int
+    """Its size in bytes."""
+    applied_tabs: int
+    """How many open tabs it was added to (their next documents run it; so do new tabs')."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> InitScriptAdded:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as InitScriptAdded."""
+        o = _d.Fields("InitScriptAdded", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            applied_tabs=o.req("appliedTabs", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InitScriptRemoved:
+    """Result of `remove_init_script`."""
+
+    removed: str
+    """The id removed."""
+    remaining: tuple[str, ...]
+    """The ids of the init scripts left."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> InitScriptRemoved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as InitScriptRemoved."""
+        o = _d.Fields("InitScriptRemoved", raw, path)
+        return cls(removed=o.req("removed", _d.string), remaining=o.req("remaining", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class Injected:
+    """Result of `add_script` and `add_style`: what was added to the active page."""
+
+    kind: str
+    """`script` or `style`."""
+    tab: str
+    """The tab it was added to."""
+    url: str | None
+    """The absolute URL loaded (null: inline source)."""
+    bytes: int | None
+    """The size of the inline source in bytes (null: a URL)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Injected:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Injected."""
+        o = _d.Fields("Injected", raw, path)
+        return cls(
+            kind=o.req("kind", _d.string),
+            tab=o.req("tab", _d.string),
+            url=o.opt("url", _d.string),
+            bytes=o.opt("bytes", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class StatusOutput:
     """Result of `status`: the session, its serving process and its browser."""
 
@@ -1444,6 +1726,27 @@ ErrorsOutputActions = Literal["errors"]
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
 DialogAnswerActions = Literal["dialog_accept", "dialog_dismiss"]
+#: The actions whose result is SettingsOutput.
+SettingsOutputActions = Literal[
+    "set_viewport",
+    "set_device",
+    "set_media",
+    "set_user_agent",
+    "set_timezone",
+    "set_locale",
+    "set_geolocation",
+    "set_permissions",
+    "set_offline",
+    "settings",
+]
+#: The actions whose result is DevicesOutput.
+DevicesOutputActions = Literal["devices"]
+#: The actions whose result is InitScriptAdded.
+InitScriptAddedActions = Literal["add_init_script"]
+#: The actions whose result is InitScriptRemoved.
+InitScriptRemovedActions = Literal["remove_init_script"]
+#: The actions whose result is Injected.
+InjectedActions = Literal["add_script", "add_style"]
 #: The actions whose result is StatusOutput.
 StatusOutputActions = Literal["status"]
 #: The actions whose result is CloseOutput.
@@ -1464,6 +1767,10 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "cdpPort": _r.Rule("integer", nullable=True, minimum=1, maximum=65535),
                 "downloadPath": _r.Rule("string", nullable=True, min_length=1),
                 "autoDialogs": _r.Rule("boolean", nullable=True),
+                "userAgent": _r.Rule("string", nullable=True, min_length=1, max_length=1000, pattern="^[^\\r\\n]+$"),
+                "colorScheme": _r.Rule("string", nullable=True, enum=("dark", "light", "no-preference")),
+                "viewportWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
+                "viewportHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -1534,6 +1841,21 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
+        "set_viewport": SettingsOutput.decode,
+        "set_device": SettingsOutput.decode,
+        "devices": DevicesOutput.decode,
+        "set_media": SettingsOutput.decode,
+        "set_user_agent": SettingsOutput.decode,
+        "set_timezone": SettingsOutput.decode,
+        "set_locale": SettingsOutput.decode,
+        "set_geolocation": SettingsOutput.decode,
+        "set_permissions": SettingsOutput.decode,
+        "set_offline": SettingsOutput.decode,
+        "settings": SettingsOutput.decode,
+        "add_init_script": InitScriptAdded.decode,
+        "remove_init_script": InitScriptRemoved.decode,
+        "add_script": Injected.decode,
+        "add_style": Injected.decode,
         "status": StatusOutput.decode,
         "close": CloseOutput.decode,
     }
@@ -1650,6 +1972,26 @@ def decode_result(action: DialogStatusOutputActions, raw: object) -> DialogStatu
 
 @overload
 def decode_result(action: DialogAnswerActions, raw: object) -> DialogAnswer: ...
+
+
+@overload
+def decode_result(action: SettingsOutputActions, raw: object) -> SettingsOutput: ...
+
+
+@overload
+def decode_result(action: DevicesOutputActions, raw: object) -> DevicesOutput: ...
+
+
+@overload
+def decode_result(action: InitScriptAddedActions, raw: object) -> InitScriptAdded: ...
+
+
+@overload
+def decode_result(action: InitScriptRemovedActions, raw: object) -> InitScriptRemoved: ...
+
+
+@overload
+def decode_result(action: InjectedActions, raw: object) -> Injected: ...
 
 
 @overload

@@ -41,6 +41,9 @@ from .models import (
     ConsoleLog,
     DialogResult,
     DialogStatus,
+    Device,
+    EmulationSettings,
+    Injection,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -60,12 +63,22 @@ from .models import (
     WaitResult,
     clip,
 )
+from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"]
+__all__ = [
+    "AsyncBrowser",
+    "AsyncPage",
+    "AsyncCapture",
+    "AsyncTabs",
+    "AsyncNative",
+    "AsyncDiagnostics",
+    "AsyncEmulation",
+    "AsyncScripts",
+]
 
 T = TypeVar("T")
 
@@ -100,6 +113,8 @@ class AsyncBrowser:
         self.page = AsyncPage(self)
         self.tabs = AsyncTabs(self)
         self.dialogs = AsyncDialogs(self)
+        self.emulation = AsyncEmulation(self)
+        self.scripts = AsyncScripts(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -579,6 +594,97 @@ class AsyncTabs:
 
     def __repr__(self) -> str:
         return f"<AsyncTabs of {self._b!r}>"
+
+
+class AsyncEmulation:
+    """Emulation of a :class:`AsyncBrowser`: session settings applied to every tab, including tabs
+    opened later. Each method returns the session's :class:`~agentbrowser.EmulationSettings`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def viewport(
+        self, width: int | None = None, height: int | None = None, *, device_scale_factor: float = 1.0, mobile: bool = False
+    ) -> EmulationSettings:
+        """Emulate a viewport in CSS pixels in every tab (also tabs opened later); no size resets it."""
+        return await self._b._drive(_ops.emulation_viewport(width, height, device_scale_factor, mobile))
+
+    async def device(self, name: str | None) -> EmulationSettings:
+        """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
+        An unknown name raises BrowserError (``invalid_argument``) listing close names."""
+        return await self._b._drive(_ops.emulation_device(name))
+
+    async def devices(self) -> tuple[Device, ...]:
+        """The device table :meth:`device` knows."""
+        return await self._b._drive(_ops.emulation_devices())
+
+    async def media(
+        self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
+    ) -> EmulationSettings:
+        """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
+        return await self._b._drive(_ops.emulation_media(color_scheme, reduced_motion, media))
+
+    async def user_agent(self, value: str | None) -> EmulationSettings:
+        """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
+        return await self._b._drive(_ops.emulation_value("set_user_agent", "userAgent", "emulation.user_agent() value", value))
+
+    async def timezone(self, id: str | None) -> EmulationSettings:
+        """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
+        return await self._b._drive(_ops.emulation_value("set_timezone", "timezone", "emulation.timezone() id", id))
+
+    async def locale(self, locale: str | None) -> EmulationSettings:
+        """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
+        return await self._b._drive(_ops.emulation_value("set_locale", "locale", "emulation.locale() locale", locale))
+
+    async def geolocation(
+        self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
+    ) -> EmulationSettings:
+        """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
+        return await self._b._drive(_ops.emulation_geolocation(latitude, longitude, accuracy))
+
+    async def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
+        """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
+        the others; None or ``[]`` resets every permission."""
+        return await self._b._drive(_ops.emulation_permissions(permissions, origin))
+
+    async def offline(self, enabled: bool = True) -> EmulationSettings:
+        """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
+        return await self._b._drive(_ops.emulation_offline(enabled))
+
+    async def settings(self) -> EmulationSettings:
+        """The session's emulation and init scripts."""
+        return await self._b._drive(_ops.emulation_settings())
+
+    def __repr__(self) -> str:
+        return f"<AsyncEmulation of {self._b!r}>"
+
+
+class AsyncScripts:
+    """Scripts of a :class:`AsyncBrowser`: init scripts every new document of every tab runs before its
+    own scripts (also tabs opened later), and scripts or styles added to the active page now.
+    Each method takes exactly one source, else ValueError."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def add_init(self, script: str | None = None, *, path: str | os.PathLike[str] | None = None) -> str:
+        """Add an init script (source, or a file at ``path``); returns its id (``"init-script-1"``)."""
+        return await self._b._drive(_ops.script_add_init(script, path))
+
+    async def remove_init(self, identifier: str) -> tuple[str, ...]:
+        """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
+        return await self._b._drive(_ops.script_remove_init(identifier))
+
+    async def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
+        """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
+        return await self._b._drive(_ops.script_add("add_script", "script", "scripts.add()", script, url))
+
+    async def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
+        """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
+        return await self._b._drive(_ops.script_add("add_style", "content", "scripts.add_style()", content, url))
+
+    def __repr__(self) -> str:
+        return f"<AsyncScripts of {self._b!r}>"
 
 
 class AsyncDialogs:

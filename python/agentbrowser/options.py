@@ -78,7 +78,9 @@ class LaunchOptions:
     ``download_path`` is the directory downloads are saved in (made absolute; default a
     per-session directory under ``$TMPDIR``); ``auto_dialogs`` answers every JavaScript
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
-    for ``browser.dialogs``.
+    for ``browser.dialogs``; ``user_agent``, ``color_scheme`` (``dark``, ``light``,
+    ``no-preference``) and ``viewport`` (``(width, height)`` in CSS pixels) are the emulation
+    every tab starts with (like ``browser.emulation``).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -93,6 +95,9 @@ class LaunchOptions:
     download_path: str | os.PathLike[str] | None = None
     auto_dialogs: bool = False
     cdp_port: int | None = None
+    user_agent: str | None = None
+    color_scheme: str | None = None
+    viewport: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
@@ -120,6 +125,15 @@ class LaunchOptions:
             raise ValueError("LaunchOptions.cdp_url and LaunchOptions.cdp_port exclude each other: give one")
         download = _path("LaunchOptions.download_path", self.download_path, _LAUNCH["downloadPath"], absolute=True)
         object.__setattr__(self, "download_path", download)
+        _LAUNCH["userAgent"].check("LaunchOptions.user_agent", self.user_agent)
+        _LAUNCH["colorScheme"].check("LaunchOptions.color_scheme", self.color_scheme)
+        if self.viewport is not None:
+            vp: Any = self.viewport
+            if not isinstance(vp, (tuple, list)) or len(vp) != 2:
+                raise TypeError("LaunchOptions.viewport must be a (width, height) tuple of ints or None")
+            for axis, key, v in zip(("width", "height"), ("viewportWidth", "viewportHeight"), vp, strict=True):
+                _required(_LAUNCH[key]).check(f"LaunchOptions.viewport {axis}", v)
+            object.__setattr__(self, "viewport", (vp[0], vp[1]))
 
     @property
     def attaches(self) -> bool:
@@ -156,6 +170,12 @@ class LaunchOptions:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
             wire["autoDialogs"] = True
+        if self.user_agent is not None:
+            wire["userAgent"] = self.user_agent
+        if self.color_scheme is not None:
+            wire["colorScheme"] = self.color_scheme
+        if self.viewport is not None:
+            wire["viewportWidth"], wire["viewportHeight"] = self.viewport
         return wire
 
 

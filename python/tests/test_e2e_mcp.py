@@ -77,6 +77,7 @@ CORE = [
     "browser_take_screenshot",
     "browser_console_messages",
     "browser_read",
+    "browser_resize",
 ]
 
 
@@ -566,3 +567,19 @@ def test_unknown_caps_are_refused(agentbrowser_bin: Path) -> None:
     done = subprocess.run([str(agentbrowser_bin), "mcp", "--caps", "teleport"], capture_output=True, text=True, timeout=30)
     assert done.returncode != 0 and "unknown capability `teleport`" in done.stderr
 
+
+
+def test_resize(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/mcp-dialog")
+            resized = await call(session, "browser_resize", width=555, height=444)
+            assert "555x444" in resized and "1 open tab" in resized, resized
+            size = await call(session, "browser_evaluate", function="() => [innerWidth, innerHeight]")
+            assert "[555,444]" in size.replace(" ", "").replace("\n", ""), size
+            await call(session, "browser_tabs", action="new")
+            later = await call(session, "browser_evaluate", function="() => innerWidth")
+            assert "555" in later, later
+            assert "invalid_argument:" in await error(session, "browser_resize", width=0, height=444)
+
+    asyncio.run(main())

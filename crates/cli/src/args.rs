@@ -113,6 +113,45 @@ pub enum Cmd {
     /// JavaScript dialogs: status, accept [text], dismiss (confirm and prompt wait for these).
     #[command(subcommand)]
     Dialog(DialogCmd),
+    /// Session emulation for every tab (also tabs opened later): viewport, device, media,
+    /// user-agent, timezone, locale, geolocation, permissions, offline; no value resets one.
+    #[command(subcommand)]
+    Set(SetCmd),
+    /// The session's emulation and init scripts.
+    Settings,
+    /// Add a script every new document of every tab runs before its own scripts; prints its id.
+    #[command(name = "addinitscript", visible_alias = "add-init-script")]
+    AddInitScript {
+        /// The JavaScript source (or --file).
+        #[arg(required_unless_present = "file", conflicts_with = "file")]
+        script: Option<String>,
+        /// Read the script from this file.
+        #[arg(long, value_name = "PATH")]
+        file: Option<String>,
+    },
+    /// Remove an init script by its id (init-script-1, ...).
+    #[command(name = "removeinitscript", visible_alias = "remove-init-script")]
+    RemoveInitScript { id: String },
+    /// Run a script in the active page now (inline, or --url: waits until it loaded; a load error is an error).
+    #[command(name = "addscript", visible_alias = "add-script")]
+    AddScript {
+        /// The JavaScript source (or --url).
+        #[arg(required_unless_present = "url", conflicts_with = "url")]
+        script: Option<String>,
+        /// Load the script from this URL (relative to the page).
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+    },
+    /// Add CSS to the active page now (inline, or --url: waits until it loaded; a load error is an error).
+    #[command(name = "addstyle", visible_alias = "add-style")]
+    AddStyle {
+        /// The CSS (or --url).
+        #[arg(required_unless_present = "url", conflicts_with = "url")]
+        css: Option<String>,
+        /// Load a style sheet from this URL (relative to the page).
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+    },
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -627,6 +666,75 @@ pub enum DialogCmd {
     Accept { text: Option<String> },
     /// Dismiss (Cancel) the open dialog.
     Dismiss,
+}
+
+/// `set`: the session's emulation, applied to every tab (also tabs opened later). Each
+/// setting given no value is reset.
+#[derive(Subcommand, Debug)]
+pub enum SetCmd {
+    /// Viewport W H [scale] in CSS pixels; no size resets it.
+    Viewport {
+        #[arg(requires = "height")]
+        width: Option<u32>,
+        height: Option<u32>,
+        /// Device pixel ratio (default 1).
+        scale: Option<f64>,
+        /// Emulate a mobile device (meta viewport, overlay scrollbars).
+        #[arg(long)]
+        mobile: bool,
+    },
+    /// A device of the table (`set device list` lists them); no name resets what a device set.
+    Device {
+        /// The device name (quote names with spaces: "iPhone 15"), or `list`.
+        #[arg(num_args = 0..)]
+        name: Vec<String>,
+    },
+    /// CSS media: color scheme, reduced motion, media type; nothing resets them all.
+    Media {
+        /// prefers-color-scheme.
+        #[arg(value_enum)]
+        color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+        /// prefers-reduced-motion.
+        #[arg(long, value_enum)]
+        reduced_motion: Option<agentbrowser_protocol::ReducedMotion>,
+        /// Media type.
+        #[arg(long, value_enum)]
+        media: Option<agentbrowser_protocol::MediaType>,
+    },
+    /// The user agent of navigator and of requests; none resets it.
+    #[command(name = "user-agent", visible_alias = "ua")]
+    UserAgent { user_agent: Option<String> },
+    /// An IANA time zone (Europe/Berlin, UTC); none resets it.
+    Timezone { timezone: Option<String> },
+    /// A BCP 47 locale (de-DE) for navigator.language, Intl and Accept-Language; none resets it.
+    Locale { locale: Option<String> },
+    /// A position LAT LON for navigator.geolocation (grants the permission); none resets it.
+    #[command(visible_alias = "geo")]
+    Geolocation {
+        #[arg(allow_negative_numbers = true, requires = "longitude")]
+        latitude: Option<f64>,
+        #[arg(allow_negative_numbers = true)]
+        longitude: Option<f64>,
+        /// Accuracy in meters (default 1).
+        #[arg(long, value_name = "M")]
+        accuracy: Option<f64>,
+    },
+    /// Grant permissions (comma or space separated: geolocation,notifications) and deny the others.
+    Permissions {
+        #[arg(value_delimiter = ',', required_unless_present = "clear")]
+        permissions: Vec<String>,
+        /// Only for this origin (https://example.com).
+        #[arg(long, value_name = "ORIGIN")]
+        origin: Option<String>,
+        /// Reset every permission.
+        #[arg(long, conflicts_with_all = ["permissions", "origin"])]
+        clear: bool,
+    },
+    /// Take every tab offline (on) or back online (off).
+    Offline {
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+    },
 }
 
 /// `session`: the sessions of this user.

@@ -12,7 +12,8 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    AfterArgs, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd, SessionCmd, TabCmd,
+    AfterArgs, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd, SessionCmd, SetCmd,
+    TabCmd,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -104,6 +105,23 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             Command::DialogAccept(agentbrowser_protocol::DialogAcceptParams { text })
         }
         Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
+        Cmd::Set(s) => set(s)?,
+        Cmd::Settings => Command::Settings(NoParams {}),
+        Cmd::AddInitScript { script, file } => {
+            let path = file.map(|f| absolute("add_init_script", &f)).transpose()?;
+            Command::AddInitScript(agentbrowser_protocol::AddInitScriptParams { script, path })
+        }
+        Cmd::RemoveInitScript { id } => {
+            Command::RemoveInitScript(agentbrowser_protocol::RemoveInitScriptParams {
+                identifier: id,
+            })
+        }
+        Cmd::AddScript { script, url } => {
+            Command::AddScript(agentbrowser_protocol::AddScriptParams { script, url })
+        }
+        Cmd::AddStyle { css, url } => {
+            Command::AddStyle(agentbrowser_protocol::AddStyleParams { content: css, url })
+        }
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -633,6 +651,69 @@ fn keyboard(k: KeyboardCmd) -> Command {
         KeyboardCmd::Down { key: k, after } => Command::KeyboardDown(key(k, after)),
         KeyboardCmd::Up { key: k, after } => Command::KeyboardUp(key(k, after)),
     }
+}
+
+/// A `set` subcommand's command.
+fn set(s: SetCmd) -> Result<Command, Failure> {
+    use agentbrowser_protocol as p;
+    Ok(match s {
+        SetCmd::Viewport {
+            width,
+            height,
+            scale,
+            mobile,
+        } => Command::SetViewport(p::SetViewportParams {
+            width,
+            height,
+            device_scale_factor: scale,
+            mobile,
+        }),
+        SetCmd::Device { name } if name.len() == 1 && name[0] == "list" => {
+            Command::Devices(NoParams {})
+        }
+        SetCmd::Device { name } => Command::SetDevice(p::SetDeviceParams {
+            name: (!name.is_empty()).then(|| name.join(" ")),
+        }),
+        SetCmd::Media {
+            color_scheme,
+            reduced_motion,
+            media,
+        } => Command::SetMedia(p::SetMediaParams {
+            color_scheme,
+            reduced_motion,
+            media,
+        }),
+        SetCmd::UserAgent { user_agent } => {
+            Command::SetUserAgent(p::SetUserAgentParams { user_agent })
+        }
+        SetCmd::Timezone { timezone } => Command::SetTimezone(p::SetTimezoneParams { timezone }),
+        SetCmd::Locale { locale } => Command::SetLocale(p::SetLocaleParams { locale }),
+        SetCmd::Geolocation {
+            latitude,
+            longitude,
+            accuracy,
+        } => Command::SetGeolocation(p::SetGeolocationParams {
+            latitude,
+            longitude,
+            accuracy,
+        }),
+        SetCmd::Permissions {
+            permissions,
+            origin,
+            clear,
+        } => Command::SetPermissions(p::SetPermissionsParams {
+            permissions: permissions
+                .iter()
+                .flat_map(|s| s.split_whitespace())
+                .map(str::to_string)
+                .collect(),
+            origin,
+            clear,
+        }),
+        SetCmd::Offline { state } => Command::SetOffline(p::SetOfflineParams {
+            offline: state == "on",
+        }),
+    })
 }
 
 /// A `mouse` subcommand's command.

@@ -256,6 +256,30 @@ fn every_command_answers_as_pinned() {
     run(a(&["mouse", "up", "--no-evidence"]));
     run(a(&["mouse", "wheel", "0", "10", "--no-evidence"]));
     run(a(&["mouse", "move", "-1", "0"]));
+    // Emulation and scripts.
+    run(a(&["set", "viewport", "800", "600"]));
+    run(a(&["set", "viewport", "0", "600"]));
+    run(a(&["set", "device", "Pixel 8"]));
+    run(a(&["set", "device", "Nokia"]));
+    run(a(&["set", "device", "list"]));
+    run(a(&["set", "device"]));
+    run(a(&["set", "media", "dark", "--reduced-motion", "reduce"]));
+    run(a(&["set", "user-agent", "Golden/1"]));
+    run(a(&["set", "timezone", "UTC"]));
+    run(a(&["set", "timezone", "Nowhere/Town"]));
+    run(a(&["set", "locale", "de-DE"]));
+    run(a(&["set", "geolocation", "1", "2"]));
+    run(a(&["set", "permissions", "notifications"]));
+    run(a(&["set", "permissions", "telepathy"]));
+    run(a(&["set", "offline", "on"]));
+    run(a(&["set", "offline", "off"]));
+    run(a(&["settings"]));
+    run(a(&["addinitscript", "window.golden = 1"]));
+    run(a(&["removeinitscript", "init-script-1"]));
+    run(a(&["removeinitscript", "init-script-1"]));
+    run(a(&["addscript", "window.added = 1"]));
+    run(a(&["addstyle", "body { margin: 0 }"]));
+    run(a(&["addscript", "--url", "/missing.js"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -44,6 +44,10 @@ pub struct Browser {
     pub downloads: Option<crate::events::Downloads>,
     /// The session's dialogs (shared by every tab's page).
     pub(crate) dialog_board: crate::events::DialogBoard,
+    /// The session's emulation and init scripts, given to every page attached.
+    pub(crate) emulation: crate::emulation::Shared,
+    /// The browser's own user agent.
+    pub user_agent: String,
 }
 
 impl Browser {
@@ -82,6 +86,8 @@ impl Browser {
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
             downloads: None,
             dialog_board: Default::default(),
+            emulation: Default::default(),
+            user_agent: version.user_agent,
         })
     }
 
@@ -236,6 +242,7 @@ impl Browser {
             self.dialog_board.clone(),
         )
         .await?;
+        crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;
         self.tabs[idx].page = Some(page.clone());
         Ok(page)
     }
@@ -252,6 +259,11 @@ impl Browser {
             let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
             refs.get(id).ok().map(|e| (t.id.as_str(), e.clone()))
         })
+    }
+
+    /// The pages of the attached tabs, in tab order (no CDP call).
+    pub fn attached_pages(&self) -> Vec<Page> {
+        self.tabs.iter().filter_map(|t| t.page.clone()).collect()
     }
 
     /// The active tab's page if it is attached (no CDP call).

@@ -21,6 +21,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         ));
     }
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
+    let p_emulation = p.clone();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {
         let ws = launch::resolve_cdp_url(p.cdp_url.as_deref(), p.cdp_port).await?;
@@ -57,6 +58,12 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     }
     let mut browser = browser;
     browser.dialog_board = cx.engine.dialog_board.clone();
+    crate::emulation::take_launch(&cx.engine.emulation, &p_emulation);
+    browser.emulation = cx.engine.emulation.clone();
+    if let Err(e) = crate::emulation::install_browser(&browser, &browser.emulation).await {
+        browser.close().await;
+        return Err(e);
+    }
     cx.engine.browser = Some(browser);
     Ok(data)
 }

@@ -49,6 +49,8 @@ impl Cx<'_> {
             let mut b = b;
             b.enable_downloads(self.engine.download_dir(None)).await?;
             b.dialog_board = self.engine.dialog_board.clone();
+            b.emulation = self.engine.emulation.clone();
+            crate::emulation::install_browser(&b, &b.emulation).await?;
             self.engine.browser = Some(b);
         }
         self.engine

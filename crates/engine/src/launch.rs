@@ -57,6 +57,12 @@ pub struct LaunchOptions {
     /// Answer every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving
     /// confirm and prompt open for `dialog accept|dismiss`.
     pub auto_dialogs: bool,
+    /// The user agent every tab starts with (the session's emulation; `set user-agent` changes it).
+    pub user_agent: Option<String>,
+    /// The `prefers-color-scheme` every tab starts with.
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport (width, height in CSS pixels) every tab starts with.
+    pub viewport: Option<(u32, u32)>,
 }
 
 impl Default for LaunchOptions {
@@ -70,6 +76,9 @@ impl Default for LaunchOptions {
             attach: None,
             download_path: None,
             auto_dialogs: false,
+            user_agent: None,
+            color_scheme: None,
+            viewport: None,
         }
     }
 }

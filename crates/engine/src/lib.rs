@@ -14,6 +14,7 @@ pub mod devices;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
+mod emulation;
 pub mod error;
 pub mod events;
 mod files;

@@ -146,6 +146,8 @@ pub struct Page {
     pub pointer: Arc<std::sync::Mutex<crate::input::Pointer>>,
     /// The last written screenshot of each scope, for `ifChanged` (bounded).
     pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
+    /// The session's init scripts added to this page: CDP identifier by init script id.
+    pub init_scripts: Arc<std::sync::Mutex<HashMap<String, String>>>,
 }
 
 impl Page {
@@ -210,6 +212,7 @@ impl Page {
             diagnostics,
             captures: Arc::default(),
             pointer: Arc::default(),
+            init_scripts: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

@@ -43,6 +43,9 @@ pub struct Engine {
     pub(crate) browser: Option<Browser>,
     /// The session's dialogs: shared with every tab's page.
     pub(crate) dialog_board: crate::events::DialogBoard,
+    /// The session's emulation and init scripts: shared with the browser, which gives them to
+    /// every page it attaches.
+    pub(crate) emulation: crate::emulation::Shared,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -52,8 +55,12 @@ impl Engine {
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
         let dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
+        let emulation = std::sync::Arc::new(std::sync::Mutex::new(
+            crate::emulation::State::from_launch(&defaults),
+        ));
         Engine {
             dialog_board,
+            emulation,
             info,
             defaults,
             browser: None,

@@ -234,6 +234,8 @@ tools! {
     browser_console_messages(ConsoleArgs) "Console messages" [Core] uses ["console"] => console_messages;
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
     browser_read(ReadArgs) "Read as Markdown" [Core] uses ["read"] => read;
+    /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
+    browser_resize(ResizeArgs) "Resize browser window" [Core] uses ["set_viewport", "diff"] => resize;
     /// Go forward to the next page in the history. Answers where it landed and a snapshot.
     browser_navigate_forward(NoArgs) "Go forward" [History] uses ["forward", "snapshot"] => forward;
     /// Reload the page. Answers where it landed and a snapshot.
@@ -491,6 +493,16 @@ pub struct MouseWheelArgs {
     pub delta_x: f64,
     /// Vertical scroll in CSS pixels (positive: down).
     pub delta_y: f64,
+}
+
+/// Arguments of `browser_resize`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResizeArgs {
+    /// Width of the viewport in CSS pixels (1 to 10000).
+    pub width: u32,
+    /// Height of the viewport in CSS pixels (1 to 10000).
+    pub height: u32,
 }
 
 /// Arguments of `browser_handle_dialog`.
@@ -1315,6 +1327,28 @@ async fn handle_dialog(cx: Ctx, a: HandleDialogArgs) -> Result<Answer, ToolError
         return Ok(answer);
     }
     add_new_tabs(&cx, &mut answer).await?;
+    add_page_now(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+async fn resize(cx: Ctx, a: ResizeArgs) -> Result<Answer, ToolError> {
+    let out: SettingsOutput = cx
+        .get(Command::SetViewport(SetViewportParams {
+            width: Some(a.width),
+            height: Some(a.height),
+            ..Default::default()
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add(
+        "Result",
+        format!(
+            "resized the viewport to {}x{} CSS pixels in {} open tab(s) and every tab opened later",
+            a.width,
+            a.height,
+            out.applied_tabs.unwrap_or(0)
+        ),
+    );
     add_page_now(&cx, &mut answer).await?;
     Ok(answer)
 }

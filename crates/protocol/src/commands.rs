@@ -318,6 +318,36 @@ macro_rules! for_each_command {
             DialogAccept(DialogAcceptParams) -> DialogAnswer => "dialog_accept" [Mutate],
             /// Dismiss (Cancel) the dialog open in the active tab.
             DialogDismiss(NoParams) -> DialogAnswer => "dialog_dismiss" [Mutate],
+            /// Emulate a viewport in every tab (width, height, scale, mobile); without a size, reset it.
+            SetViewport(SetViewportParams) -> SettingsOutput => "set_viewport" [Session],
+            /// Emulate a device of the table (viewport, scale, mobile, touch, user agent) in every tab; without a name, reset what a device set.
+            SetDevice(SetDeviceParams) -> SettingsOutput => "set_device" [Session],
+            /// The devices `set_device` knows.
+            Devices(NoParams) -> DevicesOutput => "devices" [Read],
+            /// Emulate CSS media in every tab (color scheme, reduced motion, print or screen); with nothing, reset them.
+            SetMedia(SetMediaParams) -> SettingsOutput => "set_media" [Session],
+            /// Override the user agent of every tab (navigator and request header); without one, reset it.
+            SetUserAgent(SetUserAgentParams) -> SettingsOutput => "set_user_agent" [Session],
+            /// Override the time zone of every tab (IANA id); without one, reset it.
+            SetTimezone(SetTimezoneParams) -> SettingsOutput => "set_timezone" [Session],
+            /// Override the locale of every tab (navigator.language, Intl, Accept-Language); without one, reset it.
+            SetLocale(SetLocaleParams) -> SettingsOutput => "set_locale" [Session],
+            /// Emulate a position for navigator.geolocation in every tab (and grant the permission); without one, reset it.
+            SetGeolocation(SetGeolocationParams) -> SettingsOutput => "set_geolocation" [Session],
+            /// Grant permissions (for every origin or one) and deny the others; `clear` resets them.
+            SetPermissions(SetPermissionsParams) -> SettingsOutput => "set_permissions" [Session],
+            /// Take every tab offline (its requests fail) or back online.
+            SetOffline(SetOfflineParams) -> SettingsOutput => "set_offline" [Session],
+            /// The session's emulation and init scripts.
+            Settings(NoParams) -> SettingsOutput => "settings" [Read],
+            /// Add a script that runs in every new document of every tab (and of tabs opened later) before the page's own scripts; returns its id.
+            AddInitScript(AddInitScriptParams) -> InitScriptAdded => "add_init_script" [Dangerous],
+            /// Remove an init script by id.
+            RemoveInitScript(RemoveInitScriptParams) -> InitScriptRemoved => "remove_init_script" [Session],
+            /// Run a script in the active page now as a `<script>` (inline, or loaded from a URL: a load error is an error).
+            AddScript(AddScriptParams) -> Injected => "add_script" [Dangerous],
+            /// Add CSS to the active page now as a `<style>`, or a style sheet from a URL (a load error is an error).
+            AddStyle(AddStyleParams) -> Injected => "add_style" [Mutate],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// Close the browser and end the session.

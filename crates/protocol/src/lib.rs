@@ -13,8 +13,9 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::{
-    actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, files::*,
-    input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
+    actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
+    emulation::*, files::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
+    targets::*, wait::*,
 };
 pub use codes::ErrorCode;
 pub use commands::*;

@@ -12,7 +12,17 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from ..aio import AsyncCapture, AsyncDiagnostics, AsyncDialogs, AsyncKeyboard, AsyncMouse, AsyncPage, AsyncTabs
+from ..aio import (
+    AsyncCapture,
+    AsyncDiagnostics,
+    AsyncDialogs,
+    AsyncEmulation,
+    AsyncKeyboard,
+    AsyncMouse,
+    AsyncPage,
+    AsyncScripts,
+    AsyncTabs,
+)
 from ..models import Finder, Locator, Ref, Snapshot, Wait
 from ..tools import Tools
 
@@ -27,6 +37,8 @@ _SURFACES: tuple[tuple[str, type], ...] = (
     ("page.mouse", AsyncMouse),
     ("browser.tabs", AsyncTabs),
     ("browser.dialogs", AsyncDialogs),
+    ("browser.emulation", AsyncEmulation),
+    ("browser.scripts", AsyncScripts),
     ("browser.diagnostics", AsyncDiagnostics),
     ("snapshot", Snapshot),
     ("ref", Ref),

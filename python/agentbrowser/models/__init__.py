@@ -25,6 +25,10 @@ from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotB
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
 from .files import Download, FileChooser, UploadedFile
+from .emulation import Device, EmulationSettings, Geolocation, InitScript, Injection, PermissionGrant, Viewport
+from .emulation import ColorScheme as ColorScheme
+from .emulation import MediaType as MediaType
+from .emulation import ReducedMotion as ReducedMotion
 from .ref import Ref
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
@@ -88,5 +92,12 @@ __all__ = [
     "ReadResult",
     "ReadHeading",
     "ReadAttempt",
+    "EmulationSettings",
+    "Viewport",
+    "Geolocation",
+    "PermissionGrant",
+    "InitScript",
+    "Device",
+    "Injection",
 ]
 

@@ -45,6 +45,21 @@ pub struct LaunchParams {
     /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
     /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
     pub auto_dialogs: Option<bool>,
+    /// The user agent every tab starts with (like `set_user_agent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 1000), regex(pattern = r"^[^\r\n]+$"))]
+    pub user_agent: Option<String>,
+    /// The `prefers-color-scheme` every tab starts with (like `set_media`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_scheme: Option<crate::ColorScheme>,
+    /// The viewport width every tab starts with, in CSS pixels (with `viewportHeight`; like `set_viewport`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::caps::emulation::MAX_VIEWPORT_SIDE))]
+    pub viewport_width: Option<u32>,
+    /// The viewport height every tab starts with, in CSS pixels (with `viewportWidth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::caps::emulation::MAX_VIEWPORT_SIDE))]
+    pub viewport_height: Option<u32>,
 }
 
 impl Validate for LaunchParams {
@@ -64,6 +79,20 @@ impl Validate for LaunchParams {
                 return invalid(field, format!("{v}; use 1 to {MAX_WINDOW_SIDE} pixels"));
             }
         }
+        crate::SetViewportParams {
+            width: self.viewport_width,
+            height: self.viewport_height,
+            ..Default::default()
+        }
+        .validate()
+        .map_err(|e| {
+            e.replace("`width`", "`viewportWidth`")
+                .replace("`height`", "`viewportHeight`")
+        })?;
+        crate::SetUserAgentParams {
+            user_agent: self.user_agent.clone(),
+        }
+        .validate()?;
         if self.cdp_url.is_some() && self.cdp_port.is_some() {
             return Err("`cdpUrl` and `cdpPort` exclude each other: give one".into());
         }

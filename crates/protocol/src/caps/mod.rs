@@ -8,6 +8,7 @@ pub mod control;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
+pub mod emulation;
 pub mod files;
 pub mod input;
 pub mod nav;
