@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Tabs
+from .browser import Browser, Capture, Clipboard, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Scroll, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -35,6 +35,10 @@ from .models import (
     Dialog,
     DialogResult,
     DialogStatus,
+    BoundingBox,
+    ElementGeometry,
+    ScrollPosition,
+    ScrollResult,
     BrowserResponse,
     CloseResult,
     ConsoleLog,
@@ -76,12 +80,14 @@ if TYPE_CHECKING:
     from .aio import (
         AsyncBrowser,
         AsyncCapture,
+        AsyncClipboard,
         AsyncDiagnostics,
         AsyncDialogs,
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
         AsyncPage,
+        AsyncScroll,
         AsyncTabs,
     )
 
@@ -89,6 +95,7 @@ if TYPE_CHECKING:
 _ASYNC = frozenset(
     {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
     | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
+    | {"AsyncScroll", "AsyncClipboard"}
 )
 
 
@@ -116,6 +123,8 @@ __all__ = [
     "Dialogs",
     "Keyboard",
     "Mouse",
+    "Scroll",
+    "Clipboard",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",
@@ -125,6 +134,8 @@ __all__ = [
     "AsyncDialogs",
     "AsyncKeyboard",
     "AsyncMouse",
+    "AsyncScroll",
+    "AsyncClipboard",
     "LaunchOptions",
     "SnapshotSpec",
     "UploadedFile",
@@ -151,6 +162,10 @@ __all__ = [
     "Dialog",
     "DialogStatus",
     "DialogResult",
+    "BoundingBox",
+    "ElementGeometry",
+    "ScrollPosition",
+    "ScrollResult",
     "DialogOpenError",
     "ConsoleMessage",
     "ConsoleLog",

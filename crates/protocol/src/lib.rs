@@ -16,6 +16,7 @@ pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, files::*,
     input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
 };
+pub use caps::{clipboard::*, drag::*, layout::*};
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};
