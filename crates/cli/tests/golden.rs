@@ -256,6 +256,19 @@ fn every_command_answers_as_pinned() {
     run(a(&["mouse", "up", "--no-evidence"]));
     run(a(&["mouse", "wheel", "0", "10", "--no-evidence"]));
     run(a(&["mouse", "move", "-1", "0"]));
+    // Layout reads, scroll, drag, clipboard (on the form page again).
+    run(a(&["open", &base]));
+    run(a(&["get", "box", "#go"]));
+    run(a(&["get", "styles", "#go", "--prop", "display"]));
+    run(a(&["get", "styles", "#go", "--prop", "colour"]));
+    run(a(&["get", "geometry", "#f"]));
+    run(a(&["get", "count", "//input"]));
+    run(a(&["get", "html", "input"]));
+    run(a(&["scroll", "up"]));
+    run(a(&["scroll", "down", "0"]));
+    run(a(&["drag", "#go", "#name", "--no-evidence"]));
+    run(a(&["clipboard", "write", "golden"]));
+    run(a(&["clipboard", "read"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
