@@ -269,6 +269,9 @@ fn every_command_answers_as_pinned() {
     run(a(&["drag", "#go", "#name", "--no-evidence"]));
     run(a(&["clipboard", "write", "golden"]));
     run(a(&["clipboard", "read"]));
+    run(a(&["focus", "#name", "--no-evidence"]));
+    run(a(&["clipboard", "copy", "--no-evidence"]));
+    run(a(&["clipboard", "paste", "--no-evidence"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
