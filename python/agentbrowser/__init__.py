@@ -16,7 +16,21 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Dialogs, Emulation, Keyboard, Mouse, Native, Page, Scripts, Tabs
+from .browser import (
+    Browser,
+    Capture,
+    Clipboard,
+    Diagnostics,
+    Dialogs,
+    Emulation,
+    Keyboard,
+    Mouse,
+    Native,
+    Page,
+    Scripts,
+    Scroll,
+    Tabs,
+)
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -42,6 +56,10 @@ from .models import (
     Dialog,
     DialogResult,
     DialogStatus,
+    BoundingBox,
+    ElementGeometry,
+    ScrollPosition,
+    ScrollResult,
     BrowserResponse,
     CloseResult,
     ConsoleLog,
@@ -83,6 +101,7 @@ if TYPE_CHECKING:
     from .aio import (
         AsyncBrowser,
         AsyncCapture,
+        AsyncClipboard,
         AsyncDiagnostics,
         AsyncDialogs,
         AsyncEmulation,
@@ -91,6 +110,7 @@ if TYPE_CHECKING:
         AsyncNative,
         AsyncPage,
         AsyncScripts,
+        AsyncScroll,
         AsyncTabs,
     )
 
@@ -99,6 +119,7 @@ _ASYNC = frozenset(
     {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
     | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
     | {"AsyncEmulation", "AsyncScripts"}
+    | {"AsyncScroll", "AsyncClipboard"}
 )
 
 
@@ -126,6 +147,8 @@ __all__ = [
     "Dialogs",
     "Keyboard",
     "Mouse",
+    "Scroll",
+    "Clipboard",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",
@@ -135,6 +158,8 @@ __all__ = [
     "AsyncDialogs",
     "AsyncKeyboard",
     "AsyncMouse",
+    "AsyncScroll",
+    "AsyncClipboard",
     "LaunchOptions",
     "SessionOptions",
     "CDPTarget",
@@ -163,6 +188,10 @@ __all__ = [
     "Dialog",
     "DialogStatus",
     "DialogResult",
+    "BoundingBox",
+    "ElementGeometry",
+    "ScrollPosition",
+    "ScrollResult",
     "DialogOpenError",
     "ConsoleMessage",
     "ConsoleLog",

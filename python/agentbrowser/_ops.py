@@ -7,6 +7,7 @@ operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import time
@@ -22,8 +23,10 @@ from .models import (
     IMAGE_FORMATS,
     LOAD_STATES,
     MAX_READ_TIMEOUT_MS,
+    SCROLL_DIRECTIONS,
     ActionResult,
     B,
+    BoundingBox,
     BrowserResponse,
     CloseResult,
     Download,
@@ -32,6 +35,7 @@ from .models import (
     Dialog,
     DialogResult,
     DialogStatus,
+    ElementGeometry,
     ErrorLog,
     LaunchResult,
     LoadState,
@@ -42,6 +46,7 @@ from .models import (
     Ref,
     Screenshot,
     ScreenshotObservation,
+    ScrollResult,
     SessionStatus,
     Snapshot,
     SnapshotDelta,
@@ -185,11 +190,20 @@ def url() -> Op[str]:
     return w.decode_result("url", data).url
 
 
-def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
-    """The inner or outer HTML of a ref or of a CSS selector's first match."""
-    if not isinstance(target, str) or not target.strip():
-        raise TypeError("html() takes a ref or a CSS selector string")
-    params: dict[str, Any] = {"target": target, "outer": bool(outer)}
+def _target_param(what: str, target: object) -> str | Mapping[str, Any]:
+    """The wire form of a target: a ref id, selector or XPath string, or a Ref/Locator."""
+    if isinstance(target, Actionable):
+        return target._wire_target()
+    if not isinstance(target, str):
+        raise TypeError(f"{what} takes a ref, a CSS selector, an XPath, a Ref or a Locator, got {type(target).__name__}")
+    if not target.strip():
+        raise ValueError(f"{what}: the target is empty; give a ref, a CSS selector or an XPath")
+    return target
+
+
+def html(target: str | Actionable[Any], outer: bool, max_bytes: int | None) -> Op[str]:
+    """The inner or outer HTML of the one element a target names."""
+    params: dict[str, Any] = {"target": _target_param("html()", target), "outer": bool(outer)}
     if max_bytes is not None:
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
             raise ValueError(f"max_bytes must be an int >= 0 (0 = no limit), got {max_bytes!r}")
@@ -198,12 +212,97 @@ def html(target: str, outer: bool, max_bytes: int | None) -> Op[str]:
     return w.decode_result("html", data).html
 
 
-def count(selector: str) -> Op[int]:
-    """How many elements match a CSS selector."""
-    if not isinstance(selector, str) or not selector.strip():
-        raise TypeError("count() takes a CSS selector string")
-    data = yield Call("count", {"selector": selector})
+def count(selector: str | Locator[Any]) -> Op[int]:
+    """How many elements a CSS selector, an XPath or a locator matches."""
+    if isinstance(selector, Ref):
+        raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
+    data = yield Call("count", {"selector": _target_param("count()", selector)})
     return w.decode_result("count", data).count
+
+
+def bounding_box(target: str | Actionable[Any]) -> Op[BoundingBox]:
+    """A target's border box."""
+    data = yield Call("box", {"ref": _target_param("box()", target)})
+    return BoundingBox.from_wire(w.decode_result("box", data))
+
+
+def styles(target: str | Actionable[Any], props: Sequence[str] | None) -> Op[dict[str, str]]:
+    """A target's computed styles (``props``, or the engine's default set)."""
+    params: dict[str, Any] = {"ref": _target_param("styles()", target)}
+    if props is not None:
+        if isinstance(props, str) or not all(isinstance(p, str) for p in props):
+            raise TypeError("styles() props must be a sequence of CSS property names such as ['color']")
+        if not props:
+            raise ValueError("styles() props is empty; give property names, or None for the default set")
+        params["props"] = list(props)
+    data = yield Call("styles", params)
+    return dict(w.decode_result("styles", data).styles)
+
+
+def geometry(selector: str | Actionable[Any] | None) -> Op[ElementGeometry]:
+    """The geometry of the document (``None``) or of one element."""
+    params: dict[str, Any] = {}
+    if selector is not None:
+        params["selector"] = _target_param("geometry()", selector)
+    data = yield Call("geometry", params)
+    return ElementGeometry.from_wire(w.decode_result("geometry", data))
+
+
+def scroll(
+    direction: str | None, px: int | None, x: float, y: float, selector: str | Actionable[Any] | None
+) -> Op[ScrollResult]:
+    """Scroll the page or a container; the positions before and after."""
+    params: dict[str, Any] = {}
+    if direction is not None:
+        if direction not in SCROLL_DIRECTIONS:
+            raise ValueError(f"direction must be one of {', '.join(SCROLL_DIRECTIONS)}; got {direction!r}")
+        if isinstance(px, bool) or not isinstance(px, int) or not 1 <= px <= 1_000_000:
+            raise ValueError(f"px must be an int from 1 to 1000000, got {px!r}")
+        params["direction"] = direction
+        params["px"] = px
+    else:
+        params["x"] = _number("scroll.by() x", x)
+        params["y"] = _number("scroll.by() y", y)
+        if not all(math.isfinite(v) for v in (params["x"], params["y"])):
+            raise ValueError(f"scroll.by() offsets must be finite numbers, got x={x!r} y={y!r}")
+    if selector is not None:
+        params["selector"] = _target_param("scroll", selector)
+    data = yield Call("scroll", params)
+    return ScrollResult.from_wire(w.decode_result("scroll", data))
+
+
+def drag(browser: B, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None) -> Op[ActionResult[B]]:
+    """Drag ``source`` onto ``target``, with the evidence of an action on the source."""
+    params: dict[str, Any] = {"source": _target_param("drag()", source), "target": _target_param("drag()", target)}
+    budget = _wait_params(params, wait)
+    ref = source._as_ref() if isinstance(source, Actionable) else None
+    data = yield Call("drag", params, ref=ref, budget_ms=budget)
+    _hold_evidence(browser, data)
+    return ActionResult.from_wire(w.ActionOutput.decode(data), data, browser, ref)
+
+
+def clipboard_read(max_chars: int | None) -> Op[str]:
+    """The clipboard's text."""
+    params: dict[str, Any] = {}
+    if max_chars is not None:
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
+            raise ValueError(f"max_chars must be an int >= 0 (0 = no limit), got {max_chars!r}")
+        params["maxChars"] = max_chars
+    data = yield Call("clipboard_read", params)
+    return w.decode_result("clipboard_read", data).text
+
+
+def clipboard_write(text: str) -> Op[None]:
+    """Put text on the clipboard."""
+    if not isinstance(text, str):
+        raise TypeError(f"clipboard.write() takes a string, got {type(text).__name__}")
+    yield Call("clipboard_write", {"text": text})
+    return None
+
+
+def clipboard_key(browser: B, action: str, wait: Wait | None) -> Op[ActionResult[B]]:
+    """``clipboard_copy`` or ``clipboard_paste`` on the focused element."""
+    return (yield from device(browser, action, {}, wait))
 
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:

@@ -448,6 +448,8 @@ class ActionOutput:
     """`upload`: the files the input holds afterwards, as the page sees them."""
     file_chooser: FileChooserInfo | None
     """`click` (and other input): a file chooser the action opened, waiting for `upload` without a ref."""
+    dropped_on: ActionTarget | None
+    """`drag`: the element dropped on (the action's `target` is the element dragged)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ActionOutput:
@@ -472,6 +474,7 @@ class ActionOutput:
             new_tab=o.opt("newTab", _d.string),
             files=o.opt("files", _d.array(UploadedFile.decode)),
             file_chooser=o.opt("fileChooser", FileChooserInfo.decode),
+            dropped_on=o.opt("droppedOn", ActionTarget.decode),
         )
 
 
@@ -868,6 +871,181 @@ class CountOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as CountOutput."""
         o = _d.Fields("CountOutput", raw, path)
         return cls(count=o.req("count", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class BoxOutput:
+    """Result of `box`: the element's border box."""
+
+    x: float
+    """Left edge in the top-level viewport, CSS pixels (through same-origin frames)."""
+    y: float
+    """Top edge in the top-level viewport, CSS pixels."""
+    width: float
+    """Width in CSS pixels."""
+    height: float
+    """Height in CSS pixels."""
+    page_x: float
+    """Left edge in its own document (viewport x plus that document's horizontal scroll)."""
+    page_y: float
+    """Top edge in its own document (viewport y plus that document's vertical scroll)."""
+    visible: bool
+    """Whether it is visible (rendered, not hidden, non-zero size)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> BoxOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as BoxOutput."""
+        o = _d.Fields("BoxOutput", raw, path)
+        return cls(
+            x=o.req("x", _d.number),
+            y=o.req("y", _d.number),
+            width=o.req("width", _d.number),
+            height=o.req("height", _d.number),
+            page_x=o.req("pageX", _d.number),
+            page_y=o.req("pageY", _d.number),
+            visible=o.req("visible", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StylesOutput:
+    """Result of `styles`."""
+
+    styles: Mapping[str, str]
+    """Each property asked for (or of the default set) with its computed value."""
+    truncated: tuple[str, ...] | None
+    """The properties whose value was cut at 500 characters (absent when none)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StylesOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StylesOutput."""
+        o = _d.Fields("StylesOutput", raw, path)
+        return cls(styles=o.req("styles", _d.record(_d.string)), truncated=o.opt("truncated", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class GeometryOutput:
+    """Result of `geometry`: where an element (or the document) is and how much it scrolls."""
+
+    scope: str
+    """The tab measured (its id, `t1`)."""
+    selector: str
+    """The selector as given, or `document`."""
+    x: float
+    """Left edge in the viewport, CSS pixels (the document: its root element's box, so minus the horizontal scroll)."""
+    y: float
+    """Top edge in the viewport, CSS pixels."""
+    width: float
+    """Width of its border box (the document: its root element's)."""
+    height: float
+    """Height of its border box (the document: its root element's)."""
+    client_width: float
+    """Inner width without scrollbar (`clientWidth`; the document: the viewport's)."""
+    client_height: float
+    """Inner height without scrollbar (`clientHeight`)."""
+    scroll_width: float
+    """Width of its content including what overflows (`scrollWidth`)."""
+    scroll_height: float
+    """Height of its content including what overflows (`scrollHeight`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> GeometryOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as GeometryOutput."""
+        o = _d.Fields("GeometryOutput", raw, path)
+        return cls(
+            scope=o.req("scope", _d.string),
+            selector=o.req("selector", _d.string),
+            x=o.req("x", _d.number),
+            y=o.req("y", _d.number),
+            width=o.req("width", _d.number),
+            height=o.req("height", _d.number),
+            client_width=o.req("clientWidth", _d.number),
+            client_height=o.req("clientHeight", _d.number),
+            scroll_width=o.req("scrollWidth", _d.number),
+            scroll_height=o.req("scrollHeight", _d.number),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ScrollOutput:
+    """Result of `scroll`: where the container stood before and after. A scroll that moved nothing (at the end already, or
+    a container that does not scroll) says so in `moved` and in the envelope's warning.
+    """
+
+    scope: str
+    """The tab scrolled (its id, `t1`)."""
+    container: str
+    """The container as given, or `document`."""
+    before: ScrollPosition
+    """The scroll position before."""
+    after: ScrollPosition
+    """The scroll position after."""
+    moved: bool
+    """Whether either offset changed."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ScrollOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ScrollOutput."""
+        o = _d.Fields("ScrollOutput", raw, path)
+        return cls(
+            scope=o.req("scope", _d.string),
+            container=o.req("container", _d.string),
+            before=o.req("before", ScrollPosition.decode),
+            after=o.req("after", ScrollPosition.decode),
+            moved=o.req("moved", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ScrollPosition:
+    """A scroll position in CSS pixels."""
+
+    x: float
+    """Horizontal scroll offset."""
+    y: float
+    """Vertical scroll offset."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ScrollPosition:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ScrollPosition."""
+        o = _d.Fields("ScrollPosition", raw, path)
+        return cls(x=o.req("x", _d.number), y=o.req("y", _d.number))
+
+
+@dataclass(frozen=True, slots=True)
+class ClipboardText:
+    """Result of `clipboard_read`."""
+
+    text: str
+    """The clipboard's text, cut at `maxChars` on a character boundary."""
+    length: int
+    """Its whole length in characters."""
+    truncated: bool
+    """Whether it was cut."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ClipboardText:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ClipboardText."""
+        o = _d.Fields("ClipboardText", raw, path)
+        return cls(
+            text=o.req("text", _d.string),
+            length=o.req("length", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ClipboardWritten:
+    """Result of `clipboard_write`."""
+
+    length: int
+    """How many characters the clipboard holds now (read back after writing)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ClipboardWritten:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ClipboardWritten."""
+        o = _d.Fields("ClipboardWritten", raw, path)
+        return cls(length=o.req("length", _INT_0_TO_ANY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1691,6 +1869,9 @@ ActionOutputActions = Literal[
     "mouse_down",
     "mouse_up",
     "mouse_wheel",
+    "drag",
+    "clipboard_copy",
+    "clipboard_paste",
 ]
 #: The actions whose result is FindOutput.
 FindOutputActions = Literal["find"]
@@ -1708,6 +1889,18 @@ CheckedOutputActions = Literal["is_checked"]
 HtmlOutputActions = Literal["html"]
 #: The actions whose result is CountOutput.
 CountOutputActions = Literal["count"]
+#: The actions whose result is BoxOutput.
+BoxOutputActions = Literal["box"]
+#: The actions whose result is StylesOutput.
+StylesOutputActions = Literal["styles"]
+#: The actions whose result is GeometryOutput.
+GeometryOutputActions = Literal["geometry"]
+#: The actions whose result is ScrollOutput.
+ScrollOutputActions = Literal["scroll"]
+#: The actions whose result is ClipboardText.
+ClipboardTextActions = Literal["clipboard_read"]
+#: The actions whose result is ClipboardWritten.
+ClipboardWrittenActions = Literal["clipboard_write"]
 #: The actions whose result is ReadOutput.
 ReadOutputActions = Literal["read"]
 #: The actions whose result is WaitOutput.
@@ -1831,6 +2024,15 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "is_checked": CheckedOutput.decode,
         "html": HtmlOutput.decode,
         "count": CountOutput.decode,
+        "box": BoxOutput.decode,
+        "styles": StylesOutput.decode,
+        "geometry": GeometryOutput.decode,
+        "scroll": ScrollOutput.decode,
+        "drag": ActionOutput.decode,
+        "clipboard_read": ClipboardText.decode,
+        "clipboard_write": ClipboardWritten.decode,
+        "clipboard_copy": ActionOutput.decode,
+        "clipboard_paste": ActionOutput.decode,
         "read": ReadOutput.decode,
         "wait": WaitOutput.decode,
         "screenshot": ScreenshotOutput.decode,
@@ -1936,6 +2138,30 @@ def decode_result(action: HtmlOutputActions, raw: object) -> HtmlOutput: ...
 
 @overload
 def decode_result(action: CountOutputActions, raw: object) -> CountOutput: ...
+
+
+@overload
+def decode_result(action: BoxOutputActions, raw: object) -> BoxOutput: ...
+
+
+@overload
+def decode_result(action: StylesOutputActions, raw: object) -> StylesOutput: ...
+
+
+@overload
+def decode_result(action: GeometryOutputActions, raw: object) -> GeometryOutput: ...
+
+
+@overload
+def decode_result(action: ScrollOutputActions, raw: object) -> ScrollOutput: ...
+
+
+@overload
+def decode_result(action: ClipboardTextActions, raw: object) -> ClipboardText: ...
+
+
+@overload
+def decode_result(action: ClipboardWrittenActions, raw: object) -> ClipboardWritten: ...
 
 
 @overload

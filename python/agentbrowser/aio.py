@@ -34,6 +34,10 @@ from .errors import BrowserError
 from .models import (
     Download,
     ActionResult,
+    BoundingBox,
+    ElementGeometry,
+    Locator,
+    ScrollResult,
     BrowserResponse,
     CloseResult,
     Finder,
@@ -63,6 +67,7 @@ from .models import (
     WaitResult,
     clip,
 )
+from .models._actionable import Actionable
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
@@ -78,6 +83,8 @@ __all__ = [
     "AsyncDiagnostics",
     "AsyncEmulation",
     "AsyncScripts",
+    "AsyncScroll",
+    "AsyncClipboard",
 ]
 
 T = TypeVar("T")
@@ -115,6 +122,8 @@ class AsyncBrowser:
         self.dialogs = AsyncDialogs(self)
         self.emulation = AsyncEmulation(self)
         self.scripts = AsyncScripts(self)
+        #: The clipboard: ``browser.clipboard.read()``, ``write(text)``, ``copy()``, ``paste()``.
+        self.clipboard = AsyncClipboard(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -348,6 +357,8 @@ class AsyncPage:
         self.keyboard = AsyncKeyboard(browser)
         #: The low-level mouse pointer.
         self.mouse = AsyncMouse(browser)
+        #: Scrolling of the page or a container: ``page.scroll.down()``, ``page.scroll.by(y=200)``.
+        self.scroll = AsyncScroll(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -361,13 +372,36 @@ class AsyncPage:
         """The page URL."""
         return await self._b._drive(_ops.url())
 
-    async def html(self, target: str, *, outer: bool = False, max_bytes: int | None = None) -> str:
-        """The inner HTML (``outer=True``: outer) of a ref or of a CSS selector's first match, cut at ``max_bytes``."""
+    async def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
+        """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
+        Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
         return await self._b._drive(_ops.html(target, outer, max_bytes))
 
-    async def count(self, selector: str) -> int:
-        """How many elements match a CSS selector."""
+    async def count(self, selector: str | Locator[Any]) -> int:
+        """How many elements a CSS selector, an XPath or a Locator matches."""
         return await self._b._drive(_ops.count(selector))
+
+    async def box(self, target: str | Actionable[Any]) -> BoundingBox:
+        """The border box of the one element ``target`` names, in viewport CSS pixels."""
+        return await self._b._drive(_ops.bounding_box(target))
+
+    async def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
+        """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
+        ``invalid_argument``), or the engine's default set (display, visibility, position, size,
+        colors, font...)."""
+        return await self._b._drive(_ops.styles(target, props))
+
+    async def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
+        """The geometry of the document (no selector) or of one element: its box, client and
+        scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
+        return await self._b._drive(_ops.geometry(selector))
+
+    async def drag(
+        self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
+    ) -> ActionResult[AsyncBrowser]:
+        """Drag ``source`` onto ``target`` (refs, selectors, XPaths or Locators) with real input:
+        HTML5 drag and drop or pointer events; the evidence of an action on the source."""
+        return await self._b._drive(_ops.drag(self._b, source, target, wait))
 
     async def read(
         self,
@@ -685,6 +719,65 @@ class AsyncScripts:
 
     def __repr__(self) -> str:
         return f"<AsyncScripts of {self._b!r}>"
+
+
+class AsyncScroll:
+    """Scrolling of the active tab's page or of a container (``selector``); each call answers
+    a :class:`ScrollResult` with the positions before and after (``moved`` False when nothing
+    could scroll), not an action's snapshots."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def by(self, x: float = 0, y: float = 0, selector: str | Actionable[Any] | None = None) -> ScrollResult:
+        """Scroll by ``x``, ``y`` CSS pixels (positive: right, down); non-finite offsets raise ValueError."""
+        return await self._b._drive(_ops.scroll(None, None, x, y, selector))
+
+    async def up(self, px: int = 300, selector: str | Actionable[Any] | None = None) -> ScrollResult:
+        """Scroll up by ``px`` (1 to 1000000)."""
+        return await self._b._drive(_ops.scroll("up", px, 0, 0, selector))
+
+    async def down(self, px: int = 300, selector: str | Actionable[Any] | None = None) -> ScrollResult:
+        """Scroll down by ``px`` (1 to 1000000)."""
+        return await self._b._drive(_ops.scroll("down", px, 0, 0, selector))
+
+    async def left(self, px: int = 300, selector: str | Actionable[Any] | None = None) -> ScrollResult:
+        """Scroll left by ``px`` (1 to 1000000)."""
+        return await self._b._drive(_ops.scroll("left", px, 0, 0, selector))
+
+    async def right(self, px: int = 300, selector: str | Actionable[Any] | None = None) -> ScrollResult:
+        """Scroll right by ``px`` (1 to 1000000)."""
+        return await self._b._drive(_ops.scroll("right", px, 0, 0, selector))
+
+    def __repr__(self) -> str:
+        return f"<AsyncScroll of {self._b!r}>"
+
+
+class AsyncClipboard:
+    """The browser's clipboard, used from the active page (which must be a secure context:
+    https, localhost or 127.0.0.1; the engine grants its origin the clipboard permissions)."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def read(self, *, max_chars: int | None = None) -> str:
+        """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
+        return await self._b._drive(_ops.clipboard_read(max_chars))
+
+    async def write(self, text: str) -> None:
+        """Put ``text`` on the clipboard (read back to check it is there)."""
+        await self._b._drive(_ops.clipboard_write(text))
+
+    async def copy(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Copy the focused element's selection (Control+C), with evidence."""
+        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_copy", wait))
+
+    async def paste(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Paste the clipboard into the focused element (Control+V), with evidence."""
+        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_paste", wait))
+
+    def __repr__(self) -> str:
+        return f"<AsyncClipboard of {self._b!r}>"
 
 
 class AsyncDialogs:

@@ -148,6 +148,24 @@ PAGES: dict[str, str] = {
         '<label><input id="agree" type="checkbox"> Agree</label><p id="dyn"></p>',
         "<script>window.clicks = []</script>",
     ),
+    "/layout": _page(
+        "Layout",
+        '<div id="panel" style="position:absolute;left:40px;top:30px;width:200px;height:100px;color:rgb(0, 128, 0)">'
+        "Panel</div>"
+        '<div id="list" style="position:absolute;left:300px;top:30px;width:150px;height:80px;overflow:auto">'
+        '<div style="height:400px">tall</div></div>'
+        '<div id="card" draggable="true" style="position:absolute;left:40px;top:200px;width:100px;height:50px">Card</div>'
+        '<div id="zone" style="position:absolute;left:300px;top:200px;width:150px;height:80px">Drop here</div>'
+        '<input id="src" value="copy me" style="position:absolute;left:40px;top:320px">'
+        '<input id="dst" style="position:absolute;left:300px;top:320px">'
+        '<p class="two">a</p><p class="two">b</p><div style="height:3000px"></div>'
+        "<script>const z = document.getElementById('zone');"
+        " document.getElementById('card').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'card'));"
+        " z.addEventListener('dragover', e => e.preventDefault());"
+        " z.addEventListener('drop', e => { e.preventDefault(); z.textContent = 'Got ' + e.dataTransfer.getData('text/plain'); });"
+        "</script>",
+        "<style>body{margin:0}</style>",
+    ),
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

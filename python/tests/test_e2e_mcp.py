@@ -66,6 +66,7 @@ CORE = [
     "browser_fill_form",
     "browser_select_option",
     "browser_hover",
+    "browser_drag",
     "browser_press_key",
     "browser_file_upload",
     "browser_wait_for",
@@ -264,6 +265,22 @@ async def error_cases(session: ClientSession, server: str) -> None:
     assert "--caps history" in await error(session, "browser_reload")
     # After every error the session still works.
     assert "Replacement" in await call(session, "browser_snapshot")
+
+
+async def drag_case(session: ClientSession, server: str) -> None:
+    await call(session, "browser_navigate", url=f"{server}/layout")
+    await call(session, "browser_drag", startElement="card", startRef="#card", endElement="drop zone", endRef="#zone")
+    zone = await call(session, "browser_evaluate", function="() => document.getElementById('zone').textContent")
+    assert "Got card" in zone, zone
+    assert "not_found:" in await error(session, "browser_drag", startRef="#card", endRef="#nothing")
+
+
+def test_drag_tool(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await drag_case(session, server)
+
+    asyncio.run(main())
 
 
 def test_errors_are_tool_errors_with_our_codes(agentbrowser_bin: Path, server: str) -> None:

@@ -1,7 +1,7 @@
 //! The command line as clap parses it: global options, launch options and every subcommand.
 
 use agentbrowser_protocol::{
-    ConsoleLevel, ImageFormat, LlmsFile, LoadState, Modifier, MouseButton,
+    ConsoleLevel, ImageFormat, LlmsFile, LoadState, Modifier, MouseButton, ScrollDirection,
 };
 use clap::{Args, Parser, Subcommand};
 
@@ -152,6 +152,32 @@ pub enum Cmd {
         #[arg(long, value_name = "URL")]
         url: Option<String>,
     },
+    /// Scroll the page (or a container, -s) up, down, left or right by PX CSS pixels (default 300).
+    Scroll {
+        /// Which way.
+        #[arg(value_enum)]
+        direction: ScrollDirection,
+        /// How far, 1 to 1000000 CSS pixels (default 300).
+        px: Option<u32>,
+        /// The container to scroll: ref, CSS selector or XPath (default: the page).
+        #[arg(short = 's', long = "selector", value_name = "CONTAINER")]
+        selector: Option<String>,
+    },
+    /// Drag SOURCE onto TARGET with real input (HTML5 drag and drop, or pointer events).
+    Drag {
+        /// What to drag: ref (e3, @e3), CSS selector or XPath.
+        source: String,
+        /// Where to drop it: ref, CSS selector or XPath.
+        target: String,
+        /// Pointer moves between the two ends, 1 to 100 (default 10).
+        #[arg(long, value_name = "N")]
+        steps: Option<u32>,
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// The clipboard: read, write TEXT, copy, paste (copy and paste: the shortcut on the focused element).
+    #[command(subcommand)]
+    Clipboard(ClipboardCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -552,9 +578,9 @@ pub enum GetCmd {
     Value { r#ref: String },
     /// An attribute (prints null when absent).
     Attr { r#ref: String, name: String },
-    /// HTML of a ref or of the first element matching a CSS selector (innerHTML; bounded).
+    /// HTML of the one element a ref, CSS selector or XPath names (innerHTML; bounded).
     Html {
-        /// A ref or a CSS selector.
+        /// A ref, a CSS selector or an XPath (several matches are `ambiguous_target`).
         target: String,
         /// The element's own tag too (outerHTML).
         #[arg(long)]
@@ -563,8 +589,43 @@ pub enum GetCmd {
         #[arg(long, value_name = "N")]
         max_bytes: Option<u64>,
     },
-    /// How many elements match a CSS selector.
+    /// How many elements match a CSS selector or XPath.
     Count { selector: String },
+    /// Bounding box of a target in viewport CSS pixels, and its page coordinates.
+    Box { target: String },
+    /// Computed styles of a target (default: a set of useful properties; --prop for exactly those).
+    Styles {
+        /// Ref, CSS selector or XPath.
+        target: String,
+        /// A CSS property to read (repeatable), e.g. --prop color --prop font-size.
+        #[arg(long = "prop", value_name = "NAME")]
+        props: Vec<String>,
+    },
+    /// Geometry of the document, or of a target: box, client and scroll sizes.
+    Geometry { target: Option<String> },
+}
+
+/// `clipboard`: the browser's clipboard (the active page's origin is granted access).
+#[derive(Subcommand, Debug)]
+pub enum ClipboardCmd {
+    /// Print the clipboard's text.
+    Read {
+        /// Longest text printed, in characters (default 100000, 0 = no limit).
+        #[arg(long, value_name = "N")]
+        max_chars: Option<u64>,
+    },
+    /// Put TEXT on the clipboard.
+    Write { text: String },
+    /// Copy the focused element's selection (Control+C).
+    Copy {
+        #[command(flatten)]
+        after: AfterArgs,
+    },
+    /// Paste the clipboard into the focused element (Control+V).
+    Paste {
+        #[command(flatten)]
+        after: AfterArgs,
+    },
 }
 
 /// `is`: a ref's state.

@@ -12,8 +12,8 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    AfterArgs, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd, SessionCmd, SetCmd,
-    TabCmd,
+    AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
+    SessionCmd, SetCmd, TabCmd,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -122,6 +122,33 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::AddStyle { css, url } => {
             Command::AddStyle(agentbrowser_protocol::AddStyleParams { content: css, url })
         }
+        Cmd::Scroll {
+            direction,
+            px,
+            selector,
+        } => Command::Scroll(agentbrowser_protocol::ScrollParams {
+            direction: Some(direction),
+            px,
+            x: None,
+            y: None,
+            selector: selector.map(Into::into),
+        }),
+        Cmd::Drag {
+            source,
+            target,
+            steps,
+            after,
+        } => {
+            let (wait, evidence) = wait_and_evidence(after);
+            Command::Drag(agentbrowser_protocol::DragParams {
+                source: source.into(),
+                target: target.into(),
+                steps,
+                wait,
+                evidence,
+            })
+        }
+        Cmd::Clipboard(c) => clipboard(c),
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -279,11 +306,27 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             outer,
             max_bytes,
         }) => Command::Html(HtmlParams {
-            target,
+            target: target.into(),
             outer: Some(outer),
             max_bytes,
         }),
-        Cmd::Get(GetCmd::Count { selector }) => Command::Count(CountParams { selector }),
+        Cmd::Get(GetCmd::Count { selector }) => Command::Count(CountParams {
+            selector: selector.into(),
+        }),
+        Cmd::Get(GetCmd::Box { target }) => Command::Box(agentbrowser_protocol::BoxParams {
+            target: target.into(),
+        }),
+        Cmd::Get(GetCmd::Styles { target, props }) => {
+            Command::Styles(agentbrowser_protocol::StylesParams {
+                target: target.into(),
+                props: (!props.is_empty()).then_some(props),
+            })
+        }
+        Cmd::Get(GetCmd::Geometry { target }) => {
+            Command::Geometry(agentbrowser_protocol::GeometryParams {
+                selector: target.map(Into::into),
+            })
+        }
         Cmd::Is(IsCmd::Visible { r#ref }) => Command::IsVisible(RefParams {
             target: r#ref.into(),
         }),
@@ -748,6 +791,22 @@ fn mouse(m: MouseCmd) -> Command {
                 evidence,
             })
         }
+    }
+}
+
+fn clipboard(c: ClipboardCmd) -> Command {
+    use agentbrowser_protocol::{ClipboardKeyParams, ClipboardReadParams, ClipboardWriteParams};
+    let keys = |after| {
+        let (wait, evidence) = wait_and_evidence(after);
+        ClipboardKeyParams { wait, evidence }
+    };
+    match c {
+        ClipboardCmd::Read { max_chars } => {
+            Command::ClipboardRead(ClipboardReadParams { max_chars })
+        }
+        ClipboardCmd::Write { text } => Command::ClipboardWrite(ClipboardWriteParams { text }),
+        ClipboardCmd::Copy { after } => Command::ClipboardCopy(keys(after)),
+        ClipboardCmd::Paste { after } => Command::ClipboardPaste(keys(after)),
     }
 }
 

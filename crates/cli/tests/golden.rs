@@ -280,6 +280,22 @@ fn every_command_answers_as_pinned() {
     run(a(&["addscript", "window.added = 1"]));
     run(a(&["addstyle", "body { margin: 0 }"]));
     run(a(&["addscript", "--url", "/missing.js"]));
+    // Layout reads, scroll, drag, clipboard (on the form page again).
+    run(a(&["open", &base]));
+    run(a(&["get", "box", "#go"]));
+    run(a(&["get", "styles", "#go", "--prop", "display"]));
+    run(a(&["get", "styles", "#go", "--prop", "colour"]));
+    run(a(&["get", "geometry", "#f"]));
+    run(a(&["get", "count", "//input"]));
+    run(a(&["get", "html", "input"]));
+    run(a(&["scroll", "up"]));
+    run(a(&["scroll", "down", "0"]));
+    run(a(&["drag", "#go", "#name", "--no-evidence"]));
+    run(a(&["clipboard", "write", "golden"]));
+    run(a(&["clipboard", "read"]));
+    run(a(&["focus", "#name", "--no-evidence"]));
+    run(a(&["clipboard", "copy", "--no-evidence"]));
+    run(a(&["clipboard", "paste", "--no-evidence"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

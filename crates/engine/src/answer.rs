@@ -82,6 +82,18 @@ impl PageFailure {
                 format!("invalid parameter `selector`: {}", self.message),
             ),
             "not_found" => (ErrorCode::NotFound, self.message.clone()),
+            "unknown_property" => (
+                ErrorCode::InvalidArgument,
+                format!(
+                    "invalid parameter `props`: {} (the browser does not know it; use a CSS property \
+                     name such as `font-size`, or a `--custom` property)",
+                    self.message
+                ),
+            ),
+            "gone" => (
+                ErrorCode::StaleRef,
+                format!("{what} was removed from the page; take a new `snapshot`"),
+            ),
             _ => (
                 ErrorCode::Internal,
                 format!("the page script failed on {what}: {}", self.message),

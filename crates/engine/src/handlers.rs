@@ -10,6 +10,9 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
 pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
+pub(crate) use crate::clipboard::{
+    copy as ClipboardCopy, paste as ClipboardPaste, read as ClipboardRead, write as ClipboardWrite,
+};
 pub(crate) use crate::control::{close as Close, launch as Launch, status as Status};
 pub(crate) use crate::devices::{
     keyboard_down as KeyboardDown, keyboard_insert_text as KeyboardInsertText,
@@ -28,6 +31,7 @@ pub(crate) use crate::emulation::{
     set_offline as SetOffline, set_permissions as SetPermissions, set_timezone as SetTimezone,
     set_user_agent as SetUserAgent, set_viewport as SetViewport, settings as Settings,
 };
+pub(crate) use crate::drag::drag as Drag;
 pub(crate) use crate::files::{
     download as Download, upload as Upload, wait_download as WaitDownload,
 };
@@ -35,6 +39,9 @@ pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,
     press as Press, scroll_into_view as ScrollIntoView, select as Select, tap as Tap,
     type_text as Type, uncheck as Uncheck,
+};
+pub(crate) use crate::layout::{
+    bbox as Box, geometry as Geometry, scroll as Scroll, styles as Styles,
 };
 pub(crate) use crate::nav::{
     back as Back, eval as Eval, forward as Forward, open as Open, reload as Reload, title as Title,

@@ -1,4 +1,4 @@
-//! Reads of a ref: text, inner text, value, an attribute and boolean states.
+//! Reads of a target: text, inner text, value, an attribute, boolean states, HTML and counts.
 
 use agentbrowser_protocol::{
     AttributeParams, CheckedOutput, CountOutput, CountParams, HtmlOutput, HtmlParams, RefParams,
@@ -7,11 +7,8 @@ use agentbrowser_protocol::{
 use serde_json::{Value, json};
 
 use crate::actions;
-use crate::answer;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
-use crate::refs::parse_ref;
-use crate::world::{self, FrameTarget};
 
 /// Default bound of `html`, in bytes.
 const HTML_MAX_BYTES: u64 = 100_000;
@@ -93,39 +90,20 @@ struct HtmlAnswer {
     truncated: bool,
 }
 
-/// `html`: the inner (or outer) HTML of a ref or of a selector's first match, cut at `maxBytes`.
+/// `html`: the inner (or outer) HTML of the one element a target names, cut at `maxBytes`.
 pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<HtmlOutput> {
     let max = p.max_bytes.unwrap_or(HTML_MAX_BYTES);
     let arg = json!({"outer": p.outer.unwrap_or(false), "max": max});
-    let r = if parse_ref(&p.target).is_ok() {
-        let page = cx.ref_page(&p.target).await?;
-        actions::read(&page, &p.target, "html", arg).await?
-    } else {
-        select(cx, &p.target, "html", arg).await?
-    };
-    let a: HtmlAnswer = decode(r, "html")?;
+    let r = read::<HtmlAnswer>(cx, &p.target, "html", arg).await?;
     Ok(HtmlOutput {
-        html: a.html,
-        length: a.length,
-        truncated: a.truncated,
+        html: r.html,
+        length: r.length,
+        truncated: r.truncated,
     })
 }
 
-/// `count`: how many elements match a CSS selector in the active tab's document.
+/// `count`: how many elements a selector, XPath or locator matches in the active tab's document.
 pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<CountOutput> {
-    let r = select(cx, &p.selector, "count", Value::Null).await?;
-    decode(r, "count")
-}
-
-/// Runs `__ab.select` in the active tab's main frame (the engine's world).
-async fn select(cx: &mut Cx<'_>, selector: &str, op: &str, arg: Value) -> Result<Value> {
-    let page = cx.page().await?;
-    let call = format!(
-        "select({}, {}, {})",
-        serde_json::to_string(selector).unwrap_or_default(),
-        serde_json::to_string(op).unwrap_or_default(),
-        arg
-    );
-    let r = world::call_api(&page, &FrameTarget::main(&page), &call).await?;
-    answer::value(r, &format!("the first element matching {selector:?}"))
+    let count = crate::targets::count(cx, &p.selector).await?;
+    Ok(CountOutput { count })
 }

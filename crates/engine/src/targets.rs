@@ -155,6 +155,27 @@ pub(crate) async fn target_page(cx: &mut Cx<'_>, target: &Target) -> Result<(Pag
     Ok((page, r.id))
 }
 
+/// How many elements a selector, XPath or locator (not a ref) matches now (a locator's `nth`
+/// counts that one match).
+pub(crate) async fn count(cx: &mut Cx<'_>, target: &Target) -> Result<u64> {
+    let page = cx.page().await?;
+    let what = target.describe();
+    let spec = spec(target).ok_or_else(|| {
+        EngineError::invalid("invalid parameter `selector`: a ref; give a selector or a locator")
+    })?;
+    let v = call(&page, spec, &what, json!({"mode": "count"})).await?;
+    #[derive(serde::Deserialize)]
+    struct Counted {
+        count: u64,
+    }
+    let c: Counted = serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer counting {what} is malformed: {e}"
+        ))
+    })?;
+    Ok(c.count)
+}
+
 /// `find`: the elements a selector or locator matches now, each with its ref.
 pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
     let page = cx.page().await?;

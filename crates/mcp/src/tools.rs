@@ -212,6 +212,8 @@ tools! {
     browser_select_option(SelectArgs) "Select option" [Core] uses ["select", "diff"] => select_option;
     /// Move the mouse over an element. Answers what changed.
     browser_hover(TargetArgs) "Hover mouse" [Core] uses ["hover", "diff"] => hover;
+    /// Drag one element onto another with real input (HTML5 drag and drop, or pointer events for sortable lists). Answers what changed.
+    browser_drag(DragArgs) "Drag mouse" [Core] uses ["drag", "diff"] => drag;
     /// Press a key or chord on the focused element, such as `Enter`, `ArrowLeft`, `a` or `Control+A`. Answers what changed.
     browser_press_key(PressArgs) "Press a key" [Core] uses ["press", "diff"] => press_key;
     /// Upload files: answers the file chooser a click opened (the click's answer says one is open), or, with `target`, sets them on that file input or on the hidden one its button or label stands for. Answers what the input holds and what changed.
@@ -353,6 +355,20 @@ pub struct TargetArgs {
     pub element: Option<String>,
     /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
     pub target: String,
+}
+
+/// Arguments of `browser_drag` (Playwright MCP's shape).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DragArgs {
+    /// Human-readable source element description used to obtain permission to interact with the element.
+    pub start_element: Option<String>,
+    /// Exact source element reference from the page snapshot (`e5`), a CSS selector or an XPath that matches exactly one element.
+    pub start_ref: String,
+    /// Human-readable target element description used to obtain permission to interact with the element.
+    pub end_element: Option<String>,
+    /// Exact target element reference from the page snapshot, a CSS selector or an XPath that matches exactly one element.
+    pub end_ref: String,
 }
 
 /// Arguments of `browser_click`.
@@ -1071,6 +1087,22 @@ async fn hover(cx: Ctx, a: TargetArgs) -> Result<Answer, ToolError> {
         &cx,
         Command::Hover(RefActionParams {
             target,
+            wait: None,
+            evidence: Some(false),
+        }),
+    )
+    .await?;
+    after_actions(&cx, &[out]).await
+}
+
+async fn drag(cx: Ctx, a: DragArgs) -> Result<Answer, ToolError> {
+    let (source, target) = (resolve(&a.start_ref)?, resolve(&a.end_ref)?);
+    let out = act(
+        &cx,
+        Command::Drag(agentbrowser_protocol::DragParams {
+            source,
+            target,
+            steps: None,
             wait: None,
             evidence: Some(false),
         }),

@@ -81,6 +81,8 @@ error_codes! {
     DialogOpen => "dialog_open",
     /// `dialog accept` or `dialog dismiss` found no dialog open in the active tab.
     NoDialog => "no_dialog",
+    /// The active page cannot use the clipboard: it is not a secure context (https, localhost or 127.0.0.1), or the browser refused the clipboard.
+    ClipboardUnavailable => "clipboard_unavailable",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -103,6 +103,8 @@ impl Command {
             Command::Type(p) => &p.wait,
             Command::Press(p) => &p.wait,
             Command::Upload(p) => &p.wait,
+            Command::Drag(p) => &p.wait,
+            Command::ClipboardCopy(p) | Command::ClipboardPaste(p) => &p.wait,
             Command::Check(p)
             | Command::Uncheck(p)
             | Command::Hover(p)
@@ -294,10 +296,28 @@ macro_rules! for_each_command {
             IsEnabled(RefParams) -> ValueOutput<bool> => "is_enabled" [Read],
             /// Whether a checkbox, radio, switch or toggle ref is checked.
             IsChecked(RefParams) -> CheckedOutput => "is_checked" [Read],
-            /// The HTML of a ref or of the first element matching a CSS selector (bounded).
+            /// The HTML of a target (ref, selector, XPath or locator matching exactly one element; bounded).
             Html(HtmlParams) -> HtmlOutput => "html" [Read],
-            /// How many elements match a CSS selector in the active tab's document.
+            /// How many elements a CSS selector, XPath or locator matches in the active tab's document.
             Count(CountParams) -> CountOutput => "count" [Read],
+            /// A target's border box in viewport CSS pixels, and its position in its document.
+            Box(BoxParams) -> BoxOutput => "box" [Read],
+            /// A target's computed styles: the properties asked for, or a bounded default set.
+            Styles(StylesParams) -> StylesOutput => "styles" [Read],
+            /// The geometry of the document or of one element: box, client and scroll sizes (whether it overflows).
+            Geometry(GeometryParams) -> GeometryOutput => "geometry" [Read],
+            /// Scroll the page or a container by a direction and distance or by offsets; answers the positions before and after (`moved` false and a warning when nothing moved).
+            Scroll(ScrollParams) -> ScrollOutput => "scroll" [Mutate],
+            /// Drag one target onto another with real input (HTML5 drag and drop, or pointer events for sortable lists).
+            Drag(DragParams) -> ActionOutput => "drag" [Mutate],
+            /// The text on the clipboard (bounded).
+            ClipboardRead(ClipboardReadParams) -> ClipboardText => "clipboard_read" [Read],
+            /// Put text on the clipboard.
+            ClipboardWrite(ClipboardWriteParams) -> ClipboardWritten => "clipboard_write" [Mutate],
+            /// Copy the focused element's selection (the platform shortcut, Control+C).
+            ClipboardCopy(ClipboardKeyParams) -> ActionOutput => "clipboard_copy" [Mutate],
+            /// Paste the clipboard into the focused element (the platform shortcut, Control+V).
+            ClipboardPaste(ClipboardKeyParams) -> ActionOutput => "clipboard_paste" [Mutate],
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
             Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.

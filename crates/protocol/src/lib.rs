@@ -17,6 +17,7 @@ pub use caps::{
     emulation::*, files::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
     targets::*, wait::*,
 };
+pub use caps::{clipboard::*, drag::*, layout::*};
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

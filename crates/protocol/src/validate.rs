@@ -21,12 +21,3 @@ pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> Result<(), St
 pub(crate) fn wait(w: &Option<WaitCondition>) -> Result<(), String> {
     w.as_ref().map_or(Ok(()), WaitCondition::validate)
 }
-
-/// A CSS selector must not be empty.
-pub(crate) fn selector(field: &str, s: &str) -> Result<(), String> {
-    if s.trim().is_empty() {
-        invalid(field, "empty; give a CSS selector such as `main a`")
-    } else {
-        Ok(())
-    }
-}

@@ -22,6 +22,8 @@ from .diagnostics import LogLevel as LogLevel
 from .diagnostics import logged_errors as logged_errors
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
+from .layout import SCROLL_DIRECTIONS as SCROLL_DIRECTIONS
+from .layout import BoundingBox, ElementGeometry, ScrollPosition, ScrollResult
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
 from .files import Download, FileChooser, UploadedFile
@@ -79,6 +81,10 @@ __all__ = [
     "Dialog",
     "DialogResult",
     "DialogStatus",
+    "BoundingBox",
+    "ElementGeometry",
+    "ScrollPosition",
+    "ScrollResult",
     "ConsoleMessage",
     "ConsoleLog",
     "PageError",

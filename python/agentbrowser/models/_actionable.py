@@ -227,6 +227,20 @@ class Actionable(ABC, Generic[B]):
         """Scroll the element into the viewport."""
         return self.browser._drive(self.browser._ops.mutate(self, "scroll_into_view", {}, wait))
 
+    @overload
+    def drag_to(
+        self: Actionable[Browser], target: str | Actionable[Any], *, wait: Wait | None = ...
+    ) -> ActionResult[Browser]: ...
+    @overload
+    def drag_to(
+        self: Actionable[AsyncBrowser], target: str | Actionable[Any], *, wait: Wait | None = ...
+    ) -> Awaitable[ActionResult[AsyncBrowser]]: ...
+    def drag_to(
+        self, target: str | Actionable[Any], *, wait: Wait | None = None
+    ) -> ActionResult[Any] | Awaitable[ActionResult[Any]]:
+        """Drag this element onto ``target`` (a ref, selector, Ref or Locator) with real input."""
+        return self.browser._drive(self.browser._ops.drag(self.browser, self, target, wait))
+
     # -- reads -------------------------------------------------------------------
 
     @overload

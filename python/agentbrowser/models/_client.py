@@ -59,6 +59,11 @@ class ModelOps(Protocol):
     def download(self, target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None) -> Op[Download]:
         """Click ``target`` and move the download it starts to ``path``."""
 
+    def drag(
+        self, browser: B, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
+    ) -> Op[ActionResult[B]]:
+        """Drag ``source`` onto ``target``."""
+
     def read_str(
         self, target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]
     ) -> Op[str]:

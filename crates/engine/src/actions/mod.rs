@@ -19,6 +19,7 @@ use crate::wait;
 use crate::world::{self, ElementHandle};
 
 mod actionable;
+pub(crate) mod drag;
 mod guard;
 
 pub use actionable::STABLE_AFTER;

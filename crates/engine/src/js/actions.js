@@ -536,6 +536,44 @@ function (op, arg) {
       }
       return { x, y, width: w, height: h, visible: isVisible(el), vw: win.innerWidth, vh: win.innerHeight };
     }
+    case 'geometry': {
+      // Unclipped border box in the top frame this world reaches (CSS pixels), its place in its
+      // own document, and its client and scroll sizes.
+      const r = el.getBoundingClientRect();
+      const win = el.ownerDocument.defaultView;
+      const off = frameOffset(el);
+      return {
+        x: r.x + off.x, y: r.y + off.y, width: r.width, height: r.height,
+        pageX: r.x + win.scrollX, pageY: r.y + win.scrollY, visible: isVisible(el),
+        clientWidth: el.clientWidth, clientHeight: el.clientHeight,
+        scrollWidth: el.scrollWidth, scrollHeight: el.scrollHeight,
+      };
+    }
+    case 'styles': {
+      // Computed values of the properties asked for; a name the browser does not know fails.
+      const cs = getComputedStyle(el);
+      const known = (p) => p.startsWith('--') || CSS.supports(p, 'inherit');
+      const unknown = arg.props.filter((p) => !known(p));
+      if (unknown.length) return fail('unknown_property', 'unknown CSS propert' + (unknown.length === 1 ? 'y ' : 'ies ') + unknown.join(', '), { unknown });
+      const styles = {}, truncated = [];
+      for (const p of arg.props) {
+        let v = cs.getPropertyValue(p).trim();
+        if (v.length > arg.max) { v = v.slice(0, arg.max); truncated.push(p); }
+        styles[p] = v;
+      }
+      return { styles, truncated };
+    }
+    case 'scrollBy': {
+      // Scrolls the element itself by (x, y) at once; where it stood before and after.
+      if (!el.isConnected) return fail('gone', 'it was removed from the page');
+      const before = { x: el.scrollLeft, y: el.scrollTop };
+      el.scrollBy({ left: arg.x, top: arg.y, behavior: 'instant' });
+      const after = { x: el.scrollLeft, y: el.scrollTop };
+      const cs = getComputedStyle(el);
+      const scrolls = (o, over) => over && /(auto|scroll|hidden)/.test(o);
+      const scrollable = scrolls(cs.overflowX, el.scrollWidth > el.clientWidth) || scrolls(cs.overflowY, el.scrollHeight > el.clientHeight);
+      return { before, after, scrollable };
+    }
     case 'html': {
       const h = arg && arg.outer ? el.outerHTML : el.innerHTML;
       const max = arg && arg.max > 0 ? arg.max : Infinity;

@@ -283,6 +283,9 @@ pub struct ActionReport {
     /// without a ref.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_chooser: Option<crate::caps::files::FileChooserInfo>,
+    /// `drag`: the element dropped on (the action's `target` is the element dragged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped_on: Option<ActionTarget>,
 }
 
 /// A JavaScript dialog the page opened, and how it was answered.
@@ -309,6 +312,16 @@ impl Present for ActionOutput {
             None if action == "upload" => "upload (the open file chooser)".to_string(),
             None => format!("{action} {}", self.report.key.as_deref().unwrap_or("")),
         };
+        if let Some(d) = &self.report.dropped_on {
+            if d.name.is_empty() {
+                line.push_str(&format!(" -> onto {} ({})", d.target, d.role));
+            } else {
+                line.push_str(&format!(
+                    " -> onto {} ({} \"{}\")",
+                    d.target, d.role, d.name
+                ));
+            }
+        }
         if let Some(Some(tab)) = &self.report.new_tab {
             line.push_str(&format!(" -> opened tab {tab}"));
         }

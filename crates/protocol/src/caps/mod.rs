@@ -3,14 +3,17 @@
 
 pub mod actions;
 pub mod capture;
+pub mod clipboard;
 pub mod common;
 pub mod control;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
 pub mod emulation;
+pub mod drag;
 pub mod files;
 pub mod input;
+pub mod layout;
 pub mod nav;
 pub mod read;
 pub mod reading;

@@ -1,11 +1,11 @@
-//! Reads of a ref or of a CSS selector: text, value, attributes, states, HTML, counts.
+//! Reads of a target (ref, selector, XPath or locator): text, value, attributes, states, HTML, counts.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::targets::Target;
 use crate::present::Present;
-use crate::validate::{Validate, selector};
+use crate::validate::{Validate, invalid};
 
 /// Parameters of a read on a ref: `text`, `inner_text`, `input_value`, `is_visible`, `is_enabled`, `is_checked`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -33,8 +33,10 @@ pub struct AttributeParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HtmlParams {
-    /// A ref (`e3`, `@e3`) or a CSS selector (its first match).
-    pub target: String,
+    /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+    /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match
+    /// exactly one element (several are `ambiguous_target`).
+    pub target: Target,
     /// The element's own tag too (outerHTML) instead of its content (innerHTML).
     pub outer: Option<bool>,
     /// Largest HTML returned, in bytes (default 100000, 0 = no limit); longer is cut and says so.
@@ -45,8 +47,9 @@ pub struct HtmlParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CountParams {
-    /// CSS selector.
-    pub selector: String,
+    /// What to count: a CSS selector (`css=` optional), an XPath (`//...`, `xpath=...`) or a
+    /// locator `{"find": {...}}` (its `nth`, if any, counts that one match); not a ref.
+    pub selector: Target,
 }
 
 impl Validate for RefParams {
@@ -63,13 +66,23 @@ impl Validate for AttributeParams {
 
 impl Validate for HtmlParams {
     fn validate(&self) -> Result<(), String> {
-        selector("target", &self.target)
+        self.target
+            .validate()
+            .map_err(|e| e.replace("`ref`", "`target`"))
     }
 }
 
 impl Validate for CountParams {
     fn validate(&self) -> Result<(), String> {
-        selector("selector", &self.selector)
+        if self.selector.as_ref_id().is_some() {
+            return invalid(
+                "selector",
+                "a ref; `count` counts the matches of a CSS selector, an XPath or a locator",
+            );
+        }
+        self.selector
+            .validate()
+            .map_err(|e| e.replace("`ref`", "`selector`"))
     }
 }
 

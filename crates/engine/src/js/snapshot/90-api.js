@@ -311,6 +311,7 @@
         return { ok: false, code: 'not_found', message: spec.what + ' has no match number ' + nth + ': it matches ' + count + ' element' + (count === 1 ? '' : 's'), detail: { count } };
       }
     }
+    if (spec.mode === 'count') return { ok: true, value: { count: list.length } };
     if (spec.mode === 'list') {
       const limit = spec.limit > 0 ? spec.limit : 50;
       return { ok: true, value: { count: list.length, matches: list.slice(0, limit).map((el) => described(el, true)), docToken, nextRef: counter } };
