@@ -24,6 +24,7 @@ pub(crate) use crate::dialogs::{
     accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,
 };
 pub(crate) use crate::diff::handle as Diff;
+pub(crate) use crate::drag::drag as Drag;
 pub(crate) use crate::emulation::{
     add_init_script as AddInitScript, add_script as AddScript, add_style as AddStyle,
     devices_list as Devices, remove_init_script as RemoveInitScript, set_device as SetDevice,
@@ -31,7 +32,6 @@ pub(crate) use crate::emulation::{
     set_offline as SetOffline, set_permissions as SetPermissions, set_timezone as SetTimezone,
     set_user_agent as SetUserAgent, set_viewport as SetViewport, settings as Settings,
 };
-pub(crate) use crate::drag::drag as Drag;
 pub(crate) use crate::files::{
     download as Download, upload as Upload, wait_download as WaitDownload,
 };
