@@ -31,6 +31,16 @@ def gen_wire() -> ModuleType:
     return module
 
 
+def _types(prop: dict[str, object]) -> list[str]:
+    """The JSON types a schema property allows (a ``$ref`` to a string enum is a string)."""
+    if "type" in prop:
+        t = prop["type"]
+        return [str(x) for x in t] if isinstance(t, list) else [str(t)]
+    options = prop.get("anyOf", [prop])
+    assert isinstance(options, list)
+    return ["string" if "$ref" in o else str(o["type"]) for o in options]
+
+
 def test_every_launch_param_and_client_option_has_the_schemas_rule() -> None:
     owners = {"LaunchParams": SCHEMA["$defs"]["LaunchParams"], "clientOptions": SCHEMA["clientOptions"]}
     assert set(OPTION_RULES) == set(owners)
@@ -39,7 +49,7 @@ def test_every_launch_param_and_client_option_has_the_schemas_rule() -> None:
         assert set(OPTION_RULES[owner]) == set(props), owner
         for key, prop in props.items():
             rule = OPTION_RULES[owner][key]
-            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+            types = _types(prop)
             assert rule.kind in types and rule.nullable == ("null" in types), (owner, key)
             assert (rule.minimum, rule.maximum) == (prop.get("minimum"), prop.get("maximum")), (owner, key)
             assert rule.min_length == prop.get("minLength") and rule.pattern == prop.get("pattern"), (owner, key)
