@@ -82,6 +82,20 @@ impl PageFailure {
                 format!("invalid parameter `selector`: {}", self.message),
             ),
             "not_found" => (ErrorCode::NotFound, self.message.clone()),
+            "invalid_value" => (
+                ErrorCode::InvalidArgument,
+                format!(
+                    "invalid parameter `value` for {what}: {}; nothing was set",
+                    self.message
+                ),
+            ),
+            "value_rejected" => (
+                ErrorCode::ActionFailed,
+                format!(
+                    "the browser did not take the value for {what}: {}",
+                    self.message
+                ),
+            ),
             _ => (
                 ErrorCode::Internal,
                 format!("the page script failed on {what}: {}", self.message),
