@@ -73,14 +73,8 @@ fn selector_states_function_and_ready() {
     assert!(message.contains("p.item"), "{message}");
     // Nothing matches: `detached` holds; `attached` times out naming that.
     cli.ok(&["wait", "#result", "--state", "detached"]);
-    let (code, message, _) = cli.err(&[
-        "--timeout",
-        "400",
-        "wait",
-        "#result",
-        "--state",
-        "attached",
-    ]);
+    let (code, message, _) =
+        cli.err(&["--timeout", "400", "wait", "#result", "--state", "attached"]);
     assert_eq!(code, "timeout");
     assert!(message.contains("no element matched"), "{message}");
 
@@ -102,14 +96,22 @@ fn selector_states_function_and_ready() {
     // A predicate: truthy now; an exception is js_error with the page's message (not a timeout).
     cli.ok(&["wait", "--fn", "() => window.done === true"]);
     cli.ok(&["wait", "--fn", "document.title === 'Waits'"]);
-    cli.ok(&["wait", "--fn", "async () => { await new Promise(r => setTimeout(r, 50)); return 1; }"]);
+    cli.ok(&[
+        "wait",
+        "--fn",
+        "async () => { await new Promise(r => setTimeout(r, 50)); return 1; }",
+    ]);
     let (code, message, _) = cli.err(&["wait", "--fn", "() => { throw new Error('boom here') }"]);
     assert_eq!(code, "js_error", "{message}");
     assert!(message.contains("boom here"), "{message}");
     let (code, message, _) = cli.err(&["wait", "--fn", "() => window.noSuch.field"]);
     assert_eq!(code, "js_error", "{message}");
-    assert!(message.contains("noSuch") || message.contains("undefined"), "{message}");
-    let (code, message, _) = cli.err(&["--timeout", "400", "wait", "--fn", "() => window.done && 0"]);
+    assert!(
+        message.contains("noSuch") || message.contains("undefined"),
+        "{message}"
+    );
+    let (code, message, _) =
+        cli.err(&["--timeout", "400", "wait", "--fn", "() => window.done && 0"]);
     assert_eq!(code, "timeout");
     assert!(message.contains("it last returned 0"), "{message}");
 
@@ -123,7 +125,15 @@ fn selector_states_function_and_ready() {
     assert!(message.contains("it has 50"), "{message}");
 
     // Combined: every condition in order.
-    cli.ok(&["wait", "main", "--ready", "--fn", "() => true", "--text", "xxxx"]);
+    cli.ok(&[
+        "wait",
+        "main",
+        "--ready",
+        "--fn",
+        "() => true",
+        "--text",
+        "xxxx",
+    ]);
 }
 
 #[test]
@@ -134,7 +144,11 @@ fn wait_errors_name_what_was_wrong() {
     // A bad state is refused by the command line, listing the states.
     let r = cli.run(&["wait", "#go", "--state", "shown"]);
     assert!(!r.ok);
-    assert!(r.stderr.contains("visible") && r.stderr.contains("detached"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("visible") && r.stderr.contains("detached"),
+        "{}",
+        r.stderr
+    );
     // ... and by the protocol (a raw request).
     let v = &cli.batch(&[
         r##"{"action": "wait", "condition": {"type": "selector", "selector": "#go", "state": "shown"}}"##,
@@ -224,14 +238,21 @@ fn fill_sets_the_controls_a_user_sets() {
         let (code, message, _) = cli.err(&["fill", sel, bad]);
         assert_eq!(code, "invalid_argument", "{sel} {bad}: {message}");
         assert!(message.contains(says), "{sel} {bad}: {message}");
-        assert_eq!(value(&cli, sel), before, "{sel} changed after a refused value");
+        assert_eq!(
+            value(&cli, sel),
+            before,
+            "{sel} changed after a refused value"
+        );
     }
 
     // A date outside min/max is held by the browser (it is only :invalid), so fill takes it and
     // says what the page holds.
     let out = cli.ok(&["fill", "#lim", "2025-06-01"]);
     assert_eq!(out["value"], "2025-06-01");
-    assert_eq!(cli.eval("document.getElementById('lim').validity.rangeOverflow"), json!(true));
+    assert_eq!(
+        cli.eval("document.getElementById('lim').validity.rangeOverflow"),
+        json!(true)
+    );
     // Clearing a date input empties it.
     let out = cli.ok(&["clear", "#d"]);
     assert_eq!(out["value"], "");

@@ -191,10 +191,12 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
     let mut last = None::<String>;
     loop {
         let left = until.saturating_duration_since(Instant::now());
-        let call = page.session.call_as::<agentbrowser_cdp::types::EvaluateResult>(
-            "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
-        );
+        let call = page
+            .session
+            .call_as::<agentbrowser_cdp::types::EvaluateResult>(
+                "Runtime.evaluate",
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+            );
         match tokio::time::timeout(left, call).await {
             Ok(Ok(r)) => {
                 if let Some(exc) = r.exception_details {

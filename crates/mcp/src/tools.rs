@@ -1119,7 +1119,9 @@ async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> {
         return Err(ToolError::invalid("`state` goes with `selector`"));
     }
     if a.min_text_length.is_some() && a.ready != Some(true) {
-        return Err(ToolError::invalid("`minTextLength` goes with `ready: true`"));
+        return Err(ToolError::invalid(
+            "`minTextLength` goes with `ready: true`",
+        ));
     }
     let extra = [
         a.selector.map(|s| WaitCondition::Selector {
