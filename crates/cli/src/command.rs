@@ -327,6 +327,12 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             // A number is milliseconds; anything else is a selector whose matches reach --state.
             let (ms, selector) = match ms.as_deref().map(|s| (s, s.trim().parse::<i64>())) {
                 Some((_, Ok(n))) => (Some(n), None),
+                Some((s, Err(_))) if s.trim().parse::<f64>().is_ok() => {
+                    return Err(Failure::invalid(
+                        "wait",
+                        format!("MS must be whole milliseconds, got {s:?}"),
+                    ));
+                }
                 Some((s, Err(_))) => (None, Some(s.to_string())),
                 None => (None, None),
             };

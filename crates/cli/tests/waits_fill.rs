@@ -168,6 +168,9 @@ fn wait_errors_name_what_was_wrong() {
     assert_eq!(code, "invalid_argument");
     let (code, message, _) = cli.err(&["wait", "--state", "hidden"]);
     assert_eq!(code, "invalid_argument", "{message}");
+    let (code, message, _) = cli.err(&["wait", "1.5"]);
+    assert_eq!(code, "invalid_argument", "{message}");
+    assert!(message.contains("whole milliseconds"), "{message}");
 }
 
 fn value(cli: &Cli, sel: &str) -> Value {

@@ -228,3 +228,45 @@ impl Present for WaitOutput {
         format!("ok after {} ms", self.elapsed_ms)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cond(v: serde_json::Value) -> Result<WaitCondition, String> {
+        serde_json::from_value(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn new_conditions_parse_and_validate() {
+        let c = cond(serde_json::json!({"type": "selector", "selector": "#a"})).unwrap();
+        assert!(matches!(
+            c,
+            WaitCondition::Selector {
+                state: SelectorState::Visible,
+                ..
+            }
+        ));
+        assert!(c.validate().is_ok());
+        let bad = cond(serde_json::json!({"type": "selector", "selector": "#a", "state": "shown"}))
+            .unwrap_err();
+        assert!(bad.contains("visible") && bad.contains("detached"), "{bad}");
+        let by_ref = cond(serde_json::json!({"type": "selector", "selector": "e3"})).unwrap();
+        assert!(by_ref.validate().unwrap_err().contains("a ref"));
+        let f =
+            cond(serde_json::json!({"type": "function", "function": " ", "timeoutMs": 5})).unwrap();
+        assert!(f.validate().is_err());
+        assert_eq!(f.budget_ms(), 5);
+        let r = cond(serde_json::json!({"type": "ready", "minTextLength": 0})).unwrap();
+        assert!(r.validate().unwrap_err().contains("at least 1"));
+        let all = WaitCondition::all_of(
+            vec![
+                cond(serde_json::json!({"type": "ready"})).unwrap(),
+                cond(serde_json::json!({"type": "function", "function": "1"})).unwrap(),
+            ],
+            Some(70),
+        )
+        .unwrap();
+        assert_eq!(all.budget_ms(), 70);
+    }
+}
