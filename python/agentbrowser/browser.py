@@ -65,6 +65,8 @@ from .models import (
     TabCloseResult,
     TabInfo,
     TabSwitchResult,
+    Locator,
+    SelectorState,
     Wait,
     WaitResult,
     clip,
@@ -470,6 +472,24 @@ class Page:
     def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
         """Wait for a condition, or for ``ms`` milliseconds."""
         return self._b._drive(_ops.wait(condition, ms))
+
+    def wait_for_selector(
+        self, target: str | Locator[Browser], *, state: SelectorState = "visible", timeout_ms: int | None = None
+    ) -> WaitResult:
+        """Wait until what ``target`` matches (a CSS selector, an XPath or a ``page.find``
+        locator) reaches ``state``: ``visible`` (any match visible), ``hidden`` (none visible),
+        ``attached`` (any match) or ``detached`` (none); see :meth:`Wait.selector`."""
+        return self._b._drive(_ops.wait(Wait.selector(target, state=state, timeout_ms=timeout_ms), None))
+
+    def wait_for_function(self, js: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the JavaScript function (or expression) ``js`` returns a truthy value in the
+        page; an exception in it raises ``BrowserError`` (``js_error``) with the page's message."""
+        return self._b._drive(_ops.wait(Wait.function(js, timeout_ms=timeout_ms), None))
+
+    def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the page has rendered text (``document.body.innerText`` at least
+        ``min_text_length`` characters)."""
+        return self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
     def __repr__(self) -> str:
         return f"<Page of {self._b!r}>"

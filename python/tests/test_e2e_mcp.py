@@ -440,6 +440,15 @@ def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
             await call(session, "browser_click", target=ref_of(opened, "button", "Later"))
             waited = await call(session, "browser_wait_for", text="ready now")
             assert waited.startswith("### Result\nok after")
+            # The engine's other conditions: an element's state, a predicate, page text.
+            assert (await call(session, "browser_wait_for", selector="#d", state="visible")).startswith("### Result\nok after")
+            await call(session, "browser_wait_for", function="() => document.getElementById('d').textContent === 'ready now'")
+            await call(session, "browser_wait_for", ready=True, minTextLength=5)
+            late = await error(session, "browser_wait_for", selector="#none", state="attached", timeout=300)
+            assert "timeout:" in late and "no element matched" in late, late
+            thrown = await error(session, "browser_wait_for", function="() => { throw new Error('mcp boom') }")
+            assert "js_error:" in thrown and "mcp boom" in thrown, thrown
+            assert "`state` goes with `selector`" in await error(session, "browser_wait_for", state="hidden")
             keys = await call(session, "browser_navigate", url=f"{server}/keys")
             box = ref_of(keys, "textbox", "Key box")
             typed = await call(session, "browser_type", target=box, text="hi", submit=True)

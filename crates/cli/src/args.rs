@@ -2,6 +2,7 @@
 
 use agentbrowser_protocol::{
     ConsoleLevel, ImageFormat, LlmsFile, LoadState, Modifier, MouseButton, ScrollDirection,
+    SelectorState,
 };
 use clap::{Args, Parser, Subcommand};
 
@@ -399,11 +400,27 @@ pub enum Cmd {
         #[arg(long)]
         cookies: bool,
     },
-    /// Wait for text, a URL, a load state (several: all, in that order), or MS milliseconds.
+    /// Wait for text, a URL, a load state, an element's state (SELECTOR [--state]), a JS
+    /// predicate (--fn), the page having text (--ready); several: all, in that order; or MS
+    /// milliseconds.
     Wait {
-        /// Milliseconds to wait when no condition is given.
-        #[arg(allow_negative_numbers = true)]
-        ms: Option<i64>,
+        /// Milliseconds to wait when no condition is given, or a CSS selector / XPath whose
+        /// matches must reach --state (anything that is not a number).
+        #[arg(allow_negative_numbers = true, value_name = "MS|SELECTOR")]
+        ms: Option<String>,
+        /// With SELECTOR: visible (default; at least one match visible), hidden (no match
+        /// visible), attached (at least one match), detached (none).
+        #[arg(long, value_enum, value_name = "STATE")]
+        state: Option<SelectorState>,
+        /// A JavaScript function (or expression) that must return a truthy value.
+        #[arg(long = "fn", value_name = "JS")]
+        function: Option<String>,
+        /// The page must have rendered text (at least --min-text characters).
+        #[arg(long)]
+        ready: bool,
+        /// With --ready: characters of text the page must have (default 1).
+        #[arg(long, value_name = "N")]
+        min_text: Option<u32>,
         /// Text that must appear on the page.
         #[arg(long)]
         text: Option<String>,
@@ -562,6 +579,15 @@ pub struct AfterArgs {
     /// After the action, wait for a load state.
     #[arg(long, value_enum, value_name = "STATE")]
     pub wait_load: Option<LoadState>,
+    /// After the action, wait for this selector's matches to reach --wait-state.
+    #[arg(long, value_name = "SELECTOR")]
+    pub wait_selector: Option<String>,
+    /// With --wait-selector: visible (default), hidden, attached or detached.
+    #[arg(long, value_enum, value_name = "STATE", requires = "wait_selector")]
+    pub wait_state: Option<SelectorState>,
+    /// After the action, wait for this JavaScript function to return a truthy value.
+    #[arg(long, value_name = "JS")]
+    pub wait_fn: Option<String>,
     /// Skip the before/after snapshots and diff (faster).
     #[arg(long)]
     pub no_evidence: bool,

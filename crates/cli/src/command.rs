@@ -341,13 +341,25 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             text,
             url,
             load,
+            state,
+            function,
+            ready,
+            min_text,
             download: Some(path),
             timeout_ms,
         } => {
-            if ms.is_some() || text.is_some() || url.is_some() || load.is_some() {
+            if ms.is_some()
+                || text.is_some()
+                || url.is_some()
+                || load.is_some()
+                || state.is_some()
+                || function.is_some()
+                || ready
+                || min_text.is_some()
+            {
                 return Err(Failure::invalid(
                     "wait",
-                    "--download waits for a download alone: give no MS, --text, --url or --load with it",
+                    "--download waits for a download alone: give no MS, SELECTOR, --text, --url, --load, --fn or --ready with it",
                 ));
             }
             Command::WaitDownload(WaitDownloadParams {
@@ -360,6 +372,10 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             text,
             url,
             load,
+            state,
+            function,
+            ready,
+            min_text,
             download: None,
             timeout_ms,
         } => {
@@ -369,11 +385,54 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                     "--timeout-ms goes with --download; other waits take the global --timeout",
                 ));
             }
-            let condition = wait_condition(text, url, load);
+            // A number is milliseconds; anything else is a selector whose matches reach --state.
+            let (ms, selector) = match ms.as_deref().map(|s| (s, s.trim().parse::<i64>())) {
+                Some((_, Ok(n))) => (Some(n), None),
+                Some((s, Err(_))) if s.trim().parse::<f64>().is_ok() => {
+                    return Err(Failure::invalid(
+                        "wait",
+                        format!("MS must be whole milliseconds, got {s:?}"),
+                    ));
+                }
+                Some((s, Err(_))) => (None, Some(s.to_string())),
+                None => (None, None),
+            };
+            if state.is_some() && selector.is_none() {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--state goes with a SELECTOR (`wait '#done' --state hidden`)",
+                ));
+            }
+            if min_text.is_some() && !ready {
+                return Err(Failure::invalid(
+                    "wait",
+                    "--min-text goes with --ready (`wait --ready --min-text 200`)",
+                ));
+            }
+            let mut list: Vec<WaitCondition> = selector
+                .map(|s| WaitCondition::Selector {
+                    selector: s.into(),
+                    state: state.unwrap_or_default(),
+                    timeout_ms: None,
+                })
+                .into_iter()
+                .collect();
+            list.extend(function.map(|function| WaitCondition::Function {
+                function,
+                timeout_ms: None,
+            }));
+            if ready {
+                list.push(WaitCondition::Ready {
+                    min_text_length: min_text,
+                    timeout_ms: None,
+                });
+            }
+            list.extend(wait_condition(text, url, load));
+            let condition = WaitCondition::all_of(list, None);
             if condition.is_some() && ms.is_some() {
                 return Err(Failure::invalid(
                     "wait",
-                    "give either MS or --text/--url/--load, not both",
+                    "give either MS or conditions (SELECTOR, --text, --url, --load, --fn, --ready), not both",
                 ));
             }
             Command::Wait(WaitParams {
@@ -528,8 +587,24 @@ fn wait_condition(
 
 /// The `wait` and `evidence` fields of a ref mutation.
 fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<bool>) {
-    let wait = wait_condition(a.wait_text, a.wait_url, a.wait_load);
-    (wait, a.no_evidence.then_some(false))
+    let mut list: Vec<WaitCondition> = a
+        .wait_selector
+        .map(|s| WaitCondition::Selector {
+            selector: s.into(),
+            state: a.wait_state.unwrap_or_default(),
+            timeout_ms: None,
+        })
+        .into_iter()
+        .collect();
+    list.extend(a.wait_fn.map(|function| WaitCondition::Function {
+        function,
+        timeout_ms: None,
+    }));
+    list.extend(wait_condition(a.wait_text, a.wait_url, a.wait_load));
+    (
+        WaitCondition::all_of(list, None),
+        a.no_evidence.then_some(false),
+    )
 }
 
 /// `find BY VALUE [first|last|nth N] [ACTION [ARG]]` as its command: the action on the locator

@@ -171,6 +171,11 @@ fn every_command_answers_as_pinned() {
     run(a(&["errors"]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
+    run(a(&["wait", "form", "--state", "attached"]));
+    run(a(&["wait", "#nothing", "--state", "detached"]));
+    run(a(&["wait", "--fn", "() => document.title.length > 0"]));
+    run(a(&["wait", "--fn", "() => { throw new Error('no') }"]));
+    run(a(&["wait", "--ready", "--min-text", "3"]));
     run(a(&["diff"]));
     run(a(&["screenshot", &at("view.png")]));
     run(a(&["screenshot", "#go", &at("go.jpg"), "--quality", "60"]));

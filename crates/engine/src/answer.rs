@@ -94,6 +94,20 @@ impl PageFailure {
                 ErrorCode::StaleRef,
                 format!("{what} was removed from the page; take a new `snapshot`"),
             ),
+            "invalid_value" => (
+                ErrorCode::InvalidArgument,
+                format!(
+                    "invalid parameter `value` for {what}: {}; nothing was set",
+                    self.message
+                ),
+            ),
+            "value_rejected" => (
+                ErrorCode::ActionFailed,
+                format!(
+                    "the browser did not take the value for {what}: {}",
+                    self.message
+                ),
+            ),
             _ => (
                 ErrorCode::Internal,
                 format!("the page script failed on {what}: {}", self.message),

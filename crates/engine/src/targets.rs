@@ -176,6 +176,27 @@ pub(crate) async fn count(cx: &mut Cx<'_>, target: &Target) -> Result<u64> {
     Ok(c.count)
 }
 
+/// How many elements a selector, XPath or locator matches now in the active tab's main frame,
+/// and how many of them are visible (a `selector` wait's check); `None` for a ref.
+pub(crate) async fn match_state(page: &Page, target: &Target) -> Result<Option<(u64, u64)>> {
+    let Some(spec) = spec(target) else {
+        return Ok(None);
+    };
+    #[derive(serde::Deserialize)]
+    struct State {
+        count: u64,
+        visible: u64,
+    }
+    let what = target.describe();
+    let v = call(page, spec, &what, json!({"mode": "state"})).await?;
+    let s: State = serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!(
+            "the page's answer counting {what} is malformed: {e}"
+        ))
+    })?;
+    Ok(Some((s.count, s.visible)))
+}
+
 /// `find`: the elements a selector or locator matches now, each with its ref.
 pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
     let page = cx.page().await?;

@@ -1,8 +1,10 @@
-//! Wait conditions: text appears, URL matches, load state reached, or all of several in order.
+//! Wait conditions: text appears, URL matches, load state reached, an element's state, a
+//! JavaScript predicate, the page has text (`ready`), or all of several in order.
 
 use std::time::Duration;
 
-use agentbrowser_protocol::{ErrorCode, WaitCondition};
+use agentbrowser_protocol::{ErrorCode, SelectorState, WaitCondition};
+use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
@@ -64,6 +66,50 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             .await
             .map(|_| ())
         }
+        WaitCondition::Selector {
+            selector,
+            state,
+            timeout_ms,
+        } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            wait_selector(page, selector, *state, until, started).await
+        }
+        WaitCondition::Function {
+            function,
+            timeout_ms,
+        } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            wait_function(page, function, until, started).await
+        }
+        WaitCondition::Ready {
+            min_text_length,
+            timeout_ms,
+        } => {
+            let until = own_deadline(*timeout_ms, deadline);
+            let min = u64::from(min_text_length.unwrap_or(1));
+            let last = std::sync::Mutex::new(None::<u64>);
+            let r = poll(until, || async {
+                let n = page
+                    .read_js("document.body ? document.body.innerText.length : 0")
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_u64());
+                let ok = n.is_some_and(|n| n >= min);
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = n;
+                Ok(ok)
+            })
+            .await;
+            let seen = match last.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                Some(n) => format!("it has {n}"),
+                None => "its text could not be read".into(),
+            };
+            r.map_err(|_| {
+                timeout(
+                    started,
+                    format!("the page to be ready (at least {min} characters of text; {seen})"),
+                )
+            })
+        }
         WaitCondition::All {
             conditions,
             timeout_ms,
@@ -74,6 +120,117 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             }
             Ok(())
         }
+    }
+}
+
+/// Polls the match count and visible count of `target` until they satisfy `state`. An invalid
+/// selector fails at once; a page between documents (navigating) is polled again.
+async fn wait_selector(
+    page: &Page,
+    target: &agentbrowser_protocol::Target,
+    state: SelectorState,
+    until: Instant,
+    started: Instant,
+) -> Result<()> {
+    let what = target.describe();
+    let mut last: Option<(u64, u64)> = None;
+    let mut last_err: Option<String> = None;
+    loop {
+        match crate::targets::match_state(page, target).await {
+            Ok(Some((count, visible))) => {
+                last = Some((count, visible));
+                let ok = match state {
+                    SelectorState::Visible => visible > 0,
+                    SelectorState::Hidden => visible == 0,
+                    SelectorState::Attached => count > 0,
+                    SelectorState::Detached => count == 0,
+                };
+                if ok {
+                    return Ok(());
+                }
+            }
+            Ok(None) => {
+                return Err(EngineError::invalid(format!(
+                    "invalid parameter `wait.selector`: {what} is a ref; give a CSS selector, an XPath or a locator"
+                )));
+            }
+            Err(e) if e.code == ErrorCode::InvalidArgument => return Err(e),
+            Err(e) => last_err = Some(e.message),
+        }
+        if Instant::now() + POLL > until {
+            let seen = match (last, last_err) {
+                (Some((0, _)), _) => "no element matched".to_string(),
+                (Some((n, 0)), _) => format!("{n} matched, none visible"),
+                (Some((n, v)), _) => format!("{n} matched, {v} visible"),
+                (None, Some(e)) => format!("the page could not be read: {e}"),
+                (None, None) => "the page could not be read".to_string(),
+            };
+            return Err(timeout(
+                started,
+                format!("{what} to be {} ({seen})", state.as_str()),
+            )
+            .with_data(json!({"condition": "selector", "state": state.as_str(), "count": last.map(|l| l.0), "visible": last.map(|l| l.1)})));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Longest preview of a predicate's last value in a timeout message, in characters.
+const PREVIEW: usize = 80;
+
+/// Polls a JavaScript predicate in the page's main world until it returns a truthy value. An
+/// exception (a syntax error included) ends the wait at once with `js_error` and the page's
+/// message; a page between documents is polled again.
+async fn wait_function(page: &Page, source: &str, until: Instant, started: Instant) -> Result<()> {
+    // The source is a function (called) or an expression (its value); a promise is awaited.
+    let expression = format!(
+        "(async () => {{ const f = ({source}\n); const v = await (typeof f === 'function' ? f() : f); \
+         let p; try {{ p = v === undefined ? 'undefined' : JSON.stringify(v); }} catch (_) {{ p = String(v); }} \
+         if (p === undefined) p = String(v); return [!!v, String(p).slice(0, {PREVIEW})]; }})()"
+    );
+    let mut last = None::<String>;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let call = page
+            .session
+            .call_as::<agentbrowser_cdp::types::EvaluateResult>(
+                "Runtime.evaluate",
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+            );
+        match tokio::time::timeout(left, call).await {
+            Ok(Ok(r)) => {
+                if let Some(exc) = r.exception_details {
+                    return Err(EngineError::new(
+                        ErrorCode::JsError,
+                        format!("the wait's function threw: {}", exc.message()),
+                    )
+                    .with_data(json!({"condition": "function"})));
+                }
+                let v = r.result.value.unwrap_or(Value::Null);
+                if v.get(0).and_then(Value::as_bool) == Some(true) {
+                    return Ok(());
+                }
+                last = v.get(1).and_then(Value::as_str).map(str::to_string);
+            }
+            // The document changed under the call (a navigation): try again in the next one.
+            Ok(Err(_)) => {}
+            Err(_) => {
+                last = Some("a promise that did not settle".into());
+            }
+        }
+        if Instant::now() + POLL > until {
+            let seen = match &last {
+                Some(p) => format!("it last returned {p}"),
+                None => "it could not run: the page was between documents".into(),
+            };
+            let head: String = source.chars().take(PREVIEW).collect();
+            return Err(timeout(
+                started,
+                format!("the function `{head}` to return a truthy value ({seen})"),
+            )
+            .with_data(json!({"condition": "function", "last": last})));
+        }
+        tokio::time::sleep(POLL).await;
     }
 }
 
@@ -166,7 +323,7 @@ pub(crate) async fn handle(
         }
         _ => {
             return Err(EngineError::invalid(
-                "`wait` needs exactly one of `condition` (text, url, load or all) and `ms`",
+                "`wait` needs exactly one of `condition` (text, url, load, selector, function, ready or all) and `ms`",
             ));
         }
     }

@@ -531,7 +531,8 @@ pub struct HandleDialogArgs {
     pub prompt_text: Option<String>,
 }
 
-/// Arguments of `browser_wait_for`: exactly one of `time`, `text` and `url`.
+/// Arguments of `browser_wait_for`: exactly one of `time`, `text`, `url`, `selector`,
+/// `function` and `ready`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitArgs {
@@ -541,7 +542,19 @@ pub struct WaitArgs {
     pub text: Option<String>,
     /// The URL to wait for: exact, or a glob (`*` any run, `?` one character).
     pub url: Option<String>,
-    /// How long to wait for `text` or `url`, in milliseconds (default 30000).
+    /// A CSS selector or XPath whose matches must reach `state`.
+    pub selector: Option<String>,
+    /// With `selector`: `visible` (default; any match visible), `hidden` (none visible),
+    /// `attached` (any match) or `detached` (none).
+    pub state: Option<SelectorState>,
+    /// A JavaScript function (`() => window.done`) or expression that must return a truthy value.
+    pub function: Option<String>,
+    /// Wait until the page has rendered text (at least `minTextLength` characters, default 1).
+    pub ready: Option<bool>,
+    /// With `ready`: characters of text the page must have.
+    #[serde(rename = "minTextLength")]
+    pub min_text_length: Option<u32>,
+    /// How long to wait for a condition, in milliseconds (default 30000).
     pub timeout: Option<u64>,
 }
 
@@ -1146,7 +1159,40 @@ async fn press_key(cx: Ctx, a: PressArgs) -> Result<Answer, ToolError> {
 const MAX_WAIT_SECONDS: f64 = 60.0;
 
 async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> {
+    if a.state.is_some() && a.selector.is_none() {
+        return Err(ToolError::invalid("`state` goes with `selector`"));
+    }
+    if a.min_text_length.is_some() && a.ready != Some(true) {
+        return Err(ToolError::invalid(
+            "`minTextLength` goes with `ready: true`",
+        ));
+    }
+    let extra = [
+        a.selector.map(|s| WaitCondition::Selector {
+            selector: s.into(),
+            state: a.state.unwrap_or_default(),
+            timeout_ms: a.timeout,
+        }),
+        a.function.map(|function| WaitCondition::Function {
+            function,
+            timeout_ms: a.timeout,
+        }),
+        (a.ready == Some(true)).then_some(WaitCondition::Ready {
+            min_text_length: a.min_text_length,
+            timeout_ms: a.timeout,
+        }),
+    ];
+    let mut extra: Vec<WaitCondition> = extra.into_iter().flatten().collect();
     let params = match (a.time, a.text, a.url) {
+        (None, None, None) if extra.len() == 1 => WaitParams {
+            condition: extra.pop(),
+            ms: None,
+        },
+        _ if !extra.is_empty() => {
+            return Err(ToolError::invalid(
+                "give exactly one of `time` (seconds), `text`, `url`, `selector`, `function` and `ready`",
+            ));
+        }
         (Some(t), None, None) => {
             if !(0.0..=MAX_WAIT_SECONDS).contains(&t) {
                 return Err(ToolError::invalid(format!(
@@ -1179,7 +1225,7 @@ async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> {
         },
         _ => {
             return Err(ToolError::invalid(
-                "give exactly one of `time` (seconds), `text` and `url`",
+                "give exactly one of `time` (seconds), `text`, `url`, `selector`, `function` and `ready`",
             ));
         }
     };

@@ -52,6 +52,8 @@ from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
 from .specs import LoadState as LoadState
 from .specs import Modifier as Modifier
 from .specs import MouseButton as MouseButton
+from .specs import SELECTOR_STATES as SELECTOR_STATES
+from .specs import SelectorState as SelectorState
 from .specs import SnapshotSpec, Wait
 from .tabs import TabCloseResult, TabInfo, TabSwitchResult
 

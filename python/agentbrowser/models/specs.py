@@ -90,22 +90,35 @@ class SnapshotSpec:
         )
 
 
+#: The state a :meth:`Wait.selector` waits for.
+SelectorState = Literal["visible", "hidden", "attached", "detached"]
+SELECTOR_STATES: tuple[str, ...] = get_args(SelectorState)
+WAIT_KINDS = ("text", "url", "load", "selector", "function", "ready", "all")
+
+
 @dataclass(frozen=True, slots=True)
 class Wait:
     """One condition to wait for after an action (or alone with ``page.wait``).
 
-    Build it with :meth:`text`, :meth:`url`, :meth:`loaded` or :meth:`all`.  Timeouts
-    are milliseconds (>= 0); ``None`` means the engine default.
+    Build it with :meth:`text`, :meth:`url`, :meth:`loaded`, :meth:`selector`,
+    :meth:`function`, :meth:`ready` or :meth:`all`.  Timeouts are milliseconds (>= 0);
+    ``None`` means the engine default.
     """
 
-    kind: Literal["text", "url", "load", "all"]
+    kind: Literal["text", "url", "load", "selector", "function", "ready", "all"]
     value: str | None = None
     conditions: tuple[Wait, ...] = ()
     timeout_ms: int | None = None
+    target: str | Mapping[str, Any] | None = None
+    """``selector``: the wire target (a CSS selector, an XPath or ``{"find": {...}}``)."""
+    state: SelectorState | None = None
+    """``selector``: the state to reach."""
+    min_text_length: int | None = None
+    """``ready``: characters of rendered text the page must have."""
 
     def __post_init__(self) -> None:
-        if self.kind not in ("text", "url", "load", "all"):
-            raise ValueError(f"Wait.kind must be one of text, url, load, all; got {self.kind!r}")
+        if self.kind not in WAIT_KINDS:
+            raise ValueError(f"Wait.kind must be one of {', '.join(WAIT_KINDS)}; got {self.kind!r}")
         check_timeout("Wait", self.timeout_ms)
         if self.kind == "all":
             if not self.conditions:
@@ -114,11 +127,29 @@ class Wait:
                 if not isinstance(c, Wait):
                     raise TypeError(f"Wait.all() takes Wait conditions, got {type(c).__name__} {c!r}")
             return
+        if self.kind == "selector":
+            if isinstance(self.target, str):
+                if not self.target.strip():
+                    raise ValueError("Wait.selector() needs a non-empty selector")
+            elif not isinstance(self.target, Mapping):
+                raise TypeError(
+                    "Wait.selector() target must be a CSS selector or XPath string, or a Locator, "
+                    f"got {type(self.target).__name__}"
+                )
+            if self.state not in SELECTOR_STATES:
+                raise ValueError(f"Wait.selector state must be one of {', '.join(SELECTOR_STATES)}; got {self.state!r}")
+            return
+        if self.kind == "ready":
+            check_type("Wait.ready", "min_text_length", self.min_text_length, int, "an int >= 1")
+            assert self.min_text_length is not None
+            if self.min_text_length < 1:
+                raise ValueError(f"Wait.ready min_text_length must be >= 1, got {self.min_text_length}")
+            return
         if not isinstance(self.value, str):
             raise TypeError(f"Wait.{self.kind} value must be a string, got {type(self.value).__name__}")
         if self.kind == "load" and self.value not in LOAD_STATES:
             raise ValueError(f"Wait.loaded state must be one of {', '.join(LOAD_STATES)}; got {self.value!r}")
-        if self.kind in ("text", "url") and not self.value:
+        if self.kind in ("text", "url", "function") and not self.value.strip():
             raise ValueError(f"Wait.{self.kind}() needs a non-empty {self.kind}")
 
     @classmethod
@@ -137,6 +168,28 @@ class Wait:
         return cls("load", state, timeout_ms=timeout_ms)
 
     @classmethod
+    def selector(
+        cls, target: str | Any, *, state: SelectorState = "visible", timeout_ms: int | None = None
+    ) -> Wait:
+        """Wait until the elements ``target`` matches (a CSS selector, an XPath, or a
+        :class:`Locator` from ``page.find``; main frame) reach ``state``: ``visible`` (at least
+        one match is visible), ``hidden`` (no match is visible, or none matches), ``attached``
+        (at least one matches) or ``detached`` (none matches)."""
+        wire = getattr(target, "_wire_target", None)
+        return cls("selector", timeout_ms=timeout_ms, target=wire() if callable(wire) else target, state=state)
+
+    @classmethod
+    def function(cls, js: str, *, timeout_ms: int | None = None) -> Wait:
+        """Wait until the JavaScript function (or expression) ``js`` returns a truthy value in the
+        page (polled; a promise is awaited; an exception raises ``BrowserError`` ``js_error``)."""
+        return cls("function", js, timeout_ms=timeout_ms)
+
+    @classmethod
+    def ready(cls, min_text_length: int = 1, *, timeout_ms: int | None = None) -> Wait:
+        """Wait until the page has at least ``min_text_length`` characters of rendered text."""
+        return cls("ready", timeout_ms=timeout_ms, min_text_length=min_text_length)
+
+    @classmethod
     def all(cls, *conditions: Wait, timeout_ms: int | None = None) -> Wait:
         """Every condition in order (at least one), within an optional shared timeout."""
         return cls("all", None, tuple(conditions), timeout_ms=timeout_ms)
@@ -148,6 +201,11 @@ class Wait:
             wire["conditions"] = [c.to_wire() for c in self.conditions]
         elif self.kind == "load":
             wire["state"] = self.value
+        elif self.kind == "selector":
+            wire["selector"] = self.target
+            wire["state"] = self.state
+        elif self.kind == "ready":
+            wire["minTextLength"] = self.min_text_length
         else:
             wire[self.kind] = self.value
         if self.timeout_ms is not None:
@@ -166,5 +224,9 @@ class Wait:
             inner = ", ".join(repr(c) for c in self.conditions[:3])
             more = f", …{len(self.conditions) - 3} more" if len(self.conditions) > 3 else ""
             return f"Wait.all({inner}{more}{t})"
+        if self.kind == "selector":
+            return f"Wait.selector({clip_repr(self.target)}, state={self.state!r}{t})"
+        if self.kind == "ready":
+            return f"Wait.ready({self.min_text_length}{t})"
         name = "loaded" if self.kind == "load" else self.kind
         return f"Wait.{name}({clip_repr(self.value)}{t})"

@@ -367,8 +367,8 @@ async fn fill(
     })
     .await?;
     if kind == "direct" {
-        el.op("setValue", json!(value)).await?;
-        return Ok(value_report(el.op_after("value", Value::Null).await?));
+        // Checks the format for the input's type, sets it, and fails unless it holds the value.
+        return Ok(value_report(el.op("setDirect", json!(value)).await?));
     }
     if value.is_empty() {
         el.op("deleteSelection", Value::Null).await?;

@@ -313,6 +313,64 @@ function (op, arg) {
     e.value = value;
   }
 
+  // The formats `fill` accepts for each input type it sets directly (a picker, not typing).
+  const DIRECT_FORMATS = {
+    date: ['YYYY-MM-DD', /^(\d{4,})-(\d{2})-(\d{2})$/],
+    time: ['HH:MM, HH:MM:SS or HH:MM:SS.mmm (24-hour)', /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/],
+    'datetime-local': ['YYYY-MM-DDTHH:MM[:SS[.mmm]]', /^(\d{4,})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/],
+    month: ['YYYY-MM', /^(\d{4,})-(0[1-9]|1[0-2])$/],
+    week: ['YYYY-Www (week 01 to 53)', /^(\d{4,})-W(0[1-9]|[1-4]\d|5[0-3])$/],
+    color: ['#rrggbb (6 hex digits)', /^#[0-9a-fA-F]{6}$/],
+  };
+
+  function realDate(y, m, d) {
+    const t = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+    return t.getUTCMonth() === Number(m) - 1 && t.getUTCDate() === Number(d);
+  }
+
+  // Checks `value` against the input type's format (and a range's min/max/step). Returns the
+  // value the element must hold afterwards, or a Failure naming the type and what is allowed.
+  function directValue(e, value) {
+    const type = (e.getAttribute('type') || '').toLowerCase();
+    const v = String(value);
+    if (type === 'range') {
+      const min = e.min !== '' && isFinite(Number(e.min)) ? Number(e.min) : 0;
+      let max = e.max !== '' && isFinite(Number(e.max)) ? Number(e.max) : 100;
+      if (max < min) max = min;
+      const stepAttr = (e.getAttribute('step') || '').toLowerCase();
+      const step = stepAttr === 'any' ? null : (Number(stepAttr) > 0 ? Number(stepAttr) : 1);
+      const allowed = 'a number from ' + min + ' to ' + max + (step === null ? '' : ' in steps of ' + step + ' from ' + min);
+      const detail = { type, value: v, allowed, min, max, step };
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v.trim())) return fail('invalid_value', 'a range input takes ' + allowed + '; got ' + JSON.stringify(v), detail);
+      const n = Number(v);
+      if (n < min || n > max) return fail('invalid_value', JSON.stringify(v) + ' is outside the range input\'s ' + min + ' to ' + max, detail);
+      if (step !== null) {
+        const k = (n - min) / step;
+        if (Math.abs(k - Math.round(k)) > 1e-7) return fail('invalid_value', JSON.stringify(v) + ' is not on the range input\'s steps (' + allowed + ')', detail);
+      }
+      return { number: n };
+    }
+    const f = DIRECT_FORMATS[type];
+    if (v === '' && f && type !== 'color') return { text: '' }; // clear
+    if (!f) return fail('invalid_value', 'fill cannot set an input of type ' + type, { type });
+    const m = f[1].exec(v);
+    const detail = { type, value: v, allowed: f[0] };
+    if (!m) return fail('invalid_value', 'a ' + type + ' input takes ' + f[0] + '; got ' + JSON.stringify(v), detail);
+    if ((type === 'date' || type === 'datetime-local') && !realDate(m[1], m[2], m[3])) {
+      return fail('invalid_value', JSON.stringify(v) + ' is not a real date (a ' + type + ' input takes ' + f[0] + ')', detail);
+    }
+    return { text: type === 'color' ? v.toLowerCase() : v };
+  }
+
+  // Whether what a directly set input holds is the value asked for (a datetime-local or time
+  // value may come back normalized: seconds of 0 dropped).
+  function sameDirect(want, have) {
+    if (want.number !== undefined) return have !== '' && Number(have) === want.number;
+    if (have === want.text) return true;
+    const norm = (s) => s.replace(/:00(\.0+)?$/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    return norm(have) === norm(want.text);
+  }
+
   function fire(e, type) {
     e.dispatchEvent(new Event(type, { bubbles: true, composed: type === 'input' }));
   }
@@ -391,13 +449,23 @@ function (op, arg) {
       if (ok && arg && arg.guard) installGuard(el, arg.guard);
       return ok;
     }
-    case 'setValue': {
+    case 'setDirect': {
+      // A date/time/color/range input: check the value's format for the type, set it through
+      // the native setter, fire input and change, and read back what the element holds.
+      const want = directValue(el, arg);
+      if (want instanceof Failure) return want;
+      const before = el.value;
       el.focus();
-      if (el.isContentEditable && !isField(el)) el.textContent = arg;
-      else setNativeValue(el, arg);
+      setNativeValue(el, String(arg));
       fire(el, 'input');
       fire(el, 'change');
-      return true;
+      const have = el.value;
+      if (!sameDirect(want, have)) {
+        const type = (el.getAttribute('type') || '').toLowerCase();
+        return fail('value_rejected', 'the ' + type + ' input holds ' + JSON.stringify(have) + ' after setting ' + JSON.stringify(String(arg)) +
+          (el.min || el.max ? ' (its min is ' + JSON.stringify(el.min) + ', max ' + JSON.stringify(el.max) + ')' : ''), { type, wanted: String(arg), value: have, before });
+      }
+      return have;
     }
     case 'deleteSelection': {
       if (!el.ownerDocument.execCommand('delete')) {

@@ -1,9 +1,11 @@
-//! Waiting: for text, a URL, a load state, all of several, or a number of milliseconds.
+//! Waiting: for text, a URL, a load state, an element's state, a JavaScript predicate, the page
+//! having text (`ready`), all of several, or a number of milliseconds.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::common::LoadState;
+use crate::caps::targets::Target;
 use crate::present::Present;
 use crate::validate::{Validate, invalid};
 
@@ -36,6 +38,36 @@ pub enum WaitCondition {
         /// Timeout in milliseconds for this condition.
         timeout_ms: Option<u64>,
     },
+    /// The elements a selector, XPath or locator matches (in the main frame) reach a state:
+    /// `visible` (at least one match is visible), `hidden` (no match is visible, or none
+    /// matches), `attached` (at least one matches), `detached` (none matches).
+    #[serde(rename_all = "camelCase")]
+    Selector {
+        /// A CSS selector, an XPath or a locator `{"find": {...}}` (not a ref).
+        selector: Target,
+        /// `visible` (default), `hidden`, `attached` or `detached`.
+        #[serde(default)]
+        state: SelectorState,
+        /// Timeout in milliseconds for this condition.
+        timeout_ms: Option<u64>,
+    },
+    /// A JavaScript function (or expression) in the page returns a truthy value; polled every
+    /// 25 ms, a promise is awaited, an exception ends the wait with `js_error`.
+    #[serde(rename_all = "camelCase")]
+    Function {
+        /// The function source (`() => window.ready === true`) or an expression.
+        function: String,
+        /// Timeout in milliseconds for this condition.
+        timeout_ms: Option<u64>,
+    },
+    /// The page has text: `document.body.innerText` is at least `minTextLength` characters.
+    #[serde(rename_all = "camelCase")]
+    Ready {
+        /// Characters of rendered text the page must have (at least 1; default 1).
+        min_text_length: Option<u32>,
+        /// Timeout in milliseconds for this condition.
+        timeout_ms: Option<u64>,
+    },
     /// Every condition in order, within one shared timeout.
     #[serde(rename_all = "camelCase")]
     All {
@@ -53,7 +85,10 @@ impl WaitCondition {
         match self {
             WaitCondition::Text { timeout_ms, .. }
             | WaitCondition::Url { timeout_ms, .. }
-            | WaitCondition::Load { timeout_ms, .. } => timeout_ms.unwrap_or(0),
+            | WaitCondition::Load { timeout_ms, .. }
+            | WaitCondition::Selector { timeout_ms, .. }
+            | WaitCondition::Function { timeout_ms, .. }
+            | WaitCondition::Ready { timeout_ms, .. } => timeout_ms.unwrap_or(0),
             WaitCondition::All {
                 conditions,
                 timeout_ms,
@@ -81,6 +116,9 @@ impl WaitCondition {
             WaitCondition::Text { timeout_ms: t, .. }
             | WaitCondition::Url { timeout_ms: t, .. }
             | WaitCondition::Load { timeout_ms: t, .. }
+            | WaitCondition::Selector { timeout_ms: t, .. }
+            | WaitCondition::Function { timeout_ms: t, .. }
+            | WaitCondition::Ready { timeout_ms: t, .. }
             | WaitCondition::All { timeout_ms: t, .. } => *t = timeout_ms,
         }
         Some(cond)
@@ -93,6 +131,26 @@ impl Validate for WaitCondition {
             WaitCondition::Text { text, .. } if text.is_empty() => {
                 invalid("wait.text", "empty; give the text to wait for")
             }
+            WaitCondition::Selector { selector, .. } => {
+                if selector.as_ref_id().is_some() {
+                    return invalid(
+                        "wait.selector",
+                        "a ref; give a CSS selector, an XPath or a locator (a ref names one element of a snapshot, not something to wait for)",
+                    );
+                }
+                selector.validate()
+            }
+            WaitCondition::Function { function, .. } if function.trim().is_empty() => invalid(
+                "wait.function",
+                "empty; give a JavaScript function such as `() => window.done === true`",
+            ),
+            WaitCondition::Ready {
+                min_text_length: Some(0),
+                ..
+            } => invalid(
+                "wait.minTextLength",
+                "0; give at least 1 (a page always has 0 characters or more)",
+            ),
             WaitCondition::All { conditions, .. } if conditions.is_empty() => invalid(
                 "wait.conditions",
                 "empty; `all` needs at least one condition",
@@ -101,6 +159,34 @@ impl Validate for WaitCondition {
                 conditions.iter().try_for_each(WaitCondition::validate)
             }
             _ => Ok(()),
+        }
+    }
+}
+
+/// The state a `selector` wait waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum SelectorState {
+    /// At least one match is visible (a non-empty box, not `visibility: hidden`).
+    #[default]
+    Visible,
+    /// No match is visible (none matches, or every match is hidden).
+    Hidden,
+    /// At least one element matches, visible or not.
+    Attached,
+    /// No element matches.
+    Detached,
+}
+
+impl SelectorState {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SelectorState::Visible => "visible",
+            SelectorState::Hidden => "hidden",
+            SelectorState::Attached => "attached",
+            SelectorState::Detached => "detached",
         }
     }
 }
@@ -121,7 +207,7 @@ impl Validate for WaitParams {
             (Some(c), None) => c.validate(),
             (None, Some(_)) => Ok(()),
             _ => Err(
-                "`wait` needs exactly one of `condition` (text, url, load or all) and `ms`".into(),
+                "`wait` needs exactly one of `condition` (text, url, load, selector, function, ready or all) and `ms`".into(),
             ),
         }
     }
@@ -140,5 +226,47 @@ pub struct WaitOutput {
 impl Present for WaitOutput {
     fn text(&self) -> String {
         format!("ok after {} ms", self.elapsed_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cond(v: serde_json::Value) -> Result<WaitCondition, String> {
+        serde_json::from_value(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn new_conditions_parse_and_validate() {
+        let c = cond(serde_json::json!({"type": "selector", "selector": "#a"})).unwrap();
+        assert!(matches!(
+            c,
+            WaitCondition::Selector {
+                state: SelectorState::Visible,
+                ..
+            }
+        ));
+        assert!(c.validate().is_ok());
+        let bad = cond(serde_json::json!({"type": "selector", "selector": "#a", "state": "shown"}))
+            .unwrap_err();
+        assert!(bad.contains("visible") && bad.contains("detached"), "{bad}");
+        let by_ref = cond(serde_json::json!({"type": "selector", "selector": "e3"})).unwrap();
+        assert!(by_ref.validate().unwrap_err().contains("a ref"));
+        let f =
+            cond(serde_json::json!({"type": "function", "function": " ", "timeoutMs": 5})).unwrap();
+        assert!(f.validate().is_err());
+        assert_eq!(f.budget_ms(), 5);
+        let r = cond(serde_json::json!({"type": "ready", "minTextLength": 0})).unwrap();
+        assert!(r.validate().unwrap_err().contains("at least 1"));
+        let all = WaitCondition::all_of(
+            vec![
+                cond(serde_json::json!({"type": "ready"})).unwrap(),
+                cond(serde_json::json!({"type": "function", "function": "1"})).unwrap(),
+            ],
+            Some(70),
+        )
+        .unwrap();
+        assert_eq!(all.budget_ms(), 70);
     }
 }

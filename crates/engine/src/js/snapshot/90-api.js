@@ -289,8 +289,16 @@
     return d;
   }
 
-  // Resolves a target to its one element and gives it a ref (`mode: 'one'`), or lists its matches
-  // with refs (`mode: 'list'`, at most `limit`). spec: {kind: 'css'|'xpath'|'find', value, find,
+  // Whether an element shows: rendered, not `visibility: hidden`, with a non-empty box.
+  function shown(el) {
+    if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) return false;
+    for (const r of el.getClientRects()) if (r.width > 0 && r.height > 0) return true;
+    return false;
+  }
+
+  // Resolves a target to its one element and gives it a ref (`mode: 'one'`), lists its matches
+  // with refs (`mode: 'list'`, at most `limit`), or counts them and the visible ones
+  // (`mode: 'state'`, for a `selector` wait). spec: {kind: 'css'|'xpath'|'find', value, find,
   // what, nextRef, mode, limit}.
   function resolveTarget(spec) {
     if (typeof spec.nextRef === 'number' && spec.nextRef > counter) counter = Math.floor(spec.nextRef);
@@ -312,6 +320,11 @@
       }
     }
     if (spec.mode === 'count') return { ok: true, value: { count: list.length } };
+    if (spec.mode === 'state') {
+      let visible = 0;
+      for (const el of list) if (shown(el)) visible++;
+      return { ok: true, value: { count: list.length, visible } };
+    }
     if (spec.mode === 'list') {
       const limit = spec.limit > 0 ? spec.limit : 50;
       return { ok: true, value: { count: list.length, matches: list.slice(0, limit).map((el) => described(el, true)), docToken, nextRef: counter } };
