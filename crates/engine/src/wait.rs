@@ -136,7 +136,11 @@ async fn wait_selector(
     let mut last: Option<(u64, u64)> = None;
     let mut last_err: Option<String> = None;
     loop {
-        match crate::targets::match_state(page, target).await {
+        // A check still running at `until` is cut there (the last answer stands).
+        let checked = tokio::time::timeout_at(until, crate::targets::match_state(page, target))
+            .await
+            .unwrap_or(Err(EngineError::new(ErrorCode::Timeout, "timed out")));
+        match checked {
             Ok(Some((count, visible))) => {
                 last = Some((count, visible));
                 let ok = match state {
@@ -155,6 +159,7 @@ async fn wait_selector(
                 )));
             }
             Err(e) if e.code == ErrorCode::InvalidArgument => return Err(e),
+            Err(e) if e.code == ErrorCode::Timeout => {}
             Err(e) => last_err = Some(e.message),
         }
         if Instant::now() + POLL > until {
@@ -214,8 +219,10 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
             }
             // The document changed under the call (a navigation): try again in the next one.
             Ok(Err(_)) => {}
+            // Cut at `until`: what it last returned still stands; with no answer at all, the
+            // function's promise never settled (or the page was too busy to answer).
             Err(_) => {
-                last = Some("a promise that did not settle".into());
+                last.get_or_insert_with(|| "a promise that did not settle".into());
             }
         }
         if Instant::now() + POLL > until {
@@ -247,8 +254,15 @@ where
     Fut: std::future::Future<Output = Result<bool>>,
 {
     loop {
-        if check().await? {
-            return Ok(());
+        // A check still running at `until` is cut there: the condition's timeout, not the
+        // command's, is what gets reported.
+        match tokio::time::timeout_at(until, check()).await {
+            Ok(done) => {
+                if done? {
+                    return Ok(());
+                }
+            }
+            Err(_) => return Err(EngineError::new(ErrorCode::Timeout, "timed out")),
         }
         if Instant::now() + POLL > until {
             return Err(EngineError::new(ErrorCode::Timeout, "timed out"));
@@ -304,7 +318,11 @@ pub(crate) async fn handle(
     match (p.condition, p.ms) {
         (Some(c), None) => {
             let page = cx.page().await?;
-            wait(&page, &c, deadline).await?;
+            // Stop a little before the command's deadline, so the condition's own timeout
+            // (naming what it saw last) is what is reported, not a bare command timeout.
+            let margin =
+                (deadline.saturating_duration_since(started) / 8).min(Duration::from_millis(250));
+            wait(&page, &c, deadline - margin).await?;
         }
         (None, Some(ms)) => {
             let left = deadline.saturating_duration_since(started);
