@@ -24,6 +24,7 @@ pub mod launch;
 pub mod nav;
 pub mod page;
 pub mod policy;
+mod reach;
 mod read;
 mod reading;
 pub mod refs;
