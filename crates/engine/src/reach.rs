@@ -28,6 +28,23 @@ const CLICK_TYPES: &[&str] = &[
     "touchstart",
 ];
 
+/// Whether the document may hold a closed shadow root, the cheap signal that decides whether the
+/// costly pierce walk (`DOM.describeNode` of the whole tree) runs: an element with a closed root
+/// already known, a custom element (a name with `-`) without an open root, or an element that
+/// can host a shadow root, has no child node and still draws a box (its content comes from
+/// somewhere). A closed root on an element whose light children are all unslotted and that has
+/// none of these marks is not found.
+const MAY_HOST_CLOSED_JS: &str = "(() => { const api = globalThis.__ab; \
+  const A = new Set(['article','aside','blockquote','div','footer','h1','h2','h3','h4','h5','h6','header','main','nav','p','section','span']); \
+  const scan = (root) => { for (const el of root.querySelectorAll('*')) { \
+    if (el.shadowRoot) { if (scan(el.shadowRoot)) return true; continue; } \
+    if (api && api.shadowOf && api.shadowOf(el)) return true; \
+    const n = el.localName; \
+    if (n.includes('-')) return true; \
+    if (el.firstChild === null && A.has(n)) { const r = el.getBoundingClientRect(); if (r.width > 0 && r.height > 0) return true; } \
+  } return false; }; \
+  return scan(document); })()";
+
 /// Most elements (closed roots and listener elements together) handed to one walk.
 const MAX_NODES: usize = 1000;
 
@@ -76,11 +93,20 @@ async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
     else {
         return Ok(());
     };
+    let hosts = world::evaluate_value(page, frame, MAY_HOST_CLOSED_JS).await? == json!(true);
+    let tree = async {
+        if hosts {
+            s.call(
+                "DOM.describeNode",
+                json!({"objectId": doc_id, "depth": -1, "pierce": true}),
+            )
+            .await
+        } else {
+            Ok(json!({}))
+        }
+    };
     let (tree, listeners) = tokio::join!(
-        s.call(
-            "DOM.describeNode",
-            json!({"objectId": doc_id, "depth": -1, "pierce": true}),
-        ),
+        tree,
         s.call(
             "DOMDebugger.getEventListeners",
             json!({"objectId": doc_id, "depth": -1, "pierce": true}),
