@@ -14,6 +14,9 @@ Pages:
   session-5k.html the 5k page with a filter form under its heading (search box, quantity, Apply
                   writing a status line), for the bytes an agent reads across a scripted session
                   (bench/session_bytes.py)
+  reach-5k.html   the 5k page plus 50 closed shadow roots holding a button each and 100 divs
+                  clickable only through addEventListener('click'), for the snapshot's reach (its
+                  CDP pierce walk and the handed-over nodes)
   table-50k.html  a data table of 5,000 rows by 10 cells (50,000 cells), for the snapshot budget
   cover.html      a button under a fixed cookie banner, for how fast a stable cover is reported
   docs.html       a long documentation page shaped like the Python docs' library/functions.html
@@ -111,6 +114,23 @@ def large_page(scale: float, form: bool = False) -> tuple[str, int]:
         count += 5
     parts.append("</div></body></html>\n")
     return "".join(parts), count
+
+
+# Appended to the 5k page for reach-5k.html: closed shadow roots and listener-only clickables.
+REACH = """<section id="reach"></section><script>
+const reach = document.getElementById('reach');
+for (let i = 0; i < 50; i++) {
+  const host = document.createElement('div');
+  reach.appendChild(host);
+  host.attachShadow({mode: 'closed'}).innerHTML = '<button>Closed ' + i + '</button>';
+}
+for (let i = 0; i < 100; i++) {
+  const d = document.createElement('div');
+  d.textContent = 'Listener ' + i;
+  d.addEventListener('click', () => { d.dataset.n = (+d.dataset.n || 0) + 1; });
+  reach.appendChild(d);
+}
+</script>"""
 
 
 TABLE_50K = (
@@ -254,6 +274,8 @@ def write_pages(directory: Path) -> dict[str, int]:
         html, n = large_page(scale)
         (directory / name).write_text(html)
         counts[name] = n
+    html, n = large_page(1.0)
+    (directory / "reach-5k.html").write_text(html.replace("</body></html>", REACH + "</body></html>"))
     html, n = large_page(1.0, form=True)
     (directory / "session-5k.html").write_text(html)
     counts["session-5k.html"] = n

@@ -166,6 +166,18 @@ PAGES: dict[str, str] = {
         "</script>",
         "<style>body{margin:0}</style>",
     ),
+    "/reach": _page(
+        "Reach",
+        '<div id="host"></div><div id="plain" style="width:160px;height:30px">Listener only</div>'
+        '<div class="noise">Row one</div><div class="noise">Row two</div>',
+        "<script>window.hits = []; addEventListener('DOMContentLoaded', () => {"
+        " const r = document.getElementById('host').attachShadow({mode: 'closed'});"
+        " r.innerHTML = '<button>Closed button</button><input aria-label=\"Closed input\">';"
+        " r.querySelector('button').addEventListener('click', () => hits.push('closed'));"
+        " r.querySelector('input').addEventListener('input', (e) => { window.typed = e.target.value; });"
+        " document.getElementById('plain').addEventListener('click', () => hits.push('plain'));"
+        " document.body.addEventListener('click', () => {}); })</script>",
+    ),
     "/delayed-text": _page(
         "Delayed",
         "<button onclick=\"setTimeout(()=>{document.getElementById('d').textContent='ready now'},300)\">"

@@ -28,6 +28,7 @@ mod layout;
 pub mod nav;
 pub mod page;
 pub mod policy;
+mod reach;
 mod read;
 mod reading;
 pub mod refs;

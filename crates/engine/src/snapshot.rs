@@ -121,6 +121,7 @@ async fn run_part(
         "baseDepth": base_depth,
         "maxBytes": budget,
     });
+    crate::reach::prepare(page, frame).await;
     let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
     let value = answer::value(value, "the snapshot root")?;
     let answer: PartAnswer = serde_json::from_value(value).map_err(|e| {

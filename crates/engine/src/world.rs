@@ -89,7 +89,7 @@ fn lock(
 }
 
 /// The frame's world context: the cached one, or a new world.
-async fn context(page: &Page, frame: &FrameTarget) -> Result<i64> {
+pub(crate) async fn context(page: &Page, frame: &FrameTarget) -> Result<i64> {
     match cached(page, frame) {
         Some(c) => Ok(c),
         None => create_world(page, frame).await,

@@ -6,8 +6,8 @@
 //! are compared with the first node of `Accessibility.getPartialAXTree`. An ignored Chromium node
 //! is a disagreement, except a nameless `generic` clickable only by our heuristics (counted apart).
 //! No element inside a `data-hidden` subtree may get a ref, and every non-ignored Chromium node of
-//! a coverage role must be the element of one of our refs (closed shadow roots and the parts of
-//! native controls excepted).
+//! a coverage role must be the element of one of our refs (the parts of native controls
+//! excepted; closed shadow roots count: the snapshot reaches them through CDP).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -65,16 +65,6 @@ const HEURISTIC_JS: &str = "function() {
          (this.hasAttribute('tabindex') && this.tabIndex >= 0);
 }";
 
-/// Whether a node lives inside a closed shadow root (unreachable for page scripts).
-const IN_CLOSED_SHADOW_JS: &str = "function() {
-  for (let n = this;;) {
-    const r = n.getRootNode();
-    if (!(r instanceof ShadowRoot)) return false;
-    if (r.mode === 'closed') return true;
-    n = r.host;
-  }
-}";
-
 /// Whether an element is inside a subtree the fixture marks as hidden.
 const HIDDEN_JS: &str = "function() { return !!this.closest('[data-hidden]'); }";
 
@@ -127,7 +117,6 @@ struct FixtureResult {
     hidden: Vec<String>,
     missing: Vec<String>,
     coverage_total: usize,
-    unreachable: usize,
 }
 
 /// Runs one protocol command and returns its data, panicking with the error on failure.
@@ -357,13 +346,6 @@ async fn coverage(page: &Page, ours: &HashSet<(String, i64)>, result: &mut Fixtu
             if ours.contains(&key) {
                 continue;
             }
-            let obj = cdp(&s, "DOM.resolveNode", json!({"backendNodeId": bid})).await;
-            let oid = obj["object"]["objectId"].as_str().unwrap_or("").to_string();
-            if call_on(&s, &oid, IN_CLOSED_SHADOW_JS).await == json!(true) {
-                result.coverage_total -= 1;
-                result.unreachable += 1;
-                continue;
-            }
             let desc = cdp(&s, "DOM.describeNode", json!({"backendNodeId": bid})).await;
             let attrs: Vec<&str> = desc["node"]["attributes"]
                 .as_array()
@@ -424,13 +406,12 @@ async fn snapshot_agrees_with_chromium_accessibility_tree() {
     let mut engine = Engine::new(SessionInfo::default(), options);
 
     let (mut refs, mut agree, mut heuristic, mut hidden, mut cov, mut missing) = (0, 0, 0, 0, 0, 0);
-    let mut unreachable = 0;
     for name in &names {
         let r = check_fixture(&mut engine, &base, server.port(), name).await;
         let denom = r.refs - r.heuristic;
         let covered = r.coverage_total - r.missing.len();
         println!(
-            "{name:28} refs {:4}  agree {:4}/{denom:<4} {:6.2}%  heuristic {:3}  coverage {:6.2}% ({})  hidden-refs {}{}",
+            "{name:28} refs {:4}  agree {:4}/{denom:<4} {:6.2}%  heuristic {:3}  coverage {:6.2}% ({})  hidden-refs {}",
             r.refs,
             r.agree,
             pct(r.agree, denom),
@@ -438,11 +419,6 @@ async fn snapshot_agrees_with_chromium_accessibility_tree() {
             pct(covered, r.coverage_total),
             r.coverage_total,
             r.hidden.len(),
-            if r.unreachable > 0 {
-                format!("  unreachable(closed shadow) {}", r.unreachable)
-            } else {
-                String::new()
-            }
         );
         for d in &r.disagree {
             println!(
@@ -462,7 +438,6 @@ async fn snapshot_agrees_with_chromium_accessibility_tree() {
         hidden += r.hidden.len();
         cov += r.coverage_total;
         missing += r.missing.len();
-        unreachable += r.unreachable;
     }
     engine.shutdown().await;
 
@@ -470,7 +445,7 @@ async fn snapshot_agrees_with_chromium_accessibility_tree() {
     let agreement = pct(agree, denom);
     let coverage = pct(cov - missing, cov);
     println!(
-        "\nTOTAL refs {refs}  agree {agree}/{denom} = {agreement:.2}%  (heuristic clickables not in Chromium tree: {heuristic})  coverage {coverage:.2}% ({}/{cov}, unreachable {unreachable})  hidden refs {hidden}",
+        "\nTOTAL refs {refs}  agree {agree}/{denom} = {agreement:.2}%  (heuristic clickables not in Chromium tree: {heuristic})  coverage {coverage:.2}% ({}/{cov})  hidden refs {hidden}",
         cov - missing
     );
     assert!(refs > 0, "no refs at all");

@@ -20,10 +20,42 @@ function (op, arg) {
     return new Failure(code, message, detail);
   }
 
+  // An element's shadow root, open or closed (closed ones the snapshot was handed, see
+  // snapshot/00-head.js), or null.
+  function shadowOf(e) {
+    const api = globalThis.__ab;
+    return e.shadowRoot || (api && api.shadowOf ? api.shadowOf(e) : null);
+  }
+
   function deepActive(doc) {
     let a = doc.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    while (a && shadowOf(a) && shadowOf(a).activeElement) a = shadowOf(a).activeElement;
     return a;
+  }
+
+  // The real target of an event whose composed path, seen from a window listener, stops at the
+  // host of a closed shadow root (the path hides what is inside): the element under the event's
+  // point inside that root (pointer and mouse events), or the root's focused element (others),
+  // following nested roots; `t` itself when it hosts no closed root or nothing inside answers.
+  function deepTarget(t, ev) {
+    const touch = ev.changedTouches && ev.changedTouches.length ? ev.changedTouches[0] : null;
+    const pt = typeof ev.clientX === 'number' ? ev : touch;
+    const pointed = pt !== null;
+    for (let i = 0; i < 32 && t && t.nodeType === 1 && !t.shadowRoot; i++) {
+      const sr = shadowOf(t);
+      if (!sr) break;
+      let n = pointed ? sr.elementFromPoint(pt.clientX, pt.clientY) : sr.activeElement;
+      // inside open roots below, the deepest element (an open root hides nothing from the path,
+      // but elementFromPoint answers in the root's own tree)
+      while (n && n.shadowRoot && pointed) {
+        const m = n.shadowRoot.elementFromPoint(pt.clientX, pt.clientY);
+        if (!m || m === n) break;
+        n = m;
+      }
+      if (!n || n === t) break;
+      t = n;
+    }
+    return t;
   }
 
   function describe(node) {
@@ -238,7 +270,8 @@ function (op, arg) {
       if (!ev.isTrusted) return;
       if (Date.now() > g.expires) { if (globalThis.__abGuard === g) removeGuard(); return; }
       const path = ev.composedPath();
-      const t = path.length ? path[0] : ev.target;
+      let t = path.length ? path[0] : ev.target;
+      if (t && t.nodeType === 1 && !t.shadowRoot && !hitsTarget(t, e)) t = deepTarget(t, ev);
       let ok = t && t.nodeType !== undefined && hitsTarget(t, e);
       // On the first event that reaches the element: if the document changed since the guard
       // was installed (right after the role and name were checked), check them again.
@@ -560,7 +593,8 @@ function (op, arg) {
       if (label && isFile(label.control)) return label.control;
       const inside = (root) => {
         const found = Array.from(root.querySelectorAll('input[type=file]'));
-        if (root.shadowRoot) found.push(...root.shadowRoot.querySelectorAll('input[type=file]'));
+        const sr = shadowOf(root);
+        if (sr) found.push(...sr.querySelectorAll('input[type=file]'));
         return found;
       };
       let scope = el;

@@ -30,6 +30,8 @@
 //                         first match, or {error: 'invalid_selector' | 'not_found', message}
 //   __ab.boxes(ids, token) -> {stale, boxes: [[x, y, w, h] | null per id], viewport: [w, h]}: the
 //                         refs' border boxes in this frame's viewport (annotated screenshots)
+//   __ab.shadowOf(el)  -> the element's shadow root, open or closed (a closed one once the engine
+//                         handed it over for a snapshot), or null
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
@@ -45,7 +47,13 @@
 // also covers same-origin child frames walked in place). Refs go to controls (button, link, textbox,
 // checkbox, ...), headings, landmarks, dialogs, named images, tables/grids and their rows (interactive
 // view) or cells (full view), list items holding only text, and elements that look clickable without
-// a role (onclick attribute, tabindex >= 0, contenteditable host, cursor:pointer not inherited).
+// a role (onclick attribute, tabindex >= 0, contenteditable host, cursor:pointer not inherited, a
+// click/mousedown/mouseup/pointerdown/pointerup/touchstart listener of its own).
+//
+// Reach (crates/engine/src/reach.rs): before a run the engine may store
+// globalThis.__abReach = {roots: [ShadowRoot], clickable: [Element]}: the frame's closed shadow
+// roots (walked in place like open ones, and searched by targets) and the elements with click-like
+// listeners of their own (not html/body). snapshot() takes it (and deletes it) when it starts.
 //
 // Frames: same-origin frames are walked in place under an `- iframe "title"` line. A cross-origin
 // frame gives the `- iframe` line followed by a line that is exactly `\u0000frame:K`; frames[] lists
@@ -74,4 +82,10 @@
   const byId = new Map(); // 'eN' -> WeakRef<Element>
   let counter = 1; // next ref number
   let frameOwners = []; // WeakRef<iframe> per frame marker of the latest snapshot run
+  // Closed shadow roots the engine found through CDP (page scripts cannot reach them) and handed
+  // over before a run (globalThis.__abReach, see takeReach): host -> ShadowRoot, for the life of
+  // the document (a host's shadow root never changes).
+  const closedRoots = new WeakMap();
+  // An element's shadow root, open or closed (when the engine handed it over), or null.
+  function shadowOf(el) { return el.shadowRoot || closedRoots.get(el) || null; }
 

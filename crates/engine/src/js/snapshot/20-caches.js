@@ -43,7 +43,7 @@
     const sf = styleFlags(doc);
     let activeEl = doc.activeElement;
     const ownerOf = owners(doc);
-    while (activeEl && activeEl.shadowRoot && activeEl.shadowRoot.activeElement) activeEl = activeEl.shadowRoot.activeElement;
+    while (activeEl && shadowOf(activeEl) && shadowOf(activeEl).activeElement) activeEl = shadowOf(activeEl).activeElement;
     return walkContext(opt, (sf & 1) !== 0, (sf & 2) !== 0, ownerOf, activeEl);
   }
 

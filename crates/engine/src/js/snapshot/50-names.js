@@ -273,7 +273,7 @@
     return a.length ? a : null;
   }
   function firstFlatChild(el) {
-    const sr = el.shadowRoot;
+    const sr = shadowOf(el);
     return sr !== null ? sr.firstChild : el.firstChild;
   }
 

@@ -75,7 +75,7 @@
   // Visible text of an element (for nameless ref'd nodes in interactive mode), capped.
   function preview(w, el, max, skipInteractive) {
     const f = el.firstChild;
-    if (f !== null && f === el.lastChild && f.nodeType === 3 && el.shadowRoot === null && el.localName !== 'slot') {
+    if (f !== null && f === el.lastChild && f.nodeType === 3 && shadowOf(el) === null && el.localName !== 'slot') {
       return cap(collapse(f.data), max); // the common case: a single text node
     }
     const parts = [];

@@ -5,7 +5,9 @@
   //   {kind: 'text', text} | {kind: 'sep'} | {kind: 'marker', index}
   // want: 0 no ref, 1 ref, 2 content (ref when it holds no interactive descendant and has text),
   //       3 cursor:pointer heuristic (ref when it holds no interactive descendant), 4 image (ref when named),
-  //       5 table row in interactive mode (ref when its cells have text; the cells become its value)
+  //       5 table row in interactive mode (ref when its cells have text; the cells become its value),
+  //       6 grid cell, 7 a click-like listener of its own (ref when it holds no interactive
+  //       descendant and at most 200 characters of text: a control, not a delegating container)
   const CELL_ROLES = new Set(['cell', 'columnheader', 'rowheader']);
 
   function visitSafe(w, n, ctx, out) {
@@ -42,7 +44,7 @@
     let inModal = ctx.inModal;
     if (ctx.modal !== null && !inModal) {
       if (el === ctx.modal) inModal = true;
-      else if (!el.contains(ctx.modal) && !(el.shadowRoot && el.shadowRoot.contains(ctx.modal))) return;
+      else if (!el.contains(ctx.modal) && !(shadowOf(el) && shadowOf(el).contains(ctx.modal))) return;
     }
     const attrs = el.hasAttributes();
     if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return;
@@ -72,7 +74,8 @@
             (el.hasAttribute('tabindex') && el.tabIndex >= 0 && tag !== 'iframe' && tag !== 'body') ||
             (!ctx.editable && el.hasAttribute('contenteditable') && el.isContentEditable))) click = 1;
         else if (cursor === 'pointer' && ctx.cursor !== 'pointer' && !ctx.inInteractive && !ctx.inLabel && tag !== 'body' && tag !== 'html' && tag !== 'label') click = 3;
-        if (click !== 0 && !(click === 3 && (want === 1 || want === 6))) {
+        else if (w.listened !== null && w.listened.has(el) && !ctx.inInteractive && !ctx.inLabel && tag !== 'body' && tag !== 'html' && tag !== 'label') click = 7;
+        if (click !== 0 && !((click === 3 || click === 7) && (want === 1 || want === 6))) {
           if (want !== 1 && want !== 6) want = click;
           if (click === 1) interactive = true;
           if (role === 'none' || role === 'LineBreak') role = 'generic';
@@ -89,10 +92,11 @@
     const before = w.interactiveCount;
 
     // In the interactive view text is not collected: an element without element children has nothing to visit.
-    const sr0 = el.shadowRoot;
+    const sr0 = shadowOf(el);
     if (I && sr0 === null && el.firstElementChild === null && tag !== 'slot' && !isFrame) {
       if (item === null) return;
-      if (interactive || want === 3 || want === 6) w.interactiveCount++;
+      if (want === 7) item.ref = preview(w, el, 201, true).length <= 200;
+      if (interactive || want === 3 || want === 6 || (want === 7 && item.ref)) w.interactiveCount++;
       else if (want === 4) item.ref = nameOf(w, el) !== '';
       if (item.ref) out.push(item);
       return;
@@ -159,6 +163,9 @@
           item.ref = own !== '' && own.length <= 200;
         } else item.ref = false;
       } else if (want !== 2) w.interactiveCount++;
+    } else if (want === 7) {
+      item.ref = !hasInteractiveDesc && preview(w, el, 201, true).length <= 200;
+      if (item.ref) w.interactiveCount++;
     } else if (want === 4) {
       item.ref = nameOf(w, el) !== '';
     }

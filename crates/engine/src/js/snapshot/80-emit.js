@@ -83,7 +83,7 @@
             value = rowPreview(w, it);
             if (!value) ref = false;
           }
-        } else if (!name && !value && it.want === 3 && hasContent(children)) {
+        } else if (!name && !value && (it.want === 3 || it.want === 7) && hasContent(children)) {
           value = preview(w, el, 100, true);
         } else if (!name && !value && PREVIEW_ROLES.has(role) && (it.want === 2 || !hasContent(children))) {
           value = preview(w, el, 100);

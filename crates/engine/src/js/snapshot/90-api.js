@@ -18,6 +18,7 @@
       maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
     };
     if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
+    const listened = takeReach();
     const doc = document;
     let root;
     if (o.selector !== null) {
@@ -29,6 +30,7 @@
       root = doc.documentElement;
     }
     const w = newWalk(doc, o);
+    w.listened = listened;
     frameOwners = w.frameOwners; // frameOwner(k) answers from the latest run's markers
     const items = [];
     if (root) {
@@ -57,6 +59,21 @@
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
     pruneDead();
     return { ok: true, value: { text, refs: w.refs, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted } };
+  }
+
+  // Takes what the engine found through CDP for this run (globalThis.__abReach, then deleted):
+  // records the closed shadow roots and answers the Set of elements with click-like listeners of
+  // their own (null when none).
+  function takeReach() {
+    const r = globalThis.__abReach;
+    if (r === undefined) return null;
+    delete globalThis.__abReach;
+    try {
+      for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1) closedRoots.set(sr.host, sr);
+      return r.clickable.length ? new Set(r.clickable) : null;
+    } catch (e) {
+      return null;
+    }
   }
 
   // [role, name] of an element now, as a snapshot line would show them.
@@ -154,11 +171,12 @@
   // ---------------------------------------------------------------- targets: selectors, XPath, locators
   // (the semantics are documented once, in the protocol's `caps/targets.rs`)
 
-  // Every open shadow root in `root`, depth first (closed ones are not reachable from a script).
+  // Every shadow root in `root`, depth first: open ones, and closed ones the engine handed over
+  // for a snapshot (a page script cannot reach those).
   function shadowRoots(root, out) {
     const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
-      const sr = n.shadowRoot;
+      const sr = shadowOf(n);
       if (sr) { out.push(sr); shadowRoots(sr, out); }
     }
     return out;
@@ -338,5 +356,5 @@
     return { ok: true, value: { ref: assignRef(el), role, name, docToken, nextRef: counter } };
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, docToken };
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, shadowOf, docToken };
 })()

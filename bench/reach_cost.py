@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""What the snapshot's reach costs by itself: the CDP calls the engine makes before each frame's walk
+(crates/engine/src/reach.rs), timed against a headless Chromium on the bench pages.
+
+    python3 bench/reach_cost.py [--reps N]     # large-5k.html and reach-5k.html
+
+Per page: the median of `Runtime.evaluate(document)` + `DOM.describeNode(depth -1, pierce)` and
+`DOMDebugger.getEventListeners(depth -1, pierce)` (run concurrently, as the engine does), and the
+number of closed shadow roots and click-like listener elements found. Needs the `websockets` package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import pages  # noqa: E402
+
+import websockets  # noqa: E402
+
+CLICK = {"click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"}
+
+
+class Cdp:
+    def __init__(self, ws: websockets.ClientConnection) -> None:
+        self.ws, self.next, self.waiting = ws, 0, {}
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            fut = self.waiting.pop(msg.get("id"), None)
+            if fut is not None:
+                fut.set_result(msg)
+
+    async def call(self, method: str, params: dict | None = None) -> dict:
+        self.next += 1
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting[self.next] = fut
+        await self.ws.send(json.dumps({"id": self.next, "method": method, "params": params or {}}))
+        msg = await fut
+        if "error" in msg:
+            raise RuntimeError(f"{method}: {msg['error']}")
+        return msg["result"]
+
+
+def closed_roots(node: dict) -> int:
+    n = sum(1 for r in node.get("shadowRoots", []) if r.get("shadowRootType") == "closed")
+    for r in node.get("shadowRoots", []):
+        n += closed_roots(r)
+    for c in node.get("children", []):
+        n += closed_roots(c)
+    return n
+
+
+async def measure(url: str, reps: int) -> tuple[float, int, int]:
+    port = 9400 + (int(time.time()) % 500)
+    chrome = shutil.which("chromium") or "/usr/bin/chromium"
+    profile = tempfile.mkdtemp()
+    proc = subprocess.Popen(
+        [chrome, "--headless=new", "--no-sandbox", f"--remote-debugging-port={port}", f"--user-data-dir={profile}", url],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            try:
+                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+                page = next(t for t in targets if t["type"] == "page")
+                break
+            except Exception:
+                time.sleep(0.1)
+        async with websockets.connect(page["webSocketDebuggerUrl"], max_size=None) as ws:
+            cdp = Cdp(ws)
+            await asyncio.sleep(1.0)
+            times, roots, clickable = [], 0, 0
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                doc = await cdp.call("Runtime.evaluate", {"expression": "document", "objectGroup": "g"})
+                oid = doc["result"]["objectId"]
+                tree, listeners = await asyncio.gather(
+                    cdp.call("DOM.describeNode", {"objectId": oid, "depth": -1, "pierce": True}),
+                    cdp.call("DOMDebugger.getEventListeners", {"objectId": oid, "depth": -1, "pierce": True}),
+                )
+                times.append((time.perf_counter() - t0) * 1000)
+                await cdp.call("Runtime.releaseObjectGroup", {"objectGroup": "g"})
+                roots = closed_roots(tree["node"])
+                clickable = len({x["backendNodeId"] for x in listeners["listeners"] if x["type"] in CLICK})
+            cdp.reader.cancel()
+            return statistics.median(times), roots, clickable
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    reps = int(argv[argv.index("--reps") + 1]) if "--reps" in argv else 15
+    with tempfile.TemporaryDirectory() as d:
+        pages.write_pages(Path(d))
+        for name in ("large-5k.html", "reach-5k.html"):
+            ms, roots, clickable = asyncio.run(measure(Path(d, name).as_uri(), reps))
+            print(f"{name}: reach CDP calls median {ms:.2f} ms ({reps} reps); closed roots {roots}, listener elements {clickable}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,212 @@
+//! Snapshot reach, end to end on Chromium: content of closed shadow roots (which page scripts
+//! cannot see) and elements made clickable only by `addEventListener` get refs, and actions on
+//! those refs really act (page-side counters), while a delegated body listener does not make every
+//! element clickable.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+const PAGE: &str = r##"<!doctype html><title>Reach</title>
+<h1>Reach</h1>
+<div id="closed-host"></div>
+<div id="outer-open"></div>
+<div id="outer-closed"></div>
+<div id="plain" style="width:160px;height:30px">Listener only</div>
+<div id="pressed" style="width:160px;height:30px">Pointer only</div>
+<div id="wrap"><span class="in">Inner text</span></div>
+<div class="noise">Row one</div><div class="noise">Row two</div><div class="noise">Row three</div>
+<p class="noise">A paragraph the body listener covers</p>
+<div id="trap-host"></div>
+<script>
+  window.hits = [];
+  const c = document.getElementById('closed-host').attachShadow({mode: 'closed'});
+  c.innerHTML = '<button id="cb">Closed button</button> <input id="ci" aria-label="Closed input">';
+  c.getElementById('cb').addEventListener('click', () => hits.push('closed-button'));
+  c.getElementById('ci').addEventListener('input', (e) => { window.closedValue = e.target.value; });
+  // a closed root inside an open one
+  const o = document.getElementById('outer-open').attachShadow({mode: 'open'});
+  o.innerHTML = '<div id="inner-host"></div>';
+  const oc = o.getElementById('inner-host').attachShadow({mode: 'closed'});
+  oc.innerHTML = '<button>Deep closed</button>';
+  oc.querySelector('button').addEventListener('click', () => hits.push('deep-closed'));
+  // an open root inside a closed one
+  const co = document.getElementById('outer-closed').attachShadow({mode: 'closed'});
+  co.innerHTML = '<section><div id="h2"></div></section>';
+  const coo = co.getElementById('h2').attachShadow({mode: 'open'});
+  coo.innerHTML = '<a href="#x">Open in closed</a>';
+  coo.querySelector('a').addEventListener('click', (e) => { e.preventDefault(); hits.push('open-in-closed'); });
+  // clickable only through listeners
+  document.getElementById('plain').addEventListener('click', () => hits.push('plain'));
+  document.getElementById('pressed').addEventListener('pointerdown', () => hits.push('pressed'));
+  document.querySelector('#wrap .in').addEventListener('click', () => hits.push('inner'));
+  // delegation on body and document
+  window.bodyClicks = 0;
+  document.body.addEventListener('click', () => { window.bodyClicks++; });
+  document.addEventListener('mousedown', () => {});
+  // a closed root whose button is covered by an overlay (inside the same root) on mousedown
+  const t = document.getElementById('trap-host').attachShadow({mode: 'closed'});
+  t.innerHTML = '<div style="position:relative"><button id="tb">Trap button</button></div>';
+  const tb = t.getElementById('tb');
+  tb.addEventListener('click', () => hits.push('trap-button'));
+  tb.addEventListener('mousedown', () => {
+    const ov = document.createElement('div');
+    ov.style.cssText = 'position:absolute;left:0;top:0;width:300px;height:60px;background:#fff';
+    ov.addEventListener('click', () => hits.push('overlay'));
+    ov.addEventListener('mouseup', () => hits.push('overlay-up'));
+    tb.parentNode.appendChild(ov);
+  });
+</script>"##;
+
+fn server() -> Server {
+    let s = Server::start();
+    s.route("/", Page::html(PAGE));
+    s
+}
+
+fn hits(cli: &Cli) -> Value {
+    cli.eval("window.hits")
+}
+
+fn text(snap: &Value) -> &str {
+    snap["text"].as_str().unwrap_or("")
+}
+
+#[test]
+fn closed_shadow_content_has_refs_that_act() {
+    let server = server();
+    let cli = Cli::new("reach-closed");
+    cli.ok(&["open", &server.url("/")]);
+    // A page script really cannot see the closed root.
+    assert_eq!(
+        cli.eval("document.getElementById('closed-host').shadowRoot === null"),
+        json!(true)
+    );
+    let snap = cli.ok(&["snapshot"]);
+    let button = cli.find_ref(&snap, "button", "Closed button");
+    let input = cli.find_ref(&snap, "textbox", "Closed input");
+    // Click really clicked: the page's own listener inside the closed root ran.
+    cli.ok(&["click", &button]);
+    assert_eq!(hits(&cli), json!(["closed-button"]));
+    // Fill really filled: the page's input handler saw the value.
+    let out = cli.ok(&["fill", &input, "hello shadow"]);
+    assert_eq!(out["value"], "hello shadow");
+    assert_eq!(cli.eval("window.closedValue"), json!("hello shadow"));
+    // Reads on the ref.
+    assert_eq!(
+        cli.ok(&["get", "value", &input])["value"],
+        json!("hello shadow")
+    );
+    assert_eq!(
+        cli.ok(&["get", "text", &button])["value"],
+        json!("Closed button")
+    );
+    // The snapshot shows the typed value in place.
+    let snap = cli.ok(&["snapshot"]);
+    assert!(
+        text(&snap).contains(r#"textbox "Closed input""#) && text(&snap).contains("hello shadow"),
+        "{}",
+        text(&snap)
+    );
+}
+
+#[test]
+fn nested_closed_and_open_roots_are_walked_in_place() {
+    let server = server();
+    let cli = Cli::new("reach-nested");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let deep = cli.find_ref(&snap, "button", "Deep closed");
+    let link = cli.find_ref(&snap, "link", "Open in closed");
+    // In place: document order is kept (closed host, open>closed, closed>open, then the rest).
+    let t = text(&snap);
+    let at = |s: &str| t.find(s).unwrap_or_else(|| panic!("{s} not in:\n{t}"));
+    assert!(
+        at("Closed button") < at("Deep closed") && at("Deep closed") < at("Open in closed"),
+        "{t}"
+    );
+    assert!(at("Open in closed") < at("Listener only"), "{t}");
+    cli.ok(&["click", &deep]);
+    cli.ok(&["click", &link]);
+    assert_eq!(hits(&cli), json!(["deep-closed", "open-in-closed"]));
+    // The full view shows them too.
+    let full = cli.ok(&["snapshot", "--full"]);
+    assert!(text(&full).contains("Deep closed"), "{}", text(&full));
+}
+
+#[test]
+fn the_hit_guard_stops_a_wrong_target_inside_a_closed_root() {
+    let server = server();
+    let cli = Cli::new("reach-guard");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let trap = cli.find_ref(&snap, "button", "Trap button");
+    // The overlay appears on mousedown inside the same closed root: the mouseup and click would
+    // land on it, and are stopped before the page sees them.
+    let v = cli.json(&["click", &trap]);
+    assert_eq!(v["success"], false, "{v}");
+    let h = hits(&cli);
+    let h = h.as_array().unwrap();
+    assert!(
+        !h.contains(&json!("overlay")) && !h.contains(&json!("overlay-up")),
+        "{h:?}"
+    );
+    assert!(!h.contains(&json!("trap-button")), "{h:?}");
+}
+
+#[test]
+fn listener_only_elements_get_refs_and_delegation_does_not_flood() {
+    let server = server();
+    let cli = Cli::new("reach-listeners");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let t = text(&snap).to_string();
+    // The listener-only div is listed as a clickable generic with its text.
+    let plain = snap["refs"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(id, r)| r["role"] == "generic" && t.contains(&format!("[ref={id}]: Listener only")))
+        .map(|(id, _)| id.clone())
+        .unwrap_or_else(|| panic!("no clickable generic 'Listener only' in:\n{t}"));
+    assert!(t.contains("Pointer only"), "{t}");
+    // The innermost listener wins: the span, not its wrapper.
+    assert!(t.contains("Inner text"), "{t}");
+    // The body's (and document's) listeners do not make every element clickable.
+    for noise in ["Row one", "Row two", "Row three", "A paragraph"] {
+        assert!(!t.contains(noise), "{noise} got a ref:\n{t}");
+    }
+    let generics = snap["refs"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|r| r["role"] == "generic")
+        .count();
+    assert_eq!(generics, 3, "{t}");
+    // Clicking the ref runs the page's listener (and the body's delegated one sees it bubble).
+    cli.ok(&["click", &plain]);
+    assert_eq!(hits(&cli), json!(["plain"]));
+    assert_eq!(cli.eval("window.bodyClicks"), json!(1));
+    // A listener added later is seen by the next snapshot.
+    cli.eval(
+        "document.querySelector('.noise').addEventListener('mouseup', () => hits.push('late')); 1",
+    );
+    let snap = cli.ok(&["snapshot"]);
+    assert!(text(&snap).contains("Row one"), "{}", text(&snap));
+}
+
+#[test]
+fn a_page_without_closed_roots_or_listeners_is_unchanged() {
+    let server = Server::start();
+    server.route(
+        "/",
+        Page::html("<!doctype html><title>t</title><button>Only</button><div>text</div>"),
+    );
+    let cli = Cli::new("reach-plain");
+    cli.ok(&["open", &server.url("/")]);
+    let v = cli.json(&["snapshot"]);
+    assert_eq!(v["success"], true, "{v}");
+    assert!(v.get("warning").is_none_or(Value::is_null), "{v}");
+    assert_eq!(v["data"]["text"], json!(r#"- button "Only" [ref=e1]"#));
+}

@@ -1,0 +1,305 @@
+//! Snapshot reach: what a page script cannot see, found through CDP just before a frame's walk and
+//! handed to the walker in the engine's world (`globalThis.__abReach`, taken by the snapshot
+//! script when its run starts):
+//! - closed shadow roots (`attachShadow({mode: "closed"})`): the DOM domain reports them with
+//!   `shadowRootType: "closed"`; the walker walks them in place like open ones;
+//! - elements made clickable only by an event listener of their own (click, mousedown, mouseup,
+//!   pointerdown, pointerup, touchstart), found with `DOMDebugger.getEventListeners` over the
+//!   whole document (listeners on html, body and the document itself are delegation, not a
+//!   control, and are skipped; an ancestor's listener never counts for its descendants).
+//!
+//! Both calls walk the frame's DOM once in the browser; elements are then resolved one by one
+//! (concurrently), at most [`MAX_NODES`] of them.
+
+use agentbrowser_cdp::CdpError;
+use serde_json::{Value, json};
+
+use crate::error::Result;
+use crate::page::Page;
+use crate::world::{self, FrameTarget};
+
+/// Event types whose listener makes an element clickable.
+const CLICK_TYPES: &[&str] = &[
+    "click",
+    "mousedown",
+    "mouseup",
+    "pointerdown",
+    "pointerup",
+    "touchstart",
+];
+
+/// Whether the document may hold a closed shadow root, the cheap signal that decides whether the
+/// costly pierce walk (`DOM.describeNode` of the whole tree) runs: an element with a closed root
+/// already known, a custom element (a name with `-`) without an open root, or an element that
+/// can host a shadow root, has no child node and still draws a box (its content comes from
+/// somewhere). A closed root on an element whose light children are all unslotted and that has
+/// none of these marks is not found.
+const MAY_HOST_CLOSED_JS: &str = "(() => { const api = globalThis.__ab; \
+  const A = new Set(['article','aside','blockquote','div','footer','h1','h2','h3','h4','h5','h6','header','main','nav','p','section','span']); \
+  const scan = (root) => { for (const el of root.querySelectorAll('*')) { \
+    if (el.shadowRoot) { if (scan(el.shadowRoot)) return true; continue; } \
+    if (api && api.shadowOf && api.shadowOf(el)) return true; \
+    const n = el.localName; \
+    if (n.includes('-')) return true; \
+    if (el.firstChild === null && A.has(n)) { const r = el.getBoundingClientRect(); if (r.width > 0 && r.height > 0) return true; } \
+  } return false; }; \
+  return scan(document); })()";
+
+/// Most elements (closed roots and listener elements together) handed to one walk.
+const MAX_NODES: usize = 1000;
+
+/// The object group of the handles made here (released after the hand-over).
+const GROUP: &str = "agentbrowser-reach";
+
+/// What the pierce walk found in a frame: closed shadow roots and listener elements, by backend
+/// node id, in document order.
+#[derive(Debug, Default, PartialEq)]
+struct Found {
+    closed_roots: Vec<i64>,
+    clickable: Vec<i64>,
+}
+
+/// Finds the frame's closed shadow roots and listener-only clickables and stores them in its
+/// world for the next snapshot run. A frame whose document went away meanwhile is left alone (the
+/// snapshot gets a fresh world and reports what it sees); any other failure is a warning of the
+/// snapshot (what it may have missed), never a silent gap.
+pub(crate) async fn prepare(page: &Page, frame: &FrameTarget) {
+    if let Err(e) = hand_over(page, frame).await {
+        crate::warnings::note(format!(
+            "closed shadow roots and listener-only clickables could not be looked for: {}",
+            e.message
+        ));
+    }
+}
+
+async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
+    let ctx = world::context(page, frame).await?;
+    let s = &frame.session;
+    let doc = match s
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": "document", "contextId": ctx, "objectGroup": GROUP}),
+        )
+        .await
+    {
+        Ok(v) => v,
+        Err(e) if gone(&e) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(doc_id) = doc
+        .get("result")
+        .and_then(|r| r.get("objectId"))
+        .and_then(Value::as_str)
+    else {
+        return Ok(());
+    };
+    let hosts = world::evaluate_value(page, frame, MAY_HOST_CLOSED_JS).await? == json!(true);
+    let tree = async {
+        if hosts {
+            s.call(
+                "DOM.describeNode",
+                json!({"objectId": doc_id, "depth": -1, "pierce": true}),
+            )
+            .await
+        } else {
+            Ok(json!({}))
+        }
+    };
+    let (tree, listeners) = tokio::join!(
+        tree,
+        s.call(
+            "DOMDebugger.getEventListeners",
+            json!({"objectId": doc_id, "depth": -1, "pierce": true}),
+        ),
+    );
+    let result = async {
+        let (tree, listeners) = match (tree, listeners) {
+            (Ok(t), Ok(l)) => (t, l),
+            (Err(e), _) | (_, Err(e)) if gone(&e) => return Ok(()),
+            (Err(e), _) | (_, Err(e)) => return Err(e.into()),
+        };
+        let found = find(&tree, &listeners);
+        if found.closed_roots.is_empty() && found.clickable.is_empty() {
+            return Ok(());
+        }
+        give(frame, ctx, found).await
+    }
+    .await;
+    let _ = s
+        .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
+        .await;
+    result
+}
+
+/// Resolves the found nodes in the world and stores them as `globalThis.__abReach`.
+async fn give(frame: &FrameTarget, ctx: i64, found: Found) -> Result<()> {
+    let total = found.closed_roots.len() + found.clickable.len();
+    if total > MAX_NODES {
+        crate::warnings::note(format!(
+            "the page has {} closed shadow roots and {} elements with click listeners of their own; \
+             only the first {MAX_NODES} were looked at",
+            found.closed_roots.len(),
+            found.clickable.len()
+        ));
+    }
+    let ids: Vec<i64> = found
+        .closed_roots
+        .iter()
+        .chain(found.clickable.iter())
+        .take(MAX_NODES)
+        .copied()
+        .collect();
+    let s = &frame.session;
+    let resolved = futures::future::join_all(ids.iter().map(|id| {
+        s.call(
+            "DOM.resolveNode",
+            json!({"backendNodeId": id, "executionContextId": ctx, "objectGroup": GROUP}),
+        )
+    }))
+    .await;
+    let n_roots = found.closed_roots.len().min(MAX_NODES);
+    let mut roots = 0usize;
+    let mut args = vec![json!({"value": 0})];
+    for (i, r) in resolved.into_iter().enumerate() {
+        // A node that cannot be resolved here (in a cross-origin frame of this process, which
+        // its own frame walk covers) is left out.
+        let Some(object_id) = r.ok().and_then(|v| {
+            v.get("object")
+                .and_then(|o| o.get("objectId"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }) else {
+            continue;
+        };
+        if i < n_roots {
+            roots += 1;
+        }
+        args.push(json!({"objectId": object_id}));
+    }
+    args[0] = json!({"value": roots});
+    let declaration = "function (n, ...nodes) { globalThis.__abReach = { roots: nodes.slice(0, n), clickable: nodes.slice(n) }; return nodes.length; }";
+    match s
+        .call(
+            "Runtime.callFunctionOn",
+            json!({"functionDeclaration": declaration, "executionContextId": ctx, "arguments": args, "returnByValue": true}),
+        )
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) if gone(&e) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn gone(e: &CdpError) -> bool {
+    e.is_context_gone() || e.is_frame_gone()
+}
+
+/// The closed shadow roots of a `DOM.describeNode` tree (depth -1, pierce) and the elements of
+/// `DOMDebugger.getEventListeners` (same walk) with a click-like listener, skipping the document,
+/// html and body.
+fn find(tree: &Value, listeners: &Value) -> Found {
+    let mut found = Found::default();
+    let mut skip = std::collections::HashSet::new();
+    let mut elements = std::collections::HashSet::new();
+    if let Some(root) = tree.get("node") {
+        walk(root, &mut found.closed_roots, &mut skip, &mut elements);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for l in listeners
+        .get("listeners")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let click = l
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| CLICK_TYPES.contains(&t));
+        let Some(id) = l.get("backendNodeId").and_then(Value::as_i64) else {
+            continue;
+        };
+        if click && elements.contains(&id) && !skip.contains(&id) && seen.insert(id) {
+            found.clickable.push(id);
+        }
+    }
+    found
+}
+
+/// Walks a described node: collects closed shadow roots, every element's backend id, and the
+/// ids never counted as clickable (documents, html, body).
+fn walk(
+    node: &Value,
+    closed: &mut Vec<i64>,
+    skip: &mut std::collections::HashSet<i64>,
+    elements: &mut std::collections::HashSet<i64>,
+) {
+    let id = node.get("backendNodeId").and_then(Value::as_i64);
+    let kind = node.get("nodeType").and_then(Value::as_i64);
+    if let Some(id) = id {
+        let name = node.get("nodeName").and_then(Value::as_str).unwrap_or("");
+        if kind == Some(1) {
+            elements.insert(id);
+            if name.eq_ignore_ascii_case("html") || name.eq_ignore_ascii_case("body") {
+                skip.insert(id);
+            }
+        }
+    }
+    if let Some(roots) = node.get("shadowRoots").and_then(Value::as_array) {
+        for r in roots {
+            if r.get("shadowRootType").and_then(Value::as_str) == Some("closed")
+                && let Some(rid) = r.get("backendNodeId").and_then(Value::as_i64)
+            {
+                closed.push(rid);
+            }
+            walk(r, closed, skip, elements);
+        }
+    }
+    if let Some(doc) = node.get("contentDocument") {
+        walk(doc, closed, skip, elements);
+    }
+    if let Some(children) = node.get("children").and_then(Value::as_array) {
+        for c in children {
+            walk(c, closed, skip, elements);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_takes_closed_roots_and_own_click_listeners_only() {
+        let tree = json!({"node": {"nodeType": 9, "nodeName": "#document", "backendNodeId": 1, "children": [
+            {"nodeType": 1, "nodeName": "HTML", "backendNodeId": 2, "children": [
+                {"nodeType": 1, "nodeName": "BODY", "backendNodeId": 3, "children": [
+                    {"nodeType": 1, "nodeName": "DIV", "backendNodeId": 4, "shadowRoots": [
+                        {"nodeType": 11, "shadowRootType": "closed", "backendNodeId": 5, "children": [
+                            {"nodeType": 1, "nodeName": "SPAN", "backendNodeId": 6}
+                        ]}
+                    ]},
+                    {"nodeType": 1, "nodeName": "P", "backendNodeId": 7, "shadowRoots": [
+                        {"nodeType": 11, "shadowRootType": "open", "backendNodeId": 8},
+                        {"nodeType": 11, "shadowRootType": "user-agent", "backendNodeId": 9}
+                    ]}
+                ]}
+            ]}
+        ]}});
+        let listeners = json!({"listeners": [
+            {"type": "click", "backendNodeId": 1},
+            {"type": "click", "backendNodeId": 3},
+            {"type": "pointerdown", "backendNodeId": 6},
+            {"type": "click", "backendNodeId": 6},
+            {"type": "keydown", "backendNodeId": 7},
+            {"type": "mouseup", "backendNodeId": 4}
+        ]});
+        assert_eq!(
+            find(&tree, &listeners),
+            Found {
+                closed_roots: vec![5],
+                clickable: vec![6, 4]
+            }
+        );
+    }
+}
