@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import cdp
 from ._version import __version__
-from .browser import Browser, Capture, Diagnostics, Dialogs, Keyboard, Mouse, Native, Page, Tabs
+from .browser import Browser, Capture, Diagnostics, Dialogs, Frame, Frames, Keyboard, Mouse, Native, Page, Tabs
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -26,6 +26,7 @@ from .errors import (
     BrowserInstallError,
     ConfirmationRequired,
     DialogOpenError,
+    FrameLookupError,
     NativeParseError,
     RestoreSaveError,
     StaleRefError,
@@ -63,6 +64,7 @@ from .models import (
     SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
+    FrameInfo,
     TabCloseResult,
     TabInfo,
     TabSwitchResult,
@@ -78,6 +80,8 @@ if TYPE_CHECKING:
         AsyncCapture,
         AsyncDiagnostics,
         AsyncDialogs,
+        AsyncFrame,
+        AsyncFrames,
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
@@ -89,6 +93,7 @@ if TYPE_CHECKING:
 _ASYNC = frozenset(
     {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
     | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
+    | {"AsyncFrame", "AsyncFrames"}
 )
 
 
@@ -116,6 +121,12 @@ __all__ = [
     "Dialogs",
     "Keyboard",
     "Mouse",
+    "Frame",
+    "Frames",
+    "FrameInfo",
+    "FrameLookupError",
+    "AsyncFrame",
+    "AsyncFrames",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",

@@ -17,6 +17,7 @@ pub mod diff;
 pub mod error;
 pub mod events;
 mod files;
+mod frames;
 mod handlers;
 pub mod input;
 mod interact;

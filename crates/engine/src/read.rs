@@ -126,6 +126,6 @@ async fn select(cx: &mut Cx<'_>, selector: &str, op: &str, arg: Value) -> Result
         serde_json::to_string(op).unwrap_or_default(),
         arg
     );
-    let r = world::call_api(&page, &FrameTarget::main(&page), &call).await?;
+    let r = world::call_api(&page, &FrameTarget::scoped(&page), &call).await?;
     answer::value(r, &format!("the first element matching {selector:?}"))
 }

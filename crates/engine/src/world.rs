@@ -52,6 +52,19 @@ impl FrameTarget {
         }
     }
 
+    /// The frame a command on `page` acts in: its scoped frame (`frame`, the envelope's `frame`),
+    /// else the main frame.
+    pub fn scoped(page: &Page) -> FrameTarget {
+        page.scope
+            .clone()
+            .unwrap_or_else(|| FrameTarget::main(page))
+    }
+
+    /// The child session's id when this is an out-of-process frame (`None`: the page's own).
+    pub fn child_session_id(&self) -> Option<String> {
+        self.session.id().filter(|_| self.child).map(str::to_string)
+    }
+
     fn key(&self) -> (Option<String>, String) {
         let sid = if self.child {
             self.session.id().map(str::to_string)

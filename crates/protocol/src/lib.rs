@@ -14,7 +14,7 @@ pub mod validate;
 
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*, files::*,
-    input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
+    frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*, targets::*, wait::*,
 };
 pub use codes::ErrorCode;
 pub use commands::*;

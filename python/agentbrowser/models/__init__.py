@@ -47,7 +47,7 @@ from .specs import LoadState as LoadState
 from .specs import Modifier as Modifier
 from .specs import MouseButton as MouseButton
 from .specs import SnapshotSpec, Wait
-from .tabs import TabCloseResult, TabInfo, TabSwitchResult
+from .tabs import FrameInfo, TabCloseResult, TabInfo, TabSwitchResult
 
 __all__ = [
     "SnapshotSpec",
@@ -70,6 +70,7 @@ __all__ = [
     "TabInfo",
     "TabSwitchResult",
     "TabCloseResult",
+    "FrameInfo",
     "Navigation",
     "WaitResult",
     "Dialog",

@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
 pub mod files;
+pub mod frames;
 pub mod input;
 pub mod nav;
 pub mod read;
