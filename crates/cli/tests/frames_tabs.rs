@@ -130,7 +130,7 @@ fn frame_scopes_snapshot_eval_reads_and_refs_until_main() {
     cli.ok(&["click", &button]);
     assert_eq!(cli.ok(&["title"])["title"], "clicked in child");
     // A selector resolves in the frame too.
-    assert_eq!(cli.ok(&["count", "h2"])["count"], 1);
+    assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 1);
     cli.ok(&["click", "button"]);
     // `frames` marks the current frame.
     assert_eq!(cli.ok(&["frames"])["current"], inner_id.as_str());
@@ -138,7 +138,7 @@ fn frame_scopes_snapshot_eval_reads_and_refs_until_main() {
     let main = cli.ok(&["frame", "main"]);
     assert!(main["frame"].is_null());
     assert_eq!(cli.ok(&["title"])["title"], "Top");
-    assert_eq!(cli.ok(&["count", "h2"])["count"], 0);
+    assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 0);
 }
 
 #[test]

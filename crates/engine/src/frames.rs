@@ -368,7 +368,16 @@ pub(crate) async fn frame(p: FrameSelectParams, cx: &mut Cx<'_>) -> Result<Frame
                     let id = frame_of_element(cx, &target).await?;
                     nodes.iter().find(|n| n.info.id == id).cloned()
                 }
-                None => by_url()?,
+                None => match by_url()? {
+                    Some(n) => Some(n),
+                    // Last, a selector of the iframe element (`iframe`, `my-frame`); no element
+                    // is no frame.
+                    None => match frame_of_element(cx, &target).await {
+                        Ok(id) => nodes.iter().find(|n| n.info.id == id).cloned(),
+                        Err(e) if e.code == ErrorCode::NotFound => None,
+                        Err(e) => return Err(e),
+                    },
+                },
             },
         },
     };
