@@ -172,7 +172,7 @@ class AsyncBrowser:
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds."""
-        if self._root._close_result is not None:
+        if self._close_result is not None:
             return self._close_result
         if self._closing is not None:
             return await asyncio.shield(self._closing)
@@ -241,7 +241,7 @@ class AsyncBrowser:
         return clone
 
     async def _drive(self, op: Op[T], *, closing: bool = False) -> T:
-        if self._close_result is not None or (self._closing is not None and not closing):
+        if self._root._close_result is not None or (self._root._closing is not None and not closing):
             op.close()
             raise RuntimeError("this AsyncBrowser is closed")
         try:

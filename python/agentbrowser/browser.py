@@ -173,7 +173,7 @@ class Browser:
         (``closed=False``) unless ``end_session=True``, which closes the session's browser
         and daemon for every client.
         """
-        if self._root._close_result is not None:
+        if self._close_result is not None:
             return self._close_result
         end = self._process is not None if end_session is None else end_session
         result = CloseResult(closed=False)
@@ -227,7 +227,7 @@ class Browser:
         return clone
 
     def _drive(self, op: Op[T]) -> T:
-        if self._close_result is not None:
+        if self._root._close_result is not None:
             op.close()
             raise RuntimeError("this Browser is closed")
         try:

@@ -66,7 +66,10 @@ def test_tree_and_get(browser: Browser, server: str) -> None:
     assert names["cross"].info.out_of_process and names["cross"].info.cross_origin
     assert browser.page.frames.get(name="inner").id == names["inner"].id
     assert browser.page.frames.get(url="/fx-cross").id == names["cross"].id
-    assert browser.page.frames.get(selector="iframe[name=grand]").id == names["grand"].id
+    assert browser.page.frames.get(selector="iframe[name=cross]").id == names["cross"].id
+    with pytest.raises(FrameLookupError) as nested:
+        browser.page.frames.get(selector="iframe[name=grand]")  # inside the child frame, not the page
+    assert nested.value.reason == "not_found"
     assert browser.page.frames.get(id=names["grand"].id).name == "grand"
     with pytest.raises(TypeError):
         browser.page.frames.get(name="inner", url="x")
@@ -99,7 +102,7 @@ def test_frame_handle_commands(browser: Browser, server: str, tmp_path: Path) ->
         inner.wait_for_text("Top page", timeout_ms=500)
     assert late.value.code == "timeout"
     cross = browser.page.frames.get(name="cross")
-    assert "cross text" in cross.observe().text
+    assert "Cross button" in cross.observe().text
     shot = cross.screenshot(tmp_path / "cross.png")
     assert (shot.width, shot.height) == (300, 150)
     assert (tmp_path / "cross.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -352,10 +352,11 @@ pub(crate) async fn frame(p: FrameSelectParams, cx: &mut Cx<'_>) -> Result<Frame
         Some(FrameBy::Id) => by_id(),
         Some(FrameBy::Name) => by_name()?,
         Some(FrameBy::Url) => by_url()?,
-        Some(FrameBy::Selector) => {
-            let id = frame_of_element(cx, &target).await?;
-            nodes.iter().find(|n| n.info.id == id).cloned()
-        }
+        Some(FrameBy::Selector) => match frame_of_element(cx, &target).await {
+            Ok(id) => nodes.iter().find(|n| n.info.id == id).cloned(),
+            Err(e) if e.code == ErrorCode::NotFound => None,
+            Err(e) => return Err(e),
+        },
         None => match by_id() {
             Some(n) => Some(n),
             None if is_ref => {

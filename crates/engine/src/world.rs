@@ -270,13 +270,20 @@ pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let resolved = parent
-            .session
-            .call(
+        let resolve = |ctx: i64| {
+            parent.session.call(
                 "DOM.resolveNode",
-                json!({"backendNodeId": backend, "executionContextId": ctx?}),
+                json!({"backendNodeId": backend, "executionContextId": ctx}),
             )
-            .await?;
+        };
+        let resolved = match resolve(ctx?).await {
+            Ok(r) => r,
+            // The cached world belongs to a document the frame no longer shows: a new one.
+            Err(_) => {
+                lock(page).remove(&parent.key());
+                resolve(context(page, &parent).await?).await?
+            }
+        };
         let object_id = resolved
             .get("object")
             .and_then(|o| o.get("objectId"))
