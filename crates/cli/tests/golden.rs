@@ -187,6 +187,12 @@ fn every_command_answers_as_pinned() {
     run(a(&["tab", "list"]));
     run(a(&["tab", "switch", "t1"]));
     run(a(&["tab", "close", "t2"]));
+    run(a(&["tab", "new", &second, "--label", "side"]));
+    run(a(&["tab", "switch", "1"]));
+    run(a(&["tab", "new", "--label", "t9"]));
+    run(a(&["tab", "close", "side"]));
+    run(a(&["frame", "main"]));
+    run(a(&["frame", "nosuch"]));
     run(a(&["read", &base, "--max-chars", "60"]));
     run(a(&["read", "--outline"]));
     run(a(&["read", &base, "--raw", "--outline"]));
