@@ -347,3 +347,27 @@ fn popups_are_announced_in_the_evidence_and_listed() {
     let plain = cli.ok(&["press", "Shift"]);
     assert!(plain.get("openedTabs").is_none(), "{plain}");
 }
+
+#[test]
+fn switching_to_a_crashed_tab_revives_it_and_says_so() {
+    let s = server();
+    let cli = Cli::new("tabs-revived");
+    cli.ok(&["open", &s.url("/plain")]);
+    let plain = cli.ok(&["tab", "switch", "1"]);
+    assert!(
+        plain.get("revived").is_none(),
+        "a healthy tab is not revived: {plain}"
+    );
+    let _ = cli.json(&["open", "chrome://crash"]);
+    let (code, _, _) = cli.err(&["--timeout", "20000", "title"]);
+    assert_eq!(code, "browser_closed");
+    cli.ok(&["tab", "new", &s.url("/opener"), "--label", "other"]);
+    let back = cli.ok(&["tab", "switch", "t1"]);
+    assert_eq!(back["revived"], true, "{back}");
+    assert_eq!(cli.ok(&["title"])["title"], "Plain");
+    assert!(
+        cli.run(&["tab", "switch", "other"])
+            .stdout
+            .contains("[other]")
+    );
+}
