@@ -1374,6 +1374,8 @@ class StatusOutput:
     """How many tabs are open."""
     active_tab: str | None
     """The active tab's id."""
+    active_frame: str | None
+    """The frame `frame` scoped the active tab's commands to (absent: its main frame)."""
     busy: Busy | None
     """The command another client is running, when this answer was handed out meanwhile."""
 
@@ -1391,6 +1393,7 @@ class StatusOutput:
             browser=o.req("browser", BrowserStatus.decode),
             pages=o.req("pages", _INT_0_TO_ANY),
             active_tab=o.opt("activeTab", _d.string),
+            active_frame=o.opt("activeFrame", _d.string),
             busy=o.opt("busy", Busy.decode),
         )
 

@@ -132,13 +132,15 @@ fn frame_scopes_snapshot_eval_reads_and_refs_until_main() {
     // A selector resolves in the frame too.
     assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 1);
     cli.ok(&["click", "button"]);
-    // `frames` marks the current frame.
+    // `frames` marks the current frame, and `status` reports it.
     assert_eq!(cli.ok(&["frames"])["current"], inner_id.as_str());
+    assert_eq!(cli.ok(&["status"])["activeFrame"], inner_id.as_str());
     // Back to the page.
     let main = cli.ok(&["frame", "main"]);
     assert!(main["frame"].is_null());
     assert_eq!(cli.ok(&["title"])["title"], "Top");
     assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 0);
+    assert!(cli.ok(&["status"]).get("activeFrame").is_none());
 }
 
 #[test]
