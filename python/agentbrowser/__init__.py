@@ -31,6 +31,7 @@ from .browser import (
     Scroll,
     Tabs,
 )
+from .browser import Frame, Frames
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -40,6 +41,7 @@ from .errors import (
     BrowserInstallError,
     ConfirmationRequired,
     DialogOpenError,
+    FrameLookupError,
     NativeParseError,
     RestoreSaveError,
     StaleRefError,
@@ -88,6 +90,7 @@ from .models import (
     SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
+    FrameInfo,
     TabCloseResult,
     TabInfo,
     TabSwitchResult,
@@ -105,6 +108,8 @@ if TYPE_CHECKING:
         AsyncDiagnostics,
         AsyncDialogs,
         AsyncEmulation,
+        AsyncFrame,
+        AsyncFrames,
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
@@ -120,6 +125,7 @@ _ASYNC = frozenset(
     | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
     | {"AsyncEmulation", "AsyncScripts"}
     | {"AsyncScroll", "AsyncClipboard"}
+    | {"AsyncFrame", "AsyncFrames"}
 )
 
 
@@ -149,6 +155,12 @@ __all__ = [
     "Mouse",
     "Scroll",
     "Clipboard",
+    "Frame",
+    "Frames",
+    "FrameInfo",
+    "FrameLookupError",
+    "AsyncFrame",
+    "AsyncFrames",
     "AsyncBrowser",
     "AsyncPage",
     "AsyncCapture",

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
-from .errors import error_for
+from .errors import FrameLookupError, error_for
 from .models import (
     CONSOLE_LEVELS,
     IMAGE_FORMATS,
@@ -37,6 +37,7 @@ from .models import (
     DialogStatus,
     ElementGeometry,
     ErrorLog,
+    FrameInfo,
     LaunchResult,
     LoadState,
     Locator,
@@ -91,10 +92,15 @@ class Call:
 Op: TypeAlias = Generator[Call, Any, T]
 
 
-def request(call: Call, request_id: int, timeout_ms: int) -> dict[str, Any]:
-    """The request object for ``call`` (its ``timeout`` covers any wait budget)."""
+def request(
+    call: Call, request_id: int, timeout_ms: int, scope: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The request object for ``call`` (its ``timeout`` covers any wait budget); ``scope`` is
+    the envelope's ``tab`` and ``frame`` of a handle bound to a tab or a frame."""
     payload: dict[str, Any] = {"id": request_id, "action": call.action}
     payload.update(call.params)
+    for key, value in (scope or {}).items():
+        payload.setdefault(key, value)
     if "timeout" not in payload:
         payload["timeout"] = timeout_ms + call.budget_ms
     return payload
@@ -801,24 +807,125 @@ def tab_list() -> Op[tuple[TabInfo, ...]]:
     return tuple(TabInfo.from_wire(tab, raw) for tab, raw in zip(wire.tabs, data["tabs"], strict=True))
 
 
-def tab_new(url: str | None) -> Op[TabInfo]:
-    """Open a tab, optionally at ``url``."""
+def tab_selector(
+    method: str,
+    tab: str | TabInfo | None,
+    id: str | None = None,
+    label: str | None = None,
+    index: int | None = None,
+) -> str | None:
+    """The one tab selector of ``tab`` or the keywords ``id=``, ``label=``, ``index=`` (N means
+    ``tN``); TypeError when several are given, ValueError for an index below 1."""
+    given = [(k, v) for k, v in (("tab", tab), ("id", id), ("label", label), ("index", index)) if v is not None]
+    if len(given) > 1:
+        raise TypeError(f"{method} takes one of tab, id=, label=, index=; got {', '.join(k for k, _ in given)}")
+    if not given:
+        return None
+    key, value = given[0]
+    if key == "index":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{method} index must be an int, got {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"{method} index must be 1 or more (index N means tab tN), got {value}")
+        return f"t{value}"
+    if key == "tab":
+        return _tab_id(value)  # type: ignore[arg-type]
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{method} {key}= must be a non-empty string, got {value!r}")
+    return value
+
+
+def _label(method: str, label: str | None) -> None:
+    if label is not None and (not isinstance(label, str) or not label.strip()):
+        raise TypeError(f"{method} label must be a non-empty string or None, got {label!r}")
+
+
+def tab_new(url: str | None, label: str | None = None) -> Op[TabInfo]:
+    """Open a tab, optionally at ``url``, optionally with a unique ``label``."""
     params: dict[str, Any] = {}
     if url is not None:
         if not isinstance(url, str):
             raise TypeError(f"tabs.new() url must be a string or None, got {type(url).__name__}")
         params["url"] = url
+    _label("tabs.new()", label)
+    if label is not None:
+        params["label"] = label
     data = yield Call("tab_new", params)
     return TabInfo.from_wire(w.decode_result("tab_new", data), data)
 
 
-def tab_switch(tab: str | TabInfo) -> Op[TabSwitchResult]:
-    """Make a tab active."""
+def tab_open(url: str, label: str | None, reuse: bool, wait_until: LoadState) -> Op[TabInfo]:
+    """Switch to the tab labelled ``label`` and navigate it to ``url`` (with ``reuse``), else
+    open a new tab at ``url`` with that label."""
+    if not isinstance(url, str) or not url:
+        raise TypeError(f"tabs.open() url must be a non-empty string, got {url!r}")
+    _label("tabs.open()", label)
+    check_load_state("tabs.open() wait_until", wait_until)
+    if label is not None and reuse:
+        tabs = yield from tab_list()
+        if any(t.label == label for t in tabs):
+            yield Call("tab_switch", {"tab": label})
+            yield from open_page(url, wait_until)
+            now = yield from tab_list()
+            for t in now:
+                if t.label == label:
+                    return t
+            raise LookupError(f"tab labelled {label!r} was closed while it was opened")
+    return (yield from tab_new(url, label))
+
+
+def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo]:
+    """The one open tab that ``id=`` (tab id or CDP target id), ``label=`` or ``index=`` names."""
+    sel = tab_selector("tabs.get()", None, id, label, index)
+    if sel is None:
+        raise TypeError("tabs.get() needs one of id=, label=, index=")
+    tabs = yield from tab_list()
+    found = [t for t in tabs if sel in (t.id, t.label, t.target_id)]
+    if len(found) != 1:
+        listed = ", ".join(t.id + (f" [{t.label}]" if t.label else "") for t in tabs) or "none"
+        raise LookupError(f"tabs.get(): {len(found)} tabs match {sel!r}; open tabs: {listed}")
+    return found[0]
+
+
+def tab_switch(tab: str | TabInfo | None) -> Op[TabSwitchResult]:
+    """Make a tab active (by id, label or index)."""
     tab_id = _tab_id(tab)
     if tab_id is None:
-        raise TypeError("tabs.switch() needs a tab id such as 't2' or a TabInfo")
+        raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
     data = yield Call("tab_switch", {"tab": tab_id})
     return TabSwitchResult.from_raw(data)
+
+
+def frames_tree() -> Op[tuple[FrameInfo, ...]]:
+    """The frames of the tab, main frame first."""
+    data = yield Call("frames", {"limit": 1000})
+    wire = w.decode_result("frames", data)
+    return tuple(FrameInfo.from_wire(f, r) for f, r in zip(wire.frames, data["frames"], strict=True))
+
+
+def frame_get(
+    id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None
+) -> Op[FrameInfo]:
+    """The one frame that exactly one criterion names (FrameLookupError otherwise)."""
+    given = [(k, v) for k, v in (("id", id), ("selector", selector), ("name", name), ("url", url)) if v is not None]
+    if len(given) != 1:
+        raise TypeError(
+            f"frames.get() takes exactly one of id=, selector=, name=, url=; got {', '.join(k for k, _ in given) or 'none'}"
+        )
+    key, value = given[0]
+    if isinstance(value, Actionable):
+        value = value._wire_target()
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"frames.get() {key}= must be a non-empty string, got {value!r}")
+    data = yield Call("frame", {"target": value, "by": key, "set": False})
+    wire = w.decode_result("frame", data)
+    if wire.frame is None:
+        raise FrameLookupError(
+            f"frames.get({key}={value!r}) names the main frame, not a frame of the page; use the page itself",
+            reason="scope_mismatch",
+            criteria={key: value},
+        )
+    return FrameInfo.from_wire(wire.frame, data["frame"])
 
 
 def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:

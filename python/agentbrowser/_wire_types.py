@@ -204,6 +204,12 @@ class TabInfo:
     """The tab's title."""
     active: bool
     """Whether it is the active tab."""
+    label: str | None
+    """The tab's label, when `tab new --label` gave it one."""
+    revived: bool | None
+    """`tab switch` only: the tab's page had crashed or hung and was recovered (reloaded, or its busy script stopped) to
+    switch to it (absent otherwise).
+    """
     dialog_blocked: bool | None
     """A `confirm` or `prompt` is open in it and waits for an answer (absent when none)."""
 
@@ -217,6 +223,8 @@ class TabInfo:
             url=o.req("url", _d.string),
             title=o.req("title", _d.string),
             active=o.req("active", _d.boolean),
+            label=o.opt("label", _d.string),
+            revived=o.opt("revived", _d.boolean),
             dialog_blocked=o.opt("dialogBlocked", _d.boolean),
         )
 
@@ -241,6 +249,84 @@ class TabCloseOutput:
             tab=o.req("tab", TabInfo.decode),
             active=o.opt("active", TabInfo.decode),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class FramesOutput:
+    """Result of `frames`."""
+
+    tab: str
+    """The tab whose frames these are."""
+    frames: tuple[FrameInfo, ...]
+    """The frames in document order (parents before their children), the main frame first."""
+    total: int
+    """How many frames the tab has."""
+    truncated: bool
+    """Whether `limit` cut the list."""
+    current: str | None
+    """The frame commands of this tab are scoped to by `frame` (null: the main frame)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> FramesOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as FramesOutput."""
+        o = _d.Fields("FramesOutput", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            frames=o.req("frames", _d.array(FrameInfo.decode)),
+            total=o.req("total", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+            current=o.opt("current", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FrameInfo:
+    """One frame of a tab."""
+
+    id: str
+    """Frame id (Chromium's; what the envelope's `frame` and `frame <id>` take)."""
+    parent_id: str | None
+    """The parent frame's id (null for the main frame)."""
+    name: str
+    """The frame's `name` attribute (empty when none)."""
+    url: str
+    """The frame's URL."""
+    depth: int
+    """Nesting depth (0 for the main frame)."""
+    out_of_process: bool
+    """Whether the frame runs in its own renderer process (a cross-site iframe)."""
+    cross_origin: bool
+    """Whether its origin differs from the main frame's."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> FrameInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as FrameInfo."""
+        o = _d.Fields("FrameInfo", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            parent_id=o.opt("parentId", _d.string),
+            name=o.req("name", _d.string),
+            url=o.req("url", _d.string),
+            depth=o.req("depth", _INT_0_TO_ANY),
+            out_of_process=o.req("outOfProcess", _d.boolean),
+            cross_origin=o.req("crossOrigin", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSelectOutput:
+    """Result of `frame`."""
+
+    tab: str
+    """The tab the scope applies to."""
+    frame: FrameInfo | None
+    """The frame later commands of the tab run in (null: the main frame again)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> FrameSelectOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as FrameSelectOutput."""
+        o = _d.Fields("FrameSelectOutput", raw, path)
+        return cls(tab=o.req("tab", _d.string), frame=o.opt("frame", FrameInfo.decode))
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +514,10 @@ class ActionOutput:
     """Uncaught exceptions and unhandled rejections of the page during the action, oldest first (at most 10; absent when
     none; the warning counts the rest).
     """
+    opened_tabs: tuple[TabInfo, ...] | None
+    """Tabs the page opened during the action (`window.open`, a `target=_blank` link, a Ctrl+click), as they were when it
+    ended (absent when none). They are not made active.
+    """
     selected: Any
     """`select`: the option chosen, by its label (with `values`: the labels of all the options selected)."""
     value: Any
@@ -465,6 +555,7 @@ class ActionOutput:
             open_dialog=o.opt("openDialog", OpenDialog.decode),
             console_errors=o.opt("consoleErrors", _d.array(ConsoleMessage.decode)),
             page_errors=o.opt("pageErrors", _d.array(PageError.decode)),
+            opened_tabs=o.opt("openedTabs", _d.array(TabInfo.decode)),
             selected=o.opt("selected", _d.anything),
             value=o.opt("value", _d.anything),
             checked=o.opt("checked", _d.boolean),
@@ -1744,6 +1835,8 @@ class StatusOutput:
     """How many tabs are open."""
     active_tab: str | None
     """The active tab's id."""
+    active_frame: str | None
+    """The frame `frame` scoped the active tab's commands to (absent: its main frame)."""
     busy: Busy | None
     """The command another client is running, when this answer was handed out meanwhile."""
 
@@ -1761,6 +1854,7 @@ class StatusOutput:
             browser=o.req("browser", BrowserStatus.decode),
             pages=o.req("pages", _INT_0_TO_ANY),
             active_tab=o.opt("activeTab", _d.string),
+            active_frame=o.opt("activeFrame", _d.string),
             busy=o.opt("busy", Busy.decode),
         )
 
@@ -1844,6 +1938,10 @@ TabListOutputActions = Literal["tab_list"]
 TabInfoActions = Literal["tab_new", "tab_switch"]
 #: The actions whose result is TabCloseOutput.
 TabCloseOutputActions = Literal["tab_close"]
+#: The actions whose result is FramesOutput.
+FramesOutputActions = Literal["frames"]
+#: The actions whose result is FrameSelectOutput.
+FrameSelectOutputActions = Literal["frame"]
 #: The actions whose result is SnapshotOutput.
 SnapshotOutputActions = Literal["snapshot"]
 #: The actions whose result is ActionOutput.
@@ -1990,6 +2088,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "tab_new": TabInfo.decode,
         "tab_switch": TabInfo.decode,
         "tab_close": TabCloseOutput.decode,
+        "frames": FramesOutput.decode,
+        "frame": FrameSelectOutput.decode,
         "snapshot": SnapshotOutput.decode,
         "click": ActionOutput.decode,
         "fill": ActionOutput.decode,
@@ -2098,6 +2198,14 @@ def decode_result(action: TabInfoActions, raw: object) -> TabInfo: ...
 
 @overload
 def decode_result(action: TabCloseOutputActions, raw: object) -> TabCloseOutput: ...
+
+
+@overload
+def decode_result(action: FramesOutputActions, raw: object) -> FramesOutput: ...
+
+
+@overload
+def decode_result(action: FrameSelectOutputActions, raw: object) -> FrameSelectOutput: ...
 
 
 @overload

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import copy
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
@@ -49,6 +50,7 @@ from .models import (
     EmulationSettings,
     Injection,
     ErrorLog,
+    FrameInfo,
     LaunchResult,
     LoadState,
     Navigation,
@@ -81,6 +83,8 @@ __all__ = [
     "AsyncPage",
     "AsyncCapture",
     "AsyncTabs",
+    "AsyncFrames",
+    "AsyncFrame",
     "AsyncNative",
     "AsyncDiagnostics",
     "AsyncEmulation",
@@ -114,6 +118,9 @@ class AsyncBrowser:
         self._process: AsyncOwnedProcess | None = None
         self._starting: asyncio.Lock | None = None
         self._close_result: CloseResult | None = None
+        #: The envelope's ``tab``/``frame`` every request of this handle carries (see ``_scoped``).
+        self._scope: dict[str, str] = {}
+        self._root = self
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
         self._closing: asyncio.Future[CloseResult] | None = None
@@ -301,8 +308,17 @@ class AsyncBrowser:
         name = f" session={clip(self._session, 64)!r}" if self._session else ""
         return f"<AsyncBrowser {mode}{name} {'closed' if self.closed else 'open'}>"
 
+    def _scoped(self, **scope: str) -> AsyncBrowser:
+        """A handle on the same session whose requests carry ``scope`` (the envelope's ``tab``
+        and ``frame``): its page, locators and refs act in that tab or frame."""
+        clone = copy.copy(self)
+        clone._scope = {**self._scope, **scope}
+        clone.page = AsyncPage(clone)
+        clone.tabs = AsyncTabs(clone)
+        return clone
+
     async def _drive(self, op: Op[T], *, closing: bool = False) -> T:
-        if self._close_result is not None or (self._closing is not None and not closing):
+        if self._root._close_result is not None or (self._root._closing is not None and not closing):
             op.close()
             raise RuntimeError("this AsyncBrowser is closed")
         try:
@@ -333,7 +349,7 @@ class AsyncBrowser:
 
     async def _call(self, call: Call) -> Any:
         assert self._t is not None
-        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
+        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms, self._scope)
         raw = await self._t.request(payload, _ops.client_deadline_s(call, payload))
         return _ops.result(call, raw, True, self._snapshot)
 
@@ -361,6 +377,8 @@ class AsyncPage:
         self.mouse = AsyncMouse(browser)
         #: Scrolling of the page or a container: ``page.scroll.down()``, ``page.scroll.by(y=200)``.
         self.scroll = AsyncScroll(browser)
+        #: The frames of this tab: ``page.frames.tree()``, ``page.frames.get(name="pay")``.
+        self.frames = AsyncFrames(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -625,7 +643,7 @@ class AsyncCapture:
 
 
 class AsyncTabs:
-    """The tabs of an :class:`AsyncBrowser`."""
+    """The tabs of a :class:`AsyncBrowser`, by stable id (``t1``, ``t2``…) or label."""
 
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
@@ -634,17 +652,46 @@ class AsyncTabs:
         """Every open tab."""
         return await self._b._drive(_ops.tab_list())
 
-    async def new(self, url: str | None = None) -> TabInfo:
-        """Open a tab (about:blank by default); it becomes active."""
-        return await self._b._drive(_ops.tab_new(url))
+    async def new(self, url: str | None = None, *, label: str | None = None) -> TabInfo:
+        """Open a tab (about:blank by default), optionally with a unique ``label``; it becomes active."""
+        return await self._b._drive(_ops.tab_new(url, label))
 
-    async def switch(self, tab: str | TabInfo) -> TabSwitchResult:
-        """Make a tab active."""
-        return await self._b._drive(_ops.tab_switch(tab))
+    async def open(
+        self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
+    ) -> TabInfo:
+        """With ``reuse`` and a tab labelled ``label``: switch to it and navigate it to ``url``;
+        otherwise open a new tab at ``url`` (with that label)."""
+        return await self._b._drive(_ops.tab_open(url, label, reuse, wait_until))
 
-    async def close(self, tab: str | TabInfo | None = None) -> TabCloseResult:
-        """Close a tab (default: the active one)."""
-        return await self._b._drive(_ops.tab_close(tab))
+    async def get(self, *, id: str | None = None, label: str | None = None, index: int | None = None) -> AsyncPage:
+        """A page handle bound to one tab (by tab id or CDP target id, label, or index N = ``tN``):
+        its commands run in that tab even when another one is active. LookupError when none matches."""
+        tab = await self._b._drive(_ops.tab_find(id, label, index))
+        return self._b._scoped(tab=tab.id).page
+
+    async def switch(
+        self,
+        tab: str | TabInfo | None = None,
+        *,
+        id: str | None = None,
+        label: str | None = None,
+        index: int | None = None,
+    ) -> TabSwitchResult:
+        """Make a tab active: positional id/label/TabInfo, or one of ``id=``, ``label=``, ``index=``."""
+        sel = _ops.tab_selector("tabs.switch()", tab, id, label, index)
+        return await self._b._drive(_ops.tab_switch(sel))
+
+    async def close(
+        self,
+        tab: str | TabInfo | None = None,
+        *,
+        id: str | None = None,
+        label: str | None = None,
+        index: int | None = None,
+    ) -> TabCloseResult:
+        """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
+        sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
+        return await self._b._drive(_ops.tab_close(sel))
 
     def __repr__(self) -> str:
         return f"<AsyncTabs of {self._b!r}>"
@@ -798,6 +845,97 @@ class AsyncClipboard:
 
     def __repr__(self) -> str:
         return f"<AsyncClipboard of {self._b!r}>"
+
+
+class AsyncFrames:
+    """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def tree(self) -> tuple[AsyncFrame, ...]:
+        """Every frame below the page (same-process and out-of-process iframes), parents first."""
+        infos = await self._b._drive(_ops.frames_tree())
+        return tuple(AsyncFrame(i, self._b) for i in infos if i.depth > 0)
+
+    async def get(
+        self,
+        *,
+        id: str | None = None,
+        selector: str | Ref[AsyncBrowser] | None = None,
+        name: str | None = None,
+        url: str | None = None,
+    ) -> AsyncFrame:
+        """The one frame that exactly one criterion names: ``id`` (from ``tree()``), ``selector``
+        (CSS, XPath or a ref of its ``<iframe>``), ``name`` (exact) or ``url`` (a substring).
+        FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
+        info = await self._b._drive(_ops.frame_get(id, selector, name, url))
+        return AsyncFrame(info, self._b)
+
+    def __repr__(self) -> str:
+        return f"<AsyncFrames of {self._b!r}>"
+
+
+class AsyncFrame:
+    """One frame of a page: every command of this handle runs in that frame's document (the
+    envelope's ``frame``). A frame a navigation removed raises FrameLookupError(reason="detached")."""
+
+    def __init__(self, info: FrameInfo, browser: AsyncBrowser) -> None:
+        #: The frame as ``frames`` listed it.
+        self.info = info
+        self._b = browser._scoped(frame=info.id)
+        #: Live locators and selectors resolved in this frame's document.
+        self.find: Finder[AsyncBrowser] = Finder(self._b)
+
+    @property
+    def id(self) -> str:
+        """The frame id."""
+        return self.info.id
+
+    @property
+    def name(self) -> str:
+        """The frame's ``name`` attribute (empty when none)."""
+        return self.info.name
+
+    @property
+    def url(self) -> str:
+        """The frame's URL when it was listed (``location()`` reads it now)."""
+        return self.info.url
+
+    @property
+    def parent_frame_id(self) -> str | None:
+        """The parent frame's id."""
+        return self.info.parent_frame_id
+
+    async def title(self) -> str:
+        """The frame document's title."""
+        return await self._b._drive(_ops.title())
+
+    async def location(self) -> str:
+        """The frame's URL now."""
+        return await self._b._drive(_ops.url())
+
+    async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
+        """Evaluate JavaScript in the frame's page world and return the JSON value."""
+        return await self._b._drive(_ops.evaluate(js, max_bytes))
+
+    async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
+        """A snapshot of the frame's document; its refs act in this frame."""
+        if spec is not None and spec.selector is not None:
+            raise TypeError("frame snapshots capture the selected frame document; leave SnapshotSpec.selector None")
+        return await self._b._drive(_ops.observe(self._b, spec, False))
+
+    async def wait_for_text(self, text: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until ``text`` appears in the frame's document."""
+        return await self._b._drive(_ops.wait(Wait.text(text, timeout_ms=timeout_ms), None))
+
+    async def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
+        """A screenshot of the frame's box in the page (its visible part)."""
+        params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
+        return await self._b._drive(_ops.screenshot(params, ref))
+
+    def __repr__(self) -> str:
+        return f"<AsyncFrame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
 
 
 class AsyncDialogs:

@@ -13,6 +13,7 @@ import contextlib
 import os
 import threading
 import time
+import copy
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
@@ -51,6 +52,7 @@ from .models import (
     EmulationSettings,
     Injection,
     ErrorLog,
+    FrameInfo,
     LaunchResult,
     LoadState,
     Navigation,
@@ -78,7 +80,20 @@ from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 if TYPE_CHECKING:
     from .models._client import ModelOps
 
-__all__ = ["Browser", "Page", "Capture", "Tabs", "Native", "Diagnostics", "Emulation", "Scripts", "Scroll", "Clipboard"]
+__all__ = [
+    "Browser",
+    "Page",
+    "Capture",
+    "Tabs",
+    "Frames",
+    "Frame",
+    "Native",
+    "Diagnostics",
+    "Emulation",
+    "Scripts",
+    "Scroll",
+    "Clipboard",
+]
 
 T = TypeVar("T")
 
@@ -106,6 +121,9 @@ class Browser:
         self._process: OwnedProcess | None = None
         self._starting = threading.Lock()
         self._close_result: CloseResult | None = None
+        #: The envelope's ``tab``/``frame`` every request of this handle carries (see ``_scoped``).
+        self._scope: dict[str, str] = {}
+        self._root = self
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
         #: The browser ``launch()`` started (None for a lazy or connected client).
@@ -293,8 +311,17 @@ class Browser:
 
     # -- engine ------------------------------------------------------------------------
 
+    def _scoped(self, **scope: str) -> Browser:
+        """A handle on the same session whose requests carry ``scope`` (the envelope's ``tab``
+        and ``frame``): its page, locators and refs act in that tab or frame."""
+        clone = copy.copy(self)
+        clone._scope = {**self._scope, **scope}
+        clone.page = Page(clone)
+        clone.tabs = Tabs(clone)
+        return clone
+
     def _drive(self, op: Op[T]) -> T:
-        if self._close_result is not None:
+        if self._root._close_result is not None:
             op.close()
             raise RuntimeError("this Browser is closed")
         try:
@@ -321,7 +348,7 @@ class Browser:
 
     def _call(self, call: Call) -> Any:
         assert self._t is not None
-        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms)
+        payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms, self._scope)
         raw = self._t.request(payload, _ops.client_deadline_s(call, payload))
         return _ops.result(call, raw, False, self._snapshot)
 
@@ -344,6 +371,8 @@ class Page:
         self.mouse = Mouse(browser)
         #: Scrolling of the page or a container: ``page.scroll.down()``, ``page.scroll.by(y=200)``.
         self.scroll = Scroll(browser)
+        #: The frames of this tab: ``page.frames.tree()``, ``page.frames.get(name="pay")``.
+        self.frames = Frames(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -618,7 +647,7 @@ class Capture:
 
 
 class Tabs:
-    """The tabs of a :class:`Browser`, by stable id (``t1``, ``t2``…)."""
+    """The tabs of a :class:`Browser`, by stable id (``t1``, ``t2``…) or label."""
 
     def __init__(self, browser: Browser) -> None:
         self._b = browser
@@ -627,17 +656,46 @@ class Tabs:
         """Every open tab."""
         return self._b._drive(_ops.tab_list())
 
-    def new(self, url: str | None = None) -> TabInfo:
-        """Open a tab (about:blank by default); it becomes active."""
-        return self._b._drive(_ops.tab_new(url))
+    def new(self, url: str | None = None, *, label: str | None = None) -> TabInfo:
+        """Open a tab (about:blank by default), optionally with a unique ``label``; it becomes active."""
+        return self._b._drive(_ops.tab_new(url, label))
 
-    def switch(self, tab: str | TabInfo) -> TabSwitchResult:
-        """Make a tab active."""
-        return self._b._drive(_ops.tab_switch(tab))
+    def open(
+        self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
+    ) -> TabInfo:
+        """With ``reuse`` and a tab labelled ``label``: switch to it and navigate it to ``url``;
+        otherwise open a new tab at ``url`` (with that label)."""
+        return self._b._drive(_ops.tab_open(url, label, reuse, wait_until))
 
-    def close(self, tab: str | TabInfo | None = None) -> TabCloseResult:
-        """Close a tab (default: the active one)."""
-        return self._b._drive(_ops.tab_close(tab))
+    def get(self, *, id: str | None = None, label: str | None = None, index: int | None = None) -> Page:
+        """A page handle bound to one tab (by tab id or CDP target id, label, or index N = ``tN``):
+        its commands run in that tab even when another one is active. LookupError when none matches."""
+        tab = self._b._drive(_ops.tab_find(id, label, index))
+        return self._b._scoped(tab=tab.id).page
+
+    def switch(
+        self,
+        tab: str | TabInfo | None = None,
+        *,
+        id: str | None = None,
+        label: str | None = None,
+        index: int | None = None,
+    ) -> TabSwitchResult:
+        """Make a tab active: positional id/label/TabInfo, or one of ``id=``, ``label=``, ``index=``."""
+        sel = _ops.tab_selector("tabs.switch()", tab, id, label, index)
+        return self._b._drive(_ops.tab_switch(sel))
+
+    def close(
+        self,
+        tab: str | TabInfo | None = None,
+        *,
+        id: str | None = None,
+        label: str | None = None,
+        index: int | None = None,
+    ) -> TabCloseResult:
+        """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
+        sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
+        return self._b._drive(_ops.tab_close(sel))
 
     def __repr__(self) -> str:
         return f"<Tabs of {self._b!r}>"
@@ -791,6 +849,97 @@ class Clipboard:
 
     def __repr__(self) -> str:
         return f"<Clipboard of {self._b!r}>"
+
+
+class Frames:
+    """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def tree(self) -> tuple[Frame, ...]:
+        """Every frame below the page (same-process and out-of-process iframes), parents first."""
+        infos = self._b._drive(_ops.frames_tree())
+        return tuple(Frame(i, self._b) for i in infos if i.depth > 0)
+
+    def get(
+        self,
+        *,
+        id: str | None = None,
+        selector: str | Ref[Browser] | None = None,
+        name: str | None = None,
+        url: str | None = None,
+    ) -> Frame:
+        """The one frame that exactly one criterion names: ``id`` (from ``tree()``), ``selector``
+        (CSS, XPath or a ref of its ``<iframe>``), ``name`` (exact) or ``url`` (a substring).
+        FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
+        info = self._b._drive(_ops.frame_get(id, selector, name, url))
+        return Frame(info, self._b)
+
+    def __repr__(self) -> str:
+        return f"<Frames of {self._b!r}>"
+
+
+class Frame:
+    """One frame of a page: every command of this handle runs in that frame's document (the
+    envelope's ``frame``). A frame a navigation removed raises FrameLookupError(reason="detached")."""
+
+    def __init__(self, info: FrameInfo, browser: Browser) -> None:
+        #: The frame as ``frames`` listed it.
+        self.info = info
+        self._b = browser._scoped(frame=info.id)
+        #: Live locators and selectors resolved in this frame's document.
+        self.find: Finder[Browser] = Finder(self._b)
+
+    @property
+    def id(self) -> str:
+        """The frame id."""
+        return self.info.id
+
+    @property
+    def name(self) -> str:
+        """The frame's ``name`` attribute (empty when none)."""
+        return self.info.name
+
+    @property
+    def url(self) -> str:
+        """The frame's URL when it was listed (``location()`` reads it now)."""
+        return self.info.url
+
+    @property
+    def parent_frame_id(self) -> str | None:
+        """The parent frame's id."""
+        return self.info.parent_frame_id
+
+    def title(self) -> str:
+        """The frame document's title."""
+        return self._b._drive(_ops.title())
+
+    def location(self) -> str:
+        """The frame's URL now."""
+        return self._b._drive(_ops.url())
+
+    def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
+        """Evaluate JavaScript in the frame's page world and return the JSON value."""
+        return self._b._drive(_ops.evaluate(js, max_bytes))
+
+    def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
+        """A snapshot of the frame's document; its refs act in this frame."""
+        if spec is not None and spec.selector is not None:
+            raise TypeError("frame snapshots capture the selected frame document; leave SnapshotSpec.selector None")
+        return self._b._drive(_ops.observe(self._b, spec, False))
+
+    def wait_for_text(self, text: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until ``text`` appears in the frame's document."""
+        return self._b._drive(_ops.wait(Wait.text(text, timeout_ms=timeout_ms), None))
+
+    def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
+        """A screenshot of the frame's box in the page (its visible part)."""
+        params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
+        return self._b._drive(_ops.screenshot(params, ref))
+
+    def __repr__(self) -> str:
+        return f"<Frame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
 
 
 class Dialogs:

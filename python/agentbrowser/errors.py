@@ -22,6 +22,7 @@ __all__ = [
     "StaleRefError",
     "AsyncStaleRefError",
     "AmbiguousTargetError",
+    "FrameLookupError",
     "ActionTransitionError",
     "NativeParseError",
     "BrowserInstallError",
@@ -158,6 +159,50 @@ class AmbiguousTargetError(BrowserError, LookupError):
         return data if isinstance(data, Mapping) else {}
 
 
+FRAME_LOOKUP_REASONS = ("not_found", "ambiguous", "detached", "scope_mismatch")
+
+
+class FrameLookupError(BrowserError, LookupError):
+    """No frame, or several, matched (``frame_not_found``, or an ambiguous ``frames.get``).
+
+    ``reason`` is ``not_found``, ``ambiguous``, ``detached`` (the frame existed; a navigation
+    removed it) or ``scope_mismatch``; ``criteria`` what was asked; ``candidates`` at most 8
+    frames of the tab as ``"<id> name=.. url=.."``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        criteria: Mapping[str, Any],
+        candidates: tuple[str, ...] = (),
+        action: str | None = None,
+        response: BrowserResponse | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message, action=action, response=response, code=code)
+        self.reason = reason
+        self.criteria = dict(criteria)
+        self.candidates = candidates[:8]
+
+
+def _frame_lookup_error(response: BrowserResponse, message: str) -> FrameLookupError:
+    data = response.data if isinstance(response.data, Mapping) else {}
+    reason = data.get("reason")
+    cands = data.get("candidates")
+    frame = data.get("frame")
+    return FrameLookupError(
+        message,
+        reason=reason if isinstance(reason, str) and reason in FRAME_LOOKUP_REASONS else "not_found",
+        criteria={"frame": frame} if isinstance(frame, str) else {},
+        candidates=tuple(c for c in cands if isinstance(c, str)) if isinstance(cands, list) else (),
+        action=response.action,
+        response=response,
+        code=response.code,
+    )
+
+
 class AsyncStaleRefError(BrowserError):
     """The asynchronous twin of :class:`StaleRefError`; :meth:`refresh` is awaitable."""
 
@@ -269,6 +314,8 @@ def error_for(
     if code in ("stale_ref", "unknown_ref"):
         stale = AsyncStaleRefError if asynchronous else StaleRefError
         return stale(message, action=action, response=response, code=code, ref=ref)
+    if code == "frame_not_found" or (code == "ambiguous_target" and action == "frame"):
+        return _frame_lookup_error(response, message)
     if code == "ambiguous_target":
         return AmbiguousTargetError(message, action=action, response=response, code=code)
     if code == "browser_not_found":

@@ -105,6 +105,21 @@ pub enum Cmd {
     /// Tabs: list, new, switch, close.
     #[command(subcommand)]
     Tab(TabCmd),
+    /// List the frames of the active tab (ids, parents, names, URLs, out-of-process flags).
+    Frames {
+        /// Most frames listed (default 100).
+        #[arg(long, value_name = "N")]
+        limit: Option<u64>,
+    },
+    /// Run later commands of the active tab in one frame: `main`, a frame id, an iframe's ref
+    /// or CSS/XPath selector, or a frame's name or URL part.
+    Frame {
+        /// `main`, a frame id, an iframe's ref or selector, a frame name or a URL part.
+        target: String,
+        /// Read the target only as: id, selector, name or url.
+        #[arg(long, value_parser = ["id", "selector", "name", "url"])]
+        by: Option<String>,
+    },
     /// Low-level keyboard: type, insert-text, down, up (on the focused element).
     #[command(subcommand)]
     Keyboard(KeyboardCmd),
@@ -671,10 +686,15 @@ pub enum TabCmd {
     /// List tabs.
     List,
     /// Open a new tab (optionally at a URL) and switch to it.
-    New { url: Option<String> },
-    /// Switch to a tab by id (t1, t2, ...).
+    New {
+        url: Option<String>,
+        /// A unique name for the tab that switch and close accept (not shaped like `tN`).
+        #[arg(long)]
+        label: Option<String>,
+    },
+    /// Switch to a tab by id (t1, t2, ...), label or index (2 means t2).
     Switch { id: String },
-    /// Close a tab (default: the active one).
+    /// Close a tab by id, label or index (default: the active one).
     Close { id: Option<String> },
 }
 

@@ -156,6 +156,8 @@ fn stop_daemon(paths: &SessionPaths, pid: i32, session: &str) -> Result<()> {
             id: Value::Null,
             timeout_ms: None,
             command: Command::Close(NoParams {}),
+            tab: None,
+            frame: None,
         };
         let _ = client.round_trip(&close.to_value().to_string());
     } else if paths::is_our_daemon(pid, session) {

@@ -3,11 +3,11 @@
 
 use agentbrowser_protocol::{
     AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, DownloadParams,
-    ErrorCode, ErrorsParams, EvalParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams,
-    LoadState, NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams,
-    RefParams, Request, Response, ScreenshotParams, SelectParams, SnapshotParams, TabCloseParams,
-    TabNewParams, TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition,
-    WaitDownloadParams, WaitParams,
+    ErrorCode, ErrorsParams, EvalParams, FrameBy, FrameSelectParams, FramesParams, HistoryParams,
+    HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams, OpenParams, PdfParams, PressParams,
+    ReadParams, RefActionParams, RefParams, Request, Response, ScreenshotParams, SelectParams,
+    SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, UploadParams,
+    ValueParams, WaitCondition, WaitDownloadParams, WaitParams,
 };
 use serde_json::Value;
 
@@ -95,7 +95,18 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Url => Command::Url(NoParams {}),
         Cmd::Eval { script, max_bytes } => Command::Eval(EvalParams { script, max_bytes }),
         Cmd::Tab(TabCmd::List) => Command::TabList(NoParams {}),
-        Cmd::Tab(TabCmd::New { url }) => Command::TabNew(TabNewParams { url }),
+        Cmd::Tab(TabCmd::New { url, label }) => Command::TabNew(TabNewParams { url, label }),
+        Cmd::Frames { limit } => Command::Frames(FramesParams { limit }),
+        Cmd::Frame { target, by } => Command::Frame(FrameSelectParams {
+            target,
+            by: by.map(|b| match b.as_str() {
+                "id" => FrameBy::Id,
+                "selector" => FrameBy::Selector,
+                "name" => FrameBy::Name,
+                _ => FrameBy::Url,
+            }),
+            set: None,
+        }),
         Cmd::Tab(TabCmd::Switch { id }) => Command::TabSwitch(TabSwitchParams { tab: id }),
         Cmd::Tab(TabCmd::Close { id }) => Command::TabClose(TabCloseParams { tab: id }),
         Cmd::Keyboard(k) => keyboard(k),
@@ -559,6 +570,8 @@ fn request(command: Command, timeout_ms: Option<u64>) -> Request {
         id: ID.into(),
         timeout_ms,
         command,
+        tab: None,
+        frame: None,
     }
 }
 

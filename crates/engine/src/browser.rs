@@ -20,6 +20,8 @@ pub struct Tab {
     pub target_id: String,
     /// The attached page, once attached.
     pub page: Option<Page>,
+    /// The label `tab new --label` gave it (unique in the session).
+    pub label: Option<String>,
 }
 
 /// A browser connection with its tabs.
@@ -163,6 +165,7 @@ impl Browser {
                     id,
                     target_id: info.target_id.clone(),
                     page: None,
+                    label: None,
                 });
             }
         }
@@ -216,6 +219,75 @@ impl Browser {
                 ),
             )
         })
+    }
+
+    /// The id of the tab `sel` names: a tab id (`t2`), a label, or an index (`2`, meaning `t2`);
+    /// `tab_not_found` listing the open tabs (with their labels) when none matches.
+    pub fn resolve_tab(&self, sel: &str) -> Result<String> {
+        let sel = sel.trim();
+        let by_index = sel
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| format!("t{sel}"));
+        let found = self.tabs.iter().find(|t| {
+            t.id == sel
+                || t.label.as_deref() == Some(sel)
+                || by_index.as_deref() == Some(t.id.as_str())
+        });
+        if let Some(t) = found {
+            return Ok(t.id.clone());
+        }
+        let open: Vec<String> = self
+            .tabs
+            .iter()
+            .map(|t| match &t.label {
+                Some(l) => format!("{} [{l}]", t.id),
+                None => t.id.clone(),
+            })
+            .collect();
+        Err(EngineError::new(
+            ErrorCode::TabNotFound,
+            format!(
+                "no tab has the id, label or index `{sel}`; open tabs: {}",
+                if open.is_empty() {
+                    "none".to_string()
+                } else {
+                    open.join(", ")
+                }
+            ),
+        )
+        .with_data(json!({"tab": sel, "open": open})))
+    }
+
+    /// The label of tab `id`, if it has one.
+    pub fn label_of(&self, id: &str) -> Option<String> {
+        self.tabs
+            .iter()
+            .find(|t| t.id == id)
+            .and_then(|t| t.label.clone())
+    }
+
+    /// Fails with `invalid_argument` when another tab already has `label`.
+    pub fn check_label_free(&self, label: &str) -> Result<()> {
+        match self.tabs.iter().find(|t| t.label.as_deref() == Some(label)) {
+            Some(t) => Err(EngineError::invalid(format!(
+                "invalid parameter `label`: tab {} already has the label {label:?}; labels are unique \
+                 (`tab close {label}` frees it)",
+                t.id
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Gives tab `id` the label `label`.
+    pub fn set_label(&mut self, id: &str, label: String) -> Result<()> {
+        self.check_label_free(&label)?;
+        let tab =
+            self.tabs.iter_mut().find(|t| t.id == id).ok_or_else(|| {
+                EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`"))
+            })?;
+        tab.label = Some(label);
+        Ok(())
     }
 
     /// Makes a tab the active one.

@@ -118,6 +118,11 @@ impl crate::session::Engine {
                 .browser
                 .as_ref()
                 .and_then(|b| b.active_id().map(str::to_string)),
+            active_frame: self
+                .browser
+                .as_ref()
+                .and_then(|b| b.active_id())
+                .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
         }
     }

@@ -23,12 +23,23 @@ pub(crate) struct NewTabWatch {
     events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
 }
 
+/// The tab and frame one request is scoped to (the envelope's `tab` and `frame`).
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// A tab id, label or index: the command runs in that tab without making it active.
+    pub tab: Option<String>,
+    /// A frame id: the command runs in that frame.
+    pub frame: Option<String>,
+}
+
 /// The context of one command: the session and the command's limits.
 pub struct Cx<'a> {
     /// The session the command runs in.
     pub(crate) engine: &'a mut Engine,
     /// The command's deadline and actionability limit.
     pub limits: Limits,
+    /// The tab and frame the request is scoped to.
+    pub scope: Scope,
 }
 
 impl Cx<'_> {
@@ -112,14 +123,34 @@ impl Cx<'_> {
 
     /// The active tab's page (launching the browser if needed), for library users and tests
     /// that need CDP access beside the protocol.
+    /// (The envelope's `tab` picks another tab than the active one; frames are not applied.)
     pub(crate) async fn active_page(&mut self) -> Result<crate::page::Page> {
-        self.browser().await?.active_page().await
+        let tab = self.scope.tab.clone();
+        let browser = self.browser().await?;
+        match tab {
+            Some(sel) => {
+                browser.sync_tabs().await?;
+                let id = browser.resolve_tab(&sel)?;
+                browser.page_of(&id).await
+            }
+            None => browser.active_page().await,
+        }
     }
 
+    /// The page a command acts on: the active tab (or the envelope's `tab`), scoped to the
+    /// envelope's `frame` or else to the tab's current frame (`frame`); a frame that is gone is
+    /// `frame_not_found`, never the main frame instead.
     pub(crate) async fn page(&mut self) -> Result<crate::page::Page> {
         let page = self.active_page().await?;
         page.ensure_responsive().await?;
-        Ok(page)
+        let (frame, explicit) = match &self.scope.frame {
+            Some(f) => (Some(f.clone()), true),
+            None => (self.engine.frames.current.get(&page.tab_id).cloned(), false),
+        };
+        match frame {
+            Some(id) => crate::frames::scope(page, &id, explicit, &self.engine.frames).await,
+            None => Ok(page),
+        }
     }
 
     /// The active tab's page for a navigation, recovered first if a timeout left it stuck: the
@@ -128,7 +159,13 @@ impl Cx<'_> {
     pub(crate) async fn recovered_page(
         &mut self,
     ) -> Result<(crate::page::Page, Option<&'static str>)> {
-        let page = self.browser().await?.active_page().await?;
+        if let Some(f) = &self.scope.frame {
+            return Err(EngineError::invalid(format!(
+                "invalid envelope field `frame` ({f}): navigation commands load the tab's page, not a frame; \
+                 send them without `frame`"
+            )));
+        }
+        let page = self.active_page().await?;
         match page.unstick().await {
             Ok(recovered) => Ok((page, recovered)),
             Err(()) => {
@@ -196,13 +233,44 @@ impl Cx<'_> {
 
     /// Where the active tab is now.
     pub(crate) async fn location(&mut self) -> Result<agentbrowser_protocol::Location> {
-        let page = self.browser().await?.active_page().await?;
+        let page = self.active_page().await?;
         let (url, title) = page.location().await?;
         Ok(agentbrowser_protocol::Location {
             url,
             title,
             recovered: None,
         })
+    }
+
+    /// The target ids of the page targets open now (what `opened_since` compares with).
+    pub(crate) async fn page_targets(&mut self) -> Result<Vec<String>> {
+        let browser = self.browser().await?;
+        Ok(browser
+            .sync_tabs()
+            .await?
+            .into_iter()
+            .map(|(_, info)| info.target_id)
+            .collect())
+    }
+
+    /// The tabs open now whose targets are not in `before` (opened by the page meanwhile).
+    pub(crate) async fn opened_since(
+        &mut self,
+        before: &[String],
+    ) -> Result<Vec<agentbrowser_protocol::TabInfo>> {
+        let browser = self.browser().await?;
+        let tabs = browser.sync_tabs().await?;
+        let active = browser.active_id().map(str::to_string);
+        Ok(tabs
+            .iter()
+            .filter(|(_, info)| !before.contains(&info.target_id))
+            .map(|(id, info)| {
+                let mut t = tab_info(id, info, active.as_deref() == Some(id.as_str()));
+                t.label = browser.label_of(id);
+                t.dialog_blocked = browser.open_dialog(id).is_some();
+                t
+            })
+            .collect())
     }
 
     /// The tab `id` as it is now.
@@ -215,6 +283,7 @@ impl Cx<'_> {
             .map(|(tid, info)| {
                 let mut t = tab_info(tid, info, active.as_deref() == Some(tid));
                 t.dialog_blocked = browser.open_dialog(tid).is_some();
+                t.label = browser.label_of(tid);
                 t
             })
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))

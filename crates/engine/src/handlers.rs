@@ -35,6 +35,7 @@ pub(crate) use crate::emulation::{
 pub(crate) use crate::files::{
     download as Download, upload as Upload, wait_download as WaitDownload,
 };
+pub(crate) use crate::frames::{frame as Frame, frames as Frames};
 pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,
     press as Press, scroll_into_view as ScrollIntoView, select as Select, tap as Tap,

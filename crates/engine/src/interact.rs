@@ -36,12 +36,14 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     } else {
         None
     };
+    let before = cx.page_targets().await?;
     let (page, id) = targets::target_page(cx, &p.target).await?;
     let mut data =
         actions::mutate(&page, &id, m, p.wait, p.evidence.unwrap_or(true), cx.limits).await?;
     if let Some(watch) = watch {
         data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
+    data.opened_tabs = cx.opened_since(&before).await?;
     Ok(data)
 }
 
@@ -101,8 +103,12 @@ pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Res
 
 /// `press`: a key chord on the focused element.
 pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    let before = cx.page_targets().await?;
     let page = cx.page().await?;
-    actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), cx.limits).await
+    let mut data =
+        actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), cx.limits).await?;
+    data.opened_tabs = cx.opened_since(&before).await?;
+    Ok(data)
 }
 
 async fn mutate(
@@ -112,6 +118,10 @@ async fn mutate(
     wait_for: Option<agentbrowser_protocol::WaitCondition>,
     evidence: Option<bool>,
 ) -> Result<ActionOutput> {
+    let before = cx.page_targets().await?;
     let (page, id) = targets::target_page(cx, target).await?;
-    actions::mutate(&page, &id, m, wait_for, evidence.unwrap_or(true), cx.limits).await
+    let mut data =
+        actions::mutate(&page, &id, m, wait_for, evidence.unwrap_or(true), cx.limits).await?;
+    data.opened_tabs = cx.opened_since(&before).await?;
+    Ok(data)
 }

@@ -20,6 +20,7 @@ mod emulation;
 pub mod error;
 pub mod events;
 mod files;
+mod frames;
 mod handlers;
 pub mod input;
 mod interact;

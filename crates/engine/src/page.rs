@@ -74,6 +74,9 @@ pub struct PageState {
     /// Set when the engine itself replaced this page's target under the same tab id (recovery
     /// of a page that did not answer): its detach is the recovery, not a closed tab.
     pub replaced: bool,
+    /// The default (page) world's execution context of each frame, by (child session, frame id)
+    /// as in `WorldCache`: where a frame-scoped `eval` runs.
+    pub default_contexts: HashMap<(Option<String>, String), i64>,
 }
 
 impl PageState {
@@ -148,6 +151,8 @@ pub struct Page {
     pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
     /// The session's init scripts added to this page: CDP identifier by init script id.
     pub init_scripts: Arc<std::sync::Mutex<HashMap<String, String>>>,
+    /// The frame this handle's commands are scoped to (`None`: the main frame); see `Cx::page`.
+    pub scope: Option<crate::world::FrameTarget>,
 }
 
 impl Page {
@@ -213,6 +218,7 @@ impl Page {
             captures: Arc::default(),
             pointer: Arc::default(),
             init_scripts: Arc::default(),
+            scope: None,
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
@@ -438,15 +444,17 @@ impl Page {
     /// `result_too_large` (it is not kept).
     pub async fn evaluate(&self, expression: &str, max_bytes: usize) -> Result<Value> {
         self.ensure_alive()?;
+        let (session, context) = self.eval_scope()?;
         let run = |expression: String| {
-            let session = self.session.clone();
+            let session = session.clone();
             async move {
+                let mut params = json!({"expression": expression, "returnByValue": false, "awaitPromise": true,
+                               "userGesture": true, "objectGroup": EVAL_GROUP});
+                if let Some(c) = context {
+                    params["contextId"] = c.into();
+                }
                 session
-                    .call_as::<agentbrowser_cdp::types::EvaluateResult>(
-                        "Runtime.evaluate",
-                        json!({"expression": expression, "returnByValue": false, "awaitPromise": true,
-                               "userGesture": true, "objectGroup": EVAL_GROUP}),
-                    )
+                    .call_as::<agentbrowser_cdp::types::EvaluateResult>("Runtime.evaluate", params)
                     .await
             }
         };
@@ -476,8 +484,8 @@ impl Page {
         };
         let value = match (obj.kind.as_str(), obj.object_id.clone()) {
             ("object" | "function", Some(id)) => {
-                let r = self.serialize(&id, max_bytes).await;
-                let session = self.session.clone();
+                let r = self.serialize(&session, &id, max_bytes).await;
+                let session = session.clone();
                 tokio::spawn(async move {
                     let _ = session
                         .call(
@@ -511,9 +519,13 @@ impl Page {
     }
 
     /// An object result as JSON, by the page-side serializer (one round trip).
-    async fn serialize(&self, object_id: &str, max_bytes: usize) -> Result<Serialized> {
-        let r: agentbrowser_cdp::types::EvaluateResult = self
-            .session
+    async fn serialize(
+        &self,
+        session: &Session,
+        object_id: &str,
+        max_bytes: usize,
+    ) -> Result<Serialized> {
+        let r: agentbrowser_cdp::types::EvaluateResult = session
             .call_as(
                 "Runtime.callFunctionOn",
                 json!({"functionDeclaration": SERIALIZE_JS, "objectId": object_id,
@@ -548,17 +560,56 @@ impl Page {
 
     async fn run_js(&self, expression: &str, user: bool) -> Result<Value> {
         self.ensure_alive()?;
-        let params = if user {
+        let mut params = if user {
             json!({"expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": true})
         } else {
             json!({"expression": expression, "returnByValue": true})
         };
+        let (session, context) = self.eval_scope()?;
+        if let Some(c) = context {
+            params["contextId"] = c.into();
+        }
         let result: agentbrowser_cdp::types::EvaluateResult =
-            self.session.call_as("Runtime.evaluate", params).await?;
+            session.call_as("Runtime.evaluate", params).await?;
         if let Some(exc) = result.exception_details {
             return Err(EngineError::new(ErrorCode::JsError, exc.message()));
         }
         Ok(remote_value(result.result))
+    }
+
+    /// Where page scripts of this handle run: the session, and the default world's context of
+    /// the scoped frame (`None`: the session's own main frame). A scoped frame whose document
+    /// has no context now (detached, or between documents) is `frame_not_found`.
+    fn eval_scope(&self) -> Result<(Session, Option<i64>)> {
+        let Some(frame) = &self.scope else {
+            return Ok((self.session.clone(), None));
+        };
+        let state = self.state.borrow();
+        let sid = frame
+            .session
+            .id()
+            .filter(|_| frame.child)
+            .map(str::to_string);
+        if let Some(sid) = &sid
+            && state.child_sessions.get(&frame.frame_id) == Some(sid)
+        {
+            return Ok((frame.session.clone(), None));
+        }
+        match state
+            .default_contexts
+            .get(&(sid, frame.frame_id.clone()))
+        {
+            Some(c) => Ok((frame.session.clone(), Some(*c))),
+            None => Err(EngineError::new(
+                ErrorCode::FrameNotFound,
+                format!(
+                    "frame {} has no document to run scripts in (it was detached or is between documents); \
+                     nothing was done. `frames` lists the frames, `frame main` returns to the page",
+                    frame.frame_id
+                ),
+            )
+            .with_data(json!({"frame": frame.frame_id, "reason": "detached", "candidates": []}))),
+        }
     }
 
     /// The main frame's URL and title, read in one round trip.
@@ -571,12 +622,12 @@ impl Page {
         })
     }
 
-    /// The main frame's title, read from the page.
+    /// The title of the page (or of the scoped frame's document), read from the page.
     pub async fn title(&self) -> Result<String> {
         self.read_string("String(document.title)").await
     }
 
-    /// The main frame's current URL, read from the page.
+    /// The current URL of the page (or of the scoped frame), read from the page.
     pub async fn current_url(&self) -> Result<String> {
         self.read_string("String(location.href)").await
     }

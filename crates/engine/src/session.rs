@@ -46,6 +46,8 @@ pub struct Engine {
     /// The session's emulation and init scripts: shared with the browser, which gives them to
     /// every page it attaches.
     pub(crate) emulation: crate::emulation::Shared,
+    /// The current frame of each tab (`frame`) and frame ids seen lately.
+    pub(crate) frames: crate::frames::FrameState,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -64,6 +66,7 @@ impl Engine {
             info,
             defaults,
             browser: None,
+            frames: Default::default(),
             closed: false,
             tracer: Default::default(),
         }
@@ -114,6 +117,10 @@ impl Engine {
     async fn answer(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
         let timeout_ms = timeout_of(&request);
+        let scope = crate::cx::Scope {
+            tab: request.tab.clone(),
+            frame: request.frame.clone(),
+        };
         let deadline = received + Duration::from_millis(timeout_ms);
         // Stop waiting for actionability a little before the deadline, so the specific error
         // (covered, disabled, not visible) is reported rather than a bare timeout.
@@ -180,7 +187,7 @@ impl Engine {
             // command from a thread's stack do not carry it there.
             agentbrowser_cdp::with_deadline(
                 deadline + Duration::from_millis(50),
-                Box::pin(self.run(request.command, limits)),
+                Box::pin(self.run(request.command, limits, scope)),
             ),
         ));
         let mut notes = Vec::new();
@@ -272,7 +279,12 @@ impl Engine {
     }
 
     /// Runs one command: the session must be open, then the command's handler.
-    async fn run(&mut self, command: Command, limits: Limits) -> Result<Value> {
+    async fn run(
+        &mut self,
+        command: Command,
+        limits: Limits,
+        scope: crate::cx::Scope,
+    ) -> Result<Value> {
         if self.closed {
             return Err(EngineError::new(
                 ErrorCode::BrowserClosed,
@@ -292,6 +304,7 @@ impl Engine {
         let mut cx = Cx {
             engine: self,
             limits,
+            scope,
         };
         crate::handlers::dispatch(command, &mut cx).await
     }
@@ -306,6 +319,7 @@ impl Engine {
         Cx {
             engine: self,
             limits,
+            scope: Default::default(),
         }
         .active_page()
         .await

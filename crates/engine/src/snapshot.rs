@@ -325,7 +325,7 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
     let mut acc = Gathered::default();
     let (text, origin) = capture_frame(
         page,
-        FrameTarget::main(page),
+        FrameTarget::scoped(page),
         spec,
         spec.selector.as_deref(),
         0,

@@ -20,6 +20,7 @@ pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOut
         .map(|(id, info)| {
             let mut t = tab_info(id, info, active.as_deref() == Some(id));
             t.dialog_blocked = browser.open_dialog(id).is_some();
+            t.label = browser.label_of(id);
             t
         })
         .collect();
@@ -30,7 +31,14 @@ pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOut
 pub(crate) async fn tab_new(p: TabNewParams, cx: &mut Cx<'_>) -> Result<TabInfo> {
     let url = p.url.as_deref().map(normalize_url).transpose()?;
     let browser = cx.browser().await?;
+    if let Some(label) = &p.label {
+        browser.sync_tabs().await?;
+        browser.check_label_free(label)?;
+    }
     let id = browser.new_tab().await?;
+    if let Some(label) = p.label {
+        browser.set_label(&id, label)?;
+    }
     if let Some(url) = url {
         let page = browser.page_of(&id).await?;
         page.navigate(&url, LoadState::Load, cx.limits.deadline)
@@ -43,13 +51,29 @@ pub(crate) async fn tab_new(p: TabNewParams, cx: &mut Cx<'_>) -> Result<TabInfo>
 pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<TabInfo> {
     let browser = cx.browser().await?;
     browser.sync_tabs().await?;
-    browser.set_active(&p.tab)?;
-    let target = browser.tab(&p.tab)?.target_id.clone();
+    let id = browser.resolve_tab(&p.tab)?;
+    browser.set_active(&id)?;
+    let target = browser.tab(&id)?.target_id.clone();
     browser
         .cdp
         .call("Target.activateTarget", json!({"targetId": target}))
         .await?;
-    cx.tab_data(&p.tab).await
+    // A tab whose page crashed or hangs is recovered on the way in: reloaded, or its busy
+    // script stopped (or its target replaced).
+    let page = browser.page_of(&id).await?;
+    let revived = if page.state().crashed {
+        page.recover_from_crash();
+        let before = page.state().document_seq;
+        page.session.call("Page.reload", json!({})).await?;
+        page.wait_next_document(before, LoadState::Load, cx.limits.deadline)
+            .await?;
+        true
+    } else {
+        cx.recovered_page().await?.1.is_some()
+    };
+    let mut t = cx.tab_data(&id).await?;
+    t.revived = revived;
+    Ok(t)
 }
 
 /// `tab_close`: close a tab (default: the active one).
@@ -57,7 +81,7 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
     let browser = cx.browser().await?;
     let tabs = browser.sync_tabs().await?;
     let id = match p.tab {
-        Some(id) => id,
+        Some(sel) => browser.resolve_tab(&sel)?,
         None => browser
             .active_id()
             .map(str::to_string)
@@ -65,14 +89,17 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
     };
     // The closed tab's fields as they were, so no client needs to list the tabs first.
     let was_active = browser.active_id() == Some(id.as_str());
-    let closing = tabs
-        .iter()
-        .find(|(tid, _)| *tid == id)
-        .map(|(tid, info)| tab_info(tid, info, was_active));
+    let closing = tabs.iter().find(|(tid, _)| *tid == id).map(|(tid, info)| {
+        let mut t = tab_info(tid, info, was_active);
+        t.label = browser.label_of(tid);
+        t
+    });
     browser.close_tab(&id).await?;
+    let now_active = browser.active_id().map(str::to_string);
+    cx.engine.frames.current.remove(&id);
     let tab = closing
         .ok_or_else(|| EngineError::internal(format!("tab `{id}` closed but was not listed")))?;
-    let active = match browser.active_id().map(str::to_string) {
+    let active = match now_active {
         Some(a) => Some(cx.tab_data(&a).await?),
         None => None,
     };
@@ -95,6 +122,8 @@ pub(crate) fn tab_info(
         url: info.url.clone(),
         title: info.title.clone(),
         active,
+        label: None,
+        revived: false,
         dialog_blocked: false,
     }
 }

@@ -68,7 +68,7 @@ async fn call(page: &Page, mut spec: Value, what: &str, extra: Value) -> Result<
         m.insert("nextRef".into(), json!(next));
         m.extend(x);
     }
-    let frame = FrameTarget::main(page);
+    let frame = FrameTarget::scoped(page);
     let v = world::call_api(page, &frame, &format!("resolveTarget({spec})")).await?;
     answer::decode(v)?.map_err(|f| failure(f, what))
 }
@@ -123,14 +123,14 @@ fn candidate_line(c: &Value) -> String {
 fn record(page: &Page, id: &str, role: String, name: String, doc_token: String, next: u64) {
     page.ref_counter
         .fetch_max(next, std::sync::atomic::Ordering::Relaxed);
-    let frame_id = page.state().main_frame_id;
+    let frame = FrameTarget::scoped(page);
     page.refs.lock().unwrap_or_else(|e| e.into_inner()).record(
         id,
         RefEntry {
             role,
             name,
-            frame_id,
-            session_id: None,
+            frame_id: frame.frame_id.clone(),
+            session_id: frame.child_session_id(),
             doc_token,
         },
     );

@@ -52,6 +52,19 @@ impl FrameTarget {
         }
     }
 
+    /// The frame a command on `page` acts in: its scoped frame (`frame`, the envelope's `frame`),
+    /// else the main frame.
+    pub fn scoped(page: &Page) -> FrameTarget {
+        page.scope
+            .clone()
+            .unwrap_or_else(|| FrameTarget::main(page))
+    }
+
+    /// The child session's id when this is an out-of-process frame (`None`: the page's own).
+    pub fn child_session_id(&self) -> Option<String> {
+        self.session.id().filter(|_| self.child).map(str::to_string)
+    }
+
     fn key(&self) -> (Option<String>, String) {
         let sid = if self.child {
             self.session.id().map(str::to_string)
@@ -257,13 +270,20 @@ pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let resolved = parent
-            .session
-            .call(
+        let resolve = |ctx: i64| {
+            parent.session.call(
                 "DOM.resolveNode",
-                json!({"backendNodeId": backend, "executionContextId": ctx?}),
+                json!({"backendNodeId": backend, "executionContextId": ctx}),
             )
-            .await?;
+        };
+        let resolved = match resolve(ctx?).await {
+            Ok(r) => r,
+            // The cached world belongs to a document the frame no longer shows: a new one.
+            Err(_) => {
+                lock(page).remove(&parent.key());
+                resolve(context(page, &parent).await?).await?
+            }
+        };
         let object_id = resolved
             .get("object")
             .and_then(|o| o.get("objectId"))

@@ -147,6 +147,8 @@ impl Ctx {
                 id: Value::Null,
                 timeout_ms: None,
                 command,
+                tab: None,
+                frame: None,
             })
             .await;
         if let Some(w) = r.warning {
@@ -588,7 +590,7 @@ pub struct TabsArgs {
     pub action: TabAction,
     /// Tab index (0-based, in the order of `list`), for close and select; without it close closes the active tab.
     pub index: Option<u32>,
-    /// Or the tab's stable id (`t2`), for close and select.
+    /// Or the tab's stable id (`t2`) or its label (`tab new --label`), for close and select.
     pub tab: Option<String>,
     /// URL to navigate to in the new tab, for new.
     pub url: Option<String>,
@@ -1313,7 +1315,12 @@ async fn tabs(cx: Ctx, a: TabsArgs) -> Result<Answer, ToolError> {
             answer.add("Open tabs", list.text());
         }
         TabAction::New => {
-            let tab: TabInfo = cx.get(Command::TabNew(TabNewParams { url: a.url })).await?;
+            let tab: TabInfo = cx
+                .get(Command::TabNew(TabNewParams {
+                    url: a.url,
+                    label: None,
+                }))
+                .await?;
             answer.add("Result", format!("opened tab {}", tab.text().trim_start()));
             add_new_tabs(&cx, &mut Answer::new()).await?;
             add_snapshot(&cx, &mut answer).await?;

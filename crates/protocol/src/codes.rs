@@ -47,6 +47,8 @@ error_codes! {
     BrowserClosed => "browser_closed",
     /// No tab has the given id.
     TabNotFound => "tab_not_found",
+    /// No frame of the tab has the given id, or the frame was detached (a navigation replaced it); `data` has `reason` (`not_found` or `detached`) and a few `candidates`. Nothing was done.
+    FrameNotFound => "frame_not_found",
     /// The session is busy with another command and the wait for it timed out.
     SessionBusy => "session_busy",
     /// No element matched a selector.

@@ -232,6 +232,10 @@ macro_rules! for_each_command {
             TabSwitch(TabSwitchParams) -> TabInfo => "tab_switch" [Session],
             /// Close a tab (default: the active one).
             TabClose(TabCloseParams) -> TabCloseOutput => "tab_close" [Session],
+            /// The frame tree of the active tab (or the envelope's `tab`): ids, parents, names, URLs, out-of-process and cross-origin flags (bounded by `limit`).
+            Frames(FramesParams) -> FramesOutput => "frames" [Read],
+            /// Scope later commands of the tab to one frame (`main` clears it); a frame that goes away makes them fail with `frame_not_found`.
+            Frame(FrameSelectParams) -> FrameSelectOutput => "frame" [Session],
             /// Capture the active tab as a compact accessibility snapshot with refs.
             Snapshot(SnapshotParams) -> SnapshotOutput => "snapshot" [Read],
             /// Click a target (ref, selector or locator) with real mouse events at a visible point.

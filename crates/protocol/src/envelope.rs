@@ -15,6 +15,10 @@ pub struct Request {
     pub timeout_ms: Option<u64>,
     /// The command to run.
     pub command: Command,
+    /// Scope: the tab (`tN` id or label) this one command runs in, without making it active.
+    pub tab: Option<String>,
+    /// Scope: the frame (an id from `frames`) this one command runs in.
+    pub frame: Option<String>,
 }
 
 /// A request that could not be parsed, with the envelope to answer it with.
@@ -135,6 +139,19 @@ impl Request {
                 ));
             }
         };
+        // `tab_switch` and `tab_close` take `tab` as their own parameter (the tab they act on).
+        let tab = if matches!(action.as_str(), "tab_switch" | "tab_close") {
+            None
+        } else {
+            match scope_field(&mut map, "tab") {
+                Ok(t) => t,
+                Err(m) => return Err(fail(Some(action), ErrorCode::InvalidArgument, m)),
+            }
+        };
+        let frame = match scope_field(&mut map, "frame") {
+            Ok(f) => f,
+            Err(m) => return Err(fail(Some(action), ErrorCode::InvalidArgument, m)),
+        };
         match Command::from_parts(&action, Value::Object(map)) {
             None => Err(fail(
                 Some(action.clone()),
@@ -149,6 +166,8 @@ impl Request {
                 id,
                 timeout_ms,
                 command,
+                tab,
+                frame,
             }),
         }
     }
@@ -163,8 +182,31 @@ impl Request {
             if let Some(t) = self.timeout_ms {
                 map.insert("timeout".into(), t.into());
             }
+            if let Some(t) = &self.tab {
+                map.insert("tab".into(), t.clone().into());
+            }
+            if let Some(f) = &self.frame {
+                map.insert("frame".into(), f.clone().into());
+            }
         }
         value
+    }
+}
+
+/// Takes the optional scope field `key` (a non-empty string of at most 256 bytes) out of a request.
+fn scope_field(map: &mut Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match map.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 256 => Ok(Some(s)),
+        Some(other) => Err(format!(
+            "envelope field `{key}` must be a non-empty string of at most 256 bytes (a {}), got {}",
+            if key == "tab" {
+                "tab id such as `t2` or a tab label"
+            } else {
+                "frame id from `frames`"
+            },
+            bounded(other.to_string(), 80)
+        )),
     }
 }
 

@@ -14,7 +14,7 @@ pub mod validate;
 
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
-    emulation::*, files::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
+    emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
     targets::*, wait::*,
 };
 pub use caps::{clipboard::*, drag::*, layout::*};

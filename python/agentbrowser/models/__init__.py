@@ -55,7 +55,7 @@ from .specs import MouseButton as MouseButton
 from .specs import SELECTOR_STATES as SELECTOR_STATES
 from .specs import SelectorState as SelectorState
 from .specs import SnapshotSpec, Wait
-from .tabs import TabCloseResult, TabInfo, TabSwitchResult
+from .tabs import FrameInfo, TabCloseResult, TabInfo, TabSwitchResult
 
 __all__ = [
     "SnapshotSpec",
@@ -78,6 +78,7 @@ __all__ = [
     "TabInfo",
     "TabSwitchResult",
     "TabCloseResult",
+    "FrameInfo",
     "Navigation",
     "WaitResult",
     "Dialog",

@@ -13,6 +13,7 @@ from .diagnostics import ConsoleMessage, PageError
 from .files import FileChooser, UploadedFile, uploaded
 from .results import Dialog, SnapshotDiff
 from .snapshot import Snapshot
+from .tabs import TabInfo
 
 if TYPE_CHECKING:
     from .ref import Ref
@@ -42,6 +43,9 @@ class ActionResult(Generic[B]):
     """``upload``: the files the input holds afterwards, as the page sees them."""
     file_chooser: FileChooser | None = None
     """A file chooser the action opened, waiting for ``page.upload(None, files)``."""
+    opened_tabs: tuple[TabInfo, ...] = ()
+    """Tabs the page opened during the action (``window.open``, a ``target=_blank`` link);
+    they are listed by ``tabs.list()`` and not made active."""
 
     @property
     def changed(self) -> bool:
@@ -78,6 +82,10 @@ class ActionResult(Generic[B]):
             ),
             files=files,
             file_chooser=chooser,
+            opened_tabs=tuple(
+                TabInfo.from_wire(t, r)
+                for t, r in zip(wire.opened_tabs or (), raw.get("openedTabs") or (), strict=True)
+            ),
         )
 
     def __repr__(self) -> str:

@@ -35,12 +35,11 @@ class TabInfo(Bounded):
 
 
 def _tab_fields(m: str, wire: w.TabInfo, raw: Mapping[str, Any]) -> dict[str, Any]:
-    # `label` is not in the protocol yet: read from the raw tab when it is there.
     return {
         "id": wire.id,
         "url": wire.url,
         "title": wire.title,
-        "label": d.opt_str(m, raw, "label"),
+        "label": wire.label,
         "active": wire.active,
         "target_id": wire.target_id,
         "raw": raw,
@@ -56,13 +55,13 @@ class TabSwitchResult(TabInfo):
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> TabSwitchResult:
-        """Decode the ``tab_switch`` action's data (``revived``: not in the protocol yet;
-        ``dialog_blocked``: a confirm or prompt waits in the tab)."""
+        """Decode the ``tab_switch`` action's data (``revived``: its crashed or hung page was
+        recovered; ``dialog_blocked``: a confirm or prompt waits in the tab)."""
         m = "TabSwitchResult"
         wire = w.TabInfo.decode(raw)
         return cls(
             **_tab_fields(m, wire, raw),
-            revived=d.opt_bool(m, raw, "revived"),
+            revived=bool(wire.revived),
             dialog_blocked=bool(wire.dialog_blocked),
         )
 
@@ -86,4 +85,32 @@ class TabCloseResult(TabInfo):
             closed=True,
             active_tab_revived=d.opt_bool(m, raw, "activeTabRevived"),
             active_tab=TabInfo.from_wire(wire.active, raw["active"]) if wire.active is not None else None,
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FrameInfo(Bounded):
+    """One frame of a tab (``frames``): id, parent, name, URL, depth and process flags."""
+
+    id: str
+    name: str
+    url: str
+    parent_frame_id: str | None
+    depth: int
+    out_of_process: bool
+    cross_origin: bool
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_wire(cls, wire: w.FrameInfo, raw: Mapping[str, Any]) -> FrameInfo:
+        """Build from one decoded frame ``raw``."""
+        return cls(
+            id=wire.id,
+            name=wire.name,
+            url=wire.url,
+            parent_frame_id=wire.parent_id,
+            depth=wire.depth,
+            out_of_process=wire.out_of_process,
+            cross_origin=wire.cross_origin,
+            raw=raw,
         )

@@ -647,6 +647,7 @@ async fn or_dialog(
                 open_dialog: page.dialogs.open(),
                 console_errors,
                 page_errors,
+                opened_tabs: Vec::new(),
                 report: o.report,
             })
         }
@@ -870,6 +871,7 @@ async fn finish(
         open_dialog: None,
         console_errors,
         page_errors,
+        opened_tabs: Vec::new(),
         report,
     };
     let Some(before) = &before else {

@@ -267,7 +267,7 @@ impl Offsets {
 /// The box of the one element a CSS selector matches in the page's document, in the top-level
 /// viewport: `invalid_argument` naming how many match when several do, `not_found` when none.
 pub(super) async fn selector_rect(page: &Page, selector: &str) -> Result<Rect> {
-    let main = FrameTarget::main(page);
+    let main = FrameTarget::scoped(page);
     let sel = serde_json::to_string(selector).unwrap_or_default();
     let what = format!("the element matching {selector:?}");
     let counted = world::call_api(page, &main, &format!("select({sel}, 'count', null)")).await?;

@@ -100,6 +100,28 @@ async fn element(cx: &mut Cx<'_>, target: &str) -> Result<(Page, Rect, String)> 
     }
 }
 
+/// The box of a frame's viewport in the top-level viewport, in CSS pixels.
+async fn frame_rect(page: &Page, frame: &world::FrameTarget) -> Result<Rect> {
+    let (x, y) = region::frame_offset(page, frame).await?;
+    let size = world::evaluate_value(page, frame, "[innerWidth, innerHeight]").await?;
+    let dim = |i: usize| size.get(i).and_then(Value::as_f64);
+    let (Some(w), Some(h)) = (dim(0), dim(1)) else {
+        return Err(EngineError::internal(format!(
+            "the frame's viewport size is not [width, height]: {size}"
+        )));
+    };
+    if w <= 0.0 || h <= 0.0 {
+        return Err(EngineError::new(
+            agentbrowser_protocol::ErrorCode::ElementNotVisible,
+            format!(
+                "frame {} has an empty box ({w}x{h}); nothing was captured",
+                frame.frame_id
+            ),
+        ));
+    }
+    Ok(Rect { x, y, w, h })
+}
+
 /// One `Page.captureScreenshot` in `format` (png with `fast`: for an image decoded right away).
 async fn capture(
     page: &Page,
@@ -150,7 +172,17 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
             let (page, rect, scope) = element(cx, t).await?;
             (page, Some((rect, scope)))
         }
-        None => (cx.page().await?, None),
+        None => {
+            let page = cx.page().await?;
+            // A frame-scoped capture is the frame's box in the page (its visible part).
+            match page.scope.clone() {
+                Some(frame) => {
+                    let rect = frame_rect(&page, &frame).await?;
+                    (page, Some((rect, format!("frame {}", frame.frame_id))))
+                }
+                None => (page, None),
+            }
+        }
     };
     // The viewport as it is needs no geometry first: it is captured while the layout (for the
     // scale) is read, and so is an annotated capture while its refs' boxes are read.

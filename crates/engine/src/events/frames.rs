@@ -46,6 +46,58 @@ impl Listener for Frames {
     }
 }
 
+/// Follows the default (page) world's execution context of each frame of the page's own
+/// session, for frame-scoped evaluation.
+pub(crate) struct Contexts {
+    state: Arc<watch::Sender<PageState>>,
+}
+
+impl Contexts {
+    pub(crate) fn new(state: Arc<watch::Sender<PageState>>) -> Contexts {
+        Contexts { state }
+    }
+}
+
+impl Listener for Contexts {
+    fn wants(&self, method: &str) -> bool {
+        method.starts_with("Runtime.executionContext")
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        track_context(&self.state, None, ev);
+    }
+}
+
+/// Records (or forgets) a frame's default execution context from a `Runtime.executionContext*`
+/// event of the session `sid` (`None`: the page's own session).
+pub(crate) fn track_context(tx: &Arc<watch::Sender<PageState>>, sid: Option<String>, ev: &Event) {
+    let p = &ev.params;
+    match ev.method.as_str() {
+        "Runtime.executionContextCreated" => {
+            let ctx = &p["context"];
+            let aux = &ctx["auxData"];
+            if aux.get("isDefault").and_then(Value::as_bool) != Some(true) {
+                return;
+            }
+            let frame = str_field(aux, "frameId");
+            if let (false, Some(id)) = (frame.is_empty(), ctx.get("id").and_then(Value::as_i64)) {
+                tx.send_modify(|s| {
+                    s.default_contexts.insert((sid, frame), id);
+                });
+            }
+        }
+        "Runtime.executionContextDestroyed" => {
+            if let Some(id) = p.get("executionContextId").and_then(Value::as_i64) {
+                tx.send_modify(|s| s.default_contexts.retain(|k, v| !(k.0 == sid && *v == id)));
+            }
+        }
+        "Runtime.executionContextsCleared" => {
+            tx.send_modify(|s| s.default_contexts.retain(|k, _| k.0 != sid));
+        }
+        _ => {}
+    }
+}
+
 /// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
 /// frames nested in it: each child session auto-attaches its own out-of-process children, and
 /// its console messages and errors go to the tab's `diagnostics`.
@@ -62,6 +114,8 @@ fn child_event(
         tx.send_modify(|s| {
             s.child_sessions.retain(|_, v| *v != sid);
             s.child_parents.remove(&sid);
+            s.default_contexts
+                .retain(|k, _| k.0.as_deref() != Some(sid.as_str()));
         });
         return;
     }
@@ -99,7 +153,12 @@ fn child_event(
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
                         child_event(&child, true, &ev, &tx, &diagnostics);
                     }
-                    Some(ev) if console::wanted(&ev.method) => recorder.record(&ev),
+                    Some(ev) if console::wanted(&ev.method) => {
+                        if ev.method.starts_with("Runtime.executionContext") {
+                            track_context(&tx, Some(sid.clone()), &ev);
+                        }
+                        recorder.record(&ev);
+                    }
                     Some(_) => {}
                     None => return,
                 },

@@ -59,6 +59,7 @@ impl Listeners {
                 state.clone(),
                 diagnostics.clone(),
             )),
+            Box::new(frames::Contexts::new(state.clone())),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
             Box::new(files::Choosers(choosers.clone())),
             Box::new(console::Console(console::Recorder::new(

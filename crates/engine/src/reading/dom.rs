@@ -37,7 +37,7 @@ pub struct Rendered {
 /// Serializes the active tab's rendered DOM.
 pub async fn rendered(page: &Page) -> Result<Rendered> {
     let expression = format!("({READ_JS})({MAX_DOM_CHARS})");
-    let v = world::evaluate_value(page, &FrameTarget::main(page), &expression).await?;
+    let v = world::evaluate_value(page, &FrameTarget::scoped(page), &expression).await?;
     let v = answer::value(v, "the page")?;
     serde_json::from_value(v).map_err(|e| {
         EngineError::internal(format!("the page's answer to `read` is malformed: {e}"))

@@ -244,6 +244,10 @@ pub struct ActionOutput {
     /// (at most 10; absent when none; the warning counts the rest).
     #[serde(rename = "pageErrors", default, skip_serializing_if = "Vec::is_empty")]
     pub page_errors: Vec<PageError>,
+    /// Tabs the page opened during the action (`window.open`, a `target=_blank` link, a
+    /// Ctrl+click), as they were when it ended (absent when none). They are not made active.
+    #[serde(rename = "openedTabs", default, skip_serializing_if = "Vec::is_empty")]
+    pub opened_tabs: Vec<crate::TabInfo>,
     /// What this action reports besides.
     #[serde(flatten)]
     pub report: ActionReport,
@@ -322,8 +326,13 @@ impl Present for ActionOutput {
                 ));
             }
         }
-        if let Some(Some(tab)) = &self.report.new_tab {
+        if let Some(Some(tab)) = &self.report.new_tab
+            && !self.opened_tabs.iter().any(|t| &t.id == tab)
+        {
             line.push_str(&format!(" -> opened tab {tab}"));
+        }
+        for t in &self.opened_tabs {
+            line.push_str(&format!("\nopened tab {} {}", t.id, t.url));
         }
         if let Some(files) = &self.report.files {
             let list: Vec<String> = files

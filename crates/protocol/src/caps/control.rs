@@ -196,6 +196,9 @@ pub struct StatusOutput {
     pub pages: usize,
     /// The active tab's id.
     pub active_tab: Option<String>,
+    /// The frame `frame` scoped the active tab's commands to (absent: its main frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_frame: Option<String>,
     /// The command another client is running, when this answer was handed out meanwhile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub busy: Option<Busy>,
@@ -283,6 +286,9 @@ impl Present for StatusOutput {
                     self.pages,
                     self.active_tab.as_deref().unwrap_or("")
                 ));
+                if let Some(f) = &self.active_frame {
+                    lines.push(format!("frame: {f} (`frame main` returns to the page)"));
+                }
             }
             None => lines.push("browser: not launched".into()),
         }

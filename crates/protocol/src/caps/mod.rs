@@ -12,6 +12,7 @@ pub mod diff;
 pub mod drag;
 pub mod emulation;
 pub mod files;
+pub mod frames;
 pub mod input;
 pub mod layout;
 pub mod nav;

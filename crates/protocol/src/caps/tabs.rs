@@ -12,13 +12,17 @@ use crate::validate::Validate;
 pub struct TabNewParams {
     /// URL to open in the new tab (default `about:blank`).
     pub url: Option<String>,
+    /// A name for the tab, unique in the session, that `tab switch|close` and the envelope's
+    /// `tab` accept in place of its id (1 to 64 characters, not shaped like an id `tN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// Parameters of `tab_switch`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TabSwitchParams {
-    /// Stable tab id such as `t2`.
+    /// The tab: its id such as `t2`, its label, or its index `2` (meaning `t2`).
     pub tab: String,
 }
 
@@ -26,13 +30,51 @@ pub struct TabSwitchParams {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TabCloseParams {
-    /// Stable tab id such as `t2` (default: the active tab).
+    /// The tab: its id such as `t2`, its label, or its index `2` (meaning `t2`) (default: the
+    /// active tab).
     pub tab: Option<String>,
 }
 
-impl Validate for TabNewParams {}
+/// Whether `s` is shaped like a tab id (`t` and digits) or an index (digits).
+pub fn looks_like_tab_id(s: &str) -> bool {
+    let digits = s.strip_prefix('t').unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
 
-impl Validate for TabSwitchParams {}
+impl Validate for TabNewParams {
+    fn validate(&self) -> Result<(), String> {
+        let Some(label) = &self.label else {
+            return Ok(());
+        };
+        if label.trim().is_empty() || label.chars().count() > 64 {
+            return crate::validate::invalid(
+                "label",
+                format!("{label:?}: a label has 1 to 64 characters and is not blank"),
+            );
+        }
+        if looks_like_tab_id(label) {
+            return crate::validate::invalid(
+                "label",
+                format!(
+                    "{label:?} looks like a tab id or index (`tN`, `N`); choose a name such as `docs`"
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl Validate for TabSwitchParams {
+    fn validate(&self) -> Result<(), String> {
+        if self.tab.trim().is_empty() {
+            return crate::validate::invalid(
+                "tab",
+                "empty; give a tab id `t2`, a label or an index",
+            );
+        }
+        Ok(())
+    }
+}
 
 impl Validate for TabCloseParams {}
 
@@ -50,6 +92,13 @@ pub struct TabInfo {
     pub title: String,
     /// Whether it is the active tab.
     pub active: bool,
+    /// The tab's label, when `tab new --label` gave it one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// `tab switch` only: the tab's page had crashed or hung and was recovered (reloaded, or its
+    /// busy script stopped) to switch to it (absent otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revived: bool,
     /// A `confirm` or `prompt` is open in it and waits for an answer (absent when none).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog_blocked: bool,
@@ -83,7 +132,19 @@ impl Present for TabInfo {
         } else {
             ""
         };
-        format!("{mark} {}\t{}\t{}{blocked}", self.id, self.title, self.url)
+        let label = self
+            .label
+            .as_deref()
+            .map_or_else(String::new, |l| format!(" [{l}]"));
+        let revived = if self.revived {
+            "\t(revived: its page had crashed or hung)"
+        } else {
+            ""
+        };
+        format!(
+            "{mark} {}{label}\t{}\t{}{blocked}{revived}",
+            self.id, self.title, self.url
+        )
     }
 }
 

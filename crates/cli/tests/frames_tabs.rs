@@ -1,0 +1,375 @@
+//! Frames as scopes (`frames`, `frame`, the envelope's `frame`), tab labels and the envelope's
+//! `tab`, and popups announced in the evidence of the action that opened them.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+const TOP: &str = "<title>Top</title><h1>Top page</h1>\
+    <iframe name='inner' src='/child' style='width:400px;height:200px'></iframe>\
+    <iframe name='cross' src='CROSS' style='width:300px;height:150px'></iframe>";
+const CHILD: &str = "<title>Child doc</title><style>body{margin:0;background:rgb(0,128,0)}</style>\
+    <h2>Child heading</h2><button onclick=\"document.title='clicked in child'\">Inside</button>\
+    <iframe name='grand' src='/grand'></iframe>";
+const GRAND: &str = "<title>Grand</title><p>grandchild text</p>";
+const CROSS: &str = "<title>Cross doc</title><p>cross text</p><button>Cross button</button>";
+
+fn server() -> Server {
+    let s = Server::start();
+    let cross = format!("http://localhost:{}/xchild", s.port());
+    s.route("/", Page::html(TOP.replace("CROSS", &cross)));
+    s.route("/child", Page::html(CHILD));
+    s.route("/grand", Page::html(GRAND));
+    s.route("/xchild", Page::html(CROSS));
+    s.route(
+        "/plain",
+        Page::html("<title>Plain</title><p>no frames here</p>"),
+    );
+    s.route(
+        "/opener",
+        Page::html(
+            "<title>Opener</title><button onclick=\"window.open('/plain')\">Pop</button>\
+             <a href='/plain' target='_blank'>Blank link</a>",
+        ),
+    );
+    s
+}
+
+/// Opens the top page and waits until every frame (four, with the out-of-process one) is listed.
+fn open_frames(cli: &Cli, s: &Server) -> Vec<Value> {
+    cli.ok(&["open", &s.url("/")]);
+    let mut frames = Vec::new();
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || {
+            frames = cli.ok(&["frames"])["frames"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            frames.len() == 4
+                && frames
+                    .iter()
+                    .all(|f| !f["url"].as_str().unwrap_or("").is_empty())
+                && frames
+                    .iter()
+                    .any(|f| f["url"].as_str().unwrap_or("").contains("/xchild"))
+        }),
+        "the four frames never appeared: {frames:?}"
+    );
+    frames
+}
+
+fn by_name<'a>(frames: &'a [Value], name: &str) -> &'a Value {
+    frames
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no frame named {name}: {frames:?}"))
+}
+
+fn line(v: Value) -> String {
+    v.to_string()
+}
+
+#[test]
+fn frames_lists_the_tree_with_the_out_of_process_frame() {
+    let s = server();
+    let cli = Cli::new("frames-tree");
+    let frames = open_frames(&cli, &s);
+    let main = &frames[0];
+    assert_eq!(main["depth"], 0);
+    assert!(main["parentId"].is_null());
+    let inner = by_name(&frames, "inner");
+    let grand = by_name(&frames, "grand");
+    let cross = by_name(&frames, "cross");
+    assert_eq!(inner["parentId"], main["id"]);
+    assert_eq!(inner["depth"], 1);
+    assert_eq!(grand["parentId"], inner["id"]);
+    assert_eq!(grand["depth"], 2);
+    assert_eq!(cross["parentId"], main["id"]);
+    assert_eq!(cross["crossOrigin"], true);
+    assert_eq!(cross["outOfProcess"], true);
+    assert_eq!(inner["crossOrigin"], false);
+    assert_eq!(inner["outOfProcess"], false);
+    // Bounded: a limit cuts the list and says so.
+    let cut = cli.ok(&["frames", "--limit", "2"]);
+    assert_eq!(cut["frames"].as_array().unwrap().len(), 2);
+    assert_eq!(cut["truncated"], true);
+    assert_eq!(cut["total"], 4);
+    let text = cli.run(&["frames"]).stdout;
+    assert!(
+        text.contains("name=\"cross\"") && text.contains("out-of-process"),
+        "{text}"
+    );
+}
+
+#[test]
+fn frame_scopes_snapshot_eval_reads_and_refs_until_main() {
+    let s = server();
+    let cli = Cli::new("frames-scope");
+    let frames = open_frames(&cli, &s);
+    let inner_id = by_name(&frames, "inner")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let picked = cli.ok(&["frame", "inner"]);
+    assert_eq!(picked["frame"]["id"], inner_id.as_str());
+    // Reads, eval and the snapshot are the frame's.
+    assert_eq!(cli.ok(&["title"])["title"], "Child doc");
+    assert_eq!(
+        cli.eval("document.querySelector('h2').textContent"),
+        "Child heading"
+    );
+    let snap = cli.ok(&["snapshot"]);
+    let text = snap["text"].as_str().unwrap();
+    assert!(text.contains("Inside"), "{text}");
+    assert!(
+        !text.contains("Top page"),
+        "the frame snapshot shows the top page: {text}"
+    );
+    // A ref of the frame's snapshot acts in the frame.
+    let button = cli.find_ref(&snap, "button", "Inside");
+    cli.ok(&["click", &button]);
+    assert_eq!(cli.ok(&["title"])["title"], "clicked in child");
+    // A selector resolves in the frame too.
+    assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 1);
+    cli.ok(&["click", "button"]);
+    // `frames` marks the current frame, and `status` reports it.
+    assert_eq!(cli.ok(&["frames"])["current"], inner_id.as_str());
+    assert_eq!(cli.ok(&["status"])["activeFrame"], inner_id.as_str());
+    // Back to the page.
+    let main = cli.ok(&["frame", "main"]);
+    assert!(main["frame"].is_null());
+    assert_eq!(cli.ok(&["title"])["title"], "Top");
+    assert_eq!(cli.ok(&["get", "count", "h2"])["count"], 0);
+    assert!(cli.ok(&["status"]).get("activeFrame").is_none());
+}
+
+#[test]
+fn frame_by_element_selector_and_the_cross_origin_frame() {
+    let s = server();
+    let cli = Cli::new("frames-cross");
+    let frames = open_frames(&cli, &s);
+    let cross_id = by_name(&frames, "cross")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // By the iframe element's CSS selector.
+    let picked = cli.ok(&["frame", "iframe[name=cross]"]);
+    assert_eq!(picked["frame"]["id"], cross_id.as_str());
+    assert_eq!(cli.ok(&["title"])["title"], "Cross doc");
+    assert_eq!(
+        cli.eval("document.body.innerText.includes('cross text')"),
+        true
+    );
+    let snap = cli.ok(&["snapshot"]);
+    assert!(
+        snap["text"].as_str().unwrap().contains("Cross button"),
+        "{snap}"
+    );
+    cli.ok(&["wait", "--text", "cross text", "--timeout", "5000"]);
+    // A wait for text that is only in the top page times out in the frame.
+    let (code, _, _) = cli.err(&["--timeout", "800", "wait", "--text", "Top page"]);
+    assert_eq!(code, "timeout");
+    // By a URL part and by id.
+    cli.ok(&["frame", "main"]);
+    assert_eq!(
+        cli.ok(&["frame", "/xchild"])["frame"]["id"],
+        cross_id.as_str()
+    );
+    cli.ok(&["frame", "main"]);
+    assert_eq!(cli.ok(&["frame", &cross_id])["frame"]["name"], "cross");
+    // A frame screenshot is the frame's box: 300x150 CSS pixels at scale 1.
+    let dir = TempDir::new("frames-shot");
+    let path = dir.path().join("cross.png").to_string_lossy().into_owned();
+    cli.ok(&["screenshot", &path]);
+    let img = image::open(&path).expect("a PNG").into_rgba8();
+    assert_eq!(
+        (img.width(), img.height()),
+        (300, 150),
+        "not the frame's box"
+    );
+}
+
+#[test]
+fn the_envelope_frame_scopes_one_command_and_errors_name_the_reason() {
+    let s = server();
+    let cli = Cli::new("frames-envelope");
+    let frames = open_frames(&cli, &s);
+    let grand = by_name(&frames, "grand")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let inner = by_name(&frames, "inner")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = cli.batch(&[
+        &line(serde_json::json!({"action": "title", "frame": grand})),
+        &line(serde_json::json!({"action": "title"})),
+        &line(serde_json::json!({"action": "eval", "script": "location.pathname", "frame": inner})),
+        &line(serde_json::json!({"action": "title", "frame": "NOPE"})),
+        &line(serde_json::json!({"action": "title", "frame": 7})),
+        &line(serde_json::json!({"action": "open", "url": s.url("/"), "frame": inner})),
+    ]);
+    assert_eq!(out[0]["data"]["title"], "Grand", "{:?}", out[0]);
+    assert_eq!(
+        out[1]["data"]["title"], "Top",
+        "the scope leaked: {:?}",
+        out[1]
+    );
+    assert_eq!(out[2]["data"]["result"], "/child");
+    assert_eq!(out[3]["code"], "frame_not_found");
+    assert_eq!(out[3]["data"]["reason"], "not_found");
+    assert!(!out[3]["data"]["candidates"].as_array().unwrap().is_empty());
+    assert_eq!(out[4]["code"], "invalid_argument");
+    assert!(out[4]["error"].as_str().unwrap().contains("frame"));
+    assert_eq!(out[5]["code"], "invalid_argument");
+    // Unknown names: not_found with candidates; two frames of one name: ambiguous.
+    let (code, msg, data) = cli.err(&["frame", "nosuchframe"]);
+    assert_eq!(code, "frame_not_found", "{msg}");
+    assert_eq!(data["reason"], "not_found");
+    let (code, _, data) = cli.err(&["frame", "127.0.0.1", "--by", "url"]);
+    assert_eq!(code, "ambiguous_target");
+    assert_eq!(data["reason"], "ambiguous");
+    let (code, msg, _) = cli.err(&["frame", "h1"]);
+    assert_eq!(code, "invalid_argument", "{msg}");
+    assert!(msg.contains("not an <iframe>"), "{msg}");
+}
+
+#[test]
+fn a_navigation_that_detaches_the_current_frame_fails_instead_of_falling_back() {
+    let s = server();
+    let cli = Cli::new("frames-detach");
+    open_frames(&cli, &s);
+    let inner = cli.ok(&["frame", "inner"])["frame"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    cli.ok(&["open", &s.url("/plain")]);
+    for args in [&["title"][..], &["snapshot"], &["eval", "1"]] {
+        let (code, msg, data) = cli.err(args);
+        assert_eq!(code, "frame_not_found", "{args:?}: {msg}");
+        assert_eq!(data["reason"], "detached", "{args:?}");
+        assert_eq!(data["frame"], inner.as_str());
+    }
+    // The envelope's frame that went away is detached too.
+    let out = cli.batch(&[&line(
+        serde_json::json!({"action": "title", "frame": inner}),
+    )]);
+    assert_eq!(out[0]["data"]["reason"], "detached", "{:?}", out[0]);
+    cli.ok(&["frame", "main"]);
+    assert_eq!(cli.ok(&["title"])["title"], "Plain");
+}
+
+#[test]
+fn tab_labels_switch_close_and_scope_the_envelope() {
+    let s = server();
+    let cli = Cli::new("tabs-labels");
+    cli.ok(&["open", &s.url("/plain")]);
+    let docs = cli.ok(&["tab", "new", &s.url("/opener"), "--label", "docs"]);
+    assert_eq!(docs["label"], "docs");
+    let docs_id = docs["id"].as_str().unwrap().to_string();
+    let list = cli.ok(&["tab", "list"]);
+    assert!(
+        list["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["label"] == "docs")
+    );
+    assert!(cli.run(&["tab", "list"]).stdout.contains("[docs]"));
+    // By index and by label.
+    assert_eq!(cli.ok(&["tab", "switch", "1"])["id"], "t1");
+    assert_eq!(cli.ok(&["title"])["title"], "Plain");
+    // The envelope's tab reads another tab without switching to it.
+    let out = cli.batch(&[
+        &line(serde_json::json!({"action": "title", "tab": "docs"})),
+        &line(serde_json::json!({"action": "title"})),
+        &line(serde_json::json!({"action": "title", "tab": "nolabel"})),
+    ]);
+    assert_eq!(out[0]["data"]["title"], "Opener");
+    assert_eq!(out[1]["data"]["title"], "Plain");
+    assert_eq!(out[2]["code"], "tab_not_found");
+    assert!(
+        out[2]["error"].as_str().unwrap().contains("docs"),
+        "{:?}",
+        out[2]
+    );
+    assert_eq!(cli.ok(&["tab", "switch", "docs"])["id"], docs_id.as_str());
+    assert_eq!(cli.ok(&["title"])["title"], "Opener");
+    // Bad labels.
+    let (code, msg, _) = cli.err(&["tab", "new", "--label", "docs"]);
+    assert_eq!(code, "invalid_argument");
+    assert!(msg.contains("already has the label"), "{msg}");
+    let (code, msg, _) = cli.err(&["tab", "new", "--label", "t7"]);
+    assert_eq!(code, "invalid_argument");
+    assert!(msg.contains("looks like a tab id"), "{msg}");
+    let (code, _, _) = cli.err(&["tab", "switch", "nosuch"]);
+    assert_eq!(code, "tab_not_found");
+    let closed = cli.ok(&["tab", "close", "docs"]);
+    assert_eq!(closed["closed"], docs_id.as_str());
+    assert_eq!(closed["tab"]["label"], "docs");
+    assert_eq!(
+        cli.ok(&["tab", "list"])["tabs"].as_array().unwrap().len(),
+        1
+    );
+}
+
+#[test]
+fn popups_are_announced_in_the_evidence_and_listed() {
+    let s = server();
+    let cli = Cli::new("tabs-popups");
+    cli.ok(&["open", &s.url("/opener")]);
+    let snap = cli.ok(&["snapshot"]);
+    let pop = cli.find_ref(&snap, "button", "Pop");
+    let click = cli.ok(&["click", &pop]);
+    let opened = click["openedTabs"].as_array().expect("openedTabs");
+    assert_eq!(opened.len(), 1, "{click}");
+    let id = opened[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(opened[0]["active"], false);
+    let link = cli.find_ref(&cli.ok(&["snapshot"]), "link", "Blank link");
+    let human = cli.run(&["click", &link]).stdout;
+    assert!(human.contains("opened tab t"), "{human}");
+    let tabs = cli.ok(&["tab", "list"]);
+    let tabs = tabs["tabs"].as_array().unwrap();
+    assert_eq!(
+        tabs.len(),
+        3,
+        "the window.open and the target=_blank tabs: {tabs:?}"
+    );
+    assert!(tabs.iter().any(|t| t["id"] == id.as_str()));
+    // The opener stays active; the popup's page is there.
+    assert_eq!(cli.ok(&["title"])["title"], "Opener");
+    assert!(eventually(std::time::Duration::from_secs(5), || {
+        cli.batch(&[&line(serde_json::json!({"action": "url", "tab": id}))])[0]["data"]["url"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with("/plain")
+    }));
+    // An action that opens nothing announces nothing.
+    let plain = cli.ok(&["press", "Shift"]);
+    assert!(plain.get("openedTabs").is_none(), "{plain}");
+}
+
+#[test]
+fn switching_to_a_crashed_tab_revives_it_and_says_so() {
+    let s = server();
+    let cli = Cli::new("tabs-revived");
+    cli.ok(&["open", &s.url("/plain")]);
+    let plain = cli.ok(&["tab", "switch", "1"]);
+    assert!(
+        plain.get("revived").is_none(),
+        "a healthy tab is not revived: {plain}"
+    );
+    let _ = cli.json(&["open", "chrome://crash"]);
+    let (code, _, _) = cli.err(&["--timeout", "20000", "title"]);
+    assert_eq!(code, "browser_closed");
+    cli.ok(&["tab", "new", &s.url("/opener"), "--label", "other"]);
+    let back = cli.ok(&["tab", "switch", "t1"]);
+    assert_eq!(back["revived"], true, "{back}");
+    assert_eq!(cli.ok(&["title"])["title"], "Plain");
+    assert!(
+        cli.run(&["tab", "switch", "other"])
+            .stdout
+            .contains("[other]")
+    );
+}
