@@ -210,3 +210,26 @@ fn a_page_without_closed_roots_or_listeners_is_unchanged() {
     assert!(v.get("warning").is_none_or(Value::is_null), "{v}");
     assert_eq!(v["data"]["text"], json!(r#"- button "Only" [ref=e1]"#));
 }
+
+#[test]
+fn many_snapshots_in_a_row_leave_the_page_alive() {
+    // Chromium 156's renderer crashed after some dozens of listener lookups made through the
+    // engine's isolated world; they go through the page's world now.
+    let server = Server::start();
+    server.route(
+        "/",
+        Page::html(
+            "<!doctype html><title>t</title><div id=h></div><div id=d>Listener only</div>\
+             <script>h.attachShadow({mode: 'closed'}).innerHTML = '<button>Inside</button>';\
+             d.addEventListener('click', () => {})</script>",
+        ),
+    );
+    let cli = Cli::new("reach-many");
+    cli.ok(&["open", &server.url("/")]);
+    for _ in 0..120 {
+        let snap = cli.ok(&["snapshot"]);
+        assert!(text(&snap).contains("Listener only"), "{}", text(&snap));
+        assert!(text(&snap).contains("Inside"), "{}", text(&snap));
+    }
+    assert_eq!(cli.eval("1 + 1"), json!(2));
+}

@@ -105,13 +105,29 @@ async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
             Ok(json!({}))
         }
     };
-    let (tree, listeners) = tokio::join!(
-        tree,
+    // The listeners are read through the page's own world: asked through an object of the
+    // engine's isolated world, Chromium's renderer crashes after some dozens of calls (seen
+    // with Chromium 156: every snapshot asks once). A frame whose page world is not known
+    // (between documents) is skipped.
+    let listeners = async {
+        let Some(context) = page_world(page, frame) else {
+            return Ok(json!({}));
+        };
+        let mut params = json!({"expression": "document", "objectGroup": GROUP});
+        if let Some(c) = context {
+            params["contextId"] = json!(c);
+        }
+        let main = s.call("Runtime.evaluate", params).await?;
+        let Some(id) = main.pointer("/result/objectId").and_then(Value::as_str) else {
+            return Ok(json!({}));
+        };
         s.call(
             "DOMDebugger.getEventListeners",
-            json!({"objectId": doc_id, "depth": -1, "pierce": true}),
-        ),
-    );
+            json!({"objectId": id, "depth": -1, "pierce": true}),
+        )
+        .await
+    };
+    let (tree, listeners) = tokio::join!(tree, listeners);
     let result = async {
         let (tree, listeners) = match (tree, listeners) {
             (Ok(t), Ok(l)) => (t, l),
@@ -129,6 +145,29 @@ async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
         .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
         .await;
     result
+}
+
+/// The page (default) world's context of `frame`: `Some(None)` for its session's own main
+/// frame (the session's default context), `Some(Some(id))` for a same-process child frame whose
+/// context is known, `None` when it is not.
+fn page_world(page: &Page, frame: &FrameTarget) -> Option<Option<i64>> {
+    let state = page.state();
+    let sid = frame
+        .session
+        .id()
+        .filter(|_| frame.child)
+        .map(str::to_string);
+    let own_main = match &sid {
+        Some(sid) => state.child_sessions.get(&frame.frame_id) == Some(sid),
+        None => frame.frame_id == state.main_frame_id,
+    };
+    if own_main {
+        return Some(None);
+    }
+    state
+        .default_contexts
+        .get(&(sid, frame.frame_id.clone()))
+        .map(|c| Some(*c))
 }
 
 /// Resolves the found nodes in the world and stores them as `globalThis.__abReach`.
