@@ -233,3 +233,29 @@ fn many_snapshots_in_a_row_leave_the_page_alive() {
     }
     assert_eq!(cli.eval("1 + 1"), json!(2));
 }
+
+#[test]
+fn a_listener_only_element_gets_a_ref_on_a_page_without_shadow_roots() {
+    let server = Server::start();
+    server.route(
+        "/",
+        Page::html(
+            "<!doctype html><title>t</title><div id=d>Plain listener</div><p>Text</p>\
+             <script>window.hit = 0; d.addEventListener('click', () => hit++);\
+             document.body.addEventListener('click', () => {})</script>",
+        ),
+    );
+    let cli = Cli::new("reach-flat");
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let t = text(&snap).to_string();
+    assert!(t.contains("generic"), "{t}");
+    assert!(t.contains("Plain listener"), "{t}");
+    assert!(
+        !t.contains("Text"),
+        "the body's listener made everything clickable:\n{t}"
+    );
+    let r = cli.find_ref(&snap, "generic", "");
+    cli.ok(&["click", &r]);
+    assert_eq!(cli.eval("hit"), json!(1));
+}

@@ -241,6 +241,9 @@ fn find(tree: &Value, listeners: &Value) -> Found {
     let mut found = Found::default();
     let mut skip = std::collections::HashSet::new();
     let mut elements = std::collections::HashSet::new();
+    // Without the tree (a page with no shadow-host candidates skips that walk) the listener
+    // nodes go to the page script as they are, which keeps elements other than html and body.
+    let walked = tree.get("node").is_some();
     if let Some(root) = tree.get("node") {
         walk(root, &mut found.closed_roots, &mut skip, &mut elements);
     }
@@ -258,7 +261,7 @@ fn find(tree: &Value, listeners: &Value) -> Found {
         let Some(id) = l.get("backendNodeId").and_then(Value::as_i64) else {
             continue;
         };
-        if click && elements.contains(&id) && !skip.contains(&id) && seen.insert(id) {
+        if click && (!walked || elements.contains(&id)) && !skip.contains(&id) && seen.insert(id) {
             found.clickable.push(id);
         }
     }

@@ -70,7 +70,10 @@
     delete globalThis.__abReach;
     try {
       for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1) closedRoots.set(sr.host, sr);
-      return r.clickable.length ? new Set(r.clickable) : null;
+      // Only elements count (not the document), and not html or body (delegated listeners).
+      const own = r.clickable.filter((el) => el && el.nodeType === 1
+        && el !== el.ownerDocument.documentElement && el !== el.ownerDocument.body);
+      return own.length ? new Set(own) : null;
     } catch (e) {
       return null;
     }
