@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -63,25 +64,38 @@ def closed_roots(node: dict) -> int:
 
 
 async def measure(url: str, reps: int) -> tuple[float, int, int]:
-    port = 9400 + (int(time.time()) % 500)
     chrome = shutil.which("chromium") or "/usr/bin/chromium"
     profile = tempfile.mkdtemp()
     proc = subprocess.Popen(
-        [chrome, "--headless=new", "--no-sandbox", f"--remote-debugging-port={port}", f"--user-data-dir={profile}", url],
+        [chrome, "--headless=new", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}", url],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        for _ in range(100):
-            try:
-                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-                page = next(t for t in targets if t["type"] == "page")
+        # Chromium prints its DevTools endpoint once it listens; the port is read from it.
+        assert proc.stderr is not None
+        port = None
+        for line in proc.stderr:
+            if line.startswith("DevTools listening on ws://"):
+                port = int(line.split("ws://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
                 break
-            except Exception:
-                time.sleep(0.1)
+        if port is None:
+            raise SystemExit("Chromium exited before printing its DevTools endpoint")
+        # Keep draining its stderr, so a full pipe never blocks it.
+        threading.Thread(target=proc.stderr.read, daemon=True).start()
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
         async with websockets.connect(page["webSocketDebuggerUrl"], max_size=None) as ws:
             cdp = Cdp(ws)
-            await asyncio.sleep(1.0)
+            # The page has loaded (its load event fired) before anything is timed.
+            await cdp.call(
+                "Runtime.evaluate",
+                {
+                    "expression": "new Promise(r => document.readyState === 'complete' ? r(1) : addEventListener('load', () => r(1)))",
+                    "awaitPromise": True,
+                },
+            )
             times, roots, clickable = [], 0, 0
             for _ in range(reps):
                 t0 = time.perf_counter()

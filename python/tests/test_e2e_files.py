@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -19,6 +18,9 @@ from agentbrowser import (
     LaunchOptions,
     UploadedFile,
 )
+
+#: Set by the test once the stalled download timed out: the /stall response then ends.
+STALL_RELEASED = threading.Event()
 
 UPLOAD = """<!doctype html><title>Upload</title><h1>Upload</h1>
 <label for="avatar" role="button" tabindex="0" style="display:inline-block;padding:8px;background:#36c;color:#fff">Choose avatar</label>
@@ -76,7 +78,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"x" * 1000)
             self.wfile.flush()
-            time.sleep(5)
+            STALL_RELEASED.wait(30)
         elif self.path == "/broken":
             # Fewer bytes than announced, then the connection closes: the download fails.
             self.send_response(200)
@@ -219,8 +221,11 @@ def test_download_timeout(browser: Browser, site: str, tmp_path: Path) -> None:
         browser.page.wait_for_download(timeout_ms=300)
     assert none.value.code == "timeout"
     link = browser.page.observe().one(role="link", name="Get stalled")
-    with pytest.raises(BrowserError) as stalled:
-        link.download(tmp_path, timeout_ms=1500)
+    try:
+        with pytest.raises(BrowserError) as stalled:
+            link.download(tmp_path, timeout_ms=1500)
+    finally:
+        STALL_RELEASED.set()
     assert stalled.value.code == "timeout" and "stalled.bin" in str(stalled.value)
     assert not (tmp_path / "stalled.bin").exists()
 

@@ -16,7 +16,7 @@ from agentbrowser import (
     FrameLookupError,
     TabInfo,
 )
-from conftest import PAGES, _page, eventually
+from conftest import PAGES, _page, aeventually, eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -168,11 +168,11 @@ def test_async_frames_and_tabs(agentbrowser_bin: Path, server: str, require: Cal
     async def run() -> None:
         async with await AsyncBrowser.launch(timeout_ms=20000) as b:
             await b.page.open(f"{server}/fx-top")
-            for _ in range(200):
+            async def all_three() -> bool:
                 frames = await b.page.frames.tree()
-                if len(frames) == 3 and any("/fx-cross" in f.url for f in frames):
-                    break
-                await asyncio.sleep(0.05)
+                return len(frames) == 3 and any("/fx-cross" in f.url for f in frames)
+
+            assert await aeventually(all_three, 10.0), await b.page.frames.tree()
             inner = await b.page.frames.get(name="inner")
             assert await inner.title() == "Child doc"
             assert await inner.evaluate("location.pathname") == "/fx-child"
