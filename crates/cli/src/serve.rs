@@ -33,6 +33,10 @@ struct Shared {
     /// and `errors` are read from them while another command runs.
     diagnostics: std::sync::Mutex<Option<(String, DiagnosticsLog)>>,
     closed: Notify,
+    /// The daemon's socket path: removed as soon as the engine closes, before the `close`
+    /// answer goes out, so a client that reconnects right after reaches a new daemon instead of
+    /// a listener that is going away (which would reset its connection).
+    socket: Option<std::path::PathBuf>,
 }
 
 impl Shared {
@@ -46,6 +50,7 @@ impl Shared {
             running: Default::default(),
             diagnostics: Default::default(),
             closed: Notify::new(),
+            socket: None,
         }
     }
 
@@ -106,6 +111,9 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
             if engine.is_closed() {
+                if let Some(socket) = &shared.socket {
+                    let _ = std::fs::remove_file(socket);
+                }
                 shared.closed.notify_waiters();
                 shared.closed.notify_one();
             }
@@ -424,14 +432,16 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
             .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
         std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
         paths.write_pid(std::process::id())?;
-        let shared = Arc::new(Shared::new(Engine::new(
+        let mut shared = Shared::new(Engine::new(
             SessionInfo {
                 name: session.to_string(),
                 socket: Some(paths.socket.display().to_string()),
                 idle_timeout_ms: idle_timeout.as_millis() as u64,
             },
             defaults,
-        )));
+        ));
+        shared.socket = Some(paths.socket.clone());
+        let shared = Arc::new(shared);
         let accept = {
             let shared = shared.clone();
             async move {
