@@ -1508,8 +1508,6 @@ class AccessibilityAudit:
     """The audited page's URL."""
     axe_version: str
     """The axe-core version that ran."""
-    axe_path: str
-    """Where that axe-core was read from."""
     frames: int
     """Documents audited: the page and each of its frames (same- and cross-origin)."""
     counts: AccessibilityCounts
@@ -1521,8 +1519,8 @@ class AccessibilityAudit:
     truncated: bool
     """Whether some issue lists fewer nodes than it found."""
     raw: Any
-    """axe's report without node lists: `testEngine`, `testEnvironment`, `toolOptions`, `timestamp`, and `passes` /
-    `inapplicable` as `{id, impact, tags, nodeCount}`.
+    """axe's report without node lists: `testEngine`, `testEnvironment` (window size and orientation; the user agent left
+    out), `toolOptions`, `timestamp`, and `passes` / `inapplicable` as `{id, impact, tags, nodeCount}`.
     """
 
     @classmethod
@@ -1532,7 +1530,6 @@ class AccessibilityAudit:
         return cls(
             url=o.req("url", _d.string),
             axe_version=o.req("axeVersion", _d.string),
-            axe_path=o.req("axePath", _d.string),
             frames=o.req("frames", _INT_0_TO_ANY),
             counts=o.req("counts", AccessibilityCounts.decode),
             violations=o.req("violations", _d.array(AccessibilityIssue.decode)),

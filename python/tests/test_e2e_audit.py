@@ -62,12 +62,12 @@ def _issue(audit: AccessibilityAudit, rule: str) -> AccessibilityIssue:
 
 def _open_audit(browser: Browser, server: str) -> None:
     browser.page.open(f"{server}/audit")
-    assert eventually(lambda: len(browser.frames.tree()) == 2, 10), browser.frames.tree()
+    assert eventually(lambda: len(browser.page.frames.tree()) == 2, 10), browser.page.frames.tree()
 
 
 def test_accessibility_audit(browser: Browser, server: str) -> None:
     _open_audit(browser, server)
-    snap = browser.page.snapshot()
+    snap = browser.page.observe()
     audit = browser.diagnostics.accessibility()
     assert isinstance(audit, AccessibilityAudit) and isinstance(audit.counts, AccessibilityCounts)
     assert audit.axe_version == "4.14.1" and audit.url == f"{server}/audit"

@@ -16,11 +16,8 @@ from ._bounded import Bounded
 #: How a Web Vital compares with web.dev's thresholds.
 VitalRating = Literal["good", "needs-improvement", "poor"]
 
-#: A selector path entry: a CSS selector, or the selectors across shadow roots (host first).
-Target = tuple["str | Target", ...]
-
-
 def _target(value: Any) -> Any:
+    """A target entry as tuples: a selector, or the selectors across shadow roots (host first)."""
     if isinstance(value, list):
         return tuple(_target(v) for v in value)
     return value
@@ -108,7 +105,7 @@ class AccessibilityAudit(Bounded):
     """An axe-core audit of a page and its frames: the audited ``url``, ``axe_version``,
     ``counts``, ``violations`` (worst impact first) and ``incomplete`` checks.
 
-    ``raw`` holds the native answer: ``axePath``, ``frames`` (documents audited),
+    ``raw`` holds the native answer: ``frames`` (documents audited),
     ``truncated`` (some issue lists fewer nodes than it found) and axe's report without node
     lists (``raw["raw"]``).
     """
@@ -124,7 +121,7 @@ class AccessibilityAudit(Bounded):
     def from_wire(cls, wire: w.AccessibilityAudit, raw: Mapping[str, Any]) -> AccessibilityAudit:
         """Build from the decoded ``a11y`` data ``raw``."""
 
-        def issues(ws: list[w.AccessibilityIssue], rs: list[Mapping[str, Any]]) -> tuple[AccessibilityIssue, ...]:
+        def issues(ws: tuple[w.AccessibilityIssue, ...], rs: list[Mapping[str, Any]]) -> tuple[AccessibilityIssue, ...]:
             return tuple(AccessibilityIssue.from_wire(i, r) for i, r in zip(ws, rs, strict=True))
 
         return cls(

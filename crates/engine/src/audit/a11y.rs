@@ -55,7 +55,7 @@ struct ChildFrame {
 
 /// `a11y`: the audit.
 pub(crate) async fn a11y(p: A11yParams, cx: &mut Cx<'_>) -> Result<AccessibilityAudit> {
-    let (axe_path, axe_src) = super::axe::source()?;
+    let (_, axe_src) = super::axe::source()?;
     super::navigate_first(p.url.as_deref(), cx).await?;
     let page = cx.page().await?;
     let top = FrameTarget::scoped(&page);
@@ -164,7 +164,7 @@ pub(crate) async fn a11y(p: A11yParams, cx: &mut Cx<'_>) -> Result<Accessibility
     let frames = partials.iter().filter(|p| !p.is_null()).count() as u64;
     let report = finish(&page, &top, &partials, &options).await?;
     let max = p.max_nodes.unwrap_or(A11Y_MAX_NODES) as usize;
-    build(report, version, axe_path, frames, max, &refs)
+    build(report, version, frames, max, &refs)
 }
 
 fn show(path: &[Value]) -> String {
@@ -466,7 +466,6 @@ fn issues(
 fn build(
     mut report: Value,
     version: String,
-    axe_path: std::path::PathBuf,
     frames: u64,
     max: usize,
     refs: &HashMap<String, String>,
@@ -495,11 +494,13 @@ fn build(
     if let Some(o) = report.as_object_mut() {
         o.remove("violations");
         o.remove("incomplete");
+        if let Some(env) = o.get_mut("testEnvironment").and_then(Value::as_object_mut) {
+            env.remove("userAgent");
+        }
     }
     Ok(AccessibilityAudit {
         url,
         axe_version: version,
-        axe_path: axe_path.display().to_string(),
         frames,
         counts,
         violations,

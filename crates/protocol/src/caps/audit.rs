@@ -139,8 +139,6 @@ pub struct AccessibilityAudit {
     pub url: String,
     /// The axe-core version that ran.
     pub axe_version: String,
-    /// Where that axe-core was read from.
-    pub axe_path: String,
     /// Documents audited: the page and each of its frames (same- and cross-origin).
     pub frames: u64,
     /// Rule outcomes.
@@ -151,8 +149,9 @@ pub struct AccessibilityAudit {
     pub incomplete: Vec<AccessibilityIssue>,
     /// Whether some issue lists fewer nodes than it found.
     pub truncated: bool,
-    /// axe's report without node lists: `testEngine`, `testEnvironment`, `toolOptions`,
-    /// `timestamp`, and `passes` / `inapplicable` as `{id, impact, tags, nodeCount}`.
+    /// axe's report without node lists: `testEngine`, `testEnvironment` (window size and
+    /// orientation; the user agent left out), `toolOptions`, `timestamp`, and `passes` /
+    /// `inapplicable` as `{id, impact, tags, nodeCount}`.
     pub raw: Value,
 }
 
