@@ -432,6 +432,7 @@ class Run:
             M("snap_5k_reach", "interactive snapshot, 5k elements + 50 closed shadow roots + 100 listener-only clickables", snap(True), page="reach-5k.html"),
             M("snap_50k", "interactive snapshot, 50k-cell table (bounded)", only((AbSocket,), lambda c: c.snapshot(True)), page="table-50k.html", reps=max(1, self.reps // 3)),
             M("cover", "click under a stable cover until element_covered", only((AbSocket,), lambda c: c.cover()), page="cover.html", reps=max(1, self.reps // 5), warmup=0),
+            M("a11y_5k", "axe-core accessibility audit (every rule, every frame), 5k elements", lambda c: c.a11y(), page="large-5k.html", reps=max(1, self.reps // 3), warmup=min(1, self.warmup)),
             M("axtree_5k", "Accessibility.getFullAXTree, 5k (reference)", only((Floor,), lambda f: f.axtree()), page="large-5k.html", reps=max(1, self.reps // 3), warmup=min(1, self.warmup)),
             M("shot", "screenshot of the viewport (PNG file), form", shot(False), page="form.html"),
             M("shot_annot", "annotated screenshot of the viewport, form", shot(True), page="form.html"),

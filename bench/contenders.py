@@ -106,6 +106,10 @@ class Contender:
         """Read the active tab as Markdown (the whole of it)."""
         raise Unsupported
 
+    def a11y(self) -> dict[str, Any]:
+        """An axe-core accessibility audit of the active tab (every rule, every frame)."""
+        raise Unsupported
+
     def engine_pids(self) -> tuple[int | None, int | None]:
         """(engine process, Chromium root process)."""
         return None, None
@@ -254,6 +258,14 @@ class AbJson(Contender):
         if count != want:
             raise BenchError(f"find {locator!r} matched {count}, not {want}: {answers[0].get('error')}")
         return {"ms": samples[0]}
+
+    def a11y(self) -> dict[str, Any]:
+        samples, answers = self.run([{"action": "a11y"}])
+        data = answers[0].get("data") or {}
+        counts = data.get("counts") or {}
+        if not counts.get("passes"):
+            raise BenchError(f"a11y answered no passed rules: {str(data)[:200]}")
+        return {"ms": samples[0], "violations": counts.get("violations")}
 
     def fill(self) -> dict[str, Any]:
         self.run([{"action": "eval", "script": RESET}])
@@ -446,6 +458,12 @@ class AbCli(CliBase):
         ms, out = self.exec("--json", "read", "--max-chars", "0")
         return {"ms": ms, **check_read(self.json_data(out).get("content"))}
 
+    def a11y(self) -> dict[str, Any]:
+        ms, out = self.exec("--json", "a11y")
+        if not (self.json_data(out).get("counts") or {}).get("passes"):
+            raise BenchError(f"a11y answered no passed rules: {out[:200]!r}")
+        return {"ms": ms}
+
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         session = f"{self.session}c{rep}"
         try:
@@ -478,6 +496,13 @@ class AgentBrowserCli(CliBase):
     def read(self) -> dict[str, Any]:
         ms, out = self.exec("--json", "read")
         return {"ms": ms, **check_read(self.json_data(out).get("content"))}
+
+    def a11y(self) -> dict[str, Any]:
+        ms, out = self.exec("--json", "a11y")
+        data = self.json_data(out)
+        if not isinstance(data, dict) or not data:
+            raise BenchError(f"a11y printed no audit: {out[:200]!r}")
+        return {"ms": ms}
 
     def cold(self, url: str, rep: int) -> dict[str, Any]:
         session = f"{self.session}c{rep}"

@@ -30,6 +30,7 @@ from .models import (
     BrowserResponse,
     CloseResult,
     Download,
+    AccessibilityAudit,
     ConsoleLevel,
     ConsoleLog,
     Dialog,
@@ -37,6 +38,7 @@ from .models import (
     DialogStatus,
     ElementGeometry,
     ErrorLog,
+    Vitals,
     FrameInfo,
     LaunchResult,
     LoadState,
@@ -787,6 +789,52 @@ def errors(clear: bool) -> Op[ErrorLog]:
     """The active tab's uncaught exceptions and unhandled rejections."""
     data = yield Call("errors", _clear_flag(clear))
     return ErrorLog.from_wire(w.decode_result("errors", data), data)
+
+
+def _non_empty_str(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise ValueError(f"{name} must not be empty")
+    return value
+
+
+def accessibility(
+    url: str | None, tags: Sequence[str] | str, selector: str | None, max_nodes: int | None
+) -> Op[AccessibilityAudit]:
+    """An axe-core audit of the active tab (after opening ``url``), in every frame."""
+    params: dict[str, Any] = {}
+    if url is not None:
+        params["url"] = _non_empty_str("url", url)
+    if isinstance(tags, str):
+        tags = (tags,)
+    tag_list = list(tags)
+    for t in tag_list:
+        if not isinstance(t, str):
+            raise TypeError(f"tags must be strings such as 'wcag2a', got {type(t).__name__}")
+        if not t.strip() or "," in t:
+            raise ValueError(f"each tag must be non-empty and contain no comma; got {t!r}")
+    if tag_list:
+        params["tags"] = tag_list
+    if selector is not None:
+        params["selector"] = _non_empty_str("selector", selector)
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
+            raise TypeError(f"max_nodes must be an int, got {type(max_nodes).__name__}")
+        if not 1 <= max_nodes <= 1000:
+            raise ValueError(f"max_nodes must be 1 to 1000; got {max_nodes}")
+        params["maxNodes"] = max_nodes
+    data = yield Call("a11y", params)
+    return AccessibilityAudit.from_wire(w.decode_result("a11y", data), data)
+
+
+def vitals(url: str | None) -> Op[Vitals]:
+    """The active tab's Web Vitals (after opening ``url``)."""
+    params: dict[str, Any] = {}
+    if url is not None:
+        params["url"] = _non_empty_str("url", url)
+    data = yield Call("vitals", params)
+    return Vitals.from_wire(w.decode_result("vitals", data), data)
 
 
 # -- tabs, session, native -------------------------------------------------------------

@@ -44,6 +44,10 @@ _ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-ur
 ImageFormat = Literal["png", "jpeg", "webp"]
 _ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp")))
 
+#: How a figure compares with web.dev's thresholds.
+VitalRating = Literal["good", "needs-improvement", "poor"]
+_VitalRating = cast("_d.Check[VitalRating]", _d.literal(("good", "needs-improvement", "poor")))
+
 #: A color scheme the page's `prefers-color-scheme` reports.
 ColorScheme = Literal["dark", "light", "no-preference"]
 _ColorScheme = cast("_d.Check[ColorScheme]", _d.literal(("dark", "light", "no-preference")))
@@ -1497,6 +1501,211 @@ class ErrorsOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class AccessibilityAudit:
+    """Result of `a11y`."""
+
+    url: str
+    """The audited page's URL."""
+    axe_version: str
+    """The axe-core version that ran."""
+    frames: int
+    """Documents audited: the page and each of its frames (same- and cross-origin)."""
+    counts: AccessibilityCounts
+    """Rule outcomes."""
+    violations: tuple[AccessibilityIssue, ...]
+    """The rules that failed, worst impact first."""
+    incomplete: tuple[AccessibilityIssue, ...]
+    """The rules axe could not decide."""
+    truncated: bool
+    """Whether some issue lists fewer nodes than it found."""
+    raw: Any
+    """axe's report without node lists: `testEngine`, `testEnvironment` (window size and orientation; the user agent left
+    out), `toolOptions`, `timestamp`, and `passes` / `inapplicable` as `{id, impact, tags, nodeCount}`.
+    """
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AccessibilityAudit:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityAudit."""
+        o = _d.Fields("AccessibilityAudit", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            axe_version=o.req("axeVersion", _d.string),
+            frames=o.req("frames", _INT_0_TO_ANY),
+            counts=o.req("counts", AccessibilityCounts.decode),
+            violations=o.req("violations", _d.array(AccessibilityIssue.decode)),
+            incomplete=o.req("incomplete", _d.array(AccessibilityIssue.decode)),
+            truncated=o.req("truncated", _d.boolean),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityCounts:
+    """How many axe rules ended in each outcome."""
+
+    violations: int
+    """Rules with at least one failing node."""
+    incomplete: int
+    """Rules axe could not decide for some node (a human should check them)."""
+    passes: int
+    """Rules every checked node passed."""
+    inapplicable: int
+    """Rules that applied to no element of the page."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AccessibilityCounts:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityCounts."""
+        o = _d.Fields("AccessibilityCounts", raw, path)
+        return cls(
+            violations=o.req("violations", _INT_0_TO_ANY),
+            incomplete=o.req("incomplete", _INT_0_TO_ANY),
+            passes=o.req("passes", _INT_0_TO_ANY),
+            inapplicable=o.req("inapplicable", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityIssue:
+    """One axe rule that failed (a violation) or could not be decided (incomplete)."""
+
+    id: str
+    """axe's rule id (`image-alt`, `color-contrast`, `label`, ...)."""
+    impact: str | None
+    """The worst impact among its nodes: `minor`, `moderate`, `serious`, `critical` (null when axe gives none)."""
+    help: str
+    """One line on what the rule asks."""
+    help_url: str
+    """Deque's page on the rule."""
+    tags: tuple[str, ...]
+    """The rule's tags (`wcag2a`, `wcag111`, `cat.text-alternatives`, ...)."""
+    node_count: int
+    """Elements the rule found, in every frame."""
+    nodes: tuple[AccessibilityNode, ...]
+    """The first of them (at most `maxNodes`, default 20)."""
+    raw: Any
+    """axe's rule result without its nodes (`description`, ...)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AccessibilityIssue:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityIssue."""
+        o = _d.Fields("AccessibilityIssue", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            impact=o.opt("impact", _d.string),
+            help=o.req("help", _d.string),
+            help_url=o.req("helpUrl", _d.string),
+            tags=o.req("tags", _d.array(_d.string)),
+            node_count=o.req("nodeCount", _INT_0_TO_ANY),
+            nodes=o.req("nodes", _d.array(AccessibilityNode.decode)),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityNode:
+    """One element an issue is about."""
+
+    target: tuple[Any, ...]
+    """axe's selector path: one entry per frame from the top document down (a frame's `<iframe>` selector, then the
+    element's), and an entry that is itself an array of selectors crosses shadow roots (host, then the element inside).
+    """
+    html: str
+    """The element's opening tag as axe shows it, cut at 300 bytes."""
+    html_truncated: bool
+    """Whether `html` was cut."""
+    failure_summary: str | None
+    """What to fix, as axe words it (null for an incomplete check with nothing to say)."""
+    ref: str | None
+    """The element's ref when a snapshot of this document gave it one (act on it directly)."""
+    raw: Any
+    """axe's node result: `impact`, and the `any`, `all`, `none` checks (each check keeps at most 5 related nodes;
+    `relatedNodesTotal` counts them).
+    """
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AccessibilityNode:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityNode."""
+        o = _d.Fields("AccessibilityNode", raw, path)
+        return cls(
+            target=o.req("target", _d.array(_d.anything)),
+            html=o.req("html", _d.string),
+            html_truncated=o.req("htmlTruncated", _d.boolean),
+            failure_summary=o.opt("failureSummary", _d.string),
+            ref=o.opt("ref", _d.string),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class VitalsOutput:
+    """Result of `vitals`: the page's Web Vitals from its own `PerformanceObserver` entries."""
+
+    url: str
+    """The page's URL."""
+    lcp: Vital
+    """Largest Contentful Paint: when the largest text or image showed (good <= 2500 ms, poor > 4000 ms)."""
+    cls: Vital
+    """Cumulative Layout Shift: the largest session window of unexpected layout shifts (good <= 0.1, poor > 0.25)."""
+    inp: Vital
+    """Interaction to Next Paint: the slowest interaction's latency (good <= 200 ms, poor > 500 ms); null until the page
+    saw a click, tap or key press.
+    """
+    fcp: Vital
+    """First Contentful Paint (good <= 1800 ms, poor > 3000 ms)."""
+    ttfb: Vital
+    """Time to First Byte: from navigation start to the response's first byte (good <= 800 ms, poor > 1800 ms)."""
+    raw: Any
+    """What the page reported: `navigation` timing, `paint` entries, the LCP element, layout shift entries (at most 20,
+    with `shiftCount`), interactions (`eventCount`).
+    """
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> VitalsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as VitalsOutput."""
+        o = _d.Fields("VitalsOutput", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            lcp=o.req("lcp", Vital.decode),
+            cls=o.req("cls", Vital.decode),
+            inp=o.req("inp", Vital.decode),
+            fcp=o.req("fcp", Vital.decode),
+            ttfb=o.req("ttfb", Vital.decode),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Vital:
+    """One Web Vital."""
+
+    value: float | None
+    """The figure (null when it could not be measured; `reason` says why)."""
+    unit: str
+    """`ms`, or `score` for CLS (unitless)."""
+    rating: VitalRating | None
+    """web.dev's rating of `value` (null without a value)."""
+    good: float
+    """The "good" threshold (at or under it is good)."""
+    poor: float
+    """The "poor" threshold (over it is poor)."""
+    reason: str | None
+    """Why there is no value (null when there is one)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Vital:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Vital."""
+        o = _d.Fields("Vital", raw, path)
+        return cls(
+            value=o.opt("value", _d.number),
+            unit=o.req("unit", _d.string),
+            rating=o.opt("rating", _VitalRating),
+            good=o.req("good", _d.number),
+            poor=o.req("poor", _d.number),
+            reason=o.opt("reason", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class DialogStatusOutput:
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -2013,6 +2222,10 @@ DiffOutputActions = Literal["diff"]
 ConsoleOutputActions = Literal["console"]
 #: The actions whose result is ErrorsOutput.
 ErrorsOutputActions = Literal["errors"]
+#: The actions whose result is AccessibilityAudit.
+AccessibilityAuditActions = Literal["a11y"]
+#: The actions whose result is VitalsOutput.
+VitalsOutputActions = Literal["vitals"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -2140,6 +2353,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "diff": DiffOutput.decode,
         "console": ConsoleOutput.decode,
         "errors": ErrorsOutput.decode,
+        "a11y": AccessibilityAudit.decode,
+        "vitals": VitalsOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -2298,6 +2513,14 @@ def decode_result(action: ConsoleOutputActions, raw: object) -> ConsoleOutput: .
 
 @overload
 def decode_result(action: ErrorsOutputActions, raw: object) -> ErrorsOutput: ...
+
+
+@overload
+def decode_result(action: AccessibilityAuditActions, raw: object) -> AccessibilityAudit: ...
+
+
+@overload
+def decode_result(action: VitalsOutputActions, raw: object) -> VitalsOutput: ...
 
 
 @overload

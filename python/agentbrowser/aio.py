@@ -43,6 +43,7 @@ from .models import (
     CloseResult,
     Finder,
     ConsoleLevel,
+    AccessibilityAudit,
     ConsoleLog,
     DialogResult,
     DialogStatus,
@@ -50,6 +51,7 @@ from .models import (
     EmulationSettings,
     Injection,
     ErrorLog,
+    Vitals,
     FrameInfo,
     LaunchResult,
     LoadState,
@@ -977,6 +979,23 @@ class AsyncDiagnostics:
         """The uncaught exceptions and unhandled rejections, oldest first; ``clear`` empties
         the buffer after this read."""
         return await self._b._drive(_ops.errors(clear))
+
+    async def accessibility(
+        self,
+        url: str | None = None,
+        *,
+        tags: Sequence[str] = (),
+        selector: str | None = None,
+        max_nodes: int | None = None,
+    ) -> AccessibilityAudit:
+        """An axe-core audit of the active tab (after opening ``url``), in every frame; see
+        :meth:`agentbrowser.Diagnostics.accessibility`."""
+        return await self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
+
+    async def vitals(self, url: str | None = None) -> Vitals:
+        """The active tab's Web Vitals (after opening ``url``); see
+        :meth:`agentbrowser.Diagnostics.vitals`."""
+        return await self._b._drive(_ops.vitals(url))
 
     def __repr__(self) -> str:
         return f"<AsyncDiagnostics of {self._b!r}>"

@@ -44,6 +44,7 @@ from .models import (
     BrowserResponse,
     CloseResult,
     Finder,
+    AccessibilityAudit,
     ConsoleLevel,
     ConsoleLog,
     DialogResult,
@@ -52,6 +53,7 @@ from .models import (
     EmulationSettings,
     Injection,
     ErrorLog,
+    Vitals,
     FrameInfo,
     LaunchResult,
     LoadState,
@@ -983,6 +985,25 @@ class Diagnostics:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
         ``clear`` empties the buffer after this read."""
         return self._b._drive(_ops.errors(clear))
+
+    def accessibility(
+        self,
+        url: str | None = None,
+        *,
+        tags: Sequence[str] = (),
+        selector: str | None = None,
+        max_nodes: int | None = None,
+    ) -> AccessibilityAudit:
+        """An axe-core audit of the active tab (after opening ``url`` when given), in every
+        frame (same- and cross-origin) and shadow root; ``tags`` keeps rules with those axe
+        tags (``wcag2a``, ``wcag2aa``, ``best-practice``, ...), ``selector`` a part of the page,
+        ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
+        return self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
+
+    def vitals(self, url: str | None = None) -> Vitals:
+        """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
+        and TTFB from the page's own performance entries, each rated or None with the reason."""
+        return self._b._drive(_ops.vitals(url))
 
     def __repr__(self) -> str:
         return f"<Diagnostics of {self._b!r}>"

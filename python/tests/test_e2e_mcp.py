@@ -77,6 +77,8 @@ CORE = [
     "browser_diff",
     "browser_take_screenshot",
     "browser_console_messages",
+    "browser_a11y_audit",
+    "browser_vitals",
     "browser_read",
     "browser_resize",
 ]
@@ -607,5 +609,34 @@ def test_resize(agentbrowser_bin: Path, server: str) -> None:
             later = await call(session, "browser_evaluate", function="() => innerWidth")
             assert "555" in later, later
             assert "invalid_argument:" in await error(session, "browser_resize", width=0, height=444)
+
+    asyncio.run(main())
+
+
+PAGES["/mcp-a11y"] = (
+    "<!doctype html><html lang='en'><head><title>A11y</title></head><body><main><h1>A11y</h1>"
+    "<img src='/none.png' id='noalt'><input type='text' id='nolabel'>"
+    "<iframe id='inner' title='Inner' srcdoc=\"<!doctype html><html lang='en'><title>i</title><main><img id='innerimg'></main></html>\">"
+    "</iframe></main></body></html>"
+)
+
+
+def test_a11y_audit_and_vitals_tools(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/mcp-a11y")
+
+            async def audited() -> bool:
+                text = await call(session, "browser_a11y_audit", tags=["wcag2a"])
+                return 'violation image-alt [critical] 2 nodes' in text and '["#inner","#innerimg"]' in text
+
+            assert await aeventually(audited, 10)
+            audit = await call(session, "browser_a11y_audit", url=f"{server}/mcp-a11y", maxNodes=1)
+            assert "axe-core 4.14.1 on" in audit and "violation label" in audit, audit
+            assert '["#noalt"]' in audit and "(1 more not listed" in audit, audit
+            refused = await error(session, "browser_a11y_audit", tags=["wcag99zz"])
+            assert "invalid_argument:" in refused and "wcag2aa" in refused, refused
+            vitals = await call(session, "browser_vitals")
+            assert "CLS" in vitals and "TTFB" in vitals and "INP  - (no interaction yet" in vitals, vitals
 
     asyncio.run(main())

@@ -80,6 +80,9 @@ class Generator:
 
     def type_of(self, node: Mapping[str, Any], where: str) -> PyType:
         """The Python type of the schema ``node`` found at ``where``."""
+        if node is True:  # the schema that allows anything (a JSON value's array items)
+            self.imports.add("Any")
+            return PyType("Any", "_d.anything", nullable=True, base="_d.anything")
         if "$ref" in node:
             name = self.ref(node["$ref"], where)
             if name in self.enums:

@@ -517,6 +517,28 @@ pub enum Cmd {
         #[arg(long)]
         clear: bool,
     },
+    /// Accessibility audit with axe-core of the active tab (after opening URL when given), in
+    /// every frame: violations and incomplete checks with their nodes (targets across frames and
+    /// shadow roots, refs of nodes a snapshot knows).
+    A11y {
+        /// Open this URL first.
+        url: Option<String>,
+        /// Only rules with these axe tags (comma-separated: wcag2a,wcag2aa,best-practice,...).
+        #[arg(long, value_delimiter = ',', value_name = "TAGS")]
+        tags: Vec<String>,
+        /// Only the elements under (and including) the matches of this CSS selector.
+        #[arg(short = 's', long, value_name = "CSS")]
+        selector: Option<String>,
+        /// Nodes listed per issue (default 20, 1 to 1000).
+        #[arg(long, value_name = "N")]
+        max_nodes: Option<u32>,
+    },
+    /// Web Vitals of the active tab (after opening URL when given): LCP, CLS, INP, FCP, TTFB from
+    /// the page's own performance entries, rated good / needs-improvement / poor.
+    Vitals {
+        /// Open this URL first.
+        url: Option<String>,
+    },
     /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
     Connect {
         /// Where the browser listens.

@@ -459,6 +459,18 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Errors { clear } => Command::Errors(ErrorsParams {
             clear: clear.then_some(true),
         }),
+        Cmd::A11y {
+            url,
+            tags,
+            selector,
+            max_nodes,
+        } => Command::A11y(agentbrowser_protocol::A11yParams {
+            url,
+            tags: (!tags.is_empty()).then_some(tags),
+            selector,
+            max_nodes,
+        }),
+        Cmd::Vitals { url } => Command::Vitals(agentbrowser_protocol::VitalsParams { url }),
         Cmd::Screenshot {
             target,
             path,

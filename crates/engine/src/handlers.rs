@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 
+pub(crate) use crate::audit::{a11y as A11y, vitals as Vitals};
 pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
 pub(crate) use crate::clipboard::{
     copy as ClipboardCopy, paste as ClipboardPaste, read as ClipboardRead, write as ClipboardWrite,

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod answer;
+pub mod audit;
 pub mod browser;
 pub mod capture;
 mod clipboard;

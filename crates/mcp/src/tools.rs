@@ -236,6 +236,10 @@ tools! {
     browser_take_screenshot(ScreenshotArgs) "Take a screenshot" [Core] uses ["screenshot"] => take_screenshot;
     /// The console messages the page logged (from when the tab opened), at a level and above; `clear` empties the buffer after reading.
     browser_console_messages(ConsoleArgs) "Console messages" [Core] uses ["console"] => console_messages;
+    /// Audit the page's accessibility with axe-core (after navigating to `url` when given), in every frame: the violations and incomplete checks, each with its nodes (axe targets, refs of nodes the snapshot knows). `tags` keeps rules with those axe tags (wcag2a, wcag2aa, best-practice, ...), `selector` a part of the page.
+    browser_a11y_audit(A11yArgs) "Accessibility audit" [Core] uses ["a11y"] => a11y_audit;
+    /// The page's Web Vitals (after navigating to `url` when given): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
+    browser_vitals(VitalsArgs) "Web Vitals" [Core] uses ["vitals"] => vitals;
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
     browser_read(ReadArgs) "Read as Markdown" [Core] uses ["read"] => read;
     /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
@@ -333,6 +337,28 @@ pub struct ConsoleArgs {
     pub level: Option<ConsoleLevel>,
     /// Empty the buffer after reading (default false).
     pub clear: Option<bool>,
+}
+
+/// Arguments of `browser_a11y_audit`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct A11yArgs {
+    /// Navigate to this URL first (default: the page shown).
+    pub url: Option<String>,
+    /// Only rules with one of these axe tags (`wcag2a`, `wcag2aa`, `wcag21aa`, `best-practice`, ...).
+    pub tags: Option<Vec<String>>,
+    /// Only the part of the page under this CSS selector.
+    pub selector: Option<String>,
+    /// Nodes listed per issue (default 20, 1 to 1000).
+    pub max_nodes: Option<u32>,
+}
+
+/// Arguments of `browser_vitals`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VitalsArgs {
+    /// Navigate to this URL first (default: the page shown).
+    pub url: Option<String>,
 }
 
 /// Arguments of `browser_read`.
@@ -1536,6 +1562,31 @@ async fn console_messages(cx: Ctx, a: ConsoleArgs) -> Result<Answer, ToolError> 
         out.text(),
         "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
     );
+    Ok(answer)
+}
+
+async fn a11y_audit(cx: Ctx, a: A11yArgs) -> Result<Answer, ToolError> {
+    let out: AccessibilityAudit = cx
+        .get(Command::A11y(A11yParams {
+            url: a.url,
+            tags: a.tags,
+            selector: a.selector,
+            max_nodes: a.max_nodes,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add_cuttable(
+        "Accessibility audit",
+        out.text(),
+        "audit less: pass `tags` (e.g. [\"wcag2a\"]), a `selector`, or a smaller `maxNodes`",
+    );
+    Ok(answer)
+}
+
+async fn vitals(cx: Ctx, a: VitalsArgs) -> Result<Answer, ToolError> {
+    let out: VitalsOutput = cx.get(Command::Vitals(VitalsParams { url: a.url })).await?;
+    let mut answer = Answer::new();
+    answer.add("Web Vitals", out.text());
     Ok(answer)
 }
 

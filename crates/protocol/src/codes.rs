@@ -85,6 +85,8 @@ error_codes! {
     NoDialog => "no_dialog",
     /// The active page cannot use the clipboard: it is not a secure context (https, localhost or 127.0.0.1), or the browser refused the clipboard.
     ClipboardUnavailable => "clipboard_unavailable",
+    /// `a11y` found no copy of axe-core's `axe.min.js` (searched: `AGENTBROWSER_AXE_PATH`, `node_modules/axe-core` next to the binary and its parents and the working directory, `/usr/share/agentbrowser/axe.min.js`, `/usr/share/javascript/axe-core/axe.min.js`); install it with `npm install axe-core` (or run `scripts/setup.sh`) or set `AGENTBROWSER_AXE_PATH`.
+    AxeNotFound => "axe_not_found",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

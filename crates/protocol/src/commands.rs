@@ -336,6 +336,10 @@ macro_rules! for_each_command {
             Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
+            /// An axe-core accessibility audit of the active tab (after navigating to `url` when given), run in every frame in the engine's isolated world: violations and incomplete checks with their nodes (bounded), targets across frames and shadow roots, and the refs of nodes a snapshot knows.
+            A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate],
+            /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
+            Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate],
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

@@ -15,6 +15,8 @@ from __future__ import annotations
 from ._bounded import clip as clip
 from ._client import B as B
 from .action import ActionResult
+from .audit import AccessibilityAudit, AccessibilityCounts, AccessibilityIssue, AccessibilityNode, Vital, Vitals
+from .audit import VitalRating as VitalRating
 from .diagnostics import CONSOLE_LEVELS as CONSOLE_LEVELS
 from .diagnostics import ConsoleLevel as ConsoleLevel
 from .diagnostics import ConsoleLog, ConsoleMessage, ErrorLog, PageError
@@ -90,6 +92,12 @@ __all__ = [
     "ScrollResult",
     "ConsoleMessage",
     "ConsoleLog",
+    "AccessibilityAudit",
+    "AccessibilityCounts",
+    "AccessibilityIssue",
+    "AccessibilityNode",
+    "Vital",
+    "Vitals",
     "PageError",
     "ErrorLog",
     "Screenshot",

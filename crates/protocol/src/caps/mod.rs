@@ -2,6 +2,7 @@
 //! their results. The one list of commands is in `commands.rs`.
 
 pub mod actions;
+pub mod audit;
 pub mod capture;
 pub mod clipboard;
 pub mod common;

@@ -33,6 +33,7 @@
 //   __ab.shadowOf(el)  -> the element's shadow root, open or closed (a closed one once the engine
 //                         handed it over for a snapshot), or null
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
+//   __ab.refFor(el)    -> the ref a snapshot of this document gave el, or null (a11y's nodes)
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
 // The name is omitted when empty, [...] when there is neither state nor ref, `: value` when there is

@@ -359,5 +359,8 @@
     return { ok: true, value: { ref: assignRef(el), role, name, docToken, nextRef: counter } };
   }
 
-  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, shadowOf, docToken };
+  // The ref a snapshot of this document gave an element (null when none did): a11y's nodes.
+  function refFor(el) { return (el && refOf.get(el)) || null; }
+
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, shadowOf, docToken, refFor };
 })()
