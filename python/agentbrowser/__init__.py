@@ -85,6 +85,8 @@ from .models import (
     ScreenshotObservation,
     ImageContent,
     SessionStatus,
+    SessionId,
+    NetworkThrottle,
     Snapshot,
     SnapshotChange,
     SnapshotDelta,
@@ -99,6 +101,7 @@ from .models import (
     WaitResult,
 )
 from .options import CDPTarget, LaunchOptions, SessionOptions
+from ._session_id import session_id
 
 if TYPE_CHECKING:
     from .aio import (
@@ -192,6 +195,9 @@ __all__ = [
     "CloseResult",
     "LaunchResult",
     "SessionStatus",
+    "SessionId",
+    "NetworkThrottle",
+    "session_id",
     "TabInfo",
     "TabSwitchResult",
     "TabCloseResult",

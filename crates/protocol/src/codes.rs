@@ -85,6 +85,8 @@ error_codes! {
     NoDialog => "no_dialog",
     /// The active page cannot use the clipboard: it is not a secure context (https, localhost or 127.0.0.1), or the browser refused the clipboard.
     ClipboardUnavailable => "clipboard_unavailable",
+    /// The persistent profile directory asked for is held by another running browser (its `SingletonLock`); the message names the directory and the holder's pid.
+    ProfileInUse => "profile_in_use",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }
