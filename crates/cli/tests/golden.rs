@@ -299,6 +299,8 @@ fn every_command_answers_as_pinned() {
     ]));
     run(a(&["set", "throttle", "fast-3g", "--latency", "5"]));
     run(a(&["set", "throttle", "off"]));
+    run(a(&["session", "id", "--scope", "cwd", "--path", "/tmp"]));
+    run(a(&["session", "id", "--scope", "git-root", "--path", "/"]));
     run(a(&["settings"]));
     run(a(&["addinitscript", "window.golden = 1"]));
     run(a(&["removeinitscript", "init-script-1"]));
