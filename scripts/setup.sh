@@ -11,6 +11,14 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 chromium --version 2>/dev/null | tail -1
 
+# NSS's certutil: `--ca-cert` trusts a private CA through a per-session NSS database.
+if ! command -v certutil >/dev/null 2>&1; then
+    echo "== installing NSS tools (certutil, for --ca-cert)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libnss3-tools >/dev/null
+fi
+
 echo "== installing Python tools"
 python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
 

@@ -92,6 +92,8 @@ from .models import (
     ScreenshotObservation,
     ImageContent,
     SessionStatus,
+    SessionId,
+    NetworkThrottle,
     Snapshot,
     SnapshotChange,
     SnapshotDelta,
@@ -106,6 +108,7 @@ from .models import (
     WaitResult,
 )
 from .options import CDPTarget, LaunchOptions, SessionOptions
+from ._session_id import session_id
 
 if TYPE_CHECKING:
     from .aio import (
@@ -199,6 +202,9 @@ __all__ = [
     "CloseResult",
     "LaunchResult",
     "SessionStatus",
+    "SessionId",
+    "NetworkThrottle",
+    "session_id",
     "TabInfo",
     "TabSwitchResult",
     "TabCloseResult",

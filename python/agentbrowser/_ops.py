@@ -1116,6 +1116,41 @@ def emulation_offline(enabled: bool) -> Op[EmulationSettings]:
     return (yield from _settings("set_offline", {"offline": enabled}))
 
 
+_THROTTLE_PRESETS = ("slow-3g", "fast-3g", "fast-4g")
+
+
+def emulation_throttle(
+    preset: str | None,
+    latency_ms: int | None,
+    download_kbps: int | None,
+    upload_kbps: int | None,
+    off: bool,
+) -> Op[EmulationSettings]:
+    """Throttle every tab's network (a preset, or latency and rates), or stop with ``off``."""
+    if preset is not None and preset not in _THROTTLE_PRESETS:
+        raise ValueError(f"emulation.throttle() preset must be one of {', '.join(_THROTTLE_PRESETS)}, got {preset!r}")
+    if not isinstance(off, bool):
+        raise TypeError(f"emulation.throttle() off must be a bool, got {type(off).__name__}")
+    params: dict[str, Any] = {}
+    for key, name, v in (
+        ("latencyMs", "latency_ms", latency_ms),
+        ("downloadKbps", "download_kbps", download_kbps),
+        ("uploadKbps", "upload_kbps", upload_kbps),
+    ):
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"emulation.throttle() {name} must be an int or None, got {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"emulation.throttle() {name} must be >= 0, got {v}")
+        params[key] = v
+    if preset is not None:
+        params["preset"] = preset
+    if off:
+        params["off"] = True
+    return (yield from _settings("set_throttle", params))
+
+
 def emulation_settings() -> Op[EmulationSettings]:
     """The session's emulation and init scripts."""
     return (yield from _settings("settings", {}))

@@ -60,6 +60,14 @@ _ReducedMotion = cast("_d.Check[ReducedMotion]", _d.literal(("reduce", "no-prefe
 MediaType = Literal["screen", "print"]
 _MediaType = cast("_d.Check[MediaType]", _d.literal(("screen", "print")))
 
+#: A named set of network conditions (the numbers of Chrome DevTools' presets).
+ThrottlePreset = Literal["slow-3g", "fast-3g", "fast-4g"]
+_ThrottlePreset = cast("_d.Check[ThrottlePreset]", _d.literal(("slow-3g", "fast-3g", "fast-4g")))
+
+#: Which directory a session id is derived from.
+SessionScope = Literal["worktree", "cwd", "git-root"]
+_SessionScope = cast("_d.Check[SessionScope]", _d.literal(("worktree", "cwd", "git-root")))
+
 
 @dataclass(frozen=True, slots=True)
 class LaunchOutput:
@@ -1802,6 +1810,8 @@ class Emulation:
     """The permissions granted (null: the browser's defaults)."""
     offline: bool
     """Whether every tab is offline."""
+    throttle: Throttle | None
+    """The network throttling of every tab (null: none); applied together with `offline`."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Emulation:
@@ -1820,6 +1830,7 @@ class Emulation:
             geolocation=o.opt("geolocation", Geolocation.decode),
             permissions=o.opt("permissions", PermissionGrant.decode),
             offline=o.req("offline", _d.boolean),
+            throttle=o.opt("throttle", Throttle.decode),
         )
 
 
@@ -1884,6 +1895,31 @@ class PermissionGrant:
         """``raw`` (found at ``path`` in a payload) checked and decoded as PermissionGrant."""
         o = _d.Fields("PermissionGrant", raw, path)
         return cls(permissions=o.req("permissions", _d.array(_d.string)), origin=o.opt("origin", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class Throttle:
+    """The network throttling every tab gets."""
+
+    preset: ThrottlePreset | None
+    """The preset these conditions came from (null: given as values)."""
+    latency_ms: int
+    """The latency added to every request, in milliseconds."""
+    download_kbps: int | None
+    """The largest download rate in kilobits per second (null: unlimited)."""
+    upload_kbps: int | None
+    """The largest upload rate in kilobits per second (null: unlimited)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> Throttle:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as Throttle."""
+        o = _d.Fields("Throttle", raw, path)
+        return cls(
+            preset=o.opt("preset", _ThrottlePreset),
+            latency_ms=o.req("latencyMs", _INT_0_TO_ANY),
+            download_kbps=o.opt("downloadKbps", _INT_0_TO_ANY),
+            upload_kbps=o.opt("uploadKbps", _INT_0_TO_ANY),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -2084,6 +2120,15 @@ class BrowserStatus:
     """The browser's process id (null when attached)."""
     executable: str | None
     """The executable launched (null when attached)."""
+    profile: str | None
+    """The browser's profile directory (`--user-data-dir`; null when attached)."""
+    persistent_profile: bool
+    """Whether the profile is persistent (`profile` at launch: kept on close) rather than a temporary one removed on close.
+    """
+    ignore_https_errors: bool
+    """Whether every certificate error is accepted (`ignoreHttpsErrors` at launch)."""
+    ca_cert: str | None
+    """The CA file the browser trusts for this session (`caCert` at launch; null: none)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> BrowserStatus:
@@ -2096,6 +2141,10 @@ class BrowserStatus:
             ws_url=o.opt("wsUrl", _d.string),
             pid=o.opt("pid", _INT_0_TO_ANY),
             executable=o.opt("executable", _d.string),
+            profile=o.opt("profile", _d.string),
+            persistent_profile=o.default("persistentProfile", _d.boolean, False),
+            ignore_https_errors=o.default("ignoreHttpsErrors", _d.boolean, False),
+            ca_cert=o.opt("caCert", _d.string),
         )
 
 
@@ -2111,6 +2160,31 @@ class Busy:
         """``raw`` (found at ``path`` in a payload) checked and decoded as Busy."""
         o = _d.Fields("Busy", raw, path)
         return cls(action=o.opt("action", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionIdOutput:
+    """Result of `session_id`: a session name stable for one directory."""
+
+    session: str
+    """The session name: `<sanitized prefix>-<hash>`."""
+    scope: SessionScope
+    """The scope it was derived with."""
+    path: str
+    """The canonical directory it was derived from."""
+    hash: str
+    """The first 12 hexadecimal characters of the SHA-256 of `path`."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> SessionIdOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as SessionIdOutput."""
+        o = _d.Fields("SessionIdOutput", raw, path)
+        return cls(
+            session=o.req("session", _d.string),
+            scope=o.req("scope", _SessionScope),
+            path=o.req("path", _d.string),
+            hash=o.req("hash", _d.string),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -2241,6 +2315,7 @@ SettingsOutputActions = Literal[
     "set_geolocation",
     "set_permissions",
     "set_offline",
+    "set_throttle",
     "settings",
 ]
 #: The actions whose result is DevicesOutput.
@@ -2253,6 +2328,8 @@ InitScriptRemovedActions = Literal["remove_init_script"]
 InjectedActions = Literal["add_script", "add_style"]
 #: The actions whose result is StatusOutput.
 StatusOutputActions = Literal["status"]
+#: The actions whose result is SessionIdOutput.
+SessionIdOutputActions = Literal["session_id"]
 #: The actions whose result is CloseOutput.
 CloseOutputActions = Literal["close"]
 
@@ -2275,6 +2352,9 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "colorScheme": _r.Rule("string", nullable=True, enum=("dark", "light", "no-preference")),
                 "viewportWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
                 "viewportHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
+                "ignoreHttpsErrors": _r.Rule("boolean", nullable=True),
+                "caCert": _r.Rule("string", nullable=True, min_length=1),
+                "profile": _r.Rule("string", nullable=True, min_length=1),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -2368,12 +2448,14 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "set_geolocation": SettingsOutput.decode,
         "set_permissions": SettingsOutput.decode,
         "set_offline": SettingsOutput.decode,
+        "set_throttle": SettingsOutput.decode,
         "settings": SettingsOutput.decode,
         "add_init_script": InitScriptAdded.decode,
         "remove_init_script": InitScriptRemoved.decode,
         "add_script": Injected.decode,
         "add_style": Injected.decode,
         "status": StatusOutput.decode,
+        "session_id": SessionIdOutput.decode,
         "close": CloseOutput.decode,
     }
 )
@@ -2553,6 +2635,10 @@ def decode_result(action: InjectedActions, raw: object) -> Injected: ...
 
 @overload
 def decode_result(action: StatusOutputActions, raw: object) -> StatusOutput: ...
+
+
+@overload
+def decode_result(action: SessionIdOutputActions, raw: object) -> SessionIdOutput: ...
 
 
 @overload

@@ -754,6 +754,20 @@ class AsyncEmulation:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
         return await self._b._drive(_ops.emulation_offline(enabled))
 
+    async def throttle(
+        self,
+        preset: str | None = None,
+        *,
+        latency_ms: int | None = None,
+        download_kbps: int | None = None,
+        upload_kbps: int | None = None,
+        off: bool = False,
+    ) -> EmulationSettings:
+        """Throttle every tab's network (also tabs opened later; kept with ``offline()``): a
+        preset (``slow-3g``, ``fast-3g``, ``fast-4g``) or the added latency in ms and the largest
+        rates in kbit/s; ``off=True`` stops it."""
+        return await self._b._drive(_ops.emulation_throttle(preset, latency_ms, download_kbps, upload_kbps, off))
+
     async def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
         return await self._b._drive(_ops.emulation_settings())

@@ -80,7 +80,11 @@ class LaunchOptions:
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
     for ``browser.dialogs``; ``user_agent``, ``color_scheme`` (``dark``, ``light``,
     ``no-preference``) and ``viewport`` (``(width, height)`` in CSS pixels) are the emulation
-    every tab starts with (like ``browser.emulation``).
+    every tab starts with (like ``browser.emulation``). ``ignore_https_errors`` accepts every
+    certificate error for the session; ``ca_cert`` is a PEM file of CA certificates the
+    session's browser trusts (this session only; made absolute; needs NSS's ``certutil``);
+    ``profile`` is a persistent Chromium profile directory (made absolute, created if missing,
+    kept on close, refused with ``profile_in_use`` while another browser holds it).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -98,6 +102,9 @@ class LaunchOptions:
     user_agent: str | None = None
     color_scheme: str | None = None
     viewport: tuple[int, int] | None = None
+    ignore_https_errors: bool = False
+    ca_cert: str | os.PathLike[str] | None = None
+    profile: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
@@ -134,6 +141,11 @@ class LaunchOptions:
             for axis, key, v in zip(("width", "height"), ("viewportWidth", "viewportHeight"), vp, strict=True):
                 _required(_LAUNCH[key]).check(f"LaunchOptions.viewport {axis}", v)
             object.__setattr__(self, "viewport", (vp[0], vp[1]))
+        _required(_LAUNCH["ignoreHttpsErrors"]).check("LaunchOptions.ignore_https_errors", self.ignore_https_errors)
+        ca = _path("LaunchOptions.ca_cert", self.ca_cert, _LAUNCH["caCert"], absolute=True)
+        object.__setattr__(self, "ca_cert", ca)
+        profile = _path("LaunchOptions.profile", self.profile, _LAUNCH["profile"], absolute=True)
+        object.__setattr__(self, "profile", profile)
 
     @property
     def attaches(self) -> bool:
@@ -151,6 +163,12 @@ class LaunchOptions:
             fields.append("args")
         if self.window_size is not None:
             fields.append("window_size")
+        if self.ignore_https_errors:
+            fields.append("ignore_https_errors")
+        if self.ca_cert is not None:
+            fields.append("ca_cert")
+        if self.profile is not None:
+            fields.append("profile")
         return fields
 
     def to_wire(self) -> dict[str, Any]:
@@ -176,6 +194,12 @@ class LaunchOptions:
             wire["colorScheme"] = self.color_scheme
         if self.viewport is not None:
             wire["viewportWidth"], wire["viewportHeight"] = self.viewport
+        if self.ignore_https_errors:
+            wire["ignoreHttpsErrors"] = True
+        if self.ca_cert is not None:
+            wire["caCert"] = os.fspath(self.ca_cert)
+        if self.profile is not None:
+            wire["profile"] = os.fspath(self.profile)
         return wire
 
 

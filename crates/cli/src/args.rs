@@ -62,6 +62,17 @@ pub struct LaunchArgs {
     /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
     #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
+    /// Accept every certificate error (expired, self-signed, wrong host) for the session.
+    #[arg(long)]
+    pub ignore_https_errors: bool,
+    /// A PEM file of CA certificates the session's browser trusts (this session only; needs
+    /// NSS's certutil, Debian package libnss3-tools).
+    #[arg(long, value_name = "PEM")]
+    pub ca_cert: Option<String>,
+    /// A persistent Chromium profile directory (created if missing, kept on close, refused while
+    /// another browser uses it) instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<String>,
 }
 
 /// Every subcommand.
@@ -864,6 +875,22 @@ pub enum SetCmd {
         #[arg(value_parser = ["on", "off"])]
         state: String,
     },
+    /// Throttle every tab's network (also tabs opened later; kept with `set offline`): a preset
+    /// (slow-3g, fast-3g, fast-4g), or --latency/--download/--upload; `off` stops it.
+    Throttle {
+        /// A preset or `off`.
+        #[arg(value_parser = ["slow-3g", "fast-3g", "fast-4g", "off"])]
+        preset: Option<String>,
+        /// Latency added to every request, in milliseconds.
+        #[arg(long, value_name = "MS")]
+        latency: Option<u64>,
+        /// Largest download rate, in kilobits per second.
+        #[arg(long, value_name = "KBPS")]
+        download: Option<u64>,
+        /// Largest upload rate, in kilobits per second.
+        #[arg(long, value_name = "KBPS")]
+        upload: Option<u64>,
+    },
 }
 
 /// `session`: the sessions of this user.
@@ -871,4 +898,18 @@ pub enum SetCmd {
 pub enum SessionCmd {
     /// List running sessions.
     List,
+    /// Print a stable session name for this directory (`<prefix>-<12 hex of SHA-256 of its
+    /// canonical path>`); use it with --session.
+    Id {
+        /// Which directory: the git worktree's top (default; the directory outside git), the
+        /// directory itself, or the main repository's top (an error outside git).
+        #[arg(long, value_enum)]
+        scope: Option<agentbrowser_protocol::SessionScope>,
+        /// The name before the hash (default: the directory's name).
+        #[arg(long, value_name = "P")]
+        prefix: Option<String>,
+        /// Start from this directory instead of the working directory.
+        #[arg(long, value_name = "P")]
+        path: Option<String>,
+    },
 }

@@ -31,6 +31,12 @@ pub struct DaemonArgs {
     pub idle_timeout_ms: Option<u64>,
     /// Answer every dialog at once.
     pub auto_dialogs: bool,
+    /// Accept every certificate error.
+    pub ignore_https_errors: bool,
+    /// A CA file trusted for the session (absolute).
+    pub ca_cert: Option<String>,
+    /// A persistent profile directory (absolute).
+    pub profile: Option<String>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -201,6 +207,15 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());
+    }
+    if args.ignore_https_errors {
+        cmd.arg("--ignore-https-errors");
+    }
+    if let Some(c) = &args.ca_cert {
+        cmd.arg("--ca-cert").arg(c);
+    }
+    if let Some(p) = &args.profile {
+        cmd.arg("--profile").arg(p);
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

@@ -6,8 +6,8 @@ use agentbrowser_protocol::{
     ErrorCode, ErrorsParams, EvalParams, FrameBy, FrameSelectParams, FramesParams, HistoryParams,
     HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams, OpenParams, PdfParams, PressParams,
     ReadParams, RefActionParams, RefParams, Request, Response, ScreenshotParams, SelectParams,
-    SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, UploadParams,
-    ValueParams, WaitCondition, WaitDownloadParams, WaitParams,
+    SessionIdParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams,
+    UploadParams, ValueParams, WaitCondition, WaitDownloadParams, WaitParams,
 };
 use serde_json::Value;
 
@@ -30,6 +30,8 @@ pub enum Plan {
     Close(Request),
     /// `session list`: list this user's sessions.
     SessionList,
+    /// `session id`: derive a session name for a directory here (no daemon).
+    SessionId(SessionIdParams),
     /// `batch`: pass stdin's lines to the daemon, one envelope a line back.
     Batch,
     /// `protocol-docs`: print the protocol reference.
@@ -53,6 +55,7 @@ impl Plan {
             Plan::Send(r) | Plan::Close(r) => r.command.action(),
             Plan::Refuse(answer) => &answer.action,
             Plan::SessionList => "session_list",
+            Plan::SessionId(_) => "session_id",
             Plan::Batch
             | Plan::ProtocolDocs
             | Plan::ProtocolSchema
@@ -72,6 +75,17 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
     let mut unfit = Unfit::default();
     let command = match cmd {
         Cmd::Session(SessionCmd::List) => return Ok(Plan::SessionList),
+        Cmd::Session(SessionCmd::Id {
+            scope,
+            prefix,
+            path,
+        }) => {
+            return Ok(Plan::SessionId(SessionIdParams {
+                scope,
+                prefix,
+                path,
+            }));
+        }
         Cmd::Batch => return Ok(Plan::Batch),
         Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
@@ -855,6 +869,23 @@ fn set(s: SetCmd) -> Result<Command, Failure> {
         }),
         SetCmd::Offline { state } => Command::SetOffline(p::SetOfflineParams {
             offline: state == "on",
+        }),
+        SetCmd::Throttle {
+            preset,
+            latency,
+            download,
+            upload,
+        } => Command::SetThrottle(p::SetThrottleParams {
+            preset: match preset.as_deref() {
+                Some("slow-3g") => Some(p::ThrottlePreset::Slow3g),
+                Some("fast-3g") => Some(p::ThrottlePreset::Fast3g),
+                Some("fast-4g") => Some(p::ThrottlePreset::Fast4g),
+                _ => None,
+            },
+            latency_ms: latency.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
+            download_kbps: download,
+            upload_kbps: upload,
+            off: preset.as_deref() == Some("off"),
         }),
     })
 }

@@ -19,6 +19,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
     if let Some(size) = &l.window_size {
         window_size(size)?;
     }
+    launched_only(l)?;
     Ok(DaemonArgs {
         headed: l.headed,
         executable_path: l.executable_path.clone(),
@@ -28,7 +29,52 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
         auto_dialogs: l.auto_dialogs,
+        ignore_https_errors: l.ignore_https_errors,
+        ca_cert: l
+            .ca_cert
+            .as_deref()
+            .map(|c| absolute("--ca-cert", c))
+            .transpose()?,
+        profile: l
+            .profile
+            .as_deref()
+            .map(|p| absolute("--profile", p))
+            .transpose()?,
     })
+}
+
+/// Refuses the TLS and profile options with `--cdp`: they apply to a launched browser only.
+fn launched_only(l: &LaunchArgs) -> Result<(), Failure> {
+    if l.cdp.is_none() {
+        return Ok(());
+    }
+    let given = [
+        ("--ignore-https-errors", l.ignore_https_errors),
+        ("--ca-cert", l.ca_cert.is_some()),
+        ("--profile", l.profile.is_some()),
+    ];
+    match given.iter().find(|(_, set)| *set) {
+        Some((flag, _)) => Err(Failure::invalid(
+            "launch",
+            format!(
+                "invalid option `{flag}`: it applies only to a browser this session launches, not to one attached with `--cdp`"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A path option made absolute against the working directory (the daemon runs elsewhere).
+fn absolute(flag: &str, p: &str) -> Result<String, Failure> {
+    if p.trim().is_empty() {
+        return Err(Failure::invalid(
+            "launch",
+            format!("invalid option `{flag}`: empty; give a path"),
+        ));
+    }
+    std::path::absolute(p)
+        .map(|p| p.to_string_lossy().into_owned())
+        .map_err(|e| Failure::invalid("launch", format!("invalid option `{flag}`: {p:?}: {e}")))
 }
 
 /// The engine's launch options, for a daemon or `serve --stdio` in this process.
@@ -46,6 +92,19 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
             .map(Into::into),
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
         auto_dialogs: args.auto_dialogs,
+        ignore_https_errors: args.ignore_https_errors,
+        ca_cert: args
+            .ca_cert
+            .as_deref()
+            .map(|c| absolute("--ca-cert", c))
+            .transpose()?
+            .map(Into::into),
+        profile: args
+            .profile
+            .as_deref()
+            .map(|p| absolute("--profile", p))
+            .transpose()?
+            .map(Into::into),
         ..LaunchOptions::default()
     })
 }

@@ -68,6 +68,7 @@ fn dispatch(
         Plan::Refuse(answer) => Ok(output::print_response(&answer.to_line(), json)),
         Plan::Close(request) => session::close(session, &request, json),
         Plan::SessionList => session::list(json),
+        Plan::SessionId(p) => session::session_id(&p, json),
         Plan::Batch => batch::run(session, launch),
         Plan::ProtocolDocs => {
             print!("{}", agentbrowser_protocol::reference::markdown());

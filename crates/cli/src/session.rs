@@ -59,6 +59,31 @@ pub fn list(json: bool) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `session id`: derives the session name of a directory in this process (the engine's one
+/// implementation) and prints it like a daemon's answer.
+pub fn session_id(
+    p: &agentbrowser_protocol::SessionIdParams,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    use agentbrowser_protocol::Validate;
+    let line = match p.validate() {
+        Err(m) => Response::failure(Value::Null, "session_id", ErrorCode::InvalidArgument, m),
+        Ok(()) => {
+            let cwd = std::env::current_dir().context("cannot read the working directory")?;
+            match agentbrowser_engine::session_id::derive(p, &cwd) {
+                Ok(out) => Response::success(
+                    Value::Null,
+                    "session_id",
+                    serde_json::to_value(out).context("session id")?,
+                ),
+                Err(e) => Response::failure(Value::Null, "session_id", e.code, e.message),
+            }
+        }
+    }
+    .to_line();
+    Ok(crate::output::print_response(&line, json))
+}
+
 /// `close`: sends `request` to the session's daemon if one runs and waits until it is gone.
 pub fn close(session: &str, request: &Request, json: bool) -> Result<ExitCode, Failure> {
     let Some(mut client) = Client::connect_existing(session) else {

@@ -289,6 +289,18 @@ fn every_command_answers_as_pinned() {
     run(a(&["set", "permissions", "telepathy"]));
     run(a(&["set", "offline", "on"]));
     run(a(&["set", "offline", "off"]));
+    run(a(&[
+        "set",
+        "throttle",
+        "--latency",
+        "100",
+        "--download",
+        "800",
+    ]));
+    run(a(&["set", "throttle", "fast-3g", "--latency", "5"]));
+    run(a(&["set", "throttle", "off"]));
+    run(a(&["session", "id", "--scope", "cwd", "--path", "/tmp"]));
+    run(a(&["session", "id", "--scope", "git-root", "--path", "/"]));
     run(a(&["settings"]));
     run(a(&["addinitscript", "window.golden = 1"]));
     run(a(&["removeinitscript", "init-script-1"]));

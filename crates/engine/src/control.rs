@@ -38,6 +38,15 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         if let (Some(w), Some(h)) = (p.window_width, p.window_height) {
             options.window_size = Some((w, h));
         }
+        if let Some(ignore) = p.ignore_https_errors {
+            options.ignore_https_errors = ignore;
+        }
+        if let Some(ca) = p.ca_cert {
+            options.ca_cert = Some(PathBuf::from(ca));
+        }
+        if let Some(dir) = p.profile {
+            options.profile = Some(PathBuf::from(dir));
+        }
         Browser::launch(&options, call_timeout).await?
     };
     let mut browser = browser;
@@ -101,6 +110,17 @@ impl crate::session::Engine {
                     .launched
                     .as_ref()
                     .map(|l| l.executable.display().to_string()),
+                profile: b
+                    .launched
+                    .as_ref()
+                    .map(|l| l.user_data_dir.display().to_string()),
+                persistent_profile: b.launched.as_ref().is_some_and(|l| l.persistent_profile),
+                ignore_https_errors: b.launched.as_ref().is_some_and(|l| l.ignore_https_errors),
+                ca_cert: b
+                    .launched
+                    .as_ref()
+                    .and_then(|l| l.ca_cert.as_ref())
+                    .map(|c| c.display().to_string()),
             });
         StatusOutput {
             session: self.info.name.clone(),

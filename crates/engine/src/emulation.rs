@@ -67,7 +67,7 @@ fn is_default(e: &Emulation, part: Part) -> bool {
         Part::Timezone => e.timezone.is_none(),
         Part::Locale => e.locale.is_none(),
         Part::Geolocation => e.geolocation.is_none(),
-        Part::Offline => !e.offline,
+        Part::Offline => !e.offline && e.throttle.is_none(),
     }
 }
 
@@ -126,11 +126,23 @@ fn calls(e: &Emulation, part: Part, ua: &Own) -> Vec<(&'static str, Value)> {
             ),
             None => ("Emulation.clearGeolocationOverride", json!({})),
         }],
-        Part::Offline => vec![(
-            "Network.emulateNetworkConditions",
-            json!({"offline": e.offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}),
-        )],
+        Part::Offline => vec![network_conditions(e)],
     }
+}
+
+/// The network conditions of `e`: offline and throttling, one state sent in one call
+/// (`set_offline` and `set_throttle` each keep the other's part). Rates go from kilobits to
+/// bytes per second; -1 is unlimited.
+fn network_conditions(e: &Emulation) -> (&'static str, Value) {
+    let rate = |kbps: Option<u64>| kbps.map_or(-1.0, |k| k as f64 * 1000.0 / 8.0);
+    let t = e.throttle.as_ref();
+    (
+        "Network.emulateNetworkConditions",
+        json!({"offline": e.offline,
+               "latency": t.map_or(0, |t| t.latency_ms),
+               "downloadThroughput": rate(t.and_then(|t| t.download_kbps)),
+               "uploadThroughput": rate(t.and_then(|t| t.upload_kbps))}),
+    )
 }
 
 /// The user agent override: the user agent (the browser's own when none is set) and the
@@ -464,6 +476,14 @@ pub(crate) async fn set_permissions(
 pub(crate) async fn set_offline(p: SetOfflineParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
     let mut next = current(cx);
     next.offline = p.offline;
+    change(cx, Part::Offline, next).await
+}
+
+/// `set_throttle`: throttle every tab's network (latency, rates), keeping `set_offline`'s state;
+/// `off` stops it.
+pub(crate) async fn set_throttle(p: SetThrottleParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
+    let mut next = current(cx);
+    next.throttle = p.throttle();
     change(cx, Part::Offline, next).await
 }
 

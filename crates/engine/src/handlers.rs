@@ -26,6 +26,7 @@ pub(crate) use crate::dialogs::{
 };
 pub(crate) use crate::diff::handle as Diff;
 pub(crate) use crate::drag::drag as Drag;
+pub(crate) use crate::emulation::set_throttle as SetThrottle;
 pub(crate) use crate::emulation::{
     add_init_script as AddInitScript, add_script as AddScript, add_style as AddStyle,
     devices_list as Devices, remove_init_script as RemoveInitScript, set_device as SetDevice,
@@ -55,6 +56,7 @@ pub(crate) use crate::read::{
     is_visible as IsVisible, text as Text,
 };
 pub(crate) use crate::reading::read as Read;
+pub(crate) use crate::session_id::session_id as SessionId;
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,

@@ -63,6 +63,12 @@ pub struct LaunchOptions {
     pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
     /// The viewport (width, height in CSS pixels) every tab starts with.
     pub viewport: Option<(u32, u32)>,
+    /// Accept every certificate error for the session (`--ignore-certificate-errors`).
+    pub ignore_https_errors: bool,
+    /// A PEM file of CA certificates trusted for this session only (a per-session NSS database).
+    pub ca_cert: Option<PathBuf>,
+    /// A persistent profile directory (kept on close) instead of a temporary one.
+    pub profile: Option<PathBuf>,
 }
 
 impl Default for LaunchOptions {
@@ -79,6 +85,9 @@ impl Default for LaunchOptions {
             user_agent: None,
             color_scheme: None,
             viewport: None,
+            ignore_https_errors: false,
+            ca_cert: None,
+            profile: None,
         }
     }
 }
@@ -141,8 +150,17 @@ pub struct LaunchedBrowser {
     pub pid: u32,
     /// DevTools WebSocket URL read from stderr.
     pub ws_url: String,
-    /// Temporary `--user-data-dir`, removed on close.
+    /// The session's temporary directory, removed on close: the `--user-data-dir` unless a
+    /// persistent profile is used, and the home of a `ca_cert` NSS database.
     pub profile_dir: PathBuf,
+    /// The `--user-data-dir` Chromium runs with (`profile_dir`, or the persistent profile).
+    pub user_data_dir: PathBuf,
+    /// Whether `user_data_dir` is a persistent profile (kept on close).
+    pub persistent_profile: bool,
+    /// Whether every certificate error is accepted.
+    pub ignore_https_errors: bool,
+    /// The CA file trusted for this session.
+    pub ca_cert: Option<PathBuf>,
     /// The executable that was started.
     pub executable: PathBuf,
     /// The last stderr lines (bounded), for diagnostics.
@@ -205,6 +223,13 @@ impl Drop for LaunchGuard {
 /// (`PR_SET_PDEATHSIG`); call from a thread that lives as long as the browser should.
 pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     let executable = find_executable(options.executable_path.as_deref())?;
+    let certs = match &options.ca_cert {
+        Some(path) => Some(crate::tls::read_ca_file(path)?),
+        None => None,
+    };
+    if let Some(dir) = &options.profile {
+        crate::profile::prepare(dir)?;
+    }
     sweep_stale_profiles();
     let profile_dir = make_profile_dir()?;
     let mut guard = LaunchGuard {
@@ -212,13 +237,24 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         profile_dir: profile_dir.clone(),
         armed: true,
     };
+    let user_data_dir = options
+        .profile
+        .clone()
+        .unwrap_or_else(|| profile_dir.clone());
     let mut cmd = Command::new(&executable);
     if options.headless {
         cmd.arg("--headless");
     }
     cmd.arg("--remote-debugging-port=0")
-        .arg(format!("--user-data-dir={}", profile_dir.display()))
+        .arg(format!("--user-data-dir={}", user_data_dir.display()))
         .args(OFFLINE_FLAGS);
+    if options.ignore_https_errors {
+        cmd.arg("--ignore-certificate-errors");
+    }
+    if let Some(certs) = &certs {
+        let home = crate::tls::trust_home(&profile_dir, certs, options.ca_cert.as_deref()).await?;
+        cmd.env("HOME", home);
+    }
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
         cmd.arg("--no-sandbox");
@@ -283,6 +319,12 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         Ok(Ok(url)) => url,
         Ok(Err(_)) => {
             let status = child.wait().await.ok();
+            if let Some(dir) = &options.profile
+                && let Err(e) = crate::profile::check_free(dir)
+            {
+                kill_group(pid);
+                return Err(e);
+            }
             let lines = tail_text(&tail);
             return Err(fail(
                 &mut child,
@@ -310,6 +352,10 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         pid,
         ws_url,
         profile_dir,
+        user_data_dir,
+        persistent_profile: options.profile.is_some(),
+        ignore_https_errors: options.ignore_https_errors,
+        ca_cert: options.ca_cert.clone(),
         executable,
         stderr_tail: tail,
         done: false,
@@ -412,7 +458,7 @@ pub fn sweep_stale_profiles() {
 
 /// Whether a process `pid` exists (any process: a reused pid keeps the profile, never the
 /// other way round).
-fn process_exists(pid: u32) -> bool {
+pub(crate) fn process_exists(pid: u32) -> bool {
     // A zombie (exited, not yet reaped) is gone as far as its profile is concerned.
     if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         return !stat

@@ -87,6 +87,8 @@ error_codes! {
     ClipboardUnavailable => "clipboard_unavailable",
     /// `a11y` found no copy of axe-core's `axe.min.js` (searched: `AGENTBROWSER_AXE_PATH`, `node_modules/axe-core` next to the binary and its parents and the working directory, `/usr/share/agentbrowser/axe.min.js`, `/usr/share/javascript/axe-core/axe.min.js`); install it with `npm install axe-core` (or run `scripts/setup.sh`) or set `AGENTBROWSER_AXE_PATH`.
     AxeNotFound => "axe_not_found",
+    /// The persistent profile directory asked for is held by another running browser (its `SingletonLock`); the message names the directory and the holder's pid.
+    ProfileInUse => "profile_in_use",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

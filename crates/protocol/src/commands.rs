@@ -366,6 +366,8 @@ macro_rules! for_each_command {
             SetPermissions(SetPermissionsParams) -> SettingsOutput => "set_permissions" [Session],
             /// Take every tab offline (its requests fail) or back online.
             SetOffline(SetOfflineParams) -> SettingsOutput => "set_offline" [Session],
+            /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
+            SetThrottle(SetThrottleParams) -> SettingsOutput => "set_throttle" [Session],
             /// The session's emulation and init scripts.
             Settings(NoParams) -> SettingsOutput => "settings" [Read],
             /// Add a script that runs in every new document of every tab (and of tabs opened later) before the page's own scripts; returns its id.
@@ -378,6 +380,8 @@ macro_rules! for_each_command {
             AddStyle(AddStyleParams) -> Injected => "add_style" [Mutate],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session],
+            /// A stable session name for a directory: its sanitized prefix and the first 12 hex of the SHA-256 of its canonical path (worktree, cwd or git-root scope).
+            SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read],
             /// Close the browser and end the session.
             Close(NoParams) -> CloseOutput => "close" [Session],
         }

@@ -19,6 +19,7 @@ pub use caps::{
     targets::*, wait::*,
 };
 pub use caps::{clipboard::*, drag::*, layout::*};
+pub use caps::{session_id::*, throttle::*};
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

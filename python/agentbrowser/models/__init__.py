@@ -30,6 +30,7 @@ from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
 from .files import Download, FileChooser, UploadedFile
 from .emulation import Device, EmulationSettings, Geolocation, InitScript, Injection, PermissionGrant, Viewport
+from .emulation import NetworkThrottle
 from .emulation import ColorScheme as ColorScheme
 from .emulation import MediaType as MediaType
 from .emulation import ReducedMotion as ReducedMotion
@@ -46,6 +47,7 @@ from .results import Dialog, DialogResult, DialogStatus, Navigation, SnapshotDif
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
+from .session import SessionId
 from .snapshot import DeltaKind as DeltaKind
 from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
@@ -77,6 +79,8 @@ __all__ = [
     "CloseResult",
     "LaunchResult",
     "SessionStatus",
+    "SessionId",
+    "NetworkThrottle",
     "TabInfo",
     "TabSwitchResult",
     "TabCloseResult",

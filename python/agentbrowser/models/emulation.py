@@ -79,6 +79,23 @@ class InitScript:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkThrottle:
+    """The network throttling of every tab: the added latency in milliseconds, the largest
+    download and upload rates in kilobits per second (None: unlimited) and the preset it came
+    from (``slow-3g``, ``fast-3g``, ``fast-4g``; None: given as values)."""
+
+    latency_ms: int
+    download_kbps: int | None
+    upload_kbps: int | None
+    preset: str | None
+
+    @classmethod
+    def from_wire(cls, wire: w.Throttle) -> NetworkThrottle:
+        """Build from the decoded wire object."""
+        return cls(wire.latency_ms, wire.download_kbps, wire.upload_kbps, wire.preset)
+
+
+@dataclass(frozen=True, slots=True)
 class EmulationSettings:
     """The session's emulation (None or False: not emulated) and init scripts; ``applied_tabs``
     is how many open tabs a change was applied to at once (None for ``settings()``)."""
@@ -97,6 +114,7 @@ class EmulationSettings:
     offline: bool
     init_scripts: tuple[InitScript, ...]
     applied_tabs: int | None
+    throttle: NetworkThrottle | None = None
 
     @classmethod
     def from_wire(cls, wire: w.SettingsOutput) -> EmulationSettings:
@@ -117,6 +135,7 @@ class EmulationSettings:
             offline=e.offline,
             init_scripts=tuple(InitScript.from_wire(s) for s in wire.init_scripts),
             applied_tabs=wire.applied_tabs,
+            throttle=NetworkThrottle.from_wire(e.throttle) if e.throttle is not None else None,
         )
 
 

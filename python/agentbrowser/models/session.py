@@ -185,3 +185,24 @@ class SessionStatus(Bounded):
 
 def _status(model: str, raw: Mapping[str, Any], key: str) -> str:
     return d.opt_str(model, raw, key) or "not_configured"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionId:
+    """A stable session name for a directory (:func:`agentbrowser.session_id`): ``session`` is
+    ``<sanitized prefix>-<hash>``, ``scope`` the scope used (``worktree``, ``cwd``,
+    ``git-root``), ``path`` the canonical directory it came from and ``hash`` the first 12
+    hexadecimal characters of the SHA-256 of that path. ``str()`` gives ``session``."""
+
+    session: str
+    scope: str
+    path: Path
+    hash: str
+
+    def __str__(self) -> str:
+        return self.session
+
+    @classmethod
+    def from_wire(cls, wire: w.SessionIdOutput) -> SessionId:
+        """Build from the decoded ``session_id`` data."""
+        return cls(wire.session, wire.scope, Path(wire.path), wire.hash)

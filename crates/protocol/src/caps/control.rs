@@ -60,6 +60,19 @@ pub struct LaunchParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = crate::caps::emulation::MAX_VIEWPORT_SIDE))]
     pub viewport_height: Option<u32>,
+    /// Accept every certificate error (expired, self-signed, wrong host) for the whole session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ignore_https_errors: Option<bool>,
+    /// A PEM file of CA certificates the session's browser trusts (absolute path; only this
+    /// session, never the machine's trust store).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub ca_cert: Option<String>,
+    /// A persistent Chromium profile directory (absolute; created if missing; kept on close;
+    /// refused while another browser holds it) instead of a temporary one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub profile: Option<String>,
 }
 
 impl Validate for LaunchParams {
@@ -114,6 +127,29 @@ impl Validate for LaunchParams {
                 "executablePath",
                 "empty; give the path of a Chromium binary",
             );
+        }
+        for (field, v) in [("caCert", &self.ca_cert), ("profile", &self.profile)] {
+            if let Some(d) = v
+                && !std::path::Path::new(d).is_absolute()
+            {
+                return invalid(
+                    field,
+                    format!("{d:?} is a relative path; give an absolute one"),
+                );
+            }
+        }
+        if (self.cdp_url.is_some() || self.cdp_port.is_some())
+            && let Some(field) = [
+                ("ignoreHttpsErrors", self.ignore_https_errors == Some(true)),
+                ("caCert", self.ca_cert.is_some()),
+                ("profile", self.profile.is_some()),
+            ]
+            .iter()
+            .find_map(|(f, set)| set.then_some(*f))
+        {
+            return Err(format!(
+                "`{field}` applies only to a browser this session launches, not to one it attaches to (`cdpUrl`/`cdpPort`)"
+            ));
         }
         if let Some(d) = &self.download_path
             && !std::path::Path::new(d).is_absolute()
@@ -229,6 +265,19 @@ pub struct RunningBrowser {
     pub pid: Option<u32>,
     /// The executable launched (null when attached).
     pub executable: Option<String>,
+    /// The browser's profile directory (`--user-data-dir`; null when attached).
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// Whether the profile is persistent (`profile` at launch: kept on close) rather than a
+    /// temporary one removed on close.
+    #[serde(default)]
+    pub persistent_profile: bool,
+    /// Whether every certificate error is accepted (`ignoreHttpsErrors` at launch).
+    #[serde(default)]
+    pub ignore_https_errors: bool,
+    /// The CA file the browser trusts for this session (`caCert` at launch; null: none).
+    #[serde(default)]
+    pub ca_cert: Option<String>,
 }
 
 /// What keeps a session busy, in a `status` answered meanwhile.
@@ -280,6 +329,30 @@ impl Present for StatusOutput {
                 lines.push(format!("browser: {} ({})", b.version, b.ws_url));
                 if let Some(pid) = b.pid {
                     lines.push(format!("browser pid: {pid}"));
+                }
+                if let Some(p) = &b.profile {
+                    lines.push(format!(
+                        "profile: {p} ({})",
+                        if b.persistent_profile {
+                            "persistent, kept on close"
+                        } else {
+                            "temporary, removed on close"
+                        }
+                    ));
+                }
+                if !b.attached {
+                    lines.push(format!(
+                        "tls: {}",
+                        match (b.ignore_https_errors, &b.ca_cert) {
+                            (true, Some(c)) => format!(
+                                "every certificate error accepted (ignore-https-errors); CA {c} trusted"
+                            ),
+                            (true, None) =>
+                                "every certificate error accepted (ignore-https-errors)".into(),
+                            (false, Some(c)) => format!("CA {c} trusted for this session"),
+                            (false, None) => "default verification".into(),
+                        }
+                    ));
                 }
                 lines.push(format!(
                     "tabs: {} (active {})",

@@ -543,6 +543,9 @@ pub struct Emulation {
     pub permissions: Option<PermissionGrant>,
     /// Whether every tab is offline.
     pub offline: bool,
+    /// The network throttling of every tab (null: none); applied together with `offline`.
+    #[serde(default)]
+    pub throttle: Option<crate::Throttle>,
 }
 
 /// An init script of the session.
@@ -760,6 +763,12 @@ impl Present for SettingsOutput {
             ))
         ));
         lines.push(format!("offline: {}", if e.offline { "yes" } else { "no" }));
+        lines.push(format!(
+            "throttle: {}",
+            e.throttle
+                .as_ref()
+                .map_or("none".into(), crate::Throttle::describe)
+        ));
         if self.init_scripts.is_empty() {
             lines.push("init scripts: none".into());
         } else {
