@@ -32,6 +32,7 @@ from .browser import (
     Tabs,
 )
 from .browser import Frame, Frames
+from .browser import Cookies, State, Storage
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -44,6 +45,7 @@ from .errors import (
     FrameLookupError,
     NativeParseError,
     RestoreSaveError,
+    StateDecryptError,
     StaleRefError,
 )
 from .models import (
@@ -98,6 +100,7 @@ from .models import (
     Wait,
     WaitResult,
 )
+from .models.state import Cookie, StateFile, StateListing
 from .options import CDPTarget, LaunchOptions, SessionOptions
 
 if TYPE_CHECKING:
@@ -105,6 +108,9 @@ if TYPE_CHECKING:
         AsyncBrowser,
         AsyncCapture,
         AsyncClipboard,
+        AsyncCookies,
+        AsyncState,
+        AsyncStorage,
         AsyncDiagnostics,
         AsyncDialogs,
         AsyncEmulation,
@@ -126,6 +132,7 @@ _ASYNC = frozenset(
     | {"AsyncEmulation", "AsyncScripts"}
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
+    | {"AsyncCookies", "AsyncStorage", "AsyncState"}
 )
 
 
@@ -155,6 +162,13 @@ __all__ = [
     "Mouse",
     "Scroll",
     "Clipboard",
+    "Cookies",
+    "Storage",
+    "State",
+    "Cookie",
+    "StateDecryptError",
+    "StateFile",
+    "StateListing",
     "Frame",
     "Frames",
     "FrameInfo",
@@ -172,6 +186,9 @@ __all__ = [
     "AsyncMouse",
     "AsyncScroll",
     "AsyncClipboard",
+    "AsyncCookies",
+    "AsyncStorage",
+    "AsyncState",
     "LaunchOptions",
     "SessionOptions",
     "CDPTarget",

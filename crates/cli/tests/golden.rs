@@ -312,6 +312,15 @@ fn every_command_answers_as_pinned() {
     run(a(&["focus", "#name", "--no-evidence"]));
     run(a(&["clipboard", "copy", "--no-evidence"]));
     run(a(&["clipboard", "paste", "--no-evidence"]));
+    // Cookies and web storage (on the form page).
+    run(a(&["cookies", "set", "golden", "1", "--url", &base, "--http-only", "--same-site", "Lax"]));
+    run(a(&["cookies", "get"]));
+    run(a(&["cookies", "set", "bad", "1"]));
+    run(a(&["cookies", "clear"]));
+    run(a(&["storage", "local", "set", "k", "v"]));
+    run(a(&["storage", "local", "get"]));
+    run(a(&["storage", "local", "get", "k"]));
+    run(a(&["storage", "session", "clear"]));
     run(a(&["close"]));
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -35,6 +35,7 @@ mod reading;
 pub mod refs;
 pub mod session;
 pub mod snapshot;
+mod state;
 mod tabs;
 mod targets;
 pub mod trace;

@@ -85,6 +85,8 @@ error_codes! {
     NoDialog => "no_dialog",
     /// The active page cannot use the clipboard: it is not a secure context (https, localhost or 127.0.0.1), or the browser refused the clipboard.
     ClipboardUnavailable => "clipboard_unavailable",
+    /// A state file is encrypted and could not be decrypted: the key is wrong, or the file was changed or cut.
+    StateDecryptFailed => "state_decrypt_failed",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

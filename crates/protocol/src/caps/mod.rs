@@ -19,6 +19,7 @@ pub mod nav;
 pub mod read;
 pub mod reading;
 pub mod snapshot;
+pub mod state;
 pub mod tabs;
 pub mod targets;
 pub mod wait;
