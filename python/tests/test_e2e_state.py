@@ -48,7 +48,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def port() -> Iterator[int]:
+def port(agentbrowser_bin: Path) -> Iterator[int]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -65,7 +65,7 @@ def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _launch(tag: str) -> Browser:
-    return Browser.launch(LaunchOptions(timeout_ms=20000), session=f"py-state-{tag}-{os.getpid()}")
+    return Browser.launch(LaunchOptions(timeout_ms=20000))
 
 
 def test_cookies_storage_and_state_round_trip_sync(port: int, state_dir: Path) -> None:
@@ -137,7 +137,7 @@ def test_encryption_right_wrong_and_no_key(port: int, tmp_path: Path, monkeypatc
 
 def test_async_cookies_storage_and_state(port: int, tmp_path: Path) -> None:
     async def run() -> None:
-        async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000), session=f"py-state-async-{os.getpid()}") as b:
+        async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000)) as b:
             await b.page.open(f"http://127.0.0.1:{port}/login")
             names = {c.name for c in await b.cookies.get()}
             assert names == {"sid"}
