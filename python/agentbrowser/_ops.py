@@ -454,7 +454,7 @@ def storage_change(action: str, area: str, key: str | None = None, value: str | 
     if value is not None:
         params["value"] = value
     data = yield Call(action, params)
-    return w.decode_result(action, data).length
+    return w.StorageChanged.decode(data).length
 
 
 def state_save(path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None) -> Op[Path]:
@@ -471,8 +471,11 @@ def state_file(action: str, path: str | os.PathLike[str], key_file: str | os.Pat
     """``state_load`` or ``state_show``: the answer's data."""
     params: dict[str, Any] = {"path": _state_path(f"{action}()", path)}
     _key_file(params, key_file)
-    data = yield Call(action, params)
-    w.decode_result(action, data)
+    data: Mapping[str, Any] = yield Call(action, params)
+    if action == "state_load":
+        w.StateLoaded.decode(data)
+    else:
+        w.StateShowOutput.decode(data)
     return data
 
 

@@ -958,10 +958,7 @@ impl Unfit {
 }
 
 /// `cookies ...` as its command.
-fn cookies(
-    cmd: Option<CookiesCmd>,
-    get: crate::args::CookiesGetArgs,
-) -> Result<Command, Failure> {
+fn cookies(cmd: Option<CookiesCmd>, get: crate::args::CookiesGetArgs) -> Result<Command, Failure> {
     use agentbrowser_protocol::{CookiesClearParams, CookiesGetParams, CookiesSetParams, SameSite};
     let get_cmd = |g: crate::args::CookiesGetArgs| {
         Command::CookiesGet(CookiesGetParams {
@@ -1041,7 +1038,9 @@ fn storage(c: StorageCmd) -> Command {
         Some(StorageOp::Set { key, value }) => {
             Command::StorageSet(StorageSetParams { area, key, value })
         }
-        Some(StorageOp::Remove { key }) => Command::StorageRemove(StorageRemoveParams { area, key }),
+        Some(StorageOp::Remove { key }) => {
+            Command::StorageRemove(StorageRemoveParams { area, key })
+        }
         Some(StorageOp::Clear) => Command::StorageClear(StorageClearParams { area }),
     }
 }

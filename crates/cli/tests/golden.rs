@@ -313,7 +313,17 @@ fn every_command_answers_as_pinned() {
     run(a(&["clipboard", "copy", "--no-evidence"]));
     run(a(&["clipboard", "paste", "--no-evidence"]));
     // Cookies and web storage (on the form page).
-    run(a(&["cookies", "set", "golden", "1", "--url", &base, "--http-only", "--same-site", "Lax"]));
+    run(a(&[
+        "cookies",
+        "set",
+        "golden",
+        "1",
+        "--url",
+        &base,
+        "--http-only",
+        "--same-site",
+        "Lax",
+    ]));
     run(a(&["cookies", "get"]));
     run(a(&["cookies", "set", "bad", "1"]));
     run(a(&["cookies", "clear"]));

@@ -20,7 +20,11 @@ fn start(cli: &Cli, env: &[(&str, &str)], args: &[&str]) -> Value {
     for (k, v) in env {
         c.env(k, v);
     }
-    let out = c.arg("--json").args(args).output().expect("run agentbrowser");
+    let out = c
+        .arg("--json")
+        .args(args)
+        .output()
+        .expect("run agentbrowser");
     let v: Value = serde_json::from_slice(&out.stdout).expect("envelope");
     assert_eq!(v["success"], true, "{args:?} failed: {v}");
     v["data"].clone()
@@ -32,7 +36,10 @@ fn cookie_server() -> Server {
     server.route(
         "/login",
         Page::html("<title>in</title><p>logged in</p>")
-            .with_header("Set-Cookie", "sid=s3cret; Path=/; HttpOnly; SameSite=Strict")
+            .with_header(
+                "Set-Cookie",
+                "sid=s3cret; Path=/; HttpOnly; SameSite=Strict",
+            )
             .with_header("Set-Cookie", "theme=dark; Path=/; SameSite=Lax"),
     );
     server.route("/", Page::html("<title>home</title><p>home</p>"));
@@ -75,23 +82,50 @@ fn server_and_command_cookies_read_back_with_their_flags_and_values_stay_hidden(
     // A Secure cookie on localhost (a secure context for Chromium), with an expiry.
     let local = format!("http://localhost:{}/", server.port());
     // Chromium caps an expiry at 400 days: a day from now is kept as given.
-    let day = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 86_400).to_string();
+    let day = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 86_400)
+        .to_string();
     cli.ok(&[
-        "cookies", "set", "tok", "abc", "--url", &local, "--secure", "--same-site", "None",
-        "--expires", &day,
+        "cookies",
+        "set",
+        "tok",
+        "abc",
+        "--url",
+        &local,
+        "--secure",
+        "--same-site",
+        "None",
+        "--expires",
+        &day,
     ]);
     let on_local = cli.ok(&["cookies", "--url", &local]);
     let tok = cookie(&on_local, "tok");
     assert_eq!(tok["secure"], true);
     assert_eq!(tok["sameSite"], "None");
-    assert_eq!(tok["expires"].as_f64().unwrap().round() as u64, day.parse::<u64>().unwrap());
+    assert_eq!(
+        tok["expires"].as_f64().unwrap().round() as u64,
+        day.parse::<u64>().unwrap()
+    );
     assert_eq!(tok["domain"], "localhost");
     // --url filters: 127.0.0.1's cookies are not sent to localhost.
-    assert!(on_local["cookies"].as_array().unwrap().iter().all(|c| c["name"] != "sid"));
+    assert!(
+        on_local["cookies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["name"] != "sid")
+    );
     // The server receives the cookie set by a command.
     cli.ok(&["open", &format!("{local}check")]);
     let sent = server.requests_for("/check");
-    let header = sent.last().and_then(|r| r.header("cookie")).unwrap_or_default().to_string();
+    let header = sent
+        .last()
+        .and_then(|r| r.header("cookie"))
+        .unwrap_or_default()
+        .to_string();
     assert!(header.contains("tok=abc"), "{header:?}");
 
     // Clearing one domain leaves the other.
@@ -111,11 +145,29 @@ fn bad_cookie_input_is_a_clear_invalid_argument() {
     let (code, msg, _) = cli.err(&["cookies", "set", "a", "b"]);
     assert_eq!(code, "invalid_argument");
     assert!(msg.contains("`url` or `domain`"), "{msg}");
-    let (code, msg, _) = cli.err(&["cookies", "set", "a", "b", "--domain", "x.test", "--same-site", "Sometimes"]);
+    let (code, msg, _) = cli.err(&[
+        "cookies",
+        "set",
+        "a",
+        "b",
+        "--domain",
+        "x.test",
+        "--same-site",
+        "Sometimes",
+    ]);
     assert_eq!(code, "invalid_argument");
     assert!(msg.contains("Strict, Lax, None"), "{msg}");
     // A cookie Chromium does not keep (expired already) is said, not claimed set.
-    let (code, msg, _) = cli.err(&["cookies", "set", "s", "1", "--url", &server.url("/"), "--expires", "1"]);
+    let (code, msg, _) = cli.err(&[
+        "cookies",
+        "set",
+        "s",
+        "1",
+        "--url",
+        &server.url("/"),
+        "--expires",
+        "1",
+    ]);
     assert_eq!(code, "invalid_argument", "{msg}");
     assert!(msg.contains("did not keep cookie \"s\""), "{msg}");
     let dir = TempDir::new("st-badcookie-files");
@@ -130,7 +182,14 @@ fn bad_cookie_input_is_a_clear_invalid_argument() {
     assert_eq!(code, "invalid_argument");
     assert!(msg.contains("--url or --domain"), "{msg}");
     // The same files, well formed, set their cookies.
-    cli.ok(&["cookies", "set", "--file", header.to_str().unwrap(), "--url", &server.url("/")]);
+    cli.ok(&[
+        "cookies",
+        "set",
+        "--file",
+        header.to_str().unwrap(),
+        "--url",
+        &server.url("/"),
+    ]);
     std::fs::write(&txt, "#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tns\tv1\n").unwrap();
     cli.ok(&["cookies", "set", "--file", txt.to_str().unwrap()]);
     let all = cli.ok(&["cookies"]);
@@ -151,13 +210,19 @@ fn storage_round_trips_and_an_opaque_origin_is_refused() {
     assert_eq!(changed["length"], 2);
     assert_eq!(cli.eval("localStorage.getItem('k2')"), "v2");
     assert_eq!(cli.ok(&["storage", "local", "get", "k1"])["value"], "v1");
-    assert_eq!(cli.ok(&["storage", "local", "get", "nope"])["value"], Value::Null);
+    assert_eq!(
+        cli.ok(&["storage", "local", "get", "nope"])["value"],
+        Value::Null
+    );
     let all = cli.ok(&["storage", "local"]);
     assert_eq!(all["length"], 2);
     assert_eq!(all["origin"], format!("http://127.0.0.1:{}", server.port()));
     let cut = cli.json(&["storage", "local", "get", "--max-items", "1"]);
     assert_eq!(cut["data"]["truncated"], true);
-    assert!(cut["warning"].as_str().unwrap_or("").contains("maxItems"), "{cut}");
+    assert!(
+        cut["warning"].as_str().unwrap_or("").contains("maxItems"),
+        "{cut}"
+    );
     assert_eq!(cli.ok(&["storage", "local", "remove", "k1"])["length"], 1);
     cli.ok(&["storage", "session", "set", "s", "x"]);
     assert_eq!(cli.eval("sessionStorage.getItem('s')"), "x");
@@ -175,7 +240,11 @@ fn state_moves_cookies_and_two_origins_storage_to_a_new_session() {
     let sd = state_dir.to_str().unwrap();
     let a = Cli::new("st-save");
     let local = format!("http://localhost:{}", server.port());
-    start(&a, &[("AGENTBROWSER_STATE_DIR", sd)], &["open", &server.url("/login")]);
+    start(
+        &a,
+        &[("AGENTBROWSER_STATE_DIR", sd)],
+        &["open", &server.url("/login")],
+    );
     a.ok(&["storage", "local", "set", "who", "ip"]);
     a.ok(&["open", &format!("{local}/")]);
     a.ok(&["storage", "local", "set", "who", "localhost"]);
@@ -183,7 +252,11 @@ fn state_moves_cookies_and_two_origins_storage_to_a_new_session() {
     a.ok(&["open", "about:blank"]);
     let before = server.requests().len();
     let saved = a.ok(&["state", "save", "login"]);
-    assert_eq!(server.requests().len(), before, "the save reached the server");
+    assert_eq!(
+        server.requests().len(),
+        before,
+        "the save reached the server"
+    );
     let file = state_dir.join("login.json");
     assert_eq!(saved["path"], file.to_str().unwrap());
     assert_eq!(saved["encrypted"], false);
@@ -193,31 +266,62 @@ fn state_moves_cookies_and_two_origins_storage_to_a_new_session() {
     assert_eq!(mode(&state_dir), 0o700);
     // Playwright's shape.
     let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    let sid = doc["cookies"].as_array().unwrap().iter().find(|c| c["name"] == "sid").unwrap();
+    let sid = doc["cookies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "sid")
+        .unwrap();
     assert_eq!(sid["httpOnly"], true);
     assert_eq!(sid["sameSite"], "Strict");
     assert_eq!(sid["expires"], -1.0);
     let origins = doc["origins"].as_array().unwrap();
     let ls = |o: &str| {
-        origins.iter().find(|x| x["origin"] == o).unwrap_or_else(|| panic!("no {o} in {doc}"))["localStorage"].clone()
+        origins
+            .iter()
+            .find(|x| x["origin"] == o)
+            .unwrap_or_else(|| panic!("no {o} in {doc}"))["localStorage"]
+            .clone()
     };
-    assert_eq!(ls(&format!("http://127.0.0.1:{}", server.port())), serde_json::json!([{"name": "who", "value": "ip"}]));
-    assert_eq!(ls(&local), serde_json::json!([{"name": "who", "value": "localhost"}]));
+    assert_eq!(
+        ls(&format!("http://127.0.0.1:{}", server.port())),
+        serde_json::json!([{"name": "who", "value": "ip"}])
+    );
+    assert_eq!(
+        ls(&local),
+        serde_json::json!([{"name": "who", "value": "localhost"}])
+    );
 
     // list and show see it.
     let list = a.ok(&["state", "list"]);
     assert_eq!(list["files"][0]["filename"], "login.json");
     assert_eq!(list["files"][0]["encrypted"], false);
     let show = a.run(&["state", "show", "login"]);
-    assert!(show.stdout.contains("not encrypted") && show.stdout.contains("cookie sid"), "{}", show.stdout);
+    assert!(
+        show.stdout.contains("not encrypted") && show.stdout.contains("cookie sid"),
+        "{}",
+        show.stdout
+    );
     assert!(!show.stdout.contains("s3cret"), "{}", show.stdout);
 
     // A new session, loaded before any navigation.
     let b = Cli::new("st-load");
-    start(&b, &[("AGENTBROWSER_STATE_DIR", sd)], &["state", "load", "login"]);
+    start(
+        &b,
+        &[("AGENTBROWSER_STATE_DIR", sd)],
+        &["state", "load", "login"],
+    );
     b.ok(&["open", &server.url("/check")]);
-    let header = server.requests_for("/check").last().and_then(|r| r.header("cookie")).unwrap_or_default().to_string();
-    assert!(header.contains("sid=s3cret") && header.contains("theme=dark"), "{header:?}");
+    let header = server
+        .requests_for("/check")
+        .last()
+        .and_then(|r| r.header("cookie"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        header.contains("sid=s3cret") && header.contains("theme=dark"),
+        "{header:?}"
+    );
     assert_eq!(b.eval("localStorage.getItem('who')"), "ip");
     b.ok(&["open", &format!("{local}/")]);
     assert_eq!(b.eval("localStorage.getItem('who')"), "localhost");
@@ -226,8 +330,17 @@ fn state_moves_cookies_and_two_origins_storage_to_a_new_session() {
     let renamed = a.ok(&["state", "rename", "login", "old"]);
     assert!(renamed["to"].as_str().unwrap().ends_with("/old.json"));
     assert!(!file.exists());
-    assert_eq!(a.ok(&["state", "clean", "--older-than", "1"])["removed"], serde_json::json!([]));
-    assert_eq!(a.ok(&["state", "clear", "old"])["removed"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        a.ok(&["state", "clean", "--older-than", "1"])["removed"],
+        serde_json::json!([])
+    );
+    assert_eq!(
+        a.ok(&["state", "clear", "old"])["removed"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     let (code, _, _) = a.err(&["state", "show", "old"]);
     assert_eq!(code, "invalid_argument");
 }
@@ -244,7 +357,11 @@ fn encrypted_state_needs_the_right_key() {
     let file = dir.path().join("enc.json");
     let f = file.to_str().unwrap();
     let a = Cli::new("st-enc-a");
-    start(&a, &[("AGENTBROWSER_ENCRYPTION_KEY", &key)], &["open", &server.url("/login")]);
+    start(
+        &a,
+        &[("AGENTBROWSER_ENCRYPTION_KEY", &key)],
+        &["open", &server.url("/login")],
+    );
     let saved = a.ok(&["state", "save", f]);
     assert_eq!(saved["encrypted"], true);
     let bytes = std::fs::read(&file).unwrap();
@@ -289,23 +406,45 @@ fn a_save_killed_in_the_middle_leaves_the_previous_file_intact() {
     drop(a);
     // A second session with much more state, whose writer pauses after half (test hook).
     let b = Cli::new("st-kill-b");
-    start(&b, &[("AGENTBROWSER_TEST_STATE_WRITE_PAUSE_MS", "60000")], &["open", &server.url("/")]);
-    b.ok(&["eval", "for (let i = 0; i < 2000; i++) localStorage.setItem('k' + i, 'v'.repeat(100)); 1"]);
+    start(
+        &b,
+        &[("AGENTBROWSER_TEST_STATE_WRITE_PAUSE_MS", "60000")],
+        &["open", &server.url("/")],
+    );
+    b.ok(&[
+        "eval",
+        "for (let i = 0; i < 2000; i++) localStorage.setItem('k' + i, 'v'.repeat(100)); 1",
+    ]);
     let pid = b.daemon_pid();
     let mut saver = b.command().args(["state", "save", f]).spawn().unwrap();
     let tmp = dir.path().join(format!(".big.json.tmp-{pid}"));
     assert!(
-        eventually(Duration::from_secs(20), || std::fs::metadata(&tmp).map(|m| m.len() > 0).unwrap_or(false)),
+        eventually(Duration::from_secs(20), || std::fs::metadata(&tmp)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false)),
         "the save never started writing"
     );
     // SAFETY: kill(2) on a pid we read from the daemon's status.
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
     let _ = saver.wait();
     assert!(eventually(Duration::from_secs(10), || !alive(pid)));
-    assert_eq!(std::fs::read(&file).unwrap(), good, "the previous file changed");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        good,
+        "the previous file changed"
+    );
     let doc: Value = serde_json::from_slice(&good).unwrap();
-    assert!(doc["cookies"].as_array().unwrap().iter().any(|c| c["name"] == "sid"));
+    assert!(
+        doc["cookies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "sid")
+    );
     // The temporary file holds the half written before the kill: not a whole document.
     let half = std::fs::read(&tmp).unwrap();
-    assert!(serde_json::from_slice::<Value>(&half).is_err(), "the temporary file was complete");
+    assert!(
+        serde_json::from_slice::<Value>(&half).is_err(),
+        "the temporary file was complete"
+    );
 }

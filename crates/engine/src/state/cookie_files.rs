@@ -15,7 +15,8 @@ pub(crate) fn parse_file(
 ) -> Result<Vec<CookieInput>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| super::store::io_error(&format!("cannot read the cookie file {path}"), e))?;
-    let cookies = parse(&text, url, domain).map_err(|m| EngineError::invalid(format!("{path}: {m}")))?;
+    let cookies =
+        parse(&text, url, domain).map_err(|m| EngineError::invalid(format!("{path}: {m}")))?;
     if cookies.is_empty() {
         return Err(EngineError::invalid(format!("{path}: holds no cookies")));
     }
@@ -37,7 +38,9 @@ pub(crate) fn parse(
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or_default();
-    if first.to_ascii_lowercase().starts_with("cookie:") || (!first.contains('\t') && !first.starts_with('#')) {
+    if first.to_ascii_lowercase().starts_with("cookie:")
+        || (!first.contains('\t') && !first.starts_with('#'))
+    {
         return header(first, url, domain);
     }
     netscape(text)
@@ -103,9 +106,7 @@ fn same_site(s: &str) -> std::result::Result<SameSite, String> {
         "strict" => Ok(SameSite::Strict),
         "lax" => Ok(SameSite::Lax),
         "none" | "no_restriction" => Ok(SameSite::None),
-        _ => Err(format!(
-            "sameSite {s:?} is not one of Strict, Lax, None"
-        )),
+        _ => Err(format!("sameSite {s:?} is not one of Strict, Lax, None")),
     }
 }
 
@@ -117,7 +118,8 @@ fn header(
 ) -> std::result::Result<Vec<CookieInput>, String> {
     if url.is_none() && domain.is_none() {
         return Err(
-            "a `Cookie:` header does not say whose cookies these are; give --url or --domain".into(),
+            "a `Cookie:` header does not say whose cookies these are; give --url or --domain"
+                .into(),
         );
     }
     let body = match line.split_once(':') {
@@ -125,7 +127,12 @@ fn header(
         _ => line,
     };
     let mut out = vec![];
-    for (i, pair) in body.split(';').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+    for (i, pair) in body
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .enumerate()
+    {
         let (name, value) = pair.split_once('=').ok_or_else(|| {
             format!("line 1: pair {} ({pair:?}) has no `=`; a Cookie header is `name=value; name2=value2`", i + 1)
         })?;
@@ -167,7 +174,9 @@ fn netscape(text: &str) -> std::result::Result<Vec<CookieInput>, String> {
         let flag = |s: &str, what: &str| match s.to_ascii_uppercase().as_str() {
             "TRUE" => Ok(true),
             "FALSE" => Ok(false),
-            _ => Err(format!("line {line_no}: {what} is {s:?}, not TRUE or FALSE")),
+            _ => Err(format!(
+                "line {line_no}: {what} is {s:?}, not TRUE or FALSE"
+            )),
         };
         let subdomains = flag(f[1], "include-subdomains")?;
         let secure = flag(f[3], "secure")?;
@@ -211,10 +220,19 @@ mod tests {
         assert!(parse(bad, None, None).unwrap_err().contains("line 1"));
         let h = parse("Cookie: a=1; b=2", None, Some("example.com")).unwrap();
         assert_eq!((h[1].name.as_str(), h[1].value.as_str()), ("b", "2"));
-        assert!(parse("Cookie: a=1", None, None).unwrap_err().contains("--url"));
+        assert!(
+            parse("Cookie: a=1", None, None)
+                .unwrap_err()
+                .contains("--url")
+        );
         let j = parse(r#"{"cookies":[{"name":"n","value":"v","domain":"x.test","path":"/","sameSite":"Lax"}]}"#, None, None).unwrap();
         assert_eq!(j[0].same_site, Some(SameSite::Lax));
-        let e = parse(r#"[{"name":"n","value":"v","sameSite":"Sometimes"}]"#, None, None).unwrap_err();
+        let e = parse(
+            r#"[{"name":"n","value":"v","sameSite":"Sometimes"}]"#,
+            None,
+            None,
+        )
+        .unwrap_err();
         assert!(e.contains("Strict, Lax, None"), "{e}");
     }
 }

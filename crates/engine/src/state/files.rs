@@ -165,7 +165,11 @@ pub(crate) async fn load_state(
         .enumerate()
         .map(|(i, c)| {
             super::cookie_files::json_cookie(c).map_err(|m| {
-                EngineError::invalid(format!("{}: cookie {} (index {i}): {m}", path.display(), i + 1))
+                EngineError::invalid(format!(
+                    "{}: cookie {} (index {i}): {m}",
+                    path.display(),
+                    i + 1
+                ))
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -252,7 +256,12 @@ fn dir_files() -> Result<(PathBuf, Vec<StateFileInfo>)> {
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((dir, files)),
-        Err(e) => return Err(store::io_error(&format!("cannot list {}", dir.display()), e)),
+        Err(e) => {
+            return Err(store::io_error(
+                &format!("cannot list {}", dir.display()),
+                e,
+            ));
+        }
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -273,7 +282,11 @@ fn dir_files() -> Result<(PathBuf, Vec<StateFileInfo>)> {
             encrypted,
         });
     }
-    files.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.filename.cmp(&b.filename)));
+    files.sort_by(|a, b| {
+        b.modified
+            .cmp(&a.modified)
+            .then(a.filename.cmp(&b.filename))
+    });
     Ok((dir, files))
 }
 
@@ -302,7 +315,12 @@ pub(crate) async fn state_show(p: StateFileParams, _cx: &mut Cx<'_>) -> Result<S
         .cookies
         .iter()
         .map(|c| {
-            let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let s = |k: &str| {
+                c.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
             CookieName {
                 name: s("name"),
                 domain: s("domain"),
@@ -315,7 +333,12 @@ pub(crate) async fn state_show(p: StateFileParams, _cx: &mut Cx<'_>) -> Result<S
         .iter()
         .map(|o| OriginSummary {
             origin: o.origin.clone(),
-            keys: o.local_storage.iter().take(100).map(|e| e.name.clone()).collect(),
+            keys: o
+                .local_storage
+                .iter()
+                .take(100)
+                .map(|e| e.name.clone())
+                .collect(),
         })
         .collect();
     let big = serde_json::to_string(&whole).map_or(0, |s| s.len()) > MAX_SHOW_BYTES;
@@ -369,11 +392,18 @@ pub(crate) async fn state_clear(p: StateClearParams, _cx: &mut Cx<'_>) -> Result
         Some(name) => {
             let f = store::resolve(name);
             if !f.is_file() {
-                return Err(EngineError::invalid(format!("no state file {}", f.display())));
+                return Err(EngineError::invalid(format!(
+                    "no state file {}",
+                    f.display()
+                )));
             }
             vec![f]
         }
-        None => dir_files()?.1.into_iter().map(|f| PathBuf::from(f.path)).collect(),
+        None => dir_files()?
+            .1
+            .into_iter()
+            .map(|f| PathBuf::from(f.path))
+            .collect(),
     };
     remove(doomed)
 }

@@ -28,11 +28,11 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::world::{self, FrameTarget};
 
+#[allow(unused_imports)]
+pub(crate) use files::{load_state, save_state};
 pub(crate) use files::{
     state_clean, state_clear, state_list, state_load, state_rename, state_save, state_show,
 };
-#[allow(unused_imports)]
-pub(crate) use files::{load_state, save_state};
 
 /// Most origins a session remembers.
 const MAX_ORIGINS: usize = 1000;
@@ -71,7 +71,11 @@ pub(crate) async fn track_origins(browser: &Browser, origins: Origins) -> Result
             if matches!(
                 ev.method.as_str(),
                 "Target.targetCreated" | "Target.targetInfoChanged"
-            ) && ev.params.pointer("/targetInfo/type").and_then(Value::as_str) == Some("page")
+            ) && ev
+                .params
+                .pointer("/targetInfo/type")
+                .and_then(Value::as_str)
+                == Some("page")
                 && let Some(url) = ev.params.pointer("/targetInfo/url").and_then(Value::as_str)
             {
                 remember(&origins, url);
@@ -204,7 +208,10 @@ fn host_of(c: &CookieInput) -> String {
 }
 
 /// Sets `cookies` and reads them back: a cookie the browser refused is an error naming it.
-pub(crate) async fn set_cookies(browser: &Browser, cookies: &[CookieInput]) -> Result<Vec<CookieName>> {
+pub(crate) async fn set_cookies(
+    browser: &Browser,
+    cookies: &[CookieInput],
+) -> Result<Vec<CookieName>> {
     let params = cookies
         .iter()
         .map(cookie_param)
@@ -213,9 +220,7 @@ pub(crate) async fn set_cookies(browser: &Browser, cookies: &[CookieInput]) -> R
         .cdp
         .call("Storage.setCookies", json!({"cookies": params}))
         .await
-        .map_err(|e| {
-            EngineError::invalid(format!("the browser refused the cookies: {e}"))
-        })?;
+        .map_err(|e| EngineError::invalid(format!("the browser refused the cookies: {e}")))?;
     let now = all_cookies(browser).await?;
     let mut set = vec![];
     for c in cookies {
@@ -275,7 +280,10 @@ fn in_domain(cookie_domain: &str, domain: &str) -> bool {
 }
 
 /// `cookies_clear`: every cookie, or those of a URL or a domain.
-pub(crate) async fn cookies_clear(p: CookiesClearParams, cx: &mut Cx<'_>) -> Result<CookiesCleared> {
+pub(crate) async fn cookies_clear(
+    p: CookiesClearParams,
+    cx: &mut Cx<'_>,
+) -> Result<CookiesCleared> {
     let before = all_cookies(cx.browser().await?).await?;
     if p.url.is_none() && p.domain.is_none() {
         cx.browser()
@@ -363,8 +371,9 @@ async fn storage_op(
         value = json!(value),
     );
     let v = world::evaluate_value(&page, &frame, &js).await?;
-    let a: StorageAnswer = serde_json::from_value(v)
-        .map_err(|e| EngineError::internal(format!("the page's storage answer is malformed: {e}")))?;
+    let a: StorageAnswer = serde_json::from_value(v).map_err(|e| {
+        EngineError::internal(format!("the page's storage answer is malformed: {e}"))
+    })?;
     if a.opaque {
         return Err(EngineError::new(
             ErrorCode::InvalidArgument,
@@ -431,7 +440,10 @@ pub(crate) async fn storage_remove(
 }
 
 /// `storage_clear`.
-pub(crate) async fn storage_clear(p: StorageClearParams, cx: &mut Cx<'_>) -> Result<StorageChanged> {
+pub(crate) async fn storage_clear(
+    p: StorageClearParams,
+    cx: &mut Cx<'_>,
+) -> Result<StorageChanged> {
     let a = storage_op(cx, p.area, "clear", None, None, 0).await?;
     Ok(StorageChanged {
         origin: a.origin,

@@ -68,7 +68,11 @@ impl Scratch {
     }
 
     /// Loads `origin`'s empty page; `Err(reason)` when the tab did not end on that origin.
-    pub(crate) async fn visit(&self, origin: &str, deadline: Instant) -> std::result::Result<(), String> {
+    pub(crate) async fn visit(
+        &self,
+        origin: &str,
+        deadline: Instant,
+    ) -> std::result::Result<(), String> {
         let url = format!("{origin}/");
         let nav = tokio::time::timeout_at(
             deadline,
@@ -86,7 +90,9 @@ impl Scratch {
             match at {
                 Ok(Value::String(o)) if o == origin => return Ok(()),
                 Ok(other) if Instant::now() >= deadline => {
-                    return Err(format!("the page went to {other} instead (redirected away)"));
+                    return Err(format!(
+                        "the page went to {other} instead (redirected away)"
+                    ));
                 }
                 Err(e) if Instant::now() >= deadline => return Err(e.to_string()),
                 _ => tokio::time::sleep(Duration::from_millis(20)).await,
@@ -125,8 +131,9 @@ impl Scratch {
         let text = v.as_str().ok_or_else(|| {
             EngineError::internal(format!("localStorage came back as {v}, not JSON text"))
         })?;
-        serde_json::from_str(text)
-            .map_err(|e| EngineError::internal(format!("localStorage's entries are malformed: {e}")))
+        serde_json::from_str(text).map_err(|e| {
+            EngineError::internal(format!("localStorage's entries are malformed: {e}"))
+        })
     }
 
     /// Writes `entries` into the localStorage of the origin the scratch tab shows; answers
