@@ -32,6 +32,7 @@ from .browser import (
     Tabs,
 )
 from .browser import Frame, Frames
+from .browser import Cookies, State, Storage
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -44,6 +45,7 @@ from .errors import (
     FrameLookupError,
     NativeParseError,
     RestoreSaveError,
+    StateDecryptError,
     StaleRefError,
 )
 from .models import (
@@ -107,6 +109,7 @@ from .models import (
     Wait,
     WaitResult,
 )
+from .models.state import Cookie, StateFile, StateListing
 from .options import CDPTarget, LaunchOptions, SessionOptions
 from ._session_id import session_id
 
@@ -115,6 +118,9 @@ if TYPE_CHECKING:
         AsyncBrowser,
         AsyncCapture,
         AsyncClipboard,
+        AsyncCookies,
+        AsyncState,
+        AsyncStorage,
         AsyncDiagnostics,
         AsyncDialogs,
         AsyncEmulation,
@@ -136,6 +142,7 @@ _ASYNC = frozenset(
     | {"AsyncEmulation", "AsyncScripts"}
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
+    | {"AsyncCookies", "AsyncStorage", "AsyncState"}
 )
 
 
@@ -165,6 +172,13 @@ __all__ = [
     "Mouse",
     "Scroll",
     "Clipboard",
+    "Cookies",
+    "Storage",
+    "State",
+    "Cookie",
+    "StateDecryptError",
+    "StateFile",
+    "StateListing",
     "Frame",
     "Frames",
     "FrameInfo",
@@ -182,6 +196,9 @@ __all__ = [
     "AsyncMouse",
     "AsyncScroll",
     "AsyncClipboard",
+    "AsyncCookies",
+    "AsyncStorage",
+    "AsyncState",
     "LaunchOptions",
     "SessionOptions",
     "CDPTarget",

@@ -18,6 +18,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from . import _wire_types as w
 from .errors import FrameLookupError, error_for
+from .models.state import SAME_SITE_VALUES, Cookie, StateListing
 from .models import (
     CONSOLE_LEVELS,
     IMAGE_FORMATS,
@@ -312,6 +313,199 @@ def clipboard_key(browser: B, action: str, wait: Wait | None) -> Op[ActionResult
     """``clipboard_copy`` or ``clipboard_paste`` on the focused element."""
     return (yield from device(browser, action, {}, wait))
 
+
+# --- cookies, storage, state files (issue 16) ---
+
+
+def _state_path(what: str, path: str | os.PathLike[str]) -> str:
+    """A state file argument: a ``Path`` or a string with ``/`` is a file (made absolute);
+    a plain string is a name in the state directory."""
+    if isinstance(path, os.PathLike):
+        return str(Path(os.fspath(path)).expanduser().absolute())
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError(f"{what} needs a file path or a state name, got {path!r}")
+    if "/" in path or path.startswith((".", "~")):
+        return str(Path(path).expanduser().absolute())
+    return path
+
+
+def _key_file(params: dict[str, Any], key_file: str | os.PathLike[str] | None) -> None:
+    if key_file is not None:
+        params["keyFile"] = str(Path(os.fspath(key_file)).expanduser().absolute())
+
+
+def _same_site(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value not in SAME_SITE_VALUES:
+        raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {value!r}")
+    return value
+
+
+def _cookie_input(c: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """One cookie of ``cookies.set(cookies=...)`` in the wire's shape (snake_case or camelCase keys)."""
+    if not isinstance(c, Mapping):
+        raise TypeError(f"cookies[{index}] must be a mapping, got {type(c).__name__}")
+    names = {"name": "name", "value": "value", "url": "url", "domain": "domain", "path": "path",
+             "expires": "expires", "http_only": "httpOnly", "httpOnly": "httpOnly", "secure": "secure",
+             "same_site": "sameSite", "sameSite": "sameSite"}
+    out: dict[str, Any] = {}
+    for k, v in c.items():
+        if k not in names:
+            raise ValueError(f"cookies[{index}] has an unknown field {k!r}; allowed: {', '.join(sorted(set(names)))}")
+        if v is not None:
+            out[names[k]] = v
+    if not isinstance(out.get("name"), str) or not isinstance(out.get("value"), str):
+        raise ValueError(f"cookies[{index}] needs a string name and value")
+    if "url" not in out and "domain" not in out:
+        raise ValueError(f"cookies[{index}] ({out['name']!r}) needs url or domain")
+    if "sameSite" in out:
+        _same_site(out["sameSite"])
+    return out
+
+
+def cookies_get(urls: Sequence[str] | str | None) -> Op[tuple[Cookie, ...]]:
+    """The session's cookies, or those sent to ``urls``."""
+    params: dict[str, Any] = {}
+    if urls is not None:
+        params["urls"] = [urls] if isinstance(urls, str) else list(urls)
+    data = yield Call("cookies_get", params)
+    wire = w.decode_result("cookies_get", data)
+    return tuple(Cookie.from_wire(c, raw) for c, raw in zip(wire.cookies, data["cookies"]))
+
+
+def cookies_set(
+    name: str | None,
+    value: str | None,
+    cookies: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    url: str | None,
+    domain: str | None,
+    path: str | None,
+    expires: int | None,
+    http_only: bool | None,
+    secure: bool | None,
+    same_site: str | None,
+) -> Op[int]:
+    """Set one cookie (``name`` and ``value``) or several (``cookies``); answers how many were set."""
+    params: dict[str, Any] = {}
+    if cookies is not None:
+        if name is not None or value is not None:
+            raise ValueError("cookies.set() takes either cookies= or name and value, not both")
+        items = [cookies] if isinstance(cookies, Mapping) else list(cookies)
+        if not items:
+            raise ValueError("cookies.set(cookies=...) needs at least one cookie")
+        params["cookies"] = [_cookie_input(c, i) for i, c in enumerate(items)]
+    else:
+        if name is None or value is None:
+            raise ValueError("cookies.set() needs both name and value (or cookies=)")
+        if url is None and domain is None:
+            raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
+        params.update({"name": name, "value": value})
+        for key, v in (("url", url), ("domain", domain), ("path", path), ("httpOnly", http_only), ("secure", secure)):
+            if v is not None:
+                params[key] = v
+        if expires is not None:
+            if isinstance(expires, bool) or not isinstance(expires, int) or expires < 0:
+                raise ValueError(f"expires must be an int >= 0 (seconds since the epoch), got {expires!r}")
+            params["expires"] = expires
+        ss = _same_site(same_site)
+        if ss is not None:
+            params["sameSite"] = ss
+    data = yield Call("cookies_set", params)
+    return len(w.decode_result("cookies_set", data).set)
+
+
+def cookies_clear(url: str | None, domain: str | None) -> Op[int]:
+    """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
+    params: dict[str, Any] = {}
+    if url is not None:
+        params["url"] = url
+    if domain is not None:
+        params["domain"] = domain
+    data = yield Call("cookies_clear", params)
+    return w.decode_result("cookies_clear", data).removed
+
+
+def _area(area: str) -> str:
+    if area not in ("local", "session"):
+        raise ValueError(f"area must be 'local' or 'session', got {area!r}")
+    return area
+
+
+def storage_get(key: str | None, area: str, max_items: int | None) -> Op[str | None | dict[str, str]]:
+    """One key's value (None when absent), or every entry as a dict."""
+    params: dict[str, Any] = {"area": _area(area)}
+    if key is not None:
+        params["key"] = key
+    if max_items is not None:
+        if isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 0:
+            raise ValueError(f"max_items must be an int >= 0 (0 = no limit), got {max_items!r}")
+        params["maxItems"] = max_items
+    data = yield Call("storage_get", params)
+    wire = w.decode_result("storage_get", data)
+    if key is not None:
+        return wire.value
+    return {e.name: e.value for e in wire.entries}
+
+
+def storage_change(action: str, area: str, key: str | None = None, value: str | None = None) -> Op[int]:
+    """``storage_set``, ``storage_remove`` or ``storage_clear``; answers the entries left."""
+    params: dict[str, Any] = {"area": _area(area)}
+    if key is not None:
+        params["key"] = key
+    if value is not None:
+        params["value"] = value
+    data = yield Call(action, params)
+    return w.StorageChanged.decode(data).length
+
+
+def state_save(path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None) -> Op[Path]:
+    """Save the session's state; answers the file written."""
+    params: dict[str, Any] = {}
+    if path is not None:
+        params["path"] = _state_path("state.save()", path)
+    _key_file(params, key_file)
+    data = yield Call("state_save", params)
+    return Path(w.decode_result("state_save", data).path)
+
+
+def state_file(action: str, path: str | os.PathLike[str], key_file: str | os.PathLike[str] | None) -> Op[Mapping[str, Any]]:
+    """``state_load`` or ``state_show``: the answer's data."""
+    params: dict[str, Any] = {"path": _state_path(f"{action}()", path)}
+    _key_file(params, key_file)
+    data: Mapping[str, Any] = yield Call(action, params)
+    if action == "state_load":
+        w.StateLoaded.decode(data)
+    else:
+        w.StateShowOutput.decode(data)
+    return data
+
+
+def state_list() -> Op[StateListing]:
+    """The state directory's files."""
+    data = yield Call("state_list", {})
+    return StateListing.from_wire(w.decode_result("state_list", data), data)
+
+
+def state_rename(path: str | os.PathLike[str], name: str) -> Op[Path]:
+    """Rename a state file; answers its new path."""
+    data = yield Call("state_rename", {"from": _state_path("state.rename()", path), "to": name})
+    return Path(w.decode_result("state_rename", data).to)
+
+
+def state_clear(path: str | os.PathLike[str] | None) -> Op[tuple[Path, ...]]:
+    """Remove one state file, or (``path=None``) every file of the state directory."""
+    params: dict[str, Any] = {"all": True} if path is None else {"path": _state_path("state.clear()", path)}
+    data = yield Call("state_clear", params)
+    return tuple(Path(p) for p in w.decode_result("state_clear", data).removed)
+
+
+def state_clean(days: int) -> Op[tuple[Path, ...]]:
+    """Remove the state directory's files older than ``days``."""
+    if isinstance(days, bool) or not isinstance(days, int) or days < 0:
+        raise ValueError(f"days must be an int >= 0, got {days!r}")
+    data = yield Call("state_clean", {"olderThanDays": days})
+    return tuple(Path(p) for p in w.decode_result("state_clean", data).removed)
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     """The JSON value of a JavaScript expression."""

@@ -36,6 +36,14 @@ _LogLevel = cast("_d.Check[LogLevel]", _d.literal(("verbose", "info", "warning",
 PageErrorKind = Literal["exception", "rejection"]
 _PageErrorKind = cast("_d.Check[PageErrorKind]", _d.literal(("exception", "rejection")))
 
+#: The SameSite attribute of a cookie.
+SameSite = Literal["Strict", "Lax", "None"]
+_SameSite = cast("_d.Check[SameSite]", _d.literal(("Strict", "Lax", "None")))
+
+#: Which web storage of the origin.
+StorageArea = Literal["local", "session"]
+_StorageArea = cast("_d.Check[StorageArea]", _d.literal(("local", "session")))
+
 #: Where a read's content came from.
 ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html"]
 _ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html")))
@@ -1149,6 +1157,386 @@ class ClipboardWritten:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ClipboardWritten."""
         o = _d.Fields("ClipboardWritten", raw, path)
         return cls(length=o.req("length", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class CookiesOutput:
+    """Result of `cookies_get`."""
+
+    cookies: tuple[CookieInfo, ...]
+    """The cookies."""
+    values_shown: bool
+    """Whether the human text shows the values (`showValues`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CookiesOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CookiesOutput."""
+        o = _d.Fields("CookiesOutput", raw, path)
+        return cls(cookies=o.req("cookies", _d.array(CookieInfo.decode)), values_shown=o.req("valuesShown", _d.boolean))
+
+
+@dataclass(frozen=True, slots=True)
+class CookieInfo:
+    """One cookie of the session's browser context."""
+
+    name: str
+    """Its name."""
+    value: str
+    """Its value."""
+    domain: str
+    """Its domain (a leading dot: also its subdomains)."""
+    path: str
+    """Its path."""
+    expires: float
+    """When it expires, in seconds since the Unix epoch; -1 for a session cookie."""
+    http_only: bool
+    """Whether page scripts cannot read it."""
+    secure: bool
+    """Whether it is sent only over secure connections."""
+    same_site: SameSite | None
+    """Its SameSite attribute, when it has one."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CookieInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CookieInfo."""
+        o = _d.Fields("CookieInfo", raw, path)
+        return cls(
+            name=o.req("name", _d.string),
+            value=o.req("value", _d.string),
+            domain=o.req("domain", _d.string),
+            path=o.req("path", _d.string),
+            expires=o.req("expires", _d.number),
+            http_only=o.req("httpOnly", _d.boolean),
+            secure=o.req("secure", _d.boolean),
+            same_site=o.opt("sameSite", _SameSite),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CookiesSetOutput:
+    """Result of `cookies_set`."""
+
+    set: tuple[CookieName, ...]
+    """The cookies set, by name and domain (read back from the browser)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CookiesSetOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CookiesSetOutput."""
+        o = _d.Fields("CookiesSetOutput", raw, path)
+        return cls(set=o.req("set", _d.array(CookieName.decode)))
+
+
+@dataclass(frozen=True, slots=True)
+class CookieName:
+    """A cookie named without its value."""
+
+    name: str
+    """Its name."""
+    domain: str
+    """Its domain."""
+    path: str
+    """Its path."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CookieName:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CookieName."""
+        o = _d.Fields("CookieName", raw, path)
+        return cls(name=o.req("name", _d.string), domain=o.req("domain", _d.string), path=o.req("path", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class CookiesCleared:
+    """Result of `cookies_clear`."""
+
+    removed: int
+    """How many cookies were removed."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CookiesCleared:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CookiesCleared."""
+        o = _d.Fields("CookiesCleared", raw, path)
+        return cls(removed=o.req("removed", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class StorageOutput:
+    """Result of `storage_get`."""
+
+    origin: str
+    """The origin whose storage this is."""
+    area: StorageArea
+    """`local` or `session`."""
+    key: str | None
+    """The key asked for, if any."""
+    value: str | None
+    """The key's value (null when the key is absent); null without a key."""
+    entries: tuple[StorageEntry, ...]
+    """Every entry (without a key; cut at `maxItems`); empty with a key."""
+    length: int
+    """How many entries the storage holds."""
+    truncated: bool
+    """Whether `entries` was cut."""
+    values_shown: bool
+    """Whether the human text shows the values."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StorageOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StorageOutput."""
+        o = _d.Fields("StorageOutput", raw, path)
+        return cls(
+            origin=o.req("origin", _d.string),
+            area=o.req("area", _StorageArea),
+            key=o.opt("key", _d.string),
+            value=o.opt("value", _d.string),
+            entries=o.req("entries", _d.array(StorageEntry.decode)),
+            length=o.req("length", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+            values_shown=o.req("valuesShown", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StorageEntry:
+    """One storage entry (Playwright's `{name, value}`)."""
+
+    name: str
+    """The key."""
+    value: str
+    """The value."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StorageEntry:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StorageEntry."""
+        o = _d.Fields("StorageEntry", raw, path)
+        return cls(name=o.req("name", _d.string), value=o.req("value", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class StorageChanged:
+    """Result of `storage_set`, `storage_remove` and `storage_clear`."""
+
+    origin: str
+    """The origin whose storage changed."""
+    area: StorageArea
+    """`local` or `session`."""
+    length: int
+    """How many entries it holds now."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StorageChanged:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StorageChanged."""
+        o = _d.Fields("StorageChanged", raw, path)
+        return cls(
+            origin=o.req("origin", _d.string),
+            area=o.req("area", _StorageArea),
+            length=o.req("length", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StateSaved:
+    """Result of `state_save`."""
+
+    path: str
+    """The file written."""
+    encrypted: bool
+    """Whether it is encrypted."""
+    bytes: int
+    """Its size in bytes."""
+    cookies: int
+    """How many cookies it holds."""
+    origins: tuple[str, ...]
+    """The origins whose localStorage it holds."""
+    skipped_origins: tuple[SkippedOrigin, ...]
+    """Origins the session visited whose storage could not be read."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateSaved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateSaved."""
+        o = _d.Fields("StateSaved", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            encrypted=o.req("encrypted", _d.boolean),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            cookies=o.req("cookies", _INT_0_TO_ANY),
+            origins=o.req("origins", _d.array(_d.string)),
+            skipped_origins=o.req("skippedOrigins", _d.array(SkippedOrigin.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedOrigin:
+    """An origin whose storage a save could not read."""
+
+    origin: str
+    """The origin."""
+    reason: str
+    """Why it was skipped."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> SkippedOrigin:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as SkippedOrigin."""
+        o = _d.Fields("SkippedOrigin", raw, path)
+        return cls(origin=o.req("origin", _d.string), reason=o.req("reason", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class StateLoaded:
+    """Result of `state_load`."""
+
+    path: str
+    """The file read."""
+    encrypted: bool
+    """Whether it was encrypted."""
+    cookies: int
+    """How many cookies were set."""
+    origins: tuple[str, ...]
+    """The origins whose localStorage was written."""
+    skipped_origins: tuple[SkippedOrigin, ...]
+    """Origins whose localStorage could not be written."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateLoaded:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateLoaded."""
+        o = _d.Fields("StateLoaded", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            encrypted=o.req("encrypted", _d.boolean),
+            cookies=o.req("cookies", _INT_0_TO_ANY),
+            origins=o.req("origins", _d.array(_d.string)),
+            skipped_origins=o.req("skippedOrigins", _d.array(SkippedOrigin.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StateListOutput:
+    """Result of `state_list`."""
+
+    directory: str
+    """The state directory."""
+    files: tuple[StateFileInfo, ...]
+    """Its state files, newest first (at most 1000)."""
+    truncated: bool
+    """Whether the list was cut at 1000."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateListOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateListOutput."""
+        o = _d.Fields("StateListOutput", raw, path)
+        return cls(
+            directory=o.req("directory", _d.string),
+            files=o.req("files", _d.array(StateFileInfo.decode)),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StateFileInfo:
+    """One file of the state directory."""
+
+    filename: str
+    """Its name."""
+    path: str
+    """Its absolute path."""
+    size: int
+    """Its size in bytes."""
+    modified: int
+    """When it was last written, in seconds since the Unix epoch."""
+    encrypted: bool
+    """Whether it is encrypted (starts with the encryption header)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateFileInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateFileInfo."""
+        o = _d.Fields("StateFileInfo", raw, path)
+        return cls(
+            filename=o.req("filename", _d.string),
+            path=o.req("path", _d.string),
+            size=o.req("size", _INT_0_TO_ANY),
+            modified=o.req("modified", _INT_0_TO_ANY),
+            encrypted=o.req("encrypted", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StateShowOutput:
+    """Result of `state_show`."""
+
+    path: str
+    """The file."""
+    encrypted: bool
+    """Whether it is encrypted."""
+    size: int
+    """Its size in bytes."""
+    cookies: tuple[CookieName, ...]
+    """Its cookies, without values."""
+    origins: tuple[OriginSummary, ...]
+    """Its origins with their localStorage keys."""
+    state: Any
+    """The whole document (Playwright's storageState shape, values included); null when it is over 1 MB (then `truncated`).
+    """
+    truncated: bool
+    """Whether `state` was left out for its size."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateShowOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateShowOutput."""
+        o = _d.Fields("StateShowOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            encrypted=o.req("encrypted", _d.boolean),
+            size=o.req("size", _INT_0_TO_ANY),
+            cookies=o.req("cookies", _d.array(CookieName.decode)),
+            origins=o.req("origins", _d.array(OriginSummary.decode)),
+            state=o.opt("state", _d.anything),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OriginSummary:
+    """A state file's origin and its localStorage keys."""
+
+    origin: str
+    """The origin."""
+    keys: tuple[str, ...]
+    """Its localStorage keys (at most 100)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> OriginSummary:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as OriginSummary."""
+        o = _d.Fields("OriginSummary", raw, path)
+        return cls(origin=o.req("origin", _d.string), keys=o.req("keys", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class StateRenamed:
+    """Result of `state_rename`."""
+
+    from_: str
+    """The old path."""
+    to: str
+    """The new path."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateRenamed:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateRenamed."""
+        o = _d.Fields("StateRenamed", raw, path)
+        return cls(from_=o.req("from", _d.string), to=o.req("to", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class StateRemoved:
+    """Result of `state_clear` and `state_clean`."""
+
+    removed: tuple[str, ...]
+    """The files removed."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> StateRemoved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as StateRemoved."""
+        o = _d.Fields("StateRemoved", raw, path)
+        return cls(removed=o.req("removed", _d.array(_d.string)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -2282,6 +2670,28 @@ ScrollOutputActions = Literal["scroll"]
 ClipboardTextActions = Literal["clipboard_read"]
 #: The actions whose result is ClipboardWritten.
 ClipboardWrittenActions = Literal["clipboard_write"]
+#: The actions whose result is CookiesOutput.
+CookiesOutputActions = Literal["cookies_get"]
+#: The actions whose result is CookiesSetOutput.
+CookiesSetOutputActions = Literal["cookies_set"]
+#: The actions whose result is CookiesCleared.
+CookiesClearedActions = Literal["cookies_clear"]
+#: The actions whose result is StorageOutput.
+StorageOutputActions = Literal["storage_get"]
+#: The actions whose result is StorageChanged.
+StorageChangedActions = Literal["storage_set", "storage_remove", "storage_clear"]
+#: The actions whose result is StateSaved.
+StateSavedActions = Literal["state_save"]
+#: The actions whose result is StateLoaded.
+StateLoadedActions = Literal["state_load"]
+#: The actions whose result is StateListOutput.
+StateListOutputActions = Literal["state_list"]
+#: The actions whose result is StateShowOutput.
+StateShowOutputActions = Literal["state_show"]
+#: The actions whose result is StateRenamed.
+StateRenamedActions = Literal["state_rename"]
+#: The actions whose result is StateRemoved.
+StateRemovedActions = Literal["state_clear", "state_clean"]
 #: The actions whose result is ReadOutput.
 ReadOutputActions = Literal["read"]
 #: The actions whose result is WaitOutput.
@@ -2426,6 +2836,20 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "clipboard_write": ClipboardWritten.decode,
         "clipboard_copy": ActionOutput.decode,
         "clipboard_paste": ActionOutput.decode,
+        "cookies_get": CookiesOutput.decode,
+        "cookies_set": CookiesSetOutput.decode,
+        "cookies_clear": CookiesCleared.decode,
+        "storage_get": StorageOutput.decode,
+        "storage_set": StorageChanged.decode,
+        "storage_remove": StorageChanged.decode,
+        "storage_clear": StorageChanged.decode,
+        "state_save": StateSaved.decode,
+        "state_load": StateLoaded.decode,
+        "state_list": StateListOutput.decode,
+        "state_show": StateShowOutput.decode,
+        "state_rename": StateRenamed.decode,
+        "state_clear": StateRemoved.decode,
+        "state_clean": StateRemoved.decode,
         "read": ReadOutput.decode,
         "wait": WaitOutput.decode,
         "screenshot": ScreenshotOutput.decode,
@@ -2567,6 +2991,50 @@ def decode_result(action: ClipboardTextActions, raw: object) -> ClipboardText: .
 
 @overload
 def decode_result(action: ClipboardWrittenActions, raw: object) -> ClipboardWritten: ...
+
+
+@overload
+def decode_result(action: CookiesOutputActions, raw: object) -> CookiesOutput: ...
+
+
+@overload
+def decode_result(action: CookiesSetOutputActions, raw: object) -> CookiesSetOutput: ...
+
+
+@overload
+def decode_result(action: CookiesClearedActions, raw: object) -> CookiesCleared: ...
+
+
+@overload
+def decode_result(action: StorageOutputActions, raw: object) -> StorageOutput: ...
+
+
+@overload
+def decode_result(action: StorageChangedActions, raw: object) -> StorageChanged: ...
+
+
+@overload
+def decode_result(action: StateSavedActions, raw: object) -> StateSaved: ...
+
+
+@overload
+def decode_result(action: StateLoadedActions, raw: object) -> StateLoaded: ...
+
+
+@overload
+def decode_result(action: StateListOutputActions, raw: object) -> StateListOutput: ...
+
+
+@overload
+def decode_result(action: StateShowOutputActions, raw: object) -> StateShowOutput: ...
+
+
+@overload
+def decode_result(action: StateRenamedActions, raw: object) -> StateRenamed: ...
+
+
+@overload
+def decode_result(action: StateRemovedActions, raw: object) -> StateRemoved: ...
 
 
 @overload

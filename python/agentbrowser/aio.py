@@ -75,6 +75,7 @@ from .models import (
 )
 from .models._actionable import Actionable
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
+from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -93,6 +94,9 @@ __all__ = [
     "AsyncScripts",
     "AsyncScroll",
     "AsyncClipboard",
+    "AsyncCookies",
+    "AsyncStorage",
+    "AsyncState",
 ]
 
 T = TypeVar("T")
@@ -135,6 +139,10 @@ class AsyncBrowser:
         self.scripts = AsyncScripts(self)
         #: The clipboard: ``browser.clipboard.read()``, ``write(text)``, ``copy()``, ``paste()``.
         self.clipboard = AsyncClipboard(self)
+        #: Cookies of the session: ``browser.cookies.get()``, ``set(...)``, ``clear()``.
+        self.cookies = AsyncCookies(self)
+        #: State files: ``browser.state.save()``, ``load(path)``, ``list()``, ``show``, ``rename``, ``clear``, ``clean``.
+        self.state = AsyncState(self)
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -381,6 +389,8 @@ class AsyncPage:
         self.scroll = AsyncScroll(browser)
         #: The frames of this tab: ``page.frames.tree()``, ``page.frames.get(name="pay")``.
         self.frames = AsyncFrames(browser)
+        #: The web storage of this tab's origin: ``page.storage.get(key, area="local")``.
+        self.storage = AsyncStorage(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -1027,3 +1037,106 @@ class AsyncNative:
 
     def __repr__(self) -> str:
         return f"<AsyncNative of {self._b!r}>"
+
+
+class AsyncCookies:
+    """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
+        """Every cookie of the session, or those sent to ``urls``."""
+        return await self._b._drive(_ops.cookies_get(urls))
+
+    async def set(
+        self,
+        name: str | None = None,
+        value: str | None = None,
+        *,
+        cookies: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        url: str | None = None,
+        domain: str | None = None,
+        path: str | None = None,
+        expires: int | None = None,
+        http_only: bool | None = None,
+        secure: bool | None = None,
+        same_site: SameSite | None = None,
+    ) -> int:
+        """Set one cookie (``name``, ``value`` and ``url`` or ``domain``) or several
+        (``cookies=``); answers how many the browser kept. ``ValueError`` for bad input."""
+        return await self._b._drive(
+            _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
+        )
+
+    async def clear(self, *, url: str | None = None, domain: str | None = None) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
+        return await self._b._drive(_ops.cookies_clear(url, domain))
+
+    def __repr__(self) -> str:
+        return f"<AsyncCookies of {self._b!r}>"
+
+
+class AsyncStorage:
+    """The active tab's web storage (its origin's ``localStorage`` or ``sessionStorage``)."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
+        """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
+        return await self._b._drive(_ops.storage_get(key, area, max_items))
+
+    async def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
+        """Set ``key`` to ``value``."""
+        await self._b._drive(_ops.storage_change("storage_set", area, key, value))
+
+    async def remove(self, key: str, *, area: StorageArea = "local") -> None:
+        """Remove ``key``."""
+        await self._b._drive(_ops.storage_change("storage_remove", area, key))
+
+    async def clear(self, *, area: StorageArea = "local") -> None:
+        """Remove every entry."""
+        await self._b._drive(_ops.storage_change("storage_clear", area))
+
+    def __repr__(self) -> str:
+        return f"<AsyncStorage of {self._b!r}>"
+
+
+class AsyncState:
+    """State files (cookies + localStorage in Playwright's storageState shape). A ``Path`` or
+    a string with ``/`` is a file; a plain string is a name in the state directory."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def save(self, path: str | os.PathLike[str] | None = None, *, key_file: str | os.PathLike[str] | None = None) -> Path:
+        """Save cookies and the localStorage of every origin visited; answers the file written."""
+        return await self._b._drive(_ops.state_save(path, key_file))
+
+    async def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
+        """Load a state file (ours or Playwright's); answers what was loaded."""
+        return await self._b._drive(_ops.state_file("state_load", path, key_file))
+
+    async def list(self) -> StateListing:
+        """The state directory's files."""
+        return await self._b._drive(_ops.state_list())
+
+    async def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
+        """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
+        return await self._b._drive(_ops.state_file("state_show", path, key_file))
+
+    async def rename(self, path: str | os.PathLike[str], name: str) -> Path:
+        """Rename a state file within its directory; answers the new path."""
+        return await self._b._drive(_ops.state_rename(path, name))
+
+    async def clear(self, path: str | os.PathLike[str] | None = None) -> tuple[Path, ...]:
+        """Remove one state file, or every file of the state directory."""
+        return await self._b._drive(_ops.state_clear(path))
+
+    async def clean(self, *, days: int = 30) -> tuple[Path, ...]:
+        """Remove the state directory's files older than ``days``."""
+        return await self._b._drive(_ops.state_clean(days))
+
+    def __repr__(self) -> str:
+        return f"<AsyncState of {self._b!r}>"

@@ -77,6 +77,7 @@ from .models import (
 )
 from .models._actionable import Actionable
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
+from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -95,6 +96,9 @@ __all__ = [
     "Scripts",
     "Scroll",
     "Clipboard",
+    "Cookies",
+    "Storage",
+    "State",
 ]
 
 T = TypeVar("T")
@@ -137,6 +141,10 @@ class Browser:
         self.scripts = Scripts(self)
         #: The clipboard: ``browser.clipboard.read()``, ``write(text)``, ``copy()``, ``paste()``.
         self.clipboard = Clipboard(self)
+        #: Cookies of the session: ``browser.cookies.get()``, ``set(...)``, ``clear()``.
+        self.cookies = Cookies(self)
+        #: State files: ``browser.state.save()``, ``load(path)``, ``list()``, ``show``, ``rename``, ``clear``, ``clean``.
+        self.state = State(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -375,6 +383,8 @@ class Page:
         self.scroll = Scroll(browser)
         #: The frames of this tab: ``page.frames.tree()``, ``page.frames.get(name="pay")``.
         self.frames = Frames(browser)
+        #: The web storage of this tab's origin: ``page.storage.get(key, area="local")``.
+        self.storage = Storage(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -1035,3 +1045,106 @@ class Native:
 
     def __repr__(self) -> str:
         return f"<Native of {self._b!r}>"
+
+
+class Cookies:
+    """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
+        """Every cookie of the session, or those sent to ``urls``."""
+        return self._b._drive(_ops.cookies_get(urls))
+
+    def set(
+        self,
+        name: str | None = None,
+        value: str | None = None,
+        *,
+        cookies: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        url: str | None = None,
+        domain: str | None = None,
+        path: str | None = None,
+        expires: int | None = None,
+        http_only: bool | None = None,
+        secure: bool | None = None,
+        same_site: SameSite | None = None,
+    ) -> int:
+        """Set one cookie (``name``, ``value`` and ``url`` or ``domain``) or several
+        (``cookies=``); answers how many the browser kept. ``ValueError`` for bad input."""
+        return self._b._drive(
+            _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
+        )
+
+    def clear(self, *, url: str | None = None, domain: str | None = None) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
+        return self._b._drive(_ops.cookies_clear(url, domain))
+
+    def __repr__(self) -> str:
+        return f"<Cookies of {self._b!r}>"
+
+
+class Storage:
+    """The active tab's web storage (its origin's ``localStorage`` or ``sessionStorage``)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
+        """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
+        return self._b._drive(_ops.storage_get(key, area, max_items))
+
+    def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
+        """Set ``key`` to ``value``."""
+        self._b._drive(_ops.storage_change("storage_set", area, key, value))
+
+    def remove(self, key: str, *, area: StorageArea = "local") -> None:
+        """Remove ``key``."""
+        self._b._drive(_ops.storage_change("storage_remove", area, key))
+
+    def clear(self, *, area: StorageArea = "local") -> None:
+        """Remove every entry."""
+        self._b._drive(_ops.storage_change("storage_clear", area))
+
+    def __repr__(self) -> str:
+        return f"<Storage of {self._b!r}>"
+
+
+class State:
+    """State files (cookies + localStorage in Playwright's storageState shape). A ``Path`` or
+    a string with ``/`` is a file; a plain string is a name in the state directory."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def save(self, path: str | os.PathLike[str] | None = None, *, key_file: str | os.PathLike[str] | None = None) -> Path:
+        """Save cookies and the localStorage of every origin visited; answers the file written."""
+        return self._b._drive(_ops.state_save(path, key_file))
+
+    def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
+        """Load a state file (ours or Playwright's); answers what was loaded."""
+        return self._b._drive(_ops.state_file("state_load", path, key_file))
+
+    def list(self) -> StateListing:
+        """The state directory's files."""
+        return self._b._drive(_ops.state_list())
+
+    def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
+        """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
+        return self._b._drive(_ops.state_file("state_show", path, key_file))
+
+    def rename(self, path: str | os.PathLike[str], name: str) -> Path:
+        """Rename a state file within its directory; answers the new path."""
+        return self._b._drive(_ops.state_rename(path, name))
+
+    def clear(self, path: str | os.PathLike[str] | None = None) -> tuple[Path, ...]:
+        """Remove one state file, or every file of the state directory."""
+        return self._b._drive(_ops.state_clear(path))
+
+    def clean(self, *, days: int = 30) -> tuple[Path, ...]:
+        """Remove the state directory's files older than ``days``."""
+        return self._b._drive(_ops.state_clean(days))
+
+    def __repr__(self) -> str:
+        return f"<State of {self._b!r}>"

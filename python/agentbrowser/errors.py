@@ -27,6 +27,7 @@ __all__ = [
     "NativeParseError",
     "BrowserInstallError",
     "RestoreSaveError",
+    "StateDecryptError",
     "error_for",
 ]
 
@@ -67,6 +68,11 @@ class BrowserError(AgentBrowserError):
         self.action = action
         self.response = response
         self.code = code
+
+
+class StateDecryptError(BrowserError):
+    """A state file is encrypted and could not be decrypted (code ``state_decrypt_failed``): no
+    key was given, the key is wrong, or the file was changed or cut."""
 
 
 class ConfirmationRequired(BrowserError):
@@ -320,6 +326,8 @@ def error_for(
         return AmbiguousTargetError(message, action=action, response=response, code=code)
     if code == "browser_not_found":
         return BrowserInstallError(message, hint=INSTALL_HINT, response=response)
+    if code == "state_decrypt_failed":
+        return StateDecryptError(message, action=action, response=response, code=code)
     if code == "confirmation_required":
         return ConfirmationRequired(message, action=action, response=response, code=code)
     if code == "action_transition_failed":

@@ -205,6 +205,20 @@ pub enum Cmd {
     /// The clipboard: read, write TEXT, copy, paste (copy and paste: the shortcut on the focused element).
     #[command(subcommand)]
     Clipboard(ClipboardCmd),
+    /// The session's cookies: list them (default; values hidden unless --show-values), set, clear.
+    #[command(args_conflicts_with_subcommands = true)]
+    Cookies {
+        #[command(subcommand)]
+        cmd: Option<CookiesCmd>,
+        #[command(flatten)]
+        get: CookiesGetArgs,
+    },
+    /// The active tab's web storage: `storage local|session [get [KEY] | set K V | remove K | clear]`.
+    #[command(subcommand)]
+    Storage(StorageCmd),
+    /// State files (cookies + localStorage, Playwright's storageState): save, load, list, show, rename, clear, clean.
+    #[command(subcommand)]
+    State(StateCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -699,6 +713,142 @@ pub enum ClipboardCmd {
     Paste {
         #[command(flatten)]
         after: AfterArgs,
+    },
+}
+
+/// `cookies get` options.
+#[derive(Args, Debug, Default)]
+pub struct CookiesGetArgs {
+    /// Only the cookies sent to this URL (repeatable).
+    #[arg(long = "url", value_name = "URL")]
+    pub urls: Vec<String>,
+    /// Print the values (JSON output always has them).
+    #[arg(long)]
+    pub show_values: bool,
+}
+
+/// `cookies`: the session's cookies.
+#[derive(Subcommand, Debug)]
+pub enum CookiesCmd {
+    /// List the cookies (values hidden unless --show-values).
+    Get {
+        #[command(flatten)]
+        get: CookiesGetArgs,
+    },
+    /// Set a cookie (NAME VALUE with --url or --domain), or those of --file (JSON, Netscape cookies.txt, or a Cookie: header line).
+    Set {
+        name: Option<String>,
+        value: Option<String>,
+        /// The URL the cookie is for.
+        #[arg(long)]
+        url: Option<String>,
+        /// The cookie's domain (a leading dot: also subdomains).
+        #[arg(long)]
+        domain: Option<String>,
+        /// The cookie's path (default /).
+        #[arg(long)]
+        path: Option<String>,
+        /// Expiry, seconds since the Unix epoch (default: a session cookie).
+        #[arg(long, value_name = "UNIX")]
+        expires: Option<u64>,
+        /// Hidden from page scripts.
+        #[arg(long)]
+        http_only: bool,
+        /// Sent only over https (and to localhost).
+        #[arg(long)]
+        secure: bool,
+        /// Strict, Lax or None.
+        #[arg(long, value_name = "Strict|Lax|None")]
+        same_site: Option<String>,
+        /// A cookie file: JSON (a list, or a Playwright storageState), Netscape cookies.txt, or a Cookie: header line (with --url or --domain).
+        #[arg(long, value_name = "FILE")]
+        file: Option<String>,
+    },
+    /// Remove every cookie, or those of --url or --domain.
+    Clear {
+        /// Only the cookies sent to this URL.
+        #[arg(long)]
+        url: Option<String>,
+        /// Only the cookies of this domain and its subdomains.
+        #[arg(long)]
+        domain: Option<String>,
+    },
+}
+
+/// `storage`: which storage of the active tab's origin.
+#[derive(Subcommand, Debug)]
+pub enum StorageCmd {
+    /// localStorage.
+    Local(StorageArgs),
+    /// sessionStorage.
+    Session(StorageArgs),
+}
+
+/// What to do with a storage (default: get every entry).
+#[derive(Args, Debug)]
+pub struct StorageArgs {
+    #[command(subcommand)]
+    pub op: Option<StorageOp>,
+    /// Print the values (JSON output always has them).
+    #[arg(long, global = true)]
+    pub show_values: bool,
+    /// Most entries listed (default 1000, 0 = no limit).
+    #[arg(long, value_name = "N", global = true)]
+    pub max_items: Option<u64>,
+}
+
+/// One storage operation.
+#[derive(Subcommand, Debug)]
+pub enum StorageOp {
+    /// One key's value, or every entry.
+    Get { key: Option<String> },
+    /// Set KEY to VALUE.
+    Set { key: String, value: String },
+    /// Remove KEY.
+    Remove { key: String },
+    /// Remove every entry.
+    Clear,
+}
+
+/// `state`: state files. PATH or NAME: with a `/` a file path, else a name in the state directory
+/// ($AGENTBROWSER_STATE_DIR, else $XDG_STATE_HOME/agentbrowser/state, else ~/.agentbrowser/state).
+#[derive(Subcommand, Debug)]
+pub enum StateCmd {
+    /// Save cookies and the localStorage of every origin the session visited (default name: the session's).
+    Save {
+        path: Option<String>,
+        /// A file holding the encryption key (64 hex characters); default: $AGENTBROWSER_ENCRYPTION_KEY of the session.
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// Load a state file (ours or Playwright's storageState).
+    Load {
+        path: String,
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// The state directory's files.
+    List,
+    /// What a state file holds (names only; --json for the whole document).
+    Show {
+        path: String,
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// Rename a state file (within its directory).
+    Rename { old: String, new: String },
+    /// Remove a state file, or every one (--all).
+    Clear {
+        name: Option<String>,
+        #[arg(long)]
+        all: bool,
+    },
+    /// Remove the state directory's files older than DAYS.
+    Clean {
+        #[arg(long, value_name = "DAYS")]
+        older_than: u64,
     },
 }
 

@@ -15,6 +15,7 @@ use crate::args::{
     AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
     SessionCmd, SetCmd, TabCmd,
 };
+use crate::args::{CookiesCmd, StateCmd, StorageCmd, StorageOp};
 use crate::code::Front;
 use crate::failure::Failure;
 
@@ -174,6 +175,9 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             })
         }
         Cmd::Clipboard(c) => clipboard(c),
+        Cmd::Cookies { cmd, get } => cookies(cmd, get)?,
+        Cmd::Storage(c) => storage(c),
+        Cmd::State(c) => state(c)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -994,4 +998,137 @@ impl Unfit {
             ),
         })
     }
+}
+
+/// `cookies ...` as its command.
+fn cookies(cmd: Option<CookiesCmd>, get: crate::args::CookiesGetArgs) -> Result<Command, Failure> {
+    use agentbrowser_protocol::{CookiesClearParams, CookiesGetParams, CookiesSetParams, SameSite};
+    let get_cmd = |g: crate::args::CookiesGetArgs| {
+        Command::CookiesGet(CookiesGetParams {
+            urls: (!g.urls.is_empty()).then_some(g.urls),
+            show_values: g.show_values.then_some(true),
+        })
+    };
+    Ok(match cmd {
+        None => get_cmd(get),
+        Some(CookiesCmd::Get { get }) => get_cmd(get),
+        Some(CookiesCmd::Set {
+            name,
+            value,
+            url,
+            domain,
+            path,
+            expires,
+            http_only,
+            secure,
+            same_site,
+            file,
+        }) => {
+            let same_site = match same_site.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => None,
+                Some("strict") => Some(SameSite::Strict),
+                Some("lax") => Some(SameSite::Lax),
+                Some("none") => Some(SameSite::None),
+                Some(_) => {
+                    return Err(Failure::invalid(
+                        "cookies_set",
+                        format!(
+                            "invalid parameter `sameSite`: {:?}; allowed: Strict, Lax, None",
+                            same_site.unwrap_or_default()
+                        ),
+                    ));
+                }
+            };
+            Command::CookiesSet(CookiesSetParams {
+                name,
+                value,
+                url,
+                domain,
+                path,
+                expires,
+                http_only: http_only.then_some(true),
+                secure: secure.then_some(true),
+                same_site,
+                cookies: None,
+                file: file.map(|f| absolute("cookies_set", &f)).transpose()?,
+            })
+        }
+        Some(CookiesCmd::Clear { url, domain }) => {
+            Command::CookiesClear(CookiesClearParams { url, domain })
+        }
+    })
+}
+
+/// `storage local|session ...` as its command.
+fn storage(c: StorageCmd) -> Command {
+    use agentbrowser_protocol::{
+        StorageArea, StorageClearParams, StorageGetParams, StorageRemoveParams, StorageSetParams,
+    };
+    let (area, args) = match c {
+        StorageCmd::Local(a) => (StorageArea::Local, a),
+        StorageCmd::Session(a) => (StorageArea::Session, a),
+    };
+    match args.op {
+        None | Some(StorageOp::Get { .. }) => Command::StorageGet(StorageGetParams {
+            area,
+            key: match args.op {
+                Some(StorageOp::Get { key }) => key,
+                _ => None,
+            },
+            max_items: args.max_items,
+            show_values: args.show_values.then_some(true),
+        }),
+        Some(StorageOp::Set { key, value }) => {
+            Command::StorageSet(StorageSetParams { area, key, value })
+        }
+        Some(StorageOp::Remove { key }) => {
+            Command::StorageRemove(StorageRemoveParams { area, key })
+        }
+        Some(StorageOp::Clear) => Command::StorageClear(StorageClearParams { area }),
+    }
+}
+
+/// A state file argument: with a `/` (or `~`, `.`) a path made absolute, else a name in the
+/// state directory.
+fn state_arg(action: &str, p: &str) -> Result<String, Failure> {
+    if p.contains('/') || p.starts_with('.') || p.starts_with('~') {
+        absolute(action, p)
+    } else {
+        Ok(p.to_string())
+    }
+}
+
+/// `state ...` as its command.
+fn state(c: StateCmd) -> Result<Command, Failure> {
+    use agentbrowser_protocol::{
+        StateCleanParams, StateClearParams, StateFileParams, StateListParams, StateRenameParams,
+        StateSaveParams,
+    };
+    let key = |a: &str, k: Option<String>| k.map(|k| absolute(a, &k)).transpose();
+    Ok(match c {
+        StateCmd::Save { path, key_file } => Command::StateSave(StateSaveParams {
+            path: path.map(|p| state_arg("state_save", &p)).transpose()?,
+            key_file: key("state_save", key_file)?,
+        }),
+        StateCmd::Load { path, key_file } => Command::StateLoad(StateFileParams {
+            path: state_arg("state_load", &path)?,
+            key_file: key("state_load", key_file)?,
+        }),
+        StateCmd::List => Command::StateList(StateListParams {}),
+        StateCmd::Show { path, key_file } => Command::StateShow(StateFileParams {
+            path: state_arg("state_show", &path)?,
+            key_file: key("state_show", key_file)?,
+        }),
+        StateCmd::Rename { old, new } => Command::StateRename(StateRenameParams {
+            from: state_arg("state_rename", &old)?,
+            to: new,
+        }),
+        StateCmd::Clear { name, all } => Command::StateClear(StateClearParams {
+            path: name.map(|p| state_arg("state_clear", &p)).transpose()?,
+            all: all.then_some(true),
+        }),
+        StateCmd::Clean { older_than } => Command::StateClean(StateCleanParams {
+            older_than_days: older_than,
+        }),
+    })
 }

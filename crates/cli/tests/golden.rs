@@ -95,6 +95,9 @@ fn every_command_answers_as_pinned() {
     let cli = Cli::new("golden");
     let files = TempDir::new("golden-files");
     let dir = files.path().to_string_lossy().into_owned();
+    // The session's state directory is under the files directory (the daemon inherits it).
+    // SAFETY: set before this test (the file's only one) starts any thread or process.
+    unsafe { std::env::set_var("AGENTBROWSER_STATE_DIR", format!("{dir}/state")) };
     let at = |name: &str| format!("{dir}/{name}");
     let base = s.url("/");
     let second = s.url("/second");
@@ -335,6 +338,34 @@ fn every_command_answers_as_pinned() {
     ]));
     run(a(&["a11y", "--tags", "wcag2a,nope"]));
     run(a(&["vitals", "about:blank"]));
+    // Cookies and web storage (on the form page).
+    run(a(&[
+        "cookies",
+        "set",
+        "golden",
+        "1",
+        "--url",
+        &base,
+        "--http-only",
+        "--same-site",
+        "Lax",
+    ]));
+    run(a(&["cookies", "get"]));
+    run(a(&["cookies", "set", "bad", "1"]));
+    run(a(&["cookies", "clear"]));
+    run(a(&["storage", "local", "set", "k", "v"]));
+    run(a(&["storage", "local", "get"]));
+    run(a(&["storage", "local", "get", "k"]));
+    run(a(&["storage", "session", "clear"]));
+    run(a(&["storage", "local", "remove", "nope"]));
+    // State files (in the files directory).
+    run(a(&["state", "list"]));
+    run(a(&["state", "save", &at("s.json")]));
+    run(a(&["state", "show", &at("s.json")]));
+    run(a(&["state", "load", &at("s.json")]));
+    run(a(&["state", "rename", &at("s.json"), "s2"]));
+    run(a(&["state", "clear", &at("s2.json")]));
+    run(a(&["state", "clean", "--older-than", "1"]));
     run(a(&["close"]));
     // The navigation timing `vitals` reports differs between runs (even of about:blank): its
     // numbers are pinned as numbers only.

@@ -380,6 +380,11 @@ impl Browser {
         self.page_of(&id).await
     }
 
+    /// Keeps a page target the engine uses for itself (a scratch tab) out of the tab list.
+    pub(crate) fn forget_target(&mut self, target_id: &str) {
+        self.closing.push(target_id.to_string());
+    }
+
     /// Opens a new blank tab, registers it and makes it active. Returns its id.
     pub async fn new_tab(&mut self) -> Result<String> {
         let target_id = self.create_blank_target().await?;

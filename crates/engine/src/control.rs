@@ -73,6 +73,10 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         browser.close().await;
         return Err(e);
     }
+    if let Err(e) = crate::state::track_origins(&browser, cx.engine.origins.clone()).await {
+        browser.close().await;
+        return Err(e);
+    }
     cx.engine.browser = Some(browser);
     Ok(data)
 }

@@ -62,6 +62,7 @@ impl Cx<'_> {
             b.dialog_board = self.engine.dialog_board.clone();
             b.emulation = self.engine.emulation.clone();
             crate::emulation::install_browser(&b, &b.emulation).await?;
+            crate::state::track_origins(&b, self.engine.origins.clone()).await?;
             self.engine.browser = Some(b);
         }
         self.engine

@@ -58,6 +58,13 @@ pub(crate) use crate::read::{
 pub(crate) use crate::reading::read as Read;
 pub(crate) use crate::session_id::session_id as SessionId;
 pub(crate) use crate::snapshot::handle as Snapshot;
+pub(crate) use crate::state::{
+    cookies_clear as CookiesClear, cookies_get as CookiesGet, cookies_set as CookiesSet,
+    state_clean as StateClean, state_clear as StateClear, state_list as StateList,
+    state_load as StateLoad, state_rename as StateRename, state_save as StateSave,
+    state_show as StateShow, storage_clear as StorageClear, storage_get as StorageGet,
+    storage_remove as StorageRemove, storage_set as StorageSet,
+};
 pub(crate) use crate::tabs::{
     tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,
 };

@@ -38,6 +38,7 @@ pub mod refs;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;
+mod state;
 mod tabs;
 mod targets;
 mod tls;

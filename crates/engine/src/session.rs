@@ -48,6 +48,8 @@ pub struct Engine {
     pub(crate) emulation: crate::emulation::Shared,
     /// The current frame of each tab (`frame`) and frame ids seen lately.
     pub(crate) frames: crate::frames::FrameState,
+    /// The http(s) origins the session's tabs showed (what a state file saves).
+    pub(crate) origins: crate::state::Origins,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -67,6 +69,7 @@ impl Engine {
             defaults,
             browser: None,
             frames: Default::default(),
+            origins: Default::default(),
             closed: false,
             tracer: Default::default(),
         }

@@ -89,6 +89,8 @@ error_codes! {
     AxeNotFound => "axe_not_found",
     /// The persistent profile directory asked for is held by another running browser (its `SingletonLock`); the message names the directory and the holder's pid.
     ProfileInUse => "profile_in_use",
+    /// A state file is encrypted and could not be decrypted: the key is wrong, or the file was changed or cut.
+    StateDecryptFailed => "state_decrypt_failed",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -322,6 +322,34 @@ macro_rules! for_each_command {
             ClipboardCopy(ClipboardKeyParams) -> ActionOutput => "clipboard_copy" [Mutate],
             /// Paste the clipboard into the focused element (the platform shortcut, Control+V).
             ClipboardPaste(ClipboardKeyParams) -> ActionOutput => "clipboard_paste" [Mutate],
+            /// The session's cookies (or those sent to `urls`); human text hides values unless `showValues`.
+            CookiesGet(CookiesGetParams) -> CookiesOutput => "cookies_get" [Read],
+            /// Set cookies: one (`name`, `value`, `url` or `domain`, flags), a list, or a file (JSON, Netscape cookies.txt, or a `Cookie:` header).
+            CookiesSet(CookiesSetParams) -> CookiesSetOutput => "cookies_set" [Mutate],
+            /// Remove the session's cookies (or those of a URL or domain).
+            CookiesClear(CookiesClearParams) -> CookiesCleared => "cookies_clear" [Mutate],
+            /// The active tab's localStorage or sessionStorage: one key, or every entry (bounded).
+            StorageGet(StorageGetParams) -> StorageOutput => "storage_get" [Read],
+            /// Set a key of the active tab's localStorage or sessionStorage.
+            StorageSet(StorageSetParams) -> StorageChanged => "storage_set" [Mutate],
+            /// Remove a key of the active tab's localStorage or sessionStorage.
+            StorageRemove(StorageRemoveParams) -> StorageChanged => "storage_remove" [Mutate],
+            /// Empty the active tab's localStorage or sessionStorage.
+            StorageClear(StorageClearParams) -> StorageChanged => "storage_clear" [Mutate],
+            /// Save cookies and the localStorage of every origin the session visited to a file (Playwright's storageState shape; atomic; encrypted with a key).
+            StateSave(StateSaveParams) -> StateSaved => "state_save" [Read],
+            /// Load a state file (ours or Playwright's): its cookies at once, its localStorage into each origin.
+            StateLoad(StateFileParams) -> StateLoaded => "state_load" [Mutate],
+            /// The state directory's files (size, age, whether encrypted).
+            StateList(StateListParams) -> StateListOutput => "state_list" [Read],
+            /// What a state file holds (cookie names, origins and keys; the document in JSON) and whether it is encrypted.
+            StateShow(StateFileParams) -> StateShowOutput => "state_show" [Read],
+            /// Rename a state file within its directory.
+            StateRename(StateRenameParams) -> StateRenamed => "state_rename" [Session],
+            /// Remove a state file, or every file of the state directory (`all`).
+            StateClear(StateClearParams) -> StateRemoved => "state_clear" [Session],
+            /// Remove the state directory's files older than a number of days.
+            StateClean(StateCleanParams) -> StateRemoved => "state_clean" [Session],
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
             Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.

@@ -60,6 +60,10 @@ from .specs import SELECTOR_STATES as SELECTOR_STATES
 from .specs import SelectorState as SelectorState
 from .specs import SnapshotSpec, Wait
 from .tabs import FrameInfo, TabCloseResult, TabInfo, TabSwitchResult
+from .state import SAME_SITE_VALUES as SAME_SITE_VALUES
+from .state import SameSite as SameSite
+from .state import StorageArea as StorageArea
+from .state import Cookie, StateFile, StateListing
 
 __all__ = [
     "SnapshotSpec",
@@ -74,6 +78,9 @@ __all__ = [
     "UploadedFile",
     "FileChooser",
     "Download",
+    "Cookie",
+    "StateFile",
+    "StateListing",
     "SnapshotDiff",
     "BrowserResponse",
     "CloseResult",

@@ -21,6 +21,7 @@ pub mod read;
 pub mod reading;
 pub mod session_id;
 pub mod snapshot;
+pub mod state;
 pub mod tabs;
 pub mod targets;
 pub mod throttle;

@@ -1,0 +1,266 @@
+//! State files on disk: the state directory (mode 0700), atomic writes of files (mode 0600), and
+//! AES-256-GCM encryption with a versioned header (see docs/state.md):
+//! `AGBSTATE` (8 bytes) + version byte `1` + 12-byte nonce + ciphertext with its 16-byte tag.
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use aes_gcm::aead::{Aead, KeyInit};
+use aes_gcm::{Aes256Gcm, Nonce};
+use agentbrowser_protocol::ErrorCode;
+
+use crate::error::{EngineError, Result};
+
+/// The first bytes of an encrypted state file.
+pub(crate) const MAGIC: &[u8; 8] = b"AGBSTATE";
+/// The version of the encrypted format.
+const VERSION: u8 = 1;
+/// The header's length: magic, version, nonce.
+const HEADER: usize = 8 + 1 + 12;
+
+/// Environment variable naming the state directory.
+pub(crate) const DIR_VAR: &str = "AGENTBROWSER_STATE_DIR";
+/// Environment variable holding the encryption key (64 hex characters).
+pub(crate) const KEY_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY";
+/// Test hook: when set, a state write pauses this many milliseconds after writing half of the
+/// temporary file (so a test can kill the process in the middle of a write).
+pub(crate) const PAUSE_VAR: &str = "AGENTBROWSER_TEST_STATE_WRITE_PAUSE_MS";
+
+/// The state directory: `$AGENTBROWSER_STATE_DIR`, else `$XDG_STATE_HOME/agentbrowser/state`,
+/// else `~/.agentbrowser/state`.
+pub(crate) fn state_dir() -> PathBuf {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = var(DIR_VAR) {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = var("XDG_STATE_HOME") {
+        return PathBuf::from(d).join("agentbrowser").join("state");
+    }
+    match var("HOME") {
+        Some(h) => PathBuf::from(h).join(".agentbrowser").join("state"),
+        None => std::env::temp_dir().join(format!("agentbrowser-state-{}", unsafe {
+            // SAFETY: geteuid has no preconditions.
+            libc::geteuid()
+        })),
+    }
+}
+
+/// Creates the state directory (0700) if it is missing.
+pub(crate) fn ensure_dir(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| {
+            io_error(
+                &format!("cannot create the state directory {}", dir.display()),
+                e,
+            )
+        })?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+        .map_err(|e| io_error(&format!("cannot set the mode of {}", dir.display()), e))
+}
+
+/// A `path` parameter as a file: an absolute path as is, a name in the state directory
+/// (`.json` added when it has no extension).
+pub(crate) fn resolve(p: &str) -> PathBuf {
+    if p.starts_with('/') {
+        return PathBuf::from(p);
+    }
+    state_dir().join(with_ext(p))
+}
+
+/// `name` with `.json` when it has no extension.
+pub(crate) fn with_ext(name: &str) -> String {
+    if Path::new(name).extension().is_some() {
+        name.to_string()
+    } else {
+        format!("{name}.json")
+    }
+}
+
+/// An I/O failure as an engine error naming what was being done.
+pub(crate) fn io_error(what: &str, e: std::io::Error) -> EngineError {
+    let code = if e.kind() == std::io::ErrorKind::NotFound {
+        ErrorCode::InvalidArgument
+    } else {
+        ErrorCode::Internal
+    };
+    EngineError::new(code, format!("{what}: {e}"))
+}
+
+/// An encryption key.
+pub(crate) struct Key([u8; 32]);
+
+/// Parses 64 hex characters (surrounding white space ignored) as a key.
+pub(crate) fn parse_key(text: &str, source: &str) -> Result<Key> {
+    let t = text.trim();
+    let bad = || {
+        EngineError::invalid(format!(
+            "the encryption key from {source} is malformed: it must be 64 hex characters (32 bytes), \
+             got {} characters; make one with `openssl rand -hex 32`",
+            t.chars().count()
+        ))
+    };
+    if t.len() != 64 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    let mut k = [0u8; 32];
+    for (i, chunk) in t.as_bytes().chunks(2).enumerate() {
+        let s = std::str::from_utf8(chunk).map_err(|_| bad())?;
+        k[i] = u8::from_str_radix(s, 16).map_err(|_| bad())?;
+    }
+    Ok(Key(k))
+}
+
+/// The key of a command: from `key_file`, else from `AGENTBROWSER_ENCRYPTION_KEY`, else none.
+pub(crate) fn key(key_file: Option<&str>) -> Result<Option<Key>> {
+    if let Some(f) = key_file {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| io_error(&format!("cannot read the key file {f}"), e))?;
+        return parse_key(&text, &format!("the key file {f}")).map(Some);
+    }
+    match std::env::var(KEY_VAR) {
+        Ok(v) if !v.is_empty() => parse_key(&v, KEY_VAR).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// Whether `bytes` start with the encryption header.
+pub(crate) fn is_encrypted(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// Encrypts `plain` with a fresh random nonce, header first.
+pub(crate) fn encrypt(key: &Key, plain: &[u8]) -> Result<Vec<u8>> {
+    let mut nonce = [0u8; 12];
+    getrandom::fill(&mut nonce)
+        .map_err(|e| EngineError::internal(format!("no random nonce: {e}")))?;
+    let cipher = Aes256Gcm::new_from_slice(&key.0)
+        .map_err(|e| EngineError::internal(format!("bad key length: {e}")))?;
+    let sealed = cipher
+        .encrypt(Nonce::from_slice(&nonce), plain)
+        .map_err(|e| EngineError::internal(format!("encryption failed: {e}")))?;
+    let mut out = Vec::with_capacity(HEADER + sealed.len());
+    out.extend_from_slice(MAGIC);
+    out.push(VERSION);
+    out.extend_from_slice(&nonce);
+    out.extend_from_slice(&sealed);
+    Ok(out)
+}
+
+/// Decrypts a file's bytes (header first); a wrong key or a changed file is
+/// `state_decrypt_failed`, never garbage.
+pub(crate) fn decrypt(key: &Key, bytes: &[u8], path: &Path) -> Result<Vec<u8>> {
+    if bytes.len() < HEADER + 16 {
+        return Err(EngineError::new(
+            ErrorCode::StateDecryptFailed,
+            format!(
+                "{} is cut: {} bytes is shorter than the encryption header and tag",
+                path.display(),
+                bytes.len()
+            ),
+        ));
+    }
+    if bytes[8] != VERSION {
+        return Err(EngineError::new(
+            ErrorCode::StateDecryptFailed,
+            format!(
+                "{} uses encryption format version {}; this agentbrowser reads version {VERSION}",
+                path.display(),
+                bytes[8]
+            ),
+        ));
+    }
+    let cipher = Aes256Gcm::new_from_slice(&key.0)
+        .map_err(|e| EngineError::internal(format!("bad key length: {e}")))?;
+    cipher
+        .decrypt(Nonce::from_slice(&bytes[9..HEADER]), &bytes[HEADER..])
+        .map_err(|_| {
+            EngineError::new(
+                ErrorCode::StateDecryptFailed,
+                format!(
+                    "cannot decrypt {}: the key is wrong, or the file was changed or cut",
+                    path.display()
+                ),
+            )
+        })
+}
+
+/// Reads a state file and decrypts it when it is encrypted: its JSON document and whether it
+/// was encrypted.
+pub(crate) fn read(path: &Path, key_file: Option<&str>) -> Result<(serde_json::Value, bool)> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| io_error(&format!("cannot read the state file {}", path.display()), e))?;
+    let encrypted = is_encrypted(&bytes);
+    let plain = if encrypted {
+        let Some(k) = key(key_file)? else {
+            return Err(EngineError::new(
+                ErrorCode::StateDecryptFailed,
+                format!(
+                    "{} is encrypted and no key was given: set {KEY_VAR} (64 hex characters) for the session, or pass a key file",
+                    path.display()
+                ),
+            ));
+        };
+        decrypt(&k, &bytes, path)?
+    } else {
+        bytes
+    };
+    let doc = serde_json::from_slice(&plain).map_err(|e| {
+        EngineError::invalid(format!(
+            "{} is not a state file: its JSON is malformed at line {}, column {}: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    Ok((doc, encrypted))
+}
+
+/// Writes `bytes` to `path` atomically with mode 0600: a temporary file in the same directory,
+/// flushed to disk, renamed over `path`, then the directory flushed. A process killed in the
+/// middle leaves the previous file as it was.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let what = |e| io_error(&format!("cannot write {}", tmp.display()), e);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)
+        .map_err(what)?;
+    let pause = std::env::var(PAUSE_VAR)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok());
+    let result = (|| {
+        match pause {
+            Some(ms) => {
+                let half = bytes.len() / 2;
+                f.write_all(&bytes[..half])?;
+                f.sync_all()?;
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+                f.write_all(&bytes[half..])?;
+            }
+            None => f.write_all(bytes)?,
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_error(&format!("cannot write {}", path.display()), e));
+    }
+    Ok(())
+}
