@@ -62,6 +62,16 @@ pub struct LaunchArgs {
     /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
     #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
+    /// The user agent every tab starts with (navigator.userAgent and the User-Agent header;
+    /// `set user-agent` changes it later).
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
+    /// The prefers-color-scheme every tab starts with (`set media` changes it later).
+    #[arg(long, value_enum, value_name = "SCHEME")]
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport every tab starts with, WIDTHxHEIGHT in CSS pixels (`set viewport` changes it later).
+    #[arg(long, value_name = "WxH")]
+    pub viewport: Option<String>,
 }
 
 /// Every subcommand.

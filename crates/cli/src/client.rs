@@ -31,6 +31,12 @@ pub struct DaemonArgs {
     pub idle_timeout_ms: Option<u64>,
     /// Answer every dialog at once.
     pub auto_dialogs: bool,
+    /// The user agent every tab starts with.
+    pub user_agent: Option<String>,
+    /// The prefers-color-scheme every tab starts with.
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport every tab starts with, `WIDTHxHEIGHT`.
+    pub viewport: Option<String>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -201,6 +207,15 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());
+    }
+    if let Some(ua) = &args.user_agent {
+        cmd.arg(format!("--user-agent={ua}"));
+    }
+    if let Some(c) = args.color_scheme {
+        cmd.arg("--color-scheme").arg(c.as_str());
+    }
+    if let Some(v) = &args.viewport {
+        cmd.arg("--viewport").arg(v);
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

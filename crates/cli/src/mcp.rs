@@ -91,6 +91,9 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .or_else(|| top.download_path.clone()),
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
         auto_dialogs: top.auto_dialogs || after.auto_dialogs,
+        user_agent: after.user_agent.clone().or_else(|| top.user_agent.clone()),
+        color_scheme: after.color_scheme.or(top.color_scheme),
+        viewport: after.viewport.clone().or_else(|| top.viewport.clone()),
     }
 }
 
