@@ -86,3 +86,42 @@ def test_async_mouse_wheel(agentbrowser_bin: Path, server: str) -> None:
             assert await b.page.evaluate("box.value") == "hey"
 
     asyncio.run(main())
+
+
+PAGES["/devices-popup"] = _page(
+    "Popup opener",
+    "<a id='blank' href='/devices' target='_blank' "
+    "style='position:absolute;left:10px;top:10px;width:200px;height:30px;display:block'>Blank link</a>"
+    "<a id='win' href='#' onclick=\"window.open('/devices'); return false\">Window link</a>",
+)
+
+
+def test_mouse_and_keyboard_report_the_tabs_they_open(browser: Browser, server: str) -> None:
+    page = browser.page
+    page.open(f"{server}/devices-popup")
+    before = len(browser.tabs.list())
+    page.mouse.move(50, 20)
+    assert page.mouse.down().opened_tabs == ()
+    up = page.mouse.up()
+    assert len(up.opened_tabs) == 1, up.raw
+    assert up.opened_tabs[0].active is False
+    page.evaluate("document.getElementById('win').focus()")
+    down = page.keyboard.down("Enter")
+    page.keyboard.up("Enter")
+    assert len(down.opened_tabs) == 1, down.raw
+    assert len(browser.tabs.list()) == before + 2
+    assert page.keyboard.type("x").opened_tabs == ()
+
+
+def test_async_mouse_reports_the_tab_it_opens(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000)) as b:
+            await b.page.open(f"{server}/devices-popup")
+            await b.page.mouse.move(50, 20)
+            await b.page.mouse.down()
+            up = await b.page.mouse.up()
+            assert len(up.opened_tabs) == 1, up.raw
+            assert up.opened_tabs[0].active is False
+            assert len(await b.tabs.list()) == 2
+
+    asyncio.run(main())

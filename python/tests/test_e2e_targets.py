@@ -58,8 +58,21 @@ def test_selectors_and_xpath(browser: Browser, server: str) -> None:
     with pytest.raises(BrowserError) as bad:
         page.find.css("a[[").click()
     assert bad.value.code == "invalid_argument"
+    # A selector or XPath picks one of several matches with first/last/nth (`>> nth=N`).
+    rows = page.find.css("button.row")
+    assert rows.last().target == "css=button.row >> nth=-1"
+    rows.last().click()
+    rows.first().click()
+    page.find.xpath("//button[@class='row']").nth(1).click()
+    assert clicks(browser) == ["save", "row2", "row1", "row2"]
+    assert rows.nth(0).count() == 1
+    assert rows.nth(0).last().target == "css=button.row >> nth=-1", "a new pick replaces the old"
+    with pytest.raises(BrowserError) as past:
+        rows.nth(5).click()
+    assert past.value.code == "not_found"
+    assert "matches 2 elements" in str(past.value)
     with pytest.raises(ValueError):
-        page.find.css("button.row").first()
+        Locator(target="e3", browser=browser).first()
 
 
 def test_locators(browser: Browser, server: str) -> None:
@@ -124,5 +137,8 @@ def test_async_locators(agentbrowser_bin: Path, server: str, require: Callable[.
             assert len(refs) == 2
             assert await refs[0].text() == "Delete"
             assert await page.evaluate("window.clicks") == ["save", "row2"]
+            await page.find.css("button.row").first().click()
+            await page.find.xpath("//button[@class='row']").last().click()
+            assert await page.evaluate("window.clicks") == ["save", "row2", "row1", "row2"]
 
     asyncio.run(main())

@@ -73,6 +73,16 @@ pub struct LaunchArgs {
     /// another browser uses it) instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub profile: Option<String>,
+    /// The user agent every tab starts with (navigator.userAgent and the User-Agent header;
+    /// `set user-agent` changes it later).
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
+    /// The prefers-color-scheme every tab starts with (`set media` changes it later).
+    #[arg(long, value_enum, value_name = "SCHEME")]
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport every tab starts with, WIDTHxHEIGHT in CSS pixels (`set viewport` changes it later).
+    #[arg(long, value_name = "WxH")]
+    pub viewport: Option<String>,
 }
 
 /// Every subcommand.

@@ -37,6 +37,12 @@ pub struct DaemonArgs {
     pub ca_cert: Option<String>,
     /// A persistent profile directory (absolute).
     pub profile: Option<String>,
+    /// The user agent every tab starts with.
+    pub user_agent: Option<String>,
+    /// The prefers-color-scheme every tab starts with.
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport every tab starts with, `WIDTHxHEIGHT`.
+    pub viewport: Option<String>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -216,6 +222,15 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(p) = &args.profile {
         cmd.arg("--profile").arg(p);
+    }
+    if let Some(ua) = &args.user_agent {
+        cmd.arg(format!("--user-agent={ua}"));
+    }
+    if let Some(c) = args.color_scheme {
+        cmd.arg("--color-scheme").arg(c.as_str());
+    }
+    if let Some(v) = &args.viewport {
+        cmd.arg("--viewport").arg(v);
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use agentbrowser_engine::LaunchOptions;
-use agentbrowser_protocol::MAX_WINDOW_SIDE;
+use agentbrowser_protocol::{MAX_VIEWPORT_SIDE, MAX_WINDOW_SIDE, SetUserAgentParams, Validate};
 
 use crate::args::LaunchArgs;
 use crate::client::DaemonArgs;
@@ -20,6 +20,12 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         window_size(size)?;
     }
     launched_only(l)?;
+    if let Some(v) = &l.viewport {
+        viewport(v)?;
+    }
+    if let Some(ua) = &l.user_agent {
+        user_agent(ua)?;
+    }
     Ok(DaemonArgs {
         headed: l.headed,
         executable_path: l.executable_path.clone(),
@@ -40,6 +46,9 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
             .as_deref()
             .map(|p| absolute("--profile", p))
             .transpose()?,
+        user_agent: l.user_agent.clone(),
+        color_scheme: l.color_scheme,
+        viewport: l.viewport.clone(),
     })
 }
 
@@ -105,6 +114,9 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
             .map(|p| absolute("--profile", p))
             .transpose()?
             .map(Into::into),
+        user_agent: args.user_agent.as_deref().map(user_agent).transpose()?,
+        color_scheme: args.color_scheme,
+        viewport: args.viewport.as_deref().map(viewport).transpose()?,
         ..LaunchOptions::default()
     })
 }
@@ -133,22 +145,57 @@ pub fn idle_timeout(args: &LaunchArgs) -> Duration {
     Duration::from_millis(args.idle_timeout.unwrap_or(DEFAULT_IDLE_MS))
 }
 
-/// `WIDTHxHEIGHT` (or `W,H`), each side 1 to the protocol's largest window side.
+/// `--window-size WIDTHxHEIGHT` (or `W,H`), each side 1 to the protocol's largest window side.
 fn window_size(s: &str) -> Result<(u32, u32), Failure> {
-    let side = |v: &str| {
-        v.trim()
-            .parse()
-            .ok()
-            .filter(|n| (1..=MAX_WINDOW_SIDE).contains(n))
-    };
+    two_sides(s, "--window-size", MAX_WINDOW_SIDE, "", "1280x800")
+}
+
+/// `--viewport WIDTHxHEIGHT` (or `W,H`), each side 1 to the protocol's largest viewport side.
+fn viewport(s: &str) -> Result<(u32, u32), Failure> {
+    two_sides(
+        s,
+        "--viewport",
+        MAX_VIEWPORT_SIDE,
+        " in CSS pixels,",
+        "1280x720",
+    )
+}
+
+/// `WIDTHxHEIGHT` (or `W,H`) for `flag`, each side 1 to `max`.
+fn two_sides(
+    s: &str,
+    flag: &str,
+    max: u32,
+    unit: &str,
+    example: &str,
+) -> Result<(u32, u32), Failure> {
+    let side = |v: &str| v.trim().parse().ok().filter(|n| (1..=max).contains(n));
     s.split_once(['x', 'X', ','])
         .and_then(|(w, h)| Some((side(w)?, side(h)?)))
         .ok_or_else(|| {
             Failure::invalid(
                 "",
                 format!(
-                    "invalid --window-size `{s}`: use WIDTHxHEIGHT with integers from 1 to {MAX_WINDOW_SIDE}, e.g. 1280x800"
+                    "invalid {flag} `{s}`: use WIDTHxHEIGHT{unit} with integers from 1 to {max}, e.g. {example}"
                 ),
             )
         })
+}
+
+/// `--user-agent UA`: one non-empty line of at most 1000 characters (what `set user-agent` takes).
+fn user_agent(ua: &str) -> Result<String, Failure> {
+    SetUserAgentParams {
+        user_agent: Some(ua.to_string()),
+    }
+    .validate()
+    .map_err(|e| {
+        Failure::invalid(
+            "",
+            format!(
+                "invalid --user-agent: {}",
+                e.replace("invalid parameter `userAgent`: ", "")
+            ),
+        )
+    })?;
+    Ok(ua.to_string())
 }

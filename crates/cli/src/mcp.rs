@@ -94,6 +94,9 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
         ignore_https_errors: top.ignore_https_errors || after.ignore_https_errors,
         ca_cert: after.ca_cert.clone().or_else(|| top.ca_cert.clone()),
         profile: after.profile.clone().or_else(|| top.profile.clone()),
+        user_agent: after.user_agent.clone().or_else(|| top.user_agent.clone()),
+        color_scheme: after.color_scheme.or(top.color_scheme),
+        viewport: after.viewport.clone().or_else(|| top.viewport.clone()),
     }
 }
 

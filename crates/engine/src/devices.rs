@@ -15,10 +15,11 @@ use crate::error::{EngineError, Result};
 use crate::input::{self, Pointer};
 use crate::page::Page;
 
-/// Sends the events of `action` (`send`) with its wait and evidence (`after`; evidence by default).
+/// Sends the events of `action` (`send`) with its wait and evidence (`after`; evidence by
+/// default), and names the tabs the page opened meanwhile (as every ref action does).
 async fn run(
+    cx: &mut Cx<'_>,
     page: &Page,
-    limits: Limits,
     action: &str,
     report: ActionReport,
     after: (Option<WaitCondition>, Option<bool>),
@@ -26,7 +27,11 @@ async fn run(
 ) -> Result<ActionOutput> {
     let (wait, evidence) = after;
     let evidence = evidence.unwrap_or(true);
-    actions::untargeted(page, action, report, wait, evidence, limits, send).await
+    let before = cx.page_targets().await?;
+    let limits: Limits = cx.limits;
+    let mut data = actions::untargeted(page, action, report, wait, evidence, limits, send).await?;
+    data.opened_tabs = cx.opened_since(&before).await?;
+    Ok(data)
 }
 
 fn pointer(page: &Page) -> std::sync::MutexGuard<'_, Pointer> {
@@ -46,8 +51,8 @@ pub(crate) async fn keyboard_type(p: KeyboardTextParams, cx: &mut Cx<'_>) -> Res
     let report = noted(format!("{:?}", p.text));
     let send = input::type_text(&page.session, &p.text);
     run(
+        cx,
         &page,
-        cx.limits,
         "keyboard_type",
         report,
         (p.wait, p.evidence),
@@ -64,9 +69,8 @@ pub(crate) async fn keyboard_insert_text(
     let page = cx.page().await?;
     let report = noted(format!("{:?}", p.text));
     let send = input::insert_text(&page.session, &p.text);
-    let evidence = p.evidence.unwrap_or(true);
     let action = "keyboard_insert_text";
-    actions::untargeted(&page, action, report, p.wait, evidence, cx.limits, send).await
+    run(cx, &page, action, report, (p.wait, p.evidence), send).await
 }
 
 /// `keyboard_down`: a key pressed and held.
@@ -109,7 +113,7 @@ async fn key(p: KeyParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> 
         ..ActionReport::default()
     };
     let send = input::key_down_up(&page.session, &k, down, modifiers);
-    run(&page, cx.limits, action, report, (p.wait, p.evidence), send).await
+    run(cx, &page, action, report, (p.wait, p.evidence), send).await
 }
 
 /// `mouse_move`: the pointer to a viewport point (a held button drags).
@@ -123,15 +127,7 @@ pub(crate) async fn mouse_move(p: MouseMoveParams, cx: &mut Cx<'_>) -> Result<Ac
     };
     let report = noted(format!("to {}, {}", p.x, p.y));
     let send = input::mouse_event(&page.session, "mouseMoved", &at, json!({}));
-    run(
-        &page,
-        cx.limits,
-        "mouse_move",
-        report,
-        (p.wait, p.evidence),
-        send,
-    )
-    .await
+    run(cx, &page, "mouse_move", report, (p.wait, p.evidence), send).await
 }
 
 /// `mouse_down`: a button pressed at the pointer.
@@ -164,7 +160,19 @@ async fn button(p: MouseButtonParams, cx: &mut Cx<'_>, down: bool) -> Result<Act
     let report = noted(format!("{} at {}, {}", b.as_str(), at.x, at.y));
     let extra = json!({"button": b.as_str(), "clickCount": 1});
     let send = input::mouse_event(&page.session, kind, &at, extra);
-    run(&page, cx.limits, action, report, (p.wait, p.evidence), send).await
+    let mut data = run(cx, &page, action, report, (p.wait, p.evidence), send).await?;
+    if down && data.open_dialog.is_some() {
+        // A user's release goes to the dialog: once it is answered the button is not held.
+        pointer(&page).buttons &= !input::button_bit(b);
+        data.report.note = Some(format!(
+            "{} at {}, {}; the press opened a dialog: the button counts as released (as for a user, \
+             whose release goes to the dialog), so no `mouse up` is needed",
+            b.as_str(),
+            at.x,
+            at.y
+        ));
+    }
+    Ok(data)
 }
 
 /// `mouse_wheel`: a wheel scroll at the pointer.
@@ -174,13 +182,5 @@ pub(crate) async fn mouse_wheel(p: MouseWheelParams, cx: &mut Cx<'_>) -> Result<
     let report = noted(format!("by {}, {} at {}, {}", p.dx, p.dy, at.x, at.y));
     let extra = json!({"deltaX": p.dx, "deltaY": p.dy});
     let send = input::mouse_event(&page.session, "mouseWheel", &at, extra);
-    run(
-        &page,
-        cx.limits,
-        "mouse_wheel",
-        report,
-        (p.wait, p.evidence),
-        send,
-    )
-    .await
+    run(cx, &page, "mouse_wheel", report, (p.wait, p.evidence), send).await
 }

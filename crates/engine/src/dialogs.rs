@@ -184,6 +184,11 @@ async fn answer(
         _ = opened_in(Some(next), &page.tab_id) => page.dialogs.open(),
         _ = tokio::time::sleep_until(cx.limits.deadline) => None,
     };
+    // A click the dialog cut short left its hit-target guard in the page: remove it now that
+    // the page runs again (unless another dialog holds it).
+    if next.is_none() {
+        crate::actions::drop_cut_guard(&page).await;
+    }
     Ok(DialogAnswer {
         dialog,
         accepted: accept,

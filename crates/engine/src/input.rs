@@ -27,6 +27,9 @@ pub struct Pointer {
     pub buttons: i64,
     /// The modifier keys held.
     pub modifiers: i64,
+    /// A click's press was sent and its release not yet (a dialog the press opened stops the
+    /// click there).
+    pub pressing: bool,
 }
 
 /// The CDP modifier bit of a modifier key's name (0 for other keys).
@@ -104,9 +107,23 @@ pub async fn click(
     count: i64,
     modifiers: i64,
 ) -> Result<()> {
+    click_marked(session, (x, y), button, count, modifiers, |_| {}).await
+}
+
+/// [`click`], calling `pressing(true)` before each press and `pressing(false)` before each
+/// release (so a dialog that the press opens is known to have stopped the click there).
+pub async fn click_marked(
+    session: &Session,
+    (x, y): (f64, f64),
+    button: MouseButton,
+    count: i64,
+    modifiers: i64,
+    mut pressing: impl FnMut(bool),
+) -> Result<()> {
     let b = button.as_str();
     for n in 1..=count {
         for kind in ["mousePressed", "mouseReleased"] {
+            pressing(kind == "mousePressed");
             session
                 .call(
                     "Input.dispatchMouseEvent",
@@ -116,6 +133,7 @@ pub async fn click(
                 .await?;
         }
     }
+    pressing(false);
     Ok(())
 }
 

@@ -153,6 +153,9 @@ pub struct Page {
     pub init_scripts: Arc<std::sync::Mutex<HashMap<String, String>>>,
     /// The frame this handle's commands are scoped to (`None`: the main frame); see `Cx::page`.
     pub scope: Option<crate::world::FrameTarget>,
+    /// The frame of a hit-target guard whose gesture a dialog cut short (the guard is still in the
+    /// page): removed once the dialog is answered (`actions::drop_cut_guard`).
+    pub cut_guard: Arc<std::sync::Mutex<Option<crate::world::FrameTarget>>>,
 }
 
 impl Page {
@@ -219,6 +222,7 @@ impl Page {
             pointer: Arc::default(),
             init_scripts: Arc::default(),
             scope: None,
+            cut_guard: Arc::default(),
         };
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");

@@ -25,8 +25,10 @@ fn spec(target: &Target) -> Option<Value> {
     match target {
         Target::Text(s) => match classify(s) {
             TargetKind::Ref(_) => None,
-            TargetKind::Css(c) => Some(json!({"kind": "css", "value": c})),
-            TargetKind::Xpath(x) => Some(json!({"kind": "xpath", "value": x})),
+            TargetKind::Css(c) => Some(json!({"kind": "css", "value": c, "nth": target.pick()})),
+            TargetKind::Xpath(x) => {
+                Some(json!({"kind": "xpath", "value": x, "nth": target.pick()}))
+            }
         },
         Target::Find(f) => Some(locator_spec(&f.find)),
     }
@@ -88,7 +90,7 @@ fn failure(f: answer::PageFailure, what: &str) -> EngineError {
                 ErrorCode::AmbiguousTarget,
                 format!(
                     "{what} matches {count} elements; nothing was done. Make it match one, or pick one \
-                     (a locator's `nth`, `first`, `last`). The first {}:\n{}",
+                     (a locator's `first`, `last`, `nth N`; a selector's `>> first`, `>> last`, `>> nth=N`). The first {}:\n{}",
                     candidates.len(),
                     candidates.join("\n")
                 ),

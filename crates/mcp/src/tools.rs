@@ -381,7 +381,7 @@ pub struct ReadArgs {
 pub struct TargetArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element or ends with a pick (`li >> nth=1`, `>> first`, `>> last`).
     pub target: String,
 }
 
@@ -405,7 +405,7 @@ pub struct DragArgs {
 pub struct ClickArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element or ends with a pick (`li >> nth=1`, `>> first`, `>> last`).
     pub target: String,
     /// Whether to perform a double click instead of a single click.
     pub double_click: Option<bool>,
@@ -423,7 +423,7 @@ pub struct ClickArgs {
 pub struct TypeArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element or ends with a pick (`li >> nth=1`, `>> first`, `>> last`).
     pub target: String,
     /// Text to type into the element.
     pub text: String,
@@ -455,7 +455,7 @@ pub enum FieldType {
 pub struct FormField {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element or ends with a pick (`li >> nth=1`, `>> first`, `>> last`).
     pub target: String,
     /// Human-readable field name.
     pub name: String,
@@ -481,7 +481,7 @@ pub struct FillFormArgs {
 pub struct SelectArgs {
     /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element.
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element or ends with a pick (`li >> nth=1`, `>> first`, `>> last`).
     pub target: String,
     /// The options to select, by value or visible label: one, or several in a `<select multiple>`.
     #[schemars(length(min = 1))]

@@ -11,6 +11,7 @@ several raise :class:`~agentbrowser.AmbiguousTargetError` listing candidates (pi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, overload
@@ -63,15 +64,19 @@ class Locator(Actionable[B]):
     # -- picking one match -------------------------------------------------------------
 
     def nth(self, index: int) -> Locator[B]:
-        """The match number ``index`` (0-based; negative counts from the end) of a ``page.find`` locator."""
+        """The match number ``index`` (0-based; negative counts from the end): a ``page.find``
+        locator's ``nth``, a CSS selector's or XPath's ``>> nth=N`` (replacing an earlier pick)."""
         check_type("Locator.nth", "index", index, int, "an int")
-        if not isinstance(self.target, Mapping):
+        if isinstance(self.target, Mapping):
+            find = {**self.target["find"], "nth": index}
+            return Locator(target={"find": find}, browser=self.browser)
+        base = _without_pick(self.target)
+        if _REF.fullmatch(base.strip()):
             raise ValueError(
-                f"Locator.nth applies to page.find locators (role, text, label, ...); {self.describe()} "
-                "is a selector: make it match exactly one element"
+                f"Locator.nth picks among the matches of a selector or page.find locator; {self.describe()} "
+                "is a ref, which names one element"
             )
-        find = {**self.target["find"], "nth": index}
-        return Locator(target={"find": find}, browser=self.browser)
+        return Locator(target=f"{base} >> nth={index}", browser=self.browser)
 
     def first(self) -> Locator[B]:
         """The first match (in document order)."""
@@ -96,6 +101,17 @@ class Locator(Actionable[B]):
     def all(self) -> tuple[Locator[Any], ...] | Awaitable[tuple[Locator[Any], ...]]:
         """Every match now (at most 1000), each as a locator on its ref (``e12``)."""
         return self.browser._drive(self.browser._ops.locator_all(self))
+
+
+#: A ref id as the protocol reads one (``e3``, ``@e3``, ``ref=e3``).
+_REF = re.compile(r"(?:@|ref=)?e[0-9]+")
+#: A pick at the end of a selector string (``>> first``, ``>> last``, ``>> nth=N``).
+_PICK = re.compile(r"\s*>>\s*(?:first|last|nth=\s*-?[0-9]+)\s*$")
+
+
+def _without_pick(target: str) -> str:
+    """A selector string without its trailing pick, if it has one."""
+    return _PICK.sub("", target)
 
 
 def _text(who: str, field_name: str, value: object) -> str:

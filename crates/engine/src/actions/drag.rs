@@ -95,6 +95,7 @@ async fn gesture(
             y,
             buttons,
             modifiers: 0,
+            pressing: false,
         };
         input::mouse_event(session, "mouseMoved", &at(from.0, from.1, 0), json!({})).await?;
         let left = json!({"button": "left", "clickCount": 1});

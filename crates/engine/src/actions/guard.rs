@@ -37,6 +37,28 @@ pub(super) async fn guard_results(page: &Page, el: Subject<'_>) -> Result<Value>
     Ok(r)
 }
 
+fn set_cut_guard(page: &Page, frame: Option<world::FrameTarget>) {
+    *page.cut_guard.lock().unwrap_or_else(|e| e.into_inner()) = frame;
+}
+
+/// Removes the hit-target guard of a gesture a dialog cut short (its result was never read), so
+/// that it stops no later input (a `mouse` or `keyboard` command aimed elsewhere). Called once
+/// the dialog is answered and the page runs again; nothing when no gesture was cut.
+pub(crate) async fn drop_cut_guard(page: &Page) {
+    let frame = page
+        .cut_guard
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    let Some(frame) = frame else { return };
+    let _ = world::guard_result(page, &frame).await;
+    if frame.child {
+        for owner in world::owners(page, &frame).await.unwrap_or_default() {
+            let _ = world::guard_result(page, &owner.handle.frame).await;
+        }
+    }
+}
+
 /// Hover boundary and move events, which every pointer action may fire on its target.
 pub(super) const HOVER_EVENTS: &[&str] = &[
     "pointerover",
@@ -113,7 +135,15 @@ impl Gesture {
                 button,
                 count,
                 modifiers,
-            } => input::click(&page.session, x, y, button, count, modifiers).await,
+            } => {
+                let mark = |on: bool| {
+                    page.pointer
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .pressing = on;
+                };
+                input::click_marked(&page.session, (x, y), button, count, modifiers, mark).await
+            }
             Gesture::Hover => input::mouse_move(&page.session, x, y).await,
             Gesture::Tap => input::tap(&page.session, x, y).await,
         }
@@ -158,10 +188,15 @@ pub(super) async fn gesture(
         async move {
             let (x, y) =
                 actionable_point(page, el, what, limits, true, enabled, Some(spec)).await?;
+            // Until its result is read the guard stays in the page; a dialog the input opens
+            // ends the action here, and answering it removes the guard (`drop_cut_guard`).
+            set_cut_guard(page, Some(el.frame()));
             if let Err(e) = g.dispatch(page, x, y).await {
+                set_cut_guard(page, None);
                 let _ = guard_results(page, el).await;
                 return Err(e);
             }
+            set_cut_guard(page, None);
             let r = guard_results(page, el).await?;
             match landed(page, el, what, g, &r, nav_before)? {
                 Landed::Yes(note) => Ok(Ok(note)),

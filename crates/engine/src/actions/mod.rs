@@ -21,6 +21,7 @@ use crate::world::{self, ElementHandle};
 mod actionable;
 pub(crate) mod drag;
 mod guard;
+pub(crate) use guard::drop_cut_guard;
 
 pub use actionable::STABLE_AFTER;
 use actionable::{NotYet, actionable_point, not_yet, probe_error, retry_actionable};
@@ -614,6 +615,11 @@ where
     .await
 }
 
+/// The note of a click whose press (a `mousedown`/`pointerdown` handler) opened a dialog.
+pub(crate) const PRESS_OPENED_DIALOG: &str = "the press opened a dialog: the release was not sent \
+     (as for a user, whose release goes to the dialog), so the element got no mouseup and no click; \
+     no button stays held";
+
 /// What an action that opened a dialog reports (the rest of its work never happened).
 struct Opened {
     target: Option<ActionTarget>,
@@ -631,11 +637,22 @@ async fn or_dialog(
     work: impl std::future::Future<Output = Result<ActionOutput>>,
     opened: impl FnOnce() -> Opened,
 ) -> Result<ActionOutput> {
+    // (A click cut short otherwise, by a timeout, must not name this action's dialog.)
+    page.pointer
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .pressing = false;
     tokio::select! {
         biased;
         r = work => r,
         () = crate::events::dialogs::opened_in(Some(dialog), &page.tab_id) => {
-            let o = opened();
+            let mut o = opened();
+            let pressed = std::mem::take(
+                &mut page.pointer.lock().unwrap_or_else(|e| e.into_inner()).pressing,
+            );
+            if pressed {
+                o.report.note = Some(PRESS_OPENED_DIALOG.to_string());
+            }
             let (console_errors, page_errors) = logged_during(page, action, &o.marks);
             Ok(ActionOutput {
                 action: action.to_string(),

@@ -108,9 +108,33 @@ fn is_ref(s: &str) -> bool {
     id.len() > 1 && id.starts_with('e') && id[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Classifies a target string (see the module documentation).
+/// A target string's pick (`>> first`, `>> last`, `>> nth=N` at its end) as an index (0-based;
+/// negative from the end), and the string without it. `Err` names a malformed `>> nth=`.
+pub fn split_pick(s: &str) -> Result<(&str, Option<i64>), String> {
+    let Some(at) = s.rfind(">>") else {
+        return Ok((s, None));
+    };
+    let (base, tail) = (&s[..at], s[at + 2..].trim());
+    let index = match tail {
+        "first" => 0,
+        "last" => -1,
+        _ => match tail.strip_prefix("nth=") {
+            Some(n) => n.trim().parse::<i64>().map_err(|_| {
+                format!(
+                    "`>> {tail}` is not a pick: `nth=` takes an integer (0-based; negative counts from the end)"
+                )
+            })?,
+            // Not a pick: the whole string is the selector (the page judges it).
+            None => return Ok((s, None)),
+        },
+    };
+    Ok((base.trim_end(), Some(index)))
+}
+
+/// Classifies a target string (see the module documentation); a pick at its end
+/// (`split_pick`) is not part of the selector.
 pub fn classify(s: &str) -> TargetKind<'_> {
-    let t = s.trim();
+    let t = split_pick(s).map_or(s, |(base, _)| base).trim();
     if is_ref(t) {
         TargetKind::Ref(t)
     } else if let Some(x) = t.strip_prefix("xpath=") {
@@ -141,11 +165,27 @@ impl Target {
         match self {
             Target::Text(s) => match classify(s) {
                 TargetKind::Ref(r) => format!("ref `{r}`"),
-                TargetKind::Xpath(x) => format!("XPath `{x}`"),
-                TargetKind::Css(c) => format!("selector `{c}`"),
+                TargetKind::Xpath(x) => format!("XPath `{x}`{}", pick_text(s)),
+                TargetKind::Css(c) => format!("selector `{c}`{}", pick_text(s)),
             },
             Target::Find(f) => f.find.describe(),
         }
+    }
+
+    /// The match a selector or XPath string picks (`>> first|last|nth=N`), if any.
+    pub fn pick(&self) -> Option<i64> {
+        match self {
+            Target::Text(s) => split_pick(s).ok().and_then(|(_, n)| n),
+            Target::Find(f) => f.find.nth,
+        }
+    }
+}
+
+/// ` nth 2` for a string that picks one match, else nothing.
+fn pick_text(s: &str) -> String {
+    match split_pick(s) {
+        Ok((_, Some(n))) => format!(" nth {n}"),
+        _ => String::new(),
     }
 }
 
@@ -203,6 +243,18 @@ impl Validate for Target {
     fn validate(&self) -> Result<(), String> {
         match self {
             Target::Text(s) => {
+                let pick = match split_pick(s) {
+                    Ok((_, pick)) => pick,
+                    Err(e) => return invalid("ref", e),
+                };
+                if pick.is_some() && matches!(classify(s), TargetKind::Ref(_)) {
+                    return invalid(
+                        "ref",
+                        format!(
+                            "{s:?}: a ref names one element; `>> first|last|nth=N` picks among a CSS selector's or XPath's matches"
+                        ),
+                    );
+                }
                 let inner = match classify(s) {
                     TargetKind::Ref(r) => r,
                     TargetKind::Xpath(x) => x,
@@ -313,6 +365,21 @@ mod tests {
         assert_eq!(classify("#save"), TargetKind::Css("#save"));
         assert_eq!(classify("em"), TargetKind::Css("em"));
         assert_eq!(classify("e1x"), TargetKind::Css("e1x"));
+        assert_eq!(classify("li.item >> nth=2"), TargetKind::Css("li.item"));
+        assert_eq!(classify("//li >> last"), TargetKind::Xpath("//li"));
+        assert_eq!(split_pick("li >> first"), Ok(("li", Some(0))));
+        assert_eq!(split_pick("li >> last"), Ok(("li", Some(-1))));
+        assert_eq!(split_pick("li>>nth=-2"), Ok(("li", Some(-2))));
+        assert_eq!(split_pick("li"), Ok(("li", None)));
+        assert_eq!(split_pick("a >> b"), Ok(("a >> b", None)));
+        assert!(split_pick("li >> nth=x").is_err());
+        assert!(Target::from("e3 >> first").validate().is_err());
+        assert!(Target::from("li >> nth=1.5").validate().is_err());
+        assert!(Target::from("li >> nth=1").validate().is_ok());
+        assert_eq!(
+            Target::from("li >> nth=1").describe(),
+            "selector `li` nth 1"
+        );
     }
 
     #[test]

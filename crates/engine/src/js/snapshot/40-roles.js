@@ -153,6 +153,51 @@
     }
   }
 
+  // Every role nativeRole can give an element of each tag (an element without a valid `role`
+  // token gets nativeRole's answer; a tag not listed is always 'generic'). Keep in step with
+  // nativeRole: a role locator only computes roles for `[role]` elements and the tags listed
+  // here for its role (nativeCandidates), instead of for every element of the page.
+  const NATIVE_ROLES = {
+    a: ['link', 'generic'], button: ['button'],
+    input: ['button', 'checkbox', 'radio', 'slider', 'spinbutton', 'combobox', 'searchbox', 'ColorWell',
+      'Date', 'DateTime', 'InputTime', 'none', 'textbox'],
+    select: ['listbox', 'combobox'], textarea: ['textbox'], option: ['option'], optgroup: ['group'],
+    h1: ['heading'], h2: ['heading'], h3: ['heading'], h4: ['heading'], h5: ['heading'], h6: ['heading'],
+    img: ['none', 'image'], ul: ['list'], ol: ['list'], menu: ['list'], li: ['none', 'listitem'],
+    nav: ['navigation'], main: ['main'], header: ['sectionheader', 'banner'],
+    footer: ['sectionfooter', 'contentinfo'], aside: ['generic', 'complementary'],
+    section: ['region', 'generic'], article: ['article'], form: ['form'], search: ['search'],
+    dialog: ['dialog'], details: ['group'], summary: ['generic', 'DisclosureTriangleGrouped', 'DisclosureTriangle'],
+    fieldset: ['group'], legend: ['Legend'], label: ['LabelText'], output: ['status'],
+    progress: ['progressbar'], meter: ['meter'], dl: ['DescriptionList'], dt: ['term'], dd: ['definition'],
+    table: ['none', 'grid', 'treegrid', 'table', 'LayoutTable'], caption: ['caption'],
+    thead: ['rowgroup'], tbody: ['rowgroup'], tfoot: ['rowgroup'],
+    tr: ['generic', 'none', 'LayoutTableRow', 'row'],
+    td: ['generic', 'LayoutTableCell', 'gridcell', 'cell'],
+    th: ['generic', 'LayoutTableCell', 'rowheader', 'columnheader'],
+    p: ['paragraph'], blockquote: ['blockquote'], figure: ['figure'], figcaption: ['Figcaption'],
+    hr: ['separator'], code: ['code'], em: ['emphasis'], strong: ['strong'], del: ['deletion'],
+    s: ['deletion'], ins: ['insertion'], mark: ['mark'], sub: ['subscript'], sup: ['superscript'],
+    time: ['time'], abbr: ['Abbr'], address: ['group'], hgroup: ['group'], iframe: ['Iframe'],
+    frame: ['Iframe'], video: ['Video'], audio: ['Audio'], br: ['LineBreak'], math: ['math'],
+    ruby: ['Ruby'], canvas: ['canvas'], html: ['none'], body: ['none'],
+    svg: ['image', 'generic'], // (an SVG <a> is under a: link or generic)
+  };
+  const nativeCandidateCache = new Map();
+
+  // A CSS selector list matching every element whose role can be `role` (a superset: roleOf
+  // decides), or '*' when any element can have it (generic).
+  function nativeCandidates(role) {
+    let sel = nativeCandidateCache.get(role);
+    if (sel === undefined) {
+      const tags = [];
+      for (const t in NATIVE_ROLES) if (NATIVE_ROLES[t].includes(role)) tags.push(t);
+      sel = role === 'generic' ? '*' : ['[role]', ...tags].join(',');
+      nativeCandidateCache.set(role, sel);
+    }
+    return sel;
+  }
+
   function inputRole(el) {
     const type = (el.getAttribute('type') || '').toLowerCase();
     switch (type) {

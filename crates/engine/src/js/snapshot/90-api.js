@@ -251,7 +251,7 @@
       case 'role': {
         const w = walkContext(null, true, true, owners(document), null);
         list = [];
-        for (const r of roots) for (const el of r.querySelectorAll('*')) {
+        for (const r of roots) for (const el of r.querySelectorAll(nativeCandidates(f.value))) {
           if (roleOf(w, el) !== f.value) continue;
           if (f.name != null && !textIs(cap(nameOf(w, el), 100), f.name, exact)) continue;
           if (rendered(el)) list.push(el);
@@ -332,7 +332,7 @@
       }
     }
     const count = list.length;
-    const nth = spec.find && typeof spec.find.nth === 'number' ? spec.find.nth : null;
+    const nth = typeof spec.nth === 'number' ? spec.nth : spec.find && typeof spec.find.nth === 'number' ? spec.find.nth : null;
     if (nth !== null) {
       const i = nth < 0 ? count + nth : nth;
       list = i >= 0 && i < count ? [list[i]] : [];
