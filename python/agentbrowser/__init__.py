@@ -26,6 +26,7 @@ from .browser import (
     Keyboard,
     Mouse,
     Native,
+    Network,
     Page,
     Scripts,
     Scroll,
@@ -98,6 +99,7 @@ from .models import (
     Wait,
     WaitResult,
 )
+from .models import NetworkRequest, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions
 
 if TYPE_CHECKING:
@@ -113,6 +115,7 @@ if TYPE_CHECKING:
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
+        AsyncNetwork,
         AsyncPage,
         AsyncScripts,
         AsyncScroll,
@@ -126,6 +129,7 @@ _ASYNC = frozenset(
     | {"AsyncEmulation", "AsyncScripts"}
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
+    | {"AsyncNetwork"}
 )
 
 
@@ -150,6 +154,11 @@ __all__ = [
     "Tabs",
     "Native",
     "Diagnostics",
+    "Network",
+    "AsyncNetwork",
+    "NetworkRequest",
+    "RequestDetail",
+    "RequestLog",
     "Dialogs",
     "Keyboard",
     "Mouse",

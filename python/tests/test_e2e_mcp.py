@@ -77,6 +77,8 @@ CORE = [
     "browser_diff",
     "browser_take_screenshot",
     "browser_console_messages",
+    "browser_network_requests",
+    "browser_network_request",
     "browser_read",
     "browser_resize",
 ]

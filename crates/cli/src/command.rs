@@ -12,8 +12,8 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
-    SessionCmd, SetCmd, TabCmd,
+    AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, HarCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
+    NetworkCmd, SessionCmd, SetCmd, TabCmd,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -160,6 +160,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             })
         }
         Cmd::Clipboard(c) => clipboard(c),
+        Cmd::Network(n) => network(n)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -880,6 +881,36 @@ fn mouse(m: MouseCmd) -> Command {
             })
         }
     }
+}
+
+fn network(n: NetworkCmd) -> Result<Command, Failure> {
+    use agentbrowser_protocol::{
+        HarStartParams, HarStopParams, NetworkRequestParams, NetworkRequestsParams,
+    };
+    Ok(match n {
+        NetworkCmd::Requests {
+            clear,
+            filter,
+            types,
+            method,
+            status,
+            limit,
+        } => Command::NetworkRequests(NetworkRequestsParams {
+            clear: clear.then_some(true),
+            filter,
+            types,
+            method,
+            status,
+            limit,
+        }),
+        NetworkCmd::Request { id, max_bytes } => {
+            Command::NetworkRequest(NetworkRequestParams { id, max_bytes })
+        }
+        NetworkCmd::Har(HarCmd::Start { content }) => Command::HarStart(HarStartParams { content }),
+        NetworkCmd::Har(HarCmd::Stop { path }) => Command::HarStop(HarStopParams {
+            path: path.map(|p| absolute("har_stop", &p)).transpose()?,
+        }),
+    })
 }
 
 fn clipboard(c: ClipboardCmd) -> Command {

@@ -85,6 +85,12 @@ error_codes! {
     NoDialog => "no_dialog",
     /// The active page cannot use the clipboard: it is not a secure context (https, localhost or 127.0.0.1), or the browser refused the clipboard.
     ClipboardUnavailable => "clipboard_unavailable",
+    /// `network request ID` names no request of the log (never logged, cleared, or dropped from the bounded log); `network requests` lists the ids.
+    RequestNotFound => "request_not_found",
+    /// `network har stop` with no HAR recording running; `network har start` begins one.
+    HarNotStarted => "har_not_started",
+    /// `network har start` while a HAR recording runs; `network har stop [path]` writes it first.
+    HarAlreadyStarted => "har_already_started",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -336,6 +336,14 @@ macro_rules! for_each_command {
             Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
+            /// The active tab's request log (bounded, from the tab's first request; also its iframes and the popups it opened), filtered by URL glob, type, method and status; `clear` empties it after reading.
+            NetworkRequests(NetworkRequestsParams) -> NetworkRequestsOutput => "network_requests" [Read],
+            /// One request of the log in full: headers, post data and the response body (fetched from Chromium on demand, bounded; binary as base64).
+            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read],
+            /// Start recording the session's traffic (every tab) as HAR; `content` picks the bodies kept (text, all, none).
+            HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
+            /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.
+            HarStop(HarStopParams) -> HarStopOutput => "har_stop" [Session],
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

@@ -12,6 +12,7 @@ pub mod reference;
 pub mod strict;
 pub mod validate;
 
+pub use caps::network::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
