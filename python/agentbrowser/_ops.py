@@ -837,7 +837,7 @@ def network_request(request_id: str, max_bytes: int | None) -> Op[RequestDetail]
     """One request of the log in full, its body fetched now."""
     if not isinstance(request_id, str) or not request_id:
         raise ValueError(f"request_id must be an id from requests(), got {request_id!r}")
-    params: dict[str, Any] = {"id": request_id}
+    params: dict[str, Any] = {"requestId": request_id}
     if max_bytes is not None:
         params["maxBytes"] = _count("max_bytes", max_bytes)
     data = yield Call("network_request", params)

@@ -44,6 +44,10 @@ _ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-ur
 ImageFormat = Literal["png", "jpeg", "webp"]
 _ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp")))
 
+#: What a HAR recording keeps of the response bodies.
+HarContent = Literal["text", "all", "none"]
+_HarContent = cast("_d.Check[HarContent]", _d.literal(("text", "all", "none")))
+
 #: A color scheme the page's `prefers-color-scheme` reports.
 ColorScheme = Literal["dark", "light", "no-preference"]
 _ColorScheme = cast("_d.Check[ColorScheme]", _d.literal(("dark", "light", "no-preference")))
@@ -1497,6 +1501,235 @@ class ErrorsOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkRequestsOutput:
+    """Result of `network_requests`."""
+
+    tab: str
+    """The tab read (the active one)."""
+    requests: tuple[NetworkRequestEntry, ...]
+    """The requests matching, oldest first (the newest `limit` of them)."""
+    matched: int
+    """How many requests matched (more than listed when `truncated`)."""
+    truncated: bool
+    """Whether the list was cut at `limit`."""
+    dropped: int
+    """Requests since the last clear that fell out of the log before this read (it keeps the newest 1000 per tab), whatever
+    the filters.
+    """
+    cleared: bool
+    """Whether the log was emptied after this read."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> NetworkRequestsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestsOutput."""
+        o = _d.Fields("NetworkRequestsOutput", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            requests=o.req("requests", _d.array(NetworkRequestEntry.decode)),
+            matched=o.req("matched", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            cleared=o.req("cleared", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkRequestEntry:
+    """One request of the log (a redirect is one entry per hop)."""
+
+    id: str
+    """The id `network_request` takes (unique in the session)."""
+    url: str
+    """The URL requested."""
+    method: str
+    """The HTTP method."""
+    resource_type: str
+    """The resource type, lowercase (`document`, `script`, `xhr`, `fetch`, `image`, ...)."""
+    status: int | None
+    """The HTTP status (null before the response, or when the request failed)."""
+    mime_type: str
+    """The response's MIME type ("" before the response)."""
+    state: str
+    """`pending`, `finished`, `failed` or `redirected` (this hop answered with a redirect)."""
+    error: str | None
+    """Why the request failed (Chromium's error text, such as `net::ERR_CONNECTION_REFUSED`)."""
+    source: RequestSource
+    """Where it came from."""
+    started_at: float
+    """When it was sent, in milliseconds since the Unix epoch."""
+    duration_ms: float | None
+    """From sending to the last byte (or the failure), in milliseconds (null while pending)."""
+    encoded_bytes: int | None
+    """Bytes received over the network for it (null until it finished)."""
+    from_cache: bool
+    """Whether it was served from a cache (memory or disk) or a service worker."""
+    redirected_from: str | None
+    """The id of the hop this one is a redirect of (absent for the first hop)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> NetworkRequestEntry:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestEntry."""
+        o = _d.Fields("NetworkRequestEntry", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            url=o.req("url", _d.string),
+            method=o.req("method", _d.string),
+            resource_type=o.req("resourceType", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            mime_type=o.req("mimeType", _d.string),
+            state=o.req("state", _d.string),
+            error=o.opt("error", _d.string),
+            source=o.req("source", RequestSource.decode),
+            started_at=o.req("startedAt", _d.number),
+            duration_ms=o.opt("durationMs", _d.number),
+            encoded_bytes=o.opt("encodedBytes", _INT_0_TO_ANY),
+            from_cache=o.req("fromCache", _d.boolean),
+            redirected_from=o.opt("redirectedFrom", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSource:
+    """Where a request came from."""
+
+    kind: str
+    """`page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process), `worker` (a worker of the tab)
+    or `popup` (a tab this tab opened).
+    """
+    tab: str
+    """The tab the request was made in."""
+    frame_id: str
+    """The frame that made it ("" for a worker or when Chromium did not say)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RequestSource:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RequestSource."""
+        o = _d.Fields("RequestSource", raw, path)
+        return cls(kind=o.req("kind", _d.string), tab=o.req("tab", _d.string), frame_id=o.req("frameId", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class RequestDetailOutput:
+    """Result of `network_request`: one request in full."""
+
+    request: NetworkRequestEntry
+    """The request as the log lists it."""
+    status_text: str
+    """The HTTP status text ("" when none)."""
+    request_headers: Mapping[str, str]
+    """The request headers as sent (with the cookies and the like Chromium adds, when it said)."""
+    response_headers: Mapping[str, str]
+    """The response headers (empty before the response)."""
+    headers_truncated: bool
+    """Whether a side's headers were cut at 16 KiB."""
+    post_data: str | None
+    """The request body (post data), cut at 64 KiB (null when none)."""
+    post_data_truncated: bool
+    """Whether `postData` was cut."""
+    body: ResponseBody | None
+    """The response body (null when there is none to give: see `bodyUnavailable`)."""
+    body_unavailable: str | None
+    """Why there is no body (still loading, failed, a redirect, or Chromium no longer has it)."""
+    remote_address: str | None
+    """The server's IP address and port, when known."""
+    protocol: str | None
+    """The HTTP protocol (`http/1.1`, `h2`, ...), when known."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RequestDetailOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RequestDetailOutput."""
+        o = _d.Fields("RequestDetailOutput", raw, path)
+        return cls(
+            request=o.req("request", NetworkRequestEntry.decode),
+            status_text=o.req("statusText", _d.string),
+            request_headers=o.req("requestHeaders", _d.record(_d.string)),
+            response_headers=o.req("responseHeaders", _d.record(_d.string)),
+            headers_truncated=o.req("headersTruncated", _d.boolean),
+            post_data=o.opt("postData", _d.string),
+            post_data_truncated=o.req("postDataTruncated", _d.boolean),
+            body=o.opt("body", ResponseBody.decode),
+            body_unavailable=o.opt("bodyUnavailable", _d.string),
+            remote_address=o.opt("remoteAddress", _d.string),
+            protocol=o.opt("protocol", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseBody:
+    """A response body as Chromium kept it."""
+
+    text: str
+    """The body: text as is, binary as base64 (see `encoding`)."""
+    encoding: str
+    """`utf8` (text) or `base64` (binary, or text Chromium sent encoded)."""
+    size: int
+    """The whole body's size in bytes (decoded)."""
+    truncated: bool
+    """Whether `text` holds only the first `maxBytes` bytes."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ResponseBody:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ResponseBody."""
+        o = _d.Fields("ResponseBody", raw, path)
+        return cls(
+            text=o.req("text", _d.string),
+            encoding=o.req("encoding", _d.string),
+            size=o.req("size", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HarStartOutput:
+    """Result of `har_start`."""
+
+    content: HarContent
+    """The content mode recording."""
+    started_at: float
+    """When recording began, in milliseconds since the Unix epoch."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HarStartOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HarStartOutput."""
+        o = _d.Fields("HarStartOutput", raw, path)
+        return cls(content=o.req("content", _HarContent), started_at=o.req("startedAt", _d.number))
+
+
+@dataclass(frozen=True, slots=True)
+class HarStopOutput:
+    """Result of `har_stop`."""
+
+    path: str
+    """The file written (absolute)."""
+    entries: int
+    """Entries written."""
+    pages: int
+    """Pages written."""
+    dropped: int
+    """Entries left out: the recording keeps at most 5000."""
+    bodies_missing: int
+    """Bodies the mode asked for that Chromium no longer had or that failed (each entry says so in its `comment`)."""
+    bytes: int
+    """Size of the file in bytes."""
+    content: HarContent
+    """The content mode recorded."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HarStopOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HarStopOutput."""
+        o = _d.Fields("HarStopOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            entries=o.req("entries", _INT_0_TO_ANY),
+            pages=o.req("pages", _INT_0_TO_ANY),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            bodies_missing=o.req("bodiesMissing", _INT_0_TO_ANY),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            content=o.req("content", _HarContent),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class DialogStatusOutput:
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -2013,6 +2246,14 @@ DiffOutputActions = Literal["diff"]
 ConsoleOutputActions = Literal["console"]
 #: The actions whose result is ErrorsOutput.
 ErrorsOutputActions = Literal["errors"]
+#: The actions whose result is NetworkRequestsOutput.
+NetworkRequestsOutputActions = Literal["network_requests"]
+#: The actions whose result is RequestDetailOutput.
+RequestDetailOutputActions = Literal["network_request"]
+#: The actions whose result is HarStartOutput.
+HarStartOutputActions = Literal["har_start"]
+#: The actions whose result is HarStopOutput.
+HarStopOutputActions = Literal["har_stop"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -2140,6 +2381,10 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "diff": DiffOutput.decode,
         "console": ConsoleOutput.decode,
         "errors": ErrorsOutput.decode,
+        "network_requests": NetworkRequestsOutput.decode,
+        "network_request": RequestDetailOutput.decode,
+        "har_start": HarStartOutput.decode,
+        "har_stop": HarStopOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -2298,6 +2543,22 @@ def decode_result(action: ConsoleOutputActions, raw: object) -> ConsoleOutput: .
 
 @overload
 def decode_result(action: ErrorsOutputActions, raw: object) -> ErrorsOutput: ...
+
+
+@overload
+def decode_result(action: NetworkRequestsOutputActions, raw: object) -> NetworkRequestsOutput: ...
+
+
+@overload
+def decode_result(action: RequestDetailOutputActions, raw: object) -> RequestDetailOutput: ...
+
+
+@overload
+def decode_result(action: HarStartOutputActions, raw: object) -> HarStartOutput: ...
+
+
+@overload
+def decode_result(action: HarStopOutputActions, raw: object) -> HarStopOutput: ...
 
 
 @overload

@@ -43,9 +43,9 @@ APP = """<!doctype html><title>Net</title><img src="/pixel.png" alt="p"><h1>Net<
 <script>
 (async () => {
   await (await fetch('/api/items?page=2&q=a%20b')).json();
-  await fetch('/api/save', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                            body: JSON.stringify({name: 'Ann'})});
-  await fetch('/gone');
+  await (await fetch('/api/save', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                   body: JSON.stringify({name: 'Ann'})})).text();
+  await (await fetch('/gone')).text();
   document.title = 'ready';
 })();
 </script>"""

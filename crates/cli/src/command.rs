@@ -904,7 +904,10 @@ fn network(n: NetworkCmd) -> Result<Command, Failure> {
             limit,
         }),
         NetworkCmd::Request { id, max_bytes } => {
-            Command::NetworkRequest(NetworkRequestParams { id, max_bytes })
+            Command::NetworkRequest(NetworkRequestParams {
+                request_id: id,
+                max_bytes,
+            })
         }
         NetworkCmd::Har(HarCmd::Start { content }) => Command::HarStart(HarStartParams { content }),
         NetworkCmd::Har(HarCmd::Stop { path }) => Command::HarStop(HarStopParams {

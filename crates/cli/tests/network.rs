@@ -28,9 +28,10 @@ const APP: &str = r#"<!doctype html><title>App</title>
 <script>
 window.done = (async () => {
   await (await fetch('/data.json')).json();
-  await fetch('/missing.txt');
-  await fetch('/submit', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Ann', n: 3})});
-  await fetch('/old');
+  // (Bodies are read: Chromium reports a fetch finished once the page drained its body.)
+  await (await fetch('/missing.txt')).text();
+  await (await fetch('/submit', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Ann', n: 3})})).text();
+  await (await fetch('/old')).text();
   const x = new XMLHttpRequest(); x.open('GET', '/notes.txt'); x.send();
   await new Promise(r => x.onload = r);
   document.title = 'ready';
@@ -210,7 +211,7 @@ fn request_log_with_filters_and_bad_filters() {
     let cleared = cli.ok(&["network", "requests", "--clear"]);
     assert_eq!(cleared["cleared"], true);
     assert!(!cleared["requests"].as_array().unwrap().is_empty());
-    cli.eval("fetch('/notes.txt?after').then(() => 1)");
+    cli.eval("fetch('/notes.txt?after').then(r => r.text())");
     assert!(eventually(Duration::from_secs(5), || {
         let r = cli.ok(&["network", "requests"]);
         urls(&r) == [s.url("/notes.txt?after")] && r["requests"][0]["state"] == "finished"
@@ -310,7 +311,7 @@ fn log_survives_navigation_and_is_bounded() {
     s.route(
         "/many",
         Page::html(
-            "<title>many</title><script>window.go = async (n) => { for (let i = 0; i < n; i++) await fetch('/tiny?' + i); return n; };</script>",
+            "<title>many</title><script>window.go = async (n) => { for (let i = 0; i < n; i++) await (await fetch('/tiny?' + i)).text(); return n; };</script>",
         ),
     );
     let cli = Cli::new("net-bound");
@@ -349,13 +350,13 @@ fn iframe_of_another_origin_and_popups_say_where_they_came_from() {
     );
     s.route(
         "/frame",
-        Page::html("<title>Frame</title><script>fetch('/from-frame.json')</script>"),
+        Page::html("<title>Frame</title><script>fetch('/from-frame.json').then(r => r.text())</script>"),
     );
     s.route("/from-frame.json", Page::typed("application/json", "{}"));
     s.route(
         "/popup",
         Page::html(
-            "<title>Popup</title><script>setInterval(() => fetch('/from-popup.txt'), 100)</script>",
+            "<title>Popup</title><script>setInterval(() => fetch('/from-popup.txt').then(r => r.text()), 100)</script>",
         ),
     );
     s.route("/from-popup.txt", Page::typed("text/plain", "p"));

@@ -127,7 +127,7 @@ pub(crate) async fn request(
         .chain(others.iter().map(|p| (p, false)))
         .find_map(|(pg, popup)| {
             pg.network
-                .find(&p.id)
+                .find(&p.request_id)
                 .map(|e| (e, pg.tab_id.clone(), popup))
         });
     let Some((e, tab, popup)) = found else {
@@ -136,7 +136,7 @@ pub(crate) async fn request(
             format!(
                 "no request `{}` in the request logs: it was never logged, or it fell out of the \
                  log (each tab keeps its newest {}); `network requests` lists the ids",
-                p.id,
+                p.request_id,
                 agentbrowser_protocol::REQUESTS_KEPT
             ),
         ));
@@ -305,8 +305,11 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         }
     };
     let mut pending = pending;
-    let waited = tokio::time::timeout_at(cx.limits.deadline, pending.wait_for(|n| *n == 0)).await;
-    if waited.is_err() {
+    // (The answer's guard is dropped at once: it must not live across the writes below.)
+    let settled = tokio::time::timeout_at(cx.limits.deadline, pending.wait_for(|n| *n == 0))
+        .await
+        .is_ok_and(|r| r.is_ok());
+    if !settled {
         crate::warnings::note(
             "some bodies were still being fetched at the timeout; their entries say so",
         );

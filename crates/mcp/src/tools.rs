@@ -1616,7 +1616,7 @@ async fn network_request(cx: Ctx, a: NetworkRequestArgs) -> Result<Answer, ToolE
     };
     let out: RequestDetailOutput = cx
         .get(Command::NetworkRequest(NetworkRequestParams {
-            id: a.id,
+            request_id: a.id,
             max_bytes: Some(max),
         }))
         .await?;

@@ -219,16 +219,16 @@ pub struct NetworkRequestsOutput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkRequestParams {
-    /// The request's id, as `network_requests` lists it.
-    pub id: String,
+    /// The request's id, as `network_requests` lists it (`r12`).
+    pub request_id: String,
     /// Most bytes of the response body returned (default 262144, at most 16777216).
     pub max_bytes: Option<u64>,
 }
 
 impl Validate for NetworkRequestParams {
     fn validate(&self) -> Result<(), String> {
-        if self.id.trim().is_empty() {
-            return invalid("id", "empty; `network requests` lists the ids");
+        if self.request_id.trim().is_empty() {
+            return invalid("requestId", "empty; `network requests` lists the ids");
         }
         match self.max_bytes {
             Some(n) if !(1..=MAX_BODY_MAX_BYTES).contains(&n) => invalid(
