@@ -19,6 +19,7 @@ import pytest
 from conftest import aeventually, eventually
 from haralyzer import HarParser
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT6
 
 from agentbrowser import AsyncBrowser, Browser, BrowserError, NetworkRequest, RequestDetail, RequestLog
 
@@ -115,7 +116,7 @@ def _validate_har(path: Path) -> dict[str, Any]:
     """The HAR at ``path``, checked against the HAR 1.2 JSON schema and opened by haralyzer."""
     har = json.loads(path.read_text())
     resources = [
-        (schema["$id"], Resource.from_contents(schema, default_specification=jsonschema.Draft6Validator.META_SCHEMA))
+        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT6))
         for schema in (json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.json"))
     ]
     registry: Registry[Any] = Registry().with_resources(resources)

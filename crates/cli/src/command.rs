@@ -903,12 +903,10 @@ fn network(n: NetworkCmd) -> Result<Command, Failure> {
             status,
             limit,
         }),
-        NetworkCmd::Request { id, max_bytes } => {
-            Command::NetworkRequest(NetworkRequestParams {
-                request_id: id,
-                max_bytes,
-            })
-        }
+        NetworkCmd::Request { id, max_bytes } => Command::NetworkRequest(NetworkRequestParams {
+            request_id: id,
+            max_bytes,
+        }),
         NetworkCmd::Har(HarCmd::Start { content }) => Command::HarStart(HarStartParams { content }),
         NetworkCmd::Har(HarCmd::Stop { path }) => Command::HarStop(HarStopParams {
             path: path.map(|p| absolute("har_stop", &p)).transpose()?,

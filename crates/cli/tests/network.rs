@@ -350,7 +350,9 @@ fn iframe_of_another_origin_and_popups_say_where_they_came_from() {
     );
     s.route(
         "/frame",
-        Page::html("<title>Frame</title><script>fetch('/from-frame.json').then(r => r.text())</script>"),
+        Page::html(
+            "<title>Frame</title><script>fetch('/from-frame.json').then(r => r.text())</script>",
+        ),
     );
     s.route("/from-frame.json", Page::typed("application/json", "{}"));
     s.route(

@@ -73,7 +73,7 @@ class NetworkRequest(Bounded):
             id=wire.id,
             url=wire.url,
             method=wire.method,
-            resource_type=wire.resourceType,
+            resource_type=wire.resource_type,
             status=wire.status,
             raw=raw,
         )
@@ -147,8 +147,8 @@ class RequestDetail(Bounded):
             url=wire.request.url,
             method=wire.request.method,
             status=wire.request.status,
-            request_headers=dict(wire.requestHeaders),
-            response_headers=dict(wire.responseHeaders),
+            request_headers=dict(wire.request_headers),
+            response_headers=dict(wire.response_headers),
             body=body,
             raw=raw,
         )

@@ -141,6 +141,8 @@ struct Inner {
     floor: u64,
     /// The entry of each request in flight (the latest hop of a redirect chain).
     live: HashMap<Key, u64>,
+    /// The entries of requests done lately: their raw response headers may come after the end.
+    done: HashMap<Key, u64>,
     /// Raw request/response headers that came before their request's entry.
     early_request: HashMap<Key, BTreeMap<String, String>>,
     early_response: HashMap<Key, (BTreeMap<String, String>, Option<u64>)>,
@@ -165,6 +167,7 @@ impl NetworkLog {
             ring: Ring::new(REQUESTS_KEPT),
             floor: 0,
             live: HashMap::new(),
+            done: HashMap::new(),
             early_request: HashMap::new(),
             early_response: HashMap::new(),
             board,
@@ -374,9 +377,28 @@ impl NetworkLog {
                             e.status = u16::try_from(code).ok();
                         }
                     }
-                    _ => {
-                        l.early_response.insert(key, (h, size));
-                    }
+                    _ => match l.done.get(&key).copied() {
+                        // After the end: the entry (and its copy in a HAR recording) get them.
+                        Some(seq) => {
+                            let amended = l
+                                .ring
+                                .get_mut(seq)
+                                .filter(|e| !e.has_response_extra)
+                                .map(|e| {
+                                    e.response_headers = h;
+                                    e.headers_truncated |= truncated;
+                                    e.headers_text_size = size;
+                                    e.has_response_extra = true;
+                                    e.clone()
+                                });
+                            if let Some(e) = amended {
+                                l.board.amend(e);
+                            }
+                        }
+                        None => {
+                            l.early_response.insert(key, (h, size));
+                        }
+                    },
                 }
             }
             "Network.requestServedFromCache" => {
@@ -388,6 +410,10 @@ impl NetworkLog {
                 let Some(seq) = l.live.remove(&key) else {
                     return;
                 };
+                if l.done.len() >= 256 {
+                    l.done.clear();
+                }
+                l.done.insert(key, seq);
                 let failed = ev.method == "Network.loadingFailed";
                 if let Some(e) = l.ring.get_mut(seq) {
                     e.ended_ts = p.get("timestamp").and_then(Value::as_f64);
@@ -646,6 +672,15 @@ impl NetworkBoard {
     fn page_started(&self, tab: &str, url: &str, at: f64) {
         if let Some(r) = self.lock().as_mut() {
             r.new_page(tab, url, at);
+        }
+    }
+
+    /// Replaces the recorded copy of `entry` (raw response headers that came after its end).
+    fn amend(&self, entry: Entry) {
+        if let Some(r) = self.lock().as_mut()
+            && let Some(item) = r.items.iter_mut().rev().find(|i| i.entry.id == entry.id)
+        {
+            item.entry = entry;
         }
     }
 
