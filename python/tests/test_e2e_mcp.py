@@ -611,3 +611,21 @@ def test_resize(agentbrowser_bin: Path, server: str) -> None:
             assert "invalid_argument:" in await error(session, "browser_resize", width=0, height=444)
 
     asyncio.run(main())
+
+
+def test_network_tools(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/console")
+            await call(session, "browser_evaluate", function="() => fetch('/nowhere').then(r => r.text())")
+            listed = await call(session, "browser_network_requests", filter="nowhere")
+            m = re.search(r"(r\d+) GET 404 fetch " + re.escape(f"{server}/nowhere"), listed)
+            assert m, listed
+            everything = await call(session, "browser_network_requests", includeStatic=True)
+            assert f"GET 200 document {server}/console" in everything, everything
+            detail = await call(session, "browser_network_request", id=m.group(1))
+            assert "response headers:" in detail and "body (" in detail, detail
+            missing = await error(session, "browser_network_request", id="r999999")
+            assert "request_not_found" in missing, missing
+
+    asyncio.run(main())

@@ -173,6 +173,10 @@ fn every_command_answers_as_pinned() {
     run(a(&["console", "--level", "loud"]));
     run(a(&["errors", "--clear"]));
     run(a(&["errors"]));
+    run(a(&["network", "requests", "--status", "2x"]));
+    run(a(&["network", "requests", "--type", "pictures"]));
+    run(a(&["network", "request", "r999999"]));
+    run(a(&["network", "har", "stop"]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["wait", "form", "--state", "attached"]));
