@@ -9,13 +9,12 @@ it. :class:`RequestDetail` holds one request's headers and response body.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from .. import _wire_types as w
-from ._bounded import Bounded
-from .diagnostics import _Entries
+from ._bounded import Bounded, clip_repr
 
 #: What a HAR recording keeps of the response bodies.
 HarContentMode = Literal["text", "all", "none"]
@@ -80,7 +79,7 @@ class NetworkRequest(Bounded):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class RequestLog(_Entries[NetworkRequest]):
+class RequestLog:
     """The requests of one read, oldest first: a sequence of :class:`NetworkRequest`.
 
     ``matched`` counts the requests that passed the filters (more than listed when
@@ -112,8 +111,24 @@ class RequestLog(_Entries[NetworkRequest]):
             raw=raw,
         )
 
-    def _entries(self) -> tuple[NetworkRequest, ...]:
-        return self.requests
+    def __len__(self) -> int:
+        return len(self.requests)
+
+    def __iter__(self) -> Iterator[NetworkRequest]:
+        return iter(self.requests)
+
+    @overload
+    def __getitem__(self, i: int) -> NetworkRequest: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[NetworkRequest, ...]: ...
+    def __getitem__(self, i: int | slice) -> NetworkRequest | tuple[NetworkRequest, ...]:
+        return self.requests[i]
+
+    def __repr__(self) -> str:
+        return (
+            f"RequestLog(tab={self.tab!r}, requests={clip_repr(self.requests)}, matched={self.matched}, "
+            f"truncated={self.truncated}, dropped={self.dropped}, cleared={self.cleared})"
+        )
 
 
 @dataclass(frozen=True, slots=True, repr=False)
