@@ -416,6 +416,8 @@ class Run:
         M = Measurement
         return [
             M("open", "open form.html (navigate + load)", lambda c: c.open(form)),
+            M("open_5k", "open large-5k.html (navigate + load; request log on; compare: ab baseline socket without it)", lambda c: c.open(self.url("large-5k.html"))),
+            M("open_5k_har", "open large-5k.html while recording HAR (compare: open_5k)", only((AbSocket,), lambda c: c.open_recording_har(self.url("large-5k.html"), self.tmp / "tmp" / f"bench-{c.name}.har")), page="form.html"),
             M("eval_title", "eval document.title, one call", eval_title, page="form.html"),
             M("spawn", "spawn /bin/true (process floor of the CLI rows)", only((Floor,), lambda f: f.spawn(burst))),
             M("titles50", "50 × title", lambda c: c.titles(50)),

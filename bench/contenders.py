@@ -223,6 +223,17 @@ class AbJson(Contender):
     def open(self, url: str) -> dict[str, Any]:
         return {"ms": self.run([{"action": "open", "url": url}])[0][0]}
 
+    def open_recording_har(self, url: str, har: Path) -> dict[str, Any]:
+        """``open`` timed while a HAR recording (content ``text``) runs; start and stop untimed."""
+        self.run([{"action": "har_start", "content": "text"}])
+        try:
+            ms = self.run([{"action": "open", "url": url}])[0][0]
+        finally:
+            _, answers = self.run([{"action": "har_stop", "path": str(har)}])
+        if not (answers[0].get("data") or {}).get("entries"):
+            raise BenchError("the HAR recorded no entries")
+        return {"ms": ms}
+
     def snapshot(self, interactive: bool) -> dict[str, Any]:
         samples, answers = self.run([{"action": "snapshot", "interactive": interactive}])
         data = answers[0].get("data") or {}

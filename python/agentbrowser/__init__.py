@@ -26,6 +26,7 @@ from .browser import (
     Keyboard,
     Mouse,
     Native,
+    Network,
     Page,
     Scripts,
     Scroll,
@@ -110,6 +111,7 @@ from .models import (
     WaitResult,
 )
 from .models.state import Cookie, StateFile, StateListing
+from .models import NetworkRequest, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions
 from ._session_id import session_id
 
@@ -129,6 +131,7 @@ if TYPE_CHECKING:
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
+        AsyncNetwork,
         AsyncPage,
         AsyncScripts,
         AsyncScroll,
@@ -143,6 +146,7 @@ _ASYNC = frozenset(
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
     | {"AsyncCookies", "AsyncStorage", "AsyncState"}
+    | {"AsyncNetwork"}
 )
 
 
@@ -167,6 +171,11 @@ __all__ = [
     "Tabs",
     "Native",
     "Diagnostics",
+    "Network",
+    "AsyncNetwork",
+    "NetworkRequest",
+    "RequestDetail",
+    "RequestLog",
     "Dialogs",
     "Keyboard",
     "Mouse",

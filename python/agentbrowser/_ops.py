@@ -71,6 +71,7 @@ from .models.emulation import (
     EmulationSettings,
     Injection,
 )
+from .models.network import HAR_CONTENT_MODES, RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models._actionable import Actionable
 from .models.snapshot import rebuild
 
@@ -1029,6 +1030,76 @@ def vitals(url: str | None) -> Op[Vitals]:
         params["url"] = _non_empty_str("url", url)
     data = yield Call("vitals", params)
     return Vitals.from_wire(w.decode_result("vitals", data), data)
+# -- network ------------------------------------------------------------------------
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    return value
+
+
+def network_requests(
+    clear: bool,
+    url_pattern: str | None,
+    resource_type: str | Sequence[str] | None,
+    method: str | None,
+    status: str | int | None,
+    limit: int | None,
+) -> Op[RequestLog]:
+    """The active tab's request log (and its popups'), filtered."""
+    params = _clear_flag(clear)
+    if url_pattern is not None:
+        if not isinstance(url_pattern, str) or not url_pattern:
+            raise ValueError(f"url_pattern must be a non-empty string (a URL glob), got {url_pattern!r}")
+        params["filter"] = url_pattern
+    if resource_type is not None:
+        types = [resource_type] if isinstance(resource_type, str) else list(resource_type)
+        for t in types:
+            if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
+                raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
+        params["type"] = [t.lower() for t in types]
+    if method is not None:
+        if not isinstance(method, str) or not method.isalpha():
+            raise ValueError(f"method must be an HTTP method such as 'GET' or 'POST', got {method!r}")
+        params["method"] = method
+    if status is not None:
+        if isinstance(status, bool) or not isinstance(status, (str, int)):
+            raise TypeError(f"status must be '200', '2xx', '400-499' or an int, got {type(status).__name__}")
+        params["status"] = str(status)
+    if limit is not None:
+        params["limit"] = _count("limit", limit)
+    data = yield Call("network_requests", params)
+    return RequestLog.from_wire(w.decode_result("network_requests", data), data)
+
+
+def network_request(request_id: str, max_bytes: int | None) -> Op[RequestDetail]:
+    """One request of the log in full, its body fetched now."""
+    if not isinstance(request_id, str) or not request_id:
+        raise ValueError(f"request_id must be an id from requests(), got {request_id!r}")
+    params: dict[str, Any] = {"requestId": request_id}
+    if max_bytes is not None:
+        params["maxBytes"] = _count("max_bytes", max_bytes)
+    data = yield Call("network_request", params)
+    return RequestDetail.from_wire(w.decode_result("network_request", data), data)
+
+
+def har_start(content: HarContentMode) -> Op[None]:
+    """Start recording the session's traffic as HAR."""
+    if content not in HAR_CONTENT_MODES:
+        raise ValueError(f"content must be one of {', '.join(HAR_CONTENT_MODES)}; got {content!r}")
+    data = yield Call("har_start", {"content": content})
+    w.decode_result("har_start", data)
+    return None
+
+
+def har_stop(path: str | os.PathLike[str] | None) -> Op[Path]:
+    """Stop recording and write the HAR; returns the file written."""
+    params: dict[str, Any] = {}
+    if path is not None:
+        params["path"] = str(Path(path).absolute())
+    data = yield Call("har_stop", params)
+    return Path(w.decode_result("har_stop", data).path)
 
 
 # -- tabs, session, native -------------------------------------------------------------

@@ -76,6 +76,7 @@ from .models import (
 from .models._actionable import Actionable
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.network import HarContentMode, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ __all__ = [
     "AsyncFrame",
     "AsyncNative",
     "AsyncDiagnostics",
+    "AsyncNetwork",
     "AsyncEmulation",
     "AsyncScripts",
     "AsyncScroll",
@@ -391,6 +393,8 @@ class AsyncPage:
         self.frames = AsyncFrames(browser)
         #: The web storage of this tab's origin: ``page.storage.get(key, area="local")``.
         self.storage = AsyncStorage(browser)
+        #: The request log of this tab and the session's HAR recording: ``page.network.requests()``.
+        self.network = AsyncNetwork(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -986,6 +990,48 @@ class AsyncDialogs:
 
     def __repr__(self) -> str:
         return f"<AsyncDialogs of {self._b!r}>"
+
+
+class AsyncNetwork:
+    """The active tab's request log and the session's HAR recording; mirrors :class:`~agentbrowser.Network`."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def requests(
+        self,
+        *,
+        clear: bool = False,
+        url_pattern: str | None = None,
+        resource_type: str | Sequence[str] | None = None,
+        method: str | None = None,
+        status: str | int | None = None,
+        limit: int | None = None,
+    ) -> RequestLog:
+        """The requests, oldest first (the newest ``limit``, default 100): ``url_pattern`` is a
+        URL glob (without a wildcard, a URL part), ``resource_type`` one type or several
+        (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
+        ``clear`` empties the log after this read."""
+        return await self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+
+    async def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
+        """One request in full: headers, post data and the response body fetched now (``str`` or
+        ``bytes``, cut at ``max_bytes``, default 262144); raises
+        :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
+        return await self._b._drive(_ops.network_request(request_id, max_bytes))
+
+    async def har_start(self, *, content: HarContentMode = "text") -> None:
+        """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
+        (binary as base64) or ``none``."""
+        await self._b._drive(_ops.har_start(content))
+
+    async def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
+        its path. A failed write raises and keeps the recording, so this can be retried."""
+        return await self._b._drive(_ops.har_stop(path))
+
+    def __repr__(self) -> str:
+        return f"<AsyncNetwork of {self._b!r}>"
 
 
 class AsyncDiagnostics:

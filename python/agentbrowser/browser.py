@@ -78,6 +78,7 @@ from .models import (
 from .models._actionable import Actionable
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.network import HarContentMode, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ __all__ = [
     "Frame",
     "Native",
     "Diagnostics",
+    "Network",
     "Emulation",
     "Scripts",
     "Scroll",
@@ -385,6 +387,8 @@ class Page:
         self.frames = Frames(browser)
         #: The web storage of this tab's origin: ``page.storage.get(key, area="local")``.
         self.storage = Storage(browser)
+        #: The request log of this tab and the session's HAR recording: ``page.network.requests()``.
+        self.network = Network(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
@@ -990,6 +994,49 @@ class Dialogs:
 
     def __repr__(self) -> str:
         return f"<Dialogs of {self._b!r}>"
+
+
+class Network:
+    """The active tab's request log (bounded, from the tab's first request; also its iframes' and
+    the popups it opened) and the session's HAR recording."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def requests(
+        self,
+        *,
+        clear: bool = False,
+        url_pattern: str | None = None,
+        resource_type: str | Sequence[str] | None = None,
+        method: str | None = None,
+        status: str | int | None = None,
+        limit: int | None = None,
+    ) -> RequestLog:
+        """The requests, oldest first (the newest ``limit``, default 100): ``url_pattern`` is a
+        URL glob (without a wildcard, a URL part), ``resource_type`` one type or several
+        (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
+        ``clear`` empties the log after this read."""
+        return self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+
+    def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
+        """One request in full: headers, post data and the response body fetched now (``str`` or
+        ``bytes``, cut at ``max_bytes``, default 262144); raises
+        :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
+        return self._b._drive(_ops.network_request(request_id, max_bytes))
+
+    def har_start(self, *, content: HarContentMode = "text") -> None:
+        """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
+        (binary as base64) or ``none``."""
+        self._b._drive(_ops.har_start(content))
+
+    def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
+        its path. A failed write raises and keeps the recording, so this can be retried."""
+        return self._b._drive(_ops.har_stop(path))
+
+    def __repr__(self) -> str:
+        return f"<Network of {self._b!r}>"
 
 
 class Diagnostics:

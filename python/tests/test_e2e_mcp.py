@@ -79,6 +79,8 @@ CORE = [
     "browser_console_messages",
     "browser_a11y_audit",
     "browser_vitals",
+    "browser_network_requests",
+    "browser_network_request",
     "browser_read",
     "browser_resize",
 ]
@@ -638,5 +640,23 @@ def test_a11y_audit_and_vitals_tools(agentbrowser_bin: Path, server: str) -> Non
             assert "invalid_argument:" in refused and "wcag2aa" in refused, refused
             vitals = await call(session, "browser_vitals")
             assert "CLS" in vitals and "TTFB" in vitals and "INP  - (no interaction yet" in vitals, vitals
+
+    asyncio.run(main())
+
+
+def test_network_tools(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/console")
+            await call(session, "browser_evaluate", function="() => fetch('/nowhere').then(r => r.text())")
+            listed = await call(session, "browser_network_requests", filter="nowhere")
+            m = re.search(r"(r\d+) GET 404 fetch " + re.escape(f"{server}/nowhere"), listed)
+            assert m, listed
+            everything = await call(session, "browser_network_requests", includeStatic=True)
+            assert f"GET 200 document {server}/console" in everything, everything
+            detail = await call(session, "browser_network_request", id=m.group(1))
+            assert "response headers:" in detail and "body (" in detail, detail
+            missing = await error(session, "browser_network_request", id="r999999")
+            assert "request_not_found" in missing, missing
 
     asyncio.run(main())

@@ -229,6 +229,9 @@ pub enum Cmd {
     /// State files (cookies + localStorage, Playwright's storageState): save, load, list, show, rename, clear, clean.
     #[command(subcommand)]
     State(StateCmd),
+    /// Network: the request log (requests, request ID) and HAR recording (har start, har stop).
+    #[command(subcommand)]
+    Network(NetworkCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -701,6 +704,59 @@ pub enum GetCmd {
     },
     /// Geometry of the document, or of a target: box, client and scroll sizes.
     Geometry { target: Option<String> },
+}
+
+/// `network`: the active tab's request log and the session's HAR recording.
+#[derive(Subcommand, Debug)]
+pub enum NetworkCmd {
+    /// The active tab's requests, oldest first (kept from the tab's first request, also its
+    /// iframes' and its popups': the newest 1000 per tab; the answer says how many were dropped).
+    Requests {
+        /// Empty the log after printing (the next read shows only newer requests).
+        #[arg(long)]
+        clear: bool,
+        /// Only URLs matching this glob (`*`, `?`); without a wildcard, URLs containing it.
+        #[arg(long, value_name = "URL-GLOB")]
+        filter: Option<String>,
+        /// Only these resource types, comma-separated: document, stylesheet, image, media,
+        /// font, script, xhr, fetch, websocket, other, ...
+        #[arg(long = "type", value_name = "TYPES", value_delimiter = ',')]
+        types: Option<Vec<String>>,
+        /// Only this HTTP method.
+        #[arg(long, value_name = "M")]
+        method: Option<String>,
+        /// Only these statuses: 200, 2xx or 400-499.
+        #[arg(long, value_name = "STATUS")]
+        status: Option<String>,
+        /// Most requests listed, the newest (default 100, at most 1000).
+        #[arg(long, value_name = "N")]
+        limit: Option<u32>,
+    },
+    /// One request in full: headers, post data and the response body (binary as base64).
+    Request {
+        /// The request id (`network requests` lists them).
+        id: String,
+        /// Most body bytes printed (default 262144, at most 16777216).
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<u64>,
+    },
+    /// HAR recording of the session's traffic: start [--content text|all|none], stop [PATH].
+    #[command(subcommand)]
+    Har(HarCmd),
+}
+
+/// `network har`: record the session's traffic as HAR 1.2.
+#[derive(Subcommand, Debug)]
+pub enum HarCmd {
+    /// Start recording every tab's requests.
+    Start {
+        /// Which response bodies to keep: text (default), all (binary as base64) or none.
+        #[arg(long, value_enum, value_name = "MODE")]
+        content: Option<agentbrowser_protocol::HarContent>,
+    },
+    /// Stop and write the HAR to PATH (default: the downloads directory,
+    /// agentbrowser-<epoch ms>.har); a failed write keeps the recording for a retry.
+    Stop { path: Option<String> },
 }
 
 /// `clipboard`: the browser's clipboard (the active page's origin is granted access).

@@ -12,8 +12,8 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
-    SessionCmd, SetCmd, TabCmd,
+    AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, HarCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
+    NetworkCmd, SessionCmd, SetCmd, TabCmd,
 };
 use crate::args::{CookiesCmd, StateCmd, StorageCmd, StorageOp};
 use crate::code::Front;
@@ -178,6 +178,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Cookies { cmd, get } => cookies(cmd, get)?,
         Cmd::Storage(c) => storage(c),
         Cmd::State(c) => state(c)?,
+        Cmd::Network(n) => network(n)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -927,6 +928,37 @@ fn mouse(m: MouseCmd) -> Command {
             })
         }
     }
+}
+
+fn network(n: NetworkCmd) -> Result<Command, Failure> {
+    use agentbrowser_protocol::{
+        HarStartParams, HarStopParams, NetworkRequestParams, NetworkRequestsParams,
+    };
+    Ok(match n {
+        NetworkCmd::Requests {
+            clear,
+            filter,
+            types,
+            method,
+            status,
+            limit,
+        } => Command::NetworkRequests(NetworkRequestsParams {
+            clear: clear.then_some(true),
+            filter,
+            types,
+            method,
+            status,
+            limit,
+        }),
+        NetworkCmd::Request { id, max_bytes } => Command::NetworkRequest(NetworkRequestParams {
+            request_id: id,
+            max_bytes,
+        }),
+        NetworkCmd::Har(HarCmd::Start { content }) => Command::HarStart(HarStartParams { content }),
+        NetworkCmd::Har(HarCmd::Stop { path }) => Command::HarStop(HarStopParams {
+            path: path.map(|p| absolute("har_stop", &p)).transpose()?,
+        }),
+    })
 }
 
 fn clipboard(c: ClipboardCmd) -> Command {

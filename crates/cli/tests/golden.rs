@@ -35,6 +35,7 @@ fn normalize(v: &mut Value, key: &str) {
         "idleTimeoutMs",
         "timestamp",
         "size",
+        "startedAt",
     ];
     match v {
         Value::Object(m) => {
@@ -176,6 +177,14 @@ fn every_command_answers_as_pinned() {
     run(a(&["console", "--level", "loud"]));
     run(a(&["errors", "--clear"]));
     run(a(&["errors"]));
+    run(a(&["network", "requests", "--status", "2x"]));
+    run(a(&["network", "requests", "--type", "pictures"]));
+    run(a(&["network", "request", "r999999"]));
+    run(a(&["network", "har", "stop"]));
+    run(a(&["network", "requests", "--filter", "no-such-request"]));
+    run(a(&["network", "har", "start", "--content", "none"]));
+    let har = format!("{dir}/golden.har");
+    run(a(&["network", "har", "stop", &har]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["wait", "form", "--state", "attached"]));

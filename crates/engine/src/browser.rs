@@ -46,6 +46,8 @@ pub struct Browser {
     pub downloads: Option<crate::events::Downloads>,
     /// The session's dialogs (shared by every tab's page).
     pub(crate) dialog_board: crate::events::DialogBoard,
+    /// The session's HAR recording (fed by every tab's request log).
+    pub(crate) network_board: crate::events::NetworkBoard,
     /// The session's emulation and init scripts, given to every page attached.
     pub(crate) emulation: crate::emulation::Shared,
     /// The browser's own user agent.
@@ -88,6 +90,7 @@ impl Browser {
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
             downloads: None,
             dialog_board: Default::default(),
+            network_board: Default::default(),
             emulation: Default::default(),
             user_agent: version.user_agent,
         })
@@ -312,6 +315,7 @@ impl Browser {
             id,
             self.ref_counter.clone(),
             self.dialog_board.clone(),
+            self.network_board.clone(),
         )
         .await?;
         crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;

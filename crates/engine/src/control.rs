@@ -67,6 +67,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     }
     let mut browser = browser;
     browser.dialog_board = cx.engine.dialog_board.clone();
+    browser.network_board = cx.engine.network_board.clone();
     crate::emulation::take_launch(&cx.engine.emulation, &p_emulation);
     browser.emulation = cx.engine.emulation.clone();
     if let Err(e) = crate::emulation::install_browser(&browser, &browser.emulation).await {

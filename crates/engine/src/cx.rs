@@ -60,6 +60,7 @@ impl Cx<'_> {
             let mut b = b;
             b.enable_downloads(self.engine.download_dir(None)).await?;
             b.dialog_board = self.engine.dialog_board.clone();
+            b.network_board = self.engine.network_board.clone();
             b.emulation = self.engine.emulation.clone();
             crate::emulation::install_browser(&b, &b.emulation).await?;
             crate::state::track_origins(&b, self.engine.origins.clone()).await?;

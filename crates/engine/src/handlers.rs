@@ -50,6 +50,10 @@ pub(crate) use crate::nav::{
     back as Back, eval as Eval, forward as Forward, open as Open, reload as Reload, title as Title,
     url as Url,
 };
+pub(crate) use crate::network::{
+    har_start as HarStart, har_stop as HarStop, request as NetworkRequest,
+    requests as NetworkRequests,
+};
 pub(crate) use crate::read::{
     attribute as Attribute, count as Count, html as Html, inner_text as InnerText,
     input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,

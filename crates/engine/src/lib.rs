@@ -28,6 +28,7 @@ mod interact;
 pub mod launch;
 mod layout;
 pub mod nav;
+mod network;
 pub mod page;
 pub mod policy;
 mod profile;

@@ -144,6 +144,8 @@ pub struct Page {
     pub choosers: crate::events::FileChoosers,
     /// The console messages and page errors of this tab (bounded).
     pub diagnostics: DiagnosticsLog,
+    /// The requests of this tab, its frames and workers (bounded).
+    pub network: crate::events::NetworkLog,
     /// Where the mouse pointer is and which buttons and modifier keys are held (`keyboard_*`,
     /// `mouse_*`).
     pub pointer: Arc<std::sync::Mutex<crate::input::Pointer>>,
@@ -161,13 +163,14 @@ pub struct Page {
 impl Page {
     /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
     /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab;
-    /// `dialog_board` the session's dialogs.
+    /// `dialog_board` the session's dialogs; `network_board` the session's HAR recording.
     pub async fn attach(
         browser: &Session,
         target_id: &str,
         tab_id: &str,
         ref_counter: Arc<std::sync::atomic::AtomicU64>,
         dialog_board: crate::events::DialogBoard,
+        network_board: crate::events::NetworkBoard,
     ) -> Result<Page> {
         let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
@@ -176,8 +179,18 @@ impl Page {
         let dialogs = DialogLog::new(tab_id, dialog_board);
         let diagnostics = DiagnosticsLog::default();
         let choosers = crate::events::FileChoosers::default();
+        let network = crate::events::NetworkLog::new(tab_id, network_board);
         tokio::spawn(
-            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers).pump(events),
+            Listeners::for_page(
+                &session,
+                &tx,
+                &dialogs,
+                &diagnostics,
+                &choosers,
+                &network,
+                target_id,
+            )
+            .pump(events),
         );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
         let (a, b, c, d, e, f, tree) = tokio::join!(
@@ -192,10 +205,7 @@ impl Page {
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
             ),
-            session.call(
-                "Network.enable",
-                json!({"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
-            ),
+            crate::events::NetworkLog::enable(&session),
             Recorder::enable(&session),
             session.call("Page.getFrameTree", json!({})),
         );
@@ -218,6 +228,7 @@ impl Page {
             dialogs,
             choosers,
             diagnostics,
+            network,
             captures: Arc::default(),
             pointer: Arc::default(),
             init_scripts: Arc::default(),

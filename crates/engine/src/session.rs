@@ -43,6 +43,8 @@ pub struct Engine {
     pub(crate) browser: Option<Browser>,
     /// The session's dialogs: shared with every tab's page.
     pub(crate) dialog_board: crate::events::DialogBoard,
+    /// The session's HAR recording: shared with every tab's request log.
+    pub(crate) network_board: crate::events::NetworkBoard,
     /// The session's emulation and init scripts: shared with the browser, which gives them to
     /// every page it attaches.
     pub(crate) emulation: crate::emulation::Shared,
@@ -64,6 +66,7 @@ impl Engine {
         ));
         Engine {
             dialog_board,
+            network_board: Default::default(),
             emulation,
             info,
             defaults,

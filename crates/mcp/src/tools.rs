@@ -240,6 +240,10 @@ tools! {
     browser_a11y_audit(A11yArgs) "Accessibility audit" [Core] uses ["a11y"] => a11y_audit;
     /// The page's Web Vitals (after navigating to `url` when given): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
     browser_vitals(VitalsArgs) "Web Vitals" [Core] uses ["vitals"] => vitals;
+    /// The requests of the active tab since it opened (also its iframes' and popups'): id, method, status, type, URL; successful static resources (images, fonts, stylesheets, scripts, media) only with `includeStatic`. Pass an id to browser_network_request for headers and body.
+    browser_network_requests(NetworkRequestsArgs) "List network requests" [Core] uses ["network_requests"] => network_requests;
+    /// One request in full: request and response headers, post data and the response body (binary as base64, cut at `maxBytes`).
+    browser_network_request(NetworkRequestArgs) "Network request detail" [Core] uses ["network_request"] => network_request;
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
     browser_read(ReadArgs) "Read as Markdown" [Core] uses ["read"] => read;
     /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
@@ -359,6 +363,28 @@ pub struct A11yArgs {
 pub struct VitalsArgs {
     /// Navigate to this URL first (default: the page shown).
     pub url: Option<String>,
+}
+
+/// Arguments of `browser_network_requests`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NetworkRequestsArgs {
+    /// Also list successful static resources: images, fonts, stylesheets, scripts, media (default false).
+    pub include_static: Option<bool>,
+    /// Only URLs matching this glob (`*`, `?`); without a wildcard, URLs containing it.
+    pub filter: Option<String>,
+    /// Empty the log after reading (default false).
+    pub clear: Option<bool>,
+}
+
+/// Arguments of `browser_network_request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NetworkRequestArgs {
+    /// The request id, as browser_network_requests lists it (`r12`).
+    pub id: String,
+    /// Most body bytes answered (default 65536, at most 262144).
+    pub max_bytes: Option<u64>,
 }
 
 /// Arguments of `browser_read`.
@@ -1583,10 +1609,70 @@ async fn a11y_audit(cx: Ctx, a: A11yArgs) -> Result<Answer, ToolError> {
     Ok(answer)
 }
 
+/// Resource types `browser_network_requests` leaves out unless `includeStatic` (when they succeeded).
+const STATIC_TYPES: &[&str] = &["image", "font", "stylesheet", "script", "media"];
+
+async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<Answer, ToolError> {
+    let mut out: NetworkRequestsOutput = cx
+        .get(Command::NetworkRequests(NetworkRequestsParams {
+            clear: a.clear,
+            filter: a.filter,
+            limit: Some(MAX_REQUESTS_LIMIT),
+            ..Default::default()
+        }))
+        .await?;
+    let mut hidden = 0;
+    if !a.include_static.unwrap_or(false) {
+        let before = out.requests.len();
+        out.requests.retain(|r| {
+            !(STATIC_TYPES.contains(&r.resource_type.as_str()) && r.status.is_some_and(|s| s < 400))
+        });
+        hidden = before - out.requests.len();
+    }
+    let mut text = out.text();
+    if hidden > 0 {
+        text.push_str(&format!(
+            "\n({hidden} successful static resources not listed; pass `includeStatic: true`)"
+        ));
+    }
+    let mut answer = Answer::new();
+    answer.add_cuttable(
+        "Network requests",
+        text,
+        "read fewer: pass `filter` (a URL glob), or `clear` after reading",
+    );
+    Ok(answer)
+}
+
 async fn vitals(cx: Ctx, a: VitalsArgs) -> Result<Answer, ToolError> {
     let out: VitalsOutput = cx.get(Command::Vitals(VitalsParams { url: a.url })).await?;
     let mut answer = Answer::new();
     answer.add("Web Vitals", out.text());
+    Ok(answer)
+}
+
+/// Body bytes `browser_network_request` answers by default and at most.
+const MCP_BODY_BYTES: (u64, u64) = (64 * 1024, 256 * 1024);
+
+async fn network_request(cx: Ctx, a: NetworkRequestArgs) -> Result<Answer, ToolError> {
+    let max = match a.max_bytes {
+        None => MCP_BODY_BYTES.0,
+        Some(n) if (1..=MCP_BODY_BYTES.1).contains(&n) => n,
+        Some(n) => {
+            return Err(ToolError::invalid(format!(
+                "invalid argument `maxBytes`: {n}; use 1 to {}",
+                MCP_BODY_BYTES.1
+            )));
+        }
+    };
+    let out: RequestDetailOutput = cx
+        .get(Command::NetworkRequest(NetworkRequestParams {
+            request_id: a.id,
+            max_bytes: Some(max),
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add_cuttable("Request", out.text(), "pass a smaller `maxBytes`");
     Ok(answer)
 }
 

@@ -91,6 +91,12 @@ error_codes! {
     ProfileInUse => "profile_in_use",
     /// A state file is encrypted and could not be decrypted: the key is wrong, or the file was changed or cut.
     StateDecryptFailed => "state_decrypt_failed",
+    /// `network request ID` names no request of the log (never logged, cleared, or dropped from the bounded log); `network requests` lists the ids.
+    RequestNotFound => "request_not_found",
+    /// `network har stop` with no HAR recording running; `network har start` begins one.
+    HarNotStarted => "har_not_started",
+    /// `network har start` while a HAR recording runs; `network har stop [path]` writes it first.
+    HarAlreadyStarted => "har_already_started",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

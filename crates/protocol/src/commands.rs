@@ -368,6 +368,14 @@ macro_rules! for_each_command {
             A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate],
             /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
             Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate],
+            /// The active tab's request log (bounded, from the tab's first request; also its iframes and the popups it opened), filtered by URL glob, type, method and status; `clear` empties it after reading.
+            NetworkRequests(NetworkRequestsParams) -> NetworkRequestsOutput => "network_requests" [Read],
+            /// One request of the log in full: headers, post data and the response body (fetched from Chromium on demand, bounded; binary as base64).
+            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read],
+            /// Start recording the session's traffic (every tab) as HAR; `content` picks the bodies kept (text, all, none).
+            HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
+            /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.
+            HarStop(HarStopParams) -> HarStopOutput => "har_stop" [Session],
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

@@ -14,6 +14,7 @@ pub mod validate;
 
 pub use caps::audit::*;
 pub use caps::state::*;
+pub use caps::network::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,

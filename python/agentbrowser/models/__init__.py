@@ -25,6 +25,9 @@ from .diagnostics import logged_errors as logged_errors
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .layout import SCROLL_DIRECTIONS as SCROLL_DIRECTIONS
+from .network import HAR_CONTENT_MODES as HAR_CONTENT_MODES
+from .network import HarContentMode as HarContentMode
+from .network import NetworkRequest, RequestDetail, RequestLog
 from .layout import BoundingBox, ElementGeometry, ScrollPosition, ScrollResult
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
@@ -109,6 +112,9 @@ __all__ = [
     "AccessibilityNode",
     "Vital",
     "Vitals",
+    "NetworkRequest",
+    "RequestDetail",
+    "RequestLog",
     "PageError",
     "ErrorLog",
     "Screenshot",

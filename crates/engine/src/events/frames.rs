@@ -9,6 +9,7 @@ use tokio::sync::watch;
 
 use super::Listener;
 use super::console::{self, DiagnosticsLog, Recorder};
+use super::network::{NetworkLog, Source, SourceKind};
 use super::str_field;
 use crate::page::PageState;
 
@@ -17,6 +18,7 @@ pub(crate) struct Frames {
     session: Session,
     state: Arc<watch::Sender<PageState>>,
     diagnostics: DiagnosticsLog,
+    network: NetworkLog,
 }
 
 impl Frames {
@@ -24,11 +26,13 @@ impl Frames {
         session: Session,
         state: Arc<watch::Sender<PageState>>,
         diagnostics: DiagnosticsLog,
+        network: NetworkLog,
     ) -> Frames {
         Frames {
             session,
             state,
             diagnostics,
+            network,
         }
     }
 }
@@ -42,7 +46,14 @@ impl Listener for Frames {
     }
 
     fn on_event(&mut self, ev: &Event) {
-        child_event(&self.session, false, ev, &self.state, &self.diagnostics);
+        child_event(
+            &self.session,
+            false,
+            ev,
+            &self.state,
+            &self.diagnostics,
+            &self.network,
+        );
     }
 }
 
@@ -100,13 +111,15 @@ pub(crate) fn track_context(tx: &Arc<watch::Sender<PageState>>, sid: Option<Stri
 
 /// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
 /// frames nested in it: each child session auto-attaches its own out-of-process children, and
-/// its console messages and errors go to the tab's `diagnostics`.
+/// its console messages and errors go to the tab's `diagnostics`, its requests to the tab's
+/// `network` log.
 fn child_event(
     parent: &Session,
     via_child: bool,
     ev: &Event,
     tx: &Arc<watch::Sender<PageState>>,
     diagnostics: &DiagnosticsLog,
+    network: &NetworkLog,
 ) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
@@ -136,6 +149,7 @@ fn child_event(
     let child = Session::attached(parent.connection().clone(), sid.clone());
     let tx = tx.clone();
     let diagnostics = diagnostics.clone();
+    let network = network.clone();
     tokio::spawn(async move {
         let mut events = child.events();
         let mut state = tx.subscribe();
@@ -146,13 +160,19 @@ fn child_event(
                 json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
             ),
             Recorder::enable(&child),
+            NetworkLog::enable(&child),
         );
+        let source = Source {
+            session: child.clone(),
+            kind: SourceKind::Iframe,
+        };
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx, &diagnostics);
+                        child_event(&child, true, &ev, &tx, &diagnostics, &network);
                     }
+                    Some(ev) if NetworkLog::wanted(&ev.method) => network.record(&ev, &source),
                     Some(ev) if console::wanted(&ev.method) => {
                         if ev.method.starts_with("Runtime.executionContext") {
                             track_context(&tx, Some(sid.clone()), &ev);

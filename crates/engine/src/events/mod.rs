@@ -10,6 +10,7 @@ pub mod downloads;
 pub mod files;
 pub(crate) mod frames;
 mod lifecycle;
+pub mod network;
 mod render;
 pub mod ring;
 
@@ -25,6 +26,7 @@ pub use console::{DiagCursor, DiagnosticsLog};
 pub use dialogs::{DialogBoard, DialogLog};
 pub use downloads::Downloads;
 pub use files::FileChoosers;
+pub use network::{NetworkBoard, NetworkLog};
 pub use ring::Ring;
 
 /// One capability's share of a page's events.
@@ -43,13 +45,15 @@ pub(crate) struct Listeners(Vec<Box<dyn Listener>>);
 impl Listeners {
     /// Every listener a page has: navigation and load state, crashes, out-of-process frames,
     /// dialogs (logged in `dialogs`), file choosers (in `choosers`), console messages and page errors (in `diagnostics`, also
-    /// those of the out-of-process frames).
+    /// those of the out-of-process frames), requests (in `network`, also those of the frames).
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
         dialogs: &DialogLog,
         diagnostics: &DiagnosticsLog,
         choosers: &FileChoosers,
+        network: &NetworkLog,
+        main_frame: &str,
     ) -> Listeners {
         Listeners(vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
@@ -58,6 +62,7 @@ impl Listeners {
                 session.clone(),
                 state.clone(),
                 diagnostics.clone(),
+                network.clone(),
             )),
             Box::new(frames::Contexts::new(state.clone())),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
@@ -66,6 +71,15 @@ impl Listeners {
                 session.clone(),
                 diagnostics.clone(),
             ))),
+            Box::new(network::NetworkEvents {
+                log: network.clone(),
+                source: network::Source {
+                    session: session.clone(),
+                    kind: network::SourceKind::Page {
+                        main_frame: main_frame.to_string(),
+                    },
+                },
+            }),
         ])
     }
 

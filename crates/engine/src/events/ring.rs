@@ -84,6 +84,13 @@ impl<T: Clone> Ring<T> {
         }
     }
 
+    /// The entry of sequence number `seq`, if it is still kept.
+    pub fn get_mut(&mut self, seq: u64) -> Option<&mut T> {
+        let first = self.items.front()?.0;
+        let i = usize::try_from(seq.checked_sub(first)?).ok()?;
+        self.items.get_mut(i).map(|(_, t, _)| t)
+    }
+
     /// How many entries were dropped since the log began.
     pub fn dropped(&self) -> u64 {
         self.dropped
@@ -108,6 +115,10 @@ mod tests {
         }
         assert_eq!(r.since(0), (vec![2, 3, 4], 2));
         assert_eq!(r.since(3), (vec![3, 4], 0));
+        assert_eq!(r.get_mut(1), None);
+        *r.get_mut(3).unwrap() = 7;
+        assert_eq!(r.since(3), (vec![7, 4], 0));
+        *r.get_mut(3).unwrap() = 3;
         assert_eq!(r.since(r.cursor()), (vec![], 0));
         assert_eq!(r.dropped(), 2);
         let c = r.cursor();

@@ -17,6 +17,7 @@ pub mod frames;
 pub mod input;
 pub mod layout;
 pub mod nav;
+pub mod network;
 pub mod read;
 pub mod reading;
 pub mod session_id;

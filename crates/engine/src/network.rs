@@ -1,0 +1,719 @@
+//! `network_requests`, `network_request`, `har_start` and `har_stop`: reads of the tabs' request
+//! logs (crates/engine/src/events/network.rs), a request's body fetched from Chromium on demand,
+//! and the session's HAR 1.2 recording written to a file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use agentbrowser_protocol::{
+    DEFAULT_BODY_MAX_BYTES, DEFAULT_REQUESTS_LIMIT, ErrorCode, HarContent, HarStartOutput,
+    HarStartParams, HarStopOutput, HarStopParams, NetworkRequestEntry, NetworkRequestParams,
+    NetworkRequestsOutput, NetworkRequestsParams, RequestDetailOutput, ResponseBody, status_range,
+};
+use base64::Engine as _;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
+use crate::events::network::{Entry, HarBody, HarItem, Recording, cut, fetch_body, is_text};
+use crate::page::Page;
+
+/// The active tab's page and the pages of the popups it opened (attached on the way: a popup's
+/// requests are logged from the moment the engine attaches to it).
+async fn page_and_popups(cx: &mut Cx<'_>) -> Result<(Page, Vec<Page>)> {
+    let page = cx.active_page().await?;
+    let browser = cx.browser().await?;
+    let tabs = browser.sync_tabs().await?;
+    let mut popups = Vec::new();
+    for (id, info) in tabs {
+        if id != page.tab_id && info.opener_id.as_deref() == Some(page.target_id.as_str()) {
+            popups.push(browser.page_of(&id).await?);
+        }
+    }
+    Ok((page, popups))
+}
+
+/// Whether an entry passes the filters of `p`.
+fn passes(e: &NetworkRequestEntry, p: &NetworkRequestsParams) -> bool {
+    if let Some(f) = &p.filter {
+        let hit = if f.contains(['*', '?']) {
+            crate::wait::url_matches(f, &e.url)
+        } else {
+            e.url.contains(f.as_str())
+        };
+        if !hit {
+            return false;
+        }
+    }
+    if let Some(types) = &p.types
+        && !types
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(&e.resource_type))
+    {
+        return false;
+    }
+    if let Some(m) = &p.method
+        && !m.eq_ignore_ascii_case(&e.method)
+    {
+        return false;
+    }
+    if let Some(s) = &p.status {
+        let Ok((lo, hi)) = status_range(s) else {
+            return false;
+        };
+        if !e.status.is_some_and(|s| (lo..=hi).contains(&s)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// `network_requests`: the active tab's request log (and its popups'), filtered.
+pub(crate) async fn requests(
+    p: NetworkRequestsParams,
+    cx: &mut Cx<'_>,
+) -> Result<NetworkRequestsOutput> {
+    let (page, popups) = page_and_popups(cx).await?;
+    let clear = p.clear.unwrap_or(false);
+    let read = page.network.read(clear);
+    let mut dropped = read.dropped;
+    let mut all: Vec<NetworkRequestEntry> = read
+        .items
+        .iter()
+        .map(|e| e.public(&page.tab_id, false))
+        .collect();
+    for popup in &popups {
+        let read = popup.network.read(clear);
+        dropped += read.dropped;
+        all.extend(read.items.iter().map(|e| e.public(&popup.tab_id, true)));
+    }
+    all.sort_by(|a, b| a.started_at.total_cmp(&b.started_at));
+    let mut matched: Vec<NetworkRequestEntry> = all.into_iter().filter(|e| passes(e, &p)).collect();
+    let limit = p.limit.unwrap_or(DEFAULT_REQUESTS_LIMIT) as usize;
+    let total = matched.len();
+    let truncated = total > limit;
+    if truncated {
+        matched.drain(..total - limit);
+        crate::warnings::note(format!(
+            "listed the newest {limit} of {total} matching requests; raise `limit` to see more"
+        ));
+    }
+    if dropped > 0 {
+        crate::warnings::note(format!(
+            "{dropped} older requests fell out of the log (it keeps the newest {} per tab)",
+            agentbrowser_protocol::REQUESTS_KEPT
+        ));
+    }
+    Ok(NetworkRequestsOutput {
+        tab: page.tab_id.clone(),
+        requests: matched,
+        matched: total as u64,
+        truncated,
+        dropped,
+        cleared: clear,
+    })
+}
+
+/// `network_request`: one request in full, its body fetched from Chromium now.
+pub(crate) async fn request(
+    p: NetworkRequestParams,
+    cx: &mut Cx<'_>,
+) -> Result<RequestDetailOutput> {
+    let (page, popups) = page_and_popups(cx).await?;
+    let others = cx.browser().await?.attached_pages();
+    let found = std::iter::once((&page, false))
+        .chain(popups.iter().map(|p| (p, true)))
+        .chain(others.iter().map(|p| (p, false)))
+        .find_map(|(pg, popup)| {
+            pg.network
+                .find(&p.request_id)
+                .map(|e| (e, pg.tab_id.clone(), popup))
+        });
+    let Some((e, tab, popup)) = found else {
+        return Err(EngineError::new(
+            ErrorCode::RequestNotFound,
+            format!(
+                "no request `{}` in the request logs: it was never logged, or it fell out of the \
+                 log (each tab keeps its newest {}); `network requests` lists the ids",
+                p.request_id,
+                agentbrowser_protocol::REQUESTS_KEPT
+            ),
+        ));
+    };
+    let deadline = cx.limits.deadline;
+    let max = p.max_bytes.unwrap_or(DEFAULT_BODY_MAX_BYTES) as usize;
+    let (body, body_unavailable) = match e.state {
+        "pending" => (
+            None,
+            Some(
+                "the response is still loading; ask again once `network requests` shows it finished"
+                    .to_string(),
+            ),
+        ),
+        "failed" => (
+            None,
+            Some(format!(
+                "the request failed: {}",
+                e.error.clone().unwrap_or_default()
+            )),
+        ),
+        "redirected" => (
+            None,
+            Some(
+                "a redirect has no body; the next hop (its `redirectedFrom` is this id) has it"
+                    .to_string(),
+            ),
+        ),
+        _ => match within(deadline, fetch_body(&e.session, &e.request_id)).await? {
+            Ok(b) => (Some(bounded_body(b, max)), None),
+            Err(why) => (None, Some(why)),
+        },
+    };
+    if body.as_ref().is_some_and(|b| b.truncated) {
+        crate::warnings::note(format!(
+            "the body was cut at {max} bytes; `maxBytes` raises the cut"
+        ));
+    }
+    let mut post_data = e.post_data.clone();
+    let mut post_data_truncated = e.post_data_truncated;
+    if post_data.is_none() && e.has_post_data {
+        let asked = e.session.call(
+            "Network.getRequestPostData",
+            json!({"requestId": e.request_id}),
+        );
+        if let Ok(Ok(v)) = tokio::time::timeout_at(deadline, asked).await
+            && let Some(mut d) = v
+                .get("postData")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        {
+            post_data_truncated = cut(&mut d, agentbrowser_protocol::POST_DATA_KEPT_BYTES);
+            post_data = Some(d);
+        }
+    }
+    Ok(RequestDetailOutput {
+        request: e.public(&tab, popup),
+        status_text: e.status_text.clone(),
+        request_headers: e.request_headers.clone(),
+        response_headers: e.response_headers.clone(),
+        headers_truncated: e.headers_truncated,
+        post_data,
+        post_data_truncated,
+        body,
+        body_unavailable,
+        remote_address: e.remote_ip.as_ref().map(|ip| match e.remote_port {
+            Some(port) => format!("{ip}:{port}"),
+            None => ip.clone(),
+        }),
+        protocol: e.protocol.clone(),
+    })
+}
+
+/// Runs `fut` until the command's deadline (`timeout` after it).
+async fn within<T>(deadline: Instant, fut: impl std::future::Future<Output = T>) -> Result<T> {
+    tokio::time::timeout_at(deadline, fut).await.map_err(|_| {
+        EngineError::new(
+            ErrorCode::Timeout,
+            "timed out waiting for Chromium to hand the body over",
+        )
+    })
+}
+
+/// A body cut at `max` bytes (base64 stays base64 of the first `max` bytes).
+fn bounded_body(b: crate::events::network::Body, max: usize) -> ResponseBody {
+    if b.base64 {
+        let engine = base64::engine::general_purpose::STANDARD;
+        match engine.decode(b.text.as_bytes()) {
+            Ok(bytes) => {
+                let truncated = bytes.len() > max;
+                let kept = &bytes[..bytes.len().min(max)];
+                ResponseBody {
+                    text: engine.encode(kept),
+                    encoding: "base64".into(),
+                    size: bytes.len() as u64,
+                    truncated,
+                }
+            }
+            Err(_) => ResponseBody {
+                text: b.text,
+                encoding: "base64".into(),
+                size: b.size,
+                truncated: false,
+            },
+        }
+    } else {
+        let mut text = b.text;
+        let truncated = cut(&mut text, max);
+        ResponseBody {
+            text,
+            encoding: "utf8".into(),
+            size: b.size,
+            truncated,
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch now.
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// `har_start`: begins recording every tab's traffic.
+pub(crate) async fn har_start(p: HarStartParams, cx: &mut Cx<'_>) -> Result<HarStartOutput> {
+    let content = p.content.unwrap_or_default();
+    let board = cx.engine.network_board.clone();
+    // Every tab is attached so its requests reach the recording.
+    let browser = cx.browser().await?;
+    let ids: Vec<String> = browser
+        .sync_tabs()
+        .await?
+        .into_iter()
+        .map(|t| t.0)
+        .collect();
+    let mut tabs = Vec::new();
+    for id in ids {
+        let page = browser.page_of(&id).await?;
+        tabs.push((page.tab_id.clone(), page.state().url));
+    }
+    let at = now_ms();
+    if !board.start(content, at, &tabs) {
+        return Err(EngineError::new(
+            ErrorCode::HarAlreadyStarted,
+            "a HAR recording is running already; `network har stop [path]` writes it first",
+        ));
+    }
+    Ok(HarStartOutput {
+        content,
+        started_at: at,
+    })
+}
+
+/// `har_stop`: waits for the bodies being fetched, writes the HAR, and ends the recording (a
+/// failed write keeps it).
+pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarStopOutput> {
+    let board = cx.engine.network_board.clone();
+    let pending = match board.lock().as_ref() {
+        Some(r) => r.pending.subscribe(),
+        None => {
+            return Err(EngineError::new(
+                ErrorCode::HarNotStarted,
+                "no HAR recording is running; `network har start [--content text|all|none]` begins one",
+            ));
+        }
+    };
+    let mut pending = pending;
+    // (The answer's guard is dropped at once: it must not live across the writes below.)
+    let settled = tokio::time::timeout_at(cx.limits.deadline, pending.wait_for(|n| *n == 0))
+        .await
+        .is_ok_and(|r| r.is_ok());
+    if !settled {
+        crate::warnings::note(
+            "some bodies were still being fetched at the timeout; their entries say so",
+        );
+    }
+    let (path, explicit) = match &p.path {
+        Some(path) => (PathBuf::from(path), true),
+        None => (
+            cx.engine
+                .download_dir(None)
+                .join(format!("agentbrowser-{}.har", now_ms() as u64)),
+            false,
+        ),
+    };
+    if !path.is_absolute() {
+        return Err(EngineError::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "invalid parameter `path`: {} is relative; give an absolute path",
+                path.display()
+            ),
+        ));
+    }
+    let version = cx
+        .engine
+        .browser
+        .as_ref()
+        .map(|b| b.version.clone())
+        .unwrap_or_default();
+    let built = match board.lock().as_ref() {
+        Some(r) => build_har(r, &version),
+        None => {
+            return Err(EngineError::new(
+                ErrorCode::HarNotStarted,
+                "the HAR recording ended while waiting for its bodies",
+            ));
+        }
+    };
+    let bytes = serde_json::to_vec_pretty(&built.har)
+        .map_err(|e| EngineError::internal(format!("cannot serialize the HAR: {e}")))?;
+    write_atomic(&path, &bytes, !explicit).await?;
+    let content = board.lock().take().map_or(HarContent::Text, |r| r.content);
+    Ok(HarStopOutput {
+        path: path.display().to_string(),
+        entries: built.entries,
+        pages: built.pages,
+        dropped: built.dropped,
+        bodies_missing: built.missing,
+        bytes: bytes.len() as u64,
+        content,
+    })
+}
+
+/// Writes `bytes` to `path` whole (a temporary file beside it, renamed over it); `create_dir`
+/// makes the directory when missing (only for the default path: a path given in a missing
+/// directory is an error).
+async fn write_atomic(path: &Path, bytes: &[u8], create_dir: bool) -> Result<()> {
+    let io = |what: &str, p: &Path, e: std::io::Error| {
+        EngineError::new(
+            ErrorCode::IoError,
+            format!(
+                "cannot {what} {}: {e}; the HAR recording continues, so `network har stop PATH` can be retried",
+                p.display()
+            ),
+        )
+    };
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    if create_dir {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .map_err(|e| io("create the directory", dir, e))?;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "har".into());
+    let tmp = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    if let Err(e) = tokio::fs::write(&tmp, bytes).await {
+        return Err(io("write", path, e));
+    }
+    if let Err(e) = tokio::fs::rename(&tmp, path).await {
+        let _ = tokio::fs::remove_file(&tmp).await;
+        return Err(io("write", path, e));
+    }
+    Ok(())
+}
+
+/// A HAR document and what is in it.
+struct Built {
+    har: Value,
+    entries: u64,
+    pages: u64,
+    dropped: u64,
+    missing: u64,
+}
+
+/// ISO 8601 of `ms` since the epoch, with milliseconds.
+fn iso(ms: f64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms as i64)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A headers map as HAR name/value pairs (Chromium joins repeated headers with newlines).
+fn har_headers(h: &BTreeMap<String, String>) -> Vec<Value> {
+    h.iter()
+        .flat_map(|(k, v)| v.split('\n').map(move |v| json!({"name": k, "value": v})))
+        .collect()
+}
+
+/// The value of header `name` (any case).
+fn header<'a>(h: &'a BTreeMap<String, String>, name: &str) -> Option<&'a str> {
+    h.iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// The cookies of a `Cookie` request header.
+fn request_cookies(h: &BTreeMap<String, String>) -> Vec<Value> {
+    header(h, "cookie")
+        .map(|c| {
+            c.split(';')
+                .filter_map(|kv| {
+                    let (k, v) = kv.split_once('=')?;
+                    Some(json!({"name": k.trim(), "value": v.trim()}))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The cookies of the `Set-Cookie` response headers.
+fn response_cookies(h: &BTreeMap<String, String>) -> Vec<Value> {
+    let Some(all) = header(h, "set-cookie") else {
+        return Vec::new();
+    };
+    all.split('\n')
+        .filter_map(|line| {
+            let mut parts = line.split(';');
+            let (k, v) = parts.next()?.split_once('=')?;
+            let mut c = json!({"name": k.trim(), "value": v.trim()});
+            for attr in parts {
+                let (a, val) = attr.split_once('=').unwrap_or((attr, ""));
+                match a.trim().to_ascii_lowercase().as_str() {
+                    "path" => c["path"] = json!(val.trim()),
+                    "domain" => c["domain"] = json!(val.trim()),
+                    "httponly" => c["httpOnly"] = json!(true),
+                    "secure" => c["secure"] = json!(true),
+                    _ => {}
+                }
+            }
+            Some(c)
+        })
+        .collect()
+}
+
+/// HAR's name of an HTTP protocol.
+fn http_version(protocol: Option<&str>) -> String {
+    match protocol {
+        Some("h2") => "HTTP/2".into(),
+        Some("h3") | Some("http/2+quic/43") => "HTTP/3".into(),
+        Some(p) if !p.is_empty() => p.to_ascii_uppercase(),
+        _ => "HTTP/1.1".into(),
+    }
+}
+
+/// HAR timings (ms) and the total time of an entry, from Chromium's `response.timing`.
+fn timings(e: &Entry) -> (Value, f64) {
+    let total = e
+        .ended_ts
+        .map_or(0.0, |end| ((end - e.sent_ts) * 1000.0).max(0.0));
+    let Some(t) = &e.timing else {
+        return (
+            json!({"blocked": -1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": 0, "receive": total}),
+            total,
+        );
+    };
+    let f = |k: &str| t.get(k).and_then(Value::as_f64).unwrap_or(-1.0);
+    let span = |a: f64, b: f64| if a >= 0.0 && b >= a { b - a } else { -1.0 };
+    let request_time = f("requestTime");
+    let dns = span(f("dnsStart"), f("dnsEnd"));
+    let connect = span(f("connectStart"), f("connectEnd"));
+    let ssl = span(f("sslStart"), f("sslEnd"));
+    let send_start = f("sendStart").max(0.0);
+    let send_end = f("sendEnd").max(send_start);
+    let headers_end = f("receiveHeadersEnd").max(send_end);
+    let first = [f("dnsStart"), f("connectStart"), send_start]
+        .into_iter()
+        .find(|v| *v >= 0.0)
+        .unwrap_or(0.0);
+    // Time queued before Chromium's request time counts as blocked too.
+    let queued = if request_time > 0.0 {
+        ((request_time - e.sent_ts) * 1000.0).max(0.0)
+    } else {
+        0.0
+    };
+    let blocked = queued + first;
+    let send = send_end - send_start;
+    let wait = headers_end - send_end;
+    let receive = e.ended_ts.map_or(0.0, |end| {
+        ((end - request_time) * 1000.0 - headers_end).max(0.0)
+    });
+    let time = blocked + dns.max(0.0) + connect.max(0.0) + send + wait + receive;
+    (
+        json!({"blocked": blocked, "dns": dns, "connect": connect, "ssl": ssl,
+               "send": send, "wait": wait, "receive": receive}),
+        time,
+    )
+}
+
+/// One HAR entry of a recorded request.
+fn har_entry(item: &HarItem, content_mode: HarContent, missing: &mut u64) -> Value {
+    let e = &item.entry;
+    let query: Vec<Value> = url::Url::parse(&e.url)
+        .map(|u| {
+            u.query_pairs()
+                .map(|(k, v)| json!({"name": k, "value": v}))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut request = json!({
+        "method": e.method,
+        "url": e.url,
+        "httpVersion": http_version(e.protocol.as_deref()),
+        "cookies": request_cookies(&e.request_headers),
+        "headers": har_headers(&e.request_headers),
+        "queryString": query,
+        "headersSize": -1,
+        "bodySize": e.post_data.as_ref().map_or(0, |d| d.len() as i64),
+    });
+    if let Some(d) = &e.post_data {
+        let mime = header(&e.request_headers, "content-type").unwrap_or("");
+        request["postData"] = json!({"mimeType": mime, "text": d, "params": []});
+    }
+    let mut content = json!({
+        "size": e.encoded_bytes.unwrap_or(0),
+        "mimeType": e.mime_type,
+    });
+    let mut comments = Vec::new();
+    match &item.body {
+        HarBody::Got {
+            text,
+            base64,
+            size,
+            truncated,
+        } => {
+            content["size"] = json!(size);
+            let engine = base64::engine::general_purpose::STANDARD;
+            // A text body Chromium sent as base64 is written as text when it is UTF-8.
+            let decoded = base64
+                .then(|| engine.decode(text.as_bytes()).ok())
+                .flatten()
+                .filter(|_| is_text(&e.mime_type))
+                .and_then(|b| String::from_utf8(b).ok());
+            match (decoded, base64) {
+                (Some(t), _) => content["text"] = json!(t),
+                (None, true) => {
+                    content["text"] = json!(text);
+                    content["encoding"] = json!("base64");
+                }
+                (None, false) => content["text"] = json!(text),
+            }
+            if *truncated {
+                comments.push(format!(
+                    "body cut at {} bytes",
+                    agentbrowser_protocol::HAR_BODY_KEPT_BYTES
+                ));
+            }
+        }
+        HarBody::Missing(why) => {
+            *missing += 1;
+            content["comment"] = json!(why);
+        }
+        HarBody::Pending => {
+            *missing += 1;
+            content["comment"] = json!("the body was still being fetched when the HAR was written");
+        }
+        HarBody::Skipped => {
+            if content_mode != HarContent::None && e.state == "finished" {
+                content["comment"] = json!(format!(
+                    "body not kept in content mode {}",
+                    content_mode.as_str()
+                ));
+            }
+        }
+    }
+    let headers_size = e.headers_text_size.map_or(-1, |n| n as i64);
+    let body_size = match (e.encoded_bytes, e.headers_text_size) {
+        (Some(all), Some(h)) => all.saturating_sub(h) as i64,
+        _ => -1,
+    };
+    if let Some(err) = &e.error {
+        comments.push(format!("failed: {err}"));
+    }
+    let response = json!({
+        "status": e.status.unwrap_or(0),
+        "statusText": e.status_text,
+        "httpVersion": http_version(e.protocol.as_deref()),
+        "cookies": response_cookies(&e.response_headers),
+        "headers": har_headers(&e.response_headers),
+        "content": content,
+        "redirectURL": header(&e.response_headers, "location").unwrap_or(""),
+        "headersSize": headers_size,
+        "bodySize": body_size,
+    });
+    let (timings, time) = timings(e);
+    let mut entry = json!({
+        "pageref": item.pageref,
+        "startedDateTime": iso(e.started_at),
+        "time": time,
+        "request": request,
+        "response": response,
+        "cache": {},
+        "timings": timings,
+        "_resourceType": e.resource_type,
+        "_requestId": e.id,
+        "_source": e.kind,
+    });
+    if let Some(ip) = &e.remote_ip {
+        entry["serverIPAddress"] = json!(ip.trim_start_matches('[').trim_end_matches(']'));
+    }
+    if let Some(port) = e.remote_port {
+        entry["connection"] = json!(port.to_string());
+    }
+    if !comments.is_empty() {
+        entry["comment"] = json!(comments.join("; "));
+    }
+    entry
+}
+
+/// The HAR 1.2 document of a recording.
+fn build_har(r: &Recording, browser_version: &str) -> Built {
+    let mut missing = 0;
+    let entries: Vec<Value> = r
+        .items
+        .iter()
+        .map(|i| har_entry(i, r.content, &mut missing))
+        .collect();
+    let pages: Vec<Value> = r
+        .pages
+        .iter()
+        .map(|p| {
+            json!({
+                "startedDateTime": iso(p.started_at),
+                "id": p.id,
+                "title": p.title,
+                "pageTimings": {"onContentLoad": -1, "onLoad": -1},
+                "_tab": p.tab,
+            })
+        })
+        .collect();
+    let (name, version) = browser_version
+        .split_once('/')
+        .unwrap_or(("Chromium", browser_version));
+    let har = json!({"log": {
+        "version": "1.2",
+        "creator": {"name": "agentbrowser", "version": agentbrowser_protocol::VERSION},
+        "browser": {"name": name, "version": version},
+        "pages": pages,
+        "entries": entries,
+        "comment": format!("content mode {}", r.content.as_str()),
+    }});
+    Built {
+        entries: entries_len(&har),
+        pages: r.pages.len() as u64,
+        dropped: r.dropped,
+        missing,
+        har,
+    }
+}
+
+fn entries_len(har: &Value) -> u64 {
+    har["log"]["entries"]
+        .as_array()
+        .map_or(0, |a| a.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_of_headers() {
+        let h = BTreeMap::from([
+            ("Cookie".to_string(), "a=1; b=x=y".to_string()),
+            (
+                "set-cookie".to_string(),
+                "s=2; Path=/; HttpOnly\nt=3; Secure".to_string(),
+            ),
+        ]);
+        assert_eq!(
+            request_cookies(&h),
+            vec![
+                json!({"name": "a", "value": "1"}),
+                json!({"name": "b", "value": "x=y"})
+            ]
+        );
+        assert_eq!(
+            response_cookies(&h),
+            vec![
+                json!({"name": "s", "value": "2", "path": "/", "httpOnly": true}),
+                json!({"name": "t", "value": "3", "secure": true})
+            ]
+        );
+        assert_eq!(har_headers(&h).len(), 3);
+        assert_eq!(iso(0.0), "1970-01-01T00:00:00.000Z");
+    }
+}
