@@ -32,6 +32,8 @@ from .browser import (
     Tabs,
 )
 from .browser import Frame, Frames
+from .browser import Network
+from .models import ProxyConfig, Route, RouteResponse
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -113,6 +115,7 @@ if TYPE_CHECKING:
         AsyncKeyboard,
         AsyncMouse,
         AsyncNative,
+        AsyncNetwork,
         AsyncPage,
         AsyncScripts,
         AsyncScroll,
@@ -126,6 +129,7 @@ _ASYNC = frozenset(
     | {"AsyncEmulation", "AsyncScripts"}
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
+    | {"AsyncNetwork"}
 )
 
 
@@ -155,6 +159,10 @@ __all__ = [
     "Mouse",
     "Scroll",
     "Clipboard",
+    "Network",
+    "ProxyConfig",
+    "Route",
+    "RouteResponse",
     "Frame",
     "Frames",
     "FrameInfo",
@@ -172,6 +180,7 @@ __all__ = [
     "AsyncMouse",
     "AsyncScroll",
     "AsyncClipboard",
+    "AsyncNetwork",
     "LaunchOptions",
     "SessionOptions",
     "CDPTarget",

@@ -56,6 +56,18 @@ _ReducedMotion = cast("_d.Check[ReducedMotion]", _d.literal(("reduce", "no-prefe
 MediaType = Literal["screen", "print"]
 _MediaType = cast("_d.Check[MediaType]", _d.literal(("screen", "print")))
 
+#: What a route does with the requests it matches.
+RouteAction = Literal["fulfill", "abort", "continue"]
+_RouteAction = cast("_d.Check[RouteAction]", _d.literal(("fulfill", "abort", "continue")))
+
+#: How a request is failed (`network_route` with `abort`); Chromium's network error names.
+AbortReason = Literal["failed", "aborted", "timedout", "accessdenied", "connectionclosed", "connectionreset", "connectionrefused", "connectionaborted", "connectionfailed", "namenotresolved", "internetdisconnected", "addressunreachable", "blockedbyclient", "blockedbyresponse"]
+_AbortReason = cast("_d.Check[AbortReason]", _d.literal(("failed", "aborted", "timedout", "accessdenied", "connectionclosed", "connectionreset", "connectionrefused", "connectionaborted", "connectionfailed", "namenotresolved", "internetdisconnected", "addressunreachable", "blockedbyclient", "blockedbyresponse")))
+
+#: The kind of resource a request loads (CDP's `Network.ResourceType`, lower case).
+ResourceType = Literal["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other"]
+_ResourceType = cast("_d.Check[ResourceType]", _d.literal(("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other")))
+
 
 @dataclass(frozen=True, slots=True)
 class LaunchOutput:
@@ -1751,6 +1763,165 @@ class DeviceInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RouteAdded:
+    """Result of `network_route`."""
+
+    route: RouteInfo
+    """The route added."""
+    replaced: bool
+    """Whether it replaced a route with the same glob and resource types."""
+    routes: int
+    """Routes of the session now."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteAdded:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteAdded."""
+        o = _d.Fields("RouteAdded", raw, path)
+        return cls(
+            route=o.req("route", RouteInfo.decode),
+            replaced=o.req("replaced", _d.boolean),
+            routes=o.req("routes", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RouteInfo:
+    """One route of the session."""
+
+    url: str
+    """The URL glob."""
+    action: RouteAction
+    """What it does with matching requests."""
+    status: int | None
+    """The answer's status (fulfill)."""
+    abort: AbortReason | None
+    """The network error (abort)."""
+    content_type: str | None
+    """The answer's content type (fulfill)."""
+    body_bytes: int | None
+    """The answer's body length in bytes (fulfill)."""
+    header_names: tuple[str, ...]
+    """Names of the headers it sets (response headers for fulfill, request headers for continue)."""
+    resource_types: tuple[ResourceType, ...]
+    """The resource types it matches (empty: every type)."""
+    hits: int
+    """Requests it matched so far."""
+    times: int | None
+    """The matches it was limited to (`times`), if any."""
+    remaining: int | None
+    """Matches left before it is removed, if limited."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteInfo."""
+        o = _d.Fields("RouteInfo", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            action=o.req("action", _RouteAction),
+            status=o.opt("status", _INT_0_TO_65535),
+            abort=o.opt("abort", _AbortReason),
+            content_type=o.opt("contentType", _d.string),
+            body_bytes=o.opt("bodyBytes", _INT_0_TO_ANY),
+            header_names=o.req("headerNames", _d.array(_d.string)),
+            resource_types=o.req("resourceTypes", _d.array(_ResourceType)),
+            hits=o.req("hits", _INT_0_TO_ANY),
+            times=o.opt("times", _INT_0_TO_ANY),
+            remaining=o.opt("remaining", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoutesRemoved:
+    """Result of `network_unroute`."""
+
+    removed: tuple[RouteInfo, ...]
+    """The routes removed (with their hits)."""
+    remaining: int
+    """Routes left."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RoutesRemoved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RoutesRemoved."""
+        o = _d.Fields("RoutesRemoved", raw, path)
+        return cls(removed=o.req("removed", _d.array(RouteInfo.decode)), remaining=o.req("remaining", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class RouteList:
+    """Result of `network_routes`."""
+
+    routes: tuple[RouteInfo, ...]
+    """The session's routes, newest first (the order they are tried in)."""
+    headers: Mapping[str, tuple[str, ...]]
+    """Origins with extra request headers (`*` for every origin) and the header names."""
+    credentials: bool
+    """Whether HTTP credentials are set."""
+    auth_failures: tuple[AuthFailure, ...]
+    """Authentication challenges refused lately (newest last, at most 20)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteList:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteList."""
+        o = _d.Fields("RouteList", raw, path)
+        return cls(
+            routes=o.req("routes", _d.array(RouteInfo.decode)),
+            headers=o.req("headers", _d.record(_d.array(_d.string))),
+            credentials=o.req("credentials", _d.boolean),
+            auth_failures=o.req("authFailures", _d.array(AuthFailure.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthFailure:
+    """A request whose HTTP authentication challenge was refused after the credentials failed."""
+
+    url: str
+    """The request URL."""
+    source: str
+    """Who challenged: `server` or `proxy`."""
+    reason: str
+    """Why: the credentials were refused, or none were set."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthFailure:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthFailure."""
+        o = _d.Fields("AuthFailure", raw, path)
+        return cls(url=o.req("url", _d.string), source=o.req("source", _d.string), reason=o.req("reason", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class HeadersSet:
+    """Result of `set_headers` (names only: values may be secrets)."""
+
+    origin: str | None
+    """The origin they apply to (`None`: every request)."""
+    names: tuple[str, ...]
+    """Names of the headers now set for that scope (empty: cleared)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HeadersSet:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HeadersSet."""
+        o = _d.Fields("HeadersSet", raw, path)
+        return cls(origin=o.opt("origin", _d.string), names=o.req("names", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialsSet:
+    """Result of `set_credentials` (the password is never echoed)."""
+
+    set: bool
+    """Whether credentials are set now."""
+    username: str | None
+    """The user name set."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CredentialsSet:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CredentialsSet."""
+        o = _d.Fields("CredentialsSet", raw, path)
+        return cls(set=o.req("set", _d.boolean), username=o.opt("username", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
 class InitScriptAdded:
     """Result of `add_init_script`."""
 
@@ -2032,6 +2203,16 @@ SettingsOutputActions = Literal[
 ]
 #: The actions whose result is DevicesOutput.
 DevicesOutputActions = Literal["devices"]
+#: The actions whose result is RouteAdded.
+RouteAddedActions = Literal["network_route"]
+#: The actions whose result is RoutesRemoved.
+RoutesRemovedActions = Literal["network_unroute"]
+#: The actions whose result is RouteList.
+RouteListActions = Literal["network_routes"]
+#: The actions whose result is HeadersSet.
+HeadersSetActions = Literal["set_headers"]
+#: The actions whose result is CredentialsSet.
+CredentialsSetActions = Literal["set_credentials"]
 #: The actions whose result is InitScriptAdded.
 InitScriptAddedActions = Literal["add_init_script"]
 #: The actions whose result is InitScriptRemoved.
@@ -2062,6 +2243,10 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "colorScheme": _r.Rule("string", nullable=True, enum=("dark", "light", "no-preference")),
                 "viewportWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
                 "viewportHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
+                "proxyServer": _r.Rule("string", nullable=True, min_length=1),
+                "proxyBypass": _r.Rule("string", nullable=True),
+                "proxyUsername": _r.Rule("string", nullable=True),
+                "proxyPassword": _r.Rule("string", nullable=True),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -2153,6 +2338,11 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "set_geolocation": SettingsOutput.decode,
         "set_permissions": SettingsOutput.decode,
         "set_offline": SettingsOutput.decode,
+        "network_route": RouteAdded.decode,
+        "network_unroute": RoutesRemoved.decode,
+        "network_routes": RouteList.decode,
+        "set_headers": HeadersSet.decode,
+        "set_credentials": CredentialsSet.decode,
         "settings": SettingsOutput.decode,
         "add_init_script": InitScriptAdded.decode,
         "remove_init_script": InitScriptRemoved.decode,
@@ -2314,6 +2504,26 @@ def decode_result(action: SettingsOutputActions, raw: object) -> SettingsOutput:
 
 @overload
 def decode_result(action: DevicesOutputActions, raw: object) -> DevicesOutput: ...
+
+
+@overload
+def decode_result(action: RouteAddedActions, raw: object) -> RouteAdded: ...
+
+
+@overload
+def decode_result(action: RoutesRemovedActions, raw: object) -> RoutesRemoved: ...
+
+
+@overload
+def decode_result(action: RouteListActions, raw: object) -> RouteList: ...
+
+
+@overload
+def decode_result(action: HeadersSetActions, raw: object) -> HeadersSet: ...
+
+
+@overload
+def decode_result(action: CredentialsSetActions, raw: object) -> CredentialsSet: ...
 
 
 @overload

@@ -74,6 +74,7 @@ from .models import (
     clip,
 )
 from .models._actionable import Actionable
+from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
@@ -135,6 +136,8 @@ class Browser:
         self.scripts = Scripts(self)
         #: The clipboard: ``browser.clipboard.read()``, ``write(text)``, ``copy()``, ``paste()``.
         self.clipboard = Clipboard(self)
+        #: Request interception: ``browser.network.route(glob, ...)``, ``unroute``, ``routes``, ``headers``, ``credentials``.
+        self.network = Network(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -822,6 +825,67 @@ class Scroll:
 
     def __repr__(self) -> str:
         return f"<Scroll of {self._b!r}>"
+
+
+class Network:
+    """Request interception of a :class:`Browser`, for every tab (also tabs opened later), frame
+    and worker of the session: routes (answer, abort, or continue with changed headers), extra
+    request headers and HTTP credentials. URL globs: ``*`` within a path segment, ``**`` across
+    segments, ``{a,b}`` either; the whole URL must match."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def route(
+        self,
+        url_glob: str,
+        *,
+        abort: bool | str = False,
+        response: RouteResponse | Mapping[str, Any] | None = None,
+        status: int | None = None,
+        body: str | bytes | None = None,
+        content_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        resource_type: str | None = None,
+        resource_types: Sequence[str] | None = None,
+        times: int | None = None,
+        set_headers: Mapping[str, str] | None = None,
+        continue_request: bool = False,
+    ) -> Route:
+        """Route the requests matching ``url_glob``: ``abort`` (True or a reason such as
+        ``"connectionrefused"``) fails them; ``set_headers`` (or ``continue_request=True``) sends
+        them on with those request headers; otherwise they are answered with ``response`` (a
+        :class:`RouteResponse` or mapping) or ``status``/``body``/``content_type``/``headers``.
+        ``resource_type(s)`` limit it (``"fetch"``, ``"document"``...), ``times`` removes it after
+        N matches. A route with the same glob and types replaces the old one. Returns the route."""
+        return self._b._drive(
+            _ops.network_route(
+                url_glob, abort=abort, response=response, status=status, body=body, content_type=content_type,
+                headers=headers, resource_type=resource_type, resource_types=resource_types, times=times,
+                set_headers=set_headers, continue_request=continue_request,
+            )
+        )
+
+    def unroute(self, url: str | None = None) -> tuple[Route, ...]:
+        """Remove the routes with glob ``url`` (every route when None); returns those removed, with their hits."""
+        return self._b._drive(_ops.network_unroute(url))
+
+    def routes(self) -> tuple[Route, ...]:
+        """The session's routes, newest first (the order they are tried in), with hits and times left."""
+        return self._b._drive(_ops.network_routes())
+
+    def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
+        """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
+        Returns the header names now set for that scope."""
+        return self._b._drive(_ops.network_headers(headers, origin))
+
+    def credentials(self, username: str | None, password: str | None) -> None:
+        """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
+        request (a refused answer is not retried); ``None, None`` clears them."""
+        self._b._drive(_ops.network_credentials(username, password))
+
+    def __repr__(self) -> str:
+        return f"<Network of {self._b!r}>"
 
 
 class Clipboard:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._rules import Rule
 from ._wire_types import OPTION_RULES
+from .models.routes import ProxyConfig
 
 __all__ = ["LaunchOptions", "SessionOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
 
@@ -80,7 +81,9 @@ class LaunchOptions:
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
     for ``browser.dialogs``; ``user_agent``, ``color_scheme`` (``dark``, ``light``,
     ``no-preference``) and ``viewport`` (``(width, height)`` in CSS pixels) are the emulation
-    every tab starts with (like ``browser.emulation``).
+    every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
+    URL or a mapping) is the proxy every request goes through (its credentials answer the
+    proxy's challenges and never reach Chromium's command line).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -98,6 +101,7 @@ class LaunchOptions:
     user_agent: str | None = None
     color_scheme: str | None = None
     viewport: tuple[int, int] | None = None
+    proxy: ProxyConfig | str | Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
@@ -134,6 +138,8 @@ class LaunchOptions:
             for axis, key, v in zip(("width", "height"), ("viewportWidth", "viewportHeight"), vp, strict=True):
                 _required(_LAUNCH[key]).check(f"LaunchOptions.viewport {axis}", v)
             object.__setattr__(self, "viewport", (vp[0], vp[1]))
+        if self.proxy is not None:
+            object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
 
     @property
     def attaches(self) -> bool:
@@ -176,6 +182,8 @@ class LaunchOptions:
             wire["colorScheme"] = self.color_scheme
         if self.viewport is not None:
             wire["viewportWidth"], wire["viewportHeight"] = self.viewport
+        if isinstance(self.proxy, ProxyConfig):
+            wire.update(self.proxy.to_wire())
         return wire
 
 

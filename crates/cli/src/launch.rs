@@ -28,7 +28,36 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
         auto_dialogs: l.auto_dialogs,
+        proxy: proxy(l)?,
     })
+}
+
+/// The `--proxy` options as one checked proxy whose server holds no credentials (they are in
+/// its username and password: from `--proxy-username`/`--proxy-password`, else the URL).
+fn proxy(l: &LaunchArgs) -> Result<Option<agentbrowser_protocol::ProxyConfig>, Failure> {
+    let Some(url) = &l.proxy else {
+        return Ok(None);
+    };
+    let given = agentbrowser_protocol::ProxyConfig {
+        server: url.clone(),
+        bypass: l.proxy_bypass.clone(),
+        username: l.proxy_username.clone(),
+        password: l.proxy_password.clone(),
+    };
+    let (server, creds) = given.resolve().map_err(|e| {
+        let e = e
+            .replace("parameter `proxy.server`", "option `--proxy`")
+            .replace("parameter `proxy.username`", "option `--proxy-username`")
+            .replace("parameter `proxy.password`", "option `--proxy-password`")
+            .replace("parameter `proxy.bypass`", "option `--proxy-bypass`");
+        Failure::invalid("launch", e)
+    })?;
+    Ok(Some(agentbrowser_protocol::ProxyConfig {
+        server: server.server,
+        bypass: l.proxy_bypass.clone(),
+        username: creds.as_ref().map(|c| c.0.clone()),
+        password: creds.map(|c| c.1),
+    }))
 }
 
 /// The engine's launch options, for a daemon or `serve --stdio` in this process.
@@ -46,6 +75,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
             .map(Into::into),
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
         auto_dialogs: args.auto_dialogs,
+        proxy: proxy(args)?,
         ..LaunchOptions::default()
     })
 }

@@ -61,6 +61,8 @@ impl Cx<'_> {
             b.enable_downloads(self.engine.download_dir(None)).await?;
             b.dialog_board = self.engine.dialog_board.clone();
             b.emulation = self.engine.emulation.clone();
+            b.hooks = self.engine.hooks.clone();
+            b.hooks.install_browser(&b.cdp).await?;
             crate::emulation::install_browser(&b, &b.emulation).await?;
             self.engine.browser = Some(b);
         }

@@ -24,6 +24,10 @@ pub(crate) use crate::dialogs::{
     accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,
 };
 pub(crate) use crate::diff::handle as Diff;
+pub(crate) use crate::intercept::{
+    route as NetworkRoute, routes as NetworkRoutes, set_credentials as SetCredentials,
+    set_headers as SetHeaders, unroute as NetworkUnroute,
+};
 pub(crate) use crate::drag::drag as Drag;
 pub(crate) use crate::emulation::{
     add_init_script as AddInitScript, add_script as AddScript, add_style as AddStyle,

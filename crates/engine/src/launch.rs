@@ -63,6 +63,9 @@ pub struct LaunchOptions {
     pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
     /// The viewport (width, height in CSS pixels) every tab starts with.
     pub viewport: Option<(u32, u32)>,
+    /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
+    /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
+    pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
 }
 
 impl Default for LaunchOptions {
@@ -79,6 +82,7 @@ impl Default for LaunchOptions {
             user_agent: None,
             color_scheme: None,
             viewport: None,
+            proxy: None,
         }
     }
 }
@@ -225,6 +229,14 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     }
     if let Some((w, h)) = options.window_size {
         cmd.arg(format!("--window-size={w},{h}"));
+    }
+    if let Some(proxy) = &options.proxy {
+        let (server, _) = proxy.resolve().map_err(EngineError::invalid)?;
+        // Only the server: the credentials never reach a command line.
+        cmd.arg(format!("--proxy-server={}", server.server));
+        if let Some(b) = proxy.bypass.as_deref().filter(|b| !b.is_empty()) {
+            cmd.arg(format!("--proxy-bypass-list={b}"));
+        }
     }
     cmd.args(&options.args)
         .arg("about:blank")

@@ -165,6 +165,7 @@ impl Page {
         tab_id: &str,
         ref_counter: Arc<std::sync::atomic::AtomicU64>,
         dialog_board: crate::events::DialogBoard,
+        hooks: &crate::hook::TargetHooks,
     ) -> Result<Page> {
         let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
@@ -174,10 +175,10 @@ impl Page {
         let diagnostics = DiagnosticsLog::default();
         let choosers = crate::events::FileChoosers::default();
         tokio::spawn(
-            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers).pump(events),
+            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers, hooks).pump(events),
         );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
-        let (a, b, c, d, e, f, tree) = tokio::join!(
+        let (a, b, c, d, e, f, tree, _) = tokio::join!(
             session.call("Page.enable", json!({})),
             // File choosers are answered by `upload`, never shown as a dialog.
             session.call(
@@ -187,7 +188,7 @@ impl Page {
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
             session.call(
                 "Target.setAutoAttach",
-                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+                json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
             session.call(
                 "Network.enable",
@@ -195,6 +196,8 @@ impl Page {
             ),
             Recorder::enable(&session),
             session.call("Page.getFrameTree", json!({})),
+            // The target hook (request interception); its failure is logged, not fatal.
+            hooks.prepare(&session, "page", false),
         );
         a?;
         b?;

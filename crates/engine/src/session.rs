@@ -48,6 +48,8 @@ pub struct Engine {
     pub(crate) emulation: crate::emulation::Shared,
     /// The current frame of each tab (`frame`) and frame ids seen lately.
     pub(crate) frames: crate::frames::FrameState,
+    /// The per-target setup (request interception rules) of the session, given to the browser.
+    pub(crate) hooks: crate::hook::TargetHooks,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -57,6 +59,7 @@ impl Engine {
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
         let dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
+        let hooks = crate::hook::TargetHooks::for_launch(&defaults);
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
         ));
@@ -67,6 +70,7 @@ impl Engine {
             defaults,
             browser: None,
             frames: Default::default(),
+            hooks,
             closed: false,
             tracer: Default::default(),
         }
@@ -306,7 +310,12 @@ impl Engine {
             limits,
             scope,
         };
-        crate::handlers::dispatch(command, &mut cx).await
+        let out = crate::handlers::dispatch(command, &mut cx).await;
+        // Authentication challenges refused while the command ran.
+        for w in self.hooks.intercept.take_warnings() {
+            crate::warnings::note(w);
+        }
+        out
     }
 
     /// The active tab's page (launching the browser if needed), for library users and tests

@@ -18,6 +18,7 @@ pub use caps::{
     targets::*, wait::*,
 };
 pub use caps::{clipboard::*, drag::*, layout::*};
+pub use caps::intercept::*;
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

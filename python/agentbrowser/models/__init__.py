@@ -32,6 +32,10 @@ from .emulation import ColorScheme as ColorScheme
 from .emulation import MediaType as MediaType
 from .emulation import ReducedMotion as ReducedMotion
 from .ref import Ref
+from .routes import ABORT_REASONS as ABORT_REASONS
+from .routes import RESOURCE_TYPES as RESOURCE_TYPES
+from .routes import ProxyConfig, Route, RouteResponse
+from .routes import RouteAction as RouteAction
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
 from .reading import LLMS_FILES as LLMS_FILES
@@ -58,6 +62,9 @@ from .specs import SnapshotSpec, Wait
 from .tabs import FrameInfo, TabCloseResult, TabInfo, TabSwitchResult
 
 __all__ = [
+    "ProxyConfig",
+    "Route",
+    "RouteResponse",
     "SnapshotSpec",
     "Snapshot",
     "SnapshotDelta",

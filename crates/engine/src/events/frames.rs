@@ -10,6 +10,7 @@ use tokio::sync::watch;
 use super::Listener;
 use super::console::{self, DiagnosticsLog, Recorder};
 use super::str_field;
+use crate::hook::TargetHooks;
 use crate::page::PageState;
 
 /// Follows the out-of-process frames attached to the page's own session.
@@ -17,6 +18,7 @@ pub(crate) struct Frames {
     session: Session,
     state: Arc<watch::Sender<PageState>>,
     diagnostics: DiagnosticsLog,
+    hooks: TargetHooks,
 }
 
 impl Frames {
@@ -24,11 +26,13 @@ impl Frames {
         session: Session,
         state: Arc<watch::Sender<PageState>>,
         diagnostics: DiagnosticsLog,
+        hooks: TargetHooks,
     ) -> Frames {
         Frames {
             session,
             state,
             diagnostics,
+            hooks,
         }
     }
 }
@@ -42,7 +46,7 @@ impl Listener for Frames {
     }
 
     fn on_event(&mut self, ev: &Event) {
-        child_event(&self.session, false, ev, &self.state, &self.diagnostics);
+        child_event(&self.session, false, ev, &self.state, &self.diagnostics, &self.hooks);
     }
 }
 
@@ -107,10 +111,12 @@ fn child_event(
     ev: &Event,
     tx: &Arc<watch::Sender<PageState>>,
     diagnostics: &DiagnosticsLog,
+    hooks: &TargetHooks,
 ) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
     if ev.method == "Target.detachedFromTarget" {
+        hooks.detached(&sid);
         tx.send_modify(|s| {
             s.child_sessions.retain(|_, v| *v != sid);
             s.child_parents.remove(&sid);
@@ -120,7 +126,12 @@ fn child_event(
         return;
     }
     let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
-    if str_field(&info, "type") != "iframe" {
+    // Targets are attached paused: the hook sets each up, then resumes it.
+    let paused = p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
+    let kind = str_field(&info, "type");
+    if kind != "iframe" {
+        let (hooks, child) = (hooks.clone(), Session::attached(parent.connection().clone(), sid));
+        tokio::spawn(async move { hooks.prepare(&child, &kind, paused).await });
         return;
     }
     let target = str_field(&info, "targetId");
@@ -136,6 +147,7 @@ fn child_event(
     let child = Session::attached(parent.connection().clone(), sid.clone());
     let tx = tx.clone();
     let diagnostics = diagnostics.clone();
+    let hooks = hooks.clone();
     tokio::spawn(async move {
         let mut events = child.events();
         let mut state = tx.subscribe();
@@ -143,15 +155,16 @@ fn child_event(
         let _ = tokio::join!(
             child.call(
                 "Target.setAutoAttach",
-                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+                json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
             Recorder::enable(&child),
         );
+        let _ = hooks.prepare(&child, "iframe", paused).await;
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx, &diagnostics);
+                        child_event(&child, true, &ev, &tx, &diagnostics, &hooks);
                     }
                     Some(ev) if console::wanted(&ev.method) => {
                         if ev.method.starts_with("Runtime.executionContext") {

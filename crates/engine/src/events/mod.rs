@@ -8,6 +8,7 @@ mod crash;
 pub mod dialogs;
 pub mod downloads;
 pub mod files;
+pub(crate) mod fetch;
 pub(crate) mod frames;
 mod lifecycle;
 mod render;
@@ -50,6 +51,7 @@ impl Listeners {
         dialogs: &DialogLog,
         diagnostics: &DiagnosticsLog,
         choosers: &FileChoosers,
+        hooks: &crate::hook::TargetHooks,
     ) -> Listeners {
         Listeners(vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
@@ -58,6 +60,7 @@ impl Listeners {
                 session.clone(),
                 state.clone(),
                 diagnostics.clone(),
+                hooks.clone(),
             )),
             Box::new(frames::Contexts::new(state.clone())),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
