@@ -74,7 +74,12 @@ pub struct LaunchArgs {
     pub proxy_username: Option<String>,
     /// Proxy password (better: the AGENTBROWSER_PROXY_PASSWORD environment variable, which no
     /// process listing shows).
-    #[arg(long, value_name = "PASS", env = "AGENTBROWSER_PROXY_PASSWORD", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "PASS",
+        env = "AGENTBROWSER_PROXY_PASSWORD",
+        hide_env_values = true
+    )]
     pub proxy_password: Option<String>,
 }
 
@@ -864,7 +869,7 @@ pub enum SetCmd {
     /// for --origin; '{}' clears them. Values are never printed.
     Headers {
         /// A JSON object of header name → string value.
-        json: String,
+        headers: String,
         /// Only requests to this origin (http://host:port).
         #[arg(long, value_name = "ORIGIN")]
         origin: Option<String>,
@@ -917,7 +922,12 @@ pub enum NetworkCmd {
         #[arg(long = "header", value_name = "K:V")]
         header: Vec<String>,
         /// Only these resource types (comma separated: document,script,xhr,fetch,image,...).
-        #[arg(long = "resource-type", value_enum, value_delimiter = ',', value_name = "T[,T]")]
+        #[arg(
+            long = "resource-type",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "T[,T]"
+        )]
         resource_type: Vec<agentbrowser_protocol::ResourceType>,
         /// Remove the route after N matched requests.
         #[arg(long, value_name = "N")]

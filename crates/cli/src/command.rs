@@ -845,8 +845,8 @@ fn set(s: SetCmd) -> Result<Command, Failure> {
         SetCmd::Offline { state } => Command::SetOffline(p::SetOfflineParams {
             offline: state == "on",
         }),
-        SetCmd::Headers { json, origin } => {
-            let headers = serde_json::from_str(&json).map_err(|e| {
+        SetCmd::Headers { headers, origin } => {
+            let headers = serde_json::from_str(&headers).map_err(|e| {
                 Failure::invalid(
                     "set_headers",
                     format!("invalid parameter `headers`: not a JSON object of header name → string value: {e}"),
@@ -933,7 +933,9 @@ fn network(n: NetworkCmd) -> Result<Command, Failure> {
                 times,
             })
         }
-        NetworkCmd::Unroute { glob } => Command::NetworkUnroute(p::NetworkUnrouteParams { url: glob }),
+        NetworkCmd::Unroute { glob } => {
+            Command::NetworkUnroute(p::NetworkUnrouteParams { url: glob })
+        }
         NetworkCmd::Routes => Command::NetworkRoutes(NoParams {}),
     })
 }

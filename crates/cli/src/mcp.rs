@@ -92,9 +92,18 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
         auto_dialogs: top.auto_dialogs || after.auto_dialogs,
         proxy: after.proxy.clone().or_else(|| top.proxy.clone()),
-        proxy_bypass: after.proxy_bypass.clone().or_else(|| top.proxy_bypass.clone()),
-        proxy_username: after.proxy_username.clone().or_else(|| top.proxy_username.clone()),
-        proxy_password: after.proxy_password.clone().or_else(|| top.proxy_password.clone()),
+        proxy_bypass: after
+            .proxy_bypass
+            .clone()
+            .or_else(|| top.proxy_bypass.clone()),
+        proxy_username: after
+            .proxy_username
+            .clone()
+            .or_else(|| top.proxy_username.clone()),
+        proxy_password: after
+            .proxy_password
+            .clone()
+            .or_else(|| top.proxy_password.clone()),
     }
 }
 

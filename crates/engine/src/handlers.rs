@@ -24,10 +24,6 @@ pub(crate) use crate::dialogs::{
     accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,
 };
 pub(crate) use crate::diff::handle as Diff;
-pub(crate) use crate::intercept::{
-    route as NetworkRoute, routes as NetworkRoutes, set_credentials as SetCredentials,
-    set_headers as SetHeaders, unroute as NetworkUnroute,
-};
 pub(crate) use crate::drag::drag as Drag;
 pub(crate) use crate::emulation::{
     add_init_script as AddInitScript, add_script as AddScript, add_style as AddStyle,
@@ -44,6 +40,10 @@ pub(crate) use crate::interact::{
     check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus, hover as Hover,
     press as Press, scroll_into_view as ScrollIntoView, select as Select, tap as Tap,
     type_text as Type, uncheck as Uncheck,
+};
+pub(crate) use crate::intercept::{
+    route as NetworkRoute, routes as NetworkRoutes, set_credentials as SetCredentials,
+    set_headers as SetHeaders, unroute as NetworkUnroute,
 };
 pub(crate) use crate::layout::{
     bbox as Box, geometry as Geometry, scroll as Scroll, styles as Styles,

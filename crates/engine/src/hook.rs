@@ -26,7 +26,11 @@ impl TargetHooks {
     /// The hooks of a session launched with `options` (its proxy's credentials).
     pub(crate) fn for_launch(options: &crate::launch::LaunchOptions) -> TargetHooks {
         let hooks = TargetHooks::default();
-        let creds = options.proxy.as_ref().and_then(|p| p.resolve().ok()).and_then(|(_, c)| c);
+        let creds = options
+            .proxy
+            .as_ref()
+            .and_then(|p| p.resolve().ok())
+            .and_then(|(_, c)| c);
         hooks.intercept.set_proxy_credentials(creds);
         hooks
     }
@@ -34,12 +38,21 @@ impl TargetHooks {
     /// Sets up the target behind `session` (of CDP target type `kind`: `page`, `iframe`,
     /// `worker`, `service_worker`, `shared_worker`), then resumes it when it is `paused` on
     /// start. `Err` lists the steps that failed (the target was resumed anyway).
-    pub(crate) async fn prepare(&self, session: &Session, kind: &str, paused: bool) -> Result<(), String> {
+    pub(crate) async fn prepare(
+        &self,
+        session: &Session,
+        kind: &str,
+        paused: bool,
+    ) -> Result<(), String> {
         let mut failed = Vec::new();
         if let Err(e) = self.intercept.attach(session).await {
             failed.push(e);
         }
-        if paused && let Err(e) = session.call("Runtime.runIfWaitingForDebugger", json!({})).await {
+        if paused
+            && let Err(e) = session
+                .call("Runtime.runIfWaitingForDebugger", json!({}))
+                .await
+        {
             failed.push(format!("Runtime.runIfWaitingForDebugger: {e}"));
         }
         if failed.is_empty() {
@@ -64,14 +77,22 @@ impl TargetHooks {
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
                 let p = &ev.params;
-                let sid = p.get("sessionId").and_then(Value::as_str).unwrap_or_default().to_string();
+                let sid = p
+                    .get("sessionId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
                 match ev.method.as_str() {
                     "Target.attachedToTarget" => {
-                        let kind = p["targetInfo"]["type"].as_str().unwrap_or_default().to_string();
+                        let kind = p["targetInfo"]["type"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string();
                         if !BROWSER_TARGETS.contains(&kind.as_str()) {
                             continue;
                         }
-                        let paused = p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
+                        let paused =
+                            p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
                         let session = Session::attached(conn.clone(), sid);
                         let hooks = hooks.clone();
                         tokio::spawn(async move {

@@ -9,11 +9,14 @@ use crate::error::{EngineError, Result};
 
 /// `network_route`: add (or replace) a route.
 pub(crate) async fn route(p: NetworkRouteParams, cx: &mut Cx<'_>) -> Result<RouteAdded> {
-    let glob = url_glob(&p.url).map_err(|e| EngineError::invalid(format!("invalid parameter `url`: {e}")))?;
+    let glob = url_glob(&p.url)
+        .map_err(|e| EngineError::invalid(format!("invalid parameter `url`: {e}")))?;
     let body = match (&p.body, &p.body_file) {
         (Some(b), _) => b.clone().into_bytes(),
         (None, Some(f)) => std::fs::read(f).map_err(|e| {
-            EngineError::invalid(format!("invalid parameter `bodyFile`: cannot read {f:?}: {e}"))
+            EngineError::invalid(format!(
+                "invalid parameter `bodyFile`: cannot read {f:?}: {e}"
+            ))
         })?,
         (None, None) => Vec::new(),
     };
@@ -27,7 +30,12 @@ pub(crate) async fn route(p: NetworkRouteParams, cx: &mut Cx<'_>) -> Result<Rout
 
 /// `network_unroute`: remove the routes of a glob, or every route.
 pub(crate) async fn unroute(p: NetworkUnrouteParams, cx: &mut Cx<'_>) -> Result<RoutesRemoved> {
-    let (removed, remaining) = cx.engine.hooks.intercept.remove_routes(p.url.as_deref()).await;
+    let (removed, remaining) = cx
+        .engine
+        .hooks
+        .intercept
+        .remove_routes(p.url.as_deref())
+        .await;
     Ok(RoutesRemoved { removed, remaining })
 }
 
@@ -52,16 +60,28 @@ pub(crate) async fn set_headers(p: SetHeadersParams, cx: &mut Cx<'_>) -> Result<
         })?),
         None => None,
     };
-    let names = cx.engine.hooks.intercept.set_headers(origin.clone(), p.headers).await;
+    let names = cx
+        .engine
+        .hooks
+        .intercept
+        .set_headers(origin.clone(), p.headers)
+        .await;
     Ok(HeadersSet { origin, names })
 }
 
 /// `set_credentials`: HTTP credentials answered to authentication challenges, or none.
-pub(crate) async fn set_credentials(p: SetCredentialsParams, cx: &mut Cx<'_>) -> Result<CredentialsSet> {
+pub(crate) async fn set_credentials(
+    p: SetCredentialsParams,
+    cx: &mut Cx<'_>,
+) -> Result<CredentialsSet> {
     let creds = match (p.clear, p.username, p.password) {
         (Some(true), _, _) => None,
         (_, Some(u), Some(pw)) => Some((u, pw)),
-        _ => return Err(EngineError::invalid("invalid parameter `username`: give a username and a password, or `clear`")),
+        _ => {
+            return Err(EngineError::invalid(
+                "invalid parameter `username`: give a username and a password, or `clear`",
+            ));
+        }
     };
     let username = creds.as_ref().map(|(u, _)| u.clone());
     cx.engine.hooks.intercept.set_credentials(creds).await;

@@ -175,7 +175,8 @@ impl Page {
         let diagnostics = DiagnosticsLog::default();
         let choosers = crate::events::FileChoosers::default();
         tokio::spawn(
-            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers, hooks).pump(events),
+            Listeners::for_page(&session, &tx, &dialogs, &diagnostics, &choosers, hooks)
+                .pump(events),
         );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
         let (a, b, c, d, e, f, tree, _) = tokio::join!(

@@ -12,13 +12,13 @@ pub mod reference;
 pub mod strict;
 pub mod validate;
 
+pub use caps::intercept::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
     targets::*, wait::*,
 };
 pub use caps::{clipboard::*, drag::*, layout::*};
-pub use caps::intercept::*;
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

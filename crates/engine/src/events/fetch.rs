@@ -12,9 +12,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use agentbrowser_cdp::{Event, Session};
-use agentbrowser_protocol::{
-    AuthFailure, NetworkRouteParams, RouteAction, RouteInfo,
-};
+use agentbrowser_protocol::{AuthFailure, NetworkRouteParams, RouteAction, RouteInfo};
 use base64::Engine as _;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -46,7 +44,12 @@ impl Route {
         let p = &self.params;
         let action = p.action();
         let header_names = match action {
-            RouteAction::Continue => p.set_headers.iter().flatten().map(|(k, _)| k.clone()).collect(),
+            RouteAction::Continue => p
+                .set_headers
+                .iter()
+                .flatten()
+                .map(|(k, _)| k.clone())
+                .collect(),
             _ => p.headers.iter().flatten().map(|(k, _)| k.clone()).collect(),
         };
         let fulfill = action == RouteAction::Fulfill;
@@ -228,7 +231,10 @@ impl Interception {
         let id = p.get("requestId").cloned().unwrap_or(Value::Null);
         let req = &p["request"];
         let url = req.get("url").and_then(Value::as_str).unwrap_or_default();
-        let rtype = p.get("resourceType").and_then(Value::as_str).unwrap_or("Other");
+        let rtype = p
+            .get("resourceType")
+            .and_then(Value::as_str)
+            .unwrap_or("Other");
         let mut s = self.lock();
         let extra = s.extra_headers(url);
         let hit = s.routes.iter().rposition(|r| r.matches(url, rtype));
@@ -254,7 +260,12 @@ impl Interception {
             RouteAction::Continue => {
                 let mut all = extra;
                 all.extend(
-                    route.params.set_headers.iter().flatten().map(|(k, v)| (k.clone(), v.clone())),
+                    route
+                        .params
+                        .set_headers
+                        .iter()
+                        .flatten()
+                        .map(|(k, v)| (k.clone(), v.clone())),
                 );
                 (
                     "Fetch.continueRequest",
@@ -268,7 +279,8 @@ impl Interception {
                     .iter()
                     .flatten()
                     .filter(|(k, _)| {
-                        route.params.content_type.is_none() || !k.eq_ignore_ascii_case("content-type")
+                        route.params.content_type.is_none()
+                            || !k.eq_ignore_ascii_case("content-type")
                     })
                     .map(|(k, v)| json!({"name": k, "value": v}))
                     .collect();
@@ -295,11 +307,19 @@ impl Interception {
     /// The answer to one authentication challenge: the credentials once per request, then a
     /// refusal (which the page sees as the server's 401 or the proxy's 407).
     fn challenge(&self, p: &Value) -> Value {
-        let id = p.get("requestId").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = p
+            .get("requestId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         let url = p["request"]["url"].as_str().unwrap_or_default().to_string();
         let proxy = p["authChallenge"]["source"].as_str() == Some("Proxy");
         let mut s = self.lock();
-        let creds = if proxy { s.proxy.clone() } else { s.credentials.clone() };
+        let creds = if proxy {
+            s.proxy.clone()
+        } else {
+            s.credentials.clone()
+        };
         let answered = s.challenged.contains(&id);
         let refuse = |s: &mut State, reason: &str| {
             let source = if proxy { "proxy" } else { "server" };
@@ -330,7 +350,10 @@ impl Interception {
                     "response": "ProvideCredentials", "username": user, "password": pass}})
             }
             None if proxy => refuse(&mut *s, "no proxy credentials were given at launch"),
-            None => refuse(&mut *s, "no credentials are set (`set credentials USER PASS`)"),
+            None => refuse(
+                &mut *s,
+                "no credentials are set (`set credentials USER PASS`)",
+            ),
         }
     }
 
@@ -377,22 +400,42 @@ impl Interception {
                 .into_iter()
                 .partition(|r| url.is_none_or(|u| r.params.url == u));
             s.routes = kept;
-            (gone.iter().map(Route::info).collect(), s.routes.len() as u64)
+            (
+                gone.iter().map(Route::info).collect(),
+                s.routes.len() as u64,
+            )
         };
         self.apply().await;
         out
     }
 
     /// Routes newest first, header names by scope, whether credentials are set, refusals.
-    pub(crate) fn list(&self) -> (Vec<RouteInfo>, BTreeMap<String, Vec<String>>, bool, Vec<AuthFailure>) {
+    pub(crate) fn list(
+        &self,
+    ) -> (
+        Vec<RouteInfo>,
+        BTreeMap<String, Vec<String>>,
+        bool,
+        Vec<AuthFailure>,
+    ) {
         let s = self.lock();
         let routes = s.routes.iter().rev().map(Route::info).collect();
         let headers = s
             .headers
             .iter()
-            .map(|(o, h)| (o.clone().unwrap_or_else(|| "*".into()), h.keys().cloned().collect()))
+            .map(|(o, h)| {
+                (
+                    o.clone().unwrap_or_else(|| "*".into()),
+                    h.keys().cloned().collect(),
+                )
+            })
             .collect();
-        (routes, headers, s.credentials.is_some(), s.failures.iter().cloned().collect())
+        (
+            routes,
+            headers,
+            s.credentials.is_some(),
+            s.failures.iter().cloned().collect(),
+        )
     }
 
     /// Sets (or with an empty map clears) the extra headers of a scope; returns their names.

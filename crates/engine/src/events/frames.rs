@@ -46,7 +46,14 @@ impl Listener for Frames {
     }
 
     fn on_event(&mut self, ev: &Event) {
-        child_event(&self.session, false, ev, &self.state, &self.diagnostics, &self.hooks);
+        child_event(
+            &self.session,
+            false,
+            ev,
+            &self.state,
+            &self.diagnostics,
+            &self.hooks,
+        );
     }
 }
 
@@ -130,7 +137,10 @@ fn child_event(
     let paused = p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
     let kind = str_field(&info, "type");
     if kind != "iframe" {
-        let (hooks, child) = (hooks.clone(), Session::attached(parent.connection().clone(), sid));
+        let (hooks, child) = (
+            hooks.clone(),
+            Session::attached(parent.connection().clone(), sid),
+        );
         tokio::spawn(async move { hooks.prepare(&child, &kind, paused).await });
         return;
     }

@@ -130,9 +130,13 @@ impl ResourceType {
             .unwrap_or_default()
     }
 
-    /// Whether CDP's resource type name `cdp` (`XHR`, `Document`, ...) is this type.
+    /// Whether CDP's resource type name `cdp` (`XHR`, `Document`, ...) is this type. Chromium's
+    /// interception reports `fetch()` requests as `XHR`, so `fetch` and `xhr` each match both.
     pub fn is(self, cdp: &str) -> bool {
+        let fetch_or_xhr =
+            |s: &str| s.eq_ignore_ascii_case("xhr") || s.eq_ignore_ascii_case("fetch");
         cdp.eq_ignore_ascii_case(&self.name())
+            || matches!(self, ResourceType::Fetch | ResourceType::Xhr) && fetch_or_xhr(cdp)
     }
 }
 
@@ -162,7 +166,7 @@ pub struct NetworkRouteParams {
     pub content_type: Option<String>,
     /// Response headers of the answer (name → value).
     pub headers: Option<BTreeMap<String, String>>,
-    /// Only requests of these resource types match (default: every type).
+    /// Only requests of these resource types match (default: every type; `fetch` and `xhr` each match both, as Chromium's interception does not tell them apart).
     pub resource_types: Option<Vec<ResourceType>>,
     /// Remove the route after this many matched requests (at least 1; default: never).
     pub times: Option<u64>,
@@ -248,7 +252,10 @@ impl Validate for NetworkRouteParams {
             return invalid("status", format!("{s} is not an HTTP status (100 to 599)"));
         }
         if self.times == Some(0) {
-            return invalid("times", "must be at least 1 (leave it out for a route that stays)");
+            return invalid(
+                "times",
+                "must be at least 1 (leave it out for a route that stays)",
+            );
         }
         if self.resource_types.as_ref().is_some_and(Vec::is_empty) {
             return invalid(
@@ -555,11 +562,15 @@ impl Validate for SetHeadersParams {
                 .strip_prefix("http://")
                 .or_else(|| o.strip_prefix("https://"));
             match rest {
-                Some(host) if !host.is_empty() && !host.trim_end_matches('/').contains(['/', '?', '#']) => {}
+                Some(host)
+                    if !host.is_empty()
+                        && !host.trim_end_matches('/').contains(['/', '?', '#']) => {}
                 _ => {
                     return invalid(
                         "origin",
-                        format!("{o:?} is not an origin (http:// or https://, a host and an optional port, no path)"),
+                        format!(
+                            "{o:?} is not an origin (http:// or https://, a host and an optional port, no path)"
+                        ),
                     );
                 }
             }
@@ -608,7 +619,10 @@ impl Validate for SetCredentialsParams {
         let clear = self.clear == Some(true);
         match (clear, &self.username, &self.password) {
             (true, None, None) => Ok(()),
-            (true, _, _) => invalid("clear", "forgets the credentials: give no username or password with it"),
+            (true, _, _) => invalid(
+                "clear",
+                "forgets the credentials: give no username or password with it",
+            ),
             (false, Some(_), Some(_)) => Ok(()),
             (false, None, _) => invalid("username", "required (or `clear`)"),
             (false, Some(_), None) => invalid("password", "required with `username`"),
@@ -672,7 +686,9 @@ pub struct ProxyServer {
 pub fn proxy_server(url: &str) -> Result<ProxyServer, String> {
     let allowed = PROXY_SCHEMES.join(", ");
     let Some((scheme, rest)) = url.split_once("://") else {
-        return Err(format!("{url:?} is not a proxy URL: give scheme://host:port with scheme {allowed}"));
+        return Err(format!(
+            "{url:?} is not a proxy URL: give scheme://host:port with scheme {allowed}"
+        ));
     };
     let scheme = scheme.to_ascii_lowercase();
     if !PROXY_SCHEMES.contains(&scheme.as_str()) {
@@ -684,7 +700,9 @@ pub fn proxy_server(url: &str) -> Result<ProxyServer, String> {
         None => (None, rest),
     };
     if hostport.is_empty() || hostport.contains(['/', '?', '#', ' ']) {
-        return Err(format!("{url:?} needs a host and an optional port, and no path"));
+        return Err(format!(
+            "{url:?} needs a host and an optional port, and no path"
+        ));
     }
     let default_port = match scheme.as_str() {
         "http" => 80,
@@ -693,7 +711,9 @@ pub fn proxy_server(url: &str) -> Result<ProxyServer, String> {
     };
     let (host, port) = match hostport.rsplit_once(':') {
         Some((h, p)) if !p.contains(']') => {
-            let port: u16 = p.parse().map_err(|_| format!("port {p:?} is not a number from 1 to 65535"))?;
+            let port: u16 = p
+                .parse()
+                .map_err(|_| format!("port {p:?} is not a number from 1 to 65535"))?;
             if port == 0 {
                 return Err("port 0 is not a port (1 to 65535)".into());
             }
@@ -747,14 +767,25 @@ fn percent_decode(s: &str) -> String {
 impl ProxyConfig {
     /// The proxy checked: what Chromium gets, and the credentials (from the fields, else the URL).
     pub fn resolve(&self) -> Result<(ProxyServer, Option<(String, String)>), String> {
-        let server = proxy_server(&self.server).map_err(|e| format!("invalid parameter `proxy.server`: {e}"))?;
+        let server = proxy_server(&self.server)
+            .map_err(|e| format!("invalid parameter `proxy.server`: {e}"))?;
         let user = self.username.clone().or_else(|| server.username.clone());
         let pass = self.password.clone().or_else(|| server.password.clone());
         let creds = match (user, pass) {
             (Some(u), Some(p)) => Some((u, p)),
             (None, None) => None,
-            (Some(_), None) => return Err("invalid parameter `proxy.password`: the proxy user name needs a password".into()),
-            (None, Some(_)) => return Err("invalid parameter `proxy.username`: the proxy password needs a user name".into()),
+            (Some(_), None) => {
+                return Err(
+                    "invalid parameter `proxy.password`: the proxy user name needs a password"
+                        .into(),
+                );
+            }
+            (None, Some(_)) => {
+                return Err(
+                    "invalid parameter `proxy.username`: the proxy password needs a user name"
+                        .into(),
+                );
+            }
         };
         if creds.is_some() && server.scheme == "socks5" {
             return Err("invalid parameter `proxy.username`: Chromium cannot authenticate to a SOCKS proxy; use an http or https proxy for credentials".into());
@@ -762,7 +793,10 @@ impl ProxyConfig {
         if let Some(b) = &self.bypass
             && b.contains(['\r', '\n', ' '])
         {
-            return Err("invalid parameter `proxy.bypass`: a comma-separated list of hosts without spaces".into());
+            return Err(
+                "invalid parameter `proxy.bypass`: a comma-separated list of hosts without spaces"
+                    .into(),
+            );
         }
         Ok((server, creds))
     }
@@ -799,8 +833,15 @@ mod tests {
         assert_eq!(p.server, "http://127.0.0.1:3128");
         assert_eq!(p.username.as_deref(), Some("u@x"));
         assert_eq!(p.password.as_deref(), Some("p:w"));
-        assert_eq!(super::proxy_server("socks5://h").unwrap().server, "socks5://h:1080");
-        assert!(super::proxy_server("ftp://h:1").unwrap_err().contains("http, https, socks5"));
+        assert_eq!(
+            super::proxy_server("socks5://h").unwrap().server,
+            "socks5://h:1080"
+        );
+        assert!(
+            super::proxy_server("ftp://h:1")
+                .unwrap_err()
+                .contains("http, https, socks5")
+        );
         assert!(super::proxy_server("http://h:99999").is_err());
     }
 }
