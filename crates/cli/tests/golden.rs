@@ -290,7 +290,15 @@ fn every_command_answers_as_pinned() {
     run(a(&["set", "offline", "on"]));
     run(a(&["set", "offline", "off"]));
     run(a(&["settings"]));
-    run(a(&["network", "route", "**/mocked", "--body", "m", "--times", "2"]));
+    run(a(&[
+        "network",
+        "route",
+        "**/mocked",
+        "--body",
+        "m",
+        "--times",
+        "2",
+    ]));
     run(a(&["network", "route", "**/gone", "--abort"]));
     run(a(&["network", "routes"]));
     run(a(&["network", "unroute"]));

@@ -338,7 +338,7 @@ impl Interception {
         };
         match creds {
             Some(_) if answered => refuse(
-                &mut *s,
+                &mut s,
                 "the credentials given were not accepted (answered once, not retried)",
             ),
             Some((user, pass)) => {
@@ -349,9 +349,9 @@ impl Interception {
                 json!({"requestId": id, "authChallengeResponse": {
                     "response": "ProvideCredentials", "username": user, "password": pass}})
             }
-            None if proxy => refuse(&mut *s, "no proxy credentials were given at launch"),
+            None if proxy => refuse(&mut s, "no proxy credentials were given at launch"),
             None => refuse(
-                &mut *s,
+                &mut s,
                 "no credentials are set (`set credentials USER PASS`)",
             ),
         }
