@@ -34,6 +34,8 @@ from .browser import (
 )
 from .browser import Frame, Frames
 from .browser import Cookies, State, Storage
+from .browser import Network
+from .models import ProxyConfig, Route, RouteResponse
 from .errors import (
     ActionTransitionError,
     AgentBrowserError,
@@ -188,6 +190,10 @@ __all__ = [
     "StateDecryptError",
     "StateFile",
     "StateListing",
+    "Network",
+    "ProxyConfig",
+    "Route",
+    "RouteResponse",
     "Frame",
     "Frames",
     "FrameInfo",
@@ -208,6 +214,7 @@ __all__ = [
     "AsyncCookies",
     "AsyncStorage",
     "AsyncState",
+    "AsyncNetwork",
     "LaunchOptions",
     "SessionOptions",
     "CDPTarget",

@@ -73,6 +73,7 @@ from .models.emulation import (
 )
 from .models.network import HAR_CONTENT_MODES, RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models._actionable import Actionable
+from .models.routes import ABORT_REASONS, RESOURCE_TYPES, Route, RouteResponse
 from .models.snapshot import rebuild
 
 T = TypeVar("T")
@@ -1478,3 +1479,132 @@ def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:
     response = yield Call(action, dict(params), envelope=True)
     assert isinstance(response, BrowserResponse)
     return response
+
+
+# -- request interception (routes, headers, credentials) --------------------------------------
+
+
+def _header_map(label: str, headers: Mapping[str, str] | None) -> dict[str, str] | None:
+    """A header mapping checked: str names to str values."""
+    if headers is None:
+        return None
+    if not isinstance(headers, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
+        raise TypeError(f"{label} must be a mapping of str header names to str values")
+    return dict(headers)
+
+
+def network_route(
+    url: str,
+    *,
+    abort: bool | str = False,
+    response: RouteResponse | Mapping[str, Any] | None = None,
+    status: int | None = None,
+    body: str | bytes | None = None,
+    content_type: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    resource_type: str | None = None,
+    resource_types: Sequence[str] | None = None,
+    times: int | None = None,
+    set_headers: Mapping[str, str] | None = None,
+    continue_request: bool = False,
+) -> Op[Route]:
+    """Add a route: answer (``response`` or the answer fields), abort, or continue with ``set_headers``."""
+    if not isinstance(url, str):
+        raise TypeError(f"network.route() url must be a glob string, got {type(url).__name__}")
+    params: dict[str, Any] = {"url": url}
+    given = {k: v for k, v in (("status", status), ("body", body), ("content_type", content_type), ("headers", headers)) if v is not None}
+    if response is not None:
+        if given:
+            raise ValueError(f"network.route() takes response= or {', '.join(given)}, not both")
+        answer = RouteResponse.of(response)
+    else:
+        answer = RouteResponse(status, body, content_type, headers)
+    fulfills = any(v is not None for v in (answer.status, answer.body, answer.content_type, answer.headers))
+    if abort is not False:
+        if abort is True:
+            reason = "failed"
+        elif isinstance(abort, str) and abort in ABORT_REASONS:
+            reason = abort
+        else:
+            raise ValueError(f"network.route() abort must be True or one of {', '.join(ABORT_REASONS)}, got {abort!r}")
+        params["abort"] = reason
+    if continue_request:
+        params["continueRequest"] = True
+    sh = _header_map("network.route() set_headers", set_headers)
+    if sh is not None:
+        params["setHeaders"] = sh
+    if fulfills:
+        if answer.status is not None:
+            params["status"] = answer.status
+        if isinstance(answer.body, bytes):
+            fd, tmp = tempfile.mkstemp(prefix="agentbrowser-route-")
+            with os.fdopen(fd, "wb") as f:
+                f.write(answer.body)
+            params["bodyFile"] = tmp
+        elif answer.body is not None:
+            params["body"] = answer.body
+        if answer.content_type is not None:
+            params["contentType"] = answer.content_type
+        if answer.headers is not None:
+            params["headers"] = dict(answer.headers)
+    types: list[str] = []
+    if resource_type is not None:
+        types.append(resource_type)
+    if resource_types is not None:
+        if isinstance(resource_types, str):
+            raise TypeError("network.route() resource_types must be a sequence of names, not a str")
+        types.extend(resource_types)
+    for t in types:
+        if t not in RESOURCE_TYPES:
+            raise ValueError(f"network.route() resource type {t!r} is not one of {', '.join(RESOURCE_TYPES)}")
+    if types:
+        params["resourceTypes"] = types
+    if times is not None:
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise ValueError(f"network.route() times must be an int >= 1 or None, got {times!r}")
+        params["times"] = times
+    try:
+        data = yield Call("network_route", params)
+    finally:
+        if "bodyFile" in params:
+            os.unlink(params["bodyFile"])
+    return Route.from_wire(w.RouteAdded.decode(data).route, data["route"])
+
+
+def network_unroute(url: str | None) -> Op[tuple[Route, ...]]:
+    """Remove the routes of ``url`` (every route when None); the removed routes."""
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"network.unroute() url must be a glob string or None, got {type(url).__name__}")
+    data = yield Call("network_unroute", {} if url is None else {"url": url})
+    out = w.RoutesRemoved.decode(data)
+    return tuple(Route.from_wire(r, raw) for r, raw in zip(out.removed, data["removed"], strict=True))
+
+
+def network_routes() -> Op[tuple[Route, ...]]:
+    """The session's routes, newest first."""
+    data = yield Call("network_routes", {})
+    out = w.RouteList.decode(data)
+    return tuple(Route.from_wire(r, raw) for r, raw in zip(out.routes, data["routes"], strict=True))
+
+
+def network_headers(headers: Mapping[str, str], origin: str | None) -> Op[tuple[str, ...]]:
+    """Extra request headers for every request (or ``origin``'s); ``{}`` clears; their names."""
+    hm = _header_map("network.headers() headers", headers)
+    params: dict[str, Any] = {"headers": hm}
+    if origin is not None:
+        if not isinstance(origin, str):
+            raise TypeError(f"network.headers() origin must be a str or None, got {type(origin).__name__}")
+        params["origin"] = origin
+    data = yield Call("set_headers", params)
+    return tuple(w.HeadersSet.decode(data).names)
+
+
+def network_credentials(username: str | None, password: str | None) -> Op[None]:
+    """HTTP credentials (None, None clears them)."""
+    if username is None and password is None:
+        yield Call("set_credentials", {"clear": True})
+        return None
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
+    yield Call("set_credentials", {"username": username, "password": password})
+    return None

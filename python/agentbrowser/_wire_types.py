@@ -56,6 +56,10 @@ _ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp"))
 VitalRating = Literal["good", "needs-improvement", "poor"]
 _VitalRating = cast("_d.Check[VitalRating]", _d.literal(("good", "needs-improvement", "poor")))
 
+#: What a HAR recording keeps of the response bodies.
+HarContent = Literal["text", "all", "none"]
+_HarContent = cast("_d.Check[HarContent]", _d.literal(("text", "all", "none")))
+
 #: A color scheme the page's `prefers-color-scheme` reports.
 ColorScheme = Literal["dark", "light", "no-preference"]
 _ColorScheme = cast("_d.Check[ColorScheme]", _d.literal(("dark", "light", "no-preference")))
@@ -71,6 +75,18 @@ _MediaType = cast("_d.Check[MediaType]", _d.literal(("screen", "print")))
 #: A named set of network conditions (the numbers of Chrome DevTools' presets).
 ThrottlePreset = Literal["slow-3g", "fast-3g", "fast-4g"]
 _ThrottlePreset = cast("_d.Check[ThrottlePreset]", _d.literal(("slow-3g", "fast-3g", "fast-4g")))
+
+#: What a route does with the requests it matches.
+RouteAction = Literal["fulfill", "abort", "continue"]
+_RouteAction = cast("_d.Check[RouteAction]", _d.literal(("fulfill", "abort", "continue")))
+
+#: How a request is failed (`network_route` with `abort`); Chromium's network error names.
+AbortReason = Literal["failed", "aborted", "timedout", "accessdenied", "connectionclosed", "connectionreset", "connectionrefused", "connectionaborted", "connectionfailed", "namenotresolved", "internetdisconnected", "addressunreachable", "blockedbyclient", "blockedbyresponse"]
+_AbortReason = cast("_d.Check[AbortReason]", _d.literal(("failed", "aborted", "timedout", "accessdenied", "connectionclosed", "connectionreset", "connectionrefused", "connectionaborted", "connectionfailed", "namenotresolved", "internetdisconnected", "addressunreachable", "blockedbyclient", "blockedbyresponse")))
+
+#: The kind of resource a request loads (CDP's `Network.ResourceType`, lower case).
+ResourceType = Literal["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other"]
+_ResourceType = cast("_d.Check[ResourceType]", _d.literal(("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other")))
 
 #: Which directory a session id is derived from.
 SessionScope = Literal["worktree", "cwd", "git-root"]
@@ -2102,6 +2118,235 @@ class Vital:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkRequestsOutput:
+    """Result of `network_requests`."""
+
+    tab: str
+    """The tab read (the active one)."""
+    requests: tuple[NetworkRequestEntry, ...]
+    """The requests matching, oldest first (the newest `limit` of them)."""
+    matched: int
+    """How many requests matched (more than listed when `truncated`)."""
+    truncated: bool
+    """Whether the list was cut at `limit`."""
+    dropped: int
+    """Requests since the last clear that fell out of the log before this read (it keeps the newest 1000 per tab), whatever
+    the filters.
+    """
+    cleared: bool
+    """Whether the log was emptied after this read."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> NetworkRequestsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestsOutput."""
+        o = _d.Fields("NetworkRequestsOutput", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            requests=o.req("requests", _d.array(NetworkRequestEntry.decode)),
+            matched=o.req("matched", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            cleared=o.req("cleared", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkRequestEntry:
+    """One request of the log (a redirect is one entry per hop)."""
+
+    id: str
+    """The id `network_request` takes (unique in the session)."""
+    url: str
+    """The URL requested."""
+    method: str
+    """The HTTP method."""
+    resource_type: str
+    """The resource type, lowercase (`document`, `script`, `xhr`, `fetch`, `image`, ...)."""
+    status: int | None
+    """The HTTP status (null before the response, or when the request failed)."""
+    mime_type: str
+    """The response's MIME type ("" before the response)."""
+    state: str
+    """`pending`, `finished`, `failed` or `redirected` (this hop answered with a redirect)."""
+    error: str | None
+    """Why the request failed (Chromium's error text, such as `net::ERR_CONNECTION_REFUSED`)."""
+    source: RequestSource
+    """Where it came from."""
+    started_at: float
+    """When it was sent, in milliseconds since the Unix epoch."""
+    duration_ms: float | None
+    """From sending to the last byte (or the failure), in milliseconds (null while pending)."""
+    encoded_bytes: int | None
+    """Bytes received over the network for it (null until it finished)."""
+    from_cache: bool
+    """Whether it was served from a cache (memory or disk) or a service worker."""
+    redirected_from: str | None
+    """The id of the hop this one is a redirect of (absent for the first hop)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> NetworkRequestEntry:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestEntry."""
+        o = _d.Fields("NetworkRequestEntry", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            url=o.req("url", _d.string),
+            method=o.req("method", _d.string),
+            resource_type=o.req("resourceType", _d.string),
+            status=o.opt("status", _INT_0_TO_65535),
+            mime_type=o.req("mimeType", _d.string),
+            state=o.req("state", _d.string),
+            error=o.opt("error", _d.string),
+            source=o.req("source", RequestSource.decode),
+            started_at=o.req("startedAt", _d.number),
+            duration_ms=o.opt("durationMs", _d.number),
+            encoded_bytes=o.opt("encodedBytes", _INT_0_TO_ANY),
+            from_cache=o.req("fromCache", _d.boolean),
+            redirected_from=o.opt("redirectedFrom", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSource:
+    """Where a request came from."""
+
+    kind: str
+    """`page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process), `worker` (a worker of the tab)
+    or `popup` (a tab this tab opened).
+    """
+    tab: str
+    """The tab the request was made in."""
+    frame_id: str
+    """The frame that made it ("" for a worker or when Chromium did not say)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RequestSource:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RequestSource."""
+        o = _d.Fields("RequestSource", raw, path)
+        return cls(kind=o.req("kind", _d.string), tab=o.req("tab", _d.string), frame_id=o.req("frameId", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class RequestDetailOutput:
+    """Result of `network_request`: one request in full."""
+
+    request: NetworkRequestEntry
+    """The request as the log lists it."""
+    status_text: str
+    """The HTTP status text ("" when none)."""
+    request_headers: Mapping[str, str]
+    """The request headers as sent (with the cookies and the like Chromium adds, when it said)."""
+    response_headers: Mapping[str, str]
+    """The response headers (empty before the response)."""
+    headers_truncated: bool
+    """Whether a side's headers were cut at 16 KiB."""
+    post_data: str | None
+    """The request body (post data), cut at 64 KiB (null when none)."""
+    post_data_truncated: bool
+    """Whether `postData` was cut."""
+    body: ResponseBody | None
+    """The response body (null when there is none to give: see `bodyUnavailable`)."""
+    body_unavailable: str | None
+    """Why there is no body (still loading, failed, a redirect, or Chromium no longer has it)."""
+    remote_address: str | None
+    """The server's IP address and port, when known."""
+    protocol: str | None
+    """The HTTP protocol (`http/1.1`, `h2`, ...), when known."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RequestDetailOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RequestDetailOutput."""
+        o = _d.Fields("RequestDetailOutput", raw, path)
+        return cls(
+            request=o.req("request", NetworkRequestEntry.decode),
+            status_text=o.req("statusText", _d.string),
+            request_headers=o.req("requestHeaders", _d.record(_d.string)),
+            response_headers=o.req("responseHeaders", _d.record(_d.string)),
+            headers_truncated=o.req("headersTruncated", _d.boolean),
+            post_data=o.opt("postData", _d.string),
+            post_data_truncated=o.req("postDataTruncated", _d.boolean),
+            body=o.opt("body", ResponseBody.decode),
+            body_unavailable=o.opt("bodyUnavailable", _d.string),
+            remote_address=o.opt("remoteAddress", _d.string),
+            protocol=o.opt("protocol", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseBody:
+    """A response body as Chromium kept it."""
+
+    text: str
+    """The body: text as is, binary as base64 (see `encoding`)."""
+    encoding: str
+    """`utf8` (text) or `base64` (binary, or text Chromium sent encoded)."""
+    size: int
+    """The whole body's size in bytes (decoded)."""
+    truncated: bool
+    """Whether `text` holds only the first `maxBytes` bytes."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ResponseBody:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ResponseBody."""
+        o = _d.Fields("ResponseBody", raw, path)
+        return cls(
+            text=o.req("text", _d.string),
+            encoding=o.req("encoding", _d.string),
+            size=o.req("size", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HarStartOutput:
+    """Result of `har_start`."""
+
+    content: HarContent
+    """The content mode recording."""
+    started_at: float
+    """When recording began, in milliseconds since the Unix epoch."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HarStartOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HarStartOutput."""
+        o = _d.Fields("HarStartOutput", raw, path)
+        return cls(content=o.req("content", _HarContent), started_at=o.req("startedAt", _d.number))
+
+
+@dataclass(frozen=True, slots=True)
+class HarStopOutput:
+    """Result of `har_stop`."""
+
+    path: str
+    """The file written (absolute)."""
+    entries: int
+    """Entries written."""
+    pages: int
+    """Pages written."""
+    dropped: int
+    """Entries left out: the recording keeps at most 5000."""
+    bodies_missing: int
+    """Bodies the mode asked for that Chromium no longer had or that failed (each entry says so in its `comment`)."""
+    bytes: int
+    """Size of the file in bytes."""
+    content: HarContent
+    """The content mode recorded."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HarStopOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HarStopOutput."""
+        o = _d.Fields("HarStopOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            entries=o.req("entries", _INT_0_TO_ANY),
+            pages=o.req("pages", _INT_0_TO_ANY),
+            dropped=o.req("dropped", _INT_0_TO_ANY),
+            bodies_missing=o.req("bodiesMissing", _INT_0_TO_ANY),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            content=o.req("content", _HarContent),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class DialogStatusOutput:
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -2381,6 +2626,165 @@ class DeviceInfo:
             touch=o.req("touch", _d.boolean),
             user_agent=o.opt("userAgent", _d.string),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class RouteAdded:
+    """Result of `network_route`."""
+
+    route: RouteInfo
+    """The route added."""
+    replaced: bool
+    """Whether it replaced a route with the same glob and resource types."""
+    routes: int
+    """Routes of the session now."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteAdded:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteAdded."""
+        o = _d.Fields("RouteAdded", raw, path)
+        return cls(
+            route=o.req("route", RouteInfo.decode),
+            replaced=o.req("replaced", _d.boolean),
+            routes=o.req("routes", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RouteInfo:
+    """One route of the session."""
+
+    url: str
+    """The URL glob."""
+    action: RouteAction
+    """What it does with matching requests."""
+    status: int | None
+    """The answer's status (fulfill)."""
+    abort: AbortReason | None
+    """The network error (abort)."""
+    content_type: str | None
+    """The answer's content type (fulfill)."""
+    body_bytes: int | None
+    """The answer's body length in bytes (fulfill)."""
+    header_names: tuple[str, ...]
+    """Names of the headers it sets (response headers for fulfill, request headers for continue)."""
+    resource_types: tuple[ResourceType, ...]
+    """The resource types it matches (empty: every type)."""
+    hits: int
+    """Requests it matched so far."""
+    times: int | None
+    """The matches it was limited to (`times`), if any."""
+    remaining: int | None
+    """Matches left before it is removed, if limited."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteInfo."""
+        o = _d.Fields("RouteInfo", raw, path)
+        return cls(
+            url=o.req("url", _d.string),
+            action=o.req("action", _RouteAction),
+            status=o.opt("status", _INT_0_TO_65535),
+            abort=o.opt("abort", _AbortReason),
+            content_type=o.opt("contentType", _d.string),
+            body_bytes=o.opt("bodyBytes", _INT_0_TO_ANY),
+            header_names=o.req("headerNames", _d.array(_d.string)),
+            resource_types=o.req("resourceTypes", _d.array(_ResourceType)),
+            hits=o.req("hits", _INT_0_TO_ANY),
+            times=o.opt("times", _INT_0_TO_ANY),
+            remaining=o.opt("remaining", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoutesRemoved:
+    """Result of `network_unroute`."""
+
+    removed: tuple[RouteInfo, ...]
+    """The routes removed (with their hits)."""
+    remaining: int
+    """Routes left."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RoutesRemoved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RoutesRemoved."""
+        o = _d.Fields("RoutesRemoved", raw, path)
+        return cls(removed=o.req("removed", _d.array(RouteInfo.decode)), remaining=o.req("remaining", _INT_0_TO_ANY))
+
+
+@dataclass(frozen=True, slots=True)
+class RouteList:
+    """Result of `network_routes`."""
+
+    routes: tuple[RouteInfo, ...]
+    """The session's routes, newest first (the order they are tried in)."""
+    headers: Mapping[str, tuple[str, ...]]
+    """Origins with extra request headers (`*` for every origin) and the header names."""
+    credentials: bool
+    """Whether HTTP credentials are set."""
+    auth_failures: tuple[AuthFailure, ...]
+    """Authentication challenges refused lately (newest last, at most 20)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RouteList:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RouteList."""
+        o = _d.Fields("RouteList", raw, path)
+        return cls(
+            routes=o.req("routes", _d.array(RouteInfo.decode)),
+            headers=o.req("headers", _d.record(_d.array(_d.string))),
+            credentials=o.req("credentials", _d.boolean),
+            auth_failures=o.req("authFailures", _d.array(AuthFailure.decode)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthFailure:
+    """A request whose HTTP authentication challenge was refused after the credentials failed."""
+
+    url: str
+    """The request URL."""
+    source: str
+    """Who challenged: `server` or `proxy`."""
+    reason: str
+    """Why: the credentials were refused, or none were set."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthFailure:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthFailure."""
+        o = _d.Fields("AuthFailure", raw, path)
+        return cls(url=o.req("url", _d.string), source=o.req("source", _d.string), reason=o.req("reason", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class HeadersSet:
+    """Result of `set_headers` (names only: values may be secrets)."""
+
+    origin: str | None
+    """The origin they apply to (`None`: every request)."""
+    names: tuple[str, ...]
+    """Names of the headers now set for that scope (empty: cleared)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HeadersSet:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HeadersSet."""
+        o = _d.Fields("HeadersSet", raw, path)
+        return cls(origin=o.opt("origin", _d.string), names=o.req("names", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialsSet:
+    """Result of `set_credentials` (the password is never echoed)."""
+
+    set: bool
+    """Whether credentials are set now."""
+    username: str | None
+    """The user name set."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CredentialsSet:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CredentialsSet."""
+        o = _d.Fields("CredentialsSet", raw, path)
+        return cls(set=o.req("set", _d.boolean), username=o.opt("username", _d.string))
 
 
 @dataclass(frozen=True, slots=True)
@@ -2710,6 +3114,14 @@ ErrorsOutputActions = Literal["errors"]
 AccessibilityAuditActions = Literal["a11y"]
 #: The actions whose result is VitalsOutput.
 VitalsOutputActions = Literal["vitals"]
+#: The actions whose result is NetworkRequestsOutput.
+NetworkRequestsOutputActions = Literal["network_requests"]
+#: The actions whose result is RequestDetailOutput.
+RequestDetailOutputActions = Literal["network_request"]
+#: The actions whose result is HarStartOutput.
+HarStartOutputActions = Literal["har_start"]
+#: The actions whose result is HarStopOutput.
+HarStopOutputActions = Literal["har_stop"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -2730,6 +3142,16 @@ SettingsOutputActions = Literal[
 ]
 #: The actions whose result is DevicesOutput.
 DevicesOutputActions = Literal["devices"]
+#: The actions whose result is RouteAdded.
+RouteAddedActions = Literal["network_route"]
+#: The actions whose result is RoutesRemoved.
+RoutesRemovedActions = Literal["network_unroute"]
+#: The actions whose result is RouteList.
+RouteListActions = Literal["network_routes"]
+#: The actions whose result is HeadersSet.
+HeadersSetActions = Literal["set_headers"]
+#: The actions whose result is CredentialsSet.
+CredentialsSetActions = Literal["set_credentials"]
 #: The actions whose result is InitScriptAdded.
 InitScriptAddedActions = Literal["add_init_script"]
 #: The actions whose result is InitScriptRemoved.
@@ -2765,6 +3187,10 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "ignoreHttpsErrors": _r.Rule("boolean", nullable=True),
                 "caCert": _r.Rule("string", nullable=True, min_length=1),
                 "profile": _r.Rule("string", nullable=True, min_length=1),
+                "proxyServer": _r.Rule("string", nullable=True, min_length=1),
+                "proxyBypass": _r.Rule("string", nullable=True),
+                "proxyUsername": _r.Rule("string", nullable=True),
+                "proxyPassword": _r.Rule("string", nullable=True),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -2859,6 +3285,10 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "errors": ErrorsOutput.decode,
         "a11y": AccessibilityAudit.decode,
         "vitals": VitalsOutput.decode,
+        "network_requests": NetworkRequestsOutput.decode,
+        "network_request": RequestDetailOutput.decode,
+        "har_start": HarStartOutput.decode,
+        "har_stop": HarStopOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -2873,6 +3303,11 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "set_permissions": SettingsOutput.decode,
         "set_offline": SettingsOutput.decode,
         "set_throttle": SettingsOutput.decode,
+        "network_route": RouteAdded.decode,
+        "network_unroute": RoutesRemoved.decode,
+        "network_routes": RouteList.decode,
+        "set_headers": HeadersSet.decode,
+        "set_credentials": CredentialsSet.decode,
         "settings": SettingsOutput.decode,
         "add_init_script": InitScriptAdded.decode,
         "remove_init_script": InitScriptRemoved.decode,
@@ -3074,6 +3509,22 @@ def decode_result(action: VitalsOutputActions, raw: object) -> VitalsOutput: ...
 
 
 @overload
+def decode_result(action: NetworkRequestsOutputActions, raw: object) -> NetworkRequestsOutput: ...
+
+
+@overload
+def decode_result(action: RequestDetailOutputActions, raw: object) -> RequestDetailOutput: ...
+
+
+@overload
+def decode_result(action: HarStartOutputActions, raw: object) -> HarStartOutput: ...
+
+
+@overload
+def decode_result(action: HarStopOutputActions, raw: object) -> HarStopOutput: ...
+
+
+@overload
 def decode_result(action: DialogStatusOutputActions, raw: object) -> DialogStatusOutput: ...
 
 
@@ -3087,6 +3538,26 @@ def decode_result(action: SettingsOutputActions, raw: object) -> SettingsOutput:
 
 @overload
 def decode_result(action: DevicesOutputActions, raw: object) -> DevicesOutput: ...
+
+
+@overload
+def decode_result(action: RouteAddedActions, raw: object) -> RouteAdded: ...
+
+
+@overload
+def decode_result(action: RoutesRemovedActions, raw: object) -> RoutesRemoved: ...
+
+
+@overload
+def decode_result(action: RouteListActions, raw: object) -> RouteList: ...
+
+
+@overload
+def decode_result(action: HeadersSetActions, raw: object) -> HeadersSet: ...
+
+
+@overload
+def decode_result(action: CredentialsSetActions, raw: object) -> CredentialsSet: ...
 
 
 @overload

@@ -76,6 +76,7 @@ from .models import (
     clip,
 )
 from .models._actionable import Actionable
+from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .models.network import HarContentMode, RequestDetail, RequestLog
@@ -147,6 +148,8 @@ class Browser:
         self.cookies = Cookies(self)
         #: State files: ``browser.state.save()``, ``load(path)``, ``list()``, ``show``, ``rename``, ``clear``, ``clean``.
         self.state = State(self)
+        #: Request interception: ``browser.network.route(glob, ...)``, ``unroute``, ``routes``, ``headers``, ``credentials``.
+        self.network = Network(self)
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -854,6 +857,101 @@ class Scroll:
         return f"<Scroll of {self._b!r}>"
 
 
+class Network:
+    """Request interception of a :class:`Browser`, for every tab (also tabs opened later), frame
+    and worker of the session: routes (answer, abort, or continue with changed headers), extra
+    request headers and HTTP credentials. URL globs: ``*`` within a path segment, ``**`` across
+    segments, ``{a,b}`` either; the whole URL must match. Also the active tab's request log
+    (bounded, from the tab's first request; also its iframes' and the popups it opened) and the
+    session's HAR recording."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def route(
+        self,
+        url_glob: str,
+        *,
+        abort: bool | str = False,
+        response: RouteResponse | Mapping[str, Any] | None = None,
+        status: int | None = None,
+        body: str | bytes | None = None,
+        content_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        resource_type: str | None = None,
+        resource_types: Sequence[str] | None = None,
+        times: int | None = None,
+        set_headers: Mapping[str, str] | None = None,
+        continue_request: bool = False,
+    ) -> Route:
+        """Route the requests matching ``url_glob``: ``abort`` (True or a reason such as
+        ``"connectionrefused"``) fails them; ``set_headers`` (or ``continue_request=True``) sends
+        them on with those request headers; otherwise they are answered with ``response`` (a
+        :class:`RouteResponse` or mapping) or ``status``/``body``/``content_type``/``headers``.
+        ``resource_type(s)`` limit it (``"fetch"``, ``"document"``...), ``times`` removes it after
+        N matches. A route with the same glob and types replaces the old one. Returns the route."""
+        return self._b._drive(
+            _ops.network_route(
+                url_glob, abort=abort, response=response, status=status, body=body, content_type=content_type,
+                headers=headers, resource_type=resource_type, resource_types=resource_types, times=times,
+                set_headers=set_headers, continue_request=continue_request,
+            )
+        )
+
+    def unroute(self, url: str | None = None) -> tuple[Route, ...]:
+        """Remove the routes with glob ``url`` (every route when None); returns those removed, with their hits."""
+        return self._b._drive(_ops.network_unroute(url))
+
+    def routes(self) -> tuple[Route, ...]:
+        """The session's routes, newest first (the order they are tried in), with hits and times left."""
+        return self._b._drive(_ops.network_routes())
+
+    def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
+        """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
+        Returns the header names now set for that scope."""
+        return self._b._drive(_ops.network_headers(headers, origin))
+
+    def credentials(self, username: str | None, password: str | None) -> None:
+        """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
+        request (a refused answer is not retried); ``None, None`` clears them."""
+        self._b._drive(_ops.network_credentials(username, password))
+
+    def requests(
+        self,
+        *,
+        clear: bool = False,
+        url_pattern: str | None = None,
+        resource_type: str | Sequence[str] | None = None,
+        method: str | None = None,
+        status: str | int | None = None,
+        limit: int | None = None,
+    ) -> RequestLog:
+        """The requests, oldest first (the newest ``limit``, default 100): ``url_pattern`` is a
+        URL glob (without a wildcard, a URL part), ``resource_type`` one type or several
+        (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
+        ``clear`` empties the log after this read."""
+        return self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+
+    def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
+        """One request in full: headers, post data and the response body fetched now (``str`` or
+        ``bytes``, cut at ``max_bytes``, default 262144); raises
+        :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
+        return self._b._drive(_ops.network_request(request_id, max_bytes))
+
+    def har_start(self, *, content: HarContentMode = "text") -> None:
+        """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
+        (binary as base64) or ``none``."""
+        self._b._drive(_ops.har_start(content))
+
+    def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
+        its path. A failed write raises and keeps the recording, so this can be retried."""
+        return self._b._drive(_ops.har_stop(path))
+
+    def __repr__(self) -> str:
+        return f"<Network of {self._b!r}>"
+
+
 class Clipboard:
     """The browser's clipboard, used from the active page (which must be a secure context:
     https, localhost or 127.0.0.1; the engine grants its origin the clipboard permissions)."""
@@ -994,49 +1092,6 @@ class Dialogs:
 
     def __repr__(self) -> str:
         return f"<Dialogs of {self._b!r}>"
-
-
-class Network:
-    """The active tab's request log (bounded, from the tab's first request; also its iframes' and
-    the popups it opened) and the session's HAR recording."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
-    def requests(
-        self,
-        *,
-        clear: bool = False,
-        url_pattern: str | None = None,
-        resource_type: str | Sequence[str] | None = None,
-        method: str | None = None,
-        status: str | int | None = None,
-        limit: int | None = None,
-    ) -> RequestLog:
-        """The requests, oldest first (the newest ``limit``, default 100): ``url_pattern`` is a
-        URL glob (without a wildcard, a URL part), ``resource_type`` one type or several
-        (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
-        ``clear`` empties the log after this read."""
-        return self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
-
-    def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
-        """One request in full: headers, post data and the response body fetched now (``str`` or
-        ``bytes``, cut at ``max_bytes``, default 262144); raises
-        :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return self._b._drive(_ops.network_request(request_id, max_bytes))
-
-    def har_start(self, *, content: HarContentMode = "text") -> None:
-        """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
-        (binary as base64) or ``none``."""
-        self._b._drive(_ops.har_start(content))
-
-    def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
-        its path. A failed write raises and keeps the recording, so this can be retried."""
-        return self._b._drive(_ops.har_stop(path))
-
-    def __repr__(self) -> str:
-        return f"<Network of {self._b!r}>"
 
 
 class Diagnostics:

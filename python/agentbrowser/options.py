@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._rules import Rule
 from ._wire_types import OPTION_RULES
+from .models.routes import ProxyConfig
 
 __all__ = ["LaunchOptions", "SessionOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
 
@@ -85,6 +86,9 @@ class LaunchOptions:
     session's browser trusts (this session only; made absolute; needs NSS's ``certutil``);
     ``profile`` is a persistent Chromium profile directory (made absolute, created if missing,
     kept on close, refused with ``profile_in_use`` while another browser holds it).
+    every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
+    URL or a mapping) is the proxy every request goes through (its credentials answer the
+    proxy's challenges and never reach Chromium's command line).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -105,6 +109,7 @@ class LaunchOptions:
     ignore_https_errors: bool = False
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
+    proxy: ProxyConfig | str | Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
@@ -146,6 +151,8 @@ class LaunchOptions:
         object.__setattr__(self, "ca_cert", ca)
         profile = _path("LaunchOptions.profile", self.profile, _LAUNCH["profile"], absolute=True)
         object.__setattr__(self, "profile", profile)
+        if self.proxy is not None:
+            object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
 
     @property
     def attaches(self) -> bool:
@@ -200,6 +207,8 @@ class LaunchOptions:
             wire["caCert"] = os.fspath(self.ca_cert)
         if self.profile is not None:
             wire["profile"] = os.fspath(self.profile)
+        if isinstance(self.proxy, ProxyConfig):
+            wire.update(self.proxy.to_wire())
         return wire
 
 

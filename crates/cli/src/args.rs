@@ -83,6 +83,25 @@ pub struct LaunchArgs {
     /// The viewport every tab starts with, WIDTHxHEIGHT in CSS pixels (`set viewport` changes it later).
     #[arg(long, value_name = "WxH")]
     pub viewport: Option<String>,
+    /// Proxy for every request: scheme://[user:pass@]host:port with scheme http, https or socks5
+    /// (Chromium gets only scheme://host:port; the credentials answer the proxy's challenges).
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
+    /// Hosts that bypass the proxy, comma separated (Chromium's --proxy-bypass-list syntax).
+    #[arg(long, value_name = "LIST", requires = "proxy")]
+    pub proxy_bypass: Option<String>,
+    /// Proxy user name (instead of user@ in --proxy).
+    #[arg(long, value_name = "USER", requires = "proxy")]
+    pub proxy_username: Option<String>,
+    /// Proxy password (better: the AGENTBROWSER_PROXY_PASSWORD environment variable, which no
+    /// process listing shows).
+    #[arg(
+        long,
+        value_name = "PASS",
+        env = "AGENTBROWSER_PROXY_PASSWORD",
+        hide_env_values = true
+    )]
+    pub proxy_password: Option<String>,
 }
 
 /// Every subcommand.
@@ -229,7 +248,9 @@ pub enum Cmd {
     /// State files (cookies + localStorage, Playwright's storageState): save, load, list, show, rename, clear, clean.
     #[command(subcommand)]
     State(StateCmd),
-    /// Network: the request log (requests, request ID) and HAR recording (har start, har stop).
+    /// Network: the request log (requests, request ID), HAR recording (har start, har stop) and
+    /// request interception of the session (route GLOB: fulfill, abort or continue with headers;
+    /// unroute [GLOB]; routes).
     #[command(subcommand)]
     Network(NetworkCmd),
     /// Accessibility snapshot with refs (default: interactive elements only).
@@ -743,6 +764,52 @@ pub enum NetworkCmd {
     /// HAR recording of the session's traffic: start [--content text|all|none], stop [PATH].
     #[command(subcommand)]
     Har(HarCmd),
+    /// Answer, abort or change the requests whose URL matches GLOB (`*` within a path segment,
+    /// `**` across segments, `{a,b}` either; the whole URL must match). Default: answer them with
+    /// --status (200), --body or --body-file, --content-type and --header, without the network.
+    Route {
+        /// URL glob, e.g. '**/api/*' or 'https://example.com/**'.
+        glob: String,
+        /// Fail the requests with a network error (default `failed`).
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "failed", value_name = "REASON")]
+        abort: Option<agentbrowser_protocol::AbortReason>,
+        /// Send the requests on to the network (with --set-header changes).
+        #[arg(long = "continue")]
+        continue_request: bool,
+        /// Request header K:V to set on continued requests (repeatable; implies --continue).
+        #[arg(long = "set-header", value_name = "K:V")]
+        set_header: Vec<String>,
+        /// HTTP status of the answer (default 200).
+        #[arg(long, value_name = "N")]
+        status: Option<u16>,
+        /// Body of the answer.
+        #[arg(long, value_name = "TEXT", conflicts_with = "body_file")]
+        body: Option<String>,
+        /// File whose bytes are the body of the answer.
+        #[arg(long, value_name = "FILE")]
+        body_file: Option<String>,
+        /// Content-Type of the answer.
+        #[arg(long, value_name = "TYPE")]
+        content_type: Option<String>,
+        /// Response header K:V of the answer (repeatable).
+        #[arg(long = "header", value_name = "K:V")]
+        header: Vec<String>,
+        /// Only these resource types (comma separated: document,script,xhr,fetch,image,...).
+        #[arg(
+            long = "resource-type",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "T[,T]"
+        )]
+        resource_type: Vec<agentbrowser_protocol::ResourceType>,
+        /// Remove the route after N matched requests.
+        #[arg(long, value_name = "N")]
+        times: Option<u64>,
+    },
+    /// Remove the routes with GLOB (exactly as given to `route`), or every route.
+    Unroute { glob: Option<String> },
+    /// List the routes (hits, times left), extra headers, credentials and refused authentications.
+    Routes,
 }
 
 /// `network har`: record the session's traffic as HAR 1.2.
@@ -1106,6 +1173,26 @@ pub enum SetCmd {
         /// Largest upload rate, in kilobits per second.
         #[arg(long, value_name = "KBPS")]
         upload: Option<u64>,
+    },
+    /// Extra request headers as JSON ('{"X-Key":"v"}') for every request of the session, or only
+    /// for --origin; '{}' clears them. Values are never printed.
+    Headers {
+        /// A JSON object of header name → string value.
+        headers: String,
+        /// Only requests to this origin (http://host:port).
+        #[arg(long, value_name = "ORIGIN")]
+        origin: Option<String>,
+    },
+    /// HTTP credentials USER PASS answered to Basic/Digest challenges (once per request); --clear
+    /// forgets them. The password is never printed.
+    #[command(visible_alias = "auth")]
+    Credentials {
+        #[arg(required_unless_present = "clear", requires = "password")]
+        username: Option<String>,
+        password: Option<String>,
+        /// Forget the credentials.
+        #[arg(long, conflicts_with_all = ["username", "password"])]
+        clear: bool,
     },
 }
 

@@ -43,6 +43,9 @@ pub struct DaemonArgs {
     pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
     /// The viewport every tab starts with, `WIDTHxHEIGHT`.
     pub viewport: Option<String>,
+    /// The proxy, checked, with its credentials apart (the password goes to the daemon in its
+    /// environment, never on its command line).
+    pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -231,6 +234,19 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(v) = &args.viewport {
         cmd.arg("--viewport").arg(v);
+    }
+    if let Some(proxy) = &args.proxy {
+        cmd.arg("--proxy").arg(&proxy.server);
+        if let Some(b) = &proxy.bypass {
+            cmd.arg("--proxy-bypass").arg(b);
+        }
+        if let Some(u) = &proxy.username {
+            cmd.arg("--proxy-username").arg(u);
+        }
+        match &proxy.password {
+            Some(p) => cmd.env("AGENTBROWSER_PROXY_PASSWORD", p),
+            None => cmd.env_remove("AGENTBROWSER_PROXY_PASSWORD"),
+        };
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

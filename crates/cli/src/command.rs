@@ -132,6 +132,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         }
         Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
         Cmd::Set(s) => set(s)?,
+        Cmd::Network(n) => network(n)?,
         Cmd::Settings => Command::Settings(NoParams {}),
         Cmd::AddInitScript { script, file } => {
             let path = file.map(|f| absolute("add_init_script", &f)).transpose()?;
@@ -178,7 +179,6 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Cookies { cmd, get } => cookies(cmd, get)?,
         Cmd::Storage(c) => storage(c),
         Cmd::State(c) => state(c)?,
-        Cmd::Network(n) => network(n)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -892,7 +892,46 @@ fn set(s: SetCmd) -> Result<Command, Failure> {
             upload_kbps: upload,
             off: preset.as_deref() == Some("off"),
         }),
+        SetCmd::Headers { headers, origin } => {
+            let headers = serde_json::from_str(&headers).map_err(|e| {
+                Failure::invalid(
+                    "set_headers",
+                    format!("invalid parameter `headers`: not a JSON object of header name → string value: {e}"),
+                )
+            })?;
+            Command::SetHeaders(p::SetHeadersParams { headers, origin })
+        }
+        SetCmd::Credentials {
+            username,
+            password,
+            clear,
+        } => Command::SetCredentials(p::SetCredentialsParams {
+            username,
+            password,
+            clear: clear.then_some(true),
+        }),
     })
+}
+
+/// Header `K:V` arguments of option `--{flag}` as a map (`None` when there are none).
+fn header_args(
+    flag: &str,
+    args: &[String],
+) -> Result<Option<std::collections::BTreeMap<String, String>>, Failure> {
+    if args.is_empty() {
+        return Ok(None);
+    }
+    let mut map = std::collections::BTreeMap::new();
+    for a in args {
+        let Some((k, v)) = a.split_once(':') else {
+            return Err(Failure::invalid(
+                "network_route",
+                format!("invalid option `--{flag}`: {a:?} is not NAME:VALUE"),
+            ));
+        };
+        map.insert(k.trim().to_string(), v.trim_start().to_string());
+    }
+    Ok(Some(map))
 }
 
 /// A `mouse` subcommand's command.
@@ -930,7 +969,9 @@ fn mouse(m: MouseCmd) -> Command {
     }
 }
 
+/// A `network` subcommand's command.
 fn network(n: NetworkCmd) -> Result<Command, Failure> {
+    use agentbrowser_protocol as p;
     use agentbrowser_protocol::{
         HarStartParams, HarStopParams, NetworkRequestParams, NetworkRequestsParams,
     };
@@ -958,6 +999,52 @@ fn network(n: NetworkCmd) -> Result<Command, Failure> {
         NetworkCmd::Har(HarCmd::Stop { path }) => Command::HarStop(HarStopParams {
             path: path.map(|p| absolute("har_stop", &p)).transpose()?,
         }),
+        NetworkCmd::Route {
+            glob,
+            abort,
+            continue_request,
+            set_header,
+            status,
+            body,
+            body_file,
+            content_type,
+            header,
+            resource_type,
+            times,
+        } => {
+            // The daemon reads the file: give it a path that does not depend on its directory.
+            let body_file = match body_file {
+                Some(f) => Some(
+                    std::path::absolute(&f)
+                        .map_err(|e| {
+                            Failure::invalid(
+                                "network_route",
+                                format!("invalid option `--body-file`: {f:?}: {e}"),
+                            )
+                        })?
+                        .to_string_lossy()
+                        .into_owned(),
+                ),
+                None => None,
+            };
+            Command::NetworkRoute(p::NetworkRouteParams {
+                url: glob,
+                abort,
+                continue_request: continue_request.then_some(true),
+                set_headers: header_args("set-header", &set_header)?,
+                status,
+                body,
+                body_file,
+                content_type,
+                headers: header_args("header", &header)?,
+                resource_types: (!resource_type.is_empty()).then_some(resource_type),
+                times,
+            })
+        }
+        NetworkCmd::Unroute { glob } => {
+            Command::NetworkUnroute(p::NetworkUnrouteParams { url: glob })
+        }
+        NetworkCmd::Routes => Command::NetworkRoutes(NoParams {}),
     })
 }
 

@@ -49,6 +49,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         user_agent: l.user_agent.clone(),
         color_scheme: l.color_scheme,
         viewport: l.viewport.clone(),
+        proxy: proxy(l)?,
     })
 }
 
@@ -86,6 +87,34 @@ fn absolute(flag: &str, p: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::invalid("launch", format!("invalid option `{flag}`: {p:?}: {e}")))
 }
 
+/// The `--proxy` options as one checked proxy whose server holds no credentials (they are in
+/// its username and password: from `--proxy-username`/`--proxy-password`, else the URL).
+fn proxy(l: &LaunchArgs) -> Result<Option<agentbrowser_protocol::ProxyConfig>, Failure> {
+    let Some(url) = &l.proxy else {
+        return Ok(None);
+    };
+    let given = agentbrowser_protocol::ProxyConfig {
+        server: url.clone(),
+        bypass: l.proxy_bypass.clone(),
+        username: l.proxy_username.clone(),
+        password: l.proxy_password.clone(),
+    };
+    let (server, creds) = given.resolve().map_err(|e| {
+        let e = e
+            .replace("parameter `proxy.server`", "option `--proxy`")
+            .replace("parameter `proxy.username`", "option `--proxy-username`")
+            .replace("parameter `proxy.password`", "option `--proxy-password`")
+            .replace("parameter `proxy.bypass`", "option `--proxy-bypass`");
+        Failure::invalid("launch", e)
+    })?;
+    Ok(Some(agentbrowser_protocol::ProxyConfig {
+        server: server.server,
+        bypass: l.proxy_bypass.clone(),
+        username: creds.as_ref().map(|c| c.0.clone()),
+        password: creds.map(|c| c.1),
+    }))
+}
+
 /// The engine's launch options, for a daemon or `serve --stdio` in this process.
 pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
     Ok(LaunchOptions {
@@ -117,6 +146,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         user_agent: args.user_agent.as_deref().map(user_agent).transpose()?,
         color_scheme: args.color_scheme,
         viewport: args.viewport.as_deref().map(viewport).transpose()?,
+        proxy: proxy(args)?,
         ..LaunchOptions::default()
     })
 }

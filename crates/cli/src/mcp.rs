@@ -97,6 +97,19 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
         user_agent: after.user_agent.clone().or_else(|| top.user_agent.clone()),
         color_scheme: after.color_scheme.or(top.color_scheme),
         viewport: after.viewport.clone().or_else(|| top.viewport.clone()),
+        proxy: after.proxy.clone().or_else(|| top.proxy.clone()),
+        proxy_bypass: after
+            .proxy_bypass
+            .clone()
+            .or_else(|| top.proxy_bypass.clone()),
+        proxy_username: after
+            .proxy_username
+            .clone()
+            .or_else(|| top.proxy_username.clone()),
+        proxy_password: after
+            .proxy_password
+            .clone()
+            .or_else(|| top.proxy_password.clone()),
     }
 }
 

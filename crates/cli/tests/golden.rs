@@ -314,6 +314,22 @@ fn every_command_answers_as_pinned() {
     run(a(&["session", "id", "--scope", "cwd", "--path", "/tmp"]));
     run(a(&["session", "id", "--scope", "git-root", "--path", "/"]));
     run(a(&["settings"]));
+    run(a(&[
+        "network",
+        "route",
+        "**/mocked",
+        "--body",
+        "m",
+        "--times",
+        "2",
+    ]));
+    run(a(&["network", "route", "**/gone", "--abort"]));
+    run(a(&["network", "routes"]));
+    run(a(&["network", "unroute"]));
+    run(a(&["set", "headers", "{\"X-A\":\"1\"}"]));
+    run(a(&["set", "headers", "{}"]));
+    run(a(&["set", "credentials", "u", "p"]));
+    run(a(&["set", "credentials", "--clear"]));
     run(a(&["addinitscript", "window.golden = 1"]));
     run(a(&["removeinitscript", "init-script-1"]));
     run(a(&["removeinitscript", "init-script-1"]));

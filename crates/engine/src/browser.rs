@@ -52,6 +52,8 @@ pub struct Browser {
     pub(crate) emulation: crate::emulation::Shared,
     /// The browser's own user agent.
     pub user_agent: String,
+    /// The per-target setup every target of the session gets (request interception).
+    pub(crate) hooks: crate::hook::TargetHooks,
 }
 
 impl Browser {
@@ -93,6 +95,7 @@ impl Browser {
             network_board: Default::default(),
             emulation: Default::default(),
             user_agent: version.user_agent,
+            hooks: Default::default(),
         })
     }
 
@@ -316,6 +319,7 @@ impl Browser {
             self.ref_counter.clone(),
             self.dialog_board.clone(),
             self.network_board.clone(),
+            &self.hooks,
         )
         .await?;
         crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;

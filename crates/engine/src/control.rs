@@ -28,6 +28,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         Browser::connect(&ws, call_timeout).await?
     } else {
         let mut options = cx.engine.defaults.clone();
+        let proxy = p.proxy();
         if let Some(h) = p.headless {
             options.headless = h;
         }
@@ -46,6 +47,11 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         }
         if let Some(dir) = p.profile {
             options.profile = Some(PathBuf::from(dir));
+        }
+        if let Some(proxy) = proxy {
+            let (_, creds) = proxy.resolve().map_err(EngineError::invalid)?;
+            cx.engine.hooks.intercept.set_proxy_credentials(creds);
+            options.proxy = Some(proxy);
         }
         Browser::launch(&options, call_timeout).await?
     };
@@ -71,6 +77,11 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     crate::emulation::take_launch(&cx.engine.emulation, &p_emulation);
     browser.emulation = cx.engine.emulation.clone();
     if let Err(e) = crate::emulation::install_browser(&browser, &browser.emulation).await {
+        browser.close().await;
+        return Err(e);
+    }
+    browser.hooks = cx.engine.hooks.clone();
+    if let Err(e) = browser.hooks.install_browser(&browser.cdp).await {
         browser.close().await;
         return Err(e);
     }

@@ -43,6 +43,10 @@ pub(crate) use crate::interact::{
     press as Press, scroll_into_view as ScrollIntoView, select as Select, tap as Tap,
     type_text as Type, uncheck as Uncheck,
 };
+pub(crate) use crate::intercept::{
+    route as NetworkRoute, routes as NetworkRoutes, set_credentials as SetCredentials,
+    set_headers as SetHeaders, unroute as NetworkUnroute,
+};
 pub(crate) use crate::layout::{
     bbox as Box, geometry as Geometry, scroll as Scroll, styles as Styles,
 };

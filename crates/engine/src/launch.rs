@@ -69,6 +69,9 @@ pub struct LaunchOptions {
     pub ca_cert: Option<PathBuf>,
     /// A persistent profile directory (kept on close) instead of a temporary one.
     pub profile: Option<PathBuf>,
+    /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
+    /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
+    pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
 }
 
 impl Default for LaunchOptions {
@@ -88,6 +91,7 @@ impl Default for LaunchOptions {
             ignore_https_errors: false,
             ca_cert: None,
             profile: None,
+            proxy: None,
         }
     }
 }
@@ -261,6 +265,14 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     }
     if let Some((w, h)) = options.window_size {
         cmd.arg(format!("--window-size={w},{h}"));
+    }
+    if let Some(proxy) = &options.proxy {
+        let (server, _) = proxy.resolve().map_err(EngineError::invalid)?;
+        // Only the server: the credentials never reach a command line.
+        cmd.arg(format!("--proxy-server={}", server.server));
+        if let Some(b) = proxy.bypass.as_deref().filter(|b| !b.is_empty()) {
+            cmd.arg(format!("--proxy-bypass-list={b}"));
+        }
     }
     cmd.args(&options.args)
         .arg("about:blank")

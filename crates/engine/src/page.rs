@@ -171,6 +171,7 @@ impl Page {
         ref_counter: Arc<std::sync::atomic::AtomicU64>,
         dialog_board: crate::events::DialogBoard,
         network_board: crate::events::NetworkBoard,
+        hooks: &crate::hook::TargetHooks,
     ) -> Result<Page> {
         let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
@@ -189,11 +190,12 @@ impl Page {
                 &choosers,
                 &network,
                 target_id,
+                hooks,
             )
             .pump(events),
         );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
-        let (a, b, c, d, e, f, tree) = tokio::join!(
+        let (a, b, c, d, e, f, tree, _) = tokio::join!(
             session.call("Page.enable", json!({})),
             // File choosers are answered by `upload`, never shown as a dialog.
             session.call(
@@ -203,11 +205,13 @@ impl Page {
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
             session.call(
                 "Target.setAutoAttach",
-                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+                json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
             crate::events::NetworkLog::enable(&session),
             Recorder::enable(&session),
             session.call("Page.getFrameTree", json!({})),
+            // The target hook (request interception); its failure is logged, not fatal.
+            hooks.prepare(&session, "page", false),
         );
         a?;
         b?;

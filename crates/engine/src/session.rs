@@ -52,6 +52,8 @@ pub struct Engine {
     pub(crate) frames: crate::frames::FrameState,
     /// The http(s) origins the session's tabs showed (what a state file saves).
     pub(crate) origins: crate::state::Origins,
+    /// The per-target setup (request interception rules) of the session, given to the browser.
+    pub(crate) hooks: crate::hook::TargetHooks,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -61,6 +63,7 @@ impl Engine {
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
         let dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
+        let hooks = crate::hook::TargetHooks::for_launch(&defaults);
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
         ));
@@ -73,6 +76,7 @@ impl Engine {
             browser: None,
             frames: Default::default(),
             origins: Default::default(),
+            hooks,
             closed: false,
             tracer: Default::default(),
         }
@@ -312,7 +316,12 @@ impl Engine {
             limits,
             scope,
         };
-        crate::handlers::dispatch(command, &mut cx).await
+        let out = crate::handlers::dispatch(command, &mut cx).await;
+        // Authentication challenges refused while the command ran.
+        for w in self.hooks.intercept.take_warnings() {
+            crate::warnings::note(w);
+        }
+        out
     }
 
     /// The active tab's page (launching the browser if needed), for library users and tests

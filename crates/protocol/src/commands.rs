@@ -404,6 +404,16 @@ macro_rules! for_each_command {
             SetOffline(SetOfflineParams) -> SettingsOutput => "set_offline" [Session],
             /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
             SetThrottle(SetThrottleParams) -> SettingsOutput => "set_throttle" [Session],
+            /// Route the session's requests whose URL matches a glob (every tab, frame and worker): answer them (status, body, headers), abort them, or continue them with changed request headers; optionally only some resource types, only N times.
+            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session],
+            /// Remove the routes with a URL glob (default: every route), with their hit counts.
+            NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session],
+            /// The session's routes with hits and remaining times, extra headers and credentials in force.
+            NetworkRoutes(NoParams) -> RouteList => "network_routes" [Read],
+            /// Send extra headers with every request of the session (or only to one origin); `{}` clears them.
+            SetHeaders(SetHeadersParams) -> HeadersSet => "set_headers" [Session],
+            /// Answer HTTP authentication challenges (Basic, Digest) with a user name and password; `clear` forgets them.
+            SetCredentials(SetCredentialsParams) -> CredentialsSet => "set_credentials" [Session],
             /// The session's emulation and init scripts.
             Settings(NoParams) -> SettingsOutput => "settings" [Read],
             /// Add a script that runs in every new document of every tab (and of tabs opened later) before the page's own scripts; returns its id.

@@ -13,8 +13,9 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::audit::*;
-pub use caps::state::*;
+pub use caps::intercept::*;
 pub use caps::network::*;
+pub use caps::state::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,

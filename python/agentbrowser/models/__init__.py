@@ -38,6 +38,10 @@ from .emulation import ColorScheme as ColorScheme
 from .emulation import MediaType as MediaType
 from .emulation import ReducedMotion as ReducedMotion
 from .ref import Ref
+from .routes import ABORT_REASONS as ABORT_REASONS
+from .routes import RESOURCE_TYPES as RESOURCE_TYPES
+from .routes import ProxyConfig, Route, RouteResponse
+from .routes import RouteAction as RouteAction
 from .reading import DEFAULT_READ_MAX_CHARS as DEFAULT_READ_MAX_CHARS
 from .reading import DEFAULT_READ_TIMEOUT_MS as DEFAULT_READ_TIMEOUT_MS
 from .reading import LLMS_FILES as LLMS_FILES
@@ -69,6 +73,9 @@ from .state import StorageArea as StorageArea
 from .state import Cookie, StateFile, StateListing
 
 __all__ = [
+    "ProxyConfig",
+    "Route",
+    "RouteResponse",
     "SnapshotSpec",
     "Snapshot",
     "SnapshotDelta",

@@ -11,6 +11,7 @@ use super::Listener;
 use super::console::{self, DiagnosticsLog, Recorder};
 use super::network::{NetworkLog, Source, SourceKind};
 use super::str_field;
+use crate::hook::TargetHooks;
 use crate::page::PageState;
 
 /// Follows the out-of-process frames attached to the page's own session.
@@ -19,6 +20,7 @@ pub(crate) struct Frames {
     state: Arc<watch::Sender<PageState>>,
     diagnostics: DiagnosticsLog,
     network: NetworkLog,
+    hooks: TargetHooks,
 }
 
 impl Frames {
@@ -27,12 +29,14 @@ impl Frames {
         state: Arc<watch::Sender<PageState>>,
         diagnostics: DiagnosticsLog,
         network: NetworkLog,
+        hooks: TargetHooks,
     ) -> Frames {
         Frames {
             session,
             state,
             diagnostics,
             network,
+            hooks,
         }
     }
 }
@@ -53,6 +57,7 @@ impl Listener for Frames {
             &self.state,
             &self.diagnostics,
             &self.network,
+            &self.hooks,
         );
     }
 }
@@ -120,10 +125,12 @@ fn child_event(
     tx: &Arc<watch::Sender<PageState>>,
     diagnostics: &DiagnosticsLog,
     network: &NetworkLog,
+    hooks: &TargetHooks,
 ) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
     if ev.method == "Target.detachedFromTarget" {
+        hooks.detached(&sid);
         tx.send_modify(|s| {
             s.child_sessions.retain(|_, v| *v != sid);
             s.child_parents.remove(&sid);
@@ -133,7 +140,37 @@ fn child_event(
         return;
     }
     let info = p.get("targetInfo").cloned().unwrap_or(Value::Null);
-    if str_field(&info, "type") != "iframe" {
+    // Targets are attached paused: the hook sets each up, then resumes it.
+    let paused = p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
+    let kind = str_field(&info, "type");
+    if kind != "iframe" {
+        let (hooks, network, child) = (
+            hooks.clone(),
+            network.clone(),
+            Session::attached(parent.connection().clone(), sid),
+        );
+        tokio::spawn(async move {
+            // A dedicated worker's requests go to the tab's log (subscribed and enabled before
+            // the hook resumes it, so its first request is seen).
+            let worker = kind == "worker";
+            let mut events = child.events();
+            if worker {
+                let _ = NetworkLog::enable(&child).await;
+            }
+            let _ = hooks.prepare(&child, &kind, paused).await;
+            if !worker {
+                return;
+            }
+            let source = Source {
+                session: child.clone(),
+                kind: SourceKind::Worker,
+            };
+            while let Some(ev) = events.recv().await {
+                if NetworkLog::wanted(&ev.method) {
+                    network.record(&ev, &source);
+                }
+            }
+        });
         return;
     }
     let target = str_field(&info, "targetId");
@@ -150,6 +187,7 @@ fn child_event(
     let tx = tx.clone();
     let diagnostics = diagnostics.clone();
     let network = network.clone();
+    let hooks = hooks.clone();
     tokio::spawn(async move {
         let mut events = child.events();
         let mut state = tx.subscribe();
@@ -157,7 +195,7 @@ fn child_event(
         let _ = tokio::join!(
             child.call(
                 "Target.setAutoAttach",
-                json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+                json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
             Recorder::enable(&child),
             NetworkLog::enable(&child),
@@ -166,11 +204,12 @@ fn child_event(
             session: child.clone(),
             kind: SourceKind::Iframe,
         };
+        let _ = hooks.prepare(&child, "iframe", paused).await;
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
                     Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx, &diagnostics, &network);
+                        child_event(&child, true, &ev, &tx, &diagnostics, &network, &hooks);
                     }
                     Some(ev) if NetworkLog::wanted(&ev.method) => network.record(&ev, &source),
                     Some(ev) if console::wanted(&ev.method) => {

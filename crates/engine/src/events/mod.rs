@@ -7,6 +7,7 @@ pub mod console;
 mod crash;
 pub mod dialogs;
 pub mod downloads;
+pub(crate) mod fetch;
 pub mod files;
 pub(crate) mod frames;
 mod lifecycle;
@@ -46,6 +47,7 @@ impl Listeners {
     /// Every listener a page has: navigation and load state, crashes, out-of-process frames,
     /// dialogs (logged in `dialogs`), file choosers (in `choosers`), console messages and page errors (in `diagnostics`, also
     /// those of the out-of-process frames), requests (in `network`, also those of the frames).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
@@ -54,6 +56,7 @@ impl Listeners {
         choosers: &FileChoosers,
         network: &NetworkLog,
         main_frame: &str,
+        hooks: &crate::hook::TargetHooks,
     ) -> Listeners {
         Listeners(vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
@@ -63,6 +66,7 @@ impl Listeners {
                 state.clone(),
                 diagnostics.clone(),
                 network.clone(),
+                hooks.clone(),
             )),
             Box::new(frames::Contexts::new(state.clone())),
             Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),

@@ -73,10 +73,35 @@ pub struct LaunchParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub profile: Option<String>,
+    /// Proxy for every request, `scheme://host:port` (http, https, socks5; `user:pass@` in it is taken as the credentials).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub proxy_server: Option<String>,
+    /// Hosts that bypass the proxy, comma separated (with `proxyServer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_bypass: Option<String>,
+    /// User name answered to the proxy's authentication challenges (with `proxyServer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_username: Option<String>,
+    /// Password answered to the proxy's authentication challenges (never on a command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_password: Option<String>,
 }
 
 impl Validate for LaunchParams {
     fn validate(&self) -> Result<(), String> {
+        match self.proxy() {
+            Some(p) => {
+                p.resolve()?;
+            }
+            None if self.proxy_bypass.is_some()
+                || self.proxy_username.is_some()
+                || self.proxy_password.is_some() =>
+            {
+                return invalid("proxyServer", "the proxy options need `proxyServer`");
+            }
+            None => {}
+        }
         if self.window_width.is_some() != self.window_height.is_some() {
             return Err(
                 "`windowWidth` and `windowHeight` go together: give both or neither".into(),
@@ -183,6 +208,16 @@ impl AttachTarget {
 }
 
 impl LaunchParams {
+    /// The proxy these parameters give, if any.
+    pub fn proxy(&self) -> Option<crate::ProxyConfig> {
+        Some(crate::ProxyConfig {
+            server: self.proxy_server.clone()?,
+            bypass: self.proxy_bypass.clone(),
+            username: self.proxy_username.clone(),
+            password: self.proxy_password.clone(),
+        })
+    }
+
     /// Launch parameters that attach to `target` instead of launching.
     pub fn attach(target: &str) -> LaunchParams {
         let mut p = LaunchParams::default();

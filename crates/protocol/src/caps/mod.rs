@@ -15,6 +15,7 @@ pub mod emulation;
 pub mod files;
 pub mod frames;
 pub mod input;
+pub mod intercept;
 pub mod layout;
 pub mod nav;
 pub mod network;
