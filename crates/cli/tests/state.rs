@@ -404,11 +404,16 @@ fn a_save_killed_in_the_middle_leaves_the_previous_file_intact() {
     a.ok(&["state", "save", f]);
     let good = std::fs::read(&file).unwrap();
     drop(a);
-    // A second session with much more state, whose writer pauses after half (test hook).
+    // A second session with much more state, whose writer stops after half and waits on a FIFO
+    // nobody opens (test hook): the kill lands in the middle of the write.
+    let hold = dir.path().join("hold.fifo");
+    let c = std::ffi::CString::new(hold.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
     let b = Cli::new("st-kill-b");
     start(
         &b,
-        &[("AGENTBROWSER_TEST_STATE_WRITE_PAUSE_MS", "60000")],
+        &[("AGENTBROWSER_TEST_STATE_WRITE_HOLD", hold.to_str().unwrap())],
         &["open", &server.url("/")],
     );
     b.ok(&[

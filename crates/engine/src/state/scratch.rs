@@ -74,6 +74,8 @@ impl Scratch {
         deadline: Instant,
     ) -> std::result::Result<(), String> {
         let url = format!("{origin}/");
+        // Subscribed before navigating, so the load event cannot be missed.
+        let mut events = self.session.events();
         let nav = tokio::time::timeout_at(
             deadline,
             self.session.call("Page.navigate", json!({"url": url})),
@@ -84,19 +86,27 @@ impl Scratch {
         if let Some(err) = nav.get("errorText").and_then(Value::as_str) {
             return Err(format!("cannot load the origin: {err}"));
         }
-        // The committed document answers with its origin; wait until it is the one asked for.
-        loop {
-            let at = self.eval("location.origin").await;
-            match at {
-                Ok(Value::String(o)) if o == origin => return Ok(()),
-                Ok(other) if Instant::now() >= deadline => {
-                    return Err(format!(
-                        "the page went to {other} instead (redirected away)"
-                    ));
+        // The engine answers every request with an empty page: its load event ends the visit.
+        let loaded = tokio::time::timeout_at(deadline, async {
+            while let Some(ev) = events.recv().await {
+                if ev.method == "Page.loadEventFired" {
+                    return true;
                 }
-                Err(e) if Instant::now() >= deadline => return Err(e.to_string()),
-                _ => tokio::time::sleep(Duration::from_millis(20)).await,
             }
+            false
+        })
+        .await;
+        match loaded {
+            Ok(true) => {}
+            Ok(false) => return Err("the scratch tab went away".to_string()),
+            Err(_) => return Err("timed out loading the origin".to_string()),
+        }
+        match self.eval("location.origin").await {
+            Ok(Value::String(o)) if o == origin => Ok(()),
+            Ok(other) => Err(format!(
+                "the page went to {other} instead (redirected away)"
+            )),
+            Err(e) => Err(e.to_string()),
         }
     }
 

@@ -23,9 +23,10 @@ const HEADER: usize = 8 + 1 + 12;
 pub(crate) const DIR_VAR: &str = "AGENTBROWSER_STATE_DIR";
 /// Environment variable holding the encryption key (64 hex characters).
 pub(crate) const KEY_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY";
-/// Test hook: when set, a state write pauses this many milliseconds after writing half of the
-/// temporary file (so a test can kill the process in the middle of a write).
-pub(crate) const PAUSE_VAR: &str = "AGENTBROWSER_TEST_STATE_WRITE_PAUSE_MS";
+/// Test hook: the path of a FIFO; when set, a state write stops after writing (and syncing) half
+/// of the temporary file and waits until something opens the FIFO for writing (so a test can
+/// kill the process in the middle of a write, or release it).
+pub(crate) const HOLD_VAR: &str = "AGENTBROWSER_TEST_STATE_WRITE_HOLD";
 
 /// The state directory: `$AGENTBROWSER_STATE_DIR`, else `$XDG_STATE_HOME/agentbrowser/state`,
 /// else `~/.agentbrowser/state`.
@@ -240,16 +241,15 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .mode(0o600)
         .open(&tmp)
         .map_err(what)?;
-    let pause = std::env::var(PAUSE_VAR)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok());
+    let hold = std::env::var_os(HOLD_VAR);
     let result = (|| {
-        match pause {
-            Some(ms) => {
+        match &hold {
+            Some(fifo) => {
                 let half = bytes.len() / 2;
                 f.write_all(&bytes[..half])?;
                 f.sync_all()?;
-                std::thread::sleep(std::time::Duration::from_millis(ms));
+                // Opening a FIFO for reading blocks until a writer opens it.
+                drop(std::fs::File::open(fifo)?);
                 f.write_all(&bytes[half..])?;
             }
             None => f.write_all(bytes)?,
