@@ -519,3 +519,41 @@ fn har_in_each_mode_failed_export_then_retry() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_dedicated_workers_requests_are_logged_and_say_so() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            "<title>w</title><script>const w = new Worker('/worker.js'); \
+             w.onmessage = e => { document.title = 'worker:' + e.data; };</script>",
+        ),
+    );
+    s.route(
+        "/worker.js",
+        Page::typed(
+            "text/javascript",
+            "fetch('/from-worker').then(r => r.text()).then(t => postMessage(t));",
+        ),
+    );
+    s.route("/from-worker", Page::typed("text/plain", "hello"));
+    let cli = Cli::new("net-worker");
+    cli.ok(&["open", &s.url("/")]);
+    assert!(
+        eventually(Duration::from_secs(10), || cli.ok(&["title"])["title"]
+            == "worker:hello"),
+        "the worker never answered"
+    );
+    let mut logged = Value::Null;
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            logged = cli.ok(&["network", "requests", "--filter", "*/from-worker"]);
+            logged["requests"].as_array().is_some_and(|r| !r.is_empty())
+        }),
+        "the worker's fetch is not in the tab's log: {logged}"
+    );
+    let entry = &logged["requests"][0];
+    assert_eq!(entry["source"]["kind"], "worker", "{entry}");
+    assert_eq!(entry["status"], 200, "{entry}");
+}

@@ -61,6 +61,8 @@ pub struct PageState {
     pub child_sessions: HashMap<String, String>,
     /// The session each child session was attached through (`None`: the page's own session).
     pub child_parents: HashMap<String, Option<String>>,
+    /// The sessions of the tab's dedicated workers that feed its request log (until detached).
+    pub worker_sessions: std::collections::HashSet<String>,
     /// Whether the main frame is loading (between frameStartedLoading and frameStoppedLoading).
     pub loading: bool,
     /// Counts main-frame navigation starts and requests (changes when something began to load).

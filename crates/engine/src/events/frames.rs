@@ -134,6 +134,7 @@ fn child_event(
         tx.send_modify(|s| {
             s.child_sessions.retain(|_, v| *v != sid);
             s.child_parents.remove(&sid);
+            s.worker_sessions.remove(&sid);
             s.default_contexts
                 .retain(|k, _| k.0.as_deref() != Some(sid.as_str()));
         });
@@ -144,15 +145,21 @@ fn child_event(
     let paused = p.get("waitingForDebugger").and_then(Value::as_bool) == Some(true);
     let kind = str_field(&info, "type");
     if kind != "iframe" {
-        let (hooks, network, child) = (
+        let worker = kind == "worker";
+        if worker {
+            tx.send_modify(|s| {
+                s.worker_sessions.insert(sid.clone());
+            });
+        }
+        let (hooks, network, tx, child) = (
             hooks.clone(),
             network.clone(),
-            Session::attached(parent.connection().clone(), sid),
+            tx.clone(),
+            Session::attached(parent.connection().clone(), sid.clone()),
         );
         tokio::spawn(async move {
             // A dedicated worker's requests go to the tab's log (subscribed and enabled before
-            // the hook resumes it, so its first request is seen).
-            let worker = kind == "worker";
+            // the hook resumes it, so its first request is seen), until it detaches.
             let mut events = child.events();
             if worker {
                 let _ = NetworkLog::enable(&child).await;
@@ -165,9 +172,23 @@ fn child_event(
                 session: child.clone(),
                 kind: SourceKind::Worker,
             };
-            while let Some(ev) = events.recv().await {
-                if NetworkLog::wanted(&ev.method) {
-                    network.record(&ev, &source);
+            let mut state = tx.subscribe();
+            loop {
+                tokio::select! {
+                    ev = events.recv() => match ev {
+                        Some(ev) if NetworkLog::wanted(&ev.method) => network.record(&ev, &source),
+                        Some(_) => {}
+                        None => return,
+                    },
+                    changed = state.changed() => {
+                        let gone = changed.is_err() || {
+                            let s = state.borrow();
+                            s.detached || !s.worker_sessions.contains(&sid)
+                        };
+                        if gone {
+                            return;
+                        }
+                    }
                 }
             }
         });

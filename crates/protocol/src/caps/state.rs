@@ -600,6 +600,18 @@ pub struct SkippedOrigin {
     pub reason: String,
 }
 
+/// The origins a save or load covered, one per line, then those it skipped with why.
+fn origins_text(origins: &[String], skipped: &[SkippedOrigin]) -> String {
+    let mut t = String::new();
+    for o in origins {
+        t.push_str(&format!("\n  {o}"));
+    }
+    for s in skipped {
+        t.push_str(&format!("\nskipped {}: {}", s.origin, s.reason));
+    }
+    t
+}
+
 /// Result of `state_save`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -628,12 +640,7 @@ impl Present for StateSaved {
             self.cookies,
             self.origins.len()
         );
-        for o in &self.origins {
-            t.push_str(&format!("\n  {o}"));
-        }
-        for s in &self.skipped_origins {
-            t.push_str(&format!("\nskipped {}: {}", s.origin, s.reason));
-        }
+        t.push_str(&origins_text(&self.origins, &self.skipped_origins));
         t
     }
 }
@@ -663,12 +670,7 @@ impl Present for StateLoaded {
             self.cookies,
             self.origins.len()
         );
-        for o in &self.origins {
-            t.push_str(&format!("\n  {o}"));
-        }
-        for s in &self.skipped_origins {
-            t.push_str(&format!("\nskipped {}: {}", s.origin, s.reason));
-        }
+        t.push_str(&origins_text(&self.origins, &self.skipped_origins));
         t
     }
 }
