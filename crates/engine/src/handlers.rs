@@ -87,7 +87,9 @@ macro_rules! define_dispatch {
                 $(Command::$variant(p) => {
                     // A `Command` built in Rust skips the parser's check; this is the same one.
                     agentbrowser_protocol::Validate::validate(&p).map_err(EngineError::invalid)?;
-                    let out: $output = $variant(p, cx).await?;
+                    // Boxed: the dispatch future is otherwise as large as the largest handler's
+                    // (hundreds of them, some deep), which overflowed 2 MiB thread stacks.
+                    let out: $output = Box::pin($variant(p, cx)).await?;
                     encode(&out)
                 })+
             }

@@ -391,25 +391,8 @@ fn fixtures() -> (PathBuf, Vec<String>) {
     (dir, names)
 }
 
-/// Runs the check on a thread with a larger stack: the engine's launch and attach futures,
-/// polled directly by `block_on` on the test thread, outgrew the default 2 MiB test stack.
-#[test]
-fn snapshot_agrees_with_chromium_accessibility_tree() {
-    std::thread::Builder::new()
-        .stack_size(32 * 1024 * 1024)
-        .spawn(|| {
-            tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime")
-                .block_on(snapshot_agrees())
-        })
-        .expect("thread")
-        .join()
-        .expect("the fidelity check panicked");
-}
-
-async fn snapshot_agrees() {
+#[tokio::test]
+async fn snapshot_agrees_with_chromium_accessibility_tree() {
     let (dir, names) = fixtures();
     assert!(!names.is_empty(), "no fixtures in {}", dir.display());
     let server = Server::serve_dir(&dir);
