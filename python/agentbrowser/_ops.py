@@ -63,6 +63,7 @@ from .models import (
     WaitResult,
     logged_errors,
 )
+from .models.devtools import DevToolsEndpoint
 from .models.emulation import (
     COLOR_SCHEMES,
     MEDIA_TYPES,
@@ -164,6 +165,13 @@ def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
     """Start (or attach to) the session's browser."""
     data = yield Call("launch", params)
     return LaunchResult.from_raw(data)
+
+
+def cdp_url(launch: bool = False) -> Op[DevToolsEndpoint]:
+    """The session browser's DevTools WebSocket URL (``launch``: start the browser when none
+    runs; otherwise none running is a BrowserError with code ``no_browser``)."""
+    data = yield Call("cdp_url", {"launch": True} if launch else {})
+    return DevToolsEndpoint.from_raw(data)
 
 
 def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:

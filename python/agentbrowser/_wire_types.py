@@ -2980,6 +2980,31 @@ class SessionIdOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class CdpUrlOutput:
+    """Result of `cdp_url`: where the session's browser speaks the DevTools protocol."""
+
+    ws_url: str
+    """The browser's DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`, or the attached browser's)."""
+    attached: bool
+    """Whether the session attached to a browser it did not launch."""
+    launched: bool
+    """Whether this command launched the browser (only with `launch`)."""
+    browser_version: str
+    """The browser's product and version (`Chrome/...`)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> CdpUrlOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as CdpUrlOutput."""
+        o = _d.Fields("CdpUrlOutput", raw, path)
+        return cls(
+            ws_url=o.req("wsUrl", _d.string),
+            attached=o.req("attached", _d.boolean),
+            launched=o.req("launched", _d.boolean),
+            browser_version=o.req("browserVersion", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CloseOutput:
     """Result of `close`."""
 
@@ -3162,6 +3187,8 @@ InjectedActions = Literal["add_script", "add_style"]
 StatusOutputActions = Literal["status"]
 #: The actions whose result is SessionIdOutput.
 SessionIdOutputActions = Literal["session_id"]
+#: The actions whose result is CdpUrlOutput.
+CdpUrlOutputActions = Literal["cdp_url"]
 #: The actions whose result is CloseOutput.
 CloseOutputActions = Literal["close"]
 
@@ -3315,6 +3342,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "add_style": Injected.decode,
         "status": StatusOutput.decode,
         "session_id": SessionIdOutput.decode,
+        "cdp_url": CdpUrlOutput.decode,
         "close": CloseOutput.decode,
     }
 )
@@ -3578,6 +3606,10 @@ def decode_result(action: StatusOutputActions, raw: object) -> StatusOutput: ...
 
 @overload
 def decode_result(action: SessionIdOutputActions, raw: object) -> SessionIdOutput: ...
+
+
+@overload
+def decode_result(action: CdpUrlOutputActions, raw: object) -> CdpUrlOutput: ...
 
 
 @overload

@@ -32,6 +32,8 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._ops import Call, Op
 from .errors import BrowserError
+from .cdp import AsyncCDP
+from .models.devtools import DevToolsEndpoint
 from .models import (
     Download,
     ActionResult,
@@ -151,6 +153,8 @@ class AsyncBrowser:
         self.native = AsyncNative(self)
         self.diagnostics = AsyncDiagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        #: The direct CDP controller (``AsyncBrowser.cdp``), made on first access.
+        self._cdp: AsyncCDP | None = None
 
     def _bind(self, transport: AsyncTransport, process: AsyncOwnedProcess | None, options: LaunchOptions) -> None:
         """Use ``transport`` (to ``process`` when owned) with ``options``."""
@@ -244,12 +248,26 @@ class AsyncBrowser:
         """Whether :meth:`close` was called."""
         return self._close_result is not None or self._closing is not None
 
+    @property
+    def cdp(self) -> AsyncCDP:
+        """Direct CDP access to this session's browser (awaited methods); needs the ``cdp`` extra."""
+        root = self._root
+        if root._cdp is None:
+            root._cdp = AsyncCDP(root)
+        return root._cdp
+
+    async def cdp_url(self, *, launch: bool = False) -> DevToolsEndpoint:
+        """The session browser's DevTools WebSocket URL (see :meth:`Browser.cdp_url`)."""
+        return await self._drive(_ops.cdp_url(launch))
+
     async def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
         return await self._drive(_ops.status())
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds."""
+        if self._root._cdp is not None:
+            await self._root._cdp.close()
         if self._close_result is not None:
             return self._close_result
         if self._closing is not None:

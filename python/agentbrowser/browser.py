@@ -34,6 +34,8 @@ from ._held import HeldSnapshots
 from ._ops import Call, Op
 from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
+from .cdp import CDP
+from .models.devtools import DevToolsEndpoint
 from .models import (
     Download,
     ActionResult,
@@ -153,6 +155,8 @@ class Browser:
         self.native = Native(self)
         self.diagnostics = Diagnostics(self)
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        #: The direct CDP controller (``Browser.cdp``), made on first access.
+        self._cdp: CDP | None = None
 
     def _bind(self, transport: SyncTransport, process: OwnedProcess | None, options: LaunchOptions) -> None:
         """Use ``transport`` (to ``process`` when owned) with ``options``."""
@@ -250,6 +254,20 @@ class Browser:
         """Whether :meth:`close` was called."""
         return self._close_result is not None
 
+    @property
+    def cdp(self) -> CDP:
+        """Direct Chrome DevTools Protocol access to this session's browser, beside the engine
+        (``send``, ``evaluate``, ``frames``, ``target``); needs ``pip install 'agentbrowser[cdp]'``."""
+        root = self._root
+        if root._cdp is None:
+            root._cdp = CDP(root)
+        return root._cdp
+
+    def cdp_url(self, *, launch: bool = False) -> DevToolsEndpoint:
+        """The session browser's DevTools WebSocket URL; with none running, BrowserError
+        ``no_browser`` unless ``launch`` (then the browser starts with the session's options)."""
+        return self._drive(_ops.cdp_url(launch))
+
     def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
         return self._drive(_ops.status())
@@ -262,6 +280,8 @@ class Browser:
         (``closed=False``) unless ``end_session=True``, which closes the session's browser
         and daemon for every client.
         """
+        if self._root._cdp is not None:
+            self._root._cdp.close()
         if self._close_result is not None:
             return self._close_result
         with self._starting:

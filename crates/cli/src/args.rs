@@ -608,8 +608,22 @@ pub enum Cmd {
     /// Sessions: list.
     #[command(subcommand)]
     Session(SessionCmd),
-    /// Close the browser and stop the session's daemon.
-    Close,
+    /// Close the browser and stop the session's daemon (`--all`: every session of this user).
+    Close {
+        /// Close every session of this user (each one's browser and daemon), not only `--session`.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Check the setup: Chromium (found, version, launches headless), the socket directory and
+    /// its modes, stale sockets, axe-core, and that the Python package matches this binary;
+    /// says how to fix each failure (exit 1 when one fails).
+    Doctor,
+    /// Print a shell completion script: `agentbrowser completions bash > ~/.local/share/bash-completion/completions/agentbrowser`.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Run JSON commands from stdin, one per line, printing one envelope per line.
     Batch,
     /// Print the generated protocol reference (Markdown).
@@ -725,6 +739,9 @@ pub enum GetCmd {
     },
     /// Geometry of the document, or of a target: box, client and scroll sizes.
     Geometry { target: Option<String> },
+    /// The session browser's DevTools WebSocket URL (never starts a daemon or a browser: with
+    /// none running it fails with `no_browser`).
+    CdpUrl,
 }
 
 /// `network`: the active tab's request log and the session's HAR recording.

@@ -93,7 +93,7 @@ fn importable(python: &OsString, pythonpath: Option<&OsString>) -> Result<bool, 
 
 /// The `python/` directory of the source tree this binary was built in
 /// (`<repo>/target/<profile>/agentbrowser`), when it holds the code-mode package.
-fn source_python_dir(exe: &Path) -> Option<PathBuf> {
+pub(crate) fn source_python_dir(exe: &Path) -> Option<PathBuf> {
     exe.ancestors()
         .skip(1)
         .map(|dir| dir.join("python"))
@@ -101,7 +101,7 @@ fn source_python_dir(exe: &Path) -> Option<PathBuf> {
 }
 
 /// `dir` in front of the current PYTHONPATH.
-fn prepend_path(dir: &Path) -> OsString {
+pub(crate) fn prepend_path(dir: &Path) -> OsString {
     let mut path = OsString::from(dir);
     if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
         path.push(":");

@@ -29,6 +29,14 @@ pub enum Plan {
     Refuse(Response),
     /// `close`: send this request to a running daemon only; never start one.
     Close(Request),
+    /// Send this request to a running daemon only; with none, fail with `no_browser` (never start one).
+    Existing(Request),
+    /// `close --all`: close every session of this user.
+    CloseAll(Request),
+    /// `doctor`: check the setup and say how to fix each failure.
+    Doctor,
+    /// `completions SHELL`: print a completion script.
+    Completions(clap_complete::Shell),
     /// `session list`: list this user's sessions.
     SessionList,
     /// `session id`: derive a session name for a directory here (no daemon).
@@ -53,7 +61,11 @@ impl Plan {
     /// The action named in an envelope about this plan (empty when it has none).
     pub fn action(&self) -> &str {
         match self {
-            Plan::Send(r) | Plan::Close(r) => r.command.action(),
+            Plan::Send(r) | Plan::Close(r) | Plan::Existing(r) | Plan::CloseAll(r) => {
+                r.command.action()
+            }
+            Plan::Doctor => "doctor",
+            Plan::Completions(_) => "completions",
             Plan::Refuse(answer) => &answer.action,
             Plan::SessionList => "session_list",
             Plan::SessionId(_) => "session_id",
@@ -101,7 +113,18 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 "`serve` needs --stdio (the socket daemon starts on demand with any other command)",
             ));
         }
-        Cmd::Close => return Ok(Plan::Close(request(Command::Close(NoParams {}), timeout))),
+        Cmd::Close { all: false } => {
+            return Ok(Plan::Close(request(Command::Close(NoParams {}), timeout)));
+        }
+        Cmd::Close { all: true } => {
+            return Ok(Plan::CloseAll(request(Command::Close(NoParams {}), timeout)));
+        }
+        Cmd::Doctor => return Ok(Plan::Doctor),
+        Cmd::Completions { shell } => return Ok(Plan::Completions(shell)),
+        Cmd::Get(GetCmd::CdpUrl) => {
+            let p = agentbrowser_protocol::CdpUrlParams::default();
+            return Ok(Plan::Existing(request(Command::CdpUrl(p), timeout)));
+        }
         Cmd::Open { url, wait_until } => Command::Open(OpenParams { url, wait_until }),
         Cmd::Back { wait_until } => Command::Back(HistoryParams { wait_until }),
         Cmd::Forward { wait_until } => Command::Forward(HistoryParams { wait_until }),

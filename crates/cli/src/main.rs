@@ -6,6 +6,7 @@ mod batch;
 mod client;
 mod code;
 mod command;
+mod doctor;
 mod failure;
 mod launch;
 mod mcp;
@@ -67,6 +68,18 @@ fn dispatch(
         Plan::Send(request) => send(session, launch, &request, json),
         Plan::Refuse(answer) => Ok(output::print_response(&answer.to_line(), json)),
         Plan::Close(request) => session::close(session, &request, json),
+        Plan::Existing(request) => session::send_existing(session, &request, json),
+        Plan::CloseAll(request) => session::close_all(&request, json),
+        Plan::Doctor => doctor::run(json),
+        Plan::Completions(shell) => {
+            // Generated into memory, then written: a closed pipe (`| head`) is not a panic.
+            let mut script = Vec::new();
+            let mut cmd = <args::Cli as CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "agentbrowser", &mut script);
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(&script);
+            Ok(ExitCode::SUCCESS)
+        }
         Plan::SessionList => session::list(json),
         Plan::SessionId(p) => session::session_id(&p, json),
         Plan::Batch => batch::run(session, launch),

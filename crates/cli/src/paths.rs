@@ -50,7 +50,7 @@ pub fn socket_dir() -> PathBuf {
 }
 
 /// Why a directory cannot hold our sockets, or `None` when it can.
-fn untrusted(dir: &Path, meta: &std::fs::Metadata) -> Option<String> {
+pub fn untrusted(dir: &Path, meta: &std::fs::Metadata) -> Option<String> {
     let me = uid();
     if meta.file_type().is_symlink() {
         return Some(format!("{} is a symlink", dir.display()));

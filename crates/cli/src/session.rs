@@ -108,3 +108,107 @@ pub fn close(session: &str, request: &Request, json: bool) -> Result<ExitCode, F
     }
     Ok(output::print_response(&line, json))
 }
+
+/// Sends `request` to the session's daemon only if one runs; with none, answers `no_browser`
+/// (nothing is started: `get cdp-url` never launches a browser).
+pub fn send_existing(session: &str, request: &Request, json: bool) -> Result<ExitCode, Failure> {
+    let Some(mut client) = Client::connect_existing(session) else {
+        return Err(Failure::new(
+            ErrorCode::NoBrowser,
+            anyhow::anyhow!(
+                "session `{session}` is not running, so no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL` (this command never starts one)"
+            ),
+        ));
+    };
+    let line = client
+        .round_trip(&request.to_value().to_string())
+        .code(ErrorCode::BrowserClosed)?;
+    Ok(output::print_response(&line, json))
+}
+
+/// One session in the `close --all` answer.
+#[derive(Serialize)]
+struct ClosedSession {
+    session: String,
+    closed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// `close --all`: closes every running session of this user (each daemon gets `request`, and
+/// the call waits until each is gone); stale entries are cleaned up, not counted as closed.
+pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
+    let sessions = client::list_sessions()?;
+    let mut results = Vec::new();
+    for (name, pid, _version, alive) in sessions {
+        if !alive {
+            if let Ok(paths) = crate::paths::SessionPaths::new(&name) {
+                paths.remove_stale();
+            }
+            continue;
+        }
+        let outcome = match Client::connect_existing(&name) {
+            None => Err("its daemon did not accept a connection".to_string()),
+            Some(mut c) => c
+                .round_trip(&request.to_value().to_string())
+                .map_err(|e| format!("{e:#}"))
+                .and_then(|line| {
+                    let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
+                    if v.get("success") == Some(&Value::Bool(true)) {
+                        Ok(())
+                    } else {
+                        Err(v
+                            .get("error")
+                            .and_then(Value::as_str)
+                            .unwrap_or("close failed")
+                            .to_string())
+                    }
+                }),
+        };
+        if outcome.is_ok() {
+            client::wait_exit(pid, Duration::from_secs(10));
+        }
+        let gone = !crate::paths::process_alive(pid);
+        let error = match outcome {
+            Err(e) => Some(e),
+            Ok(()) if !gone => Some("its daemon did not exit within 10 s".to_string()),
+            Ok(()) => None,
+        };
+        results.push(ClosedSession {
+            session: name,
+            closed: error.is_none(),
+            error,
+        });
+    }
+    let failed = results.iter().filter(|r| !r.closed).count();
+    if json {
+        let data = serde_json::json!({ "sessions": results, "closed": results.len() - failed });
+        let answer = if failed == 0 {
+            Response::success(Value::Null, "close", data)
+        } else {
+            let mut r = Response::failure(
+                Value::Null,
+                "close",
+                ErrorCode::BrowserClosed,
+                format!("{failed} of {} sessions did not close", results.len()),
+            );
+            r.data = data;
+            r
+        };
+        println!("{}", answer.to_line());
+    } else if results.is_empty() {
+        println!("no sessions running");
+    } else {
+        for r in &results {
+            match &r.error {
+                None => println!("closed {}", r.session),
+                Some(e) => println!("not closed {}: {e}", r.session),
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -20,6 +20,7 @@ pub(crate) use crate::devices::{
     keyboard_type as KeyboardType, keyboard_up as KeyboardUp, mouse_down as MouseDown,
     mouse_move as MouseMove, mouse_up as MouseUp, mouse_wheel as MouseWheel,
 };
+pub(crate) use crate::devtools::cdp_url as CdpUrl;
 pub(crate) use crate::diagnostics::{console as Console, errors as Errors};
 pub(crate) use crate::dialogs::{
     accept as DialogAccept, dismiss as DialogDismiss, status as DialogStatus,

@@ -10,6 +10,7 @@ pub mod browser;
 pub mod capture;
 mod clipboard;
 mod control;
+mod devtools;
 pub mod cx;
 pub mod delta;
 pub mod devices;

@@ -97,6 +97,10 @@ error_codes! {
     HarNotStarted => "har_not_started",
     /// `network har start` while a HAR recording runs; `network har stop [path]` writes it first.
     HarAlreadyStarted => "har_already_started",
+    /// A command that never launches a browser (`get cdp-url`) found none running in the session; `open URL` starts one.
+    NoBrowser => "no_browser",
+    /// `doctor` found a failing check; each check says how to fix it.
+    SetupBroken => "setup_broken",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -428,6 +428,8 @@ macro_rules! for_each_command {
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// A stable session name for a directory: its sanitized prefix and the first 12 hex of the SHA-256 of its canonical path (worktree, cwd or git-root scope).
             SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read],
+            /// The session browser's DevTools WebSocket URL (for a direct CDP client beside the engine, which no policy of the session restricts: dangerous); never launches a browser unless `launch` is true (else `no_browser`).
+            CdpUrl(CdpUrlParams) -> CdpUrlOutput => "cdp_url" [Dangerous],
             /// Close the browser and end the session.
             Close(NoParams) -> CloseOutput => "close" [Session],
         }

@@ -23,6 +23,7 @@ pub use caps::{
 };
 pub use caps::{clipboard::*, drag::*, layout::*};
 pub use caps::{session_id::*, throttle::*};
+pub use caps::devtools::*;
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

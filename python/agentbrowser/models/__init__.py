@@ -55,6 +55,7 @@ from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
 from .session import SessionId
+from .devtools import DevToolsEndpoint
 from .snapshot import DeltaKind as DeltaKind
 from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
@@ -97,6 +98,7 @@ __all__ = [
     "LaunchResult",
     "SessionStatus",
     "SessionId",
+    "DevToolsEndpoint",
     "NetworkThrottle",
     "TabInfo",
     "TabSwitchResult",

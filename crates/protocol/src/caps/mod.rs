@@ -7,6 +7,7 @@ pub mod capture;
 pub mod clipboard;
 pub mod common;
 pub mod control;
+pub mod devtools;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;

@@ -1,0 +1,50 @@
+"""Direct Chrome DevTools Protocol access beside the engine (``browser.cdp``), and its errors.
+
+``browser.cdp`` needs the optional WebSocket client (``pip install 'agentbrowser[cdp]'``); without
+it, its first use raises ImportError with that hint.  The errors import without it.
+"""
+
+from __future__ import annotations
+
+from ._async import AsyncCDP as AsyncCDP
+from ._async import AsyncExecutionContext as AsyncExecutionContext
+from ._async import AsyncFrame as AsyncFrame
+from ._async import AsyncFrames as AsyncFrames
+from ._async import AsyncTarget as AsyncTarget
+from ._client import AsyncCDPClient as AsyncCDPClient
+from ._client import CDPClient as CDPClient
+from ._sync import CDP as CDP
+from ._sync import ExecutionContext as ExecutionContext
+from ._sync import Frame as Frame
+from ._sync import Frames as Frames
+from ._sync import Target as Target
+from .errors import (
+    CDPClosedError,
+    CDPContextAmbiguityError,
+    CDPContextNotFoundError,
+    CDPError,
+    CDPEvaluationError,
+    CDPFrameAmbiguityError,
+    CDPFrameNotFoundError,
+    CDPProtocolError,
+    CDPStaleObjectError,
+    CDPTargetAmbiguityError,
+    CDPTargetNotFoundError,
+    CDPTimeoutError,
+)
+
+#: The error classes (every one a CDPError).
+__all__ = [
+    "CDPError",
+    "CDPClosedError",
+    "CDPProtocolError",
+    "CDPTimeoutError",
+    "CDPTargetNotFoundError",
+    "CDPFrameNotFoundError",
+    "CDPContextNotFoundError",
+    "CDPTargetAmbiguityError",
+    "CDPFrameAmbiguityError",
+    "CDPContextAmbiguityError",
+    "CDPStaleObjectError",
+    "CDPEvaluationError",
+]

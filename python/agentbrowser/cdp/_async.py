@@ -1,0 +1,201 @@
+"""``browser.cdp`` of :class:`~agentbrowser.AsyncBrowser`: the awaited twin of ``_sync`` (the
+same flows of ``_core``, driven with awaits)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .. import _ops
+from . import _core
+from ._client import AsyncCDPClient, require_websockets
+from ._core import Flow, Registry, Send
+from ._objects import ContextFields, FrameFields, TargetFields
+from ._sync import DEFAULT_TIMEOUT_S
+from .errors import CDPClosedError
+
+if TYPE_CHECKING:
+    from ..aio import AsyncBrowser
+
+T = TypeVar("T")
+
+
+class AsyncCDP:
+    """Direct CDP access to an AsyncBrowser's session (see :class:`~agentbrowser.cdp.CDP`)."""
+
+    def __init__(self, browser: AsyncBrowser, timeout: float = DEFAULT_TIMEOUT_S) -> None:
+        self._b = browser
+        self.timeout = timeout
+        self._registry = Registry()
+        self._client: AsyncCDPClient | None = None
+        self._closed = False
+        self._lock = asyncio.Lock()
+        #: The frames of the active tab: ``await cdp.frames.list()``, ``await cdp.frames.get(name=...)``.
+        self.frames = AsyncFrames(self)
+
+    async def connected(self) -> AsyncCDPClient:
+        """The WebSocket client (connected on first use)."""
+        async with self._lock:
+            if self._closed or self._b._root._close_result is not None:
+                raise CDPClosedError("this CDP controller is closed (its AsyncBrowser was closed, or close() was called)")
+            if self._client is None or self._client.closed:
+                require_websockets()  # before anything starts for a client that cannot run
+                url = (await self._b._drive(_ops.cdp_url(True))).ws_url
+                self._registry.clear()
+                self._client = await AsyncCDPClient.connect(url, timeout=self.timeout, on_event=self._registry.feed)
+            return self._client
+
+    async def _run(self, flow: Flow[T]) -> T:
+        client = await self.connected()
+        try:
+            step = next(flow)
+            while True:
+                try:
+                    if isinstance(step, Send):
+                        answer = await client.send(step.method, step.params, session_id=step.session_id)
+                    else:
+                        answer = await self._b._drive(step.op)
+                except Exception as exc:
+                    step = flow.throw(exc)
+                else:
+                    step = flow.send(answer)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            flow.close()
+
+    async def send(
+        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """One raw protocol call on the browser (or on ``session_id``) and its result."""
+        return await (await self.connected()).send(method, params, session_id=session_id, timeout=timeout)
+
+    async def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
+        """The events received since the last call (bounded buffer), of ``method`` when given."""
+        return (await self.connected()).pop_events(method)
+
+    async def target(self, *, label: str | None = None, url: str | None = None, target_id: str | None = None) -> AsyncTarget:
+        """The one page target with this tab ``label``, ``url`` (glob) or ``target_id``."""
+        crit = {"label": label, "url": url, "target_id": target_id}
+        return AsyncTarget(self, await self._run(_core.target(crit, self._registry)))
+
+    async def active(self) -> AsyncTarget:
+        """The engine's active tab as a target."""
+        return AsyncTarget(self, await self._run(_core.target({}, self._registry)))
+
+    async def evaluate(
+        self,
+        script: str,
+        *,
+        frame: AsyncFrame | None = None,
+        context: AsyncExecutionContext | None = None,
+        await_promise: bool = True,
+        return_by_value: bool = True,
+    ) -> Any:
+        """Runs ``script`` in ``context``, else ``frame``'s default context, else the active tab's main frame."""
+        opts = {"await_promise": await_promise, "return_by_value": return_by_value}
+        if context is not None:
+            return await context.evaluate(script, **opts)
+        if frame is not None:
+            return await frame.evaluate(script, **opts)
+        return await (await self.active()).evaluate(script, **opts)
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    async def close(self) -> None:
+        """Closes the connection (idempotent); the browser and the engine go on."""
+        self._closed = True
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+
+class AsyncFrames:
+    """The frames of the active tab (awaited)."""
+
+    def __init__(self, cdp: AsyncCDP) -> None:
+        self._cdp = cdp
+
+    async def list(self) -> tuple[AsyncFrame, ...]:
+        """Every frame of the active tab, the main frame first."""
+        return await (await self._cdp.active()).frames()
+
+    async def get(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> AsyncFrame:
+        """The one frame owned by the iframe ``selector`` matches, or with this ``name`` or ``url`` (glob)."""
+        return await (await self._cdp.active()).frame(selector=selector, name=name, url=url)
+
+
+class AsyncTarget(TargetFields):
+    """A page target this controller attached to (awaited methods)."""
+
+    def __init__(self, cdp: AsyncCDP, data: _core.TargetData) -> None:
+        super().__init__(data)
+        self._cdp = cdp
+
+    async def frames(self) -> tuple[AsyncFrame, ...]:
+        """Its frames, the main frame first."""
+        listed = await self._cdp._run(_core.frames(self._data, self._cdp._registry))
+        return tuple(AsyncFrame(self._cdp, f) for f in listed)
+
+    async def frame(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> AsyncFrame:
+        """The one frame the criterion names."""
+        crit = {"selector": selector, "name": name, "url": url}
+        return AsyncFrame(self._cdp, await self._cdp._run(_core.frame(self._data, crit, self._cdp._registry)))
+
+    async def contexts(self) -> tuple[AsyncExecutionContext, ...]:
+        """The live execution contexts of all its frames."""
+        _core.target_alive(self._data, self._cdp._registry)
+        return tuple(AsyncExecutionContext(self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
+
+    async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
+        """Runs ``script`` in its main frame's default context."""
+        _core.target_alive(self._data, self._cdp._registry)
+        reg = self._cdp._registry
+        return await self._cdp._run(_core.evaluate(script, self.session_id, reg, None, await_promise, return_by_value))
+
+
+class AsyncFrame(FrameFields):
+    """A frame of a target, bound to the document it showed when listed (awaited methods)."""
+
+    def __init__(self, cdp: AsyncCDP, data: _core.FrameData) -> None:
+        super().__init__(data)
+        self._cdp = cdp
+
+    async def contexts(
+        self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
+    ) -> tuple[AsyncExecutionContext, ...]:
+        """Its live execution contexts (by world ``name`` or ``predicate`` when given)."""
+        found = await self._cdp._run(_core.contexts(self._data, self._cdp._registry, name))
+        out = tuple(AsyncExecutionContext(self._cdp, c) for c in found)
+        return out if predicate is None else tuple(c for c in out if predicate(c))
+
+    async def context(
+        self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
+    ) -> AsyncExecutionContext:
+        """The one context matching ``name``/``predicate``; with neither, its default context."""
+        pick = None if predicate is None else (lambda c: predicate(AsyncExecutionContext(self._cdp, c)))
+        found = await self._cdp._run(_core.context(self._data, self._cdp._registry, name, pick))
+        return AsyncExecutionContext(self._cdp, found)
+
+    async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
+        """Runs ``script`` in its default context."""
+        ctx = await self.context()
+        return await ctx.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
+
+
+class AsyncExecutionContext(ContextFields):
+    """One JavaScript world of a frame (awaited ``evaluate``); stale once its document is gone."""
+
+    def __init__(self, cdp: AsyncCDP, data: _core.ContextData) -> None:
+        super().__init__(data)
+        self._cdp = cdp
+
+    async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
+        """Runs ``script`` here and returns its value (or its RemoteObject)."""
+        reg = self._cdp._registry
+        return await self._cdp._run(_core.evaluate(script, self.session_id, reg, self._data, await_promise, return_by_value))

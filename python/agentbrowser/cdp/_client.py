@@ -1,0 +1,300 @@
+"""The WebSocket clients of the Chrome DevTools Protocol: :class:`CDPClient` (blocking, a reader
+thread) and :class:`AsyncCDPClient` (asyncio, a reader task), on the optional ``websockets``
+package (``pip install 'agentbrowser[cdp]'``).
+
+Both match answers to calls by id, bound every wait by a timeout (``CDPTimeoutError``), turn a
+protocol error into ``CDPProtocolError``, keep the newest events in a bounded buffer
+(``pop_events``) and hand each event to an ``on_event`` callback (the context registry).  A
+call after ``close()``, or on a connection the browser dropped, raises ``CDPClosedError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import CDPClosedError, CDPError, CDPProtocolError, CDPTimeoutError
+
+#: Largest message accepted from the browser, in bytes (a big screenshot or DOM fits).
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+#: Events kept for ``pop_events`` (the oldest are dropped first).
+MAX_EVENTS = 1000
+#: The install hint of the missing optional dependency.
+INSTALL_HINT = "browser.cdp needs a WebSocket client: pip install 'agentbrowser[cdp]' (the websockets package)"
+
+EventHook = Callable[[Mapping[str, Any]], None]
+
+
+def require_websockets() -> None:
+    """ImportError with the install hint unless the ``websockets`` package imports."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        raise ImportError(INSTALL_HINT) from None
+
+
+def _options(connect: Callable[..., Any], timeout: float) -> dict[str, Any]:
+    """The connection options: no compression, big messages, no keepalive pings (a page
+    paused in a debugger must not drop the connection), and no proxy for a local browser
+    (``proxy`` exists from websockets 15 on)."""
+    options: dict[str, Any] = {
+        "max_size": MAX_MESSAGE_BYTES,
+        "open_timeout": timeout,
+        "compression": None,
+        "ping_interval": None,
+    }
+    if "proxy" in inspect.signature(connect).parameters:
+        options["proxy"] = None
+    return options
+
+
+def _message(method: str, params: Mapping[str, Any] | None, session_id: str | None, call_id: int) -> str:
+    if not isinstance(method, str) or "." not in method:
+        raise ValueError(f"a CDP method is Domain.method (e.g. 'Runtime.evaluate'), got {method!r}")
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping or None, got {type(params).__name__}")
+    payload: dict[str, Any] = {"id": call_id, "method": method, "params": dict(params or {})}
+    if session_id is not None:
+        payload["sessionId"] = session_id
+    return json.dumps(payload)
+
+
+def _outcome(method: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    if "error" in answer:
+        raise CDPProtocolError(method, answer["error"])
+    result: dict[str, Any] = dict(answer.get("result") or {})
+    return result
+
+
+class _Events:
+    """The bounded event buffer of a client."""
+
+    def __init__(self, limit: int) -> None:
+        self._buf: deque[dict[str, Any]] = deque(maxlen=limit)
+        self._lock = threading.Lock()
+        #: How many events were dropped because the buffer was full.
+        self.dropped = 0
+
+    def push(self, event: dict[str, Any]) -> None:
+        with self._lock:
+            if len(self._buf) == self._buf.maxlen:
+                self.dropped += 1
+            self._buf.append(event)
+
+    def pop(self, method: str | None) -> list[dict[str, Any]]:
+        with self._lock:
+            taken = [e for e in self._buf if method is None or e.get("method") == method]
+            kept = [e for e in self._buf if not (method is None or e.get("method") == method)]
+            self._buf.clear()
+            self._buf.extend(kept)
+            return taken
+
+
+class CDPClient:
+    """A blocking CDP client on one WebSocket (``url``: a ``ws://…/devtools/browser/…`` URL).
+
+    ``timeout`` (seconds) bounds the connection and each call unless the call gives its own.
+    """
+
+    def __init__(self, url: str, *, timeout: float = 5.0, on_event: EventHook | None = None, max_events: int = MAX_EVENTS) -> None:
+        require_websockets()
+        from websockets.sync.client import connect
+
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive seconds, got {timeout}")
+        self.url = url
+        self.timeout = timeout
+        self._on_event = on_event
+        self._events = _Events(max_events)
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[threading.Event, list[Mapping[str, Any]]]] = {}
+        self._lock = threading.Lock()
+        self._closed: str | None = None
+        try:
+            # Entered like a context manager (its own close() ends it): websockets 17 warns otherwise.
+            self._ws = connect(url, **_options(connect, timeout)).__enter__()
+        except Exception as exc:
+            raise CDPClosedError(f"cannot connect to {url}: {exc}") from exc
+        self._reader = threading.Thread(target=self._read, name="agentbrowser-cdp", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        reason = "the browser closed the DevTools connection"
+        try:
+            for raw in self._ws:
+                message = json.loads(raw)
+                if "id" in message:
+                    with self._lock:
+                        waiter = self._pending.get(message["id"])
+                    if waiter is not None:
+                        waiter[1].append(message)
+                        waiter[0].set()
+                    continue
+                if self._on_event is not None:
+                    self._on_event(message)
+                self._events.push(message)
+        except Exception as exc:  # the connection broke
+            reason = f"the DevTools connection failed: {exc}"
+        self._finish(reason)
+
+    def _finish(self, reason: str) -> None:
+        with self._lock:
+            if self._closed is None:
+                self._closed = reason
+            waiting = list(self._pending.values())
+        for event, _ in waiting:
+            event.set()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (or its connection dropped)."""
+        return self._closed is not None
+
+    def send(
+        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Calls ``method`` (on ``session_id``'s target, or the browser) and returns its result."""
+        limit = self.timeout if timeout is None else timeout
+        call_id = next(self._ids)
+        text = _message(method, params, session_id, call_id)
+        event, box = threading.Event(), list[Mapping[str, Any]]()
+        with self._lock:
+            if self._closed is not None:
+                raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
+            self._pending[call_id] = (event, box)
+        try:
+            try:
+                self._ws.send(text)
+            except Exception as exc:
+                raise CDPClosedError(f"{method}: cannot send ({exc})") from exc
+            if not event.wait(limit):
+                raise CDPTimeoutError(method, limit)
+            if not box:
+                raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
+            return _outcome(method, box[0])
+        finally:
+            with self._lock:
+                self._pending.pop(call_id, None)
+
+    def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
+        """Takes the buffered events (of ``method`` only, when given), oldest first."""
+        return self._events.pop(method)
+
+    @property
+    def dropped_events(self) -> int:
+        """How many events the full buffer dropped."""
+        return self._events.dropped
+
+    def close(self) -> None:
+        """Closes the connection (idempotent); pending and later calls raise CDPClosedError."""
+        self._finish("closed by close()")
+        try:
+            self._ws.close()
+        finally:
+            self._reader.join(self.timeout)
+
+
+class AsyncCDPClient:
+    """The asyncio twin of :class:`CDPClient`: ``await AsyncCDPClient.connect(url)``."""
+
+    def __init__(self, url: str, timeout: float, on_event: EventHook | None, max_events: int) -> None:
+        self.url = url
+        self.timeout = timeout
+        self._on_event = on_event
+        self._events = _Events(max_events)
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Mapping[str, Any]]] = {}
+        self._closed: str | None = None
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, timeout: float = 5.0, on_event: EventHook | None = None, max_events: int = MAX_EVENTS
+    ) -> AsyncCDPClient:
+        """Opens the WebSocket at ``url`` (within ``timeout`` seconds)."""
+        require_websockets()
+        from websockets.asyncio.client import connect
+
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive seconds, got {timeout}")
+        client = cls(url, timeout, on_event, max_events)
+        try:
+            client._ws = await connect(url, **_options(connect, timeout))
+        except Exception as exc:
+            raise CDPClosedError(f"cannot connect to {url}: {exc}") from exc
+        client._reader = asyncio.get_running_loop().create_task(client._read())
+        return client
+
+    async def _read(self) -> None:
+        reason = "the browser closed the DevTools connection"
+        try:
+            async for raw in self._ws:
+                message = json.loads(raw)
+                if "id" in message:
+                    fut = self._pending.get(message["id"])
+                    if fut is not None and not fut.done():
+                        fut.set_result(message)
+                    continue
+                if self._on_event is not None:
+                    self._on_event(message)
+                self._events.push(message)
+        except Exception as exc:
+            reason = f"the DevTools connection failed: {exc}"
+        self._finish(reason)
+
+    def _finish(self, reason: str) -> None:
+        if self._closed is None:
+            self._closed = reason
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(CDPClosedError(f"the CDP client is closed ({reason})"))
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (or its connection dropped)."""
+        return self._closed is not None
+
+    async def send(
+        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Calls ``method`` and returns its result (see :meth:`CDPClient.send`)."""
+        limit = self.timeout if timeout is None else timeout
+        call_id = next(self._ids)
+        text = _message(method, params, session_id, call_id)
+        if self._closed is not None:
+            raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
+        fut: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = fut
+        try:
+            try:
+                await self._ws.send(text)
+            except Exception as exc:
+                raise CDPClosedError(f"{method}: cannot send ({exc})") from exc
+            try:
+                answer = await asyncio.wait_for(fut, limit)
+            except asyncio.TimeoutError:
+                raise CDPTimeoutError(method, limit) from None
+            except CDPError:
+                raise
+            return _outcome(method, answer)
+        finally:
+            self._pending.pop(call_id, None)
+
+    def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
+        """Takes the buffered events (of ``method`` only, when given), oldest first."""
+        return self._events.pop(method)
+
+    async def close(self) -> None:
+        """Closes the connection (idempotent)."""
+        self._finish("closed by close()")
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            await asyncio.wait_for(asyncio.shield(self._reader), self.timeout)
