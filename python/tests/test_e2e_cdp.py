@@ -37,6 +37,10 @@ PAGES["/cdp-top"] = _page(
     "<iframe id='fb' name='beta' src='/cdp-child?n=b'></iframe>",
 )
 PAGES["/cdp-child"] = _page("CDP child", "<p>child text</p>")
+PAGES["/cdp-cross-top"] = _page(
+    "CDP cross top",
+    "<script>document.write(\"<iframe name='cross' src='http://localhost:\" + location.port + \"/cdp-child?n=x'></iframe>\")</script>",
+)
 PAGES["/cdp-other"] = _page("CDP other", "<h1>Other page reached by CDP</h1>")
 
 
@@ -105,6 +109,17 @@ def test_frames_by_strict_criteria(browser: Browser, server: str) -> None:
         browser.cdp.frames.get(selector="h1")  # matches, but owns no frame
     with pytest.raises(TypeError):
         browser.cdp.frames.get(name="alpha", url="*")
+
+
+def test_frames_of_other_processes_are_reached_through_their_targets(browser: Browser, server: str) -> None:
+    browser.page.open(f"{server}/cdp-cross-top")
+    assert eventually(lambda: len(browser.cdp.frames.list()) == 2, 10)
+    cross = browser.cdp.frames.get(name="cross")
+    assert not cross.is_main and cross.url.startswith("http://localhost:")
+    assert cross.session_id != browser.cdp.frames.list()[0].session_id  # its own target
+    assert cross.context().origin.startswith("http://localhost:")
+    assert cross.evaluate("document.querySelector('p').textContent") == "child text"
+    assert browser.cdp.frames.get(selector="iframe").id == cross.id
 
 
 def test_execution_contexts_by_strict_criteria(browser: Browser, server: str) -> None:

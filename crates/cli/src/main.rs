@@ -6,6 +6,7 @@ mod batch;
 mod client;
 mod code;
 mod command;
+mod config;
 mod doctor;
 mod failure;
 mod launch;
@@ -29,15 +30,19 @@ fn main() -> ExitCode {
     let parsed = Cli::command()
         .try_get_matches()
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
-    let (cli, matches) = match parsed {
+    let (mut cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => return failure::usage(e),
     };
+    if let Err(f) = config::apply(&mut cli, &matches) {
+        return f.report(cli.json);
+    }
     let json = cli.json;
-    // Whether a session was named (`--session` or its variable), not just the default.
+    // Whether a session was named (`--session`, its variable or a config file), not just the default.
     let named = matches
         .value_source("session")
-        .is_some_and(|s| s != clap::parser::ValueSource::DefaultValue);
+        .is_some_and(|s| s != clap::parser::ValueSource::DefaultValue)
+        || cli.session != "default";
     run(cli, named).unwrap_or_else(|f| f.report(json))
 }
 

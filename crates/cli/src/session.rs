@@ -168,7 +168,8 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
         if outcome.is_ok() {
             client::wait_exit(pid, Duration::from_secs(10));
         }
-        let gone = !crate::paths::process_alive(pid);
+        // Gone: no longer this session's daemon (an exited one may linger as a zombie).
+        let gone = !crate::paths::is_our_daemon(pid, &name);
         let error = match outcome {
             Err(e) => Some(e),
             Ok(()) if !gone => Some("its daemon did not exit within 10 s".to_string()),

@@ -121,6 +121,7 @@ fn every_command_answers_as_pinned() {
     run(a(&["open", &base]));
     run(a(&["title"]));
     run(a(&["url"]));
+    run(a(&["get", "cdp-url"]));
     run(a(&["eval", "1 + 1"]));
     run(a(&["eval", "({a: [1, 'x'], n: NaN})"]));
     let snap = run(a(&["snapshot"]));

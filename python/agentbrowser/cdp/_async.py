@@ -3,7 +3,6 @@ same flows of ``_core``, driven with awaits)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,6 +15,8 @@ from ._sync import DEFAULT_TIMEOUT_S
 from .errors import CDPClosedError
 
 if TYPE_CHECKING:
+    import asyncio
+
     from ..aio import AsyncBrowser
 
 T = TypeVar("T")
@@ -30,12 +31,16 @@ class AsyncCDP:
         self._registry = Registry()
         self._client: AsyncCDPClient | None = None
         self._closed = False
-        self._lock = asyncio.Lock()
+        self._lock: asyncio.Lock | None = None  # made in the loop that first uses it
         #: The frames of the active tab: ``await cdp.frames.list()``, ``await cdp.frames.get(name=...)``.
         self.frames = AsyncFrames(self)
 
     async def connected(self) -> AsyncCDPClient:
         """The WebSocket client (connected on first use)."""
+        if self._lock is None:
+            import asyncio  # only here: importing agentbrowser loads no asyncio
+
+            self._lock = asyncio.Lock()
         async with self._lock:
             if self._closed or self._b._root._close_result is not None:
                 raise CDPClosedError("this CDP controller is closed (its AsyncBrowser was closed, or close() was called)")

@@ -10,14 +10,16 @@ call after ``close()``, or on a connection the browser dropped, raises ``CDPClos
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import itertools
 import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 from .errors import CDPClosedError, CDPError, CDPProtocolError, CDPTimeoutError
 
@@ -229,6 +231,8 @@ class AsyncCDPClient:
             client._ws = await connect(url, **_options(connect, timeout))
         except Exception as exc:
             raise CDPClosedError(f"cannot connect to {url}: {exc}") from exc
+        import asyncio  # only with the async client: importing agentbrowser loads no asyncio
+
         client._reader = asyncio.get_running_loop().create_task(client._read())
         return client
 
@@ -270,6 +274,8 @@ class AsyncCDPClient:
         text = _message(method, params, session_id, call_id)
         if self._closed is not None:
             raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
+        import asyncio
+
         fut: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = fut
         try:
@@ -297,4 +303,6 @@ class AsyncCDPClient:
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
+            import asyncio
+
             await asyncio.wait_for(asyncio.shield(self._reader), self.timeout)

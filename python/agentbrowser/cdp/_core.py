@@ -276,10 +276,9 @@ def target_alive(t: TargetData, registry: Registry) -> None:
 # -- frames --------------------------------------------------------------------------------
 
 
-def frames(t: TargetData, registry: Registry) -> Flow[tuple[FrameData, ...]]:
-    """Every frame of ``t``'s frame tree, the main frame first."""
-    target_alive(t, registry)
-    answer = yield Send("Page.getFrameTree", {}, t.session_id)
+def _frame_tree(session: str) -> Flow[list[FrameData]]:
+    """The frames of one session's frame tree, its root first."""
+    answer = yield Send("Page.getFrameTree", {}, session)
     out: list[FrameData] = []
 
     def walk(node: Mapping[str, Any]) -> None:
@@ -291,13 +290,35 @@ def frames(t: TargetData, registry: Registry) -> Flow[tuple[FrameData, ...]]:
                 name=str(f.get("name", "")),
                 url=str(f.get("url", "")) + str(f.get("urlFragment", "")),
                 loader_id=str(f.get("loaderId", "")),
-                session_id=t.session_id,
+                session_id=session,
             )
         )
         for child in node.get("childFrames", []) or []:
             walk(child)
 
     walk(answer.get("frameTree") or {})
+    return out
+
+
+def frames(t: TargetData, registry: Registry) -> Flow[tuple[FrameData, ...]]:
+    """Every frame of ``t``, the main frame first; frames of other processes (out-of-process
+    iframes, targets of their own) follow, each with our session on its target."""
+    target_alive(t, registry)
+    out = yield from _frame_tree(t.session_id)
+    answer = yield Send("Target.getTargets", {})
+    iframes = [i for i in answer.get("targetInfos", []) if i.get("type") == "iframe"]
+    owners = {t.target_id}
+    grew = True
+    while grew and len(out) < MAX_CONTEXTS:
+        grew = False
+        for info in iframes:
+            tid = str(info.get("targetId"))
+            if tid in owners or str(info.get("parentId")) not in owners:
+                continue
+            owners.add(tid)
+            grew = True
+            session = yield from attach(tid, registry)
+            out.extend((yield from _frame_tree(session)))
     return tuple(out)
 
 
@@ -350,22 +371,16 @@ def frame_fresh(f: FrameData, registry: Registry) -> Flow[None]:
     if not registry.session_alive(f.session_id):
         raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target was closed or detached; list the frames again")
     try:
-        answer = yield Send("Page.getFrameTree", {}, f.session_id)
+        tree = yield from _frame_tree(f.session_id)
     except CDPProtocolError:
         raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target is gone; list the frames again") from None
-    now: dict[str, str] = {}
-
-    def walk(node: Mapping[str, Any]) -> None:
-        fr = node.get("frame") or {}
-        now[str(fr.get("id"))] = str(fr.get("loaderId", ""))
-        for child in node.get("childFrames", []) or []:
-            walk(child)
-
-    walk(answer.get("frameTree") or {})
+    now = {fr.id: fr.loader_id for fr in tree}
     if f.id not in now:
         raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}) was detached since it was listed; list the frames again")
     if now[f.id] != f.loader_id:
-        raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}) navigated to another document since it was listed; list the frames again")
+        raise CDPStaleObjectError(
+            f"frame {f.id} ({f.url!r}) navigated to another document since it was listed; list the frames again"
+        )
 
 
 # -- contexts ------------------------------------------------------------------------------
