@@ -12,19 +12,7 @@ from pathlib import Path
 
 import pytest
 from agentbrowser import AsyncBrowser, Browser, BrowserError
-from agentbrowser.cdp import (
-    CDPClosedError,
-    CDPContextAmbiguityError,
-    CDPContextNotFoundError,
-    CDPEvaluationError,
-    CDPFrameAmbiguityError,
-    CDPFrameNotFoundError,
-    CDPProtocolError,
-    CDPStaleObjectError,
-    CDPTargetAmbiguityError,
-    CDPTargetNotFoundError,
-    CDPTimeoutError,
-)
+from agentbrowser import cdp
 from conftest import PAGES, REPO, _page, eventually
 
 pytestmark = pytest.mark.e2e
@@ -99,13 +87,13 @@ def test_frames_by_strict_criteria(browser: Browser, server: str) -> None:
     assert browser.cdp.frames.get(url="*n=b").name == "beta"
     assert alpha.evaluate("location.search") == "?n=a"
     assert browser.cdp.evaluate("document.querySelector('p').textContent", frame=alpha) == "child text"
-    with pytest.raises(CDPFrameAmbiguityError) as amb:
+    with pytest.raises(cdp.CDPFrameAmbiguityError) as amb:
         browser.cdp.frames.get(url="*cdp-child*")
     assert len(amb.value.candidates) == 2 and all("cdp-child" in c for c in amb.value.candidates)
-    with pytest.raises(CDPFrameNotFoundError) as missing:
+    with pytest.raises(cdp.CDPFrameNotFoundError) as missing:
         browser.cdp.frames.get(name="gamma")
     assert any("alpha" in c for c in missing.value.candidates)
-    with pytest.raises(CDPFrameNotFoundError):
+    with pytest.raises(cdp.CDPFrameNotFoundError):
         browser.cdp.frames.get(selector="h1")  # matches, but owns no frame
     with pytest.raises(TypeError):
         browser.cdp.frames.get(name="alpha", url="*")
@@ -136,10 +124,10 @@ def test_execution_contexts_by_strict_criteria(browser: Browser, server: str) ->
     browser.cdp.evaluate("window.mark = 'page'", context=default)
     assert solo.evaluate("typeof window.mark") == "undefined"
     assert solo.evaluate("document.title") == "CDP top"
-    with pytest.raises(CDPContextAmbiguityError) as amb:
+    with pytest.raises(cdp.CDPContextAmbiguityError) as amb:
         main.context(predicate=lambda c: c.type == "isolated" and c.name in ("twin", "solo"))
     assert len(amb.value.candidates) == 2 and any("twin" in c for c in amb.value.candidates)
-    with pytest.raises(CDPContextNotFoundError) as missing:
+    with pytest.raises(cdp.CDPContextNotFoundError) as missing:
         main.context(name="nowhere")
     assert any("solo" in c for c in missing.value.candidates)
     assert any(c.name == "solo" for c in main.contexts())
@@ -153,13 +141,13 @@ def test_cached_frame_and_context_go_stale_after_navigation(browser: Browser, se
     ctx = main.context()
     assert ctx.evaluate("1") == 1
     browser.page.open(f"{server}/cdp-other")  # an engine navigation
-    with pytest.raises(CDPStaleObjectError):
+    with pytest.raises(cdp.CDPStaleObjectError):
         ctx.evaluate("1")
-    with pytest.raises(CDPStaleObjectError):
+    with pytest.raises(cdp.CDPStaleObjectError):
         browser.cdp.evaluate("1", context=ctx)
-    with pytest.raises(CDPStaleObjectError):
+    with pytest.raises(cdp.CDPStaleObjectError):
         main.evaluate("1")
-    with pytest.raises(CDPStaleObjectError):
+    with pytest.raises(cdp.CDPStaleObjectError):
         alpha.contexts()
     # Looking up again works on the new document.
     assert browser.cdp.frames.list()[0].evaluate("document.title") == "CDP other"
@@ -176,13 +164,13 @@ def test_targets_by_label_url_and_id(browser: Browser, server: str) -> None:
         assert browser.cdp.target(url="*cdp-other").target_id == second.target_id
         assert [f.url for f in second.frames()] == [f"{server}/cdp-other"]
         assert any(c.is_default for c in second.contexts())
-        with pytest.raises(CDPTargetAmbiguityError) as amb:
+        with pytest.raises(cdp.CDPTargetAmbiguityError) as amb:
             browser.cdp.target(url=f"{server}/*")
         assert len(amb.value.candidates) == 2
-        with pytest.raises(CDPTargetNotFoundError) as missing:
+        with pytest.raises(cdp.CDPTargetNotFoundError) as missing:
             browser.cdp.target(label="third")
         assert any("second" in c for c in missing.value.candidates)
-        with pytest.raises(CDPTargetNotFoundError):
+        with pytest.raises(cdp.CDPTargetNotFoundError):
             browser.cdp.target(target_id="0" * 32)
     finally:
         browser.tabs.close(tab.id)
@@ -190,7 +178,7 @@ def test_targets_by_label_url_and_id(browser: Browser, server: str) -> None:
     def stale() -> bool:
         try:
             second.evaluate("1")
-        except CDPStaleObjectError:
+        except cdp.CDPStaleObjectError:
             return True
         return False
 
@@ -199,18 +187,18 @@ def test_targets_by_label_url_and_id(browser: Browser, server: str) -> None:
 
 def test_protocol_timeout_and_javascript_errors(browser: Browser, server: str) -> None:
     browser.page.open(f"{server}/cdp-top")
-    with pytest.raises(CDPProtocolError) as proto:
+    with pytest.raises(cdp.CDPProtocolError) as proto:
         browser.cdp.send("Nope.notAMethod")
     assert proto.value.method == "Nope.notAMethod" and proto.value.code == -32601
-    with pytest.raises(CDPProtocolError) as bad:
+    with pytest.raises(cdp.CDPProtocolError) as bad:
         browser.cdp.send("Target.attachToTarget", {"targetId": "missing"})
     assert bad.value.error["message"]
     session = browser.cdp.active().session_id
     never = {"expression": "new Promise(() => {})", "awaitPromise": True}
-    with pytest.raises(CDPTimeoutError) as late:
+    with pytest.raises(cdp.CDPTimeoutError) as late:
         browser.cdp.send("Runtime.evaluate", never, session_id=session, timeout=0.5)
     assert late.value.method == "Runtime.evaluate" and isinstance(late.value, TimeoutError)
-    with pytest.raises(CDPEvaluationError) as js:
+    with pytest.raises(cdp.CDPEvaluationError) as js:
         browser.cdp.evaluate("throw new Error('boom from page')")
     assert "boom from page" in str(js.value) and js.value.details["exception"]["className"] == "Error"
     with pytest.raises(ValueError):
@@ -222,16 +210,16 @@ def test_protocol_timeout_and_javascript_errors(browser: Browser, server: str) -
 def test_use_after_close_raises_closed(agentbrowser_bin: Path, server: str) -> None:
     b = Browser.launch(timeout_ms=20000)
     b.page.open(f"{server}/cdp-other")
-    cdp = b.cdp
-    ctx = cdp.frames.list()[0].context()
-    cdp.close()
-    with pytest.raises(CDPClosedError):
-        cdp.send("Browser.getVersion")
-    with pytest.raises(CDPClosedError):
+    ctl = b.cdp
+    ctx = ctl.frames.list()[0].context()
+    ctl.close()
+    with pytest.raises(cdp.CDPClosedError):
+        ctl.send("Browser.getVersion")
+    with pytest.raises(cdp.CDPClosedError):
         ctx.evaluate("1")
     assert b.page.title() == "CDP other"  # the engine goes on
     b.close()
-    with pytest.raises(CDPClosedError):
+    with pytest.raises(cdp.CDPClosedError):
         b.cdp.evaluate("1")
 
 
@@ -266,11 +254,11 @@ def test_async_twin(agentbrowser_bin: Path, server: str) -> None:
             assert await alpha.evaluate("location.search") == "?n=a"
             ctx = await frames[0].context()
             assert await b.cdp.evaluate("document.title", context=ctx) == "CDP top"
-            with pytest.raises(CDPFrameAmbiguityError):
+            with pytest.raises(cdp.CDPFrameAmbiguityError):
                 await b.cdp.frames.get(url="*cdp-child*")
-            with pytest.raises(CDPEvaluationError):
+            with pytest.raises(cdp.CDPEvaluationError):
                 await b.cdp.evaluate("null.x")
-            with pytest.raises(CDPProtocolError):
+            with pytest.raises(cdp.CDPProtocolError):
                 await b.cdp.send("Nope.notAMethod")
             tab = await b.cdp.active()
             await b.cdp.send("Page.navigate", {"url": f"{server}/cdp-other"}, session_id=tab.session_id)
@@ -279,13 +267,13 @@ def test_async_twin(agentbrowser_bin: Path, server: str) -> None:
                     break
                 await asyncio.sleep(0.05)
             assert await b.page.title() == "CDP other"
-            with pytest.raises(CDPStaleObjectError):
+            with pytest.raises(cdp.CDPStaleObjectError):
                 await ctx.evaluate("1")
-            with pytest.raises(CDPTimeoutError):
+            with pytest.raises(cdp.CDPTimeoutError):
                 never = {"expression": "new Promise(() => {})", "awaitPromise": True}
                 await b.cdp.send("Runtime.evaluate", never, session_id=tab.session_id, timeout=0.5)
-            cdp = b.cdp
-        with pytest.raises(CDPClosedError):
-            await cdp.send("Browser.getVersion")
+            ctl = b.cdp
+        with pytest.raises(cdp.CDPClosedError):
+            await ctl.send("Browser.getVersion")
 
     asyncio.run(main())

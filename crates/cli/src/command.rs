@@ -117,7 +117,10 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             return Ok(Plan::Close(request(Command::Close(NoParams {}), timeout)));
         }
         Cmd::Close { all: true } => {
-            return Ok(Plan::CloseAll(request(Command::Close(NoParams {}), timeout)));
+            return Ok(Plan::CloseAll(request(
+                Command::Close(NoParams {}),
+                timeout,
+            )));
         }
         Cmd::Doctor => return Ok(Plan::Doctor),
         Cmd::Completions { shell } => return Ok(Plan::Completions(shell)),

@@ -133,7 +133,11 @@ fn set(cli: &mut Cli, key: &str, value: Value, explicit: &dyn Fn(&str) -> bool) 
         "browserArgs" if !explicit("browser_args") => {
             l.browser_args = value
                 .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default();
         }
         "windowSize" if !explicit("window_size") => l.window_size = text(),

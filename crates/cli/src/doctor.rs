@@ -50,7 +50,12 @@ impl Check {
         }
     }
 
-    fn bad(name: &'static str, status: Status, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    fn bad(
+        name: &'static str,
+        status: Status,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Check {
         Check {
             name,
             status,
@@ -73,19 +78,11 @@ pub fn run(json: bool) -> Result<ExitCode, Failure> {
     let failed = checks.iter().filter(|c| c.status == Status::Fail).count();
     if json {
         let data = serde_json::json!({ "ok": failed == 0, "version": VERSION, "checks": checks });
-        let answer = if failed == 0 {
-            Response::success(Value::Null, "doctor", data)
-        } else {
-            let mut r = Response::failure(
-                Value::Null,
-                "doctor",
-                ErrorCode::SetupBroken,
-                format!("{failed} of {} checks failed; each says how to fix it", checks.len()),
-            );
-            r.data = data;
-            r
-        };
-        println!("{}", answer.to_line());
+        let failure = (failed > 0).then(|| {
+            let message = format!("{failed} of {} checks failed; each says how to fix it", checks.len());
+            (ErrorCode::SetupBroken, message)
+        });
+        crate::output::print_outcome("doctor", data, failure);
     } else {
         for c in &checks {
             let mark = match c.status {
@@ -159,7 +156,11 @@ async fn chromium() -> Vec<Check> {
         Err(_) => Check::bad(
             "chromium version",
             Status::Fail,
-            format!("`{} --version` did not answer within {} s", exe.display(), PROBE_TIMEOUT.as_secs()),
+            format!(
+                "`{} --version` did not answer within {} s",
+                exe.display(),
+                PROBE_TIMEOUT.as_secs()
+            ),
             "reinstall Chromium, or point AGENTBROWSER_EXECUTABLE_PATH at a working one",
         ),
     });
@@ -192,7 +193,10 @@ fn sockets() -> Vec<Check> {
         Err(_) => {
             return vec![Check::ok(
                 "socket directory",
-                format!("{} (absent; created with mode 0700 on first use)", dir.display()),
+                format!(
+                    "{} (absent; created with mode 0700 on first use)",
+                    dir.display()
+                ),
             )];
         }
     };
@@ -212,10 +216,16 @@ fn sockets() -> Vec<Check> {
         None if mode & 0o077 != 0 => Check::bad(
             "socket directory",
             Status::Warn,
-            format!("{} (mode {mode:o}: others can list the session names)", dir.display()),
+            format!(
+                "{} (mode {mode:o}: others can list the session names)",
+                dir.display()
+            ),
             format!("`chmod 700 {}`", dir.display()),
         ),
-        None => Check::ok("socket directory", format!("{} (mode {mode:o}, yours)", dir.display())),
+        None => Check::ok(
+            "socket directory",
+            format!("{} (mode {mode:o}, yours)", dir.display()),
+        ),
     };
     let stale = match client::list_sessions() {
         Ok(list) => list
@@ -247,7 +257,11 @@ fn sockets() -> Vec<Check> {
                 "{} session(s) left a pid file or socket but no daemon: {}{}",
                 stale.len(),
                 shown.join(", "),
-                if more > 0 { format!(" (and {more} more)") } else { String::new() }
+                if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                }
             ),
             "`agentbrowser close --all` removes them (and closes the sessions that do run)",
         )
@@ -295,25 +309,36 @@ fn python() -> Check {
             format!("{shown} cannot import agentbrowser (only the Python SDK needs it)"),
             format!("`pip install agentbrowser=={VERSION}`"),
         ),
-        Ok(Some(v)) if v == VERSION => {
-            Check::ok("python package", format!("agentbrowser {v} in {shown}{origin}, as this binary"))
-        }
+        Ok(Some(v)) if v == VERSION => Check::ok(
+            "python package",
+            format!("agentbrowser {v} in {shown}{origin}, as this binary"),
+        ),
         Ok(Some(v)) => Check::bad(
             "python package",
             Status::Fail,
-            format!("agentbrowser {v} in {shown}{origin}, but this binary is {VERSION}: the SDK and its daemon disagree"),
-            format!("`pip install agentbrowser=={VERSION}`, or put the binary of version {v} first on PATH (AGENTBROWSER_BIN)"),
+            format!(
+                "agentbrowser {v} in {shown}{origin}, but this binary is {VERSION}: the SDK and its daemon disagree"
+            ),
+            format!(
+                "`pip install agentbrowser=={VERSION}`, or put the binary of version {v} first on PATH (AGENTBROWSER_BIN)"
+            ),
         ),
     }
 }
 
 /// `agentbrowser.__version__` as `python` imports it (`None`: not importable).
-fn probe_version(python: &OsString, pythonpath: Option<&OsString>) -> Result<Option<String>, String> {
+fn probe_version(
+    python: &OsString,
+    pythonpath: Option<&OsString>,
+) -> Result<Option<String>, String> {
     let mut cmd = std::process::Command::new(python);
-    cmd.args(["-c", "from agentbrowser._version import __version__; print(__version__)"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+    cmd.args([
+        "-c",
+        "from agentbrowser._version import __version__; print(__version__)",
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
     if let Some(p) = pythonpath {
         cmd.env("PYTHONPATH", p);
     }
@@ -334,7 +359,10 @@ fn probe_version(python: &OsString, pythonpath: Option<&OsString>) -> Result<Opt
             unsafe {
                 libc::kill(pid as i32, libc::SIGKILL);
             }
-            Err(format!("it did not answer within {} s", PROBE_TIMEOUT.as_secs()))
+            Err(format!(
+                "it did not answer within {} s",
+                PROBE_TIMEOUT.as_secs()
+            ))
         }
     }
 }

@@ -44,3 +44,21 @@ pub fn print_response(line: &str, raw: bool) -> ExitCode {
         ExitCode::FAILURE
     }
 }
+
+/// Prints the envelope of a check the CLI ran itself: success with `data`, or (`failure` set)
+/// a failure with that code and message that still carries `data` (what was found).
+pub fn print_outcome(
+    action: &str,
+    data: serde_json::Value,
+    failure: Option<(agentbrowser_protocol::ErrorCode, String)>,
+) {
+    let answer = match failure {
+        None => Response::success(serde_json::Value::Null, action, data),
+        Some((code, message)) => {
+            let mut r = Response::failure(serde_json::Value::Null, action, code, message);
+            r.data = data;
+            r
+        }
+    };
+    println!("{}", answer.to_line());
+}

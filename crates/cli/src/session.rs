@@ -184,19 +184,11 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
     let failed = results.iter().filter(|r| !r.closed).count();
     if json {
         let data = serde_json::json!({ "sessions": results, "closed": results.len() - failed });
-        let answer = if failed == 0 {
-            Response::success(Value::Null, "close", data)
-        } else {
-            let mut r = Response::failure(
-                Value::Null,
-                "close",
-                ErrorCode::BrowserClosed,
-                format!("{failed} of {} sessions did not close", results.len()),
-            );
-            r.data = data;
-            r
-        };
-        println!("{}", answer.to_line());
+        let failure = (failed > 0).then(|| {
+            let message = format!("{failed} of {} sessions did not close", results.len());
+            (ErrorCode::BrowserClosed, message)
+        });
+        output::print_outcome("close", data, failure);
     } else if results.is_empty() {
         println!("no sessions running");
     } else {

@@ -28,7 +28,11 @@ fn get_cdp_url_never_starts_a_daemon_or_a_browser() {
     assert!(message.contains("never starts"), "{message}");
     assert!(sessions(&cli).is_empty(), "a daemon was started");
     let human = cli.run(&["get", "cdp-url"]);
-    assert!(!human.ok && human.stderr.contains("is not running"), "{}", human.stderr);
+    assert!(
+        !human.ok && human.stderr.contains("is not running"),
+        "{}",
+        human.stderr
+    );
     // A daemon without a browser (`status` launches none): the engine's error, nothing launched.
     cli.ok(&["status"]);
     let (code, message, _) = cli.err(&["get", "cdp-url"]);
@@ -38,7 +42,10 @@ fn get_cdp_url_never_starts_a_daemon_or_a_browser() {
     cli.ok(&["open", &s.url("/")]);
     let data = cli.ok(&["get", "cdp-url"]);
     let url = data["wsUrl"].as_str().expect("wsUrl").to_string();
-    assert!(url.starts_with("ws://127.0.0.1:") && url.contains("/devtools/browser/"), "{url}");
+    assert!(
+        url.starts_with("ws://127.0.0.1:") && url.contains("/devtools/browser/"),
+        "{url}"
+    );
     assert_eq!(data["launched"], false);
     assert_eq!(data["attached"], false);
     assert_eq!(cli.ok(&["status"])["browser"]["wsUrl"], url.as_str());
@@ -60,7 +67,10 @@ fn completions_are_generated_for_bash_zsh_and_fish() {
         assert!(r.ok, "{shell}: {}", r.stderr);
         assert!(r.stdout.contains(marker), "{shell} script lacks {marker}");
         for word in ["doctor", "snapshot", "cdp-url", "--session"] {
-            assert!(r.stdout.contains(word), "{shell} script does not complete {word}");
+            assert!(
+                r.stdout.contains(word),
+                "{shell} script does not complete {word}"
+            );
         }
         if shell == "bash" {
             // The script parses in bash.
@@ -123,7 +133,11 @@ fn doctor_on_a_healthy_setup_passes_every_check() {
         assert_eq!(status, "ok", "{name}: {v}");
     }
     let human = cli.run(&["doctor"]);
-    assert!(human.ok && human.stdout.contains("all checks passed"), "{}", human.stdout);
+    assert!(
+        human.ok && human.stdout.contains("all checks passed"),
+        "{}",
+        human.stdout
+    );
 }
 
 #[test]
@@ -178,7 +192,9 @@ fn doctor_on_a_broken_setup_names_each_failure_and_its_fix() {
     cli.ok(&["close", "--all"]);
     let v: Value = serde_json::from_str(run(true).stdout.trim()).expect("envelope");
     assert!(
-        checks(&v).iter().any(|c| c.0 == "stale sessions" && c.1 == "ok"),
+        checks(&v)
+            .iter()
+            .any(|c| c.0 == "stale sessions" && c.1 == "ok"),
         "{v}"
     );
 }
@@ -229,7 +245,11 @@ fn close_all_closes_every_session_of_the_user() {
     }
     assert!(sessions(&cli).is_empty());
     let human = cli.run(&["close", "--all"]);
-    assert!(human.ok && human.stdout.contains("no sessions running"), "{}", human.stdout);
+    assert!(
+        human.ok && human.stdout.contains("no sessions running"),
+        "{}",
+        human.stdout
+    );
 }
 
 /// `cli`'s command run in `cwd` with `home` as HOME (no XDG_CONFIG_HOME).
@@ -245,14 +265,31 @@ fn in_dirs(cli: &Cli, cwd: &std::path::Path, home: &std::path::Path) -> std::pro
 
 /// The idle timeout `status` reports for a fresh session `name` (its daemon started by this
 /// invocation, with whatever the files, variables and flags say), then that session closed.
-fn idle_of(cli: &Cli, cwd: &std::path::Path, home: &std::path::Path, name: &str, extra: &[(&str, &str)], flags: &[&str]) -> Value {
+fn idle_of(
+    cli: &Cli,
+    cwd: &std::path::Path,
+    home: &std::path::Path,
+    name: &str,
+    extra: &[(&str, &str)],
+    flags: &[&str],
+) -> Value {
     let mut c = in_dirs(cli, cwd, home);
     for (k, v) in extra {
         c.env(k, v);
     }
-    let out = c.args(flags).args(["--json", "status"]).output().expect("status");
+    let out = c
+        .args(flags)
+        .args(["--json", "status"])
+        .output()
+        .expect("status");
     let v: Value = serde_json::from_slice(&out.stdout).expect("envelope");
-    let _ = in_dirs(cli, cwd, home).args(["--session", &v["data"]["session"].as_str().unwrap_or(name).to_string(), "close"]).output();
+    let _ = in_dirs(cli, cwd, home)
+        .args([
+            "--session",
+            &v["data"]["session"].as_str().unwrap_or(name).to_string(),
+            "close",
+        ])
+        .output();
     v
 }
 
@@ -283,7 +320,10 @@ fn config_files_apply_with_user_below_project_below_env_below_flags() {
     assert_eq!(v["data"]["idleTimeoutMs"], 222222, "{v}");
     assert_eq!(v["data"]["session"], "from-project", "{v}");
     // Environment variables win over the files.
-    let env = [("AGENTBROWSER_IDLE_TIMEOUT", "333333"), ("AGENTBROWSER_SESSION", "from-env")];
+    let env = [
+        ("AGENTBROWSER_IDLE_TIMEOUT", "333333"),
+        ("AGENTBROWSER_SESSION", "from-env"),
+    ];
     let v = idle_of(&cli, p, h, "from-env", &env, &[]);
     assert_eq!(v["data"]["idleTimeoutMs"], 333333, "{v}");
     assert_eq!(v["data"]["session"], "from-env", "{v}");
@@ -294,7 +334,10 @@ fn config_files_apply_with_user_below_project_below_env_below_flags() {
     assert_eq!(v["data"]["session"], "from-flag", "{v}");
     // An output default: `json` makes every answer an envelope.
     std::fs::write(p.join("agentbrowser.json"), r#"{"json": true}"#).expect("project file");
-    let out = in_dirs(&cli, p, h).args(["session", "list"]).output().expect("list");
+    let out = in_dirs(&cli, p, h)
+        .args(["session", "list"])
+        .output()
+        .expect("list");
     let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON envelope");
     assert_eq!(v["action"], "session_list");
 }
@@ -323,7 +366,10 @@ fn config_launch_defaults_reach_the_browser() {
     assert_eq!(ua["data"]["result"], "ConfigAgent/1.0 500", "{ua}");
     run(&["close"]);
     // A flag beats the file.
-    assert_eq!(run(&["--user-agent=FlagAgent/2.0", "open", &s.url("/")])["success"], true);
+    assert_eq!(
+        run(&["--user-agent=FlagAgent/2.0", "open", &s.url("/")])["success"],
+        true
+    );
     let ua = run(&["eval", "navigator.userAgent"]);
     assert_eq!(ua["data"]["result"], "FlagAgent/2.0", "{ua}");
     run(&["close"]);
@@ -340,14 +386,22 @@ fn config_unknown_keys_and_wrong_types_name_the_file_and_the_key() {
             .args(["--json", "session", "list"])
             .output()
             .expect("run");
-        (out.status.success(), serde_json::from_slice::<Value>(&out.stdout).expect("envelope"))
+        (
+            out.status.success(),
+            serde_json::from_slice::<Value>(&out.stdout).expect("envelope"),
+        )
     };
     std::fs::write(&project_file, r#"{"headless": true}"#).expect("file");
     let (ok, v) = attempt();
     assert!(!ok);
     assert_eq!(v["code"], "invalid_argument", "{v}");
     let msg = v["error"].as_str().unwrap_or("");
-    assert!(msg.contains("agentbrowser.json") && msg.contains("unknown key `headless`") && msg.contains("headed"), "{msg}");
+    assert!(
+        msg.contains("agentbrowser.json")
+            && msg.contains("unknown key `headless`")
+            && msg.contains("headed"),
+        "{msg}"
+    );
     std::fs::write(&project_file, r#"{"headed": "yes"}"#).expect("file");
     let msg = attempt().1["error"].as_str().unwrap_or("").to_string();
     assert!(msg.contains("`headed` must be a boolean"), "{msg}");
@@ -360,5 +414,8 @@ fn config_unknown_keys_and_wrong_types_name_the_file_and_the_key() {
     std::fs::create_dir_all(user.parent().expect("parent")).expect("dir");
     std::fs::write(&user, r#"{"colorScheme": "purple"}"#).expect("file");
     let msg = attempt().1["error"].as_str().unwrap_or("").to_string();
-    assert!(msg.contains(&user.display().to_string()) && msg.contains("`colorScheme`"), "{msg}");
+    assert!(
+        msg.contains(&user.display().to_string()) && msg.contains("`colorScheme`"),
+        "{msg}"
+    );
 }

@@ -13,6 +13,7 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::audit::*;
+pub use caps::devtools::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::state::*;
@@ -23,7 +24,6 @@ pub use caps::{
 };
 pub use caps::{clipboard::*, drag::*, layout::*};
 pub use caps::{session_id::*, throttle::*};
-pub use caps::devtools::*;
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use envelope::{Request, RequestError, Response, bounded, object};

@@ -18,33 +18,8 @@ from ._sync import ExecutionContext as ExecutionContext
 from ._sync import Frame as Frame
 from ._sync import Frames as Frames
 from ._sync import Target as Target
-from .errors import (
-    CDPClosedError,
-    CDPContextAmbiguityError,
-    CDPContextNotFoundError,
-    CDPError,
-    CDPEvaluationError,
-    CDPFrameAmbiguityError,
-    CDPFrameNotFoundError,
-    CDPProtocolError,
-    CDPStaleObjectError,
-    CDPTargetAmbiguityError,
-    CDPTargetNotFoundError,
-    CDPTimeoutError,
-)
+from . import errors as _errors
+from .errors import *  # noqa: F403 (the error classes, as errors.__all__ lists them)
 
-#: The error classes (every one a CDPError).
-__all__ = [
-    "CDPError",
-    "CDPClosedError",
-    "CDPProtocolError",
-    "CDPTimeoutError",
-    "CDPTargetNotFoundError",
-    "CDPFrameNotFoundError",
-    "CDPContextNotFoundError",
-    "CDPTargetAmbiguityError",
-    "CDPFrameAmbiguityError",
-    "CDPContextAmbiguityError",
-    "CDPStaleObjectError",
-    "CDPEvaluationError",
-]
+#: The error classes (every one a CDPError), as the errors module lists them.
+__all__ = _errors.__all__

@@ -4,13 +4,13 @@ same flows of ``_core``, driven with awaits)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import _ops
 from . import _core
 from ._client import AsyncCDPClient, require_websockets
 from ._core import Flow, Registry, Send
-from ._objects import ContextFields, FrameFields, TargetFields
 from ._sync import DEFAULT_TIMEOUT_S
 from .errors import CDPClosedError
 
@@ -84,11 +84,11 @@ class AsyncCDP:
     async def target(self, *, label: str | None = None, url: str | None = None, target_id: str | None = None) -> AsyncTarget:
         """The one page target with this tab ``label``, ``url`` (glob) or ``target_id``."""
         crit = {"label": label, "url": url, "target_id": target_id}
-        return AsyncTarget(self, await self._run(_core.target(crit, self._registry)))
+        return _core.bind(AsyncTarget, self, await self._run(_core.target(crit, self._registry)))
 
     async def active(self) -> AsyncTarget:
         """The engine's active tab as a target."""
-        return AsyncTarget(self, await self._run(_core.target({}, self._registry)))
+        return _core.bind(AsyncTarget, self, await self._run(_core.target({}, self._registry)))
 
     async def evaluate(
         self,
@@ -135,57 +135,55 @@ class AsyncFrames:
         return await (await self._cdp.active()).frame(selector=selector, name=name, url=url)
 
 
-class AsyncTarget(TargetFields):
+@dataclass(frozen=True, slots=True)
+class AsyncTarget(_core.TargetData):
     """A page target this controller attached to (awaited methods)."""
 
-    def __init__(self, cdp: AsyncCDP, data: _core.TargetData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: AsyncCDP = field(repr=False, compare=False, kw_only=True)
 
     async def frames(self) -> tuple[AsyncFrame, ...]:
         """Its frames, the main frame first."""
-        listed = await self._cdp._run(_core.frames(self._data, self._cdp._registry))
-        return tuple(AsyncFrame(self._cdp, f) for f in listed)
+        listed = await self._cdp._run(_core.frames(self, self._cdp._registry))
+        return tuple(_core.bind(AsyncFrame, self._cdp, f) for f in listed)
 
     async def frame(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> AsyncFrame:
         """The one frame the criterion names."""
         crit = {"selector": selector, "name": name, "url": url}
-        return AsyncFrame(self._cdp, await self._cdp._run(_core.frame(self._data, crit, self._cdp._registry)))
+        return _core.bind(AsyncFrame, self._cdp, await self._cdp._run(_core.frame(self, crit, self._cdp._registry)))
 
     async def contexts(self) -> tuple[AsyncExecutionContext, ...]:
         """The live execution contexts of all its frames."""
-        _core.target_alive(self._data, self._cdp._registry)
-        return tuple(AsyncExecutionContext(self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
+        _core.target_alive(self, self._cdp._registry)
+        return tuple(_core.bind(AsyncExecutionContext, self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
 
     async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` in its main frame's default context."""
-        _core.target_alive(self._data, self._cdp._registry)
+        _core.target_alive(self, self._cdp._registry)
         reg = self._cdp._registry
         return await self._cdp._run(_core.evaluate(script, self.session_id, reg, None, await_promise, return_by_value))
 
 
-class AsyncFrame(FrameFields):
+@dataclass(frozen=True, slots=True)
+class AsyncFrame(_core.FrameData):
     """A frame of a target, bound to the document it showed when listed (awaited methods)."""
 
-    def __init__(self, cdp: AsyncCDP, data: _core.FrameData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: AsyncCDP = field(repr=False, compare=False, kw_only=True)
 
     async def contexts(
         self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
     ) -> tuple[AsyncExecutionContext, ...]:
         """Its live execution contexts (by world ``name`` or ``predicate`` when given)."""
-        found = await self._cdp._run(_core.contexts(self._data, self._cdp._registry, name))
-        out = tuple(AsyncExecutionContext(self._cdp, c) for c in found)
+        found = await self._cdp._run(_core.contexts(self, self._cdp._registry, name))
+        out = tuple(_core.bind(AsyncExecutionContext, self._cdp, c) for c in found)
         return out if predicate is None else tuple(c for c in out if predicate(c))
 
     async def context(
         self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
     ) -> AsyncExecutionContext:
         """The one context matching ``name``/``predicate``; with neither, its default context."""
-        pick = None if predicate is None else (lambda c: predicate(AsyncExecutionContext(self._cdp, c)))
-        found = await self._cdp._run(_core.context(self._data, self._cdp._registry, name, pick))
-        return AsyncExecutionContext(self._cdp, found)
+        pick = None if predicate is None else (lambda c: predicate(_core.bind(AsyncExecutionContext, self._cdp, c)))
+        found = await self._cdp._run(_core.context(self, self._cdp._registry, name, pick))
+        return _core.bind(AsyncExecutionContext, self._cdp, found)
 
     async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` in its default context."""
@@ -193,14 +191,13 @@ class AsyncFrame(FrameFields):
         return await ctx.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
 
 
-class AsyncExecutionContext(ContextFields):
+@dataclass(frozen=True, slots=True)
+class AsyncExecutionContext(_core.ContextData):
     """One JavaScript world of a frame (awaited ``evaluate``); stale once its document is gone."""
 
-    def __init__(self, cdp: AsyncCDP, data: _core.ContextData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: AsyncCDP = field(repr=False, compare=False, kw_only=True)
 
     async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` here and returns its value (or its RemoteObject)."""
         reg = self._cdp._registry
-        return await self._cdp._run(_core.evaluate(script, self.session_id, reg, self._data, await_promise, return_by_value))
+        return await self._cdp._run(_core.evaluate(script, self.session_id, reg, self, await_promise, return_by_value))

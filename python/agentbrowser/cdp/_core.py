@@ -13,25 +13,16 @@ from __future__ import annotations
 import fnmatch
 import threading
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias, TypeVar
 
 from .._ops import Op
 from .. import _ops
 from ..models import TabInfo
-from .errors import (
-    CDPContextAmbiguityError,
-    CDPContextNotFoundError,
-    CDPEvaluationError,
-    CDPFrameAmbiguityError,
-    CDPFrameNotFoundError,
-    CDPProtocolError,
-    CDPStaleObjectError,
-    CDPTargetAmbiguityError,
-    CDPTargetNotFoundError,
-)
+from . import errors as err
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 #: Most candidates an error lists.
 MAX_CANDIDATES = 10
@@ -84,6 +75,11 @@ class FrameData:
     loader_id: str
     session_id: str
 
+    @property
+    def is_main(self) -> bool:
+        """Whether this is its page's main frame."""
+        return self.parent_id is None
+
 
 @dataclass(frozen=True, slots=True)
 class ContextData:
@@ -98,6 +94,12 @@ class ContextData:
     is_default: bool
     session_id: str
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+
+def bind(cls: Callable[..., D], owner: object, data: object) -> D:
+    """``data``'s fields as an object of ``cls`` (a subclass of its class) bound to ``owner``."""
+    values = {f.name: getattr(data, f.name) for f in fields(data)}  # type: ignore[arg-type]
+    return cls(**values, _cdp=owner)
 
 
 @dataclass
@@ -241,7 +243,7 @@ def target(criteria: Mapping[str, str | None], registry: Registry) -> Flow[Targe
         active = [t.target_id for t in tabs if t.active and t.target_id]
         key, value = "target_id", (active[0] if active else "")
         if not active:
-            raise CDPTargetNotFoundError("the session has no active tab", criteria={}, candidates=())
+            raise err.CDPTargetNotFoundError("the session has no active tab", criteria={}, candidates=())
     else:
         key, value = criterion("target()", criteria)
 
@@ -255,10 +257,10 @@ def target(criteria: Mapping[str, str | None], registry: Registry) -> Flow[Targe
     found = [i for i in infos if hit(i)]
     describe = [f"{i.get('targetId')} {i.get('url')!r} label={labels.get(str(i.get('targetId')))!r}" for i in infos]
     if not found:
-        raise CDPTargetNotFoundError(f"no page target with {key}={value!r}", criteria={key: value}, candidates=_bounded(describe))
+        raise err.CDPTargetNotFoundError(f"no page target with {key}={value!r}", criteria={key: value}, candidates=_bounded(describe))
     if len(found) > 1:
         both = [f"{i.get('targetId')} {i.get('url')!r}" for i in found]
-        raise CDPTargetAmbiguityError(
+        raise err.CDPTargetAmbiguityError(
             f"{len(found)} page targets match {key}={value!r}", criteria={key: value}, candidates=_bounded(both)
         )
     info = found[0]
@@ -268,9 +270,9 @@ def target(criteria: Mapping[str, str | None], registry: Registry) -> Flow[Targe
 
 
 def target_alive(t: TargetData, registry: Registry) -> None:
-    """CDPStaleObjectError unless our session on ``t`` is still attached."""
+    """err.CDPStaleObjectError unless our session on ``t`` is still attached."""
     if registry.session_of(t.target_id) != t.session_id:
-        raise CDPStaleObjectError(f"target {t.target_id} ({t.url!r}) was closed or detached; look it up again")
+        raise err.CDPStaleObjectError(f"target {t.target_id} ({t.url!r}) was closed or detached; look it up again")
 
 
 # -- frames --------------------------------------------------------------------------------
@@ -338,11 +340,11 @@ def frame(t: TargetData, criteria: Mapping[str, str | None], registry: Registry)
     else:
         found = [f for f in listed if matches_url(value, f.url)]
     if not found:
-        raise CDPFrameNotFoundError(
+        raise err.CDPFrameNotFoundError(
             f"no frame with {key}={value!r}", criteria={key: value}, candidates=_bounded([_describe_frame(f) for f in listed])
         )
     if len(found) > 1:
-        raise CDPFrameAmbiguityError(
+        raise err.CDPFrameAmbiguityError(
             f"{len(found)} frames match {key}={value!r}",
             criteria={key: value},
             candidates=_bounded([_describe_frame(f) for f in found]),
@@ -355,7 +357,7 @@ def _frames_by_selector(t: TargetData, selector: str) -> Flow[set[str]]:
     doc = yield Send("DOM.getDocument", {"depth": 0}, t.session_id)
     try:
         hits = yield Send("DOM.querySelectorAll", {"nodeId": doc["root"]["nodeId"], "selector": selector}, t.session_id)
-    except CDPProtocolError as exc:
+    except err.CDPProtocolError as exc:
         raise ValueError(f"frames.get(selector={selector!r}): not a valid CSS selector ({exc})") from None
     out: set[str] = set()
     for node_id in hits.get("nodeIds", [])[: MAX_CONTEXTS]:
@@ -367,18 +369,18 @@ def _frames_by_selector(t: TargetData, selector: str) -> Flow[set[str]]:
 
 
 def frame_fresh(f: FrameData, registry: Registry) -> Flow[None]:
-    """CDPStaleObjectError unless ``f`` still shows the document it showed when listed."""
+    """err.CDPStaleObjectError unless ``f`` still shows the document it showed when listed."""
     if not registry.session_alive(f.session_id):
-        raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target was closed or detached; list the frames again")
+        raise err.CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target was closed or detached; list the frames again")
     try:
         tree = yield from _frame_tree(f.session_id)
-    except CDPProtocolError:
-        raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target is gone; list the frames again") from None
+    except err.CDPProtocolError:
+        raise err.CDPStaleObjectError(f"frame {f.id} ({f.url!r}): its target is gone; list the frames again") from None
     now = {fr.id: fr.loader_id for fr in tree}
     if f.id not in now:
-        raise CDPStaleObjectError(f"frame {f.id} ({f.url!r}) was detached since it was listed; list the frames again")
+        raise err.CDPStaleObjectError(f"frame {f.id} ({f.url!r}) was detached since it was listed; list the frames again")
     if now[f.id] != f.loader_id:
-        raise CDPStaleObjectError(
+        raise err.CDPStaleObjectError(
             f"frame {f.id} ({f.url!r}) navigated to another document since it was listed; list the frames again"
         )
 
@@ -421,11 +423,11 @@ def context(
             found = [c for c in found if predicate(c)]
             crit["predicate"] = getattr(predicate, "__name__", "predicate")
     if not found:
-        raise CDPContextNotFoundError(
+        raise err.CDPContextNotFoundError(
             f"no execution context in frame {f.id} matches", criteria=crit, candidates=_bounded([_describe_context(c) for c in every])
         )
     if len(found) > 1:
-        raise CDPContextAmbiguityError(
+        raise err.CDPContextAmbiguityError(
             f"{len(found)} execution contexts in frame {f.id} match",
             criteria=crit,
             candidates=_bounded([_describe_context(c) for c in found]),
@@ -450,22 +452,22 @@ def evaluate(
     params: dict[str, Any] = {"expression": script, "awaitPromise": await_promise, "returnByValue": return_by_value}
     if ctx is not None:
         if not registry.alive(ctx):
-            raise CDPStaleObjectError(
+            raise err.CDPStaleObjectError(
                 f"execution context {ctx.unique_id} ({ctx.origin!r}) was destroyed (its document navigated or closed); look it up again"
             )
         params["uniqueContextId"] = ctx.unique_id
         session_id = ctx.session_id
     try:
         answer = yield Send("Runtime.evaluate", params, session_id)
-    except CDPProtocolError as exc:
+    except err.CDPProtocolError as exc:
         if _GONE_SESSION in str(exc.error.get("message", "")):
-            raise CDPStaleObjectError(f"the target of session {session_id} was closed; look it up again") from exc
+            raise err.CDPStaleObjectError(f"the target of session {session_id} was closed; look it up again") from exc
         if ctx is not None and any(g in str(exc.error.get("message", "")) for g in _GONE_CONTEXT):
-            raise CDPStaleObjectError(f"execution context {ctx.unique_id} was destroyed during the call; look it up again") from exc
+            raise err.CDPStaleObjectError(f"execution context {ctx.unique_id} was destroyed during the call; look it up again") from exc
         raise
     details = answer.get("exceptionDetails")
     if details:
-        raise CDPEvaluationError(details)
+        raise err.CDPEvaluationError(details)
     result = answer.get("result") or {}
     if return_by_value:
         return result.get("value")

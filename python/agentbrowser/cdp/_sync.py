@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import _ops
 from . import _core
 from ._client import CDPClient, require_websockets
 from ._core import Flow, Registry, Send
-from ._objects import ContextFields, FrameFields, TargetFields
 from .errors import CDPClosedError
 
 if TYPE_CHECKING:
@@ -75,11 +75,11 @@ class CDP:
 
     def target(self, *, label: str | None = None, url: str | None = None, target_id: str | None = None) -> Target:
         """The one page target with this tab ``label``, ``url`` (glob) or ``target_id``."""
-        return Target(self, self._run(_core.target({"label": label, "url": url, "target_id": target_id}, self._registry)))
+        return _core.bind(Target, self, self._run(_core.target({"label": label, "url": url, "target_id": target_id}, self._registry)))
 
     def active(self) -> Target:
         """The engine's active tab as a target."""
-        return Target(self, self._run(_core.target({}, self._registry)))
+        return _core.bind(Target, self, self._run(_core.target({}, self._registry)))
 
     def evaluate(
         self,
@@ -127,70 +127,67 @@ class Frames:
         return self._cdp.active().frame(selector=selector, name=name, url=url)
 
 
-class Target(TargetFields):
+@dataclass(frozen=True, slots=True)
+class Target(_core.TargetData):
     """A page target this controller attached to."""
 
-    def __init__(self, cdp: CDP, data: _core.TargetData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: CDP = field(repr=False, compare=False, kw_only=True)
 
     def frames(self) -> tuple[Frame, ...]:
         """Its frames, the main frame first."""
-        return tuple(Frame(self._cdp, f) for f in self._cdp._run(_core.frames(self._data, self._cdp._registry)))
+        return tuple(_core.bind(Frame, self._cdp, f) for f in self._cdp._run(_core.frames(self, self._cdp._registry)))
 
     def frame(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> Frame:
         """The one frame the criterion names (see :meth:`Frames.get`)."""
         crit = {"selector": selector, "name": name, "url": url}
-        return Frame(self._cdp, self._cdp._run(_core.frame(self._data, crit, self._cdp._registry)))
+        return _core.bind(Frame, self._cdp, self._cdp._run(_core.frame(self, crit, self._cdp._registry)))
 
     def contexts(self) -> tuple[ExecutionContext, ...]:
         """The live execution contexts of all its frames."""
-        _core.target_alive(self._data, self._cdp._registry)
-        return tuple(ExecutionContext(self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
+        _core.target_alive(self, self._cdp._registry)
+        return tuple(_core.bind(ExecutionContext, self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
 
     def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` in its main frame's default context."""
-        _core.target_alive(self._data, self._cdp._registry)
+        _core.target_alive(self, self._cdp._registry)
         flow = _core.evaluate(script, self.session_id, self._cdp._registry, None, await_promise, return_by_value)
         return self._cdp._run(flow)
 
 
-class Frame(FrameFields):
+@dataclass(frozen=True, slots=True)
+class Frame(_core.FrameData):
     """A frame of a target, bound to the document it showed when listed."""
 
-    def __init__(self, cdp: CDP, data: _core.FrameData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: CDP = field(repr=False, compare=False, kw_only=True)
 
     def contexts(
         self, *, name: str | None = None, predicate: Callable[[ExecutionContext], bool] | None = None
     ) -> tuple[ExecutionContext, ...]:
         """Its live execution contexts (by world ``name`` or ``predicate`` when given)."""
-        found = self._cdp._run(_core.contexts(self._data, self._cdp._registry, name))
-        out = tuple(ExecutionContext(self._cdp, c) for c in found)
+        found = self._cdp._run(_core.contexts(self, self._cdp._registry, name))
+        out = tuple(_core.bind(ExecutionContext, self._cdp, c) for c in found)
         return out if predicate is None else tuple(c for c in out if predicate(c))
 
     def context(
         self, *, name: str | None = None, predicate: Callable[[ExecutionContext], bool] | None = None
     ) -> ExecutionContext:
         """The one context matching ``name``/``predicate``; with neither, its default context."""
-        pick = None if predicate is None else (lambda c: predicate(ExecutionContext(self._cdp, c)))
-        return ExecutionContext(self._cdp, self._cdp._run(_core.context(self._data, self._cdp._registry, name, pick)))
+        pick = None if predicate is None else (lambda c: predicate(_core.bind(ExecutionContext, self._cdp, c)))
+        return _core.bind(ExecutionContext, self._cdp, self._cdp._run(_core.context(self, self._cdp._registry, name, pick)))
 
     def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` in its default context."""
         return self.context().evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
 
 
-class ExecutionContext(ContextFields):
+@dataclass(frozen=True, slots=True)
+class ExecutionContext(_core.ContextData):
     """One JavaScript world of a frame (or a worker); stale once its document is gone."""
 
-    def __init__(self, cdp: CDP, data: _core.ContextData) -> None:
-        super().__init__(data)
-        self._cdp = cdp
+    _cdp: CDP = field(repr=False, compare=False, kw_only=True)
 
     def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
         """Runs ``script`` here and returns its value (or its RemoteObject)."""
-        flow = _core.evaluate(script, self.session_id, self._cdp._registry, self._data, await_promise, return_by_value)
+        flow = _core.evaluate(script, self.session_id, self._cdp._registry, self, await_promise, return_by_value)
         return self._cdp._run(flow)
 

@@ -46,6 +46,8 @@ mod tests {
     fn params_refuse_unknown_fields_and_default_to_no_launch() {
         let p: CdpUrlParams = serde_json::from_value(serde_json::json!({})).unwrap();
         assert_eq!(p.launch, None);
-        assert!(serde_json::from_value::<CdpUrlParams>(serde_json::json!({"lanch": true})).is_err());
+        assert!(
+            serde_json::from_value::<CdpUrlParams>(serde_json::json!({"lanch": true})).is_err()
+        );
     }
 }
