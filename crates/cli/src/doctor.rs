@@ -7,9 +7,8 @@ use std::os::unix::fs::MetadataExt;
 use std::process::{ExitCode, Stdio};
 use std::time::Duration;
 
-use agentbrowser_protocol::{ErrorCode, Response, VERSION};
+use agentbrowser_protocol::{ErrorCode, VERSION};
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::failure::Failure;
 use crate::{client, code, paths};
@@ -79,7 +78,10 @@ pub fn run(json: bool) -> Result<ExitCode, Failure> {
     if json {
         let data = serde_json::json!({ "ok": failed == 0, "version": VERSION, "checks": checks });
         let failure = (failed > 0).then(|| {
-            let message = format!("{failed} of {} checks failed; each says how to fix it", checks.len());
+            let message = format!(
+                "{failed} of {} checks failed; each says how to fix it",
+                checks.len()
+            );
             (ErrorCode::SetupBroken, message)
         });
         crate::output::print_outcome("doctor", data, failure);

@@ -286,7 +286,7 @@ fn idle_of(
     let _ = in_dirs(cli, cwd, home)
         .args([
             "--session",
-            &v["data"]["session"].as_str().unwrap_or(name).to_string(),
+            v["data"]["session"].as_str().unwrap_or(name),
             "close",
         ])
         .output();
