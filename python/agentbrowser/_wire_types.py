@@ -3191,6 +3191,8 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "proxyBypass": _r.Rule("string", nullable=True),
                 "proxyUsername": _r.Rule("string", nullable=True),
                 "proxyPassword": _r.Rule("string", nullable=True),
+                "allowedDomains": _r.Rule("array", nullable=True, items=_r.Rule("string")),
+                "allowFileAccess": _r.Rule("boolean", nullable=True),
             }
         ),
         "clientOptions": MappingProxyType(

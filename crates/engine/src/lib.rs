@@ -16,6 +16,7 @@ pub mod devices;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
+pub mod domains;
 mod drag;
 mod emulation;
 pub mod error;

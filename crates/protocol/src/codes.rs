@@ -97,6 +97,8 @@ error_codes! {
     HarNotStarted => "har_not_started",
     /// `network har start` while a HAR recording runs; `network har stop [path]` writes it first.
     HarAlreadyStarted => "har_already_started",
+    /// The session has allowed domains and the command names a host outside them (or a scheme that reaches no allowed host); the message names the host and the list. Nothing was done.
+    DomainNotAllowed => "domain_not_allowed",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }
