@@ -6,6 +6,7 @@ mod batch;
 mod client;
 mod code;
 mod command;
+mod domains;
 mod failure;
 mod launch;
 mod mcp;
@@ -102,6 +103,7 @@ fn send(
 ) -> Result<ExitCode, Failure> {
     let mut client = Client::connect_or_start(session, &launch::daemon_args(launch)?)
         .code(ErrorCode::BrowserClosed)?;
+    domains::check_running(&mut client, session, launch)?;
     let line = client
         .round_trip(&request.to_value().to_string())
         .code(ErrorCode::BrowserClosed)?;

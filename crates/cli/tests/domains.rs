@@ -278,6 +278,10 @@ fn with_allowed_domains_the_other_host_receives_nothing() {
     let site = attack_site(&target, &pre);
     let cli = Cli::new("domains-on");
     cli.ok(&["--allowed-domains", "127.0.0.1", "open", &site.url("/")]);
+    assert_eq!(
+        cli.ok(&["status"])["allowedDomains"],
+        serde_json::json!(["127.0.0.1"])
+    );
     let done = settled(&cli);
     // Popups: a click (a user gesture) opens one aimed at the other host.
     cli.ok(&["click", "#pop"]);
@@ -453,4 +457,17 @@ fn launch_conflicts_and_bad_lists_are_refused_with_the_option_named() {
         let text = format!("{}{}", r.stdout, r.stderr);
         assert!(text.contains(needle), "{args:?}: {text}");
     }
+}
+
+#[test]
+fn allowed_domains_for_a_session_that_already_runs_without_them_are_an_error() {
+    let cli = Cli::new("domains-running");
+    cli.ok(&["open", "about:blank"]);
+    assert!(cli.ok(&["status"]).get("allowedDomains").is_none());
+    let (code, msg, _) = cli.err(&["--allowed-domains", "127.0.0.1", "open", "about:blank"]);
+    assert_eq!(code, "invalid_argument", "{msg}");
+    assert!(
+        msg.contains("already runs with no allowed domains") && msg.contains("close"),
+        "{msg}"
+    );
 }

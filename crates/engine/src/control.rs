@@ -168,6 +168,7 @@ impl crate::session::Engine {
                 .and_then(|b| b.active_id())
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
+            allowed_domains: self.domains.list.as_ref().map(|l| l.patterns()),
         }
     }
 }

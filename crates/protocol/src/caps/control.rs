@@ -284,6 +284,9 @@ pub struct StatusOutput {
     /// The command another client is running, when this answer was handed out meanwhile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub busy: Option<Busy>,
+    /// The hosts the session may reach (absent: every host); see `allowedDomains` of `launch`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_domains: Option<Vec<String>>,
 }
 
 /// The browser part of `status`.
@@ -410,6 +413,9 @@ impl Present for StatusOutput {
                 }
             }
             None => lines.push("browser: not launched".into()),
+        }
+        if let Some(d) = &self.allowed_domains {
+            lines.push(format!("allowed domains: {}", d.join(", ")));
         }
         if let Some(busy) = &self.busy {
             lines.push(format!(
