@@ -49,6 +49,10 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv += ["--download-path", str(options.download_path)]
     if options.auto_dialogs:
         argv.append("--auto-dialogs")
+    if options.allowed_domains is not None:
+        argv.append("--allowed-domains=" + ",".join(options.allowed_domains))
+    if options.allow_file_access:
+        argv.append("--allow-file-access")
     return argv + ["serve", "--stdio"]
 
 

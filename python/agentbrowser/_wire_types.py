@@ -2876,6 +2876,8 @@ class StatusOutput:
     """The frame `frame` scoped the active tab's commands to (absent: its main frame)."""
     busy: Busy | None
     """The command another client is running, when this answer was handed out meanwhile."""
+    allowed_domains: tuple[str, ...] | None
+    """The hosts the session may reach (absent: every host); see `allowedDomains` of `launch`."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StatusOutput:
@@ -2893,6 +2895,7 @@ class StatusOutput:
             active_tab=o.opt("activeTab", _d.string),
             active_frame=o.opt("activeFrame", _d.string),
             busy=o.opt("busy", Busy.decode),
+            allowed_domains=o.opt("allowedDomains", _d.array(_d.string)),
         )
 
 
@@ -3218,6 +3221,8 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "proxyBypass": _r.Rule("string", nullable=True),
                 "proxyUsername": _r.Rule("string", nullable=True),
                 "proxyPassword": _r.Rule("string", nullable=True),
+                "allowedDomains": _r.Rule("array", nullable=True, items=_r.Rule("string")),
+                "allowFileAccess": _r.Rule("boolean", nullable=True),
             }
         ),
         "clientOptions": MappingProxyType(

@@ -66,6 +66,43 @@ def _seconds_to_ms(label: str, value: object) -> int | None:
     return round(value * 1000)
 
 
+def _domains(label: str, value: object) -> tuple[str, ...] | None:
+    """Allowed domains as a tuple of patterns (a str is split at commas); the engine checks
+    each pattern's syntax."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [part for part in value.split(",")]
+    if not isinstance(value, Sequence) or isinstance(value, bytes):
+        raise TypeError(f"{label} must be a sequence of host patterns or a comma-separated str, got {type(value).__name__}")
+    out: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise TypeError(f"{label} must hold str host patterns, got {type(item).__name__}")
+        out.extend(p.strip() for p in item.split(",") if p.strip())
+    if not out:
+        raise ValueError(f"{label} is empty; give at least one host such as 'example.com' (None: every host)")
+    _LAUNCH["allowedDomains"].check(label, out)
+    return tuple(out)
+
+
+def _domain_conflicts(opts: LaunchOptions) -> None:
+    """ValueError when allowed domains are combined with what would defeat them."""
+    if opts.allowed_domains is None:
+        return
+    for field, set_ in (
+        ("cdp_url", opts.cdp_url is not None),
+        ("cdp_port", opts.cdp_port is not None),
+        ("profile", opts.profile is not None),
+        ("proxy", opts.proxy is not None),
+    ):
+        if set_:
+            raise ValueError(
+                f"allowed_domains cannot be combined with LaunchOptions.{field}: an attached browser, a persistent "
+                "profile or a proxy would defeat them"
+            )
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchOptions:
     """How :meth:`Browser.launch` starts (or attaches to) Chromium.
@@ -88,7 +125,11 @@ class LaunchOptions:
     kept on close, refused with ``profile_in_use`` while another browser holds it).
     every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
     URL or a mapping) is the proxy every request goes through (its credentials answer the
-    proxy's challenges and never reach Chromium's command line).
+    proxy's challenges and never reach Chromium's command line). ``allowed_domains`` (host
+    patterns such as ``"example.com"`` and ``"*.example.com"``, or one comma-separated str)
+    limits every request of the session to those hosts (the engine refuses other URLs with
+    ``domain_not_allowed``; see ``SessionOptions``); ``allow_file_access`` lets commands open
+    ``file://`` URLs.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -110,8 +151,12 @@ class LaunchOptions:
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
+    allowed_domains: Sequence[str] | str | None = None
+    allow_file_access: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed_domains", _domains("LaunchOptions.allowed_domains", self.allowed_domains))
+        _required(_LAUNCH["allowFileAccess"]).check("LaunchOptions.allow_file_access", self.allow_file_access)
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
         _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
         path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
@@ -153,6 +198,7 @@ class LaunchOptions:
         object.__setattr__(self, "profile", profile)
         if self.proxy is not None:
             object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
+        _domain_conflicts(self)
 
     @property
     def attaches(self) -> bool:
@@ -209,6 +255,10 @@ class LaunchOptions:
             wire["profile"] = os.fspath(self.profile)
         if isinstance(self.proxy, ProxyConfig):
             wire.update(self.proxy.to_wire())
+        if self.allowed_domains is not None:
+            wire["allowedDomains"] = list(self.allowed_domains)
+        if self.allow_file_access:
+            wire["allowFileAccess"] = True
         return wire
 
 
@@ -221,7 +271,14 @@ class SessionOptions:
     the engine's 30 s; it wins over ``LaunchOptions.timeout_ms``); ``auto_dialogs`` answers
     every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving confirm
     and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
-    saved in (made absolute).
+    saved in (made absolute). ``allowed_domains`` (host patterns: ``"example.com"`` that host,
+    ``"*.example.com"`` its subdomains, an IP address; a sequence or one comma-separated str)
+    limits every request of the session to those hosts, enforced in the browser (navigations,
+    subresources, fetch, WebSocket, workers, popups; WebRTC limited to the proxy, which refuses
+    it) and before commands run (a URL elsewhere raises BrowserError with code
+    ``domain_not_allowed``); it cannot be combined with an attach, a persistent profile or a
+    proxy (ValueError). ``allow_file_access`` lets commands open ``file://`` URLs (refused
+    otherwise).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -230,8 +287,12 @@ class SessionOptions:
     timeout: float | None = None
     auto_dialogs: bool = False
     download_path: str | os.PathLike[str] | None = None
+    allowed_domains: Sequence[str] | str | None = None
+    allow_file_access: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
+        _required(_LAUNCH["allowFileAccess"]).check("SessionOptions.allow_file_access", self.allow_file_access)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -304,6 +365,15 @@ def merge_options(
                     f"SessionOptions.{mine}={value!r} and LaunchOptions.{theirs}={current!r} differ: give one"
                 )
             changes[theirs] = value
+        if session.allowed_domains is not None:
+            if opts.allowed_domains is not None and opts.allowed_domains != session.allowed_domains:
+                raise ValueError(
+                    f"SessionOptions.allowed_domains={list(session.allowed_domains)!r} and "
+                    f"LaunchOptions.allowed_domains={list(opts.allowed_domains)!r} differ: give one"
+                )
+            changes["allowed_domains"] = session.allowed_domains
+        if session.allow_file_access:
+            changes["allow_file_access"] = True
         if session.auto_dialogs:
             changes["auto_dialogs"] = True
         if session.timeout_ms is not None:

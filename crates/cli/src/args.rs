@@ -102,6 +102,20 @@ pub struct LaunchArgs {
         hide_env_values = true
     )]
     pub proxy_password: Option<String>,
+    /// Hosts the session may reach, comma separated (`example.com` that host, `*.example.com`
+    /// its subdomains, an IP address): every other request of the browser fails (navigations,
+    /// subresources, fetch, WebSocket, workers, popups; WebRTC limited), and commands naming
+    /// another host answer `domain_not_allowed`. Not with --cdp, --profile or --proxy.
+    #[arg(
+        long,
+        value_name = "LIST",
+        env = "AGENTBROWSER_ALLOWED_DOMAINS",
+        value_delimiter = ','
+    )]
+    pub allowed_domains: Option<Vec<String>>,
+    /// Let commands open file:// URLs (refused otherwise).
+    #[arg(long)]
+    pub allow_file_access: bool,
 }
 
 /// Every subcommand.

@@ -17,6 +17,7 @@ use crate::{launch, output};
 pub fn run(session: &str, launch: &LaunchArgs) -> Result<ExitCode, Failure> {
     let mut client = Client::connect_or_start(session, &launch::daemon_args(launch)?)
         .code(ErrorCode::BrowserClosed)?;
+    crate::domains::check_running(&mut client, session, launch)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

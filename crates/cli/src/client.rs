@@ -46,6 +46,10 @@ pub struct DaemonArgs {
     /// The proxy, checked, with its credentials apart (the password goes to the daemon in its
     /// environment, never on its command line).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// The allowed domains, checked (their patterns).
+    pub allowed_domains: Option<Vec<String>>,
+    /// Let commands open file:// URLs.
+    pub allow_file_access: bool,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -247,6 +251,13 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
             Some(p) => cmd.env("AGENTBROWSER_PROXY_PASSWORD", p),
             None => cmd.env_remove("AGENTBROWSER_PROXY_PASSWORD"),
         };
+    }
+    cmd.env_remove("AGENTBROWSER_ALLOWED_DOMAINS");
+    if let Some(list) = &args.allowed_domains {
+        cmd.arg(format!("--allowed-domains={}", list.join(",")));
+    }
+    if args.allow_file_access {
+        cmd.arg("--allow-file-access");
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

@@ -26,7 +26,10 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
     if let Some(ua) = &l.user_agent {
         user_agent(ua)?;
     }
+    let allowed_domains = allowed_domains(l)?.map(|d| d.patterns());
     Ok(DaemonArgs {
+        allowed_domains,
+        allow_file_access: l.allow_file_access,
         headed: l.headed,
         executable_path: l.executable_path.clone(),
         browser_args: l.browser_args.clone(),
@@ -115,6 +118,34 @@ fn proxy(l: &LaunchArgs) -> Result<Option<agentbrowser_protocol::ProxyConfig>, F
     }))
 }
 
+/// `--allowed-domains`, checked with the options it cannot be combined with (named as flags).
+fn allowed_domains(l: &LaunchArgs) -> Result<Option<agentbrowser_protocol::DomainList>, Failure> {
+    let Some(entries) = &l.allowed_domains else {
+        return Ok(None);
+    };
+    let list = agentbrowser_protocol::DomainList::parse(entries).map_err(|e| {
+        Failure::invalid("launch", format!("invalid option `--allowed-domains`: {e}"))
+    })?;
+    let params = agentbrowser_protocol::LaunchParams {
+        allowed_domains: Some(list.patterns()),
+        cdp_url: l.cdp.clone(),
+        profile: l.profile.clone(),
+        proxy_server: l.proxy.clone(),
+        args: l.browser_args.clone(),
+        ..Default::default()
+    };
+    agentbrowser_protocol::domains::launch_conflicts(&params).map_err(|e| {
+        let e = e
+            .replace("`allowedDomains`", "`--allowed-domains`")
+            .replace("`cdpUrl`", "`--cdp`")
+            .replace("`profile`", "`--profile`")
+            .replace("`proxyServer`", "`--proxy`")
+            .replace("`args`", "`--browser-arg`");
+        Failure::invalid("launch", e)
+    })?;
+    Ok(Some(list))
+}
+
 /// The engine's launch options, for a daemon or `serve --stdio` in this process.
 pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
     Ok(LaunchOptions {
@@ -147,6 +178,8 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         color_scheme: args.color_scheme,
         viewport: args.viewport.as_deref().map(viewport).transpose()?,
         proxy: proxy(args)?,
+        allowed_domains: allowed_domains(args)?,
+        allow_file_access: args.allow_file_access,
         ..LaunchOptions::default()
     })
 }

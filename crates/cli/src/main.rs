@@ -8,6 +8,7 @@ mod code;
 mod command;
 mod config;
 mod doctor;
+mod domains;
 mod failure;
 mod launch;
 mod mcp;
@@ -120,6 +121,7 @@ fn send(
 ) -> Result<ExitCode, Failure> {
     let mut client = Client::connect_or_start(session, &launch::daemon_args(launch)?)
         .code(ErrorCode::BrowserClosed)?;
+    domains::check_running(&mut client, session, launch)?;
     let line = client
         .round_trip(&request.to_value().to_string())
         .code(ErrorCode::BrowserClosed)?;

@@ -110,6 +110,11 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .proxy_password
             .clone()
             .or_else(|| top.proxy_password.clone()),
+        allowed_domains: after
+            .allowed_domains
+            .clone()
+            .or_else(|| top.allowed_domains.clone()),
+        allow_file_access: top.allow_file_access || after.allow_file_access,
     }
 }
 

@@ -21,6 +21,12 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         ));
     }
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
+    let guard = crate::domains::launch_guard(&p, &cx.engine.defaults, attached)?;
+    cx.engine
+        .hooks
+        .intercept
+        .set_allowed_domains(guard.list.clone());
+    cx.engine.domains = guard.clone();
     let p_emulation = p.clone();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {
@@ -48,6 +54,8 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         if let Some(dir) = p.profile {
             options.profile = Some(PathBuf::from(dir));
         }
+        options.allowed_domains = guard.list.as_deref().cloned();
+        options.allow_file_access = guard.allow_file_access;
         if let Some(proxy) = proxy {
             let (_, creds) = proxy.resolve().map_err(EngineError::invalid)?;
             cx.engine.hooks.intercept.set_proxy_credentials(creds);
@@ -160,6 +168,7 @@ impl crate::session::Engine {
                 .and_then(|b| b.active_id())
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
+            allowed_domains: self.domains.list.as_ref().map(|l| l.patterns()),
         }
     }
 }

@@ -51,6 +51,7 @@ impl Cx<'_> {
             let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
             let b = match &self.engine.defaults.attach {
                 Some(target) => {
+                    self.engine.domains.refuse_attach()?;
                     let p = agentbrowser_protocol::LaunchParams::attach(target);
                     let ws = launch::resolve_cdp_url(p.cdp_url.as_deref(), p.cdp_port).await?;
                     Browser::connect(&ws, timeout).await?

@@ -33,6 +33,9 @@ impl TargetHooks {
             .and_then(|(_, c)| c);
         hooks.intercept.set_proxy_credentials(creds);
         hooks
+            .intercept
+            .set_allowed_domains(options.allowed_domains.clone().map(std::sync::Arc::new));
+        hooks
     }
 
     /// Sets up the target behind `session` (of CDP target type `kind`: `page`, `iframe`,

@@ -72,6 +72,10 @@ pub struct LaunchOptions {
     /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
     /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// The hosts the session may reach (`None`: every host); see `crate::domains`.
+    pub allowed_domains: Option<agentbrowser_protocol::DomainList>,
+    /// Whether commands may open `file://` URLs (and file pages read other files).
+    pub allow_file_access: bool,
 }
 
 impl Default for LaunchOptions {
@@ -92,6 +96,8 @@ impl Default for LaunchOptions {
             ca_cert: None,
             profile: None,
             proxy: None,
+            allowed_domains: None,
+            allow_file_access: false,
         }
     }
 }
@@ -227,6 +233,11 @@ impl Drop for LaunchGuard {
 /// (`PR_SET_PDEATHSIG`); call from a thread that lives as long as the browser should.
 pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     let executable = find_executable(options.executable_path.as_deref())?;
+    crate::domains::browser::check_options(options)?;
+    let domain_flags = crate::domains::browser::flags(
+        options.allowed_domains.as_ref(),
+        options.allow_file_access,
+    )?;
     let certs = match &options.ca_cert {
         Some(path) => Some(crate::tls::read_ca_file(path)?),
         None => None,
@@ -274,6 +285,7 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
             cmd.arg(format!("--proxy-bypass-list={b}"));
         }
     }
+    cmd.args(&domain_flags);
     cmd.args(&options.args)
         .arg("about:blank")
         .stdin(Stdio::null())

@@ -17,6 +17,7 @@ mod devtools;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod diff;
+pub mod domains;
 mod drag;
 mod emulation;
 pub mod error;

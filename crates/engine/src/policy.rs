@@ -6,8 +6,10 @@ use agentbrowser_protocol::{Command, Kind};
 
 use crate::error::Result;
 
-/// Decides whether `command` may run; today every command may.
-pub fn check(command: &Command) -> Result<()> {
+/// Decides whether `command` may run: the URLs it names must be in the session's allowed
+/// domains (`domains`); otherwise every command may.
+pub fn check(command: &Command, domains: &crate::domains::Guard) -> Result<()> {
     let _kind: Kind = command.kind();
+    crate::domains::commands::check(command, domains)?;
     Ok(())
 }

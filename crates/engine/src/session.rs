@@ -54,6 +54,8 @@ pub struct Engine {
     pub(crate) origins: crate::state::Origins,
     /// The per-target setup (request interception rules) of the session, given to the browser.
     pub(crate) hooks: crate::hook::TargetHooks,
+    /// The session's allowed domains and file access (what commands are checked against).
+    pub(crate) domains: crate::domains::Guard,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -67,7 +69,9 @@ impl Engine {
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
         ));
+        let domains = crate::domains::Guard::from_launch(&defaults);
         Engine {
+            domains,
             dialog_board,
             network_board: Default::default(),
             emulation,
@@ -301,7 +305,7 @@ impl Engine {
                 "the session is closed",
             ));
         }
-        crate::policy::check(&command)?;
+        crate::policy::check(&command, &self.domains)?;
         if !crate::dialogs::runs_while_open(&command)
             && let Some(d) = self
                 .browser

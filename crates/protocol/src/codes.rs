@@ -101,6 +101,8 @@ error_codes! {
     NoBrowser => "no_browser",
     /// `doctor` found a failing check; each check says how to fix it.
     SetupBroken => "setup_broken",
+    /// The session has allowed domains and the command names a host outside them (or a scheme that reaches no allowed host); the message names the host and the list. Nothing was done.
+    DomainNotAllowed => "domain_not_allowed",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

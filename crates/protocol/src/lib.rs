@@ -6,6 +6,7 @@
 pub mod caps;
 pub mod codes;
 pub mod commands;
+pub mod domains;
 pub mod envelope;
 pub mod present;
 pub mod reference;
@@ -26,6 +27,7 @@ pub use caps::{clipboard::*, drag::*, layout::*};
 pub use caps::{session_id::*, throttle::*};
 pub use codes::ErrorCode;
 pub use commands::*;
+pub use domains::DomainList;
 pub use envelope::{Request, RequestError, Response, bounded, object};
 pub use validate::Validate;
 

@@ -85,13 +85,17 @@ struct State {
     failures: VecDeque<AuthFailure>,
     /// Refusals not yet told to a command as a warning.
     unreported: Vec<String>,
+    /// The session's allowed domains (`None`: every host): requests elsewhere are failed.
+    allowed: Option<Arc<agentbrowser_protocol::DomainList>>,
+    /// Requests failed as outside the allowed domains and not yet told, with their last hosts.
+    blocked: (u64, VecDeque<String>),
 }
 
 impl State {
     /// The `Fetch.enable` parameters the rules need (`None`: no interception).
     fn enable_params(&self) -> Option<Value> {
         let auth = self.credentials.is_some() || self.proxy.is_some();
-        if self.routes.is_empty() && self.headers.is_empty() && !auth {
+        if self.routes.is_empty() && self.headers.is_empty() && !auth && self.allowed.is_none() {
             return None;
         }
         Some(json!({
@@ -236,6 +240,9 @@ impl Interception {
             .and_then(Value::as_str)
             .unwrap_or("Other");
         let mut s = self.lock();
+        if let Some(answer) = s.block(url, &id) {
+            return answer;
+        }
         let extra = s.extra_headers(url);
         let hit = s.routes.iter().rposition(|r| r.matches(url, rtype));
         let Some(i) = hit else {
@@ -359,7 +366,23 @@ impl Interception {
 
     /// Refusals since the last call, as warnings for the command that saw them.
     pub(crate) fn take_warnings(&self) -> Vec<String> {
-        std::mem::take(&mut self.lock().unreported)
+        let mut s = self.lock();
+        let mut out = std::mem::take(&mut s.unreported);
+        let (n, hosts) = std::mem::take(&mut s.blocked);
+        if n > 0 {
+            let hosts: Vec<String> = hosts.into_iter().collect();
+            out.push(format!(
+                "{n} request(s) of the page to hosts outside the allowed domains were blocked (last hosts: {})",
+                hosts.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// Sets the session's allowed domains (at launch): with a list, every request is paused
+    /// and one to another host is failed.
+    pub(crate) fn set_allowed_domains(&self, list: Option<Arc<agentbrowser_protocol::DomainList>>) {
+        self.lock().allowed = list;
     }
 
     /// Adds a route (replacing one with the same glob and resource types); returns it and
@@ -461,6 +484,35 @@ impl Interception {
     pub(crate) async fn set_credentials(&self, creds: Option<(String, String)>) {
         self.lock().credentials = creds;
         self.apply().await;
+    }
+}
+
+/// Most hosts of blocked requests named in a warning.
+const BLOCKED_HOSTS_KEPT: usize = 5;
+
+impl State {
+    /// The failure of a request to `url` outside the allowed domains (counted), if it is one.
+    fn block(&mut self, url: &str, id: &Value) -> Option<(&'static str, Value)> {
+        let list = self.allowed.as_ref()?;
+        if list.allows_url(url) {
+            return None;
+        }
+        let host = url::Url::parse(url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_else(|| agentbrowser_protocol::bounded(url.to_string(), 80));
+        let (n, hosts) = &mut self.blocked;
+        *n += 1;
+        if !hosts.contains(&host) {
+            hosts.push_back(host);
+            if hosts.len() > BLOCKED_HOSTS_KEPT {
+                hosts.pop_front();
+            }
+        }
+        Some((
+            "Fetch.failRequest",
+            json!({"requestId": id, "errorReason": "BlockedByClient"}),
+        ))
     }
 }
 

@@ -193,7 +193,11 @@ fn extra(p: &ReadParams, cx: &mut Cx<'_>) -> fetch::Extra {
     } else {
         None
     };
-    fetch::Extra { headers, cookies }
+    fetch::Extra {
+        headers,
+        cookies,
+        allowed: cx.engine.domains.list.clone(),
+    }
 }
 
 /// `url` as an http(s) URL (a bare host gets `https://`, as for `open`).

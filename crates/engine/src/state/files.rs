@@ -173,6 +173,11 @@ pub(crate) async fn load_state(
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    crate::domains::commands::check_state(
+        &cx.engine.domains,
+        doc.origins.iter().map(|o| o.origin.as_str()),
+        &cookies,
+    )?;
     let browser = cx.browser().await?;
     if !cookies.is_empty() {
         super::set_cookies(browser, &cookies).await?;

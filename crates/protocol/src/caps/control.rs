@@ -86,10 +86,21 @@ pub struct LaunchParams {
     /// Password answered to the proxy's authentication challenges (never on a command line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy_password: Option<String>,
+    /// Hosts the session may reach (`example.com` that host, `*.example.com` its subdomains, an
+    /// IP address): every other request of the browser fails, and commands naming another host
+    /// answer `domain_not_allowed`. Refused with `cdpUrl`/`cdpPort`, `profile`, `proxyServer`
+    /// and `args` that add a startup URL, a profile or a proxy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_domains: Option<Vec<String>>,
+    /// Let commands open `file://` URLs (refused otherwise); file pages may also read other
+    /// local files (Chromium's `--allow-file-access-from-files`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_file_access: Option<bool>,
 }
 
 impl Validate for LaunchParams {
     fn validate(&self) -> Result<(), String> {
+        crate::domains::launch_conflicts(self)?;
         match self.proxy() {
             Some(p) => {
                 p.resolve()?;
@@ -273,6 +284,9 @@ pub struct StatusOutput {
     /// The command another client is running, when this answer was handed out meanwhile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub busy: Option<Busy>,
+    /// The hosts the session may reach (absent: every host); see `allowedDomains` of `launch`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_domains: Option<Vec<String>>,
 }
 
 /// The browser part of `status`.
@@ -399,6 +413,9 @@ impl Present for StatusOutput {
                 }
             }
             None => lines.push("browser: not launched".into()),
+        }
+        if let Some(d) = &self.allowed_domains {
+            lines.push(format!("allowed domains: {}", d.join(", ")));
         }
         if let Some(busy) = &self.busy {
             lines.push(format!(
