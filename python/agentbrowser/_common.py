@@ -49,6 +49,10 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv += ["--download-path", str(options.download_path)]
     if options.auto_dialogs:
         argv.append("--auto-dialogs")
+    if options.content_boundaries:
+        argv.append("--content-boundaries")
+    if options.max_output is not None:
+        argv += ["--max-output", str(options.max_output)]
     return argv + ["serve", "--stdio"]
 
 

@@ -3191,6 +3191,8 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "proxyBypass": _r.Rule("string", nullable=True),
                 "proxyUsername": _r.Rule("string", nullable=True),
                 "proxyPassword": _r.Rule("string", nullable=True),
+                "contentBoundaries": _r.Rule("boolean", nullable=True),
+                "maxOutput": _r.Rule("integer", nullable=True, minimum=200),
             }
         ),
         "clientOptions": MappingProxyType(

@@ -88,7 +88,8 @@ class LaunchOptions:
     kept on close, refused with ``profile_in_use`` while another browser holds it).
     every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
     URL or a mapping) is the proxy every request goes through (its credentials answer the
-    proxy's challenges and never reach Chromium's command line).
+    proxy's challenges and never reach Chromium's command line). ``content_boundaries`` and
+    ``max_output`` are as in :class:`SessionOptions`.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -110,9 +111,13 @@ class LaunchOptions:
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
+    content_boundaries: bool = False
+    max_output: int | None = None
 
     def __post_init__(self) -> None:
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
+        _required(_LAUNCH["contentBoundaries"]).check("LaunchOptions.content_boundaries", self.content_boundaries)
+        _LAUNCH["maxOutput"].check("LaunchOptions.max_output", self.max_output)
         _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
         path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
         object.__setattr__(self, "executable_path", path)
@@ -195,6 +200,10 @@ class LaunchOptions:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
             wire["autoDialogs"] = True
+        if self.content_boundaries:
+            wire["contentBoundaries"] = True
+        if self.max_output is not None:
+            wire["maxOutput"] = self.max_output
         if self.user_agent is not None:
             wire["userAgent"] = self.user_agent
         if self.color_scheme is not None:
@@ -221,7 +230,11 @@ class SessionOptions:
     the engine's 30 s; it wins over ``LaunchOptions.timeout_ms``); ``auto_dialogs`` answers
     every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving confirm
     and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
-    saved in (made absolute).
+    saved in (made absolute). ``content_boundaries`` marks every answer of page content with
+    the session's random nonce and the page's origin (``BrowserResponse.boundary``,
+    ``browser.content_boundary``; marker words in page text are neutralised);
+    ``max_output`` (at least 200 characters) cuts the longest strings of a larger answer and
+    says how much (``BrowserResponse.limit`` and its warning).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -230,8 +243,12 @@ class SessionOptions:
     timeout: float | None = None
     auto_dialogs: bool = False
     download_path: str | os.PathLike[str] | None = None
+    content_boundaries: bool = False
+    max_output: int | None = None
 
     def __post_init__(self) -> None:
+        _required(_LAUNCH["contentBoundaries"]).check("SessionOptions.content_boundaries", self.content_boundaries)
+        _LAUNCH["maxOutput"].check("SessionOptions.max_output", self.max_output)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -306,6 +323,10 @@ def merge_options(
             changes[theirs] = value
         if session.auto_dialogs:
             changes["auto_dialogs"] = True
+        if session.content_boundaries:
+            changes["content_boundaries"] = True
+        if session.max_output is not None:
+            changes["max_output"] = session.max_output
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
     return dataclasses.replace(opts, **changes) if changes else opts

@@ -35,6 +35,8 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
         auto_dialogs: l.auto_dialogs,
+        content_boundaries: l.content_boundaries,
+        max_output: l.max_output,
         ignore_https_errors: l.ignore_https_errors,
         ca_cert: l
             .ca_cert
@@ -147,6 +149,8 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         color_scheme: args.color_scheme,
         viewport: args.viewport.as_deref().map(viewport).transpose()?,
         proxy: proxy(args)?,
+        content_boundaries: args.content_boundaries,
+        max_output: args.max_output,
         ..LaunchOptions::default()
     })
 }

@@ -72,6 +72,10 @@ pub struct LaunchOptions {
     /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
     /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// Wrap the answers of page content in the session's boundary (`--content-boundaries`).
+    pub content_boundaries: bool,
+    /// The largest answer in characters (`--max-output`).
+    pub max_output: Option<u64>,
 }
 
 impl Default for LaunchOptions {
@@ -92,6 +96,8 @@ impl Default for LaunchOptions {
             ca_cert: None,
             profile: None,
             proxy: None,
+            content_boundaries: false,
+            max_output: None,
         }
     }
 }
