@@ -22,7 +22,8 @@ fn example_site() -> Server {
             "<!doctype html><title>Example Shop</title><h1>Example Shop</h1>\
              <a href='/guide'>Read the guide</a>\
              <label>Email <input id=email type=email></label>\
-             <button onclick=\"setTimeout(() => { status.textContent = 'Subscribed: ' + email.value }, 100)\">Subscribe</button>\
+             <button onclick=\"setTimeout(() => { document.getElementById('status').textContent = \
+             'Subscribed: ' + document.getElementById('email').value }, 100)\">Subscribe</button>\
              <p id=status role=status></p>\
              <script>fetch('/api/items')</script>",
         ),
