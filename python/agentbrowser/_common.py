@@ -53,6 +53,10 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv.append("--allowed-domains=" + ",".join(options.allowed_domains))
     if options.allow_file_access:
         argv.append("--allow-file-access")
+    if options.content_boundaries:
+        argv.append("--content-boundaries")
+    if options.max_output is not None:
+        argv += ["--max-output", str(options.max_output)]
     return argv + ["serve", "--stdio"]
 
 

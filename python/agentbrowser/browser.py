@@ -82,6 +82,7 @@ from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .models.network import HarContentMode, RequestDetail, RequestLog
+from .models.boundary import ContentBoundary
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -135,6 +136,8 @@ class Browser:
         #: The envelope's ``tab``/``frame`` every request of this handle carries (see ``_scoped``).
         self._scope: dict[str, str] = {}
         self._root = self
+        #: The content boundary of the last answer of page content (content boundaries on).
+        self._boundary: ContentBoundary | None = None
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
         #: The browser ``launch()`` started (None for a lazy or connected client).
@@ -238,6 +241,12 @@ class Browser:
     def session(self) -> str | None:
         """The session name (None for an unnamed launched browser)."""
         return self._session
+
+    @property
+    def content_boundary(self) -> ContentBoundary | None:
+        """The boundary of the last answer of page content (None until one, or with content
+        boundaries off): ``content_boundary.wrap(text)`` puts page text between its lines."""
+        return self._root._boundary
 
     @property
     def pid(self) -> int | None:
@@ -385,6 +394,8 @@ class Browser:
         assert self._t is not None
         payload = _ops.request(call, self._t.next_id(), self._options.timeout_ms, self._scope)
         raw = self._t.request(payload, _ops.client_deadline_s(call, payload))
+        if isinstance(raw, Mapping) and isinstance(raw.get("boundary"), Mapping):
+            self._root._boundary = ContentBoundary.from_raw(raw["boundary"])
         return _ops.result(call, raw, False, self._snapshot)
 
     def _snapshot(self, raw: Mapping[str, Any]) -> Snapshot[Browser]:

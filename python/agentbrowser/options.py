@@ -129,7 +129,8 @@ class LaunchOptions:
     patterns such as ``"example.com"`` and ``"*.example.com"``, or one comma-separated str)
     limits every request of the session to those hosts (the engine refuses other URLs with
     ``domain_not_allowed``; see ``SessionOptions``); ``allow_file_access`` lets commands open
-    ``file://`` URLs.
+    ``file://`` URLs. ``content_boundaries`` and
+    ``max_output`` are as in :class:`SessionOptions`.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -153,11 +154,15 @@ class LaunchOptions:
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
     allowed_domains: Sequence[str] | str | None = None
     allow_file_access: bool = False
+    content_boundaries: bool = False
+    max_output: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("LaunchOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("LaunchOptions.allow_file_access", self.allow_file_access)
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
+        _required(_LAUNCH["contentBoundaries"]).check("LaunchOptions.content_boundaries", self.content_boundaries)
+        _LAUNCH["maxOutput"].check("LaunchOptions.max_output", self.max_output)
         _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
         path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
         object.__setattr__(self, "executable_path", path)
@@ -241,6 +246,10 @@ class LaunchOptions:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
             wire["autoDialogs"] = True
+        if self.content_boundaries:
+            wire["contentBoundaries"] = True
+        if self.max_output is not None:
+            wire["maxOutput"] = self.max_output
         if self.user_agent is not None:
             wire["userAgent"] = self.user_agent
         if self.color_scheme is not None:
@@ -278,7 +287,11 @@ class SessionOptions:
     it) and before commands run (a URL elsewhere raises BrowserError with code
     ``domain_not_allowed``); it cannot be combined with an attach, a persistent profile or a
     proxy (ValueError). ``allow_file_access`` lets commands open ``file://`` URLs (refused
-    otherwise).
+    otherwise). ``content_boundaries`` marks every answer of page content with
+    the session's random nonce and the page's origin (``BrowserResponse.boundary``,
+    ``browser.content_boundary``; marker words in page text are neutralised);
+    ``max_output`` (at least 200 characters) cuts the longest strings of a larger answer and
+    says how much (``BrowserResponse.limit`` and its warning).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -289,10 +302,14 @@ class SessionOptions:
     download_path: str | os.PathLike[str] | None = None
     allowed_domains: Sequence[str] | str | None = None
     allow_file_access: bool = False
+    content_boundaries: bool = False
+    max_output: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("SessionOptions.allow_file_access", self.allow_file_access)
+        _required(_LAUNCH["contentBoundaries"]).check("SessionOptions.content_boundaries", self.content_boundaries)
+        _LAUNCH["maxOutput"].check("SessionOptions.max_output", self.max_output)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -376,6 +393,10 @@ def merge_options(
             changes["allow_file_access"] = True
         if session.auto_dialogs:
             changes["auto_dialogs"] = True
+        if session.content_boundaries:
+            changes["content_boundaries"] = True
+        if session.max_output is not None:
+            changes["max_output"] = session.max_output
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
     return dataclasses.replace(opts, **changes) if changes else opts

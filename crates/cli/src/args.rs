@@ -116,6 +116,15 @@ pub struct LaunchArgs {
     /// Let commands open file:// URLs (refused otherwise).
     #[arg(long)]
     pub allow_file_access: bool,
+    /// Wrap every answer of page content (snapshots, reads, text, console, eval results,
+    /// evidence) between boundary lines carrying a random per-session nonce and the page's
+    /// origin; marker words printed by the page are neutralised.
+    #[arg(long)]
+    pub content_boundaries: bool,
+    /// The largest answer in characters (human text and JSON data; at least 200): longer ones
+    /// are cut with a notice saying how much was cut and how to see the rest.
+    #[arg(long, value_name = "CHARS", value_parser = clap::value_parser!(u64).range(200..))]
+    pub max_output: Option<u64>,
 }
 
 /// Every subcommand.
@@ -659,6 +668,50 @@ pub enum Cmd {
     Agent(PythonArgs),
     /// Code mode notebooks: `notebook replay out.ipynb` re-runs one without a model.
     Notebook(PythonArgs),
+    /// Skills for coding agents (Markdown guides bundled in the binary): list, get, path, install.
+    #[command(subcommand)]
+    Skills(SkillsCmd),
+}
+
+/// `skills`: the bundled Markdown guides for coding agents.
+#[derive(Subcommand, Debug, Clone)]
+pub enum SkillsCmd {
+    /// List the skills: name and description.
+    List {
+        /// Hidden skills too.
+        #[arg(long)]
+        all: bool,
+        /// With --json: every file of each skill.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Print a skill's SKILL.md (--full: every part after it; --part: one part).
+    Get {
+        /// The skill's name (`skills list` shows them).
+        name: String,
+        /// Every part of the skill after SKILL.md.
+        #[arg(long, conflicts_with = "part")]
+        full: bool,
+        /// One part by its path inside the skill (e.g. references/errors.md).
+        #[arg(long, value_name = "PATH")]
+        part: Option<String>,
+    },
+    /// Print the directory `install` writes (a skill's own with NAME).
+    Path {
+        name: Option<String>,
+        /// The skills directory (default .claude/skills).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<String>,
+    },
+    /// Copy skills (default: every visible one) to DIR/<name>/ (default .claude/skills, where
+    /// Claude Code looks; Codex and Cursor: point them at the directory).
+    Install {
+        /// The skills to install (default: all visible).
+        names: Vec<String>,
+        /// The skills directory (default .claude/skills).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<String>,
+    },
 }
 
 /// `agent` and `notebook`: every argument after the command goes to `python3 -m

@@ -31,6 +31,10 @@ pub struct DaemonArgs {
     pub idle_timeout_ms: Option<u64>,
     /// Answer every dialog at once.
     pub auto_dialogs: bool,
+    /// Wrap page content in boundaries.
+    pub content_boundaries: bool,
+    /// The largest answer in characters.
+    pub max_output: Option<u64>,
     /// Accept every certificate error.
     pub ignore_https_errors: bool,
     /// A CA file trusted for the session (absolute).
@@ -217,6 +221,12 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if args.auto_dialogs {
         cmd.arg("--auto-dialogs");
+    }
+    if args.content_boundaries {
+        cmd.arg("--content-boundaries");
+    }
+    if let Some(max) = args.max_output {
+        cmd.arg("--max-output").arg(max.to_string());
     }
     if let Some(ms) = args.idle_timeout_ms {
         cmd.arg("--idle-timeout").arg(ms.to_string());

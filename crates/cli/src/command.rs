@@ -55,6 +55,8 @@ pub enum Plan {
     Mcp(McpArgs),
     /// `agent` / `notebook`: run Python's code mode with these arguments.
     Code(Front, Vec<String>),
+    /// `skills ...`: the bundled skills (no daemon).
+    Skills(crate::args::SkillsCmd),
 }
 
 impl Plan {
@@ -75,7 +77,8 @@ impl Plan {
             | Plan::ServeStdio
             | Plan::Daemon
             | Plan::Mcp(_)
-            | Plan::Code(..) => "",
+            | Plan::Code(..)
+            | Plan::Skills(_) => "",
         }
     }
 }
@@ -104,6 +107,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
         Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
+        Cmd::Skills(cmd) => return Ok(Plan::Skills(cmd)),
         Cmd::Agent(a) => return Ok(Plan::Code(Front::Agent, a.args)),
         Cmd::Notebook(a) => return Ok(Plan::Code(Front::Notebook, a.args)),
         Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),

@@ -38,6 +38,8 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
         auto_dialogs: l.auto_dialogs,
+        content_boundaries: l.content_boundaries,
+        max_output: l.max_output,
         ignore_https_errors: l.ignore_https_errors,
         ca_cert: l
             .ca_cert
@@ -180,6 +182,8 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         proxy: proxy(args)?,
         allowed_domains: allowed_domains(args)?,
         allow_file_access: args.allow_file_access,
+        content_boundaries: args.content_boundaries,
+        max_output: args.max_output,
         ..LaunchOptions::default()
     })
 }

@@ -16,6 +16,7 @@ mod output;
 mod paths;
 mod serve;
 mod session;
+mod skills;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,9 @@ fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     let action = plan.action().to_owned();
     if let Plan::Code(front, args) = plan {
         return code::run(front, &args);
+    }
+    if let Plan::Skills(cmd) = plan {
+        return skills::run(cmd, cli.json).map_err(|f| f.or_action("skills"));
     }
     if let Plan::Mcp(args) = plan {
         let shared = session_named.then_some(cli.session.as_str());
@@ -106,8 +110,8 @@ fn dispatch(
             serve::run_daemon(session, launch::engine_options(launch)?, idle)?;
             Ok(ExitCode::SUCCESS)
         }
-        Plan::Mcp(_) | Plan::Code(..) => {
-            unreachable!("`mcp`, `agent` and `notebook` run before dispatch")
+        Plan::Mcp(_) | Plan::Code(..) | Plan::Skills(_) => {
+            unreachable!("`mcp`, `agent`, `notebook` and `skills` run before dispatch")
         }
     }
 }

@@ -91,6 +91,8 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .or_else(|| top.download_path.clone()),
         idle_timeout: after.idle_timeout.or(top.idle_timeout),
         auto_dialogs: top.auto_dialogs || after.auto_dialogs,
+        content_boundaries: top.content_boundaries || after.content_boundaries,
+        max_output: after.max_output.or(top.max_output),
         ignore_https_errors: top.ignore_https_errors || after.ignore_https_errors,
         ca_cert: after.ca_cert.clone().or_else(|| top.ca_cert.clone()),
         profile: after.profile.clone().or_else(|| top.profile.clone()),

@@ -24,7 +24,7 @@ pub fn print_response(line: &str, raw: bool) -> ExitCode {
     if raw {
         println!("{}", line.trim_end());
     } else if response.success {
-        let text = agentbrowser_protocol::present::text(&response.action, &response.data);
+        let text = agentbrowser_protocol::present::answer_text(&response);
         if !text.is_empty() {
             println!("{text}");
         }

@@ -4,6 +4,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use agentbrowser_engine::bounds::OutputRules;
 use agentbrowser_engine::events::DiagnosticsLog;
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
 use agentbrowser_protocol::{Busy, ErrorCode, Request, Response, StatusOutput};
@@ -32,6 +33,9 @@ struct Shared {
     /// The active tab and its console and error buffers after the last command: `console`
     /// and `errors` are read from them while another command runs.
     diagnostics: std::sync::Mutex<Option<(String, DiagnosticsLog)>>,
+    /// The session's output rules and the active page's URL after the last command: what the
+    /// answers made while busy are bounded with.
+    bounds: std::sync::Mutex<(OutputRules, Option<String>)>,
     closed: Notify,
     /// The daemon's socket path: removed as soon as the engine closes, before the `close`
     /// answer goes out, so a client that reconnects right after reaches a new daemon instead of
@@ -43,6 +47,7 @@ impl Shared {
     fn new(engine: Engine) -> Shared {
         Shared {
             last_status: std::sync::Mutex::new(engine.status()),
+            bounds: std::sync::Mutex::new((engine.output_rules(), engine.active_url())),
             engine: Mutex::new(engine),
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
@@ -92,10 +97,13 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
         shared
             .active
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        return Response::success(request.id, "status", data);
+        let mut response = Response::success(request.id, "status", data);
+        bound_while_busy(shared, &mut response);
+        return response;
     }
     // Neither do `console` and `errors`: their buffers fill while the command runs.
-    if let Some(response) = read_buffers_while_busy(shared, &request) {
+    if let Some(mut response) = read_buffers_while_busy(shared, &request) {
+        bound_while_busy(shared, &mut response);
         shared.touch();
         shared
             .active
@@ -109,6 +117,8 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             let r = engine.execute_received(request, received).await;
             *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
             *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
+            *shared.bounds.lock().unwrap_or_else(|e| e.into_inner()) =
+                (engine.output_rules(), engine.active_url());
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
             if engine.is_closed() {
                 if let Some(socket) = &shared.socket {
@@ -135,6 +145,12 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
         .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     give_back_memory(shared);
     response
+}
+
+/// Bounds an answer made without the engine with the rules the last command left.
+fn bound_while_busy(shared: &Shared, response: &mut Response) {
+    let (rules, url) = &*shared.bounds.lock().unwrap_or_else(|e| e.into_inner());
+    rules.apply(response, url.as_deref());
 }
 
 /// The answer to `console` or `errors` while the engine runs another command: read from the

@@ -79,6 +79,12 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     if let Some(auto) = p.auto_dialogs {
         cx.engine.dialog_board.set_auto(auto);
     }
+    if let Some(on) = p.content_boundaries {
+        cx.engine.output.content_boundaries = on;
+    }
+    if p.max_output.is_some() {
+        cx.engine.output.max_output = p.max_output;
+    }
     let mut browser = browser;
     browser.dialog_board = cx.engine.dialog_board.clone();
     browser.network_board = cx.engine.network_board.clone();

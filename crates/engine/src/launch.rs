@@ -76,6 +76,10 @@ pub struct LaunchOptions {
     pub allowed_domains: Option<agentbrowser_protocol::DomainList>,
     /// Whether commands may open `file://` URLs (and file pages read other files).
     pub allow_file_access: bool,
+    /// Wrap the answers of page content in the session's boundary (`--content-boundaries`).
+    pub content_boundaries: bool,
+    /// The largest answer in characters (`--max-output`).
+    pub max_output: Option<u64>,
 }
 
 impl Default for LaunchOptions {
@@ -98,6 +102,8 @@ impl Default for LaunchOptions {
             proxy: None,
             allowed_domains: None,
             allow_file_access: false,
+            content_boundaries: false,
+            max_output: None,
         }
     }
 }

@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod answer;
 pub mod audit;
+pub mod bounds;
 pub mod browser;
 pub mod capture;
 mod clipboard;

@@ -56,6 +56,8 @@ pub struct Engine {
     pub(crate) hooks: crate::hook::TargetHooks,
     /// The session's allowed domains and file access (what commands are checked against).
     pub(crate) domains: crate::domains::Guard,
+    /// Content boundaries and the output limit of the session's answers.
+    pub(crate) output: crate::bounds::OutputRules,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -66,6 +68,8 @@ impl Engine {
         let dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
         let hooks = crate::hook::TargetHooks::for_launch(&defaults);
+        let output =
+            crate::bounds::OutputRules::new(defaults.content_boundaries, defaults.max_output);
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
         ));
@@ -81,6 +85,7 @@ impl Engine {
             frames: Default::default(),
             origins: Default::default(),
             hooks,
+            output,
             closed: false,
             tracer: Default::default(),
         }
@@ -112,6 +117,25 @@ impl Engine {
         Some((page.tab_id, page.diagnostics))
     }
 
+    /// The session's content boundaries and output limit (what a daemon applies to the
+    /// answers it makes without the engine).
+    pub fn output_rules(&self) -> crate::bounds::OutputRules {
+        self.output.clone()
+    }
+
+    /// The URL of the active tab's page, if one is attached (no CDP call).
+    pub fn active_url(&self) -> Option<String> {
+        self.browser
+            .as_ref()
+            .and_then(Browser::active_attached)
+            .map(|p| p.state().url)
+    }
+
+    /// Applies the session's content boundaries and output limit to `response`.
+    pub fn bound(&self, response: &mut Response) {
+        self.output.apply(response, self.active_url().as_deref());
+    }
+
     /// Runs one request and answers with its envelope; never panics on bad input.
     pub async fn execute(&mut self, request: Request) -> Response {
         self.execute_received(request, Instant::now()).await
@@ -121,7 +145,8 @@ impl Engine {
     /// waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
         let traced = self.tracer.active().then(|| request.command.clone());
-        let response = self.answer(request, received).await;
+        let mut response = self.answer(request, received).await;
+        self.bound(&mut response);
         if let Some(command) = traced {
             self.tracer.record(&command, &response, received);
         }

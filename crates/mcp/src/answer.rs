@@ -16,6 +16,8 @@ struct Section {
     body: String,
     /// What to do instead when this section has to be cut (None: never cut first).
     hint: Option<String>,
+    /// Whether it shows the page (wrapped in the content boundary when the session has them).
+    page: bool,
 }
 
 /// A tool's answer: text sections and images, in order.
@@ -24,6 +26,8 @@ pub struct Answer {
     sections: Vec<Section>,
     /// Images as (base64 data, MIME type).
     pub images: Vec<(String, String)>,
+    /// The content boundary the page sections are wrapped in (content boundaries on).
+    pub boundary: Option<agentbrowser_protocol::boundary::Boundary>,
 }
 
 /// How to see a big page in parts (the hint of a cut snapshot or diff).
@@ -42,6 +46,18 @@ impl Answer {
             title,
             body: body.into(),
             hint: None,
+            page: true,
+        });
+        self
+    }
+
+    /// Adds a section of the server's own (warnings): never inside the content boundary.
+    pub fn add_note(&mut self, title: &'static str, body: impl Into<String>) -> &mut Answer {
+        self.sections.push(Section {
+            title,
+            body: body.into(),
+            hint: None,
+            page: false,
         });
         self
     }
@@ -57,6 +73,7 @@ impl Answer {
             title,
             body: body.into(),
             hint: Some(hint.into()),
+            page: true,
         });
         self
     }
@@ -65,6 +82,12 @@ impl Answer {
     /// line (largest first) and say how much was shown and what to do for the rest.
     pub fn render(&self, budget: usize) -> String {
         let mut sections = self.sections.clone();
+        // The boundary lines of the page sections come out of the budget first.
+        let marks = self.boundary.as_ref().map_or(0, |b| {
+            let pages = sections.iter().filter(|s| s.page).count();
+            pages * (b.start().len() + b.end().len() + 2)
+        });
+        let budget = budget.saturating_sub(marks);
         let size = |s: &[Section]| s.iter().map(|s| s.title.len() + s.body.len() + 6).sum();
         let mut total: usize = size(&sections);
         while total > budget {
@@ -95,10 +118,17 @@ impl Answer {
             out.push_str("### ");
             out.push_str(s.title);
             out.push('\n');
-            out.push_str(s.body.trim_end());
+            match &self.boundary {
+                Some(b) if s.page => {
+                    let body = agentbrowser_protocol::boundary::neutralise(&s.body)
+                        .unwrap_or_else(|| s.body.clone());
+                    out.push_str(&b.wrap(&body));
+                }
+                _ => out.push_str(s.body.trim_end()),
+            }
             out.push('\n');
         }
-        if out.len() > budget {
+        if out.len() > budget + marks {
             let kept = cut_at_line(&out, budget.saturating_sub(200)).to_string();
             out = format!(
                 "{kept}\n... cut: the answer was {} bytes, over the {budget}-byte limit",

@@ -101,20 +101,25 @@ impl McpServer {
         let cx = Ctx::new(self.conn.backend.clone(), self.conn.state.clone());
         let result = (tool.run)(cx.clone(), arguments).await;
         let warnings = cx.take_warnings();
+        let (boundary, max_output) = cx.bounds();
         match result {
             Ok(mut answer) => {
+                answer.boundary = boundary;
                 if !warnings.is_empty() {
-                    answer.add("Warnings", warnings.join("\n"));
+                    answer.add_note("Warnings", warnings.join("\n"));
                 }
-                success_result(&answer)
+                let budget = max_output
+                    .and_then(|m| usize::try_from(m).ok())
+                    .map_or(ANSWER_BUDGET, |m| m.min(ANSWER_BUDGET));
+                success_result(&answer, budget)
             }
             Err(e) => error_result(&e),
         }
     }
 }
 
-fn success_result(answer: &Answer) -> CallToolResult {
-    let mut content = vec![ContentBlock::text(answer.render(ANSWER_BUDGET))];
+fn success_result(answer: &Answer, budget: usize) -> CallToolResult {
+    let mut content = vec![ContentBlock::text(answer.render(budget))];
     for (data, mime) in &answer.images {
         content.push(ContentBlock::image(data.clone(), mime.clone()));
     }

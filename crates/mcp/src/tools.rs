@@ -118,6 +118,8 @@ pub struct Ctx {
     backend: Arc<dyn Backend>,
     state: Arc<Mutex<ConnState>>,
     warnings: Arc<Mutex<Vec<String>>>,
+    /// The content boundary and the output limit the answers of this call carried.
+    bounds: Arc<Mutex<(Option<boundary::Boundary>, Option<u64>)>>,
 }
 
 impl Ctx {
@@ -127,7 +129,16 @@ impl Ctx {
             backend,
             state,
             warnings: Default::default(),
+            bounds: Default::default(),
         }
+    }
+
+    /// The content boundary (the last one) and the output limit the answers of this call had.
+    pub fn bounds(&self) -> (Option<boundary::Boundary>, Option<u64>) {
+        self.bounds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The warnings the commands of this call gave (output less than asked).
@@ -151,6 +162,15 @@ impl Ctx {
                 frame: None,
             })
             .await;
+        {
+            let mut seen = self.bounds.lock().unwrap_or_else(|e| e.into_inner());
+            if r.boundary.is_some() {
+                seen.0 = r.boundary.clone();
+            }
+            if let Some(l) = &r.limit {
+                seen.1 = Some(l.max);
+            }
+        }
         if let Some(w) = r.warning {
             self.warnings
                 .lock()

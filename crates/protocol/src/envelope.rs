@@ -233,6 +233,13 @@ pub struct Response {
     /// A non-fatal note about the result (for example a truncation).
     #[serde(default)]
     pub warning: Option<String>,
+    /// With content boundaries on, for an answer of page content: the nonce and origin its
+    /// text is wrapped with (every string in `data` has the marker word neutralised).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<crate::boundary::Boundary>,
+    /// With a maximum output size: the size and how many characters of `data` were cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<crate::boundary::OutputLimit>,
 }
 
 impl Response {
@@ -246,6 +253,8 @@ impl Response {
             error: None,
             code: None,
             warning: None,
+            boundary: None,
+            limit: None,
         }
     }
 
@@ -265,6 +274,8 @@ impl Response {
             error: Some(bounded(message.into(), MAX_MESSAGE)),
             code: Some(code),
             warning: None,
+            boundary: None,
+            limit: None,
         }
     }
 

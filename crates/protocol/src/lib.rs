@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod boundary;
 pub mod caps;
 pub mod codes;
 pub mod commands;

@@ -21,3 +21,24 @@ pub fn text(action: &str, data: &Value) -> String {
         other => serde_json::to_string_pretty(other).unwrap_or_default(),
     })
 }
+
+/// The human text of a whole successful envelope: its result presented, cut to the session's
+/// maximum output size (with the notice after the content) and, for page content with content
+/// boundaries on, between the boundary's lines. The one rendering the CLI and MCP share.
+pub fn answer_text(response: &crate::Response) -> String {
+    let mut body = text(&response.action, &response.data);
+    let mut notice = None;
+    if let Some(limit) = &response.limit {
+        let max = usize::try_from(limit.max).unwrap_or(usize::MAX);
+        (body, notice) = crate::boundary::cut_text(&body, max, limit.cut);
+    }
+    let mut out = match &response.boundary {
+        Some(b) if !body.is_empty() => b.wrap(&crate::boundary::neutralise(&body).unwrap_or(body)),
+        _ => body,
+    };
+    if let Some(n) = notice {
+        out.push('\n');
+        out.push_str(&n);
+    }
+    out
+}

@@ -54,6 +54,7 @@ from .results import Dialog, DialogResult, DialogStatus, Navigation, SnapshotDif
 from .session import RESTORE_STATUSES as RESTORE_STATUSES
 from .session import SAVE_STATUSES as SAVE_STATUSES
 from .session import BrowserResponse, CloseResult, LaunchResult, SessionStatus
+from .boundary import ContentBoundary, OutputLimit
 from .session import SessionId
 from .devtools import DevToolsEndpoint
 from .snapshot import DeltaKind as DeltaKind
@@ -94,6 +95,8 @@ __all__ = [
     "StateListing",
     "SnapshotDiff",
     "BrowserResponse",
+    "ContentBoundary",
+    "OutputLimit",
     "CloseResult",
     "LaunchResult",
     "SessionStatus",

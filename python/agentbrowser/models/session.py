@@ -12,6 +12,7 @@ from .. import _decode as d
 from .. import _wire_types as w
 from .._version import __version__
 from ._bounded import Bounded
+from .boundary import ContentBoundary, OutputLimit
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -26,6 +27,10 @@ class BrowserResponse(Bounded):
     error: str | None = None
     code: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: With content boundaries on, for an answer of page content: its boundary.
+    boundary: ContentBoundary | None = None
+    #: With a maximum output size: the size and how much of ``data`` was cut.
+    limit: OutputLimit | None = None
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> BrowserResponse:
@@ -41,6 +46,8 @@ class BrowserResponse(Bounded):
             error=d.opt_str(m, raw, "error"),
             code=d.opt_str(m, raw, "code"),
             raw=raw,
+            boundary=ContentBoundary.from_raw(raw["boundary"]) if raw.get("boundary") is not None else None,
+            limit=OutputLimit.from_raw(raw["limit"]) if raw.get("limit") is not None else None,
         )
 
 

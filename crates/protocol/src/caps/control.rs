@@ -96,11 +96,31 @@ pub struct LaunchParams {
     /// local files (Chromium's `--allow-file-access-from-files`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_file_access: Option<bool>,
+    /// Wrap every answer of page content in boundary lines with the session's random nonce and
+    /// the page's origin (`boundary` in the envelope; marker words in page text neutralised).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_boundaries: Option<bool>,
+    /// The largest answer in characters: longer data has its longest strings cut, and the
+    /// envelope's `limit` and `warning` say how much.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = crate::boundary::MIN_MAX_OUTPUT))]
+    pub max_output: Option<u64>,
 }
 
 impl Validate for LaunchParams {
     fn validate(&self) -> Result<(), String> {
         crate::domains::launch_conflicts(self)?;
+        if let Some(m) = self.max_output
+            && m < crate::boundary::MIN_MAX_OUTPUT
+        {
+            return invalid(
+                "maxOutput",
+                format!(
+                    "{m} characters; use at least {} (or leave it out for no limit)",
+                    crate::boundary::MIN_MAX_OUTPUT
+                ),
+            );
+        }
         match self.proxy() {
             Some(p) => {
                 p.resolve()?;
