@@ -13,6 +13,7 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::audit::*;
+pub use caps::auth::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::state::*;
