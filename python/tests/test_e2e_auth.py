@@ -118,3 +118,23 @@ def test_auth_vault_without_a_key(site: str, vault: Path, monkeypatch: pytest.Mo
             b.auth.save("shop", url=f"{site}/login", username="bob", password=PASSWORD)
         assert e.value.code == "auth_key_missing"
         assert not vault.exists() or not any(vault.iterdir())
+
+
+def test_auth_login_mcp_tool(site: str, vault: Path, agentbrowser_bin: Path) -> None:
+    from test_e2e_mcp import call, error, stdio
+
+    with Browser.launch(LaunchOptions(timeout_ms=20000)) as b:
+        b.auth.save("shop", url=f"{site}/login", username="bob", password=PASSWORD)
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--caps", "storage") as session:
+            done = await call(session, "browser_auth_login", name="shop")
+            assert "logged in as bob with shop" in done and f"now {site}/home" in done, done
+            who = await call(session, "browser_evaluate", function="() => document.getElementById('who').textContent")
+            assert "Logged in as bob" in who, who
+            assert PASSWORD not in done
+            missing = await error(session, "browser_auth_login", name="nobody")
+            assert "no entry" in missing, missing
+
+    asyncio.run(main())
+    assert len(POSTS) == 1

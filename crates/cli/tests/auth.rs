@@ -69,14 +69,14 @@ fn decode(s: &str) -> String {
     let mut out = vec![];
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) =
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Ok(v) =
                 u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or(""), 16)
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -168,6 +168,16 @@ fn serve(stream: std::net::TcpStream, posts: &Mutex<Vec<String>>) -> std::io::Re
                        pw.replaceWith(t); }, {once: true});",
                 ),
             ),
+            (_, "/spa") => (
+                "200 OK",
+                "",
+                form(
+                    "const f = document.querySelector('form'); f.addEventListener('submit', e => {\
+                       e.preventDefault();\
+                       fetch('/login', {method: 'POST', body: new URLSearchParams(new FormData(f))})\
+                         .then(r => { document.title = r.ok ? 'Signed in' : 'Refused'; }); });",
+                ),
+            ),
             (_, "/inert") => (
                 "200 OK",
                 "",
@@ -206,6 +216,13 @@ fn vault_env(dir: &std::path::Path, key: bool) -> Vec<(String, String)> {
     env
 }
 
+/// A login site and a session (tagged `tag`) with a vault, with or without a key.
+fn setup(tag: &str, key: bool) -> (LoginSite, Cli, Vec<(String, String)>) {
+    let cli = Cli::new(tag);
+    let env = vault_env(cli.dir.path(), key);
+    (LoginSite::start(), cli, env)
+}
+
 /// Runs one command with `--json`, the environment and `stdin`; its envelope and raw stdout.
 fn run(cli: &Cli, env: &[(String, String)], stdin: &str, args: &[&str]) -> (Value, String) {
     let mut c = cli.command();
@@ -237,6 +254,62 @@ fn run(cli: &Cli, env: &[(String, String)], stdin: &str, args: &[&str]) -> (Valu
     (v, text)
 }
 
+/// `auth save NAME --url <site PATH> --username alice --password-stdin [EXTRA...]` with the
+/// password on stdin; its envelope.
+fn save(
+    cli: &Cli,
+    env: &[(String, String)],
+    site: &LoginSite,
+    name: &str,
+    path: &str,
+    extra: &[&str],
+) -> Value {
+    save_with(cli, env, site, name, path, PASSWORD, extra).0
+}
+
+/// [`save`] with `stdin` given: its envelope and raw output.
+fn save_with(
+    cli: &Cli,
+    env: &[(String, String)],
+    site: &LoginSite,
+    name: &str,
+    path: &str,
+    stdin: &str,
+    extra: &[&str],
+) -> (Value, String) {
+    let url = site.url(path);
+    let mut args = vec![
+        "auth",
+        "save",
+        name,
+        "--url",
+        &url,
+        "--username",
+        "alice",
+        "--password-stdin",
+    ];
+    args.extend_from_slice(extra);
+    run(cli, env, stdin, &args)
+}
+
+/// The network log's detail of the session's one POST, and the raw output.
+fn post_detail(cli: &Cli, env: &[(String, String)]) -> (Value, String) {
+    let (log, _) = run(cli, env, "", &["network", "requests"]);
+    let post = log["data"]["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["method"] == "POST")
+        .unwrap_or_else(|| panic!("no POST in {log}"))
+        .clone();
+    run(
+        cli,
+        env,
+        "",
+        &["network", "request", post["id"].as_str().unwrap()],
+    )
+}
+
 /// Every file under `dir` (recursively) with its bytes.
 fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut out = vec![];
@@ -260,24 +333,16 @@ fn contains(hay: &[u8], needle: &str) -> bool {
 
 #[test]
 fn auth_login_logs_in_and_the_password_appears_nowhere() {
-    let site = LoginSite::start();
-    let cli = Cli::new("auth-login");
-    let env = vault_env(cli.dir.path(), true);
+    let (site, cli, env) = setup("auth-login", true);
     let mut seen = String::new();
-    let (saved, out) = run(
+    let (saved, out) = save_with(
         &cli,
         &env,
+        &site,
+        "site",
+        "/login",
         &format!("{PASSWORD}\n"),
-        &[
-            "auth",
-            "save",
-            "site",
-            "--url",
-            &site.url("/login"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
+        &[],
     );
     seen.push_str(&out);
     assert_eq!(saved["success"], true, "{saved}");
@@ -347,21 +412,7 @@ fn auth_login_logs_in_and_the_password_appears_nowhere() {
     );
 
     // The request log's detail of the post has it redacted too.
-    let (log, out) = run(&cli, &env, "", &["network", "requests"]);
-    seen.push_str(&out);
-    let post = log["data"]["requests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["method"] == "POST")
-        .unwrap_or_else(|| panic!("no POST in {log}"))
-        .clone();
-    let (detail, out) = run(
-        &cli,
-        &env,
-        "",
-        &["network", "request", post["id"].as_str().unwrap()],
-    );
+    let (detail, out) = post_detail(&cli, &env);
     seen.push_str(&out);
     assert_eq!(detail["success"], true, "{detail}");
     assert!(detail.to_string().contains("pass=<redacted>"), "{detail}");
@@ -410,24 +461,8 @@ fn auth_login_logs_in_and_the_password_appears_nowhere() {
 
 #[test]
 fn a_swapped_password_field_is_refused_and_nothing_is_posted() {
-    let site = LoginSite::start();
-    let cli = Cli::new("auth-swap");
-    let env = vault_env(cli.dir.path(), true);
-    let (saved, _) = run(
-        &cli,
-        &env,
-        PASSWORD,
-        &[
-            "auth",
-            "save",
-            "swap",
-            "--url",
-            &site.url("/swap"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
-    );
+    let (site, cli, env) = setup("auth-swap", true);
+    let saved = save(&cli, &env, &site, "swap", "/swap", &[]);
     assert_eq!(saved["success"], true, "{saved}");
     let (login, out) = run(&cli, &env, "", &["auth", "login", "swap"]);
     assert_eq!(login["success"], false, "{login}");
@@ -457,21 +492,7 @@ fn a_swapped_password_field_is_refused_and_nothing_is_posted() {
     );
 
     // A password input replaced by another password input (same selector, another element).
-    let (saved, _) = run(
-        &cli,
-        &env,
-        PASSWORD,
-        &[
-            "auth",
-            "save",
-            "twin",
-            "--url",
-            &site.url("/twin"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
-    );
+    let saved = save(&cli, &env, &site, "twin", "/twin", &[]);
     assert_eq!(saved["success"], true, "{saved}");
     let (login, _) = run(&cli, &env, "", &["auth", "login", "twin"]);
     assert_eq!(login["code"], "auth_fields_changed", "{login}");
@@ -486,21 +507,7 @@ fn a_swapped_password_field_is_refused_and_nothing_is_posted() {
     assert!(site.posts().is_empty(), "posted: {:?}", site.posts());
 
     // A submit that is cancelled is not reported as a login.
-    let (saved, _) = run(
-        &cli,
-        &env,
-        PASSWORD,
-        &[
-            "auth",
-            "save",
-            "inert",
-            "--url",
-            &site.url("/inert"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
-    );
+    let saved = save(&cli, &env, &site, "inert", "/inert", &[]);
     assert_eq!(saved["success"], true, "{saved}");
     let (login, _) = run(&cli, &env, "", &["auth", "login", "inert"]);
     assert_eq!(login["code"], "auth_not_submitted", "{login}");
@@ -508,25 +515,42 @@ fn a_swapped_password_field_is_refused_and_nothing_is_posted() {
 }
 
 #[test]
-fn a_vault_needs_a_key_and_the_password_comes_from_stdin() {
-    let site = LoginSite::start();
-    let cli = Cli::new("auth-nokey");
-    let env = vault_env(cli.dir.path(), false);
-    let (saved, _) = run(
+fn a_form_taken_over_by_its_script_is_submitted_without_a_navigation() {
+    let (site, cli, env) = setup("auth-spa", true);
+    let saved = save(
         &cli,
         &env,
-        PASSWORD,
-        &[
-            "auth",
-            "save",
-            "site",
-            "--url",
-            &site.url("/login"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
+        &site,
+        "spa",
+        "/spa",
+        &["--submit-selector", "button"],
     );
+    assert_eq!(saved["success"], true, "{saved}");
+    let (login, out) = run(&cli, &env, "", &["auth", "login", "spa"]);
+    assert_eq!(login["success"], true, "{login}");
+    assert_eq!(login["data"]["navigated"], false, "{login}");
+    assert_eq!(login["data"]["selectors"]["submit"], "button");
+    assert!(!out.contains(PASSWORD));
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || cli
+            .eval("document.title")
+            == "Signed in"),
+        "the script's post was not accepted: {:?}",
+        site.posts()
+    );
+    assert_eq!(site.posts().len(), 1);
+    let (detail, out) = post_detail(&cli, &env);
+    assert!(detail.to_string().contains("pass=<redacted>"), "{detail}");
+    assert!(
+        !out.contains(PASSWORD) && !out.contains("Tr0ub4dor%263+horse"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_vault_needs_a_key_and_the_password_comes_from_stdin() {
+    let (site, cli, env) = setup("auth-nokey", false);
+    let saved = save(&cli, &env, &site, "site", "/login", &[]);
     assert_eq!(saved["code"], "auth_key_missing", "{saved}");
     assert!(
         saved["error"]
@@ -541,21 +565,7 @@ fn a_vault_needs_a_key_and_the_password_comes_from_stdin() {
     );
 
     // An empty stdin is refused before anything is sent.
-    let (empty, _) = run(
-        &cli,
-        &env,
-        "",
-        &[
-            "auth",
-            "save",
-            "site",
-            "--url",
-            &site.url("/login"),
-            "--username",
-            "alice",
-            "--password-stdin",
-        ],
-    );
+    let (empty, _) = save_with(&cli, &env, &site, "site", "/login", "", &[]);
     assert_eq!(empty["code"], "invalid_argument", "{empty}");
     assert!(
         empty["error"].as_str().unwrap().contains("stdin"),
@@ -565,22 +575,14 @@ fn a_vault_needs_a_key_and_the_password_comes_from_stdin() {
     // A key file works where the environment has none; a bad name is refused with the rule.
     let key_file = cli.dir.path().join("key");
     std::fs::write(&key_file, KEY).unwrap();
-    let (saved, _) = run(
+    let (saved, _) = save_with(
         &cli,
         &env,
+        &site,
+        "site",
+        "/login",
         PASSWORD,
-        &[
-            "auth",
-            "save",
-            "site",
-            "--url",
-            &site.url("/login"),
-            "--username",
-            "alice",
-            "--password-stdin",
-            "--key-file",
-            key_file.to_str().unwrap(),
-        ],
+        &["--key-file", key_file.to_str().unwrap()],
     );
     assert_eq!(saved["success"], true, "{saved}");
     let (listed, _) = run(&cli, &env, "", &["auth", "list"]);

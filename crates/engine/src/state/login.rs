@@ -91,11 +91,11 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
     }
     check_field(&page, &pass, true, None, "password").await?;
     check_field(&page, &user, false, None, "username").await?;
-    fill(&page, &user, &entry.username, "username", cx.limits).await?;
+    fill(&page, &user, &entry.username, "username", fresh(cx.limits)).await?;
     // The username's input may have made the page change the password field: look again.
     same_field(cx, &pass, "password").await?;
     check_field(&page, &pass, true, None, "password").await?;
-    fill(&page, &pass, &entry.password, "password", cx.limits).await?;
+    fill(&page, &pass, &entry.password, "password", fresh(cx.limits)).await?;
     // Last look before submitting: both fields are the ones the selectors find, still hold
     // what was filled, and the password field is still a password input.
     same_field(cx, &user, "username").await?;
@@ -111,12 +111,24 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
     };
     let nav_before = page.state().nav_started_seq;
     let doc_before = page.state().document_seq;
+    let scoped = FrameTarget::scoped(&page);
+    // The submit event is kept (read after it was dispatched, its `defaultPrevented` says
+    // whether the page's scripts took it over); the mark tells this document from the next.
+    let mark = format!(
+        "agb-{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
     world::evaluate_value(
         &page,
-        &FrameTarget::scoped(&page),
-        "(() => { globalThis.__agbAuthSubmitted = false; \
-          document.addEventListener('submit', () => { globalThis.__agbAuthSubmitted = true; }, \
-          { capture: true, once: true }); return true; })()",
+        &scoped,
+        &format!(
+            "(() => {{ globalThis.__agbAuth = {{ mark: {m}, event: null }}; \
+              document.addEventListener('submit', e => {{ globalThis.__agbAuth.event = e; }}, \
+              {{ capture: true, once: true }}); return true; }})()",
+            m = json!(mark)
+        ),
     )
     .await?;
     let submit = match &submit_sel {
@@ -128,28 +140,50 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
                 new_tab: false,
                 modifiers: 0,
             };
-            actions::mutate(&page, &button.id, click, None, false, cx.limits).await?;
+            actions::mutate(&page, &button.id, click, None, false, fresh(cx.limits)).await?;
             AuthSubmit::Click
         }
         None => {
             // The password field has the focus since its fill.
-            actions::press(&page, "Enter", None, false, cx.limits).await?;
+            actions::press(&page, "Enter", None, false, fresh(cx.limits)).await?;
             AuthSubmit::Enter
         }
     };
-    let state = page.state();
-    let navigated = state.document_seq > doc_before;
-    let submitted = state.nav_started_seq > nav_before
-        || navigated
-        || world::evaluate_value(
-            &page,
-            &FrameTarget::scoped(&page),
-            "globalThis.__agbAuthSubmitted === true",
+    let seen = world::evaluate_value(
+        &page,
+        &scoped,
+        "(() => { const a = globalThis.__agbAuth; return a ? { mark: a.mark, fired: !!a.event, \
+          prevented: !!(a.event && a.event.defaultPrevented) } : null; })()",
+    )
+    .await
+    .unwrap_or(Value::Null);
+    let flag = |k: &str| seen.get(k).and_then(Value::as_bool) == Some(true);
+    let same_document =
+        seen.get("mark") == Some(&json!(mark)) && page.state().document_seq == doc_before;
+    let navigating = !same_document
+        || (flag("fired") && !flag("prevented"))
+        || page.state().nav_started_seq > nav_before;
+    if navigating {
+        // The form's navigation may start a moment after the click: wait for its document.
+        page.wait_for(
+            deadline,
+            "the submitted login form's response page to load",
+            |s| s.document_seq > doc_before && s.reached(&s.loader_id, LoadState::Load),
         )
         .await
-        .ok()
-            == Some(Value::Bool(true));
-    if !submitted {
+        .map_err(|e| {
+            EngineError::new(
+                e.code,
+                format!(
+                    "the login form was submitted but its response page did not load: {}",
+                    e.message
+                ),
+            )
+        })?;
+    } else if flag("fired") {
+        // The page's script took the submission over (no navigation of its own yet).
+        actions::settle(&page, nav_before, doc_before, deadline, false).await?;
+    } else {
         return Err(EngineError::new(
             ErrorCode::AuthNotSubmitted,
             format!(
@@ -161,7 +195,10 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
             ),
         ));
     }
-    let (url, title) = page.location().await?;
+    let navigated = page.state().document_seq > doc_before;
+    let (mut url, title) = page.location().await?;
+    // A form sent with GET carries the password in the URL it lands on.
+    crate::secrets::redact(&mut url);
     Ok(AuthLoggedIn {
         name: entry.name.clone(),
         username: entry.username.clone(),
@@ -176,6 +213,17 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
             submit: submit_sel,
         },
     })
+}
+
+/// The command's limits with the actionability wait starting now: each of the login's actions
+/// gets its own (the navigation and the waits before it used the command's).
+fn fresh(limits: actions::Limits) -> actions::Limits {
+    actions::Limits {
+        deadline: limits.deadline,
+        actionable: limits
+            .deadline
+            .min(Instant::now() + actions::ACTIONABLE_DEFAULT),
+    }
 }
 
 /// The `auth_fields_changed` error.
