@@ -33,7 +33,7 @@ from .browser import (
     Tabs,
 )
 from .browser import Frame, Frames
-from .browser import Cookies, State, Storage
+from .browser import Auth, Cookies, State, Storage
 from .browser import Network
 from .models import ProxyConfig, Route, RouteResponse
 from .errors import (
@@ -49,6 +49,7 @@ from .errors import (
     NativeParseError,
     RestoreSaveError,
     StateDecryptError,
+    AuthVaultError,
     StaleRefError,
 )
 from .models import (
@@ -116,6 +117,7 @@ from .models import (
     WaitResult,
 )
 from .models.state import Cookie, StateFile, StateListing
+from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models import NetworkRequest, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions
 from ._session_id import session_id
@@ -127,6 +129,7 @@ if TYPE_CHECKING:
         AsyncClipboard,
         AsyncCookies,
         AsyncState,
+        AsyncAuth,
         AsyncStorage,
         AsyncDiagnostics,
         AsyncDialogs,
@@ -151,6 +154,7 @@ _ASYNC = frozenset(
     | {"AsyncScroll", "AsyncClipboard"}
     | {"AsyncFrame", "AsyncFrames"}
     | {"AsyncCookies", "AsyncStorage", "AsyncState"}
+    | {"AsyncAuth"}
     | {"AsyncNetwork"}
 )
 
@@ -193,6 +197,12 @@ __all__ = [
     "StateDecryptError",
     "StateFile",
     "StateListing",
+    "Auth",
+    "AsyncAuth",
+    "AuthEntry",
+    "AuthListing",
+    "AuthLogin",
+    "AuthVaultError",
     "Network",
     "ProxyConfig",
     "Route",

@@ -19,6 +19,7 @@ from typing import Any, TypeAlias, TypeVar
 from . import _wire_types as w
 from .errors import FrameLookupError, error_for
 from .models.state import SAME_SITE_VALUES, Cookie, StateListing
+from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models import (
     CONSOLE_LEVELS,
     IMAGE_FORMATS,
@@ -425,13 +426,15 @@ def cookies_set(
     return len(w.decode_result("cookies_set", data).set)
 
 
-def cookies_clear(url: str | None, domain: str | None) -> Op[int]:
-    """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
+def cookies_clear(url: str | None, domain: str | None, name: str | None = None) -> Op[int]:
+    """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
     params: dict[str, Any] = {}
     if url is not None:
         params["url"] = url
     if domain is not None:
         params["domain"] = domain
+    if name is not None:
+        params["name"] = name
     data = yield Call("cookies_clear", params)
     return w.decode_result("cookies_clear", data).removed
 
@@ -516,6 +519,74 @@ def state_clean(days: int) -> Op[tuple[Path, ...]]:
         raise ValueError(f"days must be an int >= 0, got {days!r}")
     data = yield Call("state_clean", {"olderThanDays": days})
     return tuple(Path(p) for p in w.decode_result("state_clean", data).removed)
+
+# --- auth vault (issue 16) ---
+
+
+def _vault_name(what: str, name: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{what} needs a vault entry name, got {name!r}")
+    return name
+
+
+def auth_save(
+    name: str,
+    url: str,
+    username: str,
+    password: str,
+    username_selector: str | None,
+    password_selector: str | None,
+    submit_selector: str | None,
+    key_file: str | os.PathLike[str] | None,
+) -> Op[AuthEntry]:
+    """Save a login to the vault (encrypted); answers the entry without its password."""
+    if not isinstance(password, str) or not password:
+        raise ValueError("auth.save() needs a non-empty password string")
+    params: dict[str, Any] = {
+        "name": _vault_name("auth.save()", name),
+        "url": url,
+        "username": username,
+        "password": password,
+    }
+    for k, v in (("usernameSelector", username_selector), ("passwordSelector", password_selector), ("submitSelector", submit_selector)):
+        if v is not None:
+            params[k] = v
+    _key_file(params, key_file)
+    data = yield Call("auth_save", params)
+    return AuthEntry.from_wire(w.decode_result("auth_save", data).entry)
+
+
+def auth_login(name: str, navigate: bool, key_file: str | os.PathLike[str] | None) -> Op[AuthLogin]:
+    """Log in with a vault entry; answers only when the form was submitted."""
+    params: dict[str, Any] = {"name": _vault_name("auth.login()", name)}
+    if not navigate:
+        params["navigate"] = False
+    _key_file(params, key_file)
+    data = yield Call("auth_login", params)
+    return AuthLogin.from_wire(w.decode_result("auth_login", data), data)
+
+
+def auth_list(key_file: str | os.PathLike[str] | None) -> Op[AuthListing]:
+    """The vault's entries."""
+    params: dict[str, Any] = {}
+    _key_file(params, key_file)
+    data = yield Call("auth_list", params)
+    return AuthListing.from_wire(w.decode_result("auth_list", data), data)
+
+
+def auth_show(name: str, key_file: str | os.PathLike[str] | None) -> Op[AuthEntry]:
+    """One vault entry without its password."""
+    params: dict[str, Any] = {"name": _vault_name("auth.show()", name)}
+    _key_file(params, key_file)
+    data = yield Call("auth_show", params)
+    return AuthEntry.from_wire(w.decode_result("auth_show", data).entry)
+
+
+def auth_delete(name: str) -> Op[Path]:
+    """Remove a vault entry; answers the file removed."""
+    data = yield Call("auth_delete", {"name": _vault_name("auth.delete()", name)})
+    return Path(w.decode_result("auth_delete", data).path)
+
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     """The JSON value of a JavaScript expression."""

@@ -44,6 +44,10 @@ _SameSite = cast("_d.Check[SameSite]", _d.literal(("Strict", "Lax", "None")))
 StorageArea = Literal["local", "session"]
 _StorageArea = cast("_d.Check[StorageArea]", _d.literal(("local", "session")))
 
+#: How `auth_login` submitted the form.
+AuthSubmit = Literal["click", "enter"]
+_AuthSubmit = cast("_d.Check[AuthSubmit]", _d.literal(("click", "enter")))
+
 #: Where a read's content came from.
 ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html"]
 _ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html")))
@@ -1553,6 +1557,189 @@ class StateRemoved:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StateRemoved."""
         o = _d.Fields("StateRemoved", raw, path)
         return cls(removed=o.req("removed", _d.array(_d.string)))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthSaved:
+    """Result of `auth_save`."""
+
+    entry: AuthEntry
+    """The entry saved (without its password)."""
+    replaced: bool
+    """Whether an entry of that name was replaced."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthSaved:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthSaved."""
+        o = _d.Fields("AuthSaved", raw, path)
+        return cls(entry=o.req("entry", AuthEntry.decode), replaced=o.req("replaced", _d.boolean))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthEntry:
+    """A vault entry without its password."""
+
+    name: str
+    """Its name."""
+    url: str
+    """The login page's URL."""
+    username: str
+    """The username."""
+    username_selector: str | None
+    """The username field's selector, when one was saved."""
+    password_selector: str | None
+    """The password field's selector, when one was saved."""
+    submit_selector: str | None
+    """The submit button's selector, when one was saved."""
+    saved_at: int
+    """When it was saved, in seconds since the Unix epoch."""
+    path: str
+    """Its file."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthEntry:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthEntry."""
+        o = _d.Fields("AuthEntry", raw, path)
+        return cls(
+            name=o.req("name", _d.string),
+            url=o.req("url", _d.string),
+            username=o.req("username", _d.string),
+            username_selector=o.opt("usernameSelector", _d.string),
+            password_selector=o.opt("passwordSelector", _d.string),
+            submit_selector=o.opt("submitSelector", _d.string),
+            saved_at=o.req("savedAt", _INT_0_TO_ANY),
+            path=o.req("path", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthLoggedIn:
+    """Result of `auth_login`: returned only when the form was submitted."""
+
+    name: str
+    """The entry's name."""
+    username: str
+    """The username filled."""
+    login_url: str
+    """The page the fields were filled on."""
+    url: str
+    """The active tab's URL after the submission settled."""
+    title: str
+    """The active tab's title then."""
+    submit: AuthSubmit
+    """How the form was submitted."""
+    navigated: bool
+    """Whether the submission loaded a new document."""
+    selectors: AuthSelectors
+    """The selectors used for the username, password and submit button (`null` submit: Enter)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthLoggedIn:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthLoggedIn."""
+        o = _d.Fields("AuthLoggedIn", raw, path)
+        return cls(
+            name=o.req("name", _d.string),
+            username=o.req("username", _d.string),
+            login_url=o.req("loginUrl", _d.string),
+            url=o.req("url", _d.string),
+            title=o.req("title", _d.string),
+            submit=o.req("submit", _AuthSubmit),
+            navigated=o.req("navigated", _d.boolean),
+            selectors=o.req("selectors", AuthSelectors.decode),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthSelectors:
+    """The selectors a login used."""
+
+    username: str
+    """The username field's."""
+    password: str
+    """The password field's."""
+    submit: str | None
+    """The submit button's (`null`: Enter in the password field)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthSelectors:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthSelectors."""
+        o = _d.Fields("AuthSelectors", raw, path)
+        return cls(
+            username=o.req("username", _d.string),
+            password=o.req("password", _d.string),
+            submit=o.opt("submit", _d.string),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthListOutput:
+    """Result of `auth_list`."""
+
+    directory: str
+    """The vault directory."""
+    entries: tuple[AuthEntry, ...]
+    """Its entries by name (at most 1000)."""
+    unreadable: tuple[AuthUnreadable, ...]
+    """Files that could not be decrypted or read (another key, damaged)."""
+    truncated: bool
+    """Whether the list was cut at 1000."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthListOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthListOutput."""
+        o = _d.Fields("AuthListOutput", raw, path)
+        return cls(
+            directory=o.req("directory", _d.string),
+            entries=o.req("entries", _d.array(AuthEntry.decode)),
+            unreadable=o.req("unreadable", _d.array(AuthUnreadable.decode)),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthUnreadable:
+    """A vault file that could not be read."""
+
+    path: str
+    """Its file."""
+    reason: str
+    """Why."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthUnreadable:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthUnreadable."""
+        o = _d.Fields("AuthUnreadable", raw, path)
+        return cls(path=o.req("path", _d.string), reason=o.req("reason", _d.string))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthShown:
+    """Result of `auth_show`."""
+
+    entry: AuthEntry
+    """The entry (without its password)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthShown:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthShown."""
+        o = _d.Fields("AuthShown", raw, path)
+        return cls(entry=o.req("entry", AuthEntry.decode))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthDeleted:
+    """Result of `auth_delete`."""
+
+    name: str
+    """The entry's name."""
+    path: str
+    """The file removed."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> AuthDeleted:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as AuthDeleted."""
+        o = _d.Fields("AuthDeleted", raw, path)
+        return cls(name=o.req("name", _d.string), path=o.req("path", _d.string))
 
 
 @dataclass(frozen=True, slots=True)
@@ -3124,6 +3311,16 @@ StateShowOutputActions = Literal["state_show"]
 StateRenamedActions = Literal["state_rename"]
 #: The actions whose result is StateRemoved.
 StateRemovedActions = Literal["state_clear", "state_clean"]
+#: The actions whose result is AuthSaved.
+AuthSavedActions = Literal["auth_save"]
+#: The actions whose result is AuthLoggedIn.
+AuthLoggedInActions = Literal["auth_login"]
+#: The actions whose result is AuthListOutput.
+AuthListOutputActions = Literal["auth_list"]
+#: The actions whose result is AuthShown.
+AuthShownActions = Literal["auth_show"]
+#: The actions whose result is AuthDeleted.
+AuthDeletedActions = Literal["auth_delete"]
 #: The actions whose result is ReadOutput.
 ReadOutputActions = Literal["read"]
 #: The actions whose result is WaitOutput.
@@ -3308,6 +3505,11 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "state_rename": StateRenamed.decode,
         "state_clear": StateRemoved.decode,
         "state_clean": StateRemoved.decode,
+        "auth_save": AuthSaved.decode,
+        "auth_login": AuthLoggedIn.decode,
+        "auth_list": AuthListOutput.decode,
+        "auth_show": AuthShown.decode,
+        "auth_delete": AuthDeleted.decode,
         "read": ReadOutput.decode,
         "wait": WaitOutput.decode,
         "screenshot": ScreenshotOutput.decode,
@@ -3503,6 +3705,26 @@ def decode_result(action: StateRenamedActions, raw: object) -> StateRenamed: ...
 
 @overload
 def decode_result(action: StateRemovedActions, raw: object) -> StateRemoved: ...
+
+
+@overload
+def decode_result(action: AuthSavedActions, raw: object) -> AuthSaved: ...
+
+
+@overload
+def decode_result(action: AuthLoggedInActions, raw: object) -> AuthLoggedIn: ...
+
+
+@overload
+def decode_result(action: AuthListOutputActions, raw: object) -> AuthListOutput: ...
+
+
+@overload
+def decode_result(action: AuthShownActions, raw: object) -> AuthShown: ...
+
+
+@overload
+def decode_result(action: AuthDeletedActions, raw: object) -> AuthDeleted: ...
 
 
 @overload

@@ -79,6 +79,7 @@ from .models._actionable import Actionable
 from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.network import HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
@@ -151,6 +152,8 @@ class AsyncBrowser:
         self.cookies = AsyncCookies(self)
         #: State files: ``browser.state.save()``, ``load(path)``, ``list()``, ``show``, ``rename``, ``clear``, ``clean``.
         self.state = AsyncState(self)
+        #: The auth vault: ``await browser.auth.save(...)``, ``login(name)``, ``list()``, ``show``, ``delete``.
+        self.auth = AsyncAuth(self)
         #: Request interception: ``browser.network.route(glob, ...)``, ``unroute``, ``routes``, ``headers``, ``credentials``.
         self.network = AsyncNetwork(self)
         self.native = AsyncNative(self)
@@ -1200,9 +1203,9 @@ class AsyncCookies:
             _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
         )
 
-    async def clear(self, *, url: str | None = None, domain: str | None = None) -> int:
-        """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
-        return await self._b._drive(_ops.cookies_clear(url, domain))
+    async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
+        return await self._b._drive(_ops.cookies_clear(url, domain, name))
 
     def __repr__(self) -> str:
         return f"<AsyncCookies of {self._b!r}>"
@@ -1232,6 +1235,52 @@ class AsyncStorage:
 
     def __repr__(self) -> str:
         return f"<AsyncStorage of {self._b!r}>"
+
+
+class AsyncAuth:
+    """The auth vault: logins saved encrypted under the state key (the session needs
+    ``AGENTBROWSER_ENCRYPTION_KEY`` or a ``key_file``), filled and submitted by :meth:`login`.
+    Passwords go in and never come back out."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    async def save(
+        self,
+        name: str,
+        *,
+        url: str,
+        username: str,
+        password: str,
+        username_selector: str | None = None,
+        password_selector: str | None = None,
+        submit_selector: str | None = None,
+        key_file: str | os.PathLike[str] | None = None,
+    ) -> AuthEntry:
+        """Save (or replace) a login; answers the entry without its password."""
+        return await self._b._drive(
+            _ops.auth_save(name, url, username, password, username_selector, password_selector, submit_selector, key_file)
+        )
+
+    async def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
+        """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
+        not swapped), submit; raises unless the form was submitted."""
+        return await self._b._drive(_ops.auth_login(name, navigate, key_file))
+
+    async def list(self, *, key_file: str | os.PathLike[str] | None = None) -> AuthListing:
+        """The vault's entries (no passwords)."""
+        return await self._b._drive(_ops.auth_list(key_file))
+
+    async def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
+        """One entry without its password."""
+        return await self._b._drive(_ops.auth_show(name, key_file))
+
+    async def delete(self, name: str) -> Path:
+        """Remove an entry; answers the file removed."""
+        return await self._b._drive(_ops.auth_delete(name))
+
+    def __repr__(self) -> str:
+        return f"<AsyncAuth of {self._b!r}>"
 
 
 class AsyncState:

@@ -81,6 +81,7 @@ from .models._actionable import Actionable
 from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.network import HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
@@ -153,6 +154,8 @@ class Browser:
         self.cookies = Cookies(self)
         #: State files: ``browser.state.save()``, ``load(path)``, ``list()``, ``show``, ``rename``, ``clear``, ``clean``.
         self.state = State(self)
+        #: The auth vault: ``browser.auth.save(...)``, ``login(name)``, ``list()``, ``show``, ``delete``.
+        self.auth = Auth(self)
         #: Request interception: ``browser.network.route(glob, ...)``, ``unroute``, ``routes``, ``headers``, ``credentials``.
         self.network = Network(self)
         self.native = Native(self)
@@ -1210,9 +1213,9 @@ class Cookies:
             _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
         )
 
-    def clear(self, *, url: str | None = None, domain: str | None = None) -> int:
-        """Remove every cookie (or those of ``url`` or ``domain``); answers how many."""
-        return self._b._drive(_ops.cookies_clear(url, domain))
+    def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
+        return self._b._drive(_ops.cookies_clear(url, domain, name))
 
     def __repr__(self) -> str:
         return f"<Cookies of {self._b!r}>"
@@ -1242,6 +1245,52 @@ class Storage:
 
     def __repr__(self) -> str:
         return f"<Storage of {self._b!r}>"
+
+
+class Auth:
+    """The auth vault: logins saved encrypted under the state key (the session needs
+    ``AGENTBROWSER_ENCRYPTION_KEY`` or a ``key_file``), filled and submitted by :meth:`login`.
+    Passwords go in and never come back out."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def save(
+        self,
+        name: str,
+        *,
+        url: str,
+        username: str,
+        password: str,
+        username_selector: str | None = None,
+        password_selector: str | None = None,
+        submit_selector: str | None = None,
+        key_file: str | os.PathLike[str] | None = None,
+    ) -> AuthEntry:
+        """Save (or replace) a login; answers the entry without its password."""
+        return self._b._drive(
+            _ops.auth_save(name, url, username, password, username_selector, password_selector, submit_selector, key_file)
+        )
+
+    def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
+        """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
+        not swapped), submit; raises unless the form was submitted."""
+        return self._b._drive(_ops.auth_login(name, navigate, key_file))
+
+    def list(self, *, key_file: str | os.PathLike[str] | None = None) -> AuthListing:
+        """The vault's entries (no passwords)."""
+        return self._b._drive(_ops.auth_list(key_file))
+
+    def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
+        """One entry without its password."""
+        return self._b._drive(_ops.auth_show(name, key_file))
+
+    def delete(self, name: str) -> Path:
+        """Remove an entry; answers the file removed."""
+        return self._b._drive(_ops.auth_delete(name))
+
+    def __repr__(self) -> str:
+        return f"<Auth of {self._b!r}>"
 
 
 class State:

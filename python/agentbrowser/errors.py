@@ -28,6 +28,7 @@ __all__ = [
     "BrowserInstallError",
     "RestoreSaveError",
     "StateDecryptError",
+    "AuthVaultError",
     "error_for",
 ]
 
@@ -73,6 +74,12 @@ class BrowserError(AgentBrowserError):
 class StateDecryptError(BrowserError):
     """A state file is encrypted and could not be decrypted (code ``state_decrypt_failed``): no
     key was given, the key is wrong, or the file was changed or cut."""
+
+
+class AuthVaultError(BrowserError):
+    """An auth vault call failed for a vault reason (``code``): ``auth_not_found``,
+    ``auth_key_missing``, ``auth_fields_changed`` (nothing was submitted) or
+    ``auth_not_submitted``."""
 
 
 class ConfirmationRequired(BrowserError):
@@ -328,6 +335,8 @@ def error_for(
         return BrowserInstallError(message, hint=INSTALL_HINT, response=response)
     if code == "state_decrypt_failed":
         return StateDecryptError(message, action=action, response=response, code=code)
+    if code in ("auth_not_found", "auth_key_missing", "auth_fields_changed", "auth_not_submitted"):
+        return AuthVaultError(message, action=action, response=response, code=code)
     if code == "confirmation_required":
         return ConfirmationRequired(message, action=action, response=response, code=code)
     if code == "action_transition_failed":

@@ -12,7 +12,7 @@ import re
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,16 @@ CORE = [
     "browser_read",
     "browser_resize",
 ]
+
+
+def run_in(directory: Path, main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Runs ``main`` with ``directory`` as the working directory (the servers it starts write there)."""
+    cwd = os.getcwd()
+    os.chdir(directory)
+    try:
+        asyncio.run(main())
+    finally:
+        os.chdir(cwd)
 
 
 def text_of(result: Any) -> str:
@@ -429,12 +439,7 @@ def test_caps_and_big_answers(agentbrowser_bin: Path, server: str, tmp_path: Pat
             assert "Page B" in await call(session, "browser_navigate_forward")
             assert "Page B" in await call(session, "browser_reload")
 
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        asyncio.run(main())
-    finally:
-        os.chdir(cwd)
+    run_in(tmp_path, main)
 
 
 def test_tabs_waits_and_keys(agentbrowser_bin: Path, server: str) -> None:
@@ -660,3 +665,66 @@ def test_network_tools(agentbrowser_bin: Path, server: str) -> None:
             assert "request_not_found" in missing, missing
 
     asyncio.run(main())
+
+
+STORAGE = [
+    "browser_storage_state",
+    "browser_set_storage_state",
+    "browser_cookie_list",
+    "browser_cookie_get",
+    "browser_cookie_set",
+    "browser_cookie_delete",
+    "browser_cookie_clear",
+    "browser_localstorage_list",
+    "browser_localstorage_get",
+    "browser_localstorage_set",
+    "browser_localstorage_delete",
+    "browser_localstorage_clear",
+    "browser_sessionstorage_list",
+    "browser_sessionstorage_get",
+    "browser_sessionstorage_set",
+    "browser_sessionstorage_delete",
+    "browser_sessionstorage_clear",
+    "browser_auth_login",
+]
+
+
+def test_storage_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--caps", "storage") as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert list(tools) == [*CORE, *STORAGE]
+            assert tools["browser_cookie_list"].annotations.read_only_hint is True
+            assert tools["browser_cookie_set"].annotations.read_only_hint is False
+            await call(session, "browser_navigate", url=f"{server}/a")
+            assert "set 1 cookies: flavor (127.0.0.1/)" in await call(session, "browser_cookie_set", name="flavor", value="choc")
+            listed = await call(session, "browser_cookie_list")
+            assert "flavor (4 chars)" in listed and "choc" not in listed, listed
+            assert "flavor=choc" in await call(session, "browser_cookie_list", showValues=True, domain="127.0.0.1")
+            assert "no cookies" in await call(session, "browser_cookie_list", domain="example.com")
+            assert "flavor=choc" in await call(session, "browser_cookie_get", name="flavor")
+            assert "holds 1 entries" in await call(session, "browser_localstorage_set", key="k", value="local-v")
+            assert "k=local-v" in await call(session, "browser_localstorage_get", key="k")
+            local = await call(session, "browser_localstorage_list")
+            assert "k (7 chars)" in local and "local-v" not in local, local
+            await call(session, "browser_sessionstorage_set", key="s", value="sess-v")
+            assert "s=sess-v" in await call(session, "browser_sessionstorage_list", showValues=True)
+            assert "holds 0 entries" in await call(session, "browser_sessionstorage_delete", key="s")
+
+            saved = await call(session, "browser_storage_state", filename="state.json")
+            assert "1 cookies" in saved, saved
+            doc = json.loads((tmp_path / "state.json").read_text())
+            assert [c["name"] for c in doc["cookies"]] == ["flavor"]
+            assert doc["origins"][0]["localStorage"] == [{"name": "k", "value": "local-v"}]
+            assert "removed 1 cookies" in await call(session, "browser_cookie_delete", name="flavor")
+            assert "no cookie named" in await error(session, "browser_cookie_get", name="flavor")
+            assert "holds 0 entries" in await call(session, "browser_localstorage_clear")
+            await call(session, "browser_sessionstorage_clear")
+            assert "relative path" in await error(session, "browser_set_storage_state", filename="/etc/passwd")
+            loaded = await call(session, "browser_set_storage_state", filename="state.json")
+            assert "1 cookies" in loaded, loaded
+            assert "flavor=choc" in await call(session, "browser_cookie_get", name="flavor")
+            assert "k=local-v" in await call(session, "browser_localstorage_get", key="k")
+            assert "removed 1 cookies" in await call(session, "browser_cookie_clear")
+
+    run_in(tmp_path, main)

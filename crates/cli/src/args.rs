@@ -271,6 +271,9 @@ pub enum Cmd {
     /// State files (cookies + localStorage, Playwright's storageState): save, load, list, show, rename, clear, clean.
     #[command(subcommand)]
     State(StateCmd),
+    /// The auth vault (logins encrypted under the state key): save, login, list, show, delete.
+    #[command(subcommand)]
+    Auth(AuthCmd),
     /// Network: the request log (requests, request ID), HAR recording (har start, har stop) and
     /// request interception of the session (route GLOB: fulfill, abort or continue with headers;
     /// unroute [GLOB]; routes).
@@ -981,7 +984,7 @@ pub enum CookiesCmd {
         #[arg(long, value_name = "FILE")]
         file: Option<String>,
     },
-    /// Remove every cookie, or those of --url or --domain.
+    /// Remove every cookie, or those of --url or --domain (and/or of --name).
     Clear {
         /// Only the cookies sent to this URL.
         #[arg(long)]
@@ -989,6 +992,9 @@ pub enum CookiesCmd {
         /// Only the cookies of this domain and its subdomains.
         #[arg(long)]
         domain: Option<String>,
+        /// Only the cookies of this name.
+        #[arg(long)]
+        name: Option<String>,
     },
 }
 
@@ -1067,6 +1073,63 @@ pub enum StateCmd {
         #[arg(long, value_name = "DAYS")]
         older_than: u64,
     },
+}
+
+/// `auth`: the auth vault ($AGENTBROWSER_AUTH_DIR, else $XDG_STATE_HOME/agentbrowser/auth, else
+/// ~/.agentbrowser/auth). Entries are always encrypted: the session needs
+/// $AGENTBROWSER_ENCRYPTION_KEY (64 hex characters) or --key-file.
+#[derive(Subcommand, Debug)]
+pub enum AuthCmd {
+    /// Save a login: NAME --url U --username X --password-stdin (the password is read from stdin, never from the command line).
+    Save {
+        name: String,
+        /// The login page's URL.
+        #[arg(long)]
+        url: String,
+        /// The username to fill.
+        #[arg(long)]
+        username: String,
+        /// Read the password from stdin (one line; its line end is dropped).
+        #[arg(long, required = true)]
+        password_stdin: bool,
+        /// CSS selector of the username field (default: the first text input of the password's form).
+        #[arg(long, value_name = "CSS")]
+        username_selector: Option<String>,
+        /// CSS selector of the password field (default: input[type=password]).
+        #[arg(long, value_name = "CSS")]
+        password_selector: Option<String>,
+        /// CSS selector of the submit button (default: the password form's submit button, else Enter).
+        #[arg(long, value_name = "CSS")]
+        submit_selector: Option<String>,
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// Log in with NAME: open its URL, wait for the fields, fill them, check they were not swapped, submit.
+    Login {
+        name: String,
+        /// Fill the page the tab shows instead of opening the entry's URL.
+        #[arg(long)]
+        no_navigate: bool,
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// The vault's entries (never passwords).
+    List {
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// One entry: its URL, username and selectors (never the password).
+    Show {
+        name: String,
+        /// A file holding the encryption key (64 hex characters).
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<String>,
+    },
+    /// Remove an entry.
+    Delete { name: String },
 }
 
 /// `is`: a ref's state.

@@ -209,6 +209,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Cookies { cmd, get } => cookies(cmd, get)?,
         Cmd::Storage(c) => storage(c),
         Cmd::State(c) => state(c)?,
+        Cmd::Auth(c) => crate::auth::command(c)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Snapshot {
@@ -613,7 +614,7 @@ fn looks_like_path(arg: &str) -> bool {
 }
 
 /// `path` made absolute against the working directory (the daemon runs elsewhere).
-fn absolute(action: &str, path: &str) -> Result<String, Failure> {
+pub(crate) fn absolute(action: &str, path: &str) -> Result<String, Failure> {
     if path.trim().is_empty() {
         return Err(Failure::invalid(
             action,
@@ -1202,8 +1203,8 @@ fn cookies(cmd: Option<CookiesCmd>, get: crate::args::CookiesGetArgs) -> Result<
                 file: file.map(|f| absolute("cookies_set", &f)).transpose()?,
             })
         }
-        Some(CookiesCmd::Clear { url, domain }) => {
-            Command::CookiesClear(CookiesClearParams { url, domain })
+        Some(CookiesCmd::Clear { url, domain, name }) => {
+            Command::CookiesClear(CookiesClearParams { url, domain, name })
         }
     })
 }

@@ -2,6 +2,7 @@
 //! first use) as one JSON line; `serve --stdio` and `daemon` run the engine itself.
 
 mod args;
+mod auth;
 mod batch;
 mod client;
 mod code;

@@ -93,12 +93,22 @@ fn every_command_answers_as_pinned() {
         Page::typed("text/csv", "a,b\n1,2\n")
             .with_header("Content-Disposition", "attachment; filename=\"report.csv\""),
     );
+    // A login form sent with GET: the password lands in the URL (and is redacted there).
+    s.route(
+        "/login",
+        Page::html(
+            "<title>Login</title><form action='/second'><input name=u>\
+             <input name=p type=password><button>Sign in</button></form>",
+        ),
+    );
     let cli = Cli::new("golden");
     let files = TempDir::new("golden-files");
     let dir = files.path().to_string_lossy().into_owned();
     // The session's state directory is under the files directory (the daemon inherits it).
     // SAFETY: set before this test (the file's only one) starts any thread or process.
     unsafe { std::env::set_var("AGENTBROWSER_STATE_DIR", format!("{dir}/state")) };
+    // SAFETY: as above. The auth vault is there too.
+    unsafe { std::env::set_var("AGENTBROWSER_AUTH_DIR", format!("{dir}/auth")) };
     let at = |name: &str| format!("{dir}/{name}");
     let base = s.url("/");
     let second = s.url("/second");
@@ -422,6 +432,32 @@ fn every_command_answers_as_pinned() {
                 *x = json!(0);
             }
         }
+    }
+    // The auth vault (the password comes from stdin on the command line: here through `batch`).
+    let key_file = at("vault.key");
+    std::fs::write(&key_file, "11".repeat(32)).unwrap();
+    let login = s.url("/login");
+    for line in [
+        json!({"action": "open", "url": &base}),
+        json!({"action": "auth_save", "name": "golden", "url": &login, "username": "ann", "password": "golden-pw", "keyFile": &key_file}),
+        json!({"action": "auth_list", "keyFile": &key_file}),
+        json!({"action": "auth_show", "name": "golden", "keyFile": &key_file}),
+        json!({"action": "auth_login", "name": "golden", "keyFile": &key_file}),
+        json!({"action": "auth_delete", "name": "golden"}),
+        json!({"action": "close"}),
+    ] {
+        let line = line.to_string();
+        let mut v = cli.batch(&[&line]).remove(0);
+        normalize(&mut v, "");
+        let mut v: Value = serde_json::from_str(&v.to_string().replace(&dir, "<files>")).unwrap();
+        for pointer in ["/data/entry/savedAt", "/data/entries/0/savedAt"] {
+            if let Some(x) = v.pointer_mut(pointer) {
+                *x = json!(0);
+            }
+        }
+        let mut args = json!(["batch", line.replace(&dir, "<files>")]);
+        normalize(&mut args, "");
+        record.push(json!({"args": args, "response": v}));
     }
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [

@@ -68,6 +68,10 @@ pub(crate) use crate::reading::read as Read;
 pub(crate) use crate::session_id::session_id as SessionId;
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::state::{
+    auth_delete as AuthDelete, auth_list as AuthList, auth_login as AuthLogin,
+    auth_save as AuthSave, auth_show as AuthShow,
+};
+pub(crate) use crate::state::{
     cookies_clear as CookiesClear, cookies_get as CookiesGet, cookies_set as CookiesSet,
     state_clean as StateClean, state_clear as StateClear, state_list as StateList,
     state_load as StateLoad, state_rename as StateRename, state_save as StateSave,

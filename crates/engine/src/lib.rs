@@ -41,6 +41,7 @@ mod reach;
 mod read;
 mod reading;
 pub mod refs;
+mod secrets;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;

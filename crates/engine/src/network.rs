@@ -188,6 +188,7 @@ pub(crate) async fn request(
                 .and_then(Value::as_str)
                 .map(str::to_string)
         {
+            crate::secrets::redact(&mut d);
             post_data_truncated = cut(&mut d, agentbrowser_protocol::POST_DATA_KEPT_BYTES);
             post_data = Some(d);
         }

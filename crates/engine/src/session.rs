@@ -144,7 +144,10 @@ impl Engine {
     /// Runs a request received at `received`: its timeout counts from then, so time spent
     /// waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
-        let traced = self.tracer.active().then(|| request.command.clone());
+        let traced = self
+            .tracer
+            .active()
+            .then(|| crate::secrets::traced(&request.command));
         let mut response = self.answer(request, received).await;
         self.bound(&mut response);
         if let Some(command) = traced {

@@ -125,7 +125,7 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
 
 /// Polls the match count and visible count of `target` until they satisfy `state`. An invalid
 /// selector fails at once; a page between documents (navigating) is polled again.
-async fn wait_selector(
+pub(crate) async fn wait_selector(
     page: &Page,
     target: &agentbrowser_protocol::Target,
     state: SelectorState,

@@ -17,6 +17,8 @@ use serde_json::{Map, Value};
 use crate::answer::{ANSWER_BUDGET, Answer, NARROW_HINT, SNAPSHOT_BUDGET, ToolError};
 use crate::backend::{Backend, BoxFuture};
 
+mod storage;
+
 /// A group of tools; `core` is on by default, the others with `--caps`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cap {
@@ -27,11 +29,14 @@ pub enum Cap {
     /// The mouse at viewport coordinates (Playwright MCP's `vision` tools), for pages a
     /// snapshot does not reach (canvas, maps).
     Vision,
+    /// Storage state files, cookies, local and session storage (Playwright MCP's `storage`
+    /// tools), and logins from the auth vault.
+    Storage,
 }
 
 impl Cap {
     /// Every group, in documentation order.
-    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History, Cap::Vision];
+    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History, Cap::Vision, Cap::Storage];
 
     /// The name used with `--caps`.
     pub fn name(self) -> &'static str {
@@ -39,6 +44,7 @@ impl Cap {
             Cap::Core => "core",
             Cap::History => "history",
             Cap::Vision => "vision",
+            Cap::Storage => "storage",
         }
     }
 
@@ -280,6 +286,42 @@ tools! {
     browser_mouse_up(MouseButtonArgs) "Release mouse button" [Vision] uses ["mouse_up", "diff"] => mouse_up;
     /// Scroll with the mouse wheel at the pointer's position by `deltaX`, `deltaY` CSS pixels. Answers what changed.
     browser_mouse_wheel(MouseWheelArgs) "Scroll mouse wheel" [Vision] uses ["mouse_wheel", "diff"] => mouse_wheel;
+    /// Save the session's cookies and the localStorage of every origin it visited to a file in Playwright's storageState shape (a relative path under the working directory).
+    browser_storage_state(storage::StorageStateArgs) "Save storage state" [Storage] uses ["state_save"] => storage::storage_state;
+    /// Load a storage state file (ours or Playwright's): its cookies, and the localStorage of its origins.
+    browser_set_storage_state(storage::SetStorageStateArgs) "Load storage state" [Storage] uses ["state_load"] => storage::set_storage_state;
+    /// List the session's cookies (of a `domain` or `path`); values only with `showValues`.
+    browser_cookie_list(storage::CookieListArgs) "List cookies" [Storage] uses ["cookies_get"] => storage::cookie_list;
+    /// The cookies of one name, with their values.
+    browser_cookie_get(storage::CookieNameArgs) "Get a cookie" [Storage] uses ["cookies_get"] => storage::cookie_get;
+    /// Set a cookie (for `domain`, else for the active page's URL); the browser's refusal is an error.
+    browser_cookie_set(storage::CookieSetArgs) "Set a cookie" [Storage] uses ["cookies_set", "url"] => storage::cookie_set;
+    /// Delete every cookie of one name.
+    browser_cookie_delete(storage::CookieNameArgs) "Delete a cookie" [Storage] uses ["cookies_clear"] => storage::cookie_delete;
+    /// Delete every cookie of the session.
+    browser_cookie_clear(NoArgs) "Clear cookies" [Storage] uses ["cookies_clear"] => storage::cookie_clear;
+    /// The active tab origin's localStorage entries; values only with `showValues`.
+    browser_localstorage_list(storage::StorageListArgs) "List localStorage" [Storage] uses ["storage_get"] => storage::local_list;
+    /// One localStorage key's value.
+    browser_localstorage_get(storage::StorageKeyArgs) "Get a localStorage item" [Storage] uses ["storage_get"] => storage::local_get;
+    /// Set a localStorage key.
+    browser_localstorage_set(storage::StorageSetArgs) "Set a localStorage item" [Storage] uses ["storage_set"] => storage::local_set;
+    /// Remove a localStorage key.
+    browser_localstorage_delete(storage::StorageKeyArgs) "Delete a localStorage item" [Storage] uses ["storage_remove"] => storage::local_delete;
+    /// Empty the active tab origin's localStorage.
+    browser_localstorage_clear(NoArgs) "Clear localStorage" [Storage] uses ["storage_clear"] => storage::local_clear;
+    /// The active tab's sessionStorage entries; values only with `showValues`.
+    browser_sessionstorage_list(storage::StorageListArgs) "List sessionStorage" [Storage] uses ["storage_get"] => storage::session_list;
+    /// One sessionStorage key's value.
+    browser_sessionstorage_get(storage::StorageKeyArgs) "Get a sessionStorage item" [Storage] uses ["storage_get"] => storage::session_get;
+    /// Set a sessionStorage key.
+    browser_sessionstorage_set(storage::StorageSetArgs) "Set a sessionStorage item" [Storage] uses ["storage_set"] => storage::session_set;
+    /// Remove a sessionStorage key.
+    browser_sessionstorage_delete(storage::StorageKeyArgs) "Delete a sessionStorage item" [Storage] uses ["storage_remove"] => storage::session_delete;
+    /// Empty the active tab's sessionStorage.
+    browser_sessionstorage_clear(NoArgs) "Clear sessionStorage" [Storage] uses ["storage_clear"] => storage::session_clear;
+    /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
+    browser_auth_login(storage::AuthLoginArgs) "Log in from the vault" [Storage] uses ["auth_login", "snapshot"] => storage::auth_login;
 }
 
 /// The tool named `name`, if the table has it.

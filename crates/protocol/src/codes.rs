@@ -103,6 +103,14 @@ error_codes! {
     SetupBroken => "setup_broken",
     /// The session has allowed domains and the command names a host outside them (or a scheme that reaches no allowed host); the message names the host and the list. Nothing was done.
     DomainNotAllowed => "domain_not_allowed",
+    /// The auth vault has no entry of that name; `auth list` lists them, `auth save` adds one.
+    AuthNotFound => "auth_not_found",
+    /// The auth vault needs an encryption key: set `AGENTBROWSER_ENCRYPTION_KEY` (64 hex characters, `openssl rand -hex 32`) for the session, or pass a key file.
+    AuthKeyMissing => "auth_key_missing",
+    /// `auth login` found the login fields changed under it (a field replaced, swapped for another element, or a password field that is not `type=password`); nothing was submitted.
+    AuthFieldsChanged => "auth_fields_changed",
+    /// `auth login` filled the fields but the form was not submitted (the submit click or Enter started no submission or navigation).
+    AuthNotSubmitted => "auth_not_submitted",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

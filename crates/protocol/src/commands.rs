@@ -350,6 +350,16 @@ macro_rules! for_each_command {
             StateClear(StateClearParams) -> StateRemoved => "state_clear" [Session],
             /// Remove the state directory's files older than a number of days.
             StateClean(StateCleanParams) -> StateRemoved => "state_clean" [Session],
+            /// Save a login to the auth vault (URL, username, password, optional field selectors), encrypted under the state key; the password is never answered.
+            AuthSave(AuthSaveParams) -> AuthSaved => "auth_save" [Session],
+            /// Log in with a vault entry: open its URL, wait for the fields, fill them (checking they were not swapped), submit; succeeds only when the form was submitted.
+            AuthLogin(AuthLoginParams) -> AuthLoggedIn => "auth_login" [Navigate],
+            /// The auth vault's entries (names, URLs, usernames; never passwords).
+            AuthList(AuthListParams) -> AuthListOutput => "auth_list" [Read],
+            /// One vault entry without its password.
+            AuthShow(AuthNameParams) -> AuthShown => "auth_show" [Read],
+            /// Remove a vault entry.
+            AuthDelete(AuthNameParams) -> AuthDeleted => "auth_delete" [Session],
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
             Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.

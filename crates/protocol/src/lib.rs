@@ -16,6 +16,7 @@ pub mod validate;
 
 pub use caps::audit::*;
 pub use caps::devtools::*;
+pub use caps::auth::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::state::*;

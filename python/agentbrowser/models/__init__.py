@@ -73,6 +73,8 @@ from .state import SAME_SITE_VALUES as SAME_SITE_VALUES
 from .state import SameSite as SameSite
 from .state import StorageArea as StorageArea
 from .state import Cookie, StateFile, StateListing
+from .auth import AuthSubmit as AuthSubmit
+from .auth import AuthEntry, AuthListing, AuthLogin
 
 __all__ = [
     "ProxyConfig",
@@ -92,6 +94,9 @@ __all__ = [
     "Download",
     "Cookie",
     "StateFile",
+    "AuthEntry",
+    "AuthListing",
+    "AuthLogin",
     "StateListing",
     "SnapshotDiff",
     "BrowserResponse",

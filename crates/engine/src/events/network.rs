@@ -266,11 +266,15 @@ impl NetworkLog {
                 };
                 let mut url = str_field(r, "url");
                 url.push_str(&str_field(r, "urlFragment"));
+                crate::secrets::redact(&mut url);
                 let (request_headers, mut headers_truncated) = headers(&r["headers"]);
                 let mut post_data = r
                     .get("postData")
                     .and_then(Value::as_str)
                     .map(str::to_string);
+                if let Some(d) = post_data.as_mut() {
+                    crate::secrets::redact(d);
+                }
                 let post_data_truncated = post_data
                     .as_mut()
                     .is_some_and(|d| cut(d, POST_DATA_KEPT_BYTES));

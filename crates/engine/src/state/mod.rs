@@ -8,8 +8,10 @@
 
 mod cookie_files;
 mod files;
+mod login;
 mod scratch;
 pub(crate) mod store;
+mod vault;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -33,6 +35,8 @@ pub(crate) use files::{load_state, save_state};
 pub(crate) use files::{
     state_clean, state_clear, state_list, state_load, state_rename, state_save, state_show,
 };
+pub(crate) use login::auth_login;
+pub(crate) use vault::{auth_delete, auth_list, auth_save, auth_show};
 
 /// Most origins a session remembers.
 const MAX_ORIGINS: usize = 1000;
@@ -285,7 +289,7 @@ pub(crate) async fn cookies_clear(
     cx: &mut Cx<'_>,
 ) -> Result<CookiesCleared> {
     let before = all_cookies(cx.browser().await?).await?;
-    if p.url.is_none() && p.domain.is_none() {
+    if p.url.is_none() && p.domain.is_none() && p.name.is_none() {
         cx.browser()
             .await?
             .cdp
@@ -308,9 +312,12 @@ pub(crate) async fn cookies_clear(
             .filter(|c| in_domain(&c.domain, d))
             .cloned()
             .collect(),
-        _ => vec![],
+        _ => before.clone(),
     };
-    for c in &doomed {
+    let doomed = doomed
+        .into_iter()
+        .filter(|c| p.name.as_ref().is_none_or(|n| &c.name == n));
+    for c in doomed {
         page.session
             .call(
                 "Network.deleteCookies",

@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod audit;
+pub mod auth;
 pub mod capture;
 pub mod clipboard;
 pub mod common;

@@ -191,6 +191,8 @@ pub struct CookiesClearParams {
     pub url: Option<String>,
     /// Only the cookies of this domain (and its subdomains).
     pub domain: Option<String>,
+    /// Only the cookies of this name (with `url` or `domain`: of those only).
+    pub name: Option<String>,
 }
 
 impl Validate for CookiesClearParams {
