@@ -49,6 +49,12 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv += ["--download-path", str(options.download_path)]
     if options.auto_dialogs:
         argv.append("--auto-dialogs")
+    if options.action_policy is not None:
+        argv += ["--action-policy", str(options.action_policy)]
+    if options.confirm_actions:
+        argv += ["--confirm-actions", ",".join(options.confirm_actions)]
+    if options.confirm_timeout_ms is not None:
+        argv += ["--confirm-timeout", str(options.confirm_timeout_ms)]
     return argv + ["serve", "--stdio"]
 
 

@@ -66,6 +66,22 @@ def _seconds_to_ms(label: str, value: object) -> int | None:
     return round(value * 1000)
 
 
+def _check_policy(opts: Any, owner: str) -> None:
+    """Checks and normalizes the action policy fields of ``opts`` (a LaunchOptions or a
+    SessionOptions): the file made absolute, the confirm actions a tuple of names."""
+    policy = _path(f"{owner}.action_policy", opts.action_policy, _LAUNCH["actionPolicy"], absolute=True)
+    object.__setattr__(opts, "action_policy", policy)
+    names: Any = opts.confirm_actions
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise TypeError(f"{owner}.confirm_actions must be a sequence of action names, got {type(names).__name__}")
+    names = tuple(names)
+    _LAUNCH["confirmActions"].check(f"{owner}.confirm_actions", names)
+    for n in names:
+        if not n.strip():
+            raise ValueError(f"{owner}.confirm_actions holds an empty name; give actions, kinds or categories")
+    object.__setattr__(opts, "confirm_actions", names)
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchOptions:
     """How :meth:`Browser.launch` starts (or attaches to) Chromium.
@@ -88,7 +104,9 @@ class LaunchOptions:
     kept on close, refused with ``profile_in_use`` while another browser holds it).
     every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
     URL or a mapping) is the proxy every request goes through (its credentials answer the
-    proxy's challenges and never reach Chromium's command line).
+    proxy's challenges and never reach Chromium's command line). ``action_policy``,
+    ``confirm_actions`` and ``confirm_timeout_ms`` are the session's action policy (see
+    :class:`SessionOptions`, where they usually go).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -110,8 +128,12 @@ class LaunchOptions:
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
+    action_policy: str | os.PathLike[str] | None = None
+    confirm_actions: Sequence[str] = ()
+    confirm_timeout_ms: int | None = None
 
     def __post_init__(self) -> None:
+        _check_policy(self, "LaunchOptions")
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
         _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
         path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
@@ -153,6 +175,7 @@ class LaunchOptions:
         object.__setattr__(self, "profile", profile)
         if self.proxy is not None:
             object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
+        _LAUNCH["confirmTimeoutMs"].check("LaunchOptions.confirm_timeout_ms", self.confirm_timeout_ms)
 
     @property
     def attaches(self) -> bool:
@@ -209,6 +232,12 @@ class LaunchOptions:
             wire["profile"] = os.fspath(self.profile)
         if isinstance(self.proxy, ProxyConfig):
             wire.update(self.proxy.to_wire())
+        if self.action_policy is not None:
+            wire["actionPolicy"] = os.fspath(self.action_policy)
+        if self.confirm_actions:
+            wire["confirmActions"] = list(self.confirm_actions)
+        if self.confirm_timeout_ms is not None:
+            wire["confirmTimeoutMs"] = self.confirm_timeout_ms
         return wire
 
 
@@ -223,6 +252,14 @@ class SessionOptions:
     and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
     saved in (made absolute).
 
+    The action policy: ``action_policy`` is a JSON policy file (made absolute; ``default``
+    allow|deny and ``allow``, ``deny``, ``confirm`` lists of actions, kinds and categories,
+    optionally scoped to domains; an invalid file fails the launch with ``policy_invalid``);
+    ``confirm_actions`` names actions, kinds or categories that always pause; a paused call
+    raises :class:`~agentbrowser.ConfirmationRequired` whose ``pending`` confirms or denies
+    it; ``confirm_timeout`` (seconds, default 60) is how long it waits before it counts as
+    denied.
+
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
 
@@ -230,8 +267,15 @@ class SessionOptions:
     timeout: float | None = None
     auto_dialogs: bool = False
     download_path: str | os.PathLike[str] | None = None
+    action_policy: str | os.PathLike[str] | None = None
+    confirm_actions: Sequence[str] = ()
+    confirm_timeout: float | None = None
 
     def __post_init__(self) -> None:
+        _check_policy(self, "SessionOptions")
+        if self.confirm_timeout is not None:
+            ms = _seconds_to_ms("SessionOptions.confirm_timeout", self.confirm_timeout)
+            _LAUNCH["confirmTimeoutMs"].check("SessionOptions.confirm_timeout (in ms)", ms)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -243,6 +287,11 @@ class SessionOptions:
     def timeout_ms(self) -> int | None:
         """``timeout`` in milliseconds (None: not chosen)."""
         return _seconds_to_ms("SessionOptions.timeout", self.timeout)
+
+    @property
+    def confirm_timeout_ms(self) -> int | None:
+        """``confirm_timeout`` in milliseconds (None: the engine's 60 s)."""
+        return _seconds_to_ms("SessionOptions.confirm_timeout", self.confirm_timeout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,4 +357,16 @@ def merge_options(
             changes["auto_dialogs"] = True
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
+        for name, value in (
+            ("action_policy", session.action_policy),
+            ("confirm_timeout_ms", session.confirm_timeout_ms),
+        ):
+            if value is None:
+                continue
+            current = getattr(opts, name)
+            if current is not None and current != value:
+                raise ValueError(f"SessionOptions and LaunchOptions.{name}={current!r} differ: give one")
+            changes[name] = value
+        if session.confirm_actions:
+            changes["confirm_actions"] = tuple(dict.fromkeys((*opts.confirm_actions, *session.confirm_actions)))
     return dataclasses.replace(opts, **changes) if changes else opts

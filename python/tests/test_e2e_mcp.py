@@ -73,6 +73,7 @@ CORE = [
     "browser_evaluate",
     "browser_tabs",
     "browser_handle_dialog",
+    "browser_confirm_action",
     "browser_close",
     "browser_diff",
     "browser_take_screenshot",

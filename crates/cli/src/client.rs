@@ -46,6 +46,8 @@ pub struct DaemonArgs {
     /// The proxy, checked, with its credentials apart (the password goes to the daemon in its
     /// environment, never on its command line).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// The action policy (its file made absolute), checked.
+    pub policy: agentbrowser_protocol::PolicySettings,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -247,6 +249,16 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
             Some(p) => cmd.env("AGENTBROWSER_PROXY_PASSWORD", p),
             None => cmd.env_remove("AGENTBROWSER_PROXY_PASSWORD"),
         };
+    }
+    if let Some(f) = &args.policy.action_policy {
+        cmd.arg("--action-policy").arg(f);
+    }
+    if !args.policy.confirm_actions.is_empty() {
+        cmd.arg("--confirm-actions")
+            .arg(args.policy.confirm_actions.join(","));
+    }
+    if let Some(ms) = args.policy.confirm_timeout_ms {
+        cmd.arg("--confirm-timeout").arg(ms.to_string());
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

@@ -110,6 +110,12 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .proxy_password
             .clone()
             .or_else(|| top.proxy_password.clone()),
+        action_policy: after
+            .action_policy
+            .clone()
+            .or_else(|| top.action_policy.clone()),
+        confirm_actions: [top.confirm_actions.clone(), after.confirm_actions.clone()].concat(),
+        confirm_timeout: after.confirm_timeout.or(top.confirm_timeout),
     }
 }
 

@@ -72,6 +72,8 @@ pub struct LaunchOptions {
     /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
     /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// The action policy: a policy file, confirm actions and the confirmation timeout.
+    pub policy: agentbrowser_protocol::PolicySettings,
 }
 
 impl Default for LaunchOptions {
@@ -92,6 +94,7 @@ impl Default for LaunchOptions {
             ca_cert: None,
             profile: None,
             proxy: None,
+            policy: Default::default(),
         }
     }
 }

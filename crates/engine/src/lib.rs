@@ -38,6 +38,7 @@ mod reach;
 mod read;
 mod reading;
 pub mod refs;
+pub mod safety;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;

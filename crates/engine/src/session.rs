@@ -54,6 +54,8 @@ pub struct Engine {
     pub(crate) origins: crate::state::Origins,
     /// The per-target setup (request interception rules) of the session, given to the browser.
     pub(crate) hooks: crate::hook::TargetHooks,
+    /// The action policy and the commands it paused for confirmation.
+    pub(crate) safety: crate::safety::Safety,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -61,8 +63,10 @@ pub struct Engine {
 impl Engine {
     /// A session that launches with `defaults` when a command first needs a browser.
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
-        let dialog_board = crate::events::DialogBoard::default();
+        let safety = crate::safety::Safety::new(&defaults.policy);
+        let mut dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
+        dialog_board.gate = safety.gate.clone();
         let hooks = crate::hook::TargetHooks::for_launch(&defaults);
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
@@ -77,6 +81,7 @@ impl Engine {
             frames: Default::default(),
             origins: Default::default(),
             hooks,
+            safety,
             closed: false,
             tracer: Default::default(),
         }
@@ -126,7 +131,22 @@ impl Engine {
 
     async fn answer(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
-        let timeout_ms = timeout_of(&request);
+        let timeout_ms = match &request.command {
+            // A confirmed command gets its own wait budget, as it would have had.
+            agentbrowser_protocol::Command::Confirm(p) if request.timeout_ms.is_none() => self
+                .safety
+                .confirmations
+                .budget_ms(&p.confirmation_id)
+                .map_or_else(
+                    || timeout_of(&request),
+                    |b| {
+                        DEFAULT_TIMEOUT_MS
+                            .saturating_add(b)
+                            .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
+                    },
+                ),
+            _ => timeout_of(&request),
+        };
         let scope = crate::cx::Scope {
             tab: request.tab.clone(),
             frame: request.frame.clone(),
@@ -301,7 +321,7 @@ impl Engine {
                 "the session is closed",
             ));
         }
-        crate::policy::check(&command)?;
+        crate::policy::check(self, &command, &scope)?;
         if !crate::dialogs::runs_while_open(&command)
             && let Some(d) = self
                 .browser

@@ -428,6 +428,10 @@ macro_rules! for_each_command {
             Status(NoParams) -> StatusOutput => "status" [Session],
             /// A stable session name for a directory: its sanitized prefix and the first 12 hex of the SHA-256 of its canonical path (worktree, cwd or git-root scope).
             SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read],
+            /// Run an action the policy paused (`confirmation_required`), after re-reading the policy and re-checking the host it acts on; answers that action's result.
+            Confirm(ConfirmationParams) -> ConfirmOutput => "confirm" [Session],
+            /// Drop an action the policy paused without running it.
+            Deny(ConfirmationParams) -> DenyOutput => "deny" [Session],
             /// Close the browser and end the session.
             Close(NoParams) -> CloseOutput => "close" [Session],
         }
