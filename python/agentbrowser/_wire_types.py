@@ -2980,6 +2980,50 @@ class SessionIdOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmOutput:
+    """Result of `confirm`: the paused command ran; `result` is its own answer's data."""
+
+    confirmation_id: str
+    """The confirmation id that was consumed."""
+    action: str
+    """The action that ran (for example `click`)."""
+    result: Any
+    """That action's result, the `data` it answers with on its own."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ConfirmOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ConfirmOutput."""
+        o = _d.Fields("ConfirmOutput", raw, path)
+        return cls(
+            confirmation_id=o.req("confirmationId", _d.string),
+            action=o.req("action", _d.string),
+            result=o.req("result", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DenyOutput:
+    """Result of `deny`: the paused command was dropped without running."""
+
+    confirmation_id: str
+    """The confirmation id that was consumed."""
+    action: str
+    """The action that will not run."""
+    denied: bool
+    """Always true: nothing ran."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DenyOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DenyOutput."""
+        o = _d.Fields("DenyOutput", raw, path)
+        return cls(
+            confirmation_id=o.req("confirmationId", _d.string),
+            action=o.req("action", _d.string),
+            denied=o.req("denied", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CloseOutput:
     """Result of `close`."""
 
@@ -3162,6 +3206,10 @@ InjectedActions = Literal["add_script", "add_style"]
 StatusOutputActions = Literal["status"]
 #: The actions whose result is SessionIdOutput.
 SessionIdOutputActions = Literal["session_id"]
+#: The actions whose result is ConfirmOutput.
+ConfirmOutputActions = Literal["confirm"]
+#: The actions whose result is DenyOutput.
+DenyOutputActions = Literal["deny"]
 #: The actions whose result is CloseOutput.
 CloseOutputActions = Literal["close"]
 
@@ -3191,6 +3239,9 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "proxyBypass": _r.Rule("string", nullable=True),
                 "proxyUsername": _r.Rule("string", nullable=True),
                 "proxyPassword": _r.Rule("string", nullable=True),
+                "actionPolicy": _r.Rule("string", nullable=True, min_length=1),
+                "confirmActions": _r.Rule("array", items=_r.Rule("string")),
+                "confirmTimeoutMs": _r.Rule("integer", nullable=True, minimum=1, maximum=3600000),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -3315,6 +3366,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "add_style": Injected.decode,
         "status": StatusOutput.decode,
         "session_id": SessionIdOutput.decode,
+        "confirm": ConfirmOutput.decode,
+        "deny": DenyOutput.decode,
         "close": CloseOutput.decode,
     }
 )
@@ -3578,6 +3631,14 @@ def decode_result(action: StatusOutputActions, raw: object) -> StatusOutput: ...
 
 @overload
 def decode_result(action: SessionIdOutputActions, raw: object) -> SessionIdOutput: ...
+
+
+@overload
+def decode_result(action: ConfirmOutputActions, raw: object) -> ConfirmOutput: ...
+
+
+@overload
+def decode_result(action: DenyOutputActions, raw: object) -> DenyOutput: ...
 
 
 @overload

@@ -357,16 +357,17 @@ def merge_options(
             changes["auto_dialogs"] = True
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
-        for name, value in (
+        policy_fields: tuple[tuple[str, object], ...] = (
             ("action_policy", session.action_policy),
             ("confirm_timeout_ms", session.confirm_timeout_ms),
-        ):
-            if value is None:
+        )
+        for name, given in policy_fields:
+            if given is None:
                 continue
             current = getattr(opts, name)
-            if current is not None and current != value:
+            if current is not None and current != given:
                 raise ValueError(f"SessionOptions and LaunchOptions.{name}={current!r} differ: give one")
-            changes[name] = value
+            changes[name] = given
         if session.confirm_actions:
             changes["confirm_actions"] = tuple(dict.fromkeys((*opts.confirm_actions, *session.confirm_actions)))
     return dataclasses.replace(opts, **changes) if changes else opts
