@@ -63,6 +63,15 @@ fn failed(v: &serde_json::Value, code: &str) -> String {
     v["error"].as_str().unwrap_or("").to_string()
 }
 
+/// The confirmation id of a `confirmation_required` answer.
+fn paused_id(v: &serde_json::Value) -> String {
+    failed(v, "confirmation_required");
+    v["data"]["confirmationId"]
+        .as_str()
+        .expect("a confirmation id")
+        .to_string()
+}
+
 fn buy_ref(run: &impl Fn(&[&str]) -> serde_json::Value) -> String {
     let snap = ok(&run(&["snapshot"]));
     let refs = snap["refs"].as_object().expect("refs");
@@ -139,12 +148,7 @@ fn precedence_pause_confirm_and_deny() {
         .find(|(_, r)| r["name"] == "Ask")
         .map(|(id, _)| id.clone())
         .unwrap();
-    let paused = run(&["click", &ask]);
-    failed(&paused, "confirmation_required");
-    let id2 = paused["data"]["confirmationId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id2 = paused_id(&run(&["click", &ask]));
     assert_ne!(id, id2);
     let denied = ok(&run(&["deny", &id2]));
     assert_eq!(denied["denied"], true);
@@ -168,12 +172,7 @@ fn replay_after_the_page_moved_to_another_host_is_refused() {
     let run = session("pol-host", &["--action-policy".into(), file]);
     ok(&run(&["open", &server.url("/")]));
     let buy = buy_ref(&run);
-    let paused = run(&["click", &buy]);
-    failed(&paused, "confirmation_required");
-    let id = paused["data"]["confirmationId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = paused_id(&run(&["click", &buy]));
     // The page moves to another host name of the same server, which no entry allows clicks on.
     let other = format!("http://localhost:{}/", server.port());
     ok(&run(&["open", &other]));
@@ -199,14 +198,7 @@ fn replay_rereads_the_policy_file() {
     let run = session("pol-file", &["--action-policy".into(), file.clone()]);
     ok(&run(&["open", &server.url("/")]));
     let buy = buy_ref(&run);
-    let pause = || {
-        let paused = run(&["click", &buy]);
-        failed(&paused, "confirmation_required");
-        paused["data"]["confirmationId"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let pause = || paused_id(&run(&["click", &buy]));
     // The file became invalid between pause and confirm.
     let id = pause();
     std::fs::write(&file, "{\"confirm\": [\"click\"").unwrap();

@@ -34,25 +34,25 @@ class _Details:
     @property
     def role(self) -> str | None:
         """The accessible role of a ref's element when it was issued (refs only)."""
-        v = self.details.get("role")
-        return v if isinstance(v, str) else None
+        return self._text("role")
 
     @property
     def name(self) -> str | None:
         """The accessible name of a ref's element when it was issued (refs only)."""
-        v = self.details.get("name")
-        return v if isinstance(v, str) else None
+        return self._text("name")
 
     @property
     def rule(self) -> str | None:
         """The policy rule that asked for the confirmation (``confirm: click``)."""
-        v = self.details.get("rule")
-        return v if isinstance(v, str) else None
+        return self._text("rule")
 
     @property
     def host(self) -> str | None:
         """The host the policy decided for (the page's, or the URL's for a navigation)."""
-        v = self.details.get("host")
+        return self._text("host")
+
+    def _text(self, key: str) -> str | None:
+        v = self.details.get(key)
         return v if isinstance(v, str) else None
 
     @property

@@ -7,13 +7,16 @@ use std::sync::{Arc, Mutex};
 
 use crate::safety::{ActionPolicy, Decision};
 
+/// A policy in force with the session's confirm actions.
+pub type InForce = (ActionPolicy, Vec<String>);
+
 /// The policy in force, as the page's prompts see it (cheap to clone; shared).
 #[derive(Debug, Clone, Default)]
-pub struct PromptGate(Arc<Mutex<Option<(ActionPolicy, Vec<String>)>>>);
+pub struct PromptGate(Arc<Mutex<Option<InForce>>>);
 
 impl PromptGate {
     /// Puts `policy` (with the session's confirm actions) in force; `None`: no policy.
-    pub fn set(&self, policy: Option<(ActionPolicy, Vec<String>)>) {
+    pub fn set(&self, policy: Option<InForce>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = policy;
     }
 

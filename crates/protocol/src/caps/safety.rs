@@ -118,20 +118,15 @@ pub struct ConfirmationRequest {
     pub params: Value,
 }
 
-/// The action policy's settings of a session: what `launch` and `status` carry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The action policy settings of a session, as `launch` takes them (`actionPolicy`,
+/// `confirmActions`, `confirmTimeoutMs`; see `LaunchParams`), carried to the engine.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PolicySettings {
-    /// A JSON action policy file (absolute path), re-read when a paused action is confirmed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1))]
+    /// The policy file (absolute path).
     pub action_policy: Option<String>,
-    /// Actions and kinds that always ask for confirmation (besides the policy's `confirm`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// What always pauses.
     pub confirm_actions: Vec<String>,
-    /// How long a paused action waits for `confirm` (default 60000 ms); then it counts as denied.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = MAX_CONFIRM_TIMEOUT_MS))]
+    /// The confirmation timeout in milliseconds.
     pub confirm_timeout_ms: Option<u64>,
 }
 
