@@ -57,6 +57,12 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv.append("--content-boundaries")
     if options.max_output is not None:
         argv += ["--max-output", str(options.max_output)]
+    if options.action_policy is not None:
+        argv += ["--action-policy", str(options.action_policy)]
+    if options.confirm_actions:
+        argv += ["--confirm-actions", ",".join(options.confirm_actions)]
+    if options.confirm_timeout_ms is not None:
+        argv += ["--confirm-timeout", str(options.confirm_timeout_ms)]
     return argv + ["serve", "--stdio"]
 
 

@@ -34,6 +34,8 @@ from ._ops import Call, Op
 from .errors import BrowserError
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
+from .errors import BrowserError, ConfirmationRequired
+from .models.pending import AsyncPendingAction
 from .models import (
     Download,
     ActionResult,
@@ -369,14 +371,56 @@ class AsyncBrowser:
         try:
             if self._t is None:
                 await self._start()
-            call = next(op)
+        except BaseException:
+            op.close()
+            raise
+        return await self._run(op, None, first=True)
+
+    async def _run(self, op: Op[T], sent: Any, *, first: bool) -> T:
+        """Drive ``op`` (from its start, or resumed with ``sent``) to its typed result; a call
+        the action policy paused raises ConfirmationRequired whose ``pending`` resumes ``op``."""
+        paused = False
+        try:
+            call = next(op) if first else op.send(sent)
             while True:
-                call = op.send(await self._call(call))
+                try:
+                    data = await self._call(call)
+                except ConfirmationRequired as exc:
+                    pending = self._pending(op, call, exc)
+                    if pending is not None:
+                        exc.pending = pending
+                        paused = True
+                    raise
+                call = op.send(data)
         except StopIteration as stop:
             value: T = stop.value
             return value
         finally:
-            op.close()
+            if not paused:
+                op.close()
+
+    def _pending(self, op: Op[T], call: Call, exc: ConfirmationRequired[Any]) -> AsyncPendingAction[T] | None:
+        """The continuation of ``op`` paused at ``call``: confirm replays it and resumes ``op``."""
+        cid = exc.confirmation_id
+        if cid is None:
+            return None
+        params = {"confirmationId": cid}
+
+        async def confirm() -> T:
+            try:
+                out = await self._call(Call("confirm", params, ref=call.ref, budget_ms=call.budget_ms))
+            except BaseException:
+                op.close()
+                raise
+            return await self._run(op, out.get("result") if isinstance(out, Mapping) else None, first=False)
+
+        async def deny() -> None:
+            try:
+                await self._call(Call("deny", params))
+            finally:
+                op.close()
+
+        return AsyncPendingAction(cid, call.action, exc.data, confirm, deny)
 
     async def _start(self) -> None:
         """Start the owned daemon of a lazy AsyncBrowser (once, whichever coroutine calls first)."""

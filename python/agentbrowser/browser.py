@@ -36,6 +36,8 @@ from ._transport import OwnedProcess, SyncTransport, connect_socket
 from .errors import BrowserError
 from .cdp import CDP
 from .models.devtools import DevToolsEndpoint
+from .errors import BrowserError, ConfirmationRequired
+from .models.pending import PendingAction
 from .models import (
     Download,
     ActionResult,
@@ -374,14 +376,56 @@ class Browser:
         try:
             if self._t is None:
                 self._start()
-            call = next(op)
+        except BaseException:
+            op.close()
+            raise
+        return self._run(op, None, first=True)
+
+    def _run(self, op: Op[T], sent: Any, *, first: bool) -> T:
+        """Drive ``op`` (from its start, or resumed with ``sent``) to its typed result; a call
+        the action policy paused raises ConfirmationRequired whose ``pending`` resumes ``op``."""
+        paused = False
+        try:
+            call = next(op) if first else op.send(sent)
             while True:
-                call = op.send(self._call(call))
+                try:
+                    data = self._call(call)
+                except ConfirmationRequired as exc:
+                    pending = self._pending(op, call, exc)
+                    if pending is not None:
+                        exc.pending = pending
+                        paused = True
+                    raise
+                call = op.send(data)
         except StopIteration as stop:
             value: T = stop.value
             return value
         finally:
-            op.close()
+            if not paused:
+                op.close()
+
+    def _pending(self, op: Op[T], call: Call, exc: ConfirmationRequired[Any]) -> PendingAction[T] | None:
+        """The continuation of ``op`` paused at ``call``: confirm replays it and resumes ``op``."""
+        cid = exc.confirmation_id
+        if cid is None:
+            return None
+        params = {"confirmationId": cid}
+
+        def confirm() -> T:
+            try:
+                out = self._call(Call("confirm", params, ref=call.ref, budget_ms=call.budget_ms))
+            except BaseException:
+                op.close()
+                raise
+            return self._run(op, out.get("result") if isinstance(out, Mapping) else None, first=False)
+
+        def deny() -> None:
+            try:
+                self._call(Call("deny", params))
+            finally:
+                op.close()
+
+        return PendingAction(cid, call.action, exc.data, confirm, deny)
 
     def _start(self) -> None:
         """Start the owned daemon of a lazy Browser (once, whichever thread calls first)."""

@@ -7,12 +7,15 @@ Every SDK-owned failure is an :class:`AgentBrowserError`.  Engine responses with
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .aio import AsyncBrowser
     from .browser import Browser
     from .models import BrowserResponse, CloseResult, ConsoleMessage, Dialog, PageError, Ref, Snapshot
+    from .models.pending import AsyncPendingAction, PendingAction
+
+_T = TypeVar("_T")
 
 __all__ = [
     "AgentBrowserError",
@@ -84,6 +87,15 @@ class AuthVaultError(BrowserError):
 
 class ConfirmationRequired(BrowserError):
     """An action paused for confirmation; ``pending`` is the continuation (when one exists)."""
+class ConfirmationRequired(BrowserError, Generic[_T]):
+    """The session's action policy paused an action (code ``confirmation_required``): nothing ran.
+
+    ``pending`` is the typed continuation (a :class:`~agentbrowser.PendingAction`, or an
+    :class:`~agentbrowser.AsyncPendingAction` from an AsyncBrowser): ``pending.confirm()``
+    replays the action and finishes the call's typed work, ``pending.deny()`` drops it.
+    ``confirmation_id`` and ``data`` (the answer's data: action, target, role, name, rule,
+    expiry) are here too.
+    """
 
     def __init__(
         self,
@@ -92,10 +104,22 @@ class ConfirmationRequired(BrowserError):
         action: str | None = None,
         response: BrowserResponse | None = None,
         code: str | None = None,
-        pending: object | None = None,
+        pending: PendingAction[_T] | AsyncPendingAction[_T] | None = None,
     ) -> None:
         super().__init__(message, action=action, response=response, code=code)
         self.pending = pending
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The ``confirmation_required`` answer's data (empty when it had none)."""
+        data = self.response.data if self.response is not None else None
+        return data if isinstance(data, Mapping) else {}
+
+    @property
+    def confirmation_id(self) -> str | None:
+        """The id ``confirm`` and ``deny`` take."""
+        v = self.data.get("confirmationId")
+        return v if isinstance(v, str) else None
 
 
 class DialogOpenError(BrowserError):

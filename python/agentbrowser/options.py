@@ -103,6 +103,22 @@ def _domain_conflicts(opts: LaunchOptions) -> None:
             )
 
 
+def _check_policy(opts: Any, owner: str) -> None:
+    """Checks and normalizes the action policy fields of ``opts`` (a LaunchOptions or a
+    SessionOptions): the file made absolute, the confirm actions a tuple of names."""
+    policy = _path(f"{owner}.action_policy", opts.action_policy, _LAUNCH["actionPolicy"], absolute=True)
+    object.__setattr__(opts, "action_policy", policy)
+    names: Any = opts.confirm_actions
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise TypeError(f"{owner}.confirm_actions must be a sequence of action names, got {type(names).__name__}")
+    names = tuple(names)
+    _LAUNCH["confirmActions"].check(f"{owner}.confirm_actions", names)
+    for n in names:
+        if not n.strip():
+            raise ValueError(f"{owner}.confirm_actions holds an empty name; give actions, kinds or categories")
+    object.__setattr__(opts, "confirm_actions", names)
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchOptions:
     """How :meth:`Browser.launch` starts (or attaches to) Chromium.
@@ -131,6 +147,9 @@ class LaunchOptions:
     ``domain_not_allowed``; see ``SessionOptions``); ``allow_file_access`` lets commands open
     ``file://`` URLs. ``content_boundaries`` and
     ``max_output`` are as in :class:`SessionOptions`.
+    proxy's challenges and never reach Chromium's command line). ``action_policy``,
+    ``confirm_actions`` and ``confirm_timeout_ms`` are the session's action policy (see
+    :class:`SessionOptions`, where they usually go).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -156,10 +175,14 @@ class LaunchOptions:
     allow_file_access: bool = False
     content_boundaries: bool = False
     max_output: int | None = None
+    action_policy: str | os.PathLike[str] | None = None
+    confirm_actions: Sequence[str] = ()
+    confirm_timeout_ms: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("LaunchOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("LaunchOptions.allow_file_access", self.allow_file_access)
+        _check_policy(self, "LaunchOptions")
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
         _required(_LAUNCH["contentBoundaries"]).check("LaunchOptions.content_boundaries", self.content_boundaries)
         _LAUNCH["maxOutput"].check("LaunchOptions.max_output", self.max_output)
@@ -204,6 +227,7 @@ class LaunchOptions:
         if self.proxy is not None:
             object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
         _domain_conflicts(self)
+        _LAUNCH["confirmTimeoutMs"].check("LaunchOptions.confirm_timeout_ms", self.confirm_timeout_ms)
 
     @property
     def attaches(self) -> bool:
@@ -268,6 +292,12 @@ class LaunchOptions:
             wire["allowedDomains"] = list(self.allowed_domains)
         if self.allow_file_access:
             wire["allowFileAccess"] = True
+        if self.action_policy is not None:
+            wire["actionPolicy"] = os.fspath(self.action_policy)
+        if self.confirm_actions:
+            wire["confirmActions"] = list(self.confirm_actions)
+        if self.confirm_timeout_ms is not None:
+            wire["confirmTimeoutMs"] = self.confirm_timeout_ms
         return wire
 
 
@@ -293,6 +323,14 @@ class SessionOptions:
     ``max_output`` (at least 200 characters) cuts the longest strings of a larger answer and
     says how much (``BrowserResponse.limit`` and its warning).
 
+    The action policy: ``action_policy`` is a JSON policy file (made absolute; ``default``
+    allow|deny and ``allow``, ``deny``, ``confirm`` lists of actions, kinds and categories,
+    optionally scoped to domains; an invalid file fails the launch with ``policy_invalid``);
+    ``confirm_actions`` names actions, kinds or categories that always pause; a paused call
+    raises :class:`~agentbrowser.ConfirmationRequired` whose ``pending`` confirms or denies
+    it; ``confirm_timeout`` (seconds, default 60) is how long it waits before it counts as
+    denied.
+
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
 
@@ -304,12 +342,19 @@ class SessionOptions:
     allow_file_access: bool = False
     content_boundaries: bool = False
     max_output: int | None = None
+    action_policy: str | os.PathLike[str] | None = None
+    confirm_actions: Sequence[str] = ()
+    confirm_timeout: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("SessionOptions.allow_file_access", self.allow_file_access)
         _required(_LAUNCH["contentBoundaries"]).check("SessionOptions.content_boundaries", self.content_boundaries)
         _LAUNCH["maxOutput"].check("SessionOptions.max_output", self.max_output)
+        _check_policy(self, "SessionOptions")
+        if self.confirm_timeout is not None:
+            ms = _seconds_to_ms("SessionOptions.confirm_timeout", self.confirm_timeout)
+            _LAUNCH["confirmTimeoutMs"].check("SessionOptions.confirm_timeout (in ms)", ms)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -321,6 +366,11 @@ class SessionOptions:
     def timeout_ms(self) -> int | None:
         """``timeout`` in milliseconds (None: not chosen)."""
         return _seconds_to_ms("SessionOptions.timeout", self.timeout)
+
+    @property
+    def confirm_timeout_ms(self) -> int | None:
+        """``confirm_timeout`` in milliseconds (None: the engine's 60 s)."""
+        return _seconds_to_ms("SessionOptions.confirm_timeout", self.confirm_timeout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,4 +449,17 @@ def merge_options(
             changes["max_output"] = session.max_output
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
+        policy_fields: tuple[tuple[str, object], ...] = (
+            ("action_policy", session.action_policy),
+            ("confirm_timeout_ms", session.confirm_timeout_ms),
+        )
+        for name, given in policy_fields:
+            if given is None:
+                continue
+            current = getattr(opts, name)
+            if current is not None and current != given:
+                raise ValueError(f"SessionOptions and LaunchOptions.{name}={current!r} differ: give one")
+            changes[name] = given
+        if session.confirm_actions:
+            changes["confirm_actions"] = tuple(dict.fromkeys((*opts.confirm_actions, *session.confirm_actions)))
     return dataclasses.replace(opts, **changes) if changes else opts

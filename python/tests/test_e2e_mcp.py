@@ -73,6 +73,7 @@ CORE = [
     "browser_evaluate",
     "browser_tabs",
     "browser_handle_dialog",
+    "browser_confirm_action",
     "browser_close",
     "browser_diff",
     "browser_take_screenshot",
@@ -728,3 +729,28 @@ def test_storage_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> N
             assert "removed 1 cookies" in await call(session, "browser_cookie_clear")
 
     run_in(tmp_path, main)
+
+
+def test_confirmations_surface_to_the_client(agentbrowser_bin: Path, server: str) -> None:
+    """A click the action policy pauses is a tool error naming the id; browser_confirm_action runs or drops it."""
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--confirm-actions", "click") as session:
+            await call(session, "browser_navigate", url=f"{server}/a")
+            go = ref_of(await call(session, "browser_snapshot"), "button", "Go")
+            paused = await error(session, "browser_click", target=go, element="Go")
+            m = re.search(r'confirmationId "(c-[^"]+)"', paused)
+            assert "confirmation_required" in paused and 'button "Go"' in paused and m, paused
+            done = await call(session, "browser_confirm_action", confirmationId=m.group(1), confirm=True)
+            assert "confirmed click" in done and f"{server}/b" in done, done
+            again = await error(session, "browser_confirm_action", confirmationId=m.group(1), confirm=False)
+            assert "confirmation_consumed" in again
+            await call(session, "browser_navigate", url=f"{server}/a")
+            go = ref_of(await call(session, "browser_snapshot"), "button", "Go")
+            m = re.search(r'confirmationId "(c-[^"]+)"', await error(session, "browser_click", target=go))
+            assert m
+            dropped = await call(session, "browser_confirm_action", confirmationId=m.group(1), confirm=False)
+            assert "nothing ran" in dropped
+            assert f"{server}/a" in await call(session, "browser_snapshot")
+
+    asyncio.run(main())

@@ -21,6 +21,10 @@ pub struct Cli {
     /// Print the raw JSON response envelope.
     #[arg(long, global = true)]
     pub json: bool,
+    /// When the action policy pauses this command, ask on the terminal and confirm or deny it
+    /// (without a terminal on stdin and stderr it is denied).
+    #[arg(long, global = true)]
+    pub confirm_interactive: bool,
     /// Timeout for the command in milliseconds (for `read`: of the read, default 10000).
     #[arg(long, global = true, value_name = "MS")]
     pub timeout: Option<u64>,
@@ -125,6 +129,19 @@ pub struct LaunchArgs {
     /// are cut with a notice saying how much was cut and how to see the rest.
     #[arg(long, value_name = "CHARS", value_parser = clap::value_parser!(u64).range(200..))]
     pub max_output: Option<u64>,
+    /// A JSON action policy file: `default` allow|deny and `allow`, `deny`, `confirm` lists of
+    /// actions, kinds and categories, optionally scoped to domains (see the README's Safety
+    /// section). An invalid file is an error now, never ignored.
+    #[arg(long, value_name = "FILE")]
+    pub action_policy: Option<String>,
+    /// Actions, kinds or categories that pause for `confirm ID` / `deny ID`, comma separated
+    /// (e.g. click,navigate,download).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub confirm_actions: Vec<String>,
+    /// How long a paused action waits for `confirm`, in milliseconds (default 60000); then it
+    /// counts as denied.
+    #[arg(long, value_name = "MS")]
+    pub confirm_timeout: Option<u64>,
 }
 
 /// Every subcommand.
@@ -631,6 +648,17 @@ pub enum Cmd {
     },
     /// Session and browser status.
     Status,
+    /// Run an action the action policy paused (`confirmation_required`) after re-checking the
+    /// policy and the page's host; prints that action's result.
+    Confirm {
+        /// The confirmation id (`c-…`) the paused action answered with.
+        id: String,
+    },
+    /// Drop an action the action policy paused, without running it.
+    Deny {
+        /// The confirmation id (`c-…`) the paused action answered with.
+        id: String,
+    },
     /// Sessions: list.
     #[command(subcommand)]
     Session(SessionCmd),
@@ -666,7 +694,7 @@ pub enum Cmd {
     #[command(hide = true)]
     Daemon,
     /// Serve MCP (Model Context Protocol) over stdio, or streamable HTTP with --port.
-    Mcp(McpArgs),
+    Mcp(Box<McpArgs>),
     /// Code mode: a model writes Python cells against the browser (`agent "task" --help` for options).
     Agent(PythonArgs),
     /// Code mode notebooks: `notebook replay out.ipynb` re-runs one without a model.

@@ -54,6 +54,8 @@ pub struct DaemonArgs {
     pub allowed_domains: Option<Vec<String>>,
     /// Let commands open file:// URLs.
     pub allow_file_access: bool,
+    /// The action policy (its file made absolute), checked.
+    pub policy: agentbrowser_protocol::PolicySettings,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -268,6 +270,16 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if args.allow_file_access {
         cmd.arg("--allow-file-access");
+    }
+    if let Some(f) = &args.policy.action_policy {
+        cmd.arg("--action-policy").arg(f);
+    }
+    if !args.policy.confirm_actions.is_empty() {
+        cmd.arg("--confirm-actions")
+            .arg(args.policy.confirm_actions.join(","));
+    }
+    if let Some(ms) = args.policy.confirm_timeout_ms {
+        cmd.arg("--confirm-timeout").arg(ms.to_string());
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

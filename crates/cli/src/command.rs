@@ -2,12 +2,13 @@
 //! daemon, or a command the CLI runs itself.
 
 use agentbrowser_protocol::{
-    AttributeParams, ClickParams, Command, ConsoleParams, CountParams, DiffParams, DownloadParams,
-    ErrorCode, ErrorsParams, EvalParams, FrameBy, FrameSelectParams, FramesParams, HistoryParams,
-    HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams, OpenParams, PdfParams, PressParams,
-    ReadParams, RefActionParams, RefParams, Request, Response, ScreenshotParams, SelectParams,
-    SessionIdParams, SnapshotParams, TabCloseParams, TabNewParams, TabSwitchParams, TypeParams,
-    UploadParams, ValueParams, WaitCondition, WaitDownloadParams, WaitParams,
+    AttributeParams, ClickParams, Command, ConfirmationParams, ConsoleParams, CountParams,
+    DiffParams, DownloadParams, ErrorCode, ErrorsParams, EvalParams, FrameBy, FrameSelectParams,
+    FramesParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams,
+    OpenParams, PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request, Response,
+    ScreenshotParams, SelectParams, SessionIdParams, SnapshotParams, TabCloseParams, TabNewParams,
+    TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition, WaitDownloadParams,
+    WaitParams,
 };
 use serde_json::Value;
 
@@ -106,7 +107,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
-        Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
+        Cmd::Mcp(args) => return Ok(Plan::Mcp(*args)),
         Cmd::Skills(cmd) => return Ok(Plan::Skills(cmd)),
         Cmd::Agent(a) => return Ok(Plan::Code(Front::Agent, a.args)),
         Cmd::Notebook(a) => return Ok(Plan::Code(Front::Notebook, a.args)),
@@ -212,6 +213,12 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Auth(c) => crate::auth::command(c)?,
         Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
         Cmd::Status => Command::Status(NoParams {}),
+        Cmd::Confirm { id } => Command::Confirm(ConfirmationParams {
+            confirmation_id: id,
+        }),
+        Cmd::Deny { id } => Command::Deny(ConfirmationParams {
+            confirmation_id: id,
+        }),
         Cmd::Snapshot {
             interactive: _,
             full,

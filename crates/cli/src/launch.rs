@@ -55,7 +55,43 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         color_scheme: l.color_scheme,
         viewport: l.viewport.clone(),
         proxy: proxy(l)?,
+        policy: policy(l)?,
     })
+}
+
+/// Reads and checks the policy file a new daemon would start with: a bad one fails this
+/// invocation with `policy_invalid` instead of a daemon that never answers. (A running
+/// daemon re-reads its file itself, when a paused action is confirmed.)
+pub fn check_policy_file(args: &DaemonArgs) -> Result<(), Failure> {
+    agentbrowser_engine::safety::check_settings(&args.policy)
+        .map_err(|e| Failure::new(e.code, anyhow::Error::msg(e.message)).or_action("launch"))
+}
+
+/// The action policy options, checked (not the file's content: see `check_policy_file`), with
+/// the file made absolute (the daemon runs elsewhere).
+fn policy(l: &LaunchArgs) -> Result<agentbrowser_protocol::PolicySettings, Failure> {
+    let settings = agentbrowser_protocol::PolicySettings {
+        action_policy: l
+            .action_policy
+            .as_deref()
+            .map(|p| absolute("--action-policy", p))
+            .transpose()?,
+        confirm_actions: l
+            .confirm_actions
+            .iter()
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty())
+            .collect(),
+        confirm_timeout_ms: l.confirm_timeout,
+    };
+    settings.validate().map_err(|e| {
+        let message = e
+            .replace("parameter `confirmActions`", "option `--confirm-actions`")
+            .replace("parameter `confirmTimeoutMs`", "option `--confirm-timeout`")
+            .replace("parameter `actionPolicy`", "option `--action-policy`");
+        Failure::invalid("launch", message)
+    })?;
+    Ok(settings)
 }
 
 /// Refuses the TLS and profile options with `--cdp`: they apply to a launched browser only.
@@ -184,6 +220,13 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         allow_file_access: args.allow_file_access,
         content_boundaries: args.content_boundaries,
         max_output: args.max_output,
+        policy: {
+            let settings = policy(args)?;
+            agentbrowser_engine::safety::check_settings(&settings).map_err(|e| {
+                Failure::new(e.code, anyhow::Error::msg(e.message)).or_action("launch")
+            })?;
+            settings
+        },
         ..LaunchOptions::default()
     })
 }

@@ -11,6 +11,7 @@ mod config;
 mod doctor;
 mod domains;
 mod failure;
+mod interactive;
 mod launch;
 mod mcp;
 mod output;
@@ -64,7 +65,8 @@ fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
         mcp::run(args, shared, &cli.launch)?;
         return Ok(ExitCode::SUCCESS);
     }
-    dispatch(plan, &cli.session, &cli.launch, cli.json).map_err(|f| f.or_action(&action))
+    let ask = cli.confirm_interactive;
+    dispatch(plan, &cli.session, &cli.launch, cli.json, ask).map_err(|f| f.or_action(&action))
 }
 
 /// Runs one plan in `session`.
@@ -73,10 +75,11 @@ fn dispatch(
     session: &str,
     launch: &LaunchArgs,
     json: bool,
+    ask: bool,
 ) -> Result<ExitCode, Failure> {
     paths::validate_session(session).code(ErrorCode::InvalidArgument)?;
     match plan {
-        Plan::Send(request) => send(session, launch, &request, json),
+        Plan::Send(request) => send(session, launch, &request, json, ask),
         Plan::Refuse(answer) => Ok(output::print_response(&answer.to_line(), json)),
         Plan::Close(request) => session::close(session, &request, json),
         Plan::Existing(request) => session::send_existing(session, &request, json),
@@ -123,12 +126,23 @@ fn send(
     launch: &LaunchArgs,
     request: &Request,
     json: bool,
+    ask: bool,
 ) -> Result<ExitCode, Failure> {
-    let mut client = Client::connect_or_start(session, &launch::daemon_args(launch)?)
-        .code(ErrorCode::BrowserClosed)?;
-    domains::check_running(&mut client, session, launch)?;
-    let line = client
-        .round_trip(&request.to_value().to_string())
-        .code(ErrorCode::BrowserClosed)?;
-    Ok(output::print_response(&line, json))
+    let daemon = launch::daemon_args(launch)?;
+    if Client::connect_existing(session).is_none() {
+        launch::check_policy_file(&daemon)?;
+    }
+    let round_trip = |request: &Request| -> Result<String, Failure> {
+        let mut client =
+            Client::connect_or_start(session, &daemon).code(ErrorCode::BrowserClosed)?;
+        domains::check_running(&mut client, session, launch)?;
+        client
+            .round_trip(&request.to_value().to_string())
+            .code(ErrorCode::BrowserClosed)
+    };
+    let line = round_trip(request)?;
+    match ask.then(|| interactive::paused(&line)).flatten() {
+        Some(paused) => interactive::answer(&paused, round_trip, json),
+        None => Ok(output::print_response(&line, json)),
+    }
 }

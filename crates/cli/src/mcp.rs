@@ -117,6 +117,12 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .clone()
             .or_else(|| top.allowed_domains.clone()),
         allow_file_access: top.allow_file_access || after.allow_file_access,
+        action_policy: after
+            .action_policy
+            .clone()
+            .or_else(|| top.action_policy.clone()),
+        confirm_actions: [top.confirm_actions.clone(), after.confirm_actions.clone()].concat(),
+        confirm_timeout: after.confirm_timeout.or(top.confirm_timeout),
     }
 }
 

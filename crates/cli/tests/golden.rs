@@ -36,6 +36,8 @@ fn normalize(v: &mut Value, key: &str) {
         "timestamp",
         "size",
         "startedAt",
+        "confirmationId",
+        "expiresAtMs",
     ];
     match v {
         Value::Object(m) => {
@@ -469,6 +471,45 @@ fn every_command_answers_as_pinned() {
         normalize(&mut v, "");
         record.push(json!({"args": ["batch", line], "response": v}));
     }
+    // Confirmations, in a session whose policy pauses `title` (its ids are normalized).
+    let guarded = Cli::new("golden-confirm");
+    let flags = ["--confirm-actions", "title", "--confirm-timeout", "600000"];
+    let guarded_run = |args: &[&str], record: &mut Vec<Value>| -> Value {
+        let all: Vec<&str> = flags.iter().chain(args).copied().collect();
+        let raw = guarded.json(&all);
+        // The id is random: also in the message.
+        let mut v = match raw["data"]["confirmationId"].as_str() {
+            Some(id) => {
+                serde_json::from_str(&raw.to_string().replace(id, "<confirmationId>")).unwrap()
+            }
+            None => raw.clone(),
+        };
+        normalize(&mut v, "");
+        let shown: Vec<&str> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with("c-") {
+                    "<confirmationId>"
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let mut shown = json!(shown);
+        normalize(&mut shown, "");
+        record.push(json!({"args": shown, "response": v}));
+        raw
+    };
+    guarded_run(&["open", &base], &mut record);
+    for answer in ["confirm", "deny"] {
+        let paused = guarded_run(&["title"], &mut record);
+        let id = paused["data"]["confirmationId"]
+            .as_str()
+            .expect("a confirmation id")
+            .to_string();
+        guarded_run(&[answer, &id], &mut record);
+    }
+    guarded_run(&["close"], &mut record);
     let got = serde_json::to_string_pretty(&Value::Array(record)).unwrap() + "\n";
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/wire.json");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {

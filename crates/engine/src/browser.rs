@@ -111,7 +111,9 @@ impl Browser {
                 ),
             )
         })?;
-        let downloads = crate::events::Downloads::new(dir.clone());
+        let mut downloads = crate::events::Downloads::new(dir.clone());
+        // Downloads the action policy denies are cancelled as they begin.
+        downloads.gate = Some((self.cdp.clone(), self.dialog_board.gate.clone()));
         tokio::spawn(crate::events::Listeners::for_browser(&downloads).pump(self.cdp.events()));
         self.cdp
             .call(

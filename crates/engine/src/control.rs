@@ -20,6 +20,8 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
             "the browser is already running in this session; `close` it first to launch with other options",
         ));
     }
+    // A bad policy file fails the launch before any browser starts.
+    cx.engine.safety.configure(p.policy())?;
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
     let guard = crate::domains::launch_guard(&p, &cx.engine.defaults, attached)?;
     cx.engine
@@ -64,6 +66,8 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         Browser::launch(&options, call_timeout).await?
     };
     let mut browser = browser;
+    // Before the downloads: they follow the policy's prompt gate.
+    browser.dialog_board = cx.engine.dialog_board.clone();
     let dir = cx.engine.download_dir(p.download_path.as_deref());
     if let Err(e) = browser.enable_downloads(dir).await {
         browser.close().await;

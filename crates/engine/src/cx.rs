@@ -59,6 +59,8 @@ impl Cx<'_> {
                 None => Browser::launch(&self.engine.defaults, timeout).await?,
             };
             let mut b = b;
+            // Before the downloads: they follow the policy's prompt gate.
+            b.dialog_board = self.engine.dialog_board.clone();
             b.enable_downloads(self.engine.download_dir(None)).await?;
             b.dialog_board = self.engine.dialog_board.clone();
             b.network_board = self.engine.network_board.clone();

@@ -327,6 +327,19 @@ async fn complete(
                     downloads.claim(e.seq);
                     return land(downloads, e, file, path);
                 }
+                DownloadState::Canceled if e.denied_by.is_some() => {
+                    downloads.claim(e.seq);
+                    return Err(EngineError::new(
+                        ErrorCode::ActionDenied,
+                        format!(
+                            "the download of {:?} from {} was cancelled as it began: the action \
+                             policy refuses it (rule {}); no file was saved",
+                            e.suggested_filename,
+                            e.url,
+                            e.denied_by.as_deref().unwrap_or_default()
+                        ),
+                    ));
+                }
                 DownloadState::Canceled => {
                     downloads.claim(e.seq);
                     return Err(EngineError::new(

@@ -65,6 +65,7 @@ pub(crate) use crate::read::{
     is_visible as IsVisible, text as Text,
 };
 pub(crate) use crate::reading::read as Read;
+pub(crate) use crate::safety::confirm::{confirm as Confirm, deny as Deny};
 pub(crate) use crate::session_id::session_id as SessionId;
 pub(crate) use crate::snapshot::handle as Snapshot;
 pub(crate) use crate::state::{

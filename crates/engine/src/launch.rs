@@ -80,6 +80,8 @@ pub struct LaunchOptions {
     pub content_boundaries: bool,
     /// The largest answer in characters (`--max-output`).
     pub max_output: Option<u64>,
+    /// The action policy: a policy file, confirm actions and the confirmation timeout.
+    pub policy: agentbrowser_protocol::PolicySettings,
 }
 
 impl Default for LaunchOptions {
@@ -104,6 +106,7 @@ impl Default for LaunchOptions {
             allow_file_access: false,
             content_boundaries: false,
             max_output: None,
+            policy: Default::default(),
         }
     }
 }

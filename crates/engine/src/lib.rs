@@ -42,6 +42,7 @@ mod read;
 mod reading;
 pub mod refs;
 mod secrets;
+pub mod safety;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;

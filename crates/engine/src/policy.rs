@@ -1,15 +1,34 @@
 //! The policy layer: every command passes here after it was parsed and before it runs, with its
-//! kind (read, mutate, navigate, session, dangerous). Nothing is refused yet; the safety work
-//! (allowed domains, an action policy, confirmations) decides here, in one place.
+//! kind (read, mutate, navigate, session, dangerous). The session's action policy decides here
+//! (`crate::safety`): a command runs, is refused (`action_denied`), or is paused for a person
+//! (`confirmation_required`, answered by `confirm` or `deny`).
 
-use agentbrowser_protocol::{Command, Kind};
+use agentbrowser_protocol::Command;
 
+use crate::cx::Scope;
 use crate::error::Result;
+use crate::safety::{Decision, command_labels, confirm::Subject, denied};
+use crate::session::Engine;
 
-/// Decides whether `command` may run: the URLs it names must be in the session's allowed
-/// domains (`domains`); otherwise every command may.
-pub fn check(command: &Command, domains: &crate::domains::Guard) -> Result<()> {
-    let _kind: Kind = command.kind();
-    crate::domains::commands::check(command, domains)?;
-    Ok(())
+/// Decides whether `command` (scoped like its request) may run now in `engine`'s session: the
+/// URLs it names must be in the session's allowed domains (`crate::domains`), then the action
+/// policy decides.
+pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()> {
+    crate::domains::commands::check(command, &engine.domains)?;
+    if crate::safety::exempt(command) || !engine.safety.is_active() {
+        return Ok(());
+    }
+    let subject = Subject::of(engine, command, scope);
+    let labels = command_labels(command);
+    match engine.safety.decide(&labels, subject.host.as_deref())? {
+        Decision::Allow => Ok(()),
+        Decision::Deny(rule) => Err(denied(command.action(), &rule, subject.host.as_deref())),
+        Decision::Confirm(rule) => {
+            let timeout = engine.safety.timeout();
+            Err(engine
+                .safety
+                .confirmations
+                .pause(command, scope, subject, rule, timeout))
+        }
+    }
 }

@@ -58,6 +58,8 @@ pub struct Engine {
     pub(crate) domains: crate::domains::Guard,
     /// Content boundaries and the output limit of the session's answers.
     pub(crate) output: crate::bounds::OutputRules,
+    /// The action policy and the commands it paused for confirmation.
+    pub(crate) safety: crate::safety::Safety,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -65,8 +67,10 @@ pub struct Engine {
 impl Engine {
     /// A session that launches with `defaults` when a command first needs a browser.
     pub fn new(info: SessionInfo, defaults: LaunchOptions) -> Engine {
-        let dialog_board = crate::events::DialogBoard::default();
+        let safety = crate::safety::Safety::new(&defaults.policy);
+        let mut dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
+        dialog_board.gate = safety.gate.clone();
         let hooks = crate::hook::TargetHooks::for_launch(&defaults);
         let output =
             crate::bounds::OutputRules::new(defaults.content_boundaries, defaults.max_output);
@@ -86,6 +90,7 @@ impl Engine {
             origins: Default::default(),
             hooks,
             output,
+            safety,
             closed: false,
             tracer: Default::default(),
         }
@@ -158,7 +163,22 @@ impl Engine {
 
     async fn answer(&mut self, request: Request, received: Instant) -> Response {
         let action = request.command.action();
-        let timeout_ms = timeout_of(&request);
+        let timeout_ms = match &request.command {
+            // A confirmed command gets its own wait budget, as it would have had.
+            agentbrowser_protocol::Command::Confirm(p) if request.timeout_ms.is_none() => self
+                .safety
+                .confirmations
+                .budget_ms(&p.confirmation_id)
+                .map_or_else(
+                    || timeout_of(&request),
+                    |b| {
+                        DEFAULT_TIMEOUT_MS
+                            .saturating_add(b)
+                            .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
+                    },
+                ),
+            _ => timeout_of(&request),
+        };
         let scope = crate::cx::Scope {
             tab: request.tab.clone(),
             frame: request.frame.clone(),
@@ -333,7 +353,7 @@ impl Engine {
                 "the session is closed",
             ));
         }
-        crate::policy::check(&command, &self.domains)?;
+        crate::policy::check(self, &command, &scope)?;
         if !crate::dialogs::runs_while_open(&command)
             && let Some(d) = self
                 .browser

@@ -186,9 +186,17 @@ impl Ctx {
         if r.success {
             Ok(r.data)
         } else {
+            let mut message = r.error.unwrap_or_default();
+            if r.code == Some(ErrorCode::ConfirmationRequired)
+                && let Some(id) = r.data.get("confirmationId").and_then(Value::as_str)
+            {
+                message = format!(
+                    "{message}\nAsk the user; then call browser_confirm_action with confirmationId \"{id}\" and confirm true (run it) or false (drop it)."
+                );
+            }
             Err(ToolError::new(
                 r.code.map_or("internal", ErrorCode::as_str),
-                r.error.unwrap_or_default(),
+                message,
             ))
         }
     }
@@ -254,6 +262,8 @@ tools! {
     browser_tabs(TabsArgs) "Manage tabs" [Core] uses ["tab_list", "tab_new", "tab_close", "tab_switch", "snapshot"] => tabs;
     /// Answer the JavaScript dialog (confirm or prompt) that waits in the active tab: accept (OK, with `promptText` for a prompt) or dismiss (Cancel). Alerts are accepted automatically. Answers the dialog and what changed on the page.
     browser_handle_dialog(HandleDialogArgs) "Handle a dialog" [Core] uses ["dialog_accept", "dialog_dismiss", "diff"] => handle_dialog;
+    /// Answer an action the session's action policy paused (its error `confirmation_required` gives the `confirmationId`, the action and its target): only after asking the user, `confirm: true` runs it (the policy and the page's host are checked again) and answers its result, `confirm: false` drops it.
+    browser_confirm_action(ConfirmActionArgs) "Confirm or deny a paused action" [Core] uses ["confirm", "deny"] => confirm_action;
     /// Close the browser. The next tool call starts a new one.
     browser_close(NoArgs) "Close browser" [Core] uses ["close"] => close;
     /// What changed on the page since the snapshot you saw last (or since snapshot `generation`), as a line diff of snapshots.
@@ -336,6 +346,16 @@ pub fn find(name: &str) -> Option<&'static ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
+
+/// Arguments of `browser_confirm_action`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConfirmActionArgs {
+    /// The id from the `confirmation_required` error (`c-…`).
+    pub confirmation_id: String,
+    /// true: run the paused action; false: drop it.
+    pub confirm: bool,
+}
 
 /// Arguments of `browser_navigate`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1525,6 +1545,23 @@ async fn handle_dialog(cx: Ctx, a: HandleDialogArgs) -> Result<Answer, ToolError
         add_modal_state(&mut answer, next);
         return Ok(answer);
     }
+    add_new_tabs(&cx, &mut answer).await?;
+    add_page_now(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+async fn confirm_action(cx: Ctx, a: ConfirmActionArgs) -> Result<Answer, ToolError> {
+    let params = ConfirmationParams {
+        confirmation_id: a.confirmation_id,
+    };
+    let mut answer = Answer::new();
+    if !a.confirm {
+        let out: DenyOutput = cx.get(Command::Deny(params)).await?;
+        answer.add("Result", out.text());
+        return Ok(answer);
+    }
+    let out: ConfirmOutput = cx.get(Command::Confirm(params)).await?;
+    answer.add("Result", out.text());
     add_new_tabs(&cx, &mut answer).await?;
     add_page_now(&cx, &mut answer).await?;
     Ok(answer)

@@ -111,6 +111,18 @@ error_codes! {
     AuthFieldsChanged => "auth_fields_changed",
     /// `auth login` filled the fields but the form was not submitted (the submit click or Enter started no submission or navigation).
     AuthNotSubmitted => "auth_not_submitted",
+    /// The session's action policy refuses this action (`deny` list, or not allowed); the message names the rule. Nothing was done.
+    ActionDenied => "action_denied",
+    /// The action policy asks a person first: nothing was done; `data` has the `confirmationId`, the action, its target (a ref's role and name) and when it expires. Answer with `confirm ID` or `deny ID`.
+    ConfirmationRequired => "confirmation_required",
+    /// `confirm` or `deny` with an id this session never issued (a typo, or another session's id).
+    ConfirmationNotFound => "confirmation_not_found",
+    /// `confirm` or `deny` with an id already confirmed, denied or refused: each pause is answered once.
+    ConfirmationConsumed => "confirmation_consumed",
+    /// `confirm` or `deny` after the confirmation's timeout: the paused action counted as denied and did not run.
+    ConfirmationExpired => "confirmation_expired",
+    /// The action policy file is missing, unreadable or not a valid policy (at launch, or when a confirmation re-read it); the message names the file and the fault.
+    PolicyInvalid => "policy_invalid",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

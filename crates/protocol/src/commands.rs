@@ -440,6 +440,10 @@ macro_rules! for_each_command {
             SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read],
             /// The session browser's DevTools WebSocket URL (for a direct CDP client beside the engine, which no policy of the session restricts: dangerous); never launches a browser unless `launch` is true (else `no_browser`).
             CdpUrl(CdpUrlParams) -> CdpUrlOutput => "cdp_url" [Dangerous],
+            /// Run an action the policy paused (`confirmation_required`), after re-reading the policy and re-checking the host it acts on; answers that action's result.
+            Confirm(ConfirmationParams) -> ConfirmOutput => "confirm" [Session],
+            /// Drop an action the policy paused without running it.
+            Deny(ConfirmationParams) -> DenyOutput => "deny" [Session],
             /// Close the browser and end the session.
             Close(NoParams) -> CloseOutput => "close" [Session],
         }

@@ -19,6 +19,7 @@ pub use caps::devtools::*;
 pub use caps::auth::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
+pub use caps::safety::*;
 pub use caps::state::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,

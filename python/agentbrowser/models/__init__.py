@@ -15,6 +15,7 @@ from __future__ import annotations
 from ._bounded import clip as clip
 from ._client import B as B
 from .action import ActionResult
+from .pending import AsyncPendingAction, PendingAction
 from .audit import AccessibilityAudit, AccessibilityCounts, AccessibilityIssue, AccessibilityNode, Vital, Vitals
 from .audit import VitalRating as VitalRating
 from .diagnostics import CONSOLE_LEVELS as CONSOLE_LEVELS
@@ -89,6 +90,8 @@ __all__ = [
     "Finder",
     "Wait",
     "ActionResult",
+    "PendingAction",
+    "AsyncPendingAction",
     "UploadedFile",
     "FileChooser",
     "Download",

@@ -24,6 +24,8 @@ const DIALOGS_KEPT: usize = 64;
 pub struct DialogBoard {
     auto: Arc<AtomicBool>,
     opened: Arc<watch::Sender<(u64, String)>>,
+    /// The action policy as dialogs see it (category `dialog`).
+    pub gate: crate::safety::prompts::PromptGate,
 }
 
 impl Default for DialogBoard {
@@ -31,6 +33,7 @@ impl Default for DialogBoard {
         DialogBoard {
             auto: Arc::default(),
             opened: Arc::new(watch::channel((0, String::new())).0),
+            gate: Default::default(),
         }
     }
 }
@@ -189,8 +192,13 @@ impl Listener for Dialogs {
             return;
         }
         let kind = str_field(p, "type");
-        let at_once = kind == "alert" || kind == "beforeunload";
-        if !at_once && !self.log.board.auto() {
+        let host = crate::safety::prompts::host(&str_field(p, "url"));
+        let decision = self.log.board.gate.decide("dialog", host.as_deref());
+        // The policy denies dialogs: dismissed at once (a prompt returns null, a confirm false).
+        let denied = matches!(decision, crate::safety::Decision::Deny(_));
+        let held = matches!(decision, crate::safety::Decision::Confirm(_));
+        let at_once = !denied && (kind == "alert" || kind == "beforeunload");
+        if !denied && !at_once && (held || !self.log.board.auto()) {
             let mut s = self.log.lock();
             s.opened += 1;
             s.open = Some(OpenDialog {

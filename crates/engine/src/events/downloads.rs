@@ -50,6 +50,8 @@ pub struct DownloadEntry {
     pub state: DownloadState,
     /// Whether a `download` or `wait --download` already took it.
     pub claimed: bool,
+    /// The action policy rule that cancelled it as it began, if one did.
+    pub denied_by: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -66,6 +68,12 @@ pub struct Downloads {
     changed: Arc<watch::Sender<u64>>,
     /// The directory the browser saves downloads in.
     pub dir: PathBuf,
+    /// The browser's session and the action policy's prompt gate: a download the policy
+    /// denies (category `download`, the file URL's host) is cancelled as it begins.
+    pub gate: Option<(
+        agentbrowser_cdp::Session,
+        crate::safety::prompts::PromptGate,
+    )>,
 }
 
 impl Downloads {
@@ -75,6 +83,7 @@ impl Downloads {
             log: Arc::default(),
             changed: Arc::new(watch::channel(0).0),
             dir,
+            gate: None,
         }
     }
 
@@ -127,6 +136,24 @@ impl Listener for DownloadEvents {
         let guid = str_field(p, "guid");
         let dir = self.0.dir.clone();
         if ev.method == "Browser.downloadWillBegin" {
+            let url = str_field(p, "url");
+            let host = crate::safety::prompts::host(&url);
+            let denied_by = self.0.gate.as_ref().and_then(|(browser, g)| {
+                match g.decide("download", host.as_deref()) {
+                    crate::safety::Decision::Deny(rule) => Some((browser.clone(), rule)),
+                    _ => None,
+                }
+            });
+            if let Some((browser, _)) = &denied_by {
+                let (browser, guid) = (browser.clone(), guid.clone());
+                tokio::spawn(async move {
+                    let _ = browser
+                        .call("Browser.cancelDownload", serde_json::json!({"guid": guid}))
+                        .await;
+                });
+            }
+            let denied_by = denied_by.map(|(_, rule)| rule);
+            let denied = denied_by.is_some();
             self.0.update(|log| {
                 let seq = log.next;
                 log.next += 1;
@@ -138,11 +165,16 @@ impl Listener for DownloadEvents {
                     guid,
                     url: str_field(p, "url"),
                     suggested_filename: str_field(p, "suggestedFilename"),
-                    state: DownloadState::InProgress {
-                        received: 0,
-                        total: 0,
+                    state: if denied {
+                        DownloadState::Canceled
+                    } else {
+                        DownloadState::InProgress {
+                            received: 0,
+                            total: 0,
+                        }
                     },
                     claimed: false,
+                    denied_by,
                 });
             });
             return;

@@ -105,6 +105,19 @@ pub struct LaunchParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = crate::boundary::MIN_MAX_OUTPUT))]
     pub max_output: Option<u64>,
+    /// A JSON action policy file (absolute path): `default`, `allow`, `deny` and `confirm`
+    /// lists of actions, kinds and categories, optionally scoped to domains; re-read when a
+    /// paused action is confirmed. An invalid file fails the launch (`policy_invalid`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub action_policy: Option<String>,
+    /// Actions, kinds and categories that always pause for `confirm` (besides the policy's `confirm`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirm_actions: Vec<String>,
+    /// How long a paused action waits for `confirm` (default 60000 ms); then it counts as denied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::caps::safety::MAX_CONFIRM_TIMEOUT_MS))]
+    pub confirm_timeout_ms: Option<u64>,
 }
 
 impl Validate for LaunchParams {
@@ -121,6 +134,7 @@ impl Validate for LaunchParams {
                 ),
             );
         }
+        self.policy().validate()?;
         match self.proxy() {
             Some(p) => {
                 p.resolve()?;
@@ -239,6 +253,15 @@ impl AttachTarget {
 }
 
 impl LaunchParams {
+    /// The action policy settings this launch carries.
+    pub fn policy(&self) -> crate::PolicySettings {
+        crate::PolicySettings {
+            action_policy: self.action_policy.clone(),
+            confirm_actions: self.confirm_actions.clone(),
+            confirm_timeout_ms: self.confirm_timeout_ms,
+        }
+    }
+
     /// The proxy these parameters give, if any.
     pub fn proxy(&self) -> Option<crate::ProxyConfig> {
         Some(crate::ProxyConfig {
