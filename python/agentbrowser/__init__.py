@@ -115,6 +115,7 @@ from .models import (
 from .models.state import Cookie, StateFile, StateListing
 from .models import NetworkRequest, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions
+from .restore import RestoreOptions
 from ._session_id import session_id
 
 if TYPE_CHECKING:
@@ -216,6 +217,7 @@ __all__ = [
     "AsyncState",
     "AsyncNetwork",
     "LaunchOptions",
+    "RestoreOptions",
     "SessionOptions",
     "CDPTarget",
     "SnapshotSpec",

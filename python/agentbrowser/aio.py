@@ -78,6 +78,7 @@ from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
 from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .models.network import HarContentMode, RequestDetail, RequestLog
+from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ class AsyncBrowser:
 
     @classmethod
     async def _launched(cls, opts: LaunchOptions) -> AsyncBrowser:
-        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
+        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session, opts.restore))
         browser = cls()
         browser._bind(process.transport(), process, opts)
         try:
@@ -249,11 +250,15 @@ class AsyncBrowser:
         return await self._drive(_ops.status())
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
-        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds."""
+        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds.
+
+        RestoreSaveError (carrying the CloseResult) is raised after cleanup when saving the
+        restored state failed, and again by later calls.
+        """
         if self._close_result is not None:
-            return self._close_result
+            return raise_if_save_failed(self._close_result)
         if self._closing is not None:
-            return await asyncio.shield(self._closing)
+            return raise_if_save_failed(await asyncio.shield(self._closing))
         if self._t is None:
             # A lazy AsyncBrowser that never started: nothing runs, nothing to close.
             self._close_result = CloseResult(closed=True, raw={"started": False})
@@ -267,7 +272,7 @@ class AsyncBrowser:
             raise
         self._close_result = result
         self._closing.set_result(result)
-        return result
+        return raise_if_save_failed(result)
 
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None

@@ -20,8 +20,9 @@ from typing import Any
 from ._rules import Rule
 from ._wire_types import OPTION_RULES
 from .models.routes import ProxyConfig
+from .restore import RestoreOptions
 
-__all__ = ["LaunchOptions", "SessionOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
+__all__ = ["LaunchOptions", "SessionOptions", "RestoreOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
 
 _LAUNCH = OPTION_RULES["LaunchParams"]
 _CLIENT = OPTION_RULES["clientOptions"]
@@ -64,6 +65,11 @@ def _seconds_to_ms(label: str, value: object) -> int | None:
         raise ValueError(f"{label} must be a number of seconds, got nan")
     _CLIENT["timeout"].check_range(label, value, scale=1000, unit=" seconds")
     return round(value * 1000)
+
+
+def _check_restore(label: str, value: object) -> None:
+    if value is not None and not isinstance(value, RestoreOptions):
+        raise TypeError(f"{label} must be a RestoreOptions or None, got {type(value).__name__}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +116,11 @@ class LaunchOptions:
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
+    #: The session's restore and autosave (set from ``SessionOptions.restore``).
+    restore: RestoreOptions | None = None
 
     def __post_init__(self) -> None:
+        _check_restore("LaunchOptions.restore", self.restore)
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
         _required(_LAUNCH["headless"]).check("LaunchOptions.headless", self.headless)
         path = _path("LaunchOptions.executable_path", self.executable_path, _LAUNCH["executablePath"])
@@ -221,7 +230,8 @@ class SessionOptions:
     the engine's 30 s; it wins over ``LaunchOptions.timeout_ms``); ``auto_dialogs`` answers
     every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving confirm
     and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
-    saved in (made absolute).
+    saved in (made absolute); ``restore`` (a :class:`RestoreOptions`) loads the session's
+    state file when its browser starts and saves it on close and every autosave interval.
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -230,8 +240,10 @@ class SessionOptions:
     timeout: float | None = None
     auto_dialogs: bool = False
     download_path: str | os.PathLike[str] | None = None
+    restore: RestoreOptions | None = None
 
     def __post_init__(self) -> None:
+        _check_restore("SessionOptions.restore", self.restore)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -306,6 +318,8 @@ def merge_options(
             changes[theirs] = value
         if session.auto_dialogs:
             changes["auto_dialogs"] = True
+        if session.restore is not None:
+            changes["restore"] = session.restore
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
     return dataclasses.replace(opts, **changes) if changes else opts

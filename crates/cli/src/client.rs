@@ -46,6 +46,8 @@ pub struct DaemonArgs {
     /// The proxy, checked, with its credentials apart (the password goes to the daemon in its
     /// environment, never on its command line).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// The restore option, checked (its key empty: the session's name).
+    pub restore: Option<agentbrowser_engine::RestoreOptions>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -247,6 +249,23 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
             Some(p) => cmd.env("AGENTBROWSER_PROXY_PASSWORD", p),
             None => cmd.env_remove("AGENTBROWSER_PROXY_PASSWORD"),
         };
+    }
+    if let Some(r) = &args.restore {
+        cmd.arg(format!("--restore={}", r.key.as_deref().unwrap_or("")));
+        if let Some(s) = &r.save {
+            cmd.arg("--restore-save").arg(s);
+        }
+        cmd.arg("--autosave-interval")
+            .arg(r.autosave_interval_ms.to_string());
+        for (flag, v) in [
+            ("--restore-check-url", &r.check_url),
+            ("--restore-check-text", &r.check_text),
+            ("--restore-check-fn", &r.check_fn),
+        ] {
+            if let Some(v) = v {
+                cmd.arg(format!("{flag}={v}"));
+            }
+        }
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

@@ -50,6 +50,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         color_scheme: l.color_scheme,
         viewport: l.viewport.clone(),
         proxy: proxy(l)?,
+        restore: crate::restore::options(l)?,
     })
 }
 
@@ -147,6 +148,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         color_scheme: args.color_scheme,
         viewport: args.viewport.as_deref().map(viewport).transpose()?,
         proxy: proxy(args)?,
+        restore: crate::restore::options(args)?,
         ..LaunchOptions::default()
     })
 }

@@ -11,6 +11,7 @@ mod launch;
 mod mcp;
 mod output;
 mod paths;
+mod restore;
 mod serve;
 mod session;
 

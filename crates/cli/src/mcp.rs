@@ -110,6 +110,24 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .proxy_password
             .clone()
             .or_else(|| top.proxy_password.clone()),
+        restore: after.restore.clone().or_else(|| top.restore.clone()),
+        restore_save: after
+            .restore_save
+            .clone()
+            .or_else(|| top.restore_save.clone()),
+        autosave_interval: after.autosave_interval.or(top.autosave_interval),
+        restore_check_url: after
+            .restore_check_url
+            .clone()
+            .or_else(|| top.restore_check_url.clone()),
+        restore_check_text: after
+            .restore_check_text
+            .clone()
+            .or_else(|| top.restore_check_text.clone()),
+        restore_check_fn: after
+            .restore_check_fn
+            .clone()
+            .or_else(|| top.restore_check_fn.clone()),
     }
 }
 

@@ -90,6 +90,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         return Err(e);
     }
     cx.engine.browser = Some(browser);
+    Box::pin(crate::state::restore::after_launch(cx)).await;
     Ok(data)
 }
 
@@ -160,6 +161,7 @@ impl crate::session::Engine {
                 .and_then(|b| b.active_id())
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
+            restore: self.restore.report(),
         }
     }
 }
@@ -167,8 +169,5 @@ impl crate::session::Engine {
 /// `close`: close the browser; the serving process exits.
 pub(crate) async fn close(_p: NoParams, cx: &mut Cx<'_>) -> Result<CloseOutput> {
     cx.engine.shutdown().await;
-    Ok(CloseOutput {
-        closed: true,
-        running: None,
-    })
+    Ok(cx.engine.restore_close_output())
 }

@@ -72,6 +72,8 @@ pub struct LaunchOptions {
     /// The proxy (checked by `ProxyConfig::resolve`): Chromium gets only its server and bypass
     /// list; its credentials answer the proxy's challenges (see `crate::events::fetch`).
     pub proxy: Option<agentbrowser_protocol::ProxyConfig>,
+    /// Restore and autosave of the session's state under a key (`--restore`).
+    pub restore: Option<crate::RestoreOptions>,
 }
 
 impl Default for LaunchOptions {
@@ -92,6 +94,7 @@ impl Default for LaunchOptions {
             ca_cert: None,
             profile: None,
             proxy: None,
+            restore: None,
         }
     }
 }

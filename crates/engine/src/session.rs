@@ -54,6 +54,8 @@ pub struct Engine {
     pub(crate) origins: crate::state::Origins,
     /// The per-target setup (request interception rules) of the session, given to the browser.
     pub(crate) hooks: crate::hook::TargetHooks,
+    /// The session's restore and autosave (`restore` option).
+    pub(crate) restore: crate::state::restore::Restore,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -67,7 +69,9 @@ impl Engine {
         let emulation = std::sync::Arc::new(std::sync::Mutex::new(
             crate::emulation::State::from_launch(&defaults),
         ));
+        let restore = crate::state::restore::Restore::new(defaults.restore.clone(), &info.name);
         Engine {
+            restore,
             dialog_board,
             network_board: Default::default(),
             emulation,
@@ -278,6 +282,7 @@ impl Engine {
     /// one, used when no `downloadPath` was given) goes with it: files the agent did not claim
     /// with `download` or `wait --download` are not left behind in `$TMPDIR`.
     pub async fn shutdown(&mut self) {
+        self.final_restore_save().await;
         if let Some(b) = self.browser.take() {
             let used = b.downloads.as_ref().map(|d| d.dir.clone());
             b.close().await;
@@ -311,12 +316,16 @@ impl Engine {
         {
             return Err(crate::dialogs::dialog_open(command.action(), &d, false));
         }
+        let navigates = matches!(command, Command::Open(_));
         let mut cx = Cx {
             engine: self,
             limits,
             scope,
         };
         let out = crate::handlers::dispatch(command, &mut cx).await;
+        if navigates && out.is_ok() {
+            crate::state::restore::after_navigation(&mut cx).await;
+        }
         // Authentication challenges refused while the command ran.
         for w in self.hooks.intercept.take_warnings() {
             crate::warnings::note(w);

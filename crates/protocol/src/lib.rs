@@ -15,6 +15,7 @@ pub mod validate;
 pub use caps::audit::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
+pub use caps::restore::*;
 pub use caps::state::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,

@@ -8,6 +8,7 @@
 
 mod cookie_files;
 mod files;
+pub(crate) mod restore;
 mod scratch;
 pub(crate) mod store;
 

@@ -273,6 +273,9 @@ pub struct StatusOutput {
     /// The command another client is running, when this answer was handed out meanwhile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub busy: Option<Busy>,
+    /// The session's restore and autosave (`restore` option).
+    #[serde(flatten)]
+    pub restore: crate::RestoreReport,
 }
 
 /// The browser part of `status`.
@@ -332,6 +335,18 @@ pub struct CloseOutput {
     /// False when no daemon ran for the session (the CLI answers without starting one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<bool>,
+    /// What the session's restore did (`not_configured` without the `restore` option).
+    #[serde(default)]
+    pub restore_status: crate::RestoreStatus,
+    /// What the final save of the restore state did.
+    #[serde(default)]
+    pub save_status: crate::SaveStatus,
+    /// The restore state file (written by this save or an earlier one; null: none).
+    #[serde(default)]
+    pub state_path: Option<String>,
+    /// Why saving failed (null: it did not fail).
+    #[serde(default)]
+    pub save_error: Option<String>,
 }
 
 impl Present for LaunchOutput {
@@ -347,7 +362,22 @@ impl Present for LaunchOutput {
 
 impl Present for CloseOutput {
     fn text(&self) -> String {
-        "closed".into()
+        if self.restore_status == crate::RestoreStatus::NotConfigured {
+            return "closed".into();
+        }
+        let mut out = format!(
+            "closed (restore {}; save {}",
+            self.restore_status.as_str(),
+            self.save_status.as_str()
+        );
+        if let Some(p) = &self.state_path {
+            out.push_str(&format!(", state file {p}"));
+        }
+        out.push(')');
+        if let Some(e) = &self.save_error {
+            out.push_str(&format!("\nthe state was NOT saved: {e}"));
+        }
+        out
     }
 }
 
@@ -400,6 +430,7 @@ impl Present for StatusOutput {
             }
             None => lines.push("browser: not launched".into()),
         }
+        lines.extend(self.restore.lines());
         if let Some(busy) = &self.busy {
             lines.push(format!(
                 "busy: {}",

@@ -21,6 +21,7 @@ pub mod nav;
 pub mod network;
 pub mod read;
 pub mod reading;
+pub mod restore;
 pub mod session_id;
 pub mod snapshot;
 pub mod state;
