@@ -88,6 +88,14 @@ _AbortReason = cast("_d.Check[AbortReason]", _d.literal(("failed", "aborted", "t
 ResourceType = Literal["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other"]
 _ResourceType = cast("_d.Check[ResourceType]", _d.literal(("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other")))
 
+#: What the session's restore did.
+RestoreStatus = Literal["not_configured", "pending", "missing", "loaded", "loaded_but_invalid", "load_failed"]
+_RestoreStatus = cast("_d.Check[RestoreStatus]", _d.literal(("not_configured", "pending", "missing", "loaded", "loaded_but_invalid", "load_failed")))
+
+#: What the session's last save of its restore state did.
+SaveStatus = Literal["not_configured", "disabled", "invalid_policy", "not_attempted", "no_browser", "skipped_restore_failed", "saved", "error"]
+_SaveStatus = cast("_d.Check[SaveStatus]", _d.literal(("not_configured", "disabled", "invalid_policy", "not_attempted", "no_browser", "skipped_restore_failed", "saved", "error")))
+
 #: Which directory a session id is derived from.
 SessionScope = Literal["worktree", "cwd", "git-root"]
 _SessionScope = cast("_d.Check[SessionScope]", _d.literal(("worktree", "cwd", "git-root")))
@@ -2876,6 +2884,32 @@ class StatusOutput:
     """The frame `frame` scoped the active tab's commands to (absent: its main frame)."""
     busy: Busy | None
     """The command another client is running, when this answer was handed out meanwhile."""
+    restore_key: str | None
+    """The restore key (null: no restore)."""
+    restore_status: RestoreStatus
+    """What the restore did."""
+    restore_status_detail: str | None
+    """Why, in words (the file, the error, the failed check)."""
+    restore_loaded_path: str | None
+    """The state file loaded (null: none)."""
+    restore_validation_pending: bool
+    """Whether checks wait for the first navigation after the restore to decide `loaded` or `loaded_but_invalid`."""
+    restore_save: str | None
+    """The save policy as given (`auto`, `always`, `never`; anything else is `invalid_policy`)."""
+    save_status: SaveStatus
+    """What the last save did."""
+    restore_saved_path: str | None
+    """The state file the last save wrote (null: none yet)."""
+    save_error: str | None
+    """Why the last save failed (with `saveStatus` `error` or `invalid_policy`)."""
+    autosave_interval_ms: int | None
+    """The autosave interval in milliseconds (0: on close only; null: no restore)."""
+    restore_check_url: str | None
+    """The URL glob a restored session's page must match after its first navigation."""
+    restore_check_text: str | None
+    """The text a restored session's page must show after its first navigation."""
+    restore_check_fn: str | None
+    """The JavaScript function that must return a truthy value after the first navigation."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StatusOutput:
@@ -2893,6 +2927,19 @@ class StatusOutput:
             active_tab=o.opt("activeTab", _d.string),
             active_frame=o.opt("activeFrame", _d.string),
             busy=o.opt("busy", Busy.decode),
+            restore_key=o.opt("restoreKey", _d.string),
+            restore_status=o.default("restoreStatus", _RestoreStatus, "not_configured"),
+            restore_status_detail=o.opt("restoreStatusDetail", _d.string),
+            restore_loaded_path=o.opt("restoreLoadedPath", _d.string),
+            restore_validation_pending=o.default("restoreValidationPending", _d.boolean, False),
+            restore_save=o.opt("restoreSave", _d.string),
+            save_status=o.default("saveStatus", _SaveStatus, "not_configured"),
+            restore_saved_path=o.opt("restoreSavedPath", _d.string),
+            save_error=o.opt("saveError", _d.string),
+            autosave_interval_ms=o.opt("autosaveIntervalMs", _INT_0_TO_ANY),
+            restore_check_url=o.opt("restoreCheckUrl", _d.string),
+            restore_check_text=o.opt("restoreCheckText", _d.string),
+            restore_check_fn=o.opt("restoreCheckFn", _d.string),
         )
 
 
@@ -2987,12 +3034,27 @@ class CloseOutput:
     """Whether a browser session was closed by this command."""
     running: bool | None
     """False when no daemon ran for the session (the CLI answers without starting one)."""
+    restore_status: RestoreStatus
+    """What the session's restore did (`not_configured` without the `restore` option)."""
+    save_status: SaveStatus
+    """What the final save of the restore state did."""
+    state_path: str | None
+    """The restore state file (written by this save or an earlier one; null: none)."""
+    save_error: str | None
+    """Why saving failed (null: it did not fail)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CloseOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as CloseOutput."""
         o = _d.Fields("CloseOutput", raw, path)
-        return cls(closed=o.req("closed", _d.boolean), running=o.opt("running", _d.boolean))
+        return cls(
+            closed=o.req("closed", _d.boolean),
+            running=o.opt("running", _d.boolean),
+            restore_status=o.default("restoreStatus", _RestoreStatus, "not_configured"),
+            save_status=o.default("saveStatus", _SaveStatus, "not_configured"),
+            state_path=o.opt("statePath", _d.string),
+            save_error=o.opt("saveError", _d.string),
+        )
 
 
 #: The actions whose result is LaunchOutput.
