@@ -1,15 +1,12 @@
-"""End-to-end: restore and autosave from the SDK (sync and async) on real Chromium, with a page
-on 127.0.0.1 that sets an HttpOnly cookie and greets the user only when the server gets it:
+"""End-to-end: restore and autosave from the SDK (sync and async) on real Chromium, with the
+state tests' site on 127.0.0.1 (``/login`` sets an HttpOnly cookie; every page shows the Cookie
+header the server got, in ``#c``):
 ``SessionOptions(restore=RestoreOptions(...))``, the CloseResult's restore and save fields,
 ``SessionStatus``'s restore fields, the checks, and RestoreSaveError after cleanup."""
 
 from __future__ import annotations
 
 import asyncio
-import html
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,37 +22,12 @@ from agentbrowser import (
 )
 
 from conftest import alive
-
-
-class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server API)
-        cookies = []
-        if self.path.startswith("/login"):
-            cookies = ["sid=s3cret; Path=/; HttpOnly; SameSite=Strict"]
-        known = "sid=s3cret" in self.headers.get("Cookie", "")
-        who = "welcome back" if known else "please log in"
-        body = f"<title>t</title><p id=w>{html.escape(who)}</p>"
-        data = body.encode()
-        self.send_response(200)
-        for c in cookies:
-            self.send_header("Set-Cookie", c)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
+from test_e2e_state import port  # noqa: F401 (the state tests' cookie site: /login sets sid, every page shows its Cookie header)
 
 
 @pytest.fixture(scope="module")
-def site(agentbrowser_bin: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+def site(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture()
@@ -67,8 +39,8 @@ def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return d
 
 
-def _greeting(b: Browser) -> str:
-    text = b.page.evaluate("document.getElementById('w').textContent")
+def _cookie_header(b: Browser) -> str:
+    text = b.page.evaluate("document.getElementById('c').textContent")
     assert isinstance(text, str)
     return text
 
@@ -88,13 +60,13 @@ def test_a_lazy_session_saves_on_close_and_the_next_one_restores_and_checks(site
     assert result.state_path == str(state_dir / "acct.json") and result.save_error is None
     assert b.close() is result
 
-    opts = SessionOptions(restore=RestoreOptions("acct", check_text="welcome back", autosave_interval_ms=0))
+    opts = SessionOptions(restore=RestoreOptions("acct", check_text="sid=s3cret", autosave_interval_ms=0))
     with Browser.launch(LaunchOptions(timeout_ms=20000), session=opts) as b2:
         status = b2.status()
         assert status.restore_status == "loaded" and status.restore_validation_pending is True
-        assert status.restore_check_text == "welcome back" and status.autosave_interval_ms == 0
+        assert status.restore_check_text == "sid=s3cret" and status.autosave_interval_ms == 0
         b2.page.open(f"{site}/account")
-        assert _greeting(b2) == "welcome back"
+        assert "sid=s3cret" in _cookie_header(b2)
         assert b2.page.storage.get("who") == "py"
         status = b2.status()
         assert status.restore_status == "loaded" and status.restore_validation_pending is False
@@ -154,7 +126,7 @@ def test_async_restore_and_restore_save_error(
         assert (first.restore_status, first.save_status) == ("missing", "saved")
         async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000), session=opts) as b2:
             await b2.page.open(f"{site}/account")
-            assert await b2.page.evaluate("document.getElementById('w').textContent") == "welcome back"
+            assert "sid=s3cret" in await b2.page.evaluate("document.getElementById('c').textContent")
             status = await b2.status()
             assert status.restore_status == "loaded" and status.restore_check_url == "**/account"
         # The state directory replaced by a file: the final save fails.

@@ -648,7 +648,7 @@ pub enum Cmd {
     #[command(hide = true)]
     Daemon,
     /// Serve MCP (Model Context Protocol) over stdio, or streamable HTTP with --port.
-    Mcp(McpArgs),
+    Mcp(Box<McpArgs>),
     /// Code mode: a model writes Python cells against the browser (`agent "task" --help` for options).
     Agent(PythonArgs),
     /// Code mode notebooks: `notebook replay out.ipynb` re-runs one without a model.

@@ -91,7 +91,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
         Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
         Cmd::Daemon => return Ok(Plan::Daemon),
-        Cmd::Mcp(args) => return Ok(Plan::Mcp(args)),
+        Cmd::Mcp(args) => return Ok(Plan::Mcp(*args)),
         Cmd::Agent(a) => return Ok(Plan::Code(Front::Agent, a.args)),
         Cmd::Notebook(a) => return Ok(Plan::Code(Front::Notebook, a.args)),
         Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),

@@ -16,19 +16,10 @@ use serde_json::Value;
 const KEY1: &str = "1111111111111111111111111111111111111111111111111111111111111111";
 const KEY2: &str = "2222222222222222222222222222222222222222222222222222222222222222";
 
-/// A server whose `/login` sets cookies, and whose `/account` page greets the user only when
+/// The cookie server (`/login` sets `sid`, HttpOnly, and `theme`), whose `/account` page greets the user only when
 /// its localStorage and its readable cookie are there.
 fn site() -> Server {
-    let server = Server::start();
-    server.route(
-        "/login",
-        Page::html("<title>in</title><p>logged in</p>")
-            .with_header(
-                "Set-Cookie",
-                "sid=s3cret; Path=/; HttpOnly; SameSite=Strict",
-            )
-            .with_header("Set-Cookie", "theme=dark; Path=/; SameSite=Lax"),
-    );
+    let server = cookie_server();
     server.route(
         "/account",
         Page::html(

@@ -374,12 +374,7 @@ impl Engine {
         if self.is_closed() {
             return;
         }
-        let mut cx = Cx {
-            engine: self,
-            limits: limits(FINAL_SAVE),
-            scope: Default::default(),
-        };
-        crate::warnings::collect(save(&mut cx, false)).await;
+        self.save_outside_command(false).await;
     }
 
     /// The final save, once, before the browser closes (close, SIGTERM, idle exit, end of input).
@@ -395,12 +390,17 @@ impl Engine {
             }
             return;
         }
+        self.save_outside_command(true).await;
+    }
+
+    /// A save outside any command: its own time budget, its notes dropped.
+    async fn save_outside_command(&mut self, final_save: bool) {
         let mut cx = Cx {
             engine: self,
             limits: limits(FINAL_SAVE),
             scope: Default::default(),
         };
-        crate::warnings::collect(save(&mut cx, true)).await;
+        crate::warnings::collect(save(&mut cx, final_save)).await;
     }
 
     /// What `close` answers about the restore.
