@@ -122,6 +122,7 @@ from .models.state import Cookie, StateFile, StateListing
 from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models import NetworkRequest, RequestDetail, RequestLog
 from .options import CDPTarget, LaunchOptions, SessionOptions
+from .restore import RestoreOptions
 from ._session_id import session_id
 
 if TYPE_CHECKING:
@@ -231,6 +232,7 @@ __all__ = [
     "AsyncState",
     "AsyncNetwork",
     "LaunchOptions",
+    "RestoreOptions",
     "SessionOptions",
     "CDPTarget",
     "SnapshotSpec",

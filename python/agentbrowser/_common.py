@@ -9,6 +9,7 @@ from typing import Any
 
 from .errors import BrowserError
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
+from .restore import RestoreOptions, restore_argv
 
 #: How long ``close()`` waits for an owned daemon to exit before killing it (seconds).
 CLOSE_TIMEOUT_S = 15.0
@@ -63,7 +64,7 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv += ["--confirm-actions", ",".join(options.confirm_actions)]
     if options.confirm_timeout_ms is not None:
         argv += ["--confirm-timeout", str(options.confirm_timeout_ms)]
-    return argv + ["serve", "--stdio"]
+    return argv + restore_argv(options.restore) + ["serve", "--stdio"]
 
 
 def check_session(session: str, timeout_ms: int) -> LaunchOptions:
@@ -71,12 +72,12 @@ def check_session(session: str, timeout_ms: int) -> LaunchOptions:
     return LaunchOptions(session=session, timeout_ms=timeout_ms)
 
 
-def daemon_argv(binary: str, session: str | None) -> list[str]:
-    """The command line of an owned daemon speaking over stdio."""
+def daemon_argv(binary: str, session: str | None, restore: RestoreOptions | None = None) -> list[str]:
+    """The command line of an owned daemon speaking over stdio (with the session's restore)."""
     argv = [binary]
     if session is not None:
         argv += ["--session", session]
-    return argv + ["serve", "--stdio"]
+    return argv + restore_argv(restore) + ["serve", "--stdio"]
 
 
 def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:

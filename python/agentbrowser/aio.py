@@ -84,6 +84,7 @@ from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.network import HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
+from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ class AsyncBrowser:
 
     @classmethod
     async def _launched(cls, opts: LaunchOptions) -> AsyncBrowser:
-        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session))
+        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session, opts.restore))
         browser = cls()
         browser._bind(process.transport(), process, opts)
         try:
@@ -279,13 +280,17 @@ class AsyncBrowser:
         return await self._drive(_ops.status())
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
-        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds."""
+        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds.
+
+        RestoreSaveError (carrying the CloseResult) is raised after cleanup when saving the
+        restored state failed, and again by later calls.
+        """
         if self._root._cdp is not None:
             await self._root._cdp.close()
         if self._close_result is not None:
-            return self._close_result
+            return raise_if_save_failed(self._close_result)
         if self._closing is not None:
-            return await asyncio.shield(self._closing)
+            return raise_if_save_failed(await asyncio.shield(self._closing))
         if self._t is None:
             # A lazy AsyncBrowser that never started: nothing runs, nothing to close.
             self._close_result = CloseResult(closed=True, raw={"started": False})
@@ -299,7 +304,7 @@ class AsyncBrowser:
             raise
         self._close_result = result
         self._closing.set_result(result)
-        return result
+        return raise_if_save_failed(result)
 
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None

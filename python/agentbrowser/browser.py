@@ -86,6 +86,7 @@ from .models.state import Cookie, SameSite, StateListing, StorageArea
 from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.network import HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
+from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ class Browser:
 
     @classmethod
     def _launched(cls, opts: LaunchOptions) -> Browser:
-        process = OwnedProcess(daemon_argv(find_binary(), opts.session))
+        process = OwnedProcess(daemon_argv(find_binary(), opts.session, opts.restore))
         browser = cls()
         browser._bind(process.transport(), process, opts)
         try:
@@ -293,17 +294,21 @@ class Browser:
         ``timeout`` seconds; then TimeoutError is raised).  A connected one only disconnects
         (``closed=False``) unless ``end_session=True``, which closes the session's browser
         and daemon for every client.
+
+        With ``SessionOptions(restore=...)`` the result says what the restore and the final
+        save did; when saving failed, RestoreSaveError (carrying the result) is raised after
+        cleanup, and again by later calls.
         """
         if self._root._cdp is not None:
             self._root._cdp.close()
         if self._close_result is not None:
-            return self._close_result
+            return raise_if_save_failed(self._close_result)
         with self._starting:
             if self._t is None:
                 # A lazy Browser that never started: nothing runs, nothing to close.
                 self._close_result = CloseResult(closed=True, raw={"started": False})
                 return self._close_result
-        return self._shutdown(end_session, timeout)
+        return raise_if_save_failed(self._shutdown(end_session, timeout))
 
     def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None

@@ -20,8 +20,9 @@ from typing import Any
 from ._rules import Rule
 from ._wire_types import OPTION_RULES
 from .models.routes import ProxyConfig
+from .restore import RestoreOptions
 
-__all__ = ["LaunchOptions", "SessionOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
+__all__ = ["LaunchOptions", "SessionOptions", "RestoreOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
 
 _LAUNCH = OPTION_RULES["LaunchParams"]
 _CLIENT = OPTION_RULES["clientOptions"]
@@ -119,6 +120,11 @@ def _check_policy(opts: Any, owner: str) -> None:
     object.__setattr__(opts, "confirm_actions", names)
 
 
+def _check_restore(label: str, value: object) -> None:
+    if value is not None and not isinstance(value, RestoreOptions):
+        raise TypeError(f"{label} must be a RestoreOptions or None, got {type(value).__name__}")
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchOptions:
     """How :meth:`Browser.launch` starts (or attaches to) Chromium.
@@ -178,11 +184,14 @@ class LaunchOptions:
     action_policy: str | os.PathLike[str] | None = None
     confirm_actions: Sequence[str] = ()
     confirm_timeout_ms: int | None = None
+    #: The session's restore and autosave (set from ``SessionOptions.restore``).
+    restore: RestoreOptions | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("LaunchOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("LaunchOptions.allow_file_access", self.allow_file_access)
         _check_policy(self, "LaunchOptions")
+        _check_restore("LaunchOptions.restore", self.restore)
         _required(_LAUNCH["autoDialogs"]).check("LaunchOptions.auto_dialogs", self.auto_dialogs)
         _required(_LAUNCH["contentBoundaries"]).check("LaunchOptions.content_boundaries", self.content_boundaries)
         _LAUNCH["maxOutput"].check("LaunchOptions.max_output", self.max_output)
@@ -310,7 +319,9 @@ class SessionOptions:
     the engine's 30 s; it wins over ``LaunchOptions.timeout_ms``); ``auto_dialogs`` answers
     every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving confirm
     and prompt open for ``browser.dialogs``; ``download_path`` is the directory downloads are
-    saved in (made absolute). ``allowed_domains`` (host patterns: ``"example.com"`` that host,
+    saved in (made absolute); ``restore`` (a :class:`RestoreOptions`) loads the session's
+    state file when its browser starts and saves it on close and every autosave interval.
+    ``allowed_domains`` (host patterns: ``"example.com"`` that host,
     ``"*.example.com"`` its subdomains, an IP address; a sequence or one comma-separated str)
     limits every request of the session to those hosts, enforced in the browser (navigations,
     subresources, fetch, WebSocket, workers, popups; WebRTC limited to the proxy, which refuses
@@ -345,6 +356,7 @@ class SessionOptions:
     action_policy: str | os.PathLike[str] | None = None
     confirm_actions: Sequence[str] = ()
     confirm_timeout: float | None = None
+    restore: RestoreOptions | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
@@ -355,6 +367,7 @@ class SessionOptions:
         if self.confirm_timeout is not None:
             ms = _seconds_to_ms("SessionOptions.confirm_timeout", self.confirm_timeout)
             _LAUNCH["confirmTimeoutMs"].check("SessionOptions.confirm_timeout (in ms)", ms)
+        _check_restore("SessionOptions.restore", self.restore)
         if self.session_id is not None:
             _CLIENT["session"].check("SessionOptions.session_id", self.session_id)
         _seconds_to_ms("SessionOptions.timeout", self.timeout)
@@ -447,6 +460,8 @@ def merge_options(
             changes["content_boundaries"] = True
         if session.max_output is not None:
             changes["max_output"] = session.max_output
+        if session.restore is not None:
+            changes["restore"] = session.restore
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
         policy_fields: tuple[tuple[str, object], ...] = (

@@ -142,6 +142,28 @@ pub struct LaunchArgs {
     /// counts as denied.
     #[arg(long, value_name = "MS")]
     pub confirm_timeout: Option<u64>,
+    /// `--restore` or `--restore=KEY`: restore the session's state (cookies, localStorage) from
+    /// the state file KEY in the state directory (default: the session's name) when its browser starts, and save it there on close, on SIGTERM, on idle
+    /// exit and every --autosave-interval.
+    #[arg(long, value_name = "KEY", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub restore: Option<String>,
+    /// When the restored state is saved: auto (unless the restore failed), always, never
+    /// (default: AGENTBROWSER_RESTORE_SAVE, else auto).
+    #[arg(long, value_name = "POLICY", requires = "restore", value_parser = ["auto", "always", "never"])]
+    pub restore_save: Option<String>,
+    /// Milliseconds between autosaves of the restored state (0 = on close only; default 30000).
+    #[arg(long, value_name = "MS", requires = "restore")]
+    pub autosave_interval: Option<u64>,
+    /// After the first navigation, the restored session is valid only if the URL matches this glob.
+    #[arg(long, value_name = "GLOB", requires = "restore")]
+    pub restore_check_url: Option<String>,
+    /// After the first navigation, the restored session is valid only if the page shows this text.
+    #[arg(long, value_name = "TEXT", requires = "restore")]
+    pub restore_check_text: Option<String>,
+    /// After the first navigation, the restored session is valid only if this JavaScript
+    /// function returns a truthy value.
+    #[arg(long, value_name = "JS", requires = "restore")]
+    pub restore_check_fn: Option<String>,
 }
 
 /// Every subcommand.

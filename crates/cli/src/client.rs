@@ -56,6 +56,8 @@ pub struct DaemonArgs {
     pub allow_file_access: bool,
     /// The action policy (its file made absolute), checked.
     pub policy: agentbrowser_protocol::PolicySettings,
+    /// The restore option, checked (its key empty: the session's name).
+    pub restore: Option<agentbrowser_engine::RestoreOptions>,
 }
 
 /// A line-oriented connection to a session's daemon.
@@ -280,6 +282,23 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if let Some(ms) = args.policy.confirm_timeout_ms {
         cmd.arg("--confirm-timeout").arg(ms.to_string());
+    }
+    if let Some(r) = &args.restore {
+        cmd.arg(format!("--restore={}", r.key.as_deref().unwrap_or("")));
+        if let Some(s) = &r.save {
+            cmd.arg("--restore-save").arg(s);
+        }
+        cmd.arg("--autosave-interval")
+            .arg(r.autosave_interval_ms.to_string());
+        for (flag, v) in [
+            ("--restore-check-url", &r.check_url),
+            ("--restore-check-text", &r.check_text),
+            ("--restore-check-fn", &r.check_fn),
+        ] {
+            if let Some(v) = v {
+                cmd.arg(format!("{flag}={v}"));
+            }
+        }
     }
     // Launch options are top-level options: they go before the subcommand.
     cmd.arg("daemon")

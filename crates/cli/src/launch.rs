@@ -56,6 +56,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         viewport: l.viewport.clone(),
         proxy: proxy(l)?,
         policy: policy(l)?,
+        restore: crate::restore::options(l)?,
     })
 }
 
@@ -227,6 +228,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
             })?;
             settings
         },
+        restore: crate::restore::options(args)?,
         ..LaunchOptions::default()
     })
 }

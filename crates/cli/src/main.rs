@@ -16,6 +16,7 @@ mod launch;
 mod mcp;
 mod output;
 mod paths;
+mod restore;
 mod serve;
 mod session;
 mod skills;

@@ -123,6 +123,24 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .or_else(|| top.action_policy.clone()),
         confirm_actions: [top.confirm_actions.clone(), after.confirm_actions.clone()].concat(),
         confirm_timeout: after.confirm_timeout.or(top.confirm_timeout),
+        restore: after.restore.clone().or_else(|| top.restore.clone()),
+        restore_save: after
+            .restore_save
+            .clone()
+            .or_else(|| top.restore_save.clone()),
+        autosave_interval: after.autosave_interval.or(top.autosave_interval),
+        restore_check_url: after
+            .restore_check_url
+            .clone()
+            .or_else(|| top.restore_check_url.clone()),
+        restore_check_text: after
+            .restore_check_text
+            .clone()
+            .or_else(|| top.restore_check_text.clone()),
+        restore_check_fn: after
+            .restore_check_fn
+            .clone()
+            .or_else(|| top.restore_check_fn.clone()),
     }
 }
 

@@ -355,6 +355,7 @@ pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
         let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
         tokio::select! {
             r = serve => { r.ok(); }
+            _ = autosave(shared.clone()) => {}
             _ = shared.closed.notified() => {}
             _ = terminate_signal() => {}
         }
@@ -485,6 +486,7 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         let idle = idle_watch(shared.clone(), idle_timeout);
         tokio::select! {
             _ = accept => {}
+            _ = autosave(shared.clone()) => {}
             _ = shared.closed.notified() => {}
             _ = idle => {}
             _ = terminate_signal() => {}
@@ -497,6 +499,20 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         drop(lock);
         Ok(())
     })
+}
+
+/// Saves the session's restore state every autosave interval (never without one); an autosave
+/// is not activity (it does not keep an idle daemon alive).
+async fn autosave(shared: Arc<Shared>) {
+    let Some(every) = shared.engine.lock().await.autosave_interval() else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(every).await;
+        let mut engine = shared.engine.lock().await;
+        engine.autosave().await;
+        *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
+    }
 }
 
 async fn idle_watch(shared: Arc<Shared>, idle_timeout: Duration) {

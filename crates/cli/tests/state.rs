@@ -30,23 +30,6 @@ fn start(cli: &Cli, env: &[(&str, &str)], args: &[&str]) -> Value {
     v["data"].clone()
 }
 
-/// A server with a page that sets cookies (HttpOnly, SameSite) and a page that shows nothing.
-fn cookie_server() -> Server {
-    let server = Server::start();
-    server.route(
-        "/login",
-        Page::html("<title>in</title><p>logged in</p>")
-            .with_header(
-                "Set-Cookie",
-                "sid=s3cret; Path=/; HttpOnly; SameSite=Strict",
-            )
-            .with_header("Set-Cookie", "theme=dark; Path=/; SameSite=Lax"),
-    );
-    server.route("/", Page::html("<title>home</title><p>home</p>"));
-    server.route("/check", Page::html("<title>check</title><p>check</p>"));
-    server
-}
-
 fn cookie<'a>(cookies: &'a Value, name: &str) -> &'a Value {
     cookies["cookies"]
         .as_array()

@@ -108,6 +108,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         return Err(e);
     }
     cx.engine.browser = Some(browser);
+    Box::pin(crate::state::restore::after_launch(cx)).await;
     Ok(data)
 }
 
@@ -179,6 +180,7 @@ impl crate::session::Engine {
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
             allowed_domains: self.domains.list.as_ref().map(|l| l.patterns()),
+            restore: self.restore.report(),
         }
     }
 }
@@ -186,8 +188,5 @@ impl crate::session::Engine {
 /// `close`: close the browser; the serving process exits.
 pub(crate) async fn close(_p: NoParams, cx: &mut Cx<'_>) -> Result<CloseOutput> {
     cx.engine.shutdown().await;
-    Ok(CloseOutput {
-        closed: true,
-        running: None,
-    })
+    Ok(cx.engine.restore_close_output())
 }

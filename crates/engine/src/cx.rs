@@ -70,6 +70,7 @@ impl Cx<'_> {
             crate::emulation::install_browser(&b, &b.emulation).await?;
             crate::state::track_origins(&b, self.engine.origins.clone()).await?;
             self.engine.browser = Some(b);
+            Box::pin(crate::state::restore::after_launch(self)).await;
         }
         self.engine
             .browser

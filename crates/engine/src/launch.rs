@@ -82,6 +82,8 @@ pub struct LaunchOptions {
     pub max_output: Option<u64>,
     /// The action policy: a policy file, confirm actions and the confirmation timeout.
     pub policy: agentbrowser_protocol::PolicySettings,
+    /// Restore and autosave of the session's state under a key (`--restore`).
+    pub restore: Option<crate::RestoreOptions>,
 }
 
 impl Default for LaunchOptions {
@@ -107,6 +109,7 @@ impl Default for LaunchOptions {
             content_boundaries: false,
             max_output: None,
             policy: Default::default(),
+            restore: None,
         }
     }
 }

@@ -58,3 +58,4 @@ pub mod world;
 pub use error::{EngineError, Result};
 pub use launch::LaunchOptions;
 pub use session::{Engine, SessionInfo};
+pub use state::restore::RestoreOptions;

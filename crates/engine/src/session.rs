@@ -60,6 +60,8 @@ pub struct Engine {
     pub(crate) output: crate::bounds::OutputRules,
     /// The action policy and the commands it paused for confirmation.
     pub(crate) safety: crate::safety::Safety,
+    /// The session's restore and autosave (`restore` option).
+    pub(crate) restore: crate::state::restore::Restore,
     closed: bool,
     tracer: crate::trace::Tracer,
 }
@@ -78,8 +80,10 @@ impl Engine {
             crate::emulation::State::from_launch(&defaults),
         ));
         let domains = crate::domains::Guard::from_launch(&defaults);
+        let restore = crate::state::restore::Restore::new(defaults.restore.clone(), &info.name);
         Engine {
             domains,
+            restore,
             dialog_board,
             network_board: Default::default(),
             emulation,
@@ -330,6 +334,7 @@ impl Engine {
     /// one, used when no `downloadPath` was given) goes with it: files the agent did not claim
     /// with `download` or `wait --download` are not left behind in `$TMPDIR`.
     pub async fn shutdown(&mut self) {
+        self.final_restore_save().await;
         if let Some(b) = self.browser.take() {
             let used = b.downloads.as_ref().map(|d| d.dir.clone());
             b.close().await;
@@ -363,12 +368,16 @@ impl Engine {
         {
             return Err(crate::dialogs::dialog_open(command.action(), &d, false));
         }
+        let navigates = matches!(command, Command::Open(_));
         let mut cx = Cx {
             engine: self,
             limits,
             scope,
         };
         let out = crate::handlers::dispatch(command, &mut cx).await;
+        if navigates && out.is_ok() {
+            crate::state::restore::after_navigation(&mut cx).await;
+        }
         // Authentication challenges refused while the command ran.
         for w in self.hooks.intercept.take_warnings() {
             crate::warnings::note(w);

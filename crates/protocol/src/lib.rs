@@ -20,6 +20,7 @@ pub use caps::auth::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::safety::*;
+pub use caps::restore::*;
 pub use caps::state::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,

@@ -11,6 +11,7 @@ from typing import Any
 from .. import _decode as d
 from .. import _wire_types as w
 from .._version import __version__
+from ..errors import NativeParseError
 from ._bounded import Bounded
 from .boundary import ContentBoundary, OutputLimit
 
@@ -136,6 +137,22 @@ class SessionStatus(Bounded):
     restore_status: str
     save_status: str
     idle_timeout_ms: int | None
+    #: The restore key (None: no restore), what the restore did in words, the file it loaded.
+    restore_key: str | None = None
+    restore_status_detail: str | None = None
+    restore_loaded_path: str | None = None
+    #: Whether the restore checks wait for the first navigation.
+    restore_validation_pending: bool = False
+    #: The save policy (``auto``, ``always``, ``never``), the file the last save wrote, why it failed.
+    restore_save: str | None = None
+    restore_saved_path: str | None = None
+    save_error: str | None = None
+    #: Milliseconds between autosaves (0: on close only).
+    autosave_interval_ms: int | None = None
+    #: The restore checks: a URL glob, a text, a JavaScript function.
+    restore_check_url: str | None = None
+    restore_check_text: str | None = None
+    restore_check_fn: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # pyagentbrowser's names for the same data (the seed's "socket path, background PID, page
@@ -186,12 +203,28 @@ class SessionStatus(Bounded):
             restore_status=_status(m, raw, "restoreStatus"),
             save_status=_status(m, raw, "saveStatus"),
             idle_timeout_ms=wire.idle_timeout_ms,
+            restore_key=d.opt_str(m, raw, "restoreKey"),
+            restore_status_detail=d.opt_str(m, raw, "restoreStatusDetail"),
+            restore_loaded_path=d.opt_str(m, raw, "restoreLoadedPath"),
+            restore_validation_pending=bool(raw.get("restoreValidationPending", False)),
+            restore_save=d.opt_str(m, raw, "restoreSave"),
+            restore_saved_path=d.opt_str(m, raw, "restoreSavedPath"),
+            save_error=d.opt_str(m, raw, "saveError"),
+            autosave_interval_ms=raw.get("autosaveIntervalMs"),
+            restore_check_url=d.opt_str(m, raw, "restoreCheckUrl"),
+            restore_check_text=d.opt_str(m, raw, "restoreCheckText"),
+            restore_check_fn=d.opt_str(m, raw, "restoreCheckFn"),
             raw=raw,
         )
 
 
 def _status(model: str, raw: Mapping[str, Any], key: str) -> str:
-    return d.opt_str(model, raw, key) or "not_configured"
+    """A restore or save status; an unknown one is NativeParseError (absent: ``not_configured``)."""
+    value = d.opt_str(model, raw, key) or "not_configured"
+    allowed = SAVE_STATUSES if key == "saveStatus" else RESTORE_STATUSES
+    if value not in allowed:
+        raise NativeParseError(model, key, f"unknown status {value!r}; expected one of {', '.join(allowed)}", raw)
+    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@
 mod cookie_files;
 mod files;
 mod login;
+pub(crate) mod restore;
 mod scratch;
 pub(crate) mod store;
 mod vault;

@@ -330,6 +330,9 @@ pub struct StatusOutput {
     /// The hosts the session may reach (absent: every host); see `allowedDomains` of `launch`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_domains: Option<Vec<String>>,
+    /// The session's restore and autosave (`restore` option).
+    #[serde(flatten)]
+    pub restore: crate::RestoreReport,
 }
 
 /// The browser part of `status`.
@@ -389,6 +392,18 @@ pub struct CloseOutput {
     /// False when no daemon ran for the session (the CLI answers without starting one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<bool>,
+    /// What the session's restore did (`not_configured` without the `restore` option).
+    #[serde(default)]
+    pub restore_status: crate::RestoreStatus,
+    /// What the final save of the restore state did.
+    #[serde(default)]
+    pub save_status: crate::SaveStatus,
+    /// The restore state file (written by this save or an earlier one; null: none).
+    #[serde(default)]
+    pub state_path: Option<String>,
+    /// Why saving failed (null: it did not fail).
+    #[serde(default)]
+    pub save_error: Option<String>,
 }
 
 impl Present for LaunchOutput {
@@ -404,7 +419,22 @@ impl Present for LaunchOutput {
 
 impl Present for CloseOutput {
     fn text(&self) -> String {
-        "closed".into()
+        if self.restore_status == crate::RestoreStatus::NotConfigured {
+            return "closed".into();
+        }
+        let mut out = format!(
+            "closed (restore {}; save {}",
+            self.restore_status.as_str(),
+            self.save_status.as_str()
+        );
+        if let Some(p) = &self.state_path {
+            out.push_str(&format!(", state file {p}"));
+        }
+        out.push(')');
+        if let Some(e) = &self.save_error {
+            out.push_str(&format!("\nthe state was NOT saved: {e}"));
+        }
+        out
     }
 }
 
@@ -460,6 +490,7 @@ impl Present for StatusOutput {
         if let Some(d) = &self.allowed_domains {
             lines.push(format!("allowed domains: {}", d.join(", ")));
         }
+        lines.extend(self.restore.lines());
         if let Some(busy) = &self.busy {
             lines.push(format!(
                 "busy: {}",

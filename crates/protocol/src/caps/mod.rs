@@ -24,6 +24,7 @@ pub mod network;
 pub mod read;
 pub mod reading;
 pub mod safety;
+pub mod restore;
 pub mod session_id;
 pub mod snapshot;
 pub mod state;
