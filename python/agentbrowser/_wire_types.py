@@ -92,6 +92,14 @@ _AbortReason = cast("_d.Check[AbortReason]", _d.literal(("failed", "aborted", "t
 ResourceType = Literal["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other"]
 _ResourceType = cast("_d.Check[ResourceType]", _d.literal(("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping", "cspviolationreport", "preflight", "other")))
 
+#: What the session's restore did.
+RestoreStatus = Literal["not_configured", "pending", "missing", "loaded", "loaded_but_invalid", "load_failed"]
+_RestoreStatus = cast("_d.Check[RestoreStatus]", _d.literal(("not_configured", "pending", "missing", "loaded", "loaded_but_invalid", "load_failed")))
+
+#: What the session's last save of its restore state did.
+SaveStatus = Literal["not_configured", "disabled", "invalid_policy", "not_attempted", "no_browser", "skipped_restore_failed", "saved", "error"]
+_SaveStatus = cast("_d.Check[SaveStatus]", _d.literal(("not_configured", "disabled", "invalid_policy", "not_attempted", "no_browser", "skipped_restore_failed", "saved", "error")))
+
 #: Which directory a session id is derived from.
 SessionScope = Literal["worktree", "cwd", "git-root"]
 _SessionScope = cast("_d.Check[SessionScope]", _d.literal(("worktree", "cwd", "git-root")))
@@ -3065,6 +3073,32 @@ class StatusOutput:
     """The command another client is running, when this answer was handed out meanwhile."""
     allowed_domains: tuple[str, ...] | None
     """The hosts the session may reach (absent: every host); see `allowedDomains` of `launch`."""
+    restore_key: str | None
+    """The restore key (null: no restore)."""
+    restore_status: RestoreStatus
+    """What the restore did."""
+    restore_status_detail: str | None
+    """Why, in words (the file, the error, the failed check)."""
+    restore_loaded_path: str | None
+    """The state file loaded (null: none)."""
+    restore_validation_pending: bool
+    """Whether checks wait for the first navigation after the restore to decide `loaded` or `loaded_but_invalid`."""
+    restore_save: str | None
+    """The save policy as given (`auto`, `always`, `never`; anything else is `invalid_policy`)."""
+    save_status: SaveStatus
+    """What the last save did."""
+    restore_saved_path: str | None
+    """The state file the last save wrote (null: none yet)."""
+    save_error: str | None
+    """Why the last save failed (with `saveStatus` `error` or `invalid_policy`)."""
+    autosave_interval_ms: int | None
+    """The autosave interval in milliseconds (0: on close only; null: no restore)."""
+    restore_check_url: str | None
+    """The URL glob a restored session's page must match after its first navigation."""
+    restore_check_text: str | None
+    """The text a restored session's page must show after its first navigation."""
+    restore_check_fn: str | None
+    """The JavaScript function that must return a truthy value after the first navigation."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StatusOutput:
@@ -3083,6 +3117,19 @@ class StatusOutput:
             active_frame=o.opt("activeFrame", _d.string),
             busy=o.opt("busy", Busy.decode),
             allowed_domains=o.opt("allowedDomains", _d.array(_d.string)),
+            restore_key=o.opt("restoreKey", _d.string),
+            restore_status=o.default("restoreStatus", _RestoreStatus, "not_configured"),
+            restore_status_detail=o.opt("restoreStatusDetail", _d.string),
+            restore_loaded_path=o.opt("restoreLoadedPath", _d.string),
+            restore_validation_pending=o.default("restoreValidationPending", _d.boolean, False),
+            restore_save=o.opt("restoreSave", _d.string),
+            save_status=o.default("saveStatus", _SaveStatus, "not_configured"),
+            restore_saved_path=o.opt("restoreSavedPath", _d.string),
+            save_error=o.opt("saveError", _d.string),
+            autosave_interval_ms=o.opt("autosaveIntervalMs", _INT_0_TO_ANY),
+            restore_check_url=o.opt("restoreCheckUrl", _d.string),
+            restore_check_text=o.opt("restoreCheckText", _d.string),
+            restore_check_fn=o.opt("restoreCheckFn", _d.string),
         )
 
 
@@ -3195,6 +3242,50 @@ class CdpUrlOutput:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmOutput:
+    """Result of `confirm`: the paused command ran; `result` is its own answer's data."""
+
+    confirmation_id: str
+    """The confirmation id that was consumed."""
+    action: str
+    """The action that ran (for example `click`)."""
+    result: Any
+    """That action's result, the `data` it answers with on its own."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ConfirmOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ConfirmOutput."""
+        o = _d.Fields("ConfirmOutput", raw, path)
+        return cls(
+            confirmation_id=o.req("confirmationId", _d.string),
+            action=o.req("action", _d.string),
+            result=o.req("result", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DenyOutput:
+    """Result of `deny`: the paused command was dropped without running."""
+
+    confirmation_id: str
+    """The confirmation id that was consumed."""
+    action: str
+    """The action that will not run."""
+    denied: bool
+    """Always true: nothing ran."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> DenyOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as DenyOutput."""
+        o = _d.Fields("DenyOutput", raw, path)
+        return cls(
+            confirmation_id=o.req("confirmationId", _d.string),
+            action=o.req("action", _d.string),
+            denied=o.req("denied", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CloseOutput:
     """Result of `close`."""
 
@@ -3202,12 +3293,27 @@ class CloseOutput:
     """Whether a browser session was closed by this command."""
     running: bool | None
     """False when no daemon ran for the session (the CLI answers without starting one)."""
+    restore_status: RestoreStatus
+    """What the session's restore did (`not_configured` without the `restore` option)."""
+    save_status: SaveStatus
+    """What the final save of the restore state did."""
+    state_path: str | None
+    """The restore state file (written by this save or an earlier one; null: none)."""
+    save_error: str | None
+    """Why saving failed (null: it did not fail)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CloseOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as CloseOutput."""
         o = _d.Fields("CloseOutput", raw, path)
-        return cls(closed=o.req("closed", _d.boolean), running=o.opt("running", _d.boolean))
+        return cls(
+            closed=o.req("closed", _d.boolean),
+            running=o.opt("running", _d.boolean),
+            restore_status=o.default("restoreStatus", _RestoreStatus, "not_configured"),
+            save_status=o.default("saveStatus", _SaveStatus, "not_configured"),
+            state_path=o.opt("statePath", _d.string),
+            save_error=o.opt("saveError", _d.string),
+        )
 
 
 #: The actions whose result is LaunchOutput.
@@ -3389,6 +3495,10 @@ StatusOutputActions = Literal["status"]
 SessionIdOutputActions = Literal["session_id"]
 #: The actions whose result is CdpUrlOutput.
 CdpUrlOutputActions = Literal["cdp_url"]
+#: The actions whose result is ConfirmOutput.
+ConfirmOutputActions = Literal["confirm"]
+#: The actions whose result is DenyOutput.
+DenyOutputActions = Literal["deny"]
 #: The actions whose result is CloseOutput.
 CloseOutputActions = Literal["close"]
 
@@ -3420,6 +3530,11 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "proxyPassword": _r.Rule("string", nullable=True),
                 "allowedDomains": _r.Rule("array", nullable=True, items=_r.Rule("string")),
                 "allowFileAccess": _r.Rule("boolean", nullable=True),
+                "contentBoundaries": _r.Rule("boolean", nullable=True),
+                "maxOutput": _r.Rule("integer", nullable=True, minimum=200),
+                "actionPolicy": _r.Rule("string", nullable=True, min_length=1),
+                "confirmActions": _r.Rule("array", items=_r.Rule("string")),
+                "confirmTimeoutMs": _r.Rule("integer", nullable=True, minimum=1, maximum=3600000),
             }
         ),
         "clientOptions": MappingProxyType(
@@ -3550,6 +3665,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "status": StatusOutput.decode,
         "session_id": SessionIdOutput.decode,
         "cdp_url": CdpUrlOutput.decode,
+        "confirm": ConfirmOutput.decode,
+        "deny": DenyOutput.decode,
         "close": CloseOutput.decode,
     }
 )
@@ -3837,6 +3954,14 @@ def decode_result(action: SessionIdOutputActions, raw: object) -> SessionIdOutpu
 
 @overload
 def decode_result(action: CdpUrlOutputActions, raw: object) -> CdpUrlOutput: ...
+
+
+@overload
+def decode_result(action: ConfirmOutputActions, raw: object) -> ConfirmOutput: ...
+
+
+@overload
+def decode_result(action: DenyOutputActions, raw: object) -> DenyOutput: ...
 
 
 @overload
