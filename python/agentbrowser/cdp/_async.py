@@ -53,23 +53,24 @@ class AsyncCDP:
 
     async def _run(self, flow: Flow[T]) -> T:
         client = await self.connected()
+        outcome: _core.Outcome | None = None
         try:
-            step = next(flow)
             while True:
-                try:
-                    if isinstance(step, Send):
-                        answer = await client.send(step.method, step.params, session_id=step.session_id)
-                    else:
-                        answer = await self._b._drive(step.op)
-                except Exception as exc:
-                    step = flow.throw(exc)
-                else:
-                    step = flow.send(answer)
+                outcome = await self._outcome(client, _core.resume(flow, outcome))
         except StopIteration as stop:
             value: T = stop.value
             return value
         finally:
             flow.close()
+
+    async def _outcome(self, client: AsyncCDPClient, step: Send | _core.Engine) -> _core.Outcome:
+        """The answer to one call of a flow, or the error it raised (thrown into the flow)."""
+        try:
+            if isinstance(step, Send):
+                return (await client.send(step.method, step.params, session_id=step.session_id), None)
+            return (await self._b._drive(step.op), None)
+        except Exception as exc:
+            return (None, exc)
 
     async def send(
         self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None

@@ -474,17 +474,29 @@ def evaluate(
     return result
 
 
+#: What became of a flow's last call: its answer, or the error it raised.
+Outcome: TypeAlias = "tuple[Any, Exception | None]"
+
+
+def resume(flow: Flow[T], outcome: Outcome | None) -> Send | Engine:
+    """The flow's next call after ``outcome`` of its last one (None: its first call); a
+    finished flow raises StopIteration with its result."""
+    if outcome is None:
+        return next(flow)
+    answer, error = outcome
+    return flow.throw(error) if error is not None else flow.send(answer)
+
+
 def run_sync(flow: Flow[T], send: Callable[[Send], Any], engine: Callable[[Op[Any]], Any]) -> T:
     """Drives ``flow`` with blocking calls; a failed call is thrown into it."""
+    outcome: Outcome | None = None
     try:
-        step = next(flow)
         while True:
+            step = resume(flow, outcome)
             try:
-                answer = send(step) if isinstance(step, Send) else engine(step.op)
+                outcome = (send(step) if isinstance(step, Send) else engine(step.op), None)
             except Exception as exc:
-                step = flow.throw(exc)
-            else:
-                step = flow.send(answer)
+                outcome = (None, exc)
     except StopIteration as stop:
         value: T = stop.value
         return value
