@@ -33,6 +33,7 @@ pub mod nav;
 mod network;
 pub mod page;
 pub mod policy;
+mod popups;
 mod profile;
 mod reach;
 mod read;
