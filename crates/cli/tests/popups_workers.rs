@@ -5,26 +5,8 @@
 
 mod common;
 use common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
-
-fn urls(data: &Value) -> Vec<String> {
-    data["requests"]
-        .as_array()
-        .expect("requests")
-        .iter()
-        .map(|r| r["url"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
-fn entry<'a>(data: &'a Value, url: &str) -> &'a Value {
-    data["requests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["url"] == url)
-        .unwrap_or_else(|| panic!("no request for {url} in {data}"))
-}
 
 fn title_of(cli: &Cli, tab: &str) -> String {
     let line = json!({"action": "title", "tab": tab}).to_string();

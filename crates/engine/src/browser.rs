@@ -317,14 +317,18 @@ impl Browser {
             self.tabs[idx].page = Some(page.clone());
             return Ok(page);
         }
-        let page = Page::attach(
-            &self.cdp,
+        let session =
+            agentbrowser_cdp::Session::attach(self.cdp.connection(), &self.tabs[idx].target_id)
+                .await?;
+        let page = Page::on_session(
+            session,
             &self.tabs[idx].target_id,
             id,
             self.ref_counter.clone(),
             self.dialog_board.clone(),
             self.network_board.clone(),
             &self.hooks,
+            false,
         )
         .await?;
         crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;

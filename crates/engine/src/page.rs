@@ -163,34 +163,10 @@ pub struct Page {
 }
 
 impl Page {
-    /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
-    /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab;
-    /// `dialog_board` the session's dialogs; `network_board` the session's HAR recording.
-    pub async fn attach(
-        browser: &Session,
-        target_id: &str,
-        tab_id: &str,
-        ref_counter: Arc<std::sync::atomic::AtomicU64>,
-        dialog_board: crate::events::DialogBoard,
-        network_board: crate::events::NetworkBoard,
-        hooks: &crate::hook::TargetHooks,
-    ) -> Result<Page> {
-        let session = Session::attach(browser.connection(), target_id).await?;
-        Page::on_session(
-            session,
-            target_id,
-            tab_id,
-            ref_counter,
-            dialog_board,
-            network_board,
-            hooks,
-            false,
-        )
-        .await
-    }
-
-    /// Builds the page of an already attached `session` (as [`Page::attach`] does after
-    /// attaching). A target `paused` on start (a popup auto-attached at birth) is resumed once
+    /// The page of a target attached on `session`: starts its event pump and enables the
+    /// domains the engine needs. `tab_id` names the tab; `ref_counter` is the session's ref
+    /// counter shared by every tab; `dialog_board` the session's dialogs; `network_board` the
+    /// session's HAR recording. A target `paused` on start (a popup auto-attached at birth) is resumed once
     /// the setup is sent; its document had not loaded, so its ready state is not read.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn on_session(

@@ -32,7 +32,7 @@ enum Slot {
     /// A popup being set up under this tab id.
     Adopting(String),
     /// A popup set up and resumed under this tab id.
-    Adopted(String, Page),
+    Adopted(String, Box<Page>),
     /// A popup whose setup failed (resumed anyway): attached again when first used.
     Failed(String),
 }
@@ -100,7 +100,7 @@ impl Popups {
         let slots = self.slots.clone();
         tokio::spawn(async move {
             let slot = match build(&kit, session.clone(), &target, &tab).await {
-                Ok(page) => Slot::Adopted(tab, page),
+                Ok(page) => Slot::Adopted(tab, Box::new(page)),
                 Err(e) => {
                     // Resumed anyway (a second resume of a running target is harmless).
                     let _ = session
@@ -149,7 +149,7 @@ impl Popups {
         match slot {
             Some(Slot::Adopted(_, page)) => {
                 self.gone(target);
-                Some(page)
+                Some(*page)
             }
             Some(Slot::Failed(_) | Slot::Other) => {
                 self.gone(target);
