@@ -82,6 +82,9 @@ CORE = [
     "browser_vitals",
     "browser_network_requests",
     "browser_network_request",
+    "browser_route",
+    "browser_unroute",
+    "browser_route_list",
     "browser_read",
     "browser_resize",
 ]
@@ -752,5 +755,41 @@ def test_confirmations_surface_to_the_client(agentbrowser_bin: Path, server: str
             dropped = await call(session, "browser_confirm_action", confirmationId=m.group(1), confirm=False)
             assert "nothing ran" in dropped
             assert f"{server}/a" in await call(session, "browser_snapshot")
+
+    asyncio.run(main())
+
+
+def test_route_tools(agentbrowser_bin: Path, server: str) -> None:
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            added = await call(
+                session, "browser_route", pattern="**/mcp-mocked", body="mocked!",
+                contentType="text/plain", status=201, headers={"X-Mock": "1"},
+            )
+            assert "**/mcp-mocked" in added, added
+            await call(session, "browser_route", pattern="**/mcp-blocked", abort="failed", times=1)
+            await call(session, "browser_navigate", url=f"{server}/console")
+            got = await call(
+                session, "browser_evaluate",
+                function="() => fetch('/mcp-mocked').then(async r => r.status + ':' + r.headers.get('x-mock') + ':' + await r.text())",
+            )
+            assert "201:1:mocked!" in got, got
+            blocked = await call(
+                session, "browser_evaluate",
+                function="() => fetch('/mcp-blocked').then(r => 'ok:' + r.status, e => 'failed:' + e.name)",
+            )
+            assert "failed:TypeError" in blocked, blocked
+            listed = await call(session, "browser_route_list")
+            assert "**/mcp-mocked" in listed and "**/mcp-blocked" not in listed, listed
+            bad = await error(session, "browser_route", pattern="{a,b")
+            assert "invalid_argument" in bad and "`{`" in bad, bad
+            removed = await call(session, "browser_unroute", pattern="**/mcp-mocked")
+            assert "1" in removed, removed
+            assert "**/mcp-mocked" not in await call(session, "browser_route_list")
+            real = await call(
+                session, "browser_evaluate",
+                function="() => fetch('/mcp-mocked').then(r => 'status:' + r.status)",
+            )
+            assert "status:404" in real, real
 
     asyncio.run(main())

@@ -80,24 +80,6 @@ fn open_app(cli: &Cli, s: &Server) {
     );
 }
 
-fn urls(data: &Value) -> Vec<String> {
-    data["requests"]
-        .as_array()
-        .expect("requests")
-        .iter()
-        .map(|r| r["url"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn entry<'a>(data: &'a Value, url: &str) -> &'a Value {
-    data["requests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["url"] == url)
-        .unwrap_or_else(|| panic!("no {url} in {data}"))
-}
-
 #[test]
 fn request_log_with_filters_and_bad_filters() {
     let s = app_server();

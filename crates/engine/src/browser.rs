@@ -37,7 +37,8 @@ pub struct Browser {
     pub version: String,
     tabs: Vec<Tab>,
     active: Option<String>,
-    next_tab: u32,
+    /// The session's tab ids and the popups adopted at birth (shared with the hook task).
+    popups: crate::popups::Popups,
     /// Targets we closed that the browser may still list for a moment.
     closing: Vec<String>,
     /// Next ref number of the session (shared by every tab's page).
@@ -87,7 +88,7 @@ impl Browser {
             version: version.product,
             tabs: Vec::new(),
             active: None,
-            next_tab: 1,
+            popups: Default::default(),
             closing: Vec::new(),
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
             downloads: None,
@@ -167,8 +168,8 @@ impl Browser {
             .retain(|tab| pages.iter().any(|p| p.target_id == tab.target_id));
         for info in &pages {
             if !self.tabs.iter().any(|t| t.target_id == info.target_id) {
-                let id = format!("t{}", self.next_tab);
-                self.next_tab += 1;
+                let popup = info.opener_id.as_deref().is_some_and(|o| !o.is_empty());
+                let id = self.popups.claim_id(&info.target_id, popup).await;
                 self.tabs.push(Tab {
                     id,
                     target_id: info.target_id.clone(),
@@ -314,19 +315,43 @@ impl Browser {
         if let Some(page) = &self.tabs[idx].page {
             return Ok(page.clone());
         }
-        let page = Page::attach(
-            &self.cdp,
+        if let Some(page) = self.popups.take_page(&self.tabs[idx].target_id).await {
+            self.tabs[idx].page = Some(page.clone());
+            return Ok(page);
+        }
+        let session =
+            agentbrowser_cdp::Session::attach(self.cdp.connection(), &self.tabs[idx].target_id)
+                .await?;
+        let page = Page::on_session(
+            session,
             &self.tabs[idx].target_id,
             id,
             self.ref_counter.clone(),
             self.dialog_board.clone(),
             self.network_board.clone(),
             &self.hooks,
+            false,
         )
         .await?;
         crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;
         self.tabs[idx].page = Some(page.clone());
         Ok(page)
+    }
+
+    /// Follows the browser's new targets with the session's hooks: workers set up and popups
+    /// adopted as tabs before they run (`TargetHooks::install_browser`).
+    pub(crate) async fn install_hooks(&self) -> Result<()> {
+        let kit = crate::popups::Kit {
+            ref_counter: self.ref_counter.clone(),
+            dialog_board: self.dialog_board.clone(),
+            network_board: self.network_board.clone(),
+            emulation: self.emulation.clone(),
+            user_agent: self.user_agent.clone(),
+            hooks: self.hooks.clone(),
+        };
+        self.hooks
+            .install_browser(&self.cdp, self.popups.clone(), kit)
+            .await
     }
 
     /// The next ref number the session would issue (every lower number was issued).

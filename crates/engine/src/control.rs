@@ -99,7 +99,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         return Err(e);
     }
     browser.hooks = cx.engine.hooks.clone();
-    if let Err(e) = browser.hooks.install_browser(&browser.cdp).await {
+    if let Err(e) = browser.install_hooks().await {
         browser.close().await;
         return Err(e);
     }

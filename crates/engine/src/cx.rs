@@ -66,7 +66,7 @@ impl Cx<'_> {
             b.network_board = self.engine.network_board.clone();
             b.emulation = self.engine.emulation.clone();
             b.hooks = self.engine.hooks.clone();
-            b.hooks.install_browser(&b.cdp).await?;
+            b.install_hooks().await?;
             crate::emulation::install_browser(&b, &b.emulation).await?;
             crate::state::track_origins(&b, self.engine.origins.clone()).await?;
             self.engine.browser = Some(b);

@@ -71,43 +71,79 @@ impl TargetHooks {
         self.intercept.forget(sid);
     }
 
-    /// Follows the browser's service and shared workers: discovered as they are created, each
-    /// attached and set up by [`TargetHooks::prepare`]; also forgets the sessions of targets the
-    /// browser detached. Not auto-attached paused: a browser-level `Target.setAutoAttach` (even
-    /// filtered to workers) stalled `window.open` popups in Chromium 156, so a worker's very first
-    /// requests can run before its interception is on.
-    pub(crate) async fn install_browser(&self, browser: &Session) -> crate::error::Result<()> {
+    /// Follows the browser's new targets: the browser session auto-attaches every target paused
+    /// at its start (`Target.setAutoAttach` with `waitForDebuggerOnStart`), and each must be
+    /// resumed or it never runs — a `window.open` in the opener does not even return (so an
+    /// auto-attach filtered to workers stalled popups in Chromium 156: Chromium holds the popup
+    /// for the debugger though the filter keeps it from being attached, and nothing resumed it).
+    /// Service and shared workers are set up by [`TargetHooks::prepare`] before they run;
+    /// popups are adopted as tabs (crates/engine/src/popups.rs) before they run; other pages
+    /// (our own new tabs) and targets are resumed and left, attached when first used. Also
+    /// forgets the sessions of targets the browser detached.
+    pub(crate) async fn install_browser(
+        &self,
+        browser: &Session,
+        popups: crate::popups::Popups,
+        kit: crate::popups::Kit,
+    ) -> crate::error::Result<()> {
         let mut events = browser.events();
         let hooks = self.clone();
         let root = browser.clone();
         let conn = browser.connection().clone();
         tokio::spawn(async move {
+            // Targets whose first attach was seen: `Target.attachToTarget` (a tab attached when
+            // first used) reports `Target.attachedToTarget` here too, after the auto-attach of a
+            // new target; only the first one is the browser session's own.
+            let mut seen = std::collections::HashSet::new();
             while let Some(ev) = events.recv().await {
+                // Only the browser session's own events (not those of the sessions it attached).
+                if ev.session_id.is_some() {
+                    continue;
+                }
                 let p = &ev.params;
                 match ev.method.as_str() {
-                    "Target.targetCreated" => {
+                    "Target.attachedToTarget" => {
                         let info = &p["targetInfo"];
-                        let kind = info["type"].as_str().unwrap_or_default().to_string();
-                        if !BROWSER_TARGETS.contains(&kind.as_str()) {
+                        let kind = str_of(info, "type");
+                        let target = str_of(info, "targetId");
+                        let sid = str_of(p, "sessionId");
+                        let paused = p["waitingForDebugger"].as_bool() == Some(true);
+                        if !seen.insert(target.clone()) {
                             continue;
                         }
-                        let target = info["targetId"].as_str().unwrap_or_default().to_string();
-                        let (hooks, root, conn) = (hooks.clone(), root.clone(), conn.clone());
-                        tokio::spawn(async move {
-                            let attached = root
-                                .call(
-                                    "Target.attachToTarget",
-                                    json!({"targetId": target, "flatten": true}),
-                                )
-                                .await;
-                            if let Some(sid) = attached
-                                .ok()
-                                .and_then(|v| v["sessionId"].as_str().map(str::to_string))
-                            {
-                                let session = Session::attached(conn, sid);
-                                let _ = hooks.prepare(&session, &kind, false).await;
+                        let session = Session::attached(conn.clone(), sid.clone());
+                        let opener = info["openerId"].as_str().is_some_and(|o| !o.is_empty());
+                        if kind == "page" && paused && opener {
+                            popups.adopt(kit.clone(), session, target);
+                        } else if BROWSER_TARGETS.contains(&kind.as_str()) {
+                            let hooks = hooks.clone();
+                            tokio::spawn(async move {
+                                let _ = hooks.prepare(&session, &kind, paused).await;
+                            });
+                        } else if !paused {
+                            // Running already when auto-attach was turned on: left as it is.
+                            if kind == "page" {
+                                popups.other(&target);
                             }
-                        });
+                        } else {
+                            if kind == "page" {
+                                popups.other(&target);
+                            }
+                            let root = root.clone();
+                            tokio::spawn(async move {
+                                let _ = session
+                                    .call("Runtime.runIfWaitingForDebugger", json!({}))
+                                    .await;
+                                let _ = root
+                                    .call("Target.detachFromTarget", json!({"sessionId": sid}))
+                                    .await;
+                            });
+                        }
+                    }
+                    "Target.targetDestroyed" => {
+                        let target = str_of(p, "targetId");
+                        seen.remove(&target);
+                        popups.gone(&target);
                     }
                     "Target.detachedFromTarget" => {
                         if let Some(sid) = p.get("sessionId").and_then(Value::as_str) {
@@ -121,6 +157,17 @@ impl TargetHooks {
         browser
             .call("Target.setDiscoverTargets", json!({"discover": true}))
             .await?;
+        browser
+            .call(
+                "Target.setAutoAttach",
+                json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
+            )
+            .await?;
         Ok(())
     }
+}
+
+/// A string field of a CDP value ("" when absent).
+fn str_of(v: &Value, key: &str) -> String {
+    v[key].as_str().unwrap_or_default().to_string()
 }

@@ -36,6 +36,7 @@ pub mod nav;
 mod network;
 pub mod page;
 pub mod policy;
+mod popups;
 mod profile;
 mod reach;
 mod read;

@@ -163,19 +163,22 @@ pub struct Page {
 }
 
 impl Page {
-    /// Attaches to a page target, starts its event pump and enables the domains the engine needs.
-    /// `tab_id` names the tab; `ref_counter` is the session's ref counter shared by every tab;
-    /// `dialog_board` the session's dialogs; `network_board` the session's HAR recording.
-    pub async fn attach(
-        browser: &Session,
+    /// The page of a target attached on `session`: starts its event pump and enables the
+    /// domains the engine needs. `tab_id` names the tab; `ref_counter` is the session's ref
+    /// counter shared by every tab; `dialog_board` the session's dialogs; `network_board` the
+    /// session's HAR recording. A target `paused` on start (a popup auto-attached at birth) is resumed once
+    /// the setup is sent; its document had not loaded, so its ready state is not read.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn on_session(
+        session: Session,
         target_id: &str,
         tab_id: &str,
         ref_counter: Arc<std::sync::atomic::AtomicU64>,
         dialog_board: crate::events::DialogBoard,
         network_board: crate::events::NetworkBoard,
         hooks: &crate::hook::TargetHooks,
+        paused: bool,
     ) -> Result<Page> {
-        let session = Session::attach(browser.connection(), target_id).await?;
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
         let events = session.events();
@@ -197,7 +200,20 @@ impl Page {
             .pump(events),
         );
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
-        let (a, b, c, d, e, f, tree, _) = tokio::join!(
+        // A paused target is resumed last in the same batch, not after the answers: CDP handles
+        // a session's commands in order, so every setup above applies before it runs, and a
+        // `target=_blank` popup (which answers nothing while paused) is not left waiting.
+        let resume = async {
+            if paused {
+                session
+                    .call("Runtime.runIfWaitingForDebugger", json!({}))
+                    .await
+                    .map(drop)
+            } else {
+                Ok(())
+            }
+        };
+        let (a, b, c, d, e, f, tree, _, resumed) = tokio::join!(
             session.call("Page.enable", json!({})),
             // File choosers are answered by `upload`, never shown as a dialog.
             session.call(
@@ -214,6 +230,7 @@ impl Page {
             session.call("Page.getFrameTree", json!({})),
             // The target hook (request interception); its failure is logged, not fatal.
             hooks.prepare(&session, "page", false),
+            resume,
         );
         a?;
         b?;
@@ -221,6 +238,7 @@ impl Page {
         d?;
         e?;
         f?;
+        resumed?;
         let tree = tree?;
         let page = Page {
             session,
@@ -246,10 +264,13 @@ impl Page {
             let loader = str_field(frame, "loaderId");
             let url = str_field(frame, "url");
             // Lifecycle events of a document loaded before we attached were never seen.
-            let ready = page
-                .read_js("document.readyState")
-                .await
-                .unwrap_or(Value::Null);
+            let ready = if paused {
+                Value::Null
+            } else {
+                page.read_js("document.readyState")
+                    .await
+                    .unwrap_or(Value::Null)
+            };
             page.with_state(|s| {
                 if s.main_frame_id.is_empty() {
                     s.main_frame_id = id;

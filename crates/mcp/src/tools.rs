@@ -280,6 +280,12 @@ tools! {
     browser_network_requests(NetworkRequestsArgs) "List network requests" [Core] uses ["network_requests"] => network_requests;
     /// One request in full: request and response headers, post data and the response body (binary as base64, cut at `maxBytes`).
     browser_network_request(NetworkRequestArgs) "Network request detail" [Core] uses ["network_request"] => network_request;
+    /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a glob (Playwright's: `*` within a path segment, `**` across them, `{a,b}`): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
+    browser_route(RouteArgs) "Mock network requests" [Core] uses ["network_route"] => route;
+    /// Remove the route with exactly this URL glob, or every route without `pattern`.
+    browser_unroute(UnrouteArgs) "Remove network mocks" [Core] uses ["network_unroute"] => unroute;
+    /// The session's routes: glob, what each does, hits and times left; also the extra headers and credentials in use.
+    browser_route_list(NoArgs) "List network mocks" [Core] uses ["network_routes"] => route_list;
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
     browser_read(ReadArgs) "Read as Markdown" [Core] uses ["read"] => read;
     /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
@@ -467,6 +473,34 @@ pub struct NetworkRequestArgs {
     pub id: String,
     /// Most body bytes answered (default 65536, at most 262144).
     pub max_bytes: Option<u64>,
+}
+
+/// Arguments of `browser_route`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RouteArgs {
+    /// URL glob the whole request URL must match (`**/api/user`, `http://localhost:*/x.{png,jpg}`).
+    pub pattern: String,
+    /// Fail matching requests with this network error instead of answering them.
+    pub abort: Option<AbortReason>,
+    /// HTTP status of the answer (100 to 599; default 200).
+    pub status: Option<u16>,
+    /// Body of the answer (UTF-8 text).
+    pub body: Option<String>,
+    /// Content-Type of the answer.
+    pub content_type: Option<String>,
+    /// Response headers of the answer (name -> value).
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// Remove the route after this many matched requests (at least 1; default: never).
+    pub times: Option<u64>,
+}
+
+/// Arguments of `browser_unroute`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UnrouteArgs {
+    /// The URL glob of the route to remove, exactly as added (default: every route).
+    pub pattern: Option<String>,
 }
 
 /// Arguments of `browser_read`.
@@ -1772,6 +1806,45 @@ async fn network_request(cx: Ctx, a: NetworkRequestArgs) -> Result<Answer, ToolE
         .await?;
     let mut answer = Answer::new();
     answer.add_cuttable("Request", out.text(), "pass a smaller `maxBytes`");
+    Ok(answer)
+}
+
+async fn route(cx: Ctx, a: RouteArgs) -> Result<Answer, ToolError> {
+    let out: RouteAdded = cx
+        .get(Command::NetworkRoute(NetworkRouteParams {
+            url: a.pattern,
+            abort: a.abort,
+            continue_request: None,
+            set_headers: None,
+            status: a.status,
+            body: a.body,
+            body_file: None,
+            content_type: a.content_type,
+            headers: a.headers,
+            resource_types: None,
+            times: a.times,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Route", out.text());
+    Ok(answer)
+}
+
+async fn unroute(cx: Ctx, a: UnrouteArgs) -> Result<Answer, ToolError> {
+    let out: RoutesRemoved = cx
+        .get(Command::NetworkUnroute(NetworkUnrouteParams {
+            url: a.pattern,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Routes", out.text());
+    Ok(answer)
+}
+
+async fn route_list(cx: Ctx, _a: NoArgs) -> Result<Answer, ToolError> {
+    let out: RouteList = cx.get(Command::NetworkRoutes(NoParams {})).await?;
+    let mut answer = Answer::new();
+    answer.add_cuttable("Routes", out.text(), "remove routes with browser_unroute");
     Ok(answer)
 }
 

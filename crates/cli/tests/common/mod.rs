@@ -206,3 +206,23 @@ pub fn cookie_server() -> Server {
     server.route("/check", Page::html("<title>check</title><p>check</p>"));
     server
 }
+
+/// The URLs of a `network requests` answer, in its order.
+pub fn urls(data: &Value) -> Vec<String> {
+    data["requests"]
+        .as_array()
+        .expect("requests")
+        .iter()
+        .map(|r| r["url"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The entry of `url` in a `network requests` answer (panics naming the answer when missing).
+pub fn entry<'a>(data: &'a Value, url: &str) -> &'a Value {
+    data["requests"]
+        .as_array()
+        .expect("requests")
+        .iter()
+        .find(|r| r["url"] == url)
+        .unwrap_or_else(|| panic!("no {url} in {data}"))
+}

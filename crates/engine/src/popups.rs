@@ -1,0 +1,180 @@
+//! Popups adopted at birth. The browser session auto-attaches every new page paused
+//! (crates/engine/src/hook.rs); a page opened by another (`window.open`, `target=_blank`) is set
+//! up here before it runs — its tab id, request log, interception, emulation and init scripts —
+//! and then resumed, so its first requests (its document) are logged and routed. The tab list
+//! (`Browser::sync_tabs`) claims the adopted page under the tab id given here; other new pages
+//! are attached when first used, as before.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+use agentbrowser_cdp::Session;
+use serde_json::json;
+use tokio::sync::watch;
+
+use crate::events::{DialogBoard, NetworkBoard};
+use crate::hook::TargetHooks;
+use crate::page::Page;
+
+/// How long the tab list waits for the hook to register a popup it already lists (the hook's
+/// event is on its way) and for a popup's setup to finish.
+const ADOPT_WAIT: Duration = Duration::from_secs(10);
+/// How long the tab list waits for a page target the hook has not seen yet.
+const SEEN_WAIT: Duration = Duration::from_secs(1);
+
+/// What became of a new page target the browser session auto-attached.
+#[derive(Debug, Clone)]
+enum Slot {
+    /// Not a popup (or it was already running): attached when first used.
+    Other,
+    /// A popup being set up under this tab id.
+    Adopting(String),
+    /// A popup set up and resumed under this tab id.
+    Adopted(String, Box<Page>),
+    /// A popup whose setup failed (resumed anyway): attached again when first used.
+    Failed(String),
+}
+
+/// The session's new page targets and the tab ids of its tabs (shared by the browser and its
+/// hook task; cheap to clone).
+#[derive(Debug, Clone)]
+pub(crate) struct Popups {
+    slots: Arc<watch::Sender<HashMap<String, Slot>>>,
+    next_tab: Arc<AtomicU32>,
+}
+
+impl Default for Popups {
+    fn default() -> Popups {
+        Popups {
+            slots: Arc::new(watch::channel(HashMap::new()).0),
+            next_tab: Arc::new(AtomicU32::new(1)),
+        }
+    }
+}
+
+/// What a popup's page is built with: the session-wide parts every tab shares.
+#[derive(Debug, Clone)]
+pub(crate) struct Kit {
+    /// The session's ref counter.
+    pub ref_counter: Arc<AtomicU64>,
+    /// The session's dialogs.
+    pub dialog_board: DialogBoard,
+    /// The session's HAR recording.
+    pub network_board: NetworkBoard,
+    /// The session's emulation and init scripts.
+    pub emulation: crate::emulation::Shared,
+    /// The browser's own user agent.
+    pub user_agent: String,
+    /// The per-target setup (interception).
+    pub hooks: TargetHooks,
+}
+
+impl Popups {
+    /// The next tab id of the session (`t1`, `t2`, ...).
+    pub(crate) fn next_tab_id(&self) -> String {
+        format!("t{}", self.next_tab.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Records a new page target that is not adopted (attached when first used).
+    pub(crate) fn other(&self, target: &str) {
+        self.slots.send_modify(|m| {
+            m.insert(target.to_string(), Slot::Other);
+        });
+    }
+
+    /// A page target went away: forgets it.
+    pub(crate) fn gone(&self, target: &str) {
+        self.slots.send_if_modified(|m| m.remove(target).is_some());
+    }
+
+    /// Adopts the popup `target` auto-attached paused on `session`: gives it the next tab id at
+    /// once (so the tab list can claim it), then sets it up and resumes it in the background —
+    /// resumed also when a step failed, so the popup never stays paused.
+    pub(crate) fn adopt(&self, kit: Kit, session: Session, target: String) {
+        let tab = self.next_tab_id();
+        self.slots.send_modify(|m| {
+            m.insert(target.clone(), Slot::Adopting(tab.clone()));
+        });
+        let slots = self.slots.clone();
+        tokio::spawn(async move {
+            let slot = match build(&kit, session.clone(), &target, &tab).await {
+                Ok(page) => Slot::Adopted(tab, Box::new(page)),
+                Err(e) => {
+                    // Resumed anyway (a second resume of a running target is harmless).
+                    let _ = session
+                        .call("Runtime.runIfWaitingForDebugger", json!({}))
+                        .await;
+                    eprintln!("agentbrowser daemon: setting up the popup {target} failed: {e}");
+                    Slot::Failed(tab)
+                }
+            };
+            slots.send_if_modified(|m| match m.get_mut(&target) {
+                Some(s) => {
+                    *s = slot;
+                    true
+                }
+                None => false,
+            });
+        });
+    }
+
+    /// The tab id a new page target gets when the tab list first sees it: the adopted popup's
+    /// own id, or the next one. For a popup (`popup`: it has an opener) the hook has not seen
+    /// yet, waits briefly for the hook's event, which is on its way.
+    pub(crate) async fn claim_id(&self, target: &str, popup: bool) -> String {
+        let mut rx = self.slots.subscribe();
+        if popup {
+            let _ = tokio::time::timeout(SEEN_WAIT, rx.wait_for(|m| m.contains_key(target))).await;
+        }
+        let found = rx.borrow().get(target).cloned();
+        match found {
+            Some(Slot::Adopting(tab) | Slot::Adopted(tab, _) | Slot::Failed(tab)) => tab,
+            Some(Slot::Other) => {
+                self.gone(target);
+                self.next_tab_id()
+            }
+            None => self.next_tab_id(),
+        }
+    }
+
+    /// The page adopted for `target`, once its setup finished; `None` when it is no adopted
+    /// popup or its setup failed (the caller attaches it itself). The slot is taken.
+    pub(crate) async fn take_page(&self, target: &str) -> Option<Page> {
+        let mut rx = self.slots.subscribe();
+        let settled = |m: &HashMap<String, Slot>| !matches!(m.get(target), Some(Slot::Adopting(_)));
+        let _ = tokio::time::timeout(ADOPT_WAIT, rx.wait_for(settled)).await;
+        let slot = rx.borrow().get(target).cloned();
+        match slot {
+            Some(Slot::Adopted(_, page)) => {
+                self.gone(target);
+                Some(*page)
+            }
+            Some(Slot::Failed(_) | Slot::Other) => {
+                self.gone(target);
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The page of a paused popup with every per-tab setup the lazily attached tabs get; the popup
+/// is resumed once its page setup is sent (before its emulation and init scripts are added: a
+/// `target=_blank` popup answers nothing while paused, so these reach it as it starts).
+async fn build(kit: &Kit, session: Session, target: &str, tab: &str) -> crate::error::Result<Page> {
+    let page = Page::on_session(
+        session,
+        target,
+        tab,
+        kit.ref_counter.clone(),
+        kit.dialog_board.clone(),
+        kit.network_board.clone(),
+        &kit.hooks,
+        true,
+    )
+    .await?;
+    crate::emulation::install(&page, &kit.emulation, &kit.user_agent).await?;
+    Ok(page)
+}
