@@ -35,6 +35,7 @@ from .browser import (
 from .browser import Frame, Frames
 from .browser import Cookies, State, Storage
 from .browser import Network
+from .webmcp import AsyncWebMCP, WebMCP
 from .models import ProxyConfig, Route, RouteResponse
 from .errors import (
     ActionTransitionError,
@@ -78,6 +79,9 @@ from .models import (
     Vital,
     Vitals,
     VitalRating,
+    WebMCPInvocation,
+    WebMCPInvocationStatus,
+    WebMCPTool,
     Download,
     ErrorLog,
     FileChooser,
@@ -260,6 +264,11 @@ __all__ = [
     "Vital",
     "Vitals",
     "VitalRating",
+    "WebMCPInvocation",
+    "WebMCPInvocationStatus",
+    "WebMCPTool",
+    "WebMCP",
+    "AsyncWebMCP",
     "PageError",
     "ErrorLog",
     "Screenshot",

@@ -13,6 +13,7 @@ mod output;
 mod paths;
 mod serve;
 mod session;
+mod webmcp;
 
 use std::process::ExitCode;
 

@@ -160,6 +160,11 @@ impl crate::session::Engine {
                 .and_then(|b| b.active_id())
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
+            webmcp: self
+                .browser
+                .as_ref()
+                .filter(|b| !b.is_closed())
+                .map(|b| crate::webmcp::status_backend(b, &self.defaults)),
         }
     }
 }

@@ -274,7 +274,7 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
             cmd.arg(format!("--proxy-bypass-list={b}"));
         }
     }
-    cmd.args(&options.args)
+    cmd.args(crate::webmcp::launch::with_feature(&options.args))
         .arg("about:blank")
         .stdin(Stdio::null())
         .stdout(Stdio::null())

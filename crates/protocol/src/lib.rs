@@ -16,6 +16,7 @@ pub use caps::audit::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::state::*;
+pub use caps::webmcp::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,
