@@ -36,6 +36,7 @@ fn normalize(v: &mut Value, key: &str) {
         "timestamp",
         "size",
         "startedAt",
+        "durationMs",
     ];
     match v {
         Value::Object(m) => {
@@ -92,6 +93,17 @@ fn every_command_answers_as_pinned() {
         "/report.csv",
         Page::typed("text/csv", "a,b\n1,2\n")
             .with_header("Content-Disposition", "attachment; filename=\"report.csv\""),
+    );
+    // A page with two native WebMCP tools (the engine launches Chromium with WebMCP on).
+    s.route(
+        "/webmcp",
+        Page::html(
+            "<title>Tools</title><script>document.modelContext.registerTool({name: 'echo', \
+             description: 'Echoes x', inputSchema: {type: 'object', properties: {x: {type: 'string'}}, \
+             required: ['x']}, annotations: {readOnlyHint: true}, execute: async (i) => 'got ' + i.x}); \
+             document.modelContext.registerTool({name: 'wait', description: 'Never answers', \
+             execute: () => new Promise(() => {})});</script>",
+        ),
     );
     let cli = Cli::new("golden");
     let files = TempDir::new("golden-files");
@@ -394,6 +406,18 @@ fn every_command_answers_as_pinned() {
     run(a(&["state", "rename", &at("s.json"), "s2"]));
     run(a(&["state", "clear", &at("s2.json")]));
     run(a(&["state", "clean", "--older-than", "1"]));
+    // WebMCP: list, invoke (valid and invalid input), a detached call's result and cancel.
+    run(a(&["open", &s.url("/webmcp")]));
+    run(a(&["webmcp", "list"]));
+    run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":"hi"}"#]));
+    run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":1}"#]));
+    let pending = cli.json(&["webmcp", "invoke", "wait", "--detach"]);
+    let id = pending["data"]["invocationId"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    run(a(&["webmcp", "result", &id]));
+    run(a(&["webmcp", "cancel", &id]));
     run(a(&["close"]));
     // The navigation timing `vitals` reports differs between runs (even of about:blank): its
     // numbers are pinned as numbers only.
