@@ -35,6 +35,7 @@ from .browser import (
 from .browser import Frame, Frames
 from .browser import Auth, Cookies, State, Storage
 from .browser import Network
+from .webmcp import AsyncWebMCP, WebMCP
 from .models import ProxyConfig, Route, RouteResponse
 from .errors import (
     ActionTransitionError,
@@ -83,6 +84,9 @@ from .models import (
     Vital,
     Vitals,
     VitalRating,
+    WebMCPInvocation,
+    WebMCPInvocationStatus,
+    WebMCPTool,
     Download,
     ErrorLog,
     FileChooser,
@@ -282,6 +286,11 @@ __all__ = [
     "Vital",
     "Vitals",
     "VitalRating",
+    "WebMCPInvocation",
+    "WebMCPInvocationStatus",
+    "WebMCPTool",
+    "WebMCP",
+    "AsyncWebMCP",
     "PageError",
     "ErrorLog",
     "Screenshot",

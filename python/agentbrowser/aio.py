@@ -17,6 +17,7 @@ from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from .webmcp import AsyncWebMCP
 from . import _ops
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
@@ -479,6 +480,8 @@ class AsyncPage:
         self.storage = AsyncStorage(browser)
         #: The request log of this tab and the session's HAR recording: ``page.network.requests()``.
         self.network = AsyncNetwork(browser)
+        #: The tools this tab's pages registered with WebMCP: ``page.webmcp.list()``, ``invoke(tool, params)``.
+        self.webmcp = AsyncWebMCP(browser)
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""

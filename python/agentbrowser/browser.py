@@ -19,6 +19,7 @@ from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from .webmcp import WebMCP
 from . import _ops
 from ._binary import find_binary, socket_path
 from ._common import (
@@ -475,6 +476,8 @@ class Page:
         self.storage = Storage(browser)
         #: The request log of this tab and the session's HAR recording: ``page.network.requests()``.
         self.network = Network(browser)
+        #: The tools this tab's pages registered with WebMCP: ``page.webmcp.list()``, ``invoke(tool, params)``.
+        self.webmcp = WebMCP(browser)
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""

@@ -663,6 +663,10 @@ pub enum Cmd {
         /// Open this URL first.
         url: Option<String>,
     },
+    /// WebMCP: the tools the page registered (list [TOOL] [--frame ID]), invoke TOOL
+    /// [--params JSON|@FILE] [--frame ID] [--detach] [--timeout MS], result ID, cancel ID.
+    #[command(subcommand)]
+    Webmcp(crate::webmcp::WebmcpCmd),
     /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
     Connect {
         /// Where the browser listens.

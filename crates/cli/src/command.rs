@@ -164,6 +164,14 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
         Cmd::Set(s) => set(s)?,
         Cmd::Network(n) => network(n)?,
+        Cmd::Webmcp(w) => {
+            // `--timeout` is the tool call's own wait (invoke, result); the request's follows.
+            let (command, own) = crate::webmcp::command(w, timeout)?;
+            return Ok(Plan::Send(request(
+                command,
+                if own { None } else { timeout },
+            )));
+        }
         Cmd::Settings => Command::Settings(NoParams {}),
         Cmd::AddInitScript { script, file } => {
             let path = file.map(|f| absolute("add_init_script", &f)).transpose()?;

@@ -20,6 +20,7 @@ mod restore;
 mod serve;
 mod session;
 mod skills;
+mod webmcp;
 
 use std::process::ExitCode;
 

@@ -38,6 +38,7 @@ fn normalize(v: &mut Value, key: &str) {
         "startedAt",
         "confirmationId",
         "expiresAtMs",
+        "durationMs",
     ];
     match v {
         Value::Object(m) => {
@@ -101,6 +102,17 @@ fn every_command_answers_as_pinned() {
         Page::html(
             "<title>Login</title><form action='/second'><input name=u>\
              <input name=p type=password><button>Sign in</button></form>",
+        ),
+    );
+    // A page with two native WebMCP tools (the engine launches Chromium with WebMCP on).
+    s.route(
+        "/webmcp",
+        Page::html(
+            "<title>Tools</title><script>document.modelContext.registerTool({name: 'echo', \
+             description: 'Echoes x', inputSchema: {type: 'object', properties: {x: {type: 'string'}}, \
+             required: ['x']}, annotations: {readOnlyHint: true}, execute: async (i) => 'got ' + i.x}); \
+             document.modelContext.registerTool({name: 'wait', description: 'Never answers', \
+             execute: () => new Promise(() => {})});</script>",
         ),
     );
     let cli = Cli::new("golden");
@@ -407,6 +419,18 @@ fn every_command_answers_as_pinned() {
     run(a(&["state", "rename", &at("s.json"), "s2"]));
     run(a(&["state", "clear", &at("s2.json")]));
     run(a(&["state", "clean", "--older-than", "1"]));
+    // WebMCP: list, invoke (valid and invalid input), a detached call's result and cancel.
+    run(a(&["open", &s.url("/webmcp")]));
+    run(a(&["webmcp", "list"]));
+    run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":"hi"}"#]));
+    run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":1}"#]));
+    let pending = cli.json(&["webmcp", "invoke", "wait", "--detach"]);
+    let id = pending["data"]["invocationId"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    run(a(&["webmcp", "result", &id]));
+    run(a(&["webmcp", "cancel", &id]));
     run(a(&["close"]));
     // The navigation timing `vitals` reports differs between runs (even of about:blank): its
     // numbers are pinned as numbers only.

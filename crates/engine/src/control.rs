@@ -181,6 +181,11 @@ impl crate::session::Engine {
             busy: None,
             allowed_domains: self.domains.list.as_ref().map(|l| l.patterns()),
             restore: self.restore.report(),
+            webmcp: self
+                .browser
+                .as_ref()
+                .filter(|b| !b.is_closed())
+                .map(|b| crate::webmcp::status_backend(b, &self.defaults)),
         }
     }
 }

@@ -84,6 +84,10 @@ pub(crate) use crate::tabs::{
 };
 pub(crate) use crate::targets::find as Find;
 pub(crate) use crate::wait::handle as Wait;
+pub(crate) use crate::webmcp::{
+    webmcp_cancel as WebmcpCancel, webmcp_invoke as WebmcpInvoke, webmcp_list as WebmcpList,
+    webmcp_result as WebmcpResult,
+};
 
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
 macro_rules! define_dispatch {

@@ -298,7 +298,7 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         }
     }
     cmd.args(&domain_flags);
-    cmd.args(&options.args)
+    cmd.args(crate::webmcp::launch::with_feature(&options.args))
         .arg("about:blank")
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -54,6 +54,7 @@ mod tls;
 pub mod trace;
 pub mod wait;
 pub mod warnings;
+pub mod webmcp;
 pub mod world;
 
 pub use error::{EngineError, Result};

@@ -160,6 +160,8 @@ pub struct Page {
     /// The frame of a hit-target guard whose gesture a dialog cut short (the guard is still in the
     /// page): removed once the dialog is answered (`actions::drop_cut_guard`).
     pub cut_guard: Arc<std::sync::Mutex<Option<crate::world::FrameTarget>>>,
+    /// The tab's WebMCP tools and invocations (Chromium's `WebMCP` domain, watched from attach).
+    pub webmcp: crate::webmcp::Registry,
 }
 
 impl Page {
@@ -258,7 +260,9 @@ impl Page {
             init_scripts: Arc::default(),
             scope: None,
             cut_guard: Arc::default(),
+            webmcp: crate::webmcp::Registry::default(),
         };
+        page.webmcp.watch(&page.session, None);
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
             let loader = str_field(frame, "loaderId");
@@ -622,7 +626,7 @@ impl Page {
     /// Where page scripts of this handle run: the session, and the default world's context of
     /// the scoped frame (`None`: the session's own main frame). A scoped frame whose document
     /// has no context now (detached, or between documents) is `frame_not_found`.
-    fn eval_scope(&self) -> Result<(Session, Option<i64>)> {
+    pub(crate) fn eval_scope(&self) -> Result<(Session, Option<i64>)> {
         let Some(frame) = &self.scope else {
             return Ok((self.session.clone(), None));
         };

@@ -87,6 +87,7 @@ pub fn output(page: &Page, snap: &Snapshot) -> SnapshotOutput {
             })
             .collect(),
         delta: None,
+        webmcp: crate::webmcp::snapshot_line(page),
     }
 }
 

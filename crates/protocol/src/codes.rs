@@ -123,6 +123,14 @@ error_codes! {
     ConfirmationExpired => "confirmation_expired",
     /// The action policy file is missing, unreadable or not a valid policy (at launch, or when a confirmation re-read it); the message names the file and the fault.
     PolicyInvalid => "policy_invalid",
+    /// `webmcp invoke` or `webmcp list TOOL` named a tool no frame of the page registered (or one its page removed); `webmcp list` shows the tools there are.
+    WebmcpToolNotFound => "webmcp_tool_not_found",
+    /// `webmcp invoke` input does not match the tool's input schema (the message says where and why); the page did not see it.
+    WebmcpInvalidInput => "webmcp_invalid_input",
+    /// `webmcp result` or `webmcp cancel` named an invocation this session does not know (never made, or dropped from the bounded history).
+    WebmcpInvocationNotFound => "webmcp_invocation_not_found",
+    /// `webmcp cancel` named an invocation that already finished (its status says how); nothing was canceled.
+    WebmcpInvocationFinished => "webmcp_invocation_finished",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -127,6 +127,16 @@ impl Command {
                     .timeout_ms
                     .unwrap_or(crate::caps::reading::READ_TIMEOUT_MS);
             }
+            Command::WebmcpInvoke(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::webmcp::WEBMCP_INVOKE_TIMEOUT_MS);
+            }
+            Command::WebmcpResult(p) => {
+                return p
+                    .timeout_ms
+                    .unwrap_or(crate::caps::webmcp::WEBMCP_RESULT_TIMEOUT_MS);
+            }
             _ => return 0,
         };
         cond.as_ref().map_or(0, WaitCondition::budget_ms)
@@ -378,6 +388,14 @@ macro_rules! for_each_command {
             A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate],
             /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
             Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate],
+            /// The tools the active tab's pages registered with WebMCP (`document.modelContext.registerTool`), in every frame, from Chromium's native WebMCP or the page's API; names, descriptions and schemas are untrusted page content.
+            WebmcpList(WebMcpListParams) -> WebMcpListOutput => "webmcp_list" [Read],
+            /// Call a page's WebMCP tool: the input is checked against the tool's JSON schema before the page sees it; waits for the answer (bounded output, a timeout that cancels it) or, with `detach`, answers the pending invocation at once. Kind `mutate`: a tool may change anything its page can.
+            WebmcpInvoke(WebMcpInvokeParams) -> WebMcpInvocation => "webmcp_invoke" [Mutate],
+            /// A WebMCP invocation's outcome (waiting up to `timeoutMs` while it is pending).
+            WebmcpResult(WebMcpResultParams) -> WebMcpInvocation => "webmcp_result" [Read],
+            /// Cancel a pending WebMCP invocation in its page.
+            WebmcpCancel(WebMcpCancelParams) -> WebMcpInvocation => "webmcp_cancel" [Mutate],
             /// The active tab's request log (bounded, from the tab's first request; also its iframes and the popups it opened), filtered by URL glob, type, method and status; `clear` empties it after reading.
             NetworkRequests(NetworkRequestsParams) -> NetworkRequestsOutput => "network_requests" [Read],
             /// One request of the log in full: headers, post data and the response body (fetched from Chromium on demand, bounded; binary as base64).

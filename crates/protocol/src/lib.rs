@@ -22,6 +22,7 @@ pub use caps::network::*;
 pub use caps::safety::*;
 pub use caps::restore::*;
 pub use caps::state::*;
+pub use caps::webmcp::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,
     emulation::*, files::*, frames::*, input::*, nav::*, read::*, reading::*, snapshot::*, tabs::*,

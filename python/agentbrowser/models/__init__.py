@@ -60,6 +60,9 @@ from .session import SessionId
 from .devtools import DevToolsEndpoint
 from .snapshot import DeltaKind as DeltaKind
 from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
+from .webmcp import WEBMCP_INVOCATION_STATUSES as WEBMCP_INVOCATION_STATUSES
+from .webmcp import WebMCPInvocation, WebMCPTool
+from .webmcp import WebMCPInvocationStatus as WebMCPInvocationStatus
 from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
@@ -132,6 +135,8 @@ __all__ = [
     "AccessibilityNode",
     "Vital",
     "Vitals",
+    "WebMCPInvocation",
+    "WebMCPTool",
     "NetworkRequest",
     "RequestDetail",
     "RequestLog",

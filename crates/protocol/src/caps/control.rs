@@ -333,6 +333,13 @@ pub struct StatusOutput {
     /// The session's restore and autosave (`restore` option).
     #[serde(flatten)]
     pub restore: crate::RestoreReport,
+    /// The WebMCP backend of the active tab: `native` (Chromium's WebMCP, CDP `WebMCP`
+    /// domain), `page` (the page's `document.modelContext`, e.g. a polyfill) or `none`, as the
+    /// last `webmcp` command found it; before one, what the launch implies (`native` when the
+    /// engine launched Chromium with `--enable-features=WebMCP`, `page` when it was disabled,
+    /// `unknown` for an attached browser). Absent without a browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webmcp: Option<String>,
 }
 
 /// The browser part of `status`.
@@ -483,6 +490,9 @@ impl Present for StatusOutput {
                 ));
                 if let Some(f) = &self.active_frame {
                     lines.push(format!("frame: {f} (`frame main` returns to the page)"));
+                }
+                if let Some(w) = &self.webmcp {
+                    lines.push(format!("webmcp: {w}"));
                 }
             }
             None => lines.push("browser: not launched".into()),

@@ -32,3 +32,4 @@ pub mod tabs;
 pub mod targets;
 pub mod throttle;
 pub mod wait;
+pub mod webmcp;

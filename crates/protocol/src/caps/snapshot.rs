@@ -106,6 +106,10 @@ pub struct SnapshotOutput {
     /// With `delta: true` only: how this snapshot differs from its base (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta: Option<SnapshotDelta>,
+    /// The page's WebMCP tool names in one line (at most 20, page content, untrusted; absent
+    /// when the page registered none): `webmcp list` has their schemas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webmcp: Option<String>,
 }
 
 /// What a `delta` snapshot answers instead of the whole text.
@@ -162,7 +166,10 @@ fn lines(n: u64) -> String {
 impl Present for SnapshotOutput {
     fn text(&self) -> String {
         let Some(d) = &self.delta else {
-            return self.text.clone();
+            return match &self.webmcp {
+                Some(w) => format!("{w}\n{}", self.text),
+                None => self.text.clone(),
+            };
         };
         let base = d.base_generation.unwrap_or_default();
         let g = self.generation;
@@ -227,6 +234,7 @@ mod tests {
                 line_count: 3,
                 removed_refs: removed.iter().map(|s| s.to_string()).collect(),
             }),
+            webmcp: None,
         }
     }
 
