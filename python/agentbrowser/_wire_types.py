@@ -23,6 +23,7 @@ from . import _rules as _r
 _INT_0_TO_255 = _d.integer(0, 255)
 _INT_0_TO_65535 = _d.integer(0, 65535)
 _INT_0_TO_ANY = _d.integer(0, None)
+_INT_ANY_TO_ANY = _d.integer(None, None)
 
 #: What a `delta` snapshot answers instead of the whole text.
 DeltaKind = Literal["full", "unchanged", "delta"]
@@ -59,6 +60,10 @@ _ImageFormat = cast("_d.Check[ImageFormat]", _d.literal(("png", "jpeg", "webp"))
 #: How a figure compares with web.dev's thresholds.
 VitalRating = Literal["good", "needs-improvement", "poor"]
 _VitalRating = cast("_d.Check[VitalRating]", _d.literal(("good", "needs-improvement", "poor")))
+
+#: Where an invocation stands.
+WebMcpStatus = Literal["pending", "completed", "canceled", "failed", "timed_out"]
+_WebMcpStatus = cast("_d.Check[WebMcpStatus]", _d.literal(("pending", "completed", "canceled", "failed", "timed_out")))
 
 #: What a HAR recording keeps of the response bodies.
 HarContent = Literal["text", "all", "none"]
@@ -399,6 +404,10 @@ class SnapshotOutput:
     """What the cut left out, by role."""
     delta: SnapshotDelta | None
     """With `delta: true` only: how this snapshot differs from its base (absent otherwise)."""
+    webmcp: str | None
+    """The page's WebMCP tool names in one line (at most 20, page content, untrusted; absent when the page registered
+    none): `webmcp list` has their schemas.
+    """
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotOutput:
@@ -414,6 +423,7 @@ class SnapshotOutput:
             truncated=o.req("truncated", _d.boolean),
             omitted=o.req("omitted", _d.array(Omitted.decode)),
             delta=o.opt("delta", SnapshotDelta.decode),
+            webmcp=o.opt("webmcp", _d.string),
         )
 
 
@@ -2313,6 +2323,149 @@ class Vital:
 
 
 @dataclass(frozen=True, slots=True)
+class WebMcpListOutput:
+    """Result of `webmcp_list`."""
+
+    backend: str
+    """Where the tools came from: `native` (Chromium's WebMCP, through its CDP `WebMCP` domain), `page` (the page's
+    `document.modelContext` / `navigator.modelContext`, e.g. the `@mcp-b/global` polyfill), or `none` (the page has no
+    WebMCP API).
+    """
+    url: str
+    """The page's URL."""
+    tools: tuple[WebMcpTool, ...]
+    """The tools, in registration order (at most 200)."""
+    total: int
+    """Tools there are (before the cut)."""
+    truncated: bool
+    """Whether `tools` lists fewer than `total`."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WebMcpListOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpListOutput."""
+        o = _d.Fields("WebMcpListOutput", raw, path)
+        return cls(
+            backend=o.req("backend", _d.string),
+            url=o.req("url", _d.string),
+            tools=o.req("tools", _d.array(WebMcpTool.decode)),
+            total=o.req("total", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WebMcpTool:
+    """One tool a page registered."""
+
+    name: str
+    """The tool's name (untrusted page content)."""
+    description: str
+    """What the page says it does (untrusted page content; cut at 2000 bytes)."""
+    input_schema: Any
+    """The JSON Schema of its input (`{"type":"object","properties":{}}` when the page gave none); input is checked against
+    it before the page sees it.
+    """
+    annotations: WebMcpAnnotations
+    """Its annotations: `readOnly`, `untrustedContent`, `consequential` (false when absent)."""
+    origin: str
+    """The origin of the frame that registered it."""
+    frame_id: str
+    """The frame that registered it."""
+    backend_node_id: int | None
+    """The `<form>` of a declarative tool (null for a script's tool)."""
+    raw: Any
+    """What Chromium reported (the `stackTrace` of the registration, ...)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WebMcpTool:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpTool."""
+        o = _d.Fields("WebMcpTool", raw, path)
+        return cls(
+            name=o.req("name", _d.string),
+            description=o.req("description", _d.string),
+            input_schema=o.req("inputSchema", _d.anything),
+            annotations=o.req("annotations", WebMcpAnnotations.decode),
+            origin=o.req("origin", _d.string),
+            frame_id=o.req("frameId", _d.string),
+            backend_node_id=o.opt("backendNodeId", _INT_ANY_TO_ANY),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WebMcpAnnotations:
+    """A tool's annotations."""
+
+    read_only: bool
+    """The page says the tool changes nothing (`readOnlyHint`)."""
+    untrusted_content: bool
+    """The page says the tool's output holds content it does not vouch for."""
+    consequential: bool
+    """The page says the tool has consequences (a purchase, a message sent)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WebMcpAnnotations:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpAnnotations."""
+        o = _d.Fields("WebMcpAnnotations", raw, path)
+        return cls(
+            read_only=o.req("readOnly", _d.boolean),
+            untrusted_content=o.req("untrustedContent", _d.boolean),
+            consequential=o.req("consequential", _d.boolean),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WebMcpInvocation:
+    """One call of a page's tool."""
+
+    invocation_id: str
+    """The invocation's id (for `webmcp_result` and `webmcp_cancel`)."""
+    tool_name: str
+    """The tool called."""
+    frame_id: str
+    """The frame whose tool it is."""
+    origin: str
+    """That frame's origin."""
+    status: WebMcpStatus
+    """Where it stands."""
+    duration_ms: int
+    """From the call to the answer (or until now while pending), in milliseconds."""
+    raw_status: str | None
+    """The status as Chromium reported it (`Completed`, `Canceled`, `Error`; null while pending)."""
+    output: Any
+    """What the tool answered (untrusted page content; null until it did). An MCP `CallToolResult` stays as the tool gave
+    it; output over the limit is its JSON text, cut.
+    """
+    output_truncated: bool
+    """Whether `output` was cut (it is then a string: the start of the output's JSON)."""
+    original_output_bytes: int
+    """The size of the whole output as JSON, in bytes (0 without output)."""
+    error: str | None
+    """Why it failed, timed out or was canceled (null otherwise)."""
+    raw: Any
+    """The input the tool was called with, and what Chromium reported (`exception`, ...)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WebMcpInvocation:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpInvocation."""
+        o = _d.Fields("WebMcpInvocation", raw, path)
+        return cls(
+            invocation_id=o.req("invocationId", _d.string),
+            tool_name=o.req("toolName", _d.string),
+            frame_id=o.req("frameId", _d.string),
+            origin=o.req("origin", _d.string),
+            status=o.req("status", _WebMcpStatus),
+            duration_ms=o.req("durationMs", _INT_0_TO_ANY),
+            raw_status=o.opt("rawStatus", _d.string),
+            output=o.opt("output", _d.anything),
+            output_truncated=o.req("outputTruncated", _d.boolean),
+            original_output_bytes=o.req("originalOutputBytes", _INT_0_TO_ANY),
+            error=o.opt("error", _d.string),
+            raw=o.req("raw", _d.anything),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class NetworkRequestsOutput:
     """Result of `network_requests`."""
 
@@ -3099,6 +3252,12 @@ class StatusOutput:
     """The text a restored session's page must show after its first navigation."""
     restore_check_fn: str | None
     """The JavaScript function that must return a truthy value after the first navigation."""
+    webmcp: str | None
+    """The WebMCP backend of the active tab: `native` (Chromium's WebMCP, CDP `WebMCP` domain), `page` (the page's
+    `document.modelContext`, e.g. a polyfill) or `none`, as the last `webmcp` command found it; before one, what the
+    launch implies (`native` when the engine launched Chromium with `--enable-features=WebMCP`, `page` when it was
+    disabled, `unknown` for an attached browser). Absent without a browser.
+    """
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StatusOutput:
@@ -3130,6 +3289,7 @@ class StatusOutput:
             restore_check_url=o.opt("restoreCheckUrl", _d.string),
             restore_check_text=o.opt("restoreCheckText", _d.string),
             restore_check_fn=o.opt("restoreCheckFn", _d.string),
+            webmcp=o.opt("webmcp", _d.string),
         )
 
 
@@ -3445,6 +3605,10 @@ ErrorsOutputActions = Literal["errors"]
 AccessibilityAuditActions = Literal["a11y"]
 #: The actions whose result is VitalsOutput.
 VitalsOutputActions = Literal["vitals"]
+#: The actions whose result is WebMcpListOutput.
+WebMcpListOutputActions = Literal["webmcp_list"]
+#: The actions whose result is WebMcpInvocation.
+WebMcpInvocationActions = Literal["webmcp_invoke", "webmcp_result", "webmcp_cancel"]
 #: The actions whose result is NetworkRequestsOutput.
 NetworkRequestsOutputActions = Literal["network_requests"]
 #: The actions whose result is RequestDetailOutput.
@@ -3634,6 +3798,10 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "errors": ErrorsOutput.decode,
         "a11y": AccessibilityAudit.decode,
         "vitals": VitalsOutput.decode,
+        "webmcp_list": WebMcpListOutput.decode,
+        "webmcp_invoke": WebMcpInvocation.decode,
+        "webmcp_result": WebMcpInvocation.decode,
+        "webmcp_cancel": WebMcpInvocation.decode,
         "network_requests": NetworkRequestsOutput.decode,
         "network_request": RequestDetailOutput.decode,
         "har_start": HarStartOutput.decode,
@@ -3878,6 +4046,14 @@ def decode_result(action: AccessibilityAuditActions, raw: object) -> Accessibili
 
 @overload
 def decode_result(action: VitalsOutputActions, raw: object) -> VitalsOutput: ...
+
+
+@overload
+def decode_result(action: WebMcpListOutputActions, raw: object) -> WebMcpListOutput: ...
+
+
+@overload
+def decode_result(action: WebMcpInvocationActions, raw: object) -> WebMcpInvocation: ...
 
 
 @overload
