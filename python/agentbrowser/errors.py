@@ -85,8 +85,6 @@ class AuthVaultError(BrowserError):
     ``auth_not_submitted``."""
 
 
-class ConfirmationRequired(BrowserError):
-    """An action paused for confirmation; ``pending`` is the continuation (when one exists)."""
 class ConfirmationRequired(BrowserError, Generic[_T]):
     """The session's action policy paused an action (code ``confirmation_required``): nothing ran.
 

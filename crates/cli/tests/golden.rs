@@ -422,7 +422,13 @@ fn every_command_answers_as_pinned() {
     // WebMCP: list, invoke (valid and invalid input), a detached call's result and cancel.
     run(a(&["open", &s.url("/webmcp")]));
     run(a(&["webmcp", "list"]));
-    run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":"hi"}"#]));
+    run(a(&[
+        "webmcp",
+        "invoke",
+        "echo",
+        "--params",
+        r#"{"x":"hi"}"#,
+    ]));
     run(a(&["webmcp", "invoke", "echo", "--params", r#"{"x":1}"#]));
     let pending = cli.json(&["webmcp", "invoke", "wait", "--detach"]);
     let id = pending["data"]["invocationId"]

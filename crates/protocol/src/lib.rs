@@ -15,12 +15,12 @@ pub mod strict;
 pub mod validate;
 
 pub use caps::audit::*;
-pub use caps::devtools::*;
 pub use caps::auth::*;
+pub use caps::devtools::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
-pub use caps::safety::*;
 pub use caps::restore::*;
+pub use caps::safety::*;
 pub use caps::state::*;
 pub use caps::webmcp::*;
 pub use caps::{
