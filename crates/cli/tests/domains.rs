@@ -292,7 +292,19 @@ fn with_allowed_domains_the_other_host_receives_nothing() {
         "the popup tab never opened"
     );
     // Our commands are refused before they run, naming the host and the list.
+    let cookie_file = std::env::temp_dir().join(format!("ab-domains-{}.json", std::process::id()));
+    std::fs::write(
+        &cookie_file,
+        r#"[{"name":"n","value":"v","domain":"localhost","path":"/"}]"#,
+    )
+    .unwrap();
     for args in [
+        vec![
+            "cookies".to_string(),
+            "set".into(),
+            "--file".into(),
+            cookie_file.display().to_string(),
+        ],
         vec!["open".to_string(), target.url("/typed")],
         vec!["tab".into(), "new".into(), target.url("/tab-new")],
         vec!["read".into(), target.url("/read")],

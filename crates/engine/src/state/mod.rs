@@ -258,7 +258,11 @@ pub(crate) async fn cookies_set(p: CookiesSetParams, cx: &mut Cx<'_>) -> Result<
     let cookies = if let Some(list) = p.cookies {
         list
     } else if let Some(file) = &p.file {
-        cookie_files::parse_file(file, p.url.as_deref(), p.domain.as_deref())?
+        let parsed = cookie_files::parse_file(file, p.url.as_deref(), p.domain.as_deref())?;
+        for c in &parsed {
+            crate::domains::commands::check_cookie(&cx.engine.domains, c)?;
+        }
+        parsed
     } else {
         vec![CookieInput {
             name: p.name.unwrap_or_default(),
