@@ -1,0 +1,97 @@
+"""End-to-end: ``page.webmcp`` (sync and async) against Chromium's native WebMCP on a page served
+on 127.0.0.1 that registers tools: list, invoke with valid and invalid input (the page never sees
+the invalid call), detach then cancel, a removed tool."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from agentbrowser import AsyncBrowser, Browser, BrowserError, LaunchOptions
+
+PAGE = b"""<!doctype html><title>Tools</title><p id=calls>0</p><script>
+let calls = 0;
+document.modelContext.registerTool({name: 'echo', description: 'Echoes x',
+  inputSchema: {type: 'object', properties: {x: {type: 'string'}}, required: ['x']},
+  annotations: {readOnlyHint: true},
+  execute: async (i) => { calls++; document.getElementById('calls').textContent = calls; return 'got ' + i.x; }});
+const ctl = new AbortController();
+document.modelContext.registerTool({name: 'wait', description: 'Never answers',
+  execute: () => new Promise(() => {})});
+document.modelContext.registerTool({name: 'gone', description: 'Removed on demand',
+  execute: async () => 'still here'}, {signal: ctl.signal});
+window.removeGone = () => ctl.abort();
+</script>"""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(PAGE)))
+        self.end_headers()
+        self.wfile.write(PAGE)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def tools_url() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/tools"
+    httpd.shutdown()
+
+
+def test_sync_list_invoke_invalid_detach_cancel(agentbrowser_bin: Path, tools_url: str) -> None:
+    with Browser.launch(LaunchOptions(timeout_ms=20000)) as browser:
+        page = browser.page
+        page.open(tools_url)
+        tools = page.webmcp.list()
+        assert [t.name for t in tools][:2] == ["echo", "wait"]
+        echo = page.webmcp.list("echo")[0]
+        assert echo.description == "Echoes x" and echo.annotations.get("read_only") is True
+        assert echo.input_schema["required"] == ["x"] and echo.origin.startswith("http://127.0.0.1:")
+
+        done = page.webmcp.invoke("echo", {"x": "hi"})
+        assert done.status == "completed" and "got hi" in str(done.output), done
+        assert page.evaluate("document.getElementById('calls').textContent") == "1"
+
+        with pytest.raises(BrowserError) as bad:
+            page.webmcp.invoke("echo", {"x": 5})
+        assert bad.value.code == "webmcp_invalid_input"
+        assert page.evaluate("document.getElementById('calls').textContent") == "1"  # the page never saw it
+
+        pending = page.webmcp.invoke("wait", detach=True)
+        assert pending.status == "pending"
+        assert page.webmcp.result(pending.invocation_id).status == "pending"
+        assert page.webmcp.cancel(pending.invocation_id).status == "canceled"
+        with pytest.raises(BrowserError) as again:
+            page.webmcp.cancel(pending.invocation_id)
+        assert again.value.code == "webmcp_invocation_finished"
+
+        page.evaluate("removeGone()")
+        with pytest.raises(BrowserError) as gone:
+            page.webmcp.invoke("gone")
+        assert gone.value.code == "webmcp_tool_not_found"
+
+
+def test_async_list_and_invoke(agentbrowser_bin: Path, tools_url: str) -> None:
+    async def main() -> None:
+        async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000)) as browser:
+            page = browser.page
+            await page.open(tools_url)
+            names = [t.name for t in await page.webmcp.list()]
+            assert "echo" in names and "wait" in names
+            done = await page.webmcp.invoke("echo", {"x": "async"})
+            assert done.status == "completed" and "got async" in str(done.output), done
+            with pytest.raises(BrowserError) as bad:
+                await page.webmcp.invoke("echo", {})
+            assert bad.value.code == "webmcp_invalid_input"
+
+    asyncio.run(main())
