@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from agentbrowser import AsyncBrowser, Browser, BrowserError, LaunchOptions
+from agentbrowser import AsyncBrowser, Browser, BrowserError, ConfirmationRequired, LaunchOptions, SessionOptions
 
 PAGE = b"""<!doctype html><title>Tools</title><p id=calls>0</p><script>
 let calls = 0;
@@ -95,3 +95,17 @@ def test_async_list_and_invoke(agentbrowser_bin: Path, tools_url: str) -> None:
             assert bad.value.code == "webmcp_invalid_input"
 
     asyncio.run(main())
+
+
+def test_a_confirm_policy_pauses_only_tools_that_are_not_read_only(agentbrowser_bin: Path, tools_url: str) -> None:
+    opts = SessionOptions(confirm_actions=["mutate"])
+    with Browser.launch(LaunchOptions(timeout_ms=20000), session=opts) as browser:
+        page = browser.page
+        page.open(tools_url)
+        # echo is annotated read-only: its call is a read and runs.
+        assert page.webmcp.invoke("echo", {"x": "ro"}).status == "completed"
+        # gone has no annotations: its call is a mutation and waits for a person.
+        with pytest.raises(ConfirmationRequired) as paused:
+            page.webmcp.invoke("gone")
+        assert paused.value.pending is not None
+        paused.value.pending.deny()

@@ -19,7 +19,21 @@ pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()
         return Ok(());
     }
     let subject = Subject::of(engine, command, scope);
-    let labels = command_labels(command);
+    let labels = match command {
+        // A page tool's own annotations decide whether its call is a read or a mutation.
+        Command::WebmcpInvoke(p) => match engine
+            .browser
+            .as_ref()
+            .and_then(crate::browser::Browser::active_attached)
+        {
+            Some(page) => crate::safety::policy_file::labels(
+                command.action(),
+                crate::webmcp::invoke_kind_on(&page, p),
+            ),
+            None => command_labels(command),
+        },
+        _ => command_labels(command),
+    };
     match engine.safety.decide(&labels, subject.host.as_deref())? {
         Decision::Allow => Ok(()),
         Decision::Deny(rule) => Err(denied(command.action(), &rule, subject.host.as_deref())),

@@ -53,6 +53,21 @@ pub fn invoke_kind(a: &WebMcpAnnotations) -> Kind {
     }
 }
 
+/// The kind a `webmcp_invoke` of `p.tool` calls for in `page`, from the annotations the page's
+/// native tools carry: `read` only when every matching tool is read-only and not consequential;
+/// `mutate` when none matches (the page backend's tools are only known when the call runs).
+pub(crate) fn invoke_kind_on(page: &Page, p: &WebMcpInvokeParams) -> Kind {
+    let tools = page.webmcp.tools();
+    let mut kinds = tools
+        .iter()
+        .filter(|t| t.name() == p.tool && p.frame_id.as_deref().is_none_or(|f| t.frame() == f))
+        .map(|t| invoke_kind(&annotations(t.raw.get("annotations"))));
+    match kinds.next() {
+        Some(Kind::Read) if kinds.all(|k| k == Kind::Read) => Kind::Read,
+        _ => Kind::Mutate,
+    }
+}
+
 /// The one line a snapshot shows for a tab with tools (none without): their names, bounded.
 pub fn snapshot_line(page: &Page) -> Option<String> {
     let names = page.webmcp.names();
