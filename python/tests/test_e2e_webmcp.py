@@ -5,6 +5,7 @@ the invalid call), detach then cancel, a removed tool."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -109,3 +110,53 @@ def test_a_confirm_policy_pauses_only_tools_that_are_not_read_only(agentbrowser_
             page.webmcp.invoke("gone")
         assert paused.value.pending is not None
         paused.value.pending.deny()
+
+
+def test_mcp_lists_page_tools_and_says_when_they_change(agentbrowser_bin: Path, tools_url: str) -> None:
+    """The MCP server lists the page's tools as webmcp_* tools, runs them, and sends
+    notifications/tools/list_changed when the page adds or removes one."""
+    from mcp import types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    async def main() -> None:
+        changed = asyncio.Event()
+
+        async def on_message(message: object) -> None:
+            root = getattr(message, "root", message)
+            if isinstance(root, types.ToolListChangedNotification):
+                changed.set()
+
+        params = StdioServerParameters(command=str(agentbrowser_bin), args=["mcp"], env=dict(os.environ))
+        async with stdio_client(params) as (r, w), ClientSession(r, w, message_handler=on_message) as session:
+            await session.initialize()
+
+            async def names() -> list[str]:
+                return [t.name for t in (await session.list_tools()).tools if t.name.startswith("webmcp_")]
+
+            assert await names() == []  # no browser yet: nothing listed, nothing launched
+            await session.call_tool("browser_navigate", {"url": tools_url})
+            await asyncio.wait_for(changed.wait(), 20)
+            changed.clear()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert {"webmcp_echo", "webmcp_wait", "webmcp_gone"} <= set(tools), list(tools)
+            echo = tools["webmcp_echo"]
+            assert echo.annotations is not None and echo.annotations.read_only_hint is True
+            assert "untrusted page content" in (echo.description or "")
+            assert echo.input_schema["required"] == ["x"]
+            gone = tools["webmcp_gone"].annotations
+            assert gone is not None and gone.read_only_hint is False
+
+            done = await session.call_tool("webmcp_echo", {"x": "mcp"})
+            text = "".join(c.text for c in done.content if isinstance(c, types.TextContent))
+            assert not done.is_error and "got mcp" in text, text
+            bad = await session.call_tool("webmcp_echo", {"x": 5})
+            text = "".join(c.text for c in bad.content if isinstance(c, types.TextContent))
+            assert bad.is_error and "webmcp_invalid_input" in text, text
+
+            await session.call_tool("browser_evaluate", {"function": "() => removeGone()"})
+            await asyncio.wait_for(changed.wait(), 20)
+            assert "webmcp_gone" not in await names()
+            await session.call_tool("browser_close", {})
+
+    asyncio.run(main())

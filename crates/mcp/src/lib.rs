@@ -12,6 +12,7 @@ pub mod config;
 pub mod http;
 pub mod server;
 pub mod tools;
+pub mod webmcp;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -44,6 +44,8 @@ struct Conn {
     caps: Vec<Cap>,
     /// Where the backend's close runs when the connection is dropped (HTTP sessions).
     closer: Option<TaskTracker>,
+    /// The MCP names of the page's WebMCP tools as last listed (`None`: never listed).
+    page_tools: Mutex<Option<Vec<String>>>,
 }
 
 impl Drop for Conn {
@@ -67,6 +69,7 @@ impl McpServer {
                 state: Default::default(),
                 caps,
                 closer,
+                page_tools: Mutex::new(None),
             }),
         }
     }
@@ -85,6 +88,16 @@ impl McpServer {
 
     /// Runs the tool `name` with `arguments` and answers its text (or its error).
     pub async fn call(&self, name: &str, arguments: serde_json::Value) -> CallToolResult {
+        let cx = Ctx::new(self.conn.backend.clone(), self.conn.state.clone());
+        let page_tool =
+            if name.starts_with(crate::webmcp::PREFIX) && !self.listed().any(|t| t.name == name) {
+                crate::webmcp::call(&cx, name, arguments.clone()).await
+            } else {
+                None
+            };
+        if let Some(result) = page_tool {
+            return self.finish(&cx, result);
+        }
         let Some(tool) = self.listed().find(|t| t.name == name) else {
             let message = match TOOLS.iter().find(|t| t.name == name) {
                 Some(t) if t.available() => format!(
@@ -98,8 +111,12 @@ impl McpServer {
             };
             return error_result(&ToolError::new("unknown_action", message));
         };
-        let cx = Ctx::new(self.conn.backend.clone(), self.conn.state.clone());
         let result = (tool.run)(cx.clone(), arguments).await;
+        self.finish(&cx, result)
+    }
+
+    /// The tool result of `result`, with the call's warnings, boundary and output limit.
+    fn finish(&self, cx: &Ctx, result: Result<Answer, ToolError>) -> CallToolResult {
         let warnings = cx.take_warnings();
         let (boundary, max_output) = cx.bounds();
         match result {
@@ -154,13 +171,18 @@ pub fn describe(t: &ToolDef) -> Tool {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(
-                Implementation::new("agentbrowser", agentbrowser_protocol::VERSION)
-                    .with_title("agentbrowser"),
-            )
-            .with_protocol_version(PROTOCOL_VERSION)
-            .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("agentbrowser", agentbrowser_protocol::VERSION)
+                .with_title("agentbrowser"),
+        )
+        .with_protocol_version(PROTOCOL_VERSION)
+        .with_instructions(INSTRUCTIONS)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -172,9 +194,20 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.listed().map(describe).collect(),
-        ))
+        let cx = Ctx::new(self.conn.backend.clone(), self.conn.state.clone());
+        let page = crate::webmcp::page_tools(&cx).await;
+        let names = page
+            .iter()
+            .map(|t| crate::webmcp::mcp_name(&t.name))
+            .collect();
+        *self
+            .conn
+            .page_tools
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(names);
+        let mut tools: Vec<Tool> = self.listed().map(describe).collect();
+        tools.extend(page.iter().map(crate::webmcp::describe));
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -184,12 +217,32 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request
             .arguments
             .map(serde_json::Value::Object)
             .unwrap_or(serde_json::Value::Null);
-        Ok(self.call(&request.name, args).await.into())
+        let result = self.call(&request.name, args).await;
+        // The page's tools may have changed with this call: tell the client when they did.
+        let listed = self
+            .conn
+            .page_tools
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some(before) = listed {
+            let cx = Ctx::new(self.conn.backend.clone(), self.conn.state.clone());
+            let now = crate::webmcp::names(&cx).await;
+            if now != before {
+                *self
+                    .conn
+                    .page_tools
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = Some(now);
+                let _ = context.peer.notify_tool_list_changed().await;
+            }
+        }
+        Ok(result.into())
     }
 }

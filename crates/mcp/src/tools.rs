@@ -202,7 +202,7 @@ impl Ctx {
     }
 
     /// Runs one command and decodes its typed result.
-    async fn get<T: DeserializeOwned>(&self, command: Command) -> Result<T, ToolError> {
+    pub(crate) async fn get<T: DeserializeOwned>(&self, command: Command) -> Result<T, ToolError> {
         let action = command.action();
         let data = self.run(command).await?;
         serde_json::from_value(data).map_err(|e| {
