@@ -360,8 +360,15 @@ fn iframe_of_another_origin_and_popups_say_where_they_came_from() {
     assert_eq!(doc["source"]["kind"], "iframe");
     assert_eq!(doc["resourceType"], "document");
     assert_eq!(entry(&r, &s.url("/"))["source"]["kind"], "page");
-    let body = cli.ok(&["network", "request", fetched["id"].as_str().unwrap()]);
-    assert_eq!(body["body"]["text"], "{}");
+    // The body is there once the response finished loading (the log may list it earlier).
+    let id = fetched["id"].as_str().unwrap().to_string();
+    assert!(
+        eventually(Duration::from_secs(10), || cli
+            .ok(&["network", "request", &id])["body"]["text"]
+            == "{}"),
+        "the iframe fetch's body never read back: {}",
+        cli.ok(&["network", "request", &id])
+    );
 
     let snap = cli.ok(&["snapshot"]);
     let button = cli.find_ref(&snap, "button", "Open popup");
@@ -538,4 +545,39 @@ fn a_dedicated_workers_requests_are_logged_and_say_so() {
     let entry = &logged["requests"][0];
     assert_eq!(entry["source"]["kind"], "worker", "{entry}");
     assert_eq!(entry["status"], 200, "{entry}");
+}
+
+#[test]
+fn har_stop_writes_requests_still_pending() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html("<title>slow</title><script>fetch('/slow')</script>"),
+    );
+    s.route("/slow", Page::html("late").delayed(Duration::from_secs(8)));
+    let cli = Cli::new("net-har-pending");
+    let dir = TempDir::new("net-har-pending-out");
+    cli.ok(&["network", "har", "start"]);
+    cli.ok(&["open", &s.url("/")]);
+    let slow = s.url("/slow");
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            cli.ok(&["network", "requests"])["requests"]
+                .as_array()
+                .is_some_and(|r| r.iter().any(|e| e["url"] == slow.as_str()))
+        }),
+        "the slow fetch never appeared in the log"
+    );
+    let path = dir.path().join("pending.har");
+    let stopped = cli.ok(&["network", "har", "stop", path.to_str().unwrap()]);
+    let har = read_har(&path);
+    let entry = har_entry(&har, &slow);
+    assert_eq!(entry["response"]["status"], 0, "{entry}");
+    assert!(
+        entry["comment"]
+            .as_str()
+            .is_some_and(|c| c.contains("pending")),
+        "{entry}"
+    );
+    assert!(stopped["entries"].as_u64().unwrap() >= 2, "{stopped}");
 }

@@ -339,6 +339,27 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         .as_ref()
         .map(|b| b.version.clone())
         .unwrap_or_default();
+    // Requests still in flight are written too (without a response), as Playwright does.
+    let in_flight: Vec<(String, crate::events::network::Entry)> = cx
+        .engine
+        .browser
+        .as_ref()
+        .map(|b| b.attached_pages())
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|page| {
+            let tab = page.tab_id.clone();
+            page.network
+                .read(false)
+                .items
+                .into_iter()
+                .filter(|e| e.state == "pending")
+                .map(move |e| (tab.clone(), e))
+        })
+        .collect();
+    if let Some(r) = board.lock().as_mut() {
+        r.add_in_flight(in_flight);
+    }
     let built = match board.lock().as_ref() {
         Some(r) => build_har(r, &version),
         None => {
@@ -603,6 +624,16 @@ fn har_entry(item: &HarItem, content_mode: HarContent, missing: &mut u64) -> Val
     };
     if let Some(err) = &e.error {
         comments.push(format!("failed: {err}"));
+    }
+    if e.state == "pending" {
+        comments.push(
+            if e.status.is_none() {
+                "pending: no response yet when the HAR was written"
+            } else {
+                "pending: the response was still loading when the HAR was written"
+            }
+            .to_string(),
+        );
     }
     let response = json!({
         "status": e.status.unwrap_or(0),

@@ -612,9 +612,34 @@ pub(crate) struct Recording {
     pub dropped: u64,
     /// Body fetches not answered yet (0 when all are in).
     pub pending: watch::Sender<usize>,
+    /// When the recording started (ms since the epoch, as entries' `started_at`).
+    pub started_at: f64,
 }
 
 impl Recording {
+    /// Adds the requests still in flight (`(tab, entry)` pairs of the tabs' logs) that began
+    /// during the recording, as entries without a response, so a HAR written now shows them.
+    pub(crate) fn add_in_flight(&mut self, in_flight: Vec<(String, Entry)>) {
+        for (tab, entry) in in_flight {
+            if entry.state != "pending"
+                || entry.started_at < self.started_at
+                || self.items.iter().any(|i| i.entry.id == entry.id)
+            {
+                continue;
+            }
+            if self.items.len() >= HAR_ENTRIES_KEPT {
+                self.dropped += 1;
+                continue;
+            }
+            let pageref = self.page_of(&tab, &entry.url, entry.started_at);
+            self.items.push(HarItem {
+                entry,
+                pageref,
+                body: HarBody::Skipped,
+            });
+        }
+    }
+
     /// The current page of `tab`, made (titled with `url`) when it has none.
     fn page_of(&mut self, tab: &str, url: &str, at: f64) -> String {
         if let Some(id) = self.current.get(tab) {
@@ -664,6 +689,7 @@ impl NetworkBoard {
             current: HashMap::new(),
             dropped: 0,
             pending: watch::channel(0).0,
+            started_at: at,
         };
         for (tab, url) in tabs {
             r.new_page(tab, url, at);
