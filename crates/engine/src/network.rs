@@ -339,7 +339,7 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         .as_ref()
         .map(|b| b.version.clone())
         .unwrap_or_default();
-    // Requests still in flight are written too (without a response), as Playwright does.
+    // Requests still in flight are written too (without a response).
     let in_flight: Vec<(String, crate::events::network::Entry)> = cx
         .engine
         .browser
