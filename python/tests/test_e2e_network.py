@@ -235,3 +235,17 @@ def test_async_network(agentbrowser_bin: Path, net_server: str, tmp_path: Path) 
             assert any(e["request"]["method"] == "POST" for e in har["log"]["entries"])
 
     asyncio.run(run())
+
+
+def test_har_with_a_request_still_in_flight_validates(browser: Browser, server: str, tmp_path: Path) -> None:
+    """A request still waiting for its response at har_stop is in the HAR (status 0, a pending
+    comment), and the file still passes the HAR 1.2 schema and haralyzer."""
+    browser.page.network.har_start()
+    browser.page.open(f"{server}/a")
+    browser.page.evaluate("fetch('/slow?ms=6000'); 1")
+    assert eventually(lambda: any("/slow" in r.url for r in browser.page.network.requests()), 10)
+    har = _validate_har(browser.page.network.har_stop(tmp_path / "pending.har"))
+    slow = [e for e in har["log"]["entries"] if "/slow" in e["request"]["url"]]
+    assert len(slow) == 1 and slow[0]["response"]["status"] == 0, slow
+    assert slow[0]["comment"].startswith("pending:"), slow
+    browser.page.open("about:blank")
