@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from agentbrowser import AsyncBrowser, Browser, BrowserError
 from agentbrowser import cdp
-from conftest import PAGES, REPO, _page, eventually
+from conftest import PAGES, REPO, _page, aeventually, eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -262,10 +262,10 @@ def test_async_twin(agentbrowser_bin: Path, server: str) -> None:
                 await b.cdp.send("Nope.notAMethod")
             tab = await b.cdp.active()
             await b.cdp.send("Page.navigate", {"url": f"{server}/cdp-other"}, session_id=tab.session_id)
-            for _ in range(200):
-                if "Other page reached by CDP" in (await b.page.observe()).text:
-                    break
-                await asyncio.sleep(0.05)
+            async def reached() -> bool:
+                return "Other page reached by CDP" in (await b.page.observe()).text
+
+            assert await aeventually(reached, 10), "the engine never saw the page CDP navigated to"
             assert await b.page.title() == "CDP other"
             with pytest.raises(cdp.CDPStaleObjectError):
                 await ctx.evaluate("1")
