@@ -19,6 +19,14 @@ if ! command -v certutil >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libnss3-tools >/dev/null
 fi
 
+# zsh and fish: the completion scripts are loaded and run in each shell by the tests.
+if ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then
+    echo "== installing zsh and fish (completion tests)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq zsh fish >/dev/null
+fi
+
 echo "== installing Python tools"
 python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
 

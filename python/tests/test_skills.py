@@ -14,7 +14,7 @@ SKILLS = REPO / "skills"
 
 def test_available_lists_the_repository_skills(agentbrowser_bin: Path) -> None:
     names = skills.available()
-    expected = {"capture", "code-mode", "core", "mcp", "network", "reading", "safety", "state"}
+    expected = {"audit", "capture", "code-mode", "core", "mcp", "network", "reading", "safety", "state"}
     assert expected <= set(names) and names == tuple(sorted(names))
     assert "contributing" not in names and "contributing" in skills.available(include_hidden=True)
     listed = skills.list()

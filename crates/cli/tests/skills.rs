@@ -42,7 +42,59 @@ fn example_site() -> Server {
         "/api/items",
         Page::typed("application/json", r#"{"items": ["real"]}"#),
     );
+    server.route(
+        "/login",
+        Page::html(
+            "<!doctype html><title>Sign in</title><h1>Sign in</h1>\
+             <form method=post action='/account'>\
+             <label>Email <input name=email type=email></label>\
+             <label>Password <input name=password type=password></label>\
+             <button>Sign in</button></form>",
+        ),
+    );
+    server.route(
+        "/account",
+        Page::html(
+            "<!doctype html><title>Your account</title><h1>Your account</h1>\
+             <a href='/login'>Sign out</a>",
+        ),
+    );
+    server.route(
+        "/tools",
+        Page::html(
+            "<!doctype html><title>Shop tools</title><h1>Shop tools</h1>\
+             <script>document.modelContext.registerTool({name: 'search_products', \
+             description: 'Searches the shop', inputSchema: {type: 'object', \
+             properties: {query: {type: 'string'}}, required: ['query']}, \
+             annotations: {readOnlyHint: true}, execute: async ({query}) => \
+             ({content: [{type: 'text', text: `2 products match ${query}`}]})});</script>",
+        ),
+    );
     server
+}
+
+/// Evaluates the value of a skill's `export NAME=VALUE` line once, as bash would.
+fn export(line: &str, env: &[(String, String)]) -> (String, String) {
+    let (name, _) = line["export ".len()..]
+        .split_once('=')
+        .unwrap_or_else(|| panic!("`{line}`: an export line is `export NAME=VALUE`"));
+    let out = Command::new("bash")
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(["-c", &format!("{line}; printf %s \"${name}\"")])
+        .output()
+        .expect("bash");
+    assert!(out.status.success(), "`{line}` failed");
+    (
+        name.to_string(),
+        String::from_utf8(out.stdout).expect("utf-8 value"),
+    )
+}
+
+/// Whether a bash line of a skill runs agentbrowser: `agentbrowser ...`, or
+/// `printf ... | agentbrowser ...` (a secret on stdin).
+fn runs_agentbrowser(line: &str) -> bool {
+    line.starts_with("agentbrowser ")
+        || (line.starts_with("printf ") && line.contains(" | agentbrowser "))
 }
 
 /// One fenced block of a skill: its language and its lines.
@@ -89,15 +141,38 @@ fn run_skill(name: &str, server: &Server) -> usize {
     );
     let mut ran = 0;
     let mut sessions = Vec::new();
+    // State files and the auth vault stay in the test's directory; `export` lines add to this.
+    let mut env = vec![
+        (
+            "AGENTBROWSER_STATE_DIR".to_string(),
+            work.path().join("state").display().to_string(),
+        ),
+        (
+            "AGENTBROWSER_AUTH_DIR".to_string(),
+            work.path().join("auth").display().to_string(),
+        ),
+        // The secret the state skill reads from the environment, never from its text.
+        ("SHOP_PASSWORD".to_string(), "correct horse".to_string()),
+    ];
     for block in blocks(&markdown) {
         let code = block.text.replace("https://example.com", &base);
         match block.lang.as_str() {
             "bash" => {
                 for line in code.lines().filter(|l| !l.trim().is_empty()) {
+                    if line.starts_with("export ") {
+                        env.push(export(line, &env));
+                        continue;
+                    }
                     assert!(
-                        line.starts_with("agentbrowser "),
+                        runs_agentbrowser(line),
                         "skill {name}: a bash block shows something that is not an agentbrowser command: {line}"
                     );
+                    // The skills' allowed domain `example.com` is the local server's host here.
+                    let line = &if line.contains("--allowed-domains ") {
+                        line.replace("example.com", "127.0.0.1")
+                    } else {
+                        line.to_string()
+                    };
                     let (command, expected) = match line.split_once(" # error: ") {
                         Some((c, code)) => (c, Some(code.trim())),
                         None => (line, None),
@@ -115,6 +190,7 @@ fn run_skill(name: &str, server: &Server) -> usize {
                             .env("PATH", &path)
                             .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
                             .env("AGENTBROWSER_SESSION", &cli.session)
+                            .envs(env.iter().map(|(k, v)| (k, v)))
                             .env_remove("AGENTBROWSER_EXECUTABLE_PATH")
                             .args(["-c", command])
                             .output()
@@ -153,6 +229,7 @@ fn run_skill(name: &str, server: &Server) -> usize {
                         .env("PYTHONPATH", repo.join("python"))
                         .env("AGENTBROWSER_BIN", &bin)
                         .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
+                        .envs(env.iter().map(|(k, v)| (k, v)))
                         .output()
                         .expect("run python3"),
                 );
@@ -183,6 +260,7 @@ fn every_command_of_every_skill_runs() {
         .collect();
     names.sort();
     for expected in [
+        "audit",
         "capture",
         "code-mode",
         "core",

@@ -72,21 +72,40 @@ fn completions_are_generated_for_bash_zsh_and_fish() {
                 "{shell} script does not complete {word}"
             );
         }
-        if shell == "bash" {
-            // The script parses in bash.
-            let file = dir.path().join("agentbrowser.bash");
-            std::fs::write(&file, &r.stdout).expect("write script");
-            let check = std::process::Command::new("bash")
-                .arg("-n")
-                .arg(&file)
-                .output()
-                .expect("bash -n");
-            assert!(
-                check.status.success(),
-                "{}",
-                String::from_utf8_lossy(&check.stderr)
-            );
-        }
+        // Each shell loads its script and completes a subcommand from a prefix.
+        let file = dir.path().join(format!("agentbrowser.{shell}"));
+        std::fs::write(&file, &r.stdout).expect("write script");
+        let f = file.display();
+        let script = match shell {
+            "bash" => format!(
+                "source '{f}'; COMP_WORDS=(agentbrowser sna); COMP_CWORD=1; \
+                 COMP_LINE='agentbrowser sna'; COMP_POINT=${{#COMP_LINE}}; \
+                 _agentbrowser agentbrowser sna agentbrowser; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+            ),
+            // zsh completes only at a terminal: check the script loads under compinit and
+            // registers its function for the command.
+            "zsh" => format!(
+                "autoload -U compinit && compinit -u -D && source '{f}' && \
+                 (( $+functions[_agentbrowser] )) && print -r -- ${{_comps[agentbrowser]}}"
+            ),
+            _ => format!("source '{f}'; complete -C 'agentbrowser sna'"),
+        };
+        let out = std::process::Command::new(shell)
+            .args(["-c", &script])
+            .env("HOME", dir.path())
+            .output()
+            .unwrap_or_else(|e| panic!("{shell}: {e} (scripts/setup.sh installs bash, zsh and fish)"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{shell}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let expected = if shell == "zsh" { "_agentbrowser" } else { "snapshot" };
+        assert!(
+            stdout.lines().any(|l| l.split('\t').next() == Some(expected)),
+            "{shell} did not complete `agentbrowser sna` to {expected}: {stdout}"
+        );
     }
     let bad = cli.run(&["completions", "tcsh"]);
     assert!(!bad.ok && bad.stderr.contains("bash"), "{}", bad.stderr);
