@@ -28,11 +28,16 @@
       else if (nt === 3 && ctx.text) pushText(w, n, ctx, out);
     }
   }
+  // text-transform of ctx.parent (read when the walk did not take it from its parent).
+  function inheritedTT(w, ctx) {
+    if (ctx.tt === undefined) ctx.tt = cs(w, ctx.parent).textTransform;
+    return ctx.tt;
+  }
   function pushText(w, n, ctx, out) {
     let s = n.data;
     if (!s) return;
-    if (ctx.tt === undefined) ctx.tt = cs(w, ctx.parent).textTransform;
-    if (ctx.tt !== 'none') s = transformText(s, ctx.tt);
+    const tt = inheritedTT(w, ctx);
+    if (tt !== 'none') s = transformText(s, tt);
     const last = out.length ? out[out.length - 1] : null;
     if (last !== null && last.kind === 'text') last.text += s;
     else out.push({ kind: 'text', text: s });
@@ -51,8 +56,12 @@
     const st = cs(w, el);
     const display = st.display;
     if (display === 'none') return;
-    const visible = st.visibility === 'visible';
-    const cursor = st.cursor;
+    const sr0 = shadowOf(el);
+    // Inherited values are the parent's unless the element may set them itself (see declaredIn).
+    const d = w.declared;
+    const own = ctx.inShadow || sr0 !== null || (attrs && el.hasAttribute('style'));
+    const visible = own || d[1] === null || d[1].has(el) ? st.visibility === 'visible' : ctx.visible;
+    const cursor = own || d[0] === null || d[0].has(el) || INHERITED_UA[0].has(tag) ? st.cursor : ctx.cursor;
     const I = w.opt.interactive;
 
     let role = roleOf(w, el);
@@ -92,7 +101,6 @@
     const before = w.interactiveCount;
 
     // In the interactive view text is not collected: an element without element children has nothing to visit.
-    const sr0 = shadowOf(el);
     if (I && sr0 === null && el.firstElementChild === null && tag !== 'slot' && !isFrame) {
       if (item === null) return;
       if (want === 7) item.ref = preview(w, el, 201, true).length <= 200;
@@ -112,7 +120,10 @@
       quiet: ctx.quiet || (!I && isNameSource(el, tag)),
       text: false,
       parent: el,
-      tt: undefined,
+      // (text-transform only matters where text is collected: the full view)
+      tt: I || own || d[2] === null || d[2].has(el) || INHERITED_UA[2].has(tag) ? undefined : inheritedTT(w, ctx),
+      visible,
+      inShadow: ctx.inShadow || sr0 !== null,
       row: role === 'row' && item !== null ? item : (role === 'generic' || role === 'none') ? ctx.row : null,
     };
 
@@ -222,14 +233,18 @@
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
     if (doc && doc.documentElement) {
-      const prev = w.pseudoCheck, prevCv = w.cvCheck;
-      const f = styleFlags(doc);
-      w.pseudoCheck = (f & 1) !== 0;
-      w.cvCheck = (f & 2) !== 0;
-      const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false });
+      const prev = w.pseudoCheck, prevCv = w.cvCheck, prevDeclared = w.declared;
+      const si = styleInfo(doc);
+      w.pseudoCheck = (si.f & 1) !== 0;
+      w.cvCheck = (si.f & 2) !== 0;
+      w.declared = declaredIn(doc, si);
+      // the frame's root inherits nothing: initial values
+      const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false,
+        visible: true, tt: 'none', inShadow: false });
       visit(w, doc.documentElement, fctx, item.children);
       w.pseudoCheck = prev;
       w.cvCheck = prevCv;
+      w.declared = prevDeclared;
     } else {
       const index = w.frameOwners.length;
       w.frameOwners.push(new WeakRef(el));

@@ -36,7 +36,8 @@
     if (root) {
       const modal = findModal(root.ownerDocument);
       const ctx = { cursor: 'auto', inInteractive: false, inCombo: false, inLabel: false, editable: false, quiet: false, modal,
-        inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: undefined, row: null };
+        inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: 'none', row: null,
+        visible: true, inShadow: false };
       let hiddenRoot = false;
       if (root !== root.ownerDocument.documentElement) {
         // a root inside hidden content shows nothing
@@ -47,7 +48,11 @@
         // inherit context from ancestors
         const p = parentEl(w, root);
         if (p) {
-          ctx.cursor = cs(w, p).cursor;
+          const ps = cs(w, p);
+          ctx.cursor = ps.cursor;
+          ctx.visible = ps.visibility === 'visible';
+          ctx.tt = ps.textTransform;
+          ctx.inShadow = root.getRootNode() !== root.ownerDocument;
           ctx.editable = p.isContentEditable;
           ctx.inInteractive = !!p.closest('a[href],button,[role=button],[role=link]');
         }
@@ -83,7 +88,7 @@
   function identity(el) {
     if (!el || el.nodeType !== 1) return ['', ''];
     // its own context: fresh caches, every style sheet feature assumed in use, no options
-    const w = walkContext(null, true, true, owners(el.ownerDocument), null);
+    const w = walkContext(null, true, true, owners(el.ownerDocument), null, READ_ALL);
     try {
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') {
@@ -249,7 +254,7 @@
     let list;
     switch (f.by) {
       case 'role': {
-        const w = walkContext(null, true, true, owners(document), null);
+        const w = walkContext(null, true, true, owners(document), null, READ_ALL);
         list = [];
         for (const r of roots) for (const el of r.querySelectorAll(nativeCandidates(f.value))) {
           if (roleOf(w, el) !== f.value) continue;
