@@ -5,7 +5,7 @@
   // lives in module-level variables, so nothing has to be reset when a run ends or throws.
   //   opt           the run's options (see snapshot(); null for identity())
   //   roles, names  Element -> role, Element -> name
-  //   dataTables    HTMLTableElement -> bool (a data table, not a layout table)
+  //   tableRoles    HTMLTableElement -> the role it gives its rows and cells (see tableRoleOf)
   //   pseudoCheck   the style sheets of the document being walked set ::before/::after content
   //   cvCheck       they use content-visibility (something may be hidden by it)
   //   declared      per INHERITED property, the elements of the document being walked that may set
@@ -23,7 +23,7 @@
       opt,
       roles: new Map(),
       names: new Map(),
-      dataTables: new Map(),
+      tableRoles: new Map(),
       pseudoCheck,
       cvCheck,
       declared,
