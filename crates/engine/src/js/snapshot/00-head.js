@@ -15,8 +15,9 @@
 //     baseDepth  number indentation (in steps of two spaces) added to every line
 //     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref
 //                       issued); `omitted` counts the lines left out by role
-//   -> {ok: true, text, refs: [[id, role, name], ...], nextRef, docToken, frames: [{marker, index, depth}],
-//       omitted: {role: count} | null}
+//   -> {ok: true, value: one string}: a JSON line {refs: N, nextRef, docToken, frames: [{marker, index, depth}],
+//      url, omitted: {role: count} | null}, then N lines `id<TAB>role<TAB>name` (names are collapsed:
+//      no tab or newline), then the text (several lines)
 //   -> {ok: false, error: 'not_found' | 'invalid_selector', message, docToken}
 //
 //   __ab.element(id)   -> the live Element of a ref ('e5', '@e5', 'ref=e5'), or null when unknown,

@@ -63,7 +63,9 @@
     let text = w.lines.join('\n');
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
     pruneDead();
-    return { ok: true, value: { text, refs: w.refs, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted } };
+    // One string (see the head comment): the engine reads it without a structure to convert.
+    const head = JSON.stringify({ refs: w.refs.length, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted });
+    return { ok: true, value: head + '\n' + (w.refs.length ? w.refs.join('\n') + '\n' : '') + text };
   }
 
   // Takes what the engine found through CDP for this run (globalThis.__abReach, then deleted):
