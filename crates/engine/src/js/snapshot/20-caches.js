@@ -5,6 +5,7 @@
   // lives in module-level variables, so nothing has to be reset when a run ends or throws.
   //   opt           the run's options (see snapshot(); null for identity())
   //   roles, names  Element -> role, Element -> name
+  //   tts           Element -> text-transform, as the walk took it from the parent or read it
   //   tableRoles    HTMLTableElement -> the role it gives its rows and cells (see tableRoleOf)
   //   pseudoCheck   the style sheets of the document being walked set ::before/::after content
   //   cvCheck       they use content-visibility (something may be hidden by it)
@@ -23,6 +24,7 @@
       opt,
       roles: new Map(),
       names: new Map(),
+      tts: new Map(),
       tableRoles: new Map(),
       pseudoCheck,
       cvCheck,

@@ -30,8 +30,17 @@
   }
   // text-transform of ctx.parent (read when the walk did not take it from its parent).
   function inheritedTT(w, ctx) {
-    if (ctx.tt === undefined) ctx.tt = cs(w, ctx.parent).textTransform;
+    if (ctx.tt === undefined) ctx.tt = textTransformOf(w, ctx.parent);
     return ctx.tt;
+  }
+  // An element's text-transform: what the walk took from its parent, else read (and kept).
+  function textTransformOf(w, el) {
+    let tt = w.tts.get(el);
+    if (tt === undefined) {
+      tt = cs(w, el).textTransform;
+      w.tts.set(el, tt);
+    }
+    return tt;
   }
   function pushText(w, n, ctx, out) {
     let s = n.data;
@@ -128,6 +137,7 @@
     };
 
     cctx.text = !I && visible && !cctx.quiet;
+    if (cctx.tt !== undefined) w.tts.set(el, cctx.tt);
     if (isFrame) {
       if (visible) frameChildren(w, el, cctx, item);
     } else if (tag === 'select') {
