@@ -112,7 +112,7 @@ async fn run_part(
         .ref_counter
         .load(std::sync::atomic::Ordering::Relaxed)
         .max(1);
-    let opts = json!({
+    let mut opts = json!({
         "selector": selector,
         "interactive": spec.interactive,
         "compact": spec.compact,
@@ -121,9 +121,17 @@ async fn run_part(
         "nextRef": next,
         "baseDepth": base_depth,
         "maxBytes": budget,
+        "pierced": false,
     });
-    crate::reach::prepare(page, frame).await;
-    let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    // The walk asks for the pierce walk (`pierce`) when it meets the signal of a closed shadow
+    // root; it then runs again with what that found.
+    crate::reach::prepare(page, frame, false).await;
+    let mut value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    if value.get("value").and_then(Value::as_str) == Some("pierce") {
+        crate::reach::prepare(page, frame, true).await;
+        opts["pierced"] = json!(true);
+        value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    }
     let value = answer::value(value, "the snapshot root")?;
     let answer = value
         .as_str()

@@ -14,6 +14,7 @@
   //   ownerOf       aria-owns: owned element -> its owner in the top document (null when none)
   //   activeEl      the focused element, through open shadow roots (null for identity())
   //   interactiveCount  interactive refs seen so far by the walk (post-children decisions)
+  //   mayHostClosed the walk met the signal of a closed shadow root not handed over (see BOX_HOSTS)
   //   used, omitted the size budget: bytes of text so far; role -> lines left out past it
   //                 (null while nothing was cut)
   //   lines, refs, frames  the outputs: text lines, [id, role, name], {marker, index, depth}
@@ -32,6 +33,7 @@
       ownerOf,
       activeEl,
       interactiveCount: 0,
+      mayHostClosed: false,
       used: 0,
       omitted: null,
       lines: [],

@@ -66,6 +66,8 @@
     const display = st.display;
     if (display === 'none') return;
     const sr0 = shadowOf(el);
+    if (!w.mayHostClosed && (sr0 !== null ? sr0.mode === 'closed' : tag.indexOf('-') >= 0 ||
+        (el.firstChild === null && BOX_HOSTS.has(tag) && hasBox(el)))) w.mayHostClosed = true;
     // Inherited values are the parent's unless the element may set them itself (see declaredIn).
     const d = w.declared;
     const own = ctx.inShadow || sr0 !== null || (attrs && el.hasAttribute('style'));
@@ -215,6 +217,18 @@
     out.push(item);
   }
   const SEP = { kind: 'sep' };
+
+  // The signal that the document may hold a closed shadow root the engine has not handed over
+  // (see snapshot's `pierced`): a closed root already known, a custom element (a name with `-`)
+  // without an open root, or an element that can host a shadow root, has no child node and
+  // still draws a box (its content comes from somewhere). A closed root on an element whose
+  // light children are all unslotted and that has none of these marks is not found.
+  const BOX_HOSTS = new Set(['article', 'aside', 'blockquote', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'header', 'main', 'nav', 'p', 'section', 'span']);
+  function hasBox(el) {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
 
   // Text that is already the name of another line (a control's label, a fieldset's legend, a table's
   // caption) is not repeated in the full view.

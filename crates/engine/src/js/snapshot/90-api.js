@@ -16,6 +16,7 @@
       urls: !!opts.urls,
       baseDepth: opts.baseDepth | 0,
       maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
+      pierced: !!opts.pierced,
     };
     if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
     const listened = takeReach();
@@ -59,6 +60,9 @@
       }
       if (!hiddenRoot) visit(w, root, ctx, items);
     }
+    // The engine looks for closed shadow roots (a pierce walk of the DOM) only when asked: nothing
+    // is emitted (no ref issued) before it did.
+    if (w.mayHostClosed && !o.pierced) return { ok: true, value: 'pierce' };
     emit(w, items, 0);
     let text = w.lines.join('\n');
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
