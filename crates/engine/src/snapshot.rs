@@ -137,7 +137,9 @@ async fn run_part(
         .as_str()
         .ok_or_else(|| "not a string".to_string())
         .and_then(PartAnswer::parse)
-        .map_err(|e| EngineError::internal(format!("the page's snapshot answer is malformed: {e}")))?;
+        .map_err(|e| {
+            EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
+        })?;
     let PartAnswer { head, text, refs } = answer;
     page.ref_counter
         .fetch_max(head.next_ref, std::sync::atomic::Ordering::Relaxed);
