@@ -19,6 +19,11 @@ How each strategy observes:
             output (its diff), so it sends nothing; step 2 is `snapshot`, step 10 is `diff`
   delta     actions with --no-evidence; step 2 and every observe is `snapshot --delta`
 
+  agent-browser delta   the peer (agent-browser 0.41.2, installed by `make bench-peers`; skipped
+            when it is not), the same steps with its own `snapshot -i --delta` (its interactive
+            snapshot, like ours by default) as every observe; it reads the status line by its
+            CSS selector `#status` (its interactive snapshot gives the status no ref)
+
 Each strategy runs twice in a fresh session: once printing the CLI's human text (what an agent
 driving the CLI reads) and once with --json (what a client of the JSON protocol reads: the
 agentbrowser SDK, `batch`, or an MCP bridge). Bytes are counted on stdout. The page, the steps and
@@ -52,6 +57,12 @@ STEPS = (
     "observe",
 )
 STRATEGIES = ("full", "evidence", "delta")
+PEER = "agent-browser delta"
+PEER_BIN = REPO / "bench" / "peers" / "node_modules" / ".bin" / "agent-browser"
+CHROMIUM = os.environ.get("BENCH_CHROMIUM", "/usr/bin/chromium")
+# The offline flags of the benchmark's peers (bench/bench.py PEER_FLAGS).
+PEER_FLAGS = "--no-sandbox,--disable-background-networking,--disable-component-update,--disable-sync,--no-first-run,--disable-gpu"
+
 EXPECTED_STATUS = "Showing 3 results for widget"
 
 
@@ -71,6 +82,74 @@ class Session:
 
     def close(self) -> None:
         subprocess.run([str(self.binary), "close"], env=self.env, capture_output=True, timeout=60)
+
+
+class PeerSession(Session):
+    """One agent-browser session (its own socket directory and Chromium); stdout is counted."""
+
+    def __init__(self, sockets: Path, name: str, json_mode: bool) -> None:
+        super().__init__(PEER_BIN, sockets, name, json_mode)
+        self.env = {
+            **os.environ,
+            "AGENT_BROWSER_SOCKET_DIR": str(sockets),
+            "AGENT_BROWSER_EXECUTABLE_PATH": CHROMIUM,
+            "AGENT_BROWSER_ARGS": PEER_FLAGS,
+            "AGENT_BROWSER_IDLE_TIMEOUT_MS": "600000",
+        }
+
+    def run(self, *args: str) -> str:
+        return super().run("--session", self.name, *args)
+
+    def close(self) -> None:
+        subprocess.run([str(self.binary), "--session", self.name, "close"], env=self.env, capture_output=True, timeout=60)
+
+
+def peer_ref(out: str, role: str, name: str) -> str:
+    """The ref of `role "name"` in agent-browser's snapshot (text or --json), as `@eN`."""
+    if out.lstrip().startswith("{"):
+        snap = (json.loads(out).get("data") or {}).get("snapshot") or {}
+        refs = snap.get("refs") or {} if isinstance(snap, dict) else {}
+        for rid, info in refs.items():
+            if info.get("role") == role and info.get("name") == name:
+                return "@" + str(rid)
+        raise SystemExit(f"agent-browser: no {role} {name!r} in the answer")
+    m = re.search(rf'- {re.escape(role)} "{re.escape(name)}" \[(?:[^\]\n]*, )?ref=(e\d+)\]', out)
+    if not m:
+        raise SystemExit(f"agent-browser: no {role} {name!r} in:\n{out[:2000]}")
+    return "@" + m.group(1)
+
+
+def run_peer(url: str, json_mode: bool) -> list[int]:
+    """The session with agent-browser, observing with `snapshot -i --delta`; the bytes of each step."""
+    sockets = Path(tempfile.mkdtemp(prefix="ab-session-bytes-peer-"))
+    s = PeerSession(sockets, f"bytes-peer-{'json' if json_mode else 'text'}", json_mode)
+    sizes: list[int] = []
+    try:
+        def observe() -> str:
+            return s.run("snapshot", "-i", "--delta")
+
+        sizes.append(len(s.run("open", url)))
+        first = observe()
+        sizes.append(len(first))
+        search = peer_ref(first, "searchbox", "Search")
+        qty = peer_ref(first, "spinbutton", "Quantity")
+        apply = peer_ref(first, "button", "Apply")
+        sizes.append(len(s.run("fill", search, "widget")))
+        sizes.append(len(observe()))
+        sizes.append(len(s.run("fill", qty, "3")))
+        sizes.append(len(observe()))
+        sizes.append(len(s.run("click", apply)))
+        sizes.append(len(observe()))
+        read = s.run("get", "text", "#status")
+        got = str((json.loads(read).get("data") or {}).get("text", "")) if json_mode else read.strip()
+        if got != EXPECTED_STATUS:
+            raise SystemExit(f"agent-browser: the status reads {got!r}, not {EXPECTED_STATUS!r}")
+        sizes.append(len(read))
+        sizes.append(len(observe()))
+    finally:
+        s.close()
+        shutil.rmtree(sockets, ignore_errors=True)
+    return sizes
 
 
 def find_ref(out: str, role: str, name: str) -> str:
@@ -158,25 +237,34 @@ def main() -> int:
             results[strategy] = {
                 mode: run_strategy(args.bin, url, strategy, mode == "json") for mode in ("text", "json")
             }
+        if PEER_BIN.exists():
+            results[PEER] = {mode: run_peer(url, mode == "json") for mode in ("text", "json")}
+        else:
+            print(f"({PEER_BIN} is not installed: `make bench-peers`; its column is left out)\n")
+        shown = tuple(results)
     finally:
         server.terminate()
         server.wait(timeout=10)
         shutil.rmtree(pages, ignore_errors=True)
 
     print("Bytes an agent reads across the 10-step session on session-5k.html (stdout of each command)\n")
-    print("| step | " + " | ".join(f"{st} text | {st} JSON" for st in STRATEGIES) + " |")
-    print("|---|" + "---:|" * (2 * len(STRATEGIES)))
+    print("| step | " + " | ".join(f"{st} text | {st} JSON" for st in shown) + " |")
+    print("|---|" + "---:|" * (2 * len(shown)))
     for i, step in enumerate(STEPS):
-        cells = [f"{results[st][mode][i]:,}" for st in STRATEGIES for mode in ("text", "json")]
+        cells = [f"{results[st][mode][i]:,}" for st in shown for mode in ("text", "json")]
         print(f"| {i + 1} {step} | " + " | ".join(cells) + " |")
-    totals = {st: {mode: sum(results[st][mode]) for mode in ("text", "json")} for st in STRATEGIES}
-    cells = [f"**{totals[st][mode]:,}**" for st in STRATEGIES for mode in ("text", "json")]
+    totals = {st: {mode: sum(results[st][mode]) for mode in ("text", "json")} for st in shown}
+    cells = [f"**{totals[st][mode]:,}**" for st in shown for mode in ("text", "json")]
     print("| total | " + " | ".join(cells) + " |")
     print()
     for mode in ("text", "json"):
         full = totals["full"][mode]
-        ratios = ", ".join(f"{st} {totals[st][mode] / full:.3f}" for st in STRATEGIES)
+        ratios = ", ".join(f"{st} {totals[st][mode] / full:.3f}" for st in shown)
         print(f"{mode}: against full snapshots: {ratios}")
+    if PEER in totals:
+        for mode in ("text", "json"):
+            print(f"{mode}: ours / agent-browser's --delta: delta {totals['delta'][mode] / totals[PEER][mode]:.3f}, "
+                  f"evidence {totals['evidence'][mode] / totals[PEER][mode]:.3f}")
     if args.json_out:
         args.json_out.write_text(json.dumps({"steps": STEPS, "bytes": results}, indent=2) + "\n")
     return 0

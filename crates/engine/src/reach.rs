@@ -8,8 +8,9 @@
 //!   whole document (listeners on html, body and the document itself are delegation, not a
 //!   control, and are skipped; an ancestor's listener never counts for its descendants).
 //!
-//! Both calls walk the frame's DOM once in the browser; elements are then resolved one by one
-//! (concurrently), at most [`MAX_NODES`] of them.
+//! Both calls walk the frame's DOM once in the browser (the pierce walk only when the snapshot
+//! script met the signal of a closed root: it costs hundreds of milliseconds on a large page);
+//! elements are then resolved one by one (concurrently), at most [`MAX_NODES`] of them.
 
 use agentbrowser_cdp::CdpError;
 use serde_json::{Value, json};
@@ -28,23 +29,6 @@ const CLICK_TYPES: &[&str] = &[
     "touchstart",
 ];
 
-/// Whether the document may hold a closed shadow root, the cheap signal that decides whether the
-/// costly pierce walk (`DOM.describeNode` of the whole tree) runs: an element with a closed root
-/// already known, a custom element (a name with `-`) without an open root, or an element that
-/// can host a shadow root, has no child node and still draws a box (its content comes from
-/// somewhere). A closed root on an element whose light children are all unslotted and that has
-/// none of these marks is not found.
-const MAY_HOST_CLOSED_JS: &str = "(() => { const api = globalThis.__ab; \
-  const A = new Set(['article','aside','blockquote','div','footer','h1','h2','h3','h4','h5','h6','header','main','nav','p','section','span']); \
-  const scan = (root) => { for (const el of root.querySelectorAll('*')) { \
-    if (el.shadowRoot) { if (scan(el.shadowRoot)) return true; continue; } \
-    if (api && api.shadowOf && api.shadowOf(el)) return true; \
-    const n = el.localName; \
-    if (n.includes('-')) return true; \
-    if (el.firstChild === null && A.has(n)) { const r = el.getBoundingClientRect(); if (r.width > 0 && r.height > 0) return true; } \
-  } return false; }; \
-  return scan(document); })()";
-
 /// Most elements (closed roots and listener elements together) handed to one walk.
 const MAX_NODES: usize = 1000;
 
@@ -59,12 +43,13 @@ struct Found {
     clickable: Vec<i64>,
 }
 
-/// Finds the frame's closed shadow roots and listener-only clickables and stores them in its
-/// world for the next snapshot run. A frame whose document went away meanwhile is left alone (the
-/// snapshot gets a fresh world and reports what it sees); any other failure is a warning of the
-/// snapshot (what it may have missed), never a silent gap.
-pub(crate) async fn prepare(page: &Page, frame: &FrameTarget) {
-    if let Err(e) = hand_over(page, frame).await {
+/// Finds the frame's listener-only clickables and, with `pierce`, its closed shadow roots (the
+/// costly pierce walk: the snapshot script asks for it when its walk meets the signal of a closed
+/// root), and stores them in its world for the next snapshot run. A frame whose document went
+/// away meanwhile is left alone (the snapshot gets a fresh world and reports what it sees); any
+/// other failure is a warning of the snapshot (what it may have missed), never a silent gap.
+pub(crate) async fn prepare(page: &Page, frame: &FrameTarget, pierce: bool) {
+    if let Err(e) = hand_over(page, frame, pierce).await {
         crate::warnings::note(format!(
             "closed shadow roots and listener-only clickables could not be looked for: {}",
             e.message
@@ -72,38 +57,34 @@ pub(crate) async fn prepare(page: &Page, frame: &FrameTarget) {
     }
 }
 
-async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
+async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()> {
     let ctx = world::context(page, frame).await?;
     let s = &frame.session;
-    let doc = match s
-        .call(
-            "Runtime.evaluate",
-            json!({"expression": "document", "contextId": ctx, "objectGroup": GROUP}),
+    // The pierce walk and the listener search are independent: both are asked at once.
+    // `None`: the frame's document went away.
+    let tree = async {
+        if !pierce {
+            return Ok(Some(json!({})));
+        }
+        let doc = s
+            .call(
+                "Runtime.evaluate",
+                json!({"expression": "document", "contextId": ctx, "objectGroup": GROUP}),
+            )
+            .await;
+        let doc = match doc {
+            Ok(d) => d,
+            Err(e) => return unless_gone(e),
+        };
+        let Some(doc_id) = doc.pointer("/result/objectId").and_then(Value::as_str) else {
+            return Ok(None);
+        };
+        s.call(
+            "DOM.describeNode",
+            json!({"objectId": doc_id, "depth": -1, "pierce": true}),
         )
         .await
-    {
-        Ok(v) => v,
-        Err(e) if gone(&e) => return Ok(()),
-        Err(e) => return Err(e.into()),
-    };
-    let Some(doc_id) = doc
-        .get("result")
-        .and_then(|r| r.get("objectId"))
-        .and_then(Value::as_str)
-    else {
-        return Ok(());
-    };
-    let hosts = world::evaluate_value(page, frame, MAY_HOST_CLOSED_JS).await? == json!(true);
-    let tree = async {
-        if hosts {
-            s.call(
-                "DOM.describeNode",
-                json!({"objectId": doc_id, "depth": -1, "pierce": true}),
-            )
-            .await
-        } else {
-            Ok(json!({}))
-        }
+        .map_or_else(unless_gone, |v| Ok(Some(v)))
     };
     // The listeners are read through the page's own world: asked through an object of the
     // engine's isolated world, Chromium's renderer crashes after some dozens of calls (seen
@@ -111,28 +92,30 @@ async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
     // (between documents) is skipped.
     let listeners = async {
         let Some(context) = page_world(page, frame) else {
-            return Ok(json!({}));
+            return Ok(Some(json!({})));
         };
         let mut params = json!({"expression": "document", "objectGroup": GROUP});
         if let Some(c) = context {
             params["contextId"] = json!(c);
         }
-        let main = s.call("Runtime.evaluate", params).await?;
+        let main = match s.call("Runtime.evaluate", params).await {
+            Ok(m) => m,
+            Err(e) => return unless_gone(e),
+        };
         let Some(id) = main.pointer("/result/objectId").and_then(Value::as_str) else {
-            return Ok(json!({}));
+            return Ok(Some(json!({})));
         };
         s.call(
             "DOMDebugger.getEventListeners",
             json!({"objectId": id, "depth": -1, "pierce": true}),
         )
         .await
+        .map_or_else(unless_gone, |v| Ok(Some(v)))
     };
     let (tree, listeners) = tokio::join!(tree, listeners);
     let result = async {
-        let (tree, listeners) = match (tree, listeners) {
-            (Ok(t), Ok(l)) => (t, l),
-            (Err(e), _) | (_, Err(e)) if gone(&e) => return Ok(()),
-            (Err(e), _) | (_, Err(e)) => return Err(e.into()),
+        let (Some(tree), Some(listeners)) = (tree?, listeners?) else {
+            return Ok(());
         };
         let found = find(&tree, &listeners);
         if found.closed_roots.is_empty() && found.clickable.is_empty() {
@@ -141,9 +124,14 @@ async fn hand_over(page: &Page, frame: &FrameTarget) -> Result<()> {
         give(frame, ctx, found).await
     }
     .await;
-    let _ = s
-        .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
-        .await;
+    // The handles are released without waiting: the walk holds the nodes themselves, and the
+    // session keeps the order of its calls.
+    let release = s.clone();
+    tokio::spawn(async move {
+        let _ = release
+            .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
+            .await;
+    });
     result
 }
 
@@ -232,6 +220,11 @@ async fn give(frame: &FrameTarget, ctx: i64, found: Found) -> Result<()> {
 
 fn gone(e: &CdpError) -> bool {
     e.is_context_gone() || e.is_frame_gone()
+}
+
+/// `Ok(None)` when a call failed because the frame's document went away, else the error.
+fn unless_gone(e: CdpError) -> Result<Option<Value>> {
+    if gone(&e) { Ok(None) } else { Err(e.into()) }
 }
 
 /// The closed shadow roots of a `DOM.describeNode` tree (depth -1, pierce) and the elements of

@@ -112,7 +112,7 @@ async fn run_part(
         .ref_counter
         .load(std::sync::atomic::Ordering::Relaxed)
         .max(1);
-    let opts = json!({
+    let mut opts = json!({
         "selector": selector,
         "interactive": spec.interactive,
         "compact": spec.compact,
@@ -121,22 +121,35 @@ async fn run_part(
         "nextRef": next,
         "baseDepth": base_depth,
         "maxBytes": budget,
+        "pierced": false,
     });
-    crate::reach::prepare(page, frame).await;
-    let value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    // The walk asks for the pierce walk (`pierce`) when it meets the signal of a closed shadow
+    // root; it then runs again with what that found.
+    crate::reach::prepare(page, frame, false).await;
+    let mut value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    if value.get("value").and_then(Value::as_str) == Some("pierce") {
+        crate::reach::prepare(page, frame, true).await;
+        opts["pierced"] = json!(true);
+        value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    }
     let value = answer::value(value, "the snapshot root")?;
-    let answer: PartAnswer = serde_json::from_value(value).map_err(|e| {
-        EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
-    })?;
+    let answer = value
+        .as_str()
+        .ok_or_else(|| "not a string".to_string())
+        .and_then(PartAnswer::parse)
+        .map_err(|e| {
+            EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
+        })?;
+    let PartAnswer { head, text, refs } = answer;
     page.ref_counter
-        .fetch_max(answer.next_ref, std::sync::atomic::Ordering::Relaxed);
+        .fetch_max(head.next_ref, std::sync::atomic::Ordering::Relaxed);
     Ok(Part {
-        omitted: answer.omitted.unwrap_or_default().into_iter().collect(),
-        url: answer.url,
-        text: answer.text,
-        refs: answer.refs,
-        doc_token: answer.doc_token,
-        frames: answer
+        omitted: head.omitted.unwrap_or_default().into_iter().collect(),
+        url: head.url,
+        text,
+        refs,
+        doc_token: head.doc_token,
+        frames: head
             .frames
             .into_iter()
             .map(|f| (f.marker, f.index, f.depth))
@@ -144,20 +157,56 @@ async fn run_part(
     })
 }
 
-/// A frame's snapshot as the page script answers it; every field is required (a missing
-/// `docToken` would make every later ref check compare against nothing).
+/// A frame's snapshot as the page script answers it: one string, a JSON head line ([`PartHead`]),
+/// one `id<TAB>role<TAB>name` line per ref, then the text (see the snapshot script's head comment).
+struct PartAnswer {
+    head: PartHead,
+    text: String,
+    /// `(id, role, name)` per ref, in order.
+    refs: Vec<(String, String, String)>,
+}
+
+/// The head line of a frame's snapshot; every field is required (a missing `docToken` would make
+/// every later ref check compare against nothing).
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct PartAnswer {
-    text: String,
-    /// `[id, role, name]` per ref, in order.
-    refs: Vec<(String, String, String)>,
+struct PartHead {
+    /// How many ref lines follow.
+    refs: usize,
     next_ref: u64,
     doc_token: String,
     frames: Vec<FrameMarker>,
     url: String,
     /// Lines the size budget left out, by role (null when nothing was cut).
     omitted: Option<indexmap::IndexMap<String, u64>>,
+}
+
+impl PartAnswer {
+    /// Splits the page's answer into its head, refs and text.
+    fn parse(answer: &str) -> std::result::Result<PartAnswer, String> {
+        let (head, mut rest) = answer
+            .split_once('\n')
+            .ok_or_else(|| "no head line".to_string())?;
+        let head: PartHead = serde_json::from_str(head).map_err(|e| e.to_string())?;
+        let mut refs = Vec::with_capacity(head.refs);
+        for _ in 0..head.refs {
+            let (line, after) = rest
+                .split_once('\n')
+                .ok_or_else(|| format!("{} ref lines announced, fewer found", head.refs))?;
+            let mut parts = line.splitn(3, '\t');
+            let (Some(id), Some(role), Some(name)) = (parts.next(), parts.next(), parts.next())
+            else {
+                return Err(format!("a ref line is not `id, role, name`: {line:?}"));
+            };
+            refs.push((id.to_string(), role.to_string(), name.to_string()));
+            rest = after;
+        }
+        Ok(PartAnswer {
+            head,
+            text: rest.to_string(),
+            refs,
+        })
+    }
 }
 
 /// Where an out-of-process frame's snapshot goes in its parent's text.
@@ -418,6 +467,26 @@ fn bound(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn part_answer_splits_head_refs_and_text() {
+        let head = r#"{"refs":2,"nextRef":7,"docToken":"t","frames":[{"marker":"\u0000frame:0","index":0,"depth":1}],"url":"u","omitted":null}"#;
+        let a = PartAnswer::parse(&format!(
+            "{head}\ne5\tbutton\tGo \"now\"\ne6\tlink\t\n- button \"Go\" [ref=e5]\n- link [ref=e6]"
+        ))
+        .unwrap();
+        assert_eq!(
+            a.refs,
+            vec![
+                ("e5".into(), "button".into(), "Go \"now\"".into()),
+                ("e6".into(), "link".into(), String::new())
+            ]
+        );
+        assert_eq!(a.text, "- button \"Go\" [ref=e5]\n- link [ref=e6]");
+        assert_eq!((a.head.next_ref, a.head.frames.len()), (7, 1));
+        assert!(PartAnswer::parse(&format!("{head}\ne5\tbutton\tGo\n")).is_err());
+        assert!(PartAnswer::parse("{}").is_err());
+    }
 
     #[test]
     fn bound_cuts_at_a_line_and_counts_what_it_left_out() {

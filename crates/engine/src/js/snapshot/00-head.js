@@ -4,7 +4,7 @@
 // head opens it, 90-api.js closes it). The engine evaluates it once per document in an isolated
 // world as `globalThis.__ab ??= (<the joined files>)` and then calls the API object it evaluates to:
 //
-//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth})
+//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth, maxBytes, pierced})
 //     selector   string|null  CSS selector (or a ref id 'e5' / '@e5' / 'ref=e5') of the subtree root
 //     interactive bool (default true)  only lines that carry a ref, each indented under its nearest
 //                                      ref'd ancestor; '(no interactive elements)' when there are none
@@ -15,8 +15,13 @@
 //     baseDepth  number indentation (in steps of two spaces) added to every line
 //     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref
 //                       issued); `omitted` counts the lines left out by role
-//   -> {ok: true, text, refs: [[id, role, name], ...], nextRef, docToken, frames: [{marker, index, depth}],
-//       omitted: {role: count} | null}
+//     pierced    bool   the engine has looked for closed shadow roots for this run (a pierce walk,
+//                       handed over in globalThis.__abReach); when it has not and the walk meets
+//                       the signal of one (see BOX_HOSTS), the answer is {ok: true, value: 'pierce'}:
+//                       nothing is emitted and the engine runs again after looking
+//   -> {ok: true, value: one string}: a JSON line {refs: N, nextRef, docToken, frames: [{marker, index, depth}],
+//      url, omitted: {role: count} | null}, then N lines `id<TAB>role<TAB>name` (names are collapsed:
+//      no tab or newline), then the text (several lines)
 //   -> {ok: false, error: 'not_found' | 'invalid_selector', message, docToken}
 //
 //   __ab.element(id)   -> the live Element of a ref ('e5', '@e5', 'ref=e5'), or null when unknown,

@@ -2,17 +2,20 @@
 
   const WS = /[\s\u00a0\u200b]+/g;
   const PUA = /[\ue000-\uf8ff]/g; // icon-font glyphs: meaningless as text
-  function collapse(s) { return s.replace(PUA, '').replace(WS, ' ').trim(); }
+  // Whitespace other than single inner spaces, or icon-font glyphs: what collapse changes.
+  const NEEDS_COLLAPSE = /[^\S ]|[\u200b\ue000-\uf8ff]|  |^ | $/;
+  function collapse(s) { return NEEDS_COLLAPSE.test(s) ? s.replace(PUA, '').replace(WS, ' ').trim() : s; }
   // Cut to n code points (not UTF-16 units, so no surrogate pair is split), marking the cut with '…'.
   function cap(s, n) {
     if (s.length <= n) return s;
     const cps = Array.from(s);
     return cps.length <= n ? s : cps.slice(0, n - 1).join('').trimEnd() + '\u2026';
   }
-  function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'); }
+  const NEEDS_ESC = /["\\]/;
+  function esc(s) { return NEEDS_ESC.test(s) ? s.replace(/\\/g, '\\\\').replace(/"/g, '\\"') : s; }
 
   function explicitRole(el) {
-    const r = el.getAttribute('role');
+    const r = el.hasAttributes() ? el.getAttribute('role') : null;
     if (!r) return null;
     for (const tok of r.trim().toLowerCase().split(/\s+/)) if (ARIA_ROLES.has(tok)) return ARIA_ALIAS[tok] || tok;
     return null;
@@ -68,11 +71,6 @@
     return p && p.localName === 'table' ? p : null;
   }
 
-  function isDataTable(w, t) {
-    let v = w.dataTables.get(t);
-    if (v === undefined) { v = computeDataTable(w, t); w.dataTables.set(t, v); }
-    return v;
-  }
   function computeDataTable(w, t) {
     const er = explicitRole(t);
     if (er === 'table' || er === 'grid' || er === 'treegrid') return true;
@@ -131,11 +129,16 @@
   }
   function isTransparent(c) { return c === 'transparent' || c === 'rgba(0, 0, 0, 0)' || /,\s*0\)$/.test(c); }
 
+  // The role a table gives its rows and cells: 'none', 'grid', 'treegrid', 'table' or
+  // 'LayoutTable' (cached per run: every cell asks).
   function tableRoleOf(w, t) {
-    const er = explicitRole(t);
-    if (er === 'none') return 'none';
-    if (er === 'grid' || er === 'treegrid') return er;
-    return isDataTable(w, t) ? 'table' : 'LayoutTable';
+    let r = w.tableRoles.get(t);
+    if (r === undefined) {
+      const er = explicitRole(t);
+      r = er === 'none' ? 'none' : er === 'grid' || er === 'treegrid' ? er : computeDataTable(w, t) ? 'table' : 'LayoutTable';
+      w.tableRoles.set(t, r);
+    }
+    return r;
   }
 
   function headerRole(cell) {

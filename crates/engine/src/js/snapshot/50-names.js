@@ -37,7 +37,14 @@
     return parts.join(' ');
   }
 
+  // Tags whose name nativeName computes (from labels, alt, a legend, a caption, value, ...).
+  const NATIVE_NAME_TAGS = new Set(['input', 'textarea', 'select', 'meter', 'output', 'progress', 'button', 'img',
+    'fieldset', 'table', 'optgroup', 'option']);
+
   function computeName(w, el, role, skipLabelledBy) {
+    // No attribute, no host-language name, not named from content: nothing can name it.
+    if (!NAME_FROM_CONTENT.has(role) && role !== 'row' && !el.hasAttributes() && !NATIVE_NAME_TAGS.has(el.localName) &&
+        el.namespaceURI !== SVG_NS) return '';
     if (!skipLabelledBy && el.hasAttribute('aria-labelledby')) {
       const s = labelledByText(w, el, el);
       if (s.trim()) return s;
@@ -347,7 +354,7 @@
     };
     const before = o.invisible ? null : pseudoText(w, el, '::before');
     if (before) push(before.text, before.block);
-    const tt = o.hiddenOK ? 'none' : cs(w, el).textTransform;
+    const tt = o.hiddenOK ? 'none' : textTransformOf(w, el);
     const arr = slotted(el);
     let idx = 0;
     for (let n = arr !== null ? arr[0] : firstFlatChild(el); n; n = arr !== null ? arr[++idx] : n.nextSibling) {

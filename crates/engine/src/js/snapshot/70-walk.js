@@ -28,11 +28,25 @@
       else if (nt === 3 && ctx.text) pushText(w, n, ctx, out);
     }
   }
+  // text-transform of ctx.parent (read when the walk did not take it from its parent).
+  function inheritedTT(w, ctx) {
+    if (ctx.tt === undefined) ctx.tt = textTransformOf(w, ctx.parent);
+    return ctx.tt;
+  }
+  // An element's text-transform: what the walk took from its parent, else read (and kept).
+  function textTransformOf(w, el) {
+    let tt = w.tts.get(el);
+    if (tt === undefined) {
+      tt = cs(w, el).textTransform;
+      w.tts.set(el, tt);
+    }
+    return tt;
+  }
   function pushText(w, n, ctx, out) {
     let s = n.data;
     if (!s) return;
-    if (ctx.tt === undefined) ctx.tt = cs(w, ctx.parent).textTransform;
-    if (ctx.tt !== 'none') s = transformText(s, ctx.tt);
+    const tt = inheritedTT(w, ctx);
+    if (tt !== 'none') s = transformText(s, tt);
     const last = out.length ? out[out.length - 1] : null;
     if (last !== null && last.kind === 'text') last.text += s;
     else out.push({ kind: 'text', text: s });
@@ -51,8 +65,14 @@
     const st = cs(w, el);
     const display = st.display;
     if (display === 'none') return;
-    const visible = st.visibility === 'visible';
-    const cursor = st.cursor;
+    const sr0 = shadowOf(el);
+    if (!w.mayHostClosed && (sr0 !== null ? sr0.mode === 'closed' : tag.indexOf('-') >= 0 ||
+        (el.firstChild === null && BOX_HOSTS.has(tag) && hasBox(el)))) w.mayHostClosed = true;
+    // Inherited values are the parent's unless the element may set them itself (see declaredIn).
+    const d = w.declared;
+    const own = ctx.inShadow || sr0 !== null || (attrs && el.hasAttribute('style'));
+    const visible = own || d[1] === null || d[1].has(el) ? st.visibility === 'visible' : ctx.visible;
+    const cursor = own || d[0] === null || d[0].has(el) || INHERITED_UA[0].has(tag) ? st.cursor : ctx.cursor;
     const I = w.opt.interactive;
 
     let role = roleOf(w, el);
@@ -92,7 +112,6 @@
     const before = w.interactiveCount;
 
     // In the interactive view text is not collected: an element without element children has nothing to visit.
-    const sr0 = shadowOf(el);
     if (I && sr0 === null && el.firstElementChild === null && tag !== 'slot' && !isFrame) {
       if (item === null) return;
       if (want === 7) item.ref = preview(w, el, 201, true).length <= 200;
@@ -112,11 +131,15 @@
       quiet: ctx.quiet || (!I && isNameSource(el, tag)),
       text: false,
       parent: el,
-      tt: undefined,
+      // (text-transform only matters where text is collected: the full view)
+      tt: I || own || d[2] === null || d[2].has(el) || INHERITED_UA[2].has(tag) ? undefined : inheritedTT(w, ctx),
+      visible,
+      inShadow: ctx.inShadow || sr0 !== null,
       row: role === 'row' && item !== null ? item : (role === 'generic' || role === 'none') ? ctx.row : null,
     };
 
     cctx.text = !I && visible && !cctx.quiet;
+    if (cctx.tt !== undefined) w.tts.set(el, cctx.tt);
     if (isFrame) {
       if (visible) frameChildren(w, el, cctx, item);
     } else if (tag === 'select') {
@@ -195,6 +218,18 @@
   }
   const SEP = { kind: 'sep' };
 
+  // The signal that the document may hold a closed shadow root the engine has not handed over
+  // (see snapshot's `pierced`): a closed root already known, a custom element (a name with `-`)
+  // without an open root, or an element that can host a shadow root, has no child node and
+  // still draws a box (its content comes from somewhere). A closed root on an element whose
+  // light children are all unslotted and that has none of these marks is not found.
+  const BOX_HOSTS = new Set(['article', 'aside', 'blockquote', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'header', 'main', 'nav', 'p', 'section', 'span']);
+  function hasBox(el) {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
   // Text that is already the name of another line (a control's label, a fieldset's legend, a table's
   // caption) is not repeated in the full view.
   function isNameSource(el, tag) {
@@ -222,14 +257,18 @@
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
     if (doc && doc.documentElement) {
-      const prev = w.pseudoCheck, prevCv = w.cvCheck;
-      const f = styleFlags(doc);
-      w.pseudoCheck = (f & 1) !== 0;
-      w.cvCheck = (f & 2) !== 0;
-      const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false });
+      const prev = w.pseudoCheck, prevCv = w.cvCheck, prevDeclared = w.declared;
+      const si = styleInfo(doc);
+      w.pseudoCheck = (si.f & 1) !== 0;
+      w.cvCheck = (si.f & 2) !== 0;
+      w.declared = declaredIn(doc, si);
+      // the frame's root inherits nothing: initial values
+      const fctx = Object.assign({}, ctx, { quiet: false, inLabel: false, cursor: 'auto', inInteractive: false, editable: false, modal: findModal(doc), inModal: false, row: null, inCombo: false,
+        visible: true, tt: 'none', inShadow: false });
       visit(w, doc.documentElement, fctx, item.children);
       w.pseudoCheck = prev;
       w.cvCheck = prevCv;
+      w.declared = prevDeclared;
     } else {
       const index = w.frameOwners.length;
       w.frameOwners.push(new WeakRef(el));

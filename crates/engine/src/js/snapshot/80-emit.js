@@ -111,7 +111,7 @@
       if (value) line += ': ' + esc(collapse(value));
       if (push(w, line, shownRole) && ref) {
         assignRef(el);
-        w.refs.push([id, role, name]);
+        w.refs.push(id + '\t' + role + '\t' + name);
       }
       emit(w, children, depth + 1);
     }

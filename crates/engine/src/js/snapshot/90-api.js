@@ -16,6 +16,7 @@
       urls: !!opts.urls,
       baseDepth: opts.baseDepth | 0,
       maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
+      pierced: !!opts.pierced,
     };
     if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
     const listened = takeReach();
@@ -36,7 +37,8 @@
     if (root) {
       const modal = findModal(root.ownerDocument);
       const ctx = { cursor: 'auto', inInteractive: false, inCombo: false, inLabel: false, editable: false, quiet: false, modal,
-        inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: undefined, row: null };
+        inModal: modal ? root === modal || modal.contains(root) : false, text: !o.interactive, parent: root, tt: 'none', row: null,
+        visible: true, inShadow: false };
       let hiddenRoot = false;
       if (root !== root.ownerDocument.documentElement) {
         // a root inside hidden content shows nothing
@@ -47,18 +49,27 @@
         // inherit context from ancestors
         const p = parentEl(w, root);
         if (p) {
-          ctx.cursor = cs(w, p).cursor;
+          const ps = cs(w, p);
+          ctx.cursor = ps.cursor;
+          ctx.visible = ps.visibility === 'visible';
+          ctx.tt = ps.textTransform;
+          ctx.inShadow = root.getRootNode() !== root.ownerDocument;
           ctx.editable = p.isContentEditable;
           ctx.inInteractive = !!p.closest('a[href],button,[role=button],[role=link]');
         }
       }
       if (!hiddenRoot) visit(w, root, ctx, items);
     }
+    // The engine looks for closed shadow roots (a pierce walk of the DOM) only when asked: nothing
+    // is emitted (no ref issued) before it did.
+    if (w.mayHostClosed && !o.pierced) return { ok: true, value: 'pierce' };
     emit(w, items, 0);
     let text = w.lines.join('\n');
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
     pruneDead();
-    return { ok: true, value: { text, refs: w.refs, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted } };
+    // One string (see the head comment): the engine reads it without a structure to convert.
+    const head = JSON.stringify({ refs: w.refs.length, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted });
+    return { ok: true, value: head + '\n' + (w.refs.length ? w.refs.join('\n') + '\n' : '') + text };
   }
 
   // Takes what the engine found through CDP for this run (globalThis.__abReach, then deleted):
@@ -83,7 +94,7 @@
   function identity(el) {
     if (!el || el.nodeType !== 1) return ['', ''];
     // its own context: fresh caches, every style sheet feature assumed in use, no options
-    const w = walkContext(null, true, true, owners(el.ownerDocument), null);
+    const w = walkContext(null, true, true, owners(el.ownerDocument), null, READ_ALL);
     try {
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') {
@@ -249,7 +260,7 @@
     let list;
     switch (f.by) {
       case 'role': {
-        const w = walkContext(null, true, true, owners(document), null);
+        const w = walkContext(null, true, true, owners(document), null, READ_ALL);
         list = [];
         for (const r of roots) for (const el of r.querySelectorAll(nativeCandidates(f.value))) {
           if (roleOf(w, el) !== f.value) continue;
