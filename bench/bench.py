@@ -427,6 +427,7 @@ class Run:
             M("click_sel", "click CSS selector + read welcome text (compare: click)", only((AbSocket, AbBatch), lambda c: c.click_target("#submit")), page="form.html", form=True),
             M("find_5k", "locator resolution: find role button name 'Button 77', 5k elements", only((AbSocket,), lambda c: c.locate({"by": "role", "value": "button", "name": "Button 77", "exact": True}, 1)), page="large-5k.html"),
             M("fill", "fill 3 fields + submit + read back", lambda c: c.fill(), page="form.html", form=True),
+            M("fill_noev", "fill 3 fields + submit + read back, evidence off", lambda c: c.fill(evidence=False), page="form.html", form=True),
             M("snap_1k", "interactive snapshot, 1k elements", snap(True), page="large-1k.html"),
             M("snap_20k", "interactive snapshot, 20k elements", snap(True), page="large-20k.html", reps=max(1, self.reps * 2 // 3)),
             M("snap_5k", "interactive snapshot, 5k elements", snap(True), page="large-5k.html"),

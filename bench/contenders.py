@@ -86,7 +86,8 @@ class Contender:
     def click(self, evidence: bool = True) -> dict[str, Any]:
         raise Unsupported
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
+        """Fill the form's 3 fields, click submit, read back; ``evidence=False``: without evidence."""
         raise Unsupported
 
     def titles(self, n: int) -> dict[str, Any]:
@@ -158,7 +159,7 @@ class Floor(Contender):
         check_readback(r["value"], "Welcome")
         return {"ms": r["ms"]}
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
         self.call({"op": "eval", "expr": RESET})
         fields = [[f"#{k}", v] for k, v in FIELDS.items()]
         r = self.call({"op": "fill", "fields": fields, "submit": "#submit", "readback": READBACK})
@@ -278,10 +279,11 @@ class AbJson(Contender):
             raise BenchError(f"a11y answered no passed rules: {str(data)[:200]}")
         return {"ms": samples[0], "violations": counts.get("violations")}
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
         self.run([{"action": "eval", "script": RESET}])
-        lines = [{"action": "fill", "ref": self.refs[k], "value": v} for k, v in FIELDS.items()]
-        lines += [{"action": "click", "ref": self.refs["submit"]}, {"action": "eval", "script": READBACK}]
+        off = {} if evidence else {"evidence": False}
+        lines = [{"action": "fill", "ref": self.refs[k], "value": v, **off} for k, v in FIELDS.items()]
+        lines += [{"action": "click", "ref": self.refs["submit"], **off}, {"action": "eval", "script": READBACK}]
         samples, answers = self.run(lines)
         check_readback((answers[-1].get("data") or {}).get("result"), FIELDS["email"])
         return {"ms": samples[0]}
@@ -427,6 +429,12 @@ class CliBase(Contender):
     def title_args(self) -> list[str]:
         return ["title"]
 
+    def no_evidence(self, evidence: bool) -> list[str]:
+        """The arguments that turn an action's evidence off (none: this CLI cannot)."""
+        if not evidence:
+            raise Unsupported
+        return []
+
     def click(self, evidence: bool = True) -> dict[str, Any]:
         if not evidence:
             raise Unsupported
@@ -436,10 +444,11 @@ class CliBase(Contender):
         check_readback(out, "Welcome")
         return {"ms": ms_click + ms_read}
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
+        off = self.no_evidence(evidence)
         self.exec("eval", RESET)
-        total = sum(self.exec("fill", self.refs[k], v)[0] for k, v in FIELDS.items())
-        total += self.exec("click", self.refs["submit"])[0]
+        total = sum(self.exec("fill", self.refs[k], v, *off)[0] for k, v in FIELDS.items())
+        total += self.exec("click", self.refs["submit"], *off)[0]
         ms_read, out = self.exec("eval", READBACK)
         check_readback(out, FIELDS["email"])
         return {"ms": total + ms_read}
@@ -449,6 +458,9 @@ class AbCli(CliBase):
     """``agentbrowser`` once per command against the warm daemon of the session."""
 
     name, label, browser = "cli", "ab CLI", "agentbrowser"
+
+    def no_evidence(self, evidence: bool) -> list[str]:
+        return [] if evidence else ["--no-evidence"]
 
     def unavailable(self, r: dict[str, Any], args: tuple[str, ...]) -> None:
         out = f"{r['stdout']}{r['stderr']}"
@@ -572,7 +584,9 @@ class AgentBrowserBatch(AgentBrowserCli):
         check_readback(json.dumps(results[-1]), "Welcome")
         return {"ms": ms}
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
+        if not evidence:
+            raise Unsupported
         self.exec("eval", RESET)
         commands = [["fill", self.refs[k], v] for k, v in FIELDS.items()]
         commands += [["click", self.refs["submit"]], ["eval", READBACK]]
@@ -643,7 +657,9 @@ class PyWorker(Contender):
         check_readback(r["value"], "Welcome")
         return {"ms": r["ms"]}
 
-    def fill(self) -> dict[str, Any]:
+    def fill(self, evidence: bool = True) -> dict[str, Any]:
+        if not evidence:
+            raise Unsupported
         r = self.call({"op": "fill", "reset": RESET, "fields": FIELDS, "readback": READBACK})
         check_readback(r["value"], FIELDS["email"])
         return {"ms": r["ms"]}

@@ -179,6 +179,19 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         f"{fmt(ratio)} × ({fmt(v)} vs {fmt(ref)} ms)", why("click_sel", "socket"))
     v = median(results, "find_5k", "socket")
     add("14", "locator resolution on the 5k page ≤ 10 ms", v, 10.0, f"{fmt(v)} ms", why("find_5k", "socket"))
+    # The floor's fill has no evidence either way: its sample in the same row is the reference.
+    v, floor = median(results, "fill_noev", "socket"), median(results, "fill_noev", "cdp")
+    ratio = None if v is None or floor is None else v / floor
+    ev = median(results, "fill", "socket")
+    add("20", "fill 3 fields + submit + read back, evidence off ≤ 1.5 × the CDP floor", ratio, 1.5,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(floor)} ms; evidence on {fmt(ev)} ms: "
+        f"the evidence costs {signed(None if ev is None or v is None else ev - v)} ms)", why("fill_noev", "socket"))
+    d = diff("eval_title", "cli", "cdp")
+    add("20", "CLI ≤ 2 ms per invocation above direct CDP", d, 2.0,
+        f"{signed(d)} ms ({fmt(median(results, 'eval_title', 'cli'))} per process; spawning /bin/true {fmt(median(results, 'spawn', 'cdp'))})")
+    d = diff("cold", "cli", "cdp")
+    add("20", "cold start ≤ 100 ms above plain Chromium start + navigate", d, 100.0,
+        f"{signed(d)} ms ({fmt(median(results, 'cold', 'cli'))} vs {fmt(median(results, 'cold', 'cdp'))})")
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows

@@ -69,6 +69,15 @@ pub struct Client {
 impl Client {
     /// Connects to the session's daemon, starting (or restarting, on a version change) it as needed.
     pub fn connect_or_start(session: &str, args: &DaemonArgs) -> Result<Client> {
+        match Client::connect_current(session)? {
+            Some(client) => Ok(client),
+            None => Client::start(session, args),
+        }
+    }
+
+    /// Connects to the session's running daemon of this version: `None` when none answers (a
+    /// daemon of another version is stopped first, so that `start` replaces it).
+    pub fn connect_current(session: &str) -> Result<Option<Client>> {
         let paths = SessionPaths::new(session)?;
         if let Some((pid, version)) = paths.read_pid()
             && version != agentbrowser_protocol::VERSION
@@ -84,9 +93,15 @@ impl Client {
                 paths.remove_stale();
             }
         }
-        if let Ok(stream) = UnixStream::connect(&paths.socket) {
-            return Client::from_stream(stream, &paths.socket);
+        match UnixStream::connect(&paths.socket) {
+            Ok(stream) => Client::from_stream(stream, &paths.socket).map(Some),
+            Err(_) => Ok(None),
         }
+    }
+
+    /// Starts the session's daemon and connects to it once it listens (at most 10 s).
+    pub fn start(session: &str, args: &DaemonArgs) -> Result<Client> {
+        let paths = SessionPaths::new(session)?;
         start_daemon(session, &paths, args)?;
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {

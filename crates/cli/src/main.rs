@@ -131,12 +131,16 @@ fn send(
     ask: bool,
 ) -> Result<ExitCode, Failure> {
     let daemon = launch::daemon_args(launch)?;
-    if Client::connect_existing(session).is_none() {
+    // One connection per round trip; the policy file is checked only when a daemon is started.
+    let connect = || -> Result<Client, Failure> {
+        if let Some(client) = Client::connect_current(session).code(ErrorCode::BrowserClosed)? {
+            return Ok(client);
+        }
         launch::check_policy_file(&daemon)?;
-    }
+        Client::start(session, &daemon).code(ErrorCode::BrowserClosed)
+    };
     let round_trip = |request: &Request| -> Result<String, Failure> {
-        let mut client =
-            Client::connect_or_start(session, &daemon).code(ErrorCode::BrowserClosed)?;
+        let mut client = connect()?;
         domains::check_running(&mut client, session, launch)?;
         client
             .round_trip(&request.to_value().to_string())
