@@ -1,6 +1,5 @@
 //! Embeds the repository's skills (`skills/<name>/...`) in the binary: writes a table of
 //! `(path, include_str!(file))` for every file under `skills/` to `$OUT_DIR/skills.rs`.
-//! Links the executable at a fixed address on Linux (see `link_fixed`).
 
 use std::path::{Path, PathBuf};
 
@@ -20,22 +19,7 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
-/// Links `agentbrowser` as a position-dependent executable on Linux. A position-independent
-/// one makes the dynamic loader apply about 62,000 relative relocations at every start, which
-/// writes (copy-on-write faults) every page of `.data.rel.ro` (1.2 MB: mostly the HTML entity
-/// tables of the Markdown and HTML crates): about 320 of the 734 page faults and 1.0 M of the
-/// 3.4 M instructions of `agentbrowser --version`, the fixed cost of every CLI call
-/// (docs/performance.md, issue 20). The objects stay position-independent; only the
-/// executable's own image loses address randomisation (libraries, heap and stack keep it).
-fn link_fixed() {
-    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if os == "linux" {
-        println!("cargo:rustc-link-arg-bin=agentbrowser=-no-pie");
-    }
-}
-
 fn main() {
-    link_fixed();
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
     let root = manifest.join("../../skills");
     println!("cargo:rerun-if-changed={}", root.display());
