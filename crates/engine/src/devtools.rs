@@ -21,6 +21,15 @@ pub(crate) async fn cdp_url(p: CdpUrlParams, cx: &mut Cx<'_>) -> Result<CdpUrlOu
         ));
     }
     let browser: &Browser = cx.browser().await?;
+    if browser.private_endpoint {
+        return Err(EngineError::new(
+            ErrorCode::CdpUrlPrivate,
+            format!(
+                "session `{}` is attached to {} (an endpoint with credentials or TLS, such as a grid): its daemon holds the only connection, as a second one may get another browser, and never hands out the credentials; use the session's commands instead of a direct CDP client",
+                cx.engine.info.name, browser.ws_url
+            ),
+        ));
+    }
     Ok(CdpUrlOutput {
         ws_url: browser.ws_url.clone(),
         attached: browser.launched.is_none(),

@@ -41,6 +41,7 @@ mod profile;
 mod reach;
 mod read;
 mod reading;
+pub mod remote;
 pub mod refs;
 pub mod safety;
 mod secrets;

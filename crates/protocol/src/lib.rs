@@ -18,6 +18,7 @@ pub use caps::audit::*;
 pub use caps::auth::*;
 pub use caps::devtools::*;
 pub use caps::intercept::*;
+pub use caps::remote::*;
 pub use caps::network::*;
 pub use caps::restore::*;
 pub use caps::safety::*;

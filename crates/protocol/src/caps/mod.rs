@@ -22,6 +22,7 @@ pub mod layout;
 pub mod nav;
 pub mod network;
 pub mod read;
+pub mod remote;
 pub mod reading;
 pub mod restore;
 pub mod safety;
