@@ -98,7 +98,7 @@ class Cli:
             out: dict[str, Any] = json.loads(done.stdout)
         except ValueError as exc:
             raise RuntimeError(f"{args}: no JSON answer: {done.stdout!r} {done.stderr!r}") from exc
-        if not out.get("ok"):
+        if not out.get("success"):
             raise RuntimeError(f"{args}: {out.get('code')}: {out.get('error')}")
         return out
 

@@ -127,6 +127,15 @@ def _cdp_headers(label: str, value: object) -> Mapping[str, str] | None:
     return MappingProxyType(out)
 
 
+def _check_cdp_url(label: str, url: object) -> None:
+    """The attach URL's scheme checked, its query values and password hidden in the error."""
+    if isinstance(url, str) and not re.match(r"^(wss?|https?)://", url):
+        raise ValueError(
+            f"{label} must be a ws://, wss://, http:// or https:// URL, got {_redact(url)!r}"
+        )
+    _LAUNCH["cdpUrl"].check(label, url)
+
+
 def _check_policy(opts: Any, owner: str) -> None:
     """Checks and normalizes the action policy fields of ``opts`` (a LaunchOptions or a
     SessionOptions): the file made absolute, the confirm actions a tuple of names."""
@@ -244,7 +253,7 @@ class LaunchOptions:
         _CLIENT["timeout"].check("LaunchOptions.timeout_ms", self.timeout_ms)
         if self.session is not None:
             _CLIENT["session"].check("LaunchOptions.session", self.session)
-        _LAUNCH["cdpUrl"].check("LaunchOptions.cdp_url", self.cdp_url)
+        _check_cdp_url("LaunchOptions.cdp_url", self.cdp_url)
         _LAUNCH["cdpPort"].check("LaunchOptions.cdp_port", self.cdp_port)
         if self.cdp_url is not None and self.cdp_port is not None:
             raise ValueError("LaunchOptions.cdp_url and LaunchOptions.cdp_port exclude each other: give one")
@@ -268,6 +277,9 @@ class LaunchOptions:
             object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
         _domain_conflicts(self)
         _LAUNCH["confirmTimeoutMs"].check("LaunchOptions.confirm_timeout_ms", self.confirm_timeout_ms)
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     @property
     def attaches(self) -> bool:
@@ -431,13 +443,29 @@ class CDPTarget:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "headers", _cdp_headers("CDPTarget.headers", self.headers))
-        _LAUNCH["cdpUrl"].check("CDPTarget.url", self.url)
+        _check_cdp_url("CDPTarget.url", self.url)
         _LAUNCH["cdpPort"].check("CDPTarget.port", self.port)
         if (self.url is None) == (self.port is None):
             raise ValueError("CDPTarget takes exactly one of url and port")
 
     def __str__(self) -> str:
         return _redact(self.url) if self.url is not None else f"127.0.0.1:{self.port}"
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+
+def _repr(obj: Any) -> str:
+    """The dataclass repr with the attach URL redacted (its fields with ``repr=False`` left out)."""
+    parts = []
+    for f in dataclasses.fields(obj):
+        if not f.repr:
+            continue
+        value = getattr(obj, f.name)
+        if f.name in ("url", "cdp_url") and isinstance(value, str):
+            value = _redact(value)
+        parts.append(f"{f.name}={value!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
 
 
 def _redact(url: str) -> str:

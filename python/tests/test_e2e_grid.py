@@ -174,10 +174,10 @@ def test_wss_with_the_ca_end_to_end_on_one_connection(agentbrowser_bin: Path, se
     browsers_before = grid.browsers()
     try:
         opened = run(agentbrowser_bin, session, *attach, "open", f"{server}/")
-        assert opened["ok"], opened
+        assert opened["success"], opened
         assert opened["data"]["title"] == "Home"
         status = run(agentbrowser_bin, session, "status")
-        running = status["data"]["running"]
+        running = status["data"]["browser"]
         assert running["attached"] is True and running["pid"] is None, status
         assert "token=***" in running["wsUrl"], running
         assert grid.token not in json.dumps(status)
@@ -202,7 +202,7 @@ def test_wss_with_the_ca_end_to_end_on_one_connection(agentbrowser_bin: Path, se
             assert grid.token not in str(private.value)
         for args in (["snapshot"], ["tab", "list"], ["get", "title"], ["get", "url"], ["status"]):
             out = run(agentbrowser_bin, session, *args)
-            assert out["ok"], (args, out)
+            assert out["success"], (args, out)
             assert grid.token not in json.dumps(out)
         cdp = run(agentbrowser_bin, session, "get", "cdp-url")
         assert cdp["code"] == "cdp_url_private" and grid.token not in cdp["error"], cdp
@@ -223,12 +223,12 @@ def test_https_discovery_keeps_the_token_for_the_websocket(agentbrowser_bin: Pat
     endpoint = f"https://127.0.0.1:{grid.proxy.port}/?token={grid.token}"
     try:
         opened = run(agentbrowser_bin, session, "--cdp", endpoint, "--ca-cert", str(grid.ca), "open", f"{server}/b")
-        assert opened["ok"], opened
+        assert opened["success"], opened
         assert opened["data"]["title"] == "Page B"
         discovery = [s for s in grid.proxy.seen if s.target.startswith("/json/version")]
         assert discovery and discovery[-1].target == f"/json/version?token={grid.token}"
         # Browserless answers its own ws:// address without the token: the token is carried over.
-        ws = run(agentbrowser_bin, session, "status")["data"]["running"]["wsUrl"]
+        ws = run(agentbrowser_bin, session, "status")["data"]["browser"]["wsUrl"]
         assert ws == f"ws://127.0.0.1:{grid.port}/?token=***", ws
     finally:
         close(agentbrowser_bin, session)
@@ -284,7 +284,7 @@ def test_headers_reach_the_grid_and_are_never_shown(agentbrowser_bin: Path, serv
             f"{server}/a",
             env={"AGENTBROWSER_CDP_HEADERS": headers},
         )
-        assert out["ok"], out
+        assert out["success"], out
         upgrade = [s for s in grid.proxy.seen[before:] if s.upgrade]
         assert len(upgrade) == 1
         assert upgrade[0].headers["authorization"] == f"Bearer {grid.token}"
@@ -309,7 +309,7 @@ def test_headers_reach_the_grid_and_are_never_shown(agentbrowser_bin: Path, serv
             "open",
             f"{server}/b",
         )
-        assert out["ok"], out
+        assert out["success"], out
         discovery = [s for s in grid.proxy.seen if s.target == "/json/version"]
         assert discovery[-1].headers["authorization"] == f"Bearer {grid.token}"
         # The daemon got the headers in its environment, not on its command line.
@@ -332,7 +332,7 @@ def test_a_lost_connection_is_not_reconnected(agentbrowser_bin: Path, server: st
     session = "grid-lost"
     before = grid.proxy.upgrades
     try:
-        assert run(agentbrowser_bin, session, "--cdp", grid.wss(), "--ca-cert", str(grid.ca), "open", f"{server}/")["ok"]
+        assert run(agentbrowser_bin, session, "--cdp", grid.wss(), "--ca-cert", str(grid.ca), "open", f"{server}/")["success"]
         grid.proxy.cut()
         assert eventually(lambda: grid.proxy.open_upgrades == 0, 10)
         for _ in range(2):

@@ -126,6 +126,31 @@ def test_cdp_target_takes_exactly_one_valid_endpoint() -> None:
     assert CDPTarget(port=65535).port == 65535 and CDPTarget(port=1).port == 1
 
 
+def test_cdp_headers_are_checked_hidden_and_carried_to_the_wire() -> None:
+    target = CDPTarget(url="wss://grid.example/?token=s3cret&x=1", headers={"Authorization": "Bearer s3cret"})
+    assert "s3cret" not in repr(target) and "s3cret" not in str(target)
+    assert str(target) == "wss://grid.example/?token=***&x=***"
+    merged = merge_options(LaunchOptions(ca_cert="/tmp/ca.pem"), None, target)
+    assert "s3cret" not in repr(merged) and "cdp_url='wss://grid.example/?token=***&x=***'" in repr(merged)
+    wire = merged.to_wire()
+    assert wire["cdpHeaders"] == {"Authorization": "Bearer s3cret"} and wire["caCert"] == "/tmp/ca.pem"
+    assert wire["cdpUrl"] == "wss://grid.example/?token=s3cret&x=1"
+    assert LaunchOptions(cdp_url="https://grid.example:8443", cdp_headers={"A": "b"}).to_wire()["cdpHeaders"] == {"A": "b"}
+    for headers, error, words in (
+        ({"A": 1}, TypeError, "header 'A' has a int value"),
+        ({"A B": "x"}, ValueError, "'A B' is not an HTTP header name"),
+        ({"A": "x\ny"}, ValueError, "line break"),
+        (["A"], TypeError, "must be a mapping"),
+    ):
+        with pytest.raises(error, match=words):
+            CDPTarget(url="wss://grid.example/", headers=headers)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cdp_headers go with cdp_url or cdp_port"):
+        LaunchOptions(cdp_headers={"A": "b"})
+    with pytest.raises(ValueError, match=r"got 'ftp://h/\?token=\*\*\*'") as bad:
+        CDPTarget(url="ftp://h/?token=s3cret")
+    assert "s3cret" not in str(bad.value)
+
+
 def test_valid_options_and_their_wire() -> None:
     opts = LaunchOptions(args=["--a"], window_size=(1, MAX_WINDOW_SIDE), download_path="rel", cdp_port=9222)
     assert opts.args == ("--a",) and opts.download_path == os.path.abspath("rel")

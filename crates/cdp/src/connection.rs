@@ -83,9 +83,16 @@ fn handshake_error(label: &str, e: tokio_tungstenite::tungstenite::Error) -> Cdp
             ),
         },
         E::Tls(t) => CdpError::Connect(format!("{label}: TLS: {t}")),
+        E::Io(io) if tls_cause(&io) => CdpError::Connect(format!("{label}: TLS: {io}")),
         E::Io(io) => CdpError::Connect(format!("{label}: {io}")),
         other => CdpError::Connect(format!("{label}: {other}")),
     }
+}
+
+/// Whether an I/O error is a TLS failure (rustls's error inside).
+fn tls_cause(io: &std::io::Error) -> bool {
+    io.get_ref()
+        .is_some_and(|e| e.downcast_ref::<rustls::Error>().is_some())
 }
 
 /// A CDP connection to one browser; cheap to clone, shared by every session on it.
@@ -146,8 +153,12 @@ impl Connection {
             .tls
             .clone()
             .map(tokio_tungstenite::Connector::Rustls);
-        let connect =
-            tokio_tungstenite::connect_async_tls_with_config(request, Some(config), true, connector);
+        let connect = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            true,
+            connector,
+        );
         let result = match endpoint.timeout {
             Some(t) => tokio::time::timeout(t, connect).await.map_err(|_| {
                 CdpError::Connect(format!(

@@ -59,7 +59,12 @@ pub struct LaunchArgs {
     /// Attach to a running browser instead of launching one: a ws:// or wss:// URL, an
     /// http(s)://host:port DevTools or grid endpoint (asked for /json/version; a query-string
     /// token is kept and sent on), or a port on 127.0.0.1. The session holds one connection.
-    #[arg(long, value_name = "URL|PORT", env = "AGENTBROWSER_CDP", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "URL|PORT",
+        env = "AGENTBROWSER_CDP",
+        hide_env_values = true
+    )]
     pub cdp: Option<String>,
     /// Extra HTTP headers for the --cdp endpoint, sent on discovery and on the WebSocket
     /// upgrade, as a JSON object: '{"Authorization":"Bearer TOKEN"}' (better: the
@@ -681,7 +686,8 @@ pub enum Cmd {
     /// [--params JSON|@FILE] [--frame ID] [--detach] [--timeout MS], result ID, cancel ID.
     #[command(subcommand)]
     Webmcp(crate::webmcp::WebmcpCmd),
-    /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
+    /// Attach this session to a running browser (ws(s):// URL, http(s)://host:port or a port;
+    /// headers from AGENTBROWSER_CDP_HEADERS, a private CA from --ca-cert).
     Connect {
         /// Where the browser listens.
         target: String,

@@ -87,10 +87,13 @@ impl Browser {
 
     /// Attaches to a running browser at `endpoint` (discovery, headers, TLS): the one
     /// connection the session holds to it for its lifetime.
-    pub async fn attach(endpoint: &crate::remote::Endpoint, call_timeout: Duration) -> Result<Browser> {
+    pub async fn attach(
+        endpoint: &crate::remote::Endpoint,
+        call_timeout: Duration,
+    ) -> Result<Browser> {
         let attached = crate::remote::connect(endpoint, call_timeout).await?;
-        let private = endpoint.is_private()
-            || agentbrowser_protocol::url_has_credentials(&attached.ws_url);
+        let private =
+            endpoint.is_private() || agentbrowser_protocol::url_has_credentials(&attached.ws_url);
         let mut browser = Browser::on_connection(attached.connection, &attached.shown_url).await?;
         browser.private_endpoint = private;
         Ok(browser)

@@ -35,7 +35,10 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
             p.cdp_url.as_deref(),
             p.cdp_port,
             p.cdp_headers.clone(),
-            p.ca_cert.as_deref().map(PathBuf::from),
+            p.ca_cert
+                .as_deref()
+                .map(PathBuf::from)
+                .or_else(|| cx.engine.defaults.ca_cert.clone()),
         )?;
         let browser = Browser::attach(&endpoint, call_timeout).await?;
         cx.engine.lost_attach = None;

@@ -350,6 +350,13 @@ fn get_blocking(
             ureq::Error::Timeout(_) => format!("timed out after {} s", DISCOVERY_TIMEOUT.as_secs()),
             ureq::Error::HostNotFound => "the host was not found (DNS)".into(),
             ureq::Error::ConnectionFailed => "the connection was refused or failed".into(),
+            ureq::Error::Io(io)
+                if io
+                    .get_ref()
+                    .is_some_and(|e| e.downcast_ref::<rustls::Error>().is_some()) =>
+            {
+                format!("TLS error: {io}")
+            }
             ureq::Error::Io(io) => format!("connection error: {io}"),
             ureq::Error::Tls(t) => format!("TLS error: {t}"),
             ureq::Error::Rustls(t) => format!("TLS error: {t}"),
@@ -386,7 +393,10 @@ mod tests {
         );
         // A token the answer has is kept as it is.
         assert_eq!(
-            fix("http://h:1/?token=abc", "ws://h:1/devtools/browser/x?token=other"),
+            fix(
+                "http://h:1/?token=abc",
+                "ws://h:1/devtools/browser/x?token=other"
+            ),
             "ws://h:1/devtools/browser/x?token=other"
         );
         // Chromium behind a TLS proxy answers ws:// on the proxy's host and port.
@@ -395,7 +405,10 @@ mod tests {
             "wss://grid:8443/devtools/browser/x"
         );
         assert_eq!(
-            fix("http://10.0.0.5:9222", "ws://0.0.0.0:9222/devtools/browser/x"),
+            fix(
+                "http://10.0.0.5:9222",
+                "ws://0.0.0.0:9222/devtools/browser/x"
+            ),
             "ws://10.0.0.5:9222/devtools/browser/x"
         );
     }

@@ -24,8 +24,7 @@ mkdirSync(process.env.DATA_DIR, { recursive: true });
 mkdirSync(process.env.DOWNLOAD_DIR, { recursive: true });
 
 // playwright-core as Browserless resolves it (its own dependency).
-const here = createRequire(import.meta.url);
-const blRequire = createRequire(here.resolve('@browserless.io/browserless/package.json'));
+const blRequire = createRequire(import.meta.resolve('@browserless.io/browserless'));
 const { chromium } = blRequire('playwright-core');
 const exe = chromium.executablePath();
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';

@@ -42,6 +42,7 @@ pub struct LaunchParams {
     /// WebSocket upgrade, such as `{"Authorization": "Bearer TOKEN"}` (with `cdpUrl` or
     /// `cdpPort`; values are never shown in errors, status or logs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, String>>")]
     pub cdp_headers: Option<crate::CdpHeaders>,
     /// The directory downloads are saved in (absolute; created if missing; default a
     /// per-session directory under `$TMPDIR`).

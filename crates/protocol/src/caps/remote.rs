@@ -198,7 +198,10 @@ mod tests {
             "wss://grid.example:443/chromium?token=***&x=***"
         );
         assert_eq!(redact_url("ws://u:pw@h:1/p"), "ws://u:***@h:1/p");
-        assert_eq!(redact_url("ws://127.0.0.1:9222/devtools/browser/a"), "ws://127.0.0.1:9222/devtools/browser/a");
+        assert_eq!(
+            redact_url("ws://127.0.0.1:9222/devtools/browser/a"),
+            "ws://127.0.0.1:9222/devtools/browser/a"
+        );
         assert!(url_has_credentials("http://h/?token=x"));
         assert!(!url_has_credentials("http://h:1"));
     }
