@@ -46,8 +46,12 @@ def test_every_launch_param_and_client_option_has_the_schemas_rule() -> None:
     assert set(OPTION_RULES) == set(owners)
     for owner, node in owners.items():
         props = node["properties"]
-        assert set(OPTION_RULES[owner]) == set(props), owner
+        # Maps of strings (cdpHeaders) have no rule: the options check them by hand.
+        maps = {k for k, p in props.items() if "object" in _types(p)}
+        assert set(OPTION_RULES[owner]) == set(props) - maps, owner
         for key, prop in props.items():
+            if key in maps:
+                continue
             rule = OPTION_RULES[owner][key]
             types = _types(prop)
             assert rule.kind in types and rule.nullable == ("null" in types), (owner, key)
@@ -80,7 +84,7 @@ def test_the_python_constants_are_the_schemas() -> None:
         ({"session": "a b"}, ValueError, "LaunchOptions.session"),
         ({"session": "x" * 65}, ValueError, "LaunchOptions.session"),
         ({"cdp_url": "ftp://host"}, ValueError, "LaunchOptions.cdp_url"),
-        ({"cdp_url": "https://host"}, ValueError, "LaunchOptions.cdp_url"),
+        ({"cdp_url": "file://host"}, ValueError, "LaunchOptions.cdp_url"),
         ({"cdp_port": 0}, ValueError, "LaunchOptions.cdp_port"),
         ({"cdp_port": True}, TypeError, "LaunchOptions.cdp_port"),
         ({"cdp_url": "ws://h", "cdp_port": 9222}, ValueError, "exclude each other"),
