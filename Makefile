@@ -1,5 +1,5 @@
 # Benchmarks (see bench/README.md and docs/performance.md).
-.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session bench-mcp bench-agent
+.PHONY: bench bench-quick bench-peers bench-baseline bench-soak bench-session bench-mcp bench-agent bench-grid
 
 bench:
 	bench/run.sh
@@ -41,3 +41,9 @@ bench-mcp:
 bench-agent:
 	cargo build -q --release -p agentbrowser
 	python3 bench/agent_overhead.py
+
+# Sessions per machine with the browsers on a grid (Browserless from npm, started on 127.0.0.1):
+# daemon RSS/PSS per session and the attach latency, against a local ws:// attach in the same run.
+bench-grid:
+	cargo build -q --release -p agentbrowser
+	python3 bench/grid_density.py

@@ -3677,7 +3677,7 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "args": _r.Rule("array", items=_r.Rule("string")),
                 "windowWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=16384),
                 "windowHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=16384),
-                "cdpUrl": _r.Rule("string", nullable=True, pattern="^(wss?|http)://"),
+                "cdpUrl": _r.Rule("string", nullable=True, pattern="^(wss?|https?)://"),
                 "cdpPort": _r.Rule("integer", nullable=True, minimum=1, maximum=65535),
                 "downloadPath": _r.Rule("string", nullable=True, min_length=1),
                 "autoDialogs": _r.Rule("boolean", nullable=True),

@@ -14,7 +14,8 @@ import dataclasses
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ._rules import Rule
@@ -104,6 +105,37 @@ def _domain_conflicts(opts: LaunchOptions) -> None:
             )
 
 
+_HEADER_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,256}$")
+
+
+def _cdp_headers(label: str, value: object) -> Mapping[str, str] | None:
+    """The attach endpoint's extra headers, checked and frozen (errors name the header, never
+    its value; the engine checks the rest)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{label} must be a mapping of header names to str values, got {type(value).__name__}")
+    out: dict[str, str] = {}
+    for name, v in value.items():
+        if not isinstance(name, str) or not _HEADER_NAME.match(name):
+            raise ValueError(f"{label}: {name!r} is not an HTTP header name")
+        if not isinstance(v, str):
+            raise TypeError(f"{label}: header {name!r} has a {type(v).__name__} value; header values are str")
+        if any(c in v for c in "\r\n\0"):
+            raise ValueError(f"{label}: the value of header {name!r} holds a line break or NUL")
+        out[name] = v
+    return MappingProxyType(out)
+
+
+def _check_cdp_url(label: str, url: object) -> None:
+    """The attach URL's scheme checked, its query values and password hidden in the error."""
+    if isinstance(url, str) and not re.match(r"^(wss?|https?)://", url):
+        raise ValueError(
+            f"{label} must be a ws://, wss://, http:// or https:// URL, got {_redact(url)!r}"
+        )
+    _LAUNCH["cdpUrl"].check(label, url)
+
+
 def _check_policy(opts: Any, owner: str) -> None:
     """Checks and normalizes the action policy fields of ``opts`` (a LaunchOptions or a
     SessionOptions): the file made absolute, the confirm actions a tuple of names."""
@@ -132,9 +164,12 @@ class LaunchOptions:
     ``headless`` runs without a window; ``executable_path`` picks the Chromium binary
     (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
     height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
-    names the session (its identity in ``status()``); ``cdp_url`` (``ws://…`` or
-    ``http://host:port``) or ``cdp_port`` (a DevTools port on 127.0.0.1) attaches to a
-    running browser instead of launching one (prefer :meth:`Browser.attach`);
+    names the session (its identity in ``status()``); ``cdp_url`` (``ws://…``, ``wss://…``,
+    ``http(s)://host:port``; a query-string token is kept) or ``cdp_port`` (a DevTools port on
+    127.0.0.1) attaches to a running browser instead of launching one (prefer
+    :meth:`Browser.attach`); ``cdp_headers`` are extra HTTP headers for that endpoint (sent on
+    discovery and the WebSocket upgrade; never shown, not in ``repr``); with an attach,
+    ``ca_cert`` is what an ``https``/``wss`` endpoint's certificate is checked against;
     ``download_path`` is the directory downloads are saved in (made absolute; default a
     per-session directory under ``$TMPDIR``); ``auto_dialogs`` answers every JavaScript
     dialog at once (confirm and prompt dismissed) instead of leaving confirm and prompt open
@@ -186,8 +221,13 @@ class LaunchOptions:
     confirm_timeout_ms: int | None = None
     #: The session's restore and autosave (set from ``SessionOptions.restore``).
     restore: RestoreOptions | None = None
+    #: Extra HTTP headers for the attach endpoint (values are credentials: not in ``repr``).
+    cdp_headers: Mapping[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "cdp_headers", _cdp_headers("LaunchOptions.cdp_headers", self.cdp_headers))
+        if self.cdp_headers is not None and not self.attaches:
+            raise ValueError("LaunchOptions.cdp_headers go with cdp_url or cdp_port: they are sent to the attach endpoint")
         object.__setattr__(self, "allowed_domains", _domains("LaunchOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("LaunchOptions.allow_file_access", self.allow_file_access)
         _check_policy(self, "LaunchOptions")
@@ -213,7 +253,7 @@ class LaunchOptions:
         _CLIENT["timeout"].check("LaunchOptions.timeout_ms", self.timeout_ms)
         if self.session is not None:
             _CLIENT["session"].check("LaunchOptions.session", self.session)
-        _LAUNCH["cdpUrl"].check("LaunchOptions.cdp_url", self.cdp_url)
+        _check_cdp_url("LaunchOptions.cdp_url", self.cdp_url)
         _LAUNCH["cdpPort"].check("LaunchOptions.cdp_port", self.cdp_port)
         if self.cdp_url is not None and self.cdp_port is not None:
             raise ValueError("LaunchOptions.cdp_url and LaunchOptions.cdp_port exclude each other: give one")
@@ -238,6 +278,9 @@ class LaunchOptions:
         _domain_conflicts(self)
         _LAUNCH["confirmTimeoutMs"].check("LaunchOptions.confirm_timeout_ms", self.confirm_timeout_ms)
 
+    def __repr__(self) -> str:
+        return _repr(self)
+
     @property
     def attaches(self) -> bool:
         """Whether these options attach to a running browser (``cdp_url`` or ``cdp_port``)."""
@@ -256,8 +299,6 @@ class LaunchOptions:
             fields.append("window_size")
         if self.ignore_https_errors:
             fields.append("ignore_https_errors")
-        if self.ca_cert is not None:
-            fields.append("ca_cert")
         if self.profile is not None:
             fields.append("profile")
         return fields
@@ -275,6 +316,8 @@ class LaunchOptions:
             wire["cdpUrl"] = self.cdp_url
         if self.cdp_port is not None:
             wire["cdpPort"] = self.cdp_port
+        if self.cdp_headers is not None:
+            wire["cdpHeaders"] = dict(self.cdp_headers)
         if self.download_path is not None:
             wire["downloadPath"] = os.fspath(self.download_path)
         if self.auto_dialogs:
@@ -389,19 +432,57 @@ class SessionOptions:
 @dataclass(frozen=True, slots=True)
 class CDPTarget:
     """A running Chromium to attach to over the DevTools protocol: exactly one of ``url``
-    (``ws://…`` WebSocket or ``http://host:port``) and ``port`` (1-65535, on 127.0.0.1)."""
+    (``ws://``/``wss://`` WebSocket, or ``http(s)://host:port`` asked for ``/json/version``; a
+    query-string token is kept and sent on) and ``port`` (1-65535, on 127.0.0.1); ``headers``
+    are extra HTTP headers for the endpoint, such as ``{"Authorization": "Bearer TOKEN"}``
+    (values never shown, not in ``repr``). The session holds one connection to it."""
 
     url: str | None = None
     port: int | None = None
+    headers: Mapping[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        _LAUNCH["cdpUrl"].check("CDPTarget.url", self.url)
+        object.__setattr__(self, "headers", _cdp_headers("CDPTarget.headers", self.headers))
+        _check_cdp_url("CDPTarget.url", self.url)
         _LAUNCH["cdpPort"].check("CDPTarget.port", self.port)
         if (self.url is None) == (self.port is None):
             raise ValueError("CDPTarget takes exactly one of url and port")
 
     def __str__(self) -> str:
-        return self.url if self.url is not None else f"127.0.0.1:{self.port}"
+        return _redact(self.url) if self.url is not None else f"127.0.0.1:{self.port}"
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+
+def _repr(obj: Any) -> str:
+    """The dataclass repr with the attach URL redacted (its fields with ``repr=False`` left out)."""
+    parts = []
+    for f in dataclasses.fields(obj):
+        if not f.repr:
+            continue
+        value = getattr(obj, f.name)
+        if f.name in ("url", "cdp_url") and isinstance(value, str):
+            value = _redact(value)
+        parts.append(f"{f.name}={value!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+def _redact(url: str) -> str:
+    """``url`` with every query-string value and a password as ``***`` (as the engine shows it)."""
+    base, _, query = url.partition("#")[0].partition("?")
+    scheme, sep, rest = base.partition("://")
+    if sep:
+        authority, slash, path = rest.partition("/")
+        if "@" in authority:
+            user, _, host = authority.rpartition("@")
+            name, colon, _ = user.partition(":")
+            authority = f"{name}:***@{host}" if colon else f"{user}@{host}"
+        base = f"{scheme}://{authority}{slash}{path}"
+    if not query:
+        return base
+    pairs = [f"{p.partition('=')[0]}=***" if "=" in p else "***" for p in query.split("&") if p]
+    return base + "?" + "&".join(pairs)
 
 
 def merge_options(
@@ -432,6 +513,7 @@ def merge_options(
                 "not to one attach() joins"
             )
         changes["cdp_url"], changes["cdp_port"] = target.url, target.port
+        changes["cdp_headers"] = target.headers
     if session is not None:
         for mine, theirs, value in (
             ("session_id", "session", session.session_id),

@@ -201,6 +201,13 @@ RULE_NOTES = {"description", "default", "format"}
 RULE_KEYS = {"minimum": "minimum", "maximum": "maximum", "minLength": "min_length", "maxLength": "max_length"}
 
 
+def is_map(node: Mapping[str, Any]) -> bool:
+    """Whether a field's schema is an object of string values (nullable or not)."""
+    kind = node.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return "object" in kinds and node.get("additionalProperties", {}).get("type") == "string"
+
+
 def rule_code(node: Mapping[str, Any], where: str, defs: Mapping[str, Any] | None = None) -> str:
     """The ``_r.Rule(...)`` of one field's schema ``node`` (found at ``where``; a ``$ref`` names a
     string enum of ``defs``)."""
@@ -266,6 +273,8 @@ def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
         yield f'        "{owner}": MappingProxyType('
         yield "            {"
         for key, prop in node.get("properties", {}).items():
+            if is_map(prop):
+                continue  # a map of strings (cdpHeaders): agentbrowser.options checks it by hand
             yield from wrap_call(f'                "{key}": ', [rule_code(prop, f"{owner}.{key}", schema["$defs"])], ",")
         yield "            }"
         yield "        ),"

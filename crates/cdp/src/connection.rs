@@ -55,6 +55,46 @@ struct Inner {
     default_timeout: Duration,
 }
 
+/// Where and how to open a connection: the WebSocket URL, a label for messages (a redacted
+/// URL), extra upgrade headers, the TLS configuration for `wss://` and a handshake timeout.
+pub struct Endpoint<'a> {
+    /// The `ws://` or `wss://` URL (it may hold a token: never put in messages).
+    pub url: &'a str,
+    /// What messages call the endpoint.
+    pub label: &'a str,
+    /// Extra headers on the upgrade request (values never put in messages).
+    pub headers: &'a [(String, String)],
+    /// The TLS configuration for `wss://` (None: rustls with the built-in Mozilla roots).
+    pub tls: Option<Arc<rustls::ClientConfig>>,
+    /// The longest the TCP, TLS and WebSocket handshakes may take (None: no limit).
+    pub timeout: Option<Duration>,
+}
+
+/// A handshake failure as a `CdpError`: an HTTP answer instead of the upgrade keeps its status
+/// (`Handshake`), the rest is `Connect`; the message names `label`, never the URL.
+fn handshake_error(label: &str, e: tokio_tungstenite::tungstenite::Error) -> CdpError {
+    use tokio_tungstenite::tungstenite::Error as E;
+    match e {
+        E::Http(response) => CdpError::Handshake {
+            status: response.status().as_u16(),
+            message: format!(
+                "{label}: the endpoint answered the WebSocket upgrade with HTTP {}",
+                response.status()
+            ),
+        },
+        E::Tls(t) => CdpError::Connect(format!("{label}: TLS: {t}")),
+        E::Io(io) if tls_cause(&io) => CdpError::Connect(format!("{label}: TLS: {io}")),
+        E::Io(io) => CdpError::Connect(format!("{label}: {io}")),
+        other => CdpError::Connect(format!("{label}: {other}")),
+    }
+}
+
+/// Whether an I/O error is a TLS failure (rustls's error inside).
+fn tls_cause(io: &std::io::Error) -> bool {
+    io.get_ref()
+        .is_some_and(|e| e.downcast_ref::<rustls::Error>().is_some())
+}
+
 /// A CDP connection to one browser; cheap to clone, shared by every session on it.
 #[derive(Clone)]
 pub struct Connection {
@@ -72,12 +112,63 @@ impl std::fmt::Debug for Connection {
 impl Connection {
     /// Connects to a browser's DevTools WebSocket URL (no message or frame size cap).
     pub async fn connect(ws_url: &str, default_timeout: Duration) -> Result<Connection, CdpError> {
+        Connection::connect_with(
+            &Endpoint {
+                url: ws_url,
+                label: ws_url,
+                headers: &[],
+                tls: None,
+                timeout: None,
+            },
+            default_timeout,
+        )
+        .await
+    }
+
+    /// Connects to `endpoint`: its extra headers on the upgrade request, its TLS configuration
+    /// for `wss://`, its label (never the URL, which may hold a token) in errors.
+    pub async fn connect_with(
+        endpoint: &Endpoint<'_>,
+        default_timeout: Duration,
+    ) -> Result<Connection, CdpError> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
+        let label = endpoint.label;
+        let mut request = endpoint
+            .url
+            .into_client_request()
+            .map_err(|e| CdpError::Connect(format!("{label}: {e}")))?;
+        for (name, value) in endpoint.headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| CdpError::Connect(format!("{label}: bad header name `{name}`")))?;
+            let value = HeaderValue::from_str(value).map_err(|_| {
+                CdpError::Connect(format!("{label}: bad value for header `{name}`"))
+            })?;
+            request.headers_mut().insert(name, value);
+        }
         let mut config = WebSocketConfig::default();
         config.max_message_size = None;
         config.max_frame_size = None;
-        let (stream, _) = tokio_tungstenite::connect_async_with_config(ws_url, Some(config), true)
-            .await
-            .map_err(|e| CdpError::Connect(format!("{ws_url}: {e}")))?;
+        let connector = endpoint
+            .tls
+            .clone()
+            .map(tokio_tungstenite::Connector::Rustls);
+        let connect = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            true,
+            connector,
+        );
+        let result = match endpoint.timeout {
+            Some(t) => tokio::time::timeout(t, connect).await.map_err(|_| {
+                CdpError::Connect(format!(
+                    "{label}: no WebSocket handshake within {} ms",
+                    t.as_millis()
+                ))
+            })?,
+            None => connect.await,
+        };
+        let (stream, _) = result.map_err(|e| handshake_error(label, e))?;
         let (mut sink, mut source) = stream.split();
         let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
         let inner = Arc::new(Inner {
@@ -125,6 +216,16 @@ impl Connection {
             }
         });
         Ok(Connection { inner })
+    }
+
+    /// Why the connection closed (the reader's reason), or a generic text while it is open.
+    pub fn close_reason(&self) -> String {
+        self.inner
+            .close_reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_else(|| "the connection was closed".into())
     }
 
     /// Whether the connection is gone.

@@ -6,6 +6,14 @@ pub enum CdpError {
     /// The WebSocket could not be opened.
     #[error("cannot connect to the browser at {0}")]
     Connect(String),
+    /// The endpoint answered the WebSocket upgrade with an HTTP status instead (401: refused).
+    #[error("cannot connect to the browser at {message}")]
+    Handshake {
+        /// The HTTP status.
+        status: u16,
+        /// What happened (names the endpoint by its label).
+        message: String,
+    },
     /// The browser went away; every pending and later call fails with this.
     #[error("browser connection closed: {0}")]
     Closed(String),

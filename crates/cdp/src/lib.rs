@@ -9,6 +9,6 @@ pub mod error;
 pub mod session;
 pub mod types;
 
-pub use connection::{Connection, Event, with_deadline};
+pub use connection::{Connection, Endpoint, Event, with_deadline};
 pub use error::CdpError;
 pub use session::Session;

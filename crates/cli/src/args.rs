@@ -56,9 +56,27 @@ pub struct LaunchArgs {
     /// Directory downloads are saved in (default: $TMPDIR/agentbrowser-downloads-<session>).
     #[arg(long, value_name = "DIR")]
     pub download_path: Option<String>,
-    /// Attach to a running browser (ws:// URL, http://host:port, or a port) instead of launching one.
-    #[arg(long, value_name = "URL|PORT")]
+    /// Attach to a running browser instead of launching one: a ws:// or wss:// URL, an
+    /// http(s)://host:port DevTools or grid endpoint (asked for /json/version; a query-string
+    /// token is kept and sent on), or a port on 127.0.0.1. The session holds one connection.
+    #[arg(
+        long,
+        value_name = "URL|PORT",
+        env = "AGENTBROWSER_CDP",
+        hide_env_values = true
+    )]
     pub cdp: Option<String>,
+    /// Extra HTTP headers for the --cdp endpoint, sent on discovery and on the WebSocket
+    /// upgrade, as a JSON object: '{"Authorization":"Bearer TOKEN"}' (better: the
+    /// AGENTBROWSER_CDP_HEADERS environment variable, which no process listing shows).
+    #[arg(
+        long,
+        value_name = "JSON",
+        env = "AGENTBROWSER_CDP_HEADERS",
+        hide_env_values = true,
+        requires = "cdp"
+    )]
+    pub cdp_headers: Option<String>,
     /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
     /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
     #[arg(long)]
@@ -70,7 +88,8 @@ pub struct LaunchArgs {
     #[arg(long)]
     pub ignore_https_errors: bool,
     /// A PEM file of CA certificates the session's browser trusts (this session only; needs
-    /// NSS's certutil, Debian package libnss3-tools).
+    /// NSS's certutil, Debian package libnss3-tools). With --cdp: the certificates an
+    /// https:// or wss:// endpoint is checked against, instead of the built-in Mozilla roots.
     #[arg(long, value_name = "PEM")]
     pub ca_cert: Option<String>,
     /// A persistent Chromium profile directory (created if missing, kept on close, refused while
@@ -667,7 +686,8 @@ pub enum Cmd {
     /// [--params JSON|@FILE] [--frame ID] [--detach] [--timeout MS], result ID, cancel ID.
     #[command(subcommand)]
     Webmcp(crate::webmcp::WebmcpCmd),
-    /// Attach this session to a running browser (ws:// URL, http://host:port or a port).
+    /// Attach this session to a running browser (ws(s):// URL, http(s)://host:port or a port;
+    /// headers from AGENTBROWSER_CDP_HEADERS, a private CA from --ca-cert).
     Connect {
         /// Where the browser listens.
         target: String,

@@ -23,8 +23,11 @@ pub struct DaemonArgs {
     pub browser_args: Vec<String>,
     /// `WIDTHxHEIGHT`.
     pub window_size: Option<String>,
-    /// Attach to a running browser.
+    /// Attach to a running browser (to the daemon in its environment: the URL may hold a token).
     pub cdp: Option<String>,
+    /// Extra headers for the attach endpoint (to the daemon in its environment, never on its
+    /// command line).
+    pub cdp_headers: Option<agentbrowser_protocol::CdpHeaders>,
     /// Download directory (absolute).
     pub download_path: Option<String>,
     /// Idle timeout in milliseconds.
@@ -232,9 +235,18 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     if let Some(w) = &args.window_size {
         cmd.arg("--window-size").arg(w);
     }
-    if let Some(c) = &args.cdp {
-        cmd.arg("--cdp").arg(c);
-    }
+    // The endpoint and its headers may hold tokens: the environment, not the command line.
+    match &args.cdp {
+        Some(c) => cmd.env("AGENTBROWSER_CDP", c),
+        None => cmd.env_remove("AGENTBROWSER_CDP"),
+    };
+    match &args.cdp_headers {
+        Some(h) => cmd.env(
+            "AGENTBROWSER_CDP_HEADERS",
+            serde_json::to_string(h).unwrap_or_default(),
+        ),
+        None => cmd.env_remove("AGENTBROWSER_CDP_HEADERS"),
+    };
     if let Some(d) = &args.download_path {
         cmd.arg("--download-path").arg(d);
     }

@@ -219,7 +219,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Storage(c) => storage(c),
         Cmd::State(c) => state(c)?,
         Cmd::Auth(c) => crate::auth::command(c)?,
-        Cmd::Connect { target } => Command::Launch(LaunchParams::attach(&target)),
+        Cmd::Connect { target } => Command::Launch(connect_params(&target)?),
         Cmd::Status => Command::Status(NoParams {}),
         Cmd::Confirm { id } => Command::Confirm(ConfirmationParams {
             confirmation_id: id,
@@ -1296,4 +1296,20 @@ fn state(c: StateCmd) -> Result<Command, Failure> {
             older_than_days: older_than,
         }),
     })
+}
+
+/// `connect TARGET`'s launch parameters: the target, with the headers of
+/// `AGENTBROWSER_CDP_HEADERS` when set (checked; errors never show a value).
+fn connect_params(target: &str) -> Result<LaunchParams, Failure> {
+    let mut p = LaunchParams::attach(target);
+    if let Some(text) = std::env::var("AGENTBROWSER_CDP_HEADERS")
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+    {
+        let headers = agentbrowser_protocol::CdpHeaders::parse_json(&text).map_err(|e| {
+            Failure::invalid("launch", format!("invalid AGENTBROWSER_CDP_HEADERS: {e}"))
+        })?;
+        p.cdp_headers = Some(headers);
+    }
+    Ok(p)
 }

@@ -35,6 +35,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         browser_args: l.browser_args.clone(),
         window_size: l.window_size.clone(),
         cdp: l.cdp.clone(),
+        cdp_headers: cdp_headers(l)?,
         download_path: l.download_path.as_deref().map(download_dir).transpose()?,
         idle_timeout_ms: l.idle_timeout,
         auto_dialogs: l.auto_dialogs,
@@ -95,25 +96,52 @@ fn policy(l: &LaunchArgs) -> Result<agentbrowser_protocol::PolicySettings, Failu
     Ok(settings)
 }
 
-/// Refuses the TLS and profile options with `--cdp`: they apply to a launched browser only.
+/// Refuses `--ignore-https-errors` and `--profile` with `--cdp`: they apply to a launched
+/// browser only (`--ca-cert` with `--cdp` is the endpoint's trust).
 fn launched_only(l: &LaunchArgs) -> Result<(), Failure> {
     if l.cdp.is_none() {
         return Ok(());
     }
     let given = [
         ("--ignore-https-errors", l.ignore_https_errors),
-        ("--ca-cert", l.ca_cert.is_some()),
         ("--profile", l.profile.is_some()),
     ];
     match given.iter().find(|(_, set)| *set) {
         Some((flag, _)) => Err(Failure::invalid(
             "launch",
             format!(
-                "invalid option `{flag}`: it applies only to a browser this session launches, not to one attached with `--cdp`"
+                "invalid option `{flag}`: it applies only to a browser this session launches, not to one attached with `--cdp` (the endpoint's certificate is always checked: give `--ca-cert` to trust a private CA)"
             ),
         )),
         None => Ok(()),
     }
+}
+
+/// `--cdp-headers` parsed and checked (errors name the header, never a value); the `--cdp`
+/// URL's scheme checked.
+fn cdp_headers(l: &LaunchArgs) -> Result<Option<agentbrowser_protocol::CdpHeaders>, Failure> {
+    if let Some(url) = &l.cdp {
+        let p = agentbrowser_protocol::LaunchParams::attach(url);
+        if let Some(u) = &p.cdp_url
+            && !["ws://", "wss://", "http://", "https://"]
+                .iter()
+                .any(|s| u.starts_with(s))
+        {
+            return Err(Failure::invalid(
+                "launch",
+                format!(
+                    "invalid option `--cdp`: {:?} has an unsupported scheme; give a ws://, wss://, http:// or https:// URL, or a port",
+                    agentbrowser_protocol::redact_url(u)
+                ),
+            ));
+        }
+    }
+    let Some(text) = &l.cdp_headers else {
+        return Ok(None);
+    };
+    agentbrowser_protocol::CdpHeaders::parse_json(text)
+        .map(Some)
+        .map_err(|e| Failure::invalid("launch", format!("invalid option `--cdp-headers`: {e}")))
 }
 
 /// A path option made absolute against the working directory (the daemon runs elsewhere).
@@ -192,6 +220,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         executable_path: args.executable_path.clone().map(Into::into),
         args: args.browser_args.clone(),
         attach: args.cdp.clone(),
+        cdp_headers: cdp_headers(args)?,
         download_path: args
             .download_path
             .as_deref()

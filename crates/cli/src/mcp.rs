@@ -85,6 +85,10 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .clone()
             .or_else(|| top.window_size.clone()),
         cdp: after.cdp.clone().or_else(|| top.cdp.clone()),
+        cdp_headers: after
+            .cdp_headers
+            .clone()
+            .or_else(|| top.cdp_headers.clone()),
         download_path: after
             .download_path
             .clone()

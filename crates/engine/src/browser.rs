@@ -31,8 +31,11 @@ pub struct Browser {
     pub cdp: Session,
     /// The process, when we launched it (None when attached).
     pub launched: Option<LaunchedBrowser>,
-    /// The DevTools WebSocket URL.
+    /// The DevTools WebSocket URL (attached: with query values and passwords as `***`).
     pub ws_url: String,
+    /// Whether the browser was attached at an endpoint with credentials or TLS (a grid): its
+    /// URL is never handed out, as a second connection may get another browser.
+    pub private_endpoint: bool,
     /// Product string such as `Chrome/156.0.0.0`.
     pub version: String,
     tabs: Vec<Tab>,
@@ -79,12 +82,32 @@ impl Browser {
         let conn = Connection::connect(ws_url, call_timeout)
             .await
             .map_err(|e| EngineError::new(ErrorCode::BrowserClosed, e.to_string()))?;
+        Browser::on_connection(conn, ws_url).await
+    }
+
+    /// Attaches to a running browser at `endpoint` (discovery, headers, TLS): the one
+    /// connection the session holds to it for its lifetime.
+    pub async fn attach(
+        endpoint: &crate::remote::Endpoint,
+        call_timeout: Duration,
+    ) -> Result<Browser> {
+        let attached = crate::remote::connect(endpoint, call_timeout).await?;
+        let private =
+            endpoint.is_private() || agentbrowser_protocol::url_has_credentials(&attached.ws_url);
+        let mut browser = Browser::on_connection(attached.connection, &attached.shown_url).await?;
+        browser.private_endpoint = private;
+        Ok(browser)
+    }
+
+    /// The browser behind an open connection (`ws_url` as it is shown).
+    async fn on_connection(conn: Connection, ws_url: &str) -> Result<Browser> {
         let cdp = Session::browser(conn);
         let version: BrowserVersion = cdp.call_as("Browser.getVersion", json!({})).await?;
         Ok(Browser {
             cdp,
             launched: None,
             ws_url: ws_url.to_string(),
+            private_endpoint: false,
             version: version.product,
             tabs: Vec::new(),
             active: None,

@@ -10,7 +10,6 @@ use agentbrowser_protocol::{
 use crate::browser::Browser;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
-use crate::launch;
 use crate::session::DEFAULT_TIMEOUT_MS;
 
 /// `launch`: start Chromium with options (or attach to a running one).
@@ -32,8 +31,18 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     let p_emulation = p.clone();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {
-        let ws = launch::resolve_cdp_url(p.cdp_url.as_deref(), p.cdp_port).await?;
-        Browser::connect(&ws, call_timeout).await?
+        let endpoint = crate::remote::Endpoint::new(
+            p.cdp_url.as_deref(),
+            p.cdp_port,
+            p.cdp_headers.clone(),
+            p.ca_cert
+                .as_deref()
+                .map(PathBuf::from)
+                .or_else(|| cx.engine.defaults.ca_cert.clone()),
+        )?;
+        let browser = Browser::attach(&endpoint, call_timeout).await?;
+        cx.engine.lost_attach = None;
+        browser
     } else {
         let mut options = cx.engine.defaults.clone();
         let proxy = p.proxy();

@@ -10,7 +10,6 @@ use tokio::time::Instant;
 use crate::actions::Limits;
 use crate::browser::Browser;
 use crate::error::{EngineError, Result};
-use crate::launch;
 use crate::nav::RECREATED;
 use crate::refs;
 use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
@@ -48,13 +47,22 @@ impl Cx<'_> {
             self.engine.drop_dead_browser().await;
         }
         if self.engine.browser.is_none() {
+            if let Some(lost) = &self.engine.lost_attach {
+                return Err(EngineError::new(ErrorCode::BrowserClosed, lost.clone()));
+            }
             let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
-            let b = match &self.engine.defaults.attach {
+            let d = &self.engine.defaults;
+            let b = match &d.attach {
                 Some(target) => {
                     self.engine.domains.refuse_attach()?;
                     let p = agentbrowser_protocol::LaunchParams::attach(target);
-                    let ws = launch::resolve_cdp_url(p.cdp_url.as_deref(), p.cdp_port).await?;
-                    Browser::connect(&ws, timeout).await?
+                    let endpoint = crate::remote::Endpoint::new(
+                        p.cdp_url.as_deref(),
+                        p.cdp_port,
+                        d.cdp_headers.clone(),
+                        d.ca_cert.clone(),
+                    )?;
+                    Browser::attach(&endpoint, timeout).await?
                 }
                 None => Browser::launch(&self.engine.defaults, timeout).await?,
             };

@@ -20,7 +20,17 @@ pub(crate) async fn cdp_url(p: CdpUrlParams, cx: &mut Cx<'_>) -> Result<CdpUrlOu
             ),
         ));
     }
+    let name = cx.engine.info.name.clone();
     let browser: &Browser = cx.browser().await?;
+    if browser.private_endpoint {
+        return Err(EngineError::new(
+            ErrorCode::CdpUrlPrivate,
+            format!(
+                "session `{}` is attached to {} (an endpoint with credentials or TLS, such as a grid): its daemon holds the only connection, as a second one may get another browser, and never hands out the credentials; use the session's commands instead of a direct CDP client",
+                name, browser.ws_url
+            ),
+        ));
+    }
     Ok(CdpUrlOutput {
         ws_url: browser.ws_url.clone(),
         attached: browser.launched.is_none(),

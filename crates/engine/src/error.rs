@@ -50,6 +50,10 @@ impl From<CdpError> for EngineError {
     fn from(e: CdpError) -> EngineError {
         let code = match &e {
             CdpError::Closed(_) | CdpError::Connect(_) => ErrorCode::BrowserClosed,
+            CdpError::Handshake {
+                status: 401 | 403, ..
+            } => ErrorCode::CdpUnauthorized,
+            CdpError::Handshake { .. } => ErrorCode::CdpConnectFailed,
             CdpError::Timeout { .. } => ErrorCode::Timeout,
             CdpError::Protocol { .. } | CdpError::Decode { .. } => ErrorCode::Internal,
         };

@@ -50,8 +50,10 @@ pub struct LaunchOptions {
     pub window_size: Option<(u32, u32)>,
     /// How long to wait for "DevTools listening on".
     pub startup_timeout: Duration,
-    /// Attach to this running browser (`ws://` URL, `http://host:port` or a port) instead of launching.
+    /// Attach to this running browser (`ws(s)://` URL, `http(s)://host:port` or a port) instead of launching.
     pub attach: Option<String>,
+    /// Extra headers for the attach endpoint (discovery and WebSocket upgrade); see `crate::remote`.
+    pub cdp_headers: Option<agentbrowser_protocol::CdpHeaders>,
     /// The directory downloads are saved in (default: a per-session one under `$TMPDIR`).
     pub download_path: Option<PathBuf>,
     /// Answer every JavaScript dialog at once (confirm and prompt dismissed) instead of leaving
@@ -65,7 +67,8 @@ pub struct LaunchOptions {
     pub viewport: Option<(u32, u32)>,
     /// Accept every certificate error for the session (`--ignore-certificate-errors`).
     pub ignore_https_errors: bool,
-    /// A PEM file of CA certificates trusted for this session only (a per-session NSS database).
+    /// A PEM file of CA certificates trusted for this session only (a per-session NSS database);
+    /// when attaching, the certificates the `https://`/`wss://` endpoint is checked against.
     pub ca_cert: Option<PathBuf>,
     /// A persistent profile directory (kept on close) instead of a temporary one.
     pub profile: Option<PathBuf>,
@@ -95,6 +98,7 @@ impl Default for LaunchOptions {
             window_size: None,
             startup_timeout: Duration::from_secs(30),
             attach: None,
+            cdp_headers: None,
             download_path: None,
             auto_dialogs: false,
             user_agent: None,
@@ -514,95 +518,4 @@ async fn remove_profile(dir: &Path) {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// Resolves a `ws://` URL, an `http://host:port` or a bare port to a browser WebSocket URL.
-pub async fn resolve_cdp_url(url: Option<&str>, port: Option<u16>) -> Result<String> {
-    let http = match (url, port) {
-        (Some(u), _) if u.starts_with("ws://") || u.starts_with("wss://") => {
-            return Ok(u.to_string());
-        }
-        (Some(u), _) if u.starts_with("http://") => u.trim_end_matches('/').to_string(),
-        (Some(u), _) => {
-            return Err(EngineError::invalid(format!(
-                "invalid parameter `cdpUrl`: `{u}` is neither a ws:// URL nor an http://host:port URL"
-            )));
-        }
-        (None, Some(p)) => format!("http://127.0.0.1:{p}"),
-        (None, None) => return Err(EngineError::invalid("attach needs `cdpUrl` or `cdpPort`")),
-    };
-    let body = http_get(&format!("{http}/json/version")).await?;
-    let value: serde_json::Value = serde_json::from_str(&body).map_err(|e| {
-        EngineError::new(
-            ErrorCode::BrowserClosed,
-            format!("{http}/json/version did not return JSON: {e}"),
-        )
-    })?;
-    value
-        .get("webSocketDebuggerUrl")
-        .and_then(|v| v.as_str())
-        .map(str::to_string)
-        .ok_or_else(|| {
-            EngineError::new(
-                ErrorCode::BrowserClosed,
-                format!("{http}/json/version has no webSocketDebuggerUrl"),
-            )
-        })
-}
-
-/// A minimal HTTP/1.1 GET over TCP for `/json/version` (no TLS; DevTools endpoints are plain HTTP).
-async fn http_get(url: &str) -> Result<String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let rest = url.strip_prefix("http://").unwrap_or(url);
-    let (host, path) = rest
-        .split_once('/')
-        .map(|(h, p)| (h, format!("/{p}")))
-        .unwrap_or((rest, "/".into()));
-    let closed =
-        |e: String| EngineError::new(ErrorCode::BrowserClosed, format!("cannot reach {url}: {e}"));
-    let mut stream = tokio::time::timeout(
-        Duration::from_secs(10),
-        tokio::net::TcpStream::connect(host),
-    )
-    .await
-    .map_err(|_| closed("connect timed out".into()))?
-    .map_err(|e| closed(e.to_string()))?;
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
-    stream
-        .write_all(req.as_bytes())
-        .await
-        .map_err(|e| closed(e.to_string()))?;
-    // Read until the headers end and the body's Content-Length is in (the server may keep the connection open).
-    let read = async {
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 4096];
-        loop {
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                return Ok::<_, std::io::Error>(buf);
-            }
-            buf.extend_from_slice(&chunk[..n]);
-            let text = String::from_utf8_lossy(&buf);
-            if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                let len = head.lines().find_map(|l| {
-                    let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length")
-                        .then(|| v.trim().parse::<usize>().ok())?
-                });
-                if len.is_some_and(|len| body.len() >= len) {
-                    return Ok(buf);
-                }
-            }
-        }
-    };
-    let buf = tokio::time::timeout(Duration::from_secs(10), read)
-        .await
-        .map_err(|_| closed("read timed out".into()))?
-        .map_err(|e| closed(e.to_string()))?;
-    let text = String::from_utf8_lossy(&buf);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    if !head.starts_with("HTTP/1.1 200") && !head.starts_with("HTTP/1.0 200") {
-        return Err(closed(head.lines().next().unwrap_or("").to_string()));
-    }
-    Ok(body.to_string())
 }

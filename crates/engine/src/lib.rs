@@ -42,6 +42,7 @@ mod reach;
 mod read;
 mod reading;
 pub mod refs;
+pub mod remote;
 pub mod safety;
 mod secrets;
 pub mod session;

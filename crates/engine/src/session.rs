@@ -64,6 +64,9 @@ pub struct Engine {
     pub(crate) restore: crate::state::restore::Restore,
     closed: bool,
     tracer: crate::trace::Tracer,
+    /// Why the connection to an attached browser was lost: the session does not reconnect by
+    /// itself (a grid may give a new connection another browser); `launch` attaches anew.
+    pub(crate) lost_attach: Option<String>,
 }
 
 impl Engine {
@@ -97,6 +100,7 @@ impl Engine {
             safety,
             closed: false,
             tracer: Default::default(),
+            lost_attach: None,
         }
     }
 
@@ -326,6 +330,13 @@ impl Engine {
         if self.browser.as_ref().is_some_and(Browser::is_closed)
             && let Some(b) = self.browser.take()
         {
+            if b.launched.is_none() {
+                self.lost_attach = Some(format!(
+                    "the connection to the attached browser at {} was lost ({}); this session does not reconnect by itself, as a grid may give a new connection another browser (the tabs and state would be gone): run `close` and start the session again",
+                    b.ws_url,
+                    b.cdp.connection().close_reason()
+                ));
+            }
             b.close().await;
         }
     }

@@ -14,6 +14,14 @@ use crate::error::{EngineError, Result};
 /// The certificates of a CA file: each PEM block's text.
 pub(crate) struct CaCerts {
     pems: Vec<String>,
+    ders: Vec<Vec<u8>>,
+}
+
+impl CaCerts {
+    /// The certificates in DER form (for rustls: the attach endpoint's trust).
+    pub(crate) fn ders(self) -> Vec<Vec<u8>> {
+        self.ders
+    }
 }
 
 /// Largest CA file read, in bytes.
@@ -46,6 +54,7 @@ pub(crate) fn read_ca_file(path: &Path) -> Result<CaCerts> {
     const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
     const END: &str = "-----END CERTIFICATE-----";
     let mut pems = Vec::new();
+    let mut ders = Vec::new();
     let mut rest = text.as_str();
     while let Some(start) = rest.find(BEGIN) {
         let body = &rest[start + BEGIN.len()..];
@@ -68,12 +77,13 @@ pub(crate) fn read_ca_file(path: &Path) -> Result<CaCerts> {
             ));
         }
         pems.push(format!("{BEGIN}\n{}\n{END}\n", &body[..end].trim()));
+        ders.push(der);
         rest = &body[end + END.len()..];
     }
     if pems.is_empty() {
         return Err(bad_file(path, "no certificate in it"));
     }
-    Ok(CaCerts { pems })
+    Ok(CaCerts { pems, ders })
 }
 
 /// Makes `<scratch>/home/.pki/nssdb` trust every certificate of `certs` as a CA for TLS

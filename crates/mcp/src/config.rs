@@ -29,7 +29,7 @@ pub fn text(command: &str) -> String {
          ## Options (after `mcp`)\n\
          --caps history,vision more tools (`all`: every group)\n\
          --session NAME        share the CLI session NAME (watch it with `{command} --session NAME snapshot`)\n\
-         --headed, --executable-path PATH, --cdp URL|PORT, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
+         --headed, --executable-path PATH, --cdp URL|PORT, --cdp-headers JSON, --ca-cert PEM, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
         servers = pretty(&servers),
         vscode = pretty(&vscode),
         http = pretty(&http),

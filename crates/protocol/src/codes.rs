@@ -131,6 +131,12 @@ error_codes! {
     WebmcpInvocationNotFound => "webmcp_invocation_not_found",
     /// `webmcp cancel` named an invocation that already finished (its status says how); nothing was canceled.
     WebmcpInvocationFinished => "webmcp_invocation_finished",
+    /// Attaching to `--cdp`/`cdpUrl` failed before a browser answered: the endpoint refused the connection, its TLS certificate is not trusted (give `--ca-cert` for a private CA), or discovery (`/json/version`) answered an HTTP error, not JSON, or no `webSocketDebuggerUrl`; the message names the step. Nothing was launched locally.
+    CdpConnectFailed => "cdp_connect_failed",
+    /// The attach endpoint refused the credentials (HTTP 401 or 403 on discovery or on the WebSocket upgrade): check the token in the URL's query string or `--cdp-headers` (their values are never shown). Nothing was launched locally.
+    CdpUnauthorized => "cdp_unauthorized",
+    /// `get cdp-url` (and the Python SDK's `browser.cdp`) in a session attached to an endpoint with credentials or TLS (a grid): the daemon holds the only connection, as a second one may get another browser, and never hands out the endpoint's credentials.
+    CdpUrlPrivate => "cdp_url_private",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

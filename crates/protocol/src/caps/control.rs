@@ -10,8 +10,8 @@ use crate::validate::{Validate, invalid};
 pub const MAX_WINDOW_SIDE: u32 = 16_384;
 
 /// What a `cdpUrl` starts with: `ws://` or `wss://` (the browser's WebSocket), or `http://`
-/// (its DevTools HTTP endpoint, asked for `/json/version`).
-pub const CDP_URL_PATTERN: &str = "^(wss?|http)://";
+/// or `https://` (its DevTools HTTP endpoint, asked for `/json/version`).
+pub const CDP_URL_PATTERN: &str = "^(wss?|https?)://";
 
 /// Parameters of `launch`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -31,12 +31,19 @@ pub struct LaunchParams {
     /// Window height in pixels (with `windowWidth`).
     #[schemars(range(min = 1, max = MAX_WINDOW_SIDE))]
     pub window_height: Option<u32>,
-    /// Attach to a running browser by `ws://` URL or `http://host:port` instead of launching.
+    /// Attach to a running browser by `ws://`/`wss://` URL or `http(s)://host:port` (asked for
+    /// `/json/version`; its query string, such as `?token=`, is kept) instead of launching.
     #[schemars(regex(pattern = CDP_URL_PATTERN))]
     pub cdp_url: Option<String>,
     /// Attach to a running browser on 127.0.0.1 at this DevTools port.
     #[schemars(range(min = 1))]
     pub cdp_port: Option<u16>,
+    /// Extra HTTP headers sent to the attach endpoint, on discovery (`/json/version`) and on the
+    /// WebSocket upgrade, such as `{"Authorization": "Bearer TOKEN"}` (with `cdpUrl` or
+    /// `cdpPort`; values are never shown in errors, status or logs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, String>>")]
+    pub cdp_headers: Option<crate::CdpHeaders>,
     /// The directory downloads are saved in (absolute; created if missing; default a
     /// per-session directory under `$TMPDIR`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -64,7 +71,8 @@ pub struct LaunchParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ignore_https_errors: Option<bool>,
     /// A PEM file of CA certificates the session's browser trusts (absolute path; only this
-    /// session, never the machine's trust store).
+    /// session, never the machine's trust store). With `cdpUrl`: the certificates the
+    /// `https://`/`wss://` attach endpoint is checked against, instead of the built-in roots.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub ca_cert: Option<String>,
@@ -183,14 +191,27 @@ impl Validate for LaunchParams {
             return invalid("cdpPort", "0; use a DevTools port from 1 to 65535");
         }
         if let Some(url) = &self.cdp_url
-            && !["ws://", "wss://", "http://"]
+            && !["ws://", "wss://", "http://", "https://"]
                 .iter()
                 .any(|scheme| url.starts_with(scheme))
         {
             return invalid(
                 "cdpUrl",
-                format!("{url:?}; give a ws://, wss:// or http://host:port URL"),
+                format!(
+                    "{:?} has an unsupported scheme; give a ws://, wss://, http:// or https:// URL",
+                    crate::redact_url(url)
+                ),
             );
+        }
+        if let Some(h) = &self.cdp_headers {
+            if self.cdp_url.is_none() && self.cdp_port.is_none() {
+                return Err(
+                    "`cdpHeaders` go with `cdpUrl` or `cdpPort`: they are sent to the attach endpoint only"
+                        .into(),
+                );
+            }
+            h.check()
+                .map_err(|e| format!("invalid parameter `cdpHeaders`: {e}"))?;
         }
         if self.executable_path.as_deref() == Some("") {
             return invalid(
@@ -211,14 +232,13 @@ impl Validate for LaunchParams {
         if (self.cdp_url.is_some() || self.cdp_port.is_some())
             && let Some(field) = [
                 ("ignoreHttpsErrors", self.ignore_https_errors == Some(true)),
-                ("caCert", self.ca_cert.is_some()),
                 ("profile", self.profile.is_some()),
             ]
             .iter()
             .find_map(|(f, set)| set.then_some(*f))
         {
             return Err(format!(
-                "`{field}` applies only to a browser this session launches, not to one it attaches to (`cdpUrl`/`cdpPort`)"
+                "`{field}` applies only to a browser this session launches, not to one it attaches to (`cdpUrl`/`cdpPort`; the attach endpoint's certificate is always checked: give `caCert` to trust a private CA)"
             ));
         }
         if let Some(d) = &self.download_path

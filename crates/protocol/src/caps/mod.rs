@@ -23,6 +23,7 @@ pub mod nav;
 pub mod network;
 pub mod read;
 pub mod reading;
+pub mod remote;
 pub mod restore;
 pub mod safety;
 pub mod session_id;
