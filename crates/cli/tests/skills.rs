@@ -168,11 +168,12 @@ fn run_skill(name: &str, server: &Server) -> usize {
                         "skill {name}: a bash block shows something that is not an agentbrowser command: {line}"
                     );
                     // The skills' allowed domain `example.com` is the local server's host here.
-                    let line = &if line.contains("--allowed-domains ") {
+                    let local = if line.contains("--allowed-domains ") {
                         line.replace("example.com", "127.0.0.1")
                     } else {
                         line.to_string()
                     };
+                    let line = local.as_str();
                     let (command, expected) = match line.split_once(" # error: ") {
                         Some((c, code)) => (c, Some(code.trim())),
                         None => (line, None),
