@@ -7,6 +7,7 @@ what the server sees is on the page."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import os
@@ -26,6 +27,7 @@ from agentbrowser import (
     StateDecryptError,
     StateListing,
 )
+from playwright.sync_api import Browser as PwBrowser
 from playwright.sync_api import sync_playwright
 
 from test_e2e_tls_profile import _make_pki
@@ -86,6 +88,17 @@ def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "state"
     monkeypatch.setenv("AGENTBROWSER_STATE_DIR", str(d))
     return d
+
+
+@contextlib.contextmanager
+def _playwright() -> Iterator[PwBrowser]:
+    """Playwright's Chromium (/usr/bin/chromium: no browser download)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def _launch(tag: str) -> Browser:
@@ -192,24 +205,20 @@ def test_state_files_move_both_ways_with_playwright(port: int, tmp_path: Path) -
         b.page.storage.set("from", "agentbrowser")
         b.state.save(ours)
     theirs = tmp_path / "theirs.json"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        try:
-            ctx = browser.new_context(storage_state=str(ours))
-            page = ctx.new_page()
-            page.goto(f"{ip}/echo")
-            assert "sid=s3cret" in page.text_content("#c")
-            assert page.evaluate("localStorage.getItem('from')") == "agentbrowser"
-            ctx.close()
-            ctx = browser.new_context()
-            page = ctx.new_page()
-            page.goto(f"http://localhost:{port}/echo")
-            ctx.add_cookies([{"name": "pw", "value": "yes", "url": f"http://localhost:{port}/", "httpOnly": True}])
-            page.evaluate("localStorage.setItem('from', 'playwright')")
-            ctx.storage_state(path=str(theirs))
-            ctx.close()
-        finally:
-            browser.close()
+    with _playwright() as browser:
+        ctx = browser.new_context(storage_state=str(ours))
+        page = ctx.new_page()
+        page.goto(f"{ip}/echo")
+        assert "sid=s3cret" in page.text_content("#c")
+        assert page.evaluate("localStorage.getItem('from')") == "agentbrowser"
+        ctx.close()
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(f"http://localhost:{port}/echo")
+        ctx.add_cookies([{"name": "pw", "value": "yes", "url": f"http://localhost:{port}/", "httpOnly": True}])
+        page.evaluate("localStorage.setItem('from', 'playwright')")
+        ctx.storage_state(path=str(theirs))
+        ctx.close()
     with _launch("pw2") as b2:
         loaded = b2.state.load(theirs)
         assert loaded["origins"] == [f"http://localhost:{port}"]
@@ -245,25 +254,21 @@ def test_indexed_db_moves_both_ways_with_playwright(port: int, tmp_path: Path) -
     doc = json.loads(ours.read_text())
     assert doc["origins"][0]["indexedDB"][0]["name"] == "shop"
     theirs = tmp_path / "theirs-idb.json"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        try:
-            # Ours into Playwright: the page reads every record back.
-            ctx = browser.new_context(storage_state=str(ours))
-            page = ctx.new_page()
-            page.goto(f"{ip}/idb")
-            assert _idb(page.evaluate("read()")) == IDB_WRITTEN
-            assert page.evaluate("addOrder()") == 3
-            ctx.close()
-            # Playwright's (indexed_db=True) into ours, from a fresh context on localhost.
-            ctx = browser.new_context()
-            page = ctx.new_page()
-            page.goto(f"http://localhost:{port}/idb")
-            assert page.evaluate("write()") == "written"
-            ctx.storage_state(path=str(theirs), indexed_db=True)
-            ctx.close()
-        finally:
-            browser.close()
+    with _playwright() as browser:
+        # Ours into Playwright: the page reads every record back.
+        ctx = browser.new_context(storage_state=str(ours))
+        page = ctx.new_page()
+        page.goto(f"{ip}/idb")
+        assert _idb(page.evaluate("read()")) == IDB_WRITTEN
+        assert page.evaluate("addOrder()") == 3
+        ctx.close()
+        # Playwright's (indexed_db=True) into ours, from a fresh context on localhost.
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(f"http://localhost:{port}/idb")
+        assert page.evaluate("write()") == "written"
+        ctx.storage_state(path=str(theirs), indexed_db=True)
+        ctx.close()
     assert "indexedDB" in json.loads(theirs.read_text())["origins"][0]
     with _launch("idb2") as b2:
         loaded = b2.state.load(theirs)

@@ -103,6 +103,25 @@ impl Restored {
     fn close(&self) -> Value {
         self.ok(&["close"])["data"].clone()
     }
+
+    /// Asserts the restore failed to decrypt `file`, then closes: `auto` kept the file as
+    /// `sealed`.
+    fn decrypt_failed_and_kept(&self, file: &Path, sealed: &[u8]) {
+        let s = self.status();
+        assert_eq!(s["restoreStatus"], "load_failed", "{s}");
+        assert!(
+            s["restoreStatusDetail"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("state_decrypt_failed"),
+            "{s}"
+        );
+        let closed = self.close();
+        assert_eq!(closed["restoreStatus"], "load_failed");
+        assert_eq!(closed["saveStatus"], "skipped_restore_failed", "{closed}");
+        assert_eq!(closed["saveError"], Value::Null);
+        assert_eq!(std::fs::read(file).unwrap(), sealed, "the file changed");
+    }
 }
 
 fn state_file(dir: &Path, key: &str) -> PathBuf {
@@ -256,20 +275,7 @@ fn an_encrypted_restore_loads_with_its_key_and_a_wrong_key_keeps_the_file() {
         "no warning: {opened}"
     );
     assert_eq!(b.text(), "please log in");
-    let s = b.status();
-    assert_eq!(s["restoreStatus"], "load_failed", "{s}");
-    assert!(
-        s["restoreStatusDetail"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("state_decrypt_failed"),
-        "{s}"
-    );
-    let closed = b.close();
-    assert_eq!(closed["restoreStatus"], "load_failed");
-    assert_eq!(closed["saveStatus"], "skipped_restore_failed", "{closed}");
-    assert_eq!(closed["saveError"], Value::Null);
-    assert_eq!(std::fs::read(&file).unwrap(), sealed, "the file changed");
+    b.decrypt_failed_and_kept(&file, &sealed);
 
     // The right key still opens it.
     let c = Restored::new(
@@ -582,17 +588,7 @@ fn a_restore_key_file_encrypts_the_state_and_bad_key_files_are_refused() {
     let wrong = format!("--restore-key-file={other}");
     let d = Restored::new("rs-kf-d", &sd, &[], &["--restore=kf", &wrong]);
     d.ok(&["open", &server.url("/idb")]);
-    let s = d.status();
-    assert_eq!(s["restoreStatus"], "load_failed", "{s}");
-    assert!(
-        s["restoreStatusDetail"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("state_decrypt_failed"),
-        "{s}"
-    );
-    assert_eq!(d.close()["saveStatus"], "skipped_restore_failed");
-    assert_eq!(std::fs::read(&file).unwrap(), sealed, "the file changed");
+    d.decrypt_failed_and_kept(&file, &sealed);
 }
 
 /// One JSON-RPC line to the MCP server, and the answer of `id` (notifications skipped).
