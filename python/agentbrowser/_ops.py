@@ -472,12 +472,18 @@ def storage_change(action: str, area: str, key: str | None = None, value: str | 
     return w.StorageChanged.decode(data).length
 
 
-def state_save(path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None) -> Op[Path]:
+def state_save(
+    path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None, indexed_db: bool = True
+) -> Op[Path]:
     """Save the session's state; answers the file written."""
     params: dict[str, Any] = {}
     if path is not None:
         params["path"] = _state_path("state.save()", path)
     _key_file(params, key_file)
+    if not isinstance(indexed_db, bool):
+        raise TypeError(f"state.save() indexed_db must be a bool, got {type(indexed_db).__name__}")
+    if not indexed_db:
+        params["indexedDb"] = False
     data = yield Call("state_save", params)
     return Path(w.decode_result("state_save", data).path)
 

@@ -1384,9 +1384,15 @@ class StateSaved:
     cookies: int
     """How many cookies it holds."""
     origins: tuple[str, ...]
-    """The origins whose localStorage it holds."""
+    """The origins whose localStorage or IndexedDB it holds."""
     skipped_origins: tuple[SkippedOrigin, ...]
     """Origins the session visited whose storage could not be read."""
+    indexed_db: tuple[IndexedDbSummary, ...]
+    """The IndexedDB databases it holds (none when `indexedDb` was false)."""
+    indexed_db_notes: tuple[str, ...]
+    """What of IndexedDB was left out, and why (values a file cannot carry, the size limit, a database that could not be
+    read).
+    """
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateSaved:
@@ -1399,6 +1405,8 @@ class StateSaved:
             cookies=o.req("cookies", _INT_0_TO_ANY),
             origins=o.req("origins", _d.array(_d.string)),
             skipped_origins=o.req("skippedOrigins", _d.array(SkippedOrigin.decode)),
+            indexed_db=o.req("indexedDb", _d.array(IndexedDbSummary.decode)),
+            indexed_db_notes=o.req("indexedDbNotes", _d.array(_d.string)),
         )
 
 
@@ -1419,6 +1427,34 @@ class SkippedOrigin:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexedDbSummary:
+    """An IndexedDB database a state file holds."""
+
+    origin: str
+    """Its origin."""
+    name: str
+    """Its name."""
+    version: int
+    """Its version."""
+    stores: int
+    """How many object stores it has."""
+    records: int
+    """How many records its stores hold (in the file)."""
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> IndexedDbSummary:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as IndexedDbSummary."""
+        o = _d.Fields("IndexedDbSummary", raw, path)
+        return cls(
+            origin=o.req("origin", _d.string),
+            name=o.req("name", _d.string),
+            version=o.req("version", _INT_0_TO_ANY),
+            stores=o.req("stores", _INT_0_TO_ANY),
+            records=o.req("records", _INT_0_TO_ANY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class StateLoaded:
     """Result of `state_load`."""
 
@@ -1429,9 +1465,13 @@ class StateLoaded:
     cookies: int
     """How many cookies were set."""
     origins: tuple[str, ...]
-    """The origins whose localStorage was written."""
+    """The origins whose localStorage or IndexedDB was written."""
     skipped_origins: tuple[SkippedOrigin, ...]
-    """Origins whose localStorage could not be written."""
+    """Origins whose storage could not be written."""
+    indexed_db: tuple[IndexedDbSummary, ...]
+    """The IndexedDB databases written (each replaced the database of its name)."""
+    indexed_db_notes: tuple[str, ...]
+    """IndexedDB databases that could not be written, and why."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateLoaded:
@@ -1443,6 +1483,8 @@ class StateLoaded:
             cookies=o.req("cookies", _INT_0_TO_ANY),
             origins=o.req("origins", _d.array(_d.string)),
             skipped_origins=o.req("skippedOrigins", _d.array(SkippedOrigin.decode)),
+            indexed_db=o.req("indexedDb", _d.array(IndexedDbSummary.decode)),
+            indexed_db_notes=o.req("indexedDbNotes", _d.array(_d.string)),
         )
 
 
@@ -1510,6 +1552,8 @@ class StateShowOutput:
     """Its cookies, without values."""
     origins: tuple[OriginSummary, ...]
     """Its origins with their localStorage keys."""
+    indexed_db: tuple[IndexedDbSummary, ...]
+    """Its IndexedDB databases."""
     state: Any
     """The whole document (Playwright's storageState shape, values included); null when it is over 1 MB (then `truncated`).
     """
@@ -1526,6 +1570,7 @@ class StateShowOutput:
             size=o.req("size", _INT_0_TO_ANY),
             cookies=o.req("cookies", _d.array(CookieName.decode)),
             origins=o.req("origins", _d.array(OriginSummary.decode)),
+            indexed_db=o.req("indexedDb", _d.array(IndexedDbSummary.decode)),
             state=o.opt("state", _d.anything),
             truncated=o.req("truncated", _d.boolean),
         )

@@ -1346,15 +1346,22 @@ class Auth:
 
 
 class State:
-    """State files (cookies + localStorage in Playwright's storageState shape). A ``Path`` or
+    """State files (cookies, localStorage, IndexedDB in Playwright's storageState shape). A ``Path`` or
     a string with ``/`` is a file; a plain string is a name in the state directory."""
 
     def __init__(self, browser: Browser) -> None:
         self._b = browser
 
-    def save(self, path: str | os.PathLike[str] | None = None, *, key_file: str | os.PathLike[str] | None = None) -> Path:
-        """Save cookies and the localStorage of every origin visited; answers the file written."""
-        return self._b._drive(_ops.state_save(path, key_file))
+    def save(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+        indexed_db: bool = True,
+    ) -> Path:
+        """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
+        origin visited; answers the file written."""
+        return self._b._drive(_ops.state_save(path, key_file, indexed_db))
 
     def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """Load a state file (ours or Playwright's); answers what was loaded."""

@@ -1,7 +1,8 @@
 """Restore and autosave of a session's state (``SessionOptions(restore=RestoreOptions(...))``).
 
-The session's state file ``<state dir>/<key>.json`` (cookies and localStorage, encrypted with
-``AGENTBROWSER_ENCRYPTION_KEY`` when it is set) is loaded when the session's browser starts,
+The session's state file ``<state dir>/<key>.json`` (cookies, localStorage and IndexedDB,
+encrypted with the key of ``key_file``, else ``AGENTBROWSER_ENCRYPTION_KEY``, else the file
+``AGENTBROWSER_ENCRYPTION_KEY_FILE`` names, when one is given) is loaded when the session's browser starts,
 before its first navigation, and saved on close, when the daemon is terminated, on idle exit
 and every ``autosave_interval_ms``.  ``close()`` returns the outcome as a
 :class:`~agentbrowser.CloseResult` and raises :class:`~agentbrowser.RestoreSaveError` after
@@ -10,8 +11,10 @@ cleanup when saving failed.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import RestoreSaveError
 from .models.session import CloseResult
@@ -46,7 +49,8 @@ class RestoreOptions:
     between autosaves (0: on close only); ``check_url`` (a URL glob), ``check_text`` (text on
     the page) and ``check_fn`` (a JavaScript function returning a truthy value) decide, after
     the first navigation, whether a restored session is still valid (``loaded``) or not
-    (``loaded_but_invalid``).
+    (``loaded_but_invalid``); ``key_file`` is a file holding the encryption key (64 hex
+    characters; made absolute here; a file that holds no key fails the session's start).
 
     Wrong types raise TypeError, bad values ValueError; both name the field.
     """
@@ -57,6 +61,7 @@ class RestoreOptions:
     check_url: str | None = None
     check_text: str | None = None
     check_fn: str | None = None
+    key_file: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         if self.key is not None:
@@ -78,6 +83,13 @@ class RestoreOptions:
         _check_text("RestoreOptions.check_url", self.check_url)
         _check_text("RestoreOptions.check_text", self.check_text)
         _check_text("RestoreOptions.check_fn", self.check_fn)
+        if self.key_file is not None:
+            if not isinstance(self.key_file, (str, os.PathLike)):
+                raise TypeError(
+                    f"RestoreOptions.key_file must be a str, a path or None, got {type(self.key_file).__name__}"
+                )
+            if not os.fspath(self.key_file):
+                raise ValueError("RestoreOptions.key_file must not be empty")
 
 
 def restore_argv(restore: RestoreOptions | None) -> list[str]:
@@ -93,6 +105,8 @@ def restore_argv(restore: RestoreOptions | None) -> list[str]:
     ):
         if value is not None:
             argv.append(f"{flag}={value}")
+    if restore.key_file is not None:
+        argv.append(f"--restore-key-file={Path(os.fspath(restore.key_file)).expanduser().absolute()}")
     return argv
 
 

@@ -157,3 +157,53 @@ def test_restore_options_are_checked_when_built() -> None:
         RestoreOptions("k", check_text=" ")
     with pytest.raises(TypeError, match="SessionOptions.restore"):
         SessionOptions(restore="k")  # type: ignore[arg-type]
+
+
+def test_a_restore_key_file_encrypts_and_bad_key_files_fail_the_start(
+    site: str, state_dir: Path, tmp_path: Path
+) -> None:
+    key = tmp_path / "restore.key"
+    key.write_text("7e" * 32 + "\n")
+    opts = SessionOptions(restore=RestoreOptions("sealed", key_file=key, autosave_interval_ms=0))
+    with Browser(opts) as b:
+        b.page.open(f"{site}/login")
+        b.page.storage.set("who", "frank")
+    assert (state_dir / "sealed.json").read_bytes().startswith(b"AGBSTATE")
+    with Browser(opts) as b2:
+        b2.page.open(f"{site}/account")
+        assert b2.status().restore_status == "loaded"
+        assert b2.page.storage.get("who") == "frank"
+    # Another key in the file: load_failed (state_decrypt_failed), the file kept.
+    other = tmp_path / "other.key"
+    other.write_text("11" * 32)
+    with Browser(SessionOptions(restore=RestoreOptions("sealed", key_file=other))) as b3:
+        b3.page.open(f"{site}/account")
+        status = b3.status()
+        assert status.restore_status == "load_failed"
+        assert (status.restore_status_detail or "").startswith("state_decrypt_failed")
+    # A file that holds no key fails the session's start, naming the option and the fault.
+    short = tmp_path / "short.key"
+    short.write_text("abc")
+    with pytest.raises(Exception, match="restore-key-file.*it has 3 characters"):
+        with Browser(SessionOptions(restore=RestoreOptions("sealed", key_file=short))) as b4:
+            b4.page.open(f"{site}/account")
+    with pytest.raises(TypeError, match="key_file"):
+        RestoreOptions("k", key_file=3)  # type: ignore[arg-type]
+
+
+def test_async_restore_with_a_key_file(site: str, state_dir: Path, tmp_path: Path) -> None:
+    key = tmp_path / "aio.key"
+    key.write_text("3c" * 32)
+    opts = SessionOptions(restore=RestoreOptions("aio-sealed", key_file=key, autosave_interval_ms=0))
+
+    async def run() -> None:
+        b = AsyncBrowser(opts)
+        await b.page.open(f"{site}/login")
+        assert (await b.close()).save_status == "saved"
+        async with AsyncBrowser(opts) as b2:
+            await b2.page.open(f"{site}/account")
+            assert (await b2.status()).restore_status == "loaded"
+            assert "sid=s3cret" in await b2.page.evaluate("document.getElementById('c').textContent")
+
+    asyncio.run(run())
+    assert (state_dir / "aio-sealed.json").read_bytes().startswith(b"AGBSTATE")

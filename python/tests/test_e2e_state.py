@@ -7,9 +7,11 @@ what the server sees is on the page."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import os
+import ssl
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,7 +27,14 @@ from agentbrowser import (
     StateDecryptError,
     StateListing,
 )
+from playwright.sync_api import Browser as PwBrowser
 from playwright.sync_api import sync_playwright
+
+from test_e2e_tls_profile import _make_pki
+
+
+#: The IndexedDB test page shared with the Rust state tests: write(), read(), addOrder().
+IDB_PAGE = (Path(__file__).resolve().parents[2] / "crates/cli/tests/fixtures/state/indexeddb.html").read_bytes()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -33,8 +42,10 @@ class _Handler(BaseHTTPRequestHandler):
         cookies = []
         if self.path.startswith("/login"):
             cookies = ["sid=s3cret; Path=/; HttpOnly; SameSite=Strict"]
+        elif self.path.startswith("/secure"):
+            cookies = ["sec=1; Path=/; Secure; HttpOnly; SameSite=None", "lax=2; Path=/; Secure; SameSite=Lax"]
         body = "<title>t</title><p id=c>" + html.escape(self.headers.get("Cookie", "")) + "</p>"
-        data = body.encode()
+        data = IDB_PAGE if self.path.startswith("/idb") else body.encode()
         self.send_response(200)
         for c in cookies:
             self.send_header("Set-Cookie", c)
@@ -57,11 +68,37 @@ def port(agentbrowser_bin: Path) -> Iterator[int]:
     httpd.server_close()
 
 
+@pytest.fixture(scope="module")
+def https_site(agentbrowser_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The same site over HTTPS on 127.0.0.1 (a certificate of the test's own CA): its URL and the CA."""
+    ca, cert, key = _make_pki(tmp_path_factory.mktemp("state-pki"))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.daemon_threads = True
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"https://127.0.0.1:{httpd.server_address[1]}", ca
+    httpd.shutdown()
+    httpd.server_close()
+
+
 @pytest.fixture()
 def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "state"
     monkeypatch.setenv("AGENTBROWSER_STATE_DIR", str(d))
     return d
+
+
+@contextlib.contextmanager
+def _playwright() -> Iterator[PwBrowser]:
+    """Playwright's Chromium (/usr/bin/chromium: no browser download)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def _launch(tag: str) -> Browser:
@@ -168,24 +205,20 @@ def test_state_files_move_both_ways_with_playwright(port: int, tmp_path: Path) -
         b.page.storage.set("from", "agentbrowser")
         b.state.save(ours)
     theirs = tmp_path / "theirs.json"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        try:
-            ctx = browser.new_context(storage_state=str(ours))
-            page = ctx.new_page()
-            page.goto(f"{ip}/echo")
-            assert "sid=s3cret" in page.text_content("#c")
-            assert page.evaluate("localStorage.getItem('from')") == "agentbrowser"
-            ctx.close()
-            ctx = browser.new_context()
-            page = ctx.new_page()
-            page.goto(f"http://localhost:{port}/echo")
-            ctx.add_cookies([{"name": "pw", "value": "yes", "url": f"http://localhost:{port}/", "httpOnly": True}])
-            page.evaluate("localStorage.setItem('from', 'playwright')")
-            ctx.storage_state(path=str(theirs))
-            ctx.close()
-        finally:
-            browser.close()
+    with _playwright() as browser:
+        ctx = browser.new_context(storage_state=str(ours))
+        page = ctx.new_page()
+        page.goto(f"{ip}/echo")
+        assert "sid=s3cret" in page.text_content("#c")
+        assert page.evaluate("localStorage.getItem('from')") == "agentbrowser"
+        ctx.close()
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(f"http://localhost:{port}/echo")
+        ctx.add_cookies([{"name": "pw", "value": "yes", "url": f"http://localhost:{port}/", "httpOnly": True}])
+        page.evaluate("localStorage.setItem('from', 'playwright')")
+        ctx.storage_state(path=str(theirs))
+        ctx.close()
     with _launch("pw2") as b2:
         loaded = b2.state.load(theirs)
         assert loaded["origins"] == [f"http://localhost:{port}"]
@@ -194,3 +227,98 @@ def test_state_files_move_both_ways_with_playwright(port: int, tmp_path: Path) -
         assert b2.page.storage.get("from") == "playwright"
         (pw,) = b2.cookies.get()
         assert pw.http_only
+
+
+def _idb(read: object) -> dict[str, object]:
+    assert isinstance(read, str)
+    out = json.loads(read)
+    assert isinstance(out, dict)
+    return out
+
+
+#: What the IndexedDB page reads back after ``write()``.
+IDB_WRITTEN = {
+    "version": 3, "stores": ["misc", "orders"], "count": 2, "date": "2024-01-02T03:04:05.000Z",
+    "item": {"name": "pen", "qty": 2}, "bytes": [1, 2, 255], "bySku": "plain", "byTag": ["a1", "b2"],
+    "unique": True, "multiEntry": True, "map": [["k", 1]], "epoch": "at epoch", "nothing": None, "misc": 3,
+}
+
+
+def test_indexed_db_moves_both_ways_with_playwright(port: int, tmp_path: Path) -> None:
+    ip = f"http://127.0.0.1:{port}"
+    ours = tmp_path / "ours-idb.json"
+    with _launch("idb") as b:
+        b.page.open(f"{ip}/idb")
+        assert b.page.evaluate("write()") == "written"
+        b.state.save(ours)
+    doc = json.loads(ours.read_text())
+    assert doc["origins"][0]["indexedDB"][0]["name"] == "shop"
+    theirs = tmp_path / "theirs-idb.json"
+    with _playwright() as browser:
+        # Ours into Playwright: the page reads every record back.
+        ctx = browser.new_context(storage_state=str(ours))
+        page = ctx.new_page()
+        page.goto(f"{ip}/idb")
+        assert _idb(page.evaluate("read()")) == IDB_WRITTEN
+        assert page.evaluate("addOrder()") == 3
+        ctx.close()
+        # Playwright's (indexed_db=True) into ours, from a fresh context on localhost.
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(f"http://localhost:{port}/idb")
+        assert page.evaluate("write()") == "written"
+        ctx.storage_state(path=str(theirs), indexed_db=True)
+        ctx.close()
+    assert "indexedDB" in json.loads(theirs.read_text())["origins"][0]
+    with _launch("idb2") as b2:
+        loaded = b2.state.load(theirs)
+        assert [(d["origin"], d["name"], d["records"]) for d in loaded["indexedDb"]] == [
+            (f"http://localhost:{port}", "shop", 5)
+        ]
+        b2.page.open(f"http://localhost:{port}/idb")
+        assert _idb(b2.page.evaluate("read()")) == IDB_WRITTEN
+        # Encrypted files carry it too; indexed_db=False leaves it out.
+        key = tmp_path / "idb.key"
+        key.write_text("5a" * 32)
+        sealed = b2.state.save(tmp_path / "sealed.json", key_file=key)
+        assert sealed.read_bytes().startswith(b"AGBSTATE")
+        plain = b2.state.save(tmp_path / "plain.json", indexed_db=False)
+        assert "indexedDB" not in plain.read_text()
+        with pytest.raises(TypeError, match="indexed_db"):
+            b2.state.save(tmp_path / "x.json", indexed_db="no")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000)) as b3:
+            shown = await b3.state.load(sealed, key_file=key)
+            assert [d["records"] for d in shown["indexedDb"]] == [5]
+            await b3.page.open(f"http://localhost:{port}/idb")
+            assert _idb(await b3.page.evaluate("read()")) == IDB_WRITTEN
+            saved = await b3.state.save(tmp_path / "aio.json", indexed_db=False)
+            assert "indexedDB" not in saved.read_text()
+
+    asyncio.run(run())
+
+
+def test_secure_samesite_and_httponly_cookies_of_an_https_site_round_trip(
+    https_site: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, _ca = https_site
+    # ignore_https_errors, not ca_cert: the cookies are what is tested, not the trust store.
+    opts = LaunchOptions(ignore_https_errors=True, timeout_ms=20000)
+    flags = lambda b: {c.name: (c.secure, c.http_only, c.same_site) for c in b.cookies.get()}  # noqa: E731
+    expected = {"sec": (True, True, "None"), "lax": (True, False, "Lax"), "sid": (False, True, "Strict")}
+    with Browser.launch(opts) as b:
+        b.page.open(f"{url}/secure")
+        b.page.open(f"{url}/login")
+        assert flags(b) == expected
+        assert b.page.evaluate("document.cookie") == "lax=2"
+        saved = b.state.save(tmp_path / "tls.json")
+    doc = {c["name"]: c for c in json.loads(saved.read_text())["cookies"]}
+    assert (doc["sec"]["secure"], doc["sec"]["httpOnly"], doc["sec"]["sameSite"]) == (True, True, "None")
+    assert (doc["lax"]["secure"], doc["lax"]["httpOnly"], doc["lax"]["sameSite"]) == (True, False, "Lax")
+    with Browser.launch(opts) as b2:
+        b2.state.load(saved)
+        assert flags(b2) == expected
+        b2.page.open(f"{url}/echo")
+        sent = b2.page.evaluate("document.getElementById('c').textContent")
+        assert "sec=1" in sent and "lax=2" in sent and "sid=s3cret" in sent, sent

@@ -161,7 +161,7 @@ pub struct LaunchArgs {
     /// counts as denied.
     #[arg(long, value_name = "MS")]
     pub confirm_timeout: Option<u64>,
-    /// `--restore` or `--restore=KEY`: restore the session's state (cookies, localStorage) from
+    /// `--restore` or `--restore=KEY`: restore the session's state (cookies, localStorage, IndexedDB) from
     /// the state file KEY in the state directory (default: the session's name) when its browser starts, and save it there on close, on SIGTERM, on idle
     /// exit and every --autosave-interval.
     #[arg(long, value_name = "KEY", num_args = 0..=1, require_equals = true, default_missing_value = "")]
@@ -183,6 +183,11 @@ pub struct LaunchArgs {
     /// function returns a truthy value.
     #[arg(long, value_name = "JS", requires = "restore")]
     pub restore_check_fn: Option<String>,
+    /// A file holding the key (64 hex characters) that encrypts the restored state file
+    /// (default: AGENTBROWSER_ENCRYPTION_KEY, else the file AGENTBROWSER_ENCRYPTION_KEY_FILE
+    /// names, else the file is not encrypted).
+    #[arg(long, value_name = "FILE", requires = "restore")]
+    pub restore_key_file: Option<String>,
 }
 
 /// Every subcommand.
@@ -1111,12 +1116,15 @@ pub enum StorageOp {
 /// ($AGENTBROWSER_STATE_DIR, else $XDG_STATE_HOME/agentbrowser/state, else ~/.agentbrowser/state).
 #[derive(Subcommand, Debug)]
 pub enum StateCmd {
-    /// Save cookies and the localStorage of every origin the session visited (default name: the session's).
+    /// Save cookies, localStorage and IndexedDB of every origin the session visited (default name: the session's).
     Save {
         path: Option<String>,
-        /// A file holding the encryption key (64 hex characters); default: $AGENTBROWSER_ENCRYPTION_KEY of the session.
+        /// A file holding the encryption key (64 hex characters); default: $AGENTBROWSER_ENCRYPTION_KEY, else the file $AGENTBROWSER_ENCRYPTION_KEY_FILE names (of the session).
         #[arg(long, value_name = "FILE")]
         key_file: Option<String>,
+        /// Leave IndexedDB out (saved by default, at most 32 MB of records).
+        #[arg(long)]
+        no_indexed_db: bool,
     },
     /// Load a state file (ours or Playwright's storageState).
     Load {

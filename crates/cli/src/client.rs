@@ -321,6 +321,7 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
             ("--restore-check-url", &r.check_url),
             ("--restore-check-text", &r.check_text),
             ("--restore-check-fn", &r.check_fn),
+            ("--restore-key-file", &r.key_file),
         ] {
             if let Some(v) = v {
                 cmd.arg(format!("{flag}={v}"));

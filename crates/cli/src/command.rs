@@ -1271,9 +1271,14 @@ fn state(c: StateCmd) -> Result<Command, Failure> {
     };
     let key = |a: &str, k: Option<String>| k.map(|k| absolute(a, &k)).transpose();
     Ok(match c {
-        StateCmd::Save { path, key_file } => Command::StateSave(StateSaveParams {
+        StateCmd::Save {
+            path,
+            key_file,
+            no_indexed_db,
+        } => Command::StateSave(StateSaveParams {
             path: path.map(|p| state_arg("state_save", &p)).transpose()?,
             key_file: key("state_save", key_file)?,
+            indexed_db: no_indexed_db.then_some(false),
         }),
         StateCmd::Load { path, key_file } => Command::StateLoad(StateFileParams {
             path: state_arg("state_load", &path)?,

@@ -145,6 +145,10 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .restore_check_fn
             .clone()
             .or_else(|| top.restore_check_fn.clone()),
+        restore_key_file: after
+            .restore_key_file
+            .clone()
+            .or_else(|| top.restore_key_file.clone()),
     }
 }
 

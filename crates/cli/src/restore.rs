@@ -7,7 +7,7 @@ use crate::args::LaunchArgs;
 use crate::failure::Failure;
 
 /// The restore option of `args` (None without `--restore`); a bad key or an empty check is
-/// refused here, naming the option and what is allowed.
+/// refused here, naming the option and what is allowed; so is a key file that holds no key.
 pub fn options(args: &LaunchArgs) -> Result<Option<RestoreOptions>, Failure> {
     let Some(key) = &args.restore else {
         return Ok(None);
@@ -32,6 +32,25 @@ pub fn options(args: &LaunchArgs) -> Result<Option<RestoreOptions>, Failure> {
             ));
         }
     }
+    let key_file = match &args.restore_key_file {
+        None => None,
+        Some(f) => {
+            let abs = std::path::absolute(f).map_err(|e| {
+                Failure::invalid(
+                    "launch",
+                    format!("invalid option `--restore-key-file`: {f:?}: {e}"),
+                )
+            })?;
+            let abs = abs.display().to_string();
+            agentbrowser_engine::check_key_file(&abs).map_err(|e| {
+                Failure::invalid(
+                    "launch",
+                    format!("invalid option `--restore-key-file`: {}", e.message),
+                )
+            })?;
+            Some(abs)
+        }
+    };
     Ok(Some(RestoreOptions {
         key: (!key.is_empty()).then(|| key.clone()),
         save: args.restore_save.clone(),
@@ -41,5 +60,6 @@ pub fn options(args: &LaunchArgs) -> Result<Option<RestoreOptions>, Failure> {
         check_url: args.restore_check_url.clone(),
         check_text: args.restore_check_text.clone(),
         check_fn: args.restore_check_fn.clone(),
+        key_file,
     }))
 }

@@ -106,7 +106,28 @@ pub fn close(session: &str, request: &Request, json: bool) -> Result<ExitCode, F
     if let Some(pid) = daemon {
         client::wait_exit(pid, Duration::from_secs(10));
     }
-    Ok(output::print_response(&line, json))
+    let code = output::print_response(&line, json);
+    // The browser is closed either way; a restore save that failed still fails the command
+    // (as the SDK's RestoreSaveError does), after the answer that says so.
+    match save_error(&line) {
+        Some(e) => {
+            eprintln!("error: the session closed, but its state was NOT saved: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+        None => Ok(code),
+    }
+}
+
+/// The `saveError` of a successful `close` answer (the restore save failed), if any.
+fn save_error(line: &str) -> Option<String> {
+    let r = Response::parse_line(line).ok()?;
+    if !r.success {
+        return None;
+    }
+    r.data
+        .get("saveError")
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 /// Sends `request` to the session's daemon only if one runs; with none, answers `no_browser`

@@ -3,7 +3,9 @@
 //! load_failed) and every save status (not_attempted, saved, disabled, invalid_policy,
 //! no_browser, error, skipped_restore_failed) from the situation that produces it, in `status`
 //! and in the `close` answer; encrypted restores with the right and a wrong key; the save on
-//! SIGTERM and on idle exit; an autosave that survives a SIGKILL of the daemon.
+//! SIGTERM and on idle exit; an autosave that survives a SIGKILL of the daemon, and one of the
+//! MCP server; a key file for the restore (`--restore-key-file`, `AGENTBROWSER_ENCRYPTION_KEY_FILE`)
+//! and bad key files refused; `close` failing (exit 1) when the save failed.
 
 mod common;
 use std::os::unix::fs::PermissionsExt;
@@ -84,9 +86,14 @@ impl Restored {
         v
     }
 
+    /// The value of a JavaScript expression on the active page.
+    fn text_of(&self, js: &str) -> Value {
+        self.ok(&["eval", js])["data"]["result"].clone()
+    }
+
     /// The greeting of the `/account` page.
     fn text(&self) -> Value {
-        self.ok(&["eval", "document.getElementById('s').textContent"])["data"]["result"].clone()
+        self.text_of("document.getElementById('s').textContent")
     }
 
     fn status(&self) -> Value {
@@ -95,6 +102,25 @@ impl Restored {
 
     fn close(&self) -> Value {
         self.ok(&["close"])["data"].clone()
+    }
+
+    /// Asserts the restore failed to decrypt `file`, then closes: `auto` kept the file as
+    /// `sealed`.
+    fn decrypt_failed_and_kept(&self, file: &Path, sealed: &[u8]) {
+        let s = self.status();
+        assert_eq!(s["restoreStatus"], "load_failed", "{s}");
+        assert!(
+            s["restoreStatusDetail"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("state_decrypt_failed"),
+            "{s}"
+        );
+        let closed = self.close();
+        assert_eq!(closed["restoreStatus"], "load_failed");
+        assert_eq!(closed["saveStatus"], "skipped_restore_failed", "{closed}");
+        assert_eq!(closed["saveError"], Value::Null);
+        assert_eq!(std::fs::read(file).unwrap(), sealed, "the file changed");
     }
 }
 
@@ -249,20 +275,7 @@ fn an_encrypted_restore_loads_with_its_key_and_a_wrong_key_keeps_the_file() {
         "no warning: {opened}"
     );
     assert_eq!(b.text(), "please log in");
-    let s = b.status();
-    assert_eq!(s["restoreStatus"], "load_failed", "{s}");
-    assert!(
-        s["restoreStatusDetail"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("state_decrypt_failed"),
-        "{s}"
-    );
-    let closed = b.close();
-    assert_eq!(closed["restoreStatus"], "load_failed");
-    assert_eq!(closed["saveStatus"], "skipped_restore_failed", "{closed}");
-    assert_eq!(closed["saveError"], Value::Null);
-    assert_eq!(std::fs::read(&file).unwrap(), sealed, "the file changed");
+    b.decrypt_failed_and_kept(&file, &sealed);
 
     // The right key still opens it.
     let c = Restored::new(
@@ -346,10 +359,43 @@ fn policies_that_save_nothing_and_a_failed_write_are_reported() {
     let d = Restored::new("rs-pol-d", &blocked, &[], &["--restore=err"]);
     d.ok(&["open", &server.url("/login")]);
     assert_eq!(d.status()["restoreStatus"], "missing");
-    let closed = d.close();
-    assert_eq!(closed["saveStatus"], "error", "{closed}");
-    let err = closed["saveError"].as_str().unwrap_or_default();
+    // `close` closes the browser and still fails: exit 1, the save error on stderr, the answer
+    // saying what the save did.
+    let pid = d.cli.daemon_pid();
+    let out = d
+        .cli
+        .command()
+        .args(["--json", "close"])
+        .output()
+        .expect("run close");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "close exited 0 after a failed save"
+    );
+    let closed: Value = serde_json::from_slice(&out.stdout).expect("envelope");
+    assert_eq!(closed["data"]["closed"], true, "{closed}");
+    assert_eq!(closed["data"]["saveStatus"], "error", "{closed}");
+    let err = closed["data"]["saveError"].as_str().unwrap_or_default();
     assert!(err.contains("cannot create the state directory"), "{err}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the session closed, but its state was NOT saved")
+            && stderr.contains("cannot create the state directory"),
+        "{stderr}"
+    );
+    assert!(!alive(pid), "the daemon outlived close");
+    // Human output: the answer on stdout, the error on stderr, exit 1.
+    let e = Restored::new("rs-pol-e", &blocked, &[], &["--restore=err"]);
+    e.ok(&["open", &server.url("/login")]);
+    let human = e.cli.run(&["close"]);
+    assert!(!human.ok);
+    assert!(human.stdout.contains("NOT saved"), "{}", human.stdout);
+    assert!(
+        human.stderr.contains("error: the session closed"),
+        "{}",
+        human.stderr
+    );
 }
 
 #[test]
@@ -463,5 +509,180 @@ fn the_last_autosave_survives_a_sigkill_and_the_next_session_restores_it() {
     let b = Restored::new("rs-crash-b", &sd, &[], &["--restore=crash"]);
     b.ok(&["open", &server.url("/account")]);
     assert_eq!(b.text(), "welcome dave");
+    assert_eq!(b.status()["restoreStatus"], "loaded");
+}
+
+/// Writes `text` to the file `name` in `dir`; answers its path.
+fn key_file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_restore_key_file_encrypts_the_state_and_bad_key_files_are_refused() {
+    let server = site();
+    server.route(
+        "/idb",
+        Page::html(include_str!("fixtures/state/indexeddb.html")),
+    );
+    let dir = TempDir::new("rs-kf");
+    let sd = dir.path().join("state");
+    let good = key_file(dir.path(), "good.key", &format!("{KEY1}\n"));
+    let other = key_file(dir.path(), "other.key", KEY2);
+    // Bad key files are refused before a daemon starts, each saying what is wrong.
+    let cli = Cli::new("rs-kf-bad");
+    let missing = dir.path().join("missing.key").display().to_string();
+    let short = key_file(dir.path(), "short.key", "abcd");
+    let not_hex = key_file(dir.path(), "nothex.key", &"zz".repeat(32));
+    for (file, says) in [
+        (&missing, "cannot read the key file"),
+        (&short, "it has 4 characters"),
+        (&not_hex, "'z' is not a hex digit"),
+    ] {
+        let r = cli.run(&["--restore=kf", "--restore-key-file", file, "status"]);
+        assert!(!r.ok, "{file} was accepted");
+        assert!(
+            r.stderr.contains("--restore-key-file") && r.stderr.contains(says),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+    let r = cli.run(&["--restore-key-file", &good, "status"]);
+    assert!(!r.ok && r.stderr.contains("--restore"), "{}", r.stderr);
+    assert!(client_has_no_daemon(&cli));
+
+    // The key file encrypts the restored state, IndexedDB included.
+    let flag = format!("--restore-key-file={good}");
+    let a = Restored::new("rs-kf-a", &sd, &[], &["--restore=kf", &flag]);
+    a.ok(&["open", &server.url("/idb")]);
+    assert_eq!(a.text_of("write()"), "written");
+    assert_eq!(a.close()["saveStatus"], "saved");
+    let file = state_file(&sd, "kf");
+    let sealed = std::fs::read(&file).unwrap();
+    assert!(sealed.starts_with(b"AGBSTATE"), "not encrypted");
+    assert!(
+        !sealed.windows(4).any(|w| w == b"shop"),
+        "plain text in the file"
+    );
+    let b = Restored::new("rs-kf-b", &sd, &[], &["--restore=kf", &flag]);
+    b.ok(&["open", &server.url("/idb")]);
+    assert_eq!(b.status()["restoreStatus"], "loaded");
+    let read: Value = serde_json::from_str(b.text_of("read()").as_str().unwrap()).unwrap();
+    assert_eq!(
+        (read["count"].clone(), read["date"].clone()),
+        (2.into(), "2024-01-02T03:04:05.000Z".into())
+    );
+    drop(b);
+    // The key file named by AGENTBROWSER_ENCRYPTION_KEY_FILE serves as well.
+    let c = Restored::new(
+        "rs-kf-c",
+        &sd,
+        &[("AGENTBROWSER_ENCRYPTION_KEY_FILE", &good)],
+        &["--restore=kf"],
+    );
+    c.ok(&["open", &server.url("/idb")]);
+    assert_eq!(c.status()["restoreStatus"], "loaded");
+    drop(c);
+    // A key file with another key: load_failed with state_decrypt_failed, the file kept.
+    let wrong = format!("--restore-key-file={other}");
+    // b and c saved again when they ended (a new nonce): the file as it is now is kept.
+    let sealed = std::fs::read(&file).unwrap();
+    let d = Restored::new("rs-kf-d", &sd, &[], &["--restore=kf", &wrong]);
+    d.ok(&["open", &server.url("/idb")]);
+    d.decrypt_failed_and_kept(&file, &sealed);
+}
+
+/// One JSON-RPC line to the MCP server, and the answer of `id` (notifications skipped).
+fn rpc(
+    to: &mut std::process::ChildStdin,
+    from: &mut impl std::io::BufRead,
+    id: u64,
+    method: &str,
+    params: Value,
+) -> Value {
+    use std::io::Write;
+    let line = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    writeln!(to, "{line}").unwrap();
+    to.flush().unwrap();
+    loop {
+        let mut answer = String::new();
+        assert!(
+            from.read_line(&mut answer).unwrap() > 0,
+            "the MCP server closed its output"
+        );
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        if v["id"] == id {
+            assert!(v.get("error").is_none(), "{method}: {v}");
+            return v["result"].clone();
+        }
+    }
+}
+
+#[test]
+fn the_mcp_server_autosaves_and_a_sigkill_keeps_the_last_autosave() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let server = site();
+    let dir = TempDir::new("rs-mcp");
+    let sd = dir.path().join("state");
+    let file = state_file(&sd, "mcp");
+    let mut child = Command::new(Cli::bin())
+        .env("AGENTBROWSER_STATE_DIR", &sd)
+        .env("AGENTBROWSER_SOCKET_DIR", dir.path())
+        .env_remove("AGENTBROWSER_ENCRYPTION_KEY")
+        .env_remove("AGENTBROWSER_SESSION")
+        .args(["--restore=mcp", "--autosave-interval", "300", "mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the MCP server");
+    let mut to = child.stdin.take().unwrap();
+    let mut from = std::io::BufReader::new(child.stdout.take().unwrap());
+    let init = serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "restore-test", "version": "1"}});
+    rpc(&mut to, &mut from, 1, "initialize", init);
+    writeln!(
+        to,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    let call = |name: &str, args: Value| serde_json::json!({"name": name, "arguments": args});
+    let nav = rpc(
+        &mut to,
+        &mut from,
+        2,
+        "tools/call",
+        call(
+            "browser_navigate",
+            serde_json::json!({"url": server.url("/login")}),
+        ),
+    );
+    assert_ne!(nav["isError"], true, "{nav}");
+    let set = rpc(
+        &mut to,
+        &mut from,
+        3,
+        "tools/call",
+        call(
+            "browser_evaluate",
+            serde_json::json!({"function": "() => localStorage.setItem('who', 'mallory')"}),
+        ),
+    );
+    assert_ne!(set["isError"], true, "{set}");
+    // No more calls: only the timer can write the file.
+    assert!(
+        eventually(Duration::from_secs(20), || std::fs::read_to_string(&file)
+            .map(|t| t.contains("s3cret") && t.contains("mallory"))
+            .unwrap_or(false)),
+        "no autosave of the MCP server's session"
+    );
+    child.kill().unwrap(); // SIGKILL
+    let _ = child.wait();
+
+    let b = Restored::new("rs-mcp-b", &sd, &[], &["--restore=mcp"]);
+    b.ok(&["open", &server.url("/account")]);
+    assert_eq!(b.text(), "welcome mallory");
     assert_eq!(b.status()["restoreStatus"], "loaded");
 }

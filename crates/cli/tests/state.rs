@@ -436,3 +436,156 @@ fn a_save_killed_in_the_middle_leaves_the_previous_file_intact() {
         "the temporary file was complete"
     );
 }
+
+/// The IndexedDB test page (shared with the Python tests).
+const IDB_PAGE: &str = include_str!("fixtures/state/indexeddb.html");
+
+/// What `read()` of the IndexedDB page answers after `write()`, parsed.
+fn idb_read(cli: &Cli) -> Value {
+    serde_json::from_str(cli.eval("read()").as_str().expect("JSON text")).expect("JSON")
+}
+
+/// What the page reads back from the database `write()` made.
+fn idb_written() -> Value {
+    serde_json::json!({
+        "version": 3, "stores": ["misc", "orders"], "count": 2,
+        "date": "2024-01-02T03:04:05.000Z", "item": {"name": "pen", "qty": 2},
+        "bytes": [1, 2, 255], "bySku": "plain", "byTag": ["a1", "b2"],
+        "unique": true, "multiEntry": true, "map": [["k", 1]], "epoch": "at epoch",
+        "nothing": null, "misc": 3
+    })
+}
+
+#[test]
+fn indexed_db_moves_to_a_new_session_in_playwrights_shape_and_is_bounded() {
+    let server = Server::start();
+    server.route("/idb", Page::html(IDB_PAGE));
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let dir = TempDir::new("st-idb");
+    let file = dir.path().join("idb.json");
+    let f = file.to_str().unwrap();
+    let a = Cli::new("st-idb-a");
+    a.ok(&["open", &server.url("/idb")]);
+    assert_eq!(a.eval("write()"), "written");
+    assert_eq!(idb_read(&a), idb_written());
+    a.ok(&["open", "about:blank"]);
+    let saved = a.ok(&["state", "save", f]);
+    assert_eq!(
+        saved["indexedDb"],
+        serde_json::json!([{"origin": origin, "name": "shop", "version": 3, "stores": 2, "records": 5}]),
+        "{saved}"
+    );
+    assert_eq!(saved["indexedDbNotes"], serde_json::json!([]));
+    assert_eq!(saved["origins"], serde_json::json!([origin]));
+
+    // Playwright's shape: plain values as they are, others encoded as Playwright encodes them.
+    let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(doc["origins"][0]["localStorage"], serde_json::json!([]));
+    let db = &doc["origins"][0]["indexedDB"][0];
+    assert_eq!((&db["name"], &db["version"]), (&"shop".into(), &3.into()));
+    let store = |n: &str| {
+        db["stores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap_or_else(|| panic!("no store {n} in {db}"))
+            .clone()
+    };
+    let orders = store("orders");
+    assert_eq!(orders["keyPath"], "id");
+    assert_eq!(orders["autoIncrement"], true);
+    assert!(orders.get("keyPathArray").is_none(), "{orders}");
+    assert_eq!(
+        orders["indexes"],
+        serde_json::json!([
+            {"name": "by_sku", "keyPath": "sku", "multiEntry": false, "unique": true},
+            {"name": "by_tag", "keyPath": "tags", "multiEntry": true, "unique": false}
+        ])
+    );
+    let records = orders["records"].as_array().unwrap();
+    // In-line keys: no `key`; the first value holds a Date and bytes, so it is encoded.
+    assert!(records.iter().all(|r| r.get("key").is_none()), "{orders}");
+    let first = records[0]["valueEncoded"].to_string();
+    assert!(
+        first.contains(r#"{"d":"2024-01-02T03:04:05.000Z"}"#)
+            && first.contains(r#"{"ta":{"b":"AQL/","k":"ui8"}}"#),
+        "{first}"
+    );
+    assert_eq!(
+        records[1]["value"],
+        serde_json::json!({"sku": "b2", "note": "plain", "tags": ["y"], "id": 2})
+    );
+    let misc = store("misc");
+    assert_eq!(misc["autoIncrement"], false);
+    assert!(misc.get("keyPath").is_none(), "{misc}");
+    let misc = misc["records"].to_string();
+    assert!(
+        misc.contains(r#""keyEncoded":{"d":"1970-01-01T00:00:00.000Z"}"#)
+            && misc.contains(r#""key":"nothing","value":null"#)
+            && misc.contains(r#""key":"map","valueEncoded":{"m":[{"k":"k","v":1}],"id":1}"#),
+        "{misc}"
+    );
+
+    // A new session gets it before any page of the origin runs: the page reads it all back,
+    // its indexes work and the key generator goes on after the restored keys.
+    let b = Cli::new("st-idb-b");
+    let loaded = b.ok(&["state", "load", f]);
+    assert_eq!(loaded["indexedDb"][0]["records"], 5, "{loaded}");
+    assert_eq!(loaded["origins"], serde_json::json!([origin]));
+    b.ok(&["open", &server.url("/idb")]);
+    assert_eq!(idb_read(&b), idb_written());
+    assert_eq!(b.eval("addOrder()"), 3);
+
+    // Loading again replaces the database (the order added since is gone).
+    b.ok(&["open", "about:blank"]);
+    b.ok(&["state", "load", f]);
+    b.ok(&["open", &server.url("/idb")]);
+    assert_eq!(idb_read(&b)["count"], 2);
+
+    // A value no file can carry (a Blob) is left out and said; --no-indexed-db leaves it all out.
+    b.eval(
+        "openShop().then(db => { const tx = db.transaction(['misc'], 'readwrite'); \
+         tx.objectStore('misc').put(new Blob(['x']), 'blob'); return done(tx).then(() => db.close()); }).then(() => 1)",
+    );
+    let blob = dir.path().join("blob.json");
+    let v = b.json(&["state", "save", blob.to_str().unwrap()]);
+    let notes = v["data"]["indexedDbNotes"].to_string();
+    assert!(
+        notes.contains("1 records hold values a state file cannot carry (Blob)"),
+        "{v}"
+    );
+    assert!(
+        v["warning"].as_str().unwrap_or_default().contains("Blob"),
+        "{v}"
+    );
+    assert_eq!(v["data"]["indexedDb"][0]["records"], 5);
+    let none = dir.path().join("none.json");
+    let saved = b.ok(&["state", "save", none.to_str().unwrap(), "--no-indexed-db"]);
+    assert_eq!(saved["indexedDb"], serde_json::json!([]));
+    assert!(
+        !std::fs::read_to_string(&none)
+            .unwrap()
+            .contains("indexedDB")
+    );
+
+    // Bounded: past the limit (small here, by the test hook) records are cut, and said.
+    let c = Cli::new("st-idb-c");
+    start(
+        &c,
+        &[("AGENTBROWSER_TEST_INDEXED_DB_MAX_BYTES", "150")],
+        &["open", &server.url("/idb")],
+    );
+    c.eval("write()");
+    let cut = dir.path().join("cut.json");
+    let v = c.json(&["state", "save", cut.to_str().unwrap()]);
+    assert_eq!(v["success"], true, "{v}");
+    let notes = v["data"]["indexedDbNotes"].to_string();
+    assert!(
+        notes.contains("cut at") && notes.contains("limit of 150 bytes"),
+        "{v}"
+    );
+    assert!(v["warning"].as_str().unwrap_or_default().contains("cut at"));
+    let kept = v["data"]["indexedDb"][0]["records"].as_u64().unwrap();
+    assert!(kept < 5, "{v}");
+}

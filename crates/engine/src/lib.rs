@@ -62,3 +62,4 @@ pub use error::{EngineError, Result};
 pub use launch::LaunchOptions;
 pub use session::{Engine, SessionInfo};
 pub use state::restore::RestoreOptions;
+pub use state::store::check_key_file;

@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
 use agentbrowser_protocol::{Request, Response};
@@ -26,11 +27,14 @@ pub trait Backend: Send + Sync {
 pub type BackendFactory = Arc<dyn Fn() -> Arc<dyn Backend> + Send + Sync>;
 
 /// An engine in this process for one connection: no browser until the first command needs one;
-/// `close` (the tool) ends it and the next command starts a new one.
+/// `close` (the tool) ends it and the next command starts a new one. With a restore that
+/// autosaves (`--restore`, `--autosave-interval`), a timer saves the state every interval
+/// while the connection lasts, as a session's daemon does.
 pub struct EngineBackend {
     info: SessionInfo,
     defaults: LaunchOptions,
-    engine: Mutex<Option<Engine>>,
+    engine: Arc<Mutex<Option<Engine>>>,
+    autosave: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl EngineBackend {
@@ -39,13 +43,47 @@ impl EngineBackend {
         EngineBackend {
             info,
             defaults,
-            engine: Mutex::new(None),
+            engine: Arc::new(Mutex::new(None)),
+            autosave: std::sync::Mutex::new(None),
         }
     }
 
     /// A factory of such backends, one per connection.
     pub fn factory(info: SessionInfo, defaults: LaunchOptions) -> BackendFactory {
         Arc::new(move || Arc::new(EngineBackend::new(info.clone(), defaults.clone())))
+    }
+
+    /// Starts the autosave timer once, when the engine autosaves.
+    fn start_autosave(&self, every: Option<Duration>) {
+        let Some(every) = every else { return };
+        let mut slot = self.autosave.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_some() {
+            return;
+        }
+        let engine = Arc::downgrade(&self.engine);
+        *slot = Some(tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(engine) = engine.upgrade() else {
+                    return;
+                };
+                if let Some(engine) = engine.lock().await.as_mut() {
+                    engine.autosave().await;
+                }
+            }
+        }));
+    }
+
+    /// Stops the autosave timer.
+    fn stop_autosave(&self) {
+        if let Some(t) = self
+            .autosave
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            t.abort();
+        }
     }
 }
 
@@ -55,6 +93,7 @@ impl Backend for EngineBackend {
             let mut slot = self.engine.lock().await;
             let engine =
                 slot.get_or_insert_with(|| Engine::new(self.info.clone(), self.defaults.clone()));
+            self.start_autosave(engine.autosave_interval());
             let response = engine.execute(request).await;
             if engine.is_closed() {
                 // `close` shut the browser down: the next command gets a fresh engine.
@@ -66,6 +105,7 @@ impl Backend for EngineBackend {
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
+            self.stop_autosave();
             if let Some(mut engine) = self.engine.lock().await.take() {
                 engine.shutdown().await;
             }
@@ -75,8 +115,11 @@ impl Backend for EngineBackend {
 
 impl Drop for EngineBackend {
     fn drop(&mut self) {
+        self.stop_autosave();
         // Dropped without `close` (a task was cancelled): the engine's browser is killed and its
         // profile removed synchronously by its own drop.
-        drop(self.engine.get_mut().take());
+        if let Ok(mut slot) = self.engine.try_lock() {
+            drop(slot.take());
+        }
     }
 }

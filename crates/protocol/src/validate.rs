@@ -21,3 +21,13 @@ pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> Result<(), St
 pub(crate) fn wait(w: &Option<WaitCondition>) -> Result<(), String> {
     w.as_ref().map_or(Ok(()), WaitCondition::validate)
 }
+
+/// Checks a `keyFile` parameter (the state and auth commands'): an absolute path when given.
+pub(crate) fn key_file(k: Option<&str>) -> Result<(), String> {
+    match k {
+        Some(k) if !k.starts_with('/') => {
+            invalid("keyFile", format!("{k:?} is not an absolute path"))
+        }
+        _ => Ok(()),
+    }
+}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .. import _wire_types as w
+from .state import DirectoryListing
 
 #: How a login submitted its form.
 AuthSubmit = Literal["click", "enter"]
@@ -44,25 +45,19 @@ class AuthEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class AuthListing:
+class AuthListing(DirectoryListing):
     """The vault directory, its entries by name, and the files no key here could read."""
 
-    directory: Path
     entries: tuple[AuthEntry, ...]
     unreadable: tuple[Path, ...]
-    truncated: bool
     raw: Mapping[str, Any] = field(compare=False, repr=False)
 
     @classmethod
     def from_wire(cls, wire: w.AuthListOutput, raw: Mapping[str, Any]) -> AuthListing:
         """Build from the decoded wire object and its native mapping ``raw``."""
-        return cls(
-            directory=Path(wire.directory),
-            entries=tuple(AuthEntry.from_wire(e) for e in wire.entries),
-            unreadable=tuple(Path(u.path) for u in wire.unreadable),
-            truncated=wire.truncated,
-            raw=raw,
-        )
+        entries = tuple(AuthEntry.from_wire(e) for e in wire.entries)
+        unreadable = tuple(Path(u.path) for u in wire.unreadable)
+        return cls(**cls._fields(wire), entries=entries, unreadable=unreadable, raw=raw)
 
 
 @dataclass(frozen=True, slots=True)

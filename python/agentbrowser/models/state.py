@@ -75,20 +75,27 @@ class StateFile:
 
 
 @dataclass(frozen=True, slots=True)
-class StateListing:
-    """The state directory and its files, newest first."""
+class DirectoryListing:
+    """What every listing of one of the SDK's directories (the state directory, the auth vault)
+    has: the directory, and whether the listing was cut at 1000."""
 
     directory: Path
-    files: tuple[StateFile, ...]
     truncated: bool
+
+    @staticmethod
+    def _fields(wire: w.StateListOutput | w.AuthListOutput) -> dict[str, Any]:
+        """The fields of this base from a listing's wire object."""
+        return {"directory": Path(wire.directory), "truncated": wire.truncated}
+
+
+@dataclass(frozen=True, slots=True)
+class StateListing(DirectoryListing):
+    """The state directory and its files, newest first."""
+
+    files: tuple[StateFile, ...]
     raw: Mapping[str, Any] = field(compare=False, repr=False)
 
     @classmethod
     def from_wire(cls, wire: w.StateListOutput, raw: Mapping[str, Any]) -> StateListing:
         """Build from the decoded wire object and its native mapping ``raw``."""
-        return cls(
-            directory=Path(wire.directory),
-            files=tuple(StateFile.from_wire(f) for f in wire.files),
-            truncated=wire.truncated,
-            raw=raw,
-        )
+        return cls(**cls._fields(wire), files=tuple(StateFile.from_wire(f) for f in wire.files), raw=raw)

@@ -7,14 +7,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use agentbrowser_protocol::{
-    CookieInfo, CookieName, OriginSummary, SkippedOrigin, StateCleanParams, StateClearParams,
-    StateFileInfo, StateFileParams, StateListOutput, StateListParams, StateLoaded, StateRemoved,
-    StateRenameParams, StateRenamed, StateSaveParams, StateSaved, StateShowOutput, StorageEntry,
+    CookieInfo, CookieName, IndexedDbSummary, OriginSummary, STATE_INDEXED_DB_MAX_BYTES,
+    SkippedOrigin, StateCleanParams, StateClearParams, StateFileInfo, StateFileParams,
+    StateListOutput, StateListParams, StateLoaded, StateRemoved, StateRenameParams, StateRenamed,
+    StateSaveParams, StateSaved, StateShowOutput, StorageEntry,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use super::indexed_db::Database;
 use super::scratch::Scratch;
 use super::store;
 use crate::cx::Cx;
@@ -40,6 +42,27 @@ pub(crate) struct OriginDoc {
     origin: String,
     #[serde(default)]
     local_storage: Vec<StorageEntry>,
+    #[serde(rename = "indexedDB", default, skip_serializing_if = "Vec::is_empty")]
+    indexed_db: Vec<Database>,
+}
+
+/// Test hook: a smaller IndexedDB limit of a save, in bytes (so a test can see the cut).
+const IDB_MAX_VAR: &str = "AGENTBROWSER_TEST_INDEXED_DB_MAX_BYTES";
+
+/// The IndexedDB byte limit of one save.
+fn indexed_db_budget() -> u64 {
+    std::env::var(IDB_MAX_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(STATE_INDEXED_DB_MAX_BYTES)
+}
+
+/// The summaries of the IndexedDB databases of `origins`.
+fn idb_summaries(origins: &[OriginDoc]) -> Vec<IndexedDbSummary> {
+    origins
+        .iter()
+        .flat_map(|o| o.indexed_db.iter().map(|d| d.summary(&o.origin)))
+        .collect()
 }
 
 /// A cookie in Playwright's shape (`expires` -1 for a session cookie, `sameSite` always set).
@@ -76,12 +99,14 @@ fn target(path: Option<&str>, session: &str) -> Result<PathBuf> {
     Ok(file)
 }
 
-/// Saves the session's cookies and the localStorage of every origin it visited to `path`
-/// (encrypted when a key is given or set), atomically. What a restore's autosave calls.
+/// Saves the session's cookies and the localStorage (and with `indexed_db` the IndexedDB) of
+/// every origin it visited to `path` (encrypted when a key is given or set), atomically. What a
+/// restore's autosave calls.
 pub(crate) async fn save_state(
     cx: &mut Cx<'_>,
     path: &Path,
     key_file: Option<&str>,
+    indexed_db: bool,
     deadline: Instant,
 ) -> Result<StateSaved> {
     let key = store::key(key_file)?;
@@ -101,26 +126,43 @@ pub(crate) async fn save_state(
     let browser = cx.browser().await?;
     let mut docs = vec![];
     let mut skipped = vec![];
+    let mut idb_notes = vec![];
+    let mut budget = indexed_db_budget();
     if !origins.is_empty() {
         let scratch = Scratch::open(browser).await?;
         for origin in &origins {
             let until = deadline.min(Instant::now() + Duration::from_secs(10));
-            match scratch.visit(origin, until).await {
-                Ok(()) => match scratch.read_local().await {
-                    Ok(entries) if entries.is_empty() => {}
-                    Ok(entries) => docs.push(OriginDoc {
+            let local = match scratch.visit(origin, until).await {
+                Ok(()) => scratch.read_local().await.map_err(|e| e.to_string()),
+                Err(reason) => Err(reason),
+            };
+            let local = match local {
+                Ok(l) => l,
+                Err(reason) => {
+                    skipped.push(SkippedOrigin {
                         origin: origin.clone(),
-                        local_storage: entries,
-                    }),
-                    Err(e) => skipped.push(SkippedOrigin {
-                        origin: origin.clone(),
-                        reason: e.to_string(),
-                    }),
-                },
-                Err(reason) => skipped.push(SkippedOrigin {
+                        reason,
+                    });
+                    continue;
+                }
+            };
+            let mut dbs = vec![];
+            if indexed_db {
+                match scratch.read_indexed_db(budget).await {
+                    Ok((d, notes, used)) => {
+                        budget = budget.saturating_sub(used);
+                        idb_notes.extend(notes.into_iter().map(|n| format!("{origin}: {n}")));
+                        dbs = d;
+                    }
+                    Err(e) => idb_notes.push(format!("{origin}: IndexedDB not saved: {e}")),
+                }
+            }
+            if !local.is_empty() || !dbs.is_empty() {
+                docs.push(OriginDoc {
                     origin: origin.clone(),
-                    reason,
-                }),
+                    local_storage: local,
+                    indexed_db: dbs,
+                });
             }
         }
         scratch.close(browser).await;
@@ -139,6 +181,9 @@ pub(crate) async fn save_state(
     for s in &skipped {
         crate::warnings::note(format!("skipped {}: {}", s.origin, s.reason));
     }
+    for n in &idb_notes {
+        crate::warnings::note(n.clone());
+    }
     Ok(StateSaved {
         path: path.display().to_string(),
         encrypted: key.is_some(),
@@ -146,11 +191,14 @@ pub(crate) async fn save_state(
         cookies: cookies.len() as u64,
         origins: doc.origins.iter().map(|o| o.origin.clone()).collect(),
         skipped_origins: skipped,
+        indexed_db: idb_summaries(&doc.origins),
+        indexed_db_notes: idb_notes,
     })
 }
 
-/// Loads a state file: its cookies at once, its localStorage into each origin (through the
-/// scratch tab, so tabs opened later and tabs already there see it). What a restore calls.
+/// Loads a state file: its cookies at once, its localStorage and IndexedDB into each origin
+/// (through the scratch tab, so tabs opened later and tabs already there see it; a database of
+/// the file replaces the origin's database of its name). What a restore calls.
 pub(crate) async fn load_state(
     cx: &mut Cx<'_>,
     path: &Path,
@@ -184,10 +232,12 @@ pub(crate) async fn load_state(
     }
     let mut written = vec![];
     let mut skipped = vec![];
+    let mut idb_written = vec![];
+    let mut idb_notes = vec![];
     let origins: Vec<&OriginDoc> = doc
         .origins
         .iter()
-        .filter(|o| !o.local_storage.is_empty())
+        .filter(|o| !o.local_storage.is_empty() || !o.indexed_db.is_empty())
         .collect();
     if !origins.is_empty() {
         let scratch = Scratch::open(browser).await?;
@@ -201,18 +251,27 @@ pub(crate) async fn load_state(
             }
             let until = deadline.min(Instant::now() + Duration::from_secs(10));
             let origin = o.origin.trim_end_matches('/');
-            match scratch.visit(origin, until).await {
-                Ok(()) => match scratch.write_local(&o.local_storage).await {
-                    Ok(_) => written.push(origin.to_string()),
-                    Err(e) => skipped.push(SkippedOrigin {
-                        origin: o.origin.clone(),
-                        reason: e.to_string(),
-                    }),
-                },
-                Err(reason) => skipped.push(SkippedOrigin {
+            let local = match scratch.visit(origin, until).await {
+                Ok(()) => scratch
+                    .write_local(&o.local_storage)
+                    .await
+                    .map_err(|e| e.to_string()),
+                Err(reason) => Err(reason),
+            };
+            if let Err(reason) = local {
+                skipped.push(SkippedOrigin {
                     origin: o.origin.clone(),
                     reason,
-                }),
+                });
+                continue;
+            }
+            written.push(origin.to_string());
+            if o.indexed_db.is_empty() {
+                continue;
+            }
+            match scratch.write_indexed_db(&o.indexed_db).await {
+                Ok(()) => idb_written.extend(o.indexed_db.iter().map(|d| d.summary(origin))),
+                Err(e) => idb_notes.push(format!("{origin}: IndexedDB not written: {e}")),
             }
         }
         scratch.close(cx.browser().await?).await;
@@ -223,12 +282,17 @@ pub(crate) async fn load_state(
     for s in &skipped {
         crate::warnings::note(format!("skipped {}: {}", s.origin, s.reason));
     }
+    for n in &idb_notes {
+        crate::warnings::note(n.clone());
+    }
     Ok(StateLoaded {
         path: path.display().to_string(),
         encrypted,
         cookies: cookies.len() as u64,
         origins: written,
         skipped_origins: skipped,
+        indexed_db: idb_written,
+        indexed_db_notes: idb_notes,
     })
 }
 
@@ -236,7 +300,14 @@ pub(crate) async fn load_state(
 pub(crate) async fn state_save(p: StateSaveParams, cx: &mut Cx<'_>) -> Result<StateSaved> {
     let path = target(p.path.as_deref(), &cx.engine.info.name)?;
     let deadline = cx.limits.deadline;
-    save_state(cx, &path, p.key_file.as_deref(), deadline).await
+    save_state(
+        cx,
+        &path,
+        p.key_file.as_deref(),
+        p.indexed_db.unwrap_or(true),
+        deadline,
+    )
+    .await
 }
 
 /// `state_load`.
@@ -359,6 +430,7 @@ pub(crate) async fn state_show(p: StateFileParams, _cx: &mut Cx<'_>) -> Result<S
         size,
         cookies,
         origins,
+        indexed_db: idb_summaries(&parsed.origins),
         state: (!big).then_some(whole),
         truncated: big,
     })

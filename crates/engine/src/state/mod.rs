@@ -8,10 +8,11 @@
 
 mod cookie_files;
 mod files;
+mod indexed_db;
 mod login;
 pub(crate) mod restore;
 mod scratch;
-pub(crate) mod store;
+pub mod store;
 mod vault;
 
 use std::collections::BTreeSet;

@@ -1,4 +1,5 @@
-//! Restore and autosave (`--restore KEY`): the state file `<state dir>/<KEY>.json` is loaded
+//! Restore and autosave (`--restore KEY`): the state file `<state dir>/<KEY>.json` (cookies,
+//! localStorage, IndexedDB; encrypted with the option's key file or the environment's key) is loaded
 //! when the session's browser first starts (before its first navigation), checked after the
 //! first navigation (URL glob, text, function), and saved again on close, on SIGTERM, on idle
 //! exit and every interval, atomically (and encrypted with the session's key). The statuses it
@@ -44,6 +45,9 @@ pub struct RestoreOptions {
     pub check_text: Option<String>,
     /// A JavaScript function that must return a truthy value after the first navigation.
     pub check_fn: Option<String>,
+    /// An absolute path of a file holding the encryption key (None: the environment's key,
+    /// by the rule of every state file).
+    pub key_file: Option<String>,
 }
 
 /// A save policy the session can act on.
@@ -125,6 +129,11 @@ impl Restore {
             ));
         }
         r
+    }
+
+    /// The key file of the restore's option, if any.
+    fn key_file(&self) -> Option<String> {
+        self.options.as_ref().and_then(|o| o.key_file.clone())
     }
 
     /// The state file of the key.
@@ -211,7 +220,8 @@ pub(crate) async fn after_launch(cx: &mut Cx<'_>) {
         return;
     }
     let deadline = cx.limits.deadline;
-    let loaded = super::load_state(cx, &path, None, deadline).await;
+    let key_file = r.key_file();
+    let loaded = super::load_state(cx, &path, key_file.as_deref(), deadline).await;
     let r = &mut cx.engine.restore;
     match loaded {
         Ok(l) => {
@@ -219,9 +229,10 @@ pub(crate) async fn after_launch(cx: &mut Cx<'_>) {
             r.loaded_path = Some(l.path.clone());
             r.validation_pending = r.has_checks();
             r.detail = Some(format!(
-                "{} cookies and the localStorage of {} origins from {}",
+                "{} cookies, the storage of {} origins and {} IndexedDB databases from {}",
                 l.cookies,
                 l.origins.len(),
+                l.indexed_db.len(),
                 l.path
             ));
         }
@@ -341,10 +352,11 @@ async fn save(cx: &mut Cx<'_>, final_save: bool) {
         return;
     }
     let path = cx.engine.restore.path();
+    let key_file = cx.engine.restore.key_file();
     let dir = store::state_dir();
     let deadline = cx.limits.deadline;
     let saved = match store::ensure_dir(&dir) {
-        Ok(()) => super::save_state(cx, &path, None, deadline).await,
+        Ok(()) => super::save_state(cx, &path, key_file.as_deref(), true, deadline).await,
         Err(e) => Err(e),
     };
     let r = &mut cx.engine.restore;

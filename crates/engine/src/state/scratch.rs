@@ -1,4 +1,4 @@
-//! A hidden scratch tab for reading and writing the localStorage of origins no tab shows:
+//! A hidden scratch tab for reading and writing the localStorage and IndexedDB of origins no tab shows:
 //! every request it makes is answered by the engine (`Fetch.fulfillRequest`) with an empty
 //! HTML page, so a visit runs no page script and no request reaches the origin's server.
 
@@ -110,13 +110,13 @@ impl Scratch {
         }
     }
 
-    /// Evaluates `expression` in the scratch page by value.
-    async fn eval(&self, expression: &str) -> Result<Value> {
+    /// Evaluates `expression` in the scratch page by value (a promise is awaited).
+    pub(super) async fn eval(&self, expression: &str) -> Result<Value> {
         let r = self
             .session
             .call(
                 "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": true}),
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
             )
             .await?;
         if let Some(ex) = r.get("exceptionDetails") {

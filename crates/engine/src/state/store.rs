@@ -23,6 +23,8 @@ const HEADER: usize = 8 + 1 + 12;
 pub(crate) const DIR_VAR: &str = "AGENTBROWSER_STATE_DIR";
 /// Environment variable holding the encryption key (64 hex characters).
 pub(crate) const KEY_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY";
+/// Environment variable naming a file that holds the encryption key.
+pub(crate) const KEY_FILE_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY_FILE";
 /// Test hook: the path of a FIFO; when set, a state write stops after writing (and syncing) half
 /// of the temporary file and waits until something opens the FIFO for writing (so a test can
 /// kill the process in the middle of a write, or release it).
@@ -97,38 +99,66 @@ pub(crate) fn io_error(what: &str, e: std::io::Error) -> EngineError {
 /// An encryption key.
 pub(crate) struct Key([u8; 32]);
 
-/// Parses 64 hex characters (surrounding white space ignored) as a key.
+/// Parses 64 hex characters (surrounding white space ignored) as a key; `source` names where
+/// the text came from in the error.
 pub(crate) fn parse_key(text: &str, source: &str) -> Result<Key> {
     let t = text.trim();
-    let bad = || {
-        EngineError::invalid(format!(
-            "the encryption key from {source} is malformed: it must be 64 hex characters (32 bytes), \
-             got {} characters; make one with `openssl rand -hex 32`",
-            t.chars().count()
-        ))
+    let n = t.chars().count();
+    let why = if n != 64 {
+        format!("it has {n} characters")
+    } else if let Some(c) = t.chars().find(|c| !c.is_ascii_hexdigit()) {
+        format!("{c:?} is not a hex digit")
+    } else {
+        let mut k = [0u8; 32];
+        for (i, pair) in t.as_bytes().chunks(2).enumerate() {
+            // Both bytes are ASCII hex digits (checked above).
+            let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+            k[i] = (hex(pair[0]) << 4) | hex(pair[1]);
+        }
+        return Ok(Key(k));
     };
-    if t.len() != 64 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
-    }
-    let mut k = [0u8; 32];
-    for (i, chunk) in t.as_bytes().chunks(2).enumerate() {
-        let s = std::str::from_utf8(chunk).map_err(|_| bad())?;
-        k[i] = u8::from_str_radix(s, 16).map_err(|_| bad())?;
-    }
-    Ok(Key(k))
+    Err(EngineError::invalid(format!(
+        "the encryption key from {source} is malformed: it must be 64 hex characters (32 bytes), \
+         and {why}; make one with `openssl rand -hex 32`"
+    )))
 }
 
-/// The key of a command: from `key_file`, else from `AGENTBROWSER_ENCRYPTION_KEY`, else none.
+/// Reads the key in the file `f` (an absolute path).
+pub(crate) fn read_key_file(f: &str) -> Result<Key> {
+    if !f.starts_with('/') {
+        return Err(EngineError::invalid(format!(
+            "the key file {f:?} is not an absolute path"
+        )));
+    }
+    let text = std::fs::read_to_string(f)
+        .map_err(|e| io_error(&format!("cannot read the key file {f}"), e))?;
+    parse_key(&text, &format!("the key file {f}"))
+}
+
+/// The key of a command, by the one rule every encrypted file follows (state files, restore,
+/// the auth vault): the command's key file, else `AGENTBROWSER_ENCRYPTION_KEY`, else the file
+/// `AGENTBROWSER_ENCRYPTION_KEY_FILE` names, else none. Both variables set is an error.
 pub(crate) fn key(key_file: Option<&str>) -> Result<Option<Key>> {
     if let Some(f) = key_file {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| io_error(&format!("cannot read the key file {f}"), e))?;
-        return parse_key(&text, &format!("the key file {f}")).map(Some);
+        return read_key_file(f).map(Some);
     }
-    match std::env::var(KEY_VAR) {
-        Ok(v) if !v.is_empty() => parse_key(&v, KEY_VAR).map(Some),
-        _ => Ok(None),
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    match (var(KEY_VAR), var(KEY_FILE_VAR)) {
+        (Some(_), Some(_)) => Err(EngineError::invalid(format!(
+            "both {KEY_VAR} and {KEY_FILE_VAR} are set for the session's process; set one of them"
+        ))),
+        (Some(v), None) => parse_key(&v, KEY_VAR).map(Some),
+        (None, Some(f)) => read_key_file(&f)
+            .map_err(|e| EngineError::new(e.code, format!("{KEY_FILE_VAR}: {}", e.message)))
+            .map(Some),
+        (None, None) => Ok(None),
     }
+}
+
+/// Checks that `f` is a readable key file (what a front end calls before it starts a session
+/// with it, so a bad file is refused at once).
+pub fn check_key_file(f: &str) -> Result<()> {
+    read_key_file(f).map(|_| ())
 }
 
 /// Whether `bytes` start with the encryption header.
@@ -203,7 +233,7 @@ pub(crate) fn read(path: &Path, key_file: Option<&str>) -> Result<(serde_json::V
             return Err(EngineError::new(
                 ErrorCode::StateDecryptFailed,
                 format!(
-                    "{} is encrypted and no key was given: set {KEY_VAR} (64 hex characters) for the session, or pass a key file",
+                    "{} is encrypted and no key was given: set {KEY_VAR} (64 hex characters) or {KEY_FILE_VAR} (a file holding them) for the session, or pass a key file",
                     path.display()
                 ),
             ));

@@ -81,8 +81,9 @@ fn vault_key(key_file: Option<&str>) -> Result<store::Key> {
             ErrorCode::AuthKeyMissing,
             format!(
                 "the auth vault stores passwords only encrypted and no key was given: set {} to 64 hex characters \
-                 (make one with `openssl rand -hex 32`) in the environment of the session's process, or pass --key-file FILE",
-                store::KEY_VAR
+                 (make one with `openssl rand -hex 32`) or {} to a file holding them in the environment of the session's process, or pass --key-file FILE",
+                store::KEY_VAR,
+                store::KEY_FILE_VAR
             ),
         )
     })

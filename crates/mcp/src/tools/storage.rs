@@ -17,6 +17,9 @@ use crate::answer::{Answer, ToolError};
 pub struct StorageStateArgs {
     /// The file to write, a relative path under the server's working directory (default `storage-state-<unix time>.json`).
     pub filename: Option<String>,
+    /// Save IndexedDB too (default true).
+    #[serde(rename = "indexedDB")]
+    pub indexed_db: Option<bool>,
 }
 
 /// Arguments of `browser_set_storage_state`.
@@ -47,27 +50,9 @@ pub struct CookieNameArgs {
     pub name: String,
 }
 
-/// Arguments of `browser_cookie_set`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CookieSetArgs {
-    /// The cookie's name.
-    pub name: String,
-    /// Its value.
-    pub value: String,
-    /// Its domain (default: the active page's host).
-    pub domain: Option<String>,
-    /// Its path (default `/`).
-    pub path: Option<String>,
-    /// Expiry in seconds since the Unix epoch (default: a session cookie).
-    pub expires: Option<u64>,
-    /// Hidden from page scripts.
-    pub http_only: Option<bool>,
-    /// Sent only over secure connections.
-    pub secure: Option<bool>,
-    /// `Strict`, `Lax` or `None`.
-    pub same_site: Option<SameSite>,
-}
+/// Arguments of `browser_cookie_set`: the protocol's cookie (Playwright's cookie shape); with
+/// neither `url` nor `domain` the cookie is for the active page's URL.
+pub type CookieSetArgs = CookieInput;
 
 /// Arguments of the `_list` storage tools.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -125,6 +110,7 @@ pub(super) async fn storage_state(cx: Ctx, a: StorageStateArgs) -> Result<Answer
         .get(Command::StateSave(StateSaveParams {
             path: Some(path.display().to_string()),
             key_file: None,
+            indexed_db: a.indexed_db,
         }))
         .await?;
     Ok(answer("Result", out.text()))
@@ -184,28 +170,16 @@ pub(super) async fn cookie_get(cx: Ctx, a: CookieNameArgs) -> Result<Answer, Too
     Ok(answer("Cookie", out.text()))
 }
 
-/// `browser_cookie_set`: a cookie for `domain`, else for the active page's URL.
-pub(super) async fn cookie_set(cx: Ctx, a: CookieSetArgs) -> Result<Answer, ToolError> {
-    let url = match &a.domain {
-        Some(_) => None,
-        None => {
-            let u: UrlOutput = cx.get(Command::Url(NoParams {})).await?;
-            Some(u.url)
-        }
-    };
+/// `browser_cookie_set`: a cookie for `url` or `domain`, else for the active page's URL.
+pub(super) async fn cookie_set(cx: Ctx, mut a: CookieSetArgs) -> Result<Answer, ToolError> {
+    if a.url.is_none() && a.domain.is_none() {
+        let u: UrlOutput = cx.get(Command::Url(NoParams {})).await?;
+        a.url = Some(u.url);
+    }
     let out: CookiesSetOutput = cx
         .get(Command::CookiesSet(CookiesSetParams {
-            name: Some(a.name),
-            value: Some(a.value),
-            url,
-            domain: a.domain,
-            path: a.path,
-            expires: a.expires,
-            http_only: a.http_only,
-            secure: a.secure,
-            same_site: a.same_site,
-            cookies: None,
-            file: None,
+            cookies: Some(vec![a]),
+            ..Default::default()
         }))
         .await?;
     Ok(answer("Result", out.text()))

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::present::Present;
-use crate::validate::{Validate, invalid};
+use crate::validate::{Validate, invalid, key_file};
 
 /// Longest password `auth_save` accepts, in bytes.
 pub const AUTH_MAX_PASSWORD: usize = 4096;
@@ -167,16 +167,6 @@ fn auth_name(field: &str, n: &str) -> Result<(), String> {
                 "{n:?} is not a vault name: 1 to 100 letters, digits, `-`, `_` or `.`, not starting with `.`"
             ),
         )
-    }
-}
-
-/// Checks a `keyFile` parameter.
-fn key_file(k: Option<&str>) -> Result<(), String> {
-    match k {
-        Some(k) if !k.starts_with('/') => {
-            invalid("keyFile", format!("{k:?} is not an absolute path"))
-        }
-        _ => Ok(()),
     }
 }
 

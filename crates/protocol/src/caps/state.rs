@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::present::Present;
-use crate::validate::{Validate, invalid};
+use crate::validate::{Validate, invalid, key_file};
 
 /// Default bound of `storage_get` without a key, in entries.
 pub const STORAGE_MAX_ITEMS: u64 = 1000;
@@ -477,14 +477,19 @@ impl Present for StorageChanged {
     }
 }
 
+/// Most bytes of IndexedDB records (as JSON) a state file holds; more are cut and said.
+pub const STATE_INDEXED_DB_MAX_BYTES: u64 = 32 << 20;
+
 /// Parameters of `state_save`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateSaveParams {
     /// An absolute file path, or a name (no `/`) of a file in the state directory (`.json` added when it has no extension); default: the session's name.
     pub path: Option<String>,
-    /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY` of the session's process, else unencrypted.
+    /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY`, else the file `AGENTBROWSER_ENCRYPTION_KEY_FILE` names (of the session's process), else unencrypted.
     pub key_file: Option<String>,
+    /// Save the IndexedDB databases of every origin too, in Playwright's `indexedDB` shape (default true; at most 32 MB of records, more are cut and said).
+    pub indexed_db: Option<bool>,
 }
 
 impl Validate for StateSaveParams {
@@ -500,7 +505,7 @@ impl Validate for StateSaveParams {
 pub struct StateFileParams {
     /// An absolute file path, or a name (no `/`) of a file in the state directory.
     pub path: String,
-    /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY` of the session's process.
+    /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY`, else the file `AGENTBROWSER_ENCRYPTION_KEY_FILE` names (of the session's process).
     pub key_file: Option<String>,
 }
 
@@ -583,16 +588,6 @@ fn state_name(field: &str, p: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a `keyFile` parameter.
-fn key_file(k: Option<&str>) -> Result<(), String> {
-    match k {
-        Some(k) if !k.starts_with('/') => {
-            invalid("keyFile", format!("{k:?} is not an absolute path"))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// An origin whose storage a save could not read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SkippedOrigin {
@@ -614,6 +609,36 @@ fn origins_text(origins: &[String], skipped: &[SkippedOrigin]) -> String {
     t
 }
 
+/// An IndexedDB database a state file holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct IndexedDbSummary {
+    /// Its origin.
+    pub origin: String,
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    pub version: u64,
+    /// How many object stores it has.
+    pub stores: u64,
+    /// How many records its stores hold (in the file).
+    pub records: u64,
+}
+
+/// The IndexedDB part of a save or load's text: its databases, then what was left out.
+fn indexed_db_text(dbs: &[IndexedDbSummary], notes: &[String]) -> String {
+    let mut t = String::new();
+    for d in dbs {
+        t.push_str(&format!(
+            "\n  IndexedDB {} {:?} v{}: {} stores, {} records",
+            d.origin, d.name, d.version, d.stores, d.records
+        ));
+    }
+    for n in notes {
+        t.push_str(&format!("\n{n}"));
+    }
+    t
+}
+
 /// Result of `state_save`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -626,23 +651,29 @@ pub struct StateSaved {
     pub bytes: u64,
     /// How many cookies it holds.
     pub cookies: u64,
-    /// The origins whose localStorage it holds.
+    /// The origins whose localStorage or IndexedDB it holds.
     pub origins: Vec<String>,
     /// Origins the session visited whose storage could not be read.
     pub skipped_origins: Vec<SkippedOrigin>,
+    /// The IndexedDB databases it holds (none when `indexedDb` was false).
+    pub indexed_db: Vec<IndexedDbSummary>,
+    /// What of IndexedDB was left out, and why (values a file cannot carry, the size limit, a database that could not be read).
+    pub indexed_db_notes: Vec<String>,
 }
 
 impl Present for StateSaved {
     fn text(&self) -> String {
         let mut t = format!(
-            "saved {} ({} bytes{}): {} cookies, localStorage of {} origins",
+            "saved {} ({} bytes{}): {} cookies, storage of {} origins, {} IndexedDB databases",
             self.path,
             self.bytes,
             if self.encrypted { ", encrypted" } else { "" },
             self.cookies,
-            self.origins.len()
+            self.origins.len(),
+            self.indexed_db.len()
         );
         t.push_str(&origins_text(&self.origins, &self.skipped_origins));
+        t.push_str(&indexed_db_text(&self.indexed_db, &self.indexed_db_notes));
         t
     }
 }
@@ -657,22 +688,28 @@ pub struct StateLoaded {
     pub encrypted: bool,
     /// How many cookies were set.
     pub cookies: u64,
-    /// The origins whose localStorage was written.
+    /// The origins whose localStorage or IndexedDB was written.
     pub origins: Vec<String>,
-    /// Origins whose localStorage could not be written.
+    /// Origins whose storage could not be written.
     pub skipped_origins: Vec<SkippedOrigin>,
+    /// The IndexedDB databases written (each replaced the database of its name).
+    pub indexed_db: Vec<IndexedDbSummary>,
+    /// IndexedDB databases that could not be written, and why.
+    pub indexed_db_notes: Vec<String>,
 }
 
 impl Present for StateLoaded {
     fn text(&self) -> String {
         let mut t = format!(
-            "loaded {}{}: {} cookies, localStorage of {} origins",
+            "loaded {}{}: {} cookies, storage of {} origins, {} IndexedDB databases",
             self.path,
             if self.encrypted { " (encrypted)" } else { "" },
             self.cookies,
-            self.origins.len()
+            self.origins.len(),
+            self.indexed_db.len()
         );
         t.push_str(&origins_text(&self.origins, &self.skipped_origins));
+        t.push_str(&indexed_db_text(&self.indexed_db, &self.indexed_db_notes));
         t
     }
 }
@@ -753,6 +790,8 @@ pub struct StateShowOutput {
     pub cookies: Vec<CookieName>,
     /// Its origins with their localStorage keys.
     pub origins: Vec<OriginSummary>,
+    /// Its IndexedDB databases.
+    pub indexed_db: Vec<IndexedDbSummary>,
     /// The whole document (Playwright's storageState shape, values included); null when it is over 1 MB (then `truncated`).
     pub state: Option<Value>,
     /// Whether `state` was left out for its size.
@@ -783,6 +822,7 @@ impl Present for StateShowOutput {
                 o.keys.join(", ")
             ));
         }
+        t.push_str(&indexed_db_text(&self.indexed_db, &[]));
         t.push_str("\n(values hidden; --json shows the whole document)");
         t
     }
