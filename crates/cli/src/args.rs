@@ -69,6 +69,10 @@ pub struct LaunchArgs {
     /// Accept every certificate error (expired, self-signed, wrong host) for the session.
     #[arg(long)]
     pub ignore_https_errors: bool,
+    /// Turn the request log off for the session (page loads with many requests cost less;
+    /// `network requests`, `network request` and `network har` are then refused).
+    #[arg(long)]
+    pub no_request_log: bool,
     /// A PEM file of CA certificates the session's browser trusts (this session only; needs
     /// NSS's certutil, Debian package libnss3-tools).
     #[arg(long, value_name = "PEM")]
