@@ -145,7 +145,7 @@ const WORKERS_PAGE: &str = "<title>workers</title><script>\
     shared.port.onmessage = e => { window.sharedSaid = e.data; };\
     shared.port.start();</script>";
 /// A service worker that fetches at `install` and again on a message.
-const LOGGED_SW_JS: &str = "self.addEventListener('install', e => e.waitUntil(fetch('/sw-install')));\
+const LOGGED_SW_JS: &str = "self.addEventListener('install', e => e.waitUntil(fetch('/sw-install').then(r => r.text())));\
     self.addEventListener('message', e => { fetch('/sw-message').then(r => r.text())\
       .then(t => e.source.postMessage(t)); });";
 /// A shared worker that fetches once a page connects.
