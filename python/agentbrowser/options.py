@@ -147,7 +147,8 @@ class LaunchOptions:
     kept on close, refused with ``profile_in_use`` while another browser holds it).
     ``request_log=False`` turns the request log off for the session (page loads with many
     requests cost less; ``network.requests``, ``request_detail`` and ``har_start`` then raise
-    ``content_unavailable``; routes, headers, credentials, offline and throttling still work).
+    ``content_unavailable``, and so do offline and throttling, which need Chromium's ``Network``
+    domain; routes, headers and credentials still work).
     every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
     URL or a mapping) is the proxy every request goes through (its credentials answer the
     proxy's challenges and never reach Chromium's command line). ``allowed_domains`` (host

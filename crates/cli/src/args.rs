@@ -70,7 +70,8 @@ pub struct LaunchArgs {
     #[arg(long)]
     pub ignore_https_errors: bool,
     /// Turn the request log off for the session (page loads with many requests cost less;
-    /// `network requests`, `network request` and `network har` are then refused).
+    /// `network requests`, `network request`, `network har`, `set offline` and `set throttle`
+    /// are then refused; routes keep working).
     #[arg(long)]
     pub no_request_log: bool,
     /// A PEM file of CA certificates the session's browser trusts (this session only; needs

@@ -530,6 +530,8 @@ pub(crate) async fn set_permissions(
 
 /// `set_offline`: take every tab offline, or back online.
 pub(crate) async fn set_offline(p: SetOfflineParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
+    // Chromium emulates network conditions only where the `Network` domain is on (the log's).
+    cx.engine.hooks.require_request_log("`set offline`")?;
     let mut next = current(cx);
     next.offline = p.offline;
     change(cx, Part::Offline, next).await
@@ -538,6 +540,7 @@ pub(crate) async fn set_offline(p: SetOfflineParams, cx: &mut Cx<'_>) -> Result<
 /// `set_throttle`: throttle every tab's network (latency, rates), keeping `set_offline`'s state;
 /// `off` stops it.
 pub(crate) async fn set_throttle(p: SetThrottleParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
+    cx.engine.hooks.require_request_log("`set throttle`")?;
     let mut next = current(cx);
     next.throttle = p.throttle();
     change(cx, Part::Offline, next).await

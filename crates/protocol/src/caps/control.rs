@@ -65,8 +65,9 @@ pub struct LaunchParams {
     pub ignore_https_errors: Option<bool>,
     /// Keep the request log (default true). `false` turns it off for the session: Chromium's
     /// `Network` events are not enabled, so page loads with many requests cost less, and
-    /// `network_requests`, `network_request` and `har_start` answer `content_unavailable`
-    /// (routes, headers, credentials, offline and throttling still work).
+    /// `network_requests`, `network_request`, `har_start`, `set_offline` and `set_throttle`
+    /// (Chromium emulates network conditions only with that domain on) answer
+    /// `content_unavailable`; routes, headers and credentials still work.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_log: Option<bool>,
     /// A PEM file of CA certificates the session's browser trusts (absolute path; only this
