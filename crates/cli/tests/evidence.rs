@@ -411,7 +411,10 @@ fn waits_and_transition_errors() {
     cli.ok(&["wait", "--url", "127.0.0.1:"]);
     let (code, msg, _) = cli.err(&["wait", "--url", "*/next"]);
     assert_eq!(code, "invalid_argument", "{msg}");
-    assert!(msg.contains("\"**/next\"") && msg.contains("`*` stops at `/`"), "{msg}");
+    assert!(
+        msg.contains("\"**/next\"") && msg.contains("`*` stops at `/`"),
+        "{msg}"
+    );
     let (code, msg, _) = cli.err(&["wait", "--url", "**/elsewhere", "--timeout", "600"]);
     assert_eq!(code, "timeout", "{msg}");
     assert!(
@@ -420,7 +423,9 @@ fn waits_and_transition_errors() {
     );
     cli.ok(&["wait", "--load", "networkidle"]);
     // All conditions in order within one timeout.
-    let all = cli.json(&["wait", "--text", "Sign in", "--url", "**/", "--load", "load"]);
+    let all = cli.json(&[
+        "wait", "--text", "Sign in", "--url", "**/", "--load", "load",
+    ]);
     assert_eq!(all["success"], true, "{all}");
     let waited = cli.ok(&["wait", "150"]);
     assert!(waited["elapsedMs"].as_u64().unwrap() >= 150);

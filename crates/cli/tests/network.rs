@@ -156,11 +156,17 @@ fn request_log_with_filters_and_bad_filters() {
     assert_eq!(urls(&whole), [s.url("/notes.txt")]);
     let (code, msg, _) = cli.err(&["network", "requests", "--filter", "*.json"]);
     assert_eq!(code, "invalid_argument", "{msg}");
-    assert!(msg.contains("\"**/*.json\""), "the error names the glob that would match: {msg}");
+    assert!(
+        msg.contains("\"**/*.json\""),
+        "the error names the glob that would match: {msg}"
+    );
     let none = cli.json(&["network", "requests", "--filter", "**/nothing/*"]);
     assert_eq!(none["data"]["matched"], 0, "{none}");
     assert!(
-        none["warning"].as_str().unwrap_or_default().contains("read as a glob over the whole URL"),
+        none["warning"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("read as a glob over the whole URL"),
         "a glob that matched nothing says how it was read: {none}"
     );
 
@@ -626,7 +632,10 @@ fn the_request_log_can_be_turned_off_at_launch() {
         assert!(msg.contains("--no-request-log"), "{msg}");
     }
     // Chromium emulates network conditions only with the `Network` domain on: refused, saying so.
-    for args in [vec!["set", "offline", "on"], vec!["set", "throttle", "slow-3g"]] {
+    for args in [
+        vec!["set", "offline", "on"],
+        vec!["set", "throttle", "slow-3g"],
+    ] {
         let (code, msg, _) = cli.err(&args);
         assert_eq!(code, "content_unavailable", "{args:?}: {msg}");
     }

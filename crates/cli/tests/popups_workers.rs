@@ -156,7 +156,10 @@ const SHARED_JS: &str = "onconnect = e => { const port = e.ports[0];\
 fn service_and_shared_workers_requests_are_logged_and_say_so() {
     let s = Server::start();
     s.route("/workers", Page::html(WORKERS_PAGE));
-    s.route("/logged-sw.js", Page::typed("text/javascript", LOGGED_SW_JS));
+    s.route(
+        "/logged-sw.js",
+        Page::typed("text/javascript", LOGGED_SW_JS),
+    );
     s.route("/shared.js", Page::typed("text/javascript", SHARED_JS));
     s.route("/sw-install", Page::typed("text/plain", "installed"));
     s.route("/sw-message", Page::typed("text/plain", "answered"));
@@ -169,9 +172,10 @@ fn service_and_shared_workers_requests_are_logged_and_say_so() {
         s.url("/shared-data"),
     ];
     let finished = |r: &Value, url: &str| {
-        r["requests"]
-            .as_array()
-            .is_some_and(|a| a.iter().any(|e| e["url"] == url && e["state"] == "finished"))
+        r["requests"].as_array().is_some_and(|a| {
+            a.iter()
+                .any(|e| e["url"] == url && e["state"] == "finished")
+        })
     };
     assert!(
         eventually(Duration::from_secs(20), || {

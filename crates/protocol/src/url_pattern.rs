@@ -108,7 +108,9 @@ impl UrlPattern {
         match self.how {
             How::Every => "every URL",
             How::Glob(_) => "a glob over the whole URL: `*` stops at `/`, `**` crosses it",
-            How::Whole => "the whole URL, exactly (no wildcard; a pattern without a scheme matches a part of the URL)",
+            How::Whole => {
+                "the whole URL, exactly (no wildcard; a pattern without a scheme matches a part of the URL)"
+            }
             How::Part => "a part of the URL (no wildcard and no scheme)",
         }
     }
