@@ -40,6 +40,7 @@ from contenders import (  # noqa: E402
     AbCli,
     AbSdk,
     AbBaseline,
+    AbNoLog,
     AbSocket,
     AgentBrowserBatch,
     AgentBrowserCli,
@@ -253,6 +254,9 @@ class Run:
             self.contenders.append(
                 AbBaseline(floor, Path(self.args.baseline), base, self.tmp / "ab" / f"{base}.sock", form)
             )
+        if self.selected("open_5k"):
+            nolog = f"{self.session}-nolog"
+            self.contenders.append(AbNoLog(floor, AB_BIN, nolog, self.tmp / "ab" / f"{nolog}.sock", form))
         sdk = AbSdk(["sdk", self.session])
         self.add_optional(sdk, "agentbrowser Python SDK")
         self.contenders.append(floor)
@@ -328,6 +332,8 @@ class Run:
             k = rnd % max(1, len(active))
             for c in active[k:] + active[:k]:
                 cell = cells[c.name]
+                if c.rows is not None and m.id not in c.rows:
+                    cell.unsupported = True
                 if cell.error or cell.na or cell.unsupported:
                     continue
                 result = self.attempt(c, cell, functools.partial(m.run, c))
@@ -416,8 +422,9 @@ class Run:
         M = Measurement
         return [
             M("open", "open form.html (navigate + load)", lambda c: c.open(form)),
-            M("open_5k", "open large-5k.html (navigate + load; request log on; compare: ab baseline socket without it)", lambda c: c.open(self.url("large-5k.html"))),
+            M("open_5k", "open large-5k.html (navigate + load; request log on; compare: ab socket, no request log)", lambda c: c.open(self.url("large-5k.html"))),
             M("open_5k_har", "open large-5k.html while recording HAR (compare: open_5k)", only((AbSocket,), lambda c: c.open_recording_har(self.url("large-5k.html"), self.tmp / "tmp" / f"bench-{c.name}.har")), page="form.html"),
+            M("open_5k_route", "open large-5k.html with one route that matches none of its requests (Fetch interception on; compare: open_5k)", only((AbSocket,), lambda c: c.open_with_route(self.url("large-5k.html"))), page="form.html"),
             M("eval_title", "eval document.title, one call", eval_title, page="form.html"),
             M("spawn", "spawn /bin/true (process floor of the CLI rows)", only((Floor,), lambda f: f.spawn(burst))),
             M("titles50", "50 × title", lambda c: c.titles(50)),
@@ -443,6 +450,10 @@ class Run:
             M("read_docs", "read the active tab as Markdown: docs page, 600 links, 40 code blocks (CDP floor: outerHTML only)", lambda c: c.read(), page="docs.html"),
             M("cold", "cold start: launch + open form", lambda c: c.cold(form, next(self.cold_counter)), reps=cold_reps, warmup=min(1, self.warmup)),
         ]
+
+    def selected(self, mid: str) -> bool:
+        """Whether measurement ``mid`` runs (``--only`` lists it, or there is no ``--only``)."""
+        return not self.args.only or mid in self.args.only.split(",")
 
     def run(self) -> None:
         self.start()

@@ -73,6 +73,7 @@ class Contender:
     browser = ""  # the browser it drives; front ends of one engine share one
     own = True  # ours: a failure fails the run; a peer's failure is only reported
     skip: str | None = None  # why it does not run
+    rows: frozenset[str] | None = None  # the only measurements it takes part in (None: every one)
 
     def open(self, url: str) -> dict[str, Any]:
         raise Unsupported
@@ -235,6 +236,19 @@ class AbJson(Contender):
             raise BenchError("the HAR recorded no entries")
         return {"ms": ms}
 
+    def open_with_route(self, url: str) -> dict[str, Any]:
+        """``open`` timed while one route that matches none of the page's requests is set (so
+        Chromium pauses every request for the engine's Fetch handler); route and unroute untimed."""
+        glob = "**/bench-no-such-resource.json"
+        self.run([{"action": "network_route", "url": glob, "body": "{}", "contentType": "application/json"}])
+        try:
+            ms = self.run([{"action": "open", "url": url}])[0][0]
+        finally:
+            _, answers = self.run([{"action": "network_unroute", "url": glob}])
+        if (answers[0].get("data") or {}).get("removed", [{}])[0].get("hits", 0) != 0:
+            raise BenchError(f"the route matched a request of the page: {str(answers[0])[:200]}")
+        return {"ms": ms}
+
     def snapshot(self, interactive: bool) -> dict[str, Any]:
         samples, answers = self.run([{"action": "snapshot", "interactive": interactive}])
         data = answers[0].get("data") or {}
@@ -354,6 +368,27 @@ class AbBaseline(AbSocket):
         done = subprocess.run([str(binary), "--session", session, "open", url], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BenchError(f"the baseline daemon did not start: {done.stderr.strip()[:300]}")
+
+
+class AbNoLog(AbJson):
+    """The same agentbrowser binary on its own daemon and Chromium launched with
+    ``--no-request-log``, spoken to through its socket like ``ab socket``: the reference the
+    request log's cost is a ratio to (``open_5k`` only)."""
+
+    name, label = "nolog", "ab socket, no request log"
+    browser = "agentbrowser-nolog"
+    rows = frozenset({"open_5k"})
+
+    def __init__(self, floor: Floor, binary: Path, session: str, socket: Path, url: str) -> None:
+        self.floor, self.socket = floor, socket
+        argv = [str(binary), "--session", session, "--no-request-log", "open", url]
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise BenchError(f"the no-request-log daemon did not start: {done.stderr.strip()[:300]}")
+
+    def send(self, lines: list[dict[str, Any]], n: int = 1) -> tuple[list[float], list[dict[str, Any]]]:
+        r = self.floor.call({"op": "sock", "path": str(self.socket), "lines": [json.dumps(x) for x in lines], "n": n})
+        return r["samples"], r["responses"]
 
 
 class AbBatch(AbJson):

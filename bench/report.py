@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-COLUMNS = ["socket", "baseline", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright", "pyab"]
+COLUMNS = ["socket", "nolog", "baseline", "batch", "cli", "sdk", "cdp", "ab-peer", "ab-peer-batch", "playwright", "pyab"]
 LABELS = {
     "socket": "ab socket",
+    "nolog": "ab socket, no request log",
     "baseline": "ab baseline socket",
     "batch": "ab batch",
     "cli": "ab CLI",
@@ -28,6 +29,7 @@ LABELS = {
 ENGINES = {
     "agentbrowser": "agentbrowser daemon",
     "agentbrowser-baseline": "agentbrowser baseline daemon (--baseline)",
+    "agentbrowser-nolog": "agentbrowser daemon launched with --no-request-log (open_5k)",
     "cdp": "CDP floor (Chromium only)",
     "agent-browser": "agent-browser daemon",
     "playwright": "Playwright driver (node)",
@@ -35,6 +37,7 @@ ENGINES = {
 }
 RATIOS = [
     ("socket", "baseline", "ab socket / baseline"),
+    ("socket", "nolog", "ab socket / no request log"),
     ("socket", "cdp", "ab socket / CDP floor"),
     ("batch", "cdp", "ab batch / CDP floor"),
     ("cli", "ab-peer", "ab CLI / agent-browser"),
@@ -192,6 +195,19 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
     d = diff("cold", "cli", "cdp")
     add("20", "cold start ≤ 100 ms above plain Chromium start + navigate", d, 100.0,
         f"{signed(d)} ms ({fmt(median(results, 'cold', 'cli'))} vs {fmt(median(results, 'cold', 'cdp'))})")
+    v, ref = median(results, "open_5k", "socket"), median(results, "open_5k", "nolog")
+    ratio = None if v is None or ref is None else v / ref
+    add("15", "load of the 5k page with the request log ≤ 1.05 × without it (`--no-request-log`)", ratio, 1.05,
+        f"{fmt(ratio)} × ({fmt(v)} vs {fmt(ref)} ms)", why("open_5k", "nolog"))
+    har = median(results, "open_5k_har", "socket")
+    ratio = None if har is None or v is None else har / v
+    add("15", "the same load while recording HAR ≤ 1.2 × without the recording", ratio, 1.2,
+        f"{fmt(ratio)} × ({fmt(har)} vs {fmt(v)} ms)", why("open_5k_har", "socket"))
+    route = median(results, "open_5k_route", "socket")
+    ratio = None if route is None or v is None else route / v
+    rows.append(["15", "the same load with one route that matches none of its requests (Fetch interception on)",
+                 f"{fmt(ratio)} × ({fmt(route)} vs {fmt(v)} ms)" if ratio is not None else why("open_5k_route", "socket"),
+                 "no target"])
     imp = results.get("import_ms")
     add("4", "`import agentbrowser` < 150 ms", imp, 150.0, f"{fmt(imp)} ms (-X importtime, cumulative)")
     return rows

@@ -2603,19 +2603,29 @@ class RequestSource:
     """Where a request came from."""
 
     kind: str
-    """`page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process), `worker` (a worker of the tab)
-    or `popup` (a tab this tab opened).
+    """`page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process), `worker` (a dedicated worker of
+    the tab), `popup` (a tab this tab opened), `service_worker` or `shared_worker` (a worker of the tab's origin, which
+    belongs to no tab).
     """
     tab: str
-    """The tab the request was made in."""
+    """The tab the request was made in; for a service or shared worker, the tab whose log was read (the worker serves that
+    tab's origin, or the origin of a popup it opened).
+    """
     frame_id: str
     """The frame that made it ("" for a worker or when Chromium did not say)."""
+    worker: str | None
+    """The script URL of the service or shared worker that made it (absent otherwise)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RequestSource:
         """``raw`` (found at ``path`` in a payload) checked and decoded as RequestSource."""
         o = _d.Fields("RequestSource", raw, path)
-        return cls(kind=o.req("kind", _d.string), tab=o.req("tab", _d.string), frame_id=o.req("frameId", _d.string))
+        return cls(
+            kind=o.req("kind", _d.string),
+            tab=o.req("tab", _d.string),
+            frame_id=o.req("frameId", _d.string),
+            worker=o.opt("worker", _d.string),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -3292,7 +3302,7 @@ class StatusOutput:
     autosave_interval_ms: int | None
     """The autosave interval in milliseconds (0: on close only; null: no restore)."""
     restore_check_url: str | None
-    """The URL glob a restored session's page must match after its first navigation."""
+    """The URL pattern (glob, whole URL or URL part) a restored session's page must match after its first navigation."""
     restore_check_text: str | None
     """The text a restored session's page must show after its first navigation."""
     restore_check_fn: str | None
@@ -3731,6 +3741,7 @@ OPTION_RULES: Mapping[str, Mapping[str, _r.Rule]] = MappingProxyType(
                 "viewportWidth": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
                 "viewportHeight": _r.Rule("integer", nullable=True, minimum=1, maximum=10000),
                 "ignoreHttpsErrors": _r.Rule("boolean", nullable=True),
+                "requestLog": _r.Rule("boolean", nullable=True),
                 "caCert": _r.Rule("string", nullable=True, min_length=1),
                 "profile": _r.Rule("string", nullable=True, min_length=1),
                 "proxyServer": _r.Rule("string", nullable=True, min_length=1),

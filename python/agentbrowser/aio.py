@@ -940,8 +940,10 @@ class AsyncScroll:
 class AsyncNetwork:
     """Request interception of a :class:`AsyncBrowser`, for every tab (also tabs opened later), frame
     and worker of the session: routes (answer, abort, or continue with changed headers), extra
-    request headers and HTTP credentials. URL globs: ``*`` within a path segment, ``**`` across
-    segments, ``{a,b}`` either; the whole URL must match. Also the active tab's request log
+    request headers and HTTP credentials. URL patterns (one rule for routes, ``requests`` and
+    ``Wait.url``): with ``*`` or ``{`` a glob over the whole URL (``*`` within a path segment,
+    ``**`` across segments, ``{a,b}`` either); without, the whole URL when it has a scheme,
+    otherwise a part of the URL. Also the active tab's request log
     (bounded, from the tab's first request; also its iframes' and the popups it opened) and the
     session's HAR recording."""
 
@@ -1007,7 +1009,8 @@ class AsyncNetwork:
         limit: int | None = None,
     ) -> RequestLog:
         """The requests, oldest first (the newest ``limit``, default 100): ``url_pattern`` is a
-        URL glob (without a wildcard, a URL part), ``resource_type`` one type or several
+        URL pattern (a glob, a whole URL, or without wildcard and scheme a URL part),
+        ``resource_type`` one type or several
         (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
         ``clear`` empties the log after this read."""
         return await self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))

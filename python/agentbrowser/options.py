@@ -180,6 +180,10 @@ class LaunchOptions:
     session's browser trusts (this session only; made absolute; needs NSS's ``certutil``);
     ``profile`` is a persistent Chromium profile directory (made absolute, created if missing,
     kept on close, refused with ``profile_in_use`` while another browser holds it).
+    ``request_log=False`` turns the request log off for the session (page loads with many
+    requests cost less; ``network.requests``, ``request_detail`` and ``har_start`` then raise
+    ``content_unavailable``, and so do offline and throttling, which need Chromium's ``Network``
+    domain; routes, headers and credentials still work).
     every tab starts with (like ``browser.emulation``); ``proxy`` (a :class:`ProxyConfig`, a
     URL or a mapping) is the proxy every request goes through (its credentials answer the
     proxy's challenges and never reach Chromium's command line). ``allowed_domains`` (host
@@ -209,6 +213,7 @@ class LaunchOptions:
     color_scheme: str | None = None
     viewport: tuple[int, int] | None = None
     ignore_https_errors: bool = False
+    request_log: bool = True
     ca_cert: str | os.PathLike[str] | None = None
     profile: str | os.PathLike[str] | None = None
     proxy: ProxyConfig | str | Mapping[str, Any] | None = None
@@ -269,6 +274,7 @@ class LaunchOptions:
                 _required(_LAUNCH[key]).check(f"LaunchOptions.viewport {axis}", v)
             object.__setattr__(self, "viewport", (vp[0], vp[1]))
         _required(_LAUNCH["ignoreHttpsErrors"]).check("LaunchOptions.ignore_https_errors", self.ignore_https_errors)
+        _required(_LAUNCH["requestLog"]).check("LaunchOptions.request_log", self.request_log)
         ca = _path("LaunchOptions.ca_cert", self.ca_cert, _LAUNCH["caCert"], absolute=True)
         object.__setattr__(self, "ca_cert", ca)
         profile = _path("LaunchOptions.profile", self.profile, _LAUNCH["profile"], absolute=True)
@@ -334,6 +340,8 @@ class LaunchOptions:
             wire["viewportWidth"], wire["viewportHeight"] = self.viewport
         if self.ignore_https_errors:
             wire["ignoreHttpsErrors"] = True
+        if not self.request_log:
+            wire["requestLog"] = False
         if self.ca_cert is not None:
             wire["caCert"] = os.fspath(self.ca_cert)
         if self.profile is not None:

@@ -46,7 +46,7 @@ class RestoreOptions:
     ``key`` names the state file (1-64 letters, digits, ``-``, ``_``; None: the session's
     name); ``save`` is ``"auto"`` (save unless the restore failed, so a file that could not
     be read is kept), ``"always"`` or ``"never"``; ``autosave_interval_ms`` is the time
-    between autosaves (0: on close only); ``check_url`` (a URL glob), ``check_text`` (text on
+    between autosaves (0: on close only); ``check_url`` (a URL pattern: glob, whole URL or URL part), ``check_text`` (text on
     the page) and ``check_fn`` (a JavaScript function returning a truthy value) decide, after
     the first navigation, whether a restored session is still valid (``loaded``) or not
     (``loaded_but_invalid``); ``key_file`` is a file holding the encryption key (64 hex

@@ -149,7 +149,7 @@ def test_requests_filters_and_detail(browser: Browser, net_server: str) -> None:
     assert [r.url for r in browser.page.network.requests(method="POST")] == [f"{net_server}/api/save"]
     assert [r.status for r in browser.page.network.requests(status="4xx")] == [404]
     assert [r.status for r in browser.page.network.requests(status=201)] == [201]
-    assert [r.url for r in browser.page.network.requests(url_pattern="*/api/items*")] == [
+    assert [r.url for r in browser.page.network.requests(url_pattern="**/api/items*")] == [
         f"{net_server}/api/items?page=2&q=a%20b"
     ]
     two = browser.page.network.requests(limit=2)

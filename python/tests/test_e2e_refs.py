@@ -148,7 +148,7 @@ def test_press_wait_and_diff(browser: Browser, server: str) -> None:
     waited = browser.page.wait(Wait.text("enter pressed"))
     assert isinstance(waited, WaitResult) and waited.matched and waited.elapsed_ms >= 0
     assert browser.page.wait(ms=50).elapsed_ms >= 40
-    assert browser.page.wait(Wait.all(Wait.loaded(), Wait.url("*/keys"))).matched
+    assert browser.page.wait(Wait.all(Wait.loaded(), Wait.url("**/keys"))).matched
     with pytest.raises(ValueError):
         browser.page.wait()
     with pytest.raises(ValueError, match="exactly one"):  # as the protocol's `wait` allows
@@ -168,7 +168,7 @@ def test_stale_ref_after_script_navigation(browser: Browser, server: str) -> Non
     snap = browser.page.observe()
     go = snap.one(role="button", name="Go")
     browser.page.evaluate("location.href = '/b'")
-    browser.page.wait(Wait.url("*/b"))
+    browser.page.wait(Wait.url("**/b"))
     with pytest.raises(StaleRefError) as err:
         go.click()
     assert err.value.code == "stale_ref" and err.value.ref is go and err.value.action == "click"
@@ -237,7 +237,7 @@ def test_async_refs(agentbrowser_bin: Path, server: str, require: Callable[..., 
             await browser.page.open(f"{server}/a")
             go = (await browser.page.observe()).one(role="button", name="Go")
             await browser.page.evaluate("location.href = '/b'")
-            await browser.page.wait(Wait.url("*/b"))
+            await browser.page.wait(Wait.url("**/b"))
             with pytest.raises(AsyncStaleRefError) as err:
                 await go.click()
             fresh = await err.value.refresh()

@@ -87,6 +87,11 @@ pub struct LaunchArgs {
     /// Accept every certificate error (expired, self-signed, wrong host) for the session.
     #[arg(long)]
     pub ignore_https_errors: bool,
+    /// Turn the request log off for the session (page loads with many requests cost less;
+    /// `network requests`, `network request`, `network har`, `set offline` and `set throttle`
+    /// are then refused; routes keep working).
+    #[arg(long)]
+    pub no_request_log: bool,
     /// A PEM file of CA certificates the session's browser trusts (this session only; needs
     /// NSS's certutil, Debian package libnss3-tools). With --cdp: the certificates an
     /// https:// or wss:// endpoint is checked against, instead of the built-in Mozilla roots.

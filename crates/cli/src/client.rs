@@ -40,6 +40,8 @@ pub struct DaemonArgs {
     pub max_output: Option<u64>,
     /// Accept every certificate error.
     pub ignore_https_errors: bool,
+    /// The request log is off.
+    pub no_request_log: bool,
     /// A CA file trusted for the session (absolute).
     pub ca_cert: Option<String>,
     /// A persistent profile directory (absolute).
@@ -264,6 +266,9 @@ fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Resul
     }
     if args.ignore_https_errors {
         cmd.arg("--ignore-https-errors");
+    }
+    if args.no_request_log {
+        cmd.arg("--no-request-log");
     }
     if let Some(c) = &args.ca_cert {
         cmd.arg("--ca-cert").arg(c);

@@ -26,6 +26,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("idleTimeout", "milliseconds, an integer of 0 or more"),
     ("autoDialogs", "a boolean"),
     ("ignoreHttpsErrors", "a boolean"),
+    ("requestLog", "a boolean"),
     ("caCert", "a string"),
     ("profile", "a string"),
     ("userAgent", "a string"),
@@ -105,7 +106,9 @@ fn read(file: &Path) -> Result<Vec<(String, Value)>, Failure> {
 /// Whether `value` has the kind `key` needs.
 fn fits(key: &str, value: &Value) -> bool {
     match key {
-        "headed" | "autoDialogs" | "ignoreHttpsErrors" | "json" => value.is_boolean(),
+        "headed" | "autoDialogs" | "ignoreHttpsErrors" | "requestLog" | "json" => {
+            value.is_boolean()
+        }
         "idleTimeout" | "timeout" => value.is_u64(),
         "browserArgs" => value
             .as_array()
@@ -145,6 +148,7 @@ fn set(cli: &mut Cli, key: &str, value: Value, explicit: &dyn Fn(&str) -> bool) 
         "idleTimeout" if !explicit("idle_timeout") => l.idle_timeout = value.as_u64(),
         "autoDialogs" if !explicit("auto_dialogs") => l.auto_dialogs = flag(),
         "ignoreHttpsErrors" if !explicit("ignore_https_errors") => l.ignore_https_errors = flag(),
+        "requestLog" if !explicit("no_request_log") => l.no_request_log = !flag(),
         "caCert" if !explicit("ca_cert") => l.ca_cert = text(),
         "profile" if !explicit("profile") => l.profile = text(),
         "userAgent" if !explicit("user_agent") => l.user_agent = text(),

@@ -42,6 +42,7 @@ pub fn daemon_args(l: &LaunchArgs) -> Result<DaemonArgs, Failure> {
         content_boundaries: l.content_boundaries,
         max_output: l.max_output,
         ignore_https_errors: l.ignore_https_errors,
+        no_request_log: l.no_request_log,
         ca_cert: l
             .ca_cert
             .as_deref()
@@ -230,6 +231,7 @@ pub fn engine_options(args: &LaunchArgs) -> Result<LaunchOptions, Failure> {
         window_size: args.window_size.as_deref().map(window_size).transpose()?,
         auto_dialogs: args.auto_dialogs,
         ignore_https_errors: args.ignore_https_errors,
+        request_log: !args.no_request_log,
         ca_cert: args
             .ca_cert
             .as_deref()

@@ -98,6 +98,7 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
         content_boundaries: top.content_boundaries || after.content_boundaries,
         max_output: after.max_output.or(top.max_output),
         ignore_https_errors: top.ignore_https_errors || after.ignore_https_errors,
+        no_request_log: top.no_request_log || after.no_request_log,
         ca_cert: after.ca_cert.clone().or_else(|| top.ca_cert.clone()),
         profile: after.profile.clone().or_else(|| top.profile.clone()),
         user_agent: after.user_agent.clone().or_else(|| top.user_agent.clone()),

@@ -51,6 +51,14 @@ pub fn options(args: &LaunchArgs) -> Result<Option<RestoreOptions>, Failure> {
             Some(abs)
         }
     };
+    if let Some(u) = &args.restore_check_url
+        && let Err(e) = agentbrowser_protocol::UrlPattern::parse(u)
+    {
+        return Err(Failure::invalid(
+            "launch",
+            format!("invalid option `--restore-check-url`: {e}"),
+        ));
+    }
     Ok(Some(RestoreOptions {
         key: (!key.is_empty()).then(|| key.clone()),
         save: args.restore_save.clone(),

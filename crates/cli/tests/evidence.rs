@@ -154,16 +154,16 @@ fn stale_refs_after_every_kind_of_navigation_and_removal() {
     // A script changing location.
     stale_after(&|c| {
         c.eval("setTimeout(() => location.href = '/next', 0); 1");
-        c.ok(&["wait", "--url", "*/next", "--load", "load"]);
+        c.ok(&["wait", "--url", "**/next", "--load", "load"]);
     });
     // A link click (via the page) and a form post.
     stale_after(&|c| {
         c.eval("const a = document.createElement('a'); a.href = '/next'; document.body.append(a); a.click(); 1");
-        c.ok(&["wait", "--url", "*/next"]);
+        c.ok(&["wait", "--url", "**/next"]);
     });
     stale_after(&|c| {
         c.eval("const f = document.createElement('form'); f.method = 'post'; f.action = '/next'; document.body.append(f); f.submit(); 1");
-        c.ok(&["wait", "--url", "*/next", "--load", "load"]);
+        c.ok(&["wait", "--url", "**/next", "--load", "load"]);
     });
     // An element removed by a script: stale, and nothing else is touched.
     cli.ok(&["open", &server.url("/")]);
@@ -406,9 +406,26 @@ fn waits_and_transition_errors() {
     );
     cli.ok(&["wait", "--url", &server.url("/")]);
     cli.ok(&["wait", "--url", "http://127.0.0.1:*/"]);
+    // One URL pattern rule (crates/protocol/src/url_pattern.rs): a URL part without a wildcard
+    // or scheme; a glob that can match no URL with a host is refused with the glob that would.
+    cli.ok(&["wait", "--url", "127.0.0.1:"]);
+    let (code, msg, _) = cli.err(&["wait", "--url", "*/next"]);
+    assert_eq!(code, "invalid_argument", "{msg}");
+    assert!(
+        msg.contains("\"**/next\"") && msg.contains("`*` stops at `/`"),
+        "{msg}"
+    );
+    let (code, msg, _) = cli.err(&["wait", "--url", "**/elsewhere", "--timeout", "600"]);
+    assert_eq!(code, "timeout", "{msg}");
+    assert!(
+        msg.contains("\"**/elsewhere\", read as a glob over the whole URL"),
+        "the timeout says the pattern and how it was read: {msg}"
+    );
     cli.ok(&["wait", "--load", "networkidle"]);
     // All conditions in order within one timeout.
-    let all = cli.json(&["wait", "--text", "Sign in", "--url", "*/", "--load", "load"]);
+    let all = cli.json(&[
+        "wait", "--text", "Sign in", "--url", "**/", "--load", "load",
+    ]);
     assert_eq!(all["success"], true, "{all}");
     let waited = cli.ok(&["wait", "150"]);
     assert!(waited["elapsedMs"].as_u64().unwrap() >= 150);

@@ -148,10 +148,27 @@ fn request_log_with_filters_and_bad_filters() {
     assert_eq!(got, [s.url("/old"), s.url("/submit")]);
     let exact = cli.ok(&["network", "requests", "--status", "201"]);
     assert_eq!(urls(&exact), [s.url("/submit")]);
-    let glob = cli.ok(&["network", "requests", "--filter", "*/data.*"]);
+    let glob = cli.ok(&["network", "requests", "--filter", "**/data.*"]);
     assert_eq!(urls(&glob), [s.url("/data.json")]);
     let part = cli.ok(&["network", "requests", "--filter", "notes"]);
     assert_eq!(urls(&part), [s.url("/notes.txt")]);
+    let whole = cli.ok(&["network", "requests", "--filter", &s.url("/notes.txt")]);
+    assert_eq!(urls(&whole), [s.url("/notes.txt")]);
+    let (code, msg, _) = cli.err(&["network", "requests", "--filter", "*.json"]);
+    assert_eq!(code, "invalid_argument", "{msg}");
+    assert!(
+        msg.contains("\"**/*.json\""),
+        "the error names the glob that would match: {msg}"
+    );
+    let none = cli.json(&["network", "requests", "--filter", "**/nothing/*"]);
+    assert_eq!(none["data"]["matched"], 0, "{none}");
+    assert!(
+        none["warning"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("read as a glob over the whole URL"),
+        "a glob that matched nothing says how it was read: {none}"
+    );
 
     // The limit keeps the newest and says it cut.
     let cut = cli.json(&["network", "requests", "--limit", "2"]);
@@ -537,7 +554,7 @@ fn a_dedicated_workers_requests_are_logged_and_say_so() {
     let mut logged = Value::Null;
     assert!(
         eventually(Duration::from_secs(10), || {
-            logged = cli.ok(&["network", "requests", "--filter", "*/from-worker"]);
+            logged = cli.ok(&["network", "requests", "--filter", "**/from-worker"]);
             logged["requests"].as_array().is_some_and(|r| !r.is_empty())
         }),
         "the worker's fetch is not in the tab's log: {logged}"
@@ -580,4 +597,47 @@ fn har_stop_writes_requests_still_pending() {
         "{entry}"
     );
     assert!(stopped["entries"].as_u64().unwrap() >= 2, "{stopped}");
+}
+
+#[test]
+fn the_request_log_can_be_turned_off_at_launch() {
+    let s = app_server();
+    let cli = Cli::new("no-log");
+    cli.ok(&[
+        "--no-request-log",
+        "network",
+        "route",
+        "**/data.json",
+        "--body",
+        r#"{"items":[9]}"#,
+        "--content-type",
+        "application/json",
+    ]);
+    cli.ok(&["open", &s.url("/")]);
+    assert!(
+        eventually(Duration::from_secs(10), || cli.eval("document.title")
+            == "ready"),
+        "the app loaded"
+    );
+    // Routes still apply; the server never saw the routed request.
+    assert!(s.requests_for("/data.json").is_empty());
+    assert_eq!(cli.ok(&["network", "routes"])["routes"][0]["hits"], 1);
+    for args in [
+        vec!["network", "requests"],
+        vec!["network", "request", "r1"],
+        vec!["network", "har", "start"],
+    ] {
+        let (code, msg, _) = cli.err(&args);
+        assert_eq!(code, "content_unavailable", "{args:?}: {msg}");
+        assert!(msg.contains("--no-request-log"), "{msg}");
+    }
+    // Chromium emulates network conditions only with the `Network` domain on: refused, saying so.
+    for args in [
+        vec!["set", "offline", "on"],
+        vec!["set", "throttle", "slow-3g"],
+    ] {
+        let (code, msg, _) = cli.err(&args);
+        assert_eq!(code, "content_unavailable", "{args:?}: {msg}");
+    }
+    cli.ok(&["close"]);
 }

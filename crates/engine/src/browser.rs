@@ -353,7 +353,7 @@ impl Browser {
             self.dialog_board.clone(),
             self.network_board.clone(),
             &self.hooks,
-            false,
+            None,
         )
         .await?;
         crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;

@@ -28,6 +28,9 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         .intercept
         .set_allowed_domains(guard.list.clone());
     cx.engine.domains = guard.clone();
+    if let Some(on) = p.request_log {
+        cx.engine.hooks.set_request_log(on);
+    }
     let p_emulation = p.clone();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {

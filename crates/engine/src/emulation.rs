@@ -7,6 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use agentbrowser_cdp::Session;
 use agentbrowser_protocol::*;
 use serde_json::{Value, json};
 
@@ -168,25 +169,86 @@ async fn send(page: &Page, calls: Vec<(&'static str, Value)>) -> Result<()> {
     Ok(())
 }
 
-/// Gives a newly attached page the session's whole emulation and its init scripts.
-pub(crate) async fn install(page: &Page, shared: &Shared, browser_ua: &str) -> Result<()> {
-    let (emulation, scripts, own) = {
+/// The session's whole emulation and its init scripts as the CDP calls that give them to a
+/// page — also one that does not run yet (a popup paused at birth gets them before it is
+/// resumed, so its first document sees them).
+#[derive(Debug, Default)]
+pub(crate) struct Setup {
+    /// Emulation calls, in order.
+    calls: Vec<(&'static str, Value)>,
+    /// Init scripts: `(id, source)`, in the order they were added.
+    scripts: Vec<(String, String)>,
+}
+
+impl Setup {
+    /// The setup of a page of the session whose emulation and scripts are `shared`;
+    /// `browser_ua` is the browser's own user agent.
+    pub(crate) fn of(shared: &Shared, browser_ua: &str) -> Setup {
         let s = lock(shared);
         let own = Own {
             user_agent: browser_ua.to_string(),
             languages: s.browser_languages.clone(),
         };
-        (s.emulation.clone(), s.scripts.clone(), own)
-    };
-    let browser_ua = &own;
-    for &part in PARTS {
-        if !is_default(&emulation, part) {
-            send(page, calls(&emulation, part, browser_ua)).await?;
+        let calls = PARTS
+            .iter()
+            .filter(|&&part| !is_default(&s.emulation, part))
+            .flat_map(|&part| calls(&s.emulation, part, &own))
+            .collect();
+        let scripts = s
+            .scripts
+            .iter()
+            .map(|(script, source)| (script.id.clone(), source.clone()))
+            .collect();
+        Setup { calls, scripts }
+    }
+
+    /// Sends every call on `session` at once, in order (CDP applies a session's commands in
+    /// order, so all of them apply before any command sent after them, such as a resume);
+    /// returns each init script's `(id, CDP identifier)` for [`Setup::record`].
+    pub(crate) async fn send(&self, session: &Session) -> Result<Vec<(String, String)>> {
+        let emulation = futures::future::join_all(
+            self.calls
+                .iter()
+                .map(|(method, params)| session.call(method, params.clone())),
+        );
+        let scripts = futures::future::join_all(self.scripts.iter().map(|(_, source)| {
+            session.call(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({"source": source}),
+            )
+        }));
+        let (emulation, scripts) = tokio::join!(emulation, scripts);
+        for r in emulation {
+            r?;
         }
+        let mut ids = Vec::new();
+        for ((id, _), r) in self.scripts.iter().zip(scripts) {
+            ids.push((id.clone(), identifier_of(&r?)?));
+        }
+        Ok(ids)
     }
-    for (script, source) in scripts {
-        add_to_page(page, &script.id, &source).await?;
+
+    /// Remembers on `page` the CDP identifiers of its init scripts (from [`Setup::send`]).
+    pub(crate) fn record(page: &Page, ids: Vec<(String, String)>) {
+        page.init_scripts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(ids);
     }
+}
+
+/// The identifier `Page.addScriptToEvaluateOnNewDocument` answered.
+fn identifier_of(r: &Value) -> Result<String> {
+    r.get("identifier")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| EngineError::internal("addScriptToEvaluateOnNewDocument gave no identifier"))
+}
+
+/// Gives a newly attached page the session's whole emulation and its init scripts.
+pub(crate) async fn install(page: &Page, shared: &Shared, browser_ua: &str) -> Result<()> {
+    let ids = Setup::of(shared, browser_ua).send(&page.session).await?;
+    Setup::record(page, ids);
     Ok(())
 }
 
@@ -246,13 +308,7 @@ async fn add_to_page(page: &Page, id: &str, source: &str) -> Result<()> {
             json!({"source": source}),
         )
         .await?;
-    let identifier = r.get("identifier").and_then(Value::as_str).ok_or_else(|| {
-        EngineError::internal("addScriptToEvaluateOnNewDocument gave no identifier")
-    })?;
-    page.init_scripts
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id.to_string(), identifier.to_string());
+    Setup::record(page, vec![(id.to_string(), identifier_of(&r)?)]);
     Ok(())
 }
 
@@ -474,6 +530,8 @@ pub(crate) async fn set_permissions(
 
 /// `set_offline`: take every tab offline, or back online.
 pub(crate) async fn set_offline(p: SetOfflineParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
+    // Chromium emulates network conditions only where the `Network` domain is on (the log's).
+    cx.engine.hooks.require_request_log("`set offline`")?;
     let mut next = current(cx);
     next.offline = p.offline;
     change(cx, Part::Offline, next).await
@@ -482,6 +540,7 @@ pub(crate) async fn set_offline(p: SetOfflineParams, cx: &mut Cx<'_>) -> Result<
 /// `set_throttle`: throttle every tab's network (latency, rates), keeping `set_offline`'s state;
 /// `off` stops it.
 pub(crate) async fn set_throttle(p: SetThrottleParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
+    cx.engine.hooks.require_request_log("`set throttle`")?;
     let mut next = current(cx);
     next.throttle = p.throttle();
     change(cx, Part::Offline, next).await

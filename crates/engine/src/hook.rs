@@ -20,12 +20,17 @@ const BROWSER_TARGETS: [&str; 2] = ["service_worker", "shared_worker"];
 pub struct TargetHooks {
     /// Request interception (routes, headers, credentials) of the session.
     pub(crate) intercept: Interception,
+    /// The request logs of the session's service and shared workers.
+    pub(crate) workers: crate::events::workers::WorkerLogs,
+    /// Whether the request log is off for the session (launch option `requestLog: false`).
+    log_off: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl TargetHooks {
     /// The hooks of a session launched with `options` (its proxy's credentials).
     pub(crate) fn for_launch(options: &crate::launch::LaunchOptions) -> TargetHooks {
         let hooks = TargetHooks::default();
+        hooks.set_request_log(options.request_log);
         let creds = options
             .proxy
             .as_ref()
@@ -66,9 +71,46 @@ impl TargetHooks {
         Err(message)
     }
 
+    /// Turns the session's request log on or off (for targets set up from now on).
+    pub(crate) fn set_request_log(&self, on: bool) {
+        self.log_off
+            .store(!on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the session keeps a request log.
+    pub(crate) fn request_log(&self) -> bool {
+        !self.log_off.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// `Err(content_unavailable)` when the session's request log is off; `what` is the command.
+    pub(crate) fn require_request_log(&self, what: &str) -> crate::error::Result<()> {
+        if self.request_log() {
+            return Ok(());
+        }
+        Err(crate::error::EngineError::new(
+            agentbrowser_protocol::ErrorCode::ContentUnavailable,
+            format!(
+                "{what} needs the request log, which is off for this session (launched with \
+                 --no-request-log / requestLog false); close the session and launch it without"
+            ),
+        ))
+    }
+
+    /// Enables the request log's `Network` events on `session` when the log is on.
+    pub(crate) async fn enable_request_log(&self, session: &Session) -> Result<(), String> {
+        if !self.request_log() {
+            return Ok(());
+        }
+        crate::events::NetworkLog::enable(session)
+            .await
+            .map(drop)
+            .map_err(|e| format!("Network.enable: {e}"))
+    }
+
     /// The target of session `sid` went away.
     pub(crate) fn detached(&self, sid: &str) {
         self.intercept.forget(sid);
+        self.workers.detached(sid);
     }
 
     /// Follows the browser's new targets: the browser session auto-attaches every target paused
@@ -76,7 +118,8 @@ impl TargetHooks {
     /// resumed or it never runs — a `window.open` in the opener does not even return (so an
     /// auto-attach filtered to workers stalled popups in Chromium 156: Chromium holds the popup
     /// for the debugger though the filter keeps it from being attached, and nothing resumed it).
-    /// Service and shared workers are set up by [`TargetHooks::prepare`] before they run;
+    /// Service and shared workers are set up by [`TargetHooks::prepare`] before they run, with
+    /// a request log of their own (crates/engine/src/events/workers.rs);
     /// popups are adopted as tabs (crates/engine/src/popups.rs) before they run; other pages
     /// (our own new tabs) and targets are resumed and left, attached when first used. Also
     /// forgets the sessions of targets the browser detached.
@@ -117,8 +160,14 @@ impl TargetHooks {
                             popups.adopt(kit.clone(), session, target);
                         } else if BROWSER_TARGETS.contains(&kind.as_str()) {
                             let hooks = hooks.clone();
+                            let board = kit.network_board.clone();
+                            let url = str_of(info, "url");
                             tokio::spawn(async move {
-                                let _ = hooks.prepare(&session, &kind, paused).await;
+                                hooks
+                                    .workers
+                                    .clone()
+                                    .attach(session, &kind, &url, board, &hooks, paused)
+                                    .await;
                             });
                         } else if !paused {
                             // Running already when auto-attach was turned on: left as it is.

@@ -9,7 +9,7 @@ use crate::error::{EngineError, Result};
 
 /// `network_route`: add (or replace) a route.
 pub(crate) async fn route(p: NetworkRouteParams, cx: &mut Cx<'_>) -> Result<RouteAdded> {
-    let glob = url_glob(&p.url)
+    let pattern = UrlPattern::parse(&p.url)
         .map_err(|e| EngineError::invalid(format!("invalid parameter `url`: {e}")))?;
     let body = match (&p.body, &p.body_file) {
         (Some(b), _) => b.clone().into_bytes(),
@@ -20,7 +20,7 @@ pub(crate) async fn route(p: NetworkRouteParams, cx: &mut Cx<'_>) -> Result<Rout
         })?,
         (None, None) => Vec::new(),
     };
-    let (route, replaced, routes) = cx.engine.hooks.intercept.add_route(p, glob, body).await;
+    let (route, replaced, routes) = cx.engine.hooks.intercept.add_route(p, pattern, body).await;
     Ok(RouteAdded {
         route,
         replaced,

@@ -67,6 +67,8 @@ pub struct LaunchOptions {
     pub viewport: Option<(u32, u32)>,
     /// Accept every certificate error for the session (`--ignore-certificate-errors`).
     pub ignore_https_errors: bool,
+    /// Keep the request log (Chromium's `Network` events on every target); `false` turns it off.
+    pub request_log: bool,
     /// A PEM file of CA certificates trusted for this session only (a per-session NSS database);
     /// when attaching, the certificates the `https://`/`wss://` endpoint is checked against.
     pub ca_cert: Option<PathBuf>,
@@ -105,6 +107,7 @@ impl Default for LaunchOptions {
             color_scheme: None,
             viewport: None,
             ignore_https_errors: false,
+            request_log: true,
             ca_cert: None,
             profile: None,
             proxy: None,

@@ -34,17 +34,25 @@ async fn page_and_popups(cx: &mut Cx<'_>) -> Result<(Page, Vec<Page>)> {
     Ok((page, popups))
 }
 
-/// Whether an entry passes the filters of `p`.
-fn passes(e: &NetworkRequestEntry, p: &NetworkRequestsParams) -> bool {
-    if let Some(f) = &p.filter {
-        let hit = if f.contains(['*', '?']) {
-            crate::wait::url_matches(f, &e.url)
-        } else {
-            e.url.contains(f.as_str())
-        };
-        if !hit {
-            return false;
-        }
+/// The request logs of the service and shared workers of the origins of `page` and `popups`.
+fn worker_logs(cx: &Cx<'_>, page: &Page, popups: &[Page]) -> Vec<crate::events::NetworkLog> {
+    let origins: Vec<String> = std::iter::once(page)
+        .chain(popups)
+        .filter_map(|p| crate::events::fetch::origin_of(&p.watch().borrow().url))
+        .collect();
+    cx.engine.hooks.workers.of_origins(&origins)
+}
+
+/// Whether an entry passes the filters of `p` (`filter`: its URL pattern, parsed).
+fn passes(
+    e: &NetworkRequestEntry,
+    p: &NetworkRequestsParams,
+    filter: Option<&agentbrowser_protocol::UrlPattern>,
+) -> bool {
+    if let Some(f) = filter
+        && !f.matches(&e.url)
+    {
+        return false;
     }
     if let Some(types) = &p.types
         && !types
@@ -74,6 +82,7 @@ pub(crate) async fn requests(
     p: NetworkRequestsParams,
     cx: &mut Cx<'_>,
 ) -> Result<NetworkRequestsOutput> {
+    cx.engine.hooks.require_request_log("`network requests`")?;
     let (page, popups) = page_and_popups(cx).await?;
     let clear = p.clear.unwrap_or(false);
     let read = page.network.read(clear);
@@ -88,8 +97,34 @@ pub(crate) async fn requests(
         dropped += read.dropped;
         all.extend(read.items.iter().map(|e| e.public(&popup.tab_id, true)));
     }
+    for log in worker_logs(cx, &page, &popups) {
+        let read = log.read(clear);
+        dropped += read.dropped;
+        all.extend(read.items.iter().map(|e| e.public(&page.tab_id, false)));
+    }
     all.sort_by(|a, b| a.started_at.total_cmp(&b.started_at));
-    let mut matched: Vec<NetworkRequestEntry> = all.into_iter().filter(|e| passes(e, &p)).collect();
+    let filter = p
+        .filter
+        .as_deref()
+        .map(agentbrowser_protocol::UrlPattern::parse)
+        .transpose()
+        .map_err(|e| EngineError::invalid(format!("invalid parameter `filter`: {e}")))?;
+    let listed = all.len();
+    let mut matched: Vec<NetworkRequestEntry> = all
+        .into_iter()
+        .filter(|e| passes(e, &p, filter.as_ref()))
+        .collect();
+    // A glob or whole URL that matches nothing may be read otherwise than meant: say how.
+    if let Some(f) = filter.as_ref().filter(|f| !f.is_part())
+        && matched.is_empty()
+        && listed > 0
+    {
+        crate::warnings::note(format!(
+            "no request of the {listed} logged matched the filter {:?}, read as {}",
+            f.as_str(),
+            f.reading()
+        ));
+    }
     let limit = p.limit.unwrap_or(DEFAULT_REQUESTS_LIMIT) as usize;
     let total = matched.len();
     let truncated = total > limit;
@@ -120,6 +155,7 @@ pub(crate) async fn request(
     p: NetworkRequestParams,
     cx: &mut Cx<'_>,
 ) -> Result<RequestDetailOutput> {
+    cx.engine.hooks.require_request_log("`network request`")?;
     let (page, popups) = page_and_popups(cx).await?;
     let others = cx.browser().await?.attached_pages();
     let found = std::iter::once((&page, false))
@@ -129,6 +165,16 @@ pub(crate) async fn request(
             pg.network
                 .find(&p.request_id)
                 .map(|e| (e, pg.tab_id.clone(), popup))
+        })
+        .or_else(|| {
+            // A service or shared worker's request: shown as read from the active tab.
+            cx.engine
+                .hooks
+                .workers
+                .all()
+                .iter()
+                .find_map(|log| log.find(&p.request_id))
+                .map(|e| (e, page.tab_id.clone(), false))
         });
     let Some((e, tab, popup)) = found else {
         return Err(EngineError::new(
@@ -264,6 +310,7 @@ fn now_ms() -> f64 {
 
 /// `har_start`: begins recording every tab's traffic.
 pub(crate) async fn har_start(p: HarStartParams, cx: &mut Cx<'_>) -> Result<HarStartOutput> {
+    cx.engine.hooks.require_request_log("`network har start`")?;
     let content = p.content.unwrap_or_default();
     let board = cx.engine.network_board.clone();
     // Every tab is attached so its requests reach the recording.
@@ -347,10 +394,11 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         .map(|b| b.attached_pages())
         .unwrap_or_default()
         .into_iter()
-        .flat_map(|page| {
-            let tab = page.tab_id.clone();
-            page.network
-                .read(false)
+        .map(|page| page.network)
+        .chain(cx.engine.hooks.workers.all())
+        .flat_map(|log| {
+            let tab = log.tab();
+            log.read(false)
                 .items
                 .into_iter()
                 .filter(|e| e.state == "pending")

@@ -168,8 +168,10 @@ impl Page {
     /// The page of a target attached on `session`: starts its event pump and enables the
     /// domains the engine needs. `tab_id` names the tab; `ref_counter` is the session's ref
     /// counter shared by every tab; `dialog_board` the session's dialogs; `network_board` the
-    /// session's HAR recording. A target `paused` on start (a popup auto-attached at birth) is resumed once
-    /// the setup is sent; its document had not loaded, so its ready state is not read.
+    /// session's HAR recording. A target `paused` on start (a popup auto-attached at birth) is
+    /// given that emulation and init scripts and resumed in the same batch as the rest of the
+    /// setup, so its first document sees them all; its document had not loaded, so its ready
+    /// state is not read.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn on_session(
         session: Session,
@@ -179,7 +181,7 @@ impl Page {
         dialog_board: crate::events::DialogBoard,
         network_board: crate::events::NetworkBoard,
         hooks: &crate::hook::TargetHooks,
-        paused: bool,
+        paused: Option<&crate::emulation::Setup>,
     ) -> Result<Page> {
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
@@ -205,8 +207,14 @@ impl Page {
         // A paused target is resumed last in the same batch, not after the answers: CDP handles
         // a session's commands in order, so every setup above applies before it runs, and a
         // `target=_blank` popup (which answers nothing while paused) is not left waiting.
+        let setup = async {
+            match paused {
+                Some(setup) => setup.send(&session).await,
+                None => Ok(Vec::new()),
+            }
+        };
         let resume = async {
-            if paused {
+            if paused.is_some() {
                 session
                     .call("Runtime.runIfWaitingForDebugger", json!({}))
                     .await
@@ -215,7 +223,7 @@ impl Page {
                 Ok(())
             }
         };
-        let (a, b, c, d, e, f, tree, _, resumed) = tokio::join!(
+        let (a, b, c, d, e, f, tree, _, scripts, resumed) = tokio::join!(
             session.call("Page.enable", json!({})),
             // File choosers are answered by `upload`, never shown as a dialog.
             session.call(
@@ -227,20 +235,23 @@ impl Page {
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
-            crate::events::NetworkLog::enable(&session),
+            hooks.enable_request_log(&session),
             Recorder::enable(&session),
             session.call("Page.getFrameTree", json!({})),
             // The target hook (request interception); its failure is logged, not fatal.
             hooks.prepare(&session, "page", false),
+            // The session's emulation and init scripts, before the resume.
+            setup,
             resume,
         );
         a?;
         b?;
         c?;
         d?;
-        e?;
+        e.map_err(EngineError::internal)?;
         f?;
         resumed?;
+        let scripts = scripts?;
         let tree = tree?;
         let page = Page {
             session,
@@ -262,13 +273,14 @@ impl Page {
             cut_guard: Arc::default(),
             webmcp: crate::webmcp::Registry::default(),
         };
+        crate::emulation::Setup::record(&page, scripts);
         page.webmcp.watch(&page.session, None);
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
             let loader = str_field(frame, "loaderId");
             let url = str_field(frame, "url");
             // Lifecycle events of a document loaded before we attached were never seen.
-            let ready = if paused {
+            let ready = if paused.is_some() {
                 Value::Null
             } else {
                 page.read_js("document.readyState")

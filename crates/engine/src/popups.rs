@@ -1,7 +1,8 @@
 //! Popups adopted at birth. The browser session auto-attaches every new page paused
 //! (crates/engine/src/hook.rs); a page opened by another (`window.open`, `target=_blank`) is set
 //! up here before it runs — its tab id, request log, interception, emulation and init scripts —
-//! and then resumed, so its first requests (its document) are logged and routed. The tab list
+//! and then resumed, so its first requests (its document) are logged and routed and its first
+//! document sees the emulation and init scripts. The tab list
 //! (`Browser::sync_tabs`) claims the adopted page under the tab id given here; other new pages
 //! are attached when first used, as before.
 
@@ -160,11 +161,13 @@ impl Popups {
     }
 }
 
-/// The page of a paused popup with every per-tab setup the lazily attached tabs get; the popup
-/// is resumed once its page setup is sent (before its emulation and init scripts are added: a
-/// `target=_blank` popup answers nothing while paused, so these reach it as it starts).
+/// The page of a paused popup with every per-tab setup the lazily attached tabs get, its
+/// emulation and init scripts included: all sent in one batch that ends with the resume (a
+/// `target=_blank` popup answers nothing while paused, and CDP applies a session's commands in
+/// order), so its first document already sees them.
 async fn build(kit: &Kit, session: Session, target: &str, tab: &str) -> crate::error::Result<Page> {
-    let page = Page::on_session(
+    let setup = crate::emulation::Setup::of(&kit.emulation, &kit.user_agent);
+    Page::on_session(
         session,
         target,
         tab,
@@ -172,9 +175,7 @@ async fn build(kit: &Kit, session: Session, target: &str, tab: &str) -> crate::e
         kit.dialog_board.clone(),
         kit.network_board.clone(),
         &kit.hooks,
-        true,
+        Some(&setup),
     )
-    .await?;
-    crate::emulation::install(&page, &kit.emulation, &kit.user_agent).await?;
-    Ok(page)
+    .await
 }

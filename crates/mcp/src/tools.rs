@@ -280,7 +280,7 @@ tools! {
     browser_network_requests(NetworkRequestsArgs) "List network requests" [Core] uses ["network_requests"] => network_requests;
     /// One request in full: request and response headers, post data and the response body (binary as base64, cut at `maxBytes`).
     browser_network_request(NetworkRequestArgs) "Network request detail" [Core] uses ["network_request"] => network_request;
-    /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a glob (Playwright's: `*` within a path segment, `**` across them, `{a,b}`): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
+    /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a pattern (a glob over the whole URL when it has `*` or `{` — Playwright's: `*` within a path segment, `**` across them, `{a,b}` — the whole URL when it has a scheme, otherwise a URL part): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
     browser_route(RouteArgs) "Mock network requests" [Core] uses ["network_route"] => route;
     /// Remove the route with exactly this URL glob, or every route without `pattern`.
     browser_unroute(UnrouteArgs) "Remove network mocks" [Core] uses ["network_unroute"] => unroute;
@@ -459,7 +459,7 @@ pub struct VitalsArgs {
 pub struct NetworkRequestsArgs {
     /// Also list successful static resources: images, fonts, stylesheets, scripts, media (default false).
     pub include_static: Option<bool>,
-    /// Only URLs matching this glob (`*`, `?`); without a wildcard, URLs containing it.
+    /// Only URLs matching this pattern: a glob over the whole URL when it has `*` or `{` (`*` within a path segment, `**` across them), the whole URL when it has a scheme, otherwise a part of the URL.
     pub filter: Option<String>,
     /// Empty the log after reading (default false).
     pub clear: Option<bool>,
@@ -479,7 +479,7 @@ pub struct NetworkRequestArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RouteArgs {
-    /// URL glob the whole request URL must match (`**/api/user`, `http://localhost:*/x.{png,jpg}`).
+    /// URL pattern: a glob the whole request URL must match (`**/api/user`, `http://localhost:*/x.{png,jpg}`), a whole URL, or (no wildcard, no scheme) a URL part.
     pub pattern: String,
     /// Fail matching requests with this network error instead of answering them.
     pub abort: Option<AbortReason>,
@@ -710,7 +710,7 @@ pub struct WaitArgs {
     pub time: Option<f64>,
     /// The text to wait for (case-sensitive substring of the page's rendered text).
     pub text: Option<String>,
-    /// The URL to wait for: exact, or a glob (`*` any run, `?` one character).
+    /// The URL to wait for, a URL pattern: a glob over the whole URL when it has `*` or `{` (`*` within a path segment, `**` across them), the whole URL when it has a scheme, otherwise a part of the URL.
     pub url: Option<String>,
     /// A CSS selector or XPath whose matches must reach `state`.
     pub selector: Option<String>,
@@ -1772,7 +1772,7 @@ async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<Answer, Too
     answer.add_cuttable(
         "Network requests",
         text,
-        "read fewer: pass `filter` (a URL glob), or `clear` after reading",
+        "read fewer: pass `filter` (a URL pattern), or `clear` after reading",
     );
     Ok(answer)
 }

@@ -12,6 +12,7 @@ pub mod envelope;
 pub mod present;
 pub mod reference;
 pub mod strict;
+pub mod url_pattern;
 pub mod validate;
 
 pub use caps::audit::*;
@@ -35,6 +36,7 @@ pub use codes::ErrorCode;
 pub use commands::*;
 pub use domains::DomainList;
 pub use envelope::{Request, RequestError, Response, bounded, object};
+pub use url_pattern::{URL_PATTERN_RULE, UrlPattern};
 pub use validate::Validate;
 
 /// Version of the protocol and of every binary that speaks it.

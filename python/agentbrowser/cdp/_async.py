@@ -83,7 +83,7 @@ class AsyncCDP:
         return (await self.connected()).pop_events(method)
 
     async def target(self, *, label: str | None = None, url: str | None = None, target_id: str | None = None) -> AsyncTarget:
-        """The one page target with this tab ``label``, ``url`` (glob) or ``target_id``."""
+        """The one page target with this tab ``label``, ``url`` (URL pattern) or ``target_id``."""
         crit = {"label": label, "url": url, "target_id": target_id}
         return _core.bind(AsyncTarget, self, await self._run(_core.target(crit, self._registry)))
 
@@ -132,7 +132,7 @@ class AsyncFrames:
         return await (await self._cdp.active()).frames()
 
     async def get(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> AsyncFrame:
-        """The one frame owned by the iframe ``selector`` matches, or with this ``name`` or ``url`` (glob)."""
+        """The one frame owned by the iframe ``selector`` matches, or with this ``name`` or ``url`` (URL pattern)."""
         return await (await self._cdp.active()).frame(selector=selector, name=name, url=url)
 
 

@@ -10,7 +10,6 @@ protocol's events say about execution contexts, fed by the client's reader.
 
 from __future__ import annotations
 
-import fnmatch
 import threading
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, fields
@@ -18,6 +17,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from .._ops import Op
 from .. import _ops
+from .._url_pattern import url_matches
 from ..models import TabInfo
 from . import errors as err
 
@@ -200,8 +200,10 @@ def criterion(kind: str, given: Mapping[str, object]) -> tuple[str, str]:
 
 
 def matches_url(pattern: str, url: str) -> bool:
-    """Whether ``url`` is ``pattern`` (a glob with ``*`` and ``?``; exact without them)."""
-    return fnmatch.fnmatchcase(url, pattern)
+    """Whether ``url`` matches the URL pattern ``pattern``: the engine's one rule (a glob when it has
+    ``*`` or ``{``, the whole URL when it begins with a scheme, otherwise a URL part; see
+    ``agentbrowser._url_pattern``); a bad pattern is a ``ValueError``."""
+    return url_matches(pattern, url)
 
 
 def _bounded(items: list[str]) -> tuple[str, ...]:

@@ -74,7 +74,7 @@ class CDP:
         return self.client.pop_events(method)
 
     def target(self, *, label: str | None = None, url: str | None = None, target_id: str | None = None) -> Target:
-        """The one page target with this tab ``label``, ``url`` (glob) or ``target_id``."""
+        """The one page target with this tab ``label``, ``url`` (URL pattern) or ``target_id``."""
         return _core.bind(Target, self, self._run(_core.target({"label": label, "url": url, "target_id": target_id}, self._registry)))
 
     def active(self) -> Target:
@@ -123,7 +123,7 @@ class Frames:
         return self._cdp.active().frames()
 
     def get(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> Frame:
-        """The one frame owned by the iframe ``selector`` matches, or with this ``name`` or ``url`` (glob)."""
+        """The one frame owned by the iframe ``selector`` matches, or with this ``name`` or ``url`` (URL pattern)."""
         return self._cdp.active().frame(selector=selector, name=name, url=url)
 
 

@@ -159,7 +159,9 @@ class Wait:
 
     @classmethod
     def url(cls, url: str, *, timeout_ms: int | None = None) -> Wait:
-        """Wait until the active URL equals ``url`` or matches it as a glob (``*``, ``?``)."""
+        """Wait until the active URL matches the URL pattern ``url``: a glob over the whole URL when
+        it has ``*`` or ``{`` (``*`` stops at ``/``, ``**`` crosses it), the whole URL when it
+        begins with a scheme, otherwise a part of the URL."""
         return cls("url", url, timeout_ms=timeout_ms)
 
     @classmethod

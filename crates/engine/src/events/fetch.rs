@@ -22,17 +22,17 @@ const CHALLENGES_KEPT: usize = 1024;
 /// Refused authentication challenges kept for `network_routes` and warnings.
 const FAILURES_KEPT: usize = 20;
 
-/// One route: its parameters, compiled glob, body and hits.
+/// One route: its parameters, parsed URL pattern, body and hits.
 struct Route {
     params: NetworkRouteParams,
-    glob: regex::Regex,
+    pattern: agentbrowser_protocol::UrlPattern,
     body: Vec<u8>,
     hits: u64,
 }
 
 impl Route {
     fn matches(&self, url: &str, resource_type: &str) -> bool {
-        self.glob.is_match(url)
+        self.pattern.matches(url)
             && self
                 .params
                 .resource_types
@@ -390,7 +390,7 @@ impl Interception {
     pub(crate) async fn add_route(
         &self,
         params: NetworkRouteParams,
-        glob: regex::Regex,
+        pattern: agentbrowser_protocol::UrlPattern,
         body: Vec<u8>,
     ) -> (RouteInfo, bool, u64) {
         let out = {
@@ -402,7 +402,7 @@ impl Interception {
             let replaced = s.routes.len() != before;
             let route = Route {
                 params,
-                glob,
+                pattern,
                 body,
                 hits: 0,
             };

@@ -162,7 +162,7 @@ fn child_event(
             // the hook resumes it, so its first request is seen), until it detaches.
             let mut events = child.events();
             if worker {
-                let _ = NetworkLog::enable(&child).await;
+                let _ = hooks.enable_request_log(&child).await;
             }
             let _ = hooks.prepare(&child, &kind, paused).await;
             if !worker {
@@ -219,7 +219,7 @@ fn child_event(
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
             Recorder::enable(&child),
-            NetworkLog::enable(&child),
+            hooks.enable_request_log(&child),
         );
         let source = Source {
             session: child.clone(),

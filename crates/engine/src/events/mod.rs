@@ -14,6 +14,7 @@ mod lifecycle;
 pub mod network;
 mod render;
 pub mod ring;
+pub(crate) mod workers;
 
 use std::sync::Arc;
 

@@ -6,8 +6,9 @@
 //! Any CDP session can feed a tab's log: `NetworkLog::record(&event, &source)` with the
 //! `Source` saying which session it came from (its `Network` domain enabled with
 //! `NetworkLog::enable`). The page's own session feeds it through the `NetworkEvents` listener,
-//! out-of-process iframes from `frames`; a worker session's events go in the same way with
-//! `SourceKind::Worker`.
+//! out-of-process iframes from `frames`; a dedicated worker session's events go in the same way
+//! with `SourceKind::Worker`. Service and shared workers have logs of their own
+//! (crates/engine/src/events/workers.rs).
 //!
 //! While a HAR recording runs (`NetworkBoard`, one per session), each request that completes is
 //! copied into the recording, and its body fetched at once when the recording's content mode
@@ -46,8 +47,12 @@ pub enum SourceKind {
     },
     /// An out-of-process iframe's session.
     Iframe,
-    /// A dedicated, shared or service worker's session.
+    /// A dedicated worker's session (of the tab).
     Worker,
+    /// A service worker's session (of no tab), with its script URL.
+    ServiceWorker(String),
+    /// A shared worker's session (of no tab), with its script URL.
+    SharedWorker(String),
 }
 
 /// The session an event came from, and what it is.
@@ -66,6 +71,8 @@ pub(crate) struct Entry {
     pub request_id: String,
     pub session: Session,
     pub kind: &'static str,
+    /// The script URL of the service or shared worker that made it.
+    pub worker: Option<String>,
     pub frame_id: String,
     pub url: String,
     pub method: String,
@@ -118,6 +125,7 @@ impl Entry {
                 kind: if popup { "popup" } else { self.kind }.to_string(),
                 tab: tab.to_string(),
                 frame_id: self.frame_id.clone(),
+                worker: self.worker.clone(),
             },
             started_at: self.started_at,
             duration_ms: self
@@ -263,6 +271,12 @@ impl NetworkLog {
                     SourceKind::Page { .. } if frame_id.is_empty() => "page",
                     SourceKind::Page { .. } | SourceKind::Iframe => "iframe",
                     SourceKind::Worker => "worker",
+                    SourceKind::ServiceWorker(_) => "service_worker",
+                    SourceKind::SharedWorker(_) => "shared_worker",
+                };
+                let worker = match &source.kind {
+                    SourceKind::ServiceWorker(u) | SourceKind::SharedWorker(u) => Some(u.clone()),
+                    _ => None,
                 };
                 let mut url = str_field(r, "url");
                 url.push_str(&str_field(r, "urlFragment"));
@@ -283,6 +297,7 @@ impl NetworkLog {
                     request_id: key.1.clone(),
                     session: source.session.clone(),
                     kind,
+                    worker,
                     frame_id,
                     url,
                     method: str_field(r, "method"),

@@ -70,6 +70,13 @@ pub struct LaunchParams {
     /// Accept every certificate error (expired, self-signed, wrong host) for the whole session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ignore_https_errors: Option<bool>,
+    /// Keep the request log (default true). `false` turns it off for the session: Chromium's
+    /// `Network` events are not enabled, so page loads with many requests cost less, and
+    /// `network_requests`, `network_request`, `har_start`, `set_offline` and `set_throttle`
+    /// (Chromium emulates network conditions only with that domain on) answer
+    /// `content_unavailable`; routes, headers and credentials still work.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_log: Option<bool>,
     /// A PEM file of CA certificates the session's browser trusts (absolute path; only this
     /// session, never the machine's trust store). With `cdpUrl`: the certificates the
     /// `https://`/`wss://` attach endpoint is checked against, instead of the built-in roots.

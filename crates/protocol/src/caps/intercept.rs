@@ -3,10 +3,8 @@
 //! requests by URL glob), `set_headers` (extra request headers, optionally for one origin) and
 //! `set_credentials` (HTTP authentication answered for the page).
 //!
-//! URL globs follow Playwright's: the glob matches the whole URL; `*` matches any characters
-//! but `/`; `**` matches any characters including `/` (`/**/` also matches a single `/`, and
-//! `**/api/*` matches `http://host/api/x`); `{a,b}` matches either alternative; `\` makes the
-//! next character literal; every other character (also `?`, `[`, `]`) is literal.
+//! URL patterns follow the one rule of crates/protocol/src/url_pattern.rs: Playwright's globs
+//! (`*` within a path segment, `**` across them, `{a,b}`), a whole URL, or a URL part.
 
 use std::collections::BTreeMap;
 
@@ -148,7 +146,7 @@ impl ResourceType {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkRouteParams {
-    /// URL glob the whole request URL must match (`*` within a path segment, `**` across them, `{a,b}`).
+    /// URL pattern: a glob over the whole URL (`*` within a path segment, `**` across them, `{a,b}`), a whole URL, or (no wildcard, no scheme) a part of the URL.
     pub url: String,
     /// Fail matching requests with this network error.
     pub abort: Option<AbortReason>,
@@ -213,7 +211,7 @@ impl NetworkRouteParams {
 
 impl Validate for NetworkRouteParams {
     fn validate(&self) -> Result<(), String> {
-        url_glob(&self.url).map_err(|e| format!("invalid parameter `url`: {e}"))?;
+        crate::UrlPattern::parse(&self.url).map_err(|e| format!("invalid parameter `url`: {e}"))?;
         let fulfill = self.fulfill_options();
         if self.abort.is_some() {
             if let Some(first) = fulfill.first() {
@@ -302,71 +300,6 @@ fn header_value(field: &str, v: &str) -> Result<(), String> {
         return invalid(field, "a header value cannot hold a line break or NUL");
     }
     Ok(())
-}
-
-/// Compiles a URL glob (see the module's header) to a regular expression matching whole URLs;
-/// `Err` says what is wrong with it.
-pub fn url_glob(glob: &str) -> Result<regex::Regex, String> {
-    if glob.is_empty() {
-        return Err("an empty glob matches nothing (`**` matches every URL)".into());
-    }
-    let chars: Vec<char> = glob.chars().collect();
-    let mut re = String::from("^");
-    let mut in_group = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\\' && i + 1 < chars.len() {
-            i += 1;
-            re.push_str(&regex::escape(&chars[i].to_string()));
-            i += 1;
-            continue;
-        }
-        if c == '*' {
-            let before = i.checked_sub(1).map(|b| chars[b]);
-            let mut stars = 1;
-            while chars.get(i + 1) == Some(&'*') {
-                stars += 1;
-                i += 1;
-            }
-            if stars > 1 {
-                if chars.get(i + 1) == Some(&'/') {
-                    re.push_str(if before == Some('/') {
-                        "((.+/)|)"
-                    } else {
-                        "(.*/)"
-                    });
-                    i += 1;
-                } else {
-                    re.push_str("(.*)");
-                }
-            } else {
-                re.push_str("([^/]*)");
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            '{' if in_group => return Err("`{` inside `{...}`: groups do not nest".into()),
-            '{' => {
-                in_group = true;
-                re.push('(');
-            }
-            '}' if !in_group => return Err("`}` without its `{`".into()),
-            '}' => {
-                in_group = false;
-                re.push(')');
-            }
-            ',' if in_group => re.push('|'),
-            other => re.push_str(&regex::escape(&other.to_string())),
-        }
-        i += 1;
-    }
-    if in_group {
-        return Err("`{` without its `}`".into());
-    }
-    re.push('$');
-    regex::Regex::new(&re).map_err(|e| format!("cannot compile the glob: {e}"))
 }
 
 /// Parameters of `network_unroute`.
@@ -810,23 +743,6 @@ impl Validate for ProxyConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::url_glob;
-
-    #[test]
-    fn globs_match_like_playwright() {
-        let m = |g: &str, u: &str| url_glob(g).unwrap().is_match(u);
-        assert!(m("**/api/*", "http://127.0.0.1:8080/api/data"));
-        assert!(!m("**/api/*", "http://127.0.0.1:8080/api/data/more"));
-        assert!(m("**/api/**", "http://127.0.0.1:8080/api/data/more"));
-        assert!(m("**/*.{png,jpg}", "http://h/a/b.jpg"));
-        assert!(!m("**/*.{png,jpg}", "http://h/a/b.gif"));
-        assert!(m("http://h/x?y=1", "http://h/x?y=1"));
-        assert!(!m("http://h/x?y=1", "http://h/xzy=1"));
-        assert!(m("**", "https://any/thing?q"));
-        assert!(url_glob("**/{a,b").is_err());
-        assert!(url_glob("").is_err());
-    }
-
     #[test]
     fn proxy_urls_are_split() {
         let p = super::proxy_server("http://u%40x:p%3Aw@127.0.0.1:3128/").unwrap();

@@ -58,8 +58,9 @@ pub const RESOURCE_TYPES: &[&str] = &[
 pub struct NetworkRequestsParams {
     /// After reading, empty the tab's request log (the next read shows only newer requests).
     pub clear: Option<bool>,
-    /// Only URLs matching this glob (`*` any run, `?` one character); without a wildcard, URLs
-    /// containing it.
+    /// Only URLs matching this pattern: a glob over the whole URL when it has `*` or `{` (`*`
+    /// within a path segment, `**` across them, `{a,b}`), the whole URL when it begins with a
+    /// scheme, otherwise a part of the URL.
     pub filter: Option<String>,
     /// Only these resource types (`document`, `stylesheet`, `image`, `media`, `font`, `script`,
     /// `xhr`, `fetch`, `websocket`, `other`, ...).
@@ -137,6 +138,11 @@ impl Validate for NetworkRequestsParams {
                 format!("{m:?} is not an HTTP method (GET, POST, ...)"),
             );
         }
+        if let Some(f) = &self.filter
+            && let Err(e) = crate::UrlPattern::parse(f)
+        {
+            return invalid("filter", e);
+        }
         match self.limit {
             Some(n) if !(1..=MAX_REQUESTS_LIMIT).contains(&n) => invalid(
                 "limit",
@@ -152,12 +158,17 @@ impl Validate for NetworkRequestsParams {
 #[serde(rename_all = "camelCase")]
 pub struct RequestSource {
     /// `page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process),
-    /// `worker` (a worker of the tab) or `popup` (a tab this tab opened).
+    /// `worker` (a dedicated worker of the tab), `popup` (a tab this tab opened),
+    /// `service_worker` or `shared_worker` (a worker of the tab's origin, which belongs to no tab).
     pub kind: String,
-    /// The tab the request was made in.
+    /// The tab the request was made in; for a service or shared worker, the tab whose log was
+    /// read (the worker serves that tab's origin, or the origin of a popup it opened).
     pub tab: String,
     /// The frame that made it ("" for a worker or when Chromium did not say).
     pub frame_id: String,
+    /// The script URL of the service or shared worker that made it (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker: Option<String>,
 }
 
 /// One request of the log (a redirect is one entry per hop).

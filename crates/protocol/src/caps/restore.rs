@@ -126,7 +126,7 @@ pub struct RestoreReport {
     /// The autosave interval in milliseconds (0: on close only; null: no restore).
     #[serde(default)]
     pub autosave_interval_ms: Option<u64>,
-    /// The URL glob a restored session's page must match after its first navigation.
+    /// The URL pattern (glob, whole URL or URL part) a restored session's page must match after its first navigation.
     #[serde(default)]
     pub restore_check_url: Option<String>,
     /// The text a restored session's page must show after its first navigation.

@@ -21,10 +21,12 @@ pub enum WaitCondition {
         /// Timeout in milliseconds for this condition.
         timeout_ms: Option<u64>,
     },
-    /// The active tab's URL matches exactly, or as a glob (`*` any run, `?` one character).
+    /// The active tab's URL matches the pattern: a glob over the whole URL when it has `*` or `{`
+    /// (`*` within a path segment, `**` across them, `{a,b}`), the whole URL when it begins with
+    /// a scheme, otherwise a part of the URL.
     #[serde(rename_all = "camelCase")]
     Url {
-        /// Exact URL or glob pattern.
+        /// URL pattern (glob, whole URL or URL part).
         url: String,
         /// Timeout in milliseconds for this condition.
         timeout_ms: Option<u64>,
@@ -158,6 +160,10 @@ impl Validate for WaitCondition {
             WaitCondition::All { conditions, .. } => {
                 conditions.iter().try_for_each(WaitCondition::validate)
             }
+            WaitCondition::Url { url, .. } => match crate::UrlPattern::parse(url) {
+                Ok(_) => Ok(()),
+                Err(e) => invalid("wait.url", e),
+            },
             _ => Ok(()),
         }
     }
