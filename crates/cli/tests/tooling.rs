@@ -94,16 +94,24 @@ fn completions_are_generated_for_bash_zsh_and_fish() {
             .args(["-c", &script])
             .env("HOME", dir.path())
             .output()
-            .unwrap_or_else(|e| panic!("{shell}: {e} (scripts/setup.sh installs bash, zsh and fish)"));
+            .unwrap_or_else(|e| {
+                panic!("{shell}: {e} (scripts/setup.sh installs bash, zsh and fish)")
+            });
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
             "{shell}: {stdout}{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let expected = if shell == "zsh" { "_agentbrowser" } else { "snapshot" };
+        let expected = if shell == "zsh" {
+            "_agentbrowser"
+        } else {
+            "snapshot"
+        };
         assert!(
-            stdout.lines().any(|l| l.split('\t').next() == Some(expected)),
+            stdout
+                .lines()
+                .any(|l| l.split('\t').next() == Some(expected)),
             "{shell} did not complete `agentbrowser sna` to {expected}: {stdout}"
         );
     }
