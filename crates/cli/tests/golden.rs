@@ -39,6 +39,8 @@ fn normalize(v: &mut Value, key: &str) {
         "confirmationId",
         "expiresAtMs",
         "durationMs",
+        // Chromium numbers scripts in order, the engine's own included.
+        "scriptId",
     ];
     match v {
         Value::Object(m) => {
