@@ -95,13 +95,14 @@ class UrlPattern:
         if pattern in ("*", "**"):
             return cls(pattern, "every")
         if _has_wildcard(pattern):
+            compiled = _glob_regex(pattern)  # a malformed glob says what is malformed first
             if "**" not in pattern and "//" not in pattern and not _has_scheme(pattern):
                 better = "*" + pattern if pattern.startswith("*/") else "**/" + pattern
                 raise ValueError(
                     f'the glob "{pattern}" can match no URL with a host: a glob matches the whole URL '
                     f'and `*` stops at `/`; write "{better}" (`**` crosses `/`)'
                 )
-            return cls(pattern, "glob", _glob_regex(pattern))
+            return cls(pattern, "glob", compiled)
         return cls(pattern, "whole" if _has_scheme(pattern) else "part")
 
     def matches(self, url: str) -> bool:

@@ -275,7 +275,7 @@ def test_attach_to_nothing_is_a_clear_error(agentbrowser_bin: Path) -> None:
         port = s.getsockname()[1]
     with pytest.raises(BrowserError) as err:
         Browser.attach(CDPTarget(port=port))
-    assert err.value.code == "browser_closed" and str(port) in str(err.value)
+    assert err.value.code == "cdp_connect_failed" and str(port) in str(err.value)
 
 
 # -- async ----------------------------------------------------------------------------------------

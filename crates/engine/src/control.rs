@@ -43,7 +43,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
                 .map(PathBuf::from)
                 .or_else(|| cx.engine.defaults.ca_cert.clone()),
         )?;
-        let browser = Browser::attach(&endpoint, call_timeout).await?;
+        let browser = Box::pin(Browser::attach(&endpoint, call_timeout)).await?;
         cx.engine.lost_attach = None;
         browser
     } else {
@@ -75,7 +75,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
             cx.engine.hooks.intercept.set_proxy_credentials(creds);
             options.proxy = Some(proxy);
         }
-        Browser::launch(&options, call_timeout).await?
+        Box::pin(Browser::launch(&options, call_timeout)).await?
     };
     let mut browser = browser;
     // Before the downloads: they follow the policy's prompt gate.

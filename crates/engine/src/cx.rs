@@ -62,9 +62,9 @@ impl Cx<'_> {
                         d.cdp_headers.clone(),
                         d.ca_cert.clone(),
                     )?;
-                    Browser::attach(&endpoint, timeout).await?
+                    Box::pin(Browser::attach(&endpoint, timeout)).await?
                 }
-                None => Browser::launch(&self.engine.defaults, timeout).await?,
+                None => Box::pin(Browser::launch(&self.engine.defaults, timeout)).await?,
             };
             let mut b = b;
             // Before the downloads: they follow the policy's prompt gate.

@@ -61,6 +61,8 @@ impl UrlPattern {
         let how = if pattern == "*" || pattern == "**" {
             How::Every
         } else if has_wildcard(pattern) {
+            // A malformed glob says what is malformed before anything else.
+            let re = glob_regex(pattern)?;
             if !pattern.contains("**") && !pattern.contains("//") && !has_scheme(pattern) {
                 let better = match pattern.strip_prefix('*') {
                     Some(rest) if rest.starts_with('/') => format!("*{pattern}"),
@@ -71,7 +73,7 @@ impl UrlPattern {
                      URL and `*` stops at `/`; write {better:?} (`**` crosses `/`)"
                 ));
             }
-            How::Glob(glob_regex(pattern)?)
+            How::Glob(re)
         } else if has_scheme(pattern) {
             How::Whole
         } else {
