@@ -166,11 +166,15 @@ class Browser:
     async def load(self, name: str, scripts: dict[str, str]) -> dict[str, int]:
         """Opens a page (waits for its load) and installs each script in its own isolated world."""
         await self.call("Page.navigate", {"url": self.base + name})
-        deadline = time.monotonic() + 30
-        while await self.eval("document.readyState", None) != "complete":
-            if time.monotonic() > deadline:
-                raise SystemExit(f"{name} did not load")
-            await asyncio.sleep(0.05)
+        # Page.navigate answers once the new document is committed: wait in it for its load event.
+        loaded = self.call("Runtime.evaluate", {
+            "expression": "document.readyState === 'complete' || new Promise(r => addEventListener('load', () => r(true)))",
+            "awaitPromise": True, "returnByValue": True,
+        })
+        try:
+            await asyncio.wait_for(loaded, 30)
+        except asyncio.TimeoutError:
+            raise SystemExit(f"{name} did not load") from None
         frame = (await self.call("Page.getFrameTree"))["frameTree"]["frame"]["id"]
         worlds = {}
         for tag, src in scripts.items():
