@@ -10,7 +10,7 @@ cargo fmt --check
 echo "== cargo clippy"
 cargo clippy -q --all-targets -- -D warnings
 echo "== cargo test"
-cargo test --workspace
+cargo test --workspace --no-fail-fast
 
 if [ -d python/tests ]; then
     echo "== mypy --strict"

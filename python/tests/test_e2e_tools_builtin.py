@@ -181,7 +181,7 @@ def test_injection_and_domains_on_a_real_page(agentbrowser_bin: Path, server: st
 
 
 def test_secrets_filled_on_their_domain_and_masked(agentbrowser_bin: Path, server: str) -> None:
-    secrets = SensitiveData({"http://127.0.0.1:*": {"name": "Ada Lovelace"}, "https://*.bank.com": {"pin": "4242"}})
+    secrets = SensitiveData({"http://127.0.0.1:*": {"name": "Ada Lovelace"}, "https://*.bank.com": {"pin": "PIN-4242-QX"}})
 
     async def scenario(browser: AsyncBrowser, ctx: ToolContext, ns: dict[str, Any], records: list[ToolCallRecord]) -> None:
         await ns["navigate"](f"{server}/form")
@@ -199,6 +199,8 @@ def test_secrets_filled_on_their_domain_and_masked(agentbrowser_bin: Path, serve
             f"fill: secret pin is not available on this page ({server}/form); available here: name"
         )
         assert await browser.page.evaluate("document.getElementById('name').value") == "Ada Lovelace"
-        assert "Ada Lovelace" not in repr(records) and "4242" not in repr(records)
+        for secret in ("Ada Lovelace", "PIN-4242-QX"):
+            leaks = [record for record in records if secret in repr(record)]
+            assert not leaks, f"{secret!r} recorded in {leaks!r}"
 
     with_browser(scenario, sensitive=secrets)

@@ -561,7 +561,7 @@ mod tests {
             ),
             (serde_json::json!({"cdpPort": 0}), "cdpPort"),
             (serde_json::json!({"cdpUrl": "ftp://x"}), "cdpUrl"),
-            (serde_json::json!({"cdpUrl": "https://x"}), "cdpUrl"),
+            (serde_json::json!({"cdpUrl": "file:///x"}), "cdpUrl"),
             (serde_json::json!({"executablePath": ""}), "executablePath"),
             (serde_json::json!({"downloadPath": ""}), "downloadPath"),
         ];
@@ -574,6 +574,8 @@ mod tests {
         for ok in [
             serde_json::json!({"cdpUrl": "ws://127.0.0.1:9222/devtools/browser/x"}),
             serde_json::json!({"cdpUrl": "http://127.0.0.1:9222"}),
+            serde_json::json!({"cdpUrl": "https://grid.example/json/version"}),
+            serde_json::json!({"cdpUrl": "wss://grid.example/chromium"}),
             serde_json::json!({"cdpPort": 9222}),
             serde_json::json!({"windowWidth": 1, "windowHeight": 16384}),
         ] {
