@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Bytes an agent reads across one scripted 10-step session on the 5k-element page, observing the
-page three ways: full snapshots, evidence diffs, delta snapshots.
+page four ways: full snapshots, evidence diffs (whole or delta evidence), delta snapshots.
 
     python3 bench/session_bytes.py [--bin BINARY] [--json-out FILE]      # make bench-session
 
@@ -17,6 +17,8 @@ How each strategy observes:
   full      actions with --no-evidence; every observe is `snapshot` (the whole text)
   evidence  actions with evidence (the default): an observe after an action is that action's own
             output (its diff), so it sends nothing; step 2 is `snapshot`, step 10 is `diff`
+  evidence delta   as evidence, the actions with --delta: their before and after snapshots as
+            delta snapshots (what --json carries shrinks; the human text is the same diff)
   delta     actions with --no-evidence; step 2 and every observe is `snapshot --delta`
 
   agent-browser delta   the peer (agent-browser 0.41.2, installed by `make bench-peers`; skipped
@@ -42,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 STEPS = (
@@ -56,7 +59,7 @@ STEPS = (
     "read status",
     "observe",
 )
-STRATEGIES = ("full", "evidence", "delta")
+STRATEGIES = ("full", "evidence", "evidence delta", "delta")
 PEER = "agent-browser delta"
 PEER_BIN = REPO / "bench" / "peers" / "node_modules" / ".bin" / "agent-browser"
 CHROMIUM = os.environ.get("BENCH_CHROMIUM", "/usr/bin/chromium")
@@ -119,37 +122,49 @@ def peer_ref(out: str, role: str, name: str) -> str:
     return "@" + m.group(1)
 
 
+def play(
+    s: Session,
+    url: str,
+    observe: Callable[[bool, bool], str],
+    ref_of: Callable[[str, str, str], str],
+    action_flags: list[str],
+    read_status: Callable[[str], tuple[str, str]],
+) -> list[int]:
+    """The 10 steps in session `s`; the bytes of each. `observe(first, after_action)` answers an
+    observation, `ref_of(answer, role, name)` a ref, `read_status(first)` the read's output and
+    the status text it read."""
+    sizes = [len(s.run("open", url))]
+    first = observe(True, False)
+    sizes.append(len(first))
+    search = ref_of(first, "searchbox", "Search")
+    qty = ref_of(first, "spinbutton", "Quantity")
+    apply = ref_of(first, "button", "Apply")
+    for action in (("fill", search, "widget"), ("fill", qty, "3"), ("click", apply)):
+        sizes.append(len(s.run(*action, *action_flags)))
+        sizes.append(len(observe(False, True)))
+    read, got = read_status(first)
+    if got != EXPECTED_STATUS:
+        raise SystemExit(f"{s.name}: the status reads {got!r}, not {EXPECTED_STATUS!r}")
+    sizes.append(len(read))
+    sizes.append(len(observe(False, False)))
+    return sizes
+
+
 def run_peer(url: str, json_mode: bool) -> list[int]:
     """The session with agent-browser, observing with `snapshot -i --delta`; the bytes of each step."""
     sockets = Path(tempfile.mkdtemp(prefix="ab-session-bytes-peer-"))
     s = PeerSession(sockets, f"bytes-peer-{'json' if json_mode else 'text'}", json_mode)
-    sizes: list[int] = []
-    try:
-        def observe() -> str:
-            return s.run("snapshot", "-i", "--delta")
 
-        sizes.append(len(s.run("open", url)))
-        first = observe()
-        sizes.append(len(first))
-        search = peer_ref(first, "searchbox", "Search")
-        qty = peer_ref(first, "spinbutton", "Quantity")
-        apply = peer_ref(first, "button", "Apply")
-        sizes.append(len(s.run("fill", search, "widget")))
-        sizes.append(len(observe()))
-        sizes.append(len(s.run("fill", qty, "3")))
-        sizes.append(len(observe()))
-        sizes.append(len(s.run("click", apply)))
-        sizes.append(len(observe()))
+    def read_status(_first: str) -> tuple[str, str]:
         read = s.run("get", "text", "#status")
         got = str((json.loads(read).get("data") or {}).get("text", "")) if json_mode else read.strip()
-        if got != EXPECTED_STATUS:
-            raise SystemExit(f"agent-browser: the status reads {got!r}, not {EXPECTED_STATUS!r}")
-        sizes.append(len(read))
-        sizes.append(len(observe()))
+        return read, got
+
+    try:
+        return play(s, url, lambda _f, _a: s.run("snapshot", "-i", "--delta"), peer_ref, [], read_status)
     finally:
         s.close()
         shutil.rmtree(sockets, ignore_errors=True)
-    return sizes
 
 
 def find_ref(out: str, role: str, name: str) -> str:
@@ -172,42 +187,26 @@ def run_strategy(binary: Path, url: str, strategy: str, json_mode: bool) -> list
     """Runs the session with one strategy; returns the bytes read at each step."""
     sockets = Path(tempfile.mkdtemp(prefix="ab-session-bytes-"))
     s = Session(binary, sockets, f"bytes-{strategy}-{'json' if json_mode else 'text'}", json_mode)
-    sizes: list[int] = []
+    flags = {"evidence": [], "evidence delta": ["--delta"]}.get(strategy, ["--no-evidence"])
+
+    def observe(first: bool, after_action: bool) -> str:
+        if strategy == "delta":
+            return s.run("snapshot", "--delta")
+        if strategy == "full" or first:
+            return s.run("snapshot")
+        if after_action:
+            return ""  # the action's own output (its diff) was the observation
+        return s.run("diff")
+
+    def read_status(first: str) -> tuple[str, str]:
+        read = s.run("get", "text", find_ref(first, "status", ""))
+        return read, json.loads(read)["data"]["value"] if json_mode else read.strip()
+
     try:
-        no_ev = [] if strategy == "evidence" else ["--no-evidence"]
-
-        def observe(first: bool = False, after_action: bool = False) -> str:
-            if strategy == "delta":
-                return s.run("snapshot", "--delta")
-            if strategy == "full" or first:
-                return s.run("snapshot")
-            if after_action:
-                return ""  # the action's own output (its diff) was the observation
-            return s.run("diff")
-
-        sizes.append(len(s.run("open", url)))
-        first = observe(first=True)
-        sizes.append(len(first))
-        search = find_ref(first, "searchbox", "Search")
-        qty = find_ref(first, "spinbutton", "Quantity")
-        apply = find_ref(first, "button", "Apply")
-        status = find_ref(first, "status", "")
-        sizes.append(len(s.run("fill", search, "widget", *no_ev)))
-        sizes.append(len(observe(after_action=True)))
-        sizes.append(len(s.run("fill", qty, "3", *no_ev)))
-        sizes.append(len(observe(after_action=True)))
-        sizes.append(len(s.run("click", apply, *no_ev)))
-        sizes.append(len(observe(after_action=True)))
-        read = s.run("get", "text", status)
-        got = json.loads(read)["data"]["value"] if json_mode else read.strip()
-        if got != EXPECTED_STATUS:
-            raise SystemExit(f"{strategy}: the status reads {got!r}, not {EXPECTED_STATUS!r}")
-        sizes.append(len(read))
-        sizes.append(len(observe()))
+        return play(s, url, observe, find_ref, flags, read_status)
     finally:
         s.close()
         shutil.rmtree(sockets, ignore_errors=True)
-    return sizes
 
 
 def main() -> int:
@@ -263,8 +262,8 @@ def main() -> int:
         print(f"{mode}: against full snapshots: {ratios}")
     if PEER in totals:
         for mode in ("text", "json"):
-            print(f"{mode}: ours / agent-browser's --delta: delta {totals['delta'][mode] / totals[PEER][mode]:.3f}, "
-                  f"evidence {totals['evidence'][mode] / totals[PEER][mode]:.3f}")
+            ours = ", ".join(f"{st} {totals[st][mode] / totals[PEER][mode]:.3f}" for st in STRATEGIES)
+            print(f"{mode}: ours / agent-browser's --delta: {ours}")
     if args.json_out:
         args.json_out.write_text(json.dumps({"steps": STEPS, "bytes": results}, indent=2) + "\n")
     return 0

@@ -553,9 +553,13 @@ class ActionOutput:
     target: ActionTarget | None
     """The ref acted on (null for `press`, which acts on the focused element)."""
     before: SnapshotOutput | None
-    """The snapshot before (null with `evidence: false`)."""
+    """The snapshot before (null with `evidence: false`; with `"delta"`: `unchanged` from the kept snapshot it is, or
+    `full` when the action had to take it).
+    """
     after: SnapshotOutput | None
-    """The snapshot after the page settled (null with `evidence: false`)."""
+    """The snapshot after the page settled (null with `evidence: false`; with `"delta"`: the lines that turn `before` into
+    it, and their refs).
+    """
     diff: DiffStats | None
     """Their diff (null with `evidence: false`)."""
     dialogs: tuple[DialogInfo, ...] | None

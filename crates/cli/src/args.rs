@@ -855,6 +855,10 @@ pub struct AfterArgs {
     /// Skip the before/after snapshots and diff (faster).
     #[arg(long)]
     pub no_evidence: bool,
+    /// Evidence as delta snapshots: `before` as unchanged from the snapshot it is, `after` as the
+    /// changed lines and their refs (what `--json` carries; the diff is the same).
+    #[arg(long, conflicts_with = "no_evidence")]
+    pub delta: bool,
 }
 
 /// `get`: reads from a ref or a selector.

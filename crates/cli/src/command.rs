@@ -3,12 +3,12 @@
 
 use agentbrowser_protocol::{
     AttributeParams, ClickParams, Command, ConfirmationParams, ConsoleParams, CountParams,
-    DiffParams, DownloadParams, ErrorCode, ErrorsParams, EvalParams, FrameBy, FrameSelectParams,
-    FramesParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams, LoadState, NoParams,
-    OpenParams, PdfParams, PressParams, ReadParams, RefActionParams, RefParams, Request, Response,
-    ScreenshotParams, SelectParams, SessionIdParams, SnapshotParams, TabCloseParams, TabNewParams,
-    TabSwitchParams, TypeParams, UploadParams, ValueParams, WaitCondition, WaitDownloadParams,
-    WaitParams,
+    DiffParams, DownloadParams, ErrorCode, ErrorsParams, EvalParams, Evidence, FrameBy,
+    FrameSelectParams, FramesParams, HistoryParams, HtmlParams, ImageFormat, LaunchParams,
+    LoadState, NoParams, OpenParams, PdfParams, PressParams, ReadParams, RefActionParams,
+    RefParams, Request, Response, ScreenshotParams, SelectParams, SessionIdParams, SnapshotParams,
+    TabCloseParams, TabNewParams, TabSwitchParams, TypeParams, UploadParams, ValueParams,
+    WaitCondition, WaitDownloadParams, WaitParams,
 };
 use serde_json::Value;
 
@@ -676,7 +676,7 @@ fn wait_condition(
 }
 
 /// The `wait` and `evidence` fields of a ref mutation.
-fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<bool>) {
+fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<Evidence>) {
     let mut list: Vec<WaitCondition> = a
         .wait_selector
         .map(|s| WaitCondition::Selector {
@@ -693,7 +693,11 @@ fn wait_and_evidence(a: AfterArgs) -> (Option<WaitCondition>, Option<bool>) {
     list.extend(wait_condition(a.wait_text, a.wait_url, a.wait_load));
     (
         WaitCondition::all_of(list, None),
-        a.no_evidence.then_some(false),
+        if a.no_evidence {
+            Some(Evidence::Off)
+        } else {
+            a.delta.then_some(Evidence::Delta)
+        },
     )
 }
 

@@ -268,9 +268,14 @@ fn become_subreaper() {
     }
 }
 
-/// Reaps exited children other than the browsers the engine waits for itself.
+/// Reaps exited children other than the browsers the engine waits for itself and the commands
+/// it runs in its own process group (`certutil`: its spawner waits for it, and a reaper that took
+/// it first would make that wait fail with ECHILD). The orphans are Chromium's helpers, which are
+/// in the browser's process group.
 fn reap_orphans() -> usize {
     let me = std::process::id().to_string();
+    // SAFETY: getpgrp has no preconditions.
+    let my_group = unsafe { libc::getpgrp() }.to_string();
     let mut reaped = 0;
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
@@ -286,7 +291,12 @@ fn reap_orphans() -> usize {
             continue;
         };
         let f: Vec<&str> = rest.split_whitespace().collect();
-        if f.len() > 1 && f[0] == "Z" && f[1] == me && !agentbrowser_engine::launch::is_owned(pid) {
+        if f.len() > 2
+            && f[0] == "Z"
+            && f[1] == me
+            && f[2] != my_group
+            && !agentbrowser_engine::launch::is_owned(pid)
+        {
             // SAFETY: waitpid on a zombie child of ours, without blocking.
             unsafe {
                 libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG);

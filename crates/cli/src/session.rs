@@ -154,6 +154,9 @@ struct ClosedSession {
     closed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// It closed, but its restore state was not saved (why).
+    #[serde(rename = "saveError", skip_serializing_if = "Option::is_none")]
+    save_error: Option<String>,
 }
 
 /// `close --all`: closes every running session of this user (each daemon gets `request`, and
@@ -176,7 +179,7 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
                 .and_then(|line| {
                     let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
                     if v.get("success") == Some(&Value::Bool(true)) {
-                        Ok(())
+                        Ok(save_error(&line))
                     } else {
                         Err(v
                             .get("error")
@@ -191,18 +194,23 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
         }
         // Gone: no longer this session's daemon (an exited one may linger as a zombie).
         let gone = !crate::paths::is_our_daemon(pid, &name);
-        let error = match outcome {
-            Err(e) => Some(e),
-            Ok(()) if !gone => Some("its daemon did not exit within 10 s".to_string()),
-            Ok(()) => None,
+        let (error, save_error) = match outcome {
+            Err(e) => (Some(e), None),
+            Ok(_) if !gone => (
+                Some("its daemon did not exit within 10 s".to_string()),
+                None,
+            ),
+            Ok(saved) => (None, saved),
         };
         results.push(ClosedSession {
             session: name,
             closed: error.is_none(),
             error,
+            save_error,
         });
     }
     let failed = results.iter().filter(|r| !r.closed).count();
+    let unsaved = results.iter().filter(|r| r.save_error.is_some()).count();
     if json {
         let data = serde_json::json!({ "sessions": results, "closed": results.len() - failed });
         let failure = (failed > 0).then(|| {
@@ -220,7 +228,14 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
             }
         }
     }
-    Ok(if failed == 0 {
+    for r in results.iter().filter(|r| r.save_error.is_some()) {
+        eprintln!(
+            "error: session {} closed, but its state was NOT saved: {}",
+            r.session,
+            r.save_error.as_deref().unwrap_or_default()
+        );
+    }
+    Ok(if failed == 0 && unsaved == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

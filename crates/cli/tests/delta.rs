@@ -201,3 +201,105 @@ fn delta_snapshots_rebuild_the_text_and_their_refs_act() {
         human.stdout
     );
 }
+
+#[test]
+fn action_evidence_as_deltas_rebuilds_the_after_snapshot() {
+    let server = Server::start();
+    server.route("/", Page::html(page()));
+    let cli = Cli::new("delta-evidence");
+    cli.ok(&["open", &server.url("/")]);
+
+    // No kept snapshot yet: the action takes its before snapshot, so `before` is whole.
+    let pressed = cli.ok(&["press", "Tab", "--delta"]);
+    assert_eq!(pressed["before"]["delta"]["kind"], "full", "{pressed}");
+    assert!(
+        pressed["before"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Link number 299")
+    );
+
+    let seen = cli.ok(&["snapshot"]);
+    let seen_text = seen["text"].as_str().unwrap().to_string();
+    let search = cli.find_ref(&seen, "searchbox", "Search");
+    let filled = cli.ok(&["fill", &search, "widget", "--delta"]);
+    assert_eq!(
+        cli.eval("document.getElementById('q').value"),
+        "widget",
+        "the fill happened"
+    );
+    // `before` is the snapshot the agent has: unchanged, named by its generation.
+    let before = &filled["before"];
+    assert_eq!(before["delta"]["kind"], "unchanged", "{before}");
+    assert_eq!(before["delta"]["baseGeneration"], seen["generation"]);
+    assert_eq!(before["generation"], seen["generation"]);
+    assert_eq!(before["text"], "");
+    assert_eq!(before["refs"].as_object().unwrap().len(), 0);
+    // `after` is the changed line against `before`, with its ref; it rebuilds the whole text.
+    let after = &filled["after"];
+    assert_eq!(after["delta"]["kind"], "delta", "{after}");
+    assert_eq!(after["delta"]["baseGeneration"], seen["generation"]);
+    assert_eq!(after["text"], "");
+    let lines = after["delta"]["change"]["lines"].as_array().unwrap();
+    assert!(
+        lines.iter().any(|l| l.as_str().unwrap().contains("widget")),
+        "{after}"
+    );
+    assert_eq!(
+        after["refs"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        vec![&search]
+    );
+    let rebuilt = rebuild(&seen_text, &after["delta"]);
+    let full = cli.ok(&["snapshot"]);
+    assert!(
+        rebuilt == full["text"].as_str().unwrap(),
+        "the rebuilt after text differs from a full snapshot's"
+    );
+    // The diff is the same as with whole evidence.
+    assert_eq!(filled["diff"]["changed"], true);
+    assert!(
+        filled["diff"]["diff"].as_str().unwrap().contains("widget"),
+        "{filled}"
+    );
+
+    // The same action with whole evidence carries both snapshots: many times the bytes.
+    let whole = cli.ok(&["fill", &search, "gadget"]);
+    assert!(
+        bytes(&filled) * 10 < bytes(&whole),
+        "delta evidence {} bytes, whole evidence {} bytes",
+        bytes(&filled),
+        bytes(&whole)
+    );
+
+    // A new ref shown only by the delta acts.
+    let apply = cli.find_ref(&full, "button", "Apply filter");
+    let clicked = cli.ok(&["click", &apply, "--delta"]);
+    let clear = cli.find_ref(&clicked["after"], "button", "Clear filter");
+    cli.ok(&["click", &clear, "--delta"]);
+    assert_eq!(
+        cli.eval("document.getElementById('out').textContent"),
+        "Cleared"
+    );
+
+    // `--delta` and `--no-evidence` exclude each other; a bad evidence value names what is allowed.
+    let both = cli.run(&["click", &apply, "--delta", "--no-evidence"]);
+    assert!(
+        !both.ok && both.stderr.contains("--no-evidence"),
+        "{}",
+        both.stderr
+    );
+    let bad = cli.batch(&[r#"{"id":1,"action":"click","ref":"e1","evidence":"sometimes"}"#]);
+    assert_eq!(bad[0]["code"], "invalid_argument", "{:?}", bad);
+    assert!(
+        bad[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains(r#"true, false or "delta""#),
+        "{:?}",
+        bad
+    );
+}

@@ -324,7 +324,7 @@ fn log_survives_navigation_and_is_bounded() {
     );
     assert!(got.contains(&s.url("/many")));
     let before = both["matched"].as_u64().unwrap();
-    cli.ok(&["eval", "window.go(1100)", "--timeout", "60000"]);
+    cli.ok(&["eval", "window.go(1100)", "--timeout", "180000"]);
     assert!(eventually(Duration::from_secs(10), || {
         let r = cli.ok(&["network", "requests", "--limit", "1000"]);
         r["dropped"].as_u64().unwrap() + r["matched"].as_u64().unwrap() == before + 1100

@@ -396,6 +396,38 @@ fn policies_that_save_nothing_and_a_failed_write_are_reported() {
         "{}",
         human.stderr
     );
+    // `close --all` closes the session too, and fails the same way, naming it.
+    let f = Restored::new("rs-pol-f", &blocked, &[], &["--restore=err"]);
+    f.ok(&["open", &server.url("/login")]);
+    let pid = f.cli.daemon_pid();
+    let out = f
+        .cli
+        .command()
+        .args(["--json", "close", "--all"])
+        .output()
+        .expect("run close --all");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "close --all exited 0 after a failed save"
+    );
+    let all: Value = serde_json::from_slice(&out.stdout).expect("envelope");
+    let listed = &all["data"]["sessions"][0];
+    assert_eq!(listed["session"], "s-rs-pol-f", "{all}");
+    assert_eq!(listed["closed"], true, "{all}");
+    assert!(
+        listed["saveError"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("cannot create the state directory"),
+        "{all}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("session s-rs-pol-f closed, but its state was NOT saved"),
+        "{stderr}"
+    );
+    assert!(!alive(pid), "the daemon outlived close --all");
 }
 
 #[test]

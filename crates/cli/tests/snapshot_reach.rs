@@ -194,6 +194,58 @@ fn listener_only_elements_get_refs_and_delegation_does_not_flood() {
     );
     let snap = cli.ok(&["snapshot"]);
     assert!(text(&snap).contains("Row one"), "{}", text(&snap));
+    // The engine keeps the listener elements in its world between snapshots and updates only
+    // what changed: a listener removed, an element removed, a new one added, each seen next time.
+    cli.eval(
+        "const row = document.querySelector('.noise'); const late = () => hits.push('late2'); \
+         row.replaceWith(row.cloneNode(true)); 1",
+    );
+    let snap = cli.ok(&["snapshot"]);
+    assert!(
+        !text(&snap).contains("Row one"),
+        "a clone has no listener:\n{}",
+        text(&snap)
+    );
+    cli.eval(
+        "const d = document.createElement('div'); d.textContent = 'Added later'; \
+         d.addEventListener('click', () => hits.push('added')); document.body.append(d); \
+         document.getElementById('pressed').remove(); 1",
+    );
+    let snap = cli.ok(&["snapshot"]);
+    let t = text(&snap).to_string();
+    assert!(t.contains("Added later"), "{t}");
+    assert!(
+        !t.contains("Pointer only"),
+        "a removed element stays gone:\n{t}"
+    );
+    assert!(
+        t.contains("Listener only"),
+        "an unchanged listener element stays:\n{t}"
+    );
+    let added = t
+        .lines()
+        .find(|l| l.ends_with(": Added later"))
+        .and_then(|l| l.split("[ref=").nth(1))
+        .and_then(|r| r.split(']').next())
+        .unwrap_or_else(|| panic!("no ref for 'Added later':\n{t}"))
+        .to_string();
+    cli.ok(&["click", &added, "--no-evidence"]);
+    assert!(
+        hits(&cli).as_array().unwrap().contains(&json!("added")),
+        "{}",
+        hits(&cli)
+    );
+    let again = cli.ok(&["snapshot"]);
+    assert_eq!(
+        text(&again),
+        t,
+        "a second look at an unchanged page reads the same"
+    );
+    // A new document starts from nothing: the listener elements of the old one are gone.
+    cli.ok(&["open", &server.url("/")]);
+    let fresh = cli.ok(&["snapshot"]);
+    assert!(!text(&fresh).contains("Added later"), "{}", text(&fresh));
+    assert!(text(&fresh).contains("Listener only"), "{}", text(&fresh));
 }
 
 #[test]
@@ -258,4 +310,19 @@ fn a_listener_only_element_gets_a_ref_on_a_page_without_shadow_roots() {
     let r = cli.find_ref(&snap, "generic", "");
     cli.ok(&["click", &r]);
     assert_eq!(cli.eval("hit"), json!(1));
+    // Between snapshots the engine hands over only what changed (no closed roots here, so no
+    // pierce walk): the same look again, then the listener gone, then a new listener element.
+    assert_eq!(text(&cli.ok(&["snapshot"])), t);
+    cli.eval("const c = d.cloneNode(true); d.replaceWith(c); window.d2 = c; 1");
+    let t = text(&cli.ok(&["snapshot"])).to_string();
+    assert!(
+        !t.contains("Plain listener"),
+        "its listener was removed:\n{t}"
+    );
+    cli.eval("d2.addEventListener('mousedown', () => hit += 10); 1");
+    let snap = cli.ok(&["snapshot"]);
+    assert!(text(&snap).contains("Plain listener"), "{}", text(&snap));
+    let r = cli.find_ref(&snap, "generic", "");
+    cli.ok(&["click", &r, "--no-evidence"]);
+    assert_eq!(cli.eval("hit"), json!(11));
 }

@@ -191,7 +191,7 @@ pub(crate) async fn copy(p: ClipboardKeyParams, cx: &mut Cx<'_>) -> Result<Actio
         key: Some("Control+c".into()),
         ..ActionReport::default()
     };
-    let evidence = p.evidence.unwrap_or(true);
+    let evidence = p.evidence.unwrap_or_default();
     let send = shortcut(&page, "c", "copy");
     let mut out = actions::untargeted(
         &page,
@@ -218,7 +218,7 @@ pub(crate) async fn paste(p: ClipboardKeyParams, cx: &mut Cx<'_>) -> Result<Acti
         key: Some("Control+v".into()),
         ..ActionReport::default()
     };
-    let evidence = p.evidence.unwrap_or(true);
+    let evidence = p.evidence.unwrap_or_default();
     let send = shortcut(&page, "v", "paste");
     actions::untargeted(
         &page,

@@ -22,11 +22,14 @@ async fn run(
     page: &Page,
     action: &str,
     report: ActionReport,
-    after: (Option<WaitCondition>, Option<bool>),
+    after: (
+        Option<WaitCondition>,
+        Option<agentbrowser_protocol::Evidence>,
+    ),
     send: impl std::future::Future<Output = Result<()>>,
 ) -> Result<ActionOutput> {
     let (wait, evidence) = after;
-    let evidence = evidence.unwrap_or(true);
+    let evidence = evidence.unwrap_or_default();
     let before = cx.page_targets().await?;
     let limits: Limits = cx.limits;
     let mut data = actions::untargeted(page, action, report, wait, evidence, limits, send).await?;

@@ -13,6 +13,6 @@ pub(crate) async fn drag(p: DragParams, cx: &mut Cx<'_>) -> Result<ActionOutput>
     let (page, source) = targets::target_page(cx, &p.source).await?;
     let (_, target) = targets::target_page(cx, &p.target).await?;
     let steps = p.steps.unwrap_or(DRAG_DEFAULT_STEPS);
-    let evidence = p.evidence.unwrap_or(true);
+    let evidence = p.evidence.unwrap_or_default();
     actions::drag::drag(&page, &source, &target, steps, p.wait, evidence, cx.limits).await
 }

@@ -26,7 +26,7 @@ use crate::world::{self, ElementHandle, FrameTarget};
 
 /// `upload`: set files on the input a ref stands for, or answer the pending file chooser.
 pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
-    let evidence = p.evidence.unwrap_or(true);
+    let evidence = p.evidence.unwrap_or_default();
     match &p.target {
         Some(target) => {
             let (page, id) = crate::targets::target_page(cx, target).await?;
@@ -246,7 +246,16 @@ pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<Downl
         actionable: cx.limits.actionable.min(deadline),
     };
     let started = format!("a download to start after clicking {what}");
-    match Box::pin(actions::mutate(&page, &id, click, None, false, limits)).await {
+    match Box::pin(actions::mutate(
+        &page,
+        &id,
+        click,
+        None,
+        agentbrowser_protocol::Evidence::Off,
+        limits,
+    ))
+    .await
+    {
         Ok(_) => {}
         Err(e)
             if Instant::now() >= deadline

@@ -38,8 +38,15 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     };
     let before = cx.page_targets().await?;
     let (page, id) = targets::target_page(cx, &p.target).await?;
-    let mut data =
-        actions::mutate(&page, &id, m, p.wait, p.evidence.unwrap_or(true), cx.limits).await?;
+    let mut data = actions::mutate(
+        &page,
+        &id,
+        m,
+        p.wait,
+        p.evidence.unwrap_or_default(),
+        cx.limits,
+    )
+    .await?;
     if let Some(watch) = watch {
         data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
@@ -105,8 +112,14 @@ pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Res
 pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     let before = cx.page_targets().await?;
     let page = cx.page().await?;
-    let mut data =
-        actions::press(&page, &p.key, p.wait, p.evidence.unwrap_or(true), cx.limits).await?;
+    let mut data = actions::press(
+        &page,
+        &p.key,
+        p.wait,
+        p.evidence.unwrap_or_default(),
+        cx.limits,
+    )
+    .await?;
     data.opened_tabs = cx.opened_since(&before).await?;
     Ok(data)
 }
@@ -116,12 +129,19 @@ async fn mutate(
     target: &agentbrowser_protocol::Target,
     m: Mutation,
     wait_for: Option<agentbrowser_protocol::WaitCondition>,
-    evidence: Option<bool>,
+    evidence: Option<agentbrowser_protocol::Evidence>,
 ) -> Result<ActionOutput> {
     let before = cx.page_targets().await?;
     let (page, id) = targets::target_page(cx, target).await?;
-    let mut data =
-        actions::mutate(&page, &id, m, wait_for, evidence.unwrap_or(true), cx.limits).await?;
+    let mut data = actions::mutate(
+        &page,
+        &id,
+        m,
+        wait_for,
+        evidence.unwrap_or_default(),
+        cx.limits,
+    )
+    .await?;
     data.opened_tabs = cx.opened_since(&before).await?;
     Ok(data)
 }

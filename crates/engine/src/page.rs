@@ -140,6 +140,8 @@ pub struct Page {
     pub ref_counter: Arc<std::sync::atomic::AtomicU64>,
     /// Cached execution contexts of the engine's isolated world, by (session, frame).
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
+    /// The listener elements handed to each world for the snapshot (`reach`).
+    pub(crate) reach: Arc<std::sync::Mutex<crate::reach::Handed>>,
     /// The dialogs this tab opened (bounded) and the one open now.
     pub dialogs: DialogLog,
     /// The file chooser this tab opened and nobody answered yet (intercepted: no OS dialog).
@@ -262,6 +264,7 @@ impl Page {
             ref_counter,
             refs: Arc::default(),
             worlds: Arc::default(),
+            reach: Arc::default(),
             dialogs,
             choosers,
             diagnostics,

@@ -1119,7 +1119,7 @@ async fn click(cx: Ctx, a: ClickArgs) -> Result<Answer, ToolError> {
             new_tab: a.new_tab,
             modifiers: a.modifiers,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1133,14 +1133,14 @@ async fn type_text(cx: Ctx, a: TypeArgs) -> Result<Answer, ToolError> {
             target,
             text: a.text,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         })
     } else {
         Command::Fill(ValueParams {
             target,
             value: a.text,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         })
     };
     let mut done = vec![act(&cx, first).await?];
@@ -1148,7 +1148,7 @@ async fn type_text(cx: Ctx, a: TypeArgs) -> Result<Answer, ToolError> {
         let enter = Command::Press(PressParams {
             key: "Enter".into(),
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         });
         match act(&cx, enter).await {
             Ok(out) => done.push(out),
@@ -1192,13 +1192,13 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
             let refp = |target: Target| RefActionParams {
                 target,
                 wait: None,
-                evidence: Some(false),
+                evidence: Some(Evidence::Off),
             };
             let valp = |target: Target, value: String| ValueParams {
                 target,
                 value,
                 wait: None,
-                evidence: Some(false),
+                evidence: Some(Evidence::Off),
             };
             let command = match f.kind {
                 FieldType::Textbox | FieldType::Slider => {
@@ -1209,7 +1209,7 @@ async fn fill_form(cx: Ctx, a: FillFormArgs) -> Result<Answer, ToolError> {
                     value: Some(f.value.clone()),
                     values: None,
                     wait: None,
-                    evidence: Some(false),
+                    evidence: Some(Evidence::Off),
                 }),
                 FieldType::Checkbox | FieldType::Radio => {
                     if checked()? {
@@ -1257,7 +1257,7 @@ async fn select_option(cx: Ctx, a: SelectArgs) -> Result<Answer, ToolError> {
             value,
             values,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1271,7 +1271,7 @@ async fn hover(cx: Ctx, a: TargetArgs) -> Result<Answer, ToolError> {
         Command::Hover(RefActionParams {
             target,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1287,7 +1287,7 @@ async fn drag(cx: Ctx, a: DragArgs) -> Result<Answer, ToolError> {
             target,
             steps: None,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1305,7 +1305,7 @@ async fn file_upload(cx: Ctx, a: FileUploadArgs) -> Result<Answer, ToolError> {
             target,
             files: a.paths,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1318,7 +1318,7 @@ async fn press_key(cx: Ctx, a: PressArgs) -> Result<Answer, ToolError> {
         Command::Press(PressParams {
             key: a.key,
             wait: None,
-            evidence: Some(false),
+            evidence: Some(Evidence::Off),
         }),
     )
     .await?;
@@ -1520,7 +1520,7 @@ async fn mouse_move_xy(cx: Ctx, a: MouseMoveArgs) -> Result<Answer, ToolError> {
         x: a.x,
         y: a.y,
         wait: None,
-        evidence: Some(false),
+        evidence: Some(Evidence::Off),
     });
     let out = act(&cx, command).await?;
     after_actions(&cx, &[out]).await
@@ -1538,7 +1538,7 @@ async fn mouse_button(cx: Ctx, a: MouseButtonArgs, down: bool) -> Result<Answer,
     let p = MouseButtonParams {
         button: a.button,
         wait: None,
-        evidence: Some(false),
+        evidence: Some(Evidence::Off),
     };
     let command = if down {
         Command::MouseDown(p)
@@ -1554,7 +1554,7 @@ async fn mouse_wheel(cx: Ctx, a: MouseWheelArgs) -> Result<Answer, ToolError> {
         dx: a.delta_x,
         dy: a.delta_y,
         wait: None,
-        evidence: Some(false),
+        evidence: Some(Evidence::Off),
     });
     let out = act(&cx, command).await?;
     after_actions(&cx, &[out]).await

@@ -28,7 +28,7 @@ pub(crate) async fn drag(
     target: &str,
     steps: u32,
     wait_for: Option<WaitCondition>,
-    evidence: bool,
+    evidence: agentbrowser_protocol::Evidence,
     limits: Limits,
 ) -> Result<ActionOutput> {
     let (sid, sentry) = lookup(page, source)?;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use agentbrowser_protocol::{
-    ActionOutput, ActionReport, ActionTarget, ErrorCode, MouseButton, WaitCondition,
+    ActionOutput, ActionReport, ActionTarget, ErrorCode, Evidence, MouseButton, WaitCondition,
 };
 use serde_json::{Value, json};
 use tokio::time::Instant;
@@ -542,16 +542,12 @@ pub async fn mutate(
     target: &str,
     m: Mutation,
     wait_for: Option<WaitCondition>,
-    evidence: bool,
+    evidence: Evidence,
     limits: Limits,
 ) -> Result<ActionOutput> {
     let (id, entry) = lookup(page, target)?;
     let el = Subject::Ref(page, &id, &entry);
-    let before = if evidence {
-        Some(before_snapshot(page, Some(&id)).await?)
-    } else {
-        None
-    };
+    let before = before_snapshot(page, Some(&id), evidence).await?;
     let marks = Marks::now(page);
     let dialog = page.dialogs.board().subscribe();
     let target = Some(target_of(&id, &entry));
@@ -588,18 +584,14 @@ pub(crate) async fn run<F>(
     action: &str,
     target: Option<(&str, &RefEntry)>,
     wait_for: Option<WaitCondition>,
-    evidence: bool,
+    evidence: Evidence,
     limits: Limits,
     act: F,
 ) -> Result<ActionOutput>
 where
     F: std::future::Future<Output = Result<ActionReport>>,
 {
-    let before = if evidence {
-        Some(before_snapshot(page, target.map(|t| t.0)).await?)
-    } else {
-        None
-    };
+    let before = before_snapshot(page, target.map(|t| t.0), evidence).await?;
     let marks = Marks::now(page);
     let report = act.await?;
     finish(
@@ -676,7 +668,7 @@ pub async fn press(
     page: &Page,
     key: &str,
     wait_for: Option<WaitCondition>,
-    evidence: bool,
+    evidence: Evidence,
     limits: Limits,
 ) -> Result<ActionOutput> {
     let (modifiers, k) = input::parse_chord(key)?;
@@ -695,15 +687,11 @@ pub async fn untargeted(
     action: &str,
     report: ActionReport,
     wait_for: Option<WaitCondition>,
-    evidence: bool,
+    evidence: Evidence,
     limits: Limits,
     send: impl std::future::Future<Output = Result<()>>,
 ) -> Result<ActionOutput> {
-    let before = if evidence {
-        Some(before_snapshot(page, None).await?)
-    } else {
-        None
-    };
+    let before = before_snapshot(page, None, evidence).await?;
     let marks = Marks::now(page);
     let dialog = page.dialogs.board().subscribe();
     let work = async {
@@ -728,7 +716,38 @@ pub async fn untargeted(
     .await
 }
 
-async fn before_snapshot(page: &Page, id: Option<&str>) -> Result<Snapshot> {
+/// The snapshot an action's evidence starts from, and how the answer shows it.
+struct Before {
+    /// The snapshot.
+    snap: Snapshot,
+    /// It is a kept snapshot (one an earlier command answered), not one taken for this action.
+    kept: bool,
+    /// The answer shows `before` and `after` as delta snapshots (`evidence: "delta"`).
+    delta: bool,
+}
+
+impl Before {
+    /// Its wire form: whole, or with `delta` as `unchanged` from itself when it is a kept
+    /// snapshot (the agent has its text) and `full` when it was taken for this action.
+    fn output(&self, page: &Page) -> agentbrowser_protocol::SnapshotOutput {
+        let mut out = snapshot::output(page, &self.snap);
+        if self.delta {
+            crate::delta::apply(&mut out, self.kept.then_some(&self.snap));
+        }
+        out
+    }
+}
+
+/// The before snapshot of an action with `evidence` (none when it is off): the kept snapshot
+/// that issued the ref `id` (or the tab's newest), else a default snapshot taken now.
+async fn before_snapshot(
+    page: &Page,
+    id: Option<&str>,
+    evidence: Evidence,
+) -> Result<Option<Before>> {
+    if !evidence.on() {
+        return Ok(None);
+    }
     let kept = {
         let refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
         match id {
@@ -736,10 +755,15 @@ async fn before_snapshot(page: &Page, id: Option<&str>) -> Result<Snapshot> {
             None => refs.snapshot(None).ok().cloned(),
         }
     };
-    match kept {
-        Some(s) => Ok(s),
-        None => snapshot::capture(page, &Default::default()).await,
-    }
+    let (snap, kept) = match kept {
+        Some(s) => (s, true),
+        None => (snapshot::capture(page, &Default::default()).await?, false),
+    };
+    Ok(Some(Before {
+        snap,
+        kept,
+        delta: evidence == Evidence::Delta,
+    }))
 }
 
 /// Where the page's state and logs stood when an action began: what came later is its doing.
@@ -819,7 +843,7 @@ async fn finish(
     page: &Page,
     action: &str,
     target: Option<ActionTarget>,
-    before: Option<Snapshot>,
+    before: Option<Before>,
     marks: Marks,
     wait_for: Option<WaitCondition>,
     limits: Limits,
@@ -838,7 +862,7 @@ async fn finish(
             "stage": stage,
             "action": action,
             "target": target.clone(),
-            "before": before.as_ref().map(|b| snapshot::output(page, b)),
+            "before": before.as_ref().map(|b| b.output(page)),
             "after": null,
             "cause": {"code": cause.code, "message": cause.message},
             "consoleErrors": console_errors,
@@ -894,13 +918,17 @@ async fn finish(
     let Some(before) = &before else {
         return Ok(out);
     };
-    let after = match snapshot::capture(page, &before.spec).await {
+    let after = match snapshot::capture(page, &before.snap.spec).await {
         Ok(a) => a,
         Err(e) => return Err(transition("snapshot", e)),
     };
-    out.diff = Some(diff::diff(&before.text, &after.text).stats());
-    out.before = Some(snapshot::output(page, before));
-    out.after = Some(snapshot::output(page, &after));
+    out.diff = Some(diff::diff(&before.snap.text, &after.text).stats());
+    out.before = Some(before.output(page));
+    let mut after_out = snapshot::output(page, &after);
+    if before.delta {
+        crate::delta::apply(&mut after_out, Some(&before.snap));
+    }
+    out.after = Some(after_out);
     Ok(out)
 }
 

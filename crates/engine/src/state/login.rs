@@ -9,8 +9,8 @@
 //! first, so the network log and HAR never hold it.
 
 use agentbrowser_protocol::{
-    AuthLoggedIn, AuthLoginParams, AuthSelectors, AuthSubmit, ErrorCode, LoadState, MouseButton,
-    SelectorState, Target,
+    AuthLoggedIn, AuthLoginParams, AuthSelectors, AuthSubmit, ErrorCode, Evidence, LoadState,
+    MouseButton, SelectorState, Target,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -140,12 +140,20 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
                 new_tab: false,
                 modifiers: 0,
             };
-            actions::mutate(&page, &button.id, click, None, false, fresh(cx.limits)).await?;
+            actions::mutate(
+                &page,
+                &button.id,
+                click,
+                None,
+                Evidence::Off,
+                fresh(cx.limits),
+            )
+            .await?;
             AuthSubmit::Click
         }
         None => {
             // The password field has the focus since its fill.
-            actions::press(&page, "Enter", None, false, fresh(cx.limits)).await?;
+            actions::press(&page, "Enter", None, Evidence::Off, fresh(cx.limits)).await?;
             AuthSubmit::Enter
         }
     };
@@ -344,7 +352,7 @@ async fn fill(
         &f.id,
         Mutation::Fill(value.to_string()),
         None,
-        false,
+        Evidence::Off,
         limits,
     )
     .await

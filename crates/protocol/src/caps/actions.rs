@@ -22,8 +22,9 @@ pub struct RefActionParams {
     pub target: Target,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `click`.
@@ -44,8 +45,9 @@ pub struct ClickParams {
     pub modifiers: Option<Vec<Modifier>>,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// A modifier key held during a click.
@@ -81,8 +83,9 @@ pub struct SelectParams {
     pub values: Option<Vec<String>>,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// The most options one `select` chooses.
@@ -122,8 +125,9 @@ pub struct ValueParams {
     pub value: String,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `type`.
@@ -138,8 +142,9 @@ pub struct TypeParams {
     pub text: String,
     /// Condition to wait for after the action.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `press`.
@@ -150,8 +155,9 @@ pub struct PressParams {
     pub key: String,
     /// Condition to wait for after the key press.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 impl Validate for RefActionParams {
@@ -214,9 +220,11 @@ pub struct ActionOutput {
     pub action: String,
     /// The ref acted on (null for `press`, which acts on the focused element).
     pub target: Option<ActionTarget>,
-    /// The snapshot before (null with `evidence: false`).
+    /// The snapshot before (null with `evidence: false`; with `"delta"`: `unchanged` from the
+    /// kept snapshot it is, or `full` when the action had to take it).
     pub before: Option<SnapshotOutput>,
-    /// The snapshot after the page settled (null with `evidence: false`).
+    /// The snapshot after the page settled (null with `evidence: false`; with `"delta"`: the
+    /// lines that turn `before` into it, and their refs).
     pub after: Option<SnapshotOutput>,
     /// Their diff (null with `evidence: false`).
     pub diff: Option<DiffStats>,

@@ -39,8 +39,9 @@ impl Validate for ClipboardWriteParams {}
 pub struct ClipboardKeyParams {
     /// Condition to wait for after the shortcut.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 impl Validate for ClipboardKeyParams {

@@ -24,8 +24,9 @@ pub struct DragParams {
     pub steps: Option<u32>,
     /// Condition to wait for after the drop.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 impl Validate for DragParams {

@@ -27,8 +27,9 @@ pub struct UploadParams {
     pub files: Vec<String>,
     /// Condition to wait for after the files are set.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 impl Validate for UploadParams {

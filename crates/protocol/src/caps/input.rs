@@ -18,8 +18,9 @@ pub struct KeyboardTextParams {
     pub text: String,
     /// Condition to wait for after the input.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `keyboard_down` and `keyboard_up`.
@@ -31,8 +32,9 @@ pub struct KeyParams {
     pub key: String,
     /// Condition to wait for after the input.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `mouse_move`.
@@ -45,8 +47,9 @@ pub struct MouseMoveParams {
     pub y: f64,
     /// Condition to wait for after the input.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `mouse_down` and `mouse_up` (at the pointer's last position).
@@ -57,8 +60,9 @@ pub struct MouseButtonParams {
     pub button: Option<MouseButton>,
     /// Condition to wait for after the input.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `mouse_wheel` (at the pointer's last position).
@@ -71,8 +75,9 @@ pub struct MouseWheelParams {
     pub dy: f64,
     /// Condition to wait for after the input.
     pub wait: Option<WaitCondition>,
-    /// Return before/after snapshots and their diff (default true).
-    pub evidence: Option<bool>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
 }
 
 /// Largest coordinate or wheel delta accepted, in CSS pixels.

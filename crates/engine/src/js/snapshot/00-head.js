@@ -57,9 +57,10 @@
 // click/mousedown/mouseup/pointerdown/pointerup/touchstart listener of its own).
 //
 // Reach (crates/engine/src/reach.rs): before a run the engine may store
-// globalThis.__abReach = {roots: [ShadowRoot], clickable: [Element]}: the frame's closed shadow
-// roots (walked in place like open ones, and searched by targets) and the elements with click-like
-// listeners of their own (not html/body). snapshot() takes it (and deletes it) when it starts.
+// globalThis.__abReach = {roots: [ShadowRoot]}: the frame's closed shadow roots (walked in place
+// like open ones, and searched by targets; snapshot() takes it and deletes it when it starts), and
+// keeps globalThis.__abListeners (a Map: backend node id -> Element) holding the elements with
+// click-like listeners of their own (not html/body), updated only where the listeners changed.
 //
 // Frames: same-origin frames are walked in place under an `- iframe "title"` line. A cross-origin
 // frame gives the `- iframe` line followed by a line that is exactly `\u0000frame:K`; frames[] lists

@@ -72,17 +72,21 @@
     return { ok: true, value: head + '\n' + (w.refs.length ? w.refs.join('\n') + '\n' : '') + text };
   }
 
-  // Takes what the engine found through CDP for this run (globalThis.__abReach, then deleted):
-  // records the closed shadow roots and answers the Set of elements with click-like listeners of
-  // their own (null when none).
+  // Takes what the engine found through CDP: the closed shadow roots handed over for this run
+  // (globalThis.__abReach, then deleted) are recorded; the elements with click-like listeners of
+  // their own are the values of globalThis.__abListeners (backend node id -> element, kept up to
+  // date by the engine across runs). Answers the Set of those elements (null when none).
   function takeReach() {
     const r = globalThis.__abReach;
-    if (r === undefined) return null;
     delete globalThis.__abReach;
     try {
-      for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1) closedRoots.set(sr.host, sr);
+      if (r !== undefined) {
+        for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1) closedRoots.set(sr.host, sr);
+      }
+      const listeners = globalThis.__abListeners;
+      if (!(listeners instanceof Map)) return null;
       // Only elements count (not the document), and not html or body (delegated listeners).
-      const own = r.clickable.filter((el) => el && el.nodeType === 1
+      const own = [...listeners.values()].filter((el) => el && el.nodeType === 1
         && el !== el.ownerDocument.documentElement && el !== el.ownerDocument.body);
       return own.length ? new Set(own) : null;
     } catch (e) {
