@@ -18,7 +18,8 @@ How each strategy observes:
   evidence  actions with evidence (the default): an observe after an action is that action's own
             output (its diff), so it sends nothing; step 2 is `snapshot`, step 10 is `diff`
   evidence delta   as evidence, the actions with --delta: their before and after snapshots as
-            delta snapshots (what --json carries shrinks; the human text is the same diff)
+            delta snapshots (what --json carries shrinks; the human text is the same diff), and
+            step 10 is `snapshot --delta`
   delta     actions with --no-evidence; step 2 and every observe is `snapshot --delta`
 
   agent-browser delta   the peer (agent-browser 0.41.2, installed by `make bench-peers`; skipped
@@ -186,7 +187,7 @@ def find_ref(out: str, role: str, name: str) -> str:
 def run_strategy(binary: Path, url: str, strategy: str, json_mode: bool) -> list[int]:
     """Runs the session with one strategy; returns the bytes read at each step."""
     sockets = Path(tempfile.mkdtemp(prefix="ab-session-bytes-"))
-    s = Session(binary, sockets, f"bytes-{strategy}-{'json' if json_mode else 'text'}", json_mode)
+    s = Session(binary, sockets, f"bytes-{strategy.replace(' ', '-')}-{'json' if json_mode else 'text'}", json_mode)
     flags = {"evidence": [], "evidence delta": ["--delta"]}.get(strategy, ["--no-evidence"])
 
     def observe(first: bool, after_action: bool) -> str:
@@ -196,6 +197,8 @@ def run_strategy(binary: Path, url: str, strategy: str, json_mode: bool) -> list
             return s.run("snapshot")
         if after_action:
             return ""  # the action's own output (its diff) was the observation
+        if strategy == "evidence delta":
+            return s.run("snapshot", "--delta")
         return s.run("diff")
 
     def read_status(first: str) -> tuple[str, str]:

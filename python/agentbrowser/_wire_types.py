@@ -2095,7 +2095,7 @@ class DiffOutput:
     before_generation: int
     """The earlier snapshot's generation."""
     after: SnapshotOutput
-    """The snapshot taken now, with the same spec."""
+    """The snapshot taken now, with the same spec (with `delta`: as a delta snapshot against the earlier one)."""
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DiffOutput:

@@ -653,6 +653,10 @@ pub enum Cmd {
         /// Generation of the earlier snapshot.
         #[arg(long)]
         generation: Option<u64>,
+        /// With --json: the snapshot now as a delta against the earlier one (changed lines and
+        /// their refs), not its whole text.
+        #[arg(long)]
+        delta: bool,
     },
     /// The active tab's console messages, oldest first (kept from the tab's start: the newest
     /// 500 messages and 256 KiB; the answer says how many were dropped).

@@ -516,7 +516,10 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 ms: unfit.fit("ms", ms),
             })
         }
-        Cmd::Diff { generation } => Command::Diff(DiffParams { generation }),
+        Cmd::Diff { generation, delta } => Command::Diff(DiffParams {
+            generation,
+            delta: delta.then_some(true),
+        }),
         Cmd::Console { clear, level } => Command::Console(ConsoleParams {
             clear: clear.then_some(true),
             level,

@@ -285,6 +285,28 @@ fn action_evidence_as_deltas_rebuilds_the_after_snapshot() {
         "Cleared"
     );
 
+    // `diff --delta` answers the page now as a delta against the snapshot it compares with.
+    let base = cli.ok(&["snapshot"]);
+    cli.eval("document.getElementById('out').textContent = 'Changed by hand'; 1");
+    let d = cli.ok(&["diff", "--delta"]);
+    assert_eq!(d["changed"], true, "{d}");
+    assert_eq!(d["beforeGeneration"], base["generation"]);
+    assert_eq!(d["after"]["delta"]["kind"], "delta", "{d}");
+    assert_eq!(d["after"]["text"], "");
+    let now = cli.ok(&["snapshot"]);
+    assert!(
+        rebuild(base["text"].as_str().unwrap(), &d["after"]["delta"])
+            == now["text"].as_str().unwrap(),
+        "the rebuilt text differs from a full snapshot's"
+    );
+    assert!(
+        cli.ok(&["diff"])["after"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Changed by hand"),
+        "without --delta the whole text"
+    );
+
     // `--delta` and `--no-evidence` exclude each other; a bad evidence value names what is allowed.
     let both = cli.run(&["click", &apply, "--delta", "--no-evidence"]);
     assert!(

@@ -17,10 +17,14 @@ pub(crate) async fn handle(
         .clone();
     let now = crate::snapshot::capture(&page, &earlier.spec).await?;
     let d = diff(&earlier.text, &now.text);
+    let mut after = crate::snapshot::output(&page, &now);
+    if p.delta.unwrap_or(false) {
+        crate::delta::apply(&mut after, Some(&earlier));
+    }
     Ok(DiffOutput {
         stats: d.stats(),
         before_generation: earlier.generation,
-        after: crate::snapshot::output(&page, &now),
+        after,
     })
 }
 

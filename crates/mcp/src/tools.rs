@@ -916,6 +916,7 @@ async fn add_page_now(cx: &Ctx, a: &mut Answer) -> Result<(), ToolError> {
         let d = cx
             .get::<DiffOutput>(Command::Diff(DiffParams {
                 generation: Some(generation),
+                delta: None,
             }))
             .await;
         match d {
@@ -1639,7 +1640,12 @@ async fn close(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
 
 async fn diff(cx: Ctx, a: DiffArgs) -> Result<Answer, ToolError> {
     let generation = a.generation.or(cx.state().view);
-    let d: DiffOutput = cx.get(Command::Diff(DiffParams { generation })).await?;
+    let d: DiffOutput = cx
+        .get(Command::Diff(DiffParams {
+            generation,
+            delta: None,
+        }))
+        .await?;
     cx.state().view = Some(d.after.generation);
     let mut answer = Answer::new();
     answer.add("Page", format!("{} (tab {})", d.after.origin, d.after.tab));

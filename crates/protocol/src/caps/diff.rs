@@ -13,6 +13,10 @@ use crate::validate::Validate;
 pub struct DiffParams {
     /// Generation of the earlier snapshot (default: the last one taken in the active tab).
     pub generation: Option<u64>,
+    /// Answer `after` as a delta snapshot against the earlier one (the changed lines and their
+    /// refs) instead of its whole text (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<bool>,
 }
 
 impl Validate for DiffParams {}
@@ -41,7 +45,8 @@ pub struct DiffOutput {
     pub stats: DiffStats,
     /// The earlier snapshot's generation.
     pub before_generation: u64,
-    /// The snapshot taken now, with the same spec.
+    /// The snapshot taken now, with the same spec (with `delta`: as a delta snapshot against the
+    /// earlier one).
     pub after: SnapshotOutput,
 }
 
