@@ -154,7 +154,7 @@ struct ClosedSession {
     closed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-    /// It closed, but its restore state was not saved (why).
+    /// Why its restore state was not saved, when the close answered so.
     #[serde(rename = "saveError", skip_serializing_if = "Option::is_none")]
     save_error: Option<String>,
 }
@@ -196,9 +196,9 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
         let gone = !crate::paths::is_our_daemon(pid, &name);
         let (error, save_error) = match outcome {
             Err(e) => (Some(e), None),
-            Ok(_) if !gone => (
+            Ok(saved) if !gone => (
                 Some("its daemon did not exit within 10 s".to_string()),
-                None,
+                saved,
             ),
             Ok(saved) => (None, saved),
         };
@@ -228,12 +228,13 @@ pub fn close_all(request: &Request, json: bool) -> Result<ExitCode, Failure> {
             }
         }
     }
-    for r in results.iter().filter(|r| r.save_error.is_some()) {
-        eprintln!(
-            "error: session {} closed, but its state was NOT saved: {}",
-            r.session,
-            r.save_error.as_deref().unwrap_or_default()
-        );
+    for r in &results {
+        if let Some(e) = &r.save_error {
+            eprintln!(
+                "error: session {} closed, but its state was NOT saved: {e}",
+                r.session
+            );
+        }
     }
     Ok(if failed == 0 && unsaved == 0 {
         ExitCode::SUCCESS

@@ -82,7 +82,9 @@ struct Found {
 pub(crate) async fn prepare(page: &Page, frame: &FrameTarget, pierce: bool) {
     if let Err(e) = hand_over(page, frame, pierce).await {
         crate::warnings::note(format!(
-            "closed shadow roots and listener-only clickables could not be looked for: {}",
+            "closed shadow roots and listener-only clickables could not be looked for: {} (the \
+             snapshot shows the listener-only clickables an earlier snapshot of this document \
+             found, if any)",
             e.message
         ));
     }
@@ -249,9 +251,10 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
         }
         nodes.push(json!({"objectId": object_id}));
     }
+    let resolved_new: std::collections::HashSet<i64> = fresh.iter().copied().collect();
     let kept: Vec<i64> = current
         .iter()
-        .filter(|id| held.contains(id) || fresh.contains(id))
+        .filter(|id| held.contains(id) || resolved_new.contains(id))
         .copied()
         .collect();
     let mut args = vec![
