@@ -2,7 +2,7 @@
 # Regenerate with `python3 python/tools/gen_wire.py`; python/tests/test_unit_wire_types.py fails when stale.
 """The results of every command of wire protocol 0.1.0, decoded strictly (generated).
 
-One frozen dataclass per object type of the schema's ``$defs`` that a result uses; its
+One frozen record (``_d.Record``) per object type of the schema's ``$defs`` that a result uses; its
 ``decode(raw)`` checks every field the schema requires, and the JSON type of every field,
 and raises NativeParseError naming the type and the field's path (never a silent default).
 A field the schema does not require reads None when absent or null.  ``RESULTS`` maps each
@@ -12,7 +12,6 @@ action to its result's decoder; ``decode_result`` does the same with a type per 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
@@ -110,9 +109,11 @@ SessionScope = Literal["worktree", "cwd", "git-root"]
 _SessionScope = cast("_d.Check[SessionScope]", _d.literal(("worktree", "cwd", "git-root")))
 
 
-@dataclass(frozen=True, slots=True)
-class LaunchOutput:
+class LaunchOutput(_d.Record):
     """Result of `launch`: the browser now running in the session."""
+
+    __slots__ = ("launched", "attached", "browser_version", "ws_url", "pid")
+    __match_args__ = ("launched", "attached", "browser_version", "ws_url", "pid")
 
     launched: bool
     """Always true: a browser runs now."""
@@ -124,6 +125,14 @@ class LaunchOutput:
     """The browser's DevTools WebSocket URL."""
     pid: int | None
     """The browser's process id (null when attached)."""
+
+    def __init__(self, launched: bool, attached: bool, browser_version: str, ws_url: str, pid: int | None) -> None:
+        _set = object.__setattr__
+        _set(self, "launched", launched)
+        _set(self, "attached", attached)
+        _set(self, "browser_version", browser_version)
+        _set(self, "ws_url", ws_url)
+        _set(self, "pid", pid)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> LaunchOutput:
@@ -138,9 +147,11 @@ class LaunchOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class OpenOutput:
+class OpenOutput(_d.Record):
     """Result of `open`: where the tab ended up."""
+
+    __slots__ = ("url", "title", "status", "recovered")
+    __match_args__ = ("url", "title", "status", "recovered")
 
     url: str
     """The URL after redirects."""
@@ -150,6 +161,13 @@ class OpenOutput:
     """The HTTP status of the main document (null when there was none, as for `about:blank`)."""
     recovered: str | None
     """How a stuck or crashed tab was recovered first: `reloaded` or `recreated`."""
+
+    def __init__(self, url: str, title: str, status: int | None, recovered: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "status", status)
+        _set(self, "recovered", recovered)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> OpenOutput:
@@ -163,9 +181,11 @@ class OpenOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(_d.Record):
     """Result of `back`, `forward` and `reload`: where the tab is now."""
+
+    __slots__ = ("url", "title", "recovered")
+    __match_args__ = ("url", "title", "recovered")
 
     url: str
     """The tab's URL."""
@@ -173,6 +193,12 @@ class Location:
     """The page's title."""
     recovered: str | None
     """How a stuck or crashed tab was recovered first: `reloaded` or `recreated`."""
+
+    def __init__(self, url: str, title: str, recovered: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "recovered", recovered)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Location:
@@ -185,12 +211,18 @@ class Location:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TitleOutput:
+class TitleOutput(_d.Record):
     """Result of `title`."""
+
+    __slots__ = ("title",)
+    __match_args__ = ("title",)
 
     title: str
     """The page's title."""
+
+    def __init__(self, title: str) -> None:
+        _set = object.__setattr__
+        _set(self, "title", title)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TitleOutput:
@@ -199,12 +231,18 @@ class TitleOutput:
         return cls(title=o.req("title", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class UrlOutput:
+class UrlOutput(_d.Record):
     """Result of `url`."""
+
+    __slots__ = ("url",)
+    __match_args__ = ("url",)
 
     url: str
     """The tab's URL."""
+
+    def __init__(self, url: str) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> UrlOutput:
@@ -213,12 +251,18 @@ class UrlOutput:
         return cls(url=o.req("url", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class EvalOutput:
+class EvalOutput(_d.Record):
     """Result of `eval`."""
+
+    __slots__ = ("result",)
+    __match_args__ = ("result",)
 
     result: Any
     """The value as JSON; a value JSON cannot carry is `{"unserializable": "..."}`."""
+
+    def __init__(self, result: Any) -> None:
+        _set = object.__setattr__
+        _set(self, "result", result)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> EvalOutput:
@@ -227,14 +271,21 @@ class EvalOutput:
         return cls(result=o.req("result", _d.anything))
 
 
-@dataclass(frozen=True, slots=True)
-class TabListOutput:
+class TabListOutput(_d.Record):
     """Result of `tab_list`."""
+
+    __slots__ = ("tabs", "active")
+    __match_args__ = ("tabs", "active")
 
     tabs: tuple[TabInfo, ...]
     """The open tabs, in the order they were opened."""
     active: str | None
     """The active tab's id."""
+
+    def __init__(self, tabs: tuple[TabInfo, ...], active: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "tabs", tabs)
+        _set(self, "active", active)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TabListOutput:
@@ -243,9 +294,11 @@ class TabListOutput:
         return cls(tabs=o.req("tabs", _d.array(TabInfo.decode)), active=o.opt("active", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class TabInfo:
+class TabInfo(_d.Record):
     """One tab: its stable id and what it shows. The result of `tab_new` and `tab_switch`."""
+
+    __slots__ = ("id", "target_id", "url", "title", "active", "label", "revived", "dialog_blocked")
+    __match_args__ = ("id", "target_id", "url", "title", "active", "label", "revived", "dialog_blocked")
 
     id: str
     """Stable id such as `t2`."""
@@ -266,6 +319,27 @@ class TabInfo:
     dialog_blocked: bool | None
     """A `confirm` or `prompt` is open in it and waits for an answer (absent when none)."""
 
+    def __init__(
+        self,
+        id: str,
+        target_id: str,
+        url: str,
+        title: str,
+        active: bool,
+        label: str | None,
+        revived: bool | None,
+        dialog_blocked: bool | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "target_id", target_id)
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "active", active)
+        _set(self, "label", label)
+        _set(self, "revived", revived)
+        _set(self, "dialog_blocked", dialog_blocked)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TabInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as TabInfo."""
@@ -282,9 +356,11 @@ class TabInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TabCloseOutput:
+class TabCloseOutput(_d.Record):
     """Result of `tab_close`."""
+
+    __slots__ = ("closed", "tab", "active")
+    __match_args__ = ("closed", "tab", "active")
 
     closed: str
     """The closed tab's id."""
@@ -292,6 +368,12 @@ class TabCloseOutput:
     """The closed tab as it was."""
     active: TabInfo | None
     """The tab active now (null when none is left)."""
+
+    def __init__(self, closed: str, tab: TabInfo, active: TabInfo | None) -> None:
+        _set = object.__setattr__
+        _set(self, "closed", closed)
+        _set(self, "tab", tab)
+        _set(self, "active", active)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TabCloseOutput:
@@ -304,9 +386,11 @@ class TabCloseOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class FramesOutput:
+class FramesOutput(_d.Record):
     """Result of `frames`."""
+
+    __slots__ = ("tab", "frames", "total", "truncated", "current")
+    __match_args__ = ("tab", "frames", "total", "truncated", "current")
 
     tab: str
     """The tab whose frames these are."""
@@ -318,6 +402,21 @@ class FramesOutput:
     """Whether `limit` cut the list."""
     current: str | None
     """The frame commands of this tab are scoped to by `frame` (null: the main frame)."""
+
+    def __init__(
+        self,
+        tab: str,
+        frames: tuple[FrameInfo, ...],
+        total: int,
+        truncated: bool,
+        current: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "frames", frames)
+        _set(self, "total", total)
+        _set(self, "truncated", truncated)
+        _set(self, "current", current)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> FramesOutput:
@@ -332,9 +431,11 @@ class FramesOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class FrameInfo:
+class FrameInfo(_d.Record):
     """One frame of a tab."""
+
+    __slots__ = ("id", "parent_id", "name", "url", "depth", "out_of_process", "cross_origin")
+    __match_args__ = ("id", "parent_id", "name", "url", "depth", "out_of_process", "cross_origin")
 
     id: str
     """Frame id (Chromium's; what the envelope's `frame` and `frame <id>` take)."""
@@ -351,6 +452,25 @@ class FrameInfo:
     cross_origin: bool
     """Whether its origin differs from the main frame's."""
 
+    def __init__(
+        self,
+        id: str,
+        parent_id: str | None,
+        name: str,
+        url: str,
+        depth: int,
+        out_of_process: bool,
+        cross_origin: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "parent_id", parent_id)
+        _set(self, "name", name)
+        _set(self, "url", url)
+        _set(self, "depth", depth)
+        _set(self, "out_of_process", out_of_process)
+        _set(self, "cross_origin", cross_origin)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> FrameInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as FrameInfo."""
@@ -366,14 +486,21 @@ class FrameInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class FrameSelectOutput:
+class FrameSelectOutput(_d.Record):
     """Result of `frame`."""
+
+    __slots__ = ("tab", "frame")
+    __match_args__ = ("tab", "frame")
 
     tab: str
     """The tab the scope applies to."""
     frame: FrameInfo | None
     """The frame later commands of the tab run in (null: the main frame again)."""
+
+    def __init__(self, tab: str, frame: FrameInfo | None) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "frame", frame)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> FrameSelectOutput:
@@ -382,9 +509,11 @@ class FrameSelectOutput:
         return cls(tab=o.req("tab", _d.string), frame=o.opt("frame", FrameInfo.decode))
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotOutput:
+class SnapshotOutput(_d.Record):
     """Result of `snapshot`: the text with refs, and what each ref stands for."""
+
+    __slots__ = ("text", "origin", "tab", "generation", "spec", "refs", "truncated", "omitted", "delta", "webmcp")
+    __match_args__ = ("text", "origin", "tab", "generation", "spec", "refs", "truncated", "omitted", "delta", "webmcp")
 
     text: str
     """The snapshot as indented lines, `- role "name" [state, ref=eN]: value`."""
@@ -409,6 +538,31 @@ class SnapshotOutput:
     none): `webmcp list` has their schemas.
     """
 
+    def __init__(
+        self,
+        text: str,
+        origin: str,
+        tab: str,
+        generation: int,
+        spec: SnapshotSpecInfo,
+        refs: Mapping[str, RefInfo],
+        truncated: bool,
+        omitted: tuple[Omitted, ...],
+        delta: SnapshotDelta | None,
+        webmcp: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "origin", origin)
+        _set(self, "tab", tab)
+        _set(self, "generation", generation)
+        _set(self, "spec", spec)
+        _set(self, "refs", refs)
+        _set(self, "truncated", truncated)
+        _set(self, "omitted", omitted)
+        _set(self, "delta", delta)
+        _set(self, "webmcp", webmcp)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as SnapshotOutput."""
@@ -427,9 +581,11 @@ class SnapshotOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotSpecInfo:
+class SnapshotSpecInfo(_d.Record):
     """The spec a snapshot was taken with, every field resolved (what `diff` and evidence reuse)."""
+
+    __slots__ = ("selector", "interactive", "compact", "max_depth", "urls", "max_bytes")
+    __match_args__ = ("selector", "interactive", "compact", "max_depth", "urls", "max_bytes")
 
     selector: str | None
     """The root's CSS selector or ref (null for the whole page)."""
@@ -443,6 +599,23 @@ class SnapshotSpecInfo:
     """Link targets added."""
     max_bytes: int
     """Size budget of the text in bytes (0 = unbounded)."""
+
+    def __init__(
+        self,
+        selector: str | None,
+        interactive: bool,
+        compact: bool,
+        max_depth: int | None,
+        urls: bool,
+        max_bytes: int,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "selector", selector)
+        _set(self, "interactive", interactive)
+        _set(self, "compact", compact)
+        _set(self, "max_depth", max_depth)
+        _set(self, "urls", urls)
+        _set(self, "max_bytes", max_bytes)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotSpecInfo:
@@ -458,9 +631,11 @@ class SnapshotSpecInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RefInfo:
+class RefInfo(_d.Record):
     """What a ref stands for."""
+
+    __slots__ = ("role", "name", "frame")
+    __match_args__ = ("role", "name", "frame")
 
     role: str
     """Its ARIA role."""
@@ -469,6 +644,12 @@ class RefInfo:
     frame: str
     """The frame it lives in."""
 
+    def __init__(self, role: str, name: str, frame: str) -> None:
+        _set = object.__setattr__
+        _set(self, "role", role)
+        _set(self, "name", name)
+        _set(self, "frame", frame)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RefInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as RefInfo."""
@@ -476,14 +657,21 @@ class RefInfo:
         return cls(role=o.req("role", _d.string), name=o.req("name", _d.string), frame=o.req("frame", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class Omitted:
+class Omitted(_d.Record):
     """How many nodes of a role a cut snapshot left out."""
+
+    __slots__ = ("role", "count")
+    __match_args__ = ("role", "count")
 
     role: str
     """The role."""
     count: int
     """How many were left out."""
+
+    def __init__(self, role: str, count: int) -> None:
+        _set = object.__setattr__
+        _set(self, "role", role)
+        _set(self, "count", count)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Omitted:
@@ -492,9 +680,11 @@ class Omitted:
         return cls(role=o.req("role", _d.string), count=o.req("count", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotDelta:
+class SnapshotDelta(_d.Record):
     """How a snapshot taken with `delta: true` relates to its base."""
+
+    __slots__ = ("kind", "base_generation", "change", "line_count", "removed_refs")
+    __match_args__ = ("kind", "base_generation", "change", "line_count", "removed_refs")
 
     kind: DeltaKind
     """`full`, `unchanged` or `delta`."""
@@ -506,6 +696,21 @@ class SnapshotDelta:
     """Lines in the new text (to check a rebuilt text against)."""
     removed_refs: tuple[str, ...]
     """Refs of the base's text that the new text no longer shows."""
+
+    def __init__(
+        self,
+        kind: DeltaKind,
+        base_generation: int | None,
+        change: TreeChange | None,
+        line_count: int,
+        removed_refs: tuple[str, ...],
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "base_generation", base_generation)
+        _set(self, "change", change)
+        _set(self, "line_count", line_count)
+        _set(self, "removed_refs", removed_refs)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SnapshotDelta:
@@ -520,11 +725,13 @@ class SnapshotDelta:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TreeChange:
+class TreeChange(_d.Record):
     """The one region of lines that turns the base's text into the new one (as `Array.prototype.splice`): remove
     `deleteCount` lines at `startLine`, put `lines` there.
     """
+
+    __slots__ = ("start_line", "delete_count", "lines")
+    __match_args__ = ("start_line", "delete_count", "lines")
 
     start_line: int
     """Index of the first changed line in the base's text (0-based)."""
@@ -532,6 +739,12 @@ class TreeChange:
     """How many of the base's lines, from `startLine`, are replaced."""
     lines: tuple[str, ...]
     """The lines that replace them (empty when lines were only removed)."""
+
+    def __init__(self, start_line: int, delete_count: int, lines: tuple[str, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "start_line", start_line)
+        _set(self, "delete_count", delete_count)
+        _set(self, "lines", lines)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TreeChange:
@@ -544,9 +757,53 @@ class TreeChange:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ActionOutput:
+class ActionOutput(_d.Record):
     """Result of an action: what it acted on, the evidence, and what the action itself reports."""
+
+    __slots__ = (
+        "action",
+        "target",
+        "before",
+        "after",
+        "diff",
+        "dialogs",
+        "open_dialog",
+        "console_errors",
+        "page_errors",
+        "opened_tabs",
+        "selected",
+        "value",
+        "checked",
+        "changed",
+        "note",
+        "key",
+        "new_tab",
+        "files",
+        "file_chooser",
+        "dropped_on",
+    )
+    __match_args__ = (
+        "action",
+        "target",
+        "before",
+        "after",
+        "diff",
+        "dialogs",
+        "open_dialog",
+        "console_errors",
+        "page_errors",
+        "opened_tabs",
+        "selected",
+        "value",
+        "checked",
+        "changed",
+        "note",
+        "key",
+        "new_tab",
+        "files",
+        "file_chooser",
+        "dropped_on",
+    )
 
     action: str
     """The action performed."""
@@ -603,6 +860,51 @@ class ActionOutput:
     dropped_on: ActionTarget | None
     """`drag`: the element dropped on (the action's `target` is the element dragged)."""
 
+    def __init__(
+        self,
+        action: str,
+        target: ActionTarget | None,
+        before: SnapshotOutput | None,
+        after: SnapshotOutput | None,
+        diff: DiffStats | None,
+        dialogs: tuple[DialogInfo, ...] | None,
+        open_dialog: OpenDialog | None,
+        console_errors: tuple[ConsoleMessage, ...] | None,
+        page_errors: tuple[PageError, ...] | None,
+        opened_tabs: tuple[TabInfo, ...] | None,
+        selected: Any,
+        value: Any,
+        checked: bool | None,
+        changed: bool | None,
+        note: str | None,
+        key: str | None,
+        new_tab: str | None,
+        files: tuple[UploadedFile, ...] | None,
+        file_chooser: FileChooserInfo | None,
+        dropped_on: ActionTarget | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "action", action)
+        _set(self, "target", target)
+        _set(self, "before", before)
+        _set(self, "after", after)
+        _set(self, "diff", diff)
+        _set(self, "dialogs", dialogs)
+        _set(self, "open_dialog", open_dialog)
+        _set(self, "console_errors", console_errors)
+        _set(self, "page_errors", page_errors)
+        _set(self, "opened_tabs", opened_tabs)
+        _set(self, "selected", selected)
+        _set(self, "value", value)
+        _set(self, "checked", checked)
+        _set(self, "changed", changed)
+        _set(self, "note", note)
+        _set(self, "key", key)
+        _set(self, "new_tab", new_tab)
+        _set(self, "files", files)
+        _set(self, "file_chooser", file_chooser)
+        _set(self, "dropped_on", dropped_on)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ActionOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ActionOutput."""
@@ -631,9 +933,11 @@ class ActionOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ActionTarget:
+class ActionTarget(_d.Record):
     """The element an action was performed on."""
+
+    __slots__ = ("ref", "role", "name")
+    __match_args__ = ("ref", "role", "name")
 
     ref: str
     """Its ref."""
@@ -642,6 +946,12 @@ class ActionTarget:
     name: str
     """Its accessible name when the ref was issued."""
 
+    def __init__(self, ref: str, role: str, name: str) -> None:
+        _set = object.__setattr__
+        _set(self, "ref", ref)
+        _set(self, "role", role)
+        _set(self, "name", name)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ActionTarget:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ActionTarget."""
@@ -649,9 +959,11 @@ class ActionTarget:
         return cls(ref=o.req("ref", _d.string), role=o.req("role", _d.string), name=o.req("name", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class DiffStats:
+class DiffStats(_d.Record):
     """A line diff of two snapshot texts."""
+
+    __slots__ = ("diff", "added", "removed", "unchanged", "changed")
+    __match_args__ = ("diff", "added", "removed", "unchanged", "changed")
 
     diff: str
     """Unified diff text (empty when nothing changed)."""
@@ -663,6 +975,14 @@ class DiffStats:
     """Lines in both."""
     changed: bool
     """Whether anything changed."""
+
+    def __init__(self, diff: str, added: int, removed: int, unchanged: int, changed: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "diff", diff)
+        _set(self, "added", added)
+        _set(self, "removed", removed)
+        _set(self, "unchanged", unchanged)
+        _set(self, "changed", changed)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DiffStats:
@@ -677,9 +997,11 @@ class DiffStats:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DialogInfo:
+class DialogInfo(_d.Record):
     """A JavaScript dialog the page opened, and how it was answered."""
+
+    __slots__ = ("type", "message", "url", "accepted")
+    __match_args__ = ("type", "message", "url", "accepted")
 
     type: str
     """`alert`, `confirm`, `prompt` or `beforeunload`."""
@@ -689,6 +1011,13 @@ class DialogInfo:
     """The URL of the frame that opened it."""
     accepted: bool
     """Whether it was accepted (alerts and beforeunload; with `autoDialogs` confirm and prompt are dismissed)."""
+
+    def __init__(self, type: str, message: str, url: str, accepted: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "type", type)
+        _set(self, "message", message)
+        _set(self, "url", url)
+        _set(self, "accepted", accepted)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DialogInfo:
@@ -702,9 +1031,11 @@ class DialogInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class OpenDialog:
+class OpenDialog(_d.Record):
     """A JavaScript dialog that is open and waits for an answer."""
+
+    __slots__ = ("tab", "type", "message", "default_prompt", "url")
+    __match_args__ = ("tab", "type", "message", "default_prompt", "url")
 
     tab: str
     """The tab it is open in."""
@@ -716,6 +1047,14 @@ class OpenDialog:
     """The default text of a `prompt` ("" for a confirm)."""
     url: str
     """The URL of the frame that opened it."""
+
+    def __init__(self, tab: str, type: str, message: str, default_prompt: str, url: str) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "type", type)
+        _set(self, "message", message)
+        _set(self, "default_prompt", default_prompt)
+        _set(self, "url", url)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> OpenDialog:
@@ -730,11 +1069,13 @@ class OpenDialog:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ConsoleMessage:
+class ConsoleMessage(_d.Record):
     """One console message, as the page logged it (or, with a `source` other than `console`, as the browser logged it: a
     failed resource load, a deprecation).
     """
+
+    __slots__ = ("type", "text", "level", "source", "url", "line", "column", "args", "timestamp", "truncated")
+    __match_args__ = ("type", "text", "level", "source", "url", "line", "column", "args", "timestamp", "truncated")
 
     type: str
     """The console method as CDP names it: `log`, `debug`, `info`, `error`, `warning`, `dir`, `dirxml`, `table`, `trace`,
@@ -764,6 +1105,31 @@ class ConsoleMessage:
     truncated: bool
     """Whether `text` or an argument was cut, or arguments were left out of `args`."""
 
+    def __init__(
+        self,
+        type: str,
+        text: str,
+        level: LogLevel,
+        source: str,
+        url: str,
+        line: int | None,
+        column: int | None,
+        args: tuple[str, ...],
+        timestamp: float,
+        truncated: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "type", type)
+        _set(self, "text", text)
+        _set(self, "level", level)
+        _set(self, "source", source)
+        _set(self, "url", url)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "args", args)
+        _set(self, "timestamp", timestamp)
+        _set(self, "truncated", truncated)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ConsoleMessage:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ConsoleMessage."""
@@ -782,9 +1148,11 @@ class ConsoleMessage:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PageError:
+class PageError(_d.Record):
     """An uncaught exception or unhandled rejection of the page."""
+
+    __slots__ = ("kind", "message", "stack", "url", "line", "column", "timestamp", "truncated")
+    __match_args__ = ("kind", "message", "stack", "url", "line", "column", "timestamp", "truncated")
 
     kind: PageErrorKind
     """Exception or unhandled rejection."""
@@ -807,6 +1175,27 @@ class PageError:
     truncated: bool
     """Whether `message` or `stack` was cut."""
 
+    def __init__(
+        self,
+        kind: PageErrorKind,
+        message: str,
+        stack: str,
+        url: str,
+        line: int | None,
+        column: int | None,
+        timestamp: float,
+        truncated: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "message", message)
+        _set(self, "stack", stack)
+        _set(self, "url", url)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "timestamp", timestamp)
+        _set(self, "truncated", truncated)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> PageError:
         """``raw`` (found at ``path`` in a payload) checked and decoded as PageError."""
@@ -823,9 +1212,11 @@ class PageError:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class UploadedFile:
+class UploadedFile(_d.Record):
     """A file the input holds after `upload`, as the page sees it."""
+
+    __slots__ = ("name", "size", "type")
+    __match_args__ = ("name", "size", "type")
 
     name: str
     """Its name (no directory)."""
@@ -834,6 +1225,12 @@ class UploadedFile:
     type: str
     """Its MIME type as the browser guessed it ("" when unknown)."""
 
+    def __init__(self, name: str, size: int, type: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "size", size)
+        _set(self, "type", type)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> UploadedFile:
         """``raw`` (found at ``path`` in a payload) checked and decoded as UploadedFile."""
@@ -841,12 +1238,18 @@ class UploadedFile:
         return cls(name=o.req("name", _d.string), size=o.req("size", _INT_0_TO_ANY), type=o.req("type", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class FileChooserInfo:
+class FileChooserInfo(_d.Record):
     """A file chooser the page opened during an action, waiting for `upload` without a ref."""
+
+    __slots__ = ("multiple",)
+    __match_args__ = ("multiple",)
 
     multiple: bool
     """Whether it takes several files."""
+
+    def __init__(self, multiple: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "multiple", multiple)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> FileChooserInfo:
@@ -855,9 +1258,11 @@ class FileChooserInfo:
         return cls(multiple=o.req("multiple", _d.boolean))
 
 
-@dataclass(frozen=True, slots=True)
-class FindOutput:
+class FindOutput(_d.Record):
     """Result of `find`."""
+
+    __slots__ = ("count", "matches", "truncated")
+    __match_args__ = ("count", "matches", "truncated")
 
     count: int
     """How many elements match (all of them, also those not listed)."""
@@ -865,6 +1270,12 @@ class FindOutput:
     """The matches listed, in document order (at most `limit`)."""
     truncated: bool
     """Whether `matches` lists fewer than `count`."""
+
+    def __init__(self, count: int, matches: tuple[TargetMatch, ...], truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "count", count)
+        _set(self, "matches", matches)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> FindOutput:
@@ -877,9 +1288,11 @@ class FindOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TargetMatch:
+class TargetMatch(_d.Record):
     """One element a locator or selector matched."""
+
+    __slots__ = ("ref", "role", "name", "path")
+    __match_args__ = ("ref", "role", "name", "path")
 
     ref: str
     """Its ref (usable by every ref command)."""
@@ -889,6 +1302,13 @@ class TargetMatch:
     """Its accessible name."""
     path: str
     """A short CSS path to it."""
+
+    def __init__(self, ref: str, role: str, name: str, path: str) -> None:
+        _set = object.__setattr__
+        _set(self, "ref", ref)
+        _set(self, "role", role)
+        _set(self, "name", name)
+        _set(self, "path", path)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TargetMatch:
@@ -902,9 +1322,11 @@ class TargetMatch:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DownloadOutput:
+class DownloadOutput(_d.Record):
     """A complete download, moved where it was asked to go."""
+
+    __slots__ = ("path", "suggested_filename", "size", "url", "mime_type")
+    __match_args__ = ("path", "suggested_filename", "size", "url", "mime_type")
 
     path: str
     """Where the complete file is now (absolute)."""
@@ -919,6 +1341,14 @@ class DownloadOutput:
     mime_type: str | None
     """Its MIME type, when the browser reported one (absent otherwise)."""
 
+    def __init__(self, path: str, suggested_filename: str, size: int, url: str, mime_type: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "suggested_filename", suggested_filename)
+        _set(self, "size", size)
+        _set(self, "url", url)
+        _set(self, "mime_type", mime_type)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DownloadOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as DownloadOutput."""
@@ -932,12 +1362,18 @@ class DownloadOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ValueOutputString:
+class ValueOutputString(_d.Record):
     """Result of a read: `{"value": ...}`."""
+
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
 
     value: str
     """The value read."""
+
+    def __init__(self, value: str) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ValueOutputString:
@@ -946,12 +1382,18 @@ class ValueOutputString:
         return cls(value=o.req("value", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class ValueOutputNullableString:
+class ValueOutputNullableString(_d.Record):
     """Result of a read: `{"value": ...}`."""
+
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
 
     value: str | None
     """The value read."""
+
+    def __init__(self, value: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ValueOutputNullableString:
@@ -960,12 +1402,18 @@ class ValueOutputNullableString:
         return cls(value=o.opt("value", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class ValueOutputBoolean:
+class ValueOutputBoolean(_d.Record):
     """Result of a read: `{"value": ...}`."""
+
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
 
     value: bool
     """The value read."""
+
+    def __init__(self, value: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ValueOutputBoolean:
@@ -974,14 +1422,21 @@ class ValueOutputBoolean:
         return cls(value=o.req("value", _d.boolean))
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedOutput:
+class CheckedOutput(_d.Record):
     """Result of `is_checked`."""
+
+    __slots__ = ("value", "state")
+    __match_args__ = ("value", "state")
 
     value: bool
     """Whether it is checked (a mixed state counts as not checked)."""
     state: Any
     """The state itself: true, false or `"mixed"`."""
+
+    def __init__(self, value: bool, state: Any) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
+        _set(self, "state", state)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CheckedOutput:
@@ -990,9 +1445,11 @@ class CheckedOutput:
         return cls(value=o.req("value", _d.boolean), state=o.req("state", _d.anything))
 
 
-@dataclass(frozen=True, slots=True)
-class HtmlOutput:
+class HtmlOutput(_d.Record):
     """Result of `html`."""
+
+    __slots__ = ("html", "length", "truncated")
+    __match_args__ = ("html", "length", "truncated")
 
     html: str
     """The HTML, cut at `maxBytes` on a character boundary."""
@@ -1000,6 +1457,12 @@ class HtmlOutput:
     """Its whole length in bytes."""
     truncated: bool
     """Whether it was cut."""
+
+    def __init__(self, html: str, length: int, truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "html", html)
+        _set(self, "length", length)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> HtmlOutput:
@@ -1012,12 +1475,18 @@ class HtmlOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CountOutput:
+class CountOutput(_d.Record):
     """Result of `count`."""
+
+    __slots__ = ("count",)
+    __match_args__ = ("count",)
 
     count: int
     """How many elements match."""
+
+    def __init__(self, count: int) -> None:
+        _set = object.__setattr__
+        _set(self, "count", count)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CountOutput:
@@ -1026,9 +1495,11 @@ class CountOutput:
         return cls(count=o.req("count", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class BoxOutput:
+class BoxOutput(_d.Record):
     """Result of `box`: the element's border box."""
+
+    __slots__ = ("x", "y", "width", "height", "page_x", "page_y", "visible")
+    __match_args__ = ("x", "y", "width", "height", "page_x", "page_y", "visible")
 
     x: float
     """Left edge in the top-level viewport, CSS pixels (through same-origin frames)."""
@@ -1045,6 +1516,25 @@ class BoxOutput:
     visible: bool
     """Whether it is visible (rendered, not hidden, non-zero size)."""
 
+    def __init__(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        page_x: float,
+        page_y: float,
+        visible: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "x", x)
+        _set(self, "y", y)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "page_x", page_x)
+        _set(self, "page_y", page_y)
+        _set(self, "visible", visible)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> BoxOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as BoxOutput."""
@@ -1060,14 +1550,21 @@ class BoxOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StylesOutput:
+class StylesOutput(_d.Record):
     """Result of `styles`."""
+
+    __slots__ = ("styles", "truncated")
+    __match_args__ = ("styles", "truncated")
 
     styles: Mapping[str, str]
     """Each property asked for (or of the default set) with its computed value."""
     truncated: tuple[str, ...] | None
     """The properties whose value was cut at 500 characters (absent when none)."""
+
+    def __init__(self, styles: Mapping[str, str], truncated: tuple[str, ...] | None) -> None:
+        _set = object.__setattr__
+        _set(self, "styles", styles)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StylesOutput:
@@ -1076,9 +1573,33 @@ class StylesOutput:
         return cls(styles=o.req("styles", _d.record(_d.string)), truncated=o.opt("truncated", _d.array(_d.string)))
 
 
-@dataclass(frozen=True, slots=True)
-class GeometryOutput:
+class GeometryOutput(_d.Record):
     """Result of `geometry`: where an element (or the document) is and how much it scrolls."""
+
+    __slots__ = (
+        "scope",
+        "selector",
+        "x",
+        "y",
+        "width",
+        "height",
+        "client_width",
+        "client_height",
+        "scroll_width",
+        "scroll_height",
+    )
+    __match_args__ = (
+        "scope",
+        "selector",
+        "x",
+        "y",
+        "width",
+        "height",
+        "client_width",
+        "client_height",
+        "scroll_width",
+        "scroll_height",
+    )
 
     scope: str
     """The tab measured (its id, `t1`)."""
@@ -1101,6 +1622,31 @@ class GeometryOutput:
     scroll_height: float
     """Height of its content including what overflows (`scrollHeight`)."""
 
+    def __init__(
+        self,
+        scope: str,
+        selector: str,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        client_width: float,
+        client_height: float,
+        scroll_width: float,
+        scroll_height: float,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "scope", scope)
+        _set(self, "selector", selector)
+        _set(self, "x", x)
+        _set(self, "y", y)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "client_width", client_width)
+        _set(self, "client_height", client_height)
+        _set(self, "scroll_width", scroll_width)
+        _set(self, "scroll_height", scroll_height)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> GeometryOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as GeometryOutput."""
@@ -1119,11 +1665,13 @@ class GeometryOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ScrollOutput:
+class ScrollOutput(_d.Record):
     """Result of `scroll`: where the container stood before and after. A scroll that moved nothing (at the end already, or
     a container that does not scroll) says so in `moved` and in the envelope's warning.
     """
+
+    __slots__ = ("scope", "container", "before", "after", "moved")
+    __match_args__ = ("scope", "container", "before", "after", "moved")
 
     scope: str
     """The tab scrolled (its id, `t1`)."""
@@ -1135,6 +1683,14 @@ class ScrollOutput:
     """The scroll position after."""
     moved: bool
     """Whether either offset changed."""
+
+    def __init__(self, scope: str, container: str, before: ScrollPosition, after: ScrollPosition, moved: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "scope", scope)
+        _set(self, "container", container)
+        _set(self, "before", before)
+        _set(self, "after", after)
+        _set(self, "moved", moved)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ScrollOutput:
@@ -1149,14 +1705,21 @@ class ScrollOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ScrollPosition:
+class ScrollPosition(_d.Record):
     """A scroll position in CSS pixels."""
+
+    __slots__ = ("x", "y")
+    __match_args__ = ("x", "y")
 
     x: float
     """Horizontal scroll offset."""
     y: float
     """Vertical scroll offset."""
+
+    def __init__(self, x: float, y: float) -> None:
+        _set = object.__setattr__
+        _set(self, "x", x)
+        _set(self, "y", y)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ScrollPosition:
@@ -1165,9 +1728,11 @@ class ScrollPosition:
         return cls(x=o.req("x", _d.number), y=o.req("y", _d.number))
 
 
-@dataclass(frozen=True, slots=True)
-class ClipboardText:
+class ClipboardText(_d.Record):
     """Result of `clipboard_read`."""
+
+    __slots__ = ("text", "length", "truncated")
+    __match_args__ = ("text", "length", "truncated")
 
     text: str
     """The clipboard's text, cut at `maxChars` on a character boundary."""
@@ -1175,6 +1740,12 @@ class ClipboardText:
     """Its whole length in characters."""
     truncated: bool
     """Whether it was cut."""
+
+    def __init__(self, text: str, length: int, truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "length", length)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ClipboardText:
@@ -1187,12 +1758,18 @@ class ClipboardText:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ClipboardWritten:
+class ClipboardWritten(_d.Record):
     """Result of `clipboard_write`."""
+
+    __slots__ = ("length",)
+    __match_args__ = ("length",)
 
     length: int
     """How many characters the clipboard holds now (read back after writing)."""
+
+    def __init__(self, length: int) -> None:
+        _set = object.__setattr__
+        _set(self, "length", length)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ClipboardWritten:
@@ -1201,14 +1778,21 @@ class ClipboardWritten:
         return cls(length=o.req("length", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class CookiesOutput:
+class CookiesOutput(_d.Record):
     """Result of `cookies_get`."""
+
+    __slots__ = ("cookies", "values_shown")
+    __match_args__ = ("cookies", "values_shown")
 
     cookies: tuple[CookieInfo, ...]
     """The cookies."""
     values_shown: bool
     """Whether the human text shows the values (`showValues`)."""
+
+    def __init__(self, cookies: tuple[CookieInfo, ...], values_shown: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "cookies", cookies)
+        _set(self, "values_shown", values_shown)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CookiesOutput:
@@ -1217,9 +1801,11 @@ class CookiesOutput:
         return cls(cookies=o.req("cookies", _d.array(CookieInfo.decode)), values_shown=o.req("valuesShown", _d.boolean))
 
 
-@dataclass(frozen=True, slots=True)
-class CookieInfo:
+class CookieInfo(_d.Record):
     """One cookie of the session's browser context."""
+
+    __slots__ = ("name", "value", "domain", "path", "expires", "http_only", "secure", "same_site")
+    __match_args__ = ("name", "value", "domain", "path", "expires", "http_only", "secure", "same_site")
 
     name: str
     """Its name."""
@@ -1238,6 +1824,27 @@ class CookieInfo:
     same_site: SameSite | None
     """Its SameSite attribute, when it has one."""
 
+    def __init__(
+        self,
+        name: str,
+        value: str,
+        domain: str,
+        path: str,
+        expires: float,
+        http_only: bool,
+        secure: bool,
+        same_site: SameSite | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "value", value)
+        _set(self, "domain", domain)
+        _set(self, "path", path)
+        _set(self, "expires", expires)
+        _set(self, "http_only", http_only)
+        _set(self, "secure", secure)
+        _set(self, "same_site", same_site)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CookieInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as CookieInfo."""
@@ -1254,12 +1861,18 @@ class CookieInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CookiesSetOutput:
+class CookiesSetOutput(_d.Record):
     """Result of `cookies_set`."""
+
+    __slots__ = ("set",)
+    __match_args__ = ("set",)
 
     set: tuple[CookieName, ...]
     """The cookies set, by name and domain (read back from the browser)."""
+
+    def __init__(self, set: tuple[CookieName, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "set", set)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CookiesSetOutput:
@@ -1268,9 +1881,11 @@ class CookiesSetOutput:
         return cls(set=o.req("set", _d.array(CookieName.decode)))
 
 
-@dataclass(frozen=True, slots=True)
-class CookieName:
+class CookieName(_d.Record):
     """A cookie named without its value."""
+
+    __slots__ = ("name", "domain", "path")
+    __match_args__ = ("name", "domain", "path")
 
     name: str
     """Its name."""
@@ -1279,6 +1894,12 @@ class CookieName:
     path: str
     """Its path."""
 
+    def __init__(self, name: str, domain: str, path: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "domain", domain)
+        _set(self, "path", path)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CookieName:
         """``raw`` (found at ``path`` in a payload) checked and decoded as CookieName."""
@@ -1286,12 +1907,18 @@ class CookieName:
         return cls(name=o.req("name", _d.string), domain=o.req("domain", _d.string), path=o.req("path", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class CookiesCleared:
+class CookiesCleared(_d.Record):
     """Result of `cookies_clear`."""
+
+    __slots__ = ("removed",)
+    __match_args__ = ("removed",)
 
     removed: int
     """How many cookies were removed."""
+
+    def __init__(self, removed: int) -> None:
+        _set = object.__setattr__
+        _set(self, "removed", removed)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CookiesCleared:
@@ -1300,9 +1927,11 @@ class CookiesCleared:
         return cls(removed=o.req("removed", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class StorageOutput:
+class StorageOutput(_d.Record):
     """Result of `storage_get`."""
+
+    __slots__ = ("origin", "area", "key", "value", "entries", "length", "truncated", "values_shown")
+    __match_args__ = ("origin", "area", "key", "value", "entries", "length", "truncated", "values_shown")
 
     origin: str
     """The origin whose storage this is."""
@@ -1321,6 +1950,27 @@ class StorageOutput:
     values_shown: bool
     """Whether the human text shows the values."""
 
+    def __init__(
+        self,
+        origin: str,
+        area: StorageArea,
+        key: str | None,
+        value: str | None,
+        entries: tuple[StorageEntry, ...],
+        length: int,
+        truncated: bool,
+        values_shown: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "area", area)
+        _set(self, "key", key)
+        _set(self, "value", value)
+        _set(self, "entries", entries)
+        _set(self, "length", length)
+        _set(self, "truncated", truncated)
+        _set(self, "values_shown", values_shown)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StorageOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StorageOutput."""
@@ -1337,14 +1987,21 @@ class StorageOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StorageEntry:
+class StorageEntry(_d.Record):
     """One storage entry (Playwright's `{name, value}`)."""
+
+    __slots__ = ("name", "value")
+    __match_args__ = ("name", "value")
 
     name: str
     """The key."""
     value: str
     """The value."""
+
+    def __init__(self, name: str, value: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "value", value)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StorageEntry:
@@ -1353,9 +2010,11 @@ class StorageEntry:
         return cls(name=o.req("name", _d.string), value=o.req("value", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class StorageChanged:
+class StorageChanged(_d.Record):
     """Result of `storage_set`, `storage_remove` and `storage_clear`."""
+
+    __slots__ = ("origin", "area", "length")
+    __match_args__ = ("origin", "area", "length")
 
     origin: str
     """The origin whose storage changed."""
@@ -1363,6 +2022,12 @@ class StorageChanged:
     """`local` or `session`."""
     length: int
     """How many entries it holds now."""
+
+    def __init__(self, origin: str, area: StorageArea, length: int) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "area", area)
+        _set(self, "length", length)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StorageChanged:
@@ -1375,9 +2040,29 @@ class StorageChanged:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StateSaved:
+class StateSaved(_d.Record):
     """Result of `state_save`."""
+
+    __slots__ = (
+        "path",
+        "encrypted",
+        "bytes",
+        "cookies",
+        "origins",
+        "skipped_origins",
+        "indexed_db",
+        "indexed_db_notes",
+    )
+    __match_args__ = (
+        "path",
+        "encrypted",
+        "bytes",
+        "cookies",
+        "origins",
+        "skipped_origins",
+        "indexed_db",
+        "indexed_db_notes",
+    )
 
     path: str
     """The file written."""
@@ -1398,6 +2083,27 @@ class StateSaved:
     read).
     """
 
+    def __init__(
+        self,
+        path: str,
+        encrypted: bool,
+        bytes: int,
+        cookies: int,
+        origins: tuple[str, ...],
+        skipped_origins: tuple[SkippedOrigin, ...],
+        indexed_db: tuple[IndexedDbSummary, ...],
+        indexed_db_notes: tuple[str, ...],
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "encrypted", encrypted)
+        _set(self, "bytes", bytes)
+        _set(self, "cookies", cookies)
+        _set(self, "origins", origins)
+        _set(self, "skipped_origins", skipped_origins)
+        _set(self, "indexed_db", indexed_db)
+        _set(self, "indexed_db_notes", indexed_db_notes)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateSaved:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StateSaved."""
@@ -1414,14 +2120,21 @@ class StateSaved:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedOrigin:
+class SkippedOrigin(_d.Record):
     """An origin whose storage a save could not read."""
+
+    __slots__ = ("origin", "reason")
+    __match_args__ = ("origin", "reason")
 
     origin: str
     """The origin."""
     reason: str
     """Why it was skipped."""
+
+    def __init__(self, origin: str, reason: str) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "reason", reason)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SkippedOrigin:
@@ -1430,9 +2143,11 @@ class SkippedOrigin:
         return cls(origin=o.req("origin", _d.string), reason=o.req("reason", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class IndexedDbSummary:
+class IndexedDbSummary(_d.Record):
     """An IndexedDB database a state file holds."""
+
+    __slots__ = ("origin", "name", "version", "stores", "records")
+    __match_args__ = ("origin", "name", "version", "stores", "records")
 
     origin: str
     """Its origin."""
@@ -1444,6 +2159,14 @@ class IndexedDbSummary:
     """How many object stores it has."""
     records: int
     """How many records its stores hold (in the file)."""
+
+    def __init__(self, origin: str, name: str, version: int, stores: int, records: int) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "name", name)
+        _set(self, "version", version)
+        _set(self, "stores", stores)
+        _set(self, "records", records)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> IndexedDbSummary:
@@ -1458,9 +2181,11 @@ class IndexedDbSummary:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StateLoaded:
+class StateLoaded(_d.Record):
     """Result of `state_load`."""
+
+    __slots__ = ("path", "encrypted", "cookies", "origins", "skipped_origins", "indexed_db", "indexed_db_notes")
+    __match_args__ = ("path", "encrypted", "cookies", "origins", "skipped_origins", "indexed_db", "indexed_db_notes")
 
     path: str
     """The file read."""
@@ -1477,6 +2202,25 @@ class StateLoaded:
     indexed_db_notes: tuple[str, ...]
     """IndexedDB databases that could not be written, and why."""
 
+    def __init__(
+        self,
+        path: str,
+        encrypted: bool,
+        cookies: int,
+        origins: tuple[str, ...],
+        skipped_origins: tuple[SkippedOrigin, ...],
+        indexed_db: tuple[IndexedDbSummary, ...],
+        indexed_db_notes: tuple[str, ...],
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "encrypted", encrypted)
+        _set(self, "cookies", cookies)
+        _set(self, "origins", origins)
+        _set(self, "skipped_origins", skipped_origins)
+        _set(self, "indexed_db", indexed_db)
+        _set(self, "indexed_db_notes", indexed_db_notes)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateLoaded:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StateLoaded."""
@@ -1492,9 +2236,11 @@ class StateLoaded:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StateListOutput:
+class StateListOutput(_d.Record):
     """Result of `state_list`."""
+
+    __slots__ = ("directory", "files", "truncated")
+    __match_args__ = ("directory", "files", "truncated")
 
     directory: str
     """The state directory."""
@@ -1502,6 +2248,12 @@ class StateListOutput:
     """Its state files, newest first (at most 1000)."""
     truncated: bool
     """Whether the list was cut at 1000."""
+
+    def __init__(self, directory: str, files: tuple[StateFileInfo, ...], truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "directory", directory)
+        _set(self, "files", files)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateListOutput:
@@ -1514,9 +2266,11 @@ class StateListOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StateFileInfo:
+class StateFileInfo(_d.Record):
     """One file of the state directory."""
+
+    __slots__ = ("filename", "path", "size", "modified", "encrypted")
+    __match_args__ = ("filename", "path", "size", "modified", "encrypted")
 
     filename: str
     """Its name."""
@@ -1528,6 +2282,14 @@ class StateFileInfo:
     """When it was last written, in seconds since the Unix epoch."""
     encrypted: bool
     """Whether it is encrypted (starts with the encryption header)."""
+
+    def __init__(self, filename: str, path: str, size: int, modified: int, encrypted: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "filename", filename)
+        _set(self, "path", path)
+        _set(self, "size", size)
+        _set(self, "modified", modified)
+        _set(self, "encrypted", encrypted)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateFileInfo:
@@ -1542,9 +2304,11 @@ class StateFileInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StateShowOutput:
+class StateShowOutput(_d.Record):
     """Result of `state_show`."""
+
+    __slots__ = ("path", "encrypted", "size", "cookies", "origins", "indexed_db", "state", "truncated")
+    __match_args__ = ("path", "encrypted", "size", "cookies", "origins", "indexed_db", "state", "truncated")
 
     path: str
     """The file."""
@@ -1564,6 +2328,27 @@ class StateShowOutput:
     truncated: bool
     """Whether `state` was left out for its size."""
 
+    def __init__(
+        self,
+        path: str,
+        encrypted: bool,
+        size: int,
+        cookies: tuple[CookieName, ...],
+        origins: tuple[OriginSummary, ...],
+        indexed_db: tuple[IndexedDbSummary, ...],
+        state: Any,
+        truncated: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "encrypted", encrypted)
+        _set(self, "size", size)
+        _set(self, "cookies", cookies)
+        _set(self, "origins", origins)
+        _set(self, "indexed_db", indexed_db)
+        _set(self, "state", state)
+        _set(self, "truncated", truncated)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateShowOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StateShowOutput."""
@@ -1580,14 +2365,21 @@ class StateShowOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class OriginSummary:
+class OriginSummary(_d.Record):
     """A state file's origin and its localStorage keys."""
+
+    __slots__ = ("origin", "keys")
+    __match_args__ = ("origin", "keys")
 
     origin: str
     """The origin."""
     keys: tuple[str, ...]
     """Its localStorage keys (at most 100)."""
+
+    def __init__(self, origin: str, keys: tuple[str, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "keys", keys)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> OriginSummary:
@@ -1596,14 +2388,21 @@ class OriginSummary:
         return cls(origin=o.req("origin", _d.string), keys=o.req("keys", _d.array(_d.string)))
 
 
-@dataclass(frozen=True, slots=True)
-class StateRenamed:
+class StateRenamed(_d.Record):
     """Result of `state_rename`."""
+
+    __slots__ = ("from_", "to")
+    __match_args__ = ("from_", "to")
 
     from_: str
     """The old path."""
     to: str
     """The new path."""
+
+    def __init__(self, from_: str, to: str) -> None:
+        _set = object.__setattr__
+        _set(self, "from_", from_)
+        _set(self, "to", to)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateRenamed:
@@ -1612,12 +2411,18 @@ class StateRenamed:
         return cls(from_=o.req("from", _d.string), to=o.req("to", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class StateRemoved:
+class StateRemoved(_d.Record):
     """Result of `state_clear` and `state_clean`."""
+
+    __slots__ = ("removed",)
+    __match_args__ = ("removed",)
 
     removed: tuple[str, ...]
     """The files removed."""
+
+    def __init__(self, removed: tuple[str, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "removed", removed)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StateRemoved:
@@ -1626,14 +2431,21 @@ class StateRemoved:
         return cls(removed=o.req("removed", _d.array(_d.string)))
 
 
-@dataclass(frozen=True, slots=True)
-class AuthSaved:
+class AuthSaved(_d.Record):
     """Result of `auth_save`."""
+
+    __slots__ = ("entry", "replaced")
+    __match_args__ = ("entry", "replaced")
 
     entry: AuthEntry
     """The entry saved (without its password)."""
     replaced: bool
     """Whether an entry of that name was replaced."""
+
+    def __init__(self, entry: AuthEntry, replaced: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "entry", entry)
+        _set(self, "replaced", replaced)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthSaved:
@@ -1642,9 +2454,29 @@ class AuthSaved:
         return cls(entry=o.req("entry", AuthEntry.decode), replaced=o.req("replaced", _d.boolean))
 
 
-@dataclass(frozen=True, slots=True)
-class AuthEntry:
+class AuthEntry(_d.Record):
     """A vault entry without its password."""
+
+    __slots__ = (
+        "name",
+        "url",
+        "username",
+        "username_selector",
+        "password_selector",
+        "submit_selector",
+        "saved_at",
+        "path",
+    )
+    __match_args__ = (
+        "name",
+        "url",
+        "username",
+        "username_selector",
+        "password_selector",
+        "submit_selector",
+        "saved_at",
+        "path",
+    )
 
     name: str
     """Its name."""
@@ -1663,6 +2495,27 @@ class AuthEntry:
     path: str
     """Its file."""
 
+    def __init__(
+        self,
+        name: str,
+        url: str,
+        username: str,
+        username_selector: str | None,
+        password_selector: str | None,
+        submit_selector: str | None,
+        saved_at: int,
+        path: str,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "url", url)
+        _set(self, "username", username)
+        _set(self, "username_selector", username_selector)
+        _set(self, "password_selector", password_selector)
+        _set(self, "submit_selector", submit_selector)
+        _set(self, "saved_at", saved_at)
+        _set(self, "path", path)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthEntry:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AuthEntry."""
@@ -1679,9 +2532,11 @@ class AuthEntry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AuthLoggedIn:
+class AuthLoggedIn(_d.Record):
     """Result of `auth_login`: returned only when the form was submitted."""
+
+    __slots__ = ("name", "username", "login_url", "url", "title", "submit", "navigated", "selectors")
+    __match_args__ = ("name", "username", "login_url", "url", "title", "submit", "navigated", "selectors")
 
     name: str
     """The entry's name."""
@@ -1700,6 +2555,27 @@ class AuthLoggedIn:
     selectors: AuthSelectors
     """The selectors used for the username, password and submit button (`null` submit: Enter)."""
 
+    def __init__(
+        self,
+        name: str,
+        username: str,
+        login_url: str,
+        url: str,
+        title: str,
+        submit: AuthSubmit,
+        navigated: bool,
+        selectors: AuthSelectors,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "username", username)
+        _set(self, "login_url", login_url)
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "submit", submit)
+        _set(self, "navigated", navigated)
+        _set(self, "selectors", selectors)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthLoggedIn:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AuthLoggedIn."""
@@ -1716,9 +2592,11 @@ class AuthLoggedIn:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AuthSelectors:
+class AuthSelectors(_d.Record):
     """The selectors a login used."""
+
+    __slots__ = ("username", "password", "submit")
+    __match_args__ = ("username", "password", "submit")
 
     username: str
     """The username field's."""
@@ -1726,6 +2604,12 @@ class AuthSelectors:
     """The password field's."""
     submit: str | None
     """The submit button's (`null`: Enter in the password field)."""
+
+    def __init__(self, username: str, password: str, submit: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "username", username)
+        _set(self, "password", password)
+        _set(self, "submit", submit)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthSelectors:
@@ -1738,9 +2622,11 @@ class AuthSelectors:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AuthListOutput:
+class AuthListOutput(_d.Record):
     """Result of `auth_list`."""
+
+    __slots__ = ("directory", "entries", "unreadable", "truncated")
+    __match_args__ = ("directory", "entries", "unreadable", "truncated")
 
     directory: str
     """The vault directory."""
@@ -1750,6 +2636,19 @@ class AuthListOutput:
     """Files that could not be decrypted or read (another key, damaged)."""
     truncated: bool
     """Whether the list was cut at 1000."""
+
+    def __init__(
+        self,
+        directory: str,
+        entries: tuple[AuthEntry, ...],
+        unreadable: tuple[AuthUnreadable, ...],
+        truncated: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "directory", directory)
+        _set(self, "entries", entries)
+        _set(self, "unreadable", unreadable)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthListOutput:
@@ -1763,14 +2662,21 @@ class AuthListOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AuthUnreadable:
+class AuthUnreadable(_d.Record):
     """A vault file that could not be read."""
+
+    __slots__ = ("path", "reason")
+    __match_args__ = ("path", "reason")
 
     path: str
     """Its file."""
     reason: str
     """Why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "reason", reason)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthUnreadable:
@@ -1779,12 +2685,18 @@ class AuthUnreadable:
         return cls(path=o.req("path", _d.string), reason=o.req("reason", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class AuthShown:
+class AuthShown(_d.Record):
     """Result of `auth_show`."""
+
+    __slots__ = ("entry",)
+    __match_args__ = ("entry",)
 
     entry: AuthEntry
     """The entry (without its password)."""
+
+    def __init__(self, entry: AuthEntry) -> None:
+        _set = object.__setattr__
+        _set(self, "entry", entry)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthShown:
@@ -1793,14 +2705,21 @@ class AuthShown:
         return cls(entry=o.req("entry", AuthEntry.decode))
 
 
-@dataclass(frozen=True, slots=True)
-class AuthDeleted:
+class AuthDeleted(_d.Record):
     """Result of `auth_delete`."""
+
+    __slots__ = ("name", "path")
+    __match_args__ = ("name", "path")
 
     name: str
     """The entry's name."""
     path: str
     """The file removed."""
+
+    def __init__(self, name: str, path: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "path", path)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthDeleted:
@@ -1809,9 +2728,37 @@ class AuthDeleted:
         return cls(name=o.req("name", _d.string), path=o.req("path", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class ReadOutput:
+class ReadOutput(_d.Record):
     """Result of `read`."""
+
+    __slots__ = (
+        "url",
+        "final_url",
+        "status",
+        "content_type",
+        "source",
+        "title",
+        "truncated",
+        "total_chars",
+        "content",
+        "outline",
+        "sections",
+        "attempts",
+    )
+    __match_args__ = (
+        "url",
+        "final_url",
+        "status",
+        "content_type",
+        "source",
+        "title",
+        "truncated",
+        "total_chars",
+        "content",
+        "outline",
+        "sections",
+        "attempts",
+    )
 
     url: str
     """The URL asked for (normalized), or the active tab's URL."""
@@ -1838,6 +2785,35 @@ class ReadOutput:
     attempts: tuple[ReadAttempt, ...]
     """Every HTTP request made, in order (empty for the active tab's DOM)."""
 
+    def __init__(
+        self,
+        url: str,
+        final_url: str,
+        status: int | None,
+        content_type: str | None,
+        source: ReadSource,
+        title: str | None,
+        truncated: bool,
+        total_chars: int,
+        content: str,
+        outline: tuple[ReadHeading, ...] | None,
+        sections: int | None,
+        attempts: tuple[ReadAttempt, ...],
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "final_url", final_url)
+        _set(self, "status", status)
+        _set(self, "content_type", content_type)
+        _set(self, "source", source)
+        _set(self, "title", title)
+        _set(self, "truncated", truncated)
+        _set(self, "total_chars", total_chars)
+        _set(self, "content", content)
+        _set(self, "outline", outline)
+        _set(self, "sections", sections)
+        _set(self, "attempts", attempts)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ReadOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ReadOutput."""
@@ -1858,9 +2834,11 @@ class ReadOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ReadHeading:
+class ReadHeading(_d.Record):
     """One heading of a read's outline."""
+
+    __slots__ = ("level", "text", "anchor")
+    __match_args__ = ("level", "text", "anchor")
 
     level: int
     """Its level, 1 to 6."""
@@ -1870,6 +2848,12 @@ class ReadHeading:
     """Its anchor: the element's id in HTML (null when it has none), the GitHub-style slug (or an explicit `{#id}`) in
     Markdown.
     """
+
+    def __init__(self, level: int, text: str, anchor: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "level", level)
+        _set(self, "text", text)
+        _set(self, "anchor", anchor)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ReadHeading:
@@ -1882,9 +2866,11 @@ class ReadHeading:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ReadAttempt:
+class ReadAttempt(_d.Record):
     """One HTTP request a read made."""
+
+    __slots__ = ("purpose", "url", "status", "content_type", "used", "error")
+    __match_args__ = ("purpose", "url", "status", "content_type", "used", "error")
 
     purpose: str
     """What it looked for: `page`, `md-url`, `llms` or `raw`."""
@@ -1898,6 +2884,23 @@ class ReadAttempt:
     """Whether the content came from it."""
     error: str | None
     """Why it gave nothing (a connection error, not Markdown, a 404), when it did not."""
+
+    def __init__(
+        self,
+        purpose: str,
+        url: str,
+        status: int | None,
+        content_type: str | None,
+        used: bool,
+        error: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "purpose", purpose)
+        _set(self, "url", url)
+        _set(self, "status", status)
+        _set(self, "content_type", content_type)
+        _set(self, "used", used)
+        _set(self, "error", error)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ReadAttempt:
@@ -1913,14 +2916,21 @@ class ReadAttempt:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class WaitOutput:
+class WaitOutput(_d.Record):
     """Result of `wait`."""
+
+    __slots__ = ("matched", "elapsed_ms")
+    __match_args__ = ("matched", "elapsed_ms")
 
     matched: bool
     """Always true (a wait that does not match is a `timeout` error)."""
     elapsed_ms: int
     """How long it waited, in milliseconds."""
+
+    def __init__(self, matched: bool, elapsed_ms: int) -> None:
+        _set = object.__setattr__
+        _set(self, "matched", matched)
+        _set(self, "elapsed_ms", elapsed_ms)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> WaitOutput:
@@ -1929,9 +2939,35 @@ class WaitOutput:
         return cls(matched=o.req("matched", _d.boolean), elapsed_ms=o.req("elapsedMs", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class ScreenshotOutput:
+class ScreenshotOutput(_d.Record):
     """Result of `screenshot`."""
+
+    __slots__ = (
+        "path",
+        "format",
+        "size",
+        "width",
+        "height",
+        "scale",
+        "scope",
+        "annotations",
+        "annotations_omitted",
+        "snapshot_generation",
+        "comparison",
+    )
+    __match_args__ = (
+        "path",
+        "format",
+        "size",
+        "width",
+        "height",
+        "scale",
+        "scope",
+        "annotations",
+        "annotations_omitted",
+        "snapshot_generation",
+        "comparison",
+    )
 
     path: str | None
     """The file written (absolute); null when `ifChanged` found nothing changed (nothing written)."""
@@ -1958,6 +2994,33 @@ class ScreenshotOutput:
     comparison: Comparison | None
     """What `ifChanged` found (only with `ifChanged` or `threshold`)."""
 
+    def __init__(
+        self,
+        path: str | None,
+        format: ImageFormat,
+        size: int,
+        width: int,
+        height: int,
+        scale: float,
+        scope: str,
+        annotations: tuple[Annotation, ...] | None,
+        annotations_omitted: int | None,
+        snapshot_generation: int | None,
+        comparison: Comparison | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "format", format)
+        _set(self, "size", size)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "scale", scale)
+        _set(self, "scope", scope)
+        _set(self, "annotations", annotations)
+        _set(self, "annotations_omitted", annotations_omitted)
+        _set(self, "snapshot_generation", snapshot_generation)
+        _set(self, "comparison", comparison)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ScreenshotOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as ScreenshotOutput."""
@@ -1977,9 +3040,11 @@ class ScreenshotOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Annotation:
+class Annotation(_d.Record):
     """One ref drawn on an annotated screenshot."""
+
+    __slots__ = ("ref", "number", "role", "name", "box", "frame")
+    __match_args__ = ("ref", "number", "role", "name", "box", "frame")
 
     ref: str
     """The ref (`e12`)."""
@@ -1993,6 +3058,15 @@ class Annotation:
     """Its border box in CSS pixels, relative to the image (may reach past the image's edges)."""
     frame: str
     """The frame it lives in."""
+
+    def __init__(self, ref: str, number: int, role: str, name: str, box: CssBox, frame: str) -> None:
+        _set = object.__setattr__
+        _set(self, "ref", ref)
+        _set(self, "number", number)
+        _set(self, "role", role)
+        _set(self, "name", name)
+        _set(self, "box", box)
+        _set(self, "frame", frame)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Annotation:
@@ -2008,9 +3082,11 @@ class Annotation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CssBox:
+class CssBox(_d.Record):
     """A box in CSS pixels, relative to the captured image's top-left corner."""
+
+    __slots__ = ("x", "y", "width", "height")
+    __match_args__ = ("x", "y", "width", "height")
 
     x: float
     """Left edge."""
@@ -2020,6 +3096,13 @@ class CssBox:
     """Width."""
     height: float
     """Height."""
+
+    def __init__(self, x: float, y: float, width: float, height: float) -> None:
+        _set = object.__setattr__
+        _set(self, "x", x)
+        _set(self, "y", y)
+        _set(self, "width", width)
+        _set(self, "height", height)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CssBox:
@@ -2033,9 +3116,11 @@ class CssBox:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(_d.Record):
     """What an `ifChanged` capture found."""
+
+    __slots__ = ("changed", "pixel_change_ratio", "threshold", "revision")
+    __match_args__ = ("changed", "pixel_change_ratio", "threshold", "revision")
 
     changed: bool
     """Whether more than `threshold` of the pixels changed (always true for the first capture of a scope, or when the size
@@ -2050,6 +3135,13 @@ class Comparison:
     revision: int
     """How many captures of this scope and format the tab has seen, this one included."""
 
+    def __init__(self, changed: bool, pixel_change_ratio: float, threshold: float, revision: int) -> None:
+        _set = object.__setattr__
+        _set(self, "changed", changed)
+        _set(self, "pixel_change_ratio", pixel_change_ratio)
+        _set(self, "threshold", threshold)
+        _set(self, "revision", revision)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Comparison:
         """``raw`` (found at ``path`` in a payload) checked and decoded as Comparison."""
@@ -2062,14 +3154,21 @@ class Comparison:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PdfOutput:
+class PdfOutput(_d.Record):
     """Result of `pdf`."""
+
+    __slots__ = ("path", "size")
+    __match_args__ = ("path", "size")
 
     path: str
     """The file written (absolute)."""
     size: int
     """Its size in bytes."""
+
+    def __init__(self, path: str, size: int) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "size", size)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> PdfOutput:
@@ -2078,9 +3177,11 @@ class PdfOutput:
         return cls(path=o.req("path", _d.string), size=o.req("size", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class DiffOutput:
+class DiffOutput(_d.Record):
     """Result of `diff`: the earlier snapshot against the page now."""
+
+    __slots__ = ("diff", "added", "removed", "unchanged", "changed", "before_generation", "after")
+    __match_args__ = ("diff", "added", "removed", "unchanged", "changed", "before_generation", "after")
 
     diff: str
     """Unified diff text (empty when nothing changed)."""
@@ -2097,6 +3198,25 @@ class DiffOutput:
     after: SnapshotOutput
     """The snapshot taken now, with the same spec (with `delta`: as a delta snapshot against the earlier one)."""
 
+    def __init__(
+        self,
+        diff: str,
+        added: int,
+        removed: int,
+        unchanged: int,
+        changed: bool,
+        before_generation: int,
+        after: SnapshotOutput,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "diff", diff)
+        _set(self, "added", added)
+        _set(self, "removed", removed)
+        _set(self, "unchanged", unchanged)
+        _set(self, "changed", changed)
+        _set(self, "before_generation", before_generation)
+        _set(self, "after", after)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DiffOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as DiffOutput."""
@@ -2112,9 +3232,11 @@ class DiffOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ConsoleOutput:
+class ConsoleOutput(_d.Record):
     """Result of `console`."""
+
+    __slots__ = ("tab", "messages", "dropped", "cleared")
+    __match_args__ = ("tab", "messages", "dropped", "cleared")
 
     tab: str
     """The tab read (the active one)."""
@@ -2126,6 +3248,13 @@ class ConsoleOutput:
     """
     cleared: bool
     """Whether the buffer was emptied after this read."""
+
+    def __init__(self, tab: str, messages: tuple[ConsoleMessage, ...], dropped: int, cleared: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "messages", messages)
+        _set(self, "dropped", dropped)
+        _set(self, "cleared", cleared)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ConsoleOutput:
@@ -2139,9 +3268,11 @@ class ConsoleOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorsOutput:
+class ErrorsOutput(_d.Record):
     """Result of `errors`."""
+
+    __slots__ = ("tab", "errors", "dropped", "cleared")
+    __match_args__ = ("tab", "errors", "dropped", "cleared")
 
     tab: str
     """The tab read (the active one)."""
@@ -2153,6 +3284,13 @@ class ErrorsOutput:
     """
     cleared: bool
     """Whether the buffer was emptied after this read."""
+
+    def __init__(self, tab: str, errors: tuple[PageError, ...], dropped: int, cleared: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "errors", errors)
+        _set(self, "dropped", dropped)
+        _set(self, "cleared", cleared)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ErrorsOutput:
@@ -2166,9 +3304,11 @@ class ErrorsOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AccessibilityAudit:
+class AccessibilityAudit(_d.Record):
     """Result of `a11y`."""
+
+    __slots__ = ("url", "axe_version", "frames", "counts", "violations", "incomplete", "truncated", "raw")
+    __match_args__ = ("url", "axe_version", "frames", "counts", "violations", "incomplete", "truncated", "raw")
 
     url: str
     """The audited page's URL."""
@@ -2189,6 +3329,27 @@ class AccessibilityAudit:
     out), `toolOptions`, `timestamp`, and `passes` / `inapplicable` as `{id, impact, tags, nodeCount}`.
     """
 
+    def __init__(
+        self,
+        url: str,
+        axe_version: str,
+        frames: int,
+        counts: AccessibilityCounts,
+        violations: tuple[AccessibilityIssue, ...],
+        incomplete: tuple[AccessibilityIssue, ...],
+        truncated: bool,
+        raw: Any,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "axe_version", axe_version)
+        _set(self, "frames", frames)
+        _set(self, "counts", counts)
+        _set(self, "violations", violations)
+        _set(self, "incomplete", incomplete)
+        _set(self, "truncated", truncated)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AccessibilityAudit:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityAudit."""
@@ -2205,9 +3366,11 @@ class AccessibilityAudit:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AccessibilityCounts:
+class AccessibilityCounts(_d.Record):
     """How many axe rules ended in each outcome."""
+
+    __slots__ = ("violations", "incomplete", "passes", "inapplicable")
+    __match_args__ = ("violations", "incomplete", "passes", "inapplicable")
 
     violations: int
     """Rules with at least one failing node."""
@@ -2217,6 +3380,13 @@ class AccessibilityCounts:
     """Rules every checked node passed."""
     inapplicable: int
     """Rules that applied to no element of the page."""
+
+    def __init__(self, violations: int, incomplete: int, passes: int, inapplicable: int) -> None:
+        _set = object.__setattr__
+        _set(self, "violations", violations)
+        _set(self, "incomplete", incomplete)
+        _set(self, "passes", passes)
+        _set(self, "inapplicable", inapplicable)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AccessibilityCounts:
@@ -2230,9 +3400,11 @@ class AccessibilityCounts:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AccessibilityIssue:
+class AccessibilityIssue(_d.Record):
     """One axe rule that failed (a violation) or could not be decided (incomplete)."""
+
+    __slots__ = ("id", "impact", "help", "help_url", "tags", "node_count", "nodes", "raw")
+    __match_args__ = ("id", "impact", "help", "help_url", "tags", "node_count", "nodes", "raw")
 
     id: str
     """axe's rule id (`image-alt`, `color-contrast`, `label`, ...)."""
@@ -2251,6 +3423,27 @@ class AccessibilityIssue:
     raw: Any
     """axe's rule result without its nodes (`description`, ...)."""
 
+    def __init__(
+        self,
+        id: str,
+        impact: str | None,
+        help: str,
+        help_url: str,
+        tags: tuple[str, ...],
+        node_count: int,
+        nodes: tuple[AccessibilityNode, ...],
+        raw: Any,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "impact", impact)
+        _set(self, "help", help)
+        _set(self, "help_url", help_url)
+        _set(self, "tags", tags)
+        _set(self, "node_count", node_count)
+        _set(self, "nodes", nodes)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AccessibilityIssue:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityIssue."""
@@ -2267,9 +3460,11 @@ class AccessibilityIssue:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AccessibilityNode:
+class AccessibilityNode(_d.Record):
     """One element an issue is about."""
+
+    __slots__ = ("target", "html", "html_truncated", "failure_summary", "ref", "raw")
+    __match_args__ = ("target", "html", "html_truncated", "failure_summary", "ref", "raw")
 
     target: tuple[Any, ...]
     """axe's selector path: one entry per frame from the top document down (a frame's `<iframe>` selector, then the
@@ -2288,6 +3483,23 @@ class AccessibilityNode:
     `relatedNodesTotal` counts them).
     """
 
+    def __init__(
+        self,
+        target: tuple[Any, ...],
+        html: str,
+        html_truncated: bool,
+        failure_summary: str | None,
+        ref: str | None,
+        raw: Any,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "target", target)
+        _set(self, "html", html)
+        _set(self, "html_truncated", html_truncated)
+        _set(self, "failure_summary", failure_summary)
+        _set(self, "ref", ref)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AccessibilityNode:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AccessibilityNode."""
@@ -2302,9 +3514,11 @@ class AccessibilityNode:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class VitalsOutput:
+class VitalsOutput(_d.Record):
     """Result of `vitals`: the page's Web Vitals from its own `PerformanceObserver` entries."""
+
+    __slots__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "raw")
+    __match_args__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "raw")
 
     url: str
     """The page's URL."""
@@ -2325,6 +3539,16 @@ class VitalsOutput:
     with `shiftCount`), interactions (`eventCount`).
     """
 
+    def __init__(self, url: str, lcp: Vital, cls: Vital, inp: Vital, fcp: Vital, ttfb: Vital, raw: Any) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "lcp", lcp)
+        _set(self, "cls", cls)
+        _set(self, "inp", inp)
+        _set(self, "fcp", fcp)
+        _set(self, "ttfb", ttfb)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> VitalsOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as VitalsOutput."""
@@ -2340,9 +3564,11 @@ class VitalsOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Vital:
+class Vital(_d.Record):
     """One Web Vital."""
+
+    __slots__ = ("value", "unit", "rating", "good", "poor", "reason")
+    __match_args__ = ("value", "unit", "rating", "good", "poor", "reason")
 
     value: float | None
     """The figure (null when it could not be measured; `reason` says why)."""
@@ -2356,6 +3582,23 @@ class Vital:
     """The "poor" threshold (over it is poor)."""
     reason: str | None
     """Why there is no value (null when there is one)."""
+
+    def __init__(
+        self,
+        value: float | None,
+        unit: str,
+        rating: VitalRating | None,
+        good: float,
+        poor: float,
+        reason: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
+        _set(self, "unit", unit)
+        _set(self, "rating", rating)
+        _set(self, "good", good)
+        _set(self, "poor", poor)
+        _set(self, "reason", reason)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Vital:
@@ -2371,9 +3614,11 @@ class Vital:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class WebMcpListOutput:
+class WebMcpListOutput(_d.Record):
     """Result of `webmcp_list`."""
+
+    __slots__ = ("backend", "url", "tools", "total", "truncated")
+    __match_args__ = ("backend", "url", "tools", "total", "truncated")
 
     backend: str
     """Where the tools came from: `native` (Chromium's WebMCP, through its CDP `WebMCP` domain), `page` (the page's
@@ -2389,6 +3634,14 @@ class WebMcpListOutput:
     truncated: bool
     """Whether `tools` lists fewer than `total`."""
 
+    def __init__(self, backend: str, url: str, tools: tuple[WebMcpTool, ...], total: int, truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "backend", backend)
+        _set(self, "url", url)
+        _set(self, "tools", tools)
+        _set(self, "total", total)
+        _set(self, "truncated", truncated)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> WebMcpListOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpListOutput."""
@@ -2402,9 +3655,20 @@ class WebMcpListOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class WebMcpTool:
+class WebMcpTool(_d.Record):
     """One tool a page registered."""
+
+    __slots__ = ("name", "description", "input_schema", "annotations", "origin", "frame_id", "backend_node_id", "raw")
+    __match_args__ = (
+        "name",
+        "description",
+        "input_schema",
+        "annotations",
+        "origin",
+        "frame_id",
+        "backend_node_id",
+        "raw",
+    )
 
     name: str
     """The tool's name (untrusted page content)."""
@@ -2425,6 +3689,27 @@ class WebMcpTool:
     raw: Any
     """What Chromium reported (the `stackTrace` of the registration, ...)."""
 
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        input_schema: Any,
+        annotations: WebMcpAnnotations,
+        origin: str,
+        frame_id: str,
+        backend_node_id: int | None,
+        raw: Any,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "description", description)
+        _set(self, "input_schema", input_schema)
+        _set(self, "annotations", annotations)
+        _set(self, "origin", origin)
+        _set(self, "frame_id", frame_id)
+        _set(self, "backend_node_id", backend_node_id)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> WebMcpTool:
         """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpTool."""
@@ -2441,9 +3726,11 @@ class WebMcpTool:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class WebMcpAnnotations:
+class WebMcpAnnotations(_d.Record):
     """A tool's annotations."""
+
+    __slots__ = ("read_only", "untrusted_content", "consequential")
+    __match_args__ = ("read_only", "untrusted_content", "consequential")
 
     read_only: bool
     """The page says the tool changes nothing (`readOnlyHint`)."""
@@ -2451,6 +3738,12 @@ class WebMcpAnnotations:
     """The page says the tool's output holds content it does not vouch for."""
     consequential: bool
     """The page says the tool has consequences (a purchase, a message sent)."""
+
+    def __init__(self, read_only: bool, untrusted_content: bool, consequential: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "read_only", read_only)
+        _set(self, "untrusted_content", untrusted_content)
+        _set(self, "consequential", consequential)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> WebMcpAnnotations:
@@ -2463,9 +3756,37 @@ class WebMcpAnnotations:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class WebMcpInvocation:
+class WebMcpInvocation(_d.Record):
     """One call of a page's tool."""
+
+    __slots__ = (
+        "invocation_id",
+        "tool_name",
+        "frame_id",
+        "origin",
+        "status",
+        "duration_ms",
+        "raw_status",
+        "output",
+        "output_truncated",
+        "original_output_bytes",
+        "error",
+        "raw",
+    )
+    __match_args__ = (
+        "invocation_id",
+        "tool_name",
+        "frame_id",
+        "origin",
+        "status",
+        "duration_ms",
+        "raw_status",
+        "output",
+        "output_truncated",
+        "original_output_bytes",
+        "error",
+        "raw",
+    )
 
     invocation_id: str
     """The invocation's id (for `webmcp_result` and `webmcp_cancel`)."""
@@ -2494,6 +3815,35 @@ class WebMcpInvocation:
     raw: Any
     """The input the tool was called with, and what Chromium reported (`exception`, ...)."""
 
+    def __init__(
+        self,
+        invocation_id: str,
+        tool_name: str,
+        frame_id: str,
+        origin: str,
+        status: WebMcpStatus,
+        duration_ms: int,
+        raw_status: str | None,
+        output: Any,
+        output_truncated: bool,
+        original_output_bytes: int,
+        error: str | None,
+        raw: Any,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "invocation_id", invocation_id)
+        _set(self, "tool_name", tool_name)
+        _set(self, "frame_id", frame_id)
+        _set(self, "origin", origin)
+        _set(self, "status", status)
+        _set(self, "duration_ms", duration_ms)
+        _set(self, "raw_status", raw_status)
+        _set(self, "output", output)
+        _set(self, "output_truncated", output_truncated)
+        _set(self, "original_output_bytes", original_output_bytes)
+        _set(self, "error", error)
+        _set(self, "raw", raw)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> WebMcpInvocation:
         """``raw`` (found at ``path`` in a payload) checked and decoded as WebMcpInvocation."""
@@ -2514,9 +3864,11 @@ class WebMcpInvocation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class NetworkRequestsOutput:
+class NetworkRequestsOutput(_d.Record):
     """Result of `network_requests`."""
+
+    __slots__ = ("tab", "requests", "matched", "truncated", "dropped", "cleared")
+    __match_args__ = ("tab", "requests", "matched", "truncated", "dropped", "cleared")
 
     tab: str
     """The tab read (the active one)."""
@@ -2533,6 +3885,23 @@ class NetworkRequestsOutput:
     cleared: bool
     """Whether the log was emptied after this read."""
 
+    def __init__(
+        self,
+        tab: str,
+        requests: tuple[NetworkRequestEntry, ...],
+        matched: int,
+        truncated: bool,
+        dropped: int,
+        cleared: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "requests", requests)
+        _set(self, "matched", matched)
+        _set(self, "truncated", truncated)
+        _set(self, "dropped", dropped)
+        _set(self, "cleared", cleared)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> NetworkRequestsOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestsOutput."""
@@ -2547,9 +3916,41 @@ class NetworkRequestsOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class NetworkRequestEntry:
+class NetworkRequestEntry(_d.Record):
     """One request of the log (a redirect is one entry per hop)."""
+
+    __slots__ = (
+        "id",
+        "url",
+        "method",
+        "resource_type",
+        "status",
+        "mime_type",
+        "state",
+        "error",
+        "source",
+        "started_at",
+        "duration_ms",
+        "encoded_bytes",
+        "from_cache",
+        "redirected_from",
+    )
+    __match_args__ = (
+        "id",
+        "url",
+        "method",
+        "resource_type",
+        "status",
+        "mime_type",
+        "state",
+        "error",
+        "source",
+        "started_at",
+        "duration_ms",
+        "encoded_bytes",
+        "from_cache",
+        "redirected_from",
+    )
 
     id: str
     """The id `network_request` takes (unique in the session)."""
@@ -2580,6 +3981,39 @@ class NetworkRequestEntry:
     redirected_from: str | None
     """The id of the hop this one is a redirect of (absent for the first hop)."""
 
+    def __init__(
+        self,
+        id: str,
+        url: str,
+        method: str,
+        resource_type: str,
+        status: int | None,
+        mime_type: str,
+        state: str,
+        error: str | None,
+        source: RequestSource,
+        started_at: float,
+        duration_ms: float | None,
+        encoded_bytes: int | None,
+        from_cache: bool,
+        redirected_from: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "url", url)
+        _set(self, "method", method)
+        _set(self, "resource_type", resource_type)
+        _set(self, "status", status)
+        _set(self, "mime_type", mime_type)
+        _set(self, "state", state)
+        _set(self, "error", error)
+        _set(self, "source", source)
+        _set(self, "started_at", started_at)
+        _set(self, "duration_ms", duration_ms)
+        _set(self, "encoded_bytes", encoded_bytes)
+        _set(self, "from_cache", from_cache)
+        _set(self, "redirected_from", redirected_from)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> NetworkRequestEntry:
         """``raw`` (found at ``path`` in a payload) checked and decoded as NetworkRequestEntry."""
@@ -2602,9 +4036,11 @@ class NetworkRequestEntry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RequestSource:
+class RequestSource(_d.Record):
     """Where a request came from."""
+
+    __slots__ = ("kind", "tab", "frame_id", "worker")
+    __match_args__ = ("kind", "tab", "frame_id", "worker")
 
     kind: str
     """`page` (the tab's main frame), `iframe` (a frame of the tab, in or out of process), `worker` (a dedicated worker of
@@ -2620,6 +4056,13 @@ class RequestSource:
     worker: str | None
     """The script URL of the service or shared worker that made it (absent otherwise)."""
 
+    def __init__(self, kind: str, tab: str, frame_id: str, worker: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "tab", tab)
+        _set(self, "frame_id", frame_id)
+        _set(self, "worker", worker)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RequestSource:
         """``raw`` (found at ``path`` in a payload) checked and decoded as RequestSource."""
@@ -2632,9 +4075,35 @@ class RequestSource:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RequestDetailOutput:
+class RequestDetailOutput(_d.Record):
     """Result of `network_request`: one request in full."""
+
+    __slots__ = (
+        "request",
+        "status_text",
+        "request_headers",
+        "response_headers",
+        "headers_truncated",
+        "post_data",
+        "post_data_truncated",
+        "body",
+        "body_unavailable",
+        "remote_address",
+        "protocol",
+    )
+    __match_args__ = (
+        "request",
+        "status_text",
+        "request_headers",
+        "response_headers",
+        "headers_truncated",
+        "post_data",
+        "post_data_truncated",
+        "body",
+        "body_unavailable",
+        "remote_address",
+        "protocol",
+    )
 
     request: NetworkRequestEntry
     """The request as the log lists it."""
@@ -2659,6 +4128,33 @@ class RequestDetailOutput:
     protocol: str | None
     """The HTTP protocol (`http/1.1`, `h2`, ...), when known."""
 
+    def __init__(
+        self,
+        request: NetworkRequestEntry,
+        status_text: str,
+        request_headers: Mapping[str, str],
+        response_headers: Mapping[str, str],
+        headers_truncated: bool,
+        post_data: str | None,
+        post_data_truncated: bool,
+        body: ResponseBody | None,
+        body_unavailable: str | None,
+        remote_address: str | None,
+        protocol: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "request", request)
+        _set(self, "status_text", status_text)
+        _set(self, "request_headers", request_headers)
+        _set(self, "response_headers", response_headers)
+        _set(self, "headers_truncated", headers_truncated)
+        _set(self, "post_data", post_data)
+        _set(self, "post_data_truncated", post_data_truncated)
+        _set(self, "body", body)
+        _set(self, "body_unavailable", body_unavailable)
+        _set(self, "remote_address", remote_address)
+        _set(self, "protocol", protocol)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RequestDetailOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as RequestDetailOutput."""
@@ -2678,9 +4174,11 @@ class RequestDetailOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ResponseBody:
+class ResponseBody(_d.Record):
     """A response body as Chromium kept it."""
+
+    __slots__ = ("text", "encoding", "size", "truncated")
+    __match_args__ = ("text", "encoding", "size", "truncated")
 
     text: str
     """The body: text as is, binary as base64 (see `encoding`)."""
@@ -2690,6 +4188,13 @@ class ResponseBody:
     """The whole body's size in bytes (decoded)."""
     truncated: bool
     """Whether `text` holds only the first `maxBytes` bytes."""
+
+    def __init__(self, text: str, encoding: str, size: int, truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "encoding", encoding)
+        _set(self, "size", size)
+        _set(self, "truncated", truncated)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ResponseBody:
@@ -2703,14 +4208,21 @@ class ResponseBody:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class HarStartOutput:
+class HarStartOutput(_d.Record):
     """Result of `har_start`."""
+
+    __slots__ = ("content", "started_at")
+    __match_args__ = ("content", "started_at")
 
     content: HarContent
     """The content mode recording."""
     started_at: float
     """When recording began, in milliseconds since the Unix epoch."""
+
+    def __init__(self, content: HarContent, started_at: float) -> None:
+        _set = object.__setattr__
+        _set(self, "content", content)
+        _set(self, "started_at", started_at)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> HarStartOutput:
@@ -2719,9 +4231,11 @@ class HarStartOutput:
         return cls(content=o.req("content", _HarContent), started_at=o.req("startedAt", _d.number))
 
 
-@dataclass(frozen=True, slots=True)
-class HarStopOutput:
+class HarStopOutput(_d.Record):
     """Result of `har_stop`."""
+
+    __slots__ = ("path", "entries", "pages", "dropped", "bodies_missing", "bytes", "content")
+    __match_args__ = ("path", "entries", "pages", "dropped", "bodies_missing", "bytes", "content")
 
     path: str
     """The file written (absolute)."""
@@ -2738,6 +4252,25 @@ class HarStopOutput:
     content: HarContent
     """The content mode recorded."""
 
+    def __init__(
+        self,
+        path: str,
+        entries: int,
+        pages: int,
+        dropped: int,
+        bodies_missing: int,
+        bytes: int,
+        content: HarContent,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "entries", entries)
+        _set(self, "pages", pages)
+        _set(self, "dropped", dropped)
+        _set(self, "bodies_missing", bodies_missing)
+        _set(self, "bytes", bytes)
+        _set(self, "content", content)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> HarStopOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as HarStopOutput."""
@@ -2753,9 +4286,11 @@ class HarStopOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DialogStatusOutput:
+class DialogStatusOutput(_d.Record):
     """Result of `dialog_status`: the dialogs waiting for an answer."""
+
+    __slots__ = ("dialog", "other_tabs", "auto_dialogs")
+    __match_args__ = ("dialog", "other_tabs", "auto_dialogs")
 
     dialog: OpenDialog | None
     """The dialog open in the active tab (null when none)."""
@@ -2763,6 +4298,12 @@ class DialogStatusOutput:
     """Dialogs open in other tabs (`tab switch` to one to answer it)."""
     auto_dialogs: bool
     """Whether every dialog is answered at once (the `autoDialogs` launch option)."""
+
+    def __init__(self, dialog: OpenDialog | None, other_tabs: tuple[OpenDialog, ...], auto_dialogs: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "dialog", dialog)
+        _set(self, "other_tabs", other_tabs)
+        _set(self, "auto_dialogs", auto_dialogs)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DialogStatusOutput:
@@ -2775,9 +4316,11 @@ class DialogStatusOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DialogAnswer:
+class DialogAnswer(_d.Record):
     """Result of `dialog_accept` and `dialog_dismiss`: the dialog answered."""
+
+    __slots__ = ("dialog", "accepted", "text", "next")
+    __match_args__ = ("dialog", "accepted", "text", "next")
 
     dialog: OpenDialog
     """The dialog that was closed."""
@@ -2787,6 +4330,13 @@ class DialogAnswer:
     """The text a prompt returned (absent unless an accepted prompt)."""
     next: OpenDialog | None
     """A dialog the page opened right after this answer (absent when none)."""
+
+    def __init__(self, dialog: OpenDialog, accepted: bool, text: str | None, next: OpenDialog | None) -> None:
+        _set = object.__setattr__
+        _set(self, "dialog", dialog)
+        _set(self, "accepted", accepted)
+        _set(self, "text", text)
+        _set(self, "next", next)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DialogAnswer:
@@ -2800,9 +4350,11 @@ class DialogAnswer:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SettingsOutput:
+class SettingsOutput(_d.Record):
     """Result of `settings` and of every `set_*`: the session's emulation and init scripts."""
+
+    __slots__ = ("emulation", "init_scripts", "applied_tabs")
+    __match_args__ = ("emulation", "init_scripts", "applied_tabs")
 
     emulation: Emulation
     """The emulation every tab gets."""
@@ -2810,6 +4362,12 @@ class SettingsOutput:
     """The init scripts every new document runs, in the order they run."""
     applied_tabs: int | None
     """How many open tabs the change was applied to now (absent for `settings`)."""
+
+    def __init__(self, emulation: Emulation, init_scripts: tuple[InitScript, ...], applied_tabs: int | None) -> None:
+        _set = object.__setattr__
+        _set(self, "emulation", emulation)
+        _set(self, "init_scripts", init_scripts)
+        _set(self, "applied_tabs", applied_tabs)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SettingsOutput:
@@ -2822,9 +4380,39 @@ class SettingsOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Emulation:
+class Emulation(_d.Record):
     """The session's emulation: what every tab gets, including tabs opened later (null or false: not emulated)."""
+
+    __slots__ = (
+        "viewport",
+        "device",
+        "touch",
+        "user_agent",
+        "color_scheme",
+        "reduced_motion",
+        "media",
+        "timezone",
+        "locale",
+        "geolocation",
+        "permissions",
+        "offline",
+        "throttle",
+    )
+    __match_args__ = (
+        "viewport",
+        "device",
+        "touch",
+        "user_agent",
+        "color_scheme",
+        "reduced_motion",
+        "media",
+        "timezone",
+        "locale",
+        "geolocation",
+        "permissions",
+        "offline",
+        "throttle",
+    )
 
     viewport: Viewport | None
     """The viewport (null: the window's)."""
@@ -2853,6 +4441,37 @@ class Emulation:
     throttle: Throttle | None
     """The network throttling of every tab (null: none); applied together with `offline`."""
 
+    def __init__(
+        self,
+        viewport: Viewport | None,
+        device: str | None,
+        touch: bool,
+        user_agent: str | None,
+        color_scheme: ColorScheme | None,
+        reduced_motion: ReducedMotion | None,
+        media: MediaType | None,
+        timezone: str | None,
+        locale: str | None,
+        geolocation: Geolocation | None,
+        permissions: PermissionGrant | None,
+        offline: bool,
+        throttle: Throttle | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "viewport", viewport)
+        _set(self, "device", device)
+        _set(self, "touch", touch)
+        _set(self, "user_agent", user_agent)
+        _set(self, "color_scheme", color_scheme)
+        _set(self, "reduced_motion", reduced_motion)
+        _set(self, "media", media)
+        _set(self, "timezone", timezone)
+        _set(self, "locale", locale)
+        _set(self, "geolocation", geolocation)
+        _set(self, "permissions", permissions)
+        _set(self, "offline", offline)
+        _set(self, "throttle", throttle)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Emulation:
         """``raw`` (found at ``path`` in a payload) checked and decoded as Emulation."""
@@ -2874,9 +4493,11 @@ class Emulation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Viewport:
+class Viewport(_d.Record):
     """An emulated viewport."""
+
+    __slots__ = ("width", "height", "device_scale_factor", "mobile")
+    __match_args__ = ("width", "height", "device_scale_factor", "mobile")
 
     width: int
     """Width in CSS pixels."""
@@ -2886,6 +4507,13 @@ class Viewport:
     """Device pixel ratio."""
     mobile: bool
     """Whether a mobile device is emulated."""
+
+    def __init__(self, width: int, height: int, device_scale_factor: float, mobile: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "device_scale_factor", device_scale_factor)
+        _set(self, "mobile", mobile)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Viewport:
@@ -2899,9 +4527,11 @@ class Viewport:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Geolocation:
+class Geolocation(_d.Record):
     """An emulated position."""
+
+    __slots__ = ("latitude", "longitude", "accuracy")
+    __match_args__ = ("latitude", "longitude", "accuracy")
 
     latitude: float
     """Latitude in degrees."""
@@ -2909,6 +4539,12 @@ class Geolocation:
     """Longitude in degrees."""
     accuracy: float
     """Accuracy in meters."""
+
+    def __init__(self, latitude: float, longitude: float, accuracy: float) -> None:
+        _set = object.__setattr__
+        _set(self, "latitude", latitude)
+        _set(self, "longitude", longitude)
+        _set(self, "accuracy", accuracy)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Geolocation:
@@ -2921,14 +4557,21 @@ class Geolocation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PermissionGrant:
+class PermissionGrant(_d.Record):
     """Permissions granted by `set_permissions`."""
+
+    __slots__ = ("permissions", "origin")
+    __match_args__ = ("permissions", "origin")
 
     permissions: tuple[str, ...]
     """The permission names granted."""
     origin: str | None
     """The origin they are granted to (null: every origin)."""
+
+    def __init__(self, permissions: tuple[str, ...], origin: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "permissions", permissions)
+        _set(self, "origin", origin)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> PermissionGrant:
@@ -2937,9 +4580,11 @@ class PermissionGrant:
         return cls(permissions=o.req("permissions", _d.array(_d.string)), origin=o.opt("origin", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class Throttle:
+class Throttle(_d.Record):
     """The network throttling every tab gets."""
+
+    __slots__ = ("preset", "latency_ms", "download_kbps", "upload_kbps")
+    __match_args__ = ("preset", "latency_ms", "download_kbps", "upload_kbps")
 
     preset: ThrottlePreset | None
     """The preset these conditions came from (null: given as values)."""
@@ -2949,6 +4594,19 @@ class Throttle:
     """The largest download rate in kilobits per second (null: unlimited)."""
     upload_kbps: int | None
     """The largest upload rate in kilobits per second (null: unlimited)."""
+
+    def __init__(
+        self,
+        preset: ThrottlePreset | None,
+        latency_ms: int,
+        download_kbps: int | None,
+        upload_kbps: int | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "preset", preset)
+        _set(self, "latency_ms", latency_ms)
+        _set(self, "download_kbps", download_kbps)
+        _set(self, "upload_kbps", upload_kbps)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Throttle:
@@ -2962,9 +4620,11 @@ class Throttle:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class InitScript:
+class InitScript(_d.Record):
     """An init script of the session."""
+
+    __slots__ = ("id", "bytes", "path", "preview")
+    __match_args__ = ("id", "bytes", "path", "preview")
 
     id: str
     """Its id (`init-script-1`, ...), for `remove_init_script`."""
@@ -2974,6 +4634,13 @@ class InitScript:
     """The file it was read from (null: given inline)."""
     preview: str
     """Its first line, cut at 80 characters."""
+
+    def __init__(self, id: str, bytes: int, path: str | None, preview: str) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "bytes", bytes)
+        _set(self, "path", path)
+        _set(self, "preview", preview)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> InitScript:
@@ -2987,12 +4654,18 @@ class InitScript:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DevicesOutput:
+class DevicesOutput(_d.Record):
     """Result of `devices`: the device table of `set_device`."""
+
+    __slots__ = ("devices",)
+    __match_args__ = ("devices",)
 
     devices: tuple[DeviceInfo, ...]
     """Every device, in table order."""
+
+    def __init__(self, devices: tuple[DeviceInfo, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "devices", devices)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DevicesOutput:
@@ -3001,9 +4674,11 @@ class DevicesOutput:
         return cls(devices=o.req("devices", _d.array(DeviceInfo.decode)))
 
 
-@dataclass(frozen=True, slots=True)
-class DeviceInfo:
+class DeviceInfo(_d.Record):
     """One device of the `set_device` table."""
+
+    __slots__ = ("name", "width", "height", "device_scale_factor", "mobile", "touch", "user_agent")
+    __match_args__ = ("name", "width", "height", "device_scale_factor", "mobile", "touch", "user_agent")
 
     name: str
     """Its name, as `set_device` takes it (matched ignoring case, spaces, `-` and `_`)."""
@@ -3020,6 +4695,25 @@ class DeviceInfo:
     user_agent: str | None
     """Its user agent (null: the browser's own is kept)."""
 
+    def __init__(
+        self,
+        name: str,
+        width: int,
+        height: int,
+        device_scale_factor: float,
+        mobile: bool,
+        touch: bool,
+        user_agent: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "device_scale_factor", device_scale_factor)
+        _set(self, "mobile", mobile)
+        _set(self, "touch", touch)
+        _set(self, "user_agent", user_agent)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DeviceInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as DeviceInfo."""
@@ -3035,9 +4729,11 @@ class DeviceInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RouteAdded:
+class RouteAdded(_d.Record):
     """Result of `network_route`."""
+
+    __slots__ = ("route", "replaced", "routes")
+    __match_args__ = ("route", "replaced", "routes")
 
     route: RouteInfo
     """The route added."""
@@ -3045,6 +4741,12 @@ class RouteAdded:
     """Whether it replaced a route with the same glob and resource types."""
     routes: int
     """Routes of the session now."""
+
+    def __init__(self, route: RouteInfo, replaced: bool, routes: int) -> None:
+        _set = object.__setattr__
+        _set(self, "route", route)
+        _set(self, "replaced", replaced)
+        _set(self, "routes", routes)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RouteAdded:
@@ -3057,9 +4759,35 @@ class RouteAdded:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RouteInfo:
+class RouteInfo(_d.Record):
     """One route of the session."""
+
+    __slots__ = (
+        "url",
+        "action",
+        "status",
+        "abort",
+        "content_type",
+        "body_bytes",
+        "header_names",
+        "resource_types",
+        "hits",
+        "times",
+        "remaining",
+    )
+    __match_args__ = (
+        "url",
+        "action",
+        "status",
+        "abort",
+        "content_type",
+        "body_bytes",
+        "header_names",
+        "resource_types",
+        "hits",
+        "times",
+        "remaining",
+    )
 
     url: str
     """The URL glob."""
@@ -3084,6 +4812,33 @@ class RouteInfo:
     remaining: int | None
     """Matches left before it is removed, if limited."""
 
+    def __init__(
+        self,
+        url: str,
+        action: RouteAction,
+        status: int | None,
+        abort: AbortReason | None,
+        content_type: str | None,
+        body_bytes: int | None,
+        header_names: tuple[str, ...],
+        resource_types: tuple[ResourceType, ...],
+        hits: int,
+        times: int | None,
+        remaining: int | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "action", action)
+        _set(self, "status", status)
+        _set(self, "abort", abort)
+        _set(self, "content_type", content_type)
+        _set(self, "body_bytes", body_bytes)
+        _set(self, "header_names", header_names)
+        _set(self, "resource_types", resource_types)
+        _set(self, "hits", hits)
+        _set(self, "times", times)
+        _set(self, "remaining", remaining)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RouteInfo:
         """``raw`` (found at ``path`` in a payload) checked and decoded as RouteInfo."""
@@ -3103,14 +4858,21 @@ class RouteInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RoutesRemoved:
+class RoutesRemoved(_d.Record):
     """Result of `network_unroute`."""
+
+    __slots__ = ("removed", "remaining")
+    __match_args__ = ("removed", "remaining")
 
     removed: tuple[RouteInfo, ...]
     """The routes removed (with their hits)."""
     remaining: int
     """Routes left."""
+
+    def __init__(self, removed: tuple[RouteInfo, ...], remaining: int) -> None:
+        _set = object.__setattr__
+        _set(self, "removed", removed)
+        _set(self, "remaining", remaining)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RoutesRemoved:
@@ -3119,9 +4881,11 @@ class RoutesRemoved:
         return cls(removed=o.req("removed", _d.array(RouteInfo.decode)), remaining=o.req("remaining", _INT_0_TO_ANY))
 
 
-@dataclass(frozen=True, slots=True)
-class RouteList:
+class RouteList(_d.Record):
     """Result of `network_routes`."""
+
+    __slots__ = ("routes", "headers", "credentials", "auth_failures")
+    __match_args__ = ("routes", "headers", "credentials", "auth_failures")
 
     routes: tuple[RouteInfo, ...]
     """The session's routes, newest first (the order they are tried in)."""
@@ -3131,6 +4895,19 @@ class RouteList:
     """Whether HTTP credentials are set."""
     auth_failures: tuple[AuthFailure, ...]
     """Authentication challenges refused lately (newest last, at most 20)."""
+
+    def __init__(
+        self,
+        routes: tuple[RouteInfo, ...],
+        headers: Mapping[str, tuple[str, ...]],
+        credentials: bool,
+        auth_failures: tuple[AuthFailure, ...],
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "routes", routes)
+        _set(self, "headers", headers)
+        _set(self, "credentials", credentials)
+        _set(self, "auth_failures", auth_failures)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> RouteList:
@@ -3144,9 +4921,11 @@ class RouteList:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class AuthFailure:
+class AuthFailure(_d.Record):
     """A request whose HTTP authentication challenge was refused after the credentials failed."""
+
+    __slots__ = ("url", "source", "reason")
+    __match_args__ = ("url", "source", "reason")
 
     url: str
     """The request URL."""
@@ -3155,6 +4934,12 @@ class AuthFailure:
     reason: str
     """Why: the credentials were refused, or none were set."""
 
+    def __init__(self, url: str, source: str, reason: str) -> None:
+        _set = object.__setattr__
+        _set(self, "url", url)
+        _set(self, "source", source)
+        _set(self, "reason", reason)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> AuthFailure:
         """``raw`` (found at ``path`` in a payload) checked and decoded as AuthFailure."""
@@ -3162,14 +4947,21 @@ class AuthFailure:
         return cls(url=o.req("url", _d.string), source=o.req("source", _d.string), reason=o.req("reason", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class HeadersSet:
+class HeadersSet(_d.Record):
     """Result of `set_headers` (names only: values may be secrets)."""
+
+    __slots__ = ("origin", "names")
+    __match_args__ = ("origin", "names")
 
     origin: str | None
     """The origin they apply to (`None`: every request)."""
     names: tuple[str, ...]
     """Names of the headers now set for that scope (empty: cleared)."""
+
+    def __init__(self, origin: str | None, names: tuple[str, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "origin", origin)
+        _set(self, "names", names)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> HeadersSet:
@@ -3178,14 +4970,21 @@ class HeadersSet:
         return cls(origin=o.opt("origin", _d.string), names=o.req("names", _d.array(_d.string)))
 
 
-@dataclass(frozen=True, slots=True)
-class CredentialsSet:
+class CredentialsSet(_d.Record):
     """Result of `set_credentials` (the password is never echoed)."""
+
+    __slots__ = ("set", "username")
+    __match_args__ = ("set", "username")
 
     set: bool
     """Whether credentials are set now."""
     username: str | None
     """The user name set."""
+
+    def __init__(self, set: bool, username: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "set", set)
+        _set(self, "username", username)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CredentialsSet:
@@ -3194,9 +4993,11 @@ class CredentialsSet:
         return cls(set=o.req("set", _d.boolean), username=o.opt("username", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class InitScriptAdded:
+class InitScriptAdded(_d.Record):
     """Result of `add_init_script`."""
+
+    __slots__ = ("id", "bytes", "applied_tabs")
+    __match_args__ = ("id", "bytes", "applied_tabs")
 
     id: str
     """The script's id, for `remove_init_script`."""
@@ -3204,6 +5005,12 @@ class InitScriptAdded:
     """Its size in bytes."""
     applied_tabs: int
     """How many open tabs it was added to (their next documents run it; so do new tabs')."""
+
+    def __init__(self, id: str, bytes: int, applied_tabs: int) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "bytes", bytes)
+        _set(self, "applied_tabs", applied_tabs)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> InitScriptAdded:
@@ -3216,14 +5023,21 @@ class InitScriptAdded:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class InitScriptRemoved:
+class InitScriptRemoved(_d.Record):
     """Result of `remove_init_script`."""
+
+    __slots__ = ("removed", "remaining")
+    __match_args__ = ("removed", "remaining")
 
     removed: str
     """The id removed."""
     remaining: tuple[str, ...]
     """The ids of the init scripts left."""
+
+    def __init__(self, removed: str, remaining: tuple[str, ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "removed", removed)
+        _set(self, "remaining", remaining)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> InitScriptRemoved:
@@ -3232,9 +5046,11 @@ class InitScriptRemoved:
         return cls(removed=o.req("removed", _d.string), remaining=o.req("remaining", _d.array(_d.string)))
 
 
-@dataclass(frozen=True, slots=True)
-class Injected:
+class Injected(_d.Record):
     """Result of `add_script` and `add_style`: what was added to the active page."""
+
+    __slots__ = ("kind", "tab", "url", "bytes")
+    __match_args__ = ("kind", "tab", "url", "bytes")
 
     kind: str
     """`script` or `style`."""
@@ -3244,6 +5060,13 @@ class Injected:
     """The absolute URL loaded (null: inline source)."""
     bytes: int | None
     """The size of the inline source in bytes (null: a URL)."""
+
+    def __init__(self, kind: str, tab: str, url: str | None, bytes: int | None) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "tab", tab)
+        _set(self, "url", url)
+        _set(self, "bytes", bytes)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Injected:
@@ -3257,9 +5080,65 @@ class Injected:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StatusOutput:
+class StatusOutput(_d.Record):
     """Result of `status`: the session, its serving process and its browser."""
+
+    __slots__ = (
+        "session",
+        "version",
+        "engine",
+        "pid",
+        "socket",
+        "idle_timeout_ms",
+        "browser",
+        "pages",
+        "active_tab",
+        "active_frame",
+        "busy",
+        "allowed_domains",
+        "restore_key",
+        "restore_status",
+        "restore_status_detail",
+        "restore_loaded_path",
+        "restore_validation_pending",
+        "restore_save",
+        "save_status",
+        "restore_saved_path",
+        "save_error",
+        "autosave_interval_ms",
+        "restore_check_url",
+        "restore_check_text",
+        "restore_check_fn",
+        "webmcp",
+    )
+    __match_args__ = (
+        "session",
+        "version",
+        "engine",
+        "pid",
+        "socket",
+        "idle_timeout_ms",
+        "browser",
+        "pages",
+        "active_tab",
+        "active_frame",
+        "busy",
+        "allowed_domains",
+        "restore_key",
+        "restore_status",
+        "restore_status_detail",
+        "restore_loaded_path",
+        "restore_validation_pending",
+        "restore_save",
+        "save_status",
+        "restore_saved_path",
+        "save_error",
+        "autosave_interval_ms",
+        "restore_check_url",
+        "restore_check_text",
+        "restore_check_fn",
+        "webmcp",
+    )
 
     session: str
     """The session's name."""
@@ -3318,6 +5197,63 @@ class StatusOutput:
     disabled, `unknown` for an attached browser). Absent without a browser.
     """
 
+    def __init__(
+        self,
+        session: str,
+        version: str,
+        engine: str,
+        pid: int,
+        socket: str | None,
+        idle_timeout_ms: int,
+        browser: BrowserStatus,
+        pages: int,
+        active_tab: str | None,
+        active_frame: str | None,
+        busy: Busy | None,
+        allowed_domains: tuple[str, ...] | None,
+        restore_key: str | None,
+        restore_status: RestoreStatus,
+        restore_status_detail: str | None,
+        restore_loaded_path: str | None,
+        restore_validation_pending: bool,
+        restore_save: str | None,
+        save_status: SaveStatus,
+        restore_saved_path: str | None,
+        save_error: str | None,
+        autosave_interval_ms: int | None,
+        restore_check_url: str | None,
+        restore_check_text: str | None,
+        restore_check_fn: str | None,
+        webmcp: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "session", session)
+        _set(self, "version", version)
+        _set(self, "engine", engine)
+        _set(self, "pid", pid)
+        _set(self, "socket", socket)
+        _set(self, "idle_timeout_ms", idle_timeout_ms)
+        _set(self, "browser", browser)
+        _set(self, "pages", pages)
+        _set(self, "active_tab", active_tab)
+        _set(self, "active_frame", active_frame)
+        _set(self, "busy", busy)
+        _set(self, "allowed_domains", allowed_domains)
+        _set(self, "restore_key", restore_key)
+        _set(self, "restore_status", restore_status)
+        _set(self, "restore_status_detail", restore_status_detail)
+        _set(self, "restore_loaded_path", restore_loaded_path)
+        _set(self, "restore_validation_pending", restore_validation_pending)
+        _set(self, "restore_save", restore_save)
+        _set(self, "save_status", save_status)
+        _set(self, "restore_saved_path", restore_saved_path)
+        _set(self, "save_error", save_error)
+        _set(self, "autosave_interval_ms", autosave_interval_ms)
+        _set(self, "restore_check_url", restore_check_url)
+        _set(self, "restore_check_text", restore_check_text)
+        _set(self, "restore_check_fn", restore_check_fn)
+        _set(self, "webmcp", webmcp)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> StatusOutput:
         """``raw`` (found at ``path`` in a payload) checked and decoded as StatusOutput."""
@@ -3352,9 +5288,33 @@ class StatusOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class BrowserStatus:
+class BrowserStatus(_d.Record):
     """The browser part of `status`."""
+
+    __slots__ = (
+        "launched",
+        "attached",
+        "version",
+        "ws_url",
+        "pid",
+        "executable",
+        "profile",
+        "persistent_profile",
+        "ignore_https_errors",
+        "ca_cert",
+    )
+    __match_args__ = (
+        "launched",
+        "attached",
+        "version",
+        "ws_url",
+        "pid",
+        "executable",
+        "profile",
+        "persistent_profile",
+        "ignore_https_errors",
+        "ca_cert",
+    )
 
     launched: bool
     """Whether a browser runs."""
@@ -3378,6 +5338,31 @@ class BrowserStatus:
     ca_cert: str | None
     """The CA file the browser trusts for this session (`caCert` at launch; null: none)."""
 
+    def __init__(
+        self,
+        launched: bool,
+        attached: bool | None,
+        version: str | None,
+        ws_url: str | None,
+        pid: int | None,
+        executable: str | None,
+        profile: str | None,
+        persistent_profile: bool,
+        ignore_https_errors: bool,
+        ca_cert: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "launched", launched)
+        _set(self, "attached", attached)
+        _set(self, "version", version)
+        _set(self, "ws_url", ws_url)
+        _set(self, "pid", pid)
+        _set(self, "executable", executable)
+        _set(self, "profile", profile)
+        _set(self, "persistent_profile", persistent_profile)
+        _set(self, "ignore_https_errors", ignore_https_errors)
+        _set(self, "ca_cert", ca_cert)
+
     @classmethod
     def decode(cls, raw: object, path: str = "") -> BrowserStatus:
         """``raw`` (found at ``path`` in a payload) checked and decoded as BrowserStatus."""
@@ -3396,12 +5381,18 @@ class BrowserStatus:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Busy:
+class Busy(_d.Record):
     """What keeps a session busy, in a `status` answered meanwhile."""
+
+    __slots__ = ("action",)
+    __match_args__ = ("action",)
 
     action: str | None
     """The action that runs (null in the moment between two commands)."""
+
+    def __init__(self, action: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "action", action)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Busy:
@@ -3410,9 +5401,11 @@ class Busy:
         return cls(action=o.opt("action", _d.string))
 
 
-@dataclass(frozen=True, slots=True)
-class SessionIdOutput:
+class SessionIdOutput(_d.Record):
     """Result of `session_id`: a session name stable for one directory."""
+
+    __slots__ = ("session", "scope", "path", "hash")
+    __match_args__ = ("session", "scope", "path", "hash")
 
     session: str
     """The session name: `<sanitized prefix>-<hash>`."""
@@ -3422,6 +5415,13 @@ class SessionIdOutput:
     """The canonical directory it was derived from."""
     hash: str
     """The first 12 hexadecimal characters of the SHA-256 of `path`."""
+
+    def __init__(self, session: str, scope: SessionScope, path: str, hash: str) -> None:
+        _set = object.__setattr__
+        _set(self, "session", session)
+        _set(self, "scope", scope)
+        _set(self, "path", path)
+        _set(self, "hash", hash)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> SessionIdOutput:
@@ -3435,9 +5435,11 @@ class SessionIdOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CdpUrlOutput:
+class CdpUrlOutput(_d.Record):
     """Result of `cdp_url`: where the session's browser speaks the DevTools protocol."""
+
+    __slots__ = ("ws_url", "attached", "launched", "browser_version")
+    __match_args__ = ("ws_url", "attached", "launched", "browser_version")
 
     ws_url: str
     """The browser's DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`, or the attached browser's)."""
@@ -3447,6 +5449,13 @@ class CdpUrlOutput:
     """Whether this command launched the browser (only with `launch`)."""
     browser_version: str
     """The browser's product and version (`Chrome/...`)."""
+
+    def __init__(self, ws_url: str, attached: bool, launched: bool, browser_version: str) -> None:
+        _set = object.__setattr__
+        _set(self, "ws_url", ws_url)
+        _set(self, "attached", attached)
+        _set(self, "launched", launched)
+        _set(self, "browser_version", browser_version)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CdpUrlOutput:
@@ -3460,9 +5469,11 @@ class CdpUrlOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ConfirmOutput:
+class ConfirmOutput(_d.Record):
     """Result of `confirm`: the paused command ran; `result` is its own answer's data."""
+
+    __slots__ = ("confirmation_id", "action", "result")
+    __match_args__ = ("confirmation_id", "action", "result")
 
     confirmation_id: str
     """The confirmation id that was consumed."""
@@ -3470,6 +5481,12 @@ class ConfirmOutput:
     """The action that ran (for example `click`)."""
     result: Any
     """That action's result, the `data` it answers with on its own."""
+
+    def __init__(self, confirmation_id: str, action: str, result: Any) -> None:
+        _set = object.__setattr__
+        _set(self, "confirmation_id", confirmation_id)
+        _set(self, "action", action)
+        _set(self, "result", result)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ConfirmOutput:
@@ -3482,9 +5499,11 @@ class ConfirmOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DenyOutput:
+class DenyOutput(_d.Record):
     """Result of `deny`: the paused command was dropped without running."""
+
+    __slots__ = ("confirmation_id", "action", "denied")
+    __match_args__ = ("confirmation_id", "action", "denied")
 
     confirmation_id: str
     """The confirmation id that was consumed."""
@@ -3492,6 +5511,12 @@ class DenyOutput:
     """The action that will not run."""
     denied: bool
     """Always true: nothing ran."""
+
+    def __init__(self, confirmation_id: str, action: str, denied: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "confirmation_id", confirmation_id)
+        _set(self, "action", action)
+        _set(self, "denied", denied)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> DenyOutput:
@@ -3504,9 +5529,11 @@ class DenyOutput:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CloseOutput:
+class CloseOutput(_d.Record):
     """Result of `close`."""
+
+    __slots__ = ("closed", "running", "restore_status", "save_status", "state_path", "save_error")
+    __match_args__ = ("closed", "running", "restore_status", "save_status", "state_path", "save_error")
 
     closed: bool
     """Whether a browser session was closed by this command."""
@@ -3520,6 +5547,23 @@ class CloseOutput:
     """The restore state file (written by this save or an earlier one; null: none)."""
     save_error: str | None
     """Why saving failed (null: it did not fail)."""
+
+    def __init__(
+        self,
+        closed: bool,
+        running: bool | None,
+        restore_status: RestoreStatus,
+        save_status: SaveStatus,
+        state_path: str | None,
+        save_error: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "closed", closed)
+        _set(self, "running", running)
+        _set(self, "restore_status", restore_status)
+        _set(self, "save_status", save_status)
+        _set(self, "state_path", state_path)
+        _set(self, "save_error", save_error)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> CloseOutput:

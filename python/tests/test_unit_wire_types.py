@@ -258,3 +258,24 @@ def test_the_generator_refuses_what_it_does_not_know() -> None:
         small = {"commands": {"bad": {"result": {"$ref": "#/$defs/Bad"}}}, "$defs": {"Bad": bad}}
         with pytest.raises(gen.SchemaError, match=message.replace("$", r"\$")):
             gen.render(small)
+
+
+def test_records_are_frozen_compared_hashed_and_shown_like_frozen_dataclasses() -> None:
+    import dataclasses
+
+    a = _wire_types.OpenOutput.decode({"url": "http://x/", "title": "T", "status": 200})
+    b = _wire_types.OpenOutput(url="http://x/", title="T", status=200, recovered=None)
+    assert a == b and hash(a) == hash(b)
+    assert a != _wire_types.OpenOutput(url="http://x/", title="T", status=404, recovered=None)
+    assert repr(a) == "OpenOutput(url='http://x/', title='T', status=200, recovered=None)"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.title = "other"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del a.url
+    with pytest.raises(AttributeError):
+        a.extra = 1  # nor a new attribute (FrozenInstanceError is an AttributeError)
+    match a:
+        case _wire_types.OpenOutput(url, title, status, _):
+            assert (url, title, status) == ("http://x/", "T", 200)
+    # A record of another type with the same fields is not equal.
+    assert a != object() and (a == 3) is False

@@ -2,8 +2,10 @@
 """Writes python/agentbrowser/_wire_types.py, the SDK's decoders of every command's result, from
 the protocol's machine-readable schema docs/protocol.schema.json (``agentbrowser protocol-schema``).
 
-Every object type in ``$defs`` that a result uses becomes a frozen, slotted dataclass with
-snake_case fields and a ``decode(raw)`` classmethod that checks each field's presence and JSON
+Every object type in ``$defs`` that a result uses becomes a frozen, slotted record class
+(``_decode.Record``, a frozen dataclass to type checkers; its ``__init__`` is written out, so an
+import builds no code: ``@dataclass`` took about 1 ms a class) with snake_case fields and a
+``decode(raw)`` classmethod that checks each field's presence and JSON
 type (NativeParseError names the type and the field); a string enum becomes a ``Literal``.
 Then the table ``RESULTS`` (action -> result decoder), one ``<Type>Actions`` Literal per result
 type, and ``decode_result``, overloaded so that mypy knows each action's result type.
@@ -132,8 +134,9 @@ class Generator:
 
     # -- code ---------------------------------------------------------------------------
 
-    def dataclass_code(self, name: str) -> Iterator[str]:
-        """The dataclass of the object type ``name``."""
+    def record_code(self, name: str) -> Iterator[str]:
+        """The frozen record class of the object type ``name`` (``_d.Record``: its ``__init__``
+        written out here, so importing the module builds no code)."""
         node = self.defs[name]
         cls = class_name(name)
         required = set(node.get("required", ()))
@@ -143,16 +146,15 @@ class Generator:
             raise SchemaError(f"{name}: required but not described: {sorted(unknown)}")
         yield ""
         yield ""
-        yield "@dataclass(frozen=True, slots=True)"
-        yield f"class {cls}:"
+        yield f"class {cls}(_d.Record):"
         yield from docstring(node.get("description") or f"The protocol type {name}.", "    ")
         names: dict[str, str] = {}
         reads: list[str] = []
-        if props:
-            yield ""
+        params: list[str] = []
+        fields: list[str] = []
         for key, prop in props.items():
             py = snake(key)
-            if py in names.values() or py in ("decode",):
+            if py in names.values() or py in ("decode",) or py.startswith("_"):
                 raise SchemaError(f"{name}.{key}: its Python name {py!r} is taken")
             names[key] = py
             t = self.type_of(prop, f"{name}.{key}")
@@ -166,9 +168,25 @@ class Generator:
             else:
                 read = f'o.opt("{key}", {base})'
                 annotation = t.annotation if t.nullable else f"{t.annotation} | None"
-            yield f"    {py}: {annotation}"
-            yield from docstring(prop.get("description") or f"The `{key}` field.", "    ")
+            fields.append(f"    {py}: {annotation}")
+            fields.extend(docstring(prop.get("description") or f"The `{key}` field.", "    "))
+            params.append(f"{py}: {annotation}")
             reads.append(f"{py}={read}")
+        yield ""
+        yield from wrap_call("    __slots__ = (", [json.dumps(n) for n in names.values()], ")", tuple_=True)
+        yield from wrap_call("    __match_args__ = (", [json.dumps(n) for n in names.values()], ")", tuple_=True)
+        if fields:
+            yield ""
+            yield from fields
+        yield ""
+        if params:
+            yield from wrap_call("    def __init__(", ["self", *params], ") -> None:")
+            yield "        _set = object.__setattr__"
+            for py in names.values():
+                yield f'        _set(self, "{py}", {py})'
+        else:
+            yield "    def __init__(self) -> None:"
+            yield "        pass"
         yield ""
         yield "    @classmethod"
         yield f'    def decode(cls, raw: object, path: str = "") -> {cls}:'
@@ -364,9 +382,10 @@ def docstring(text: str, indent: str) -> Iterator[str]:
     yield f'{indent}"""'
 
 
-def wrap_call(head: str, args: list[str], tail: str) -> Iterator[str]:
-    """``head`` + the arguments + ``tail``, on one line when it fits, else one argument a line."""
-    one = head + ", ".join(args) + tail
+def wrap_call(head: str, args: list[str], tail: str, tuple_: bool = False) -> Iterator[str]:
+    """``head`` + the arguments + ``tail``, on one line when it fits, else one argument a line
+    (``tuple_``: a one-item line ends with a comma, as a tuple of one does)."""
+    one = head + ", ".join(args) + ("," if tuple_ and len(args) == 1 else "") + tail
     if len(one) <= WIDTH:
         yield one
         return
@@ -398,7 +417,7 @@ def render(schema: Mapping[str, Any]) -> str:
     for name in gen.enums:
         body.extend(gen.enum_code(name))
     for name in [n for n in defs if n in gen.objects]:
-        body.extend(gen.dataclass_code(name))
+        body.extend(gen.record_code(name))
     gen.imports.update({"Callable", "Mapping", "Literal", "overload"})
 
     out = [
@@ -406,7 +425,7 @@ def render(schema: Mapping[str, Any]) -> str:
         "# Regenerate with `python3 python/tools/gen_wire.py`; python/tests/test_unit_wire_types.py fails when stale.",
         f'"""The results of every command of wire protocol {schema.get("version", "?")}, decoded strictly (generated).',
         "",
-        "One frozen dataclass per object type of the schema's ``$defs`` that a result uses; its",
+        "One frozen record (``_d.Record``) per object type of the schema's ``$defs`` that a result uses; its",
         "``decode(raw)`` checks every field the schema requires, and the JSON type of every field,",
         "and raises NativeParseError naming the type and the field's path (never a silent default).",
         "A field the schema does not require reads None when absent or null.  ``RESULTS`` maps each",
@@ -418,7 +437,6 @@ def render(schema: Mapping[str, Any]) -> str:
     ]
     abc = sorted(n for n in ("Callable", "Mapping") if n in gen.imports)
     out.append(f"from collections.abc import {', '.join(abc)}")
-    out.append("from dataclasses import dataclass")
     out.append("from types import MappingProxyType")
     typing = sorted(n for n in ("Any", "Literal", "cast", "overload") if n in gen.imports)
     out.append(f"from typing import {', '.join(typing)}")
