@@ -268,9 +268,40 @@ impl Connection {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, CdpError> {
-        let rx = self.send(session_id, method, params)?;
+        let deadline = tokio::time::Instant::now() + timeout;
+        let sent = self.send(session_id, method, params);
+        self.answer(method, sent, deadline, timeout).await
+    }
+
+    /// Sends a command now (before any command sent after this returns) and gives the future
+    /// of its answer (the default timeout counted from now): the caller goes on meanwhile.
+    pub fn start(
+        &self,
+        session_id: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + use<> {
+        let timeout = DEADLINE
+            .try_with(|d| d.saturating_duration_since(tokio::time::Instant::now()))
+            .unwrap_or(self.inner.default_timeout);
+        let deadline = tokio::time::Instant::now() + timeout;
+        let sent = self.send(session_id, method, params);
+        let conn = self.clone();
+        let method = method.to_string();
+        async move { conn.answer(&method, sent, deadline, timeout).await }
+    }
+
+    /// Waits until `deadline` (`timeout` after the command was sent) for its answer.
+    async fn answer(
+        &self,
+        method: &str,
+        sent: Result<(u64, oneshot::Receiver<Result<Value, CdpError>>), CdpError>,
+        deadline: tokio::time::Instant,
+        timeout: Duration,
+    ) -> Result<Value, CdpError> {
+        let rx = sent?;
         let id = rx.0;
-        match tokio::time::timeout(timeout, rx.1).await {
+        match tokio::time::timeout_at(deadline, rx.1).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(self.inner.closed_error()),
             Err(_) => {

@@ -73,6 +73,15 @@ impl Session {
         self.conn.call_as(self.id(), method, params).await
     }
 
+    /// Sends a command now and gives the future of its answer ([`Connection::start`]).
+    pub fn start(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + use<> {
+        self.conn.start(self.id(), method, params)
+    }
+
     /// Sends a command with an explicit timeout.
     pub async fn call_timeout(
         &self,

@@ -33,8 +33,11 @@ use crate::command::Plan;
 use crate::failure::{Coded, Failure};
 
 fn main() -> ExitCode {
-    let parsed = Cli::command()
-        .try_get_matches()
+    // The command tree (every subcommand and option) is built once and never dropped: freeing
+    // its thousands of allocations is work the process's exit does for free.
+    let command = Box::leak(Box::new(Cli::command()));
+    let parsed = command
+        .try_get_matches_from_mut(std::env::args_os())
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (mut cli, matches) = match parsed {
         Ok(parsed) => parsed,

@@ -325,4 +325,30 @@ fn a_listener_only_element_gets_a_ref_on_a_page_without_shadow_roots() {
     let r = cli.find_ref(&snap, "generic", "");
     cli.ok(&["click", &r, "--no-evidence"]);
     assert_eq!(cli.eval("hit"), json!(11));
+    // The document rewritten in place (`document.open` keeps it, and the engine keeps its
+    // handle): the listener search reads its new elements, not the old ones.
+    cli.eval(
+        "document.open(); document.write('<title>t</title><div id=w>Written later</div>'); \
+         document.close(); w.addEventListener('click', () => hit += 100); 1",
+    );
+    let snap = cli.ok(&["snapshot"]);
+    let t = text(&snap).to_string();
+    assert!(t.contains("Written later"), "{t}");
+    assert!(!t.contains("Plain listener"), "{t}");
+    let r = cli.find_ref(&snap, "generic", "");
+    cli.ok(&["click", &r, "--no-evidence"]);
+    assert_eq!(cli.eval("hit"), json!(111));
+    // Another document: its own listener element in the first snapshot after the navigation (the
+    // world of the old document is known gone, so nothing is handed to it), none of the old ones.
+    server.route(
+        "/other",
+        Page::html(
+            "<!doctype html><title>o</title><span id=o>Other page</span>\
+             <script>o.addEventListener('pointerdown', () => {})</script>",
+        ),
+    );
+    cli.ok(&["open", &server.url("/other")]);
+    let t = text(&cli.ok(&["snapshot"])).to_string();
+    assert!(t.contains("Other page"), "{t}");
+    assert!(!t.contains("Written later"), "{t}");
 }

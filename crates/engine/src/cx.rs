@@ -258,15 +258,17 @@ impl Cx<'_> {
         })
     }
 
-    /// The target ids of the page targets open now (what `opened_since` compares with).
-    pub(crate) async fn page_targets(&mut self) -> Result<Vec<String>> {
+    /// The target ids of the page targets open now (what `opened_since` compares with), asked
+    /// before this returns and answered by the future: an action sent after it runs meanwhile
+    /// (the browser answers `Target.getTargets` in the order it was sent, so the list is the one
+    /// from before the action, at no round trip's wait).
+    pub(crate) async fn page_targets(
+        &mut self,
+    ) -> Result<impl std::future::Future<Output = Result<Vec<String>>> + use<>> {
         let browser = self.browser().await?;
-        Ok(browser
-            .sync_tabs()
-            .await?
-            .into_iter()
-            .map(|(_, info)| info.target_id)
-            .collect())
+        Ok(page_target_ids(
+            browser.cdp.start("Target.getTargets", json!({})),
+        ))
     }
 
     /// The tabs open now whose targets are not in `before` (opened by the page meanwhile).
@@ -304,4 +306,23 @@ impl Cx<'_> {
             })
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
     }
+}
+
+/// The page targets' ids out of a `Target.getTargets` answer.
+async fn page_target_ids(
+    answer: impl std::future::Future<
+        Output = std::result::Result<serde_json::Value, agentbrowser_cdp::CdpError>,
+    >,
+) -> Result<Vec<String>> {
+    let targets: agentbrowser_cdp::types::GetTargets = serde_json::from_value(answer.await?)
+        .map_err(|e| agentbrowser_cdp::CdpError::Decode {
+            method: "Target.getTargets".into(),
+            message: e.to_string(),
+        })?;
+    Ok(targets
+        .target_infos
+        .into_iter()
+        .filter(|t| t.kind == "page")
+        .map(|t| t.target_id)
+        .collect())
 }

@@ -33,7 +33,7 @@ async fn run(
     let before = cx.page_targets().await?;
     let limits: Limits = cx.limits;
     let mut data = actions::untargeted(page, action, report, wait, evidence, limits, send).await?;
-    data.opened_tabs = cx.opened_since(&before).await?;
+    data.opened_tabs = cx.opened_since(&before.await?).await?;
     Ok(data)
 }
 

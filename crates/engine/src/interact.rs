@@ -50,7 +50,7 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     if let Some(watch) = watch {
         data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
-    data.opened_tabs = cx.opened_since(&before).await?;
+    data.opened_tabs = cx.opened_since(&before.await?).await?;
     Ok(data)
 }
 
@@ -120,7 +120,7 @@ pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
         cx.limits,
     )
     .await?;
-    data.opened_tabs = cx.opened_since(&before).await?;
+    data.opened_tabs = cx.opened_since(&before.await?).await?;
     Ok(data)
 }
 
@@ -142,6 +142,6 @@ async fn mutate(
         cx.limits,
     )
     .await?;
-    data.opened_tabs = cx.opened_since(&before).await?;
+    data.opened_tabs = cx.opened_since(&before.await?).await?;
     Ok(data)
 }

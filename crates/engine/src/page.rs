@@ -79,6 +79,12 @@ pub struct PageState {
     /// The default (page) world's execution context of each frame, by (child session, frame id)
     /// as in `WorldCache`: where a frame-scoped `eval` runs.
     pub default_contexts: HashMap<(Option<String>, String), i64>,
+    /// The execution contexts (of every world) known to have been destroyed, by (child session,
+    /// context id), newest last and bounded: a cached world context found here is stale.
+    pub dead_contexts: std::collections::VecDeque<(Option<String>, i64)>,
+    /// Bumped when a session's contexts were all cleared (`Runtime.executionContextsCleared`):
+    /// a world cached before it is stale (by child session; `None`: the page's own).
+    pub cleared: HashMap<Option<String>, u64>,
 }
 
 impl PageState {
@@ -120,8 +126,9 @@ pub fn lifecycle_name(state: LoadState) -> &'static str {
     }
 }
 
-/// Execution context ids of the engine's world by (child session, frame id).
-pub type WorldCache = HashMap<(Option<String>, String), i64>;
+/// Execution context ids of the engine's world by (child session, frame id), with the count of
+/// that session's context clearings when each was made (`PageState::cleared`).
+pub type WorldCache = HashMap<(Option<String>, String), (i64, u64)>;
 
 /// An attached page: a CDP session plus the state its event pump maintains.
 #[derive(Debug, Clone)]

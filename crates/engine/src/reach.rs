@@ -15,6 +15,8 @@
 //! [`Handed`] remembers which: a later snapshot of the same document resolves only elements that
 //! gained a listener, drops those that lost theirs, and makes no call at all when nothing changed
 //! (resolving is the costly part: about 26 ms for the 100 listener elements of the 5k bench page).
+//! The handle on the document the listener search starts from is kept per world too (asking for
+//! it cost 1.2 ms a snapshot there).
 
 use agentbrowser_cdp::CdpError;
 use serde_json::{Value, json};
@@ -39,6 +41,9 @@ const MAX_NODES: usize = 1000;
 /// The object group of the handles made here (released after the hand-over).
 const GROUP: &str = "agentbrowser-reach";
 
+/// The object group of the kept document handles (never released: each dies with its document).
+const DOCUMENT_GROUP: &str = "agentbrowser-reach-document";
+
 /// Worlds whose handed-over listener elements are remembered (the newest first out).
 const WORLDS_KEPT: usize = 32;
 
@@ -46,23 +51,53 @@ const WORLDS_KEPT: usize = 32;
 /// gets a new world, so a new id).
 type WorldKey = (Option<String>, i64);
 
-/// The listener elements each world holds in `globalThis.__abListeners`, newest world last.
+/// What the engine keeps of one world: the listener elements it holds in
+/// `globalThis.__abListeners` (`None`: none handed yet) and a handle on its document in the
+/// page's own world (the listener search starts there; asked for once per document).
 #[derive(Debug, Default)]
-pub(crate) struct Handed(std::collections::VecDeque<(WorldKey, Vec<i64>)>);
+struct Held {
+    ids: Option<Vec<i64>>,
+    document: Option<String>,
+}
+
+/// What each world holds, newest world last.
+#[derive(Debug, Default)]
+pub(crate) struct Handed(std::collections::VecDeque<(WorldKey, Held)>);
 
 impl Handed {
     /// The backend node ids the world `ctx` holds, if it was given any.
     fn get(&self, ctx: &WorldKey) -> Option<&Vec<i64>> {
-        self.0.iter().find(|(c, _)| c == ctx).map(|(_, ids)| ids)
+        self.held(ctx).and_then(|h| h.ids.as_ref())
+    }
+
+    /// The handle on the world's document in the page's own world, if one was kept.
+    fn document(&self, ctx: &WorldKey) -> Option<String> {
+        self.held(ctx).and_then(|h| h.document.clone())
+    }
+
+    fn held(&self, ctx: &WorldKey) -> Option<&Held> {
+        self.0.iter().find(|(c, _)| c == ctx).map(|(_, h)| h)
+    }
+
+    /// What the world `ctx` keeps, made the newest (a new world evicts the oldest past
+    /// [`WORLDS_KEPT`]).
+    fn entry(&mut self, ctx: WorldKey) -> &mut Held {
+        let held = match self.0.iter().position(|(c, _)| *c == ctx) {
+            Some(i) => self.0.remove(i).map(|(_, h)| h).unwrap_or_default(),
+            None => {
+                if self.0.len() == WORLDS_KEPT {
+                    self.0.pop_front();
+                }
+                Held::default()
+            }
+        };
+        self.0.push_back((ctx, held));
+        &mut self.0.back_mut().expect("just pushed").1
     }
 
     /// Records what the world `ctx` holds now.
     fn set(&mut self, ctx: WorldKey, ids: Vec<i64>) {
-        self.0.retain(|(c, _)| *c != ctx);
-        if self.0.len() == WORLDS_KEPT {
-            self.0.pop_front();
-        }
-        self.0.push_back((ctx, ids));
+        self.entry(ctx).ids = Some(ids);
     }
 }
 
@@ -123,11 +158,30 @@ async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()>
     // engine's isolated world, Chromium's renderer crashes after some dozens of calls (seen
     // with Chromium 156: every snapshot asks once). A frame whose page world is not known
     // (between documents) is skipped.
+    let world = (s.id().map(str::to_string), ctx);
     let listeners = async {
         let Some(context) = page_world(page, frame) else {
             return Ok(Some(json!({})));
         };
-        let mut params = json!({"expression": "document", "objectGroup": GROUP});
+        let read = |id: String| {
+            s.call(
+                "DOMDebugger.getEventListeners",
+                json!({"objectId": id, "depth": -1, "pierce": true}),
+            )
+        };
+        // The document's handle is kept per world (a new document is a new world); one that
+        // fails for any reason is asked for again, and that answer decides.
+        let kept = page
+            .reach
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .document(&world);
+        if let Some(id) = kept
+            && let Ok(v) = read(id).await
+        {
+            return Ok(Some(v));
+        }
+        let mut params = json!({"expression": "document", "objectGroup": DOCUMENT_GROUP});
         if let Some(c) = context {
             params["contextId"] = json!(c);
         }
@@ -138,12 +192,14 @@ async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()>
         let Some(id) = main.pointer("/result/objectId").and_then(Value::as_str) else {
             return Ok(Some(json!({})));
         };
-        s.call(
-            "DOMDebugger.getEventListeners",
-            json!({"objectId": id, "depth": -1, "pierce": true}),
-        )
-        .await
-        .map_or_else(unless_gone, |v| Ok(Some(v)))
+        page.reach
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(world.clone())
+            .document = Some(id.to_string());
+        read(id.to_string())
+            .await
+            .map_or_else(unless_gone, |v| Ok(Some(v)))
     };
     let (tree, listeners) = tokio::join!(tree, listeners);
     let result = async {

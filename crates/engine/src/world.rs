@@ -80,6 +80,13 @@ fn context_gone(e: &CdpError) -> bool {
 }
 
 async fn create_world(page: &Page, frame: &FrameTarget) -> Result<i64> {
+    // Counted before the world exists: a clearing while it is made leaves it stale, not trusted.
+    let cleared = page
+        .state()
+        .cleared
+        .get(&frame.key().0)
+        .copied()
+        .unwrap_or(0);
     let created = frame
         .session
         .call(
@@ -91,13 +98,11 @@ async fn create_world(page: &Page, frame: &FrameTarget) -> Result<i64> {
         .get("executionContextId")
         .and_then(Value::as_i64)
         .ok_or_else(|| EngineError::internal("Page.createIsolatedWorld returned no context id"))?;
-    lock(page).insert(frame.key(), id);
+    lock(page).insert(frame.key(), (id, cleared));
     Ok(id)
 }
 
-fn lock(
-    page: &Page,
-) -> std::sync::MutexGuard<'_, std::collections::HashMap<(Option<String>, String), i64>> {
+fn lock(page: &Page) -> std::sync::MutexGuard<'_, crate::page::WorldCache> {
     page.worlds.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -109,9 +114,22 @@ pub(crate) async fn context(page: &Page, frame: &FrameTarget) -> Result<i64> {
     }
 }
 
-/// The cached world context of a frame, if one was created.
+/// The cached world context of a frame, if one was created and is not known to be gone (its
+/// context destroyed, or its session's contexts cleared since: a navigation), so that nothing is
+/// handed to a dead world before a call would find out.
 fn cached(page: &Page, frame: &FrameTarget) -> Option<i64> {
-    lock(page).get(&frame.key()).copied()
+    let key = frame.key();
+    let (ctx, cleared) = *lock(page).get(&key)?;
+    let stale = {
+        let state = page.state();
+        state.cleared.get(&key.0).copied().unwrap_or(0) != cleared
+            || state.dead_contexts.contains(&(key.0.clone(), ctx))
+    };
+    if stale {
+        lock(page).remove(&key);
+        return None;
+    }
+    Some(ctx)
 }
 
 async fn evaluate(

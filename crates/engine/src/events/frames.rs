@@ -84,6 +84,10 @@ impl Listener for Contexts {
     }
 }
 
+/// Destroyed execution contexts remembered (a world cached longer ago than this many destroyed
+/// contexts is still caught by the engine's retry when a call finds it gone).
+const DEAD_CONTEXTS_KEPT: usize = 256;
+
 /// Records (or forgets) a frame's default execution context from a `Runtime.executionContext*`
 /// event of the session `sid` (`None`: the page's own session).
 pub(crate) fn track_context(tx: &Arc<watch::Sender<PageState>>, sid: Option<String>, ev: &Event) {
@@ -104,11 +108,20 @@ pub(crate) fn track_context(tx: &Arc<watch::Sender<PageState>>, sid: Option<Stri
         }
         "Runtime.executionContextDestroyed" => {
             if let Some(id) = p.get("executionContextId").and_then(Value::as_i64) {
-                tx.send_modify(|s| s.default_contexts.retain(|k, v| !(k.0 == sid && *v == id)));
+                tx.send_modify(|s| {
+                    s.default_contexts.retain(|k, v| !(k.0 == sid && *v == id));
+                    if s.dead_contexts.len() == DEAD_CONTEXTS_KEPT {
+                        s.dead_contexts.pop_front();
+                    }
+                    s.dead_contexts.push_back((sid, id));
+                });
             }
         }
         "Runtime.executionContextsCleared" => {
-            tx.send_modify(|s| s.default_contexts.retain(|k, _| k.0 != sid));
+            tx.send_modify(|s| {
+                s.default_contexts.retain(|k, _| k.0 != sid);
+                *s.cleared.entry(sid).or_default() += 1;
+            });
         }
         _ => {}
     }
