@@ -195,9 +195,141 @@ pub struct LaunchArgs {
     pub restore_key_file: Option<String>,
 }
 
-/// Every subcommand.
-#[derive(Subcommand, Debug)]
+/// Every subcommand, by group. A command line builds the definitions of its own group only
+/// ([`command_for`]): clap's derive builds every subcommand it is given, and building all of them
+/// was most of a CLI call's own time.
+#[derive(Debug)]
 pub enum Cmd {
+    /// Navigation, tabs, frames, `eval`.
+    Nav(NavCmd),
+    /// Input devices, dialogs, settings, page scripts, scrolling, dragging.
+    Page(PageCmd),
+    /// Clipboard, cookies, storage, state, logins, network.
+    Data(DataCmd),
+    /// The snapshot and the actions.
+    Act(ActCmd),
+    /// Reading, waiting, capturing, diagnostics.
+    Read(ReadCmd),
+    /// WebMCP, the session, the daemon and the tools around the CLI.
+    Admin(SessionAdminCmd),
+}
+
+/// One group of subcommands (a variant of [`Cmd`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Group {
+    Nav,
+    Page,
+    Data,
+    Act,
+    Read,
+    Admin,
+}
+
+/// The groups in the order `--help` lists their subcommands.
+const GROUPS: [Group; 6] = [
+    Group::Nav,
+    Group::Page,
+    Group::Data,
+    Group::Act,
+    Group::Read,
+    Group::Admin,
+];
+
+impl Group {
+    /// Whether `name` is one of the group's subcommands (or their aliases).
+    fn has(self, name: &str) -> bool {
+        match self {
+            Group::Nav => NavCmd::has_subcommand(name),
+            Group::Page => PageCmd::has_subcommand(name),
+            Group::Data => DataCmd::has_subcommand(name),
+            Group::Act => ActCmd::has_subcommand(name),
+            Group::Read => ReadCmd::has_subcommand(name),
+            Group::Admin => SessionAdminCmd::has_subcommand(name),
+        }
+    }
+
+    /// `cmd` with the group's subcommands added.
+    fn augment(self, cmd: clap::Command) -> clap::Command {
+        match self {
+            Group::Nav => NavCmd::augment_subcommands(cmd),
+            Group::Page => PageCmd::augment_subcommands(cmd),
+            Group::Data => DataCmd::augment_subcommands(cmd),
+            Group::Act => ActCmd::augment_subcommands(cmd),
+            Group::Read => ReadCmd::augment_subcommands(cmd),
+            Group::Admin => SessionAdminCmd::augment_subcommands(cmd),
+        }
+    }
+}
+
+thread_local! {
+    /// The one group the next [`Cli`] command tree holds (`None`: every group).
+    static ONLY: std::cell::Cell<Option<Group>> = const { std::cell::Cell::new(None) };
+}
+
+/// The command tree for the command line `args` (program name first), holding only the group
+/// of the first word that names a subcommand, or every group when none does. A command line this
+/// tree does not parse (a wrong guess: that word was an option's value; a typo; `--help`) must
+/// be parsed again with [`Cli::command`], whose errors, suggestions and help are the whole CLI's:
+/// when the tree does parse it, the subcommand is the same as the whole tree's.
+pub fn command_for(args: &[std::ffi::OsString]) -> clap::Command {
+    use clap::CommandFactory;
+    let group = args
+        .iter()
+        .skip(1)
+        .map_while(|a| a.to_str().filter(|a| *a != "--"))
+        .filter(|a| !a.starts_with('-'))
+        .find_map(|a| GROUPS.into_iter().find(|g| g.has(a)));
+    ONLY.with(|o| o.set(group));
+    let command = Cli::command();
+    ONLY.with(|o| o.set(None));
+    command
+}
+
+impl clap::FromArgMatches for Cmd {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let name = m.subcommand_name().unwrap_or_default();
+        Ok(match GROUPS.into_iter().find(|g| g.has(name)) {
+            Some(Group::Nav) => Cmd::Nav(NavCmd::from_arg_matches(m)?),
+            Some(Group::Page) => Cmd::Page(PageCmd::from_arg_matches(m)?),
+            Some(Group::Data) => Cmd::Data(DataCmd::from_arg_matches(m)?),
+            Some(Group::Act) => Cmd::Act(ActCmd::from_arg_matches(m)?),
+            Some(Group::Read) => Cmd::Read(ReadCmd::from_arg_matches(m)?),
+            Some(Group::Admin) => Cmd::Admin(SessionAdminCmd::from_arg_matches(m)?),
+            None => {
+                return Err(clap::Error::raw(
+                    clap::error::ErrorKind::MissingSubcommand,
+                    "a subcommand is required\n",
+                ));
+            }
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for Cmd {
+    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
+        match ONLY.with(std::cell::Cell::get) {
+            Some(group) => group.augment(cmd),
+            None => GROUPS.into_iter().fold(cmd, |cmd, g| g.augment(cmd)),
+        }
+    }
+
+    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        GROUPS.into_iter().any(|g| g.has(name))
+    }
+}
+
+/// Navigation and the page's JavaScript: open, history, title, url, eval, tabs, frames.
+#[derive(Subcommand, Debug)]
+pub enum NavCmd {
     /// Navigate to a URL.
     Open {
         /// The URL (a bare host gets https://, localhost and 127.* get http://).
@@ -251,6 +383,11 @@ pub enum Cmd {
         #[arg(long, value_parser = ["id", "selector", "name", "url"])]
         by: Option<String>,
     },
+}
+
+/// Low-level input, dialogs, emulation settings, page scripts and styles, scrolling and dragging.
+#[derive(Subcommand, Debug)]
+pub enum PageCmd {
     /// Low-level keyboard: type, insert-text, down, up (on the focused element).
     #[command(subcommand)]
     Keyboard(KeyboardCmd),
@@ -322,6 +459,11 @@ pub enum Cmd {
         #[command(flatten)]
         after: AfterArgs,
     },
+}
+
+/// The clipboard, cookies, storage, saved state and logins, the network.
+#[derive(Subcommand, Debug)]
+pub enum DataCmd {
     /// The clipboard: read, write TEXT, copy, paste (copy and paste: the shortcut on the focused element).
     #[command(subcommand)]
     Clipboard(ClipboardCmd),
@@ -347,6 +489,11 @@ pub enum Cmd {
     /// unroute [GLOB]; routes).
     #[command(subcommand)]
     Network(NetworkCmd),
+}
+
+/// The snapshot and the actions on refs: click, fill, type, select, check, hover, press, files.
+#[derive(Subcommand, Debug)]
+pub enum ActCmd {
     /// Accessibility snapshot with refs (default: interactive elements only).
     Snapshot {
         /// Interactive elements only (the default).
@@ -533,6 +680,11 @@ pub enum Cmd {
         #[command(flatten)]
         after: AfterArgs,
     },
+}
+
+/// Reading the page: element facts, Markdown, waits, captures, diffs, logs, audits.
+#[derive(Subcommand, Debug)]
+pub enum ReadCmd {
     /// Read from a ref: text, inner-text, value, attr.
     #[command(subcommand)]
     Get(GetCmd),
@@ -696,6 +848,11 @@ pub enum Cmd {
         /// Open this URL first.
         url: Option<String>,
     },
+}
+
+/// WebMCP, the session and its daemon, confirmations, the tools around the CLI.
+#[derive(Subcommand, Debug)]
+pub enum SessionAdminCmd {
     /// WebMCP: the tools the page registered (list [TOOL] [--frame ID]), invoke TOOL
     /// [--params JSON|@FILE] [--frame ID] [--detach] [--timeout MS], result ID, cancel ID.
     #[command(subcommand)]
@@ -1457,4 +1614,77 @@ pub enum SessionCmd {
         #[arg(long, value_name = "P")]
         path: Option<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, FromArgMatches};
+
+    use super::*;
+
+    fn parse(tree: clap::Command, line: &[&str]) -> Result<String, clap::error::ErrorKind> {
+        let m = tree.try_get_matches_from(line).map_err(|e| e.kind())?;
+        let cli = Cli::from_arg_matches(&m).map_err(|e| e.kind())?;
+        Ok(format!("{:?} {:?}", cli.session, cli.command))
+    }
+
+    fn argv(line: &[&str]) -> Vec<std::ffi::OsString> {
+        line.iter().map(Into::into).collect()
+    }
+
+    #[test]
+    fn every_subcommand_is_in_its_own_group_tree() {
+        let whole = Cli::command();
+        let names: Vec<String> = whole
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert!(names.len() > 60, "{names:?}");
+        for name in &names {
+            let tree = command_for(&argv(&["agentbrowser", name]));
+            let held = tree.get_subcommands().count();
+            assert!(tree.find_subcommand(name).is_some(), "{name}");
+            assert!(held < names.len() / 2, "{name}: {held} of {}", names.len());
+        }
+        // No subcommand named: the whole tree.
+        let tree = command_for(&argv(&["agentbrowser", "--json"]));
+        assert_eq!(tree.get_subcommands().count(), names.len());
+    }
+
+    #[test]
+    fn a_group_tree_parses_as_the_whole_tree_or_not_at_all() {
+        let lines: &[&[&str]] = &[
+            &["agentbrowser", "open", "http://x/"],
+            &[
+                "agentbrowser",
+                "--session",
+                "s1",
+                "click",
+                "e3",
+                "--no-evidence",
+            ],
+            &["agentbrowser", "snapshot", "-i", "--json"],
+            &["agentbrowser", "--session", "open", "snapshot"],
+            &["agentbrowser", "--session", "tab", "tab", "list"],
+            &["agentbrowser", "--headed", "fill", "e1", "open"],
+            &["agentbrowser", "network", "route", "**/api", "--abort"],
+            &["agentbrowser", "get", "text", "e2"],
+            &["agentbrowser", "eval", "snapshot"],
+            &["agentbrowser", "close", "--all"],
+            &["agentbrowser", "opne", "x"],
+        ];
+        for line in lines {
+            let whole = parse(Cli::command(), line);
+            // A group tree that does not parse the line leaves it to the whole tree (the caller
+            // parses again); one that does must read it exactly as the whole tree does.
+            if let Ok(got) = parse(command_for(&argv(line)), line) {
+                assert_eq!(Ok(got), whole, "{line:?}");
+            }
+            if line[1] == "opne" {
+                assert_eq!(whole, Err(clap::error::ErrorKind::InvalidSubcommand));
+            } else {
+                assert!(whole.is_ok(), "{line:?}: {whole:?}");
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::Value;
 
+use crate::args::{ActCmd, DataCmd, NavCmd, PageCmd, ReadCmd, SessionAdminCmd};
 use crate::args::{
     AfterArgs, ClipboardCmd, Cmd, DialogCmd, GetCmd, HarCmd, IsCmd, KeyboardCmd, McpArgs, MouseCmd,
     NetworkCmd, SessionCmd, SetCmd, TabCmd,
@@ -91,59 +92,63 @@ const ID: u64 = 1;
 pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
     let mut unfit = Unfit::default();
     let command = match cmd {
-        Cmd::Session(SessionCmd::List) => return Ok(Plan::SessionList),
-        Cmd::Session(SessionCmd::Id {
+        Cmd::Admin(SessionAdminCmd::Session(SessionCmd::List)) => return Ok(Plan::SessionList),
+        Cmd::Admin(SessionAdminCmd::Session(SessionCmd::Id {
             scope,
             prefix,
             path,
-        }) => {
+        })) => {
             return Ok(Plan::SessionId(SessionIdParams {
                 scope,
                 prefix,
                 path,
             }));
         }
-        Cmd::Batch => return Ok(Plan::Batch),
-        Cmd::ProtocolDocs => return Ok(Plan::ProtocolDocs),
-        Cmd::ProtocolSchema => return Ok(Plan::ProtocolSchema),
-        Cmd::Daemon => return Ok(Plan::Daemon),
-        Cmd::Mcp(args) => return Ok(Plan::Mcp(*args)),
-        Cmd::Skills(cmd) => return Ok(Plan::Skills(cmd)),
-        Cmd::Agent(a) => return Ok(Plan::Code(Front::Agent, a.args)),
-        Cmd::Notebook(a) => return Ok(Plan::Code(Front::Notebook, a.args)),
-        Cmd::Serve { stdio: true } => return Ok(Plan::ServeStdio),
-        Cmd::Serve { stdio: false } => {
+        Cmd::Admin(SessionAdminCmd::Batch) => return Ok(Plan::Batch),
+        Cmd::Admin(SessionAdminCmd::ProtocolDocs) => return Ok(Plan::ProtocolDocs),
+        Cmd::Admin(SessionAdminCmd::ProtocolSchema) => return Ok(Plan::ProtocolSchema),
+        Cmd::Admin(SessionAdminCmd::Daemon) => return Ok(Plan::Daemon),
+        Cmd::Admin(SessionAdminCmd::Mcp(args)) => return Ok(Plan::Mcp(*args)),
+        Cmd::Admin(SessionAdminCmd::Skills(cmd)) => return Ok(Plan::Skills(cmd)),
+        Cmd::Admin(SessionAdminCmd::Agent(a)) => return Ok(Plan::Code(Front::Agent, a.args)),
+        Cmd::Admin(SessionAdminCmd::Notebook(a)) => return Ok(Plan::Code(Front::Notebook, a.args)),
+        Cmd::Admin(SessionAdminCmd::Serve { stdio: true }) => return Ok(Plan::ServeStdio),
+        Cmd::Admin(SessionAdminCmd::Serve { stdio: false }) => {
             return Err(Failure::invalid(
                 "",
                 "`serve` needs --stdio (the socket daemon starts on demand with any other command)",
             ));
         }
-        Cmd::Close { all: false } => {
+        Cmd::Admin(SessionAdminCmd::Close { all: false }) => {
             return Ok(Plan::Close(request(Command::Close(NoParams {}), timeout)));
         }
-        Cmd::Close { all: true } => {
+        Cmd::Admin(SessionAdminCmd::Close { all: true }) => {
             return Ok(Plan::CloseAll(request(
                 Command::Close(NoParams {}),
                 timeout,
             )));
         }
-        Cmd::Doctor => return Ok(Plan::Doctor),
-        Cmd::Completions { shell } => return Ok(Plan::Completions(shell)),
-        Cmd::Get(GetCmd::CdpUrl) => {
+        Cmd::Admin(SessionAdminCmd::Doctor) => return Ok(Plan::Doctor),
+        Cmd::Admin(SessionAdminCmd::Completions { shell }) => return Ok(Plan::Completions(shell)),
+        Cmd::Read(ReadCmd::Get(GetCmd::CdpUrl)) => {
             let p = agentbrowser_protocol::CdpUrlParams::default();
             return Ok(Plan::Existing(request(Command::CdpUrl(p), timeout)));
         }
-        Cmd::Open { url, wait_until } => Command::Open(OpenParams { url, wait_until }),
-        Cmd::Back { wait_until } => Command::Back(HistoryParams { wait_until }),
-        Cmd::Forward { wait_until } => Command::Forward(HistoryParams { wait_until }),
-        Cmd::Reload { wait_until } => Command::Reload(HistoryParams { wait_until }),
-        Cmd::Title => Command::Title(NoParams {}),
-        Cmd::Url => Command::Url(NoParams {}),
-        Cmd::Eval { script, max_bytes } => Command::Eval(EvalParams { script, max_bytes }),
-        Cmd::Tab(TabCmd::List) => Command::TabList(NoParams {}),
-        Cmd::Tab(TabCmd::New { url, label }) => Command::TabNew(TabNewParams { url, label }),
-        Cmd::Frames { limit } => Command::Frames(FramesParams { limit }),
-        Cmd::Frame { target, by } => Command::Frame(FrameSelectParams {
+        Cmd::Nav(NavCmd::Open { url, wait_until }) => Command::Open(OpenParams { url, wait_until }),
+        Cmd::Nav(NavCmd::Back { wait_until }) => Command::Back(HistoryParams { wait_until }),
+        Cmd::Nav(NavCmd::Forward { wait_until }) => Command::Forward(HistoryParams { wait_until }),
+        Cmd::Nav(NavCmd::Reload { wait_until }) => Command::Reload(HistoryParams { wait_until }),
+        Cmd::Nav(NavCmd::Title) => Command::Title(NoParams {}),
+        Cmd::Nav(NavCmd::Url) => Command::Url(NoParams {}),
+        Cmd::Nav(NavCmd::Eval { script, max_bytes }) => {
+            Command::Eval(EvalParams { script, max_bytes })
+        }
+        Cmd::Nav(NavCmd::Tab(TabCmd::List)) => Command::TabList(NoParams {}),
+        Cmd::Nav(NavCmd::Tab(TabCmd::New { url, label })) => {
+            Command::TabNew(TabNewParams { url, label })
+        }
+        Cmd::Nav(NavCmd::Frames { limit }) => Command::Frames(FramesParams { limit }),
+        Cmd::Nav(NavCmd::Frame { target, by }) => Command::Frame(FrameSelectParams {
             target,
             by: by.map(|b| match b.as_str() {
                 "id" => FrameBy::Id,
@@ -153,18 +158,22 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             }),
             set: None,
         }),
-        Cmd::Tab(TabCmd::Switch { id }) => Command::TabSwitch(TabSwitchParams { tab: id }),
-        Cmd::Tab(TabCmd::Close { id }) => Command::TabClose(TabCloseParams { tab: id }),
-        Cmd::Keyboard(k) => keyboard(k),
-        Cmd::Mouse(m) => mouse(m),
-        Cmd::Dialog(DialogCmd::Status) => Command::DialogStatus(NoParams {}),
-        Cmd::Dialog(DialogCmd::Accept { text }) => {
+        Cmd::Nav(NavCmd::Tab(TabCmd::Switch { id })) => {
+            Command::TabSwitch(TabSwitchParams { tab: id })
+        }
+        Cmd::Nav(NavCmd::Tab(TabCmd::Close { id })) => {
+            Command::TabClose(TabCloseParams { tab: id })
+        }
+        Cmd::Page(PageCmd::Keyboard(k)) => keyboard(k),
+        Cmd::Page(PageCmd::Mouse(m)) => mouse(m),
+        Cmd::Page(PageCmd::Dialog(DialogCmd::Status)) => Command::DialogStatus(NoParams {}),
+        Cmd::Page(PageCmd::Dialog(DialogCmd::Accept { text })) => {
             Command::DialogAccept(agentbrowser_protocol::DialogAcceptParams { text })
         }
-        Cmd::Dialog(DialogCmd::Dismiss) => Command::DialogDismiss(NoParams {}),
-        Cmd::Set(s) => set(s)?,
-        Cmd::Network(n) => network(n)?,
-        Cmd::Webmcp(w) => {
+        Cmd::Page(PageCmd::Dialog(DialogCmd::Dismiss)) => Command::DialogDismiss(NoParams {}),
+        Cmd::Page(PageCmd::Set(s)) => set(s)?,
+        Cmd::Data(DataCmd::Network(n)) => network(n)?,
+        Cmd::Admin(SessionAdminCmd::Webmcp(w)) => {
             // `--timeout` is the tool call's own wait (invoke, result); the request's follows.
             let (command, own) = crate::webmcp::command(w, timeout)?;
             return Ok(Plan::Send(request(
@@ -172,39 +181,39 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 if own { None } else { timeout },
             )));
         }
-        Cmd::Settings => Command::Settings(NoParams {}),
-        Cmd::AddInitScript { script, file } => {
+        Cmd::Page(PageCmd::Settings) => Command::Settings(NoParams {}),
+        Cmd::Page(PageCmd::AddInitScript { script, file }) => {
             let path = file.map(|f| absolute("add_init_script", &f)).transpose()?;
             Command::AddInitScript(agentbrowser_protocol::AddInitScriptParams { script, path })
         }
-        Cmd::RemoveInitScript { id } => {
+        Cmd::Page(PageCmd::RemoveInitScript { id }) => {
             Command::RemoveInitScript(agentbrowser_protocol::RemoveInitScriptParams {
                 identifier: id,
             })
         }
-        Cmd::AddScript { script, url } => {
+        Cmd::Page(PageCmd::AddScript { script, url }) => {
             Command::AddScript(agentbrowser_protocol::AddScriptParams { script, url })
         }
-        Cmd::AddStyle { css, url } => {
+        Cmd::Page(PageCmd::AddStyle { css, url }) => {
             Command::AddStyle(agentbrowser_protocol::AddStyleParams { content: css, url })
         }
-        Cmd::Scroll {
+        Cmd::Page(PageCmd::Scroll {
             direction,
             px,
             selector,
-        } => Command::Scroll(agentbrowser_protocol::ScrollParams {
+        }) => Command::Scroll(agentbrowser_protocol::ScrollParams {
             direction: Some(direction),
             px,
             x: None,
             y: None,
             selector: selector.map(Into::into),
         }),
-        Cmd::Drag {
+        Cmd::Page(PageCmd::Drag {
             source,
             target,
             steps,
             after,
-        } => {
+        }) => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Drag(agentbrowser_protocol::DragParams {
                 source: source.into(),
@@ -214,20 +223,22 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Clipboard(c) => clipboard(c),
-        Cmd::Cookies { cmd, get } => cookies(cmd, get)?,
-        Cmd::Storage(c) => storage(c),
-        Cmd::State(c) => state(c)?,
-        Cmd::Auth(c) => crate::auth::command(c)?,
-        Cmd::Connect { target } => Command::Launch(connect_params(&target)?),
-        Cmd::Status => Command::Status(NoParams {}),
-        Cmd::Confirm { id } => Command::Confirm(ConfirmationParams {
+        Cmd::Data(DataCmd::Clipboard(c)) => clipboard(c),
+        Cmd::Data(DataCmd::Cookies { cmd, get }) => cookies(cmd, get)?,
+        Cmd::Data(DataCmd::Storage(c)) => storage(c),
+        Cmd::Data(DataCmd::State(c)) => state(c)?,
+        Cmd::Data(DataCmd::Auth(c)) => crate::auth::command(c)?,
+        Cmd::Admin(SessionAdminCmd::Connect { target }) => {
+            Command::Launch(connect_params(&target)?)
+        }
+        Cmd::Admin(SessionAdminCmd::Status) => Command::Status(NoParams {}),
+        Cmd::Admin(SessionAdminCmd::Confirm { id }) => Command::Confirm(ConfirmationParams {
             confirmation_id: id,
         }),
-        Cmd::Deny { id } => Command::Deny(ConfirmationParams {
+        Cmd::Admin(SessionAdminCmd::Deny { id }) => Command::Deny(ConfirmationParams {
             confirmation_id: id,
         }),
-        Cmd::Snapshot {
+        Cmd::Act(ActCmd::Snapshot {
             interactive: _,
             full,
             compact,
@@ -236,7 +247,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             urls,
             max_bytes,
             delta,
-        } => Command::Snapshot(SnapshotParams {
+        }) => Command::Snapshot(SnapshotParams {
             selector,
             interactive: Some(!full),
             compact: Some(compact),
@@ -245,14 +256,14 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_bytes: unfit.fit("maxBytes", max_bytes),
             delta: delta.then_some(true),
         }),
-        Cmd::Click {
+        Cmd::Act(ActCmd::Click {
             r#ref,
             button,
             count,
             new_tab,
             modifiers,
             after,
-        } => {
+        }) => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Click(ClickParams {
                 target: r#ref.into(),
@@ -264,12 +275,12 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Fill { r#ref, text, after } => Command::Fill(value(r#ref, text, after)),
-        Cmd::Select {
+        Cmd::Act(ActCmd::Fill { r#ref, text, after }) => Command::Fill(value(r#ref, text, after)),
+        Cmd::Act(ActCmd::Select {
             r#ref,
             mut values,
             after,
-        } => {
+        }) => {
             let (wait, evidence) = wait_and_evidence(after);
             let (value, values) = if values.len() == 1 {
                 (values.pop(), None)
@@ -284,7 +295,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Type { r#ref, text, after } => {
+        Cmd::Act(ActCmd::Type { r#ref, text, after }) => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Type(TypeParams {
                 target: r#ref.into(),
@@ -293,14 +304,16 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Check { r#ref, after } => Command::Check(ref_action(r#ref, after)),
-        Cmd::Uncheck { r#ref, after } => Command::Uncheck(ref_action(r#ref, after)),
-        Cmd::Hover { r#ref, after } => Command::Hover(ref_action(r#ref, after)),
-        Cmd::Tap { r#ref, after } => Command::Tap(ref_action(r#ref, after)),
-        Cmd::Focus { r#ref, after } => Command::Focus(ref_action(r#ref, after)),
-        Cmd::Clear { r#ref, after } => Command::Clear(ref_action(r#ref, after)),
-        Cmd::ScrollIntoView { r#ref, after } => Command::ScrollIntoView(ref_action(r#ref, after)),
-        Cmd::Find {
+        Cmd::Act(ActCmd::Check { r#ref, after }) => Command::Check(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::Uncheck { r#ref, after }) => Command::Uncheck(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::Hover { r#ref, after }) => Command::Hover(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::Tap { r#ref, after }) => Command::Tap(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::Focus { r#ref, after }) => Command::Focus(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::Clear { r#ref, after }) => Command::Clear(ref_action(r#ref, after)),
+        Cmd::Act(ActCmd::ScrollIntoView { r#ref, after }) => {
+            Command::ScrollIntoView(ref_action(r#ref, after))
+        }
+        Cmd::Act(ActCmd::Find {
             by,
             value,
             name,
@@ -308,7 +321,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             limit,
             rest,
             after,
-        } => {
+        }) => {
             let locator = agentbrowser_protocol::Locator {
                 by,
                 value,
@@ -318,20 +331,20 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             };
             find_command(locator, unfit.fit("limit", limit), rest, after)?
         }
-        Cmd::Download {
+        Cmd::Act(ActCmd::Download {
             r#ref,
             path,
             timeout_ms,
-        } => Command::Download(DownloadParams {
+        }) => Command::Download(DownloadParams {
             target: r#ref.into(),
             path: absolute("download", &path)?,
             timeout_ms,
         }),
-        Cmd::Upload {
+        Cmd::Act(ActCmd::Upload {
             mut args,
             chooser,
             after,
-        } => {
+        }) => {
             let target = if chooser {
                 None
             } else {
@@ -356,7 +369,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Press { key, after } => {
+        Cmd::Act(ActCmd::Press { key, after }) => {
             let (wait, evidence) = wait_and_evidence(after);
             Command::Press(PressParams {
                 key,
@@ -364,55 +377,59 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 evidence,
             })
         }
-        Cmd::Get(GetCmd::Text { r#ref }) => Command::Text(RefParams {
+        Cmd::Read(ReadCmd::Get(GetCmd::Text { r#ref })) => Command::Text(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Get(GetCmd::InnerText { r#ref }) => Command::InnerText(RefParams {
+        Cmd::Read(ReadCmd::Get(GetCmd::InnerText { r#ref })) => Command::InnerText(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Get(GetCmd::Value { r#ref }) => Command::InputValue(RefParams {
+        Cmd::Read(ReadCmd::Get(GetCmd::Value { r#ref })) => Command::InputValue(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Get(GetCmd::Attr { r#ref, name }) => Command::Attribute(AttributeParams {
-            target: r#ref.into(),
-            name,
-        }),
-        Cmd::Get(GetCmd::Html {
+        Cmd::Read(ReadCmd::Get(GetCmd::Attr { r#ref, name })) => {
+            Command::Attribute(AttributeParams {
+                target: r#ref.into(),
+                name,
+            })
+        }
+        Cmd::Read(ReadCmd::Get(GetCmd::Html {
             target,
             outer,
             max_bytes,
-        }) => Command::Html(HtmlParams {
+        })) => Command::Html(HtmlParams {
             target: target.into(),
             outer: Some(outer),
             max_bytes,
         }),
-        Cmd::Get(GetCmd::Count { selector }) => Command::Count(CountParams {
+        Cmd::Read(ReadCmd::Get(GetCmd::Count { selector })) => Command::Count(CountParams {
             selector: selector.into(),
         }),
-        Cmd::Get(GetCmd::Box { target }) => Command::Box(agentbrowser_protocol::BoxParams {
-            target: target.into(),
-        }),
-        Cmd::Get(GetCmd::Styles { target, props }) => {
+        Cmd::Read(ReadCmd::Get(GetCmd::Box { target })) => {
+            Command::Box(agentbrowser_protocol::BoxParams {
+                target: target.into(),
+            })
+        }
+        Cmd::Read(ReadCmd::Get(GetCmd::Styles { target, props })) => {
             Command::Styles(agentbrowser_protocol::StylesParams {
                 target: target.into(),
                 props: (!props.is_empty()).then_some(props),
             })
         }
-        Cmd::Get(GetCmd::Geometry { target }) => {
+        Cmd::Read(ReadCmd::Get(GetCmd::Geometry { target })) => {
             Command::Geometry(agentbrowser_protocol::GeometryParams {
                 selector: target.map(Into::into),
             })
         }
-        Cmd::Is(IsCmd::Visible { r#ref }) => Command::IsVisible(RefParams {
+        Cmd::Read(ReadCmd::Is(IsCmd::Visible { r#ref })) => Command::IsVisible(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Is(IsCmd::Enabled { r#ref }) => Command::IsEnabled(RefParams {
+        Cmd::Read(ReadCmd::Is(IsCmd::Enabled { r#ref })) => Command::IsEnabled(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Is(IsCmd::Checked { r#ref }) => Command::IsChecked(RefParams {
+        Cmd::Read(ReadCmd::Is(IsCmd::Checked { r#ref })) => Command::IsChecked(RefParams {
             target: r#ref.into(),
         }),
-        Cmd::Wait {
+        Cmd::Read(ReadCmd::Wait {
             ms,
             text,
             url,
@@ -423,7 +440,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             min_text,
             download: Some(path),
             timeout_ms,
-        } => {
+        }) => {
             if ms.is_some()
                 || text.is_some()
                 || url.is_some()
@@ -443,7 +460,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 timeout_ms,
             })
         }
-        Cmd::Wait {
+        Cmd::Read(ReadCmd::Wait {
             ms,
             text,
             url,
@@ -454,7 +471,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             min_text,
             download: None,
             timeout_ms,
-        } => {
+        }) => {
             if timeout_ms.is_some() {
                 return Err(Failure::invalid(
                     "wait",
@@ -516,30 +533,32 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 ms: unfit.fit("ms", ms),
             })
         }
-        Cmd::Diff { generation, delta } => Command::Diff(DiffParams {
+        Cmd::Read(ReadCmd::Diff { generation, delta }) => Command::Diff(DiffParams {
             generation,
             delta: delta.then_some(true),
         }),
-        Cmd::Console { clear, level } => Command::Console(ConsoleParams {
+        Cmd::Read(ReadCmd::Console { clear, level }) => Command::Console(ConsoleParams {
             clear: clear.then_some(true),
             level,
         }),
-        Cmd::Errors { clear } => Command::Errors(ErrorsParams {
+        Cmd::Read(ReadCmd::Errors { clear }) => Command::Errors(ErrorsParams {
             clear: clear.then_some(true),
         }),
-        Cmd::A11y {
+        Cmd::Read(ReadCmd::A11y {
             url,
             tags,
             selector,
             max_nodes,
-        } => Command::A11y(agentbrowser_protocol::A11yParams {
+        }) => Command::A11y(agentbrowser_protocol::A11yParams {
             url,
             tags: (!tags.is_empty()).then_some(tags),
             selector,
             max_nodes,
         }),
-        Cmd::Vitals { url } => Command::Vitals(agentbrowser_protocol::VitalsParams { url }),
-        Cmd::Screenshot {
+        Cmd::Read(ReadCmd::Vitals { url }) => {
+            Command::Vitals(agentbrowser_protocol::VitalsParams { url })
+        }
+        Cmd::Read(ReadCmd::Screenshot {
             target,
             path,
             full_page,
@@ -548,7 +567,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             annotate,
             if_changed,
             threshold,
-        } => {
+        }) => {
             // A lone argument that names a file (an image extension, or a path from `/`, `.`
             // or `~`) is the path, not the element.
             let (target, path) = match (target, path) {
@@ -566,18 +585,18 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 threshold,
             })
         }
-        Cmd::Pdf {
+        Cmd::Read(ReadCmd::Pdf {
             path,
             landscape,
             print_background,
             prefer_css_page_size,
-        } => Command::Pdf(PdfParams {
+        }) => Command::Pdf(PdfParams {
             path: absolute("pdf", &path)?,
             landscape: Some(landscape),
             print_background: Some(print_background),
             prefer_css_page_size: Some(prefer_css_page_size),
         }),
-        Cmd::Read {
+        Cmd::Read(ReadCmd::Read {
             url,
             raw,
             require_md,
@@ -587,7 +606,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_chars,
             headers,
             cookies,
-        } => {
+        }) => {
             let mut map = indexmap::IndexMap::new();
             for h in headers {
                 let Some((name, value)) = h.split_once(':') else {

@@ -33,11 +33,14 @@ use crate::command::Plan;
 use crate::failure::{Coded, Failure};
 
 fn main() -> ExitCode {
-    // The command tree (every subcommand and option) is built once and never dropped: freeing
-    // its thousands of allocations is work the process's exit does for free.
-    let command = Box::leak(Box::new(Cli::command()));
+    // The command tree holds the named subcommand's group only, and is never dropped (freeing
+    // its allocations is work the process's exit does for free). What it does not parse is parsed
+    // again with the whole tree, whose errors and help are the CLI's own.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let command = Box::leak(Box::new(args::command_for(&argv)));
     let parsed = command
-        .try_get_matches_from_mut(std::env::args_os())
+        .try_get_matches_from_mut(&argv)
+        .or_else(|_| Box::leak(Box::new(Cli::command())).try_get_matches_from_mut(&argv))
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (mut cli, matches) = match parsed {
         Ok(parsed) => parsed,
