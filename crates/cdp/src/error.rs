@@ -58,6 +58,8 @@ const CONTEXT_GONE: &[&str] = &[
 ];
 /// Chromium's message for a frame id the target does not have (any more).
 const FRAME_GONE: &str = "No frame for given id found";
+/// Chromium's message for a call on a session whose target went away (a tab or frame closed).
+const SESSION_GONE: &str = "Session with given id not found";
 
 impl CdpError {
     /// Whether the call failed because its JavaScript context (or object) is gone: the page's
@@ -69,6 +71,11 @@ impl CdpError {
     /// Whether the call failed because the frame is gone (detached or navigated away).
     pub fn is_frame_gone(&self) -> bool {
         matches!(self, CdpError::Protocol { message, .. } if message.contains(FRAME_GONE))
+    }
+
+    /// Whether the call failed because its session's target is gone (the tab or frame closed).
+    pub fn is_session_gone(&self) -> bool {
+        matches!(self, CdpError::Protocol { message, .. } if message.contains(SESSION_GONE))
     }
 }
 
@@ -95,5 +102,7 @@ mod tests {
         assert!(!protocol("No frame for given id found").is_context_gone());
         assert!(!protocol("Object reference chain is too long").is_context_gone());
         assert!(!CdpError::Closed("x".into()).is_context_gone());
+        assert!(protocol("Session with given id not found.").is_session_gone());
+        assert!(!protocol("Cannot find context with specified id").is_session_gone());
     }
 }

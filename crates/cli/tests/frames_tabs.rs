@@ -373,3 +373,50 @@ fn switching_to_a_crashed_tab_revives_it_and_says_so() {
             .contains("[other]")
     );
 }
+
+#[test]
+fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
+    let s = Server::start();
+    s.route(
+        "/a",
+        Page::html(
+            "<title>A</title><button onclick=\"window.hit = (window.hit || 0) + 1\">Go</button>",
+        ),
+    );
+    s.route(
+        "/p",
+        Page::html(
+            "<title>P</title><button onclick=\"window.hit = 1\">Go</button>\
+             <script>window.closeSoon = () => setTimeout(() => window.close(), 200)</script>",
+        ),
+    );
+    let cli = Cli::new("closed-by-page");
+    cli.ok(&["open", &s.url("/a")]);
+    cli.eval("window.open('/p'); 1");
+    let mut tabs = Value::Null;
+    for _ in 0..50 {
+        tabs = cli.ok(&["tab", "list"]);
+        if tabs["tabs"].as_array().is_some_and(|t| t.len() == 2) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(tabs["tabs"].as_array().map(Vec::len), Some(2), "{tabs}");
+    cli.ok(&["tab", "switch", "t2"]);
+    // The popup closes itself between two commands: the next one acting in it is refused as a
+    // tab that is gone (it was `internal`, naming a CDP session), and never lands in the tab
+    // that is left, however often it is sent.
+    cli.eval("closeSoon(); 1");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for _ in 0..2 {
+        let (code, message, _) = cli.err(&["click", "button"]);
+        assert_eq!(code, "tab_not_found", "{message}");
+        assert!(message.contains("tab list"), "{message}");
+    }
+    let tabs = cli.ok(&["tab", "list"]);
+    assert_eq!(tabs["tabs"].as_array().map(Vec::len), Some(1), "{tabs}");
+    assert_eq!(
+        cli.eval("[document.title, window.hit ?? null]"),
+        serde_json::json!(["A", null])
+    );
+}

@@ -48,6 +48,19 @@ impl EngineError {
 
 impl From<CdpError> for EngineError {
     fn from(e: CdpError) -> EngineError {
+        if e.is_session_gone() {
+            // The page closed itself (a popup's `window.close()`) or was closed elsewhere
+            // between commands: a tab that is gone, not a fault of the engine.
+            return EngineError::new(
+                ErrorCode::TabNotFound,
+                format!(
+                    "the tab (or frame) this command ran in is gone ({e}): it was closed before \
+                     or while the command ran (by the page itself, as `window.close()` does, or \
+                     from elsewhere); what the command did before that stands; `tab list` shows \
+                     the open tabs"
+                ),
+            );
+        }
         let code = match &e {
             CdpError::Closed(_) | CdpError::Connect(_) => ErrorCode::BrowserClosed,
             CdpError::Handshake {
