@@ -45,7 +45,7 @@ error_codes! {
     BrowserNotFound => "browser_not_found",
     /// The browser went away (closed, crashed or disconnected).
     BrowserClosed => "browser_closed",
-    /// No tab has the given id.
+    /// No tab has the given id, or the tab the command ran in is gone (closed by its page or elsewhere).
     TabNotFound => "tab_not_found",
     /// No frame of the tab has the given id, or the frame was detached (a navigation replaced it); `data` has `reason` (`not_found` or `detached`) and a few `candidates`. Nothing was done.
     FrameNotFound => "frame_not_found",
