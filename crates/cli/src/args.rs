@@ -215,7 +215,7 @@ pub enum Cmd {
 }
 
 /// One group of subcommands (a variant of [`Cmd`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 enum Group {
     Nav,
     Page,
@@ -1653,32 +1653,42 @@ mod tests {
 
     #[test]
     fn a_group_tree_parses_as_the_whole_tree_or_not_at_all() {
-        let lines: &[&[&str]] = &[
-            &["agentbrowser", "open", "http://x/"],
-            &[
-                "agentbrowser",
-                "--session",
-                "s1",
-                "click",
-                "e3",
-                "--no-evidence",
-            ],
-            &["agentbrowser", "snapshot", "-i", "--json"],
-            &["agentbrowser", "--session", "open", "snapshot"],
-            &["agentbrowser", "--session", "tab", "tab", "list"],
-            &["agentbrowser", "--headed", "fill", "e1", "open"],
-            &["agentbrowser", "network", "route", "**/api", "--abort"],
-            &["agentbrowser", "get", "text", "e2"],
-            &["agentbrowser", "eval", "snapshot"],
-            &["agentbrowser", "close", "--all"],
-            &["agentbrowser", "opne", "x"],
+        // Each line, and whether its group's tree alone must read it (the first word naming a
+        // subcommand is the subcommand) or the whole tree may have to (that word is an option's
+        // value, or a typo).
+        let lines: &[(&[&str], bool)] = &[
+            (&["agentbrowser", "open", "http://x/"], true),
+            (
+                &[
+                    "agentbrowser",
+                    "--session",
+                    "s1",
+                    "click",
+                    "e3",
+                    "--no-evidence",
+                ],
+                true,
+            ),
+            (&["agentbrowser", "snapshot", "-i", "--json"], true),
+            (&["agentbrowser", "--session", "open", "snapshot"], false),
+            (&["agentbrowser", "--session", "tab", "tab", "list"], true),
+            (&["agentbrowser", "--headed", "fill", "e1", "open"], true),
+            (
+                &["agentbrowser", "network", "route", "**/api", "--abort"],
+                true,
+            ),
+            (&["agentbrowser", "get", "text", "e2"], true),
+            (&["agentbrowser", "eval", "snapshot"], true),
+            (&["agentbrowser", "close", "--all"], true),
+            (&["agentbrowser", "opne", "x"], false),
         ];
-        for line in lines {
+        for (line, alone) in lines {
             let whole = parse(Cli::command(), line);
-            // A group tree that does not parse the line leaves it to the whole tree (the caller
-            // parses again); one that does must read it exactly as the whole tree does.
-            if let Ok(got) = parse(command_for(&argv(line)), line) {
-                assert_eq!(Ok(got), whole, "{line:?}");
+            // A group tree that reads the line reads it exactly as the whole tree does; one that
+            // does not leaves it to the whole tree (the caller parses again).
+            match parse(command_for(&argv(line)), line) {
+                Ok(got) => assert_eq!(Ok(got), whole, "{line:?}"),
+                Err(kind) => assert!(!alone, "{line:?}: the group tree alone failed: {kind:?}"),
             }
             if line[1] == "opne" {
                 assert_eq!(whole, Err(clap::error::ErrorKind::InvalidSubcommand));

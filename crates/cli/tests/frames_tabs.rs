@@ -393,21 +393,16 @@ fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
     let cli = Cli::new("closed-by-page");
     cli.ok(&["open", &s.url("/a")]);
     cli.eval("window.open('/p'); 1");
-    let mut tabs = Value::Null;
-    for _ in 0..50 {
-        tabs = cli.ok(&["tab", "list"]);
-        if tabs["tabs"].as_array().is_some_and(|t| t.len() == 2) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(tabs["tabs"].as_array().map(Vec::len), Some(2), "{tabs}");
+    let wait = std::time::Duration::from_secs(10);
+    let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
+    assert!(eventually(wait, two_tabs), "the popup never opened");
     cli.ok(&["tab", "switch", "t2"]);
     // The popup closes itself between two commands: the next one acting in it is refused as a
     // tab that is gone (it was `internal`, naming a CDP session), and never lands in the tab
     // that is left, however often it is sent.
     cli.eval("closeSoon(); 1");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let gone = || cli.json(&["title"])["code"] == "tab_not_found";
+    assert!(eventually(wait, gone), "the popup never closed");
     for _ in 0..2 {
         let (code, message, _) = cli.err(&["click", "button"]);
         assert_eq!(code, "tab_not_found", "{message}");
