@@ -780,6 +780,7 @@ class ActionOutput(_d.Record):
         "new_tab",
         "files",
         "file_chooser",
+        "closed_tab",
         "dropped_on",
     )
     __match_args__ = (
@@ -802,6 +803,7 @@ class ActionOutput(_d.Record):
         "new_tab",
         "files",
         "file_chooser",
+        "closed_tab",
         "dropped_on",
     )
 
@@ -857,6 +859,10 @@ class ActionOutput(_d.Record):
     """`upload`: the files the input holds afterwards, as the page sees them."""
     file_chooser: FileChooserInfo | None
     """`click` (and other input): a file chooser the action opened, waiting for `upload` without a ref."""
+    closed_tab: str | None
+    """The tab the action ran in, when its page closed it during the action (`window.close()` in a click handler): the
+    action was performed, `after` and `diff` are null, and another tab is active now (`tab list`).
+    """
     dropped_on: ActionTarget | None
     """`drag`: the element dropped on (the action's `target` is the element dragged)."""
 
@@ -881,6 +887,7 @@ class ActionOutput(_d.Record):
         new_tab: str | None,
         files: tuple[UploadedFile, ...] | None,
         file_chooser: FileChooserInfo | None,
+        closed_tab: str | None,
         dropped_on: ActionTarget | None,
     ) -> None:
         _set = object.__setattr__
@@ -903,6 +910,7 @@ class ActionOutput(_d.Record):
         _set(self, "new_tab", new_tab)
         _set(self, "files", files)
         _set(self, "file_chooser", file_chooser)
+        _set(self, "closed_tab", closed_tab)
         _set(self, "dropped_on", dropped_on)
 
     @classmethod
@@ -929,6 +937,7 @@ class ActionOutput(_d.Record):
             new_tab=o.opt("newTab", _d.string),
             files=o.opt("files", _d.array(UploadedFile.decode)),
             file_chooser=o.opt("fileChooser", FileChooserInfo.decode),
+            closed_tab=o.opt("closedTab", _d.string),
             dropped_on=o.opt("droppedOn", ActionTarget.decode),
         )
 

@@ -36,6 +36,9 @@ PAGES["/fx-grand"] = _page("Grand", "<p>grandchild text</p>")
 PAGES["/fx-cross"] = _page("Cross doc", "<p>cross text</p><button>Cross button</button>")
 PAGES["/fx-plain"] = _page("Plain", "<p>no frames</p>")
 PAGES["/fx-opener"] = _page("Opener", "<button onclick=\"window.open('/fx-plain')\">Pop</button>")
+PAGES["/fx-closer"] = _page(
+    "Closer", "<button onclick=\"opener.closedBy = 'button'; window.close()\">Close</button>"
+)
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +163,23 @@ def test_popup_in_evidence(browser: Browser, server: str) -> None:
     assert len(browser.tabs.list()) == before + 1
     assert eventually(lambda: browser.tabs.get(id=popup.id).url().endswith("/fx-plain"), 5)
     browser.tabs.close(popup.id)
+
+
+def test_click_that_closes_its_own_tab(browser: Browser, server: str) -> None:
+    browser.page.open(f"{server}/fx-opener")
+    before = {t.id for t in browser.tabs.list()}
+    browser.page.evaluate("window.closedBy = null; window.open('/fx-closer'); 1")
+    assert eventually(lambda: len(browser.tabs.list()) == len(before) + 1, 5)
+    (popup,) = [t for t in browser.tabs.list() if t.id not in before]
+    page = browser.tabs.get(id=popup.id)
+    assert eventually(lambda: page.title() == "Closer", 5)
+    result = page.find.role("button", name="Close").click()
+    # The click was performed (the opener says so) and the result says the tab is gone.
+    assert result.closed_tab == popup.id, result.raw
+    assert result.after is None and result.diff is None
+    assert result.note is not None and "closed its tab" in result.note
+    assert {t.id for t in browser.tabs.list()} == before
+    assert browser.page.evaluate("window.closedBy") == "button"
 
 
 def test_async_frames_and_tabs(agentbrowser_bin: Path, server: str, require: Callable[..., None]) -> None:

@@ -27,6 +27,13 @@ pub struct Event {
 
 type Reply = oneshot::Sender<Result<Value, CdpError>>;
 
+/// A command waiting for its answer: its method, the session it was sent on, where the answer goes.
+struct Pending {
+    method: String,
+    session_id: Option<String>,
+    reply: Reply,
+}
+
 tokio::task_local! {
     static DEADLINE: tokio::time::Instant;
 }
@@ -48,7 +55,7 @@ struct Subscriber {
 struct Inner {
     outgoing: mpsc::UnboundedSender<Message>,
     next_id: AtomicU64,
-    pending: Mutex<HashMap<u64, (String, Reply)>>,
+    pending: Mutex<HashMap<u64, Pending>>,
     subscribers: Mutex<Vec<Subscriber>>,
     closed: AtomicBool,
     close_reason: Mutex<Option<String>>,
@@ -329,9 +336,14 @@ impl Connection {
             message["sessionId"] = Value::String(sid.to_string());
         }
         let (tx, rx) = oneshot::channel();
-        self.inner
-            .lock_pending()
-            .insert(id, (method.to_string(), tx));
+        self.inner.lock_pending().insert(
+            id,
+            Pending {
+                method: method.to_string(),
+                session_id: session_id.map(str::to_string),
+                reply: tx,
+            },
+        );
         if self
             .inner
             .outgoing
@@ -350,7 +362,8 @@ impl Connection {
     }
 
     /// Subscribes to every event of one session (`None`: browser-level events).
-    /// The receiver ends when the connection closes. Drain it: it is unbounded.
+    /// The receiver ends when the connection closes or the session detaches. Drain it: it is
+    /// unbounded.
     pub fn subscribe(&self, session_id: Option<&str>) -> mpsc::UnboundedReceiver<Event> {
         let (tx, rx) = mpsc::unbounded_channel();
         if !self.is_closed() {
@@ -370,7 +383,7 @@ impl Connection {
 }
 
 impl Inner {
-    fn lock_pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Reply)>> {
+    fn lock_pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Pending>> {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -394,7 +407,7 @@ impl Inner {
             Err(e) => {
                 // Never drop an answer: the call it belongs to fails now, with the reason.
                 if let Some(id) = crate::decode::top_level_id(text)
-                    && let Some((method, reply)) = self.lock_pending().remove(&id)
+                    && let Some(Pending { method, reply, .. }) = self.lock_pending().remove(&id)
                 {
                     let _ = reply.send(Err(CdpError::Decode {
                         method,
@@ -405,7 +418,7 @@ impl Inner {
             }
         };
         if let Some(id) = msg.get("id").and_then(Value::as_u64) {
-            let Some((method, reply)) = self.lock_pending().remove(&id) else {
+            let Some(Pending { method, reply, .. }) = self.lock_pending().remove(&id) else {
                 return;
             };
             let result = if let Some(err) = msg.get("error") {
@@ -428,6 +441,14 @@ impl Inner {
         let Some(method) = msg.get("method").and_then(Value::as_str) else {
             return;
         };
+        if method == "Target.detachedFromTarget"
+            && let Some(gone) = msg
+                .get("params")
+                .and_then(|p| p.get("sessionId"))
+                .and_then(Value::as_str)
+        {
+            self.fail_session(gone);
+        }
         let session_id = msg.get("sessionId").and_then(Value::as_str);
         let mut subs = self.lock_subscribers();
         subs.retain(|s| !s.tx.is_closed());
@@ -446,14 +467,34 @@ impl Inner {
         }
     }
 
+    /// Ends the session `gone` (it detached: its target closed or went away): the commands
+    /// still waiting on it fail as the browser fails a command sent to it afterwards, so none
+    /// waits for an answer that cannot come, and its event streams end.
+    fn fail_session(&self, gone: &str) {
+        self.lock_subscribers()
+            .retain(|s| s.session_id.as_deref() != Some(gone));
+        let failed: Vec<Pending> = {
+            let mut pending = self.lock_pending();
+            let ids: Vec<u64> = pending
+                .iter()
+                .filter(|(_, p)| p.session_id.as_deref() == Some(gone))
+                .map(|(id, _)| *id)
+                .collect();
+            ids.iter().filter_map(|id| pending.remove(id)).collect()
+        };
+        for p in failed {
+            let _ = p.reply.send(Err(CdpError::session_gone(&p.method)));
+        }
+    }
+
     fn shut(&self, reason: String) {
         if self.closed.swap(true, Ordering::AcqRel) {
             return;
         }
         *self.close_reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason.clone());
         let pending: Vec<_> = self.lock_pending().drain().collect();
-        for (_, (_, reply)) in pending {
-            let _ = reply.send(Err(CdpError::Closed(reason.clone())));
+        for (_, p) in pending {
+            let _ = p.reply.send(Err(CdpError::Closed(reason.clone())));
         }
         self.lock_subscribers().clear();
     }

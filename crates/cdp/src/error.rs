@@ -73,6 +73,17 @@ impl CdpError {
         matches!(self, CdpError::Protocol { message, .. } if message.contains(FRAME_GONE))
     }
 
+    /// The failure of a command `method` whose session detached before it was answered (its
+    /// target closed): the error the browser gives a command sent to such a session.
+    pub fn session_gone(method: &str) -> CdpError {
+        CdpError::Protocol {
+            method: method.to_string(),
+            code: -32001,
+            message: format!("{SESSION_GONE} (it detached before answering)"),
+            data: None,
+        }
+    }
+
     /// Whether the call failed because its session's target is gone (the tab or frame closed).
     pub fn is_session_gone(&self) -> bool {
         matches!(self, CdpError::Protocol { message, .. } if message.contains(SESSION_GONE))
@@ -104,5 +115,6 @@ mod tests {
         assert!(!CdpError::Closed("x".into()).is_context_gone());
         assert!(protocol("Session with given id not found.").is_session_gone());
         assert!(!protocol("Cannot find context with specified id").is_session_gone());
+        assert!(CdpError::session_gone("Input.dispatchMouseEvent").is_session_gone());
     }
 }

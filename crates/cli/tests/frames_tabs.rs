@@ -415,3 +415,67 @@ fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
         serde_json::json!(["A", null])
     );
 }
+
+#[test]
+fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
+    let s = Server::start();
+    s.route("/a", Page::html("<title>A</title><p>opener</p>"));
+    s.route(
+        "/p",
+        Page::html(
+            "<title>P</title>\
+             <button onclick=\"window.opener.closedBy = 'button'; window.close()\">Close</button>\
+             <script>onkeydown = e => { if (e.key === 'Escape') { opener.closedBy = 'key'; close() } }</script>",
+        ),
+    );
+    let cli = Cli::new("action-closes-tab");
+    cli.ok(&["open", &s.url("/a")]);
+    let wait = std::time::Duration::from_secs(10);
+    let cases: [(&str, &[&str]); 4] = [
+        ("Close", &[]),
+        ("Close", &["--no-evidence"]),
+        ("Close", &["--delta"]),
+        ("Escape", &[]),
+    ];
+    for (what, flags) in cases {
+        cli.eval("window.closedBy = null; window.open('/p'); 1");
+        let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
+        assert!(eventually(wait, two_tabs), "the popup never opened");
+        let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        cli.ok(&["tab", "switch", &popup]);
+        let snap = cli.ok(&["snapshot"]);
+        let button = snap["refs"]
+            .as_object()
+            .and_then(|refs| refs.iter().find(|(_, r)| r["name"] == what))
+            .map(|(id, _)| id.clone());
+        let mut args = match &button {
+            Some(b) => vec!["click", b.as_str()],
+            None => vec!["press", what],
+        };
+        args.extend_from_slice(flags);
+        let out = cli.ok(&args);
+        // The action happened (the opener says so) and the answer says its tab is gone.
+        assert_eq!(out["closedTab"], popup.as_str(), "{args:?}: {out}");
+        assert!(out["after"].is_null(), "{out}");
+        assert!(
+            out["note"].as_str().unwrap().contains("closed its tab"),
+            "{out}"
+        );
+        assert_eq!(out["before"].is_null(), flags == ["--no-evidence"], "{out}");
+        let tabs = cli.ok(&["tab", "list"]);
+        assert_eq!(tabs["tabs"].as_array().map(Vec::len), Some(1), "{tabs}");
+        let by = if what == "Close" {
+            "button"
+        } else {
+            &what.to_lowercase()
+        };
+        let by = if what == "Escape" { "key" } else { by };
+        assert_eq!(
+            cli.eval("[document.title, window.closedBy]"),
+            serde_json::json!(["A", by])
+        );
+    }
+}

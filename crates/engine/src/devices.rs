@@ -52,7 +52,8 @@ fn noted(note: String) -> ActionReport {
 pub(crate) async fn keyboard_type(p: KeyboardTextParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
     let page = cx.page().await?;
     let report = noted(format!("{:?}", p.text));
-    let send = input::type_text(&page.session, &p.text);
+    let taken = || page.mark_delivered();
+    let send = input::type_text(&page.session, &p.text, &taken);
     run(
         cx,
         &page,

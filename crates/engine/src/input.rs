@@ -344,8 +344,14 @@ async fn key_event(
     Ok(())
 }
 
-/// Presses a chord: modifiers down, the key down and up, modifiers up.
-pub async fn press(session: &Session, modifiers: i64, k: &Key) -> Result<()> {
+/// Presses a chord: modifiers down, the key down and up, modifiers up. `taken` is called once
+/// the page acknowledged the key's press.
+pub async fn press(
+    session: &Session,
+    modifiers: i64,
+    k: &Key,
+    taken: &(dyn Fn() + Sync),
+) -> Result<()> {
     let mods = [
         (CTRL, "Control"),
         (SHIFT, "Shift"),
@@ -378,6 +384,7 @@ pub async fn press(session: &Session, modifiers: i64, k: &Key) -> Result<()> {
         types,
     )
     .await?;
+    taken();
     key_event(session, "keyUp", &k, modifiers, false).await?;
     for (bit, name) in mods.iter().rev() {
         if modifiers & bit != 0 {
@@ -391,13 +398,15 @@ pub async fn press(session: &Session, modifiers: i64, k: &Key) -> Result<()> {
 }
 
 /// Types text with one key event per character (characters without a key are inserted as text).
-pub async fn type_text(session: &Session, text: &str) -> Result<()> {
+/// `taken` is called each time the page acknowledged a character.
+pub async fn type_text(session: &Session, text: &str, taken: &(dyn Fn() + Sync)) -> Result<()> {
     for c in text.chars() {
         let k = char_key(c);
         if k.key_code == 0 {
             session
                 .call("Input.insertText", json!({"text": c.to_string()}))
                 .await?;
+            taken();
             continue;
         }
         let shifted = c.is_ascii_uppercase() || "~!@#$%^&*()_+{}|:\"<>?".contains(c);
@@ -408,6 +417,7 @@ pub async fn type_text(session: &Session, text: &str) -> Result<()> {
                 text: Some(c.to_string()),
                 ..k
             },
+            taken,
         )
         .await?;
     }

@@ -171,6 +171,9 @@ pub struct Page {
     pub cut_guard: Arc<std::sync::Mutex<Option<crate::world::FrameTarget>>>,
     /// The tab's WebMCP tools and invocations (Chromium's `WebMCP` domain, watched from attach).
     pub webmcp: crate::webmcp::Registry,
+    /// How many times the page acknowledged an action's input (or a whole action): an action
+    /// whose tab closed after this rose was performed (`actions::closed_by`).
+    pub(crate) delivered: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Page {
@@ -282,6 +285,7 @@ impl Page {
             scope: None,
             cut_guard: Arc::default(),
             webmcp: crate::webmcp::Registry::default(),
+            delivered: Arc::default(),
         };
         crate::emulation::Setup::record(&page, scripts);
         page.webmcp.watch(&page.session, None);
@@ -324,6 +328,17 @@ impl Page {
     /// take the old target's detach for a closed tab.
     pub(crate) fn mark_replaced(&self) {
         self.with_state(|s| s.replaced = true);
+    }
+
+    /// Records that the page acknowledged an action's input (or a whole action).
+    pub(crate) fn mark_delivered(&self) {
+        self.delivered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How often the page acknowledged an action's input so far (see `mark_delivered`).
+    pub(crate) fn delivered_count(&self) -> u64 {
+        self.delivered.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The latest state.

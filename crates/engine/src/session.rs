@@ -204,7 +204,9 @@ impl Engine {
             actionable,
         };
         // A renderer crash never answers pending calls: stop waiting as soon as it is reported.
-        // (A page that had crashed before this command is handled by the command itself.)
+        // (A page that had crashed before this command is handled by the command itself; a tab
+        // that closes fails its pending calls, so the command says itself what that meant: an
+        // action whose page closed its own tab was performed.)
         let mut crash = self
             .browser
             .as_ref()
@@ -215,18 +217,14 @@ impl Engine {
         // exited or was killed).
         let crashed = async {
             match crash.as_mut() {
-                // A target the command itself replaced (recovery of a hung tab) detaches too:
-                // that is the command at work, not a closed tab.
+                // A target the command itself replaced (recovery of a hung tab) is the command
+                // at work, not a closed tab.
                 Some(rx) => {
-                    let gone = rx
-                        .wait_for(|s| s.crashed || (s.detached && !s.replaced))
-                        .await
-                        .map(|s| s.crashed);
-                    match gone {
-                        Ok(crashed) => crashed,
-                        Err(_) if rx.borrow().replaced => std::future::pending::<bool>().await,
-                        Err(_) => false,
+                    let crashed = rx.wait_for(|s| s.crashed).await.is_ok();
+                    if !crashed && rx.borrow().replaced {
+                        std::future::pending::<()>().await;
                     }
+                    crashed
                 }
                 None => std::future::pending::<bool>().await,
             }

@@ -46,6 +46,12 @@ class ActionResult(Generic[B]):
     opened_tabs: tuple[TabInfo, ...] = ()
     """Tabs the page opened during the action (``window.open``, a ``target=_blank`` link);
     they are listed by ``tabs.list()`` and not made active."""
+    closed_tab: str | None = None
+    """The tab the action ran in, when its page closed it during the action (``window.close()``
+    in a click handler): the action was performed, ``after`` and ``diff`` are None, and another
+    tab is active now."""
+    note: str | None = None
+    """What the engine says besides about how the action went (for example that its tab closed)."""
 
     @property
     def changed(self) -> bool:
@@ -86,6 +92,8 @@ class ActionResult(Generic[B]):
                 TabInfo.from_wire(t, r)
                 for t, r in zip(wire.opened_tabs or (), raw.get("openedTabs") or (), strict=True)
             ),
+            closed_tab=wire.closed_tab,
+            note=wire.note,
         )
 
     def __repr__(self) -> str:

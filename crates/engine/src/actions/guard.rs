@@ -141,12 +141,18 @@ impl Gesture {
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .pressing = on;
+                    if !on {
+                        // Before a release (and at the end): the press was taken.
+                        page.mark_delivered();
+                    }
                 };
                 input::click_marked(&page.session, (x, y), button, count, modifiers, mark).await
             }
             Gesture::Hover => input::mouse_move(&page.session, x, y).await,
             Gesture::Tap => input::tap(&page.session, x, y).await,
-        }
+        }?;
+        page.mark_delivered();
+        Ok(())
     }
 }
 

@@ -246,10 +246,11 @@ async fn perform(
                     format!("{what} did not take focus"),
                 ));
             }
-            if let Err(e) = input::type_text(&page.session, text).await {
+            if let Err(e) = input::type_text(&page.session, text, &|| page.mark_delivered()).await {
                 let _ = world::guard_result(page, &el.frame()).await;
                 return Err(e);
             }
+            page.mark_delivered();
             let r = world::guard_result(page, &el.frame()).await?;
             keys_landed(el, &what, "type", &r, !text.is_empty())?;
             Ok(value_report(el.op_after("value", Value::Null).await?))
@@ -384,6 +385,7 @@ async fn fill(
         let _ = world::guard_result(page, &el.frame()).await;
         return Err(e.into());
     }
+    page.mark_delivered();
     // `change` also reads (and removes) the guard, in the same round trip.
     let r = el.op_after("change", Value::Null).await?;
     keys_landed(
@@ -552,21 +554,31 @@ pub async fn mutate(
     let dialog = page.dialogs.board().subscribe();
     let target = Some(target_of(&id, &entry));
     let work = async {
-        let report = perform(page, el, &id, &entry, &m, limits).await?;
-        // Every mutation ends with a call on its element; in the page's own renderer that call
-        // already let the events of the input's work arrive.
-        let synced = entry.session_id.is_none();
-        finish(
-            page,
-            m.action(),
-            target.clone(),
-            before,
-            Marks { synced, ..marks },
-            wait_for,
-            limits,
-            report,
-        )
-        .await
+        let done = async {
+            let report = perform(page, el, &id, &entry, &m, limits).await?;
+            page.mark_delivered();
+            // Every mutation ends with a call on its element; in the page's own renderer that
+            // call already let the events of the input's work arrive.
+            let synced = entry.session_id.is_none();
+            finish(
+                page,
+                m.action(),
+                target.clone(),
+                before.as_ref(),
+                Marks { synced, ..marks },
+                wait_for,
+                limits,
+                report,
+            )
+            .await
+        };
+        match done.await {
+            Err(e) => {
+                let cut = (m.action(), target.clone(), before.as_ref(), &marks);
+                closed_or(page, cut, limits, ActionReport::default(), e).await
+            }
+            ok => ok,
+        }
     };
     or_dialog(page, m.action(), dialog, work, || Opened {
         target: target.clone(),
@@ -574,6 +586,78 @@ pub async fn mutate(
         report: ActionReport::default(),
     })
     .await
+}
+
+/// What an action that failed had: its name, target, before snapshot and marks.
+type Cut<'a> = (&'a str, Option<ActionTarget>, Option<&'a Before>, &'a Marks);
+
+/// How long an action whose tab's session went away waits for the tab's own detach (the event
+/// that says the tab closed, not a frame in it).
+const CLOSE_CONFIRM: Duration = Duration::from_secs(1);
+
+/// The answer of an action that failed with `e`: when the page took the action's input (since
+/// `marks`) and then its tab closed (`window.close()` in a click handler), the action was
+/// performed and closed its own tab: a success saying so, with no `after` snapshot. Any other
+/// failure stays as it is.
+async fn closed_or(
+    page: &Page,
+    (action, target, before, marks): Cut<'_>,
+    limits: Limits,
+    report: ActionReport,
+    e: EngineError,
+) -> Result<ActionOutput> {
+    if e.code != ErrorCode::TabNotFound || page.delivered_count() == marks.delivered {
+        return Err(e);
+    }
+    // The session that failed may be a frame's: the tab closed only if its own session detached
+    // (a wait that sees the detach fails as `tab_not_found`).
+    let until = limits.deadline.min(Instant::now() + CLOSE_CONFIRM);
+    let closed = page
+        .wait_for(until, "the tab to close", |s| s.detached)
+        .await
+        .is_err_and(|w| w.code == ErrorCode::TabNotFound);
+    if !closed || page.state().replaced {
+        return Err(e);
+    }
+    let mut report = report;
+    report.closed_tab = Some(page.tab_id.clone());
+    let said = format!(
+        "the page closed its tab {} during the `{action}` (as `window.close()` does), after it took \
+         the input: there is no `after` snapshot; `tab list` shows the open tabs and the active one",
+        page.tab_id
+    );
+    report.note = Some(match report.note.take() {
+        Some(n) => format!("{n}; {said}"),
+        None => said,
+    });
+    let mut out = bare_output(page, action, target, marks, report);
+    out.before = before.map(|b| b.output(page));
+    Ok(out)
+}
+
+/// An action's answer without its snapshots: the dialogs, console errors and page errors since
+/// `marks`, and `report`.
+fn bare_output(
+    page: &Page,
+    action: &str,
+    target: Option<ActionTarget>,
+    marks: &Marks,
+    report: ActionReport,
+) -> ActionOutput {
+    let (console_errors, page_errors) = logged_during(page, action, marks);
+    ActionOutput {
+        action: action.to_string(),
+        target,
+        before: None,
+        after: None,
+        diff: None,
+        dialogs: page.dialogs.since(marks.dialogs),
+        open_dialog: None,
+        console_errors,
+        page_errors,
+        opened_tabs: Vec::new(),
+        report,
+    }
 }
 
 /// Runs an action of another capability module (`act`, not started yet) with the same evidence
@@ -593,12 +677,20 @@ where
 {
     let before = before_snapshot(page, target.map(|t| t.0), evidence).await?;
     let marks = Marks::now(page);
-    let report = act.await?;
+    let target = target.map(|(id, entry)| target_of(id, entry));
+    let report = match act.await {
+        Ok(report) => report,
+        Err(e) => {
+            let cut = (action, target, before.as_ref(), &marks);
+            return closed_or(page, cut, limits, ActionReport::default(), e).await;
+        }
+    };
+    page.mark_delivered();
     finish(
         page,
         action,
-        target.map(|(id, entry)| target_of(id, entry)),
-        before,
+        target,
+        before.as_ref(),
         marks,
         wait_for,
         limits,
@@ -676,7 +768,8 @@ pub async fn press(
         key: Some(key.to_string()),
         ..ActionReport::default()
     };
-    let send = input::press(&page.session, modifiers, &k);
+    let taken = || page.mark_delivered();
+    let send = input::press(&page.session, modifiers, &k, &taken);
     untargeted(page, "press", report, wait_for, evidence, limits, send).await
 }
 
@@ -695,12 +788,16 @@ pub async fn untargeted(
     let marks = Marks::now(page);
     let dialog = page.dialogs.board().subscribe();
     let work = async {
-        send.await?;
+        if let Err(e) = send.await {
+            let cut = (action, None, before.as_ref(), &marks);
+            return closed_or(page, cut, limits, report.clone(), e).await;
+        }
+        page.mark_delivered();
         finish(
             page,
             action,
             None,
-            before,
+            before.as_ref(),
             marks,
             wait_for,
             limits,
@@ -776,6 +873,8 @@ struct Marks {
     dialogs: u64,
     choosers: u64,
     diagnostics: crate::events::DiagCursor,
+    /// The page's count of acknowledged input (`Page::delivered_count`).
+    delivered: u64,
 }
 
 impl Marks {
@@ -788,6 +887,7 @@ impl Marks {
             dialogs: page.dialogs.cursor(),
             choosers: page.choosers.cursor(),
             diagnostics: page.diagnostics.cursor(),
+            delivered: page.delivered_count(),
         }
     }
 }
@@ -843,7 +943,7 @@ async fn finish(
     page: &Page,
     action: &str,
     target: Option<ActionTarget>,
-    before: Option<Before>,
+    before: Option<&Before>,
     marks: Marks,
     wait_for: Option<WaitCondition>,
     limits: Limits,
@@ -862,7 +962,7 @@ async fn finish(
             "stage": stage,
             "action": action,
             "target": target.clone(),
-            "before": before.as_ref().map(|b| b.output(page)),
+            "before": before.map(|b| b.output(page)),
             "after": null,
             "cause": {"code": cause.code, "message": cause.message},
             "consoleErrors": console_errors,
@@ -884,9 +984,14 @@ async fn finish(
         Ok::<(), EngineError>(())
     };
     if let Err(e) = waited.await {
+        if e.code == ErrorCode::TabNotFound {
+            let cut = (action, target.clone(), before, &marks);
+            return closed_or(page, cut, limits, report, e)
+                .await
+                .map_err(|e| transition("wait", e));
+        }
         return Err(transition("wait", e));
     }
-    let (console_errors, page_errors) = logged_during(page, action, &marks);
     let mut report = report;
     if let Some(c) = page.choosers.opened_since(marks.choosers) {
         crate::warnings::note(format!(
@@ -902,24 +1007,18 @@ async fn finish(
             multiple: c.multiple,
         });
     }
-    let mut out = ActionOutput {
-        action: action.to_string(),
-        target: target.clone(),
-        before: None,
-        after: None,
-        diff: None,
-        dialogs: page.dialogs.since(marks.dialogs),
-        open_dialog: None,
-        console_errors,
-        page_errors,
-        opened_tabs: Vec::new(),
-        report,
-    };
-    let Some(before) = &before else {
+    let mut out = bare_output(page, action, target.clone(), &marks, report);
+    let Some(before) = before else {
         return Ok(out);
     };
     let after = match snapshot::capture(page, &before.snap.spec).await {
         Ok(a) => a,
+        Err(e) if e.code == ErrorCode::TabNotFound => {
+            let cut = (action, target.clone(), Some(before), &marks);
+            return closed_or(page, cut, limits, out.report, e)
+                .await
+                .map_err(|e| transition("snapshot", e));
+        }
         Err(e) => return Err(transition("snapshot", e)),
     };
     out.diff = Some(diff::diff(&before.snap.text, &after.text).stats());

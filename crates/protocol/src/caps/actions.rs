@@ -295,6 +295,11 @@ pub struct ActionReport {
     /// without a ref.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_chooser: Option<crate::caps::files::FileChooserInfo>,
+    /// The tab the action ran in, when its page closed it during the action (`window.close()`
+    /// in a click handler): the action was performed, `after` and `diff` are null, and another
+    /// tab is active now (`tab list`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed_tab: Option<String>,
     /// `drag`: the element dropped on (the action's `target` is the element dragged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped_on: Option<ActionTarget>,
@@ -341,6 +346,9 @@ impl Present for ActionOutput {
         }
         for t in &self.opened_tabs {
             line.push_str(&format!("\nopened tab {} {}", t.id, t.url));
+        }
+        if let Some(tab) = &self.report.closed_tab {
+            line.push_str(&format!(" -> closed its tab {tab}"));
         }
         if let Some(files) = &self.report.files {
             let list: Vec<String> = files
