@@ -221,7 +221,7 @@ fn stop_daemon(paths: &SessionPaths, pid: i32, session: &str) -> Result<()> {
 }
 
 fn start_daemon(session: &str, paths: &SessionPaths, args: &DaemonArgs) -> Result<()> {
-    let exe = std::env::current_exe().context("cannot find the agentbrowser executable")?;
+    let exe = crate::engine_bin::path()?;
     let log = paths.open_log()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("--session").arg(session);

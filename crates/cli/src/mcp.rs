@@ -21,9 +21,9 @@ use crate::launch;
 /// Runs the server; `session` is `Some` when `--session` (or its variable) named one to share.
 pub fn run(args: McpArgs, session: Option<&str>, top: &LaunchArgs) -> Result<(), Failure> {
     if args.print_config {
-        let exe = std::env::current_exe()
+        let exe = crate::engine_bin::client_path()
             .map(|p| p.display().to_string())
-            .unwrap_or_else(|_| "agentbrowser".into());
+            .unwrap_or_else(|| "agentbrowser".into());
         print!("{}", agentbrowser_mcp::config::text(&exe));
         return Ok(());
     }

@@ -1,0 +1,83 @@
+//! The command line's two binaries: the `agentbrowser` client sends requests to the daemon and
+//! hands every other command to `agentbrowser-engine`; the daemon runs in the engine binary.
+
+mod common;
+use common::*;
+
+fn engine_bin() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_BIN_EXE_agentbrowser-engine"))
+}
+
+#[test]
+fn the_client_carries_none_of_the_engine_and_the_daemon_runs_in_the_engine() {
+    // The engine's page scripts are compiled into the engine only.
+    let marker = b"__abListeners";
+    let has = |path: &std::path::Path| {
+        let bytes = std::fs::read(path).expect("read binary");
+        bytes.windows(marker.len()).any(|w| w == marker)
+    };
+    assert!(
+        has(&engine_bin()),
+        "the engine binary lost its page scripts"
+    );
+    assert!(!has(&Cli::bin()), "the client binary links the engine");
+
+    let s = Server::start();
+    s.route("/", Page::html("<title>Two</title><button>Go</button>"));
+    let cli = Cli::new("two-bins");
+    cli.ok(&["open", &s.url("/")]);
+    assert_eq!(cli.eval("document.title"), serde_json::json!("Two"));
+    // The daemon is the engine binary, serving this session.
+    let status = cli.ok(&["status"]);
+    let pid = status["pid"]
+        .as_i64()
+        .or_else(|| status["daemon"]["pid"].as_i64())
+        .unwrap_or_else(|| panic!("no daemon pid in {status}"));
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).expect("daemon exe");
+    assert_eq!(
+        exe.file_name().and_then(|n| n.to_str()),
+        Some("agentbrowser-engine"),
+        "{status}"
+    );
+    // A command the client does not send to a daemon runs in the engine, same arguments.
+    let skills = cli.run(&["skills", "list"]);
+    assert!(
+        skills.ok && skills.stdout.contains("core:"),
+        "{}",
+        skills.stderr
+    );
+    cli.ok(&["close"]);
+}
+
+#[test]
+fn a_client_without_its_engine_says_which_file_is_missing() {
+    let dir = TempDir::new("lonely-client");
+    let lonely = dir.path().join("agentbrowser");
+    std::fs::copy(Cli::bin(), &lonely).expect("copy the client");
+    let run = |args: &[&str]| {
+        std::process::Command::new(&lonely)
+            .args(args)
+            .env("AGENTBROWSER_SOCKET_DIR", dir.path())
+            .env("AGENTBROWSER_SESSION", "lonely")
+            .output()
+            .expect("run the client")
+    };
+    let expected = dir.path().join("agentbrowser-engine");
+    for args in [&["skills", "list"][..], &["--json", "title"][..]] {
+        let out = run(args);
+        assert!(!out.status.success(), "{args:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains(&expected.display().to_string()) && text.contains("is missing"),
+            "{args:?}: {text}"
+        );
+    }
+    // What needs no engine still works: usage errors and the session list.
+    let out = run(&["nosuch"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unrecognized subcommand"));
+    assert!(run(&["session", "list"]).status.success());
+}
