@@ -20,6 +20,11 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
 }
 
 fn main() {
+    // The client (`agentbrowser`, one short process per command, reading only its daemon's JSON)
+    // is linked position-dependent: the loader then has no relocations to apply to it, which is
+    // most of a small process's start. The engine binary, which parses page content, keeps
+    // address randomisation.
+    println!("cargo:rustc-link-arg-bin=agentbrowser=-no-pie");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
     let root = manifest.join("../../skills");
     println!("cargo:rerun-if-changed={}", root.display());
