@@ -24,7 +24,13 @@ fn main() {
     // is linked position-dependent: the loader then has no relocations to apply to it, which is
     // most of a small process's start. The engine binary, which parses page content, keeps
     // address randomisation.
-    println!("cargo:rustc-link-arg-bin=agentbrowser=-no-pie");
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if var("CARGO_CFG_TARGET_OS") == "linux"
+        && var("CARGO_CFG_TARGET_ENV") == "gnu"
+        && !var("CARGO_CFG_TARGET_FEATURE").contains("crt-static")
+    {
+        println!("cargo:rustc-link-arg-bin=agentbrowser=-no-pie");
+    }
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
     let root = manifest.join("../../skills");
     println!("cargo:rerun-if-changed={}", root.display());

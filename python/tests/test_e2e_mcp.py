@@ -322,7 +322,7 @@ def test_stdio_disconnect_leaves_no_chromium(agentbrowser_bin: Path, server: str
 
     async def main() -> None:
         async with stdio(agentbrowser_bin) as session:
-            servers = [p for p, name in children(os.getpid()) if name == "agentbrowser"]
+            servers = [p for p, name in children(os.getpid()) if name.startswith("agentbrowser")]
             assert len(servers) == 1, servers
             assert chromium_children(servers[0]) == []  # no browser before the first tool call
             await call(session, "browser_navigate", url=f"{server}/")

@@ -39,7 +39,9 @@ pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
     let exe =
         std::env::current_exe().map_err(|e| missing(format!("cannot find this binary: {e}")))?;
     let mut cmd = Command::new(&python);
-    cmd.env("AGENTBROWSER_BIN", &exe);
+    // The SDK runs the client (the fast path for each command), next to this engine binary.
+    let client = crate::engine_bin::client_path().unwrap_or_else(|| exe.clone());
+    cmd.env("AGENTBROWSER_BIN", &client);
     if !importable(&python, None)? {
         let Some(dir) = source_python_dir(&exe) else {
             return Err(missing(format!(

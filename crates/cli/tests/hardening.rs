@@ -531,3 +531,37 @@ fn status_does_not_wait_behind_a_long_command() {
     let s = cli.ok(&["status"]);
     assert!(s.get("busy").is_none(), "{s}");
 }
+
+#[test]
+fn a_browser_killed_during_a_command_ends_it_as_browser_closed() {
+    let cli = Cli::new("killed-mid");
+    cli.ok(&["open", "about:blank"]);
+    let browser = cli.browser_pid();
+    let waiter = cli
+        .command()
+        .args([
+            "--json",
+            "--timeout",
+            "60000",
+            "wait",
+            "--text",
+            "never appears",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let busy = || cli.ok(&["status"])["busy"].is_object();
+    assert!(
+        eventually(Duration::from_secs(10), busy),
+        "the wait never started"
+    );
+    unsafe { libc::kill(browser as i32, libc::SIGKILL) };
+    let out = waiter.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Not the wait's timeout, not a closed tab: the browser is gone, and the next command starts
+    // a new one.
+    assert_eq!(v["code"], "browser_closed", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("went away"), "{v}");
+    assert_eq!(cli.ok(&["open", "about:blank"])["url"], "about:blank");
+    cli.ok(&["close"]);
+}

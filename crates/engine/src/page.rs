@@ -336,6 +336,13 @@ impl Page {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Takes back what a gesture counted (`mark_delivered`) when its guard stopped every event
+    /// before the page saw them: the count is again `count`.
+    pub(crate) fn unmark_delivered(&self, count: u64) {
+        self.delivered
+            .store(count, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// How often the page acknowledged an action's input so far (see `mark_delivered`).
     pub(crate) fn delivered_count(&self) -> u64 {
         self.delivered.load(std::sync::atomic::Ordering::Relaxed)
@@ -424,6 +431,12 @@ impl Page {
             return Err(EngineError::new(
                 ErrorCode::BrowserClosed,
                 "the page crashed; `reload` or `open` a URL to continue",
+            ));
+        }
+        if s.detached && self.session.connection().is_closed() {
+            return Err(EngineError::new(
+                ErrorCode::BrowserClosed,
+                "the browser went away (Chromium exited or was killed); the next command starts a new one",
             ));
         }
         if s.detached {

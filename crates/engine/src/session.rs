@@ -203,10 +203,12 @@ impl Engine {
             deadline,
             actionable,
         };
-        // A renderer crash never answers pending calls: stop waiting as soon as it is reported.
-        // (A page that had crashed before this command is handled by the command itself; a tab
-        // that closes fails its pending calls, so the command says itself what that meant: an
+        // A renderer crash never answers pending calls: stop waiting as soon as it is reported,
+        // and as soon as the browser went away. (A page that had crashed before this command is
+        // handled by the command itself. A tab that closes while the browser stays fails the
+        // command's pending calls at once, so the command says itself what that meant: an
         // action whose page closed its own tab was performed.)
+        let connection = self.browser.as_ref().map(|b| b.cdp.connection().clone());
         let mut crash = self
             .browser
             .as_ref()
@@ -220,11 +222,25 @@ impl Engine {
                 // A target the command itself replaced (recovery of a hung tab) is the command
                 // at work, not a closed tab.
                 Some(rx) => {
-                    let crashed = rx.wait_for(|s| s.crashed).await.is_ok();
-                    if !crashed && rx.borrow().replaced {
-                        std::future::pending::<()>().await;
+                    let gone = rx
+                        .wait_for(|s| s.crashed || (s.detached && !s.replaced))
+                        .await
+                        .map(|s| s.crashed);
+                    match gone {
+                        Ok(true) => true,
+                        // The tab closed with the browser still there: the command ends by
+                        // itself (its calls fail at once); the watcher waits for the browser's
+                        // connection to close, which Chromium exiting on its own does right after.
+                        Ok(false) => {
+                            if let Some(c) = connection.as_ref().filter(|c| !c.is_closed()) {
+                                let mut browser_events = c.subscribe(None);
+                                while browser_events.recv().await.is_some() {}
+                            }
+                            false
+                        }
+                        Err(_) if rx.borrow().replaced => std::future::pending::<bool>().await,
+                        Err(_) => false,
                     }
-                    crashed
                 }
                 None => std::future::pending::<bool>().await,
             }

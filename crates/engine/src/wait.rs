@@ -29,7 +29,7 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
                 "(() => {{ const b = document.body; return !!b && b.innerText.includes({}); }})()",
                 serde_json::to_string(text).unwrap_or_default()
             );
-            poll(until, || async {
+            poll(page, until, || async {
                 Ok(page
                     .read_js(&script)
                     .await
@@ -38,14 +38,18 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
                     .unwrap_or(false))
             })
             .await
-            .map_err(|_| timeout(started, format!("text {text:?} to appear on the page")))
+            .map_err(|e| {
+                or_timeout(e, || {
+                    timeout(started, format!("text {text:?} to appear on the page"))
+                })
+            })
         }
         WaitCondition::Url { url, timeout_ms } => {
             let until = own_deadline(*timeout_ms, deadline);
             let pattern = agentbrowser_protocol::UrlPattern::parse(url)
                 .map_err(|e| EngineError::invalid(format!("invalid parameter `wait.url`: {e}")))?;
             let last = std::sync::Mutex::new(String::new());
-            let r = poll(until, || async {
+            let r = poll(page, until, || async {
                 let now = page.current_url().await.unwrap_or_default();
                 let ok = pattern.matches(&now);
                 *last.lock().unwrap_or_else(|e| e.into_inner()) = now;
@@ -53,14 +57,16 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             })
             .await;
             let last = last.into_inner().unwrap_or_else(|e| e.into_inner());
-            r.map_err(|_| {
-                timeout(
-                    started,
-                    format!(
-                        "the URL to match {url:?}, read as {} (it is {last:?})",
-                        pattern.reading()
-                    ),
-                )
+            r.map_err(|e| {
+                or_timeout(e, || {
+                    timeout(
+                        started,
+                        format!(
+                            "the URL to match {url:?}, read as {} (it is {last:?})",
+                            pattern.reading()
+                        ),
+                    )
+                })
             })
         }
         WaitCondition::Load { state, timeout_ms } => {
@@ -93,7 +99,7 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             let until = own_deadline(*timeout_ms, deadline);
             let min = u64::from(min_text_length.unwrap_or(1));
             let last = std::sync::Mutex::new(None::<u64>);
-            let r = poll(until, || async {
+            let r = poll(page, until, || async {
                 let n = page
                     .read_js("document.body ? document.body.innerText.length : 0")
                     .await
@@ -108,11 +114,13 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
                 Some(n) => format!("it has {n}"),
                 None => "its text could not be read".into(),
             };
-            r.map_err(|_| {
-                timeout(
-                    started,
-                    format!("the page to be ready (at least {min} characters of text; {seen})"),
-                )
+            r.map_err(|e| {
+                or_timeout(e, || {
+                    timeout(
+                        started,
+                        format!("the page to be ready (at least {min} characters of text; {seen})"),
+                    )
+                })
             })
         }
         WaitCondition::All {
@@ -141,6 +149,7 @@ pub(crate) async fn wait_selector(
     let mut last: Option<(u64, u64)> = None;
     let mut last_err: Option<String> = None;
     loop {
+        page.ensure_alive()?;
         // A check still running at `until` is cut there (the last answer stands).
         let checked = tokio::time::timeout_at(until, crate::targets::match_state(page, target))
             .await
@@ -200,6 +209,7 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
     );
     let mut last = None::<String>;
     loop {
+        page.ensure_alive()?;
         let left = until.saturating_duration_since(Instant::now());
         let call = page
             .session
@@ -246,6 +256,15 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
     }
 }
 
+/// `e` when the page went away, else the timeout `timed_out` describes.
+fn or_timeout(e: EngineError, timed_out: impl FnOnce() -> EngineError) -> EngineError {
+    if e.code == ErrorCode::Timeout {
+        timed_out()
+    } else {
+        e
+    }
+}
+
 fn timeout(started: Instant, what: String) -> EngineError {
     EngineError::new(
         ErrorCode::Timeout,
@@ -253,12 +272,15 @@ fn timeout(started: Instant, what: String) -> EngineError {
     )
 }
 
-async fn poll<F, Fut>(until: Instant, mut check: F) -> Result<()>
+/// Polls `check` until it holds or `until`; a page that went away (its tab closed, its renderer
+/// crashed) ends the wait at once with that error, not with a timeout.
+async fn poll<F, Fut>(page: &Page, until: Instant, mut check: F) -> Result<()>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<bool>>,
 {
     loop {
+        page.ensure_alive()?;
         // A check still running at `until` is cut there: the condition's timeout, not the
         // command's, is what gets reported.
         match tokio::time::timeout_at(until, check()).await {

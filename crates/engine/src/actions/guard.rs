@@ -197,6 +197,7 @@ pub(super) async fn gesture(
             // Until its result is read the guard stays in the page; a dialog the input opens
             // ends the action here, and answering it removes the guard (`drop_cut_guard`).
             set_cut_guard(page, Some(el.frame()));
+            let delivered = page.delivered_count();
             if let Err(e) = g.dispatch(page, x, y).await {
                 set_cut_guard(page, None);
                 let _ = guard_results(page, el).await;
@@ -206,7 +207,11 @@ pub(super) async fn gesture(
             let r = guard_results(page, el).await?;
             match landed(page, el, what, g, &r, nav_before)? {
                 Landed::Yes(note) => Ok(Ok(note)),
-                Landed::Stopped(e) => Ok(Err(NotYet::from(e))),
+                Landed::Stopped(e) => {
+                    // Every event was stopped before the page saw it: nothing was delivered.
+                    page.unmark_delivered(delivered);
+                    Ok(Err(NotYet::from(e)))
+                }
                 Landed::Interrupted(e) => {
                     interrupted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     Ok(Err(NotYet::from(e)))

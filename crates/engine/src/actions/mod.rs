@@ -556,7 +556,10 @@ pub async fn mutate(
     let work = async {
         let done = async {
             let report = perform(page, el, &id, &entry, &m, limits).await?;
-            page.mark_delivered();
+            // (A check or uncheck that found the state already there sent nothing.)
+            if report.changed != Some(false) {
+                page.mark_delivered();
+            }
             // Every mutation ends with a call on its element; in the page's own renderer that
             // call already let the events of the input's work arrive.
             let synced = entry.session_id.is_none();
@@ -606,7 +609,10 @@ async fn closed_or(
     report: ActionReport,
     e: EngineError,
 ) -> Result<ActionOutput> {
-    if e.code != ErrorCode::TabNotFound || page.delivered_count() == marks.delivered {
+    if e.code != ErrorCode::TabNotFound
+        || page.delivered_count() == marks.delivered
+        || page.session.connection().is_closed()
+    {
         return Err(e);
     }
     // The session that failed may be a frame's: the tab closed only if its own session detached
