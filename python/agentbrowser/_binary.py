@@ -15,8 +15,9 @@ BINARY = "agentbrowser"
 ENV_BIN = "AGENTBROWSER_BIN"
 
 _HINT = (
-    "Install the package with `pip install agentbrowser` (it ships the binary), build it with "
-    "`cargo build -p agentbrowser`, or set AGENTBROWSER_BIN to the binary's path"
+    "Install the package with `pip install agentbrowser` (it ships both binaries), build them with "
+    "`cargo build -p agentbrowser`, or set AGENTBROWSER_BIN to the `agentbrowser` binary's path "
+    "(with `agentbrowser-engine` in the same directory)"
 )
 
 

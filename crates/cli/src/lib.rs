@@ -210,6 +210,8 @@ fn send(
             return Ok(client);
         }
         launch::check_policy_file(&daemon)?;
+        // A client without its engine binary cannot start a daemon: say which file is missing.
+        engine_bin::path().code(ErrorCode::BrowserNotFound)?;
         Client::start(session, &daemon).code(ErrorCode::BrowserClosed)
     };
     let round_trip = |request: &Request| -> Result<String, Failure> {

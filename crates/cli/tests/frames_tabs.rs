@@ -433,17 +433,19 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
     let wait = std::time::Duration::from_secs(10);
     // (With a wait for text that never comes: the wait ends as the tab closes, not at its
     // timeout, and the click still stands.)
-    let cases: [(&str, &[&str]); 5] = [
-        ("Close", &[]),
-        ("Close", &["--no-evidence"]),
-        ("Close", &["--delta"]),
+    let cases: [(&str, &str, &[&str]); 6] = [
+        ("click", "Close", &[]),
+        ("click", "Close", &["--no-evidence"]),
+        ("click", "Close", &["--delta"]),
         (
+            "click",
             "Close",
             &["--wait-text", "never shown", "--timeout", "60000"],
         ),
-        ("Escape", &[]),
+        ("tap", "Close", &[]),
+        ("press", "Escape", &[]),
     ];
-    for (what, flags) in cases {
+    for (verb, what, flags) in cases {
         cli.eval("window.closedBy = null; window.open('/p'); 1");
         let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
         assert!(eventually(wait, two_tabs), "the popup never opened");
@@ -458,8 +460,8 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
             .and_then(|refs| refs.iter().find(|(_, r)| r["name"] == what))
             .map(|(id, _)| id.clone());
         let mut args = match &button {
-            Some(b) => vec!["click", b.as_str()],
-            None => vec!["press", what],
+            Some(b) => vec![verb, b.as_str()],
+            None => vec![verb, what],
         };
         args.extend_from_slice(flags);
         let out = cli.ok(&args);

@@ -76,6 +76,9 @@ fn a_client_without_its_engine_says_which_file_is_missing() {
             "{args:?}: {text}"
         );
     }
+    let answer: serde_json::Value =
+        serde_json::from_slice(&run(&["--json", "title"]).stdout).expect("an envelope");
+    assert_eq!(answer["code"], "browser_not_found", "{answer}");
     // What needs no engine still works: usage errors and the session list.
     let out = run(&["nosuch"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unrecognized subcommand"));

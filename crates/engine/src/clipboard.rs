@@ -203,6 +203,10 @@ pub(crate) async fn copy(p: ClipboardKeyParams, cx: &mut Cx<'_>) -> Result<Actio
         send,
     )
     .await?;
+    // A copy whose page closed its tab stands as it is (the clipboard is read in that page).
+    if out.report.closed_tab.is_some() {
+        return Ok(out);
+    }
     let now = read_text(&page).await?;
     out.report.note = Some(format!(
         "the clipboard holds {} characters",

@@ -147,7 +147,8 @@ fn button_bits(b: MouseButton) -> i64 {
 
 /// Taps at a point with a touch gesture (fires touch, pointer and click events). Touch input is
 /// enabled for the gesture only, so the page's pointer media queries stay as they were.
-pub async fn tap(session: &Session, x: f64, y: f64) -> Result<()> {
+/// `taken` is called once the page acknowledged the touch's start.
+pub async fn tap(session: &Session, x: f64, y: f64, taken: &(dyn Fn() + Sync)) -> Result<()> {
     session
         .call(
             "Emulation.setTouchEmulationEnabled",
@@ -167,6 +168,7 @@ pub async fn tap(session: &Session, x: f64, y: f64) -> Result<()> {
                     json!({"type": kind, "touchPoints": points}),
                 )
                 .await?;
+            taken();
         }
         Ok::<(), EngineError>(())
     }

@@ -149,7 +149,7 @@ impl Gesture {
                 input::click_marked(&page.session, (x, y), button, count, modifiers, mark).await
             }
             Gesture::Hover => input::mouse_move(&page.session, x, y).await,
-            Gesture::Tap => input::tap(&page.session, x, y).await,
+            Gesture::Tap => input::tap(&page.session, x, y, &|| page.mark_delivered()).await,
         }?;
         page.mark_delivered();
         Ok(())
