@@ -442,7 +442,11 @@ async fn select(
         ));
     }
     if entry.role == "combobox" && el.op("expanded", Value::Null).await?.as_bool() != Some(true) {
+        // Opening the list is not the selection: only the option's click counts as delivered
+        // (a tab that closes before it is `tab_not_found`, not a select that happened).
+        let delivered = page.delivered_count();
         click_at(page, el, what, limits, MouseButton::Left, 1, 0).await?;
+        page.unmark_delivered(delivered);
     }
     // The options may render a moment after the combobox opens.
     let option = retry_actionable(limits, || async move {
