@@ -32,6 +32,18 @@ fn server() -> Server {
              <a href='/plain' target='_blank'>Blank link</a>",
         ),
     );
+    s.route(
+        "/openers",
+        Page::html(
+            "<title>Openers</title>\
+             <button onclick=\"window.open('/plain?a')\">Open</button>\
+             <button onclick=\"window.open('/plain?b', '_blank', 'noopener')\">Noopener</button>\
+             <a href='/plain?c' target='_blank'>Blank</a>\
+             <a href='/plain?d' target='_blank' rel='noopener noreferrer'>Noreferrer</a>\
+             <input aria-label='Opens on input' oninput=\"window.open('/plain?e')\">\
+             <button onclick=\"document.title='nothing opened'\">Nothing</button>",
+        ),
+    );
     s
 }
 
@@ -486,4 +498,55 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
             serde_json::json!(["A", by])
         );
     }
+}
+
+#[test]
+fn every_tab_an_action_opens_is_announced_every_time() {
+    // The opened tabs are read from the browser's target events (no tab-list round trip after
+    // the action): each way a page opens a tab, repeated, without evidence (the fastest path,
+    // where the action's answer comes soonest after its input).
+    let s = server();
+    let cli = Cli::new("tabs-openers");
+    cli.ok(&["open", &s.url("/openers")]);
+    let snap = cli.ok(&["snapshot"]);
+    let open = cli.find_ref(&snap, "button", "Open");
+    let noopener = cli.find_ref(&snap, "button", "Noopener");
+    let blank = cli.find_ref(&snap, "link", "Blank");
+    let noreferrer = cli.find_ref(&snap, "link", "Noreferrer");
+    let input = cli.find_ref(&snap, "textbox", "Opens on input");
+    let nothing = cli.find_ref(&snap, "button", "Nothing");
+    let mut seen = std::collections::HashSet::new();
+    for round in 0..4 {
+        for (args, query) in [
+            (vec!["click", open.as_str()], "?a"),
+            (vec!["click", noopener.as_str()], "?b"),
+            (vec!["click", blank.as_str()], "?c"),
+            (vec!["click", noreferrer.as_str()], "?d"),
+            (vec!["fill", input.as_str(), "x"], "?e"),
+        ] {
+            let mut args = args.clone();
+            args.push("--no-evidence");
+            let r = cli.ok(&args);
+            let opened = r["openedTabs"].as_array().unwrap_or_else(|| {
+                panic!("round {round}: {args:?} opened {query} but announced no tab: {r}")
+            });
+            assert_eq!(opened.len(), 1, "round {round}, {args:?}: {r}");
+            let id = opened[0]["id"].as_str().unwrap().to_string();
+            assert!(seen.insert(id.clone()), "tab {id} announced twice: {r}");
+            assert_eq!(opened[0]["active"], false, "{r}");
+            let tabs = cli.ok(&["tab", "list"]);
+            assert!(
+                tabs["tabs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|t| t["id"] == id.as_str()),
+                "the announced tab {id} is listed: {tabs}"
+            );
+            cli.ok(&["tab", "close", &id]);
+        }
+        let plain = cli.ok(&["click", &nothing, "--no-evidence"]);
+        assert!(plain.get("openedTabs").is_none(), "{plain}");
+    }
+    assert_eq!(cli.ok(&["title"])["title"], "nothing opened");
 }

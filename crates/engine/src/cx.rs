@@ -13,7 +13,12 @@ use crate::error::{EngineError, Result};
 use crate::nav::RECREATED;
 use crate::refs;
 use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
-use crate::tabs::tab_info;
+use crate::tabs::listed;
+
+/// What `opened_since` reads: the browser's target events since an action started.
+pub(crate) struct OpenedWatch {
+    events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
+}
 
 /// What `wait_new_tab` compares with: the tabs open before an action, and the browser's target
 /// events from then on.
@@ -258,36 +263,50 @@ impl Cx<'_> {
         })
     }
 
-    /// The target ids of the page targets open now (what `opened_since` compares with), asked
-    /// before this returns and answered by the future: an action sent after it runs meanwhile
-    /// (the browser answers `Target.getTargets` in the order it was sent, so the list is the one
-    /// from before the action, at no round trip's wait).
-    pub(crate) async fn page_targets(
-        &mut self,
-    ) -> Result<impl std::future::Future<Output = Result<Vec<String>>> + use<>> {
+    /// Starts watching for the tabs an action opens: the browser's target events from now on
+    /// (read by [`Cx::opened_since`]; no round trip).
+    pub(crate) async fn watch_opened(&mut self) -> Result<OpenedWatch> {
         let browser = self.browser().await?;
-        Ok(page_target_ids(
-            browser.cdp.start("Target.getTargets", json!({})),
-        ))
+        Ok(OpenedWatch {
+            events: browser.cdp.events(),
+        })
     }
 
-    /// The tabs open now whose targets are not in `before` (opened by the page meanwhile).
+    /// The tabs the page opened since `watch` started, as they are now. The browser announces a
+    /// new page target (`Target.targetCreated`: target discovery is on from launch, see
+    /// `TargetHooks::install_browser`) on the connection before any later answer of the
+    /// renderer that opened it, and the connection hands events over in the order they came:
+    /// so once the action's last call has its answer, every tab it opened is in `watch`
+    /// already. When none is, this costs no round trip; otherwise the tab list is synced.
     pub(crate) async fn opened_since(
         &mut self,
-        before: &[String],
+        mut watch: OpenedWatch,
     ) -> Result<Vec<agentbrowser_protocol::TabInfo>> {
+        let mut created = Vec::new();
+        while let Ok(ev) = watch.events.try_recv() {
+            if ev.method == "Target.targetCreated"
+                && ev
+                    .params
+                    .pointer("/targetInfo/type")
+                    .and_then(|t| t.as_str())
+                    == Some("page")
+                && let Some(id) = ev
+                    .params
+                    .pointer("/targetInfo/targetId")
+                    .and_then(|t| t.as_str())
+            {
+                created.push(id.to_string());
+            }
+        }
+        if created.is_empty() {
+            return Ok(Vec::new());
+        }
         let browser = self.browser().await?;
         let tabs = browser.sync_tabs().await?;
-        let active = browser.active_id().map(str::to_string);
         Ok(tabs
             .iter()
-            .filter(|(_, info)| !before.contains(&info.target_id))
-            .map(|(id, info)| {
-                let mut t = tab_info(id, info, active.as_deref() == Some(id.as_str()));
-                t.label = browser.label_of(id);
-                t.dialog_blocked = browser.open_dialog(id).is_some();
-                t
-            })
+            .filter(|(_, info)| created.contains(&info.target_id))
+            .map(|(id, info)| listed(browser, id, info))
             .collect())
     }
 
@@ -295,34 +314,9 @@ impl Cx<'_> {
     pub(crate) async fn tab_data(&mut self, id: &str) -> Result<agentbrowser_protocol::TabInfo> {
         let browser = self.browser().await?;
         let tabs = browser.sync_tabs().await?;
-        let active = browser.active_id().map(str::to_string);
         tabs.iter()
             .find(|(tid, _)| tid == id)
-            .map(|(tid, info)| {
-                let mut t = tab_info(tid, info, active.as_deref() == Some(tid));
-                t.dialog_blocked = browser.open_dialog(tid).is_some();
-                t.label = browser.label_of(tid);
-                t
-            })
+            .map(|(tid, info)| listed(browser, tid, info))
             .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
     }
-}
-
-/// The page targets' ids out of a `Target.getTargets` answer.
-async fn page_target_ids(
-    answer: impl std::future::Future<
-        Output = std::result::Result<serde_json::Value, agentbrowser_cdp::CdpError>,
-    >,
-) -> Result<Vec<String>> {
-    let targets: agentbrowser_cdp::types::GetTargets = serde_json::from_value(answer.await?)
-        .map_err(|e| agentbrowser_cdp::CdpError::Decode {
-            method: "Target.getTargets".into(),
-            message: e.to_string(),
-        })?;
-    Ok(targets
-        .target_infos
-        .into_iter()
-        .filter(|t| t.kind == "page")
-        .map(|t| t.target_id)
-        .collect())
 }

@@ -30,10 +30,10 @@ async fn run(
 ) -> Result<ActionOutput> {
     let (wait, evidence) = after;
     let evidence = evidence.unwrap_or_default();
-    let before = cx.page_targets().await?;
+    let opened = cx.watch_opened().await?;
     let limits: Limits = cx.limits;
     let mut data = actions::untargeted(page, action, report, wait, evidence, limits, send).await?;
-    data.opened_tabs = cx.opened_since(&before.await?).await?;
+    data.opened_tabs = cx.opened_since(opened).await?;
     Ok(data)
 }
 

@@ -36,7 +36,7 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     } else {
         None
     };
-    let before = cx.page_targets().await?;
+    let opened = cx.watch_opened().await?;
     let (page, id) = targets::target_page(cx, &p.target).await?;
     let mut data = actions::mutate(
         &page,
@@ -50,7 +50,7 @@ pub(crate) async fn click(p: ClickParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
     if let Some(watch) = watch {
         data.report.new_tab = Some(cx.wait_new_tab(watch, cx.limits.deadline).await?);
     }
-    data.opened_tabs = cx.opened_since(&before.await?).await?;
+    data.opened_tabs = cx.opened_since(opened).await?;
     Ok(data)
 }
 
@@ -110,7 +110,7 @@ pub(crate) async fn scroll_into_view(p: RefActionParams, cx: &mut Cx<'_>) -> Res
 
 /// `press`: a key chord on the focused element.
 pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
-    let before = cx.page_targets().await?;
+    let opened = cx.watch_opened().await?;
     let page = cx.page().await?;
     let mut data = actions::press(
         &page,
@@ -120,7 +120,7 @@ pub(crate) async fn press(p: PressParams, cx: &mut Cx<'_>) -> Result<ActionOutpu
         cx.limits,
     )
     .await?;
-    data.opened_tabs = cx.opened_since(&before.await?).await?;
+    data.opened_tabs = cx.opened_since(opened).await?;
     Ok(data)
 }
 
@@ -131,7 +131,7 @@ async fn mutate(
     wait_for: Option<agentbrowser_protocol::WaitCondition>,
     evidence: Option<agentbrowser_protocol::Evidence>,
 ) -> Result<ActionOutput> {
-    let before = cx.page_targets().await?;
+    let opened = cx.watch_opened().await?;
     let (page, id) = targets::target_page(cx, target).await?;
     let mut data = actions::mutate(
         &page,
@@ -142,6 +142,6 @@ async fn mutate(
         cx.limits,
     )
     .await?;
-    data.opened_tabs = cx.opened_since(&before.await?).await?;
+    data.opened_tabs = cx.opened_since(opened).await?;
     Ok(data)
 }

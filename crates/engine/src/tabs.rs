@@ -17,12 +17,7 @@ pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOut
     let active = browser.active_id().map(str::to_string);
     let tabs = tabs
         .iter()
-        .map(|(id, info)| {
-            let mut t = tab_info(id, info, active.as_deref() == Some(id));
-            t.dialog_blocked = browser.open_dialog(id).is_some();
-            t.label = browser.label_of(id);
-            t
-        })
+        .map(|(id, info)| listed(browser, id, info))
         .collect();
     Ok(TabListOutput { tabs, active })
 }
@@ -108,6 +103,19 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
         tab,
         active,
     })
+}
+
+/// The wire form of tab `id` as the tab list shows it: active or not, its label, and whether an
+/// open dialog blocks it.
+pub(crate) fn listed(
+    browser: &crate::browser::Browser,
+    id: &str,
+    info: &agentbrowser_cdp::types::TargetInfo,
+) -> TabInfo {
+    let mut t = tab_info(id, info, browser.active_id() == Some(id));
+    t.label = browser.label_of(id);
+    t.dialog_blocked = browser.open_dialog(id).is_some();
+    t
 }
 
 /// The wire form of one tab.
