@@ -501,6 +501,58 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
 }
 
 #[test]
+fn a_drag_whose_drop_closes_its_tab_succeeds_and_says_the_tab_closed() {
+    let s = Server::start();
+    s.route("/a", Page::html("<title>A</title><p>opener</p>"));
+    // A pointer drag (mouse events) and an HTML5 drag and drop, each dropped on a target
+    // whose handler closes the popup.
+    s.route(
+        "/p",
+        Page::html(
+            "<title>P</title><style>div{width:80px;height:40px;margin:10px;border:1px solid}</style>\
+             <div role='button' aria-label='Handle' onmousedown=''>handle</div>\
+             <div role='button' aria-label='Bin' onmouseup=\"opener.closedBy = 'pointer'; window.close()\">bin</div>\
+             <div role='button' aria-label='Card' draggable='true'>card</div>\
+             <div role='button' aria-label='Tray' ondragover='event.preventDefault()' \
+              ondrop=\"event.preventDefault(); opener.closedBy = 'html5'; window.close()\">tray</div>",
+        ),
+    );
+    let cli = Cli::new("drag-closes-tab");
+    cli.ok(&["open", &s.url("/a")]);
+    let wait = std::time::Duration::from_secs(10);
+    for (source, target, by) in [("Handle", "Bin", "pointer"), ("Card", "Tray", "html5")] {
+        cli.eval("window.closedBy = null; window.open('/p'); 1");
+        let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
+        assert!(eventually(wait, two_tabs), "the popup never opened");
+        let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        cli.ok(&["tab", "switch", &popup]);
+        let snap = cli.ok(&["snapshot"]);
+        let (from, to) = (
+            cli.find_ref(&snap, "button", source),
+            cli.find_ref(&snap, "button", target),
+        );
+        let out = cli.ok(&["drag", &from, &to]);
+        assert_eq!(out["closedTab"], popup.as_str(), "{by}: {out}");
+        assert!(out["after"].is_null(), "{out}");
+        assert!(
+            out["note"].as_str().unwrap().contains("closed its tab"),
+            "{out}"
+        );
+        assert_eq!(
+            cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len),
+            Some(1)
+        );
+        assert_eq!(
+            cli.eval("[document.title, window.closedBy]"),
+            serde_json::json!(["A", by])
+        );
+    }
+}
+
+#[test]
 fn every_tab_an_action_opens_is_announced_every_time() {
     // The opened tabs are read from the browser's target events (no tab-list round trip after
     // the action): each way a page opens a tab, repeated, without evidence (the fastest path,

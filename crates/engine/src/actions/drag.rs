@@ -111,6 +111,9 @@ async fn gesture(
             input::mouse_event(session, "mouseReleased", &at(from.0, from.1, 0), left).await?;
             return Err(e);
         }
+        // The source took the press: a tab its page closes from here on (a drop handler's
+        // `window.close()`) ends the drag as performed, with `closedTab`.
+        page.mark_delivered();
         let mut drag_data: Option<Value> = None;
         let mut entered = false;
         for i in 1..=steps {
