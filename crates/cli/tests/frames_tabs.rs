@@ -428,6 +428,23 @@ fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
     );
 }
 
+/// From the opener page /a: clears `window.closedBy`, opens /p as a popup, waits until it is
+/// listed, makes it the active tab and answers its id.
+fn switch_to_popup(cli: &Cli) -> String {
+    cli.eval("window.closedBy = null; window.open('/p'); 1");
+    let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
+    assert!(
+        eventually(std::time::Duration::from_secs(10), two_tabs),
+        "the popup never opened"
+    );
+    let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    cli.ok(&["tab", "switch", &popup]);
+    popup
+}
+
 #[test]
 fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
     let s = Server::start();
@@ -442,7 +459,6 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
     );
     let cli = Cli::new("action-closes-tab");
     cli.ok(&["open", &s.url("/a")]);
-    let wait = std::time::Duration::from_secs(10);
     // (With a wait for text that never comes: the wait ends as the tab closes, not at its
     // timeout, and the click still stands.)
     let cases: [(&str, &str, &[&str]); 6] = [
@@ -458,14 +474,7 @@ fn an_action_that_closes_its_own_tab_succeeds_and_says_the_tab_closed() {
         ("press", "Escape", &[]),
     ];
     for (verb, what, flags) in cases {
-        cli.eval("window.closedBy = null; window.open('/p'); 1");
-        let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
-        assert!(eventually(wait, two_tabs), "the popup never opened");
-        let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        cli.ok(&["tab", "switch", &popup]);
+        let popup = switch_to_popup(&cli);
         let snap = cli.ok(&["snapshot"]);
         let button = snap["refs"]
             .as_object()
@@ -519,16 +528,8 @@ fn a_drag_whose_drop_closes_its_tab_succeeds_and_says_the_tab_closed() {
     );
     let cli = Cli::new("drag-closes-tab");
     cli.ok(&["open", &s.url("/a")]);
-    let wait = std::time::Duration::from_secs(10);
     for (source, target, by) in [("Handle", "Bin", "pointer"), ("Card", "Tray", "html5")] {
-        cli.eval("window.closedBy = null; window.open('/p'); 1");
-        let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
-        assert!(eventually(wait, two_tabs), "the popup never opened");
-        let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        cli.ok(&["tab", "switch", &popup]);
+        let popup = switch_to_popup(&cli);
         let snap = cli.ok(&["snapshot"]);
         let (from, to) = (
             cli.find_ref(&snap, "button", source),
@@ -586,14 +587,20 @@ fn every_tab_an_action_opens_is_announced_every_time() {
             let id = opened[0]["id"].as_str().unwrap().to_string();
             assert!(seen.insert(id.clone()), "tab {id} announced twice: {r}");
             assert_eq!(opened[0]["active"], false, "{r}");
-            let tabs = cli.ok(&["tab", "list"]);
-            assert!(
-                tabs["tabs"]
+            // The announced tab is the one this action opened (its page, once it loaded).
+            let url_of = || {
+                cli.ok(&["tab", "list"])["tabs"]
                     .as_array()
                     .unwrap()
                     .iter()
-                    .any(|t| t["id"] == id.as_str()),
-                "the announced tab {id} is listed: {tabs}"
+                    .find(|t| t["id"] == id.as_str())
+                    .map(|t| t["url"].as_str().unwrap_or("").to_string())
+            };
+            assert!(
+                eventually(std::time::Duration::from_secs(10), || url_of()
+                    .is_some_and(|u| u.ends_with(&format!("/plain{query}")))),
+                "round {round}, {args:?}: tab {id} is not the one opened ({query}): {:?}",
+                url_of()
             );
             cli.ok(&["tab", "close", &id]);
         }
