@@ -206,20 +206,23 @@ async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()>
     let (tree, listeners) = tokio::join!(tree, listeners);
     let result = async {
         let (Some(tree), Some(listeners)) = (tree?, listeners?) else {
-            return Ok(());
+            return Ok(false);
         };
         give(page, frame, ctx, find(&tree, &listeners)).await
     }
     .await;
     // The handles are released without waiting: the walk holds the nodes themselves, and the
-    // session keeps the order of its calls.
-    let release = s.clone();
-    tokio::spawn(async move {
-        let _ = release
-            .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
-            .await;
-    });
-    result
+    // session keeps the order of its calls. Nothing to release (the common case: no pierce
+    // walk, no listener element to resolve): no call.
+    if pierce || !matches!(result, Ok(false)) {
+        let release = s.clone();
+        tokio::spawn(async move {
+            let _ = release
+                .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
+                .await;
+        });
+    }
+    result.map(|_| ())
 }
 
 /// The page (default) world's context of `frame`: `Some(None)` for its session's own main
@@ -248,7 +251,8 @@ fn page_world(page: &Page, frame: &FrameTarget) -> Option<Option<i64>> {
 /// Hands the found nodes to the world: the closed roots as `globalThis.__abReach` (for the next
 /// run), the listener elements into `globalThis.__abListeners`, resolving only those the world
 /// does not hold yet and dropping those no longer found; no call when nothing changed.
-async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Result<()> {
+/// Answers whether it made handles in [`GROUP`] (nodes it resolved).
+async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Result<bool> {
     let total = found.closed_roots.len() + found.clickable.len();
     if total > MAX_NODES {
         crate::warnings::note(format!(
@@ -269,9 +273,9 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
     let held: std::collections::HashSet<i64> = {
         let handed = page.reach.lock().unwrap_or_else(|e| e.into_inner());
         match handed.get(&world) {
-            Some(ids) if roots.is_empty() && *ids == current => return Ok(()),
+            Some(ids) if roots.is_empty() && *ids == current => return Ok(false),
             Some(ids) => ids.iter().copied().collect(),
-            None if roots.is_empty() && current.is_empty() => return Ok(()),
+            None if roots.is_empty() && current.is_empty() => return Ok(false),
             None => Default::default(),
         }
     };
@@ -315,6 +319,7 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
         .filter(|id| held.contains(id) || resolved_new.contains(id))
         .copied()
         .collect();
+    let made = !nodes.is_empty();
     let mut args = vec![
         json!({"value": kept}),
         json!({"value": fresh}),
@@ -341,9 +346,9 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .set(world, kept);
-            Ok(())
+            Ok(made)
         }
-        Err(e) if gone(&e) => Ok(()),
+        Err(e) if gone(&e) => Ok(made),
         Err(e) => Err(e.into()),
     }
 }

@@ -152,8 +152,12 @@
     return out.filter((c) => c.kind !== 'text' || c.text.trim() !== '');
   }
 
+  // Drops the refs of collected elements from byId once it doubled since the last pass (amortized:
+  // a page with thousands of live refs is not scanned on every run).
+  let pruneAt = 2048;
   function pruneDead() {
-    if (byId.size < 2048) return;
+    if (byId.size < pruneAt) return;
     for (const [id, w] of byId) if (!w.deref()) byId.delete(id);
+    pruneAt = Math.max(2048, byId.size * 2);
   }
 
