@@ -38,8 +38,14 @@ AB = REPO / "target" / "release" / "agentbrowser"
 
 
 def cpu_ns(pid: int) -> int:
-    """CPU time of every thread of `pid` so far, in nanoseconds."""
-    return sum(int(Path(t).read_text().split()[0]) for t in glob.glob(f"/proc/{pid}/task/*/schedstat"))
+    """CPU time of every thread of `pid` so far, in nanoseconds (a thread that ended meanwhile counts 0)."""
+    total = 0
+    for t in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+        try:
+            total += int(Path(t).read_text().split()[0])
+        except FileNotFoundError:
+            pass
+    return total
 
 
 def minor_faults(pid: int) -> int:
@@ -107,8 +113,10 @@ def main() -> int:
         url = f"http://127.0.0.1:{server.server_address[1]}/large-5k.html"
         sockets = Path(tmp, "sock")
         sockets.mkdir(mode=0o700)
-        daemons = {k: Daemon(b, f"cpu{i}", url, sockets) for i, (k, b) in enumerate(binaries.items())}
+        daemons: dict[str, Daemon] = {}
         try:
+            for i, (k, b) in enumerate(binaries.items()):
+                daemons[k] = Daemon(b, f"cpu{i}", url, sockets)
             for interactive in views:
                 samples: dict[str, list[tuple[float, float, int, int]]] = {k: [] for k in daemons}
                 for r in range(args.reps + 3):

@@ -146,6 +146,7 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
     shared
         .active
         .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    let _ = note_rss(shared);
     shared.ended.notify_one();
     response
 }
@@ -213,29 +214,42 @@ async fn trim_when_idle(shared: Arc<Shared>) {
     loop {
         shared.ended.notified().await;
         loop {
+            if shared.active.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+                // A command is running (or waiting for the engine): wait until one ends (a
+                // command that ends meanwhile leaves the permit, so this never misses it).
+                shared.ended.notified().await;
+                continue;
+            }
             let last = *shared
                 .last_activity
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
             let due = last + TRIM_AFTER_IDLE;
-            if Instant::now() >= due && shared.active.load(std::sync::atomic::Ordering::SeqCst) == 0
-            {
+            if Instant::now() >= due {
                 break;
             }
-            tokio::time::sleep_until(due.max(Instant::now() + Duration::from_millis(10))).await;
+            tokio::time::sleep_until(due).await;
         }
         give_back_memory(&shared);
     }
 }
 
-/// After commands that grew the heap (a large result, a big page), hands the freed memory back
-/// to the system: glibc keeps freed blocks otherwise, and the daemon stays large.
-fn give_back_memory(shared: &Shared) {
+/// Records the resident size after a command (the lowest seen is what memory should come back
+/// to) and answers it.
+fn note_rss(shared: &Shared) -> usize {
     let rss = rss_bytes();
     let mut low = shared.low_rss.lock().unwrap_or_else(|e| e.into_inner());
     if *low == 0 || rss < *low {
         *low = rss.max(1);
     }
+    rss
+}
+
+/// After commands that grew the heap (a large result, a big page), hands the freed memory back
+/// to the system: glibc keeps freed blocks otherwise, and the daemon stays large.
+fn give_back_memory(shared: &Shared) {
+    let rss = note_rss(shared);
+    let mut low = shared.low_rss.lock().unwrap_or_else(|e| e.into_inner());
     if rss > low.saturating_mul(3) / 2 && rss > 16 << 20 {
         // SAFETY: malloc_trim only releases free memory of the allocator.
         unsafe {
