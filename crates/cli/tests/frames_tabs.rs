@@ -404,11 +404,8 @@ fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
     );
     let cli = Cli::new("closed-by-page");
     cli.ok(&["open", &s.url("/a")]);
-    cli.eval("window.open('/p'); 1");
+    switch_to_popup(&cli);
     let wait = std::time::Duration::from_secs(10);
-    let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
-    assert!(eventually(wait, two_tabs), "the popup never opened");
-    cli.ok(&["tab", "switch", "t2"]);
     // The popup closes itself between two commands: the next one acting in it is refused as a
     // tab that is gone (it was `internal`, naming a CDP session), and never lands in the tab
     // that is left, however often it is sent.
@@ -428,20 +425,21 @@ fn a_tab_its_page_closed_is_tab_not_found_and_no_other_tab_is_touched() {
     );
 }
 
-/// From the opener page /a: clears `window.closedBy`, opens /p as a popup, waits until it is
-/// listed, makes it the active tab and answers its id.
+/// From the opener page /a: clears `window.closedBy`, opens /p (titled "P") as a popup, waits
+/// until it is listed, makes it the active tab, waits until /p has loaded in it (a popup is
+/// listed while it still shows `about:blank`) and answers its id.
 fn switch_to_popup(cli: &Cli) -> String {
     cli.eval("window.closedBy = null; window.open('/p'); 1");
+    let wait = std::time::Duration::from_secs(10);
     let two_tabs = || cli.ok(&["tab", "list"])["tabs"].as_array().map(Vec::len) == Some(2);
-    assert!(
-        eventually(std::time::Duration::from_secs(10), two_tabs),
-        "the popup never opened"
-    );
+    assert!(eventually(wait, two_tabs), "the popup never opened");
     let popup = cli.ok(&["tab", "list"])["tabs"][1]["id"]
         .as_str()
         .unwrap()
         .to_string();
     cli.ok(&["tab", "switch", &popup]);
+    let loaded = || cli.eval("document.readyState === 'complete' && document.title") == "P";
+    assert!(eventually(wait, loaded), "the popup never loaded /p");
     popup
 }
 
