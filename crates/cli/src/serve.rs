@@ -67,11 +67,12 @@ impl Shared {
     }
 }
 
-/// Runs one request line against the engine, one command at a time across all clients.
-async fn handle_line(shared: &Shared, line: &str) -> Response {
+/// Runs one request line against the engine, one command at a time across all clients, and
+/// answers with the response line (without the newline).
+async fn handle_line(shared: &Shared, line: &str) -> String {
     let request = match Request::parse_line(line) {
         Ok(r) => r,
-        Err(e) => return e.into_response(),
+        Err(e) => return e.into_response().to_line(),
     };
     shared
         .active
@@ -102,7 +103,7 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         let mut response = Response::success(request.id, "status", data);
         bound_while_busy(shared, &mut response);
-        return response;
+        return response.to_line();
     }
     // Neither do `console` and `errors`: their buffers fill while the command runs.
     if let Some(mut response) = read_buffers_while_busy(shared, &request) {
@@ -111,13 +112,13 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
         shared
             .active
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        return response;
+        return response.to_line();
     }
     let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
         Ok(mut engine) => {
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(request.command.action().to_string());
-            let r = engine.execute_received(request, received).await;
+            let r = engine.execute_line(request, received).await;
             *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
             *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
             *shared.bounds.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -140,7 +141,8 @@ async fn handle_line(shared: &Shared, line: &str) -> Response {
                 "the session is busy with another command and stayed busy for {} ms; retry, or raise `timeout`",
                 wait.as_millis()
             ),
-        ),
+        )
+        .to_line(),
     };
     shared.touch();
     shared
@@ -284,7 +286,7 @@ where
         if n == 0 {
             return Ok(());
         }
-        let response = if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+        let mut out = if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
             // Skip the rest of the oversized line.
             let mut sink = Vec::new();
             reader.read_until(b'\n', &mut sink).await?;
@@ -294,6 +296,7 @@ where
                 ErrorCode::InvalidJson,
                 format!("request line longer than {MAX_LINE} bytes"),
             )
+            .to_line()
         } else {
             match std::str::from_utf8(&buf) {
                 Ok(line) if line.trim().is_empty() => continue,
@@ -303,10 +306,10 @@ where
                     "",
                     ErrorCode::InvalidJson,
                     format!("the request line is not valid UTF-8 ({e}); nothing was run"),
-                ),
+                )
+                .to_line(),
             }
         };
-        let mut out = response.to_line();
         out.push('\n');
         writer.write_all(out.as_bytes()).await?;
         writer.flush().await?;

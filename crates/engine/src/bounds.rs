@@ -5,6 +5,7 @@
 
 use agentbrowser_protocol::Response;
 use agentbrowser_protocol::boundary::{self, Boundary, OutputLimit};
+use serde_json::value::RawValue;
 
 /// How the session bounds its answers.
 #[derive(Debug, Clone, Default)]
@@ -44,18 +45,81 @@ impl OutputRules {
     /// Bounds `response`, an answer made while the page at `url` was active (the boundary's
     /// origin is that of the answer's own `url` or `origin` field when it has one).
     pub fn apply(&self, response: &mut Response, url: Option<&str>) {
-        if self.content_boundaries && boundary::page_content(&response.action) {
+        if self.marks(&response.action) {
             boundary::neutralise_value(&mut response.data);
+        }
+        let own = ["url", "origin"]
+            .iter()
+            .find_map(|k| response.data.get(*k).and_then(|v| v.as_str()))
+            .map(str::to_string);
+        let cut = self.max_output.map_or(0, |max| {
+            boundary::cut_value(
+                &mut response.data,
+                usize::try_from(max).unwrap_or(usize::MAX),
+            )
+        });
+        self.mark_envelope(response, own.as_deref(), url, cut);
+    }
+
+    /// Whether [`OutputRules::apply`] would leave `json`, the data of an answer to `action`,
+    /// as it is: no marker word to neutralise (nothing that could spell it, in any case) and
+    /// within the output limit. Such an answer is bounded as text ([`OutputRules::apply_json`]).
+    pub fn keeps_json(&self, action: &str, json: &str) -> bool {
+        let may_spell_marker = || {
+            static WORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+            WORD.get_or_init(|| regex::Regex::new("(?i)agentbrowser").expect("a literal"))
+                .is_match(json)
+        };
+        // JSON text is at least as long in characters as the compact JSON `cut_value` measures
+        // (it is that text).
+        let fits = |max: u64| json.len() as u64 <= max || json.chars().count() as u64 <= max;
+        !(self.marks(action) && may_spell_marker()) && self.max_output.is_none_or(fits)
+    }
+
+    /// Bounds an answer whose data is JSON text that [`OutputRules::keeps_json`] accepted: the
+    /// same envelope as [`OutputRules::apply`] gives, without turning the text into a value.
+    pub fn apply_json(&self, response: &mut Response<Box<RawValue>>, url: Option<&str>) {
+        /// The answer's own page, the top-level fields `apply` reads.
+        #[derive(serde::Deserialize)]
+        struct Own {
+            url: Option<serde_json::Value>,
+            origin: Option<serde_json::Value>,
+        }
+        let own = self
+            .marks(&response.action)
+            .then(|| agentbrowser_protocol::strict::parse_deep::<Own>(response.data.get()).ok())
+            .flatten()
+            .and_then(|o| {
+                [o.url, o.origin]
+                    .into_iter()
+                    .find_map(|v| v.and_then(|v| v.as_str().map(str::to_string)))
+            });
+        self.mark_envelope(response, own.as_deref(), url, 0);
+    }
+
+    /// Whether answers to `action` are marked as page content.
+    fn marks(&self, action: &str) -> bool {
+        self.content_boundaries && boundary::page_content(action)
+    }
+
+    /// The envelope's part of bounding an answer whose data is done: its error neutralised and
+    /// its boundary (origin: the answer's `own` page when it names one, else `url`) when it is
+    /// page content; the limit and what was `cut` from the data.
+    fn mark_envelope<D>(
+        &self,
+        response: &mut Response<D>,
+        own: Option<&str>,
+        url: Option<&str>,
+        cut: u64,
+    ) {
+        if self.marks(&response.action) {
             if let Some(message) = response.error.as_deref().and_then(boundary::neutralise) {
                 response.error = Some(message);
             }
             if response.success {
                 // The page the content came from: the answer's own URL (a `read` of another
                 // URL, a navigation's target) when it names one, else the active page.
-                let own = ["url", "origin"]
-                    .iter()
-                    .find_map(|k| response.data.get(*k).and_then(|v| v.as_str()))
-                    .filter(|u| u.contains(':'));
+                let own = own.filter(|u| u.contains(':'));
                 response.boundary = Some(Boundary {
                     nonce: self.nonce.clone(),
                     origin: origin_of(own.or(url)),
@@ -63,10 +127,6 @@ impl OutputRules {
             }
         }
         if let Some(max) = self.max_output {
-            let cut = boundary::cut_value(
-                &mut response.data,
-                usize::try_from(max).unwrap_or(usize::MAX),
-            );
             if cut > 0 {
                 let note = format!(
                     "output cut: {cut} characters of the answer's data were not sent (max output {max} characters); to see the rest: {}",
@@ -121,5 +181,54 @@ mod tests {
         rules.apply(&mut s, None);
         assert!(s.boundary.is_none());
         assert_eq!(origin_of(Some("data:text/html,x")), "null");
+    }
+
+    #[test]
+    fn an_answer_bounded_as_text_is_the_answer_bounded_as_a_value() {
+        let page = Some("http://127.0.0.1:8080/a");
+        let datas = [
+            json!({"title": "plain", "n": 1.5}),
+            json!({"url": "http://localhost:9/x", "text": "é".repeat(50)}),
+            json!({"origin": "no-colon", "url": 3}),
+            json!({"text": "about Agentbrowser, the tool"}),
+            json!({"text": "x".repeat(400)}),
+            json!(["not", "an", "object"]),
+        ];
+        for (boundaries, max) in [
+            (false, None),
+            (true, None),
+            (true, Some(300)),
+            (false, Some(200)),
+        ] {
+            let rules = OutputRules::new(boundaries, max);
+            for (action, data) in ["title", "status"]
+                .iter()
+                .flat_map(|a| datas.iter().map(move |d| (a, d)))
+            {
+                let mut by_value = Response::success(json!(7), *action, data.clone());
+                rules.apply(&mut by_value, page);
+                let json = serde_json::value::to_raw_value(data).unwrap();
+                // Text that would be rewritten goes the value's way; the rest must agree.
+                let text = data.to_string();
+                let rewrites = (boundaries && *action == "title" && text.contains("Agentbrowser"))
+                    || max.is_some_and(|m| text.chars().count() as u64 > m);
+                assert_eq!(
+                    rules.keeps_json(action, json.get()),
+                    !rewrites,
+                    "{action} {data}"
+                );
+                if rewrites {
+                    continue;
+                }
+                let mut by_text =
+                    Response::success(json!(7), *action, json!(null)).map_data(|_| json);
+                rules.apply_json(&mut by_text, page);
+                assert_eq!(
+                    by_text.to_line(),
+                    by_value.to_line(),
+                    "{boundaries} {max:?} {action} {data}"
+                );
+            }
+        }
     }
 }

@@ -92,7 +92,7 @@ pub(crate) use crate::webmcp::{
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
 macro_rules! define_dispatch {
     ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident] ),+ $(,)?) => {
-        pub(crate) async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Value> {
+        pub(crate) async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Output> {
             match command {
                 $(Command::$variant(p) => {
                     // A `Command` built in Rust skips the parser's check; this is the same one.
@@ -100,7 +100,7 @@ macro_rules! define_dispatch {
                     // Boxed: the dispatch future is otherwise as large as the largest handler's
                     // (hundreds of them, some deep), which overflowed 2 MiB thread stacks.
                     let out: $output = Box::pin($variant(p, cx)).await?;
-                    encode(&out)
+                    Ok(Box::new(out))
                 })+
             }
         }
@@ -108,8 +108,31 @@ macro_rules! define_dispatch {
 }
 agentbrowser_protocol::for_each_command!(define_dispatch);
 
-/// A handler's typed result as the envelope's `data`.
-fn encode<T: serde::Serialize>(out: &T) -> Result<Value> {
-    serde_json::to_value(out)
-        .map_err(|e| EngineError::internal(format!("cannot encode the result: {e}")))
+/// A handler's typed result, encoded only when its answer is written: as a JSON value for
+/// library callers ([`Encode::to_value`]), or straight to JSON text for the daemon's socket
+/// ([`Encode::to_json`]; a full snapshot of a 5k-element page spent a third of the daemon's CPU
+/// building a value and writing it out again).
+pub(crate) type Output = Box<dyn Encode>;
+
+/// How a typed result becomes the envelope's `data`.
+pub(crate) trait Encode: Send {
+    /// The result as a JSON value.
+    fn to_value(&self) -> Result<Value>;
+    /// The result as JSON text.
+    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>>;
+}
+
+impl<T: serde::Serialize + Send> Encode for T {
+    fn to_value(&self) -> Result<Value> {
+        serde_json::to_value(self).map_err(cannot_encode)
+    }
+
+    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>> {
+        serde_json::value::to_raw_value(self).map_err(cannot_encode)
+    }
+}
+
+/// The error of a result that cannot be encoded (a bug: every output type is plain data).
+fn cannot_encode(e: serde_json::Error) -> EngineError {
+    EngineError::internal(format!("cannot encode the result: {e}"))
 }

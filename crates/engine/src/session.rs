@@ -4,12 +4,14 @@ use std::time::Duration;
 
 use agentbrowser_protocol::{Command, ErrorCode, Request, Response};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::time::Instant;
 
 use crate::actions::{self, Limits};
 use crate::browser::Browser;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
+use crate::handlers::Output;
 use crate::launch::LaunchOptions;
 
 /// Default timeout of a command, in milliseconds.
@@ -161,7 +163,7 @@ impl Engine {
             .tracer
             .active()
             .then(|| crate::secrets::traced(&request.command));
-        let mut response = self.answer(request, received).await;
+        let mut response = encoded(self.answer(request, received).await, Data::to_value);
         self.bound(&mut response);
         if let Some(command) = traced {
             self.tracer.record(&command, &response, received);
@@ -169,7 +171,33 @@ impl Engine {
         response
     }
 
-    async fn answer(&mut self, request: Request, received: Instant) -> Response {
+    /// Runs a request received at `received` (as [`Engine::execute_received`]) and answers with
+    /// its envelope as one JSON line, without the newline: the daemon's path. A typed result
+    /// is written as JSON text once, with no JSON value built in between, unless the session's
+    /// bounds must rewrite it (a marker word to neutralise, an answer over the output limit).
+    pub async fn execute_line(&mut self, request: Request, received: Instant) -> String {
+        if self.tracer.active() {
+            return self.execute_received(request, received).await.to_line();
+        }
+        let mut response = self.answer(request, received).await;
+        let data = std::mem::replace(&mut response.data, Data::Value(Value::Null));
+        let json = match data.to_json() {
+            Ok(json) => json,
+            Err(e) => return failed(response, e).to_line(),
+        };
+        if !self.output.keeps_json(&response.action, json.get()) {
+            response.data = data;
+            let mut response = encoded(response, Data::to_value);
+            self.bound(&mut response);
+            return response.to_line();
+        }
+        let mut response = response.map_data(|_| json);
+        self.output
+            .apply_json(&mut response, self.active_url().as_deref());
+        response.to_line()
+    }
+
+    async fn answer(&mut self, request: Request, received: Instant) -> Response<Data> {
         let action = request.command.action();
         let timeout_ms = match &request.command {
             // A confirmed command gets its own wait budget, as it would have had.
@@ -322,8 +350,9 @@ impl Engine {
             page.mark_maybe_hung();
         }
         match result {
-            Ok(data) => {
-                let mut r = Response::success(request.id, action, data);
+            Ok(out) => {
+                let mut r = Response::success(request.id, action, Value::Null)
+                    .map_data(|_| Data::Typed(out));
                 if !notes.is_empty() {
                     r.warning = Some(notes.join("; "));
                 }
@@ -333,9 +362,7 @@ impl Engine {
                 if e.code == ErrorCode::BrowserClosed {
                     self.drop_dead_browser().await;
                 }
-                let mut r = Response::failure(request.id, action, e.code, e.message);
-                r.data = e.data.unwrap_or(Value::Null);
-                r
+                failed(Response::success(request.id, action, Value::Null), e).map_data(Data::Value)
             }
         }
     }
@@ -376,7 +403,7 @@ impl Engine {
         command: Command,
         limits: Limits,
         scope: crate::cx::Scope,
-    ) -> Result<Value> {
+    ) -> Result<Output> {
         if self.closed {
             return Err(EngineError::new(
                 ErrorCode::BrowserClosed,
@@ -428,6 +455,50 @@ impl Engine {
 }
 
 pub use crate::nav::normalize_url;
+
+/// What an answer carries until it is written: a handler's typed result, or a value (the
+/// details of an error).
+enum Data {
+    /// A handler's result, encoded only as the answer is written.
+    Typed(Output),
+    /// A value already made.
+    Value(Value),
+}
+
+impl Data {
+    /// The data as a JSON value.
+    fn to_value(&self) -> Result<Value> {
+        match self {
+            Data::Typed(out) => out.to_value(),
+            Data::Value(v) => Ok(v.clone()),
+        }
+    }
+
+    /// The data as JSON text.
+    fn to_json(&self) -> Result<Box<RawValue>> {
+        match self {
+            Data::Typed(out) => out.to_json(),
+            Data::Value(v) => serde_json::value::to_raw_value(v)
+                .map_err(|e| EngineError::internal(format!("cannot encode the result: {e}"))),
+        }
+    }
+}
+
+/// `response` with its data encoded by `encode`; a result that cannot be encoded is an
+/// `internal` failure.
+fn encoded(response: Response<Data>, encode: impl FnOnce(&Data) -> Result<Value>) -> Response {
+    match encode(&response.data) {
+        Ok(v) => response.map_data(|_| v),
+        Err(e) => failed(response, e),
+    }
+}
+
+/// The failure envelope of `response`'s request for `e` (its details as the data).
+fn failed<D>(response: Response<D>, e: EngineError) -> Response {
+    let mut r = Response::failure(response.id, response.action, e.code, e.message);
+    r.data = e.data.unwrap_or(Value::Null);
+    r
+}
 
 #[cfg(test)]
 mod tests {

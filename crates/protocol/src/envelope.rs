@@ -210,9 +210,11 @@ fn scope_field(map: &mut Map<String, Value>, key: &str) -> Result<Option<String>
     }
 }
 
-/// The response envelope: `{id, action, success, data, error, code, warning}`.
+/// The response envelope: `{id, action, success, data, error, code, warning}`. Its `data` is a
+/// JSON value (`D = Value`), or JSON text already written (`D = Box<RawValue>`, how the daemon
+/// sends large typed results without building a value first).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Response {
+pub struct Response<D = Value> {
     /// The request's id, echoed.
     #[serde(default)]
     pub id: Value,
@@ -223,7 +225,7 @@ pub struct Response {
     pub success: bool,
     /// Result data on success; structured details (if any) on failure.
     #[serde(default)]
-    pub data: Value,
+    pub data: D,
     /// Human-readable error message on failure.
     #[serde(default)]
     pub error: Option<String>,
@@ -283,7 +285,26 @@ impl Response {
     pub fn parse_line(line: &str) -> Result<Response, serde_json::Error> {
         crate::strict::parse_deep(line)
     }
+}
 
+impl<D> Response<D> {
+    /// This envelope with its data replaced by `f(data)`.
+    pub fn map_data<E>(self, f: impl FnOnce(D) -> E) -> Response<E> {
+        Response {
+            id: self.id,
+            action: self.action,
+            success: self.success,
+            data: f(self.data),
+            error: self.error,
+            code: self.code,
+            warning: self.warning,
+            boundary: self.boundary,
+            limit: self.limit,
+        }
+    }
+}
+
+impl<D: Serialize> Response<D> {
     /// Serializes this envelope as one JSON line (without the newline).
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {

@@ -314,7 +314,9 @@ pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<Co
     }
     cx.scope = pending.scope.clone();
     // Boxed: the replay runs a handler through the dispatch that runs this one.
-    let result = Box::pin(crate::handlers::dispatch(pending.command, cx)).await?;
+    let result = Box::pin(crate::handlers::dispatch(pending.command, cx))
+        .await?
+        .to_value()?;
     Ok(ConfirmOutput {
         confirmation_id: id,
         action: action.to_string(),
