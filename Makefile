@@ -22,28 +22,28 @@ bench-baseline:
 
 # 10,000 mixed actions through one daemon: RSS growth after the first 1,000 and p50/p99 drift.
 bench-soak:
-	cargo build -q --release -p agentbrowser
+	scripts/build-release.sh
 	python3 bench/soak.py
 
 # Bytes an agent reads across a 10-step session on the 5k page: full snapshots, evidence diffs, deltas.
 bench-session:
-	cargo build -q --release -p agentbrowser
+	scripts/build-release.sh
 	python3 bench/session_bytes.py
 
 # `agentbrowser mcp`: a tool call's cost over the same command on the daemon socket; browser_snapshot's
 # answer size on the 5k page next to @playwright/mcp's (installed by `make bench-peers`).
 bench-mcp:
-	cargo build -q --release -p agentbrowser
+	scripts/build-release.sh
 	python3 bench/mcp_bench.py
 
 # The code agent's per-step overhead without the model call and the snapshot (target <= 20 ms), and the
 # observation size per step on the 5k page (a scripted model server on 127.0.0.1, no real model).
 bench-agent:
-	cargo build -q --release -p agentbrowser
+	scripts/build-release.sh
 	python3 bench/agent_overhead.py
 
 # Sessions per machine with the browsers on a grid (Browserless from npm, started on 127.0.0.1):
 # daemon RSS/PSS per session and the attach latency, against a local ws:// attach in the same run.
 bench-grid:
-	cargo build -q --release -p agentbrowser
+	scripts/build-release.sh
 	python3 bench/grid_density.py

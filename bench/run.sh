@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Always build: a stale binary would measure old code (cargo is a no-op when nothing changed).
-cargo build -q --release -p agentbrowser -p agentbrowser-bench-floor
+scripts/build-release.sh
+cargo build -q --release -p agentbrowser-bench-floor
 exec python3 bench/bench.py "$@"

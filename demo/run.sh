@@ -8,7 +8,7 @@
 # otherwise its model is a scripted server on 127.0.0.1 replaying demo/agent-replies.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${AGENTBROWSER_BIN:-}" ]; then cargo build -q --release -p agentbrowser; fi
+if [ -z "${AGENTBROWSER_BIN:-}" ]; then scripts/build-release.sh; fi
 BIN="${AGENTBROWSER_BIN:-$PWD/target/release/agentbrowser}"
 export AGENTBROWSER_SESSION="demo-$$"
 

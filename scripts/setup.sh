@@ -39,5 +39,5 @@ fi
 npm ci --no-audit --no-fund --loglevel=error
 
 echo "== building"
-cargo build -q --release -p agentbrowser
+scripts/build-release.sh
 cargo build -q -p agentbrowser

@@ -51,6 +51,14 @@ pub fn main_engine() -> ExitCode {
 /// any other (the daemon itself, `serve`, `mcp`, code mode, `batch`, `doctor`, ...) is handed to
 /// the engine binary (`exec`, same arguments), so the client carries none of the engine.
 pub fn main_client() -> ExitCode {
+    // A reader that stops early (`agentbrowser snapshot | head`) ends the client as it ends any
+    // Unix tool, by SIGPIPE, not with a panic in the middle of printing. The daemon's socket is
+    // written with MSG_NOSIGNAL (std), so a daemon that went away is still an error to report;
+    // the engine binary this one may `exec` sets its own disposition at start.
+    // SAFETY: setting a signal's disposition to the default has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let (cli, _) = match parse(&argv) {
         Ok(parsed) => parsed,

@@ -84,3 +84,35 @@ fn a_client_without_its_engine_says_which_file_is_missing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unrecognized subcommand"));
     assert!(run(&["session", "list"]).status.success());
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_client_quietly() {
+    use std::io::Read;
+    // A snapshot far larger than a pipe's buffer, read one byte of and closed (`| head -c 1`):
+    // the client ends as Unix tools do (SIGPIPE), with nothing on stderr and no panic.
+    let s = Server::start();
+    let rows: String = (0..4000)
+        .map(|i| format!("<button>Button number {i}</button>"))
+        .collect();
+    s.route("/", Page::html(format!("<title>Big</title>{rows}")));
+    let cli = Cli::new("closed-pipe");
+    cli.ok(&["open", &s.url("/")]);
+    let mut child = cli
+        .command()
+        .args(["snapshot", "--max-bytes", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the client");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).expect("the snapshot starts");
+    drop(stdout);
+    let out = child.wait_with_output().expect("the client ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+    // The session is untouched.
+    assert_eq!(cli.eval("document.title"), serde_json::json!("Big"));
+}
