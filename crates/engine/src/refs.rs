@@ -106,13 +106,61 @@ pub struct TabRefs {
     generation: u64,
 }
 
+/// What a ref stands for as the page issued it, borrowed from the page's answer
+/// ([`TabRefs::record`] copies it only when it is new or changed).
+#[derive(Debug, Clone, Copy)]
+pub struct Issued<'a> {
+    /// Accessible role.
+    pub role: &'a str,
+    /// Accessible name.
+    pub name: &'a str,
+    /// CDP frame id of the document that holds the element.
+    pub frame_id: &'a str,
+    /// Flattened session of an out-of-process frame (`None`: the page's own session).
+    pub session_id: Option<&'a str>,
+    /// Token of the document the element lives in.
+    pub doc_token: &'a str,
+}
+
+impl Issued<'_> {
+    /// Whether `entry` already says this.
+    fn is(&self, entry: &RefEntry) -> bool {
+        entry.role == self.role
+            && entry.name == self.name
+            && entry.frame_id == self.frame_id
+            && entry.session_id.as_deref() == self.session_id
+            && entry.doc_token == self.doc_token
+    }
+
+    /// The entry to keep.
+    fn to_entry(self) -> RefEntry {
+        RefEntry {
+            role: self.role.to_string(),
+            name: self.name.to_string(),
+            frame_id: self.frame_id.to_string(),
+            session_id: self.session_id.map(str::to_string),
+            doc_token: self.doc_token.to_string(),
+        }
+    }
+}
+
 impl TabRefs {
-    /// Records a ref (new or seen again).
-    pub fn record(&mut self, id: &str, entry: RefEntry) {
-        self.bytes += entry_bytes(id, &entry);
-        match self.entries.insert(id.to_string(), entry) {
-            Some(old) => self.bytes -= entry_bytes(id, &old),
-            None => self.order.push_back(id.to_string()),
+    /// Records a ref (new, or seen again: a ref whose element is unchanged, the common case of
+    /// a page snapshotted again, costs a lookup and no allocation).
+    pub fn record(&mut self, id: &str, issued: Issued<'_>) {
+        match self.entries.get_mut(id) {
+            Some(entry) if issued.is(entry) => return,
+            Some(entry) => {
+                let old = entry_bytes(id, entry);
+                *entry = issued.to_entry();
+                self.bytes = self.bytes - old + entry_bytes(id, entry);
+            }
+            None => {
+                let entry = issued.to_entry();
+                self.bytes += entry_bytes(id, &entry);
+                self.entries.insert(id.to_string(), entry);
+                self.order.push_back(id.to_string());
+            }
         }
         while self.bytes > REF_BYTES_KEPT {
             let Some(old) = self.order.pop_front() else {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::answer;
 use crate::error::{EngineError, Result};
 use crate::page::Page;
-use crate::refs::{RefEntry, Snapshot, SnapshotSpec};
+use crate::refs::{Issued, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
 
 /// Deepest nesting of out-of-process frames followed.
@@ -288,19 +288,20 @@ async fn capture_frame(
         if nesting == 0 && !frame.child {
             refs.forget_documents(&frame.frame_id, &part.doc_token);
         }
+        let session_id = if frame.child {
+            frame.session.id()
+        } else {
+            None
+        };
         for (id, role, name) in &part.refs {
             refs.record(
                 id,
-                RefEntry {
-                    role: role.clone(),
-                    name: name.clone(),
-                    frame_id: frame.frame_id.clone(),
-                    session_id: if frame.child {
-                        frame.session.id().map(str::to_string)
-                    } else {
-                        None
-                    },
-                    doc_token: part.doc_token.clone(),
+                Issued {
+                    role,
+                    name,
+                    frame_id: &frame.frame_id,
+                    session_id,
+                    doc_token: &part.doc_token,
                 },
             );
         }

@@ -17,7 +17,7 @@ use crate::answer;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::page::Page;
-use crate::refs::RefEntry;
+use crate::refs::Issued;
 use crate::world::{self, FrameTarget};
 
 /// The spec the page's `resolveTarget` takes for a non-ref target (`None` for a ref).
@@ -128,12 +128,12 @@ fn record(page: &Page, id: &str, role: String, name: String, doc_token: String, 
     let frame = FrameTarget::scoped(page);
     page.refs.lock().unwrap_or_else(|e| e.into_inner()).record(
         id,
-        RefEntry {
-            role,
-            name,
-            frame_id: frame.frame_id.clone(),
-            session_id: frame.child_session_id(),
-            doc_token,
+        Issued {
+            role: &role,
+            name: &name,
+            frame_id: &frame.frame_id,
+            session_id: frame.child_session_id().as_deref(),
+            doc_token: &doc_token,
         },
     );
 }
