@@ -50,7 +50,7 @@ def default_bin() -> Path:
     for p in (REPO / "target" / "release" / "agentbrowser", REPO / "target" / "debug" / "agentbrowser"):
         if p.exists():
             return p
-    raise SystemExit("no agentbrowser binary: cargo build --release -p agentbrowser")
+    raise SystemExit("no agentbrowser binary: scripts/build-release.sh")
 
 
 def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:

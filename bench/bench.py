@@ -533,7 +533,7 @@ def main() -> int:
     parser.add_argument("--only", metavar="IDS", help="run only these measurements (comma-separated ids, e.g. click,click_noev)")
     parser.add_argument("--baseline", metavar="BIN", help="another agentbrowser binary (e.g. the previous commit's) measured beside this one")
     args = parser.parse_args()
-    for path, hint in ((AB_BIN, "cargo build --release -p agentbrowser"), (FLOOR_BIN, "cargo build --release -p agentbrowser-bench-floor")):
+    for path, hint in ((AB_BIN, "scripts/build-release.sh"), (FLOOR_BIN, "cargo build --release -p agentbrowser-bench-floor")):
         if not path.is_file():
             print(f"missing {path}: run `{hint}` (bench/run.sh does)", file=sys.stderr)
             return 2

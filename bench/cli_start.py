@@ -27,13 +27,10 @@ from pathlib import Path
 from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
-AB = REPO / "target" / "release" / "agentbrowser"
+sys.path.insert(0, str(REPO / "bench"))
+import procs  # noqa: E402
+
 PAGE = "data:text/html,<title>CLI start</title><p>one line</p>"
-
-
-def newest_baseline() -> Path | None:
-    found = sorted(REPO.glob("target/baseline/*/agentbrowser"), key=lambda p: p.stat().st_mtime)
-    return found[-1] if found else None
 
 
 def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
@@ -55,18 +52,13 @@ def main() -> int:
     args = ap.parse_args()
     if args.reps < 1:
         raise SystemExit("--reps must be at least 1")
-    base = args.baseline or newest_baseline()
-    clients = {"this build": AB}
-    if base is not None:
-        clients["baseline " + base.parent.name] = base
-    for b in clients.values():
-        if not os.access(b, os.X_OK):
-            raise SystemExit(f"{b} is not an executable (build it: scripts/build-release.sh)")
+    clients = procs.beside_baseline(args.baseline)
+    ab = clients["this build"]
     with tempfile.TemporaryDirectory(prefix="ab-cli-start-") as tmp:
         sockets = Path(tmp, "sock")
         sockets.mkdir(mode=0o700)
         env = dict(os.environ, AGENTBROWSER_SOCKET_DIR=str(sockets), AGENTBROWSER_SESSION="clistart")
-        subprocess.run([str(AB), "open", PAGE], check=True, capture_output=True, env=env)
+        subprocess.run([str(ab), "open", PAGE], check=True, capture_output=True, env=env)
         sock = socket.socket(socket.AF_UNIX)
         sock.connect(str(sockets / "clistart.sock"))
         io = sock.makefile("rwb")
@@ -98,7 +90,7 @@ def main() -> int:
                         samples[k].append(s)
         finally:
             sock.close()
-            subprocess.run([str(AB), "close"], capture_output=True, env=env)
+            subprocess.run([str(ab), "close"], capture_output=True, env=env)
     print(f"\nOne CLI call against a warm daemon ({args.reps} rounds, rotating order; medians)")
     print("| command | wall ms | process CPU ms | minor faults |")
     print("|---|---:|---:|---:|")

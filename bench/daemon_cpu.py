@@ -33,8 +33,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 import pages  # noqa: E402
-
-AB = REPO / "target" / "release" / "agentbrowser"
+import procs  # noqa: E402
 
 
 def cpu_ns(pid: int) -> int:
@@ -51,11 +50,6 @@ def cpu_ns(pid: int) -> int:
 def minor_faults(pid: int) -> int:
     """Minor page faults of `pid` so far."""
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[7])
-
-
-def newest_baseline() -> Path | None:
-    found = sorted(REPO.glob("target/baseline/*/agentbrowser"), key=lambda p: p.stat().st_mtime)
-    return found[-1] if found else None
 
 
 class Daemon:
@@ -95,13 +89,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.reps < 1:
         raise SystemExit("--reps must be at least 1")
-    base = args.baseline or newest_baseline()
-    binaries = {"this build": AB}
-    if base is not None:
-        binaries["baseline " + str(base.parent.name)] = base
-    for b in binaries.values():
-        if not os.access(b, os.X_OK):
-            raise SystemExit(f"{b} is not an executable (build it: cargo build --release -p agentbrowser)")
+    binaries = procs.beside_baseline(args.baseline)
     views = {"full": [False], "interactive": [True], "both": [False, True]}[args.view]
     with tempfile.TemporaryDirectory(prefix="ab-daemon-cpu-") as tmp:
         root = Path(tmp, "pages")

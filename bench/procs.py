@@ -189,3 +189,20 @@ def sweep(run_id: str, timeout: float = 5.0) -> list[int]:
         time.sleep(0.1)
         remaining = marked(run_id)  # zombies have an empty environment and do not match
     return left
+
+
+def beside_baseline(baseline: Path | None) -> dict[str, Path]:
+    """This build's `agentbrowser` and a baseline's by label, for the side-by-side scripts: the
+    baseline given, else the newest build in target/baseline/ (`bench/baseline.sh REV` makes one),
+    else none. Exits naming the build command when a binary is missing."""
+    repo = Path(__file__).resolve().parents[1]
+    binaries = {"this build": repo / "target" / "release" / "agentbrowser"}
+    if baseline is None:
+        found = sorted(repo.glob("target/baseline/*/agentbrowser"), key=lambda p: p.stat().st_mtime)
+        baseline = found[-1] if found else None
+    if baseline is not None:
+        binaries["baseline " + baseline.parent.name] = baseline
+    for b in binaries.values():
+        if not os.access(b, os.X_OK):
+            raise SystemExit(f"{b} is not an executable (build it: scripts/build-release.sh, or bench/baseline.sh REV)")
+    return binaries

@@ -45,13 +45,18 @@ impl OutputRules {
     /// Bounds `response`, an answer made while the page at `url` was active (the boundary's
     /// origin is that of the answer's own `url` or `origin` field when it has one).
     pub fn apply(&self, response: &mut Response, url: Option<&str>) {
-        if self.marks(&response.action) {
+        let marks = self.marks(&response.action);
+        if marks {
             boundary::neutralise_value(&mut response.data);
         }
-        let own = ["url", "origin"]
-            .iter()
-            .find_map(|k| response.data.get(*k).and_then(|v| v.as_str()))
-            .map(str::to_string);
+        let own = marks
+            .then(|| {
+                ["url", "origin"]
+                    .iter()
+                    .find_map(|k| response.data.get(*k).and_then(|v| v.as_str()))
+                    .map(str::to_string)
+            })
+            .flatten();
         let cut = self.max_output.map_or(0, |max| {
             boundary::cut_value(
                 &mut response.data,

@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use agentbrowser_protocol::{Command, ErrorCode, Request, Response};
 use serde_json::Value;
-use serde_json::value::RawValue;
 use tokio::time::Instant;
 
 use crate::actions::{self, Limits};
@@ -163,7 +162,7 @@ impl Engine {
             .tracer
             .active()
             .then(|| crate::secrets::traced(&request.command));
-        let mut response = encoded(self.answer(request, received).await, Data::to_value);
+        let mut response = encoded(self.answer(request, received).await);
         self.bound(&mut response);
         if let Some(command) = traced {
             self.tracer.record(&command, &response, received);
@@ -179,15 +178,13 @@ impl Engine {
         if self.tracer.active() {
             return self.execute_received(request, received).await.to_line();
         }
-        let mut response = self.answer(request, received).await;
-        let data = std::mem::replace(&mut response.data, Data::Value(Value::Null));
-        let json = match data.to_json() {
+        let response = self.answer(request, received).await;
+        let json = match response.data.to_json() {
             Ok(json) => json,
-            Err(e) => return failed(response, e).to_line(),
+            Err(e) => return failed(response.id, response.action, e).to_line(),
         };
         if !self.output.keeps_json(&response.action, json.get()) {
-            response.data = data;
-            let mut response = encoded(response, Data::to_value);
+            let mut response = encoded(response);
             self.bound(&mut response);
             return response.to_line();
         }
@@ -197,7 +194,7 @@ impl Engine {
         response.to_line()
     }
 
-    async fn answer(&mut self, request: Request, received: Instant) -> Response<Data> {
+    async fn answer(&mut self, request: Request, received: Instant) -> Response<Output> {
         let action = request.command.action();
         let timeout_ms = match &request.command {
             // A confirmed command gets its own wait budget, as it would have had.
@@ -351,8 +348,7 @@ impl Engine {
         }
         match result {
             Ok(out) => {
-                let mut r = Response::success(request.id, action, Value::Null)
-                    .map_data(|_| Data::Typed(out));
+                let mut r = Response::success(request.id, action, out);
                 if !notes.is_empty() {
                     r.warning = Some(notes.join("; "));
                 }
@@ -362,7 +358,7 @@ impl Engine {
                 if e.code == ErrorCode::BrowserClosed {
                     self.drop_dead_browser().await;
                 }
-                failed(Response::success(request.id, action, Value::Null), e).map_data(Data::Value)
+                failed(request.id, action.to_string(), e).map_data(|v| Box::new(v) as Output)
             }
         }
     }
@@ -456,46 +452,18 @@ impl Engine {
 
 pub use crate::nav::normalize_url;
 
-/// What an answer carries until it is written: a handler's typed result, or a value (the
-/// details of an error).
-enum Data {
-    /// A handler's result, encoded only as the answer is written.
-    Typed(Output),
-    /// A value already made.
-    Value(Value),
-}
-
-impl Data {
-    /// The data as a JSON value.
-    fn to_value(&self) -> Result<Value> {
-        match self {
-            Data::Typed(out) => out.to_value(),
-            Data::Value(v) => Ok(v.clone()),
-        }
-    }
-
-    /// The data as JSON text.
-    fn to_json(&self) -> Result<Box<RawValue>> {
-        match self {
-            Data::Typed(out) => out.to_json(),
-            Data::Value(v) => serde_json::value::to_raw_value(v)
-                .map_err(|e| EngineError::internal(format!("cannot encode the result: {e}"))),
-        }
-    }
-}
-
-/// `response` with its data encoded by `encode`; a result that cannot be encoded is an
+/// `response` with its data encoded as a JSON value; a result that cannot be encoded is an
 /// `internal` failure.
-fn encoded(response: Response<Data>, encode: impl FnOnce(&Data) -> Result<Value>) -> Response {
-    match encode(&response.data) {
+fn encoded(response: Response<Output>) -> Response {
+    match response.data.to_value() {
         Ok(v) => response.map_data(|_| v),
-        Err(e) => failed(response, e),
+        Err(e) => failed(response.id, response.action, e),
     }
 }
 
-/// The failure envelope of `response`'s request for `e` (its details as the data).
-fn failed<D>(response: Response<D>, e: EngineError) -> Response {
-    let mut r = Response::failure(response.id, response.action, e.code, e.message);
+/// The failure envelope answering `id` and `action` with `e` (its details as the data).
+fn failed(id: Value, action: String, e: EngineError) -> Response {
+    let mut r = Response::failure(id, action, e.code, e.message);
     r.data = e.data.unwrap_or(Value::Null);
     r
 }

@@ -245,21 +245,6 @@ pub struct Response<D = Value> {
 }
 
 impl Response {
-    /// A successful envelope carrying `data`.
-    pub fn success(id: Value, action: impl Into<String>, data: Value) -> Response {
-        Response {
-            id,
-            action: action.into(),
-            success: true,
-            data,
-            error: None,
-            code: None,
-            warning: None,
-            boundary: None,
-            limit: None,
-        }
-    }
-
     /// A failed envelope with a code and a message.
     pub fn failure(
         id: Value,
@@ -288,6 +273,21 @@ impl Response {
 }
 
 impl<D> Response<D> {
+    /// A successful envelope carrying `data`.
+    pub fn success(id: Value, action: impl Into<String>, data: D) -> Response<D> {
+        Response {
+            id,
+            action: action.into(),
+            success: true,
+            data,
+            error: None,
+            code: None,
+            warning: None,
+            boundary: None,
+            limit: None,
+        }
+    }
+
     /// This envelope with its data replaced by `f(data)`.
     pub fn map_data<E>(self, f: impl FnOnce(D) -> E) -> Response<E> {
         Response {
