@@ -4,16 +4,17 @@
 Usage (from the repository root; uses $AGENTBROWSER_BIN, else
 target/release/agentbrowser, else target/debug/agentbrowser):
 
-    python bench/python_overhead.py [--calls 2000] [--imports 15]
+    python bench/python_overhead.py [--calls 2000] [--imports 15] [--baseline HEAD~1] [--imports-only]
 
 It reports, in the same run:
   * the median of ``page.title()`` over N calls (target <= 1.0 ms), next to the median
     of the bare native round trip (``browser.native.execute("title")``) and of a raw
     JSON line written to ``agentbrowser serve --stdio`` by hand, so the SDK's own share
     is visible;
-  * the median import time of ``agentbrowser`` in a fresh interpreter (target < 150 ms),
-    as ``python -c 'import agentbrowser'`` minus ``python -c pass``, bytecode precompiled
-    as an installed package would have it.
+  * the median import times of ``import agentbrowser`` (target <= 100 ms) and of
+    ``from agentbrowser import Browser`` in fresh interpreters, by ``-X importtime`` and as wall
+    clock minus ``python -c pass``, bytecode precompiled as an installed package would have it;
+    with ``--baseline REV`` the same for commit REV's ``python/``, alternated round by round.
 Timings are reported, never asserted.
 """
 
@@ -26,6 +27,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -121,49 +123,94 @@ def bench_sdk_cpu(n: int) -> float:
     return statistics.median(samples)
 
 
-def bench_import(n: int) -> tuple[float, float, float]:
-    """Median import time: by ``-X importtime`` (cumulative, in-process) and by wall clock minus ``pass``."""
-    compileall.compile_dir(str(REPO / "python" / "agentbrowser"), quiet=1)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(REPO / "python")
+#: What a program's first line costs: the package alone, then the client most programs take.
+IMPORTS = ("import agentbrowser", "from agentbrowser import Browser")
 
-    def run(code: str) -> float:
+
+def python_tree(rev: str | None) -> Path:
+    """The ``python/`` directory of this checkout (``rev`` None) or of commit ``rev``, compiled."""
+    if rev is None:
+        root = REPO / "python"
+    else:
+        root = Path(tempfile.mkdtemp(prefix="ab-import-")) / "python"
+        root.parent.mkdir(exist_ok=True)
+        archive = subprocess.run(["git", "archive", rev, "python"], cwd=REPO, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "x", "-C", str(root.parent)], input=archive, check=True)
+    compileall.compile_dir(str(root / "agentbrowser"), quiet=1)
+    return root
+
+
+def bench_import(n: int, baseline: str | None) -> None:
+    """Median import times of this tree (and of ``baseline``'s, alternated round by round):
+    ``-X importtime``'s cumulative figure for the package, and wall clock minus ``python -c pass``."""
+    trees = {"this tree": python_tree(None)}
+    if baseline is not None:
+        trees[f"{baseline} ({_short(baseline)})"] = python_tree(baseline)
+
+    def env_for(root: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPATH"] = str(root)
+        return env
+
+    def wall(code: str, root: Path) -> float:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        subprocess.run([sys.executable, "-c", code], env=env_for(root), check=True)
         return time.perf_counter() - t0
 
-    def importtime() -> float:
+    def importtime(code: str, root: Path) -> float:
         done = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import agentbrowser"],
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
+            [sys.executable, "-X", "importtime", "-c", code], env=env_for(root), check=True, capture_output=True, text=True
         )
+        total = 0
         for line in done.stderr.splitlines():
             parts = [p.strip() for p in line.split("|")]
-            if len(parts) == 3 and parts[2] == "agentbrowser":
-                return int(parts[1]) / 1e6
-        raise RuntimeError("no importtime line for agentbrowser")
+            # Top-level entries (no indentation) that belong to the package: the package and what
+            # its lazy attributes imported.
+            if len(parts) == 3 and parts[2].startswith("agentbrowser") and line.split("|")[2][1:2] != " ":
+                total += int(parts[1])
+        return total / 1e6
 
-    run("import agentbrowser")
-    measured = [importtime() for _ in range(n)]
-    base = [run("pass") for _ in range(n)]
-    full = [run("import agentbrowser") for _ in range(n)]
-    wall = statistics.median(full) - statistics.median(base)
-    return statistics.median(measured), wall, statistics.median(base)
+    samples: dict[tuple[str, str, str], list[float]] = {}
+    for root in trees.values():
+        wall("import agentbrowser", root)  # warm the file cache
+    for _ in range(n):
+        for name, root in trees.items():
+            samples.setdefault((name, "pass", "wall"), []).append(wall("pass", root))
+            for code in IMPORTS:
+                samples.setdefault((name, code, "wall"), []).append(wall(code, root))
+                samples.setdefault((name, code, "importtime"), []).append(importtime(code, root))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    print(f"imports: medians of {n} fresh interpreters a row (python -c pass: {med[('this tree', 'pass', 'wall')] * 1000:.1f} ms)")
+    print("| statement | tree | -X importtime | wall minus pass |")
+    print("|---|---|---|---|")
+    for code in IMPORTS:
+        for name in trees:
+            it = med[(name, code, "importtime")] * 1000
+            w = (med[(name, code, "wall")] - med[(name, "pass", "wall")]) * 1000
+            print(f"| `{code}` | {name} | {it:.1f} ms | {w:.1f} ms |")
+    if baseline is not None:
+        base = next(name for name in trees if name != "this tree")
+        for code in IMPORTS:
+            ratio = med[("this tree", code, "importtime")] / med[(base, code, "importtime")]
+            print(f"`{code}`: this tree / {base} = {ratio:.2f}x (-X importtime; target for the package: <= 100 ms)")
+
+
+def _short(rev: str) -> str:
+    return subprocess.run(["git", "rev-parse", "--short", rev], cwd=REPO, capture_output=True, text=True).stdout.strip()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--imports", type=int, default=15)
+    parser.add_argument("--baseline", metavar="REV", help="also time the imports of commit REV's python/ (e.g. HEAD~1)")
+    parser.add_argument("--imports-only", action="store_true", help="only the import times (no browser)")
     args = parser.parse_args()
 
+    bench_import(args.imports, args.baseline)
+    if args.imports_only:
+        return
     print(f"binary: {os.environ['AGENTBROWSER_BIN']}")
-    imp, wall, base = bench_import(args.imports)
-    print(f"import agentbrowser:  median {imp * 1000:.1f} ms over {args.imports} runs (-X importtime; target < 150 ms)")
-    print(f"  wall clock: {wall * 1000:.1f} ms more than `python -c pass` ({base * 1000:.1f} ms)")
     r = bench_calls(args.calls)
     print(f"page.title():         median {r['title'] * 1000:.3f} ms over {args.calls} calls (target <= 1.0 ms)")
     print(f"native.execute:       median {r['native'] * 1000:.3f} ms")

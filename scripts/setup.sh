@@ -1,43 +1,61 @@
 #!/usr/bin/env bash
-# Installs what agentbrowser needs on a fresh Debian machine: Chromium, Python test tools, a build.
+# Installs what agentbrowser needs on a fresh Debian machine (Chromium, Python and Node test tools)
+# and builds the release binaries, the one build the demo, the tests and the benchmarks share.
+# The installs run while cargo compiles (they wait on the network, it on the CPU); each install's
+# output goes to target/setup/<step>.log and is shown when the step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LOGS=target/setup
+mkdir -p "$LOGS"
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "== installing Chromium (Debian package)"
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+# Debian packages: Chromium (the browser), NSS's certutil (`--ca-cert` trusts a private CA through
+# a per-session NSS database), zsh and fish (the completion tests load the scripts in each shell),
+# npm when the machine has none (never `nodejs-doc`: it removes the machine's Node.js).
+debian() {
+    local missing=()
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
+    command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+    command -v fish >/dev/null 2>&1 || missing+=(fish)
+    command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "installing ${missing[*]}"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+}
+python_tools() { python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt; }
+# axe-core (what `a11y` injects), the MCP Inspector's CLI, Browserless, har-schema: package.json.
+node_tools() { npm ci --no-audit --no-fund --loglevel=error; }
+
+start=$(date +%s)
+pids=()
+names=()
+in_background() {
+    local name=$1
+    shift
+    ("$@") >"$LOGS/$name.log" 2>&1 &
+    pids+=($!)
+    names+=("$name")
+}
+# Node's tools come after Debian's packages (npm may be one of them).
+debian_then_node() { debian && node_tools; }
+in_background debian-then-node debian_then_node
+in_background python python_tools
+
+echo "== building (release profile; Debian, Python and Node tools install meanwhile)"
+build_status=0
+scripts/build-release.sh || build_status=$?
+
+failed=0
+for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+        echo "== ${names[$i]} failed:" >&2
+        cat "$LOGS/${names[$i]}.log" >&2
+        failed=1
+    fi
+done
+[ "$build_status" = 0 ] || { echo "== the build failed" >&2; exit "$build_status"; }
+[ "$failed" = 0 ] || exit 1
 chromium --version 2>/dev/null | tail -1
-
-# NSS's certutil: `--ca-cert` trusts a private CA through a per-session NSS database.
-if ! command -v certutil >/dev/null 2>&1; then
-    echo "== installing NSS tools (certutil, for --ca-cert)"
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libnss3-tools >/dev/null
-fi
-
-# zsh and fish: the completion scripts are loaded and run in each shell by the tests.
-if ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then
-    echo "== installing zsh and fish (completion tests)"
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq zsh fish >/dev/null
-fi
-
-echo "== installing Python tools"
-python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
-
-echo "== installing Node test tools (MCP Inspector)"
-if ! command -v npm >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
-fi
-npm ci --no-audit --no-fund --loglevel=error
-
-echo "== building"
-scripts/build-release.sh
-cargo build -q -p agentbrowser
+echo "== setup done in $(( $(date +%s) - start )) s"

@@ -6,130 +6,132 @@
 ...     snapshot = browser.page.observe()
 ...     snapshot.one(role="link").click()
 
-``AsyncBrowser`` (in :mod:`agentbrowser.aio`) mirrors ``Browser`` with awaitables; it is
-imported lazily so that ``import agentbrowser`` stays fast.
+``AsyncBrowser`` (in :mod:`agentbrowser.aio`) mirrors ``Browser`` with awaitables.  Every name
+below is imported on first use (PEP 562), so ``import agentbrowser`` loads almost nothing: the
+models, the wire decoders, the sync and async clients, code mode and ``cdp`` load when a program
+first touches them.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import cdp
 from ._version import __version__
-from .browser import (
-    Browser,
-    Capture,
-    Clipboard,
-    Diagnostics,
-    Dialogs,
-    Emulation,
-    Keyboard,
-    Mouse,
-    Native,
-    Network,
-    Page,
-    Scripts,
-    Scroll,
-    Tabs,
-)
-from .browser import Frame, Frames
-from .browser import Auth, Cookies, State, Storage
-from .browser import Network
-from .webmcp import AsyncWebMCP, WebMCP
-from .models import ProxyConfig, Route, RouteResponse
-from .errors import (
-    ActionTransitionError,
-    AgentBrowserError,
-    AmbiguousTargetError,
-    AsyncStaleRefError,
-    BrowserError,
-    BrowserInstallError,
-    ConfirmationRequired,
-    DialogOpenError,
-    FrameLookupError,
-    NativeParseError,
-    RestoreSaveError,
-    StateDecryptError,
-    AuthVaultError,
-    StaleRefError,
-)
-from .models import (
-    Device,
-    EmulationSettings,
-    Geolocation,
-    InitScript,
-    Injection,
-    PermissionGrant,
-    Viewport,
-    ActionResult,
-    PendingAction,
-    AsyncPendingAction,
-    Dialog,
-    DialogResult,
-    DialogStatus,
-    BoundingBox,
-    ElementGeometry,
-    ScrollPosition,
-    ScrollResult,
-    BrowserResponse,
-    ContentBoundary,
-    OutputLimit,
-    CloseResult,
-    ConsoleLog,
-    ConsoleMessage,
-    AccessibilityAudit,
-    AccessibilityCounts,
-    AccessibilityIssue,
-    AccessibilityNode,
-    Vital,
-    Vitals,
-    VitalRating,
-    WebMCPInvocation,
-    WebMCPInvocationStatus,
-    WebMCPTool,
-    Download,
-    ErrorLog,
-    FileChooser,
-    LaunchResult,
-    Navigation,
-    PageError,
-    ReadAttempt,
-    ReadHeading,
-    ReadMode,
-    ReadResult,
-    Ref,
-    Locator,
-    Finder,
-    Screenshot,
-    ScreenshotAnnotation,
-    ScreenshotBox,
-    ScreenshotObservation,
-    ImageContent,
-    SessionStatus,
-    SessionId,
-    DevToolsEndpoint,
-    NetworkThrottle,
-    Snapshot,
-    SnapshotChange,
-    SnapshotDelta,
-    SnapshotDiff,
-    SnapshotSpec,
-    FrameInfo,
-    TabCloseResult,
-    TabInfo,
-    TabSwitchResult,
-    UploadedFile,
-    Wait,
-    WaitResult,
-)
-from .models.state import Cookie, StateFile, StateListing
-from .models.auth import AuthEntry, AuthListing, AuthLogin
-from .models import NetworkRequest, RequestDetail, RequestLog
-from .options import CDPTarget, LaunchOptions, SessionOptions
-from .restore import RestoreOptions
-from ._session_id import session_id
 
 if TYPE_CHECKING:
+    from . import cdp
+    from .browser import (
+        Browser,
+        Capture,
+        Clipboard,
+        Diagnostics,
+        Dialogs,
+        Emulation,
+        Keyboard,
+        Mouse,
+        Native,
+        Network,
+        Page,
+        Scripts,
+        Scroll,
+        Tabs,
+    )
+    from .browser import Frame, Frames
+    from .browser import Auth, Cookies, State, Storage
+    from .browser import Network
+    from .webmcp import AsyncWebMCP, WebMCP
+    from .models import ProxyConfig, Route, RouteResponse
+    from .errors import (
+        ActionTransitionError,
+        AgentBrowserError,
+        AmbiguousTargetError,
+        AsyncStaleRefError,
+        BrowserError,
+        BrowserInstallError,
+        ConfirmationRequired,
+        DialogOpenError,
+        FrameLookupError,
+        NativeParseError,
+        RestoreSaveError,
+        StateDecryptError,
+        AuthVaultError,
+        StaleRefError,
+    )
+    from .models import (
+        Device,
+        EmulationSettings,
+        Geolocation,
+        InitScript,
+        Injection,
+        PermissionGrant,
+        Viewport,
+        ActionResult,
+        PendingAction,
+        AsyncPendingAction,
+        Dialog,
+        DialogResult,
+        DialogStatus,
+        BoundingBox,
+        ElementGeometry,
+        ScrollPosition,
+        ScrollResult,
+        BrowserResponse,
+        ContentBoundary,
+        OutputLimit,
+        CloseResult,
+        ConsoleLog,
+        ConsoleMessage,
+        AccessibilityAudit,
+        AccessibilityCounts,
+        AccessibilityIssue,
+        AccessibilityNode,
+        Vital,
+        Vitals,
+        VitalRating,
+        WebMCPInvocation,
+        WebMCPInvocationStatus,
+        WebMCPTool,
+        Download,
+        ErrorLog,
+        FileChooser,
+        LaunchResult,
+        Navigation,
+        PageError,
+        ReadAttempt,
+        ReadHeading,
+        ReadMode,
+        ReadResult,
+        Ref,
+        Locator,
+        Finder,
+        Screenshot,
+        ScreenshotAnnotation,
+        ScreenshotBox,
+        ScreenshotObservation,
+        ImageContent,
+        SessionStatus,
+        SessionId,
+        DevToolsEndpoint,
+        NetworkThrottle,
+        Snapshot,
+        SnapshotChange,
+        SnapshotDelta,
+        SnapshotDiff,
+        SnapshotSpec,
+        FrameInfo,
+        TabCloseResult,
+        TabInfo,
+        TabSwitchResult,
+        UploadedFile,
+        Wait,
+        WaitResult,
+    )
+    from .models.state import Cookie, StateFile, StateListing
+    from .models.auth import AuthEntry, AuthListing, AuthLogin
+    from .models import NetworkRequest, RequestDetail, RequestLog
+    from .options import CDPTarget, LaunchOptions, SessionOptions
+    from .restore import RestoreOptions
+    from ._session_id import session_id
     from .aio import (
         AsyncBrowser,
         AsyncCapture,
@@ -153,29 +155,166 @@ if TYPE_CHECKING:
         AsyncTabs,
     )
 
-#: The async classes, imported from :mod:`agentbrowser.aio` on first use.
-_ASYNC = frozenset(
-    {"AsyncBrowser", "AsyncPage", "AsyncCapture", "AsyncTabs", "AsyncNative", "AsyncDiagnostics"}
-    | {"AsyncDialogs", "AsyncKeyboard", "AsyncMouse"}
-    | {"AsyncEmulation", "AsyncScripts"}
-    | {"AsyncScroll", "AsyncClipboard"}
-    | {"AsyncFrame", "AsyncFrames"}
-    | {"AsyncCookies", "AsyncStorage", "AsyncState"}
-    | {"AsyncAuth"}
-    | {"AsyncNetwork"}
-)
+#: Where each public name lives: imported from there on first access.
+_LAZY: dict[str, str] = {
+    "cdp": ".cdp",
+    "Browser": ".browser",
+    "Capture": ".browser",
+    "Clipboard": ".browser",
+    "Diagnostics": ".browser",
+    "Dialogs": ".browser",
+    "Emulation": ".browser",
+    "Keyboard": ".browser",
+    "Mouse": ".browser",
+    "Native": ".browser",
+    "Network": ".browser",
+    "Page": ".browser",
+    "Scripts": ".browser",
+    "Scroll": ".browser",
+    "Tabs": ".browser",
+    "Frame": ".browser",
+    "Frames": ".browser",
+    "Auth": ".browser",
+    "Cookies": ".browser",
+    "State": ".browser",
+    "Storage": ".browser",
+    "AsyncWebMCP": ".webmcp",
+    "WebMCP": ".webmcp",
+    "ProxyConfig": ".models",
+    "Route": ".models",
+    "RouteResponse": ".models",
+    "Device": ".models",
+    "EmulationSettings": ".models",
+    "Geolocation": ".models",
+    "InitScript": ".models",
+    "Injection": ".models",
+    "PermissionGrant": ".models",
+    "Viewport": ".models",
+    "ActionResult": ".models",
+    "PendingAction": ".models",
+    "AsyncPendingAction": ".models",
+    "Dialog": ".models",
+    "DialogResult": ".models",
+    "DialogStatus": ".models",
+    "BoundingBox": ".models",
+    "ElementGeometry": ".models",
+    "ScrollPosition": ".models",
+    "ScrollResult": ".models",
+    "BrowserResponse": ".models",
+    "ContentBoundary": ".models",
+    "OutputLimit": ".models",
+    "CloseResult": ".models",
+    "ConsoleLog": ".models",
+    "ConsoleMessage": ".models",
+    "AccessibilityAudit": ".models",
+    "AccessibilityCounts": ".models",
+    "AccessibilityIssue": ".models",
+    "AccessibilityNode": ".models",
+    "Vital": ".models",
+    "Vitals": ".models",
+    "VitalRating": ".models",
+    "WebMCPInvocation": ".models",
+    "WebMCPInvocationStatus": ".models",
+    "WebMCPTool": ".models",
+    "Download": ".models",
+    "ErrorLog": ".models",
+    "FileChooser": ".models",
+    "LaunchResult": ".models",
+    "Navigation": ".models",
+    "PageError": ".models",
+    "ReadAttempt": ".models",
+    "ReadHeading": ".models",
+    "ReadMode": ".models",
+    "ReadResult": ".models",
+    "Ref": ".models",
+    "Locator": ".models",
+    "Finder": ".models",
+    "Screenshot": ".models",
+    "ScreenshotAnnotation": ".models",
+    "ScreenshotBox": ".models",
+    "ScreenshotObservation": ".models",
+    "ImageContent": ".models",
+    "SessionStatus": ".models",
+    "SessionId": ".models",
+    "DevToolsEndpoint": ".models",
+    "NetworkThrottle": ".models",
+    "Snapshot": ".models",
+    "SnapshotChange": ".models",
+    "SnapshotDelta": ".models",
+    "SnapshotDiff": ".models",
+    "SnapshotSpec": ".models",
+    "FrameInfo": ".models",
+    "TabCloseResult": ".models",
+    "TabInfo": ".models",
+    "TabSwitchResult": ".models",
+    "UploadedFile": ".models",
+    "Wait": ".models",
+    "WaitResult": ".models",
+    "NetworkRequest": ".models",
+    "RequestDetail": ".models",
+    "RequestLog": ".models",
+    "ActionTransitionError": ".errors",
+    "AgentBrowserError": ".errors",
+    "AmbiguousTargetError": ".errors",
+    "AsyncStaleRefError": ".errors",
+    "BrowserError": ".errors",
+    "BrowserInstallError": ".errors",
+    "ConfirmationRequired": ".errors",
+    "DialogOpenError": ".errors",
+    "FrameLookupError": ".errors",
+    "NativeParseError": ".errors",
+    "RestoreSaveError": ".errors",
+    "StateDecryptError": ".errors",
+    "AuthVaultError": ".errors",
+    "StaleRefError": ".errors",
+    "Cookie": ".models.state",
+    "StateFile": ".models.state",
+    "StateListing": ".models.state",
+    "AuthEntry": ".models.auth",
+    "AuthListing": ".models.auth",
+    "AuthLogin": ".models.auth",
+    "CDPTarget": ".options",
+    "LaunchOptions": ".options",
+    "SessionOptions": ".options",
+    "RestoreOptions": ".restore",
+    "session_id": "._session_id",
+    "AsyncBrowser": ".aio",
+    "AsyncPage": ".aio",
+    "AsyncCapture": ".aio",
+    "AsyncTabs": ".aio",
+    "AsyncNative": ".aio",
+    "AsyncDiagnostics": ".aio",
+    "AsyncDialogs": ".aio",
+    "AsyncKeyboard": ".aio",
+    "AsyncMouse": ".aio",
+    "AsyncEmulation": ".aio",
+    "AsyncScripts": ".aio",
+    "AsyncScroll": ".aio",
+    "AsyncClipboard": ".aio",
+    "AsyncFrame": ".aio",
+    "AsyncFrames": ".aio",
+    "AsyncCookies": ".aio",
+    "AsyncStorage": ".aio",
+    "AsyncState": ".aio",
+    "AsyncAuth": ".aio",
+    "AsyncNetwork": ".aio",
+}
 
 
 def __getattr__(name: str) -> object:
-    if name in _ASYNC:
-        from . import aio
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'agentbrowser' has no attribute {name!r}")
+    from importlib import import_module
 
-        return getattr(aio, name)
-    raise AttributeError(f"module 'agentbrowser' has no attribute {name!r}")
+    module = import_module(where, __name__)
+    value = module if name == where[1:] else getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _ASYNC)
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

@@ -15,7 +15,7 @@ BINARY = "agentbrowser"
 ENV_BIN = "AGENTBROWSER_BIN"
 
 _HINT = (
-    "Install the package with `pip install agentbrowser` (it ships both binaries), build them with "
+    "Install the package with `pip install agentbrowser-engine` (it ships both binaries), build them with "
     "`cargo build -p agentbrowser`, or set AGENTBROWSER_BIN to the `agentbrowser` binary's path "
     "(with `agentbrowser-engine` in the same directory)"
 )

@@ -273,7 +273,7 @@ class Browser:
     @property
     def cdp(self) -> CDP:
         """Direct Chrome DevTools Protocol access to this session's browser, beside the engine
-        (``send``, ``evaluate``, ``frames``, ``target``); needs ``pip install 'agentbrowser[cdp]'``."""
+        (``send``, ``evaluate``, ``frames``, ``target``); needs ``pip install 'agentbrowser-engine[cdp]'``."""
         root = self._root
         if root._cdp is None:
             root._cdp = CDP(root)

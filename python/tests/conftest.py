@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def binary_path() -> Path:
     env = os.environ.get("AGENTBROWSER_BIN")
-    return Path(env) if env else REPO / "target" / "debug" / "agentbrowser"
+    return Path(env) if env else REPO / "target" / "release" / "agentbrowser"
 
 
 def eventually(cond: Callable[[], bool], seconds: float = 5.0) -> bool:
@@ -224,13 +224,13 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def agentbrowser_bin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The binary under test (``AGENTBROWSER_BIN`` or target/debug/agentbrowser); fails without it.
+    """The binary under test (``AGENTBROWSER_BIN`` or target/release/agentbrowser); fails without it.
 
     Sessions use a private socket directory so tests never meet a user's daemons.
     """
     path = binary_path()
     if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.fail(f"agentbrowser binary not built at {path} (cargo build -p agentbrowser)")
+        pytest.fail(f"agentbrowser binary not built at {path} (scripts/build-release.sh)")
     saved = {k: os.environ.get(k) for k in ("AGENTBROWSER_BIN", "AGENTBROWSER_SOCKET_DIR")}
     os.environ["AGENTBROWSER_BIN"] = str(path)
     os.environ["AGENTBROWSER_SOCKET_DIR"] = str(tmp_path_factory.mktemp("sockets"))

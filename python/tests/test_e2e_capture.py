@@ -204,5 +204,5 @@ for call in (lambda: shot.pil(), lambda: shot.image, lambda: shot.marimo()):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr + done.stdout
     lines = done.stdout.splitlines()
-    assert "pip install 'agentbrowser[images]'" in lines[0] and "pip install 'agentbrowser[images]'" in lines[1]
+    assert "pip install 'agentbrowser-engine[images]'" in lines[0] and "pip install 'agentbrowser-engine[images]'" in lines[1]
     assert "pip install marimo" in lines[2]

@@ -35,9 +35,9 @@ const MODULE: &str = "agentbrowser.code";
 
 /// Execs Python's code mode; returns only when it cannot be started.
 pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
-    let python = std::env::var_os("AGENTBROWSER_PYTHON").unwrap_or_else(|| "python3".into());
     let exe =
         std::env::current_exe().map_err(|e| missing(format!("cannot find this binary: {e}")))?;
+    let python = interpreter(&exe);
     let mut cmd = Command::new(&python);
     // The SDK runs the client (the fast path for each command), next to this engine binary.
     let client = crate::engine_bin::client_path().unwrap_or_else(|| exe.clone());
@@ -46,7 +46,7 @@ pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
         let Some(dir) = source_python_dir(&exe) else {
             return Err(missing(format!(
                 "the agentbrowser Python package is not importable by {} (install it: \
-                 `pip install agentbrowser`, or run from a source checkout)",
+                 `pip install agentbrowser-engine`, or run from a source checkout)",
                 python.to_string_lossy()
             )));
         };
@@ -70,6 +70,18 @@ pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
         "cannot run {}: {err}",
         python.to_string_lossy()
     )))
+}
+
+/// The Python that runs the SDK: `$AGENTBROWSER_PYTHON`, else the `python3` beside this binary
+/// (a virtualenv's `bin/`, where `pip install` put both), else `python3` on PATH.
+pub(crate) fn interpreter(exe: &Path) -> OsString {
+    if let Some(python) = std::env::var_os("AGENTBROWSER_PYTHON") {
+        return python;
+    }
+    exe.parent()
+        .map(|dir| dir.join("python3"))
+        .filter(|p| p.is_file())
+        .map_or_else(|| "python3".into(), OsString::from)
 }
 
 /// Whether `python` imports the module (with `pythonpath` as its PYTHONPATH when given).

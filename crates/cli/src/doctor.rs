@@ -286,14 +286,16 @@ fn axe() -> Check {
 
 /// The Python package's version against this binary's.
 fn python() -> Check {
-    let python = std::env::var_os("AGENTBROWSER_PYTHON").unwrap_or_else(|| "python3".into());
+    let exe = std::env::current_exe().ok();
+    let python = exe.as_deref().map_or_else(
+        || std::env::var_os("AGENTBROWSER_PYTHON").unwrap_or_else(|| "python3".into()),
+        code::interpreter,
+    );
     let shown = python.to_string_lossy().to_string();
     let mut found = probe_version(&python, None);
     let mut origin = String::new();
     if matches!(found, Ok(None))
-        && let Some(dir) = std::env::current_exe()
-            .ok()
-            .and_then(|exe| code::source_python_dir(&exe))
+        && let Some(dir) = exe.as_deref().and_then(code::source_python_dir)
     {
         found = probe_version(&python, Some(&code::prepend_path(&dir)));
         origin = format!(" (from the source tree {})", dir.display());
@@ -309,7 +311,7 @@ fn python() -> Check {
             "python package",
             Status::Warn,
             format!("{shown} cannot import agentbrowser (only the Python SDK needs it)"),
-            format!("`pip install agentbrowser=={VERSION}`"),
+            format!("`pip install agentbrowser-engine=={VERSION}`"),
         ),
         Ok(Some(v)) if v == VERSION => Check::ok(
             "python package",
@@ -322,7 +324,7 @@ fn python() -> Check {
                 "agentbrowser {v} in {shown}{origin}, but this binary is {VERSION}: the SDK and its daemon disagree"
             ),
             format!(
-                "`pip install agentbrowser=={VERSION}`, or put the binary of version {v} first on PATH (AGENTBROWSER_BIN)"
+                "`pip install agentbrowser-engine=={VERSION}`, or put the binary of version {v} first on PATH (AGENTBROWSER_BIN)"
             ),
         ),
     }

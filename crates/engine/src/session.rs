@@ -194,7 +194,20 @@ impl Engine {
         response.to_line()
     }
 
-    async fn answer(&mut self, request: Request, received: Instant) -> Response<Output> {
+    /// The answer's future behind a box, made here: the dispatch of every command (its state
+    /// machine is most of the engine) is compiled once, in this crate. A plain `async fn` here
+    /// was compiled again in every crate that awaits `execute` (the CLI, the MCP server, each
+    /// test binary): ~100 s of release codegen each on 2 cores.
+    #[inline(never)]
+    fn answer(
+        &mut self,
+        request: Request,
+        received: Instant,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response<Output>> + Send + '_>> {
+        Box::pin(self.answer_now(request, received))
+    }
+
+    async fn answer_now(&mut self, request: Request, received: Instant) -> Response<Output> {
         let action = request.command.action();
         let timeout_ms = match &request.command {
             // A confirmed command gets its own wait budget, as it would have had.

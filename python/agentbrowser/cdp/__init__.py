@@ -1,6 +1,6 @@
 """Direct Chrome DevTools Protocol access beside the engine (``browser.cdp``), and its errors.
 
-``browser.cdp`` needs the optional WebSocket client (``pip install 'agentbrowser[cdp]'``); without
+``browser.cdp`` needs the optional WebSocket client (``pip install 'agentbrowser-engine[cdp]'``); without
 it, its first use raises ImportError with that hint.  The errors import without it.
 """
 

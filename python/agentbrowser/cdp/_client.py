@@ -1,6 +1,6 @@
 """The WebSocket clients of the Chrome DevTools Protocol: :class:`CDPClient` (blocking, a reader
 thread) and :class:`AsyncCDPClient` (asyncio, a reader task), on the optional ``websockets``
-package (``pip install 'agentbrowser[cdp]'``).
+package (``pip install 'agentbrowser-engine[cdp]'``).
 
 Both match answers to calls by id, bound every wait by a timeout (``CDPTimeoutError``), turn a
 protocol error into ``CDPProtocolError``, keep the newest events in a bounded buffer
@@ -28,7 +28,7 @@ MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 #: Events kept for ``pop_events`` (the oldest are dropped first).
 MAX_EVENTS = 1000
 #: The install hint of the missing optional dependency.
-INSTALL_HINT = "browser.cdp needs a WebSocket client: pip install 'agentbrowser[cdp]' (the websockets package)"
+INSTALL_HINT = "browser.cdp needs a WebSocket client: pip install 'agentbrowser-engine[cdp]' (the websockets package)"
 
 EventHook = Callable[[Mapping[str, Any]], None]
 

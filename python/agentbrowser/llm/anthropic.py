@@ -1,6 +1,6 @@
 """:class:`ChatAnthropic`: Claude through the official ``anthropic`` package's Messages API.
 
-The package is an optional extra (``pip install 'agentbrowser[anthropic]'``), imported when a
+The package is an optional extra (``pip install 'agentbrowser-engine[anthropic]'``), imported when a
 model is built.  A ``base_url`` ending in ``/v1`` is used without it (the client adds
 ``/v1/messages``), so one base URL serves both adapters.
 """
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChatAnthropic", "to_anthropic_messages"]
 
-_HINT = "ChatAnthropic needs the anthropic package: pip install 'agentbrowser[anthropic]'"
+_HINT = "ChatAnthropic needs the anthropic package: pip install 'agentbrowser-engine[anthropic]'"
 
 
 def to_anthropic_messages(messages: Sequence[Message]) -> tuple[str | None, list[dict[str, Any]]]:

@@ -1,7 +1,7 @@
 """:class:`ChatOpenAI`: any OpenAI-compatible Chat Completions endpoint, through the official ``openai`` package.
 
 ``base_url`` covers vLLM, Ollama (``http://localhost:11434/v1``), LM Studio, OpenRouter and
-LiteLLM proxies.  The package is an optional extra (``pip install 'agentbrowser[openai]'``),
+LiteLLM proxies.  The package is an optional extra (``pip install 'agentbrowser-engine[openai]'``),
 imported when a model is built.
 """
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChatOpenAI", "to_openai_messages"]
 
-_HINT = "ChatOpenAI needs the openai package: pip install 'agentbrowser[openai]'"
+_HINT = "ChatOpenAI needs the openai package: pip install 'agentbrowser-engine[openai]'"
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 A :class:`Screenshot` holds the path of the file the engine wrote; its bytes are read from
 that file when asked (``bytes()``, ``content()``, ``pil()``), never carried over the wire.
-``pil()`` and ``image`` need Pillow (the ``images`` extra: ``pip install 'agentbrowser[images]'``);
+``pil()`` and ``image`` need Pillow (the ``images`` extra: ``pip install 'agentbrowser-engine[images]'``);
 ``marimo()`` needs marimo in the environment.
 """
 
@@ -31,7 +31,7 @@ def _pillow() -> Any:
         return importlib.import_module("PIL.Image")
     except ImportError:
         raise ImportError(
-            "Screenshot.pil() and .image need Pillow: pip install 'agentbrowser[images]' (or pip install Pillow)"
+            "Screenshot.pil() and .image need Pillow: pip install 'agentbrowser-engine[images]' (or pip install Pillow)"
         ) from None
 
 

@@ -5,7 +5,9 @@
 //!    else is searched: a wrong value is an error, not a fallback);
 //! 2. `node_modules/axe-core/axe.min.js` in the binary's directory and each of its parents,
 //!    then in the working directory and each of its parents;
-//! 3. `/usr/local/share/agentbrowser/axe.min.js`, `/usr/share/agentbrowser/axe.min.js`,
+//! 3. `share/agentbrowser/axe.min.js` under the binary's prefix (`<prefix>/bin/agentbrowser-engine`:
+//!    where the Python wheel installs its copy, in a virtualenv or `/usr/local`);
+//! 4. `/usr/local/share/agentbrowser/axe.min.js`, `/usr/share/agentbrowser/axe.min.js`,
 //!    `/usr/share/javascript/axe-core/axe.min.js`, `/usr/lib/node_modules/axe-core/axe.min.js`.
 //!
 //! None found is `axe_not_found`, saying how to install it.
@@ -32,10 +34,14 @@ const HOW: &str = "install it with `npm install axe-core` in the project (or run
 fn candidates() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut roots: Vec<PathBuf> = Vec::new();
+    let mut prefix = None;
     if let Ok(exe) = std::env::current_exe()
         && let Some(dir) = exe.parent()
     {
         roots.extend(dir.ancestors().map(Path::to_path_buf));
+        prefix = dir
+            .parent()
+            .map(|p| p.join("share/agentbrowser/axe.min.js"));
     }
     if let Ok(cwd) = std::env::current_dir() {
         roots.extend(cwd.ancestors().map(Path::to_path_buf));
@@ -46,7 +52,11 @@ fn candidates() -> Vec<PathBuf> {
             out.push(p);
         }
     }
-    out.extend(SYSTEM.iter().map(PathBuf::from));
+    for p in prefix.into_iter().chain(SYSTEM.iter().map(PathBuf::from)) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
     out
 }
 

@@ -1,0 +1,41 @@
+//! The command line's end-to-end tests against real Chromium, one module per capability, in one
+//! test binary (one compile and one link for all of them; each test still runs its own session).
+
+mod audit;
+mod auth;
+mod boundaries;
+mod capture;
+mod code_agent;
+mod common;
+mod delta;
+mod devices;
+mod diagnostics;
+mod dialogs;
+mod domains;
+mod emulation_scripts;
+mod envelopes;
+mod evidence;
+mod files;
+mod foundation;
+mod frames_tabs;
+mod golden;
+mod hardening;
+mod interaction_gaps;
+mod lifecycle;
+mod network;
+mod policy;
+mod popups_workers;
+mod read;
+mod reads_scroll_drag;
+mod restore;
+mod routes;
+mod skills;
+mod snapshot_reach;
+mod state;
+mod targets;
+mod tls_throttle_profile;
+mod tooling;
+mod two_binaries;
+mod under_fire;
+mod waits_fill;
+mod webmcp;

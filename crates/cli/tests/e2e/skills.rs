@@ -1,0 +1,377 @@
+//! The bundled skills: every command a skill shows runs, in order, against local pages (the
+//! skills' `https://example.com` is a server on 127.0.0.1 here), and fails only where the skill
+//! says it fails (`# error: CODE`); every Python block runs too. And `skills list|get|path|install`.
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository's skills directory.
+fn skills_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills")
+}
+
+/// The pages the skills' examples use, standing in for `https://example.com`.
+fn example_site() -> Server {
+    let server = Server::start();
+    server.route(
+        "/",
+        Page::html(
+            "<!doctype html><title>Example Shop</title><h1>Example Shop</h1>\
+             <a href='/guide'>Read the guide</a>\
+             <label>Email <input id=email type=email></label>\
+             <button onclick=\"setTimeout(() => { document.getElementById('status').textContent = \
+             'Subscribed: ' + document.getElementById('email').value }, 100)\">Subscribe</button>\
+             <p id=status role=status></p>\
+             <script>fetch('/api/items')</script>",
+        ),
+    );
+    server.route(
+        "/guide",
+        Page::html(
+            "<!doctype html><title>Guide</title><main><h1>The guide</h1>\
+             <h2 id=install>Install</h2><p>Install it with the package manager of your system.</p>\
+             <h2 id=usage>Usage</h2><p>Run it, then read the output carefully. \
+             The output lists every item with its price and its stock.</p>\
+             <a class=next href='/'>Back to the shop</a></main>",
+        ),
+    );
+    server.route(
+        "/api/items",
+        Page::typed("application/json", r#"{"items": ["real"]}"#),
+    );
+    server.route(
+        "/login",
+        Page::html(
+            "<!doctype html><title>Sign in</title><h1>Sign in</h1>\
+             <form method=post action='/account'>\
+             <label>Email <input name=email type=email></label>\
+             <label>Password <input name=password type=password></label>\
+             <button>Sign in</button></form>",
+        ),
+    );
+    server.route(
+        "/account",
+        Page::html(
+            "<!doctype html><title>Your account</title><h1>Your account</h1>\
+             <a href='/login'>Sign out</a>",
+        ),
+    );
+    server.route(
+        "/tools",
+        Page::html(
+            "<!doctype html><title>Shop tools</title><h1>Shop tools</h1>\
+             <script>document.modelContext.registerTool({name: 'search_products', \
+             description: 'Searches the shop', inputSchema: {type: 'object', \
+             properties: {query: {type: 'string'}}, required: ['query']}, \
+             annotations: {readOnlyHint: true}, execute: async ({query}) => \
+             ({content: [{type: 'text', text: `2 products match ${query}`}]})});</script>",
+        ),
+    );
+    server
+}
+
+/// Evaluates the value of a skill's `export NAME=VALUE` line once, as bash would.
+fn export(line: &str, env: &[(String, String)]) -> (String, String) {
+    let (name, _) = line["export ".len()..]
+        .split_once('=')
+        .unwrap_or_else(|| panic!("`{line}`: an export line is `export NAME=VALUE`"));
+    let out = Command::new("bash")
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(["-c", &format!("{line}; printf %s \"${name}\"")])
+        .output()
+        .expect("bash");
+    assert!(out.status.success(), "`{line}` failed");
+    (
+        name.to_string(),
+        String::from_utf8(out.stdout).expect("utf-8 value"),
+    )
+}
+
+/// Whether a bash line of a skill runs agentbrowser: `agentbrowser ...`, or
+/// `printf ... | agentbrowser ...` (a secret on stdin).
+fn runs_agentbrowser(line: &str) -> bool {
+    line.starts_with("agentbrowser ")
+        || (line.starts_with("printf ") && line.contains(" | agentbrowser "))
+}
+
+/// One fenced block of a skill: its language and its lines.
+struct Block {
+    lang: String,
+    text: String,
+}
+
+fn blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut current: Option<Block> = None;
+    for line in markdown.lines() {
+        if let Some(fence) = line.strip_prefix("```") {
+            match current.take() {
+                Some(b) => out.push(b),
+                None => {
+                    current = Some(Block {
+                        lang: fence.trim().to_string(),
+                        text: String::new(),
+                    })
+                }
+            }
+        } else if let Some(b) = current.as_mut() {
+            b.text.push_str(line);
+            b.text.push('\n');
+        }
+    }
+    out
+}
+
+/// Runs every example of the skill `name`; returns how many commands ran.
+fn run_skill(name: &str, server: &Server) -> usize {
+    let markdown = std::fs::read_to_string(skills_dir().join(name).join("SKILL.md"))
+        .unwrap_or_else(|e| panic!("skill {name}: {e}"));
+    let cli = Cli::new(&format!("skill-{name}"));
+    let work = TempDir::new(&format!("skill-work-{name}"));
+    let base = server.url("/").trim_end_matches('/').to_string();
+    let bin = Cli::bin();
+    let bin_dir = bin.parent().expect("binary dir").to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    let mut sessions = Vec::new();
+    // State files and the auth vault stay in the test's directory; `export` lines add to this.
+    let mut env = vec![
+        (
+            "AGENTBROWSER_STATE_DIR".to_string(),
+            work.path().join("state").display().to_string(),
+        ),
+        (
+            "AGENTBROWSER_AUTH_DIR".to_string(),
+            work.path().join("auth").display().to_string(),
+        ),
+        // The secret the state skill reads from the environment, never from its text.
+        ("SHOP_PASSWORD".to_string(), "correct horse".to_string()),
+    ];
+    for block in blocks(&markdown) {
+        let code = block.text.replace("https://example.com", &base);
+        match block.lang.as_str() {
+            "bash" => {
+                for line in code.lines().filter(|l| !l.trim().is_empty()) {
+                    if line.starts_with("export ") {
+                        env.push(export(line, &env));
+                        continue;
+                    }
+                    assert!(
+                        runs_agentbrowser(line),
+                        "skill {name}: a bash block shows something that is not an agentbrowser command: {line}"
+                    );
+                    // The skills' allowed domain `example.com` is the local server's host here.
+                    let local = if line.contains("--allowed-domains ") {
+                        line.replace("example.com", "127.0.0.1")
+                    } else {
+                        line.to_string()
+                    };
+                    let line = local.as_str();
+                    let (command, expected) = match line.split_once(" # error: ") {
+                        Some((c, code)) => (c, Some(code.trim())),
+                        None => (line, None),
+                    };
+                    if let Some(s) = command
+                        .split_whitespace()
+                        .skip_while(|w| *w != "--session")
+                        .nth(1)
+                    {
+                        sessions.push(s.to_string());
+                    }
+                    let out = to_run(
+                        Command::new("bash")
+                            .current_dir(work.path())
+                            .env("PATH", &path)
+                            .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
+                            .env("AGENTBROWSER_SESSION", &cli.session)
+                            .envs(env.iter().map(|(k, v)| (k, v)))
+                            .env_remove("AGENTBROWSER_EXECUTABLE_PATH")
+                            .args(["-c", command])
+                            .output()
+                            .unwrap_or_else(|e| panic!("bash: {e}")),
+                    );
+                    match expected {
+                        None => assert!(
+                            out.ok,
+                            "skill {name}: `{command}` failed:\n{}{}",
+                            out.stdout, out.stderr
+                        ),
+                        Some(code) => {
+                            assert!(
+                                !out.ok,
+                                "skill {name}: `{command}` should fail with {code}:\n{}",
+                                out.stdout
+                            );
+                            assert!(
+                                out.stderr.contains(&format!("error [{code}]")),
+                                "skill {name}: `{command}` failed otherwise: {}",
+                                out.stderr
+                            );
+                        }
+                    }
+                    ran += 1;
+                }
+            }
+            "python" => {
+                let script = work.path().join(format!("block{ran}.py"));
+                std::fs::write(&script, &code).expect("write script");
+                let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+                let out = to_run(
+                    Command::new("python3")
+                        .arg(&script)
+                        .current_dir(work.path())
+                        .env("PYTHONPATH", repo.join("python"))
+                        .env("AGENTBROWSER_BIN", &bin)
+                        .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
+                        .envs(env.iter().map(|(k, v)| (k, v)))
+                        .output()
+                        .expect("run python3"),
+                );
+                assert!(
+                    out.ok,
+                    "skill {name}: a Python block failed:\n{code}\n{}{}",
+                    out.stdout, out.stderr
+                );
+                ran += 1;
+            }
+            _ => {}
+        }
+    }
+    for s in sessions {
+        let _ = cli.command().args(["--session", &s, "close"]).output();
+    }
+    ran
+}
+
+#[test]
+fn every_command_of_every_skill_runs() {
+    let server = example_site();
+    let mut names: Vec<String> = std::fs::read_dir(skills_dir())
+        .expect("skills dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("SKILL.md").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for expected in [
+        "audit",
+        "capture",
+        "code-mode",
+        "core",
+        "mcp",
+        "network",
+        "reading",
+        "safety",
+        "state",
+    ] {
+        assert!(names.iter().any(|n| n == expected), "no skill {expected}");
+    }
+    for name in &names {
+        let ran = run_skill(name, &server);
+        let hidden = std::fs::read_to_string(skills_dir().join(name).join("SKILL.md"))
+            .unwrap()
+            .contains("\nhidden: true\n");
+        assert!(hidden || ran > 0, "skill {name} shows no command");
+    }
+}
+
+#[test]
+fn skills_list_get_path_and_install() {
+    let cli = Cli::new("skills-cmd");
+    let list = cli.run(&["skills", "list"]);
+    assert!(list.ok, "{}", list.stderr);
+    assert!(
+        list.stdout
+            .lines()
+            .any(|l| l.starts_with("core: Drive a real Chromium")),
+        "{}",
+        list.stdout
+    );
+    assert!(
+        !list.stdout.contains("contributing"),
+        "hidden listed: {}",
+        list.stdout
+    );
+    let all = cli.run(&["skills", "list", "--all"]);
+    assert!(
+        all.stdout.contains("contributing (hidden)"),
+        "{}",
+        all.stdout
+    );
+    // JSON: every skill with its parts.
+    let v: serde_json::Value =
+        serde_json::from_str(&cli.run(&["--json", "skills", "list"]).stdout).unwrap();
+    let core = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "core")
+        .expect("core");
+    assert!(
+        core["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["path"] == "references/errors.md" && p["kind"] == "reference")
+    );
+    // get prints the repository's file exactly.
+    let file = std::fs::read_to_string(skills_dir().join("core/SKILL.md")).unwrap();
+    assert_eq!(cli.run(&["skills", "get", "core"]).stdout, file);
+    let full = cli.run(&["skills", "get", "core", "--full"]).stdout;
+    assert!(full.starts_with(&file) && full.contains("<!-- part: references/errors.md -->"));
+    let part = cli.run(&["skills", "get", "core", "--part", "./references/errors.md"]);
+    assert!(part.stdout.contains("`stale_ref`"), "{}", part.stdout);
+    // Unknown names and escaping part paths are refused, naming what there is.
+    let bad = cli.run(&["skills", "get", "nope"]);
+    assert!(!bad.ok && bad.stderr.contains("unknown skill `nope`") && bad.stderr.contains("core"));
+    for p in ["../core/SKILL.md", "/etc/passwd", ""] {
+        let r = cli.run(&["skills", "get", "core", "--part", p]);
+        assert!(
+            !r.ok && r.stderr.contains("invalid part path"),
+            "{p}: {}",
+            r.stderr
+        );
+    }
+    // install copies every visible skill where `path` says.
+    let dir = TempDir::new("skills-install");
+    let target = dir.path().join("agent-skills");
+    let target_s = target.to_string_lossy().to_string();
+    let path = cli.run(&["skills", "path", "core", "--dir", &target_s]);
+    assert_eq!(path.stdout.trim(), target.join("core").to_string_lossy());
+    let inst = cli.run(&["skills", "install", "--dir", &target_s]);
+    assert!(inst.ok, "{}", inst.stderr);
+    assert_eq!(
+        std::fs::read_to_string(target.join("core/SKILL.md")).unwrap(),
+        file
+    );
+    assert!(target.join("core/references/errors.md").is_file());
+    assert!(!target.join("contributing").exists());
+    // Default: .claude/skills under the working directory.
+    let out = to_run(
+        cli.command()
+            .current_dir(dir.path())
+            .args(["skills", "install", "safety"])
+            .output()
+            .unwrap(),
+    );
+    assert!(out.ok, "{}", out.stderr);
+    assert!(dir.path().join(".claude/skills/safety/SKILL.md").is_file());
+}
+
+#[test]
+fn every_error_code_is_in_the_core_skill_reference() {
+    let errors = std::fs::read_to_string(skills_dir().join("core/references/errors.md")).unwrap();
+    for code in agentbrowser_protocol::ErrorCode::ALL {
+        assert!(
+            errors.contains(&format!("`{}`", code.as_str())),
+            "{} missing from skills/core/references/errors.md",
+            code.as_str()
+        );
+    }
+}
