@@ -11,7 +11,8 @@ if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 
 # Debian packages: Chromium (the browser), NSS's certutil (`--ca-cert` trusts a private CA through
 # a per-session NSS database), zsh and fish (the completion tests load the scripts in each shell),
-# npm when the machine has none (never `nodejs-doc`: it removes the machine's Node.js).
+# npm when the machine has none (never `nodejs-doc`: it removes the machine's Node.js), and
+# python3-venv where Debian's python3 lacks it.
 debian() {
     local missing=()
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
@@ -19,6 +20,8 @@ debian() {
     command -v zsh >/dev/null 2>&1 || missing+=(zsh)
     command -v fish >/dev/null 2>&1 || missing+=(fish)
     command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+    # Virtualenvs with pip (the wheel test installs into fresh ones): Debian's python3 needs this.
+    python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "installing ${missing[*]}"
     $SUDO apt-get update -qq

@@ -238,7 +238,7 @@ def test_without_websockets_the_hint_names_the_extra(agentbrowser_bin: Path) -> 
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO / "python"
     )
-    assert "IMPORT" in done.stdout and "agentbrowser[cdp]" in done.stdout, done.stderr
+    assert "IMPORT" in done.stdout and "agentbrowser-engine[cdp]" in done.stdout, done.stderr
     assert "STARTED False" in done.stdout  # nothing was launched for it
 
 

@@ -236,4 +236,4 @@ def test_make_model_and_import_hints() -> None:
             timeout=60,
             check=False,
         )
-        assert f"pip install 'agentbrowser{extra}'" in done.stdout, done.stderr
+        assert f"pip install 'agentbrowser-engine{extra}'" in done.stdout, done.stderr

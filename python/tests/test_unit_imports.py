@@ -188,9 +188,26 @@ def test_no_import_cycle() -> None:
     assert not found, "import cycles: " + "; ".join(" -> ".join(c) for c in found)
 
 
-def test_no_import_inside_a_function_but_the_lazy_async_client() -> None:
+def test_no_import_inside_a_function() -> None:
     inside = sorted((e.source, e.target) for e in edges() if e.in_function)
-    assert inside == [("agentbrowser", "agentbrowser.aio")], inside
+    assert inside == [], inside
+
+
+def test_the_package_imports_nothing_until_a_name_is_used() -> None:
+    code = (
+        "import sys, agentbrowser\n"
+        "print(sorted(m for m in sys.modules if m.startswith('agentbrowser')))\n"
+        "agentbrowser.Browser\n"
+        "print('agentbrowser.browser' in sys.modules, 'agentbrowser.aio' in sys.modules)\n"
+        "for name in agentbrowser.__all__:\n"
+        "    getattr(agentbrowser, name)\n"
+        "print(sorted(set(agentbrowser.__all__) - set(dir(agentbrowser))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT.parent, capture_output=True, text=True, check=True)
+    first, browser, missing = done.stdout.splitlines()
+    assert first == "['agentbrowser', 'agentbrowser._version']", first
+    assert browser == "True False", "Browser loads the sync client only"
+    assert missing == "[]"
 
 
 def test_layers() -> None:

@@ -116,6 +116,7 @@ class CDPClient:
         self._events = _Events(max_events)
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[threading.Event, list[Mapping[str, Any]]]] = {}
+        self._call_sessions: dict[int, str] = {}
         self._lock = threading.Lock()
         self._closed: str | None = None
         try:
@@ -138,6 +139,13 @@ class CDPClient:
                         waiter[1].append(message)
                         waiter[0].set()
                     continue
+                with self._lock:
+                    orphans = _orphaned(message, self._call_sessions)
+                    waiters = [(self._pending.get(cid), answer) for cid, answer in orphans]
+                for waiter, answer in waiters:
+                    if waiter is not None:
+                        waiter[1].append(answer)
+                        waiter[0].set()
                 if self._on_event is not None:
                     self._on_event(message)
                 self._events.push(message)
@@ -170,6 +178,8 @@ class CDPClient:
             if self._closed is not None:
                 raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
             self._pending[call_id] = (event, box)
+            if session_id is not None:
+                self._call_sessions[call_id] = session_id
         try:
             try:
                 self._ws.send(text)
@@ -183,6 +193,7 @@ class CDPClient:
         finally:
             with self._lock:
                 self._pending.pop(call_id, None)
+                self._call_sessions.pop(call_id, None)
 
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""
@@ -202,6 +213,20 @@ class CDPClient:
             self._reader.join(self.timeout)
 
 
+def _orphaned(message: Mapping[str, Any], call_sessions: dict[int, str]) -> list[tuple[int, Mapping[str, Any]]]:
+    """The calls a ``Target.detachedFromTarget`` event leaves without an answer (their session is
+    gone: Chromium never answers them), each with the error Chromium gives a call to a session it
+    no longer has, so that they fail at once as stale instead of waiting out their timeout."""
+    if message.get("method") != "Target.detachedFromTarget":
+        return []
+    gone = (message.get("params") or {}).get("sessionId")
+    return [
+        (cid, {"id": cid, "error": {"code": -32001, "message": f"Session with given id not found: {gone} detached"}})
+        for cid, sid in call_sessions.items()
+        if sid == gone
+    ]
+
+
 class AsyncCDPClient:
     """The asyncio twin of :class:`CDPClient`: ``await AsyncCDPClient.connect(url)``."""
 
@@ -212,6 +237,7 @@ class AsyncCDPClient:
         self._events = _Events(max_events)
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Mapping[str, Any]]] = {}
+        self._call_sessions: dict[int, str] = {}
         self._closed: str | None = None
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -246,6 +272,10 @@ class AsyncCDPClient:
                     if fut is not None and not fut.done():
                         fut.set_result(message)
                     continue
+                for cid, answer in _orphaned(message, self._call_sessions):
+                    fut = self._pending.get(cid)
+                    if fut is not None and not fut.done():
+                        fut.set_result(answer)
                 if self._on_event is not None:
                     self._on_event(message)
                 self._events.push(message)
@@ -278,6 +308,8 @@ class AsyncCDPClient:
 
         fut: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = fut
+        if session_id is not None:
+            self._call_sessions[call_id] = session_id
         try:
             try:
                 await self._ws.send(text)
@@ -292,6 +324,7 @@ class AsyncCDPClient:
             return _outcome(method, answer)
         finally:
             self._pending.pop(call_id, None)
+            self._call_sessions.pop(call_id, None)
 
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""

@@ -108,8 +108,13 @@ fn selector_states_function_and_ready() {
         message.contains("noSuch") || message.contains("undefined"),
         "{message}"
     );
-    let (code, message, _) =
-        cli.err(&["--timeout", "400", "wait", "--fn", "() => window.done && 0"]);
+    let (code, message, _) = cli.err(&[
+        "--timeout",
+        "2000",
+        "wait",
+        "--fn",
+        "() => window.done && 0",
+    ]);
     assert_eq!(code, "timeout");
     assert!(message.contains("it last returned 0"), "{message}");
 
