@@ -356,10 +356,25 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
         user_agent: cx.browser().await?.user_agent.clone(),
         languages: lock(&cx.engine.emulation).browser_languages.clone(),
     };
+    // Clearing a viewport override hands the page back its window's size through a resize the
+    // browser delivers later; the answer waits for it (bounded), so the next read sees it.
+    let cleared = match (
+        &lock(&cx.engine.emulation).emulation.viewport,
+        &next.viewport,
+    ) {
+        (Some(old), None) if part == Part::Viewport => Some((old.width, old.height)),
+        _ => None,
+    };
     let mut applied = 0;
     for (i, page) in pages.iter().enumerate() {
         match send(page, calls(&next, part, &ua)).await {
-            Ok(()) => applied += 1,
+            Ok(()) => {
+                applied += 1;
+                if let Some((w, h)) = cleared {
+                    // A page that is gone or busy keeps the answer as it is: the override is cleared.
+                    let _ = page.await_js(&resized_js(w, h)).await;
+                }
+            }
             Err(e) if i == 0 => return Err(refusal(part, &next, e)),
             Err(e) if page.ensure_alive().is_err() => drop(e),
             Err(e) => return Err(e),
@@ -367,6 +382,16 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
     }
     lock(&cx.engine.emulation).emulation = next;
     Ok(settings_of(&cx.engine.emulation, Some(applied)))
+}
+
+/// A promise that settles once the page's viewport is no longer `w`x`h` (the override just
+/// cleared), or after 1 s (the window may be that size; a hidden tab's timers run once a second).
+fn resized_js(w: u32, h: u32) -> String {
+    format!(
+        "new Promise(done => {{ const end = performance.now() + 1000; \
+         const tick = () => (innerWidth !== {w} || innerHeight !== {h} || performance.now() > end) \
+         ? done(true) : setTimeout(tick, 10); tick(); }})"
+    )
 }
 
 /// The error for a value the browser refused.

@@ -654,13 +654,23 @@ impl Page {
         self.run_js(expression, false).await
     }
 
+    /// Awaits the promise an expression of the engine's own gives (no user activation).
+    pub(crate) async fn await_js(&self, expression: &str) -> Result<Value> {
+        self.eval_js(json!({"expression": expression, "returnByValue": true, "awaitPromise": true}))
+            .await
+    }
+
     async fn run_js(&self, expression: &str, user: bool) -> Result<Value> {
-        self.ensure_alive()?;
-        let mut params = if user {
+        self.eval_js(if user {
             json!({"expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": true})
         } else {
             json!({"expression": expression, "returnByValue": true})
-        };
+        })
+        .await
+    }
+
+    async fn eval_js(&self, mut params: Value) -> Result<Value> {
+        self.ensure_alive()?;
         let (session, context) = self.eval_scope()?;
         if let Some(c) = context {
             params["contextId"] = c.into();
