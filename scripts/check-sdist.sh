@@ -21,7 +21,7 @@ echo "   built and installed in $(( $(date +%s) - start )) s"
 cd "$WORK"
 export AGENTBROWSER_SOCKET_DIR="$WORK/sockets"
 env -u AGENTBROWSER_BIN -u PYTHONPATH v/bin/agentbrowser doctor
-skills=$(v/bin/agentbrowser skills list | wc -l)
+skills=$(v/bin/agentbrowser skills list --all | wc -l)
 expected=$(find "$REPO/skills" -name SKILL.md | wc -l)
 echo "== skills embedded: $skills listed, $expected in the checkout"
 [ "$skills" -ge "$expected" ]
