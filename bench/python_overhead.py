@@ -145,7 +145,8 @@ def bench_import(n: int, baseline: str | None) -> None:
     ``-X importtime``'s cumulative figure for the package, and wall clock minus ``python -c pass``."""
     trees = {"this tree": python_tree(None)}
     if baseline is not None:
-        trees[f"{baseline} ({_short(baseline)})"] = python_tree(baseline)
+        short = _short(baseline)
+        trees[baseline if short == baseline else f"{baseline} ({short})"] = python_tree(baseline)
 
     def env_for(root: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -1,7 +1,8 @@
 //! Golden wire tests: the response envelope of every command, for one fixed session against a
 //! fixture page, pinned in `tests/golden/wire.json` (values that change between runs, such as
 //! ports, pids, target ids and elapsed times, are normalized). A refactor must change no response
-//! a client sees; a deliberate change is recorded with `UPDATE_GOLDEN=1 cargo test --test golden`.
+//! a client sees; a deliberate change is recorded with
+//! `UPDATE_GOLDEN=1 cargo test --release -p agentbrowser --test e2e golden::`.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -548,7 +549,7 @@ fn every_command_answers_as_pinned() {
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
         panic!(
-            "{} is missing: run `UPDATE_GOLDEN=1 cargo test -p agentbrowser --test golden`",
+            "{} is missing: run `UPDATE_GOLDEN=1 cargo test --release -p agentbrowser --test e2e golden::`",
             path.display()
         )
     });
