@@ -16,7 +16,7 @@ ENV_BIN = "AGENTBROWSER_BIN"
 
 _HINT = (
     "Install the package with `pip install agentbrowser-engine` (it ships both binaries), build them with "
-    "`cargo build -p agentbrowser`, or set AGENTBROWSER_BIN to the `agentbrowser` binary's path "
+    "`scripts/build-release.sh` in a checkout, or set AGENTBROWSER_BIN to the `agentbrowser` binary's path "
     "(with `agentbrowser-engine` in the same directory)"
 )
 

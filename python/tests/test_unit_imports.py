@@ -193,6 +193,26 @@ def test_no_import_inside_a_function() -> None:
     assert inside == [], inside
 
 
+def test_the_lazy_table_the_typed_imports_and_all_name_the_same_things() -> None:
+    tree = ast.parse((ROOT / "__init__.py").read_text())
+    typed: dict[str, str] = {}
+    lazy: dict[str, str] = {}
+    public: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom), ast.dump(imp)
+                for alias in imp.names:
+                    where = "." + (imp.module or alias.name)
+                    typed[alias.asname or alias.name] = where
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "_LAZY":
+            lazy = ast.literal_eval(node.value)  # type: ignore[arg-type]
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            public = set(ast.literal_eval(node.value))
+    assert lazy == typed, "the _LAZY table and the TYPE_CHECKING imports disagree"
+    assert public == set(lazy) | {"__version__"}, sorted(public ^ (set(lazy) | {"__version__"}))
+
+
 def test_the_package_imports_nothing_until_a_name_is_used() -> None:
     code = (
         "import sys, agentbrowser\n"

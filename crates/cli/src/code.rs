@@ -37,7 +37,7 @@ const MODULE: &str = "agentbrowser.code";
 pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
     let exe =
         std::env::current_exe().map_err(|e| missing(format!("cannot find this binary: {e}")))?;
-    let python = interpreter(&exe);
+    let python = interpreter(Some(&exe));
     let mut cmd = Command::new(&python);
     // The SDK runs the client (the fast path for each command), next to this engine binary.
     let client = crate::engine_bin::client_path().unwrap_or_else(|| exe.clone());
@@ -73,12 +73,12 @@ pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
 }
 
 /// The Python that runs the SDK: `$AGENTBROWSER_PYTHON`, else the `python3` beside this binary
-/// (a virtualenv's `bin/`, where `pip install` put both), else `python3` on PATH.
-pub(crate) fn interpreter(exe: &Path) -> OsString {
+/// `exe` (a virtualenv's `bin/`, where `pip install` put both), else `python3` on PATH.
+pub(crate) fn interpreter(exe: Option<&Path>) -> OsString {
     if let Some(python) = std::env::var_os("AGENTBROWSER_PYTHON") {
         return python;
     }
-    exe.parent()
+    exe.and_then(Path::parent)
         .map(|dir| dir.join("python3"))
         .filter(|p| p.is_file())
         .map_or_else(|| "python3".into(), OsString::from)

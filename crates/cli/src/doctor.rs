@@ -287,10 +287,7 @@ fn axe() -> Check {
 /// The Python package's version against this binary's.
 fn python() -> Check {
     let exe = std::env::current_exe().ok();
-    let python = exe.as_deref().map_or_else(
-        || std::env::var_os("AGENTBROWSER_PYTHON").unwrap_or_else(|| "python3".into()),
-        code::interpreter,
-    );
+    let python = code::interpreter(exe.as_deref());
     let shown = python.to_string_lossy().to_string();
     let mut found = probe_version(&python, None);
     let mut origin = String::new();

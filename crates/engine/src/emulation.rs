@@ -368,21 +368,25 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
     let mut applied = 0;
     for (i, page) in pages.iter().enumerate() {
         match send(page, calls(&next, part, &ua)).await {
-            Ok(()) => {
-                applied += 1;
-                if let Some((w, h)) = cleared {
-                    // A page that is gone or busy keeps the answer as it is: the override is cleared.
-                    let _ = page.await_js(&resized_js(w, h)).await;
-                }
-            }
+            Ok(()) => applied += 1,
             Err(e) if i == 0 => return Err(refusal(part, &next, e)),
             Err(e) if page.ensure_alive().is_err() => drop(e),
             Err(e) => return Err(e),
         }
     }
+    if let Some((w, h)) = cleared {
+        // Every tab at once, the whole wait bounded: a page that is gone, hidden or paused by a
+        // dialog leaves the answer as it is (the override is cleared either way).
+        let script = resized_js(w, h);
+        let waits = futures::future::join_all(pages.iter().map(|p| p.await_js(&script)));
+        let _ = tokio::time::timeout(RESIZE_WAIT, waits).await;
+    }
     lock(&cx.engine.emulation).emulation = next;
     Ok(settings_of(&cx.engine.emulation, Some(applied)))
 }
+
+/// The longest a viewport reset waits for the tabs to show their window's size again.
+const RESIZE_WAIT: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// A promise that settles once the page's viewport is no longer `w`x`h` (the override just
 /// cleared), or after 1 s (the window may be that size; a hidden tab's timers run once a second).
