@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import tempfile
@@ -120,13 +121,14 @@ class AgentBrowserEngine:
         for args in (("snapshot", "-i"), ("snapshot",)):
             answer = self.run(*args)
             data = answer.get("data") if answer.get("success") else None
-            refs = data.get("refs") if isinstance(data, dict) else None
-            if not isinstance(refs, dict):
+            if not isinstance(data, dict) or not isinstance(refs := data.get("refs"), dict):
                 continue
+            # The refs in the tree's order (their numbers are not: a ref keeps its number).
+            order = dict.fromkeys([*re.findall(r"\bref=(e\d+)", str(data.get("snapshot") or "")), *refs])
             hits = [
                 rid
-                for rid, info in sorted(refs.items(), key=lambda kv: (len(str(kv[0])), str(kv[0])))
-                if isinstance(info, dict) and info.get("role") == role and info.get("name") == name
+                for rid in order
+                if isinstance(info := refs.get(rid), dict) and info.get("role") == role and info.get("name") == name
             ]
             if len(hits) > nth:
                 return "@" + str(hits[nth])
