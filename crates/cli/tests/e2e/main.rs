@@ -21,6 +21,7 @@ mod frames_tabs;
 mod golden;
 mod hardening;
 mod interaction_gaps;
+mod labels;
 mod lifecycle;
 mod network;
 mod policy;

@@ -98,7 +98,18 @@ pub(super) fn not_yet(r: &Value, error: EngineError) -> NotYet {
     NotYet { error, seen }
 }
 
-/// Waits until the element can take a pointer action and returns the top-level point to use;
+/// Where a pointer action lands: the top-level point, and the label pressed for a control the
+/// user cannot press itself (`via`, when the guard spec allows it with `"label": true`).
+pub(super) struct Aim {
+    /// The top-level point.
+    pub x: f64,
+    /// The top-level point.
+    pub y: f64,
+    /// The label pressed instead of its hidden or covered control.
+    pub via: Option<String>,
+}
+
+/// Waits until the element can take a pointer action and returns where to act;
 /// with `guard`, the hit-target guard for the action's events is installed in the same round trip.
 pub(super) async fn actionable_point(
     page: &Page,
@@ -108,7 +119,7 @@ pub(super) async fn actionable_point(
     hit: bool,
     enabled: bool,
     guard: Option<&Value>,
-) -> Result<(f64, f64)> {
+) -> Result<Aim> {
     retry_actionable(limits, || async move {
         let r = el
             .op(
@@ -145,7 +156,8 @@ pub(super) async fn actionable_point(
                         return Ok(Err(not_yet(&o, e)));
                     }
                 }
-                Ok(Ok((x, y)))
+                let via = r.get("via").and_then(Value::as_str).map(str::to_string);
+                Ok(Ok(Aim { x, y, via }))
             }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
             Some(e) => Ok(Err(not_yet(&r, e))),

@@ -182,8 +182,10 @@ pub(super) async fn gesture(
     g: Gesture,
 ) -> Result<Option<String>> {
     let mut spec = el.guard_spec(&g.events(), limits);
-    if matches!(g, Gesture::Hover) {
-        spec["hover"] = json!(true);
+    match g {
+        Gesture::Hover => spec["hover"] = json!(true),
+        // A hidden or covered control is pressed through its label, as a user would.
+        Gesture::Click { .. } | Gesture::Tap => spec["label"] = json!(true),
     }
     let enabled = !matches!(g, Gesture::Hover);
     let nav_before = page.state().nav_started_seq;
@@ -192,8 +194,8 @@ pub(super) async fn gesture(
     let note = retry_actionable(limits, || {
         let spec = &spec;
         async move {
-            let (x, y) =
-                actionable_point(page, el, what, limits, true, enabled, Some(spec)).await?;
+            let aim = actionable_point(page, el, what, limits, true, enabled, Some(spec)).await?;
+            let (x, y) = (aim.x, aim.y);
             // Until its result is read the guard stays in the page; a dialog the input opens
             // ends the action here, and answering it removes the guard (`drop_cut_guard`).
             set_cut_guard(page, Some(el.frame()));
@@ -206,7 +208,15 @@ pub(super) async fn gesture(
             set_cut_guard(page, None);
             let r = guard_results(page, el).await?;
             match landed(page, el, what, g, &r, nav_before)? {
-                Landed::Yes(note) => Ok(Ok(note)),
+                Landed::Yes(note) => Ok(Ok(join_notes(
+                    aim.via.map(|l| {
+                        format!(
+                            "{what} is hidden or covered, so the {} pressed its label {l}, as a user would",
+                            g.name()
+                        )
+                    }),
+                    note,
+                ))),
                 Landed::Stopped(e) => {
                     // Every event was stopped before the page saw it: nothing was delivered.
                     page.unmark_delivered(delivered);
@@ -232,6 +242,14 @@ pub(super) async fn gesture(
             )),
         },
     )
+}
+
+/// Two optional notes as one, joined with "; ".
+fn join_notes(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Judges a guard report (see `guard_result`).
@@ -292,15 +310,23 @@ fn landed(
     let hit = |set: &[&str]| received.iter().any(|t| set.contains(&t.as_str()));
     let wrong = blocked.first().map(|(_, t)| t.clone()).unwrap_or_default();
     if hit(g.confirms()) {
+        // A label passed the click on to its control (the browser's label activation).
+        let activated = r
+            .get("activated")
+            .and_then(Value::as_str)
+            .map(|c| format!("the label passed the click on to its control {c}"));
         if blocked.is_empty() {
-            return Ok(Landed::Yes(None));
+            return Ok(Landed::Yes(activated));
         }
         let kinds: Vec<&str> = blocked.iter().map(|(k, _)| k.as_str()).collect();
-        return Ok(Landed::Yes(Some(format!(
-            "the {} reached {what}; stray {} aimed at {wrong} were stopped",
-            g.name(),
-            kinds.join(", ")
-        ))));
+        return Ok(Landed::Yes(join_notes(
+            activated,
+            Some(format!(
+                "the {} reached {what}; stray {} aimed at {wrong} were stopped",
+                g.name(),
+                kinds.join(", ")
+            )),
+        )));
     }
     let connected = r.get("connected").and_then(Value::as_bool).unwrap_or(true);
     if hit(g.presses()) && !connected {

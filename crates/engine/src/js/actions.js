@@ -179,7 +179,34 @@ function (op, arg) {
     return null;
   }
 
+  // A probe of the element, or, for a control the user cannot press itself (a hidden or covered
+  // checkbox, radio or file input: styled switches, `.btn-check`, sr-only boxes), of the first of
+  // its labels the user can press: the browser's label activation then reaches the control. The
+  // guard stays on the control (its labels count as it). `via` names the label pressed.
   function probe(e, opts) {
+    const r = probeOne(e, opts);
+    if (r.state !== 'hidden' && r.state !== 'covered') return r;
+    if (!(opts && opts.hit && opts.guard && opts.guard.label) || !isTag(e, 'input') || !e.labels) return r;
+    for (const lab of e.labels) {
+      const l = probeOne(lab, { hit: true, enabled: false, pressable: e });
+      if (l.state !== 'ok') continue;
+      if (opts.guard) l.guard = installGuard(e, opts.guard);
+      l.via = describe(lab);
+      return l;
+    }
+    return r;
+  }
+
+  // Whether a press at `hit` inside label `lab` activates the label's control: not when it lands
+  // on interactive content inside the label (a link in "I accept the <a>terms</a>").
+  function activatesLabel(hit, lab) {
+    for (let n = hit; n && n !== lab; n = n.parentElement) {
+      if (n.matches && n.matches('a[href],button,input,select,textarea,[tabindex],[role=link],[role=button]')) return false;
+    }
+    return true;
+  }
+
+  function probeOne(e, opts) {
     if (!e.isConnected) return { state: 'gone' };
     if (opts && opts.enabled && isDisabled(e)) return failed(e, 'disabled');
     const win = e.ownerDocument.defaultView;
@@ -199,6 +226,7 @@ function (op, arg) {
       const hitRoot = root && typeof root.elementFromPoint === 'function' ? root : e.ownerDocument;
       const hit = hitRoot.elementFromPoint(x, y);
       if (hit && !hitsTarget(hit, e)) return failed(e, 'covered', { by: describe(hit) });
+      if (hit && opts.pressable && hit !== opts.pressable && !activatesLabel(hit, e)) return failed(e, 'covered', { by: describe(hit) });
     }
     const up = climb(e, x, y, opts && opts.hit);
     if (up.state) return up;
@@ -258,7 +286,7 @@ function (op, arg) {
       }
     };
     addFrames(top, 0);
-    const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null,
+    const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null, clicked: null, activated: null,
       verified: false, dirty: false, mo: null, timer: 0, expires: 0, listener: null };
     if (typeof spec.role === 'string') {
       try {
@@ -285,8 +313,16 @@ function (op, arg) {
         if (g.mo) { g.mo.disconnect(); g.mo = null; }
       }
       if (g.relabelled) ok = false;
+      // The browser's own consequence of a click that reached the element: a click on a label
+      // activates its control with a click of its own (`<label for>` of a checkbox, a radio, a
+      // file input, Bootstrap's `.btn-check`). That click is the action reaching what it meant.
+      if (!ok && ev.type === 'click' && g.clicked && t && t === labelControl(g.clicked)) {
+        g.activated = describe(t);
+        return;
+      }
       if (ok) {
         if (g.received.length < 40) g.received.push(ev.type);
+        if (ev.type === 'click') g.clicked = t;
         return;
       }
       if (g.blocked.length < 20) g.blocked.push({ type: ev.type, target: g.relabelled ? 'the same element, relabelled' : describe(t) });
@@ -300,6 +336,15 @@ function (op, arg) {
     g.timer = setTimeout(() => { if (globalThis.__abGuard === g) removeGuard(); }, ttl);
     globalThis.__abGuard = g;
     return true;
+  }
+
+  // The control a click on `n` activates through the label holding `n` (across shadow roots).
+  function labelControl(n) {
+    for (let i = 0; n && i < 64; i++) {
+      if (isTag(n, 'label')) return n.control;
+      n = n.parentNode || n.host;
+    }
+    return null;
   }
 
   // What the guard saw, removing it. A pointer move is dispatched with the next animation frame,
@@ -324,6 +369,7 @@ function (op, arg) {
     if (g.hover) try { hovered = g.el.matches(':hover'); } catch (_) { hovered = false; }
     const out = { installed: true, received: g.received, blocked: g.blocked, connected: g.el.isConnected, hovered };
     if (g.relabelled) out.relabelled = { role: g.relabelled[0], name: g.relabelled[1] };
+    if (g.activated) out.activated = g.activated;
     return out;
   }
 
