@@ -28,8 +28,10 @@ debian() {
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 }
 python_tools() { python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt; }
-# axe-core (what `a11y` injects), the MCP Inspector's CLI, Browserless, har-schema: package.json.
-node_tools() { npm ci --no-audit --no-fund --loglevel=error; }
+# axe-core (what `a11y` injects), the MCP Inspector's CLI, Browserless, har-schema, and the
+# component libraries of the gallery with esbuild: package.json. Then the gallery's bundle
+# (target/gallery; gallery/build.mjs skips it when its sources and package-lock.json are unchanged).
+node_tools() { npm ci --no-audit --no-fund --loglevel=error && node gallery/build.mjs; }
 
 start=$(date +%s)
 pids=()

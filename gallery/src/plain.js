@@ -1,0 +1,22 @@
+// Plain HTML: the app records what its own controls report.
+import { record } from "./_state.js";
+
+const $ = (id) => document.getElementById(id);
+for (const id of ["news", "dark", "cookies"]) {
+  $(id).addEventListener("change", (e) => record(id, e.target.checked));
+}
+for (const r of document.querySelectorAll("input[name=pay]")) {
+  r.addEventListener("change", (e) => record("pay", e.target.value));
+}
+// A label's click reaches the file input as its own click: that click opens the chooser.
+$("avatar").addEventListener("click", () => record("avatarChooser", true));
+$("qty").addEventListener("input", (e) => record("qty", e.target.valueAsNumber));
+// The chat widget lives on a second origin (`?other=http://127.0.0.1:PORT`) and reports by message.
+const other = new URLSearchParams(location.search).get("other");
+if (other) $("widget").src = `${other}/widget.html`;
+window.addEventListener("message", (e) => {
+  if (e.origin === other && e.data && e.data.chat) record("chat", e.data.chat);
+});
+// Ready once the frames have loaded too.
+if (document.readyState === "complete") window.__ready = true;
+else window.addEventListener("load", () => (window.__ready = true));
