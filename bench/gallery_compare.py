@@ -31,12 +31,14 @@ import argparse
 import datetime
 import http.server
 import json
+import os
 import platform
 import shlex
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -146,16 +148,162 @@ REFERENCES = ("agent-browser", "playwright")
 
 
 def make_engine(name: str) -> Any:
-    """A fresh engine (its own browser) by its table name."""
-    if name == "agent-browser":
-        from gallery.engines.agent_browser import AgentBrowserEngine
+    """A fresh engine (its own browser) by its table name, as the runner loads it."""
+    from gallery import runner
 
-        return AgentBrowserEngine()
-    if name == "playwright":
-        from gallery.engines.playwright_engine import PlaywrightEngine
+    return runner.load_engine(name)
 
-        return PlaywrightEngine()
-    raise SystemExit(f"unknown engine {name!r}: one of {', '.join(ENGINES)}")
+
+class Guarded:
+    """An engine whose exceptions become answers: a step that raises (a crash, a broken pipe) is
+    an error the engine answered, so an honest failure; a state read that raises reads as
+    nothing (the check does not hold) and is noted, so a claimed step whose effect cannot be
+    read is never counted a success."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.name: str = engine.name
+        #: The state reads that failed since the last :meth:`take_read_errors`.
+        self.read_errors: list[str] = []
+
+    def __getattr__(self, op: str) -> Callable[..., Outcome]:
+        method = getattr(self.engine, op)
+
+        def step(*args: Any) -> Outcome:
+            try:
+                out: Outcome = method(*args)
+                return out
+            except Exception as exc:  # noqa: BLE001 - any crash of the engine is its answer
+                return Outcome(ok=False, error=f"the engine raised {type(exc).__name__}: {exc}"[:500])
+
+        return step
+
+    def eval(self, js: str) -> Any:
+        """The engine's value of ``js``, or None when the read fails (noted)."""
+        try:
+            return self.engine.eval(js)
+        except Exception as exc:  # noqa: BLE001 - an unreadable state is not a success
+            self.read_errors.append(f"{type(exc).__name__}: {exc}"[:300])
+            return None
+
+    def take_read_errors(self) -> list[str]:
+        """The failed reads so far, forgotten."""
+        errors, self.read_errors = self.read_errors, []
+        return errors
+
+    def close(self) -> None:
+        """Closes the engine; a failure to close is printed, not raised."""
+        try:
+            self.engine.close()
+        except Exception as exc:  # noqa: BLE001
+            print(f"  ({self.name} failed to close: {exc})", file=sys.stderr)
+
+
+def run(engines: list[str], only: set[str] | None) -> dict[str, Any]:
+    """Every chosen task on every chosen engine through the gallery's runner."""
+    from gallery import runner, tasks
+
+    chosen = [t for t in tasks.TASKS if only is None or t.id in only or t.library in only]
+    if not chosen:
+        raise SystemExit(f"--tasks {','.join(sorted(only or ()))}: no such task id or library")
+    runner.build()
+    results: list[dict[str, Any]] = []
+    skipped: dict[str, str] = {}
+    with runner.serve() as origin, runner.serve() as other:
+        for name in engines:
+            try:
+                engine = Guarded(make_engine(name))
+            except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not run
+                skipped[name] = f"{type(exc).__name__}: {exc}"
+                print(f"== {name}: not run ({skipped[name]})", flush=True)
+                continue
+            print(f"== {name}", flush=True)
+            try:
+                for task in chosen:
+                    r = runner.run_task(engine, task, origin, other)
+                    if errors := engine.take_read_errors():
+                        note = f"{len(errors)} state read(s) failed, the first: {errors[0]}"
+                        r.problem = f"{r.problem}; {note}" if r.problem else note
+                    results.append(asdict(r))
+                    why = "" if r.verdict == "success" else f"  {first_error(asdict(r))}"
+                    print(f"  {r.task:30} {MARK[r.verdict]:18} {r.seconds:5.1f} s{why}", flush=True)
+            finally:
+                engine.close()
+    return {
+        "tasks": [{"id": t.id, "library": t.library, "goal": t.goal, "steps": [str(s) for s in t.steps]} for t in chosen],
+        "engines": [e for e in engines if e not in skipped],
+        "skipped": skipped,
+        "results": results,
+        "libraries": tasks.library_versions(),
+    }
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def first_error(r: dict[str, Any]) -> str:
+    """Why a result is not a success, in one line."""
+    for s in r["steps"]:
+        if not s["ok"]:
+            return f"{s['step']}: {(str(s['error']) or '').strip().splitlines()[0][:140] if s['error'] else 'error'}"
+    return str(r.get("problem") or "the app's state does not show it")
+
+
+def totals(results: list[dict[str, Any]], engine: str, library: str | None = None) -> dict[str, int]:
+    """Verdict counts of one engine (in one library)."""
+    mine = [r["verdict"] for r in results if r["engine"] == engine and (library is None or r["library"] == library)]
+    return {v: mine.count(v) for v in VERDICTS}
+
+
+def markdown(run: dict[str, Any]) -> str:
+    """The section's body: provenance, the table task x engine, totals, and every non-success."""
+    engines: list[str] = run["engines"]
+    results: list[dict[str, Any]] = run["results"]
+    cell = {(r["task"], r["engine"]): MARK[r["verdict"]] for r in results}
+    libraries = list(dict.fromkeys(t["library"] for t in run["tasks"]))
+    v = run["versions"]
+    lines = [
+        f"Run on {run['date']} with `{run['command']}` (commit {v['commit']}; {v['agentbrowser']}, built {v['agentbrowser_built']}; "
+        f"{v['agent-browser']}; {v['playwright']}; {v['chromium']}; {run['machine']}).",
+        f"{len(run['tasks'])} tasks over {len(libraries)} libraries. A verdict compares the engine's claim with the app's own state: "
+        "**success** (claimed, and the app shows it), **honest failure** (an error, and the app does not show it), "
+        "**FALSE SUCCESS** (claimed, and the app does not show it), **false failure** (an error, although the app shows it).",
+        "",
+    ]
+    for name, why in run["skipped"].items():
+        lines.append(f"- {name} did not run: {why}")
+    if run["skipped"]:
+        lines.append("")
+    lines += ["| library | task | " + " | ".join(engines) + " |", "|---|---|" + "---|" * len(engines)]
+    for t in run["tasks"]:
+        lines.append(f"| {t['library']} | {t['id']} | " + " | ".join(cell.get((t["id"], e), "–") for e in engines) + " |")
+    lines += ["", "Totals per library (success / honest failure / false success / false failure):", ""]
+    lines += ["| library | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+    for lib in [*libraries, None]:
+        counts = [" / ".join(str(totals(results, e, lib)[k]) for k in VERDICTS) for e in engines]
+        label = "**all**" if lib is None else lib
+        lines.append(f"| {label} | " + " | ".join(f"**{c}**" if lib is None else c for c in counts) + " |")
+    misses = [r for r in results if r["verdict"] != "success"]
+    if misses:
+        lines += ["", "Why each task that is not a success failed (the first failing step's error, or the runner's note):", ""]
+        lines += [f"- {r['engine']}, {r['task']}: {MARK[r['verdict']]}: {first_error(r)}".replace("|", "\\|") for r in misses]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(body: str) -> str:
+    """Replaces the section between the markers in docs/gallery.md (appending the section when
+    the file has none, creating the file when there is none); says what it did."""
+    section = f"{START}\n{body}{END}\n"
+    if not DOC.exists():
+        DOC.write_text(f"# The component gallery\n\n## Comparison\n\n{section}")
+        return f"created {DOC.relative_to(REPO)}"
+    text = DOC.read_text()
+    if START in text and END in text:
+        head, rest = text.split(START, 1)
+        DOC.write_text(head + section.rstrip("\n") + rest.split(END, 1)[1])
+        return f"replaced the comparison in {DOC.relative_to(REPO)}"
+    DOC.write_text(text.rstrip("\n") + f"\n\n## Comparison\n\n{section}")
+    return f"appended the comparison to {DOC.relative_to(REPO)}"
 
 
 # -- versions -----------------------------------------------------------------------------------
@@ -172,7 +320,8 @@ def first_line(argv: list[str]) -> str | None:
 
 
 def versions() -> dict[str, str | None]:
-    """What ran: the commit, agentbrowser, the references, Chromium, Python."""
+    """What ran: the commit, agentbrowser (and when its binary was built), the references,
+    Chromium, Python."""
     from gallery.engines import agent_browser, playwright_engine
 
     try:
@@ -182,27 +331,59 @@ def versions() -> dict[str, str | None]:
     pw = first_line([str(playwright_engine.VENV_PYTHON), "-c", "import importlib.metadata as m; print(m.version('playwright'))"])
     commit = first_line(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
     dirty = subprocess.run(["git", "--no-optional-locks", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+    ab_bin = REPO / "target" / "release" / "agentbrowser"
+    built = datetime.datetime.fromtimestamp(ab_bin.stat().st_mtime).astimezone().isoformat(timespec="minutes") if ab_bin.exists() else None
     return {
         "commit": f"{commit}+dirty" if commit and dirty.strip() else commit,
-        "agentbrowser": first_line([str(REPO / "target" / "release" / "agentbrowser"), "--version"]),
+        "agentbrowser": first_line([str(ab_bin), "--version"]),
+        "agentbrowser_built": built,
         "agent-browser": ab_peer,
-        "playwright": f"playwright {pw}" if pw else None,
+        "playwright": f"Playwright for Python {pw}" if pw else None,
         "chromium": first_line([CHROMIUM, "--version"]),
         "python": platform.python_version(),
     }
 
 
+def machine() -> str:
+    """Cores and memory, for the record."""
+    mem = next((line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")), "0")
+    return f"{os.cpu_count()} cores, {int(mem) / 2**20:.1f} GiB"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default=",".join(ENGINES), help=f"comma-separated, of {', '.join(ENGINES)}")
+    parser.add_argument("--tasks", help="comma-separated task ids or libraries (default: every task)")
     parser.add_argument("--smoke", action="store_true", help="the references alone on this script's own page")
+    docs = parser.add_mutually_exclusive_group()
+    docs.add_argument("--docs", action="store_true", help="write docs/gallery.md even for a partial run")
+    docs.add_argument("--no-docs", action="store_true", help="leave docs/gallery.md alone")
     args = parser.parse_args()
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     if unknown := [e for e in engines if e not in ENGINES]:
         parser.error(f"unknown engine(s) {', '.join(unknown)}: the engines are {', '.join(ENGINES)}")
     if args.smoke:
         return smoke([e for e in engines if e in REFERENCES])
-    raise SystemExit("the full run needs gallery/runner.py and gallery/tasks.py")
+    only = {t.strip() for t in args.tasks.split(",") if t.strip()} if args.tasks else None
+    started = datetime.datetime.now().astimezone()
+    result = run(engines, only)
+    result = {
+        "date": started.strftime("%Y-%m-%d %H:%M %Z"),
+        "command": shlex.join(["python3", "bench/gallery_compare.py", *sys.argv[1:]]),
+        "versions": versions(),
+        "machine": machine(),
+        "minutes": round((datetime.datetime.now().astimezone() - started).total_seconds() / 60, 1),
+        **result,
+    }
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(result, indent=1) + "\n")
+    body = markdown(result)
+    print("\n" + body)
+    print(f"wrote {OUT.relative_to(REPO)}")
+    full = only is None and engines == list(ENGINES)
+    if args.docs or (full and not args.no_docs):
+        print(write_docs(body))
+    return 0
 
 
 if __name__ == "__main__":

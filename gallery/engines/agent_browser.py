@@ -3,8 +3,8 @@
 Every step is one run of agent-browser's native binary (it ships in the npm package, under
 ``bin/``) against one daemon and one Chromium per engine: Debian's ``/usr/bin/chromium``,
 headless, ``--no-sandbox``. An element named by role and name is looked up in ``snapshot -i
---json`` (then the full snapshot, whose refs also cover headings and other named nodes) and
-acted on as ``@eN``, the way its skill tells agents to work; an element named by its visible text
+--json`` (then the full snapshot, whose refs also cover headings and other named nodes; both again
+until it is there, for at most 10 s) and acted on as ``@eN``, the way its skill tells agents to work; an element named by its visible text
 goes through ``find text ... --exact`` for the actions ``find`` has (click, fill, check, hover) and
 through an XPath selector otherwise (or when ``find`` finds nothing); CSS is passed as it is. A step is a success claim when the
 binary exits 0 with ``"success": true``.
@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +36,8 @@ CHROMIUM = "/usr/bin/chromium"
 BROWSER_ARGS = "--no-sandbox,--disable-gpu,--no-first-run,--disable-background-networking,--disable-component-update,--disable-sync"
 #: agent-browser's own wait for an element or a condition (ms), as Playwright's default.
 DEFAULT_TIMEOUT_MS = 10_000
+#: The pause between two looks for an element that is not in the snapshot yet (s).
+LOOK_AGAIN_S = 0.2
 #: The longest one command may run before this engine gives up on it (s).
 COMMAND_DEADLINE_S = 60.0
 #: The actions ``find`` performs itself.
@@ -117,22 +120,31 @@ class AgentBrowserEngine:
 
     def ref(self, role: str, name: str, nth: int) -> str | None:
         """``@eN`` of the n-th ref with this role and exact name: the interactive snapshot first,
-        then the full one (as an agent looks again when the short view lacks the element)."""
-        for args in (("snapshot", "-i"), ("snapshot",)):
-            answer = self.run(*args)
-            data = answer.get("data") if answer.get("success") else None
-            if not isinstance(data, dict) or not isinstance(refs := data.get("refs"), dict):
-                continue
-            # The refs in the tree's order (their numbers are not: a ref keeps its number).
-            order = dict.fromkeys([*re.findall(r"\bref=(e\d+)", str(data.get("snapshot") or "")), *refs])
-            hits = [
-                rid
-                for rid in order
-                if isinstance(info := refs.get(rid), dict) and info.get("role") == role and info.get("name") == name
-            ]
-            if len(hits) > nth:
-                return "@" + str(hits[nth])
-        return None
+        then the full one, again until one has it or :data:`DEFAULT_TIMEOUT_MS` has passed (an
+        agent looks again while a menu or a dialog is still opening)."""
+        deadline = time.monotonic() + DEFAULT_TIMEOUT_MS / 1000
+        while True:
+            for args in (("snapshot", "-i"), ("snapshot",)):
+                if (ref := self.ref_in(self.run(*args), role, name, nth)) is not None:
+                    return ref
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(LOOK_AGAIN_S)
+
+    @staticmethod
+    def ref_in(answer: dict[str, Any], role: str, name: str, nth: int) -> str | None:
+        """``@eN`` of the n-th ref with this role and name in one snapshot's answer."""
+        data = answer.get("data") if answer.get("success") else None
+        if not isinstance(data, dict) or not isinstance(refs := data.get("refs"), dict):
+            return None
+        # The refs in the tree's order (their numbers are not: a ref keeps its number).
+        order = dict.fromkeys([*re.findall(r"\bref=(e\d+)", str(data.get("snapshot") or "")), *refs])
+        hits = [
+            rid
+            for rid in order
+            if isinstance(info := refs.get(rid), dict) and info.get("role") == role and info.get("name") == name
+        ]
+        return "@" + str(hits[nth]) if len(hits) > nth else None
 
     def selector(self, target: Target) -> str | Outcome:
         """The selector agent-browser takes for ``target`` (a ref, XPath or CSS), or the failed
@@ -140,7 +152,7 @@ class AgentBrowserEngine:
         if target.role is not None:
             ref = self.ref(target.role, target.name or "", target.nth)
             if ref is None:
-                return Outcome(ok=False, error=f"no {target.role} {target.name!r} (#{target.nth}) in the snapshot's refs")
+                return Outcome(ok=False, error=f"no {target.role} {target.name!r} (#{target.nth}) in the snapshot's refs within {DEFAULT_TIMEOUT_MS / 1000:.0f} s")
             return ref
         if target.text is not None:
             return text_xpath(target.text, target.nth)

@@ -4,7 +4,9 @@ Elements are found with ``page.get_by_role(role, name=name, exact=True)``, ``get
 exact=True)`` or ``page.locator(css)`` (then ``.nth(n)``), and acted on with ``click``, ``fill``,
 ``check``/``uncheck``, ``select_option(label=...)``, ``hover``, ``drag_to`` and
 ``scroll_into_view_if_needed``: Playwright's auto-waits and actionability checks (visible, stable,
-enabled, receiving events) are what make it a reference. Default timeout 10 s. ``scroll`` puts the
+enabled, receiving events) are what make it a reference. Locators are the page's, except when the
+element is already in a frame and not in the page: then that frame's (where a Playwright user
+would write ``frame_locator``). Default timeout 10 s. ``scroll`` puts the
 pointer in the middle of the viewport and turns the wheel (``mouse.wheel``), then lets two frames
 pass so that the scroll has landed; ``wait_text`` is ``get_by_text(text).first.wait_for()`` on the
 page (Playwright's locators pierce open shadow roots but not frames). A step is a success claim
@@ -209,16 +211,30 @@ def worker(headless: bool) -> None:
     page.set_default_timeout(DEFAULT_TIMEOUT_MS)
     page.set_default_navigation_timeout(DEFAULT_TIMEOUT_MS)
 
-    def locate(t: dict[str, Any]) -> Any:
+    def locate_in(frame: Any, t: dict[str, Any]) -> Any:
         if t.get("role"):
-            loc = page.get_by_role(t["role"], name=t.get("name"), exact=True)
+            loc = frame.get_by_role(t["role"], name=t.get("name"), exact=True)
         elif t.get("text") is not None:
-            loc = page.get_by_text(t["text"], exact=True)
+            loc = frame.get_by_text(t["text"], exact=True)
         elif t.get("css"):
-            loc = page.locator(t["css"])
+            loc = frame.locator(t["css"])
         else:
             raise ValueError("the target names no role, text or CSS selector")
         return loc.nth(int(t.get("nth") or 0))
+
+    def locate(t: dict[str, Any]) -> Any:
+        # The page's locator (auto-waiting for the element), unless the element is already in a
+        # frame and not in the page: there a Playwright user writes frame_locator(...) instead.
+        loc = locate_in(page, t)
+        if loc.count() == 0:
+            for frame in page.frames[1:]:
+                try:
+                    inner = locate_in(frame, t)
+                    if inner.count() > 0:
+                        return inner
+                except PlaywrightError:
+                    continue
+        return loc
 
     def scroll(direction: str, pixels: int) -> None:
         size = page.viewport_size or {"width": 1280, "height": 720}
