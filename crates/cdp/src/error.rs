@@ -60,6 +60,8 @@ const CONTEXT_GONE: &[&str] = &[
 const FRAME_GONE: &str = "No frame for given id found";
 /// Chromium's message for a call on a session whose target went away (a tab or frame closed).
 const SESSION_GONE: &str = "Session with given id not found";
+/// How `session_gone` marks a call that was sent before its session detached.
+const IN_FLIGHT: &str = "(it detached before answering)";
 
 impl CdpError {
     /// Whether the call failed because its JavaScript context (or object) is gone: the page's
@@ -79,7 +81,7 @@ impl CdpError {
         CdpError::Protocol {
             method: method.to_string(),
             code: -32001,
-            message: format!("{SESSION_GONE} (it detached before answering)"),
+            message: format!("{SESSION_GONE} {IN_FLIGHT}"),
             data: None,
         }
     }
@@ -87,6 +89,13 @@ impl CdpError {
     /// Whether the call failed because its session's target is gone (the tab or frame closed).
     pub fn is_session_gone(&self) -> bool {
         matches!(self, CdpError::Protocol { message, .. } if message.contains(SESSION_GONE))
+    }
+
+    /// Whether the call was sent and its session detached before answering (see
+    /// `session_gone`): the browser may well have carried it out (an input event whose handler
+    /// closed its own tab), unlike a call sent to a session already gone.
+    pub fn is_gone_in_flight(&self) -> bool {
+        matches!(self, CdpError::Protocol { message, .. } if message.contains(IN_FLIGHT))
     }
 }
 
@@ -116,5 +125,7 @@ mod tests {
         assert!(protocol("Session with given id not found.").is_session_gone());
         assert!(!protocol("Cannot find context with specified id").is_session_gone());
         assert!(CdpError::session_gone("Input.dispatchMouseEvent").is_session_gone());
+        assert!(CdpError::session_gone("Input.dispatchKeyEvent").is_gone_in_flight());
+        assert!(!protocol("Session with given id not found.").is_gone_in_flight());
     }
 }

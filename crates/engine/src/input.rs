@@ -51,11 +51,11 @@ pub fn button_bit(b: MouseButton) -> i64 {
 /// A key down (`down`) or up with `modifiers` held; a key down of a key that makes text types it.
 pub async fn key_down_up(session: &Session, k: &Key, down: bool, modifiers: i64) -> Result<()> {
     if !down {
-        return key_event(session, "keyUp", k, modifiers, false).await;
+        return Ok(key_event(session, "keyUp", k, modifiers, false).await?);
     }
     let types = modifiers & (CTRL | ALT | META) == 0 && k.text.is_some();
     let kind = if types { "keyDown" } else { "rawKeyDown" };
-    key_event(session, kind, k, modifiers, types).await
+    Ok(key_event(session, kind, k, modifiers, types).await?)
 }
 
 /// A raw mouse event at a point: `kind` is `mouseMoved`, `mousePressed`, `mouseReleased` or
@@ -329,7 +329,7 @@ async fn key_event(
     k: &Key,
     modifiers: i64,
     with_text: bool,
-) -> Result<()> {
+) -> std::result::Result<(), agentbrowser_cdp::CdpError> {
     let mut params = json!({
         "type": kind,
         "key": k.key,
@@ -378,14 +378,20 @@ pub async fn press(
     {
         k.text = Some(t.to_uppercase());
     }
-    key_event(
+    let down = key_event(
         session,
         if types { "keyDown" } else { "rawKeyDown" },
         &k,
         modifiers,
         types,
     )
-    .await?;
+    .await;
+    // A key whose handler closed its own tab: the tab detached while the key was in flight, so
+    // it was delivered (the caller reports the closed tab, like a failed release).
+    if down.as_ref().is_err_and(|e| e.is_gone_in_flight()) {
+        taken();
+    }
+    down?;
     taken();
     key_event(session, "keyUp", &k, modifiers, false).await?;
     for (bit, name) in mods.iter().rev() {
