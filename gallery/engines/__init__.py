@@ -1,0 +1,1 @@
+"""Engines that run gallery tasks: each implements :class:`gallery.engine_api.Engine`."""
