@@ -189,9 +189,12 @@ impl Browser {
             .collect();
         self.tabs
             .retain(|tab| pages.iter().any(|p| p.target_id == tab.target_id));
+        // A new popup or a new active tab: the browser may show another tab than the active one.
+        let mut reshow = false;
         for info in &pages {
             if !self.tabs.iter().any(|t| t.target_id == info.target_id) {
                 let popup = info.opener_id.as_deref().is_some_and(|o| !o.is_empty());
+                reshow |= popup;
                 let id = self.popups.claim_id(&info.target_id, popup).await;
                 self.tabs.push(Tab {
                     id,
@@ -206,7 +209,11 @@ impl Browser {
             .as_ref()
             .is_none_or(|a| !self.tabs.iter().any(|t| &t.id == a))
         {
-            self.active = self.tabs.last().map(|t| t.id.clone());
+            self.put_active(self.tabs.last().map(|t| t.id.clone()));
+            reshow = true;
+        }
+        if reshow {
+            self.show_active().await?;
         }
         Ok(self
             .tabs
@@ -322,11 +329,36 @@ impl Browser {
         Ok(())
     }
 
-    /// Makes a tab the active one.
+    /// Makes a tab the active one (the caller brings it to the front: [`Browser::show_active`]).
     pub fn set_active(&mut self, id: &str) -> Result<()> {
         self.tab(id)?;
-        self.active = Some(id.to_string());
+        self.put_active(Some(id.to_string()));
         Ok(())
+    }
+
+    /// Records the active tab, and its target as the one the browser must show (popups.rs
+    /// brings it to the front again when a popup opens).
+    fn put_active(&mut self, id: Option<String>) {
+        self.active = id;
+        let target = self
+            .active
+            .as_deref()
+            .and_then(|a| self.tabs.iter().find(|t| t.id == a))
+            .map(|t| t.target_id.clone());
+        self.popups.set_front(target);
+    }
+
+    /// Brings the active tab to the front of the browser, so it is the tab the browser shows
+    /// (visible, its animation frames running); nothing when no tab is open.
+    pub async fn show_active(&self) -> Result<()> {
+        let target = self
+            .active
+            .as_deref()
+            .and_then(|a| self.tabs.iter().find(|t| t.id == a));
+        match target {
+            Some(tab) => crate::popups::show(&self.cdp, &tab.target_id).await,
+            None => Ok(()),
+        }
     }
 
     /// The attached page of a tab, attaching on first use.
@@ -453,7 +485,7 @@ impl Browser {
             .find(|t| t.target_id == target_id)
             .map(|t| t.id.clone())
             .ok_or_else(|| EngineError::internal("the new tab did not appear among the targets"))?;
-        self.active = Some(id.clone());
+        self.put_active(Some(id.clone()));
         Ok(id)
     }
 
@@ -481,6 +513,7 @@ impl Browser {
                 page.mark_replaced();
             }
         }
+        self.put_active(self.active.clone());
         self.closing.push(old.clone());
         let _ = self
             .cdp
@@ -493,7 +526,8 @@ impl Browser {
         self.page_of(id).await
     }
 
-    /// Closes a tab; when it was active, the most recently opened remaining tab becomes active.
+    /// Closes a tab; when it was active, the most recently opened remaining tab becomes active
+    /// (and the one the browser shows).
     pub async fn close_tab(&mut self, id: &str) -> Result<()> {
         let target_id = self.tab(id)?.target_id.clone();
         self.cdp
@@ -502,7 +536,8 @@ impl Browser {
         self.tabs.retain(|t| t.id != id);
         self.closing.push(target_id);
         if self.active.as_deref() == Some(id) {
-            self.active = self.tabs.last().map(|t| t.id.clone());
+            self.put_active(self.tabs.last().map(|t| t.id.clone()));
+            self.show_active().await?;
         }
         Ok(())
     }

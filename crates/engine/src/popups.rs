@@ -5,10 +5,16 @@
 //! document sees the emulation and init scripts. The tab list
 //! (`Browser::sync_tabs`) claims the adopted page under the tab id given here; other new pages
 //! are attached when first used, as before.
+//!
+//! A popup opened by a user gesture is a new foreground tab in the browser, which hides the tab
+//! the engine keeps active (its `document.visibilityState` turns `hidden`, its animation frames
+//! and the input that waits for them stop). So the engine's active tab (the *front* target, kept
+//! here by the browser) is brought to the front again as soon as the popup is attached, before it
+//! runs; the popup is a background tab until `tab switch` brings it forward.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentbrowser_cdp::Session;
@@ -44,6 +50,8 @@ enum Slot {
 pub(crate) struct Popups {
     slots: Arc<watch::Sender<HashMap<String, Slot>>>,
     next_tab: Arc<AtomicU32>,
+    /// The target of the tab the engine calls active, which the browser must show.
+    front: Arc<Mutex<Option<String>>>,
 }
 
 impl Default for Popups {
@@ -51,6 +59,7 @@ impl Default for Popups {
         Popups {
             slots: Arc::new(watch::channel(HashMap::new()).0),
             next_tab: Arc::new(AtomicU32::new(1)),
+            front: Arc::default(),
         }
     }
 }
@@ -78,6 +87,16 @@ impl Popups {
         format!("t{}", self.next_tab.fetch_add(1, Ordering::Relaxed))
     }
 
+    /// Records the target of the tab the engine calls active (`None`: no tab is open).
+    pub(crate) fn set_front(&self, target: Option<String>) {
+        *self.front.lock().unwrap_or_else(|e| e.into_inner()) = target;
+    }
+
+    /// The target of the tab the engine calls active, if any.
+    fn front(&self) -> Option<String> {
+        self.front.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
     /// Records a new page target that is not adopted (attached when first used).
     pub(crate) fn other(&self, target: &str) {
         self.slots.send_modify(|m| {
@@ -91,15 +110,25 @@ impl Popups {
     }
 
     /// Adopts the popup `target` auto-attached paused on `session`: gives it the next tab id at
-    /// once (so the tab list can claim it), then sets it up and resumes it in the background —
-    /// resumed also when a step failed, so the popup never stays paused.
+    /// once (so the tab list can claim it), brings the engine's active tab to the front again,
+    /// then sets the popup up and resumes it in the background — resumed also when a step
+    /// failed, so the popup never stays paused.
     pub(crate) fn adopt(&self, kit: Kit, session: Session, target: String) {
         let tab = self.next_tab_id();
         self.slots.send_modify(|m| {
             m.insert(target.clone(), Slot::Adopting(tab.clone()));
         });
         let slots = self.slots.clone();
+        let front = self.front();
         tokio::spawn(async move {
+            // Before the popup runs: a `target=_blank` popup answers its resume only once its
+            // document committed, and the browser shows it as soon as it is attached.
+            if let Some(front) = front {
+                let root = Session::browser(session.connection().clone());
+                if let Err(e) = show(&root, &front).await {
+                    eprintln!("agentbrowser daemon: showing the active tab again failed: {e}");
+                }
+            }
             let slot = match build(&kit, session.clone(), &target, &tab).await {
                 Ok(page) => Slot::Adopted(tab, Box::new(page)),
                 Err(e) => {
@@ -159,6 +188,14 @@ impl Popups {
             _ => None,
         }
     }
+}
+
+/// Brings the page target `target` to the front of its window (the browser shows it; the tab
+/// it covers is hidden).
+pub(crate) async fn show(root: &Session, target: &str) -> crate::error::Result<()> {
+    root.call("Target.activateTarget", json!({"targetId": target}))
+        .await?;
+    Ok(())
 }
 
 /// The page of a paused popup with every per-tab setup the lazily attached tabs get, its

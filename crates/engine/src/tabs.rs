@@ -48,11 +48,7 @@ pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<Ta
     browser.sync_tabs().await?;
     let id = browser.resolve_tab(&p.tab)?;
     browser.set_active(&id)?;
-    let target = browser.tab(&id)?.target_id.clone();
-    browser
-        .cdp
-        .call("Target.activateTarget", json!({"targetId": target}))
-        .await?;
+    browser.show_active().await?;
     // A tab whose page crashed or hangs is recovered on the way in: reloaded, or its busy
     // script stopped (or its target replaced).
     let page = browser.page_of(&id).await?;

@@ -25,6 +25,7 @@ mod labels;
 mod lifecycle;
 mod network;
 mod policy;
+mod popup_tabs;
 mod popups_workers;
 mod read;
 mod reads_scroll_drag;
