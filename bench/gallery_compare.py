@@ -55,13 +55,6 @@ VERDICTS: tuple[Verdict, ...] = ("success", "honest_failure", "false_success", "
 MARK = {"success": "success", "honest_failure": "honest failure", "false_success": "**FALSE SUCCESS**", "false_failure": "false failure"}
 
 
-def verdict(claimed: bool, happened: bool) -> Verdict:
-    """The verdict of a claim against what the app shows."""
-    if claimed:
-        return "success" if happened else "false_success"
-    return "false_failure" if happened else "honest_failure"
-
-
 # -- the smoke check: the references on a page of this file -------------------------------------
 
 SMOKE_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Smoke</title><style>
@@ -119,6 +112,8 @@ class SmokeHandler(http.server.BaseHTTPRequestHandler):
 
 def smoke(engines: list[str]) -> int:
     """Runs the smoke steps on each reference; 1 when a verdict is a false success or failure."""
+    from gallery import runner
+
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SmokeHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -131,7 +126,7 @@ def smoke(engines: list[str]) -> int:
                 print(f"== {name}: open {'ok' if opened.ok else opened.error}")
                 for what, act, shows in SMOKE_STEPS:
                     out = act(engine)
-                    v = verdict(out.ok, bool(engine.eval(shows)))
+                    v = runner.classify(out.ok, bool(engine.eval(shows)))
                     bad += v in ("false_success", "false_failure")
                     print(f"  {what:32} {MARK[v]:18} {(out.error or '').splitlines()[0][:90] if out.error else ''}")
             finally:

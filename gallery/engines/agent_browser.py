@@ -68,6 +68,12 @@ def text_xpath(text: str, nth: int) -> str:
     return f"xpath=(//*[normalize-space(.)={lit}][not(.//*[normalize-space(.)={lit}])])[{nth + 1}]"
 
 
+def same_name(shown: Any, name: str) -> bool:
+    """Whether a snapshot's name is ``name`` as an agent reads it: whitespace collapsed (the
+    snapshot keeps a label's trailing space: ``combobox "Fruit "``), in any case."""
+    return isinstance(shown, str) and " ".join(shown.split()).casefold() == " ".join(name.split()).casefold()
+
+
 class AgentBrowserEngine:
     """agent-browser's CLI, one native process per step, on its own daemon and Chromium."""
 
@@ -119,7 +125,7 @@ class AgentBrowserEngine:
     # -- targets ----------------------------------------------------------------------------
 
     def ref(self, role: str, name: str, nth: int) -> str | None:
-        """``@eN`` of the n-th ref with this role and exact name: the interactive snapshot first,
+        """``@eN`` of the n-th ref with this role and name: the interactive snapshot first,
         then the full one, again until one has it or :data:`DEFAULT_TIMEOUT_MS` has passed (an
         agent looks again while a menu or a dialog is still opening)."""
         deadline = time.monotonic() + DEFAULT_TIMEOUT_MS / 1000
@@ -133,7 +139,7 @@ class AgentBrowserEngine:
 
     @staticmethod
     def ref_in(answer: dict[str, Any], role: str, name: str, nth: int) -> str | None:
-        """``@eN`` of the n-th ref with this role and name in one snapshot's answer."""
+        """``@eN`` of the n-th ref with this role and name (:func:`same_name`) in one snapshot's answer."""
         data = answer.get("data") if answer.get("success") else None
         if not isinstance(data, dict) or not isinstance(refs := data.get("refs"), dict):
             return None
@@ -142,7 +148,7 @@ class AgentBrowserEngine:
         hits = [
             rid
             for rid in order
-            if isinstance(info := refs.get(rid), dict) and info.get("role") == role and info.get("name") == name
+            if isinstance(info := refs.get(rid), dict) and info.get("role") == role and same_name(info.get("name"), name)
         ]
         return "@" + str(hits[nth]) if len(hits) > nth else None
 

@@ -1,7 +1,9 @@
 """Playwright for Python as a gallery engine: a reference, used the way a Playwright user writes it.
 
-Elements are found with ``page.get_by_role(role, name=name, exact=True)``, ``get_by_text(text,
-exact=True)`` or ``page.locator(css)`` (then ``.nth(n)``), and acted on with ``click``, ``fill``,
+Elements are found with ``page.get_by_role(role, name=...)`` (the whole name, in any case: the
+tasks write names with CSS ``text-transform`` applied, as Chromium shows them; a named
+``generic``, which Playwright never names, by ``get_by_label(name, exact=True)``),
+``get_by_text(text, exact=True)`` or ``page.locator(css)`` (then ``.nth(n)``), and acted on with ``click``, ``fill``,
 ``check``/``uncheck``, ``select_option(label=...)``, ``hover``, ``drag_to`` and
 ``scroll_into_view_if_needed``: Playwright's auto-waits and actionability checks (visible, stable,
 enabled, receiving events) are what make it a reference. Locators are the page's, except when the
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -44,6 +47,15 @@ DEFAULT_TIMEOUT_MS = 10_000
 STEP_DEADLINE_S = 60.0
 #: Two animation frames: a wheel's scroll has been applied once they have passed.
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def whole_name(name: str | None) -> re.Pattern[str] | None:
+    """The accessible name as a whole-name match in any case: the gallery's names are written as
+    Chromium shows them, with CSS ``text-transform`` applied (MUI's buttons read "OPEN DIALOG"),
+    and Playwright computes the name from the DOM's text ("Open dialog")."""
+    if name is None:
+        return None
+    return re.compile("^" + re.escape(" ".join(name.split())) + "$", re.IGNORECASE)
 
 
 class PlaywrightEngine:
@@ -212,8 +224,11 @@ def worker(headless: bool) -> None:
     page.set_default_navigation_timeout(DEFAULT_TIMEOUT_MS)
 
     def locate_in(frame: Any, t: dict[str, Any]) -> Any:
-        if t.get("role"):
-            loc = frame.get_by_role(t["role"], name=t.get("name"), exact=True)
+        if t.get("role") == "generic" and t.get("name"):
+            # Playwright names no generic element (ARIA forbids it); its user writes the label.
+            loc = frame.get_by_label(t["name"], exact=True)
+        elif t.get("role"):
+            loc = frame.get_by_role(t["role"], name=whole_name(t.get("name")), exact=True)
         elif t.get("text") is not None:
             loc = frame.get_by_text(t["text"], exact=True)
         elif t.get("css"):
