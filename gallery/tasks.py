@@ -190,6 +190,14 @@ TASKS: list[Task] = [
         [click(role("button", "Show details"))],
         f"{S}.detailsShown === true",
     ),
+    _task(
+        "bootstrap-navbar-link",
+        "bootstrap",
+        "/bootstrap.html",
+        "Go to Pricing in the navbar (expanded at desktop widths, 992 px and up)",
+        [click(role("link", "Pricing"))],
+        f"{S}.nav === 'pricing'",
+    ),
     # MUI
     _task(
         "mui-select",
@@ -483,6 +491,15 @@ TASKS: list[Task] = [
         f"{S}.toastOpen === true",
         settle=False,
     ),
+    _task(
+        "shoelace-tooltip-wait",
+        "shoelace",
+        "/shoelace.html",
+        "Sync settings and wait for the confirmation (a tooltip's text in its shadow root)",
+        [click(role("button", "Sync settings")), wait_text("Settings synced")],
+        f"{S}.syncedShown === true",
+        settle=False,
+    ),
     # Plain HTML everyday patterns
     _task(
         "html-label-checkbox",
@@ -548,6 +565,23 @@ TASKS: list[Task] = [
         [click(role("button", "Start chat"))],
         f"{S}.chat === 'started'",
     ),
+    _task(
+        "html-frame-wait",
+        "html",
+        "/plain.html",
+        "Load the receipt and wait for it in the payment frame",
+        [click(role("button", "Load receipt")), wait_text("Receipt ready")],
+        f"{S}.receiptShown === true",
+        settle=False,
+    ),
+    _task(
+        "html-popup-then-continue",
+        "html",
+        "/plain.html",
+        "Open the help popup, then highlight the totals in the page (its next animation frame)",
+        [click(role("button", "Open help window")), click(role("button", "Highlight totals"))],
+        f"{S}.highlighted === true",
+    ),
 ]
 
 
@@ -587,3 +621,44 @@ def library_versions() -> dict[str, list[str]]:
     """Each library's packages with the exact versions package.json pins (``name@version``)."""
     pins = json.loads((REPO / "package.json").read_text())["devDependencies"]
     return {lib: [f"{p}@{pins[p]}" for p in pkgs] for lib, pkgs in LIBRARY_PACKAGES.items()}
+
+
+#: How docs/gallery.md names each library.
+LIBRARY_TITLES: dict[str, str] = {
+    "bootstrap": "Bootstrap 5",
+    "mui": "MUI",
+    "radix": "Radix UI primitives",
+    "headlessui": "Headless UI",
+    "react-select": "react-select",
+    "flatpickr": "flatpickr",
+    "tiptap": "TipTap (ProseMirror)",
+    "codemirror": "CodeMirror 6",
+    "sortablejs": "SortableJS (pointer fallback)",
+    "dnd-kit": "dnd kit (PointerSensor)",
+    "tanstack-virtual": "TanStack Virtual (in an app shell whose `<main>` scrolls)",
+    "shoelace": "Shoelace web components",
+    "html": "Plain HTML",
+}
+
+
+def coverage_markdown() -> str:
+    """The tables of docs/gallery.md's "What the gallery covers": libraries with their pinned
+    packages, pages and task counts, then every task with its steps (`python3 -m gallery.tasks`)."""
+    versions = library_versions()
+    by_library: dict[str, list[Task]] = {}
+    for t in TASKS:
+        by_library.setdefault(t.library, []).append(t)
+    lines = ["| library | packages (exact versions) | page | tasks |", "|---|---|---|---|"]
+    for lib, tasks in by_library.items():
+        packages = ", ".join(f"`{p}`" for p in versions[lib]) or "the browser's own controls"
+        pages = ", ".join(f"`{p}`" for p in sorted({t.page.split("?")[0] for t in tasks}))
+        lines.append(f"| {LIBRARY_TITLES[lib]} | {packages} | {pages} | {len(tasks)} |")
+    lines += ["", "| task | library | what the user does | steps |", "|---|---|---|---|"]
+    for t in TASKS:
+        steps = "; ".join(str(s) for s in t.steps).replace("|", "\\|")
+        lines.append(f"| `{t.id}` | {t.library} | {t.goal} | {steps} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(coverage_markdown(), end="")

@@ -196,8 +196,8 @@ class AgentbrowserMcp:
         return self._on(target, "browser_hover")
 
     def wait_text(self, text: str, timeout_s: float = 5.0) -> Outcome:
-        """Wait until ``text`` shows (the server's timeout bounds the wait)."""
-        return self._act("browser_wait_for", text=text)
+        """Wait until ``text`` shows, at most ``timeout_s``."""
+        return self._act("browser_wait_for", text=text, timeout=int(timeout_s * 1000))
 
     def eval(self, js: str) -> Any:
         """The JSON value of ``js`` in the page; raises when the page could not evaluate it."""

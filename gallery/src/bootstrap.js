@@ -23,4 +23,10 @@ $("really-delete").addEventListener("click", () => {
   bootstrap.Modal.getInstance(modal).hide();
 });
 $("details").addEventListener("shown.bs.collapse", () => record("detailsShown", true));
+for (const link of document.querySelectorAll("[data-nav]")) {
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    record("nav", link.dataset.nav);
+  });
+}
 window.__ready = true;

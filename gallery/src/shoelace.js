@@ -7,6 +7,7 @@ import "@shoelace-style/shoelace/dist/components/dialog/dialog.js";
 import "@shoelace-style/shoelace/dist/components/option/option.js";
 import "@shoelace-style/shoelace/dist/components/select/select.js";
 import "@shoelace-style/shoelace/dist/components/switch/switch.js";
+import "@shoelace-style/shoelace/dist/components/tooltip/tooltip.js";
 import { record } from "./_state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,5 +27,9 @@ $("save-settings").addEventListener("click", () => {
 const alert = $("sent");
 alert.addEventListener("sl-show", () => record("toastOpen", true));
 $("send").addEventListener("click", () => setTimeout(() => alert.toast(), 800));
-await Promise.all(["sl-checkbox", "sl-switch", "sl-select", "sl-dialog", "sl-alert"].map((t) => customElements.whenDefined(t)));
+// The sync's confirmation is a tooltip whose text (its `content`) lives in its shadow root.
+const synced = $("synced");
+synced.addEventListener("sl-show", () => record("syncedShown", true));
+$("sync").addEventListener("click", () => setTimeout(() => synced.show(), 800));
+await Promise.all(["sl-checkbox", "sl-switch", "sl-select", "sl-dialog", "sl-alert", "sl-tooltip"].map((t) => customElements.whenDefined(t)));
 window.__ready = true;
