@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import subprocess
 import threading
 import time
 from itertools import count
@@ -207,10 +208,12 @@ class AgentbrowserMcp:
         return json.loads(_section(answer, "Result"))
 
     def close(self) -> None:
-        """Close the browser and end the server."""
+        """Close the browser, end the server, and stop the session's daemon (which the server
+        leaves running for the next client)."""
         try:
             self._tool("browser_close")
         finally:
             assert self._queue is not None
             self._loop.call_soon_threadsafe(self._queue.put_nowait, None)
             self._thread.join(timeout=30)
+            subprocess.run([str(self.binary), "--session", self.session, "close"], capture_output=True, timeout=30)
