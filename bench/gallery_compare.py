@@ -19,6 +19,9 @@ Writes ``bench/out/gallery.json`` (every verdict with the engine's error and the
 the section between the ``gallery-compare`` markers in ``docs/gallery.md`` (the table task x
 engine, totals per library and engine, the date, versions and command), and prints the table.
 ``--no-docs`` leaves the docs alone (a partial run never writes them unless ``--docs`` is given).
+agentbrowser's binaries (``target/release/agentbrowser`` and ``agentbrowser-engine``) are copied
+aside when the run starts, so that a rebuild meanwhile cannot mix two builds in one table
+(``AGENTBROWSER_BIN`` set by the caller is used as it is).
 
 ``--smoke`` needs no gallery: it serves a page of its own (a label around a checkbox, a CSS switch,
 a select, a text field, a pointer-sortable list, a delayed message, a far paragraph) and checks
@@ -34,8 +37,10 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import asdict
@@ -194,6 +199,25 @@ class Guarded:
             print(f"  ({self.name} failed to close: {exc})", file=sys.stderr)
 
 
+def agentbrowser_binary() -> Path:
+    """The agentbrowser client the gallery's own engines run (``AGENTBROWSER_BIN``, else the build's)."""
+    return Path(os.environ.get("AGENTBROWSER_BIN") or REPO / "target" / "release" / "agentbrowser")
+
+
+def freeze_agentbrowser(into: Path) -> None:
+    """Copies the build's client and engine binaries into ``into`` and points the gallery's
+    engines there (``AGENTBROWSER_BIN``): a rebuild in the working tree during the run (other
+    work shares target/) cannot mix two builds in one table. Nothing when ``AGENTBROWSER_BIN``
+    is already set or there is no build (the engines then say so)."""
+    release = REPO / "target" / "release"
+    if os.environ.get("AGENTBROWSER_BIN") or not (release / "agentbrowser").is_file():
+        return
+    for name in ("agentbrowser", "agentbrowser-engine"):
+        if (release / name).is_file():
+            shutil.copy2(release / name, into / name)
+    os.environ["AGENTBROWSER_BIN"] = str(into / "agentbrowser")
+
+
 def run(engines: list[str], only: set[str] | None) -> dict[str, Any]:
     """Every chosen task on every chosen engine through the gallery's runner."""
     from gallery import runner, tasks
@@ -285,19 +309,59 @@ def markdown(run: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The section's opening, before each run's results: how the comparison is made.
+INTRO = """The same tasks on agentbrowser (its CLI and its MCP server, the gallery's own engines) and on two
+reference engines, each with its own Debian Chromium (`/usr/bin/chromium`, headless,
+`--no-sandbox`), through the same runner and the same checks of the app's state:
+
+    scripts/setup.sh && bench/gallery_peers.sh    # once: the build, then the two references (npm, PyPI)
+    python3 bench/gallery_compare.py              # writes bench/out/gallery.json and this section
+    python3 bench/gallery_compare.py --smoke      # the references alone on a page of the script's own
+
+- **agent-browser 0.41.2** (npm, into `target/peers/agent-browser/`; its native binary ships in the
+  package, no download): one `agent-browser --json` process per step, as an agent in a shell uses
+  it. A target named by role and name is looked up in `snapshot -i` (then the full snapshot; again
+  until it is there, for up to 10 s) and acted on as `@eN`; a text target through `find text
+  ... --exact` (an XPath selector for the actions `find` lacks, or when it finds nothing); `check`,
+  `select`, `drag`, `scroll`, `scrollintoview`, `keyboard type`, `press`, `wait --text`; default
+  timeout 10 s (`AGENT_BROWSER_DEFAULT_TIMEOUT`).
+- **Playwright for Python** (PyPI, in the virtualenv `target/peers/playwright-venv/`, run in a
+  worker process; never its own browsers): `get_by_role(role, name=...)` (the whole name in any
+  case; a named `generic` by `get_by_label`), `get_by_text(text, exact=True)`, in the frame that
+  holds the element, with `click`, `fill`, `check`/`uncheck`, `select_option(label=...)`, `hover`,
+  `drag_to` (its defaults), `mouse.wheel` with the pointer in the middle of the viewport,
+  `scroll_into_view_if_needed`, `keyboard`, and `get_by_text(text).first.wait_for()` on the page;
+  default timeout 10 s.
+
+Steps run back to back, without an agent's pause to think between them. A step whose engine
+crashes or hangs (60 s) answers an error: an honest failure, unless every answer claimed
+success; a state the runner cannot read never makes a success.
+
+"""
+
+
 def write_docs(body: str) -> str:
-    """Replaces the section between the markers in docs/gallery.md (appending the section when
-    the file has none, creating the file when there is none); says what it did."""
-    section = f"{START}\n{body}{END}\n"
+    """Writes the Comparison section of docs/gallery.md: between its markers when they are there,
+    else in place of the section's placeholder, else at the end (the file is created when there
+    is none); says what it did."""
+    section = f"## Comparison\n\n{START}\n{INTRO}{body}{END}\n"
     if not DOC.exists():
-        DOC.write_text(f"# The component gallery\n\n## Comparison\n\n{section}")
+        DOC.write_text(f"# The component-library gallery\n\n{section}")
         return f"created {DOC.relative_to(REPO)}"
     text = DOC.read_text()
     if START in text and END in text:
         head, rest = text.split(START, 1)
-        DOC.write_text(head + section.rstrip("\n") + rest.split(END, 1)[1])
+        tail = rest.split(END, 1)[1]
+        DOC.write_text(f"{head}{START}\n{INTRO}{body}{END}{tail}")
         return f"replaced the comparison in {DOC.relative_to(REPO)}"
-    DOC.write_text(text.rstrip("\n") + f"\n\n## Comparison\n\n{section}")
+    heading = "\n## Comparison\n"
+    if heading in text:
+        head, rest = text.split(heading, 1)
+        after = rest.split("\n## ", 1)
+        tail = "\n## " + after[1] if len(after) > 1 else ""
+        DOC.write_text(f"{head}\n{section}{tail}")
+        return f"filled the Comparison section of {DOC.relative_to(REPO)}"
+    DOC.write_text(text.rstrip("\n") + f"\n\n{section}")
     return f"appended the comparison to {DOC.relative_to(REPO)}"
 
 
@@ -326,7 +390,7 @@ def versions() -> dict[str, str | None]:
     pw = first_line([str(playwright_engine.VENV_PYTHON), "-c", "import importlib.metadata as m; print(m.version('playwright'))"])
     commit = first_line(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
     dirty = subprocess.run(["git", "--no-optional-locks", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
-    ab_bin = REPO / "target" / "release" / "agentbrowser"
+    ab_bin = agentbrowser_binary()
     built = datetime.datetime.fromtimestamp(ab_bin.stat().st_mtime).astimezone().isoformat(timespec="minutes") if ab_bin.exists() else None
     return {
         "commit": f"{commit}+dirty" if commit and dirty.strip() else commit,
@@ -361,11 +425,15 @@ def main() -> int:
         return smoke([e for e in engines if e in REFERENCES])
     only = {t.strip() for t in args.tasks.split(",") if t.strip()} if args.tasks else None
     started = datetime.datetime.now().astimezone()
-    result = run(engines, only)
+    with tempfile.TemporaryDirectory(prefix="gallery-compare-") as frozen:
+        if any(e.startswith("agentbrowser") for e in engines):
+            freeze_agentbrowser(Path(frozen))
+        result = run(engines, only)
+        ran_with = versions()
     result = {
         "date": started.strftime("%Y-%m-%d %H:%M %Z"),
         "command": shlex.join(["python3", "bench/gallery_compare.py", *sys.argv[1:]]),
-        "versions": versions(),
+        "versions": ran_with,
         "machine": machine(),
         "minutes": round((datetime.datetime.now().astimezone() - started).total_seconds() / 60, 1),
         **result,
