@@ -182,11 +182,21 @@ pub struct LaunchArgs {
     #[arg(long, value_name = "GLOB", requires = "restore")]
     pub restore_check_url: Option<String>,
     /// After the first navigation, the restored session is valid only if the page shows this text.
-    #[arg(long, value_name = "TEXT", requires = "restore")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "restore",
+        allow_hyphen_values = true
+    )]
     pub restore_check_text: Option<String>,
     /// After the first navigation, the restored session is valid only if this JavaScript
     /// function returns a truthy value.
-    #[arg(long, value_name = "JS", requires = "restore")]
+    #[arg(
+        long,
+        value_name = "JS",
+        requires = "restore",
+        allow_hyphen_values = true
+    )]
     pub restore_check_fn: Option<String>,
     /// A file holding the key (64 hex characters) that encrypts the restored state file
     /// (default: AGENTBROWSER_ENCRYPTION_KEY, else the file AGENTBROWSER_ENCRYPTION_KEY_FILE
@@ -360,6 +370,7 @@ pub enum NavCmd {
     /// Evaluate JavaScript in the page and print the result as JSON.
     Eval {
         /// The expression (a promise is awaited).
+        #[arg(allow_hyphen_values = true)]
         script: String,
         /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
         #[arg(long, value_name = "N")]
@@ -407,7 +418,11 @@ pub enum PageCmd {
     #[command(name = "addinitscript", visible_alias = "add-init-script")]
     AddInitScript {
         /// The JavaScript source (or --file).
-        #[arg(required_unless_present = "file", conflicts_with = "file")]
+        #[arg(
+            required_unless_present = "file",
+            conflicts_with = "file",
+            allow_hyphen_values = true
+        )]
         script: Option<String>,
         /// Read the script from this file.
         #[arg(long, value_name = "PATH")]
@@ -420,7 +435,11 @@ pub enum PageCmd {
     #[command(name = "addscript", visible_alias = "add-script")]
     AddScript {
         /// The JavaScript source (or --url).
-        #[arg(required_unless_present = "url", conflicts_with = "url")]
+        #[arg(
+            required_unless_present = "url",
+            conflicts_with = "url",
+            allow_hyphen_values = true
+        )]
         script: Option<String>,
         /// Load the script from this URL (relative to the page).
         #[arg(long, value_name = "URL")]
@@ -554,6 +573,7 @@ pub enum ActCmd {
     Fill {
         /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
+        #[arg(allow_hyphen_values = true)]
         text: String,
         #[command(flatten)]
         after: AfterArgs,
@@ -562,6 +582,7 @@ pub enum ActCmd {
     Type {
         /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
+        #[arg(allow_hyphen_values = true)]
         text: String,
         #[command(flatten)]
         after: AfterArgs,
@@ -570,7 +591,7 @@ pub enum ActCmd {
     Select {
         /// Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`).
         r#ref: String,
-        #[arg(required = true, num_args = 1..)]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
         values: Vec<String>,
         #[command(flatten)]
         after: AfterArgs,
@@ -635,9 +656,10 @@ pub enum ActCmd {
         #[arg(value_enum)]
         by: agentbrowser_protocol::LocatorBy,
         /// The role, text, label, attribute value or test id.
+        #[arg(allow_hyphen_values = true)]
         value: String,
         /// With `role`: the accessible name contains this.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         name: Option<String>,
         /// Compare text as equal (case included) instead of as a case-insensitive substring.
         #[arg(long)]
@@ -676,6 +698,7 @@ pub enum ActCmd {
     },
     /// Press a key or chord (Enter, Tab, Control+A, ...).
     Press {
+        #[arg(allow_hyphen_values = true)]
         key: String,
         #[command(flatten)]
         after: AfterArgs,
@@ -708,7 +731,7 @@ pub enum ReadCmd {
         #[arg(long)]
         outline: bool,
         /// Only the heading sections whose heading contains TEXT.
-        #[arg(long, value_name = "TEXT")]
+        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
         filter: Option<String>,
         /// Largest content in characters (default 100000, 0 = no limit).
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -733,7 +756,7 @@ pub enum ReadCmd {
         #[arg(long, value_enum, value_name = "STATE")]
         state: Option<SelectorState>,
         /// A JavaScript function (or expression) that must return a truthy value.
-        #[arg(long = "fn", value_name = "JS")]
+        #[arg(long = "fn", value_name = "JS", allow_hyphen_values = true)]
         function: Option<String>,
         /// The page must have rendered text (at least --min-text characters).
         #[arg(long)]
@@ -742,7 +765,7 @@ pub enum ReadCmd {
         #[arg(long, value_name = "N")]
         min_text: Option<u32>,
         /// Text that must appear on the page.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         text: Option<String>,
         /// URL (exact or glob) the page must reach.
         #[arg(long)]
@@ -996,7 +1019,7 @@ pub struct McpArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct AfterArgs {
     /// After the action, wait for this text to appear.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub wait_text: Option<String>,
     /// After the action, wait for the URL to match (exact or glob).
     #[arg(long, value_name = "URL")]
@@ -1011,7 +1034,7 @@ pub struct AfterArgs {
     #[arg(long, value_enum, value_name = "STATE", requires = "wait_selector")]
     pub wait_state: Option<SelectorState>,
     /// After the action, wait for this JavaScript function to return a truthy value.
-    #[arg(long, value_name = "JS")]
+    #[arg(long, value_name = "JS", allow_hyphen_values = true)]
     pub wait_fn: Option<String>,
     /// Skip the before/after snapshots and diff (faster).
     #[arg(long)]
@@ -1119,7 +1142,12 @@ pub enum NetworkCmd {
         #[arg(long, value_name = "N")]
         status: Option<u16>,
         /// Body of the answer.
-        #[arg(long, value_name = "TEXT", conflicts_with = "body_file")]
+        #[arg(
+            long,
+            value_name = "TEXT",
+            conflicts_with = "body_file",
+            allow_hyphen_values = true
+        )]
         body: Option<String>,
         /// File whose bytes are the body of the answer.
         #[arg(long, value_name = "FILE")]
@@ -1172,7 +1200,10 @@ pub enum ClipboardCmd {
         max_chars: Option<u64>,
     },
     /// Put TEXT on the clipboard.
-    Write { text: String },
+    Write {
+        #[arg(allow_hyphen_values = true)]
+        text: String,
+    },
     /// Copy the focused element's selection (Control+C).
     Copy {
         #[command(flatten)]
@@ -1207,6 +1238,7 @@ pub enum CookiesCmd {
     /// Set a cookie (NAME VALUE with --url or --domain), or those of --file (JSON, Netscape cookies.txt, or a Cookie: header line).
     Set {
         name: Option<String>,
+        #[arg(allow_hyphen_values = true)]
         value: Option<String>,
         /// The URL the cookie is for.
         #[arg(long)]
@@ -1275,7 +1307,12 @@ pub enum StorageOp {
     /// One key's value, or every entry.
     Get { key: Option<String> },
     /// Set KEY to VALUE.
-    Set { key: String, value: String },
+    Set {
+        #[arg(allow_hyphen_values = true)]
+        key: String,
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
     /// Remove KEY.
     Remove { key: String },
     /// Remove every entry.
@@ -1418,24 +1455,28 @@ pub enum TabCmd {
 pub enum KeyboardCmd {
     /// Type text with one key event per character.
     Type {
+        #[arg(allow_hyphen_values = true)]
         text: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Insert text at once, without key events (like an IME or a paste).
     InsertText {
+        #[arg(allow_hyphen_values = true)]
         text: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Press a key and hold it (Shift, Control, Alt, Meta stay held for later keys and mouse input).
     Down {
+        #[arg(allow_hyphen_values = true)]
         key: String,
         #[command(flatten)]
         after: AfterArgs,
     },
     /// Release a held key.
     Up {
+        #[arg(allow_hyphen_values = true)]
         key: String,
         #[command(flatten)]
         after: AfterArgs,
@@ -1485,7 +1526,10 @@ pub enum DialogCmd {
     /// The dialog open in the active tab (and those in other tabs), or none.
     Status,
     /// Accept (OK) the open dialog; TEXT is what a prompt returns (default: its default text).
-    Accept { text: Option<String> },
+    Accept {
+        #[arg(allow_hyphen_values = true)]
+        text: Option<String>,
+    },
     /// Dismiss (Cancel) the open dialog.
     Dismiss,
 }
@@ -1588,6 +1632,7 @@ pub enum SetCmd {
     Credentials {
         #[arg(required_unless_present = "clear", requires = "password")]
         username: Option<String>,
+        #[arg(allow_hyphen_values = true)]
         password: Option<String>,
         /// Forget the credentials.
         #[arg(long, conflicts_with_all = ["username", "password"])]
@@ -1695,6 +1740,62 @@ mod tests {
             } else {
                 assert!(whole.is_ok(), "{line:?}: {whole:?}");
             }
+        }
+    }
+
+    #[test]
+    fn values_that_start_with_a_hyphen_need_no_double_dash() {
+        // Each line, and a part of what it must parse to (the value as given, the flags after
+        // it still flags).
+        let lines: &[(&[&str], &str)] = &[
+            (&["fill", "#num", "-5"], r#"text: "-5""#),
+            (
+                &["fill", "#num", "-5", "--no-evidence"],
+                "no_evidence: true",
+            ),
+            (
+                &["type", "e1", "-abc", "--wait-text", "-x"],
+                r#"text: "-abc""#,
+            ),
+            (&["type", "e1", "--not-a-flag"], r#"text: "--not-a-flag""#),
+            (&["eval", "-1"], r#"script: "-1""#),
+            (&["press", "-"], r#"key: "-""#),
+            (
+                &["select", "e2", "-1", "-2", "--no-evidence"],
+                r#"values: ["-1", "-2"]"#,
+            ),
+            (
+                &["find", "text", "-5", "fill", "-6"],
+                r#"rest: ["fill", "-6"]"#,
+            ),
+            (
+                &["find", "role", "button", "--name", "-x"],
+                r#"name: Some("-x")"#,
+            ),
+            (&["wait", "--text", "-5 items"], r#"text: Some("-5 items")"#),
+            (&["wait", "--fn", "-1"], r#"function: Some("-1")"#),
+            (
+                &["click", "e1", "--wait-text", "-done"],
+                r#"wait_text: Some("-done")"#,
+            ),
+            (&["keyboard", "type", "-x"], r#"text: "-x""#),
+            (&["keyboard", "insert-text", "-x"], r#"text: "-x""#),
+            (&["clipboard", "write", "-x"], r#"text: "-x""#),
+            (&["storage", "local", "set", "k", "-1"], r#"value: "-1""#),
+            (&["dialog", "accept", "-1"], r#"text: Some("-1")"#),
+            (
+                &["set", "credentials", "u", "-secret"],
+                r#"password: Some("-secret")"#,
+            ),
+        ];
+        for (line, want) in lines {
+            let full: Vec<&str> = std::iter::once("agentbrowser")
+                .chain(line.iter().copied())
+                .collect();
+            let got = parse(Cli::command(), &full).unwrap_or_else(|e| panic!("{line:?}: {e:?}"));
+            assert!(got.contains(want), "{line:?}: {got}");
+            // The group's own tree reads it the same way.
+            assert_eq!(parse(command_for(&argv(&full)), &full), Ok(got));
         }
     }
 }

@@ -20,6 +20,7 @@ mod foundation;
 mod frames_tabs;
 mod golden;
 mod hardening;
+mod hyphen_values;
 mod interaction_gaps;
 mod labels;
 mod lifecycle;
