@@ -409,6 +409,17 @@ impl Browser {
             .await
     }
 
+    /// The URL the popup `target` was opened at, as its first navigation named it (for the
+    /// time the browser has none for it: until its document commits).
+    pub(crate) fn asked_url(&self, target: &str) -> Option<String> {
+        self.popups.asked_url(target)
+    }
+
+    /// Waits briefly until the popup `target`, just opened, has started navigating.
+    pub(crate) async fn await_asked_url(&self, target: &str) {
+        self.popups.await_asked(target).await;
+    }
+
     /// The next ref number the session would issue (every lower number was issued).
     pub fn next_ref(&self) -> u64 {
         self.ref_counter.load(std::sync::atomic::Ordering::Relaxed)

@@ -302,12 +302,7 @@ impl Cx<'_> {
             return Ok(Vec::new());
         }
         let browser = self.browser().await?;
-        let tabs = browser.sync_tabs().await?;
-        Ok(tabs
-            .iter()
-            .filter(|(_, info)| created.contains(&info.target_id))
-            .map(|(id, info)| listed(browser, id, info))
-            .collect())
+        crate::tabs::opened(browser, &created).await
     }
 
     /// The tab `id` as it is now.

@@ -11,6 +11,11 @@
 //! and the input that waits for them stop). So the engine's active tab (the *front* target, kept
 //! here by the browser) is brought to the front again as soon as the popup is attached, before it
 //! runs; the popup is a background tab until `tab switch` brings it forward.
+//!
+//! The browser knows a popup's URL only once its document committed, which may be seconds
+//! after the action that opened it answered. The popup's first navigation names the URL its
+//! opener asked for at once: it is kept here for the tab list and the `openedTabs` of that
+//! action until the browser has the URL.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -30,6 +35,9 @@ use crate::page::Page;
 const ADOPT_WAIT: Duration = Duration::from_secs(10);
 /// How long the tab list waits for a page target the hook has not seen yet.
 const SEEN_WAIT: Duration = Duration::from_secs(1);
+/// How long an action's answer waits for the first navigation of a popup it opened (it starts
+/// as soon as the popup is resumed).
+const ASKED_WAIT: Duration = Duration::from_secs(2);
 
 /// What became of a new page target the browser session auto-attached.
 #[derive(Debug, Clone)]
@@ -52,6 +60,9 @@ pub(crate) struct Popups {
     next_tab: Arc<AtomicU32>,
     /// The target of the tab the engine calls active, which the browser must show.
     front: Arc<Mutex<Option<String>>>,
+    /// The URL each adopted popup first navigated to, by target (`None`: it navigated nowhere
+    /// in time), until the target goes away.
+    asked: Arc<watch::Sender<HashMap<String, Option<String>>>>,
 }
 
 impl Default for Popups {
@@ -60,6 +71,7 @@ impl Default for Popups {
             slots: Arc::new(watch::channel(HashMap::new()).0),
             next_tab: Arc::new(AtomicU32::new(1)),
             front: Arc::default(),
+            asked: Arc::new(watch::channel(HashMap::new()).0),
         }
     }
 }
@@ -106,7 +118,28 @@ impl Popups {
 
     /// A page target went away: forgets it.
     pub(crate) fn gone(&self, target: &str) {
+        self.forget_slot(target);
+        self.asked.send_if_modified(|m| m.remove(target).is_some());
+    }
+
+    /// Forgets what became of the new page target `target` (claimed or taken by the tab list).
+    fn forget_slot(&self, target: &str) {
         self.slots.send_if_modified(|m| m.remove(target).is_some());
+    }
+
+    /// The URL the popup `target` first navigated to (the one its opener asked for), if it is
+    /// an adopted popup that did.
+    pub(crate) fn asked_url(&self, target: &str) -> Option<String> {
+        self.asked.borrow().get(target).cloned().flatten()
+    }
+
+    /// Waits briefly until the adopted popup `target` has navigated (it may still be starting);
+    /// at once for a target that is no adopted popup or whose navigation is known.
+    pub(crate) async fn await_asked(&self, target: &str) {
+        let mut rx = self.asked.subscribe();
+        if self.slots.borrow().contains_key(target) {
+            let _ = tokio::time::timeout(ASKED_WAIT, rx.wait_for(|m| m.contains_key(target))).await;
+        }
     }
 
     /// Adopts the popup `target` auto-attached paused on `session`: gives it the next tab id at
@@ -120,6 +153,16 @@ impl Popups {
         });
         let slots = self.slots.clone();
         let front = self.front();
+        // Subscribed before the popup runs, so its first navigation cannot be missed.
+        let events = session.events();
+        let asked = self.asked.clone();
+        let first = target.clone();
+        tokio::spawn(async move {
+            let url = first_url(events, &first).await;
+            asked.send_modify(|m| {
+                m.insert(first, url);
+            });
+        });
         tokio::spawn(async move {
             // Before the popup runs: a `target=_blank` popup answers its resume only once its
             // document committed, and the browser shows it as soon as it is attached.
@@ -162,7 +205,7 @@ impl Popups {
         match found {
             Some(Slot::Adopting(tab) | Slot::Adopted(tab, _) | Slot::Failed(tab)) => tab,
             Some(Slot::Other) => {
-                self.gone(target);
+                self.forget_slot(target);
                 self.next_tab_id()
             }
             None => self.next_tab_id(),
@@ -178,16 +221,44 @@ impl Popups {
         let slot = rx.borrow().get(target).cloned();
         match slot {
             Some(Slot::Adopted(_, page)) => {
-                self.gone(target);
+                self.forget_slot(target);
                 Some(*page)
             }
             Some(Slot::Failed(_) | Slot::Other) => {
-                self.gone(target);
+                self.forget_slot(target);
                 None
             }
             _ => None,
         }
     }
+}
+
+/// The first URL the popup `target` navigates to (its main frame's first navigation, requested
+/// or started, or `about:blank` committed), as its session `events` report it; `None` when none
+/// comes within [`ADOPT_WAIT`].
+async fn first_url(
+    mut events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
+    target: &str,
+) -> Option<String> {
+    let first = async {
+        while let Some(ev) = events.recv().await {
+            let p = &ev.params;
+            let (frame, url) = match ev.method.as_str() {
+                "Page.frameRequestedNavigation" | "Page.frameStartedNavigating" => {
+                    (p.get("frameId"), p.get("url"))
+                }
+                "Page.frameNavigated" => (p.pointer("/frame/id"), p.pointer("/frame/url")),
+                _ => continue,
+            };
+            let main = frame.and_then(|f| f.as_str()) == Some(target);
+            match url.and_then(|u| u.as_str()) {
+                Some(url) if main && !url.is_empty() => return Some(url.to_string()),
+                _ => {}
+            }
+        }
+        None
+    };
+    tokio::time::timeout(ADOPT_WAIT, first).await.ok().flatten()
 }
 
 /// Brings the page target `target` to the front of its window (the browser shows it; the tab

@@ -6,6 +6,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::json;
 
+use crate::browser::Browser;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::nav::normalize_url;
@@ -102,7 +103,8 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
 }
 
 /// The wire form of tab `id` as the tab list shows it: active or not, its label, and whether an
-/// open dialog blocks it.
+/// open dialog blocks it. A popup whose document has not committed yet (the browser has no URL
+/// for it) shows the URL its opener asked for.
 pub(crate) fn listed(
     browser: &crate::browser::Browser,
     id: &str,
@@ -111,7 +113,30 @@ pub(crate) fn listed(
     let mut t = tab_info(id, info, browser.active_id() == Some(id));
     t.label = browser.label_of(id);
     t.dialog_blocked = browser.open_dialog(id).is_some();
+    if t.url.is_empty()
+        && let Some(url) = browser.asked_url(&info.target_id)
+    {
+        t.url = url;
+    }
     t
+}
+
+/// The tabs of the page targets `created` (an action opened them), as the tab list shows them,
+/// in the order they opened; each with its URL, once it started navigating (waited for briefly).
+pub(crate) async fn opened(browser: &mut Browser, created: &[String]) -> Result<Vec<TabInfo>> {
+    let tabs = browser.sync_tabs().await?;
+    for (_, info) in tabs.iter().filter(|(_, i)| created.contains(&i.target_id)) {
+        if info.url.is_empty() {
+            browser.await_asked_url(&info.target_id).await;
+        }
+    }
+    let mut opened: Vec<TabInfo> = tabs
+        .iter()
+        .filter(|(_, info)| created.contains(&info.target_id))
+        .map(|(id, info)| listed(browser, id, info))
+        .collect();
+    opened.sort_by_key(|t| created.iter().position(|c| *c == t.target_id));
+    Ok(opened)
 }
 
 /// The wire form of one tab.

@@ -13,6 +13,8 @@ use std::time::Duration;
 const OPENER: &str = r#"<title>Opener</title>
 <button id="pop" onclick="window.open('/popup')">Pop</button>
 <a id="slow" href="/slow" target="_blank">Slow</a>
+<button id="late" onclick="window.open('/slow?opener')">Late</button>
+<button id="late-noopener" onclick="window.open('/slow?noopener', '_blank', 'noopener')">Late noopener</button>
 <ul id="list" style="list-style:none;padding:0;width:200px">
   <li data-id="1" style="height:40px;margin:4px;background:#eee;touch-action:none">One</li>
   <li data-id="2" style="height:40px;margin:4px;background:#eee;touch-action:none">Two</li>
@@ -137,4 +139,49 @@ fn the_active_tab_stays_shown_after_a_popup_opens() {
     cli.ok(&["tab", "switch", "t1"]);
     assert!(shown(&cli, "t1"));
     assert_eq!(eval_in(&cli, &pop, "document.visibilityState"), "hidden");
+}
+
+#[test]
+fn an_opened_tab_is_announced_with_the_url_it_opened() {
+    let s = server();
+    let cli = Cli::new("popup-url");
+    cli.ok(&["open", &s.url("/")]);
+    // Popups whose pages answer late: the browser has no URL for them until their document
+    // commits, the answer names the URL the page asked for all the same.
+    for (what, path) in [
+        ("#slow", "/slow"),
+        ("#late", "/slow?opener"),
+        ("#late-noopener", "/slow?noopener"),
+    ] {
+        for extra in [&[][..], &["--no-evidence"][..]] {
+            let answer = cli.ok(&[&["click", what][..], extra].concat());
+            let tab = &answer["openedTabs"][0];
+            assert_eq!(tab["url"], s.url(path).as_str(), "{what}: {answer}");
+            // The tab list names it while it loads, and its title once it loaded.
+            let id = tab["id"].as_str().unwrap();
+            let listed = || {
+                let tabs = cli.ok(&["tab", "list"]);
+                let tab = tabs["tabs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|t| t["id"] == id);
+                tab.cloned().expect("the opened tab is listed")
+            };
+            assert_eq!(listed()["url"], s.url(path).as_str());
+            assert!(
+                eventually(Duration::from_secs(10), || listed()["title"]
+                    == "Slow popup"),
+                "{what}: {}",
+                listed()
+            );
+            assert_eq!(listed()["url"], s.url(path).as_str());
+        }
+    }
+    // The human answer names it too.
+    let human = cli.run(&["click", "#late"]).stdout;
+    assert!(
+        human.contains(&format!(" {}", s.url("/slow?opener"))),
+        "{human}"
+    );
 }
