@@ -28,6 +28,7 @@ mod network;
 mod policy;
 mod popup_tabs;
 mod popups_workers;
+mod press_opens;
 mod read;
 mod reads_scroll_drag;
 mod restore;

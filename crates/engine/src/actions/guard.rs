@@ -328,6 +328,15 @@ fn landed(
             )),
         )));
     }
+    if hit(g.presses())
+        && let Some(on) = r.get("released").and_then(Value::as_str)
+    {
+        // The element took the press and changed the page; the release landed on what the
+        // press opened, as a user's would.
+        return Ok(Landed::Yes(Some(format!(
+            "the press reached {what} and changed the page; the release landed on {on}, as a user's would"
+        ))));
+    }
     let connected = r.get("connected").and_then(Value::as_bool).unwrap_or(true);
     if hit(g.presses()) && !connected {
         return Err(EngineError::new(

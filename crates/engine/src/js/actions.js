@@ -259,6 +259,7 @@ function (op, arg) {
     globalThis.__abGuard = null;
     clearTimeout(g.timer);
     if (g.mo) g.mo.disconnect();
+    if (g.pressed) g.pressed.disconnect();
     for (const w of g.wins) {
       for (const type of g.types) {
         try { w.removeEventListener(type, g.listener, true); } catch (_) { /* window gone */ }
@@ -287,6 +288,7 @@ function (op, arg) {
     };
     addFrames(top, 0);
     const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null, clicked: null, activated: null,
+      pressed: null, changed: false, released: null,
       verified: false, dirty: false, mo: null, timer: 0, expires: 0, listener: null };
     if (typeof spec.role === 'string') {
       try {
@@ -320,9 +322,19 @@ function (op, arg) {
         g.activated = describe(t);
         return;
       }
+      // The rest of a press the element took and answered by changing the page (a menu or
+      // a backdrop opened under the pointer, `pointer-events: none` on the body): the release
+      // lands where a user's would, on what the press opened; stopping it would leave the
+      // gesture half done.
+      if (!ok && g.pressed && RELEASES.has(ev.type) && (g.changed || g.pressed.changed())) {
+        g.changed = true;
+        if (!g.released) g.released = describe(t);
+        return;
+      }
       if (ok) {
         if (g.received.length < 40) g.received.push(ev.type);
         if (ev.type === 'click') g.clicked = t;
+        if (PRESSES.has(ev.type) && !g.pressed) g.pressed = watch(e.ownerDocument);
         return;
       }
       if (g.blocked.length < 20) g.blocked.push({ type: ev.type, target: g.relabelled ? 'the same element, relabelled' : describe(t) });
@@ -336,6 +348,20 @@ function (op, arg) {
     g.timer = setTimeout(() => { if (globalThis.__abGuard === g) removeGuard(); }, ttl);
     globalThis.__abGuard = g;
     return true;
+  }
+
+  // The events that start a press, and those that end it.
+  const PRESSES = new Set(['pointerdown', 'mousedown', 'touchstart']);
+  const RELEASES = new Set(['pointerup', 'mouseup', 'click', 'touchend', 'auxclick', 'contextmenu', 'dblclick']);
+
+  // Watches `doc` for any change from now on: `changed()` says whether one happened.
+  function watch(doc) {
+    let seen = false;
+    const mo = new MutationObserver(() => { seen = true; });
+    try {
+      mo.observe(doc, { subtree: true, childList: true, attributes: true });
+    } catch (_) { /* a document that cannot be observed: no change is seen */ }
+    return { changed: () => seen || mo.takeRecords().length > 0, disconnect: () => mo.disconnect() };
   }
 
   // The control a click on `n` activates through the label holding `n` (across shadow roots).
@@ -370,6 +396,7 @@ function (op, arg) {
     const out = { installed: true, received: g.received, blocked: g.blocked, connected: g.el.isConnected, hovered };
     if (g.relabelled) out.relabelled = { role: g.relabelled[0], name: g.relabelled[1] };
     if (g.activated) out.activated = g.activated;
+    if (g.released) out.released = g.released;
     return out;
   }
 
