@@ -5,6 +5,7 @@ agent-browser 0.41.2 and Playwright for Python (issue 34).
     scripts/setup.sh && bench/gallery_peers.sh    # once: the build, then the two references
     python3 bench/gallery_compare.py              # every task of gallery/tasks.py on the four engines
     python3 bench/gallery_compare.py --engines agent-browser,playwright --tasks bootstrap
+    python3 bench/gallery_compare.py --repeat 3   # each task three times: flaky verdicts show as 2/3, 1/3
     python3 bench/gallery_compare.py --smoke      # the references alone on a small page of this file
 
 Every task of ``gallery/tasks.py`` runs through ``gallery/runner.py`` (which serves the bundled
@@ -218,8 +219,9 @@ def freeze_agentbrowser(into: Path) -> None:
     os.environ["AGENTBROWSER_BIN"] = str(into / "agentbrowser")
 
 
-def run(engines: list[str], only: set[str] | None) -> dict[str, Any]:
-    """Every chosen task on every chosen engine through the gallery's runner."""
+def run(engines: list[str], only: set[str] | None, repeat: int) -> dict[str, Any]:
+    """Every chosen task on every chosen engine through the gallery's runner, ``repeat`` times
+    (each engine's rounds one after another, in one browser)."""
     from gallery import runner, tasks
 
     chosen = [t for t in tasks.TASKS if only is None or t.id in only or t.library in only]
@@ -236,22 +238,24 @@ def run(engines: list[str], only: set[str] | None) -> dict[str, Any]:
                 skipped[name] = f"{type(exc).__name__}: {exc}"
                 print(f"== {name}: not run ({skipped[name]})", flush=True)
                 continue
-            print(f"== {name}", flush=True)
             try:
-                for task in chosen:
-                    r = runner.run_task(engine, task, origin, other)
-                    if errors := engine.take_read_errors():
-                        note = f"{len(errors)} state read(s) failed, the first: {errors[0]}"
-                        r.problem = f"{r.problem}; {note}" if r.problem else note
-                    results.append(asdict(r))
-                    why = "" if r.verdict == "success" else f"  {first_error(asdict(r))}"
-                    print(f"  {r.task:30} {MARK[r.verdict]:18} {r.seconds:5.1f} s{why}", flush=True)
+                for round_ in range(1, repeat + 1):
+                    print(f"== {name}" + (f", round {round_} of {repeat}" if repeat > 1 else ""), flush=True)
+                    for task in chosen:
+                        r = runner.run_task(engine, task, origin, other)
+                        if errors := engine.take_read_errors():
+                            note = f"{len(errors)} state read(s) failed, the first: {errors[0]}"
+                            r.problem = f"{r.problem}; {note}" if r.problem else note
+                        results.append({**asdict(r), "round": round_})
+                        why = "" if r.verdict == "success" else f"  {first_error(asdict(r))}"
+                        print(f"  {r.task:30} {MARK[r.verdict]:18} {r.seconds:5.1f} s{why}", flush=True)
             finally:
                 engine.close()
     return {
         "tasks": [{"id": t.id, "library": t.library, "goal": t.goal, "steps": [str(s) for s in t.steps]} for t in chosen],
         "engines": [e for e in engines if e not in skipped],
         "skipped": skipped,
+        "repeat": repeat,
         "results": results,
         "libraries": tasks.library_versions(),
     }
@@ -268,6 +272,13 @@ def first_error(r: dict[str, Any]) -> str:
     return str(r.get("problem") or "the app's state does not show it")
 
 
+def verdict_cell(verdicts: list[str]) -> str:
+    """One verdict, or how often each came when the rounds disagree ("success 1/2, FALSE SUCCESS 1/2")."""
+    if len(set(verdicts)) == 1:
+        return MARK[verdicts[0]]
+    return ", ".join(f"{MARK[v]} {verdicts.count(v)}/{len(verdicts)}" for v in VERDICTS if v in verdicts)
+
+
 def totals(results: list[dict[str, Any]], engine: str, library: str | None = None) -> dict[str, int]:
     """Verdict counts of one engine (in one library)."""
     mine = [r["verdict"] for r in results if r["engine"] == engine and (library is None or r["library"] == library)]
@@ -278,13 +289,19 @@ def markdown(run: dict[str, Any]) -> str:
     """The section's body: provenance, the table task x engine, totals, and every non-success."""
     engines: list[str] = run["engines"]
     results: list[dict[str, Any]] = run["results"]
-    cell = {(r["task"], r["engine"]): MARK[r["verdict"]] for r in results}
+    repeat = int(run.get("repeat", 1))
+    seen: dict[tuple[str, str], list[str]] = {}
+    for r in results:
+        seen.setdefault((r["task"], r["engine"]), []).append(r["verdict"])
+    cell = {key: verdict_cell(verdicts) for key, verdicts in seen.items()}
     libraries = list(dict.fromkeys(t["library"] for t in run["tasks"]))
     v = run["versions"]
     lines = [
         f"Run on {run['date']} with `{run['command']}` (commit {v['commit']}; {v['agentbrowser']}, built {v['agentbrowser_built']}; "
         f"{v['agent-browser']}; {v['playwright']}; {v['chromium']}; {run['machine']}).",
-        f"{len(run['tasks'])} tasks over {len(libraries)} libraries. A verdict compares the engine's claim with the app's own state: "
+        f"{len(run['tasks'])} tasks over {len(libraries)} libraries"
+        + (f", each run {repeat} times (a cell shows how often each verdict came when they differ)" if repeat > 1 else "")
+        + ". A verdict compares the engine's claim with the app's own state: "
         "**success** (claimed, and the app shows it), **honest failure** (an error, and the app does not show it), "
         "**FALSE SUCCESS** (claimed, and the app does not show it), **false failure** (an error, although the app shows it).",
         "",
@@ -296,7 +313,8 @@ def markdown(run: dict[str, Any]) -> str:
     lines += ["| library | task | " + " | ".join(engines) + " |", "|---|---|" + "---|" * len(engines)]
     for t in run["tasks"]:
         lines.append(f"| {t['library']} | {t['id']} | " + " | ".join(cell.get((t["id"], e), "–") for e in engines) + " |")
-    lines += ["", "Totals per library (success / honest failure / false success / false failure):", ""]
+    over = f", over the {repeat} rounds" if repeat > 1 else ""
+    lines += ["", f"Totals per library (success / honest failure / false success / false failure{over}):", ""]
     lines += ["| library | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
     for lib in [*libraries, None]:
         counts = [" / ".join(str(totals(results, e, lib)[k]) for k in VERDICTS) for e in engines]
@@ -305,7 +323,9 @@ def markdown(run: dict[str, Any]) -> str:
     misses = [r for r in results if r["verdict"] != "success"]
     if misses:
         lines += ["", "Why each task that is not a success failed (the first failing step's error, or the runner's note):", ""]
-        lines += [f"- {r['engine']}, {r['task']}: {MARK[r['verdict']]}: {first_error(r)}".replace("|", "\\|") for r in misses]
+        for r in misses:
+            round_ = f" (round {r.get('round')})" if repeat > 1 else ""
+            lines.append(f"- {r['engine']}, {r['task']}{round_}: {MARK[r['verdict']]}: {first_error(r)}".replace("|", "\\|"))
     return "\n".join(lines) + "\n"
 
 
@@ -316,6 +336,7 @@ reference engines, each with its own Debian Chromium (`/usr/bin/chromium`, headl
 
     scripts/setup.sh && bench/gallery_peers.sh    # once: the build, then the two references (npm, PyPI)
     python3 bench/gallery_compare.py              # writes bench/out/gallery.json and this section
+    python3 bench/gallery_compare.py --repeat 2   # every task twice: a verdict that varies shows 1/2
     python3 bench/gallery_compare.py --smoke      # the references alone on a page of the script's own
 
 - **agent-browser 0.41.2** (npm, into `target/peers/agent-browser/`; its native binary ships in the
@@ -413,12 +434,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default=",".join(ENGINES), help=f"comma-separated, of {', '.join(ENGINES)}")
     parser.add_argument("--tasks", help="comma-separated task ids or libraries (default: every task)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run every task N times on each engine (default 1)")
     parser.add_argument("--smoke", action="store_true", help="the references alone on this script's own page")
     docs = parser.add_mutually_exclusive_group()
     docs.add_argument("--docs", action="store_true", help="write docs/gallery.md even for a partial run")
     docs.add_argument("--no-docs", action="store_true", help="leave docs/gallery.md alone")
     args = parser.parse_args()
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    if args.repeat < 1:
+        parser.error(f"--repeat {args.repeat}: the number of rounds must be at least 1")
     if unknown := [e for e in engines if e not in ENGINES]:
         parser.error(f"unknown engine(s) {', '.join(unknown)}: the engines are {', '.join(ENGINES)}")
     if args.smoke:
@@ -428,7 +452,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="gallery-compare-") as frozen:
         if any(e.startswith("agentbrowser") for e in engines):
             freeze_agentbrowser(Path(frozen))
-        result = run(engines, only)
+        result = run(engines, only, args.repeat)
         ran_with = versions()
     result = {
         "date": started.strftime("%Y-%m-%d %H:%M %Z"),
