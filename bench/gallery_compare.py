@@ -345,7 +345,8 @@ reference engines, each with its own Debian Chromium (`/usr/bin/chromium`, headl
   until it is there, for up to 10 s) and acted on as `@eN`; a text target through `find text
   ... --exact` (an XPath selector for the actions `find` lacks, or when it finds nothing); `check`,
   `select`, `drag`, `scroll`, `scrollintoview`, `keyboard type`, `press`, `wait --text`; default
-  timeout 10 s (`AGENT_BROWSER_DEFAULT_TIMEOUT`).
+  timeout 10 s (`AGENT_BROWSER_DEFAULT_TIMEOUT`). agent-browser makes a popup its active tab, so
+  each task's `open` first closes the tabs an earlier task left.
 - **Playwright for Python** (PyPI, in the virtualenv `target/peers/playwright-venv/`, run in a
   worker process; never its own browsers): `get_by_role(role, name=...)` (the whole name in any
   case; a named `generic` by `get_by_label`), `get_by_text(text, exact=True)`, in the frame that

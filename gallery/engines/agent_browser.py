@@ -189,7 +189,14 @@ class AgentBrowserEngine:
     # -- the Engine protocol ----------------------------------------------------------------
 
     def open(self, url: str) -> Outcome:
-        """Navigate and wait for the load event."""
+        """Navigate and wait for the load event, in the session's first tab: agent-browser makes a
+        popup the active tab, so tabs an earlier task opened are closed first (each task starts
+        as it would in a fresh session)."""
+        tabs = (self.run("tab", "list").get("data") or {}).get("tabs") or []
+        if len(tabs) > 1:
+            for tab in tabs[1:]:
+                self.run("tab", "close", str(tab.get("tabId")))
+            self.run("tab", str(tabs[0].get("tabId")))
         return self.step("open", url)
 
     def click(self, target: Target) -> Outcome:
