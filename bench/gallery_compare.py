@@ -232,6 +232,10 @@ def run(engines: list[str], only: set[str] | None, repeat: int) -> dict[str, Any
     skipped: dict[str, str] = {}
     with runner.serve() as origin, runner.serve() as other:
         for name in engines:
+            if name.startswith("agentbrowser") and not agentbrowser_binary().is_file():
+                skipped[name] = f"no agentbrowser build at {agentbrowser_binary()} (run scripts/setup.sh)"
+                print(f"== {name}: not run ({skipped[name]})", flush=True)
+                continue
             try:
                 engine = Guarded(make_engine(name))
             except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not run
