@@ -65,6 +65,8 @@ error_codes! {
     ElementDisabled => "element_disabled",
     /// The element is not visible (no box, hidden, or zero size).
     ElementNotVisible => "element_not_visible",
+    /// The element is still moving (an animation or transition of it or of a container runs), so the action waited and it never settled.
+    ElementNotStable => "element_not_stable",
     /// The action cannot apply to this kind of element (for example fill on a button).
     ElementNotEditable => "element_not_editable",
     /// The action ran but the element did not reach the state it should have (for example still unchecked).

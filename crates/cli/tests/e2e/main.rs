@@ -35,6 +35,7 @@ mod restore;
 mod routes;
 mod skills;
 mod snapshot_reach;
+mod stable;
 mod state;
 mod targets;
 mod tls_throttle_profile;

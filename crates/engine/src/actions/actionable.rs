@@ -176,6 +176,13 @@ pub(super) fn probe_error(r: &Value, what: &str) -> Option<EngineError> {
             format!("{what} was removed from the page; take a new `snapshot`"),
         ),
         "disabled" => EngineError::new(ErrorCode::ElementDisabled, format!("{what} is disabled")),
+        "moving" => EngineError::new(
+            ErrorCode::ElementNotStable,
+            format!(
+                "{what} is still moving: an animation of {} runs",
+                r.get("by").and_then(Value::as_str).unwrap_or("it")
+            ),
+        ),
         "covered" => EngineError::new(
             ErrorCode::ElementCovered,
             format!(

@@ -206,12 +206,41 @@ function (op, arg) {
     return true;
   }
 
+  // Properties whose animation moves an element or fades it in or out.
+  const MOVES = /^(transform|translate|scale|rotate|top|left|right|bottom|inset|margin|width|height|opacity|visibility)/;
+
+  // The element (or a container) whose running, finite animation moves or fades `e`: a modal
+  // sliding in, a menu growing open. Clicking it now lands where it will not be, or on a widget
+  // that ignores input until its transition ends (Bootstrap's modal). Endless loops (spinners,
+  // pulses) are not movement to wait for.
+  function moving(e) {
+    for (let n = e, i = 0; n && n.nodeType === 1 && i < 64; i++) {
+      let anims = [];
+      try { anims = n.getAnimations(); } catch (_) { anims = []; }
+      for (const a of anims) {
+        if (a.playState !== 'running' || !a.effect || a.effect.target !== n) continue;
+        const end = a.effect.getComputedTiming().endTime;
+        if (!Number.isFinite(end)) continue;
+        let props = [];
+        if (typeof a.transitionProperty === 'string') props = [a.transitionProperty];
+        else try { props = a.effect.getKeyframes().flatMap((k) => Object.keys(k)); } catch (_) { props = []; }
+        if (props.some((p) => MOVES.test(p))) return describe(n);
+      }
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+    }
+    return null;
+  }
+
   function probeOne(e, opts) {
     if (!e.isConnected) return { state: 'gone' };
     if (opts && opts.enabled && isDisabled(e)) return failed(e, 'disabled');
     const win = e.ownerDocument.defaultView;
     let rect = firstRect(e);
     if (!rect || !isVisible(e)) return failed(e, 'hidden');
+    if (opts && opts.hit) {
+      const mv = moving(e);
+      if (mv) return failed(e, 'moving', { by: mv });
+    }
     if (!inViewport(rect, win) || !inTopViewport(e, rect)) {
       e.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       rect = firstRect(e);
