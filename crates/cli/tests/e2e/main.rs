@@ -16,6 +16,7 @@ mod emulation_scripts;
 mod envelopes;
 mod evidence;
 mod files;
+mod fill_truth;
 mod foundation;
 mod frames_tabs;
 mod golden;

@@ -362,12 +362,16 @@ async fn fill(
                     format!("{what} did not take focus"),
                 ))
             }
-            None => Ok(Ok(kind)),
+            None => {
+                let before = r.get("before").and_then(Value::as_str).unwrap_or("");
+                Ok(Ok((kind, before.to_string())))
+            }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
             Some(e) => Ok(Err(not_yet(&r, e))),
         }
     })
     .await?;
+    let (kind, before) = kind;
     if kind == "direct" {
         // Checks the format for the input's type, sets it, and fails unless it holds the value.
         return Ok(value_report(el.op("setDirect", json!(value)).await?));
@@ -395,7 +399,42 @@ async fn fill(
         r.get("guard").unwrap_or(&Value::Null),
         true,
     )?;
+    let now = r.get("value").and_then(Value::as_str).unwrap_or("");
+    if let Some(e) = fill_missed(what, &kind, &before, value, now) {
+        return Err(e);
+    }
     Ok(value_report(r.get("value").cloned().unwrap_or(Value::Null)))
+}
+
+/// Whether a fill visibly missed: the old text is still there beside the new (the page put the
+/// text where its own cursor was), or a rich editor shows other text than asked. A field that
+/// reformats what it was given (a phone mask) is not a miss: its value is in the answer.
+fn fill_missed(what: &str, kind: &str, before: &str, want: &str, now: &str) -> Option<EngineError> {
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (before_n, want_n, now_n) = (norm(before), norm(want), norm(now));
+    if now_n == want_n {
+        return None;
+    }
+    let kept_old = !before_n.is_empty() && !want_n.contains(&before_n) && now_n.contains(&before_n);
+    if !kept_old && kind != "editable" {
+        return None;
+    }
+    Some(
+        EngineError::new(
+            ErrorCode::ActionFailed,
+            format!(
+                "fill of {what} did not replace its text: it now holds {} (asked for {}){}",
+                agentbrowser_protocol::bounded(format!("{now:?}"), 200),
+                agentbrowser_protocol::bounded(format!("{want:?}"), 200),
+                if kept_old {
+                    "; the old text is still there"
+                } else {
+                    ""
+                }
+            ),
+        )
+        .with_data(json!({"value": now, "wanted": want})),
+    )
 }
 
 /// The report of an action that left a control's value.

@@ -617,12 +617,30 @@ function (op, arg) {
       const p = probe(el, { enabled: true });
       if (p.state !== 'ok') return Object.assign({ kind }, p);
       if (kind === 'direct') return { kind, state: 'ok' };
+      const before = isField(el) ? el.value : el.innerText;
       el.focus();
       selectAll(el);
       const a = deepActive(el.ownerDocument);
       const focused = a === el || (!!a && el.contains(a));
       if (focused && arg && arg.guard) installGuard(el, arg.guard);
-      return { kind, state: 'ok', focused };
+      const res = { kind, state: 'ok', focused, before };
+      if (kind !== 'editable') return res;
+      // An editor that keeps its own model of the selection (CodeMirror, ProseMirror, Lexical)
+      // learns of the new one from `selectionchange`, a task queued after this one: text
+      // inserted before it ran would go where the old cursor was. Answer once it has run.
+      return new Promise((resolve) => {
+        const doc = el.ownerDocument;
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          doc.removeEventListener('selectionchange', seen);
+          setTimeout(() => resolve(res), 0);
+        };
+        const seen = () => finish();
+        doc.addEventListener('selectionchange', seen);
+        setTimeout(finish, 100);
+      });
     }
     case 'change': {
       // After fill/clear: the change event, the value, and what the input guard saw.
@@ -794,9 +812,13 @@ function (op, arg) {
     v = fail('internal', String((e && e.message) || e));
   }
   const byRef = op === 'findOption' || op === 'fileInput';
-  if (v instanceof Failure) {
-    const f = { ok: false, code: v.code, message: v.message, detail: v.detail };
-    return byRef ? JSON.stringify(f) : f;
-  }
-  return byRef ? v : { ok: true, value: v === undefined ? null : v };
+  const wrap = (v) => {
+    if (v instanceof Failure) {
+      const f = { ok: false, code: v.code, message: v.message, detail: v.detail };
+      return byRef ? JSON.stringify(f) : f;
+    }
+    return byRef ? v : { ok: true, value: v === undefined ? null : v };
+  };
+  // An operation that waits for the page (fillPrepare on an editor) answers a promise.
+  return v instanceof Promise ? v.then(wrap) : wrap(v);
 }
