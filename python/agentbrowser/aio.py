@@ -615,8 +615,8 @@ class AsyncPage:
         return await self._b._drive(_ops.wait(Wait.function(js, timeout_ms=timeout_ms), None))
 
     async def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the page has rendered text (``document.body.innerText`` at least
-        ``min_text_length`` characters)."""
+        """Wait until the page has rendered text (at least ``min_text_length`` characters, its
+        shadow roots and frames included, as the snapshot shows them)."""
         return await self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
     def __repr__(self) -> str:

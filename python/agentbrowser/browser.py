@@ -621,8 +621,8 @@ class Page:
         return self._b._drive(_ops.wait(Wait.function(js, timeout_ms=timeout_ms), None))
 
     def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the page has rendered text (``document.body.innerText`` at least
-        ``min_text_length`` characters)."""
+        """Wait until the page has rendered text (at least ``min_text_length`` characters, its
+        shadow roots and frames included, as the snapshot shows them)."""
         return self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
     def __repr__(self) -> str:

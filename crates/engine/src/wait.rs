@@ -9,8 +9,102 @@ use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
 use crate::page::Page;
+use crate::world::{self, FrameTarget};
 
 const POLL: Duration = Duration::from_millis(25);
+
+/// The page's text as waits read it (one function expression): the document, its shadow roots
+/// and its same-origin frames in place, as the snapshot shows them.
+const PAGE_TEXT_JS: &str = include_str!("js/page_text.js");
+
+/// What [`PAGE_TEXT_JS`] answers for one frame.
+#[derive(serde::Deserialize, Default)]
+struct TextSeen {
+    /// The text is there (with no text asked for: at least the characters asked for are).
+    found: bool,
+    /// Characters read.
+    length: u64,
+    /// Shown frames the frame's script could not enter (out-of-process or cross-origin).
+    blocked: u64,
+}
+
+/// Reads the text a user sees in the command's frame, where the snapshot shows it: its shadow
+/// roots and same-origin frames in place (one evaluation), then each frame its script could not
+/// enter (out-of-process or cross-origin), on its own, until `want` is found or `min`
+/// characters are read. `None`: the page could not be read (between documents).
+async fn page_text(page: &Page, want: Option<&str>, min: u64) -> Option<TextSeen> {
+    let root = FrameTarget::scoped(page);
+    let call = |min: u64, standalone: bool| {
+        let o = json!({"want": want, "min": min, "standalone": standalone});
+        format!("({PAGE_TEXT_JS})({o})")
+    };
+    let read = |v: Value| serde_json::from_value::<TextSeen>(v).ok();
+    let mut seen = read(
+        world::evaluate_value(page, &root, &call(min, false))
+            .await
+            .ok()?,
+    )?;
+    if seen.found || seen.blocked == 0 {
+        return Some(seen);
+    }
+    for frame in frames_under(page, &root).await {
+        let left = min.saturating_sub(seen.length).max(1);
+        let Some(part) = world::evaluate_value(page, &frame, &call(left, true))
+            .await
+            .ok()
+            .and_then(read)
+        else {
+            continue;
+        };
+        seen.length += part.length;
+        seen.found = if want.is_some() {
+            part.found
+        } else {
+            seen.length >= min
+        };
+        if seen.found {
+            break;
+        }
+    }
+    Some(seen)
+}
+
+/// The frames under `root` (not `root` itself), each with the session that runs it: its own
+/// when it is out of process, else that of its nearest out-of-process ancestor, else the page's.
+/// Their script answers nothing when its parent reaches it (see [`PAGE_TEXT_JS`]).
+async fn frames_under(page: &Page, root: &FrameTarget) -> Vec<FrameTarget> {
+    let Ok(nodes) = crate::frames::tree(page).await else {
+        return Vec::new();
+    };
+    let sessions = page.state().child_sessions;
+    let parent = |id: &str| {
+        nodes
+            .iter()
+            .find(|n| n.info.id == id)
+            .and_then(|n| n.info.parent_id.clone())
+    };
+    let mut out = Vec::new();
+    for node in &nodes {
+        // Under `root`, and the session of the nearest out-of-process frame on the way up.
+        let (mut at, mut under, mut sid) = (Some(node.info.id.clone()), false, None);
+        // At most one step per frame of the tree on the way up.
+        for _ in 0..nodes.len() {
+            let Some(id) = at else { break };
+            if id == root.frame_id {
+                under = id != node.info.id;
+            }
+            if sid.is_none() {
+                sid = sessions.get(&id).cloned();
+            }
+            at = parent(&id);
+        }
+        if !under {
+            continue;
+        }
+        out.push(FrameTarget::in_session(page, sid, node.info.id.clone()));
+    }
+    out
+}
 
 fn own_deadline(timeout_ms: Option<u64>, deadline: Instant) -> Instant {
     match timeout_ms {
@@ -25,17 +119,10 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
     match cond {
         WaitCondition::Text { text, timeout_ms } => {
             let until = own_deadline(*timeout_ms, deadline);
-            let script = format!(
-                "(() => {{ const b = document.body; return !!b && b.innerText.includes({}); }})()",
-                serde_json::to_string(text).unwrap_or_default()
-            );
             poll(page, until, || async {
-                Ok(page
-                    .read_js(&script)
+                Ok(page_text(page, Some(text), 1)
                     .await
-                    .ok()
-                    .and_then(|v| v.as_bool())
-                    .unwrap_or(false))
+                    .is_some_and(|s| s.found))
             })
             .await
             .map_err(|e| {
@@ -100,11 +187,7 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             let min = u64::from(min_text_length.unwrap_or(1));
             let last = std::sync::Mutex::new(None::<u64>);
             let r = poll(page, until, || async {
-                let n = page
-                    .read_js("document.body ? document.body.innerText.length : 0")
-                    .await
-                    .ok()
-                    .and_then(|v| v.as_u64());
+                let n = page_text(page, None, min).await.map(|s| s.length);
                 let ok = n.is_some_and(|n| n >= min);
                 *last.lock().unwrap_or_else(|e| e.into_inner()) = n;
                 Ok(ok)

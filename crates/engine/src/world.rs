@@ -52,6 +52,23 @@ impl FrameTarget {
         }
     }
 
+    /// Frame `frame_id` of `page`'s tab, run by the out-of-process frame session `sid`, or by
+    /// the page's own session when `None`.
+    pub fn in_session(page: &Page, sid: Option<String>, frame_id: String) -> FrameTarget {
+        match sid {
+            Some(sid) => FrameTarget {
+                session: Session::attached(page.session.connection().clone(), sid),
+                child: true,
+                frame_id,
+            },
+            None => FrameTarget {
+                session: page.session.clone(),
+                child: false,
+                frame_id,
+            },
+        }
+    }
+
     /// The frame a command on `page` acts in: its scoped frame (`frame`, the envelope's `frame`),
     /// else the main frame.
     pub fn scoped(page: &Page) -> FrameTarget {

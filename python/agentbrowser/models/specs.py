@@ -154,7 +154,8 @@ class Wait:
 
     @classmethod
     def text(cls, text: str, *, timeout_ms: int | None = None) -> Wait:
-        """Wait until ``text`` appears in the page's rendered text."""
+        """Wait until ``text`` appears in the page's rendered text (its shadow roots and frames
+        included, as the snapshot shows them)."""
         return cls("text", text, timeout_ms=timeout_ms)
 
     @classmethod
@@ -188,7 +189,8 @@ class Wait:
 
     @classmethod
     def ready(cls, min_text_length: int = 1, *, timeout_ms: int | None = None) -> Wait:
-        """Wait until the page has at least ``min_text_length`` characters of rendered text."""
+        """Wait until the page has at least ``min_text_length`` characters of rendered text (its
+        shadow roots and frames included)."""
         return cls("ready", timeout_ms=timeout_ms, min_text_length=min_text_length)
 
     @classmethod

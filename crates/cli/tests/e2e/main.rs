@@ -43,5 +43,6 @@ mod tls_throttle_profile;
 mod tooling;
 mod two_binaries;
 mod under_fire;
+mod waits_deep;
 mod waits_fill;
 mod webmcp;

@@ -13,7 +13,8 @@ use crate::validate::{Validate, invalid};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum WaitCondition {
-    /// Text appears in the page's rendered text.
+    /// Text appears in the page's rendered text, as the snapshot shows it: the document, its
+    /// shadow roots and its frames (same-origin and out-of-process) in place.
     #[serde(rename_all = "camelCase")]
     Text {
         /// The text to find (substring, case-sensitive).
@@ -62,7 +63,8 @@ pub enum WaitCondition {
         /// Timeout in milliseconds for this condition.
         timeout_ms: Option<u64>,
     },
-    /// The page has text: `document.body.innerText` is at least `minTextLength` characters.
+    /// The page has text: its rendered text (shadow roots and frames included, as for `text`) is
+    /// at least `minTextLength` characters.
     #[serde(rename_all = "camelCase")]
     Ready {
         /// Characters of rendered text the page must have (at least 1; default 1).
