@@ -35,6 +35,7 @@ mod reads_scroll_drag;
 mod restore;
 mod routes;
 mod skills;
+mod slotted;
 mod snapshot_reach;
 mod stable;
 mod state;

@@ -143,6 +143,26 @@ function (op, arg) {
     return !!lab && lab.control === target;
   }
 
+  // Whether the point on `host` (a shadow host holding `target` in its shadow tree) lands on
+  // light-DOM content the host renders inside `target` through a slot: `elementFromPoint` names
+  // the host for its own text, though the press reaches the inner element.
+  function slottedAt(host, x, y) {
+    for (const n of host.childNodes) {
+      let rects = [];
+      if (n.nodeType === 1) rects = [n.getBoundingClientRect()];
+      else if (n.nodeType === 3) { const r = document.createRange(); r.selectNodeContents(n); rects = Array.from(r.getClientRects()); }
+      if (rects.some((b) => x >= b.left && x <= b.right && y >= b.top && y <= b.bottom)) return n.assignedSlot;
+    }
+    return null;
+  }
+  function slottedInto(hit, target, x, y) {
+    let inside = false;
+    for (let n = target; n; n = n.parentNode || n.host) if (n === hit.shadowRoot) { inside = true; break; }
+    if (!inside) return false;
+    const slot = slottedAt(hit, x, y);
+    return !!slot && hitsTarget(slot, target);
+  }
+
   // Counts DOM mutations of a document from the first failed probe on, so the engine can tell a
   // stable obstacle (report it at once) from a page that is still changing (keep waiting).
   function mutations(doc) {
@@ -254,7 +274,7 @@ function (op, arg) {
       const root = e.getRootNode();
       const hitRoot = root && typeof root.elementFromPoint === 'function' ? root : e.ownerDocument;
       const hit = hitRoot.elementFromPoint(x, y);
-      if (hit && !hitsTarget(hit, e)) return failed(e, 'covered', { by: describe(hit) });
+      if (hit && !hitsTarget(hit, e) && !slottedInto(hit, e, x, y)) return failed(e, 'covered', { by: describe(hit) });
       if (hit && opts.pressable && hit !== opts.pressable && !activatesLabel(hit, e)) return failed(e, 'covered', { by: describe(hit) });
     }
     const up = climb(e, x, y, opts && opts.hit);
@@ -331,7 +351,9 @@ function (op, arg) {
       const path = ev.composedPath();
       let t = path.length ? path[0] : ev.target;
       if (t && t.nodeType === 1 && !t.shadowRoot && !hitsTarget(t, e)) t = deepTarget(t, ev);
-      let ok = t && t.nodeType !== undefined && hitsTarget(t, e);
+      // The event's path holds the element: light-DOM content a web component renders inside
+      // it through a slot (the text of `<sl-button>` sits in its inner button).
+      let ok = t && t.nodeType !== undefined && (hitsTarget(t, e) || path.includes(e));
       // On the first event that reaches the element: if the document changed since the guard
       // was installed (right after the role and name were checked), check them again.
       if (ok && !g.verified && typeof spec.role === 'string') {
