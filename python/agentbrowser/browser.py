@@ -774,7 +774,8 @@ class Tabs:
 
     def get(self, *, id: str | None = None, label: str | None = None, index: int | None = None) -> Page:
         """A page handle bound to one tab (by tab id or CDP target id, label, or index N = ``tN``):
-        its commands run in that tab even when another one is active. LookupError when none matches."""
+        its commands run in that tab even when another one is active (the browser shows it while
+        an action, navigation, script, screenshot or wait runs there). LookupError when none matches."""
         tab = self._b._drive(_ops.tab_find(id, label, index))
         return self._b._scoped(tab=tab.id).page
 

@@ -40,6 +40,8 @@ pub struct Browser {
     pub version: String,
     tabs: Vec<Tab>,
     active: Option<String>,
+    /// The tab a command runs in while another one is active (shown for the command).
+    lent: Option<String>,
     /// The session's tab ids and the popups adopted at birth (shared with the hook task).
     popups: crate::popups::Popups,
     /// Targets we closed that the browser may still list for a moment.
@@ -111,6 +113,7 @@ impl Browser {
             version: version.product,
             tabs: Vec::new(),
             active: None,
+            lent: None,
             popups: Default::default(),
             closing: Vec::new(),
             ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
@@ -213,7 +216,7 @@ impl Browser {
             reshow = true;
         }
         if reshow {
-            self.show_active().await?;
+            self.show_front().await?;
         }
         Ok(self
             .tabs
@@ -329,36 +332,60 @@ impl Browser {
         Ok(())
     }
 
-    /// Makes a tab the active one (the caller brings it to the front: [`Browser::show_active`]).
+    /// Makes a tab the active one (the caller brings it to the front: [`Browser::show_front`]).
     pub fn set_active(&mut self, id: &str) -> Result<()> {
         self.tab(id)?;
         self.put_active(Some(id.to_string()));
         Ok(())
     }
 
-    /// Records the active tab, and its target as the one the browser must show (popups.rs
-    /// brings it to the front again when a popup opens).
+    /// Records the active tab, and the target the browser must show (popups.rs brings it to
+    /// the front again when a popup opens).
     fn put_active(&mut self, id: Option<String>) {
         self.active = id;
-        let target = self
-            .active
-            .as_deref()
-            .and_then(|a| self.tabs.iter().find(|t| t.id == a))
-            .map(|t| t.target_id.clone());
-        self.popups.set_front(target);
+        self.popups
+            .set_front(self.front_tab().map(|t| t.target_id.clone()));
     }
 
-    /// Brings the active tab to the front of the browser, so it is the tab the browser shows
-    /// (visible, its animation frames running); nothing when no tab is open.
-    pub async fn show_active(&self) -> Result<()> {
-        let target = self
-            .active
+    /// The tab the browser must show: the one a command runs in (`lent`), else the active one.
+    fn front_tab(&self) -> Option<&Tab> {
+        let find = |id: &str| self.tabs.iter().find(|t| t.id == id);
+        self.lent
             .as_deref()
-            .and_then(|a| self.tabs.iter().find(|t| t.id == a));
-        match target {
+            .and_then(find)
+            .or_else(|| self.active.as_deref().and_then(find))
+    }
+
+    /// Brings the tab the browser must show to the front (visible, its animation frames
+    /// running): the active one, or the one a command runs in; nothing when no tab is open.
+    pub async fn show_front(&self) -> Result<()> {
+        match self.front_tab() {
             Some(tab) => crate::popups::show(&self.cdp, &tab.target_id).await,
             None => Ok(()),
         }
+    }
+
+    /// Shows tab `id` for a command that runs in it while another tab is active (pointer input
+    /// and rendering wait for a shown page): until [`Browser::end_lend`], it is the tab the
+    /// browser shows.
+    pub(crate) async fn lend(&mut self, id: &str) -> Result<()> {
+        if self.active.as_deref() == Some(id) || self.lent.as_deref() == Some(id) {
+            return Ok(());
+        }
+        self.tab(id)?;
+        self.lent = Some(id.to_string());
+        self.put_active(self.active.clone());
+        self.show_front().await
+    }
+
+    /// After a command that ran in another tab than the active one: the active tab is the one
+    /// the browser shows again (bounded: this runs after the command's own deadline too).
+    pub(crate) async fn end_lend(&mut self) {
+        if self.lent.take().is_none() {
+            return;
+        }
+        self.put_active(self.active.clone());
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.show_front()).await;
     }
 
     /// The attached page of a tab, attaching on first use.
@@ -548,7 +575,7 @@ impl Browser {
         self.closing.push(target_id);
         if self.active.as_deref() == Some(id) {
             self.put_active(self.tabs.last().map(|t| t.id.clone()));
-            self.show_active().await?;
+            self.show_front().await?;
         }
         Ok(())
     }

@@ -34,6 +34,9 @@ pub struct Scope {
     pub tab: Option<String>,
     /// A frame id: the command runs in that frame.
     pub frame: Option<String>,
+    /// Whether the command needs its tab shown (`tabs::shows_its_tab`): a `tab` other than the
+    /// active one is brought to the front while it runs.
+    pub shows: bool,
 }
 
 /// The context of one command: the session and the command's limits.
@@ -146,12 +149,15 @@ impl Cx<'_> {
     /// that need CDP access beside the protocol.
     /// (The envelope's `tab` picks another tab than the active one; frames are not applied.)
     pub(crate) async fn active_page(&mut self) -> Result<crate::page::Page> {
-        let tab = self.scope.tab.clone();
+        let (tab, shows) = (self.scope.tab.clone(), self.scope.shows);
         let browser = self.browser().await?;
         match tab {
             Some(sel) => {
                 browser.sync_tabs().await?;
                 let id = browser.resolve_tab(&sel)?;
+                if shows {
+                    browser.lend(&id).await?;
+                }
                 browser.page_of(&id).await
             }
             None => browser.active_page().await,

@@ -228,6 +228,7 @@ impl Engine {
         let scope = crate::cx::Scope {
             tab: request.tab.clone(),
             frame: request.frame.clone(),
+            shows: crate::tabs::shows_its_tab(&request.command),
         };
         let deadline = received + Duration::from_millis(timeout_ms);
         // Stop waiting for actionability a little before the deadline, so the specific error
@@ -354,6 +355,10 @@ impl Engine {
                 )
             }),
         };
+        // A command that ran in another tab than the active one showed that tab: no more.
+        if let Some(b) = self.browser.as_mut() {
+            b.end_lend().await;
+        }
         if result.as_ref().is_err_and(|e| e.code == ErrorCode::Timeout)
             && let Some(page) = self.browser.as_ref().and_then(Browser::active_attached)
         {

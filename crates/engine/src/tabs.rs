@@ -1,8 +1,8 @@
 //! Tabs: stable ids, listing, opening, switching and closing.
 
 use agentbrowser_protocol::{
-    ErrorCode, LoadState, NoParams, TabCloseOutput, TabCloseParams, TabInfo, TabListOutput,
-    TabNewParams, TabSwitchParams,
+    Command, ErrorCode, Kind, LoadState, NoParams, TabCloseOutput, TabCloseParams, TabInfo,
+    TabListOutput, TabNewParams, TabSwitchParams,
 };
 use serde_json::json;
 
@@ -49,7 +49,7 @@ pub(crate) async fn tab_switch(p: TabSwitchParams, cx: &mut Cx<'_>) -> Result<Ta
     browser.sync_tabs().await?;
     let id = browser.resolve_tab(&p.tab)?;
     browser.set_active(&id)?;
-    browser.show_active().await?;
+    browser.show_front().await?;
     // A tab whose page crashed or hangs is recovered on the way in: reloaded, or its busy
     // script stopped (or its target replaced).
     let page = browser.page_of(&id).await?;
@@ -100,6 +100,13 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
         tab,
         active,
     })
+}
+
+/// Whether `command`, run in another tab than the active one (the envelope's `tab`), needs that
+/// tab shown while it runs: actions and navigations (pointer moves, animation frames and
+/// rendering wait for a shown page), page scripts, screenshots and waits; not the other reads.
+pub(crate) fn shows_its_tab(command: &Command) -> bool {
+    command.kind() != Kind::Read || matches!(command, Command::Screenshot(_) | Command::Wait(_))
 }
 
 /// The wire form of tab `id` as the tab list shows it: active or not, its label, and whether an

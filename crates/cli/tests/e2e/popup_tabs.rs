@@ -16,10 +16,10 @@ const OPENER: &str = r#"<title>Opener</title>
 <button id="late" onclick="window.open('/slow?opener')">Late</button>
 <button id="late-noopener" onclick="window.open('/slow?noopener', '_blank', 'noopener')">Late noopener</button>
 <ul id="list" style="list-style:none;padding:0;width:200px">
-  <li data-id="1" style="height:40px;margin:4px;background:#eee;touch-action:none">One</li>
-  <li data-id="2" style="height:40px;margin:4px;background:#eee;touch-action:none">Two</li>
-  <li data-id="3" style="height:40px;margin:4px;background:#eee;touch-action:none">Three</li>
-  <li data-id="4" style="height:40px;margin:4px;background:#eee;touch-action:none">Four</li>
+  <li data-id="1" style="height:40px;margin:4px;background:#eee;touch-action:none;user-select:none">One</li>
+  <li data-id="2" style="height:40px;margin:4px;background:#eee;touch-action:none;user-select:none">Two</li>
+  <li data-id="3" style="height:40px;margin:4px;background:#eee;touch-action:none;user-select:none">Three</li>
+  <li data-id="4" style="height:40px;margin:4px;background:#eee;touch-action:none;user-select:none">Four</li>
 </ul>
 <script>
   window.frames_seen = 0;
@@ -48,10 +48,17 @@ const OPENER: &str = r#"<title>Opener</title>
   document.addEventListener('pointerup', () => { dragging = null; });
 </script>"#;
 
+/// A page whose title says whether the browser shows it (a title is read without showing it).
+const SHOWS_IN_TITLE: &str = "<script>const shown = () => { document.title = document.visibilityState; };\
+    shown(); document.addEventListener('visibilitychange', shown);</script>";
+
 fn server() -> Server {
     let s = Server::start();
-    s.route("/", Page::html(OPENER));
-    s.route("/popup", Page::html("<title>Popup</title><h1>popup</h1>"));
+    s.route("/", Page::html(format!("{OPENER}{SHOWS_IN_TITLE}")));
+    s.route(
+        "/popup",
+        Page::html(format!("<h1>popup</h1>{SHOWS_IN_TITLE}")),
+    );
     s.route(
         "/slow",
         Page::html("<title>Slow popup</title><h1>slow</h1>").delayed(Duration::from_secs(2)),
@@ -65,6 +72,16 @@ fn eval_in(cli: &Cli, tab: &str, js: &str) -> Value {
     let out = cli.batch(&[&line]);
     assert_eq!(out[0]["success"], true, "eval in {tab}: {}", out[0]);
     out[0]["data"]["result"].clone()
+}
+
+/// The title of tab `tab` (read without making it active or showing it).
+fn title_in(cli: &Cli, tab: &str) -> String {
+    let line = json!({"action": "title", "tab": tab}).to_string();
+    let out = cli.batch(&[&line]);
+    out[0]["data"]["title"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Whether tab `tab` shows, the way its page sees it: visible, and its animation frames run.
@@ -117,10 +134,7 @@ fn the_active_tab_stays_shown_after_a_popup_opens() {
     // A target=_blank popup whose page answers late: the opener shows while it loads and after.
     let slow = opened_id(&cli.ok(&["click", "#slow"]));
     assert_eq!(cli.eval("document.visibilityState"), "visible");
-    let loaded = || {
-        let line = json!({"action": "title", "tab": slow}).to_string();
-        cli.batch(&[&line])[0]["data"]["title"] == "Slow popup"
-    };
+    let loaded = || title_in(&cli, &slow) == "Slow popup";
     assert!(
         eventually(Duration::from_secs(10), loaded),
         "the slow popup loaded"
@@ -131,14 +145,27 @@ fn the_active_tab_stays_shown_after_a_popup_opens() {
     );
 
     // The popups are background tabs, as the browser has them; `tab switch` brings one to the
-    // front and hides the opener, and back.
-    assert_eq!(eval_in(&cli, &pop, "document.visibilityState"), "hidden");
+    // front and hides the opener.
+    let sees = |tab: &str, state: &str| {
+        eventually(Duration::from_secs(5), || title_in(&cli, tab) == state)
+    };
+    assert!(sees(&pop, "hidden"), "{}", title_in(&cli, &pop));
     cli.ok(&["tab", "switch", &pop]);
-    assert_eq!(eval_in(&cli, &pop, "document.visibilityState"), "visible");
-    assert_eq!(eval_in(&cli, "t1", "document.visibilityState"), "hidden");
+    assert!(sees(&pop, "visible"), "{}", title_in(&cli, &pop));
+    assert!(sees("t1", "hidden"), "{}", title_in(&cli, "t1"));
+    // A command that runs in the opener while the popup is active (the envelope's `tab`, as an
+    // SDK handle bound to it sends) shows the opener while it runs: its drag works; then the
+    // active popup is the tab shown again.
+    let drag = json!({"action": "drag", "tab": "t1", "timeout": 10000,
+        "source": "li[data-id='2']", "target": "li[data-id='1']"});
+    let out = cli.batch(&[&drag.to_string()]);
+    assert_eq!(out[0]["success"], true, "{}", out[0]);
+    assert_eq!(eval_in(&cli, "t1", "window.order()"), "3,1,2,4");
+    assert!(sees(&pop, "visible"), "{}", title_in(&cli, &pop));
+    assert!(sees("t1", "hidden"), "{}", title_in(&cli, "t1"));
     cli.ok(&["tab", "switch", "t1"]);
     assert!(shown(&cli, "t1"));
-    assert_eq!(eval_in(&cli, &pop, "document.visibilityState"), "hidden");
+    assert!(sees(&pop, "hidden"), "{}", title_in(&cli, &pop));
 }
 
 #[test]
