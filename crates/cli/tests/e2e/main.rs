@@ -12,6 +12,7 @@ mod devices;
 mod diagnostics;
 mod dialogs;
 mod domains;
+mod drag_hold;
 mod emulation_scripts;
 mod envelopes;
 mod evidence;

@@ -149,12 +149,24 @@ async fn gesture(
                 if !entered {
                     drag_event(session, "dragEnter", to.0, to.1, data).await?;
                 }
-                drag_event(session, "dragOver", to.0, to.1, data).await?;
+                hold(page, |_| drag_event(session, "dragOver", to.0, to.1, data)).await?;
                 drag_event(session, "drop", to.0, to.1, data).await?;
                 input::mouse_event(session, "mouseReleased", &at(to.0, to.1, 0), left).await?;
                 Ok("HTML5 drag and drop")
             }
             None => {
+                hold(page, |i| async move {
+                    // Small moves at the drop point, as a hand rests there before letting go.
+                    let nudge = if i % 2 == 0 { 1.0 } else { 0.0 };
+                    input::mouse_event(
+                        session,
+                        "mouseMoved",
+                        &at(to.0 + nudge, to.1, 1),
+                        json!({"button": "left"}),
+                    )
+                    .await
+                })
+                .await?;
                 input::mouse_event(session, "mouseReleased", &at(to.0, to.1, 0), left).await?;
                 Ok("pointer drag")
             }
@@ -167,6 +179,31 @@ async fn gesture(
     let mode = r?;
     off?;
     Ok(mode)
+}
+
+/// How long a drag rests at its drop point before the release: libraries that emulate drag
+/// over on a timer (SortableJS's fallback checks every 50 ms) or on animation frames must see
+/// the pointer there, or the drop lands where the last check left the item.
+const HOLD: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Rests at the drop point: `step(i)` (a move or a drag over) each animation frame until `HOLD`
+/// has passed (a frame is waited for at most 50 ms, so a page that draws no frames still ends).
+async fn hold<F, Fut>(page: &Page, step: F) -> Result<()>
+where
+    F: Fn(u32) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
+    const FRAME: &str = "new Promise((r) => { let d = false; const f = () => { if (!d) { d = true; r(0); } };         requestAnimationFrame(() => setTimeout(f, 0)); setTimeout(f, 50); })";
+    let until = tokio::time::Instant::now() + HOLD;
+    let mut i = 0;
+    loop {
+        step(i).await?;
+        i += 1;
+        if tokio::time::Instant::now() >= until {
+            return Ok(());
+        }
+        page.await_js(FRAME).await?;
+    }
 }
 
 async fn drag_event(
