@@ -163,7 +163,8 @@ class LaunchOptions:
 
     ``headless`` runs without a window; ``executable_path`` picks the Chromium binary
     (default: discovery); ``args`` adds Chromium flags; ``window_size`` is ``(width,
-    height)`` in pixels; ``timeout_ms`` is the default per-command timeout; ``session``
+    height)`` in pixels (default: the window whose tabs' viewport is 1280x720 CSS pixels);
+    ``timeout_ms`` is the default per-command timeout; ``session``
     names the session (its identity in ``status()``); ``cdp_url`` (``ws://…``, ``wss://…``,
     ``http(s)://host:port``; a query-string token is kept) or ``cdp_port`` (a DevTools port on
     127.0.0.1) attaches to a running browser instead of launching one (prefer

@@ -50,7 +50,7 @@ pub struct LaunchArgs {
     /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
     #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub browser_args: Vec<String>,
-    /// Window size, WIDTHxHEIGHT.
+    /// Window size, WIDTHxHEIGHT (default: the window whose tabs' viewport is 1280x720).
     #[arg(long, value_name = "WxH")]
     pub window_size: Option<String>,
     /// Directory downloads are saved in (default: $TMPDIR/agentbrowser-downloads-<session>).

@@ -29,6 +29,11 @@ pub const OFFLINE_FLAGS: &[&str] = &[
     "--use-mock-keychain",
 ];
 
+/// The viewport every tab of a launched browser starts with, in CSS pixels, unless a window size
+/// is asked for: what desktop sites are laid out for (a smaller one gets their tablet layout),
+/// and what other automation tools default to. `set viewport` changes it; its reset returns here.
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
+
 /// Names searched on PATH, in order, when no executable is configured.
 pub const EXECUTABLE_NAMES: &[&str] = &[
     "chromium",
@@ -46,7 +51,7 @@ pub struct LaunchOptions {
     pub executable_path: Option<PathBuf>,
     /// Extra Chromium arguments.
     pub args: Vec<String>,
-    /// Window size in pixels.
+    /// Window size in pixels (default: the window whose tabs show [`DEFAULT_VIEWPORT`]).
     pub window_size: Option<(u32, u32)>,
     /// How long to wait for "DevTools listening on".
     pub startup_timeout: Duration,
@@ -293,9 +298,11 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
     if unsafe { libc::geteuid() } == 0 {
         cmd.arg("--no-sandbox");
     }
-    if let Some((w, h)) = options.window_size {
-        cmd.arg(format!("--window-size={w},{h}"));
-    }
+    // No "unsupported command-line flag" bar (for --no-sandbox, --ignore-certificate-errors) over
+    // the first tab: it would take 56 px of that tab's viewport only.
+    cmd.arg("--test-type");
+    let (w, h) = options.window_size.unwrap_or(DEFAULT_VIEWPORT);
+    cmd.arg(format!("--window-size={w},{h}"));
     if let Some(proxy) = &options.proxy {
         let (server, _) = proxy.resolve().map_err(EngineError::invalid)?;
         // Only the server: the credentials never reach a command line.
@@ -389,6 +396,14 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
             ));
         }
     };
+    if options.window_size.is_none() {
+        // Bounded as a whole: a browser that does not answer keeps its window.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(5),
+            size_contents(&ws_url, DEFAULT_VIEWPORT),
+        )
+        .await;
+    }
     guard.armed = false;
     Ok(LaunchedBrowser {
         child,
@@ -403,6 +418,55 @@ pub async fn launch(options: &LaunchOptions) -> Result<LaunchedBrowser> {
         stderr_tail: tail,
         done: false,
     })
+}
+
+/// Sizes the new browser's window so that its tabs' viewport is `size` CSS pixels: the window's
+/// frame around the page differs between browsers and modes (headless draws a toolbar too), so
+/// `--window-size` alone does not give it. `Browser.setContentsSize` on the first tab sizes the
+/// window (every tab of the window, and every tab opened in it later, has that size). Best
+/// effort: a browser without the method keeps its `--window-size` window.
+async fn size_contents(ws_url: &str, (width, height): (u32, u32)) {
+    let Ok(conn) = agentbrowser_cdp::Connection::connect(ws_url, Duration::from_secs(5)).await
+    else {
+        return;
+    };
+    let cdp = agentbrowser_cdp::Session::browser(conn.clone());
+    // The first tab may be created just after the DevTools URL is printed.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
+    let first = loop {
+        let targets = cdp.call("Target.getTargets", serde_json::json!({})).await;
+        let page = targets.ok().and_then(|t| {
+            t["targetInfos"]
+                .as_array()?
+                .iter()
+                .find(|i| i["type"] == "page")
+                .and_then(|i| i["targetId"].as_str().map(str::to_string))
+        });
+        match page {
+            Some(id) => break Some(id),
+            None if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            None => break None,
+        }
+    };
+    if let Some(target) = first
+        && let Ok(w) = cdp
+            .call(
+                "Browser.getWindowForTarget",
+                serde_json::json!({"targetId": target}),
+            )
+            .await
+        && let Some(id) = w["windowId"].as_i64()
+    {
+        let _ = cdp
+            .call(
+                "Browser.setContentsSize",
+                serde_json::json!({"windowId": id, "width": width, "height": height}),
+            )
+            .await;
+    }
+    conn.close();
 }
 
 fn tail_text(tail: &Arc<Mutex<VecDeque<String>>>) -> String {

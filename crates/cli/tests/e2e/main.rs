@@ -44,6 +44,7 @@ mod targets;
 mod tls_throttle_profile;
 mod tooling;
 mod two_binaries;
+mod viewport_default;
 mod under_fire;
 mod waits_deep;
 mod waits_fill;
