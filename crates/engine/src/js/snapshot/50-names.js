@@ -51,7 +51,9 @@
     }
     const al = el.getAttribute('aria-label');
     if (al && al.trim()) return al;
-    const o = { root: el, exclude: el, inLabelledBy: false, hiddenOK: false, depth: 0 };
+    // Named as its own aria-labelledby part (`skipLabelledBy`), a control's `<label for>` does
+    // not count again: Chromium names Headless UI's listbox button "Assignee Wade Cooper".
+    const o = { root: el, exclude: el, inLabelledBy: false, hiddenOK: false, depth: 0, noLabels: !!skipLabelledBy };
     const nat = nativeName(w, el, role, o, false);
     if (nat !== null && (nat.trim() || finalNative(el))) return nat;
     if (NAME_FROM_CONTENT.has(role) || (role === 'row' && inGrid(w, el))) {
@@ -158,7 +160,7 @@
   }
 
   function labelsText(w, el, o) {
-    const labels = el.labels;
+    const labels = o.noLabels ? null : el.labels;
     if (!labels || !labels.length) return '';
     const parts = [];
     for (const l of labels) {
