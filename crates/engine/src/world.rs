@@ -5,6 +5,7 @@ use agentbrowser_cdp::types::{EvaluateResult, RemoteObject};
 use agentbrowser_cdp::{CdpError, Session};
 use agentbrowser_protocol::ErrorCode;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 
 use crate::answer;
 use crate::error::{EngineError, Result};
@@ -261,6 +262,133 @@ pub struct Owner {
     pub y: f64,
 }
 
+/// The remote object id, in `frame`'s world (context `ctx`, or a new one when that is gone), of
+/// the node `backend` of the frame's session.
+async fn resolve_backend(
+    page: &Page,
+    frame: &FrameTarget,
+    backend: &Value,
+    ctx: i64,
+) -> Result<String> {
+    let resolve = |ctx: i64| {
+        frame.session.call(
+            "DOM.resolveNode",
+            json!({"backendNodeId": backend, "executionContextId": ctx}),
+        )
+    };
+    let resolved = match resolve(ctx).await {
+        Ok(r) => r,
+        // The cached world belongs to a document the frame no longer shows: a new one.
+        Err(_) => {
+            lock(page).remove(&frame.key());
+            resolve(context(page, frame).await?).await?
+        }
+    };
+    Ok(resolved
+        .get("object")
+        .and_then(|o| o.get("objectId"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| EngineError::internal("the frame's owner element could not be resolved"))?
+        .to_string())
+}
+
+/// The parent of every frame the session's process runs (`None` for its root), from its frame
+/// tree.
+async fn frame_parents(session: &Session) -> Result<HashMap<String, Option<String>>> {
+    fn walk(node: &Value, out: &mut HashMap<String, Option<String>>) {
+        let frame = node.get("frame");
+        let id = frame.and_then(|f| f.get("id")).and_then(Value::as_str);
+        let parent = frame
+            .and_then(|f| f.get("parentId"))
+            .and_then(Value::as_str);
+        if let Some(id) = id {
+            out.insert(id.to_string(), parent.map(str::to_string));
+        }
+        for child in node
+            .get("childFrames")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            walk(child, out);
+        }
+    }
+    let tree = session.call("Page.getFrameTree", json!({})).await?;
+    let mut out = HashMap::new();
+    if let Some(root) = tree.get("frameTree") {
+        walk(root, &mut out);
+        // The root of an out-of-process frame's tree names its parent in another process.
+        if let Some(id) = root
+            .get("frame")
+            .and_then(|f| f.get("id"))
+            .and_then(Value::as_str)
+        {
+            out.insert(id.to_string(), None);
+        }
+    }
+    Ok(out)
+}
+
+/// The `<iframe>` holding the frame `depth` levels above `frame` (the topmost one `frame`'s
+/// world reached through same-origin parents) when its parent is another origin's frame of the
+/// same process, resolved in that parent's world; `None` when that frame is its process's root
+/// (its parent, if any, is another process's: see `owners`).
+pub async fn cut_owner(
+    page: &Page,
+    frame: &FrameTarget,
+    depth: u64,
+) -> Result<Option<ElementHandle>> {
+    let parents = frame_parents(&frame.session).await?;
+    let mut id = frame.frame_id.clone();
+    for _ in 0..depth {
+        id = parents.get(&id).cloned().flatten().ok_or_else(|| {
+            EngineError::internal("the frame tree lost a frame the element's world climbed through")
+        })?;
+    }
+    let Some(Some(parent)) = parents.get(&id).cloned() else {
+        return Ok(None);
+    };
+    let owner = frame
+        .session
+        .call("DOM.getFrameOwner", json!({"frameId": id}))
+        .await?;
+    let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
+    let parent = FrameTarget {
+        session: frame.session.clone(),
+        child: frame.child,
+        frame_id: parent,
+    };
+    let ctx = context(page, &parent).await?;
+    let object_id = resolve_backend(page, &parent, &backend, ctx).await?;
+    Ok(Some(ElementHandle {
+        object_id,
+        frame: parent,
+    }))
+}
+
+/// The frames above `frame` in its own process, innermost first (where the owner probes of
+/// cross-origin parents install their guards).
+pub async fn ancestors_in_process(page: &Page, frame: &FrameTarget) -> Result<Vec<FrameTarget>> {
+    if !frame.child && frame.frame_id == page.state().main_frame_id {
+        return Ok(Vec::new());
+    }
+    let parents = frame_parents(&frame.session).await?;
+    let mut out = Vec::new();
+    let mut id = frame.frame_id.clone();
+    while let Some(Some(p)) = parents.get(&id).cloned() {
+        if out.len() >= 32 {
+            break;
+        }
+        out.push(FrameTarget {
+            session: frame.session.clone(),
+            child: frame.child,
+            frame_id: p.clone(),
+        });
+        id = p;
+    }
+    Ok(out)
+}
+
 /// The owner `<iframe>`s of an out-of-process frame, innermost first, up to the page (empty for
 /// the page's own frames).
 pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
@@ -271,8 +399,13 @@ pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
     let Some(mut sid) = frame.session.id().map(str::to_string) else {
         return Ok(out);
     };
-    let mut frame_id = frame.frame_id.clone();
     let state = page.state();
+    // The process's root frame (the element may be in a frame below it, in the same process).
+    let mut frame_id = state
+        .child_sessions
+        .iter()
+        .find(|(_, v)| **v == sid)
+        .map_or_else(|| frame.frame_id.clone(), |(k, _)| k.clone());
     for _ in 0..32 {
         let parent_sid = state.child_parents.get(&sid).cloned().flatten();
         let parent = match &parent_sid {
@@ -305,28 +438,7 @@ pub async fn owners(page: &Page, frame: &FrameTarget) -> Result<Vec<Owner>> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let resolve = |ctx: i64| {
-            parent.session.call(
-                "DOM.resolveNode",
-                json!({"backendNodeId": backend, "executionContextId": ctx}),
-            )
-        };
-        let resolved = match resolve(ctx?).await {
-            Ok(r) => r,
-            // The cached world belongs to a document the frame no longer shows: a new one.
-            Err(_) => {
-                lock(page).remove(&parent.key());
-                resolve(context(page, &parent).await?).await?
-            }
-        };
-        let object_id = resolved
-            .get("object")
-            .and_then(|o| o.get("objectId"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                EngineError::internal("the frame's owner element could not be resolved")
-            })?
-            .to_string();
+        let object_id = resolve_backend(page, &parent, &backend, ctx?).await?;
         let (Some(x), Some(y)) = (
             quad.first().and_then(Value::as_f64),
             quad.get(1).and_then(Value::as_f64),

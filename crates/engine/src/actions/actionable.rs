@@ -1,6 +1,6 @@
 //! Waiting until an element can take an action: probes retried until the actionability limit,
 //! a stable obstacle on a quiet page reported at once, and the point to act at (carried up
-//! through out-of-process frames).
+//! through cross-origin frames, in the page's process or out of it).
 
 use std::time::Duration;
 
@@ -129,16 +129,34 @@ pub(super) async fn actionable_point(
             .await?;
         match probe_error(&r, what) {
             None => {
-                // A point is required: never click at a default (0, 0).
-                let point = |k: &str| {
-                    r.get(k).and_then(Value::as_f64).ok_or_else(|| {
-                        EngineError::internal(format!(
-                            "the page's check of {what} answered without a point: {}",
-                            agentbrowser_protocol::bounded(r.to_string(), 200)
-                        ))
-                    })
-                };
-                let (mut x, mut y) = (point("x")?, point("y")?);
+                let (mut x, mut y) = (point_of(&r, "x", what)?, point_of(&r, "y", what)?);
+                // A frame whose parent in the same process is another origin: the page's check
+                // stopped at that parent; up through each such parent, the point must hit the
+                // frame's <iframe> there, which gets a guard of its own.
+                let mut frame = el.frame();
+                let mut up = r.clone();
+                for _ in 0..32 {
+                    if up.get("cut").and_then(Value::as_bool) != Some(true) {
+                        break;
+                    }
+                    let depth = up.get("depth").and_then(Value::as_u64).unwrap_or(0);
+                    let Some(owner) = world::cut_owner(page, &frame, depth).await? else {
+                        break;
+                    };
+                    let arg = json!({"x": x, "y": y, "hit": hit, "guard": guard});
+                    up = world::element_op(
+                        &owner,
+                        "frameOwnerProbe",
+                        arg,
+                        "the frame holding the element",
+                    )
+                    .await?;
+                    if let Some(e) = probe_error(&up, what) {
+                        return Ok(Err(not_yet(&up, e)));
+                    }
+                    (x, y) = (point_of(&up, "x", what)?, point_of(&up, "y", what)?);
+                    frame = owner.frame;
+                }
                 // An out-of-process frame: up through each parent process, the point must hit
                 // the frame's <iframe> there, which gets a guard of its own.
                 for owner in world::owners(page, &el.frame()).await? {
@@ -164,6 +182,16 @@ pub(super) async fn actionable_point(
         }
     })
     .await
+}
+
+/// Coordinate `k` of a probe's point: required, never a default (0, 0) to click at.
+fn point_of(r: &Value, k: &str, what: &str) -> Result<f64> {
+    r.get(k).and_then(Value::as_f64).ok_or_else(|| {
+        EngineError::internal(format!(
+            "the page's check of {what} answered without a point: {}",
+            agentbrowser_protocol::bounded(r.to_string(), 200)
+        ))
+    })
 }
 
 /// The error a failed probe stands for (`None` when the element is actionable).

@@ -12,11 +12,19 @@ use crate::input;
 use crate::page::Page;
 use crate::world;
 
-/// What the guards of a gesture saw: the element's frame and, for an out-of-process frame, each
-/// parent process (their stopped events count as the gesture's own).
+/// What the guards of a gesture saw: the element's frame and, for a frame below a cross-origin
+/// parent, each parent frame of its process and each parent process (their stopped events count
+/// as the gesture's own).
 pub(super) async fn guard_results(page: &Page, el: Subject<'_>) -> Result<Value> {
     let frame = el.frame();
     let mut r = world::guard_result(page, &frame).await?;
+    for f in world::ancestors_in_process(page, &frame)
+        .await
+        .unwrap_or_default()
+    {
+        let o = world::guard_result(page, &f).await?;
+        merge_blocked(&mut r, &o);
+    }
     if frame.child {
         let owners = world::owners(page, &frame).await.unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
@@ -26,15 +34,20 @@ pub(super) async fn guard_results(page: &Page, el: Subject<'_>) -> Result<Value>
                 continue;
             }
             let o = world::guard_result(page, &f).await?;
-            if let (Some(mine), Some(theirs)) = (
-                r.get_mut("blocked").and_then(Value::as_array_mut),
-                o.get("blocked").and_then(Value::as_array),
-            ) {
-                mine.extend(theirs.iter().cloned());
-            }
+            merge_blocked(&mut r, &o);
         }
     }
     Ok(r)
+}
+
+/// Adds the events another frame's guard stopped to a gesture's report.
+fn merge_blocked(r: &mut Value, other: &Value) {
+    if let (Some(mine), Some(theirs)) = (
+        r.get_mut("blocked").and_then(Value::as_array_mut),
+        other.get("blocked").and_then(Value::as_array),
+    ) {
+        mine.extend(theirs.iter().cloned());
+    }
 }
 
 fn set_cut_guard(page: &Page, frame: Option<world::FrameTarget>) {
@@ -52,6 +65,12 @@ pub(crate) async fn drop_cut_guard(page: &Page) {
         .take();
     let Some(frame) = frame else { return };
     let _ = world::guard_result(page, &frame).await;
+    for f in world::ancestors_in_process(page, &frame)
+        .await
+        .unwrap_or_default()
+    {
+        let _ = world::guard_result(page, &f).await;
+    }
     if frame.child {
         for owner in world::owners(page, &frame).await.unwrap_or_default() {
             let _ = world::guard_result(page, &owner.handle.frame).await;

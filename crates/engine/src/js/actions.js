@@ -109,11 +109,21 @@ function (op, arg) {
     return { x, y };
   }
 
+  // Whether the topmost window reached from `win` through same-origin frames has a parent this
+  // world cannot reach (a cross-origin parent, in this process or another): the engine then
+  // carries the point on through the parent's <iframe> itself (see world::cut_owner).
+  function cutAbove(win, chain) {
+    const top = chain.length ? chain[chain.length - 1].ownerDocument.defaultView : win;
+    try { return top.parent !== top; } catch (_) { return true; }
+  }
+
   // Carries a point of e's frame up through its same-origin ancestors: it must stay inside each
   // parent's viewport and (with `hit`) hit the frame element there, not something drawn over it.
-  // Returns the point in the topmost of them, or a failed probe.
+  // Returns the point in the topmost of them with how many frames it climbed (`depth`) and
+  // whether a cross-origin parent stopped it (`cut`), or a failed probe.
   function climb(e, x, y, hit) {
-    for (const fe of frameChain(e.ownerDocument.defaultView)) {
+    const chain = frameChain(e.ownerDocument.defaultView);
+    for (const fe of chain) {
       const r = fe.getBoundingClientRect();
       x += r.left + fe.clientLeft;
       y += r.top + fe.clientTop;
@@ -124,7 +134,7 @@ function (op, arg) {
         if (h && !hitsTarget(h, fe)) return failed(e, 'covered', { by: describe(h) });
       }
     }
-    return { x, y };
+    return { x, y, depth: chain.length, cut: cutAbove(e.ownerDocument.defaultView, chain) };
   }
 
   function inViewport(r, win) {
@@ -281,7 +291,7 @@ function (op, arg) {
     if (up.state) return up;
     x = up.x;
     y = up.y;
-    const res = { state: 'ok', x, y };
+    const res = { state: 'ok', x, y, depth: up.depth, cut: up.cut };
     if (opts && opts.guard) res.guard = installGuard(e, opts.guard);
     return res;
   }
@@ -591,6 +601,26 @@ function (op, arg) {
       if (up.state) return up;
       if (arg.guard) installGuard(el, { events: arg.guard.events, ttl: arg.guard.ttl });
       return { state: 'ok' };
+    }
+    case 'frameOwnerProbe': {
+      // `el` is the <iframe> of a cross-origin frame in this process; (x, y) a point in that
+      // frame's viewport. The point, carried into this document through the iframe's content
+      // box, must be inside this viewport and hit the iframe (and through same-origin frames
+      // above); answers it in the topmost of them, as `probe` does.
+      if (!el.isConnected) return failed(el, 'hidden'); // the frame's own removal, not the element's
+      const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+      const x = arg.x + r.left + el.clientLeft + (parseFloat(st.paddingLeft) || 0);
+      const y = arg.y + r.top + el.clientTop + (parseFloat(st.paddingTop) || 0);
+      const win = el.ownerDocument.defaultView;
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return failed(el, 'hidden');
+      if (arg.hit) {
+        const hit = el.ownerDocument.elementFromPoint(x, y);
+        if (hit && !hitsTarget(hit, el)) return failed(el, 'covered', { by: describe(hit) });
+      }
+      const up = climb(el, x, y, arg.hit);
+      if (up.state) return up;
+      if (arg.guard) installGuard(el, { events: arg.guard.events, ttl: arg.guard.ttl });
+      return Object.assign({ state: 'ok' }, up);
     }
     case 'guardResult': return guardResult();
     case 'scroll': {
