@@ -37,6 +37,16 @@ fn servers() -> (Server, Server) {
     top.route("/mid", Page::html(MID.replace("SRC", &widget)));
     top.route("/nested", Page::html(TOP.replace("SRC", "src='/mid'")));
     top.route(
+        "/far",
+        Page::html(
+            TOP.replace(
+                "<div style='height:90px'>header</div>",
+                "<div style='height:2400px'>header</div>",
+            )
+            .replace("SRC", &widget),
+        ),
+    );
+    top.route(
         "/covered",
         Page::html(format!(
             "{}<div id='veil' style='position:fixed;inset:0;background:rgba(0,0,0,.2)'></div>",
@@ -111,4 +121,21 @@ fn a_cross_origin_frame_covered_in_its_parent_is_not_clicked() {
     assert_eq!(code, "element_covered", "{message}");
     assert!(message.contains("veil"), "{message}");
     assert_eq!(cli.eval("[got, topClicks]"), serde_json::json!([[], 0]));
+}
+
+#[test]
+fn a_cross_origin_frame_below_the_fold_is_scrolled_into_view_and_clicked() {
+    let (top, _other) = servers();
+    let cli = Cli::new("xorigin-far");
+    let button = open_widget(&cli, &top.url("/far"));
+    assert_eq!(cli.eval("scrollY"), 0);
+    cli.ok(&["click", &button]);
+    assert!(
+        received(&cli, "clicked"),
+        "the click never reached the button"
+    );
+    assert_eq!(
+        cli.eval("[topClicks, scrollY > 1000]"),
+        serde_json::json!([0, true])
+    );
 }

@@ -152,6 +152,11 @@ pub(super) async fn actionable_point(
                     )
                     .await?;
                     if let Some(e) = probe_error(&up, what) {
+                        if up.get("state").and_then(Value::as_str) == Some("hidden") {
+                            // Out of the parent's view: the element's scroll into view scrolls
+                            // its frame's ancestors too; the next attempt checks again.
+                            el.op("scroll", Value::Null).await?;
+                        }
                         return Ok(Err(not_yet(&up, e)));
                     }
                     (x, y) = (point_of(&up, "x", what)?, point_of(&up, "y", what)?);
