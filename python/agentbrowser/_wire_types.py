@@ -1675,28 +1675,43 @@ class GeometryOutput(_d.Record):
 
 
 class ScrollOutput(_d.Record):
-    """Result of `scroll`: where the container stood before and after. A scroll that moved nothing (at the end already, or
-    a container that does not scroll) says so in `moved` and in the envelope's warning.
+    """Result of `scroll`: what scrolled, where it stood before and after. A scroll that moved nothing (at the end already,
+    or nothing that scrolls that way) says so in `moved` and in the envelope's warning.
     """
 
-    __slots__ = ("scope", "container", "before", "after", "moved")
-    __match_args__ = ("scope", "container", "before", "after", "moved")
+    __slots__ = ("scope", "container", "scrolled", "before", "after", "moved")
+    __match_args__ = ("scope", "container", "scrolled", "before", "after", "moved")
 
     scope: str
     """The tab scrolled (its id, `t1`)."""
     container: str
     """The container as given, or `document`."""
+    scrolled: str
+    """What scrolled: `container` itself, or what scrolled in its place because it does not scroll: the page's container
+    under the viewport's centre (or its largest visible one) when the document does not scroll (an app shell), or the
+    scrolling ancestor holding the element given (`document`, or the element as `tag#id.class`, with its ref when a
+    snapshot gave it one).
+    """
     before: ScrollPosition
-    """The scroll position before."""
+    """The scroll position (of what scrolled) before."""
     after: ScrollPosition
-    """The scroll position after."""
+    """The scroll position (of what scrolled) after."""
     moved: bool
     """Whether either offset changed."""
 
-    def __init__(self, scope: str, container: str, before: ScrollPosition, after: ScrollPosition, moved: bool) -> None:
+    def __init__(
+        self,
+        scope: str,
+        container: str,
+        scrolled: str,
+        before: ScrollPosition,
+        after: ScrollPosition,
+        moved: bool,
+    ) -> None:
         _set = object.__setattr__
         _set(self, "scope", scope)
         _set(self, "container", container)
+        _set(self, "scrolled", scrolled)
         _set(self, "before", before)
         _set(self, "after", after)
         _set(self, "moved", moved)
@@ -1708,6 +1723,7 @@ class ScrollOutput(_d.Record):
         return cls(
             scope=o.req("scope", _d.string),
             container=o.req("container", _d.string),
+            scrolled=o.req("scrolled", _d.string),
             before=o.req("before", ScrollPosition.decode),
             after=o.req("after", ScrollPosition.decode),
             moved=o.req("moved", _d.boolean),

@@ -455,14 +455,17 @@ pub enum PageCmd {
         #[arg(long, value_name = "URL")]
         url: Option<String>,
     },
-    /// Scroll the page (or a container, -s) up, down, left or right by PX CSS pixels (default 300).
+    /// Scroll the page (or a container, -s) up, down, left or right by PX CSS pixels (default
+    /// 300). When the page's document does not scroll (an app shell), the container under the
+    /// viewport's centre scrolls; the answer names what scrolled.
     Scroll {
         /// Which way.
         #[arg(value_enum)]
         direction: ScrollDirection,
         /// How far, 1 to 1000000 CSS pixels (default 300).
         px: Option<u32>,
-        /// The container to scroll: ref, CSS selector or XPath (default: the page).
+        /// The container to scroll, or an element inside it (its nearest scrolling ancestor
+        /// scrolls): ref, CSS selector or XPath (default: the page).
         #[arg(short = 's', long = "selector", value_name = "CONTAINER")]
         selector: Option<String>,
     },

@@ -48,12 +48,23 @@ struct DocMeasured {
     scroll_height: f64,
 }
 
-/// A scroll as the page answers it.
+/// The scroll (one function expression, called as `(target, x, y)` in the engine's world):
+/// what a user would scroll, the page or an app shell's container, the element named or its
+/// scrolling ancestor.
+const SCROLL_JS: &str = include_str!("js/scroll.js");
+
+/// A scroll as the page answers it ([`SCROLL_JS`]).
 #[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Scrolled {
     before: ScrollPosition,
     after: ScrollPosition,
+    /// What was scrolled (or tried): overflows on the axis asked for.
     scrollable: bool,
+    /// `document` or the element that scrolled.
+    scrolled: String,
+    /// Whether that is the target itself (the document, with no target).
+    own_scroll: bool,
 }
 
 fn decode<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T> {
@@ -159,48 +170,90 @@ pub(crate) async fn geometry(p: GeometryParams, cx: &mut Cx<'_>) -> Result<Geome
     })
 }
 
-/// Scrolls the document by (x, y) at once; where it stood before and after.
-fn doc_scroll_js(x: f64, y: f64) -> String {
-    format!(
-        "(() => {{ const se = document.scrollingElement || document.documentElement; \
-         const before = {{ x: scrollX, y: scrollY }}; \
-         scrollBy({{ left: {x}, top: {y}, behavior: 'instant' }}); \
-         return {{ before, after: {{ x: scrollX, y: scrollY }}, \
-         scrollable: se.scrollHeight > se.clientHeight || se.scrollWidth > se.clientWidth }}; }})()"
-    )
+/// Runs [`SCROLL_JS`] on the element a target names (in its frame's world).
+async fn scroll_element(cx: &mut Cx<'_>, target: &Target, x: f64, y: f64) -> Result<(Page, Value)> {
+    let (page, id) = targets::target_page(cx, target).await?;
+    let (id, entry) = actions::lookup(&page, &id)?;
+    let el = world::resolve(&page, &id, &entry).await?;
+    let result: agentbrowser_cdp::types::EvaluateResult = el
+        .frame
+        .session
+        .call_as(
+            "Runtime.callFunctionOn",
+            json!({
+                "functionDeclaration": format!("function (x, y) {{ return ({SCROLL_JS})(this, x, y); }}"),
+                "objectId": el.object_id,
+                "arguments": [{"value": x}, {"value": y}],
+                "returnByValue": true,
+            }),
+        )
+        .await?;
+    if let Some(e) = result.exception_details {
+        return Err(EngineError::internal(format!(
+            "`scroll` failed in the page: {}",
+            e.message()
+        )));
+    }
+    let v = result.result.value.unwrap_or(Value::Null);
+    if v.get("gone").and_then(Value::as_bool) == Some(true) {
+        return Err(EngineError::new(
+            agentbrowser_protocol::ErrorCode::StaleRef,
+            format!(
+                "{} was removed from the page; nothing was scrolled",
+                actions::describe(&id, &entry)
+            ),
+        ));
+    }
+    Ok((page, v))
 }
 
-/// `scroll`: the page or a container by a direction and distance, or by offsets. A scroll that
-/// moved nothing says so (`moved` false and a warning naming why).
+/// `scroll`: what a user would scroll, by a direction and distance or by offsets: the page, or
+/// when it does not scroll (an app shell) the container under the viewport's centre (else the
+/// largest visible one); a container named, or when it does not scroll the scrolling ancestor
+/// holding it. The answer names what scrolled; a scroll that moved nothing says so (`moved`
+/// false and a warning naming why).
 pub(crate) async fn scroll(p: ScrollParams, cx: &mut Cx<'_>) -> Result<ScrollOutput> {
     let (x, y) = p.offsets();
     let container = named(&p.selector);
-    let (page, s) = match &p.selector {
-        Some(t) => {
-            let (page, v) = element(cx, t, "scrollBy", json!({"x": x, "y": y})).await?;
-            (page, decode::<Scrolled>(v, "`scroll`")?)
-        }
+    let (page, v) = match &p.selector {
+        Some(t) => scroll_element(cx, t, x, y).await?,
         None => {
             let page = cx.page().await?;
-            let v = world::evaluate_value(&page, &FrameTarget::main(&page), &doc_scroll_js(x, y))
-                .await?;
-            (page, decode::<Scrolled>(v, "`scroll`")?)
+            let call = format!("({SCROLL_JS})(null, {x}, {y})");
+            let v = world::evaluate_value(&page, &FrameTarget::main(&page), &call).await?;
+            (page, v)
         }
     };
+    let s = decode::<Scrolled>(v, "`scroll`")?;
     let moved = s.before != s.after;
+    let scrolled = if s.own_scroll {
+        container.clone()
+    } else {
+        s.scrolled
+    };
     if !moved && (x != 0.0 || y != 0.0) {
-        let why = if s.scrollable {
-            "it is already at its end in that direction"
+        let why = if s.scrollable && s.own_scroll {
+            "it is already at its end in that direction".to_string()
+        } else if s.scrollable && p.selector.is_some() {
+            format!(
+                "it does not scroll, and {scrolled}, which holds it, is already at its end in that direction"
+            )
+        } else if s.scrollable {
+            format!(
+                "its document does not scroll, and {scrolled}, the container under the viewport's centre, is already at its end in that direction"
+            )
         } else if p.selector.is_some() {
-            "it does not scroll (its content fits, or its overflow is visible); scroll the page or another container"
+            "neither it nor a container holding it nor the page scrolls that way (their content fits, or their overflow is visible)".to_string()
         } else {
-            "the page's content fits in the viewport"
+            "the page's content fits in the viewport and no container on it scrolls that way"
+                .to_string()
         };
         crate::warnings::note(format!("`scroll` did not move {container}: {why}"));
     }
     Ok(ScrollOutput {
         scope: page.tab_id.clone(),
         container,
+        scrolled,
         before: s.before,
         after: s.after,
         moved,

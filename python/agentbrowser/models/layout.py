@@ -87,12 +87,17 @@ class ScrollPosition:
 
 @dataclass(frozen=True, slots=True)
 class ScrollResult:
-    """Where a scrolled container (``"document"`` for the page) stood ``before`` and ``after``;
-    ``moved`` is False when neither offset changed (at the end already, or it does not
-    scroll; the CLI's and the envelope's warning say which). ``scope`` is the tab scrolled (``t1``)."""
+    """Where what scrolled stood ``before`` and ``after``; ``moved`` is False when neither
+    offset changed (at the end already, or nothing scrolls that way; the CLI's and the
+    envelope's warning say which). ``container`` is the one asked for (``"document"`` for the
+    page); ``scrolled`` is what scrolled: ``container`` itself, or in its place the container
+    under the viewport's centre when the document does not scroll (an app shell), or the
+    scrolling ancestor of the element given (``"document"`` or ``tag#id.class``, with its ref
+    when a snapshot gave it one). ``scope`` is the tab scrolled (``t1``)."""
 
     scope: str
     container: str
+    scrolled: str
     before: ScrollPosition
     after: ScrollPosition
     moved: bool
@@ -103,6 +108,7 @@ class ScrollResult:
         return cls(
             scope=wire.scope,
             container=wire.container,
+            scrolled=wire.scrolled,
             before=ScrollPosition(wire.before.x, wire.before.y),
             after=ScrollPosition(wire.after.x, wire.after.y),
             moved=wire.moved,

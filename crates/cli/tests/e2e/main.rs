@@ -36,6 +36,7 @@ mod read;
 mod reads_scroll_drag;
 mod restore;
 mod routes;
+mod scroll_containers;
 mod skills;
 mod slotted;
 mod snapshot_reach;

@@ -289,8 +289,11 @@ pub struct ScrollParams {
     pub x: Option<f64>,
     /// Vertical offset in CSS pixels (positive: down); exclusive with `direction`.
     pub y: Option<f64>,
-    /// The container to scroll (a ref, CSS selector, XPath or locator matching exactly one
-    /// element); without it, the page (its scrolling element).
+    /// The container to scroll, or an element inside one (a ref, CSS selector, XPath or locator
+    /// matching exactly one element): an element that does not scroll itself scrolls its
+    /// nearest scrolling ancestor (else the page). Without it, the page (its scrolling element),
+    /// or when the document does not scroll (an app shell), the container under the viewport's
+    /// centre (else the largest visible one) that can scroll that way.
     pub selector: Option<Target>,
 }
 
@@ -362,18 +365,24 @@ pub struct ScrollPosition {
     pub y: f64,
 }
 
-/// Result of `scroll`: where the container stood before and after. A scroll that moved
-/// nothing (at the end already, or a container that does not scroll) says so in `moved` and in
-/// the envelope's warning.
+/// Result of `scroll`: what scrolled, where it stood before and after. A scroll that moved
+/// nothing (at the end already, or nothing that scrolls that way) says so in `moved` and in the
+/// envelope's warning.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ScrollOutput {
     /// The tab scrolled (its id, `t1`).
     pub scope: String,
     /// The container as given, or `document`.
     pub container: String,
-    /// The scroll position before.
+    /// What scrolled: `container` itself, or what scrolled in its place because it does not
+    /// scroll: the page's container under the viewport's centre (or its largest visible one)
+    /// when the document does not scroll (an app shell), or the scrolling ancestor holding the
+    /// element given (`document`, or the element as `tag#id.class`, with its ref when a
+    /// snapshot gave it one).
+    pub scrolled: String,
+    /// The scroll position (of what scrolled) before.
     pub before: ScrollPosition,
-    /// The scroll position after.
+    /// The scroll position (of what scrolled) after.
     pub after: ScrollPosition,
     /// Whether either offset changed.
     pub moved: bool,
@@ -381,9 +390,13 @@ pub struct ScrollOutput {
 
 impl Present for ScrollOutput {
     fn text(&self) -> String {
+        let what = if self.scrolled == self.container {
+            self.container.clone()
+        } else {
+            format!("{} does not scroll; {}", self.container, self.scrolled)
+        };
         format!(
-            "{} {} from ({}, {}) to ({}, {})",
-            self.container,
+            "{what} {} from ({}, {}) to ({}, {})",
             if self.moved {
                 "scrolled"
             } else {
