@@ -7,11 +7,14 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// The frame's page: a button away from the frame's top-left that reports its clicks and hovers
-/// to the top page by message (the only way across origins).
+/// to the top page by message (the only way across origins), and two to drag between.
 const WIDGET: &str = "<title>Widget</title><style>body{margin:0}\
     button{position:absolute;left:150px;top:120px;width:120px;height:40px}</style>\
     <button onclick=\"top.postMessage('clicked','*')\" \
-     onmouseenter=\"top.postMessage('hovered','*')\">Start chat</button>";
+     onmouseenter=\"top.postMessage('hovered','*')\">Start chat</button>\
+    <button style='left:20px;top:200px' onmousedown=\"window.held=1\">Grab</button>\
+    <button style='left:260px;top:200px' \
+     onmouseup=\"if(window.held)top.postMessage('dropped','*')\">Drop here</button>";
 
 /// The top page: records messages and every click that reaches its own document.
 const TOP: &str = "<title>Top</title><style>body{margin:0}</style>\
@@ -138,4 +141,20 @@ fn a_cross_origin_frame_below_the_fold_is_scrolled_into_view_and_clicked() {
         cli.eval("[topClicks, scrollY > 1000]"),
         serde_json::json!([0, true])
     );
+}
+
+#[test]
+fn a_drag_between_elements_of_a_cross_origin_frame_of_the_same_process() {
+    let (top, _other) = servers();
+    let cli = Cli::new("xorigin-drag");
+    open_widget(&cli, &top.url("/"));
+    let snap = cli.ok(&["snapshot"]);
+    let from = cli.find_ref(&snap, "button", "Grab");
+    let to = cli.find_ref(&snap, "button", "Drop here");
+    cli.ok(&["drag", &from, &to]);
+    assert!(
+        received(&cli, "dropped"),
+        "the drag never reached its target"
+    );
+    assert_eq!(cli.eval("topClicks"), 0);
 }
