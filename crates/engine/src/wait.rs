@@ -32,7 +32,12 @@ struct TextSeen {
 /// roots and same-origin frames in place (one evaluation), then each frame its script could not
 /// enter (out-of-process or cross-origin), on its own, until `want` is found or `min`
 /// characters are read. `None`: the page could not be read (between documents).
-async fn page_text(page: &Page, want: Option<&str>, min: u64) -> Option<TextSeen> {
+async fn page_text(
+    page: &Page,
+    want: Option<&str>,
+    min: u64,
+    frames: &FramesSeen,
+) -> Option<TextSeen> {
     let root = FrameTarget::scoped(page);
     let call = |min: u64, standalone: bool| {
         let o = json!({"want": want, "min": min, "standalone": standalone});
@@ -47,7 +52,7 @@ async fn page_text(page: &Page, want: Option<&str>, min: u64) -> Option<TextSeen
     if seen.found || seen.blocked == 0 {
         return Some(seen);
     }
-    for frame in frames_under(page, &root).await {
+    for frame in frames.get(page, &root).await {
         let left = min.saturating_sub(seen.length).max(1);
         let Some(part) = world::evaluate_value(page, &frame, &call(left, true))
             .await
@@ -67,6 +72,29 @@ async fn page_text(page: &Page, want: Option<&str>, min: u64) -> Option<TextSeen
         }
     }
     Some(seen)
+}
+
+/// How long a wait reuses the frame tree it read (frames come and go, but reading the tree on
+/// every poll would cost a round trip per out-of-process frame each time).
+const FRAMES_KEPT: Duration = Duration::from_millis(500);
+
+/// The frames a wait read last, and when: a poll reuses them for [`FRAMES_KEPT`].
+#[derive(Default)]
+struct FramesSeen(std::sync::Mutex<Option<(Instant, Vec<FrameTarget>)>>);
+
+impl FramesSeen {
+    /// The frames under `root`, read again when the last read is older than [`FRAMES_KEPT`].
+    async fn get(&self, page: &Page, root: &FrameTarget) -> Vec<FrameTarget> {
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, frames)) = lock().as_ref()
+            && at.elapsed() < FRAMES_KEPT
+        {
+            return frames.clone();
+        }
+        let frames = frames_under(page, root).await;
+        *lock() = Some((Instant::now(), frames.clone()));
+        frames
+    }
 }
 
 /// The frames under `root` (not `root` itself), each with the session that runs it: its own
@@ -119,8 +147,9 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
     match cond {
         WaitCondition::Text { text, timeout_ms } => {
             let until = own_deadline(*timeout_ms, deadline);
+            let frames = FramesSeen::default();
             poll(page, until, || async {
-                Ok(page_text(page, Some(text), 1)
+                Ok(page_text(page, Some(text), 1, &frames)
                     .await
                     .is_some_and(|s| s.found))
             })
@@ -186,8 +215,9 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
             let until = own_deadline(*timeout_ms, deadline);
             let min = u64::from(min_text_length.unwrap_or(1));
             let last = std::sync::Mutex::new(None::<u64>);
+            let frames = FramesSeen::default();
             let r = poll(page, until, || async {
-                let n = page_text(page, None, min).await.map(|s| s.length);
+                let n = page_text(page, None, min, &frames).await.map(|s| s.length);
                 let ok = n.is_some_and(|n| n >= min);
                 *last.lock().unwrap_or_else(|e| e.into_inner()) = n;
                 Ok(ok)
