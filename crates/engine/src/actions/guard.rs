@@ -357,6 +357,15 @@ fn landed(
         ))));
     }
     let connected = r.get("connected").and_then(Value::as_bool).unwrap_or(true);
+    if hit(g.presses()) && hit(&["pointerup", "mouseup", "touchend"]) && !connected {
+        // Press and release both reached the element, and the page removed it on the release
+        // (a menu option that selects on pointerup and closes its menu): the gesture was done.
+        return Ok(Landed::Yes(Some(format!(
+            "the page removed {what} on the release ({}), so the {}'s last events had no element to reach",
+            received.join(", "),
+            g.name()
+        ))));
+    }
     if hit(g.presses()) && !connected {
         return Err(EngineError::new(
             ErrorCode::ActionFailed,

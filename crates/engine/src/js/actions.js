@@ -347,7 +347,7 @@ function (op, arg) {
     };
     addFrames(top, 0);
     const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null, clicked: null, activated: null,
-      pressed: null, changed: false, released: null,
+      pressed: null, presses: [], expanded: null, changed: false, released: null,
       verified: false, dirty: false, mo: null, timer: 0, expires: 0, listener: null };
     if (typeof spec.role === 'string') {
       try {
@@ -386,8 +386,11 @@ function (op, arg) {
       // The rest of a press the element took and answered by changing the page (a menu or
       // a backdrop opened under the pointer, `pointer-events: none` on the body): the release
       // lands where a user's would, on what the press opened; stopping it would leave the
-      // gesture half done.
-      if (!ok && g.pressed && RELEASES.has(ev.type) && (g.changed || g.pressed.changed())) {
+      // gesture half done. Only when the element itself answered the press (it cancelled the
+      // press's default, as Radix and MUI do, or its `aria-expanded` changed): on a page that
+      // merely moves things, a release elsewhere is stopped and the click repeated.
+      if (!ok && g.pressed && RELEASES.has(ev.type) &&
+          (g.changed || (g.pressed.changed() && answeredPress(g)))) {
         g.changed = true;
         if (!g.released) g.released = describe(t);
         return;
@@ -395,7 +398,13 @@ function (op, arg) {
       if (ok) {
         if (g.received.length < 40) g.received.push(ev.type);
         if (ev.type === 'click') g.clicked = t;
-        if (PRESSES.has(ev.type) && !g.pressed) g.pressed = watch(e.ownerDocument);
+        if (PRESSES.has(ev.type)) {
+          if (!g.pressed) {
+            g.pressed = watch(e.ownerDocument);
+            g.expanded = e.getAttribute('aria-expanded');
+          }
+          g.presses.push(ev);
+        }
         return;
       }
       if (g.blocked.length < 20) g.blocked.push({ type: ev.type, target: g.relabelled ? 'the same element, relabelled' : describe(t) });
@@ -409,6 +418,14 @@ function (op, arg) {
     g.timer = setTimeout(() => { if (globalThis.__abGuard === g) removeGuard(); }, ttl);
     globalThis.__abGuard = g;
     return true;
+  }
+
+  // Whether the guarded element answered the press itself: the page cancelled the press's
+  // default (a widget that opens on press and keeps focus) or the element's `aria-expanded`
+  // changed.
+  function answeredPress(g) {
+    if (g.presses.some((p) => p.defaultPrevented)) return true;
+    return g.el.getAttribute('aria-expanded') !== g.expanded;
   }
 
   // The events that start a press, and those that end it.
