@@ -238,6 +238,141 @@ pub(crate) async fn scope(
     Ok(page)
 }
 
+/// The world that gives refs to the elements of a frame: the frame's own, or, for a frame a
+/// same-origin ancestor walks in place in a snapshot of the page, that ancestor's, called with
+/// the frame's `<iframe>` (`frameOwner` in the snapshot script), so one element has one ref
+/// whatever view found it (the page's snapshot, the frame's, a locator in the frame).
+#[derive(Debug, Clone)]
+pub(crate) struct RefWorld {
+    /// The frame whose world holds the refs (and whose id and session they are recorded under).
+    pub(crate) target: FrameTarget,
+    /// The frame's `<iframe>` in that world (remote object id), when it is an ancestor's.
+    owner: Option<String>,
+}
+
+/// Counts how many same-origin ancestors above this frame's document can reach it (the walk of
+/// a snapshot goes into a frame whose `contentDocument` it can read, and `frameElement` is null
+/// exactly when the parent cannot).
+const REACHABLE_ANCESTORS: &str = "(() => { let k = 0, w = window; \
+    try { while (w.frameElement) { k++; w = w.frameElement.ownerDocument.defaultView; } } catch (e) {} \
+    return k; })()";
+
+/// Calls `__ab[m](a)` in the world of `this` (the frame's `<iframe>`), rooted at its frame.
+const CALL_FROM_OWNER: &str = "function (m, a) { const ab = globalThis.__ab; \
+    if (!ab) throw new Error('the snapshot script is missing'); a.frameOwner = this; return ab[m](a); }";
+
+impl RefWorld {
+    /// The frame's own world (a frame no ancestor walks in place).
+    pub(crate) fn own(target: FrameTarget) -> RefWorld {
+        RefWorld {
+            target,
+            owner: None,
+        }
+    }
+
+    /// Calls `__ab.<method>(arg)` in the world, on the frame's document; the page's answer.
+    pub(crate) async fn call(&self, page: &Page, method: &str, arg: &Value) -> Result<Value> {
+        let Some(owner) = &self.owner else {
+            return world::call_api(page, &self.target, &format!("{method}({arg})")).await;
+        };
+        let result: agentbrowser_cdp::types::EvaluateResult = self
+            .target
+            .session
+            .call_as(
+                "Runtime.callFunctionOn",
+                json!({
+                    "functionDeclaration": CALL_FROM_OWNER,
+                    "objectId": owner,
+                    "arguments": [{"value": method}, {"value": arg}],
+                    "returnByValue": true,
+                    "awaitPromise": true,
+                }),
+            )
+            .await?;
+        if let Some(e) = &result.exception_details {
+            return Err(EngineError::internal(format!(
+                "the snapshot script failed in the page: {}",
+                e.message()
+            )));
+        }
+        Ok(result.result.value.unwrap_or(Value::Null))
+    }
+}
+
+/// The world that gives refs to the elements of `frame` (see [`RefWorld`]). A frame that is the
+/// root of its session (the page, an out-of-process frame) costs nothing; another frame one
+/// evaluation, and when an ancestor walks it, three more calls to find that ancestor and the
+/// frame's `<iframe>` in its world.
+pub(crate) async fn ref_world(page: &Page, frame: &FrameTarget) -> Result<RefWorld> {
+    let own = RefWorld::own(frame.clone());
+    let session_root = {
+        let state = page.state();
+        if frame.child {
+            state
+                .child_sessions
+                .get(&frame.frame_id)
+                .map(String::as_str)
+                == frame.session.id()
+        } else {
+            frame.frame_id == state.main_frame_id
+        }
+    };
+    if session_root {
+        return Ok(own);
+    }
+    let climbs = world::evaluate_value(page, frame, REACHABLE_ANCESTORS)
+        .await?
+        .as_u64()
+        .unwrap_or(0);
+    if climbs == 0 {
+        return Ok(own);
+    }
+    // The ancestor `climbs` levels up shares the frame's process, so its session's frame tree.
+    let tree = frame.session.call("Page.getFrameTree", json!({})).await?;
+    let mut raw = Vec::new();
+    collect(&tree["frameTree"], None, &mut raw);
+    let mut home = frame.frame_id.clone();
+    for _ in 0..climbs {
+        let parent = raw
+            .iter()
+            .find(|(id, _)| *id == home)
+            .and_then(|(_, r)| r.parent.clone());
+        match parent {
+            Some(p) => home = p,
+            None => return Ok(own),
+        }
+    }
+    let target = FrameTarget {
+        session: frame.session.clone(),
+        child: frame.child,
+        frame_id: home,
+    };
+    let owner = frame
+        .session
+        .call("DOM.getFrameOwner", json!({"frameId": frame.frame_id}))
+        .await?;
+    // The ancestor's world, with the snapshot script in it (this makes a fresh world when the
+    // cached one belongs to a document gone).
+    world::call_api(page, &target, "docToken").await?;
+    let context = world::context(page, &target).await?;
+    let resolved = frame
+        .session
+        .call(
+            "DOM.resolveNode",
+            json!({"backendNodeId": owner["backendNodeId"], "executionContextId": context}),
+        )
+        .await?;
+    let object_id = resolved
+        .pointer("/object/objectId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| EngineError::internal("the frame's <iframe> could not be resolved"))?
+        .to_string();
+    Ok(RefWorld {
+        target,
+        owner: Some(object_id),
+    })
+}
+
 /// `frames`: the frame tree of the tab.
 pub(crate) async fn frames(p: FramesParams, cx: &mut Cx<'_>) -> Result<FramesOutput> {
     let page = cx.active_page().await?;

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::answer;
 use crate::error::{EngineError, Result};
+use crate::frames::RefWorld;
 use crate::page::Page;
 use crate::refs::{Issued, Snapshot, SnapshotSpec};
 use crate::world::{self, FrameTarget};
@@ -102,7 +103,7 @@ struct Part {
 
 async fn run_part(
     page: &Page,
-    frame: &FrameTarget,
+    home: &RefWorld,
     spec: &SnapshotSpec,
     selector: Option<&str>,
     base_depth: u32,
@@ -125,12 +126,12 @@ async fn run_part(
     });
     // The walk asks for the pierce walk (`pierce`) when it meets the signal of a closed shadow
     // root; it then runs again with what that found.
-    crate::reach::prepare(page, frame, false).await;
-    let mut value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+    crate::reach::prepare(page, &home.target, false).await;
+    let mut value = home.call(page, "snapshot", &opts).await?;
     if value.get("value").and_then(Value::as_str) == Some("pierce") {
-        crate::reach::prepare(page, frame, true).await;
+        crate::reach::prepare(page, &home.target, true).await;
         opts["pierced"] = json!(true);
-        value = world::call_api(page, frame, &format!("snapshot({opts})")).await?;
+        value = home.call(page, "snapshot", &opts).await?;
     }
     let value = answer::value(value, "the snapshot root")?;
     let answer = value
@@ -266,11 +267,11 @@ struct Gathered {
     used: usize,
 }
 
-/// Captures one frame (and, recursively, its out-of-process frames) and records its refs.
-/// Returns the text and the frame's URL.
+/// Captures one frame (and, recursively, its out-of-process frames) and records its refs under
+/// the world that gives them (`home`). Returns the text and the frame's URL.
 async fn capture_frame(
     page: &Page,
-    frame: FrameTarget,
+    home: RefWorld,
     spec: &SnapshotSpec,
     selector: Option<&str>,
     base_depth: u32,
@@ -282,7 +283,8 @@ async fn capture_frame(
     } else {
         spec.max_bytes.saturating_sub(acc.used).max(1)
     };
-    let part = run_part(page, &frame, spec, selector, base_depth, budget).await?;
+    let part = run_part(page, &home, spec, selector, base_depth, budget).await?;
+    let frame = home.target;
     {
         let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
         if nesting == 0 && !frame.child {
@@ -324,7 +326,7 @@ async fn capture_frame(
         let inner = match child {
             Some(child) => Box::pin(capture_frame(
                 page,
-                child,
+                RefWorld::own(child),
                 spec,
                 None,
                 depth,
@@ -374,16 +376,9 @@ fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
 pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
     page.ensure_alive()?;
     let mut acc = Gathered::default();
-    let (text, origin) = capture_frame(
-        page,
-        FrameTarget::scoped(page),
-        spec,
-        spec.selector.as_deref(),
-        0,
-        0,
-        &mut acc,
-    )
-    .await?;
+    let home = crate::frames::ref_world(page, &FrameTarget::scoped(page)).await?;
+    let (text, origin) =
+        capture_frame(page, home, spec, spec.selector.as_deref(), 0, 0, &mut acc).await?;
     let text = if text.trim().is_empty() {
         if spec.interactive {
             "(no interactive elements)".to_string()

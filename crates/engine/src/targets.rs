@@ -2,7 +2,8 @@
 //! runs, to exactly one element of the active tab's main frame, which gets a ref; the command
 //! then runs on that ref exactly as on one from a snapshot (same checks, guard and evidence).
 //!
-//! Resolution runs in the engine's isolated world (one `Runtime.evaluate`): the world already
+//! Resolution runs in the engine's isolated world (one `Runtime.evaluate`; in a frame a same-origin
+//! ancestor walks in place, that ancestor's world, so refs agree with its snapshot): the world already
 //! holds the snapshot's role and name computation (locators by role match what the snapshot
 //! shows), the element-to-ref map (a matched element keeps the ref a snapshot gave it), and page
 //! scripts cannot redefine `querySelectorAll` or `document.evaluate` there. `DOM.performSearch`
@@ -18,7 +19,7 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::page::Page;
 use crate::refs::Issued;
-use crate::world::{self, FrameTarget};
+use crate::world::FrameTarget;
 
 /// The spec the page's `resolveTarget` takes for a non-ref target (`None` for a ref).
 fn spec(target: &Target) -> Option<Value> {
@@ -60,7 +61,14 @@ struct Listed {
     next_ref: u64,
 }
 
-async fn call(page: &Page, mut spec: Value, what: &str, extra: Value) -> Result<Value> {
+/// Resolves `spec` in the command's frame, in the world that gives refs to its elements (see
+/// `frames::RefWorld`): the page's answer, and the frame its refs are recorded under.
+async fn call(
+    page: &Page,
+    mut spec: Value,
+    what: &str,
+    extra: Value,
+) -> Result<(Value, FrameTarget)> {
     let next = page
         .ref_counter
         .load(std::sync::atomic::Ordering::Relaxed)
@@ -70,9 +78,10 @@ async fn call(page: &Page, mut spec: Value, what: &str, extra: Value) -> Result<
         m.insert("nextRef".into(), json!(next));
         m.extend(x);
     }
-    let frame = FrameTarget::scoped(page);
-    let v = world::call_api(page, &frame, &format!("resolveTarget({spec})")).await?;
-    answer::decode(v)?.map_err(|f| failure(f, what))
+    let home = crate::frames::ref_world(page, &FrameTarget::scoped(page)).await?;
+    let v = home.call(page, "resolveTarget", &spec).await?;
+    let v = answer::decode(v)?.map_err(|f| failure(f, what))?;
+    Ok((v, home.target))
 }
 
 /// The engine error for a page's refusal to resolve `what`.
@@ -122,10 +131,11 @@ fn candidate_line(c: &Value) -> String {
     format!("  {who}  {}  {}", s("path"), s("html"))
 }
 
-fn record(page: &Page, id: &str, role: String, name: String, doc_token: String, next: u64) {
+/// Records ref `id` of an element of `frame`'s world.
+fn record(page: &Page, frame: &FrameTarget, id: &str, issued: (String, String, String), next: u64) {
+    let (role, name, doc_token) = issued;
     page.ref_counter
         .fetch_max(next, std::sync::atomic::Ordering::Relaxed);
-    let frame = FrameTarget::scoped(page);
     page.refs.lock().unwrap_or_else(|e| e.into_inner()).record(
         id,
         Issued {
@@ -147,13 +157,19 @@ pub(crate) async fn target_page(cx: &mut Cx<'_>, target: &Target) -> Result<(Pag
     };
     let page = cx.page().await?;
     let what = target.describe();
-    let v = call(&page, spec, &what, json!({"mode": "one"})).await?;
+    let (v, frame) = call(&page, spec, &what, json!({"mode": "one"})).await?;
     let r: Resolved = serde_json::from_value(v).map_err(|e| {
         EngineError::internal(format!(
             "the page's answer resolving {what} is malformed: {e}"
         ))
     })?;
-    record(&page, &r.id, r.role, r.name, r.doc_token, r.next_ref);
+    record(
+        &page,
+        &frame,
+        &r.id,
+        (r.role, r.name, r.doc_token),
+        r.next_ref,
+    );
     Ok((page, r.id))
 }
 
@@ -165,7 +181,7 @@ pub(crate) async fn count(cx: &mut Cx<'_>, target: &Target) -> Result<u64> {
     let spec = spec(target).ok_or_else(|| {
         EngineError::invalid("invalid parameter `selector`: a ref; give a selector or a locator")
     })?;
-    let v = call(&page, spec, &what, json!({"mode": "count"})).await?;
+    let (v, _) = call(&page, spec, &what, json!({"mode": "count"})).await?;
     #[derive(serde::Deserialize)]
     struct Counted {
         count: u64,
@@ -190,7 +206,7 @@ pub(crate) async fn match_state(page: &Page, target: &Target) -> Result<Option<(
         visible: u64,
     }
     let what = target.describe();
-    let v = call(page, spec, &what, json!({"mode": "state"})).await?;
+    let (v, _) = call(page, spec, &what, json!({"mode": "state"})).await?;
     let s: State = serde_json::from_value(v).map_err(|e| {
         EngineError::internal(format!(
             "the page's answer counting {what} is malformed: {e}"
@@ -207,7 +223,7 @@ pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
     let spec = spec(&p.target).ok_or_else(|| {
         EngineError::invalid("invalid parameter `target`: a ref; give a selector or a locator")
     })?;
-    let v = call(&page, spec, &what, json!({"mode": "list", "limit": limit})).await?;
+    let (v, frame) = call(&page, spec, &what, json!({"mode": "list", "limit": limit})).await?;
     let l: Listed = serde_json::from_value(v).map_err(|e| {
         EngineError::internal(format!(
             "the page's answer listing {what} is malformed: {e}"
@@ -216,10 +232,9 @@ pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
     for m in &l.matches {
         record(
             &page,
+            &frame,
             &m.target,
-            m.role.clone(),
-            m.name.clone(),
-            l.doc_token.clone(),
+            (m.role.clone(), m.name.clone(), l.doc_token.clone()),
             l.next_ref,
         );
     }

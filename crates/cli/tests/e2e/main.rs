@@ -20,6 +20,7 @@ mod evidence;
 mod files;
 mod fill_truth;
 mod foundation;
+mod frame_refs;
 mod frames_tabs;
 mod golden;
 mod hardening;

@@ -4,7 +4,7 @@
 // head opens it, 90-api.js closes it). The engine evaluates it once per document in an isolated
 // world as `globalThis.__ab ??= (<the joined files>)` and then calls the API object it evaluates to:
 //
-//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth, maxBytes, pierced})
+//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth, maxBytes, pierced, frameOwner})
 //     selector   string|null  CSS selector (or a ref id 'e5' / '@e5' / 'ref=e5') of the subtree root
 //     interactive bool (default true)  only lines that carry a ref, each indented under its nearest
 //                                      ref'd ancestor; '(no interactive elements)' when there are none
@@ -15,6 +15,10 @@
 //     baseDepth  number indentation (in steps of two spaces) added to every line
 //     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref
 //                       issued); `omitted` counts the lines left out by role
+//     frameOwner Element|null  the <iframe> of a same-origin frame this document walks in place:
+//                       the walk starts at that frame's document, so its elements get the refs a
+//                       snapshot of this document gives them (a frame-scoped snapshot; the engine
+//                       passes it through Runtime.callFunctionOn)
 //     pierced    bool   the engine has looked for closed shadow roots for this run (a pierce walk,
 //                       handed over in globalThis.__abReach); when it has not and the walk meets
 //                       the signal of one (see BOX_HOSTS), the answer is {ok: true, value: 'pierce'}:

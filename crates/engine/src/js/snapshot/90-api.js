@@ -1,5 +1,25 @@
   // ---------------------------------------------------------------- API
 
+  // The document a snapshot or a target resolution walks: this world's, or, with `frameOwner`
+  // (an <iframe> of a same-origin frame this document walks in place), that frame's, so that
+  // its elements get the refs this world gives them in a snapshot of the page.
+  function rootDocument(opts) {
+    if (!opts.frameOwner) return document;
+    try { return opts.frameOwner.contentDocument || null; } catch (e) { return null; }
+  }
+  const FRAME_GONE = { ok: false, code: 'not_found', message: 'the frame has no document (it was detached or navigated away)', detail: null };
+
+  // Whether element `el` is in document `doc` or in a frame inside it.
+  function within(el, doc) {
+    let d = el.ownerDocument;
+    while (d && d !== doc) {
+      let fe = null;
+      try { fe = d.defaultView && d.defaultView.frameElement; } catch (e) { fe = null; }
+      d = fe ? fe.ownerDocument : null;
+    }
+    return d === doc;
+  }
+
   function resolveRoot(doc, selector) {
     const m = /^(?:@|ref=)?(e\d+)$/.exec(selector.trim());
     if (m) return element(m[1]);
@@ -19,13 +39,17 @@
       pierced: !!opts.pierced,
     };
     if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
+    const doc = rootDocument(opts);
+    if (!doc) return FRAME_GONE;
     const listened = takeReach();
-    const doc = document;
     let root;
     if (o.selector !== null) {
       try { root = resolveRoot(doc, o.selector); } catch (e) {
         return { ok: false, code: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(o.selector) + ': ' + e.message, detail: null };
       }
+      // A ref of this world names an element anywhere in its document; a frame's snapshot takes
+      // one of that frame (or of a frame inside it).
+      if (root && opts.frameOwner && !within(root, doc)) root = null;
       if (!root) return { ok: false, code: 'not_found', message: 'no element matches selector ' + JSON.stringify(o.selector), detail: null };
     } else {
       root = doc.documentElement;
@@ -68,7 +92,7 @@
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
     pruneDead();
     // One string (see the head comment): the engine reads it without a structure to convert.
-    const head = JSON.stringify({ refs: w.refs.length, nextRef: counter, docToken, frames: w.frames, url: location.href, omitted: w.omitted });
+    const head = JSON.stringify({ refs: w.refs.length, nextRef: counter, docToken, frames: w.frames, url: doc.URL, omitted: w.omitted });
     return { ok: true, value: head + '\n' + (w.refs.length ? w.refs.join('\n') + '\n' : '') + text };
   }
 
@@ -192,7 +216,7 @@
   // Every shadow root in `root`, depth first: open ones, and closed ones the engine handed over
   // for a snapshot (a page script cannot reach those).
   function shadowRoots(root, out) {
-    const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    const tw = (root.ownerDocument || root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
       const sr = shadowOf(n);
       if (sr) { out.push(sr); shadowRoots(sr, out); }
@@ -243,15 +267,16 @@
     return out;
   }
 
-  // The elements a target matches, in order; throws a SyntaxError for an invalid CSS or XPath.
-  function targetMatches(spec) {
-    const roots = [document, ...shadowRoots(document, [])];
+  // The elements a target matches in document `doc`, in order; throws a SyntaxError for an
+  // invalid CSS or XPath.
+  function targetMatches(spec, doc) {
+    const roots = [doc, ...shadowRoots(doc, [])];
     if (spec.kind === 'css') {
-      document.querySelector(spec.value); // throws on an invalid selector before any work
+      doc.querySelector(spec.value); // throws on an invalid selector before any work
       return queryAll(roots, spec.value);
     }
     if (spec.kind === 'xpath') {
-      const r = document.evaluate(spec.value, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+      const r = doc.evaluate(spec.value, doc, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
       const seen = new Set(), out = [];
       for (let i = 0; i < r.snapshotLength; i++) {
         let n = r.snapshotItem(i);
@@ -264,7 +289,7 @@
     let list;
     switch (f.by) {
       case 'role': {
-        const w = walkContext(null, true, true, owners(document), null, READ_ALL);
+        const w = walkContext(null, true, true, owners(doc), null, READ_ALL);
         list = [];
         for (const r of roots) for (const el of r.querySelectorAll(nativeCandidates(f.value))) {
           if (roleOf(w, el) !== f.value) continue;
@@ -276,7 +301,7 @@
       case 'text':
         list = [];
         for (const r of roots) {
-          const start = r === document ? (document.body ? [document.body] : []) : Array.from(r.children);
+          const start = r === doc ? (doc.body ? [doc.body] : []) : Array.from(r.children);
           for (const el of start) byText(el, f.value, exact, list);
         }
         return list;
@@ -335,14 +360,16 @@
   // Resolves a target to its one element and gives it a ref (`mode: 'one'`), lists its matches
   // with refs (`mode: 'list'`, at most `limit`), or counts them and the visible ones
   // (`mode: 'state'`, for a `selector` wait). spec: {kind: 'css'|'xpath'|'find', value, find,
-  // what, nextRef, mode, limit}.
+  // what, nextRef, mode, limit, frameOwner} (frameOwner: see rootDocument).
   function resolveTarget(spec) {
     if (typeof spec.nextRef === 'number' && spec.nextRef > counter) counter = Math.floor(spec.nextRef);
+    const doc = rootDocument(spec);
+    if (!doc) return FRAME_GONE;
     let list;
     if (spec.kind === 'find') {
-      list = targetMatches(spec);
+      list = targetMatches(spec, doc);
     } else {
-      try { list = targetMatches(spec); } catch (e) {
+      try { list = targetMatches(spec, doc); } catch (e) {
         return { ok: false, code: 'invalid_selector', message: 'invalid ' + spec.what + ': ' + e.message, detail: null };
       }
     }
