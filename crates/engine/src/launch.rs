@@ -431,25 +431,29 @@ async fn size_contents(ws_url: &str, (width, height): (u32, u32)) {
         return;
     };
     let cdp = agentbrowser_cdp::Session::browser(conn.clone());
-    // The first tab may be created just after the DevTools URL is printed.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
-    let first = loop {
-        let targets = cdp.call("Target.getTargets", serde_json::json!({})).await;
-        let page = targets.ok().and_then(|t| {
-            t["targetInfos"]
-                .as_array()?
-                .iter()
-                .find(|i| i["type"] == "page")
-                .and_then(|i| i["targetId"].as_str().map(str::to_string))
-        });
-        match page {
-            Some(id) => break Some(id),
-            None if tokio::time::Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
+    // The first tab may be created just after the DevTools URL is printed: target discovery
+    // announces every page, those already there and the first one to come.
+    let mut events = cdp.events();
+    if cdp
+        .call("Target.setDiscoverTargets", serde_json::json!({"discover": true}))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let first_page = async {
+        while let Some(ev) = events.recv().await {
+            let info = &ev.params["targetInfo"];
+            if ev.method == "Target.targetCreated" && info["type"] == "page" {
+                return info["targetId"].as_str().map(str::to_string);
             }
-            None => break None,
         }
+        None
     };
+    let first = tokio::time::timeout(Duration::from_secs(4), first_page)
+        .await
+        .ok()
+        .flatten();
     if let Some(target) = first
         && let Ok(w) = cdp
             .call(
