@@ -435,7 +435,10 @@ async fn size_contents(ws_url: &str, (width, height): (u32, u32)) {
     // announces every page, those already there and the first one to come.
     let mut events = cdp.events();
     if cdp
-        .call("Target.setDiscoverTargets", serde_json::json!({"discover": true}))
+        .call(
+            "Target.setDiscoverTargets",
+            serde_json::json!({"discover": true}),
+        )
         .await
         .is_err()
     {
