@@ -11,12 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import nbclient
 import nbformat
@@ -192,3 +196,150 @@ def test_replay_divergence(recorded: NotebookSession, server: str) -> None:
     again = asyncio.run(recorded.replay(stop_on_divergence=False))
     assert len(again.cells) == len(recorded.cells)
     assert [d["index"] for d in again.metadata["divergences"]] == [2, 6]  # the done() cell needs `result` too
+
+
+# -- a replay that diverges stops there (issue 35) ------------------------------------------------
+
+BANNER = (
+    '<div id="banner"><p>We use cookies.</p>'
+    "<button onclick=\"document.getElementById('banner').remove()\">Accept cookies</button></div>"
+)
+
+
+def _shop(banner: str) -> str:
+    return (
+        "<!doctype html><html><head><meta charset=utf-8><title>Shop</title></head><body>"
+        f'{banner}<form action="/saved.html"><label>Name <input name="name"></label>'
+        "<button>Save</button></form></body></html>"
+    )
+
+
+class _LoggedFiles(SimpleHTTPRequestHandler):
+    """Serves a directory and logs every path asked for: the shop's back end, whose state is what it was sent."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server API)
+        cast(Any, self.server).asked.append(self.path)
+        super().do_GET()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+# Cell 4 accepts a cookie banner the page had when the run was recorded; cell 5 saves a name
+# to the server (the app's state), cell 6 reads the page that answers.
+def _shop_cells(base: str) -> list[str]:
+    return [
+        f'await page.open("{base}/shop.html")',
+        'title = await page.evaluate("document.title")\nprint(title)',
+        "snap = await page.observe()",
+        'await snap.one(role="button", name="Accept cookies").click()',
+        'snap = await page.observe()\nawait snap.one(role="textbox", name="Name").fill("Ada")\n'
+        'await snap.one(role="button", name="Save").click(wait=Wait.url("saved.html"))',
+        'print(await page.evaluate("document.title"))',
+    ]
+
+
+@pytest.fixture
+def shop(agentbrowser_bin: Path, require: Callable[..., None], tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    """A notebook recorded against the shop with its banner, then the banner gone: (notebook, paths the server got)."""
+    require("snapshot", "click", "fill", "eval")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "shop.html").write_text(_shop(BANNER))
+    (site / "saved.html").write_text("<!doctype html><title>Saved</title><p>Saved.</p>")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_LoggedFiles, directory=str(site)))
+    httpd.daemon_threads = True
+    asked: list[str] = []
+    cast(Any, httpd).asked = asked
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+
+    async def record() -> NotebookSession:
+        async with CodeSession() as code:
+            for source in _shop_cells(base):
+                await code.run(source)
+            return code.notebook
+
+    recorded = asyncio.run(record())
+    assert [(c.status, c.error) for c in recorded.cells] == [(ExecutionStatus.SUCCESS, None)] * 6
+    assert "/saved.html?name=Ada" in asked and recorded.cells[5].stdout == "Saved\n"
+    path = recorded.to_ipynb(tmp_path / "shop.ipynb")
+    (site / "shop.html").write_text(_shop(""))  # the site changed: no banner any more
+    asked.clear()
+    yield path, asked
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _cli(binary: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(binary), *args], env=_env(), capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_cli_replay_stops_at_the_first_divergence(shop: tuple[Path, list[str]], agentbrowser_bin: Path) -> None:
+    path, asked = shop
+    done = _cli(agentbrowser_bin, "notebook", "replay", str(path))
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "/shop.html" in asked  # the replay ran, against the real page
+    assert not any(p.startswith("/saved.html") for p in asked), asked  # cell 5 never saved anything
+    out = done.stdout
+    assert "cell 3: success | snap = await page.observe()" in out
+    assert "cell 4: error LookupError" in out and "cell 5:" not in out and "cell 6:" not in out
+    assert re.search(
+        r"DIVERGED at cell 4 \(In \[4\], id [0-9a-f]{32}\): it succeeded when recorded and failed now", out
+    )
+    assert "  expected: success (recorded output: Out: ActionResult(" in out
+    assert re.search(r"  got:      error: LookupError: .*Accept cookies", out), out
+    assert "stopped at the first divergence: cells 5-6 not run" in out and "--keep-going" in out
+    assert out.rstrip().endswith("replayed 4 of 6 cells: stopped at cell 4, which diverged from the recording")
+
+
+def test_cli_replay_keep_going_runs_the_rest(shop: tuple[Path, list[str]], agentbrowser_bin: Path) -> None:
+    path, asked = shop
+    done = _cli(agentbrowser_bin, "notebook", "replay", str(path), "--keep-going")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "/saved.html?name=Ada" in asked  # cell 5 ran and saved, on a page in another state
+    out = done.stdout
+    assert "cell 4: error LookupError" in out and "cell 5: success" in out
+    assert 'cell 6: success | print(await page.evaluate("document.title"))' in out
+    assert "DIVERGED at cell 4 (In [4]" in out and "not run" not in out
+    assert out.rstrip().endswith("replayed 6 cells: 1 diverged from the recording (cell 4)")
+
+
+def test_cli_replay_json_names_the_cell_and_the_divergence(
+    shop: tuple[Path, list[str]], agentbrowser_bin: Path
+) -> None:
+    path, asked = shop
+    done = _cli(agentbrowser_bin, "--json", "notebook", "replay", str(path))  # the global flag reaches the replay
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert not any(p.startswith("/saved.html") for p in asked), asked
+    answer = json.loads(done.stdout)
+    assert (answer["action"], answer["success"], answer["code"]) == ("notebook_replay", False, "replay_diverged")
+    assert answer["error"].startswith("replay diverged at cell 4 (In [4], id ")
+    assert "expected success as recorded" in answer["error"] and "got error: LookupError" in answer["error"]
+    data = answer["data"]
+    assert data["stopped_at"] == 4 and data["not_run"] == [5, 6]
+    assert [(c["cell"], c["status"], c["recorded_status"]) for c in data["cells"]] == [
+        (1, "success", "success"),
+        (2, "success", "success"),
+        (3, "success", "success"),
+        (4, "error", "success"),
+    ]
+    (diverged,) = data["divergences"]
+    assert diverged["cell"] == 4 and diverged["cell_id"] == data["cells"][3]["id"]
+    assert diverged["expected"] == {"status": "success", "output": diverged["expected"]["output"]}
+    assert diverged["expected"]["output"].startswith("Out: ActionResult(")
+    assert diverged["got"]["status"] == "error" and "Accept cookies" in diverged["got"]["error"]
+    assert data["page"].endswith("/shop.html")
+    kept = json.loads(_cli(agentbrowser_bin, "notebook", "replay", str(path), "--keep-going", "--json").stdout)
+    assert kept["code"] == "replay_diverged" and kept["data"]["stopped_at"] is None and kept["data"]["not_run"] == []
+    assert [c["status"] for c in kept["data"]["cells"]] == ["success"] * 3 + ["error", "success", "success"]
+    assert kept["data"]["page"].endswith("/saved.html?name=Ada")
+
+
+def test_python_replay_stops_there_too(shop: tuple[Path, list[str]]) -> None:
+    path, asked = shop
+    with pytest.raises(ReplayDivergence) as caught:
+        asyncio.run(replay_file(path))
+    assert caught.value.number == 4 and caught.value.session.metadata["stopped_at"] == 4
+    assert str(caught.value).startswith("replay diverged at cell 4 (In [4], id ")
+    assert not any(p.startswith("/saved.html") for p in asked), asked

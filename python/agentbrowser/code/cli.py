@@ -2,12 +2,14 @@
 
     python -m agentbrowser.code agent "task" [--model M] [--base-url URL] [--provider openai|anthropic]
                                         [--max-steps N] [--notebook out.ipynb] [--script out.py] ...
-    python -m agentbrowser.code notebook replay out.ipynb
+    python -m agentbrowser.code notebook replay out.ipynb [--keep-going] [--json]
 
 The agent prints one line per step, the final result and the notebook's path.  It needs a
 model: ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY``, or ``--base-url`` for an OpenAI-compatible
 server (vLLM, Ollama, LM Studio, ...), or ``--scripted FILE``, which serves the recorded replies
 in FILE from a scripted model server on 127.0.0.1 (no real model; the demo uses it).
+``notebook replay`` stops at the first cell that succeeded when recorded and fails now
+(``--keep-going`` runs the rest) and exits 1; see :data:`REPLAY_EXIT_STATUS`.
 ``agentbrowser agent ...`` and ``agentbrowser notebook ...`` run this module.
 """
 
@@ -28,15 +30,21 @@ from ..aio import AsyncBrowser
 from ..llm import ChatModel, ScriptedModelServer, make_model
 from ..options import LaunchOptions
 from .agent import CodeAgent
-from .notebook import CodeAgentStep, ExecutionStatus, NotebookSession
-from .replay import replay_file
+from .notebook import CodeAgentStep, NotebookSession
+from .replay import ReplayDivergence, load_file, replay
+from .replay_report import ACTION, build_report, report_envelope, report_lines
 
-__all__ = ["DEFAULT_MODELS", "main"]
+__all__ = ["DEFAULT_MODELS", "REPLAY_EXIT_STATUS", "main"]
 
 #: The model each provider uses when ``--model`` is not given.
 DEFAULT_MODELS: dict[str, str] = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
 _KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 _OTHER = {"openai": "anthropic", "anthropic": "openai"}
+#: What ``notebook replay`` exits with.
+REPLAY_EXIT_STATUS = (
+    "exit status: 0 every cell ran as recorded; 1 a cell that succeeded when recorded failed now "
+    "(the replay stops there unless --keep-going); 2 bad input (no such notebook, not a notebook, bad --secrets)"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,12 +77,26 @@ def _parser() -> argparse.ArgumentParser:
     notebook = sub.add_parser("notebook", help="notebooks of code mode")
     nb_sub = notebook.add_subparsers(dest="notebook_command", required=True)
     replay = nb_sub.add_parser(
-        "replay", help="re-run a notebook (.ipynb or .py export) against a fresh browser, no model"
+        "replay",
+        help="re-run a notebook (.ipynb or .py export) against a fresh browser, no model",
+        description="Re-run a notebook's code cells in order against a fresh browser, with no model. "
+        "A cell that succeeded when recorded and fails now is a divergence: the replay stops there "
+        "(the cells after it would act on a page in the wrong state) and names the cell, what the "
+        "recording expected and what happened.",
+        epilog=REPLAY_EXIT_STATUS,
     )
     replay.add_argument("path", help="the .ipynb (or .py) a run wrote")
     replay.add_argument("--timeout", type=float, default=None, metavar="S", help="per-cell timeout")
     replay.add_argument("--secrets", metavar="FILE", help="JSON of the sensitive data the run used")
     replay.add_argument("--headed", action="store_true", help="show the browser window")
+    replay.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="run every cell even after one diverges (default: stop at the first divergence)",
+    )
+    replay.add_argument(
+        "--json", action="store_true", help=f"print one JSON envelope (action {ACTION}) instead of text"
+    )
     return top
 
 
@@ -219,37 +241,44 @@ def _default_notebook(session: NotebookSession) -> Path:
 async def _replay(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.path)
     if not path.is_file():
-        return _refuse(f"{path}: no such notebook")
+        return _refuse_replay(args, out, f"{path}: no such notebook (give the .ipynb or .py a run wrote)")
     secrets: Any = None
     if args.secrets:
         try:
             secrets = json.loads(Path(args.secrets).read_text())
         except (OSError, ValueError) as exc:
-            return _refuse(f"--secrets {args.secrets}: {exc}")
-    print(f"replaying {path} against a fresh browser (no model)", file=out, flush=True)
+            return _refuse_replay(args, out, f"--secrets {args.secrets}: {exc}")
+    try:
+        recorded = load_file(path)
+    except (OSError, ValueError, SyntaxError) as exc:
+        return _refuse_replay(args, out, f"{path}: not a notebook or script a code-mode run wrote ({exc})")
+    if not args.json:
+        print(f"replaying {path} against a fresh browser (no model)", file=out, flush=True)
+    stopped: ReplayDivergence | None = None
     async with await AsyncBrowser.launch(LaunchOptions(headless=not args.headed)) as browser:
-        session = await replay_file(
-            path, browser, timeout_s=args.timeout, stop_on_divergence=False, sensitive_data=secrets
-        )
-        for cell in session.cells:
-            first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
-            detail = f" {cell.error.splitlines()[0][:120]}" if cell.error else ""
-            print(f"cell {cell.execution_count}: {ExecutionStatus(cell.status).value}{detail} | {first[:70]}", file=out)
+        try:
+            session = await replay(
+                recorded,
+                browser,
+                timeout_s=args.timeout,
+                stop_on_divergence=not args.keep_going,
+                sensitive_data=secrets,
+            )
+        except ReplayDivergence as exc:
+            stopped, session = exc, exc.session
         url = await browser.page.url()
-    ns = session.namespace
-    if ns.get("_task_done"):
-        print(
-            f"result (success={bool(ns.get('_task_success'))}): {session.mask(str(ns.get('_task_result')))}", file=out
-        )
-    print(f"page: {url}", file=out)
-    diverged = session.metadata.get("divergences") or []
-    for d in diverged:
-        print(
-            f"diverged: cell {d.get('index', 0) + 1} succeeded when recorded and failed now: {d.get('error')}", file=out
-        )
-    print(
-        f"replayed {len(session.cells)} cells: "
-        + (f"{len(diverged)} diverged from the recording" if diverged else "every cell as recorded"),
-        file=out,
-    )
-    return 1 if diverged else 0
+    report = build_report(path, recorded, session, stopped, url)
+    if args.json:
+        print(json.dumps(report_envelope(report), ensure_ascii=False), file=out)
+    else:
+        for line in report_lines(report):
+            print(session.mask(line), file=out)
+    return 1 if report["divergences"] else 0
+
+
+def _refuse_replay(args: argparse.Namespace, out: TextIO, message: str) -> int:
+    if not args.json:
+        return _refuse(message)
+    answer = {"id": None, "action": ACTION, "success": False, "data": None, "error": message}
+    print(json.dumps({**answer, "code": "invalid_argument", "warning": None}), file=out)
+    return 2

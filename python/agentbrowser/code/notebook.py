@@ -15,7 +15,7 @@ import os
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -46,15 +46,19 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
-class CellType(str, Enum):  # noqa: UP042 (the seed's str-valued Enum)
-    """What a cell holds: code that runs, or markdown text."""
+class CellType(StrEnum):
+    """What a cell holds: code that runs, or markdown text; ``str()`` and f-strings give the plain value."""
 
     CODE = "code"
     MARKDOWN = "markdown"
 
 
-class ExecutionStatus(str, Enum):  # noqa: UP042
-    """Where a cell's run stands: ``pending`` -> ``running`` -> ``success`` or ``error``."""
+class ExecutionStatus(StrEnum):
+    """Where a cell's run stands: ``pending`` -> ``running`` -> ``success`` or ``error``.
+
+    A ``str``: ``str(status)``, ``f"{status}"`` and ``json.dumps`` give the plain value
+    (``success``), and it compares equal to it (``cell.status == "success"``), as seed 000 shows.
+    """
 
     PENDING = "pending"
     RUNNING = "running"

@@ -3,9 +3,13 @@
 ``await session.replay(browser)`` (or :func:`replay`) re-runs a :class:`NotebookSession`;
 :func:`replay_file` re-runs an exported ``.ipynb`` or ``.py``, which :func:`load_ipynb` and
 :func:`load_script` read back into a session.  A cell that succeeded when recorded and
-fails now raises :class:`ReplayDivergence` (or is listed in the new session's
-``metadata["divergences"]`` with ``stop_on_divergence=False``); a cell that failed when
-recorded may fail again.
+fails now is a divergence: by default the replay stops there and raises
+:class:`ReplayDivergence`, as ``agentbrowser notebook replay`` and an exported script stop
+(the cells after it would run against a page in the wrong state); with
+``stop_on_divergence=False`` (the CLI's ``--keep-going``) it runs on.  Either way the new
+session's ``metadata["divergences"]`` lists each one (:func:`divergence_record`).  A cell
+that failed when recorded may fail again.  Cells are named by their number among the code
+cells (``cell 4``), which is Jupyter's ``In [4]`` for a run whose cells all ran.
 """
 
 from __future__ import annotations
@@ -24,21 +28,78 @@ from .cells import CodeSession
 from .export import SETUP_CELL_ID, RecordedTools, ToolRecord, load_cells_literal
 from .notebook import CellError, CellImage, CellType, CodeCell, ExecutionStatus, NotebookSession
 
-__all__ = ["ReplayDivergence", "load_ipynb", "load_script", "rebuild_tools", "replay", "replay_file"]
+__all__ = [
+    "ReplayDivergence",
+    "describe_divergence",
+    "divergence_record",
+    "load_file",
+    "load_ipynb",
+    "load_script",
+    "rebuild_tools",
+    "replay",
+    "replay_file",
+]
+
+#: How much of a recorded output a divergence quotes (its first line, cut to this many characters).
+QUOTE_CHARS = 200
+
+
+def _quote(text: str | None) -> str | None:
+    """The first non-empty line of ``text``, cut to :data:`QUOTE_CHARS` (None for no text)."""
+    first = next((line.strip() for line in (text or "").splitlines() if line.strip()), "")
+    if not first:
+        return None
+    return first if len(first) <= QUOTE_CHARS else first[: QUOTE_CHARS - 3] + "..."
+
+
+def divergence_record(number: int, index: int, original: CodeCell, replayed: CodeCell) -> dict[str, Any]:
+    """What ``metadata["divergences"]`` holds for one diverged cell: which cell, what was expected, what happened.
+
+    ``cell`` is its number among the code cells, ``index`` its position in ``cells``;
+    ``expected`` is the recorded status and output (first line), ``got`` the status and error now.
+    """
+    return {
+        "cell": number,
+        "index": index,
+        "cell_id": original.id,
+        "execution_count": original.execution_count,
+        "expected": {"status": str(ExecutionStatus(original.status)), "output": _quote(original.output)},
+        "got": {"status": str(replayed.status), "error": replayed.error},
+        "error": replayed.error,
+    }
 
 
 class ReplayDivergence(Exception):
-    """A cell that succeeded when recorded failed on replay: ``original``, ``replayed`` and the partial ``session``."""
+    """A cell that succeeded when recorded failed on replay, and the replay stopped there.
 
-    def __init__(self, index: int, original: CodeCell, replayed: CodeCell, session: NotebookSession) -> None:
+    ``number`` is the cell's number among the code cells, ``index`` its position in the
+    session's ``cells``; ``original`` and ``replayed`` are the two cells, ``session`` the partial
+    replay (its last cell is the diverged one) and ``record`` the :func:`divergence_record`.
+    """
+
+    def __init__(
+        self, index: int, original: CodeCell, replayed: CodeCell, session: NotebookSession, number: int | None = None
+    ) -> None:
         self.index = index
+        self.number = number if number is not None else index + 1
         self.original = original
         self.replayed = replayed
         self.session = session
-        super().__init__(
-            f"replay diverged at cell {index + 1} (id {original.id}): it succeeded when recorded and failed now: "
-            f"{replayed.error}"
-        )
+        self.record = divergence_record(self.number, index, original, replayed)
+        super().__init__(describe_divergence(self.record))
+
+
+def describe_divergence(record: Mapping[str, Any]) -> str:
+    """One line naming the diverged cell, what the recording expected and what happened now."""
+    count = record.get("execution_count")
+    label = f"In [{count}], id {record['cell_id']}" if count else f"id {record['cell_id']}"
+    where = f"cell {record['cell']} ({label})"
+    expected = record["expected"]
+    recorded = f", output {expected['output']!r}" if expected.get("output") else ""
+    return (
+        f"replay diverged at {where}: expected {expected['status']} as recorded{recorded}; "
+        f"got {record['got']['status']}: {record['got']['error']}"
+    )
 
 
 def _resolve(module: str, qualname: str) -> Any:
@@ -120,6 +181,11 @@ async def replay(
     you pass stays open (inspect the page after).  ``tools`` defaults to the run's registry,
     else the tools a loaded notebook recorded; ``sensitive_data`` to the run's masker when
     it holds the values (a ``SensitiveData``).  Markdown cells are copied.
+
+    A cell that succeeded when recorded and fails now stops the replay (the rest would run
+    against a page in the wrong state): :class:`ReplayDivergence` is raised, its ``session``
+    the partial replay (``metadata["stopped_at"]`` the cell's number).  With
+    ``stop_on_divergence=False`` every cell runs; ``metadata["divergences"]`` lists them.
     """
     registry = tools if tools is not None else session.tools if session.tools is not None else None
     if registry is None:
@@ -136,16 +202,19 @@ async def replay(
     out.metadata["divergences"] = divergences
     try:
         await code.start()
+        number = 0
         for index, cell in enumerate(session.cells):
             if CellType(cell.cell_type) is CellType.MARKDOWN:
                 out.cells.append(CodeCell(source=cell.source, id=cell.id, cell_type=CellType.MARKDOWN))
                 continue
+            number += 1
             running = code.run(cell.source) if timeout_s is None else code.run(cell.source, timeout_s=timeout_s)
             replayed = await running
             if ExecutionStatus(cell.status) is ExecutionStatus.SUCCESS and replayed.status is ExecutionStatus.ERROR:
-                divergence = ReplayDivergence(index, cell, replayed, out)
-                divergences.append({"index": index, "cell_id": cell.id, "error": replayed.error})
+                divergence = ReplayDivergence(index, cell, replayed, out, number)
+                divergences.append(divergence.record)
                 if stop_on_divergence:
+                    out.metadata["stopped_at"] = number
                     raise divergence
     finally:
         await code.close()
@@ -276,6 +345,12 @@ def load_script(path: str | os.PathLike[str]) -> NotebookSession:
     return session
 
 
+def load_file(path: str | os.PathLike[str]) -> NotebookSession:
+    """Read an exported ``.ipynb`` or ``.py`` into a session, told apart by their content (ValueError if neither)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return load_ipynb(path) if text.lstrip().startswith("{") else load_script(path)
+
+
 async def replay_file(
     path: str | os.PathLike[str],
     browser: AsyncBrowser | None = None,
@@ -286,10 +361,8 @@ async def replay_file(
     sensitive_data: Any = None,
 ) -> NotebookSession:
     """Replay an exported ``.ipynb`` or ``.py`` (see :func:`replay`), told apart by their content."""
-    text = Path(path).read_text(encoding="utf-8")
-    session = load_ipynb(path) if text.lstrip().startswith("{") else load_script(path)
     return await replay(
-        session,
+        load_file(path),
         browser,
         tools=tools,
         timeout_s=timeout_s,
