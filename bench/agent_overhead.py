@@ -88,6 +88,7 @@ async def measure(url: str, steps: int) -> dict[str, Any]:
             use_vision=False,
         )
         session = await agent.run()
+        bodies = [json.dumps(r, separators=(",", ":")) for r in server.requests]
     if not session.namespace.get("_task_done"):
         raise SystemExit(f"the run did not finish: {agent.stop_reason} {session.history.final_result()}")
     timed = agent.timings[1:steps]  # steps 2..N: observations showing a diff; the done step left out
@@ -110,6 +111,10 @@ async def measure(url: str, steps: int) -> dict[str, Any]:
             "later_kinds": sorted({t.snapshot_kind for t in timed}),
         },
         "snapshot_budget_chars": agent.snapshot_budget_chars,
+        # What the scripted server counted from each real request body (characters / 4, per step).
+        "prompt_tokens": [s.usage.prompt_tokens if s.usage is not None else None for s in session.history.steps],
+        "request_chars": [len(b) for b in bodies],
+        "system_prompt_chars": len(agent.system_prompt or ""),
     }
     return result
 
@@ -145,6 +150,11 @@ def main() -> None:
         f"  observation: first step {obs['first']:,} chars ({obs['first_kind']} snapshot, budget "
         f"{result['snapshot_budget_chars']:,}), later steps median {obs['later_median']:,} chars "
         f"(max {obs['later_max']:,}; {', '.join(obs['later_kinds'])}); ~tokens = chars / 4"
+    )
+    tokens = result["prompt_tokens"]
+    print(
+        f"  prompt tokens per step (the scripted server's count from the request bodies): {tokens} "
+        f"(total {sum(t or 0 for t in tokens):,}; system prompt {result['system_prompt_chars']:,} chars)"
     )
     if args.json_out:
         args.json_out.write_text(json.dumps(result, indent=2) + "\n")

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from agentbrowser import AsyncBrowser, LaunchOptions
 from agentbrowser.code.agent import CodeAgent, parse_reply
-from agentbrowser.code.notebook import CodeAgentStep, ExecutionStatus, NotebookSession
+from agentbrowser.code.notebook import CellType, CodeAgentStep, CodeCell, ExecutionStatus, NotebookSession
 from agentbrowser.llm import ChatAnthropic, ChatOpenAI, ScriptedModelServer
 from agentbrowser.tools import ActionResult, Tools
 from conftest import REPO
@@ -121,6 +121,11 @@ def images(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in content if p.get("type") in ("image_url", "image")]
 
 
+def code_cells(session: NotebookSession) -> list[CodeCell]:
+    """The session's code cells (each model step also has a markdown cell with its words before its code)."""
+    return [c for c in session.cells if c.cell_type == CellType.CODE]
+
+
 def openai(server: ScriptedModelServer) -> ChatOpenAI:
     return ChatOpenAI("scripted-model", base_url=server.start(), api_key="test-key", max_retries=0)
 
@@ -192,25 +197,25 @@ def test_multi_step_task_completed_with_done(agentbrowser_bin: Path, site: str) 
     assert ns["_task_attachments"] == []
     assert agent.stop_reason == "done"
     # The task's URL was opened in a cell of its own, then one cell per step.
-    sources = [c.source for c in session.cells]
+    sources = [c.source for c in code_cells(session)]
     assert sources[0] == f"await page.open('{site}/form')"
     assert sources[1].startswith("snap = await page.observe()") and sources[3] == "await done(result, success=True)"
-    assert [c.status for c in session.cells] == [ExecutionStatus.SUCCESS] * 4
-    assert [c.execution_count for c in session.cells] == [1, 2, 3, 4]
-    assert session.get_latest_cell() is session.cells[-1]
-    assert session.get_cell(session.cells[1].id) is session.cells[1]
-    for c in session.cells:
+    assert [c.status for c in code_cells(session)] == [ExecutionStatus.SUCCESS] * 4
+    assert [c.execution_count for c in code_cells(session)] == [1, 2, 3, 4]
+    assert session.get_latest_cell() is code_cells(session)[-1]
+    assert session.get_cell(code_cells(session)[1].id) is code_cells(session)[1]
+    for c in code_cells(session):
         assert (
             c.browser_state is not None and f"URL: {site}/form" in c.browser_state and "Title: Form" in c.browser_state
         )
-    assert "Submitted Ann" in (session.cells[-1].browser_state or "")
+    assert "Submitted Ann" in (code_cells(session)[-1].browser_state or "")
     # History.
     history = session.history
     assert history.number_of_steps() == 3 and seen == history.steps
     assert history.is_done() and history.is_successful() is True
     assert history.final_result() == "Submitted Ann"
     assert history.urls() == [f"{site}/form"] * 3
-    assert [s.cell_id for s in history.steps] == [c.id for c in session.cells[1:]]
+    assert [s.cell_id for s in history.steps] == [c.id for c in code_cells(session)[1:]]
     assert all(s.usage is not None and s.usage.total_tokens > 0 for s in history.steps)
     usage = history.usage()
     # The run's total counts the judge's call too.
@@ -222,9 +227,12 @@ def test_multi_step_task_completed_with_done(agentbrowser_bin: Path, site: str) 
     system = requests[0]["messages"][0]
     assert system["role"] == "system"
     prompt = system["content"] if isinstance(system["content"], str) else texts({"messages": [system]})[0]
-    for expected in ("await page.observe(", "ref.click(", "Wait.text(", "done(", "<page_content>", "navigate("):
+    for expected in ("await page.observe(", "ref: refresh, click", "Wait: text", "done(", "<page_content>", "navigate("):
         assert expected in prompt, expected
     first = last_user_text(requests[0])
+    # The whole SDK reference goes with the task in step 1 only.
+    assert "ref.click(" in first and "Wait.text(" in first
+    assert "ref.click(" not in "\n".join(texts(requests[1])) and "print(sdk_help(" in "\n".join(texts(requests[1]))
     assert "<task>" in first and f"URL: {site}/form" in first
     assert '<page_content source="snapshot">' in first and 'textbox "Name"' in first
     second = last_user_text(requests[1])
@@ -263,9 +271,9 @@ def test_name_error_and_syntax_error_reported_and_recovered(agentbrowser_bin: Pa
     )
     ns = session.namespace
     assert ns["x"] == 41 and ns["answer"] == 42 and ns["_task_result"] == "42"
-    statuses = [c.status for c in session.cells]
+    statuses = [c.status for c in code_cells(session)]
     assert statuses == [ExecutionStatus.ERROR, ExecutionStatus.ERROR, ExecutionStatus.SUCCESS, ExecutionStatus.SUCCESS]
-    assert "NameError" in (session.cells[0].error or "") and "before the error" in (session.cells[0].output or "")
+    assert "NameError" in (code_cells(session)[0].error or "") and "before the error" in (code_cells(session)[0].output or "")
     errors = session.history.errors()
     assert errors[0] is not None and "NameError" in errors[0] and errors[2] is None
 
@@ -277,7 +285,7 @@ def test_reply_without_code_is_never_executed(agentbrowser_bin: Path) -> None:
     ]
     session, agent, requests = run(agent_run(replies, "Say finished.", use_judge=False))
     assert "marker" not in session.namespace
-    assert [c.source for c in session.cells] == ["await done('finished')"]
+    assert [c.source for c in code_cells(session)] == ["await done('finished')"]
     reminder = last_user_text(requests[1])
     assert "no ```python code block, so nothing ran" in reminder and "consecutive failures: 1/8" in reminder
     step = session.history.steps[0]
@@ -295,7 +303,7 @@ def test_top_level_await_and_output_before_an_exception(agentbrowser_bin: Path, 
         cell("await done(f'{title}: {h}')"),
     ]
     session, _, requests = run(agent_run(replies, f"Read the title of {site}/form.", use_judge=False))
-    failed = session.cells[1]
+    failed = code_cells(session)[1]
     assert failed.status == ExecutionStatus.ERROR and "title is Form" in (failed.output or "")
     assert failed.error_info is not None and failed.error_info.ename == "RuntimeError"
     assert failed.error_info.lineno == 3
@@ -312,7 +320,7 @@ def test_cell_timeout(agentbrowser_bin: Path) -> None:
         cell("await done('stopped twice')"),
     ]
     session, _, requests = run(agent_run(replies, "Wait.", use_judge=False, cell_timeout_s=1.5))
-    first, second = session.cells[0], session.cells[1]
+    first, second = code_cells(session)[0], code_cells(session)[1]
     assert first.timed_out and first.status == ExecutionStatus.ERROR
     assert second.timed_out and second.status == ExecutionStatus.ERROR
     assert session.namespace["started"] is True and session.namespace["spins"] > 0
@@ -457,7 +465,7 @@ def test_images_are_sent_to_the_model(agentbrowser_bin: Path, site: str) -> None
     assert "Images (1, attached)" in last_user_text(requests[1])
     shots = session.history.screenshots()
     assert len(shots) == 3 and all(s is not None and s.startswith(b"\x89PNG") for s in shots)
-    assert session.cells[1].images and session.cells[1].images[0].data.startswith(b"\x89PNG")
+    assert code_cells(session)[1].images and code_cells(session)[1].images[0].data.startswith(b"\x89PNG")
 
 
 def test_custom_tool_returning_action_result_and_the_seed_validation(agentbrowser_bin: Path) -> None:
@@ -543,7 +551,7 @@ def test_subprocess_executor(agentbrowser_bin: Path, site: str) -> None:
     )
     assert agent.stop_reason == "done" and session.namespace["_task_result"] == "Form"
     assert "title: Form" in last_user_text(requests[1]) and "ZeroDivisionError" in last_user_text(requests[1])
-    assert [c.status for c in session.cells] == [
+    assert [c.status for c in code_cells(session)] == [
         ExecutionStatus.SUCCESS,
         ExecutionStatus.ERROR,
         ExecutionStatus.SUCCESS,

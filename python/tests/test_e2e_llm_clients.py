@@ -113,7 +113,11 @@ def test_anthropic_text_images_usage_system() -> None:
         assert got.text == "Sure." and got.stop_reason == "end_turn"
         (body,) = server.requests
         assert server.paths == ["/v1/messages"]
-        assert body["system"] == "Be brief.\n\nUse Python." and body["max_tokens"] == 4096
+        # The system prompt is one block marked for Anthropic's prompt cache.
+        assert body["system"] == [
+            {"type": "text", "text": "Be brief.\n\nUse Python.", "cache_control": {"type": "ephemeral"}}
+        ]
+        assert body["max_tokens"] == 4096
         assert body["stop_sequences"] == ["```\n"]
         assert "temperature" not in body
         # The two user turns are merged into one; the image is a base64 block.

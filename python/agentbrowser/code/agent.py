@@ -3,11 +3,19 @@ browser through :class:`~agentbrowser.code.CodeSession`, and the run comes back 
 :class:`~agentbrowser.code.NotebookSession` whose ``namespace`` is the run's globals.
 
 One step: the observation (ephemeral: only the current one is ever sent), one model call, one
-fenced ```python cell taken from the reply (a reply without one is never executed: the model
+fenced ```python cell taken from the reply (the text around it goes in the notebook as a
+markdown cell before the cell) (a reply without one is never executed: the model
 gets a format reminder and the step counts as a failure), the cell run, its result message
 (``Cell k/N``, ``Error:`` with type, message and line, bounded ``Output:``, tool results,
 images).  The message history is rebuilt from the agent's own step records every step, so
 older steps can show a tool's ``long_term_memory`` instead of content meant to be seen once.
+
+What each step resends is kept small and stable, so providers' prompt caches hit: the system
+prompt (rules, tools, the SDK's method index) never changes during a run; the whole SDK
+reference goes with the task in step 1 only; a past turn is rendered the same way in every
+later request, and once there are many, the oldest are condensed to one line each, a block at
+a time (so the prefix changes only when a block is condensed).  ``model_log`` writes every
+request and response to the model (:class:`~agentbrowser.llm.ModelLog`, secrets masked).
 The run stops on ``done()``, ``max_steps`` or ``max_failures`` consecutive failures (a partial
 result names the variables collected); the judge runs once after ``done()``.
 """
@@ -40,10 +48,12 @@ from ..llm import (
     ChatModel,
     ImagePart,
     Message,
+    ModelLog,
     SystemMessage,
     TextPart,
     Usage,
     UserMessage,
+    model_call,
 )
 from ..options import LaunchOptions
 from ..tools import ActionResult, JudgementResult, ToolCallRecord, Tools
@@ -54,12 +64,13 @@ from .notebook import (
     CodeAgentResult,
     CodeAgentState,
     CodeAgentStep,
+    CellType,
     CodeCell,
     ExecutionStatus,
     NotebookSession,
 )
 from .observe import Observation, Observer, PageState, cut
-from .prompt import build_system_prompt
+from .prompt import build_system_prompt, sdk_reference_message, sdk_reference_note
 from .secrets import SensitiveData
 
 __all__ = ["CodeAgent", "ParsedReply", "StepTiming", "StopReason", "parse_reply"]
@@ -81,17 +92,26 @@ _HISTORY_REPLY_CHARS = 8_000
 _HISTORY_OUTPUT_CHARS = 2_000
 _TOOL_LINE_CHARS = 2_000
 _TRACEBACK_CHARS = 2_000
+#: Past turns shown whole: at least this many; once twice as many have piled up, the oldest are
+#: condensed to a line each, this many at a time (so the request's prefix changes only then).
+_FULL_TURNS = 4
+#: At most this many condensed lines (the oldest go first, and the block says so).
+_CONDENSED_LINES = 40
+_CONDENSED_CODE_CHARS = 60
+_CONDENSED_OUTCOME_CHARS = 60
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedReply:
-    """The fenced blocks of one model reply: the ```python cells, named ```js blocks, and what
-    was ignored (unnamed js blocks, blocks with other tags, an unclosed fence)."""
+    """The fenced blocks of one model reply: the ```python cells, named ```js blocks, what was
+    ignored (unnamed js blocks, blocks with other tags, an unclosed fence), and ``text``: the
+    reply without its first ```python block (the model's words around the cell)."""
 
     python: tuple[str, ...]
     js: tuple[tuple[str, str], ...]
     ignored: tuple[str, ...]
     unclosed: str | None
+    text: str = ""
 
 
 def parse_reply(text: str) -> ParsedReply:
@@ -102,6 +122,7 @@ def parse_reply(text: str) -> ParsedReply:
     js: list[tuple[str, str]] = []
     ignored: list[str] = []
     unclosed: str | None = None
+    cell_lines: tuple[int, int] | None = None
     i = 0
     while i < len(lines):
         opened = _OPEN.match(lines[i])
@@ -118,6 +139,7 @@ def parse_reply(text: str) -> ParsedReply:
         body = "\n".join(_dedent(line, indent) for line in lines[i + 1 : end])
         if tag in _PYTHON_TAGS:
             python.append(body)
+            cell_lines = cell_lines or (i, end)
         elif tag in _JS_TAGS and name:
             js.append((name, body))
         elif tag in _JS_TAGS:
@@ -125,7 +147,8 @@ def parse_reply(text: str) -> ParsedReply:
         else:
             ignored.append(f"a ```{tag or ''} block" + ("" if tag else " without a language tag"))
         i = end + 1
-    return ParsedReply(tuple(python), tuple(js), tuple(ignored), unclosed)
+    around = lines if cell_lines is None else lines[: cell_lines[0]] + lines[cell_lines[1] + 1 :]
+    return ParsedReply(tuple(python), tuple(js), tuple(ignored), unclosed, "\n".join(around).strip())
 
 
 def _dedent(line: str, indent: int) -> str:
@@ -180,6 +203,9 @@ class CodeAgent:
     ``sensitive_data`` values the model only sees as ``<secret>name</secret>`` placeholders;
     ``on_step(step)`` is called (and awaited when it returns an awaitable) after every step.
     When the task names exactly one URL, the run first opens it in a cell of its own.
+    ``model_log`` (a path or a :class:`~agentbrowser.llm.ModelLog`) records every request to the
+    model and its response, secrets masked; ``sdk_reference="every_step"`` resends the whole SDK
+    reference each step (default ``"once"``: step 1 only, the index stays in the system prompt).
     """
 
     def __init__(
@@ -204,6 +230,8 @@ class CodeAgent:
         keep_alive: bool = False,
         open_task_url: bool = True,
         max_tokens: int | None = None,
+        model_log: ModelLog | str | os.PathLike[str] | None = None,
+        sdk_reference: Literal["once", "every_step"] = "once",
     ) -> None:
         if not isinstance(task, str) or not task.strip():
             raise ValueError("CodeAgent needs a non-empty task")
@@ -211,6 +239,8 @@ class CodeAgent:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         if max_failures < 1:
             raise ValueError(f"max_failures must be >= 1, got {max_failures}")
+        if sdk_reference not in ("once", "every_step"):
+            raise ValueError(f"sdk_reference must be 'once' or 'every_step', got {sdk_reference!r}")
         self.task = task
         self.llm = llm
         self.browser = browser
@@ -234,6 +264,8 @@ class CodeAgent:
         self.keep_alive = keep_alive
         self.open_task_url = open_task_url
         self.max_tokens = max_tokens
+        self.model_log = model_log
+        self.sdk_reference = sdk_reference
         #: Why the run ended (None before it has).
         self.stop_reason: StopReason | None = None
         #: Every tool call of the run, in order (the last ``done`` carries the judge's verdict).
@@ -247,6 +279,8 @@ class CodeAgent:
         self._session: CodeSession | None = None
         self._opened: str | None = None
         self._ran = False
+        self._log: ModelLog | None = None
+        self._reference = sdk_reference_message()
 
     # -- public ----------------------------------------------------------------------------
 
@@ -267,8 +301,14 @@ class CodeAgent:
         if self._ran:
             raise RuntimeError("a CodeAgent runs once; make a new one for another run")
         self._ran = True
+        owned_log = self._open_log()
         owned = self.browser is None
-        browser = self.browser if self.browser is not None else await self._launch()
+        try:
+            browser = self.browser if self.browser is not None else await self._launch()
+        except BaseException:
+            if owned_log:
+                self._close_log()
+            raise
         session: CodeSession | None = None
         try:
             session = CodeSession(
@@ -286,6 +326,8 @@ class CodeAgent:
             with tempfile.TemporaryDirectory(prefix="agentbrowser-agent-") as tmp:
                 return await self._run(session, browser, Path(tmp))
         finally:
+            if owned_log:
+                self._close_log()
             if session is not None:
                 await session.close()
             if owned and not self.keep_alive:
@@ -293,6 +335,28 @@ class CodeAgent:
                     await browser.close(end_session=True)
             elif owned:
                 self.browser = browser
+
+    def _open_log(self) -> bool:
+        """Hook the model log onto the models; True when the agent opened it (and closes it)."""
+        if self.model_log is None:
+            return False
+        opened = not isinstance(self.model_log, ModelLog)
+        log = ModelLog(self.model_log, mask=self.mask) if not isinstance(self.model_log, ModelLog) else self.model_log
+        log.add_mask(self.mask)
+        try:
+            for model in (self.llm, self.judge_llm):
+                if model is not None:
+                    log.attach(model)
+        except TypeError:
+            if opened:
+                log.close()
+            raise
+        self._log = log
+        return opened
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
 
     async def _launch(self) -> AsyncBrowser:
         """The agent's own browser: launched, or for the subprocess executor (whose child joins the
@@ -341,7 +405,7 @@ class CodeAgent:
             messages = self._messages(turns, obs, number, failures)
             t1 = time.perf_counter()
             try:
-                completion = await self._invoke(messages)
+                completion = await self._invoke(messages, number)
             except Exception as exc:  # the adapter retried already: end the run, keep what it did
                 t2 = time.perf_counter()
                 message = f"model call failed: {type(exc).__name__}: {self.mask(str(exc))}"
@@ -362,6 +426,7 @@ class CodeAgent:
             reply = self.mask(completion.text or "")
             parsed = parse_reply(reply)
             turn = _Turn(number=number, reply=reply, cell=None, notes=[], failures=failures)
+            notebook.add_cell(self._reply_markdown(number, parsed), CellType.MARKDOWN)
             cell_s = 0.0
             error: str | None
             if not parsed.python:
@@ -440,8 +505,27 @@ class CodeAgent:
             await self._judge(notebook)
         return notebook
 
-    async def _invoke(self, messages: Sequence[Message]) -> ChatCompletion:
-        return await self.llm.ainvoke(self._masked(messages), max_tokens=self.max_tokens)
+    async def _invoke(self, messages: Sequence[Message], number: int) -> ChatCompletion:
+        with model_call(step=number, purpose="step"):
+            try:
+                return await self.llm.ainvoke(self._masked(messages), max_tokens=self.max_tokens)
+            except Exception as exc:
+                self._log_error(exc)
+                raise
+
+    def _log_error(self, exc: BaseException, **labels: Any) -> None:
+        """An ``error`` line in the model log for a call that failed (a transport failure has no response line)."""
+        if self._log is not None:
+            self._log.write("error", **labels, error=f"{type(exc).__name__}: {self.mask(str(exc))}")
+
+    def _reply_markdown(self, number: int, parsed: ParsedReply) -> str:
+        """The markdown cell that goes before a step's cell: the model's words around it."""
+        head = f"**Step {number}**"
+        if not parsed.python:
+            return f"{head}: the model's reply had no ```python block, so nothing ran.\n\n{parsed.text}".rstrip()
+        if not parsed.text:
+            return f"{head}: the model's reply held only the cell below."
+        return f"{head} (the model's reply; its cell follows)\n\n{parsed.text}"
 
     def _masked(self, messages: Sequence[Message]) -> list[Message]:
         """Every text of ``messages`` masked once more, whatever produced it (nothing leaves unmasked)."""
@@ -551,15 +635,17 @@ class CodeAgent:
         llm = self.judge_llm if self.judge_llm is not None else self.llm
         history = notebook.history
         try:
-            verdict, usage = await judge_run(
-                llm,
-                task=self.mask(self.task),
-                steps=history.steps,
-                final_result=history.final_result(),
-                screenshots=[s for s in history.screenshots(n_last=3) if s is not None] if self.use_vision else [],
-                mask=self.mask,
-            )
+            with model_call(purpose="judge"):
+                verdict, usage = await judge_run(
+                    llm,
+                    task=self.mask(self.task),
+                    steps=history.steps,
+                    final_result=history.final_result(),
+                    screenshots=[s for s in history.screenshots(n_last=3) if s is not None] if self.use_vision else [],
+                    mask=self.mask,
+                )
         except Exception as exc:  # the run's own result stands without a verdict
+            self._log_error(exc, purpose="judge")
             self.judge_error = f"{type(exc).__name__}: {self.mask(str(exc))}"
             log.warning("the judge gave no verdict: %s", self.judge_error)
             return
@@ -581,13 +667,24 @@ class CodeAgent:
     # -- messages ---------------------------------------------------------------------------
 
     def _messages(self, turns: Sequence[_Turn], obs: Observation, number: int, failures: int) -> list[Message]:
+        """This step's request: the system prompt, the task (with the SDK reference in step 1), the
+        condensed oldest turns, the others whole, then this step's warnings and observation.  Every
+        part before the last turn's result is byte-identical to what the previous step sent, except
+        at a step that condenses a block of turns (and at step 2, which drops the reference)."""
         assert self.system_prompt is not None
         messages: list[Message] = [SystemMessage(self.system_prompt)]
         task = f"<task>\n{self.mask(self.task)}\n</task>"
         if self._opened is not None:
             task += f"\n(The task's URL {self.mask(self._opened)} was opened before step 1.)"
+        if not turns or self.sdk_reference == "every_step":
+            task += "\n\n" + self._reference
+        else:
+            task += "\n\n" + sdk_reference_note(len(self._reference))
+        condensed = _condensed_count(len(turns))
+        if condensed:
+            task += "\n\n" + self._condensed(turns[:condensed])
         pending: list[TextPart | ImagePart] = [TextPart(task)]
-        for i, turn in enumerate(turns):
+        for i, turn in enumerate(turns[condensed:], condensed):
             messages.append(UserMessage(tuple(pending)))
             messages.append(AssistantMessage(cut(turn.reply, _HISTORY_REPLY_CHARS) or "(empty reply)"))
             pending = self._result_parts(turn, latest=i == len(turns) - 1)
@@ -597,6 +694,31 @@ class CodeAgent:
             pending.append(ImagePart(obs.screenshot, "image/png"))
         messages.append(UserMessage(tuple(pending)))
         return messages
+
+    def _condensed(self, turns: Sequence[_Turn]) -> str:
+        """One line per turn: its cell's first line and how it ended (bounded, and saying so)."""
+        shown = turns[-_CONDENSED_LINES:]
+        head = (
+            f"## Steps {turns[0].number}-{turns[-1].number}, condensed (one line each: the cell's first line and "
+            "how it ended; their replies and results are no longer shown"
+        )
+        if len(shown) < len(turns):
+            head += f"; steps {turns[0].number}-{shown[0].number - 1} are left out"
+        lines = [head + ")"]
+        for turn in shown:
+            lines.append(self.mask(f"Step {turn.number}: {self._outcome(turn)}"))
+        return "\n".join(lines)
+
+    def _outcome(self, turn: _Turn) -> str:
+        cell = turn.cell
+        if cell is None:
+            return "no ```python block, nothing ran"
+        first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
+        code = f"`{_clip(first, _CONDENSED_CODE_CHARS)}`"
+        if cell.error:
+            return f"{code} -> error: {_clip(self._error_text(cell), _CONDENSED_OUTCOME_CHARS)}"
+        out = next((line.strip() for line in (cell.output or "").splitlines() if line.strip()), "")
+        return f"{code} -> ok" + (f": {_clip(out, _CONDENSED_OUTCOME_CHARS)}" if out else "")
 
     def _warnings(self, number: int, failures: int) -> list[str]:
         out = []
@@ -676,6 +798,18 @@ class CodeAgent:
         else:
             text = result.extracted_content or "ok"
         return self.mask(f"- {record.name}({args}) -> {cut(text, _TOOL_LINE_CHARS)}")
+
+
+def _condensed_count(turns: int) -> int:
+    """How many of the oldest turns a request condenses: none below twice ``_FULL_TURNS``, then
+    whole blocks of ``_FULL_TURNS``, so that between ``_FULL_TURNS`` and twice as many stay whole."""
+    if turns < 2 * _FULL_TURNS:
+        return 0
+    return (turns - _FULL_TURNS) // _FULL_TURNS * _FULL_TURNS
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _short(value: object) -> str:

@@ -1,10 +1,14 @@
 """``python -m agentbrowser.code``: the code agent and notebook replay from a shell.
 
     python -m agentbrowser.code agent "task" [--model M] [--base-url URL] [--provider openai|anthropic]
-                                        [--max-steps N] [--notebook out.ipynb] [--script out.py] ...
+                                        [--max-steps N] [--notebook out.ipynb] [--script out.py]
+                                        [--log calls.jsonl] [-v] ...
     python -m agentbrowser.code notebook replay out.ipynb [--keep-going] [--json]
 
-The agent prints one line per step, the final result and the notebook's path.  It needs a
+The agent prints one line per step, the final result and the notebook's path; ``-v`` adds, on
+stderr, each step's observation size, prompt tokens, the model's words and its cell, and
+``--log PATH`` writes every request to the model and its response as JSON lines (secrets
+masked).  It needs a
 model: ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY``, or ``--base-url`` for an OpenAI-compatible
 server (vLLM, Ollama, LM Studio, ...), or ``--scripted FILE``, which serves the recorded replies
 in FILE from a scripted model server on 127.0.0.1 (no real model; the demo uses it).
@@ -29,7 +33,7 @@ from typing import Any, TextIO
 from ..aio import AsyncBrowser
 from ..llm import ChatModel, ScriptedModelServer, make_model
 from ..options import LaunchOptions
-from .agent import CodeAgent
+from .agent import CodeAgent, parse_reply
 from .notebook import CodeAgentStep, NotebookSession
 from .replay import ReplayDivergence, load_file, replay
 from .replay_report import ACTION, build_report, report_envelope, report_lines
@@ -74,6 +78,18 @@ def _parser() -> argparse.ArgumentParser:
     agent.add_argument("--no-judge", action="store_true", help="skip the judge after done()")
     agent.add_argument("--no-vision", action="store_true", help="send no screenshots to the model")
     agent.add_argument("--headed", action="store_true", help="show the browser window")
+    agent.add_argument(
+        "--log",
+        metavar="PATH",
+        help="write every request to the model and its response (with token usage) to PATH as JSON lines; "
+        "API keys, authorization headers and the --secrets values are masked, image data left out",
+    )
+    agent.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print each step's observation size, prompt tokens, the model's words and its cell to stderr",
+    )
     notebook = sub.add_parser("notebook", help="notebooks of code mode")
     nb_sub = notebook.add_subparsers(dest="notebook_command", required=True)
     replay = nb_sub.add_parser(
@@ -157,6 +173,10 @@ async def _agent(args: argparse.Namespace, out: TextIO) -> int:
             secrets = json.loads(Path(args.secrets).read_text())
         except (OSError, ValueError) as exc:
             return _refuse(f"--secrets {args.secrets}: {exc}")
+    if args.log:
+        folder = Path(args.log).resolve().parent
+        if not folder.is_dir():
+            return _refuse(f"--log {args.log}: the directory {folder} does not exist")
     model_name = args.model or ("scripted" if server is not None else DEFAULT_MODELS[provider])
     try:
         llm: ChatModel = make_model(provider, model_name, base_url=base_url, api_key=api_key or "none")
@@ -171,19 +191,28 @@ async def _agent(args: argparse.Namespace, out: TextIO) -> int:
             sensitive_data=secrets,
             use_vision=not args.no_vision,
             cell_timeout_s=args.cell_timeout,
-            on_step=lambda step: _progress(step, agent, out),
+            on_step=lambda step: _progress(step, agent, out, sys.stderr if args.verbose else None),
             launch=LaunchOptions(headless=not args.headed),
+            model_log=args.log,
         )
         session = await agent.run()
     except ImportError as exc:
         return _refuse(str(exc))
+    except OSError as exc:
+        if args.log and exc.filename is not None and Path(exc.filename) == Path(args.log):
+            return _refuse(f"--log {args.log}: {exc.strerror}")
+        raise
     finally:
         if server is not None:
             server.stop()
+    if args.log:
+        print(f"model log: {Path(args.log).resolve()}", file=out)
     return _report(agent, session, args, out)
 
 
-def _progress(step: CodeAgentStep, agent: CodeAgent, out: TextIO) -> None:
+def _progress(step: CodeAgentStep, agent: CodeAgent, out: TextIO, verbose: TextIO | None = None) -> None:
+    if verbose is not None:
+        _details(step, agent, verbose)
     code = next((line.strip() for line in step.model_output.splitlines() if line.strip()), "")
     if len(code) > 70:
         code = code[:67] + "..."
@@ -196,6 +225,29 @@ def _progress(step: CodeAgentStep, agent: CodeAgent, out: TextIO) -> None:
         status = "ok"
     line = f"step {step.number}/{agent.max_steps} [{seconds}] {status}" + (f" | {code}" if code else "")
     print(agent.mask(line), file=out, flush=True)
+
+
+def _details(step: CodeAgentStep, agent: CodeAgent, err: TextIO) -> None:
+    """``-v``: the step's observation size and prompt tokens, the model's words and its cell."""
+    timing = next((t for t in agent.timings if t.number == step.number), None)
+    seen = (
+        f"observation {timing.observation_chars:,} chars ({timing.snapshot_kind} snapshot)"
+        if timing is not None
+        else "observation size unknown"
+    )
+    usage = step.usage
+    if usage is not None:
+        cached = f", {usage.cached_tokens:,} cached" if usage.cached_tokens else ""
+        seen += f"; prompt {usage.prompt_tokens:,} tokens{cached}, reply {usage.completion_tokens:,} tokens"
+    lines = [f"== step {step.number}/{agent.max_steps}: {seen}"]
+    words = parse_reply(step.full_response).text
+    lines += ["-- model:", _indent(words) if words else "  (no words around the cell)"]
+    lines += ["-- cell:", _indent(step.model_output) if step.model_output else "  (none: nothing ran)"]
+    print(agent.mask("\n".join(lines)), file=err, flush=True)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
 
 
 def _report(agent: CodeAgent, session: NotebookSession, args: argparse.Namespace, out: TextIO) -> int:

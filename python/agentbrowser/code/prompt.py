@@ -26,7 +26,19 @@ from ..aio import (
 from ..models import Finder, Locator, Ref, Snapshot, Wait
 from ..tools import Tools
 
-__all__ = ["build_system_prompt", "describe_callable", "sdk_reference"]
+__all__ = [
+    "SDK_HELP_IMPORT",
+    "build_system_prompt",
+    "describe_callable",
+    "sdk_help",
+    "sdk_index",
+    "sdk_reference",
+    "sdk_reference_message",
+    "sdk_reference_note",
+]
+
+#: The line a cell writes to look the SDK up again (a real import, so the notebook re-runs).
+SDK_HELP_IMPORT = "from agentbrowser.code.prompt import sdk_help"
 
 #: The SDK surfaces the model reaches from the namespace, with the expression that names each.
 _SURFACES: tuple[tuple[str, type], ...] = (
@@ -112,6 +124,48 @@ def sdk_reference() -> str:
     lines.append(f"# Wait: {_first_line(Wait)}")
     lines += [describe_callable(f"Wait.{name}", fn) for name, fn in _public_methods(Wait)]
     return "\n".join(lines)
+
+
+def sdk_reference_message() -> str:
+    """The whole SDK reference as step 1 sends it (after the task)."""
+    return "## SDK reference (await what is marked await; shown in step 1 only)\n" + sdk_reference()
+
+
+def _surfaces() -> list[tuple[str, type]]:
+    return [*_SURFACES, ("Wait", Wait)]
+
+
+def sdk_index() -> str:
+    """The SDK's method names, one line per surface (``page: open, title, ...``): the map the prompt keeps every step."""
+    return "\n".join(f"{expr}: " + ", ".join(name for name, _ in _public_methods(cls)) for expr, cls in _surfaces())
+
+
+def sdk_help(topic: str = "") -> str:
+    """The SDK reference lines of ``topic``: a surface (``"page.find"``, ``"ref"``), a method
+    (``"page.wait"``) or a word in a signature or doc (``"timeout"``); every line without one."""
+    text = sdk_reference()
+    wanted = topic.strip()
+    if not wanted:
+        return text
+    for expr, cls in _surfaces():
+        if wanted == expr:
+            return "\n".join(
+                [f"# {expr}: {_first_line(cls)}"]
+                + [describe_callable(f"{expr}.{name}", fn) for name, fn in _public_methods(cls)]
+            )
+    lines = [line for line in text.split("\n") if not line.startswith("#") and wanted.lower() in line.lower()]
+    if lines:
+        return "\n".join(lines)
+    surfaces = ", ".join(expr for expr, _ in _surfaces())
+    return f"no SDK call mentions {wanted!r}; the surfaces are: {surfaces}"
+
+
+def sdk_reference_note(chars: int) -> str:
+    """What later steps show where step 1 had the whole SDK reference (``chars`` long)."""
+    return (
+        f"[The SDK reference ({chars:,} chars) was shown in step 1 and is not repeated. To see part of it again, "
+        f"run `{SDK_HELP_IMPORT}` then `print(sdk_help('page.find'))` (a surface, a method or a word).]"
+    )
 
 
 def _kind(value: object) -> str:
@@ -218,6 +272,8 @@ they fail):
 Other functions:
 {chr(10).join(others) if others else "(none)"}
 
-## SDK reference (await what is marked await)
-{sdk_reference()}
+## SDK index
+Method names of each SDK object (`await` the async ones). Their signatures and one-line docs come once, with
+the task in step 1; `{SDK_HELP_IMPORT}` then `print(sdk_help("page.find"))` shows a part again.
+{sdk_index()}
 """

@@ -5,11 +5,13 @@ Anthropic adapters over the official packages (optional extras), and a scripted 
 >>> model = make_model("openai", "qwen3", base_url="http://localhost:11434/v1")   # Ollama
 >>> model = make_model("anthropic", "claude-sonnet-4-5")              # ANTHROPIC_API_KEY
 >>> completion = await model.ainvoke([SystemMessage("..."), UserMessage("...")])
+>>> log = ModelLog("calls.jsonl"); log.attach(model)      # every request and response, secrets masked
 """
 
 from __future__ import annotations
 
 from .anthropic import ChatAnthropic
+from .log import ModelLog, model_call
 from .messages import (
     AssistantMessage,
     ChatCompletion,
@@ -34,6 +36,7 @@ __all__ = [
     "ImagePart",
     "Message",
     "ModelError",
+    "ModelLog",
     "PROVIDERS",
     "ScriptedError",
     "ScriptedModelServer",
@@ -44,6 +47,7 @@ __all__ = [
     "UserMessage",
     "approx_tokens",
     "make_model",
+    "model_call",
 ]
 
 #: The providers :func:`make_model` knows.

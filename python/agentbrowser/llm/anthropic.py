@@ -32,9 +32,15 @@ __all__ = ["ChatAnthropic", "to_anthropic_messages"]
 _HINT = "ChatAnthropic needs the anthropic package: pip install 'agentbrowser-engine[anthropic]'"
 
 
-def to_anthropic_messages(messages: Sequence[Message]) -> tuple[str | None, list[dict[str, Any]]]:
+def to_anthropic_messages(
+    messages: Sequence[Message], *, cache: bool = False
+) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The ``system`` text (system messages joined) and the Messages ``messages`` (consecutive turns
-    of one role merged; images as base64 ``image`` blocks)."""
+    of one role merged; images as base64 ``image`` blocks).
+
+    ``cache`` marks two prompt-cache breakpoints (``cache_control``): the system prompt (then a
+    one-block list) and the last assistant turn, the end of what the next request repeats as is.
+    """
     system: list[str] = []
     out: list[dict[str, Any]] = []
     for m in messages:
@@ -61,14 +67,24 @@ def to_anthropic_messages(messages: Sequence[Message]) -> tuple[str | None, list
             out[-1]["content"].extend(blocks)
         else:
             out.append({"role": role, "content": blocks})
-    return ("\n\n".join(system) if system else None), out
+    text = "\n\n".join(system) if system else None
+    if not cache:
+        return text, out
+    last = next((m for m in reversed(out) if m["role"] == "assistant"), None)
+    if last is not None:
+        last["content"][-1] = {**last["content"][-1], "cache_control": {"type": "ephemeral"}}
+    if text is None:
+        return None, out
+    return [{"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}], out
 
 
 class ChatAnthropic:
     """A Claude model over ``anthropic.AsyncAnthropic().messages``.
 
     ``temperature`` is not sent unless given (the SDK's ``messages.create`` no longer takes
-    one; a given value goes in the request body).
+    one; a given value goes in the request body).  ``prompt_cache`` (default on) marks the system
+    prompt and the conversation so far for Anthropic's prompt cache (``cache_control``), so an
+    agent's next step reads them from the cache.
     """
 
     def __init__(
@@ -82,6 +98,7 @@ class ChatAnthropic:
         timeout_s: float = 120.0,
         max_retries: int = 2,
         client: AsyncAnthropic | None = None,
+        prompt_cache: bool = True,
     ) -> None:
         try:
             import anthropic
@@ -92,6 +109,7 @@ class ChatAnthropic:
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.prompt_cache = prompt_cache
         if client is None:
             key = api_key or os.environ.get("ANTHROPIC_API_KEY")
             if key is None and base_url is not None:
@@ -122,7 +140,7 @@ class ChatAnthropic:
         max_tokens: int | None = None,
     ) -> ChatCompletion:
         """One message; ``json_schema`` forces a tool named ``schema_name`` whose input comes back as JSON text."""
-        system, wire = to_anthropic_messages(messages)
+        system, wire = to_anthropic_messages(messages, cache=self.prompt_cache)
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": max_tokens if max_tokens is not None else self.max_tokens,
