@@ -155,9 +155,26 @@ fn locators_by_each_kind() {
     assert_eq!(code, "not_found", "testid is exact");
     // text: the innermost element.
     assert_eq!(cli.ok(&["find", "text", "world", "text"])["value"], "world");
-    // exact.
+    // exact: equal text (case included) anywhere in the page, not a part of a longer text.
     let (code, _, _) = cli.err(&["find", "text", "WORLD", "--exact", "text"]);
     assert_eq!(code, "not_found");
+    assert_eq!(
+        cli.ok(&["find", "text", "world", "--exact", "attr", "id"])["value"],
+        "who"
+    );
+    assert_eq!(
+        cli.ok(&["find", "text", "Shadow button", "--exact", "text"])["value"],
+        "Shadow button"
+    );
+    // "Save" is the visible button's whole text, not the hidden one's.
+    cli.ok(&["find", "text", "Save", "--exact", "click"]);
+    assert_eq!(clicks(&cli)[2], "save");
+    let (code, _, _) = cli.err(&["find", "text", "Sav", "--exact", "click"]);
+    assert_eq!(code, "not_found", "--exact does not match a part");
+    assert_eq!(
+        cli.ok(&["find", "text", "Hello world, welcome.", "--exact", "text"])["value"],
+        "Hello world, welcome."
+    );
     // role is exact.
     let (code, _, _) = cli.err(&["find", "role", "butto", "click"]);
     assert_eq!(code, "not_found");

@@ -235,18 +235,27 @@
     return exact ? h === x : h.toLowerCase().includes(x.toLowerCase());
   }
 
+  // Whether `have` holds `want` somewhere: where an exact match may still be found below.
+  function textHolds(have, want, exact) {
+    if (!exact) return textIs(have, want, false);
+    return collapse(String(have == null ? '' : have)).includes(collapse(String(want)));
+  }
+
   function rendered(el) {
     return el.checkVisibility() || getComputedStyle(el).display === 'contents';
   }
 
   const NO_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
 
-  // The innermost elements under `el` whose text matches (el itself when no child does).
+  // The innermost elements under `el` whose text matches (el itself when no child does). The
+  // walk descends through every element that holds the text, so an exact match deep in the page
+  // is found though the body's whole text is not equal to it.
   function byText(el, want, exact, out) {
-    if (NO_TEXT.has(el.localName) || !textIs(el.textContent, want, exact)) return false;
+    if (NO_TEXT.has(el.localName) || !textHolds(el.textContent, want, exact)) return false;
     let inner = false;
     for (const c of el.children) if (byText(c, want, exact, out)) inner = true;
-    if (!inner && rendered(el)) out.push(el);
+    if (inner || !textIs(el.textContent, want, exact)) return inner;
+    if (rendered(el)) out.push(el);
     return true;
   }
 
