@@ -36,8 +36,9 @@ bench-mcp:
 	scripts/build-release.sh
 	python3 bench/mcp_bench.py
 
-# The code agent's per-step overhead without the model call and the snapshot (target <= 20 ms), and the
-# observation size per step on the 5k page (a scripted model server on 127.0.0.1, no real model).
+# The code agent's per-step overhead without the model call and the snapshot (target <= 20 ms), the
+# observation size per step on the 5k page, and the prompt tokens per step beside the baseline before
+# issue 35 (target: steps after the first <= 30% of it) (a scripted model server on 127.0.0.1, no real model).
 bench-agent:
 	scripts/build-release.sh
 	python3 bench/agent_overhead.py

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The code agent's own cost per step, without the model call and without the snapshot, and the
-size of what it shows the model per step, on the 5k-element page.
+"""The code agent's own cost per step, without the model call and without the snapshot, the
+size of what it shows the model per step, and the prompt tokens it sends per step, on the
+5k-element page.
 
     python3 bench/agent_overhead.py [--bin BINARY] [--steps N] [--json-out FILE]      # make bench-agent
 
@@ -19,6 +20,13 @@ messages, parsing the reply, running the cell, its result message and the bookke
 over the N steps after the first (the first shows the whole snapshot, the others its diff);
 target: at most 20 ms. Observation size: characters of the observation text (the first step, then
 the median of the others), tokens estimated as characters / 4.
+
+Prompt tokens per step: what the scripted server counted from each real request body (every
+text's characters / 4, 85 per image), beside the same task's numbers before issue 35's change
+(bench/agent_prompt_baseline.json, commit 3002111: a ~29.5 KB system prompt with the whole SDK
+reference in every request). Target: every step after the first at most 30% of the baseline's
+same step. "Repeated prefix": the tokens at the start of a request that are byte-identical to
+the previous request (whole messages), which a provider's prompt cache can serve.
 """
 
 from __future__ import annotations
@@ -41,9 +49,12 @@ sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "python"))
 import pages  # noqa: E402
 from agentbrowser.code.agent import CodeAgent  # noqa: E402
-from agentbrowser.llm import ChatOpenAI, ScriptedModelServer  # noqa: E402
+from agentbrowser.llm import ChatOpenAI, ScriptedModelServer, approx_tokens  # noqa: E402
 
 TARGET_MS = 20.0
+#: Steps after the first: at most this share of the baseline's prompt tokens (issue 35).
+TARGET_PROMPT_SHARE = 0.30
+BASELINE = Path(__file__).resolve().parent / "agent_prompt_baseline.json"
 
 
 def default_bin() -> Path:
@@ -77,7 +88,8 @@ def replies(steps: int) -> list[str]:
     return out
 
 
-async def measure(url: str, steps: int) -> dict[str, Any]:
+async def measure(url: str, steps: int, requests_out: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Run the task; the measurements (``requests_out`` receives every request body the model server got)."""
     with ScriptedModelServer(replies(steps)) as server:
         llm = ChatOpenAI("scripted", base_url=server.start(), api_key="bench")
         agent = CodeAgent(
@@ -88,7 +100,9 @@ async def measure(url: str, steps: int) -> dict[str, Any]:
             use_vision=False,
         )
         session = await agent.run()
-        bodies = [json.dumps(r, separators=(",", ":")) for r in server.requests]
+        requests = list(server.requests)
+    if requests_out is not None:
+        requests_out.extend(requests)
     if not session.namespace.get("_task_done"):
         raise SystemExit(f"the run did not finish: {agent.stop_reason} {session.history.final_result()}")
     timed = agent.timings[1:steps]  # steps 2..N: observations showing a diff; the done step left out
@@ -113,10 +127,38 @@ async def measure(url: str, steps: int) -> dict[str, Any]:
         "snapshot_budget_chars": agent.snapshot_budget_chars,
         # What the scripted server counted from each real request body (characters / 4, per step).
         "prompt_tokens": [s.usage.prompt_tokens if s.usage is not None else None for s in session.history.steps],
-        "request_chars": [len(b) for b in bodies],
+        "request_chars": [len(json.dumps(r, separators=(",", ":"))) for r in requests],
+        "repeated_prefix_tokens": repeated_prefixes(requests),
         "system_prompt_chars": len(agent.system_prompt or ""),
     }
     return result
+
+
+def _message_tokens(message: dict[str, Any]) -> int:
+    content = message.get("content")
+    if isinstance(content, str):
+        return approx_tokens(content)
+    return sum(approx_tokens(p.get("text", "")) if p.get("type") == "text" else 85 for p in content or [])
+
+
+def repeated_prefixes(requests: list[dict[str, Any]]) -> list[int]:
+    """For each request, the tokens of its leading messages identical to the previous request's (0 for the first)."""
+    out = [0]
+    for before, now in zip(requests, requests[1:], strict=False):
+        same = 0
+        for a, b in zip(before["messages"], now["messages"], strict=False):
+            if a != b:
+                break
+            same += _message_tokens(b)
+        out.append(same)
+    return out
+
+
+def baseline(steps: int) -> list[int] | None:
+    """The prompt tokens per step of the same task before issue 35's change, when recorded for ``steps``."""
+    data = json.loads(BASELINE.read_text())
+    found = data["prompt_tokens"].get(str(steps))
+    return list(found) if found is not None else None
 
 
 def main() -> None:
@@ -156,6 +198,21 @@ def main() -> None:
         f"  prompt tokens per step (the scripted server's count from the request bodies): {tokens} "
         f"(total {sum(t or 0 for t in tokens):,}; system prompt {result['system_prompt_chars']:,} chars)"
     )
+    print(f"  repeated prefix per step (tokens a prompt cache can serve): {result['repeated_prefix_tokens']}")
+    before = baseline(args.steps)
+    if before is None:
+        print(f"  no baseline recorded for --steps {args.steps} in {BASELINE.name} (recorded: 5, 30)")
+    else:
+        shares = [round(a / b, 3) for a, b in zip(tokens, before, strict=True)]
+        worst = max(shares[1:])
+        verdict = "met" if worst <= TARGET_PROMPT_SHARE else "MISSED"
+        print(f"  before issue 35 (commit 3002111): {before} (total {sum(before):,})")
+        print(
+            f"  share of the baseline per step: {shares}; steps after the first at most {worst:.1%} "
+            f"(target <= {TARGET_PROMPT_SHARE:.0%}: {verdict})"
+        )
+        result["baseline_prompt_tokens"] = before
+        result["prompt_share_of_baseline"] = shares
     if args.json_out:
         args.json_out.write_text(json.dumps(result, indent=2) + "\n")
 

@@ -227,7 +227,14 @@ def test_multi_step_task_completed_with_done(agentbrowser_bin: Path, site: str) 
     system = requests[0]["messages"][0]
     assert system["role"] == "system"
     prompt = system["content"] if isinstance(system["content"], str) else texts({"messages": [system]})[0]
-    for expected in ("await page.observe(", "ref: refresh, click", "Wait: text", "done(", "<page_content>", "navigate("):
+    for expected in (
+        "await page.observe(",
+        "ref: refresh, click",
+        "Wait: text",
+        "done(",
+        "<page_content>",
+        "navigate(",
+    ):
         assert expected in prompt, expected
     first = last_user_text(requests[0])
     # The whole SDK reference goes with the task in step 1 only.
@@ -273,7 +280,9 @@ def test_name_error_and_syntax_error_reported_and_recovered(agentbrowser_bin: Pa
     assert ns["x"] == 41 and ns["answer"] == 42 and ns["_task_result"] == "42"
     statuses = [c.status for c in code_cells(session)]
     assert statuses == [ExecutionStatus.ERROR, ExecutionStatus.ERROR, ExecutionStatus.SUCCESS, ExecutionStatus.SUCCESS]
-    assert "NameError" in (code_cells(session)[0].error or "") and "before the error" in (code_cells(session)[0].output or "")
+    assert "NameError" in (code_cells(session)[0].error or "") and "before the error" in (
+        code_cells(session)[0].output or ""
+    )
     errors = session.history.errors()
     assert errors[0] is not None and "NameError" in errors[0] and errors[2] is None
 

@@ -136,14 +136,18 @@ def test_anthropic_text_images_usage_system() -> None:
 def test_structured_output_in_both() -> None:
     answer = json.dumps({"verdict": True, "reasoning": "the page shows it"})
     with ScriptedModelServer([answer, answer, "not json at all"]) as server:
-        oa = run(openai_model(server).ainvoke([UserMessage("judge")], json_schema=JUDGEMENT_SCHEMA, schema_name="judgement"))
+        oa = run(
+            openai_model(server).ainvoke([UserMessage("judge")], json_schema=JUDGEMENT_SCHEMA, schema_name="judgement")
+        )
         assert json.loads(oa.text) == {"verdict": True, "reasoning": "the page shows it"}
         assert server.requests[0]["response_format"] == {
             "type": "json_schema",
             "json_schema": {"name": "judgement", "schema": JUDGEMENT_SCHEMA, "strict": True},
         }
         an = run(
-            anthropic_model(server).ainvoke([UserMessage("judge")], json_schema=JUDGEMENT_SCHEMA, schema_name="judgement")
+            anthropic_model(server).ainvoke(
+                [UserMessage("judge")], json_schema=JUDGEMENT_SCHEMA, schema_name="judgement"
+            )
         )
         assert json.loads(an.text) == {"verdict": True, "reasoning": "the page shows it"}
         assert an.stop_reason == "tool_use"
@@ -166,7 +170,9 @@ def test_stop_sequences_cut_the_reply() -> None:
 
 
 def test_errors_are_surfaced() -> None:
-    with ScriptedModelServer(["one", ScriptedError(429, "slow down"), ScriptedError(400, "bad request here")]) as server:
+    with ScriptedModelServer(
+        ["one", ScriptedError(429, "slow down"), ScriptedError(400, "bad request here")]
+    ) as server:
         oa = openai_model(server)
         an = anthropic_model(server)
         assert run(oa.ainvoke([UserMessage("1")])).text == "one"
@@ -208,7 +214,10 @@ def test_dynamic_replies_loop_last_from_file_health(tmp_path: Path) -> None:
     with ScriptedModelServer.from_file(replies) as server:
         assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
         an = anthropic_model(server)
-        assert [run(an.ainvoke([UserMessage("a")])).text, run(an.ainvoke([UserMessage("b")])).text] == ["first", "second"]
+        assert [run(an.ainvoke([UserMessage("a")])).text, run(an.ainvoke([UserMessage("b")])).text] == [
+            "first",
+            "second",
+        ]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"not": "a list"}))
     with pytest.raises(ValueError, match="JSON list"):

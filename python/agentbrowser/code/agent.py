@@ -61,10 +61,10 @@ from .cells import CodeSession
 from .judge import judge_run
 from .notebook import (
     CellImage,
+    CellType,
     CodeAgentResult,
     CodeAgentState,
     CodeAgentStep,
-    CellType,
     CodeCell,
     ExecutionStatus,
     NotebookSession,

@@ -136,7 +136,7 @@ def _surfaces() -> list[tuple[str, type]]:
 
 
 def sdk_index() -> str:
-    """The SDK's method names, one line per surface (``page: open, title, ...``): the map the prompt keeps every step."""
+    """The SDK's method names, one line per surface (``page: open, title, ...``), kept in every step's prompt."""
     return "\n".join(f"{expr}: " + ", ".join(name for name, _ in _public_methods(cls)) for expr, cls in _surfaces())
 
 

@@ -122,7 +122,9 @@ class ChatAnthropic:
             if base_url is not None:
                 base_url = base_url.rstrip("/")
                 base_url = base_url[: -len("/v1")] if base_url.endswith("/v1") else base_url
-            client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=max_retries)
+            client = anthropic.AsyncAnthropic(
+                api_key=key, base_url=base_url, timeout=timeout_s, max_retries=max_retries
+            )
         self.client = client
 
     @property

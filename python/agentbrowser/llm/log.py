@@ -49,13 +49,19 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/]{512,}={0,2}$")
 #: An API key shorter than this is not a real credential ("none", "test"): masking it everywhere would garble the log.
 _MIN_KEY_CHARS = 8
 
-_LABELS: contextvars.ContextVar[Mapping[str, Any]] = contextvars.ContextVar("agentbrowser_model_call", default={})
+_LABELS: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
+    "agentbrowser_model_call", default=None
+)
+
+
+def _labels() -> Mapping[str, Any]:
+    return _LABELS.get() or {}
 
 
 @contextlib.contextmanager
 def model_call(**labels: Any) -> Iterator[None]:
     """Label the model calls made inside (``step=3, purpose="step"``): the log writes the labels on their lines."""
-    token = _LABELS.set({**_LABELS.get(), **labels})
+    token = _LABELS.set({**_labels(), **labels})
     try:
         yield
     finally:
@@ -70,7 +76,9 @@ def usage_of(body: Any) -> dict[str, int | None] | None:
         return None
     if "input_tokens" in usage:  # Anthropic: cached and cache-written tokens are prompt tokens too
         cached = usage.get("cache_read_input_tokens")
-        prompt = int(usage.get("input_tokens") or 0) + int(cached or 0) + int(usage.get("cache_creation_input_tokens") or 0)
+        prompt = (
+            int(usage.get("input_tokens") or 0) + int(cached or 0) + int(usage.get("cache_creation_input_tokens") or 0)
+        )
         completion = int(usage.get("output_tokens") or 0)
         return {
             "prompt_tokens": prompt,
@@ -183,7 +191,7 @@ class ModelLog:
 
     def write(self, event: str, **fields: Any) -> None:
         """One line: ``event``, the time, the current :func:`model_call` labels and ``fields``, masked."""
-        record = {"event": event, "time": round(time.time(), 3), **_LABELS.get(), **fields}
+        record = {"event": event, "time": round(time.time(), 3), **_labels(), **fields}
         line = json.dumps(self._clean(record), ensure_ascii=False, default=str)
         with self._lock:
             if self._file.closed:
