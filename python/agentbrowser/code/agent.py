@@ -418,9 +418,9 @@ class CodeAgent:
                     started_at=started,
                     ended_at=time.time(),
                 )
-                await self._record(notebook, step)
                 self.stop_reason = "model_error"
                 self._timing(number, obs, t2 - t1, 0.0, time.perf_counter() - t0)
+                await self._record(notebook, step)
                 break
             t2 = time.perf_counter()
             reply = self.mask(completion.text or "")

@@ -241,7 +241,10 @@ def _details(step: CodeAgentStep, agent: CodeAgent, err: TextIO) -> None:
         seen += f"; prompt {usage.prompt_tokens:,} tokens{cached}, reply {usage.completion_tokens:,} tokens"
     lines = [f"== step {step.number}/{agent.max_steps}: {seen}"]
     words = parse_reply(step.full_response).text
-    lines += ["-- model:", _indent(words) if words else "  (no words around the cell)"]
+    if not step.full_response and step.result.error:
+        lines += ["-- model:", f"  (no reply: {step.result.error})"]
+    else:
+        lines += ["-- model:", _indent(words) if words else "  (no words around the cell)"]
     lines += ["-- cell:", _indent(step.model_output) if step.model_output else "  (none: nothing ran)"]
     print(agent.mask("\n".join(lines)), file=err, flush=True)
 

@@ -46,8 +46,9 @@ _SECRET_HEADERS = frozenset(
 )
 _DATA_URL = re.compile(r"^data:(?P<type>[\w.+/-]+);base64,(?P<data>[A-Za-z0-9+/]+={0,2})$")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]{512,}={0,2}$")
-#: An API key shorter than this is not a real credential ("none", "test"): masking it everywhere would garble the log.
-_MIN_KEY_CHARS = 8
+#: A key shorter than this is a placeholder for a local server ("none", "not-needed", "scripted"), not a
+#: credential: masking it everywhere would garble the log (a model named "scripted"). Its header is masked anyway.
+_MIN_KEY_CHARS = 16
 
 _LABELS: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
     "agentbrowser_model_call", default=None
