@@ -322,3 +322,33 @@ def test_anthropic_requests_mark_the_cache_and_the_log_masks_its_key(
             assert credentials and all(v == "[masked]" for v in credentials)
         else:
             assert line["usage"]["prompt_tokens"] > 0
+
+
+def test_a_cell_shows_again_the_sdk_reference_later_steps_leave_out(agentbrowser_bin: Path, server: str) -> None:
+    replies = [
+        reply(
+            "I need the signatures of page.find again.",
+            "from agentbrowser.code.prompt import sdk_help\nprint(sdk_help('page.find'))",
+        ),
+        reply("Found it.", "await done('ok')"),
+    ]
+
+    async def main() -> list[dict[str, Any]]:
+        with ScriptedModelServer(replies) as model:
+            agent = CodeAgent(
+                f"Open {server}/form and look up page.find.",
+                llm.ChatOpenAI("scripted-gpt", base_url=model.base_url, api_key="test-key", max_retries=0),
+                use_judge=False,
+                use_vision=False,
+            )
+            await agent.run()
+            return list(model.requests)
+
+    requests = asyncio.run(main())
+    first, second = (json.dumps(r) for r in requests)
+    # Step 1 carries the whole reference; step 2 says it is left out and how to see it again...
+    assert "page.find.role(role: str" in first and "await page.open(url: str" in first
+    assert "is not repeated" in second and "await page.open(url: str" not in second
+    # ...and the cell's output (a real import: the notebook replays it) brings back the part asked for.
+    result = "\n".join(p["text"] for p in requests[1]["messages"][-1]["content"] if p.get("type") == "text")
+    assert "page.find.role(role: str" in result and "page.find.css(selector: str)" in result
