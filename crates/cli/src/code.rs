@@ -65,11 +65,27 @@ pub fn run(front: Front, args: &[String]) -> Result<ExitCode, Failure> {
         .arg(MODULE)
         .arg(front.name())
         .args(args)
+        .args(notebook_json(front, args, std::env::args_os().skip(1)))
         .exec();
     Err(missing(format!(
         "cannot run {}: {err}",
         python.to_string_lossy()
     )))
+}
+
+/// `--json` for `notebook` when the global flag came before the subcommand
+/// (`agentbrowser --json notebook replay x.ipynb`: clap keeps it, so it is passed on here);
+/// nothing when `args` has it already or for another front end.
+fn notebook_json(
+    front: Front,
+    args: &[String],
+    argv: impl Iterator<Item = OsString>,
+) -> Option<&'static str> {
+    let before = argv
+        .take_while(|a| a.to_str() != Some(front.name()))
+        .any(|a| a == "--json");
+    (matches!(front, Front::Notebook) && before && !args.iter().any(|a| a == "--json"))
+        .then_some("--json")
 }
 
 /// The Python that runs the SDK: `$AGENTBROWSER_PYTHON`, else the `python3` beside this binary

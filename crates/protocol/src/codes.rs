@@ -139,6 +139,8 @@ error_codes! {
     CdpUnauthorized => "cdp_unauthorized",
     /// `get cdp-url` (and the Python SDK's `browser.cdp`) in a session attached to an endpoint with credentials or TLS (a grid): the daemon holds the only connection, as a second one may get another browser, and never hands out the endpoint's credentials.
     CdpUrlPrivate => "cdp_url_private",
+    /// `notebook replay`: a cell that succeeded when the run was recorded failed now; the replay stopped there unless `--keep-going` (`data` names the cell, what the recording expected and what happened, and the cells not run).
+    ReplayDiverged => "replay_diverged",
     /// A bug or an unexpected answer from Chromium.
     Internal => "internal",
 }

@@ -435,10 +435,12 @@ async def main(argv: list[str]) -> int:
     keep_going = "--keep-going" in argv
 {setup}
     diverged = 0
+    number = 0  # cells are numbered among the code cells, as `agentbrowser notebook replay` numbers them
     try:
-        for number, spec in enumerate(CELLS, 1):
+        for spec in CELLS:
             if spec["cell_type"] != "code":
                 continue
+            number += 1
             print(f"# cell {{number}} ({{spec['id']}})", file=sys.stderr, flush=True)
             cell = await _agentbrowser_session.run(spec["source"])
             if cell.stdout:
