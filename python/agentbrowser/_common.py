@@ -81,10 +81,10 @@ def daemon_argv(binary: str, session: str | None, restore: RestoreOptions | None
 
 
 def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:
-    """Start a session's daemon the way the CLI does: run ``agentbrowser --session NAME status``."""
+    """Start a session's daemon the way the CLI does: run ``agentbrowser --session NAME session start``."""
     try:
         done = subprocess.run(
-            [binary, "--session", session, "status"],
+            [binary, "--session", session, "session", "start"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -93,13 +93,13 @@ def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:
         )
     except subprocess.TimeoutExpired:
         raise BrowserError(
-            f"`agentbrowser --session {session} status` did not finish within {timeout_s:.0f} s",
+            f"`agentbrowser --session {session} session start` did not finish within {timeout_s:.0f} s",
             code="timeout",
         ) from None
     if done.returncode != 0:
         err = done.stderr.decode(errors="replace").strip()[-2000:]
         raise BrowserError(
-            f"`agentbrowser --session {session} status` failed with code {done.returncode}"
+            f"`agentbrowser --session {session} session start` failed with code {done.returncode}"
             + (f": {err}" if err else ""),
             code="browser_closed",
         )

@@ -44,9 +44,13 @@ pub struct LaunchArgs {
     /// Show the browser window (default: headless).
     #[arg(long)]
     pub headed: bool,
-    /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else chromium/chrome on PATH).
+    /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else `executablePath` of a config
+    /// file, else chromium/chrome on PATH).
     #[arg(long, value_name = "PATH")]
     pub executable_path: Option<String>,
+    /// Where `executable_path` came from (`--executable-path`, or the config file that set it).
+    #[arg(skip)]
+    pub executable_source: Option<String>,
     /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
     #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub browser_args: Vec<String>,
@@ -889,7 +893,8 @@ pub enum SessionAdminCmd {
         /// Where the browser listens.
         target: String,
     },
-    /// Session and browser status.
+    /// Session and browser status of a running session; of a session that is not running it
+    /// says so and starts nothing (exit 0; JSON `{"session": NAME, "running": false}`).
     Status,
     /// Run an action the action policy paused (`confirmation_required`) after re-checking the
     /// policy and the page's host; prints that action's result.
@@ -1648,6 +1653,9 @@ pub enum SetCmd {
 pub enum SessionCmd {
     /// List running sessions.
     List,
+    /// Start the session's daemon unless it runs (the browser starts with the first command
+    /// that needs one) and print its status.
+    Start,
     /// Print a stable session name for this directory (`<prefix>-<12 hex of SHA-256 of its
     /// canonical path>`); use it with --session.
     Id {

@@ -33,6 +33,8 @@ pub enum Plan {
     Close(Request),
     /// Send this request to a running daemon only; with none, fail with `no_browser` (never start one).
     Existing(Request),
+    /// `status`: ask a running daemon; of a session that is not running say so (never start one).
+    Status(Request),
     /// `close --all`: close every session of this user.
     CloseAll(Request),
     /// `doctor`: check the setup and say how to fix each failure.
@@ -65,9 +67,11 @@ impl Plan {
     /// The action named in an envelope about this plan (empty when it has none).
     pub fn action(&self) -> &str {
         match self {
-            Plan::Send(r) | Plan::Close(r) | Plan::Existing(r) | Plan::CloseAll(r) => {
-                r.command.action()
-            }
+            Plan::Send(r)
+            | Plan::Close(r)
+            | Plan::Existing(r)
+            | Plan::Status(r)
+            | Plan::CloseAll(r) => r.command.action(),
             Plan::Doctor => "doctor",
             Plan::Completions(_) => "completions",
             Plan::Refuse(answer) => &answer.action,
@@ -93,6 +97,10 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
     let mut unfit = Unfit::default();
     let command = match cmd {
         Cmd::Admin(SessionAdminCmd::Session(SessionCmd::List)) => return Ok(Plan::SessionList),
+        Cmd::Admin(SessionAdminCmd::Session(SessionCmd::Start)) => Command::Status(NoParams {}),
+        Cmd::Admin(SessionAdminCmd::Status) => {
+            return Ok(Plan::Status(request(Command::Status(NoParams {}), timeout)));
+        }
         Cmd::Admin(SessionAdminCmd::Session(SessionCmd::Id {
             scope,
             prefix,
@@ -231,7 +239,6 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         Cmd::Admin(SessionAdminCmd::Connect { target }) => {
             Command::Launch(connect_params(&target)?)
         }
-        Cmd::Admin(SessionAdminCmd::Status) => Command::Status(NoParams {}),
         Cmd::Admin(SessionAdminCmd::Confirm { id }) => Command::Confirm(ConfirmationParams {
             confirmation_id: id,
         }),
@@ -640,6 +647,15 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
     let request = request(command, timeout);
     Ok(match unfit.refusal(&request) {
         Some(answer) => Plan::Refuse(answer),
+        // What only a running session can hold (a paused action, a HAR recording) is never a
+        // reason to start one.
+        None if matches!(
+            request.command,
+            Command::Confirm(_) | Command::Deny(_) | Command::HarStop(_)
+        ) =>
+        {
+            Plan::Existing(request)
+        }
         None => Plan::Send(request),
     })
 }

@@ -51,9 +51,13 @@ pub fn user_file() -> Option<PathBuf> {
 /// variable gave (`matches` says where each value came from).
 pub fn apply(cli: &mut Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let mut merged = Map::new();
+    let mut executable_file = None;
     let files = [user_file(), Some(PathBuf::from(PROJECT_FILE))];
     for file in files.into_iter().flatten() {
         for (key, value) in read(&file)? {
+            if key == "executablePath" {
+                executable_file = Some(file.clone());
+            }
             merged.insert(key, value);
         }
     }
@@ -66,7 +70,25 @@ pub fn apply(cli: &mut Cli, matches: &ArgMatches) -> Result<(), Failure> {
     for (key, value) in merged {
         set(cli, &key, value, &explicit);
     }
+    // Where the executable came from, for `doctor` (flag first: it wins over a file).
+    let l = &mut cli.launch;
+    l.executable_source = if explicit("executable_path") {
+        Some("--executable-path".into())
+    } else {
+        l.executable_path
+            .as_ref()
+            .and(executable_file)
+            .map(|f| format!("`executablePath` in the config file {}", shown(&f)))
+    };
     Ok(())
+}
+
+/// A config file's path as the user would find it (the project file made absolute).
+fn shown(file: &Path) -> String {
+    std::path::absolute(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The checked keys and values of one file (none when it does not exist).

@@ -1,6 +1,7 @@
-//! `agentbrowser doctor`: checks what a session needs (Chromium found, its version, a headless
-//! launch; the socket directory and its modes; stale sockets; axe-core; the Python package's
-//! version against this binary's) and says how to fix each failure.
+//! `agentbrowser doctor`: checks what a session needs (the Chromium a session of this invocation
+//! would launch, from the same sources in the same order, its version, a headless launch; the
+//! socket directory and its modes; stale sockets; axe-core; the Python package's version against
+//! this binary's) and says how to fix each failure.
 
 use std::ffi::OsString;
 use std::os::unix::fs::MetadataExt;
@@ -10,6 +11,7 @@ use std::time::Duration;
 use agentbrowser_protocol::{ErrorCode, VERSION};
 use serde::Serialize;
 
+use crate::args::LaunchArgs;
 use crate::failure::Failure;
 use crate::{client, code, paths};
 
@@ -64,13 +66,14 @@ impl Check {
     }
 }
 
-/// Runs every check, prints them (one envelope with `json`), exits 1 when one fails.
-pub fn run(json: bool) -> Result<ExitCode, Failure> {
+/// Runs every check, prints them (one envelope with `json`), exits 1 when one fails; `launch`
+/// holds the launch options of this invocation (flags and config files), as a session would get.
+pub fn run(json: bool, launch: &LaunchArgs) -> Result<ExitCode, Failure> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(anyhow::Error::from)?;
-    let mut checks = runtime.block_on(chromium());
+    let mut checks = runtime.block_on(chromium(launch));
     checks.extend(sockets());
     checks.push(axe());
     checks.push(python());
@@ -113,21 +116,42 @@ pub fn run(json: bool) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Chromium: found, its version, and a headless launch that prints its DevTools URL.
-async fn chromium() -> Vec<Check> {
+/// Chromium: the one a session would launch (found by the launch's own lookup, from the same
+/// sources: `--executable-path`, AGENTBROWSER_EXECUTABLE_PATH, a config file's `executablePath`,
+/// PATH), its version, and a headless launch with the session's browser arguments that prints
+/// its DevTools URL.
+async fn chromium(l: &LaunchArgs) -> Vec<Check> {
     use agentbrowser_engine::launch;
-    let exe = match launch::find_executable(None) {
-        Ok(exe) => exe,
+    let explicit = l.executable_path.as_deref().map(|p| {
+        (
+            std::path::Path::new(p),
+            l.executable_source
+                .as_deref()
+                .unwrap_or("--executable-path"),
+        )
+    });
+    let located = match launch::locate_executable(explicit) {
+        Ok(found) => found,
         Err(e) => {
-            return vec![Check::bad(
-                "chromium",
-                Status::Fail,
-                e.message,
-                "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or set AGENTBROWSER_EXECUTABLE_PATH to a Chromium or Chrome executable",
-            )];
+            let fix = match explicit {
+                Some((_, source)) => format!(
+                    "point {source} at a Chromium or Chrome executable (or remove it to use AGENTBROWSER_EXECUTABLE_PATH or PATH)"
+                ),
+                None if std::env::var_os("AGENTBROWSER_EXECUTABLE_PATH")
+                    .is_some_and(|v| !v.is_empty()) =>
+                {
+                    "point AGENTBROWSER_EXECUTABLE_PATH at a Chromium or Chrome executable, or unset it to use PATH".into()
+                }
+                None => "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or set AGENTBROWSER_EXECUTABLE_PATH to a Chromium or Chrome executable".into(),
+            };
+            return vec![Check::bad("chromium", Status::Fail, e.message, fix)];
         }
     };
-    let mut out = vec![Check::ok("chromium", exe.display().to_string())];
+    let exe = located.path;
+    let mut out = vec![Check::ok(
+        "chromium",
+        format!("{} (from {})", exe.display(), located.source),
+    )];
     let version = tokio::process::Command::new(&exe)
         .arg("--version")
         .stdin(Stdio::null())
@@ -168,6 +192,7 @@ async fn chromium() -> Vec<Check> {
     });
     let options = launch::LaunchOptions {
         executable_path: Some(exe.clone()),
+        args: l.browser_args.clone(),
         startup_timeout: LAUNCH_TIMEOUT,
         ..launch::LaunchOptions::default()
     };

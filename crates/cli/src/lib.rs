@@ -143,6 +143,7 @@ fn dispatch_client(
         Plan::Refuse(answer) => in_session(&|| Ok(output::print_response(&answer.to_line(), json))),
         Plan::Close(request) => in_session(&|| session::close(session, &request, json)),
         Plan::Existing(request) => in_session(&|| session::send_existing(session, &request, json)),
+        Plan::Status(request) => in_session(&|| session::status(session, launch, &request, json)),
         Plan::CloseAll(request) => in_session(&|| session::close_all(&request, json)),
         Plan::SessionList => in_session(&|| session::list(json)),
         Plan::SessionId(p) => in_session(&|| session::session_id(&p, json)),
@@ -164,7 +165,7 @@ fn dispatch(
     };
     paths::validate_session(session).code(ErrorCode::InvalidArgument)?;
     match plan {
-        Plan::Doctor => doctor::run(json),
+        Plan::Doctor => doctor::run(json, launch),
         Plan::Completions(shell) => {
             let mut script = Vec::new();
             let mut cmd = <args::Cli as CommandFactory>::command();
@@ -197,6 +198,7 @@ fn dispatch(
         | Plan::Refuse(_)
         | Plan::Close(_)
         | Plan::Existing(_)
+        | Plan::Status(_)
         | Plan::CloseAll(_)
         | Plan::SessionList
         | Plan::SessionId(_) => unreachable!("the client's plans ran above"),

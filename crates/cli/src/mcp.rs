@@ -79,6 +79,10 @@ fn merge(top: &LaunchArgs, after: &LaunchArgs) -> LaunchArgs {
             .executable_path
             .clone()
             .or_else(|| top.executable_path.clone()),
+        executable_source: match after.executable_path {
+            Some(_) => after.executable_source.clone(),
+            None => top.executable_source.clone(),
+        },
         browser_args: [top.browser_args.clone(), after.browser_args.clone()].concat(),
         window_size: after
             .window_size

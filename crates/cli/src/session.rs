@@ -1,14 +1,15 @@
-//! The session commands the CLI answers itself: `session list`, and `close`, which must not
-//! start a daemon to close it.
+//! The session commands the CLI answers itself: `session list`, and `close`, `status` and the
+//! commands about a running session's own state, which must not start a daemon to answer.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentbrowser_protocol::{ErrorCode, Request, Response, object};
+use agentbrowser_protocol::{Command, ErrorCode, Request, Response, object};
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::args::LaunchArgs;
 use crate::client::{self, Client};
 use crate::failure::{Coded, Failure};
 use crate::output;
@@ -130,16 +131,92 @@ fn save_error(line: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Sends `request` to the session's daemon only if one runs; with none, answers `no_browser`
-/// (nothing is started: `get cdp-url` never launches a browser).
+/// Sends `request` to the session's daemon only if one runs; with none, answers what the
+/// daemon would about the thing asked for (nothing is started: `get cdp-url` never launches a
+/// browser, `confirm` has no paused action to find, `har stop` no recording to write).
 pub fn send_existing(session: &str, request: &Request, json: bool) -> Result<ExitCode, Failure> {
     let Some(mut client) = Client::connect_existing(session) else {
+        let (code, why) = not_running(session, &request.command);
         return Err(Failure::new(
-            ErrorCode::NoBrowser,
+            code,
             anyhow::anyhow!(
-                "session `{session}` is not running, so no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL` (this command never starts one)"
+                "session `{session}` is not running, so {why} (this command never starts one)"
             ),
         ));
+    };
+    let line = client
+        .round_trip(&request.to_value().to_string())
+        .code(ErrorCode::BrowserClosed)?;
+    Ok(output::print_response(&line, json))
+}
+
+/// The code and the reason of a command sent only to a running session, when none runs.
+fn not_running(session: &str, command: &Command) -> (ErrorCode, String) {
+    match command {
+        Command::Confirm(p) | Command::Deny(p) => (
+            ErrorCode::ConfirmationNotFound,
+            format!(
+                "no action waits for confirmation {}: ids come from a `confirmation_required` answer of a running session",
+                p.confirmation_id
+            ),
+        ),
+        Command::HarStop(_) => (
+            ErrorCode::HarNotStarted,
+            "no HAR recording is running; `network har start [--content text|all|none]` begins one"
+                .into(),
+        ),
+        _ => (
+            ErrorCode::NoBrowser,
+            format!(
+                "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
+            ),
+        ),
+    }
+}
+
+/// The data of `status` for a session that is not running.
+#[derive(Serialize)]
+struct NotRunning<'a> {
+    session: &'a str,
+    running: bool,
+}
+
+/// `status`: the running daemon's status; for a session that is not running, says so (exit 0,
+/// `{"session": NAME, "running": false}`) and starts nothing. The launch options are checked
+/// as for any command (a bad flag is an error either way).
+pub fn status(
+    session: &str,
+    launch: &LaunchArgs,
+    request: &Request,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    let daemon = crate::launch::daemon_args(launch)?;
+    crate::launch::check_policy_file(&daemon)?;
+    // An unsafe socket directory is an error, as for every command; a missing one means no
+    // session runs (and is not created here).
+    let running = if crate::paths::socket_dir().exists() {
+        crate::paths::SessionPaths::new(session).code(ErrorCode::BrowserClosed)?;
+        Client::connect_existing(session)
+    } else {
+        None
+    };
+    let Some(mut client) = running else {
+        if json {
+            let data = serde_json::to_value(NotRunning {
+                session,
+                running: false,
+            })
+            .context("status")?;
+            println!(
+                "{}",
+                Response::success(Value::Null, "status", data).to_line()
+            );
+        } else {
+            println!(
+                "session `{session}` is not running (nothing was started: the first command that needs a browser starts it, or `agentbrowser --session {session} session start`)"
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
     };
     let line = client
         .round_trip(&request.to_value().to_string())

@@ -171,6 +171,7 @@ impl crate::session::Engine {
             });
         StatusOutput {
             session: self.info.name.clone(),
+            running: true,
             version: agentbrowser_protocol::VERSION.to_string(),
             engine: "agentbrowser".into(),
             pid: std::process::id(),

@@ -128,18 +128,41 @@ impl Default for LaunchOptions {
 
 /// Finds the Chromium executable: explicit option, `AGENTBROWSER_EXECUTABLE_PATH`, then PATH.
 pub fn find_executable(explicit: Option<&Path>) -> Result<PathBuf> {
-    if let Some(path) = explicit {
-        return check_executable(path, "the executablePath option");
+    locate_executable(explicit.map(|p| (p, "the executablePath option"))).map(|l| l.path)
+}
+
+/// A Chromium executable and where its path came from.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// The executable.
+    pub path: PathBuf,
+    /// Where the path came from: the `source` given with an explicit path,
+    /// `AGENTBROWSER_EXECUTABLE_PATH`, or `PATH`.
+    pub source: String,
+}
+
+/// The Chromium a launch uses, in the documented order: `explicit` (a path and where it came
+/// from: a flag, a config file), else `AGENTBROWSER_EXECUTABLE_PATH`, else `chromium`,
+/// `chromium-browser`, `google-chrome`, ... on `PATH`. A path that is not an executable file is
+/// `browser_not_found` naming the path and its source (the next source is not tried).
+pub fn locate_executable(explicit: Option<(&Path, &str)>) -> Result<Located> {
+    let found = |path: PathBuf, source: &str| Located {
+        path,
+        source: source.to_string(),
+    };
+    if let Some((path, source)) = explicit {
+        return check_executable(path, source).map(|p| found(p, source));
     }
     if let Some(path) = std::env::var_os("AGENTBROWSER_EXECUTABLE_PATH").filter(|p| !p.is_empty()) {
-        return check_executable(Path::new(&path), "AGENTBROWSER_EXECUTABLE_PATH");
+        return check_executable(Path::new(&path), "AGENTBROWSER_EXECUTABLE_PATH")
+            .map(|p| found(p, "AGENTBROWSER_EXECUTABLE_PATH"));
     }
     let path_var = std::env::var_os("PATH").unwrap_or_default();
     for name in EXECUTABLE_NAMES {
         for dir in std::env::split_paths(&path_var) {
             let candidate = dir.join(name);
             if is_executable(&candidate) {
-                return Ok(candidate);
+                return Ok(found(candidate, "PATH"));
             }
         }
     }

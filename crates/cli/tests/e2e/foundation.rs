@@ -196,8 +196,9 @@ fn timeouts_and_busy_sessions() {
 #[test]
 fn status_and_session_list() {
     let cli = Cli::new("status");
-    let s = cli.json(&["status"]);
+    let s = cli.json(&["session", "start"]);
     assert_eq!(s["data"]["session"], cli.session);
+    assert_eq!(s["data"]["running"], true);
     assert_eq!(s["data"]["browser"]["launched"], false);
     cli.run(&["open", "about:blank"]);
     let s = cli.json(&["status"]);

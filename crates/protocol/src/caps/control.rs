@@ -332,6 +332,10 @@ pub struct LaunchOutput {
 pub struct StatusOutput {
     /// The session's name.
     pub session: String,
+    /// Whether the session's daemon runs: always true in a daemon's answer (the CLI's `status`
+    /// of a session that does not run answers `{"session": NAME, "running": false}` itself and
+    /// starts nothing).
+    pub running: bool,
     /// The serving binary's version (the protocol version).
     pub version: String,
     /// Always `agentbrowser`.
