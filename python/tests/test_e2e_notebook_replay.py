@@ -343,3 +343,16 @@ def test_python_replay_stops_there_too(shop: tuple[Path, list[str]]) -> None:
     assert caught.value.number == 4 and caught.value.session.metadata["stopped_at"] == 4
     assert str(caught.value).startswith("replay diverged at cell 4 (In [4], id ")
     assert not any(p.startswith("/saved.html") for p in asked), asked
+
+
+def test_cli_replay_refuses_what_is_not_a_notebook(agentbrowser_bin: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "nope.ipynb"
+    done = _cli(agentbrowser_bin, "notebook", "replay", str(missing))
+    assert done.returncode == 2 and f"error: {missing}: no such notebook" in done.stderr and done.stdout == ""
+    junk = tmp_path / "junk.py"
+    junk.write_text("print('not an export')\n")
+    done = _cli(agentbrowser_bin, "--json", "notebook", "replay", str(junk))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    answer = json.loads(done.stdout)
+    assert (answer["action"], answer["success"], answer["code"]) == ("notebook_replay", False, "invalid_argument")
+    assert answer["error"].startswith(f"{junk}: not a notebook or script a code-mode run wrote (not an exported")
