@@ -27,6 +27,10 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         .hooks
         .intercept
         .set_allowed_domains(guard.list.clone());
+    cx.engine
+        .hooks
+        .intercept
+        .set_local_files(guard.allow_file_access);
     cx.engine.domains = guard.clone();
     if let Some(on) = p.request_log {
         cx.engine.hooks.set_request_log(on);

@@ -40,6 +40,7 @@ impl TargetHooks {
         hooks
             .intercept
             .set_allowed_domains(options.allowed_domains.clone().map(std::sync::Arc::new));
+        hooks.intercept.set_local_files(options.allow_file_access);
         hooks
     }
 

@@ -29,6 +29,9 @@ pub(crate) async fn open(p: OpenParams, cx: &mut Cx<'_>) -> Result<OpenOutput> {
 /// `reload`: reload the active tab (a replaced tab loads the page it showed).
 pub(crate) async fn reload(p: HistoryParams, cx: &mut Cx<'_>) -> Result<Location> {
     let current = cx.active_url().await;
+    if let Some(url) = &current {
+        refuse_local(cx, "cannot reload the tab's page", url)?;
+    }
     let (page, recovered) = cx.recovered_page().await?;
     if recovered == Some(RECREATED) {
         // A replaced tab starts blank: load the page it showed.
@@ -106,6 +109,12 @@ async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Locati
                 },
             )
         })?;
+    let what = if delta < 0 {
+        "cannot go back to the previous page"
+    } else {
+        "cannot go forward to the next page"
+    };
+    refuse_local(cx, what, &entry.url)?;
     if recovered == Some(RECREATED) {
         // A replaced tab has no history: load the entry's page.
         page.navigate(
@@ -126,6 +135,16 @@ async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Locati
             .await?;
     }
     Ok(with_recovered(cx.location().await?, recovered))
+}
+
+/// Refuses to load `url` again (a history entry, the tab's page) when it reaches local files
+/// and the session does not allow them (`crate::domains::schemes`); `what` opens the message.
+fn refuse_local(cx: &Cx<'_>, what: &str, url: &str) -> Result<()> {
+    let allowed = cx.engine.domains.allow_file_access;
+    match crate::domains::schemes::refuse(allowed, what, url) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// What `recovered` says when a stuck tab's target was replaced.

@@ -29,6 +29,7 @@ mod hyphen_values;
 mod interaction_gaps;
 mod labels;
 mod lifecycle;
+mod local_schemes;
 mod network;
 mod policy;
 mod popup_tabs;

@@ -74,8 +74,12 @@ pub(crate) fn flags(list: Option<&DomainList>, allow_file_access: bool) -> Resul
 }
 
 /// Refuses launch options that would defeat `list`: a persistent profile, a proxy, browser args
-/// with a startup URL, a profile or a proxy (the protocol's rules, for options built anywhere).
+/// with a startup URL, a profile or a proxy (the protocol's rules, for options built anywhere);
+/// and, without file access, browser args that open a local file or a browser page at startup.
 pub(crate) fn check_options(options: &crate::launch::LaunchOptions) -> Result<()> {
+    if !options.allow_file_access {
+        check_startup_args(&options.args)?;
+    }
     let Some(list) = &options.allowed_domains else {
         return Ok(());
     };
@@ -88,4 +92,69 @@ pub(crate) fn check_options(options: &crate::launch::LaunchOptions) -> Result<()
         ..Default::default()
     };
     agentbrowser_protocol::domains::launch_conflicts(&params).map_err(EngineError::invalid)
+}
+
+/// Refuses a browser arg that makes Chromium open a local file or one of its own pages at
+/// startup: a startup URL such as `view-source:file:///x` or a path (`/etc/passwd`, `./x`,
+/// `~/x`, which Chromium opens as `file:` URLs), or a switch's value such as
+/// `--app=file:///x`.
+fn check_startup_args(args: &[String]) -> Result<()> {
+    for arg in args {
+        let (value, path_opens) = match arg.strip_prefix('-') {
+            Some(switch) => match switch.split_once('=') {
+                Some((name, value)) => (value, name.trim_start_matches('-') == "app"),
+                None => continue,
+            },
+            None => (arg.as_str(), true),
+        };
+        let path = path_opens && value.trim_start().starts_with(['/', '.', '~']);
+        let reach = super::schemes::local_reach(value);
+        if reach.is_none() && !path {
+            continue;
+        }
+        let why = reach.map_or_else(
+            || "is a path Chromium opens as a file: URL".to_string(),
+            |r| r.describe(),
+        );
+        return Err(EngineError::invalid(format!(
+            "invalid parameter `args`: the browser arg `{}` {why}; {}",
+            agentbrowser_protocol::bounded(arg.clone(), 200),
+            super::schemes::ALLOW_HINT
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn startup_args_that_open_local_files_are_refused() {
+        for bad in [
+            "view-source:file:///etc/passwd",
+            "/etc/passwd",
+            "./x.html",
+            "chrome://version",
+            "--app=file:///etc/passwd",
+            "--app=/etc/passwd",
+        ] {
+            let e = check_startup_args(&args(&["--lang=de", bad])).unwrap_err();
+            assert!(e.message.contains(bad), "{bad}: {}", e.message);
+            assert!(e.message.contains("--allow-file-access"), "{}", e.message);
+        }
+        for ok in [
+            "--user-data-dir=/tmp/p",
+            "--lang=de",
+            "--headless",
+            "https://example.com/",
+            "--app=http://127.0.0.1:8000/",
+        ] {
+            assert!(check_startup_args(&args(&[ok])).is_ok(), "{ok}");
+        }
+    }
 }

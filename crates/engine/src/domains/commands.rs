@@ -1,7 +1,8 @@
 //! The command side of allowed domains: every URL, origin, cookie domain or URL glob a command
 //! names is checked before the command runs; a refused one is `domain_not_allowed` naming the
-//! host and the list (nothing was done). `file://` URLs need `allowFileAccess` whether or not
-//! the session has allowed domains.
+//! host and the list (nothing was done). URLs that reach local files or the browser's own pages
+//! (`file:`, `view-source:file:`, `chrome:`, ...: [`super::schemes`]) need `allowFileAccess`
+//! whether or not the session has allowed domains.
 
 use agentbrowser_protocol::{Command, CookieInput, ErrorCode};
 
@@ -91,17 +92,13 @@ pub(crate) fn check(command: &Command, guard: &Guard) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a `file://` URL unless the session allows file access.
+/// Refuses a URL that reaches local files unless the session allows file access.
 fn check_file(guard: &Guard, action: &str, field: &str, url: &str) -> Result<()> {
-    let file = url
-        .get(..5)
-        .is_some_and(|p| p.eq_ignore_ascii_case("file:"));
-    if file && !guard.allow_file_access {
-        return Err(EngineError::invalid(format!(
-            "invalid parameter `{field}` of {action}: file:// URLs are refused unless the session is launched with file access (`--allow-file-access`, `allowFileAccess`)"
-        )));
+    let what = format!("invalid parameter `{field}` of {action}");
+    match super::schemes::refuse(guard.allow_file_access, &what, url) {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks one cookie's URL or domain.
@@ -157,6 +154,7 @@ pub(crate) fn check_state<'a>(
     cookies: &[CookieInput],
 ) -> Result<()> {
     for o in origins {
+        check_file(guard, "the state file", "origins", o)?;
         if let Some(e) = guard.refuse("state file origin", o) {
             return Err(e);
         }

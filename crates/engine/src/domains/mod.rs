@@ -3,9 +3,12 @@
 //! first requests, preconnect and WebRTC included; [`browser`]), request interception on every
 //! attached target (`crate::events::fetch`, which fails such requests as blocked by the client
 //! and counts them), and the commands, whose URLs are checked before they run ([`commands`]).
+//! URLs that reach local files or the browser's own pages ([`schemes`]) are refused the same
+//! two ways (commands, and the page's `file:` requests) unless the session allows file access.
 
 pub(crate) mod browser;
 pub(crate) mod commands;
+pub(crate) mod schemes;
 
 use std::sync::Arc;
 
@@ -18,7 +21,8 @@ use crate::error::EngineError;
 pub struct Guard {
     /// The allowed hosts (`None`: every host).
     pub list: Option<Arc<DomainList>>,
-    /// Whether commands may open `file://` URLs.
+    /// Whether URLs that reach local files or the browser's own pages may be opened
+    /// (`file:`, `view-source:file:`, `chrome:`, ...: [`schemes`]).
     pub allow_file_access: bool,
 }
 

@@ -6,7 +6,8 @@
 //! routes (newest first), then extra headers; a request nothing matches continues untouched.
 //! Every paused request is answered at once from the rules as they are when it pauses, so a
 //! route removed while requests are paused never leaves one hanging. Fetch is enabled on a
-//! target only while some rule needs it.
+//! target only while some rule needs it, and for `file:` requests alone (to fail them) while the
+//! session does not allow file access (`crate::domains::schemes`).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -89,6 +90,9 @@ struct State {
     allowed: Option<Arc<agentbrowser_protocol::DomainList>>,
     /// Requests failed as outside the allowed domains and not yet told, with their last hosts.
     blocked: (u64, VecDeque<String>),
+    /// Whether the session allows file access; without it every `file:` request (of any
+    /// frame, popup, redirect or history entry) is failed (`crate::domains::schemes`).
+    local_files: bool,
 }
 
 impl State {
@@ -96,7 +100,10 @@ impl State {
     fn enable_params(&self) -> Option<Value> {
         let auth = self.credentials.is_some() || self.proxy.is_some();
         if self.routes.is_empty() && self.headers.is_empty() && !auth && self.allowed.is_none() {
-            return None;
+            // Only the requests for local files, to fail them.
+            return (!self.local_files).then(|| {
+                json!({"patterns": [{"urlPattern": "file:*", "requestStage": "Request"}]})
+            });
         }
         Some(json!({
             "patterns": [{"urlPattern": "*", "requestStage": "Request"}],
@@ -240,6 +247,9 @@ impl Interception {
             .and_then(Value::as_str)
             .unwrap_or("Other");
         let mut s = self.lock();
+        if let Some(answer) = s.block_local(url, &id) {
+            return answer;
+        }
         if let Some(answer) = s.block(url, &id) {
             return answer;
         }
@@ -379,6 +389,12 @@ impl Interception {
         out
     }
 
+    /// Sets whether the session allows file access (at launch): without it, every request for
+    /// a local file is paused and failed.
+    pub(crate) fn set_local_files(&self, allowed: bool) {
+        self.lock().local_files = allowed;
+    }
+
     /// Sets the session's allowed domains (at launch): with a list, every request is paused
     /// and one to another host is failed.
     pub(crate) fn set_allowed_domains(&self, list: Option<Arc<agentbrowser_protocol::DomainList>>) {
@@ -491,6 +507,25 @@ impl Interception {
 const BLOCKED_HOSTS_KEPT: usize = 5;
 
 impl State {
+    /// The failure of a request for a local file when the session does not allow them (told
+    /// to the next command as a warning naming the URL).
+    fn block_local(&mut self, url: &str, id: &Value) -> Option<(&'static str, Value)> {
+        if self.local_files {
+            return None;
+        }
+        let reach = crate::domains::schemes::local_reach(url)?;
+        self.unreported.push(format!(
+            "the page's request for `{}` was refused: it {}; {}",
+            agentbrowser_protocol::bounded(url.to_string(), 200),
+            reach.describe(),
+            crate::domains::schemes::ALLOW_HINT
+        ));
+        Some((
+            "Fetch.failRequest",
+            json!({"requestId": id, "errorReason": "AccessDenied"}),
+        ))
+    }
+
     /// The failure of a request to `url` outside the allowed domains (counted), if it is one.
     fn block(&mut self, url: &str, id: &Value) -> Option<(&'static str, Value)> {
         let list = self.allowed.as_ref()?;
