@@ -400,35 +400,11 @@ fn land(
     let name = safe_name(&e.suggested_filename, &e.guid);
     let dest: PathBuf = match path {
         Some(p) if Path::new(p).is_dir() => Path::new(p).join(&name),
-        Some(p) => {
-            let p = PathBuf::from(p);
-            if let Some(parent) = p.parent()
-                && !parent.is_dir()
-            {
-                return Err(EngineError::invalid(format!(
-                    "cannot save the download to {}: the directory {} does not exist",
-                    p.display(),
-                    parent.display()
-                )));
-            }
-            p
-        }
+        Some(p) => PathBuf::from(p),
         None => free_name(&downloads.dir, &name),
     };
-    let io = |what: &str, err: std::io::Error| {
-        EngineError::new(
-            ErrorCode::IoError,
-            format!("cannot {what} the download to {}: {err}", dest.display()),
-        )
-    };
-    if std::fs::rename(file, &dest).is_err() {
-        // Another file system: copy, then remove the browser's copy.
-        std::fs::copy(file, &dest).map_err(|err| io("copy", err))?;
-        let _ = std::fs::remove_file(file);
-    }
-    let size = std::fs::metadata(&dest)
-        .map_err(|err| io("read", err))?
-        .len();
+    // Whole or not at all, faults as `io_error` naming `dest` (no directory is created).
+    let size = crate::output_file::place(file, &dest, Default::default())?;
     Ok(DownloadOutput {
         path: std::path::absolute(&dest)
             .unwrap_or(dest)

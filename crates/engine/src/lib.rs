@@ -34,6 +34,7 @@ pub mod launch;
 mod layout;
 pub mod nav;
 mod network;
+mod output_file;
 pub mod page;
 pub mod policy;
 mod popups;

@@ -432,38 +432,25 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
     })
 }
 
-/// Writes `bytes` to `path` whole (a temporary file beside it, renamed over it); `create_dir`
-/// makes the directory when missing (only for the default path: a path given in a missing
-/// directory is an error).
+/// Writes `bytes` to `path` whole (`output_file`: a temporary file beside it, renamed over it);
+/// `create_dir` makes the directory when missing (only for the default path: a path given in a
+/// missing directory is an error).
 async fn write_atomic(path: &Path, bytes: &[u8], create_dir: bool) -> Result<()> {
-    let io = |what: &str, p: &Path, e: std::io::Error| {
-        EngineError::new(
-            ErrorCode::IoError,
-            format!(
-                "cannot {what} {}: {e}; the HAR recording continues, so `network har stop PATH` can be retried",
-                p.display()
-            ),
-        )
+    let how = crate::output_file::Output {
+        create_dirs: create_dir,
+        private: false,
     };
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    if create_dir {
-        tokio::fs::create_dir_all(dir)
-            .await
-            .map_err(|e| io("create the directory", dir, e))?;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "har".into());
-    let tmp = dir.join(format!(".{name}.{}.partial", std::process::id()));
-    if let Err(e) = tokio::fs::write(&tmp, bytes).await {
-        return Err(io("write", path, e));
-    }
-    if let Err(e) = tokio::fs::rename(&tmp, path).await {
-        let _ = tokio::fs::remove_file(&tmp).await;
-        return Err(io("write", path, e));
-    }
-    Ok(())
+    crate::output_file::write_async(path, bytes, how)
+        .await
+        .map(|_| ())
+        .map_err(|mut e| {
+            if e.code == ErrorCode::IoError {
+                e.message.push_str(
+                    "; the HAR recording continues, so `network har stop PATH` can be retried",
+                );
+            }
+            e
+        })
 }
 
 /// A HAR document and what is in it.

@@ -39,6 +39,7 @@ mod read;
 mod reads_scroll_drag;
 mod restore;
 mod routes;
+mod save_errors;
 mod scroll_containers;
 mod skills;
 mod slotted;

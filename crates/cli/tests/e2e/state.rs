@@ -404,11 +404,26 @@ fn a_save_killed_in_the_middle_leaves_the_previous_file_intact() {
     ]);
     let pid = b.daemon_pid();
     let mut saver = b.command().args(["state", "save", f]).spawn().unwrap();
-    let tmp = dir.path().join(format!(".big.json.tmp-{pid}"));
+    // The writer's temporary file: hidden, beside the target, named after it.
+    let partial = || {
+        std::fs::read_dir(dir.path())
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                let n = p.file_name().unwrap_or_default().to_string_lossy();
+                n.starts_with(".big.json.") && n.ends_with(".partial")
+            })
+    };
+    let mut tmp = std::path::PathBuf::new();
     assert!(
-        eventually(Duration::from_secs(20), || std::fs::metadata(&tmp)
-            .map(|m| m.len() > 0)
-            .unwrap_or(false)),
+        eventually(Duration::from_secs(20), || match partial() {
+            Some(p) if std::fs::metadata(&p).is_ok_and(|m| m.len() > 0) => {
+                tmp = p;
+                true
+            }
+            _ => false,
+        }),
         "the save never started writing"
     );
     // SAFETY: kill(2) on a pid we read from the daemon's status.

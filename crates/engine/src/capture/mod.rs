@@ -51,19 +51,14 @@ async fn prepare(path: &Path) -> Result<PathBuf> {
     Ok(partial_name(path))
 }
 
-/// Writes `bytes` to `path` whole: into a temporary file beside it, then renamed over it, so a
-/// reader never sees half a file. Creates the missing directories.
+/// Writes `bytes` to `path` whole (`output_file`: a temporary file beside it, renamed over it,
+/// so a reader never sees half a file). Creates the missing directories.
 pub(crate) async fn write_file(path: &Path, bytes: &[u8]) -> Result<u64> {
-    let tmp = prepare(path).await?;
-    let done = match tokio::fs::write(&tmp, bytes).await {
-        Ok(()) => tokio::fs::rename(&tmp, path).await,
-        Err(e) => Err(e),
+    let how = crate::output_file::Output {
+        create_dirs: true,
+        private: false,
     };
-    if let Err(e) = done {
-        let _ = tokio::fs::remove_file(&tmp).await;
-        return Err(io_error("write", path, &e));
-    }
-    Ok(bytes.len() as u64)
+    crate::output_file::write_async(path, bytes, how).await
 }
 
 /// A hidden temporary name beside `path` for a file being written.

@@ -1,9 +1,9 @@
-//! State files on disk: the state directory (mode 0700), atomic writes of files (mode 0600), and
-//! AES-256-GCM encryption with a versioned header (see docs/state.md):
-//! `AGBSTATE` (8 bytes) + version byte `1` + 12-byte nonce + ciphertext with its 16-byte tag.
+//! State files on disk: the state directory (mode 0700), atomic writes of files (mode 0600,
+//! through `output_file`), and AES-256-GCM encryption with a versioned header (see
+//! docs/state.md): `AGBSTATE` (8 bytes) + version byte `1` + 12-byte nonce + ciphertext with
+//! its 16-byte tag.
 
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use aes_gcm::aead::{Aead, KeyInit};
@@ -25,11 +25,6 @@ pub(crate) const DIR_VAR: &str = "AGENTBROWSER_STATE_DIR";
 pub(crate) const KEY_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY";
 /// Environment variable naming a file that holds the encryption key.
 pub(crate) const KEY_FILE_VAR: &str = "AGENTBROWSER_ENCRYPTION_KEY_FILE";
-/// Test hook: the path of a FIFO; when set, a state write stops after writing (and syncing) half
-/// of the temporary file and waits until something opens the FIFO for writing (so a test can
-/// kill the process in the middle of a write, or release it).
-pub(crate) const HOLD_VAR: &str = "AGENTBROWSER_TEST_STATE_WRITE_HOLD";
-
 /// The state directory: `$AGENTBROWSER_STATE_DIR`, else `$XDG_STATE_HOME/agentbrowser/state`,
 /// else `~/.agentbrowser/state`.
 pub(crate) fn state_dir() -> PathBuf {
@@ -59,13 +54,18 @@ pub(crate) fn ensure_dir(dir: &Path) -> Result<()> {
         .mode(0o700)
         .create(dir)
         .map_err(|e| {
-            io_error(
+            write_error(
                 &format!("cannot create the state directory {}", dir.display()),
                 e,
             )
         })?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| io_error(&format!("cannot set the mode of {}", dir.display()), e))
+        .map_err(|e| write_error(&format!("cannot set the mode of {}", dir.display()), e))
+}
+
+/// A failure to write or make a file or directory: `io_error`, whatever the cause.
+fn write_error(what: &str, e: std::io::Error) -> EngineError {
+    EngineError::new(ErrorCode::IoError, format!("{what}: {e}"))
 }
 
 /// A `path` parameter as a file: an absolute path as is, a name in the state directory
@@ -86,7 +86,8 @@ pub(crate) fn with_ext(name: &str) -> String {
     }
 }
 
-/// An I/O failure as an engine error naming what was being done.
+/// A failure to read as an engine error naming what was being done (a missing file is
+/// `invalid_argument`: the path given names nothing).
 pub(crate) fn io_error(what: &str, e: std::io::Error) -> EngineError {
     let code = if e.kind() == std::io::ErrorKind::NotFound {
         ErrorCode::InvalidArgument
@@ -253,44 +254,12 @@ pub(crate) fn read(path: &Path, key_file: Option<&str>) -> Result<(serde_json::V
     Ok((doc, encrypted))
 }
 
-/// Writes `bytes` to `path` atomically with mode 0600: a temporary file in the same directory,
-/// flushed to disk, renamed over `path`, then the directory flushed. A process killed in the
-/// middle leaves the previous file as it was.
+/// Writes `bytes` to `path` atomically with mode 0600, flushed to disk (a process killed in the
+/// middle leaves the previous file as it was); faults are `io_error` naming `path`.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let what = |e| io_error(&format!("cannot write {}", tmp.display()), e);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)
-        .map_err(what)?;
-    let hold = std::env::var_os(HOLD_VAR);
-    let result = (|| {
-        match &hold {
-            Some(fifo) => {
-                let half = bytes.len() / 2;
-                f.write_all(&bytes[..half])?;
-                f.sync_all()?;
-                // Opening a FIFO for reading blocks until a writer opens it.
-                drop(std::fs::File::open(fifo)?);
-                f.write_all(&bytes[half..])?;
-            }
-            None => f.write_all(bytes)?,
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        std::fs::File::open(dir)?.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_error(&format!("cannot write {}", path.display()), e));
-    }
-    Ok(())
+    let how = crate::output_file::Output {
+        create_dirs: false,
+        private: true,
+    };
+    crate::output_file::write(path, bytes, how).map(|_| ())
 }
