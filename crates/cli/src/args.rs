@@ -991,6 +991,18 @@ pub enum SkillsCmd {
         #[arg(long, value_name = "DIR")]
         dir: Option<String>,
     },
+    /// For the repository's docs: fill the lists that come from the code (`<!-- generated:
+    /// SOURCE FORMAT -->` regions) in Markdown files; --check changes nothing and fails naming
+    /// the stale regions.
+    #[command(hide = true)]
+    Generate {
+        /// Change nothing; fail when a region is stale.
+        #[arg(long)]
+        check: bool,
+        /// Markdown files or directories (walked for *.md); default: skills, README.md and docs
+        /// under the working directory.
+        paths: Vec<String>,
+    },
 }
 
 /// `agent` and `notebook`: every argument after the command goes to `python3 -m
@@ -1009,8 +1021,8 @@ pub struct McpArgs {
     /// Serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port).
     #[arg(long, value_name = "PORT")]
     pub port: Option<u16>,
-    /// More tool groups besides `core` (comma-separated: history; all).
-    #[arg(long, value_name = "CAPS", value_delimiter = ',')]
+    /// More tool groups besides `core` (the help lists them from the groups themselves).
+    #[arg(long, value_name = "CAPS", value_delimiter = ',', help = agentbrowser_mcp::config::caps_help())]
     pub caps: Vec<String>,
     /// HTTP: a browser origin allowed to call the server besides its own (repeatable).
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]

@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 use crate::args::SkillsCmd;
 use crate::failure::Failure;
 
+mod generated;
+
 mod bundled {
     include!(concat!(env!("OUT_DIR"), "/skills.rs"));
 }
@@ -313,6 +315,7 @@ pub fn run(cmd: SkillsCmd, json: bool) -> Result<ExitCode, Failure> {
                 println!("{} files in {}", written.len(), root.display());
             }
         }
+        SkillsCmd::Generate { check, paths } => return generated::run(check, &paths, json),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,26 @@
 
 use serde_json::json;
 
+use crate::tools::Cap;
+
+/// The tool groups `--caps` can add (every group but `core`, which is always on), comma-separated.
+pub fn optional_caps() -> String {
+    let names: Vec<&str> = Cap::ALL
+        .iter()
+        .filter(|c| **c != Cap::Core)
+        .map(|c| c.name())
+        .collect();
+    names.join(", ")
+}
+
+/// The help of `--caps`, from the tool groups themselves.
+pub fn caps_help() -> String {
+    format!(
+        "More tool groups besides `core` (comma-separated: {}; all: every group)",
+        optional_caps()
+    )
+}
+
 /// The configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, for the
 /// server started as `command mcp` (over stdio) or reached at `http://127.0.0.1:PORT/mcp`.
 pub fn text(command: &str) -> String {
@@ -27,12 +47,13 @@ pub fn text(command: &str) -> String {
          {http}\n\
          \n\
          ## Options (after `mcp`)\n\
-         --caps history,vision more tools (`all`: every group)\n\
+         --caps LIST           more tool groups: {caps} (`all`: every group)\n\
          --session NAME        share the CLI session NAME (watch it with `{command} --session NAME snapshot`)\n\
          --headed, --executable-path PATH, --cdp URL|PORT, --cdp-headers JSON, --ca-cert PEM, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
         servers = pretty(&servers),
         vscode = pretty(&vscode),
         http = pretty(&http),
+        caps = optional_caps(),
     )
 }
 
@@ -46,5 +67,15 @@ mod tests {
         let end = start + t[start..].find("\n}\n").expect("its end") + 2;
         let v: serde_json::Value = serde_json::from_str(&t[start..end]).expect("valid JSON");
         assert_eq!(v["mcpServers"]["agentbrowser"]["args"][0], "mcp");
+    }
+
+    #[test]
+    fn the_caps_help_names_every_optional_group() {
+        let help = super::caps_help();
+        let text = super::text("agentbrowser");
+        for cap in crate::Cap::ALL.iter().filter(|c| **c != crate::Cap::Core) {
+            assert!(help.contains(cap.name()), "{help}");
+            assert!(text.contains(cap.name()), "{text}");
+        }
     }
 }

@@ -375,3 +375,260 @@ fn every_error_code_is_in_the_core_skill_reference() {
         );
     }
 }
+
+/// The repository's root.
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Markdown a reader of the project meets: every file of the skills, the README and the
+/// pages of `docs/` but the generated protocol reference, as (path, text).
+fn docs() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir)
+            .expect("read dir")
+            .filter_map(Result::ok)
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = vec![repo().join("README.md")];
+    walk(&skills_dir(), &mut files);
+    walk(&repo().join("docs"), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| !p.ends_with("docs/protocol.md"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("read doc");
+            let name = p
+                .strip_prefix(repo())
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .into_owned();
+            (name.trim_start_matches("./").to_string(), text)
+        })
+        .collect()
+}
+
+/// The names of the tools `agentbrowser mcp ARGS` lists (`tools/list` after the handshake,
+/// over stdio, as an MCP client asks).
+fn mcp_tools(args: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let cli = Cli::new("skills-mcp-list");
+    let mut child = cli
+        .command()
+        .arg("mcp")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start agentbrowser mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for message in [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "skills-test", "version": "1"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{message}").expect("write to the server");
+    }
+    let stdout = child.stdout.take().expect("stdout");
+    let mut names = None;
+    for line in BufReader::new(stdout).lines() {
+        let line = line.expect("read from the server");
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) else {
+            continue;
+        };
+        if v["id"] == 2 {
+            let tools = v["result"]["tools"].as_array().expect("a tool list");
+            names = Some(
+                tools
+                    .iter()
+                    .map(|t| t["name"].as_str().expect("a name").to_string())
+                    .collect(),
+            );
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    names.expect("the server answered tools/list")
+}
+
+#[test]
+fn the_lists_the_docs_take_from_the_code_are_up_to_date() {
+    // Every `<!-- generated: ... -->` region of the skills, the README and docs/ holds what the
+    // code gives now (`agentbrowser skills generate` refills them).
+    let out = to_run(
+        Command::new(Cli::bin())
+            .current_dir(repo())
+            .args(["skills", "generate", "--check"])
+            .output()
+            .expect("run agentbrowser"),
+    );
+    assert!(
+        out.ok,
+        "stale lists in the docs (run `agentbrowser skills generate` at the repository root):\n{}{}",
+        out.stdout, out.stderr
+    );
+    // The lists a skill gives of the code's values are generated, not written by hand.
+    for (skill, region) in [
+        ("reading/SKILL.md", "enum:ReadSource"),
+        ("safety/SKILL.md", "policy-kinds"),
+        ("safety/SKILL.md", "policy-categories"),
+        ("mcp/SKILL.md", "mcp-groups"),
+        ("core/SKILL.md", "enum:LoadState"),
+        ("core/SKILL.md", "enum:SelectorState"),
+        ("core/references/errors.md", "error-codes"),
+        ("state/SKILL.md", "enum:RestoreStatus"),
+        ("state/SKILL.md", "enum:SaveStatus"),
+    ] {
+        let text = std::fs::read_to_string(skills_dir().join(skill)).unwrap();
+        assert!(
+            text.contains(&format!("<!-- generated: {region} ")),
+            "skills/{skill} lists {region} by hand"
+        );
+    }
+}
+
+#[test]
+fn the_mcp_help_names_every_tool_group_the_server_has() {
+    let cli = Cli::new("skills-mcp-help");
+    let help = cli.run(&["mcp", "--help"]);
+    assert!(help.ok, "{}", help.stderr);
+    // The groups the help offers, as `(comma-separated: a, b, c; all: ...)`.
+    let offered: Vec<String> = help
+        .stdout
+        .split_once("comma-separated: ")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(list, _)| list.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_else(|| panic!("--caps help lists no groups:\n{}", help.stdout));
+    // Every group the help offers is one the server takes, and together with `core` they are
+    // every tool `--caps all` lists.
+    let all = mcp_tools(&["--caps", "all"]);
+    let core = mcp_tools(&[]);
+    let mut union = core.clone();
+    for group in &offered {
+        let with = mcp_tools(&["--caps", group]);
+        assert!(
+            with.iter().any(|t| !core.contains(t)),
+            "--caps {group} adds no tool to {core:?}"
+        );
+        union.extend(with);
+    }
+    let missing: Vec<&String> = all.iter().filter(|t| !union.contains(t)).collect();
+    assert!(
+        missing.is_empty(),
+        "`mcp --help` offers {offered:?} for --caps, but `--caps all` also lists {missing:?}"
+    );
+}
+
+#[test]
+fn every_mcp_tool_the_docs_name_is_one_the_server_lists() {
+    let all = mcp_tools(&["--caps", "all"]);
+    let codes: Vec<&str> = agentbrowser_protocol::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    let mut unknown = Vec::new();
+    let mut named_in_readme = Vec::new();
+    for (file, text) in docs() {
+        // The Python pages name Python attributes that look like tools (`cell.browser_state`).
+        if file.ends_with("docs/python.md") || file.ends_with("docs/code-mode.md") {
+            continue;
+        }
+        let bytes = text.as_bytes();
+        let mut from = 0;
+        while let Some(at) = text[from..].find("browser_").map(|i| i + from) {
+            let end = at
+                + text[at..]
+                    .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+                    .unwrap_or(text.len() - at);
+            from = end;
+            let before = if at == 0 { b' ' } else { bytes[at - 1] };
+            if before.is_ascii_alphanumeric() || before == b'_' || before == b'.' {
+                continue;
+            }
+            let name = text[at..end].trim_end_matches('_');
+            if codes.contains(&name) {
+                continue;
+            }
+            // `browser_localstorage_list\|get\|set`: the same stem with each ending.
+            let mut names = vec![name.to_string()];
+            let mut rest = &text[end..];
+            while let Some(alt) = rest.strip_prefix("\\|").or_else(|| rest.strip_prefix('|')) {
+                let word_end = alt
+                    .find(|c: char| !c.is_ascii_lowercase())
+                    .unwrap_or(alt.len());
+                if word_end == 0 {
+                    break;
+                }
+                let stem = name.rsplit_once('_').map_or(name, |(s, _)| s);
+                names.push(format!("{stem}_{}", &alt[..word_end]));
+                rest = &alt[word_end..];
+            }
+            for n in names {
+                if !all.contains(&n) {
+                    unknown.push(format!("{file}: `{n}`"));
+                } else if file == "README.md" {
+                    named_in_readme.push(n);
+                }
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "tools the docs name that `agentbrowser mcp --caps all` does not list: {unknown:?}"
+    );
+    let undocumented: Vec<&String> = all
+        .iter()
+        .filter(|t| !named_in_readme.contains(t))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "tools the README's MCP table does not name: {undocumented:?}"
+    );
+}
+
+#[test]
+fn every_error_code_a_doc_table_gives_is_a_code() {
+    let codes: Vec<&str> = agentbrowser_protocol::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    let mut wrong = Vec::new();
+    for (file, text) in docs() {
+        let mut in_table = false;
+        for line in text.lines() {
+            if line.starts_with("| code |") {
+                in_table = true;
+                continue;
+            }
+            if !line.starts_with('|') {
+                in_table = false;
+                continue;
+            }
+            if !in_table || line.starts_with("|---") {
+                continue;
+            }
+            let first = line.split('|').nth(1).unwrap_or_default();
+            for code in first.split('`').skip(1).step_by(2) {
+                if !codes.contains(&code) {
+                    wrong.push(format!("{file}: `{code}`"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "tables of error codes with codes there are not: {wrong:?}"
+    );
+}
