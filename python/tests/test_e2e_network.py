@@ -7,25 +7,19 @@ from __future__ import annotations
 import asyncio
 import json
 import struct
-import threading
 import zlib
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
-import jsonschema
 import pytest
-from conftest import aeventually, eventually
-from haralyzer import HarParser
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT6
-
 from agentbrowser import AsyncBrowser, Browser, BrowserError, NetworkRequest, RequestDetail, RequestLog
+from conftest import aeventually, eventually
+from har_check import validate_har
+from haralyzer import HarParser
+from local_http import serve
 
 pytestmark = pytest.mark.e2e
-
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "node_modules" / "har-schema" / "lib"
 
 
 def _png() -> bytes:
@@ -87,12 +81,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def net_server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from serve(_Handler)
 
 
 @pytest.fixture(scope="module")
@@ -110,23 +99,6 @@ def _open_app(browser: Browser, base: str) -> None:
     browser.page.open(f"{base}/app")
     assert eventually(lambda: browser.page.evaluate("document.title") == "ready", 10)
     assert eventually(lambda: _settled(browser.page.network.requests()), 5)
-
-
-def _validate_har(path: Path) -> dict[str, Any]:
-    """The HAR at ``path``, checked against the HAR 1.2 JSON schema and opened by haralyzer."""
-    har = json.loads(path.read_text())
-    resources = [
-        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT6))
-        for schema in (json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.json"))
-    ]
-    registry: Registry[Any] = Registry().with_resources(resources)
-    root = json.loads((SCHEMA_DIR / "har.json").read_text())
-    validator = jsonschema.Draft6Validator(root, registry=registry, format_checker=jsonschema.FormatChecker())
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(har)]
-    assert errors == [], errors[:5]
-    parser = HarParser(har)
-    assert parser.pages, "haralyzer found no page"
-    return har
 
 
 def test_requests_filters_and_detail(browser: Browser, net_server: str) -> None:
@@ -186,7 +158,7 @@ def test_har_in_each_mode(browser: Browser, net_server: str, tmp_path: Path, con
     assert failed.value.code == "io_error"
     path = browser.page.network.har_stop(tmp_path / f"{content}.har")
     assert path == tmp_path / f"{content}.har"
-    har = _validate_har(path)
+    har = validate_har(path)
     entries = {e["request"]["url"].split("?")[0]: e for e in har["log"]["entries"]}
     items = entries[f"{net_server}/api/items"]
     assert {"name": "page", "value": "2"} in items["request"]["queryString"]
@@ -231,7 +203,7 @@ def test_async_network(agentbrowser_bin: Path, net_server: str, tmp_path: Path) 
             detail = await b.page.network.request_detail(log[0].id)
             assert detail.body == '{"saved": "Ann"}'
             path = await b.page.network.har_stop(tmp_path / "async.har")
-            har = _validate_har(path)
+            har = validate_har(path)
             assert any(e["request"]["method"] == "POST" for e in har["log"]["entries"])
 
     asyncio.run(run())
@@ -244,7 +216,7 @@ def test_har_with_a_request_still_in_flight_validates(browser: Browser, server: 
     browser.page.open(f"{server}/a")
     browser.page.evaluate("fetch('/slow?ms=6000'); 1")
     assert eventually(lambda: any("/slow" in r.url for r in browser.page.network.requests()), 10)
-    har = _validate_har(browser.page.network.har_stop(tmp_path / "pending.har"))
+    har = validate_har(browser.page.network.har_stop(tmp_path / "pending.har"))
     slow = [e for e in har["log"]["entries"] if "/slow" in e["request"]["url"]]
     assert len(slow) == 1 and slow[0]["response"]["status"] == 0, slow
     assert slow[0]["comment"].startswith("pending:"), slow

@@ -18,8 +18,18 @@
 //! A glob that can match no URL with a host (no `**`, no `//`, no scheme: `*/next`, `*.png`,
 //! `api/*`) is refused with the glob that would: `*` stops at `/`, so `*/next` never matches
 //! `http://host/next` — `**/next` does.
+//!
+//! A pattern that can never match a URL the browser reports is refused too, naming what is wrong:
+//! a whole URL that is not a valid URL (`http://[`), or not written as browsers write URLs
+//! (`HTTP://Host`, `http://host` without its `/`, `http://h:80/`: the error gives the form that
+//! matches), and a glob whose scheme and host part (when it has no wildcard) is such a URL's.
 
 use std::fmt;
+
+/// The shapes a pattern may take, for the error of a pattern that can never match.
+const SHAPES: &str = "a URL pattern is a glob with `*`, `**` or `{a,b}` over the whole URL (\"**/api/*\"), \
+     a whole URL as the browser writes it (\"https://example.com/path\"), or a part of a URL \
+     without a scheme (\"/path\", \"example.com/login\")";
 
 /// The rule in one line, for help texts and messages.
 pub const URL_PATTERN_RULE: &str = "a glob when it has `*` or `{` (Playwright's: the whole URL; `*` stops at `/`, `**` crosses it, `{a,b}`), the whole URL when it begins with a scheme, otherwise a part of the URL";
@@ -73,8 +83,10 @@ impl UrlPattern {
                      URL and `*` stops at `/`; write {better:?} (`**` crosses `/`)"
                 ));
             }
+            check_glob_origin(pattern)?;
             How::Glob(re)
         } else if has_scheme(pattern) {
+            check_whole_url(pattern)?;
             How::Whole
         } else {
             How::Part
@@ -149,6 +161,50 @@ fn has_scheme(p: &str) -> bool {
                 name.to_ascii_lowercase().as_str(),
                 "about" | "data" | "blob" | "javascript" | "mailto"
             ))
+}
+
+/// Refuses a whole URL that no URL the browser reports can equal: one that does not parse, or
+/// one the browser would write otherwise (the error names that form).
+fn check_whole_url(p: &str) -> Result<(), String> {
+    match url::Url::parse(p) {
+        Err(e) => Err(format!(
+            "{p:?} is not a valid URL ({e}), so it can match nothing; {SHAPES}"
+        )),
+        Ok(u) if u.as_str() != p => Err(format!(
+            "the URL {p:?} is not written as the browser writes URLs, so no URL equals it: write {:?}; {SHAPES}",
+            u.as_str()
+        )),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Refuses a glob beginning with `scheme://host` (no wildcard up to the path) that is not a
+/// valid URL's beginning, or not as the browser writes it (the error names the glob that would
+/// match).
+fn check_glob_origin(p: &str) -> Result<(), String> {
+    let Some((scheme, rest)) = p.split_once("://") else {
+        return Ok(());
+    };
+    if !has_scheme(p) {
+        return Ok(());
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    if authority.contains(['*', '{', '}', '\\']) || scheme.contains(['*', '{', '\\']) {
+        return Ok(());
+    }
+    let origin = format!("{scheme}://{authority}");
+    let url = url::Url::parse(&format!("{origin}/")).map_err(|e| {
+        format!("the glob {p:?} begins with {origin:?}, which is not a valid URL's beginning ({e}), so it can match nothing; {SHAPES}")
+    })?;
+    let written = url.as_str().strip_suffix('/').unwrap_or(url.as_str());
+    if written != origin && url.scheme() != "file" {
+        let better = format!("{written}{}", &rest[end..]);
+        return Err(format!(
+            "the glob {p:?} begins with {origin:?}, which the browser writes {written:?}, so it can match nothing: write {better:?}; {SHAPES}"
+        ));
+    }
+    Ok(())
 }
 
 /// Compiles a glob to a regular expression over whole URLs.

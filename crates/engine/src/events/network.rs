@@ -1,7 +1,9 @@
 //! The request log of a tab: every request its page, its iframes (in process or out of process)
 //! and its workers make, from `Network.*` events, in a bounded ring (the oldest are dropped and
-//! counted). A redirect is one entry per hop: the hop that answered 3xx is `redirected`, and the
-//! next hop names it in `redirected_from`.
+//! counted). A redirect is one entry per hop, each with its own headers, status and timings: the
+//! hop that answered 3xx is `redirected` and names the next hop (`redirected_to`) and its URL,
+//! and the next hop names it in `redirected_from`. Chromium gives every hop of a chain the same
+//! request id and sends the raw headers apart; `hops` matches them to their hop.
 //!
 //! Any CDP session can feed a tab's log: `NetworkLog::record(&event, &source)` with the
 //! `Source` saying which session it came from (its `Network` domain enabled with
@@ -10,23 +12,27 @@
 //! with `SourceKind::Worker`. Service and shared workers have logs of their own
 //! (crates/engine/src/events/workers.rs).
 //!
-//! While a HAR recording runs (`NetworkBoard`, one per session), each request that completes is
-//! copied into the recording, and its body fetched at once when the recording's content mode
-//! keeps it (Chromium's buffer may evict it later).
+//! While a HAR recording runs (`NetworkBoard`, one per session, in `recording`), each request
+//! that completes is copied into the recording, and the page session's page events time the
+//! recording's pages.
 
-use std::collections::{BTreeMap, HashMap};
+mod hops;
+mod recording;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use agentbrowser_cdp::{CdpError, Event, Session};
 use agentbrowser_protocol::{
-    HAR_BODY_KEPT_BYTES, HAR_ENTRIES_KEPT, HEADERS_KEPT_BYTES, HarContent, NetworkRequestEntry,
-    POST_DATA_KEPT_BYTES, REQUESTS_KEPT, RequestSource,
+    HEADERS_KEPT_BYTES, NetworkRequestEntry, POST_DATA_KEPT_BYTES, REQUESTS_KEPT, RequestSource,
 };
 use serde_json::{Value, json};
-use tokio::sync::watch;
 
 use super::{Listener, Ring, str_field};
+use hops::{Chain, RawResponse};
+pub use recording::NetworkBoard;
+pub(crate) use recording::{HarBody, HarItem, NavTiming, PageMark, Recording};
 
 /// Bytes of response bodies Chromium keeps per tab for `network request ID` and HAR (its
 /// `maxTotalBufferSize`; the oldest bodies are evicted first).
@@ -88,8 +94,13 @@ pub(crate) struct Entry {
     pub sent_ts: f64,
     pub ended_ts: Option<f64>,
     pub encoded_bytes: Option<u64>,
+    /// Bytes of the body as decoded (the sum of `dataReceived`), once any came or it finished.
+    pub decoded_bytes: Option<u64>,
     pub from_cache: bool,
     pub redirected_from: Option<String>,
+    /// For a hop that answered a redirect: the next hop's id and URL.
+    pub redirected_to: Option<String>,
+    pub redirect_url: Option<String>,
     pub request_headers: BTreeMap<String, String>,
     pub response_headers: BTreeMap<String, String>,
     /// Whether the raw (extra info) headers replaced what `requestWillBeSent`/`responseReceived` had.
@@ -106,6 +117,8 @@ pub(crate) struct Entry {
     pub protocol: Option<String>,
     /// Bytes of the response headers as received, when Chromium said.
     pub headers_text_size: Option<u64>,
+    /// The HAR recording's page it belongs to (the page current when it was sent).
+    pub har_page: Option<String>,
 }
 
 impl Entry {
@@ -134,6 +147,8 @@ impl Entry {
             encoded_bytes: self.encoded_bytes,
             from_cache: self.from_cache,
             redirected_from: self.redirected_from.clone(),
+            redirected_to: self.redirected_to.clone(),
+            redirect_url: self.redirect_url.clone(),
         }
     }
 }
@@ -141,19 +156,23 @@ impl Entry {
 /// The key of a request: its session and Chromium's request id.
 type Key = (Option<String>, String);
 
+/// Requests whose chains are kept after their end (their raw headers may come later).
+const ENDED_KEPT: usize = 256;
+
 #[derive(Debug)]
 struct Inner {
     tab: String,
     ring: Ring<Entry>,
     /// Where reads begin (moved by a clear).
     floor: u64,
-    /// The entry of each request in flight (the latest hop of a redirect chain).
-    live: HashMap<Key, u64>,
-    /// The entries of requests done lately: their raw response headers may come after the end.
-    done: HashMap<Key, u64>,
-    /// Raw request/response headers that came before their request's entry.
-    early_request: HashMap<Key, BTreeMap<String, String>>,
-    early_response: HashMap<Key, (BTreeMap<String, String>, Option<u64>)>,
+    /// The hops of each request in flight, and of those ended lately (raw headers may come
+    /// after the end), and of those only raw headers came for yet.
+    chains: HashMap<Key, Chain>,
+    /// The ended requests whose chains are kept, oldest first.
+    ended: VecDeque<Key>,
+    /// Wall time minus Chromium's monotonic clock (ms), from the latest request: page events
+    /// carry only the monotonic clock.
+    clock: Option<f64>,
     board: NetworkBoard,
 }
 
@@ -174,10 +193,9 @@ impl NetworkLog {
             tab: tab.to_string(),
             ring: Ring::new(REQUESTS_KEPT),
             floor: 0,
-            live: HashMap::new(),
-            done: HashMap::new(),
-            early_request: HashMap::new(),
-            early_response: HashMap::new(),
+            chains: HashMap::new(),
+            ended: VecDeque::new(),
+            clock: None,
             board,
         })))
     }
@@ -209,6 +227,7 @@ impl NetworkLog {
                 | "Network.requestWillBeSentExtraInfo"
                 | "Network.responseReceived"
                 | "Network.responseReceivedExtraInfo"
+                | "Network.dataReceived"
                 | "Network.loadingFinished"
                 | "Network.loadingFailed"
                 | "Network.requestServedFromCache"
@@ -247,130 +266,26 @@ impl NetworkLog {
         let key: Key = (ev.session_id.clone(), str_field(p, "requestId"));
         let mut l = self.lock();
         match ev.method.as_str() {
-            "Network.requestWillBeSent" => {
-                let mut redirected_from = None;
-                if let Some(redirect) = p.get("redirectResponse")
-                    && let Some(seq) = l.live.remove(&key)
-                {
-                    let ts = p.get("timestamp").and_then(Value::as_f64);
-                    let done = l.ring.get_mut(seq).map(|e| {
-                        apply_response(e, redirect);
-                        e.state = "redirected";
-                        e.ended_ts = ts;
-                        e.id.clone()
-                    });
-                    redirected_from = done.clone();
-                    if done.is_some() {
-                        l.complete(seq);
-                    }
-                }
-                let r = &p["request"];
-                let frame_id = str_field(p, "frameId");
-                let kind = match &source.kind {
-                    SourceKind::Page { main_frame } if *main_frame == frame_id => "page",
-                    SourceKind::Page { .. } if frame_id.is_empty() => "page",
-                    SourceKind::Page { .. } | SourceKind::Iframe => "iframe",
-                    SourceKind::Worker => "worker",
-                    SourceKind::ServiceWorker(_) => "service_worker",
-                    SourceKind::SharedWorker(_) => "shared_worker",
-                };
-                let worker = match &source.kind {
-                    SourceKind::ServiceWorker(u) | SourceKind::SharedWorker(u) => Some(u.clone()),
-                    _ => None,
-                };
-                let mut url = str_field(r, "url");
-                url.push_str(&str_field(r, "urlFragment"));
-                crate::secrets::redact(&mut url);
-                let (request_headers, mut headers_truncated) = headers(&r["headers"]);
-                let mut post_data = r
-                    .get("postData")
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                if let Some(d) = post_data.as_mut() {
-                    crate::secrets::redact(d);
-                }
-                let post_data_truncated = post_data
-                    .as_mut()
-                    .is_some_and(|d| cut(d, POST_DATA_KEPT_BYTES));
-                let mut e = Entry {
-                    id: format!("r{}", NEXT_ID.fetch_add(1, Ordering::Relaxed)),
-                    request_id: key.1.clone(),
-                    session: source.session.clone(),
-                    kind,
-                    worker,
-                    frame_id,
-                    url,
-                    method: str_field(r, "method"),
-                    resource_type: str_field(p, "type").to_ascii_lowercase(),
-                    status: None,
-                    status_text: String::new(),
-                    mime_type: String::new(),
-                    state: "pending",
-                    error: None,
-                    started_at: p.get("wallTime").and_then(Value::as_f64).unwrap_or(0.0) * 1000.0,
-                    sent_ts: p.get("timestamp").and_then(Value::as_f64).unwrap_or(0.0),
-                    ended_ts: None,
-                    encoded_bytes: None,
-                    from_cache: false,
-                    redirected_from,
-                    request_headers,
-                    response_headers: BTreeMap::new(),
-                    has_request_extra: false,
-                    has_response_extra: false,
-                    headers_truncated: false,
-                    post_data,
-                    post_data_truncated,
-                    has_post_data: r.get("hasPostData").and_then(Value::as_bool) == Some(true),
-                    timing: None,
-                    remote_ip: None,
-                    remote_port: None,
-                    protocol: None,
-                    headers_text_size: None,
-                };
-                if e.resource_type.is_empty() {
-                    e.resource_type = "other".into();
-                }
-                if let Some(h) = l.early_request.remove(&key) {
-                    merge(&mut e.request_headers, h, &mut headers_truncated);
-                    e.has_request_extra = true;
-                }
-                if let Some((h, size)) = l.early_response.remove(&key) {
-                    e.response_headers = h;
-                    e.headers_text_size = size;
-                    e.has_response_extra = true;
-                }
-                e.headers_truncated = headers_truncated;
-                let document = e.resource_type == "document" && kind == "page";
-                let (url, started) = (e.url.clone(), e.started_at);
-                let seq = l.ring.push(e);
-                l.live.insert(key, seq);
-                if document {
-                    let tab = l.tab.clone();
-                    l.board.page_started(&tab, &url, started);
-                }
-                l.forget_early();
-            }
+            "Network.requestWillBeSent" => l.request(key, p, source),
             "Network.requestWillBeSentExtraInfo" => {
-                let (h, mut truncated) = headers(&p["headers"]);
-                match l.live.get(&key).copied() {
-                    Some(seq)
-                        if l.ring
-                            .get_mut(seq)
-                            .is_some_and(|e| !e.has_request_extra && e.state == "pending") =>
-                    {
-                        if let Some(e) = l.ring.get_mut(seq) {
-                            merge(&mut e.request_headers, h, &mut truncated);
-                            e.headers_truncated |= truncated;
-                            e.has_request_extra = true;
-                        }
-                    }
-                    _ => {
-                        l.early_request.insert(key, h);
-                    }
+                let raw = headers(&p["headers"]);
+                let chain = l.chains.entry(key).or_default();
+                if let Some((seq, (h, mut truncated))) = chain.request_extra(raw) {
+                    l.amend(seq, |e| {
+                        merge(&mut e.request_headers, h, &mut truncated);
+                        e.headers_truncated |= truncated;
+                        e.has_request_extra = true;
+                    });
                 }
             }
             "Network.responseReceived" => {
-                if let Some(e) = l.live.get(&key).copied().and_then(|s| l.ring.get_mut(s)) {
+                let Some(chain) = l.chains.get_mut(&key) else {
+                    return;
+                };
+                if p.get("hasExtraInfo").and_then(Value::as_bool) == Some(false) {
+                    chain.without_extra();
+                }
+                if let Some(e) = chain.live().and_then(|s| l.ring.get_mut(s)) {
                     apply_response(e, &p["response"]);
                     let t = str_field(p, "type").to_ascii_lowercase();
                     if !t.is_empty() {
@@ -379,60 +294,51 @@ impl NetworkLog {
                 }
             }
             "Network.responseReceivedExtraInfo" => {
-                let (h, truncated) = headers(&p["headers"]);
-                let size = p
-                    .get("headersText")
-                    .and_then(Value::as_str)
-                    .map(|t| t.len() as u64);
-                match l.live.get(&key).copied().and_then(|s| l.ring.get_mut(s)) {
-                    Some(e) if !e.has_response_extra => {
-                        e.response_headers = h;
-                        e.headers_truncated |= truncated;
-                        e.headers_text_size = size;
-                        e.has_response_extra = true;
-                        if let Some(code) = p.get("statusCode").and_then(Value::as_u64)
-                            && e.status.is_none()
-                        {
-                            e.status = u16::try_from(code).ok();
-                        }
-                    }
-                    _ => match l.done.get(&key).copied() {
-                        // After the end: the entry (and its copy in a HAR recording) get them.
-                        Some(seq) => {
-                            let amended = l
-                                .ring
-                                .get_mut(seq)
-                                .filter(|e| !e.has_response_extra)
-                                .map(|e| {
-                                    e.response_headers = h;
-                                    e.headers_truncated |= truncated;
-                                    e.headers_text_size = size;
-                                    e.has_response_extra = true;
-                                    e.clone()
-                                });
-                            if let Some(e) = amended {
-                                l.board.amend(e);
-                            }
-                        }
-                        None => {
-                            l.early_response.insert(key, (h, size));
-                        }
-                    },
+                let (headers, truncated) = headers(&p["headers"]);
+                let raw = RawResponse {
+                    headers,
+                    truncated,
+                    size: p
+                        .get("headersText")
+                        .and_then(Value::as_str)
+                        .map(|t| t.len() as u64),
+                    status: p
+                        .get("statusCode")
+                        .and_then(Value::as_u64)
+                        .and_then(|c| u16::try_from(c).ok()),
+                };
+                let chain = l.chains.entry(key).or_default();
+                if let Some((seq, raw)) = chain.response_extra(raw) {
+                    l.amend(seq, |e| apply_raw_response(e, raw));
+                }
+            }
+            "Network.dataReceived" => {
+                let live = l.chains.get(&key).and_then(Chain::live);
+                if let Some(e) = live.and_then(|s| l.ring.get_mut(s)) {
+                    let n = p.get("dataLength").and_then(Value::as_u64).unwrap_or(0);
+                    e.decoded_bytes = Some(e.decoded_bytes.unwrap_or(0) + n);
                 }
             }
             "Network.requestServedFromCache" => {
-                if let Some(e) = l.live.get(&key).copied().and_then(|s| l.ring.get_mut(s)) {
+                let live = l.chains.get(&key).and_then(Chain::live);
+                if let Some(e) = live.and_then(|s| l.ring.get_mut(s)) {
                     e.from_cache = true;
                 }
             }
             "Network.loadingFinished" | "Network.loadingFailed" => {
-                let Some(seq) = l.live.remove(&key) else {
+                let Some(seq) = l.chains.get(&key).and_then(Chain::live) else {
                     return;
                 };
-                if l.done.len() >= 256 {
-                    l.done.clear();
+                if let Some(c) = l.chains.get_mut(&key) {
+                    c.ended = true;
                 }
-                l.done.insert(key, seq);
+                l.ended.push_back(key);
+                if l.ended.len() > ENDED_KEPT
+                    && let Some(old) = l.ended.pop_front()
+                    && l.chains.get(&old).is_some_and(|c| c.ended)
+                {
+                    l.chains.remove(&old);
+                }
                 let failed = ev.method == "Network.loadingFailed";
                 if let Some(e) = l.ring.get_mut(seq) {
                     e.ended_ts = p.get("timestamp").and_then(Value::as_f64);
@@ -452,6 +358,7 @@ impl NetworkLog {
                             .get("encodedDataLength")
                             .and_then(Value::as_f64)
                             .map(|n| n as u64);
+                        e.decoded_bytes.get_or_insert(0);
                     }
                 }
                 l.complete(seq);
@@ -459,9 +366,188 @@ impl NetworkLog {
             _ => {}
         }
     }
+
+    /// Records a page event of the tab's own session (the main frame committing a document,
+    /// DOMContentLoaded, load) for the HAR recording's pages.
+    fn page_event(&self, ev: &Event) {
+        let l = self.lock();
+        if !l.board.recording() {
+            return;
+        }
+        let p = &ev.params;
+        let mark = match ev.method.as_str() {
+            "Page.frameNavigated" => {
+                if p["frame"].get("parentId").is_none() {
+                    l.board.page_committed(&l.tab);
+                }
+                return;
+            }
+            "Page.domContentEventFired" => PageMark::ContentLoad,
+            "Page.loadEventFired" => PageMark::Load,
+            _ => return,
+        };
+        if let (Some(ts), Some(clock)) = (p.get("timestamp").and_then(Value::as_f64), l.clock) {
+            l.board.page_mark(&l.tab, mark, ts * 1000.0 + clock);
+        }
+    }
 }
 
 impl Inner {
+    /// `Network.requestWillBeSent`: a request begins, or its next hop after a redirect (the
+    /// hop that answered the redirect is then done).
+    fn request(&mut self, key: Key, p: &Value, source: &Source) {
+        let r = &p["request"];
+        let id = format!("r{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
+        let mut url = str_field(r, "url");
+        url.push_str(&str_field(r, "urlFragment"));
+        crate::secrets::redact(&mut url);
+        let sent_ts = p.get("timestamp").and_then(Value::as_f64).unwrap_or(0.0);
+        let started_at = p.get("wallTime").and_then(Value::as_f64).unwrap_or(0.0) * 1000.0;
+        if started_at > 0.0 && sent_ts > 0.0 {
+            self.clock = Some(started_at - sent_ts * 1000.0);
+        }
+        // The hop before this one, when this is a redirect's next hop.
+        let mut previous = None;
+        if let Some(redirect) = p.get("redirectResponse")
+            && let Some(chain) = self.chains.get_mut(&key)
+            && let Some(seq) = chain.live()
+        {
+            if p.get("redirectHasExtraInfo").and_then(Value::as_bool) == Some(false) {
+                chain.without_extra();
+            }
+            let first = chain.first();
+            let page = first
+                .and_then(|s| self.ring.get_mut(s))
+                .and_then(|e| e.har_page.clone());
+            let hop = self.ring.get_mut(seq).map(|e| {
+                apply_response(e, redirect);
+                e.state = "redirected";
+                e.ended_ts = Some(sent_ts);
+                e.redirected_to = Some(id.clone());
+                e.redirect_url = Some(url.clone());
+                (
+                    e.id.clone(),
+                    e.resource_type == "document" && e.kind == "page",
+                )
+            });
+            if let Some((hop_id, document)) = hop {
+                if document && let Some(page) = &page {
+                    self.board.page_redirected(page, &url);
+                }
+                previous = Some((hop_id, page));
+                self.complete(seq);
+            }
+        } else {
+            // A new request (a request id seen again starts over).
+            self.chains.insert(key.clone(), Chain::default());
+        }
+        let frame_id = str_field(p, "frameId");
+        let kind = match &source.kind {
+            SourceKind::Page { main_frame } if *main_frame == frame_id => "page",
+            SourceKind::Page { .. } if frame_id.is_empty() => "page",
+            SourceKind::Page { .. } | SourceKind::Iframe => "iframe",
+            SourceKind::Worker => "worker",
+            SourceKind::ServiceWorker(_) => "service_worker",
+            SourceKind::SharedWorker(_) => "shared_worker",
+        };
+        let worker = match &source.kind {
+            SourceKind::ServiceWorker(u) | SourceKind::SharedWorker(u) => Some(u.clone()),
+            _ => None,
+        };
+        let (request_headers, mut headers_truncated) = headers(&r["headers"]);
+        let mut post_data = r
+            .get("postData")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(d) = post_data.as_mut() {
+            crate::secrets::redact(d);
+        }
+        let post_data_truncated = post_data
+            .as_mut()
+            .is_some_and(|d| cut(d, POST_DATA_KEPT_BYTES));
+        let mut resource_type = str_field(p, "type").to_ascii_lowercase();
+        if resource_type.is_empty() {
+            resource_type = "other".into();
+        }
+        let (redirected_from, page) = previous.unzip();
+        // A main-frame document's first hop begins a page of the HAR recording; the other
+        // requests (and the next hops) belong to the page current when they began.
+        let har_page = match page.flatten() {
+            Some(page) => Some(page),
+            None if redirected_from.is_none() && resource_type == "document" && kind == "page" => {
+                self.board.page_started(&self.tab, &url, started_at)
+            }
+            None => self.board.current(&self.tab),
+        };
+        let mut e = Entry {
+            id,
+            request_id: key.1.clone(),
+            session: source.session.clone(),
+            kind,
+            worker,
+            frame_id,
+            url,
+            method: str_field(r, "method"),
+            resource_type,
+            status: None,
+            status_text: String::new(),
+            mime_type: String::new(),
+            state: "pending",
+            error: None,
+            started_at,
+            sent_ts,
+            ended_ts: None,
+            encoded_bytes: None,
+            decoded_bytes: None,
+            from_cache: false,
+            redirected_from,
+            redirected_to: None,
+            redirect_url: None,
+            request_headers,
+            response_headers: BTreeMap::new(),
+            has_request_extra: false,
+            has_response_extra: false,
+            headers_truncated: false,
+            post_data,
+            post_data_truncated,
+            has_post_data: r.get("hasPostData").and_then(Value::as_bool) == Some(true),
+            timing: None,
+            remote_ip: None,
+            remote_port: None,
+            protocol: None,
+            headers_text_size: None,
+            har_page,
+        };
+        let seq = self.ring.cursor();
+        let chain = self.chains.entry(key).or_default();
+        let (early_request, early_response) = chain.push(seq);
+        if let Some((h, mut truncated)) = early_request {
+            merge(&mut e.request_headers, h, &mut truncated);
+            headers_truncated |= truncated;
+            e.has_request_extra = true;
+        }
+        e.headers_truncated = headers_truncated;
+        if let Some(raw) = early_response {
+            apply_raw_response(&mut e, raw);
+        }
+        let pushed = self.ring.push(e);
+        debug_assert_eq!(pushed, seq);
+        self.forget_unannounced();
+    }
+
+    /// Changes the entry `seq` with `f`; an entry already handed to the HAR recording is
+    /// handed again (raw headers that came after its end).
+    fn amend(&mut self, seq: u64, f: impl FnOnce(&mut Entry)) {
+        let Some(e) = self.ring.get_mut(seq) else {
+            return;
+        };
+        f(e);
+        if e.state != "pending" && self.board.recording() {
+            let copy = e.clone();
+            self.board.amend(copy);
+        }
+    }
+
     /// Hands a completed entry to the HAR recording, if one runs.
     fn complete(&mut self, seq: u64) {
         if !self.board.recording() {
@@ -474,18 +560,28 @@ impl Inner {
         }
     }
 
-    /// Keeps the maps of early headers small (requests Chromium never announced).
-    fn forget_early(&mut self) {
-        if self.early_request.len() > 256 {
-            self.early_request.clear();
+    /// Keeps the chains few: those of requests Chromium never announced (only raw headers
+    /// came) or that fell out of the ring go.
+    fn forget_unannounced(&mut self) {
+        if self.chains.len() <= REQUESTS_KEPT * 2 + ENDED_KEPT {
+            return;
         }
-        if self.early_response.len() > 256 {
-            self.early_response.clear();
-        }
-        if self.live.len() > REQUESTS_KEPT * 2 {
-            let first = self.ring.cursor().saturating_sub(REQUESTS_KEPT as u64);
-            self.live.retain(|_, s| *s >= first);
-        }
+        let first = self.ring.cursor().saturating_sub(REQUESTS_KEPT as u64);
+        self.chains
+            .retain(|_, c| c.first().is_some_and(|s| s >= first));
+        let chains = &self.chains;
+        self.ended.retain(|k| chains.contains_key(k));
+    }
+}
+
+/// Applies raw response headers to an entry (they replace what `responseReceived` had).
+fn apply_raw_response(e: &mut Entry, raw: RawResponse) {
+    e.response_headers = raw.headers;
+    e.headers_truncated |= raw.truncated;
+    e.headers_text_size = raw.size;
+    e.has_response_extra = true;
+    if e.status.is_none() {
+        e.status = raw.status;
     }
 }
 
@@ -574,214 +670,18 @@ pub(crate) struct NetworkEvents {
 impl Listener for NetworkEvents {
     fn wants(&self, method: &str) -> bool {
         NetworkLog::wanted(method)
+            || matches!(
+                method,
+                "Page.frameNavigated" | "Page.domContentEventFired" | "Page.loadEventFired"
+            )
     }
 
     fn on_event(&mut self, ev: &Event) {
-        self.log.record(ev, &self.source);
-    }
-}
-
-/// A response body a HAR recording fetched.
-#[derive(Debug, Clone)]
-pub(crate) enum HarBody {
-    /// The mode does not keep it.
-    Skipped,
-    /// Being fetched.
-    Pending,
-    /// Fetched: the text (base64 when `base64`), the whole body's decoded size, whether cut.
-    Got {
-        text: String,
-        base64: bool,
-        size: u64,
-        truncated: bool,
-    },
-    /// Chromium could not give it (the reason).
-    Missing(String),
-}
-
-/// One completed request of a HAR recording.
-#[derive(Debug, Clone)]
-pub(crate) struct HarItem {
-    pub entry: Entry,
-    pub pageref: String,
-    pub body: HarBody,
-}
-
-/// A page of a HAR recording: a main-frame document of a tab.
-#[derive(Debug, Clone)]
-pub(crate) struct HarPage {
-    pub id: String,
-    pub tab: String,
-    pub title: String,
-    pub started_at: f64,
-}
-
-/// A HAR recording in progress.
-#[derive(Debug)]
-pub(crate) struct Recording {
-    pub content: HarContent,
-    pub items: Vec<HarItem>,
-    pub pages: Vec<HarPage>,
-    /// The current page of each tab.
-    pub current: HashMap<String, String>,
-    pub dropped: u64,
-    /// Body fetches not answered yet (0 when all are in).
-    pub pending: watch::Sender<usize>,
-    /// When the recording started (ms since the epoch, as entries' `started_at`).
-    pub started_at: f64,
-}
-
-impl Recording {
-    /// Adds the requests still in flight (`(tab, entry)` pairs of the tabs' logs) that began
-    /// during the recording, as entries without a response, so a HAR written now shows them.
-    pub(crate) fn add_in_flight(&mut self, in_flight: Vec<(String, Entry)>) {
-        for (tab, entry) in in_flight {
-            if entry.state != "pending"
-                || entry.started_at < self.started_at
-                || self.items.iter().any(|i| i.entry.id == entry.id)
-            {
-                continue;
-            }
-            if self.items.len() >= HAR_ENTRIES_KEPT {
-                self.dropped += 1;
-                continue;
-            }
-            let pageref = self.page_of(&tab, &entry.url, entry.started_at);
-            self.items.push(HarItem {
-                entry,
-                pageref,
-                body: HarBody::Skipped,
-            });
+        if ev.method.starts_with("Page.") {
+            self.log.page_event(ev);
+        } else {
+            self.log.record(ev, &self.source);
         }
-    }
-
-    /// The current page of `tab`, made (titled with `url`) when it has none.
-    fn page_of(&mut self, tab: &str, url: &str, at: f64) -> String {
-        if let Some(id) = self.current.get(tab) {
-            return id.clone();
-        }
-        self.new_page(tab, url, at)
-    }
-
-    fn new_page(&mut self, tab: &str, url: &str, at: f64) -> String {
-        let id = format!("page_{}", self.pages.len() + 1);
-        self.pages.push(HarPage {
-            id: id.clone(),
-            tab: tab.to_string(),
-            title: url.to_string(),
-            started_at: at,
-        });
-        self.current.insert(tab.to_string(), id.clone());
-        id
-    }
-}
-
-/// The session's HAR recording (none or one), fed by every tab's log.
-#[derive(Debug, Clone, Default)]
-pub struct NetworkBoard(Arc<Mutex<Option<Recording>>>);
-
-impl NetworkBoard {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Option<Recording>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether a recording runs.
-    pub fn recording(&self) -> bool {
-        self.lock().is_some()
-    }
-
-    /// Starts a recording; `false` when one already runs. `tabs` are the attached tabs with
-    /// their URLs, each the first page of its tab.
-    pub(crate) fn start(&self, content: HarContent, at: f64, tabs: &[(String, String)]) -> bool {
-        let mut g = self.lock();
-        if g.is_some() {
-            return false;
-        }
-        let mut r = Recording {
-            content,
-            items: Vec::new(),
-            pages: Vec::new(),
-            current: HashMap::new(),
-            dropped: 0,
-            pending: watch::channel(0).0,
-            started_at: at,
-        };
-        for (tab, url) in tabs {
-            r.new_page(tab, url, at);
-        }
-        *g = Some(r);
-        true
-    }
-
-    /// A main-frame document of `tab` began loading: a new page of the recording.
-    fn page_started(&self, tab: &str, url: &str, at: f64) {
-        if let Some(r) = self.lock().as_mut() {
-            r.new_page(tab, url, at);
-        }
-    }
-
-    /// Replaces the recorded copy of `entry` (raw response headers that came after its end).
-    fn amend(&self, entry: Entry) {
-        if let Some(r) = self.lock().as_mut()
-            && let Some(item) = r.items.iter_mut().rev().find(|i| i.entry.id == entry.id)
-        {
-            item.entry = entry;
-        }
-    }
-
-    /// Adds a completed request of `tab` to the recording, fetching its body when the mode
-    /// keeps it.
-    fn add(&self, entry: Entry, tab: &str) {
-        let mut g = self.lock();
-        let Some(r) = g.as_mut() else { return };
-        if r.items.len() >= HAR_ENTRIES_KEPT {
-            r.dropped += 1;
-            return;
-        }
-        let pageref = r.page_of(tab, &entry.url, entry.started_at);
-        let wanted = entry.state == "finished"
-            && match r.content {
-                HarContent::None => false,
-                HarContent::All => true,
-                HarContent::Text => is_text(&entry.mime_type),
-            };
-        let index = r.items.len();
-        let (session, request_id) = (entry.session.clone(), entry.request_id.clone());
-        r.items.push(HarItem {
-            entry,
-            pageref,
-            body: if wanted {
-                HarBody::Pending
-            } else {
-                HarBody::Skipped
-            },
-        });
-        if !wanted {
-            return;
-        }
-        r.pending.send_modify(|n| *n += 1);
-        let board = self.clone();
-        tokio::spawn(async move {
-            let body = match fetch_body(&session, &request_id).await {
-                Ok(b) => {
-                    let mut text = b.text;
-                    let truncated = cut(&mut text, HAR_BODY_KEPT_BYTES);
-                    HarBody::Got {
-                        text,
-                        base64: b.base64,
-                        size: b.size,
-                        truncated,
-                    }
-                }
-                Err(why) => HarBody::Missing(why),
-            };
-            if let Some(r) = board.lock().as_mut() {
-                if let Some(item) = r.items.get_mut(index) {
-                    item.body = body;
-                }
-                r.pending.send_modify(|n| *n = n.saturating_sub(1));
-            }
-        });
     }
 }
 

@@ -310,7 +310,14 @@ pub struct NetworkUnrouteParams {
     pub url: Option<String>,
 }
 
-impl Validate for NetworkUnrouteParams {}
+impl Validate for NetworkUnrouteParams {
+    fn validate(&self) -> Result<(), String> {
+        match self.url.as_deref().map(crate::UrlPattern::parse) {
+            Some(Err(e)) => invalid("url", e),
+            _ => Ok(()),
+        }
+    }
+}
 
 /// One route of the session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

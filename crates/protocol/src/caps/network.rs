@@ -171,7 +171,8 @@ pub struct RequestSource {
     pub worker: Option<String>,
 }
 
-/// One request of the log (a redirect is one entry per hop).
+/// One request of the log (a redirect is one entry per hop, each with its own headers, status
+/// and timings).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkRequestEntry {
@@ -205,6 +206,13 @@ pub struct NetworkRequestEntry {
     /// The id of the hop this one is a redirect of (absent for the first hop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirected_from: Option<String>,
+    /// For a hop that answered with a redirect (`state` `redirected`): the id of the next hop
+    /// (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirected_to: Option<String>,
+    /// For a hop that answered with a redirect: the URL it led to (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_url: Option<String>,
 }
 
 /// Result of `network_requests`.
@@ -380,7 +388,8 @@ pub struct HarStopOutput {
 }
 
 impl NetworkRequestEntry {
-    /// One line: `id METHOD status type url (source) state`.
+    /// One line: `id METHOD status type url (source) state`; a redirect hop says where it led
+    /// (`-> r2 URL`).
     pub fn line(&self) -> String {
         let status = match (self.status, self.state.as_str()) {
             (Some(s), _) => s.to_string(),
@@ -396,6 +405,12 @@ impl NetworkRequestEntry {
         }
         if let Some(e) = &self.error {
             line.push_str(&format!(" ({e})"));
+        } else if self.state == "redirected" {
+            line.push_str(&format!(
+                " (redirect -> {} {})",
+                self.redirected_to.as_deref().unwrap_or("?"),
+                self.redirect_url.as_deref().unwrap_or("?")
+            ));
         } else if self.state == "pending" {
             line.push_str(" (pending)");
         }

@@ -1,0 +1,302 @@
+//! The session's HAR recording (`NetworkBoard`): every tab's log hands it each request that
+//! completes (its body fetched at once when the content mode keeps it: Chromium's buffer may
+//! evict it later), and the pages it saw begin, commit, reach DOMContentLoaded and load.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use agentbrowser_protocol::{HAR_BODY_KEPT_BYTES, HAR_ENTRIES_KEPT, HarContent};
+use tokio::sync::watch;
+
+use super::{Entry, cut, fetch_body, is_text};
+
+/// A response body a HAR recording fetched.
+#[derive(Debug, Clone)]
+pub(crate) enum HarBody {
+    /// The mode does not keep it.
+    Skipped,
+    /// Being fetched.
+    Pending,
+    /// Fetched: the text (base64 when `base64`), the whole body's decoded size, whether cut.
+    Got {
+        text: String,
+        base64: bool,
+        size: u64,
+        truncated: bool,
+    },
+    /// Chromium could not give it (the reason).
+    Missing(String),
+}
+
+/// One completed request of a HAR recording.
+#[derive(Debug, Clone)]
+pub(crate) struct HarItem {
+    pub entry: Entry,
+    pub pageref: String,
+    pub body: HarBody,
+}
+
+/// A page of a HAR recording: a main-frame document of a tab.
+#[derive(Debug, Clone)]
+pub(crate) struct HarPage {
+    pub id: String,
+    pub tab: String,
+    pub title: String,
+    /// When its document request was sent (ms since the epoch).
+    pub started_at: f64,
+    /// Whether its document committed (the tab shows it): only then are the tab's
+    /// DOMContentLoaded and load events its own.
+    pub committed: bool,
+    /// DOMContentLoaded and load, in ms after `started_at`, once seen.
+    pub on_content_load: Option<f64>,
+    pub on_load: Option<f64>,
+}
+
+/// A page event a tab reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PageMark {
+    /// `Page.domContentEventFired`.
+    ContentLoad,
+    /// `Page.loadEventFired`.
+    Load,
+}
+
+/// How far the document a tab shows at the recording's start had come: when its navigation
+/// began and its DOMContentLoaded and load (ms after that; `None` while still to come).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct NavTiming {
+    pub origin: f64,
+    pub content_load: Option<f64>,
+    pub load: Option<f64>,
+}
+
+/// A HAR recording in progress.
+#[derive(Debug)]
+pub(crate) struct Recording {
+    pub content: HarContent,
+    pub items: Vec<HarItem>,
+    pub pages: Vec<HarPage>,
+    /// The current page of each tab.
+    pub current: HashMap<String, String>,
+    pub dropped: u64,
+    /// Body fetches not answered yet (0 when all are in).
+    pub pending: watch::Sender<usize>,
+    /// When the recording started (ms since the epoch, as entries' `started_at`).
+    pub started_at: f64,
+}
+
+impl Recording {
+    /// Adds the requests still in flight (`(tab, entry)` pairs of the tabs' logs) that began
+    /// during the recording, as entries without a response, so a HAR written now shows them.
+    pub(crate) fn add_in_flight(&mut self, in_flight: Vec<(String, Entry)>) {
+        for (tab, entry) in in_flight {
+            if entry.state != "pending"
+                || entry.started_at < self.started_at
+                || self.items.iter().any(|i| i.entry.id == entry.id)
+            {
+                continue;
+            }
+            if self.items.len() >= HAR_ENTRIES_KEPT {
+                self.dropped += 1;
+                continue;
+            }
+            let pageref = self.page_of(&tab, &entry);
+            self.items.push(HarItem {
+                entry,
+                pageref,
+                body: HarBody::Skipped,
+            });
+        }
+    }
+
+    /// The page `entry` of `tab` belongs to: the one current when it was sent, else the tab's
+    /// current page (made, titled with its URL, when the tab has none).
+    fn page_of(&mut self, tab: &str, entry: &Entry) -> String {
+        if let Some(id) = entry
+            .har_page
+            .as_ref()
+            .filter(|id| self.pages.iter().any(|p| p.id == **id))
+        {
+            return id.clone();
+        }
+        if let Some(id) = self.current.get(tab) {
+            return id.clone();
+        }
+        self.new_page(tab, &entry.url, entry.started_at, None)
+    }
+
+    fn new_page(&mut self, tab: &str, url: &str, at: f64, nav: Option<NavTiming>) -> String {
+        let id = format!("page_{}", self.pages.len() + 1);
+        self.pages.push(HarPage {
+            id: id.clone(),
+            tab: tab.to_string(),
+            title: url.to_string(),
+            started_at: nav.map_or(at, |n| n.origin),
+            committed: nav.is_some(),
+            on_content_load: nav.and_then(|n| n.content_load),
+            on_load: nav.and_then(|n| n.load),
+        });
+        self.current.insert(tab.to_string(), id.clone());
+        id
+    }
+
+    /// The current page of `tab`.
+    fn current_page(&mut self, tab: &str) -> Option<&mut HarPage> {
+        let id = self.current.get(tab)?;
+        self.pages.iter_mut().find(|p| p.id == *id)
+    }
+}
+
+/// The session's HAR recording (none or one), fed by every tab's log.
+#[derive(Debug, Clone, Default)]
+pub struct NetworkBoard(Arc<Mutex<Option<Recording>>>);
+
+impl NetworkBoard {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Option<Recording>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a recording runs.
+    pub fn recording(&self) -> bool {
+        self.lock().is_some()
+    }
+
+    /// Starts a recording; `false` when one already runs. `tabs` are the attached tabs with
+    /// their URLs and how far their documents had loaded, each the first page of its tab.
+    pub(crate) fn start(
+        &self,
+        content: HarContent,
+        at: f64,
+        tabs: &[(String, String, Option<NavTiming>)],
+    ) -> bool {
+        let mut g = self.lock();
+        if g.is_some() {
+            return false;
+        }
+        let mut r = Recording {
+            content,
+            items: Vec::new(),
+            pages: Vec::new(),
+            current: HashMap::new(),
+            dropped: 0,
+            pending: watch::channel(0).0,
+            started_at: at,
+        };
+        for (tab, url, nav) in tabs {
+            r.new_page(tab, url, at, *nav);
+        }
+        *g = Some(r);
+        true
+    }
+
+    /// A main-frame document of `tab` began loading: a new page of the recording (its id).
+    pub(super) fn page_started(&self, tab: &str, url: &str, at: f64) -> Option<String> {
+        self.lock().as_mut().map(|r| r.new_page(tab, url, at, None))
+    }
+
+    /// The current page of `tab`, while a recording runs.
+    pub(super) fn current(&self, tab: &str) -> Option<String> {
+        self.lock()
+            .as_ref()
+            .and_then(|r| r.current.get(tab).cloned())
+    }
+
+    /// The document request of page `id` was redirected to `url`: the page is titled with it.
+    pub(super) fn page_redirected(&self, id: &str, url: &str) {
+        if let Some(p) = self
+            .lock()
+            .as_mut()
+            .and_then(|r| r.pages.iter_mut().find(|p| p.id == id))
+        {
+            p.title = url.to_string();
+        }
+    }
+
+    /// The main frame of `tab` committed a new document: the current page is the one it shows.
+    pub(super) fn page_committed(&self, tab: &str) {
+        if let Some(p) = self.lock().as_mut().and_then(|r| r.current_page(tab)) {
+            p.committed = true;
+        }
+    }
+
+    /// `tab` fired `mark` at `at` (ms since the epoch): the current page's timing, when its
+    /// document committed and it has none yet.
+    pub(super) fn page_mark(&self, tab: &str, mark: PageMark, at: f64) {
+        let mut g = self.lock();
+        let Some(p) = g.as_mut().and_then(|r| r.current_page(tab)) else {
+            return;
+        };
+        if !p.committed || at < p.started_at {
+            return;
+        }
+        let slot = match mark {
+            PageMark::ContentLoad => &mut p.on_content_load,
+            PageMark::Load => &mut p.on_load,
+        };
+        slot.get_or_insert(at - p.started_at);
+    }
+
+    /// Replaces the recorded copy of `entry` (raw headers that came after its end).
+    pub(super) fn amend(&self, entry: Entry) {
+        if let Some(r) = self.lock().as_mut()
+            && let Some(item) = r.items.iter_mut().rev().find(|i| i.entry.id == entry.id)
+        {
+            item.entry = entry;
+        }
+    }
+
+    /// Adds a completed request of `tab` to the recording, fetching its body when the mode
+    /// keeps it.
+    pub(super) fn add(&self, entry: Entry, tab: &str) {
+        let mut g = self.lock();
+        let Some(r) = g.as_mut() else { return };
+        if r.items.len() >= HAR_ENTRIES_KEPT {
+            r.dropped += 1;
+            return;
+        }
+        let pageref = r.page_of(tab, &entry);
+        let wanted = entry.state == "finished"
+            && match r.content {
+                HarContent::None => false,
+                HarContent::All => true,
+                HarContent::Text => is_text(&entry.mime_type),
+            };
+        let index = r.items.len();
+        let (session, request_id) = (entry.session.clone(), entry.request_id.clone());
+        r.items.push(HarItem {
+            entry,
+            pageref,
+            body: if wanted {
+                HarBody::Pending
+            } else {
+                HarBody::Skipped
+            },
+        });
+        if !wanted {
+            return;
+        }
+        r.pending.send_modify(|n| *n += 1);
+        let board = self.clone();
+        tokio::spawn(async move {
+            let body = match fetch_body(&session, &request_id).await {
+                Ok(b) => {
+                    let mut text = b.text;
+                    let truncated = cut(&mut text, HAR_BODY_KEPT_BYTES);
+                    HarBody::Got {
+                        text,
+                        base64: b.base64,
+                        size: b.size,
+                        truncated,
+                    }
+                }
+                Err(why) => HarBody::Missing(why),
+            };
+            if let Some(r) = board.lock().as_mut() {
+                if let Some(item) = r.items.get_mut(index) {
+                    item.body = body;
+                }
+                r.pending.send_modify(|n| *n = n.saturating_sub(1));
+            }
+        });
+    }
+}
