@@ -29,13 +29,19 @@ window.removeGone = () => ctl.abort();
 </script>"""
 
 
+_PLAIN = b"<!doctype html><title>Plain</title><p>no tools here</p>"
+
+
 class _Handler(BaseHTTPRequestHandler):
+    """``/tools`` registers tools; any other path is a page without any."""
+
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        body = PAGE if self.path == "/tools" else _PLAIN
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(PAGE)))
+        self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(PAGE)
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -160,3 +166,64 @@ def test_mcp_lists_page_tools_and_says_when_they_change(agentbrowser_bin: Path, 
             await session.call_tool("browser_close", {})
 
     asyncio.run(main())
+
+
+@pytest.fixture(scope="module")
+def two_origins() -> Iterator[tuple[str, str]]:
+    """The tools page on 127.0.0.1, and a page without tools on another origin (localhost)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    yield f"http://127.0.0.1:{port}/tools", f"http://localhost:{port}/plain"
+    httpd.shutdown()
+
+
+def test_sdk_and_mcp_agree_that_tools_leave_with_their_page(
+    agentbrowser_bin: Path, two_origins: tuple[str, str]
+) -> None:
+    """After a navigation to another origin, the first page's tools are gone from ``webmcp.list()``
+    and from the MCP server's ``webmcp_*`` tools alike (never credited to the new origin); back on
+    the first page (the SDK) it lists them again under its origin."""
+    from mcp import types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    tools_url, plain_url = two_origins
+    origin = tools_url.rsplit("/", 1)[0]
+    with Browser.launch(LaunchOptions(timeout_ms=20000)) as browser:
+        page = browser.page
+        page.open(tools_url)
+        sdk_on_tools = sorted(t.name for t in page.webmcp.list())
+        assert {"echo", "wait", "gone"} <= set(sdk_on_tools)
+        assert {t.origin for t in page.webmcp.list()} == {origin}
+        page.open(plain_url)
+        sdk_on_plain = sorted(t.name for t in page.webmcp.list())
+        assert sdk_on_plain == [], sdk_on_plain
+        with pytest.raises(BrowserError) as gone:
+            page.webmcp.invoke("echo", {"x": "late"})
+        assert gone.value.code == "webmcp_tool_not_found" and "went away with its page" in str(gone.value)
+
+    async def mcp() -> tuple[list[str], list[str], str]:
+        params = StdioServerParameters(command=str(agentbrowser_bin), args=["mcp"], env=dict(os.environ))
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+            await session.initialize()
+
+            async def page_tools() -> dict[str, types.Tool]:
+                return {t.name: t for t in (await session.list_tools()).tools if t.name.startswith("webmcp_")}
+
+            await session.call_tool("browser_navigate", {"url": tools_url})
+            on_tools: dict[str, types.Tool] = {}
+            for _ in range(100):  # tools register while the page runs its scripts
+                on_tools = await page_tools()
+                if {"webmcp_echo", "webmcp_wait", "webmcp_gone"} <= set(on_tools):
+                    break
+                await asyncio.sleep(0.05)
+            described = on_tools["webmcp_echo"].description or ""
+            await session.call_tool("browser_navigate", {"url": plain_url})
+            on_plain = await page_tools()
+            await session.call_tool("browser_close", {})
+            return sorted(n.removeprefix("webmcp_") for n in on_tools), sorted(on_plain), described
+
+    mcp_on_tools, mcp_on_plain, described = asyncio.run(mcp())
+    assert mcp_on_tools == sdk_on_tools and f"of {origin}" in described, (mcp_on_tools, described)
+    assert mcp_on_plain == sdk_on_plain == [], mcp_on_plain

@@ -1,5 +1,6 @@
 //! The policy layer: every command passes here after it was parsed and before it runs, with its
-//! kind (read, mutate, navigate, session, dangerous). The session's action policy decides here
+//! kind (read, mutate, navigate, session, dangerous: the last whenever it runs caller-supplied
+//! JavaScript, as the command list declares). The session's action policy decides here
 //! (`crate::safety`): a command runs, is refused (`action_denied`), or is paused for a person
 //! (`confirmation_required`, answered by `confirm` or `deny`).
 
@@ -7,7 +8,7 @@ use agentbrowser_protocol::Command;
 
 use crate::cx::Scope;
 use crate::error::Result;
-use crate::safety::{Decision, command_labels, confirm::Subject, denied};
+use crate::safety::{Decision, command_labels, confirm::Subject, denied_command};
 use crate::session::Engine;
 
 /// Decides whether `command` (scoped like its request) may run now in `engine`'s session: the
@@ -36,7 +37,7 @@ pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()
     };
     match engine.safety.decide(&labels, subject.host.as_deref())? {
         Decision::Allow => Ok(()),
-        Decision::Deny(rule) => Err(denied(command.action(), &rule, subject.host.as_deref())),
+        Decision::Deny(rule) => Err(denied_command(command, &rule, subject.host.as_deref())),
         Decision::Confirm(rule) => {
             let timeout = engine.safety.timeout();
             Err(engine

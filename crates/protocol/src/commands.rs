@@ -7,8 +7,43 @@ use serde_json::Value;
 use crate::validate::Validate;
 use crate::*;
 
+mod scripts;
+pub use scripts::{Scripted, script_actions};
+
+/// Why a command runs caller-supplied JavaScript (`None`: it does not): an entry of kind
+/// `dangerous` always does; an entry marked `| script` does when its parameters say so
+/// ([`Scripted`]); any other never does.
+macro_rules! script_use {
+    ($kind:ident, $p:ident) => {
+        (Kind::$kind == Kind::Dangerous).then_some(scripts::DECLARED)
+    };
+    ($kind:ident, $p:ident, script) => {
+        Scripted::script_use($p)
+    };
+}
+
+/// Whether an entry can run caller-supplied JavaScript: kind `dangerous`, or marked `| script`.
+macro_rules! may_script {
+    ($kind:ident) => {
+        Kind::$kind == Kind::Dangerous
+    };
+    ($kind:ident, script) => {
+        true
+    };
+}
+
+/// The sentence the reference adds to the summary of an entry marked `| script`.
+macro_rules! script_note {
+    () => {
+        ""
+    };
+    (script) => {
+        " Of kind `dangerous` (the policy's `eval`) when its parameters carry JavaScript."
+    };
+}
+
 macro_rules! commands {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident] ),+ $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] ),+ $(,)?) => {
         /// One command of the wire protocol. Serialized with its `action` tag and its parameters inline.
         #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(tag = "action")]
@@ -25,14 +60,36 @@ macro_rules! commands {
                 match self { $(Command::$variant(_) => $name,)+ }
             }
 
-            /// What kind of command this is (what a policy decides on).
+            /// What kind of command this is (what a policy decides on): `dangerous` whenever it
+            /// runs caller-supplied JavaScript ([`Command::script_use`]), else its declared kind.
             pub fn kind(&self) -> Kind {
+                if self.script_use().is_some() {
+                    Kind::Dangerous
+                } else {
+                    self.declared_kind()
+                }
+            }
+
+            /// The kind its entry in the command list declares, whatever its parameters.
+            pub fn declared_kind(&self) -> Kind {
                 match self { $(Command::$variant(_) => Kind::$kind,)+ }
             }
 
-            /// The kind of the command named `action`, if there is one.
+            /// Why this command runs caller-supplied JavaScript in the page (or hands out what
+            /// can), from its entry and its parameters; `None` when it does not.
+            pub fn script_use(&self) -> Option<&'static str> {
+                match self { $(Command::$variant(_p) => script_use!($kind, _p $(, $script)?),)+ }
+            }
+
+            /// The declared kind of the command named `action`, if there is one.
             pub fn kind_of(action: &str) -> Option<Kind> {
                 match action { $($name => Some(Kind::$kind),)+ _ => None }
+            }
+
+            /// Whether the command named `action` can run caller-supplied JavaScript (kind
+            /// `dangerous`, or parameters that can carry it: its entry says `| script`).
+            pub fn may_run_script(action: &str) -> bool {
+                match action { $($name => may_script!($kind $(, $script)?),)+ _ => false }
             }
 
             /// Builds a command from its action name and its parameter object.
@@ -64,7 +121,7 @@ macro_rules! commands {
                 vec![$(CommandDoc {
                     name: $name,
                     kind: Kind::$kind,
-                    summary: concat!($($doc),+).trim_ascii(),
+                    summary: concat!($($doc),+, script_note!($($script)?)).trim_ascii(),
                     params: generator.subschema_for::<$params>().to_value(),
                     output: generator.subschema_for::<$output>().to_value(),
                 },)+]
@@ -76,7 +133,7 @@ macro_rules! commands {
                 vec![$(CommandDoc {
                     name: $name,
                     kind: Kind::$kind,
-                    summary: concat!($($doc),+).trim_ascii(),
+                    summary: concat!($($doc),+, script_note!($($script)?)).trim_ascii(),
                     params: serde_json::to_value(schemars::schema_for!($params)).unwrap_or(Value::Null),
                     output: serde_json::to_value(schemars::schema_for!($output)).unwrap_or(Value::Null),
                 },)+]
@@ -170,7 +227,9 @@ pub enum Kind {
     Navigate,
     /// Starts, ends or switches parts of the session (browser, tabs).
     Session,
-    /// Runs arbitrary code in the page.
+    /// Runs caller-supplied JavaScript in the page, or hands out what can (the DevTools URL):
+    /// the policy's `eval`. Declared by an entry, or taken by a command marked `| script` whose
+    /// parameters carry JavaScript (a wait function, a `data:` document, a route's script body).
     Dangerous,
 }
 
@@ -213,7 +272,10 @@ fn negative(message: &str) -> Option<&str> {
 
 /// The one list of commands, handed to a macro (`$m`) with the same rule as `commands!`: the
 /// `Command` enum below, the reference, the schema and the engine's dispatch are all generated
-/// from it. An entry is `Variant(Params) -> Output => "action" [Kind]`.
+/// from it. An entry is `Variant(Params) -> Output => "action" [Kind]`, or `[Kind | script]`
+/// for a command whose parameters can carry JavaScript: it is then of kind `dangerous` (the
+/// policy's `eval`) whenever they do, as `Params`' [`Scripted`] says. A test walks every
+/// parameter schema so that no command carries JavaScript without saying so.
 #[macro_export]
 macro_rules! for_each_command {
     ($m:ident) => {
@@ -221,7 +283,7 @@ macro_rules! for_each_command {
             /// Launch Chromium (or attach to a running one) with options; other commands launch with defaults when needed.
             Launch(LaunchParams) -> LaunchOutput => "launch" [Session],
             /// Navigate the active tab to a URL and wait for the load state.
-            Open(OpenParams) -> OpenOutput => "open" [Navigate],
+            Open(OpenParams) -> OpenOutput => "open" [Navigate | script],
             /// Go back one entry in the active tab's history.
             Back(HistoryParams) -> Location => "back" [Navigate],
             /// Go forward one entry in the active tab's history.
@@ -237,7 +299,7 @@ macro_rules! for_each_command {
             /// List the open tabs with their stable ids.
             TabList(NoParams) -> TabListOutput => "tab_list" [Read],
             /// Open a new tab and make it active.
-            TabNew(TabNewParams) -> TabInfo => "tab_new" [Navigate],
+            TabNew(TabNewParams) -> TabInfo => "tab_new" [Navigate | script],
             /// Make a tab active.
             TabSwitch(TabSwitchParams) -> TabInfo => "tab_switch" [Session],
             /// Close a tab (default: the active one).
@@ -249,53 +311,53 @@ macro_rules! for_each_command {
             /// Capture the active tab as a compact accessibility snapshot with refs.
             Snapshot(SnapshotParams) -> SnapshotOutput => "snapshot" [Read],
             /// Click a target (ref, selector or locator) with real mouse events at a visible point.
-            Click(ClickParams) -> ActionOutput => "click" [Mutate],
+            Click(ClickParams) -> ActionOutput => "click" [Mutate | script],
             /// Replace a form control's value (fires input and change).
-            Fill(ValueParams) -> ActionOutput => "fill" [Mutate],
+            Fill(ValueParams) -> ActionOutput => "fill" [Mutate | script],
             /// Type text into a ref with one key event per character.
-            Type(TypeParams) -> ActionOutput => "type" [Mutate],
+            Type(TypeParams) -> ActionOutput => "type" [Mutate | script],
             /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox; `values`: several in a `<select multiple>`.
-            Select(SelectParams) -> ActionOutput => "select" [Mutate],
+            Select(SelectParams) -> ActionOutput => "select" [Mutate | script],
             /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
-            Check(RefActionParams) -> ActionOutput => "check" [Mutate],
+            Check(RefActionParams) -> ActionOutput => "check" [Mutate | script],
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
-            Uncheck(RefActionParams) -> ActionOutput => "uncheck" [Mutate],
+            Uncheck(RefActionParams) -> ActionOutput => "uncheck" [Mutate | script],
             /// Move the mouse over a ref.
-            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate],
+            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate | script],
             /// Tap a ref with a touch gesture.
-            Tap(RefActionParams) -> ActionOutput => "tap" [Mutate],
+            Tap(RefActionParams) -> ActionOutput => "tap" [Mutate | script],
             /// Focus a ref.
-            Focus(RefActionParams) -> ActionOutput => "focus" [Mutate],
+            Focus(RefActionParams) -> ActionOutput => "focus" [Mutate | script],
             /// Clear a form control's value (fires input and change).
-            Clear(RefActionParams) -> ActionOutput => "clear" [Mutate],
+            Clear(RefActionParams) -> ActionOutput => "clear" [Mutate | script],
             /// Scroll a ref into view.
-            ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate],
+            ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate | script],
             /// List the elements a locator matches now, with their refs (see the targets section).
             Find(FindParams) -> FindOutput => "find" [Read],
             /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
-            Upload(UploadParams) -> ActionOutput => "upload" [Mutate],
+            Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script],
             /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
             Download(DownloadParams) -> DownloadOutput => "download" [Mutate],
             /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.
             WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read],
             /// Press a key or chord on the focused element of the active tab.
-            Press(PressParams) -> ActionOutput => "press" [Mutate],
+            Press(PressParams) -> ActionOutput => "press" [Mutate | script],
             /// Type text on the focused element with one key event per character.
-            KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate],
+            KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate | script],
             /// Insert text on the focused element at once, without key events (like an IME or a paste).
-            KeyboardInsertText(KeyboardTextParams) -> ActionOutput => "keyboard_insert_text" [Mutate],
+            KeyboardInsertText(KeyboardTextParams) -> ActionOutput => "keyboard_insert_text" [Mutate | script],
             /// Press a key down and hold it (modifiers apply to later key and mouse input).
-            KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate],
+            KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate | script],
             /// Release a held key.
-            KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate],
+            KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate | script],
             /// Move the mouse pointer to a viewport point (CSS pixels).
-            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate],
+            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script],
             /// Press a mouse button at the pointer's position.
-            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate],
+            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate | script],
             /// Release a mouse button at the pointer's position.
-            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate],
+            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script],
             /// Scroll with the mouse wheel at the pointer's position.
-            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate],
+            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script],
             /// The text content of a ref.
             Text(RefParams) -> ValueOutput<String> => "text" [Read],
             /// The rendered text (innerText) of a ref.
@@ -323,15 +385,15 @@ macro_rules! for_each_command {
             /// Scroll the page or a container by a direction and distance or by offsets; answers the positions before and after (`moved` false and a warning when nothing moved).
             Scroll(ScrollParams) -> ScrollOutput => "scroll" [Mutate],
             /// Drag one target onto another with real input (HTML5 drag and drop, or pointer events for sortable lists).
-            Drag(DragParams) -> ActionOutput => "drag" [Mutate],
+            Drag(DragParams) -> ActionOutput => "drag" [Mutate | script],
             /// The text on the clipboard (bounded).
             ClipboardRead(ClipboardReadParams) -> ClipboardText => "clipboard_read" [Read],
             /// Put text on the clipboard.
             ClipboardWrite(ClipboardWriteParams) -> ClipboardWritten => "clipboard_write" [Mutate],
             /// Copy the focused element's selection (the platform shortcut, Control+C).
-            ClipboardCopy(ClipboardKeyParams) -> ActionOutput => "clipboard_copy" [Mutate],
+            ClipboardCopy(ClipboardKeyParams) -> ActionOutput => "clipboard_copy" [Mutate | script],
             /// Paste the clipboard into the focused element (the platform shortcut, Control+V).
-            ClipboardPaste(ClipboardKeyParams) -> ActionOutput => "clipboard_paste" [Mutate],
+            ClipboardPaste(ClipboardKeyParams) -> ActionOutput => "clipboard_paste" [Mutate | script],
             /// The session's cookies (or those sent to `urls`); human text hides values unless `showValues`.
             CookiesGet(CookiesGetParams) -> CookiesOutput => "cookies_get" [Read],
             /// Set cookies: one (`name`, `value`, `url` or `domain`, flags), a list, or a file (JSON, Netscape cookies.txt, or a `Cookie:` header).
@@ -373,7 +435,7 @@ macro_rules! for_each_command {
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
             Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
-            Wait(WaitParams) -> WaitOutput => "wait" [Read],
+            Wait(WaitParams) -> WaitOutput => "wait" [Read | script],
             /// Capture the viewport, the whole page or one element (ref or CSS selector) to an image file; optionally with ref annotations, or only if it changed.
             Screenshot(ScreenshotParams) -> ScreenshotOutput => "screenshot" [Read],
             /// Print the active tab to a PDF file (headless browsers only).
@@ -385,9 +447,9 @@ macro_rules! for_each_command {
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
             /// An axe-core accessibility audit of the active tab (after navigating to `url` when given), run in every frame in the engine's isolated world: violations and incomplete checks with their nodes (bounded), targets across frames and shadow roots, and the refs of nodes a snapshot knows.
-            A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate],
+            A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate | script],
             /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
-            Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate],
+            Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate | script],
             /// The tools the active tab's pages registered with WebMCP (`document.modelContext.registerTool`), in every frame, from Chromium's native WebMCP or the page's API; names, descriptions and schemas are untrusted page content.
             WebmcpList(WebMcpListParams) -> WebMcpListOutput => "webmcp_list" [Read],
             /// Call a page's WebMCP tool: the input is checked against the tool's JSON schema before the page sees it; waits for the answer (bounded output, a timeout that cancels it) or, with `detach`, answers the pending invocation at once. Kind `mutate`: a tool may change anything its page can.
@@ -433,7 +495,7 @@ macro_rules! for_each_command {
             /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
             SetThrottle(SetThrottleParams) -> SettingsOutput => "set_throttle" [Session],
             /// Route the session's requests whose URL matches a glob (every tab, frame and worker): answer them (status, body, headers), abort them, or continue them with changed request headers; optionally only some resource types, only N times.
-            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session],
+            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session | script],
             /// Remove the routes with a URL glob (default: every route), with their hit counts.
             NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session],
             /// The session's routes with hits and remaining times, extra headers and credentials in force.

@@ -65,7 +65,8 @@ fn server() -> Server {
     s
 }
 
-fn names(list: &Value) -> Vec<String> {
+/// The tool names of a `webmcp list` answer, in its order.
+pub(crate) fn names(list: &Value) -> Vec<String> {
     list["tools"]
         .as_array()
         .expect("tools")
@@ -75,7 +76,7 @@ fn names(list: &Value) -> Vec<String> {
 }
 
 /// Lists until `cond` holds on the answer (tools are registered asynchronously).
-fn list_until(cli: &Cli, cond: impl Fn(&Value) -> bool) -> Value {
+pub(crate) fn list_until(cli: &Cli, mut cond: impl FnMut(&Value) -> bool) -> Value {
     let mut last = Value::Null;
     let ok = eventually(Duration::from_secs(10), || {
         last = cli.ok(&["webmcp", "list"]);

@@ -154,7 +154,26 @@ pub fn denied(action: &str, rule: &str, host: Option<&str>) -> EngineError {
     .with_data(serde_json::json!({"action": action, "rule": rule, "host": host}))
 }
 
+/// The `action_denied` error for `command` refused by `rule`: when its parameters are what
+/// makes it run JavaScript (a `wait` for a function), the message says so.
+pub fn denied_command(command: &Command, rule: &str, host: Option<&str>) -> EngineError {
+    let mut e = denied(command.action(), rule, host);
+    if command.declared_kind() != command.kind()
+        && let Some(why) = command.script_use()
+    {
+        e.message = format!(
+            "{} (it runs JavaScript here, of kind `dangerous`, the policy's `eval`: {why})",
+            e.message
+        );
+    }
+    e
+}
+
 /// The labels of a command for the policy (see `policy_file::labels`).
 pub fn command_labels(command: &Command) -> Vec<&'static str> {
-    policy_file::labels(command.action(), command.kind())
+    policy_file::labels_running(
+        command.action(),
+        command.declared_kind(),
+        command.script_use().is_some(),
+    )
 }

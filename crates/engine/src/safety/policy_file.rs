@@ -78,11 +78,28 @@ pub struct ActionPolicy {
     pub confirm: Vec<Rule>,
 }
 
-/// The names a command answers to in a policy: its action, its kind and its categories.
+/// The names a command of `kind` answers to in a policy when it runs no JavaScript its
+/// parameters brought (see [`labels_running`]).
 pub fn labels(action: &str, kind: Kind) -> Vec<&str> {
+    labels_running(action, kind, false)
+}
+
+/// The names a command answers to in a policy: its action, its declared kind and its
+/// categories; and while it runs caller-supplied JavaScript (`scripts`: the command list
+/// declares when), the kind `dangerous` and the category `eval` too, so that `deny: ["eval"]`
+/// or `["dangerous"]` refuses every command running JavaScript, and `deny: ["mutate"]` still
+/// refuses a click that waits for a JavaScript function.
+pub fn labels_running(action: &str, kind: Kind, scripts: bool) -> Vec<&str> {
     let mut out = vec![action, kind.as_str()];
+    if scripts || kind == Kind::Dangerous {
+        for l in [Kind::Dangerous.as_str(), "eval"] {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
     for c in agentbrowser_protocol::POLICY_CATEGORIES {
-        if category_actions(c).contains(&action) && !out.contains(c) {
+        if *c != "eval" && category_actions(c).contains(&action) && !out.contains(c) {
             out.push(c);
         }
     }
@@ -320,6 +337,29 @@ mod tests {
                 Decision::Deny("default: deny".into())
             );
         }
+    }
+
+    #[test]
+    fn eval_and_dangerous_cover_every_command_running_javascript() {
+        let p = ActionPolicy::parse(r#"{"default": "allow", "deny": ["eval"]}"#).unwrap();
+        let d = |action, kind, scripts| p.decide(&labels_running(action, kind, scripts), None, &[]);
+        assert!(matches!(d("wait", Kind::Read, true), Decision::Deny(_)));
+        assert!(matches!(d("click", Kind::Mutate, true), Decision::Deny(_)));
+        assert!(matches!(
+            d("cdp_url", Kind::Dangerous, false),
+            Decision::Deny(_)
+        ));
+        assert_eq!(d("wait", Kind::Read, false), Decision::Allow);
+        let old = ActionPolicy::parse(r#"{"deny": ["dangerous", "mutate"]}"#).unwrap();
+        assert!(matches!(
+            old.decide(&labels_running("wait", Kind::Read, true), None, &[]),
+            Decision::Deny(_)
+        ));
+        // A click waiting for a function is still a mutation.
+        assert_eq!(
+            old.decide(&labels_running("click", Kind::Mutate, true), None, &[]),
+            Decision::Deny("deny: dangerous, mutate".into())
+        );
     }
 
     #[test]

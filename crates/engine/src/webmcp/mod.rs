@@ -134,7 +134,8 @@ async fn backend(page: &Page, deadline: Instant) -> Result<&'static str> {
 }
 
 /// Watches the `WebMCP` domain of every out-of-process frame of the tab (the page session is
-/// watched from attach) and waits for each to have replayed its tools.
+/// watched from attach), waits for each to have replayed its tools, then for each watcher to
+/// have taken every event sent so far (so the tools of a document that went away are gone).
 async fn watch_frames(page: &Page, deadline: Instant) {
     let children: Vec<String> = page.state().child_sessions.values().cloned().collect();
     for sid in &children {
@@ -142,8 +143,12 @@ async fn watch_frames(page: &Page, deadline: Instant) {
         page.webmcp.watch(&s, Some(sid.clone()));
     }
     page.webmcp.ready(&None, deadline).await;
+    page.webmcp.sync(&page.session, &None, deadline).await;
     for sid in children {
-        page.webmcp.ready(&Some(sid), deadline).await;
+        let child = Some(sid.clone());
+        page.webmcp.ready(&child, deadline).await;
+        let s = Session::attached(page.session.connection().clone(), sid);
+        page.webmcp.sync(&s, &child, deadline).await;
     }
 }
 
@@ -286,12 +291,21 @@ async fn discover(page: &Page, deadline: Instant) -> Result<Found> {
     let tools = match backend {
         "native" => {
             watch_frames(page, enable_by).await;
-            let origins = origins(page).await;
-            page.webmcp
-                .tools()
+            let tools = page.webmcp.tools();
+            // A tool's origin is its document's, recorded when it registered; the frame tree
+            // only fills in one the engine never saw (its document is still the frame's).
+            let fallback = if tools.iter().any(|t| t.origin.is_empty()) {
+                origins(page).await
+            } else {
+                HashMap::new()
+            };
+            tools
                 .into_iter()
                 .map(|t: NativeTool| {
-                    let origin = origins.get(t.frame()).cloned().unwrap_or_default();
+                    let origin = match t.origin.as_str() {
+                        "" => fallback.get(t.frame()).cloned().unwrap_or_default(),
+                        o => o.to_string(),
+                    };
                     (wire_tool(&t.raw, t.frame(), &origin), t.session)
                 })
                 .collect()
@@ -354,10 +368,23 @@ async fn not_found(name: &str, backend: &str, page: &Page) -> EngineError {
             _ if names.is_empty() => "the page registered no tools".to_string(),
             _ => format!("the page's tools are: {}", names.join(", ")),
         };
+    let went = match page.webmcp.gone(name) {
+        Some(g) if backend == "native" => format!(
+            "it went away with its page (the {} document of frame {} that registered it \
+             navigated, reloaded or closed), and ",
+            if g.origin.is_empty() {
+                "former"
+            } else {
+                g.origin.as_str()
+            },
+            g.frame
+        ),
+        _ => String::new(),
+    };
     EngineError::new(
         ErrorCode::WebmcpToolNotFound,
         format!(
-            "no WebMCP tool `{name}` in tab {}: {what}; `webmcp list` shows the tools",
+            "no WebMCP tool `{name}` in tab {}: {went}{what}; `webmcp list` shows the tools",
             page.tab_id
         ),
     )

@@ -3,15 +3,24 @@
 //! load are seen) and the invocations made through it (finished by `toolResponded`). The page
 //! session is watched from attach; out-of-process frames' sessions are added when a command first
 //! looks (their `WebMCP.enable` replays their current tools).
+//!
+//! Chromium sends no removal when a document goes away, so tools are kept per document: a
+//! frame's document is its default execution context (`Runtime.executionContextCreated` comes
+//! before the new document's scripts register anything, also on a back/forward cache restore,
+//! which replays the restored document's tools after it). A new context in a frame, the
+//! frame's context destroyed, or every context of the session cleared (a main-frame
+//! navigation) drops the tools the frame's former document registered; a same-document
+//! navigation (`pushState`, a fragment) creates none and keeps them. A tool's origin is the one
+//! of the document that registered it, taken when it registered, never the frame's later one.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use agentbrowser_cdp::{Event, Session};
 use agentbrowser_protocol::{WEBMCP_INVOCATIONS_KEPT, WebMcpStatus};
 use indexmap::IndexMap;
 use serde_json::{Value, json};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 /// A tool as Chromium reported it, and the session that owns its frame.
@@ -21,7 +30,33 @@ pub(crate) struct NativeTool {
     pub raw: Value,
     /// The CDP session of the frame (the page's or an out-of-process frame's).
     pub session: Session,
+    /// The origin of the document that registered it ("" when the engine never saw it).
+    pub origin: String,
 }
+
+/// A tool whose document went away (navigated, reloaded or closed), for the answer of a later
+/// call of it.
+#[derive(Debug, Clone)]
+pub(crate) struct GoneTool {
+    /// Its name.
+    pub name: String,
+    /// Its frame.
+    pub frame: String,
+    /// The origin of the document that registered it.
+    pub origin: String,
+}
+
+/// The document a frame shows now, as its default execution context says.
+#[derive(Debug, Clone)]
+struct Doc {
+    /// The context's id (None: known from the frame tree only).
+    context: Option<i64>,
+    /// The document's origin.
+    origin: String,
+}
+
+/// A session's frame: (session id, frame id).
+type FrameKey = (Option<String>, String);
 
 impl NativeTool {
     /// The tool's name.
@@ -84,6 +119,12 @@ pub(crate) struct Invocation {
 #[derive(Debug, Default)]
 struct Inner {
     tools: IndexMap<(String, String), NativeTool>,
+    /// Each frame's document now, by session and frame.
+    docs: HashMap<FrameKey, Doc>,
+    /// Tools whose document went away, newest last (bounded).
+    gone: VecDeque<GoneTool>,
+    /// Per watched session: where to ask its pump to take every event queued so far.
+    flushers: HashMap<Option<String>, mpsc::UnboundedSender<oneshot::Sender<()>>>,
     /// Sessions (`None`: the page's) whose `WebMCP` domain is watched.
     watched: HashSet<Option<String>>,
     /// Whether the page session's `WebMCP.enable` answered (None: not yet).
@@ -99,6 +140,8 @@ struct Inner {
 
 /// Early ends kept at most.
 const EARLY_KEPT: usize = 32;
+/// Gone tools remembered at most.
+const GONE_KEPT: usize = 64;
 
 /// A tab's WebMCP tools and invocations (shared by the page, its watchers and commands).
 #[derive(Debug, Clone)]
@@ -139,20 +182,27 @@ impl Registry {
     /// Starts watching `session`'s `WebMCP` domain (once per session): its events feed this
     /// registry until the session ends. `child` is an out-of-process frame's session id.
     pub(crate) fn watch(&self, session: &Session, child: Option<String>) {
-        if !self.lock().watched.insert(child.clone()) {
-            return;
+        let (flush, flushes) = mpsc::unbounded_channel();
+        {
+            let mut g = self.lock();
+            if !g.watched.insert(child.clone()) {
+                return;
+            }
+            g.flushers.insert(child.clone(), flush);
         }
         let events = session.events();
         let reg = self.clone();
         let session = session.clone();
         tokio::spawn(async move {
             let mut events = events;
+            // The documents there are now: every later change comes as an event.
+            if let Ok(tree) = session.call("Page.getFrameTree", json!({})).await {
+                reg.seed(&tree["frameTree"], &session);
+            }
             let enabled = session.call("WebMCP.enable", json!({})).await.is_ok();
             // The tools `enable` replays came before its answer: take them before saying ready.
             while let Ok(ev) = events.try_recv() {
-                if ev.method.starts_with("WebMCP.") {
-                    reg.on_event(&ev, &session);
-                }
+                reg.on_event(&ev, &session);
             }
             {
                 let mut g = reg.lock();
@@ -162,8 +212,46 @@ impl Registry {
                 g.ready.insert(child.clone());
             }
             reg.bump();
-            reg.pump(events, &session, child).await;
+            reg.pump(events, flushes, &session, child).await;
         });
+    }
+
+    /// Records the documents of a frame tree (`Page.getFrameTree`'s) of `session`.
+    fn seed(&self, tree: &Value, session: &Session) {
+        let sid = session.id().map(str::to_string);
+        let mut g = self.lock();
+        let mut stack = vec![tree];
+        while let Some(t) = stack.pop() {
+            let f = &t["frame"];
+            let id = crate::events::str_field(f, "id");
+            if !id.is_empty() {
+                g.docs.entry((sid.clone(), id)).or_insert(Doc {
+                    context: None,
+                    origin: crate::events::str_field(f, "securityOrigin"),
+                });
+            }
+            stack.extend(
+                t.get("childFrames")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+    }
+
+    /// Waits (until `deadline`) until the watcher of `session` (`child`; None: the page's) has
+    /// taken every event Chromium sent before now: a call's answer comes after the events sent
+    /// before it, so a navigation that ended is seen before the tools are read.
+    pub(crate) async fn sync(&self, session: &Session, child: &Option<String>, deadline: Instant) {
+        let _ =
+            tokio::time::timeout_at(deadline, session.call("Page.getFrameTree", json!({}))).await;
+        let Some(flush) = self.lock().flushers.get(child).cloned() else {
+            return;
+        };
+        let (ack, done) = oneshot::channel();
+        if flush.send(ack).is_ok() {
+            let _ = tokio::time::timeout_at(deadline, done).await;
+        }
     }
 
     /// Waits (until `deadline`) for the `WebMCP.enable` of session `child` (None: the page's)
@@ -199,22 +287,33 @@ impl Registry {
 
     async fn pump(
         &self,
-        mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
+        mut events: mpsc::UnboundedReceiver<Event>,
+        mut flushes: mpsc::UnboundedReceiver<oneshot::Sender<()>>,
         session: &Session,
         child: Option<String>,
     ) {
-        while let Some(ev) = events.recv().await {
-            if ev.method.starts_with("WebMCP.") {
-                self.on_event(&ev, session);
+        loop {
+            tokio::select! {
+                ev = events.recv() => match ev {
+                    Some(ev) => self.on_event(&ev, session),
+                    None => break,
+                },
+                Some(ack) = flushes.recv() => {
+                    while let Ok(ev) = events.try_recv() {
+                        self.on_event(&ev, session);
+                    }
+                    let _ = ack.send(());
+                }
             }
         }
         // The session ended: its tools are gone, its pending invocations cannot answer.
         let mut g = self.lock();
         g.watched.remove(&child);
         g.ready.remove(&child);
+        g.flushers.remove(&child);
         let sid = session.id().map(str::to_string);
-        g.tools
-            .retain(|_, t| t.session.id().map(str::to_string) != sid);
+        g.docs.retain(|k, _| k.0 != sid);
+        g.drop_tools(|t| t.session.id() == sid.as_deref());
         let now = Instant::now();
         for inv in g.invocations.values_mut() {
             if inv.ended.is_none() && inv.session.id().map(str::to_string) == sid {
@@ -235,8 +334,52 @@ impl Registry {
 
     fn on_event(&self, ev: &Event, session: &Session) {
         let p = &ev.params;
+        let sid = session.id().map(str::to_string);
         let mut g = self.lock();
         match ev.method.as_str() {
+            "Runtime.executionContextCreated" => {
+                let ctx = &p["context"];
+                let aux = &ctx["auxData"];
+                let frame = crate::events::str_field(aux, "frameId");
+                let Some(id) = ctx.get("id").and_then(Value::as_i64) else {
+                    return;
+                };
+                if aux.get("isDefault").and_then(Value::as_bool) != Some(true) || frame.is_empty() {
+                    return;
+                }
+                let key = (sid, frame);
+                // The same context told again (a domain re-enabled) is the same document.
+                if g.docs.get(&key).and_then(|d| d.context) == Some(id) {
+                    return;
+                }
+                g.drop_tools(|t| t.session.id() == key.0.as_deref() && t.frame() == key.1);
+                g.docs.insert(
+                    key,
+                    Doc {
+                        context: Some(id),
+                        origin: crate::events::str_field(ctx, "origin"),
+                    },
+                );
+            }
+            "Runtime.executionContextDestroyed" => {
+                let Some(id) = p.get("executionContextId").and_then(Value::as_i64) else {
+                    return;
+                };
+                let Some(key) = g
+                    .docs
+                    .iter()
+                    .find(|(k, d)| k.0 == sid && d.context == Some(id))
+                    .map(|(k, _)| k.clone())
+                else {
+                    return;
+                };
+                g.docs.remove(&key);
+                g.drop_tools(|t| t.session.id() == key.0.as_deref() && t.frame() == key.1);
+            }
+            "Runtime.executionContextsCleared" => {
+                g.docs.retain(|k, _| k.0 != sid);
+                g.drop_tools(|t| t.session.id() == sid.as_deref());
+            }
             "WebMCP.toolsAdded" => {
                 for t in p
                     .get("tools")
@@ -244,9 +387,16 @@ impl Registry {
                     .into_iter()
                     .flatten()
                 {
+                    let frame = crate::events::str_field(t, "frameId");
+                    let origin = g
+                        .docs
+                        .get(&(sid.clone(), frame))
+                        .map(|d| d.origin.clone())
+                        .unwrap_or_default();
                     let tool = NativeTool {
                         raw: t.clone(),
                         session: session.clone(),
+                        origin,
                     };
                     let key = (tool.frame().to_string(), tool.name().to_string());
                     g.tools.shift_remove(&key);
@@ -299,6 +449,16 @@ impl Registry {
     /// The tools now, in registration order.
     pub(crate) fn tools(&self) -> Vec<NativeTool> {
         self.lock().tools.values().cloned().collect()
+    }
+
+    /// The newest tool named `name` whose document went away, if one did.
+    pub(crate) fn gone(&self, name: &str) -> Option<GoneTool> {
+        self.lock()
+            .gone
+            .iter()
+            .rev()
+            .find(|t| t.name == name)
+            .cloned()
     }
 
     /// The tool names now, in registration order.
@@ -367,6 +527,57 @@ impl Registry {
                 .is_err()
             {
                 return self.invocation(id);
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// Drops the tools `which` picks (their document went away): remembered as gone, and their
+    /// pending invocations end as failed.
+    fn drop_tools(&mut self, which: impl Fn(&NativeTool) -> bool) {
+        let keys: Vec<(String, String)> = self
+            .tools
+            .iter()
+            .filter(|(_, t)| which(t))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            if let Some(t) = self.tools.shift_remove(&key) {
+                self.remember_gone(&t);
+            }
+        }
+    }
+
+    /// Notes that `t`'s document went away, and ends its pending invocations.
+    fn remember_gone(&mut self, t: &NativeTool) {
+        self.gone.push_back(GoneTool {
+            name: t.name().to_string(),
+            frame: t.frame().to_string(),
+            origin: t.origin.clone(),
+        });
+        while self.gone.len() > GONE_KEPT {
+            self.gone.pop_front();
+        }
+        let now = Instant::now();
+        for inv in self.invocations.values_mut() {
+            if inv.ended.is_none()
+                && inv.backend == "native"
+                && inv.tool == t.name()
+                && inv.frame == t.frame()
+            {
+                inv.ended = Some(Ended {
+                    status: WebMcpStatus::Failed,
+                    raw_status: "DocumentGone".into(),
+                    output: None,
+                    error: Some(
+                        "the tool's page went away (it navigated, reloaded or closed) before it answered"
+                            .into(),
+                    ),
+                    exception: None,
+                    cut_from: None,
+                    at: now,
+                });
             }
         }
     }

@@ -159,10 +159,12 @@ impl Validate for PolicySettings {
 pub const POLICY_CATEGORIES: &[&str] = &["eval", "upload", "download", "dialog", "permission"];
 
 /// The actions a category covers (the page's own prompts are covered by `dialog`, `download`
-/// and `permission` too).
+/// and `permission` too). `eval` is the kind `dangerous` under its policy name: every command
+/// that runs caller-supplied JavaScript, as the command list declares it ([`crate::script_actions`];
+/// a command such as `wait` or `click` is in it only while its parameters carry JavaScript).
 pub fn category_actions(category: &str) -> &'static [&'static str] {
     match category {
-        "eval" => &["eval", "add_script", "add_init_script"],
+        "eval" => crate::script_actions(),
         "upload" => &["upload"],
         "download" => &["download", "wait_download"],
         "dialog" => &["dialog_accept", "dialog_dismiss"],
@@ -171,7 +173,7 @@ pub fn category_actions(category: &str) -> &'static [&'static str] {
     }
 }
 
-/// The kind names a policy can use.
+/// The kind names a policy can use (`dangerous` and the category `eval` name the same commands).
 pub const POLICY_KINDS: &[&str] = &["read", "mutate", "navigate", "session", "dangerous"];
 
 /// Checks one name of a policy list: `*`, an action, a kind or a category.
