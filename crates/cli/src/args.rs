@@ -749,6 +749,10 @@ pub enum ReadCmd {
         /// Send the session browser's cookies for the URL (when a browser runs).
         #[arg(long)]
         cookies: bool,
+        /// Read the page as the session's browser renders it (scripts run), in a tab of its
+        /// own closed afterwards (a navigation for the action policy).
+        #[arg(long)]
+        render: bool,
     },
     /// Wait for text, a URL, a load state, an element's state (SELECTOR [--state]), a JS
     /// predicate (--fn), the page having text (--ready); several: all, in that order; or MS

@@ -613,6 +613,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             max_chars,
             headers,
             cookies,
+            render,
         }) => {
             let mut map = indexmap::IndexMap::new();
             for h in headers {
@@ -636,6 +637,7 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
                 timeout_ms: timeout,
                 headers: (!map.is_empty()).then_some(map),
                 cookies: cookies.then_some(true),
+                render: render.then_some(true),
             });
             let request = request(read, None);
             return Ok(match unfit.refusal(&request) {

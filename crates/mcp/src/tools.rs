@@ -515,6 +515,9 @@ pub struct ReadArgs {
     pub outline: Option<bool>,
     /// Largest content in characters, 1 to 30000 (default 30000); longer is cut at a line and says so.
     pub max_chars: Option<u64>,
+    /// Read the URL as the browser renders it (a page JavaScript renders: its HTML alone reads
+    /// as nearly empty): loaded in a tab of its own, read once it settled, then closed (default false).
+    pub render: Option<bool>,
 }
 
 /// Arguments of the tools that act on one element.
@@ -1876,6 +1879,7 @@ async fn read(cx: Ctx, a: ReadArgs) -> Result<Answer, ToolError> {
             timeout_ms: None,
             headers: None,
             cookies: None,
+            render: a.render,
         }))
         .await?;
     let mut answer = Answer::new();

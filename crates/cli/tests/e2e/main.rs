@@ -38,6 +38,7 @@ mod popup_tabs;
 mod popups_workers;
 mod press_opens;
 mod read;
+mod read_spa;
 mod reads_scroll_drag;
 mod redirect_hops;
 mod restore;

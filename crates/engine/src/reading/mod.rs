@@ -7,7 +7,12 @@
 //! - Without a URL the active tab's rendered DOM is serialized in the page (`dom`) and goes
 //!   through the same extraction and conversion.
 //!
-//! Then the outline or the filter (`outline`), and the bound on the content's length.
+//! - With `render` the URL is loaded in a tab of the session's browser (`render`) and its
+//!   rendered DOM read as the active tab's is.
+//!
+//! Then the outline or the filter (`outline`), and the bound on the content's length. Fetched
+//! HTML that is scripts and almost no text is said to be likely rendered by JavaScript
+//! (`scripted`), with the ways to read it rendered.
 
 mod dom;
 mod extract;
@@ -15,6 +20,8 @@ mod fetch;
 mod llms;
 mod markdown;
 mod outline;
+mod render;
+mod scripted;
 
 use std::time::Duration;
 
@@ -56,8 +63,19 @@ enum Body {
     Text(String),
 }
 
-/// `read`: see the module.
+/// `read`: see the module. The answer's `warnings` are the read's warnings (the envelope's too).
 pub(crate) async fn read(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
+    let (out, notes) = warnings::collect(noted(p, cx)).await;
+    for n in &notes {
+        warnings::note(n.clone());
+    }
+    let mut out = out?;
+    out.warnings = notes;
+    Ok(out)
+}
+
+/// `read`, its warnings noted.
+async fn noted(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
     let timeout = p.timeout_ms.unwrap_or(READ_TIMEOUT_MS);
     // Inside the command's own deadline, so this read's timeout is what is reported; the
     // fetches stop at `deadline` with their own error (naming the URL), the steps here a
@@ -75,15 +93,22 @@ pub(crate) async fn read(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
             format!("`read` did not finish within {timeout} ms (`timeoutMs`; the CLI's --timeout)"),
         )
     };
-    let found = tokio::time::timeout_at(late, find(&p, cx, deadline))
-        .await
-        .map_err(|_| timed_out())??;
+    let found = match (&p.url, p.render == Some(true)) {
+        // Bounded by `deadline` itself, and closes its tab whatever happens.
+        (Some(u), true) => render::read(&http_url(u)?, p.raw == Some(true), cx, deadline).await?,
+        _ => tokio::time::timeout_at(late, find(&p, cx, deadline))
+            .await
+            .map_err(|_| timed_out())??,
+    };
     let work = tokio::task::spawn_blocking(move || finish(p, found));
     let out = tokio::time::timeout_at(late, work)
         .await
         .map_err(|_| timed_out())?
         .map_err(|e| EngineError::internal(format!("the conversion task failed: {e}")))??;
     // (Noted here: the warnings sink belongs to the command's task, not the blocking pool.)
+    for w in &out.warnings {
+        warnings::note(w.clone());
+    }
     if out.truncated {
         warnings::note(format!(
             "the content was cut at {} of {} characters (`maxChars`; 0 for all)",
@@ -422,6 +447,26 @@ fn md_url(url: &Url) -> Option<Url> {
 async fn active_tab(raw: bool, cx: &mut Cx<'_>, attempts: Vec<ReadAttempt>) -> Result<Found> {
     let page = cx.page().await?;
     let r = dom::rendered(&page).await?;
+    let (body, title) = from_dom(r.clone(), raw);
+    Ok(Found {
+        url: r.url.clone(),
+        final_url: r.url,
+        status: None,
+        content_type: Some(r.content_type),
+        source: if raw {
+            ReadSource::ActiveTabHtml
+        } else {
+            ReadSource::ActiveTab
+        },
+        title,
+        body,
+        attempts,
+    })
+}
+
+/// The body (`raw`: the serialized HTML) and title of a rendered DOM, noting the frames it
+/// could not read and a cut.
+fn from_dom(r: dom::Rendered, raw: bool) -> (Body, Option<String>) {
     if r.frames_skipped > 0 {
         warnings::note(format!(
             "{} frame(s) of another origin were not read (their documents are not reachable from the page)",
@@ -442,20 +487,7 @@ async fn active_tab(raw: bool, cx: &mut Cx<'_>, attempts: Vec<ReadAttempt>) -> R
         }
         (None, t) => Body::Text(t.unwrap_or_default()),
     };
-    Ok(Found {
-        url: r.url.clone(),
-        final_url: r.url,
-        status: None,
-        content_type: Some(r.content_type),
-        source: if raw {
-            ReadSource::ActiveTabHtml
-        } else {
-            ReadSource::ActiveTab
-        },
-        title: Some(r.title).filter(|t| !t.trim().is_empty()),
-        body,
-        attempts,
-    })
+    (body, Some(r.title).filter(|t| !t.trim().is_empty()))
 }
 
 /// Converts, outlines or filters, and bounds the content (CPU work, off the runtime).
@@ -463,6 +495,7 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
     let want_outline = p.outline == Some(true);
     let mut title = found.title;
     let mut headings: Option<Vec<ReadHeading>> = None;
+    let mut scripted = None;
     let markdown = match found.body {
         Body::Html(html) => {
             let base = Url::parse(&found.final_url)
@@ -474,6 +507,10 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
             }
             title = title.or(e.title);
             headings = e.headings;
+            // Only HTML fetched over HTTP: a browser's DOM has had its scripts run.
+            if found.source == ReadSource::HtmlFallback {
+                scripted = scripted::detect(&html, md.chars().count());
+            }
             md
         }
         Body::Markdown(md) | Body::Text(md) => md,
@@ -493,19 +530,26 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
             Err(there) => {
                 let count = there.len();
                 let shown: Vec<String> = there.into_iter().take(20).collect();
-                return Err(unavailable(if count == 0 {
-                    format!("no heading contains {f:?}: the content has no headings")
-                } else {
-                    format!(
-                        "no heading contains {f:?}; the headings are: {}{}",
-                        shown.join(" | "),
-                        if count > 20 {
-                            format!(" (and {} more; `outline` lists them)", count - 20)
-                        } else {
-                            String::new()
-                        }
-                    )
-                }));
+                let hint = scripted
+                    .as_ref()
+                    .map(|s| format!(" ({})", s.warning()))
+                    .unwrap_or_default();
+                return Err(unavailable(format!(
+                    "{}{hint}",
+                    if count == 0 {
+                        format!("no heading contains {f:?}: the content has no headings")
+                    } else {
+                        format!(
+                            "no heading contains {f:?}; the headings are: {}{}",
+                            shown.join(" | "),
+                            if count > 20 {
+                                format!(" (and {} more; `outline` lists them)", count - 20)
+                            } else {
+                                String::new()
+                            }
+                        )
+                    }
+                )));
             }
         }
     } else {
@@ -527,6 +571,7 @@ fn finish(p: ReadParams, found: Found) -> Result<ReadOutput> {
         outline: if want_outline { headings } else { None },
         sections,
         attempts: found.attempts,
+        warnings: scripted.iter().map(scripted::Scripted::warning).collect(),
     })
 }
 

@@ -72,6 +72,12 @@ pub struct ReadParams {
     /// Send the session browser's cookies for each URL fetched (when a browser runs; a read
     /// never starts one for this).
     pub cookies: Option<bool>,
+    /// Read the page as the session's browser shows it once its scripts ran (a page JavaScript
+    /// renders): loaded in a tab of its own (the active tab stays as it is), read once its
+    /// network settled (at most 5 s after its load event, within `timeoutMs`), then closed.
+    /// Starts the browser if none runs; a navigation for the action policy. Needs `url`; not
+    /// with `llms`, `requireMarkdown` or `headers`.
+    pub render: Option<bool>,
 }
 
 /// Header names `read` does not let a caller set (the HTTP client owns them).
@@ -118,6 +124,26 @@ impl Validate for ReadParams {
                 "timeoutMs",
                 format!("{t} is out of range; use 1 to {READ_MAX_TIMEOUT_MS}"),
             );
+        }
+        if self.render == Some(true) {
+            if self.url.is_none() {
+                return invalid(
+                    "render",
+                    "needs a `url`: without one the active tab is read, which the browser already rendered",
+                );
+            }
+            for (set, name) in [
+                (self.llms.is_some(), "llms"),
+                (self.require_markdown == Some(true), "requireMarkdown"),
+                (self.headers.is_some(), "headers"),
+            ] {
+                if set {
+                    return invalid(
+                        name,
+                        "cannot go with `render` (the browser loads the page itself, as HTML); drop one of them",
+                    );
+                }
+            }
         }
         let fetches = self.url.is_some() || self.llms.is_some();
         if !fetches {
@@ -199,6 +225,11 @@ pub enum ReadSource {
     ActiveTab,
     /// The active tab's rendered DOM serialized as HTML (`raw` without a URL).
     ActiveTabHtml,
+    /// The main content of the URL's page as the browser rendered it (`render`), converted to
+    /// Markdown.
+    Rendered,
+    /// The URL's page as the browser rendered it, its DOM serialized as HTML (`render` with `raw`).
+    RenderedHtml,
 }
 
 impl ReadSource {
@@ -214,6 +245,8 @@ impl ReadSource {
             ReadSource::Raw => "raw",
             ReadSource::ActiveTab => "active-tab",
             ReadSource::ActiveTabHtml => "active-tab-html",
+            ReadSource::Rendered => "rendered",
+            ReadSource::RenderedHtml => "rendered-html",
         }
     }
 }
@@ -277,8 +310,14 @@ pub struct ReadOutput {
     /// How many heading sections matched (with `filter`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sections: Option<u64>,
-    /// Every HTTP request made, in order (empty for the active tab's DOM).
+    /// Every HTTP request made, in order (empty for the active tab's DOM and a rendered page).
     pub attempts: Vec<ReadAttempt>,
+    /// What the read could not do as asked or found doubtful, as the envelope's warning says it
+    /// (absent when nothing): a page whose HTML is scripts and almost no text (likely rendered by
+    /// JavaScript, which a URL read does not run: read it with `render`), a cut body, a status
+    /// that is not 2xx.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl Present for ReadOutput {
@@ -344,6 +383,48 @@ mod tests {
             })
             .is_ok()
         );
+    }
+
+    #[test]
+    fn render_needs_a_url_and_no_fetch_options() {
+        let render = ReadParams {
+            url: Some("http://x/".into()),
+            render: Some(true),
+            ..Default::default()
+        };
+        assert!(check(render.clone()).is_ok());
+        assert!(
+            check(ReadParams {
+                raw: Some(true),
+                outline: None,
+                ..render.clone()
+            })
+            .is_ok()
+        );
+        let e = check(ReadParams {
+            url: None,
+            ..render.clone()
+        })
+        .unwrap_err();
+        assert!(e.contains("`render`") && e.contains("`url`"), "{e}");
+        let e = check(ReadParams {
+            llms: Some(LlmsFile::Index),
+            ..render.clone()
+        })
+        .unwrap_err();
+        assert!(e.contains("`llms`"), "{e}");
+        let e = check(ReadParams {
+            require_markdown: Some(true),
+            ..render.clone()
+        })
+        .unwrap_err();
+        assert!(e.contains("`requireMarkdown`"), "{e}");
+        let e = check(ReadParams {
+            headers: Some(IndexMap::from([("X-A".to_string(), "b".to_string())])),
+            ..render
+        })
+        .unwrap_err();
+        assert!(e.contains("`headers`"), "{e}");
     }
 
     #[test]
