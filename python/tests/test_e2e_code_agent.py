@@ -122,8 +122,9 @@ def images(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def code_cells(session: NotebookSession) -> list[CodeCell]:
-    """The session's code cells (each model step also has a markdown cell with its words before its code)."""
-    return [c for c in session.cells if c.cell_type == CellType.CODE]
+    """The session's cells, every one a code cell that ran (seed 000); the model's words are notes, kept for exports."""
+    assert all(c.cell_type == CellType.CODE for c in session.cells), [c.cell_type for c in session.cells]
+    return list(session.cells)
 
 
 def openai(server: ScriptedModelServer) -> ChatOpenAI:

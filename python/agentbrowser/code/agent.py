@@ -3,8 +3,8 @@ browser through :class:`~agentbrowser.code.CodeSession`, and the run comes back 
 :class:`~agentbrowser.code.NotebookSession` whose ``namespace`` is the run's globals.
 
 One step: the observation (ephemeral: only the current one is ever sent), one model call, one
-fenced ```python cell taken from the reply (the text around it goes in the notebook as a
-markdown cell before the cell) (a reply without one is never executed: the model
+fenced ```python cell taken from the reply (the text around it is kept as a note, a markdown
+cell before the cell in the exported notebook, not in ``cells``) (a reply without one is never executed: the model
 gets a format reminder and the step counts as a failure), the cell run, its result message
 (``Cell k/N``, ``Error:`` with type, message and line, bounded ``Output:``, tool results,
 images).  The message history is rebuilt from the agent's own step records every step, so
@@ -61,7 +61,6 @@ from .cells import CodeSession
 from .judge import judge_run
 from .notebook import (
     CellImage,
-    CellType,
     CodeAgentResult,
     CodeAgentState,
     CodeAgentStep,
@@ -426,7 +425,7 @@ class CodeAgent:
             reply = self.mask(completion.text or "")
             parsed = parse_reply(reply)
             turn = _Turn(number=number, reply=reply, cell=None, notes=[], failures=failures)
-            notebook.add_cell(self._reply_markdown(number, parsed), CellType.MARKDOWN)
+            notebook.add_note(self._reply_markdown(number, parsed))
             cell_s = 0.0
             error: str | None
             if not parsed.python:

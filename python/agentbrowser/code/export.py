@@ -349,7 +349,8 @@ def ipynb_dict(session: NotebookSession, *, masker: Masker | None = None, tools:
     """The notebook as nbformat 4.5 JSON data (what :func:`to_ipynb` writes)."""
     mask = _masker(session, masker)
     recorded = _recorded_tools(session, tools)
-    ids = _cell_ids(session.cells, {SETUP_CELL_ID})
+    shown = session.document_cells()
+    ids = _cell_ids(shown, {SETUP_CELL_ID})
     cells: list[dict[str, Any]] = [
         {
             "cell_type": "code",
@@ -360,7 +361,7 @@ def ipynb_dict(session: NotebookSession, *, masker: Masker | None = None, tools:
             "source": lines(_setup_cell_source(session, tools, masker)),
         }
     ]
-    for cell, cell_id in zip(session.cells, ids, strict=True):
+    for cell, cell_id in zip(shown, ids, strict=True):
         if _kind(cell) is CellType.MARKDOWN:
             cells.append(
                 {
@@ -506,7 +507,7 @@ def script_text(session: NotebookSession, *, masker: Masker | None = None, tools
         "",
         "CELLS: list[dict[str, Any]] = [",
     ]
-    for cell in session.cells:
+    for cell in session.document_cells():
         error = cell_error(cell)
         head += [
             "    {",

@@ -314,6 +314,7 @@ class NotebookSession:
     masker: Masker | None = field(default=None, repr=False, compare=False)
     tools: Any = field(default=None, repr=False, compare=False)
     metadata: dict[str, Any] = field(default_factory=dict, repr=False)
+    notes: list[tuple[int, CodeCell]] = field(default_factory=list, repr=False)
     _history: CodeAgentHistoryList = field(default_factory=CodeAgentHistoryList, init=False, repr=False, compare=False)
 
     @property
@@ -326,6 +327,29 @@ class NotebookSession:
         cell = CodeCell(source=source, cell_type=CellType(cell_type))
         self.cells.append(cell)
         return cell
+
+    def add_note(self, text: str) -> CodeCell:
+        """Keep ``text`` as a markdown note before the next cell (in exports), outside ``cells``; return it.
+
+        ``cells`` holds what ran (seed 000: "all executed code cells"); notes such as the model's
+        words at each step go in the notebook a run exports, each before the cell it preceded.
+        """
+        note = CodeCell(source=text, cell_type=CellType.MARKDOWN)
+        self.notes.append((len(self.cells), note))
+        return note
+
+    def document_cells(self) -> list[CodeCell]:
+        """The cells as the exported notebook shows them: ``cells`` with each note before the cell it preceded."""
+        notes = sorted(self.notes, key=lambda n: n[0])
+        out: list[CodeCell] = []
+        taken = 0
+        for index, cell in enumerate(self.cells):
+            while taken < len(notes) and notes[taken][0] <= index:
+                out.append(notes[taken][1])
+                taken += 1
+            out.append(cell)
+        out.extend(note for _, note in notes[taken:])
+        return out
 
     def get_cell(self, cell_id: str) -> CodeCell | None:
         """The cell with id ``cell_id``, None when there is none."""

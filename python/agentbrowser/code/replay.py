@@ -203,7 +203,9 @@ async def replay(
     try:
         await code.start()
         number = 0
+        notes = sorted(session.notes, key=lambda n: n[0])
         for index, cell in enumerate(session.cells):
+            out.notes += [(len(out.cells), note) for before, note in notes if before == index]
             if CellType(cell.cell_type) is CellType.MARKDOWN:
                 out.cells.append(CodeCell(source=cell.source, id=cell.id, cell_type=CellType.MARKDOWN))
                 continue
@@ -216,6 +218,7 @@ async def replay(
                 if stop_on_divergence:
                     out.metadata["stopped_at"] = number
                     raise divergence
+        out.notes += [(len(out.cells), note) for before, note in notes if before >= len(session.cells)]
     finally:
         await code.close()
     return out
