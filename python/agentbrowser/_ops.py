@@ -615,8 +615,10 @@ def read(
     headers: Mapping[str, str] | None,
     cookies: bool,
     max_chars: int | None,
+    render: bool = False,
 ) -> Op[ReadResult]:
-    """Read a page as text: ``url`` over HTTP (no browser), or the active tab's rendered DOM."""
+    """Read a page as text: ``url`` over HTTP (no browser), rendered by the browser (``render``),
+    or the active tab's rendered DOM."""
     mode = mode if mode is not None else ReadMode()
     if not isinstance(mode, ReadMode):
         raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
@@ -661,6 +663,14 @@ def read(
         params["cookies"] = True
     if (headers or cookies) and not fetches:
         raise ValueError("read() headers and cookies go with a url (or llms): the active tab is read from its DOM")
+    if not isinstance(render, bool):
+        raise TypeError(f"read() render must be a bool, got {render!r}")
+    if render:
+        if url is None:
+            raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
+        if mode.llms is not None or mode.require_markdown or headers:
+            raise ValueError("read() render cannot go with llms, require_markdown or headers: the browser loads the page")
+        params["render"] = True
     budget = timeout_ms if timeout_ms is not None else 10_000
     data = yield Call("read", params, budget_ms=budget)
     return ReadResult.from_wire(w.decode_result("read", data), data)

@@ -536,9 +536,10 @@ class AsyncPage:
         headers: Mapping[str, str] | None = None,
         cookies: bool = False,
         max_chars: int | None = None,
+        render: bool = False,
     ) -> ReadResult:
         """Read a page as Markdown for an agent: ``url`` over HTTP (no browser) or the active tab (see :meth:`agentbrowser.Page.read`)."""
-        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
+        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value

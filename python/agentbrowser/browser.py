@@ -532,6 +532,7 @@ class Page:
         headers: Mapping[str, str] | None = None,
         cookies: bool = False,
         max_chars: int | None = None,
+        render: bool = False,
     ) -> ReadResult:
         """Read a page as Markdown for an agent.
 
@@ -542,9 +543,12 @@ class Page:
         heading sections whose heading contains it; ``max_chars`` bounds the content (default
         100000, 0 = no limit; ``truncated`` says when it cut); ``timeout_ms`` (default 10000)
         covers the whole read; ``headers`` and ``cookies=True`` (the session browser's cookies)
-        are sent only when given.
+        are sent only when given.  ``render=True`` reads ``url`` as the session's browser renders
+        it (a page JavaScript renders), in a tab of its own that is closed afterwards (a
+        navigation for the action policy).  HTML that is scripts and almost no text reads as
+        nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
         """
-        return self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars))
+        return self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
 
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
