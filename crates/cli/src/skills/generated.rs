@@ -32,7 +32,7 @@ const SOURCES: &[&str] = &[
 ];
 
 /// The formats a region can take.
-const FORMATS: &[&str] = &["or", "and", "list", "slash", "table", "lines"];
+const FORMATS: &[&str] = &["or", "and", "list", "slash", "table", "lines", "members"];
 
 /// One region of a file: where its content lies, its key and the line of its marker.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,12 +186,25 @@ pub fn render(key: &str) -> Result<String, String> {
             }
             Ok(lines.join("\n"))
         }
-        "table" | "lines" => Err(format!(
+        "members" if source == "policy-categories" => Ok(values
+            .iter()
+            .map(|category| {
+                let actions = agentbrowser_protocol::category_actions(category);
+                if actions == [category.as_str()] {
+                    format!("`{category}`")
+                } else {
+                    let listed: Vec<String> = actions.iter().map(|a| format!("`{a}`")).collect();
+                    format!("`{category}`: {}", listed.join(", "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ")),
+        "table" | "lines" | "members" => Err(format!(
             "the format `{format}` is for `{}` only, not `{source}`",
-            if format == "table" {
-                "error-codes"
-            } else {
-                "mcp-groups"
+            match format {
+                "table" => "error-codes",
+                "lines" => "mcp-groups",
+                _ => "policy-categories",
             }
         )),
         _ => Err(format!(
