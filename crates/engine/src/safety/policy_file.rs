@@ -7,10 +7,19 @@
 //!  "allow": ["read"]}
 //! ```
 //!
-//! A name is `*`, an action (`click`), a kind (`mutate`) or a category (`download`); an object
-//! entry applies only while the action's host matches one of its domains (`example.com` exactly,
-//! `*.example.com` any subdomain). Precedence: deny, then confirm, then allow, then `default`
-//! (without one: allow when the allow list is empty, else deny).
+//! A name is `*`, an action (`click`), a kind (`mutate`) or a category (`download`). `eval` (the
+//! category) and `dangerous` (the kind) name the same commands: every one that runs
+//! caller-supplied JavaScript in the page, or hands out what can (`cdp_url`), as the command
+//! list declares it: always (`eval`, `add_script`, `add_init_script`, `cdp_url`), or while its
+//! parameters carry JavaScript (a `wait` for a function, an action waiting for one, a `data:`
+//! document to `open`, `tab_new`, `a11y` or `vitals`, a `network_route` answering documents or
+//! scripts with a body). Such a command keeps its own kind too (`deny: ["mutate"]` still refuses
+//! a click that waits for a function). `webmcp_invoke` calls the page's own code with JSON
+//! input: not `eval`.
+//!
+//! An object entry applies only while the action's host matches one of its domains
+//! (`example.com` exactly, `*.example.com` any subdomain). Precedence: deny, then confirm, then
+//! allow, then `default` (without one: allow when the allow list is empty, else deny).
 
 use std::path::Path;
 
