@@ -99,14 +99,16 @@ impl Cli {
             .collect()
     }
 
-    /// The launched Chromium's pid from `status`.
+    /// The launched Chromium's pid from the status `session start` answers (it starts the
+    /// session's daemon when none runs, as `status` never does).
     pub fn browser_pid(&self) -> u32 {
-        let s = self.json(&["status"]);
+        let s = self.json(&["session", "start"]);
         s["data"]["browser"]["pid"].as_u64().expect("browser pid") as u32
     }
 
+    /// The daemon's pid (its daemon started when none runs).
     pub fn daemon_pid(&self) -> u32 {
-        let s = self.json(&["status"]);
+        let s = self.json(&["session", "start"]);
         s["data"]["pid"].as_u64().expect("daemon pid") as u32
     }
 }

@@ -73,7 +73,7 @@ fn light_scheme_flag_and_bad_launch_flag_values() {
     // None of them started a daemon.
     let status = bad.json(&["status"]);
     assert_eq!(status["success"], true, "{status}");
-    assert_eq!(status["data"]["browser"]["launched"], false, "{status}");
+    assert_eq!(status["data"]["running"], false, "{status}");
 }
 
 const POPUPS: &str = "<title>Opener</title>\

@@ -31,8 +31,9 @@ fn get_cdp_url_never_starts_a_daemon_or_a_browser() {
         "{}",
         human.stderr
     );
-    // A daemon without a browser (`status` launches none): the engine's error, nothing launched.
-    cli.ok(&["status"]);
+    // A daemon without a browser (`session start` launches none): the engine's error, nothing
+    // launched.
+    cli.ok(&["session", "start"]);
     let (code, message, _) = cli.err(&["get", "cdp-url"]);
     assert_eq!(code, "no_browser", "{message}");
     assert_eq!(cli.ok(&["status"])["browser"]["launched"], false);
@@ -241,7 +242,7 @@ fn close_all_closes_every_session_of_the_user() {
     let mut browsers = Vec::new();
     for name in ["one", "two", "three"] {
         if name == "three" {
-            as_session(name, &["status"]); // a daemon without a browser
+            as_session(name, &["session", "start"]); // a daemon without a browser
         } else {
             assert_eq!(as_session(name, &["open", &s.url("/")])["success"], true);
         }
@@ -288,7 +289,7 @@ fn in_dirs(cli: &Cli, cwd: &std::path::Path, home: &std::path::Path) -> std::pro
     c
 }
 
-/// The idle timeout `status` reports for a fresh session `name` (its daemon started by this
+/// The idle timeout `session start` reports for a fresh session `name` (its daemon started by this
 /// invocation, with whatever the files, variables and flags say), then that session closed.
 fn idle_of(
     cli: &Cli,
@@ -304,9 +305,9 @@ fn idle_of(
     }
     let out = c
         .args(flags)
-        .args(["--json", "status"])
+        .args(["--json", "session", "start"])
         .output()
-        .expect("status");
+        .expect("session start");
     let v: Value = serde_json::from_slice(&out.stdout).expect("envelope");
     let _ = in_dirs(cli, cwd, home)
         .args([
