@@ -378,7 +378,8 @@ impl NetworkLog {
         let mark = match ev.method.as_str() {
             "Page.frameNavigated" => {
                 if p["frame"].get("parentId").is_none() {
-                    l.board.page_committed(&l.tab);
+                    let loader = str_field(&p["frame"], "loaderId");
+                    l.board.page_committed(&l.tab, &loader);
                 }
                 return;
             }
@@ -475,7 +476,8 @@ impl Inner {
         let har_page = match page.flatten() {
             Some(page) => Some(page),
             None if redirected_from.is_none() && resource_type == "document" && kind == "page" => {
-                self.board.page_started(&self.tab, &url, started_at)
+                let loader = str_field(p, "loaderId");
+                self.board.page_started(&self.tab, &url, started_at, loader)
             }
             None => self.board.current(&self.tab),
         };

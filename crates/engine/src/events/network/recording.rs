@@ -44,8 +44,10 @@ pub(crate) struct HarPage {
     pub title: String,
     /// When its document request was sent (ms since the epoch).
     pub started_at: f64,
-    /// Whether its document committed (the tab shows it): only then are the tab's
-    /// DOMContentLoaded and load events its own.
+    /// The loader of its document request (none for the document a tab showed at the start).
+    pub loader: Option<String>,
+    /// Whether the tab shows its document (it committed, and no other since): only then are
+    /// the tab's DOMContentLoaded and load events its own.
     pub committed: bool,
     /// DOMContentLoaded and load, in ms after `started_at`, once seen.
     pub on_content_load: Option<f64>,
@@ -122,16 +124,24 @@ impl Recording {
         if let Some(id) = self.current.get(tab) {
             return id.clone();
         }
-        self.new_page(tab, &entry.url, entry.started_at, None)
+        self.new_page(tab, &entry.url, entry.started_at, None, None)
     }
 
-    fn new_page(&mut self, tab: &str, url: &str, at: f64, nav: Option<NavTiming>) -> String {
+    fn new_page(
+        &mut self,
+        tab: &str,
+        url: &str,
+        at: f64,
+        nav: Option<NavTiming>,
+        loader: Option<String>,
+    ) -> String {
         let id = format!("page_{}", self.pages.len() + 1);
         self.pages.push(HarPage {
             id: id.clone(),
             tab: tab.to_string(),
             title: url.to_string(),
             started_at: nav.map_or(at, |n| n.origin),
+            loader,
             committed: nav.is_some(),
             on_content_load: nav.and_then(|n| n.content_load),
             on_load: nav.and_then(|n| n.load),
@@ -183,15 +193,24 @@ impl NetworkBoard {
             started_at: at,
         };
         for (tab, url, nav) in tabs {
-            r.new_page(tab, url, at, *nav);
+            r.new_page(tab, url, at, *nav, None);
         }
         *g = Some(r);
         true
     }
 
-    /// A main-frame document of `tab` began loading: a new page of the recording (its id).
-    pub(super) fn page_started(&self, tab: &str, url: &str, at: f64) -> Option<String> {
-        self.lock().as_mut().map(|r| r.new_page(tab, url, at, None))
+    /// A main-frame document of `tab` began loading (its request's `loader`): a new page of
+    /// the recording (its id).
+    pub(super) fn page_started(
+        &self,
+        tab: &str,
+        url: &str,
+        at: f64,
+        loader: String,
+    ) -> Option<String> {
+        self.lock()
+            .as_mut()
+            .map(|r| r.new_page(tab, url, at, None, Some(loader)))
     }
 
     /// The current page of `tab`, while a recording runs.
@@ -212,10 +231,12 @@ impl NetworkBoard {
         }
     }
 
-    /// The main frame of `tab` committed a new document: the current page is the one it shows.
-    pub(super) fn page_committed(&self, tab: &str) {
+    /// The main frame of `tab` committed the document of `loader`: the current page when it is
+    /// that page's; otherwise the tab shows a document no page stands for (`about:blank`, one
+    /// restored from the back/forward cache), whose events time no page.
+    pub(super) fn page_committed(&self, tab: &str, loader: &str) {
         if let Some(p) = self.lock().as_mut().and_then(|r| r.current_page(tab)) {
-            p.committed = true;
+            p.committed = p.loader.as_deref() == Some(loader);
         }
     }
 
