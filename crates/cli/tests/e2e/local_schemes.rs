@@ -463,20 +463,39 @@ fn history_and_reload_never_load_a_local_page() {
     let secret = Secret::new("history");
     let server = two_pages();
     let owner = Cli::new("local-history-owner");
+    // One tab goes back to the file, the other forward to it.
     owner.ok(&["--allow-file-access", "open", &secret.url()]);
-    owner.ok(&["open", &server.url("/")]);
+    owner.ok(&["open", &server.url("/second")]);
+    owner.ok(&["tab", "new", &server.url("/")]);
+    owner.ok(&["open", &secret.url()]);
+    owner.ok(&["back"]);
     let ws = owner.ok(&["get", "cdp-url"])["wsUrl"]
         .as_str()
         .unwrap()
         .to_string();
     let agent = Cli::new("local-history");
-    assert_eq!(agent.ok(&["--cdp", &ws, "title"])["title"], "First");
+    agent.ok(&["--cdp", &ws, "url"]);
+    let switch_to = |title: &str| {
+        let tabs = agent.ok(&["tab", "list"])["tabs"].clone();
+        let tab = tabs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["title"] == title)
+            .unwrap_or_else(|| panic!("no tab titled {title}: {tabs}"));
+        agent.ok(&["tab", "switch", tab["id"].as_str().unwrap()]);
+    };
+    switch_to("Second");
     let answer = refused(&agent, &["back"], "`file:`");
+    assert_eq!(agent.ok(&["url"])["url"], server.url("/second"));
+    secret.assert_hidden(&agent, &[&answer]);
+    switch_to("First");
+    let answer = refused(&agent, &["forward"], "`file:`");
     assert_eq!(agent.ok(&["url"])["url"], server.url("/"));
     secret.assert_hidden(&agent, &[&answer]);
-    // The owner goes back to the file: the attached session's interception fails its request,
-    // so the tab shows an error page; reloading it from the agent is refused.
-    let _ = owner.json(&["back"]);
+    // The owner goes forward to the file in that tab: the attached session's interception fails
+    // its request, so the tab shows an error page; reloading it from the agent is refused.
+    let _ = owner.json(&["forward"]);
     let answer = refused(&agent, &["reload"], "`file:`");
     secret.assert_hidden(&agent, &[&answer]);
 }
