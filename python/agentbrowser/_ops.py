@@ -1119,11 +1119,20 @@ def accessibility(
     return AccessibilityAudit.from_wire(w.decode_result("a11y", data), data)
 
 
-def vitals(url: str | None) -> Op[Vitals]:
-    """The active tab's Web Vitals (after opening ``url``)."""
+def vitals(url: str | None, quiet_ms: int | None = None, cap_ms: int | None = None) -> Op[Vitals]:
+    """The active tab's Web Vitals (after opening ``url``), read once the page was quiet for
+    ``quiet_ms`` after load (at most ``cap_ms``)."""
     params: dict[str, Any] = {}
     if url is not None:
         params["url"] = _non_empty_str("url", url)
+    for name, key, value in (("quiet_ms", "quietMs", quiet_ms), ("cap_ms", "capMs", cap_ms)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int of milliseconds, got {type(value).__name__}")
+        if not 0 <= value <= 60000:
+            raise ValueError(f"{name} must be 0 to 60000 ms; got {value}")
+        params[key] = value
     data = yield Call("vitals", params)
     return Vitals.from_wire(w.decode_result("vitals", data), data)
 # -- network ------------------------------------------------------------------------

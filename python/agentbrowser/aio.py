@@ -1207,10 +1207,10 @@ class AsyncDiagnostics:
         :meth:`agentbrowser.Diagnostics.accessibility`."""
         return await self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
 
-    async def vitals(self, url: str | None = None) -> Vitals:
-        """The active tab's Web Vitals (after opening ``url``); see
+    async def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
+        """The active tab's Web Vitals (after opening ``url``), read once the page settled; see
         :meth:`agentbrowser.Diagnostics.vitals`."""
-        return await self._b._drive(_ops.vitals(url))
+        return await self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
 
     def __repr__(self) -> str:
         return f"<AsyncDiagnostics of {self._b!r}>"

@@ -1220,10 +1220,13 @@ class Diagnostics:
         ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
         return self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
 
-    def vitals(self, url: str | None = None) -> Vitals:
+    def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
         """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
-        and TTFB from the page's own performance entries, each rated or None with the reason."""
-        return self._b._drive(_ops.vitals(url))
+        and TTFB from the page's own performance entries, each rated or None with the reason.
+        They are read once the page was quiet for ``quiet_ms`` after load (no layout shift,
+        long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
+        ``raw["settle"]`` says which."""
+        return self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
 
     def __repr__(self) -> str:
         return f"<Diagnostics of {self._b!r}>"

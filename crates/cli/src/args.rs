@@ -877,10 +877,18 @@ pub enum ReadCmd {
         max_nodes: Option<u32>,
     },
     /// Web Vitals of the active tab (after opening URL when given): LCP, CLS, INP, FCP, TTFB from
-    /// the page's own performance entries, rated good / needs-improvement / poor.
+    /// the page's own performance entries, rated good / needs-improvement / poor, read once the
+    /// page settled (quiet after load; the answer says when, or that the cap cut the wait).
     Vitals {
         /// Open this URL first.
         url: Option<String>,
+        /// How long the page must be quiet after load (no layout shift, long task or new LCP
+        /// candidate) before it is read, in ms (default 1000, 0 to 60000).
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        quiet_ms: Option<i64>,
+        /// The longest wait for that quiet, in ms (default 10000, 0 to 60000).
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        cap_ms: Option<i64>,
     },
 }
 

@@ -562,9 +562,15 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             selector,
             max_nodes,
         }),
-        Cmd::Read(ReadCmd::Vitals { url }) => {
-            Command::Vitals(agentbrowser_protocol::VitalsParams { url })
-        }
+        Cmd::Read(ReadCmd::Vitals {
+            url,
+            quiet_ms,
+            cap_ms,
+        }) => Command::Vitals(agentbrowser_protocol::VitalsParams {
+            url,
+            quiet_ms: unfit.fit("quietMs", quiet_ms),
+            cap_ms: unfit.fit("capMs", cap_ms),
+        }),
         Cmd::Read(ReadCmd::Screenshot {
             target,
             path,

@@ -447,10 +447,17 @@ pub struct A11yArgs {
 
 /// Arguments of `browser_vitals`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct VitalsArgs {
     /// Navigate to this URL first (default: the page shown).
     pub url: Option<String>,
+    /// Read once the page was quiet this long after load (no layout shift, long task or new LCP
+    /// candidate), in ms (default 1000, 0 to 60000).
+    #[schemars(range(max = agentbrowser_protocol::VITALS_MAX_WAIT_MS))]
+    pub quiet_ms: Option<u64>,
+    /// The longest wait for that quiet, in ms (default 10000, 0 to 60000).
+    #[schemars(range(max = agentbrowser_protocol::VITALS_MAX_WAIT_MS))]
+    pub cap_ms: Option<u64>,
 }
 
 /// Arguments of `browser_network_requests`.
@@ -1787,7 +1794,13 @@ async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<Answer, Too
 }
 
 async fn vitals(cx: Ctx, a: VitalsArgs) -> Result<Answer, ToolError> {
-    let out: VitalsOutput = cx.get(Command::Vitals(VitalsParams { url: a.url })).await?;
+    let out: VitalsOutput = cx
+        .get(Command::Vitals(VitalsParams {
+            url: a.url,
+            quiet_ms: a.quiet_ms,
+            cap_ms: a.cap_ms,
+        }))
+        .await?;
     let mut answer = Answer::new();
     answer.add("Web Vitals", out.text());
     Ok(answer)

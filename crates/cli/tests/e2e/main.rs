@@ -58,6 +58,7 @@ mod two_binaries;
 mod under_fire;
 mod url_patterns;
 mod viewport_default;
+mod vitals_settle;
 mod waits_deep;
 mod waits_fill;
 mod webmcp;

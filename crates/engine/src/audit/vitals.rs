@@ -1,7 +1,11 @@
 //! `vitals`: the page's Web Vitals from its own performance entries (PerformanceObserver with
-//! `buffered: true`, read in the engine's isolated world), rated against web.dev's thresholds.
+//! `buffered: true`, read in the engine's isolated world), rated against web.dev's thresholds,
+//! once the page has settled: quiet for a while after load (late layout shifts count in CLS),
+//! within a cap the answer states.
 
-use agentbrowser_protocol::{Vital, VitalsOutput, VitalsParams};
+use agentbrowser_protocol::{
+    VITALS_CAP_MS, VITALS_QUIET_MS, Vital, VitalsOutput, VitalsParams, VitalsSettle,
+};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -13,6 +17,19 @@ use crate::world::{self, FrameTarget};
 const VITALS_JS: &str = include_str!("../js/vitals.js");
 /// Longest wait for a visible page's first paint, in milliseconds.
 const PAINT_WAIT_MS: u64 = 1000;
+/// What the settle wait leaves of the command's time for the read and the answer, in ms.
+const READ_MARGIN_MS: u64 = 2000;
+
+/// What the page script said about the settle wait.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Settled {
+    settled: bool,
+    waited_ms: u64,
+    settled_after_load_ms: Option<f64>,
+    last_activity: Option<String>,
+    last_activity_after_load_ms: Option<f64>,
+}
 
 /// What the page script read.
 #[derive(Debug, Deserialize)]
@@ -29,6 +46,7 @@ struct Read {
     event_supported: bool,
     interaction_count: u64,
     hidden: bool,
+    settle: Settled,
 }
 
 /// `vitals`: LCP, CLS, INP, FCP and TTFB of the active tab.
@@ -42,7 +60,13 @@ pub(crate) async fn vitals(p: VitalsParams, cx: &mut Cx<'_>) -> Result<VitalsOut
         .saturating_duration_since(tokio::time::Instant::now())
         .as_millis() as u64;
     let wait = PAINT_WAIT_MS.min(left / 2);
-    let expr = VITALS_JS.replacen("__AB_WAIT_MS__", &wait.to_string(), 1);
+    let quiet = p.quiet_ms.unwrap_or(VITALS_QUIET_MS);
+    let asked = p.cap_ms.unwrap_or(VITALS_CAP_MS);
+    let cap = asked.min(left.saturating_sub(READ_MARGIN_MS).max(left / 2));
+    let expr = VITALS_JS
+        .replacen("__AB_WAIT_MS__", &wait.to_string(), 1)
+        .replace("__AB_QUIET_MS__", &quiet.to_string())
+        .replace("__AB_CAP_MS__", &cap.to_string());
     let raw = answer::value(
         world::evaluate_value(&page, &frame, &expr).await?,
         "the page",
@@ -102,6 +126,16 @@ pub(crate) async fn vitals(p: VitalsParams, cx: &mut Cx<'_>) -> Result<VitalsOut
             "the page has no navigation timing (about:blank, or a document written by script)"
                 .into(),
         ),
+        settle: VitalsSettle {
+            settled: r.settle.settled,
+            quiet_ms: quiet,
+            cap_ms: cap,
+            cap_cut_by_timeout: cap < asked,
+            waited_ms: r.settle.waited_ms,
+            settled_after_load_ms: r.settle.settled_after_load_ms,
+            last_activity: r.settle.last_activity,
+            last_activity_after_load_ms: r.settle.last_activity_after_load_ms,
+        },
         raw: strip(raw),
     })
 }
@@ -110,6 +144,7 @@ pub(crate) async fn vitals(p: VitalsParams, cx: &mut Cx<'_>) -> Result<VitalsOut
 fn strip(mut raw: Value) -> Value {
     if let Some(o) = raw.as_object_mut() {
         o.remove("url");
+        o.remove("settle");
     }
     raw
 }

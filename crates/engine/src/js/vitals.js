@@ -1,16 +1,76 @@
 // agentbrowser Web Vitals reader (embedded by crates/engine: audit/vitals.rs). One expression
-// evaluated in the engine's isolated world: it reads the document's own performance entries
-// (PerformanceObserver with buffered: true, records taken at once) and answers
-// {ok: true, value: {url, nav, ttfb, fcp, lcp, lcpElement, cls, shifts, shiftCount, inp, ...}}.
+// evaluated in the engine's isolated world: it waits for the first paint, then for the page to
+// settle (quiet for __AB_QUIET_MS__ ms after its load event: no layout shift, long task or new
+// largest-contentful-paint candidate; at most __AB_CAP_MS__ ms from the start), then reads the
+// document's own performance entries (PerformanceObserver with buffered: true, records taken
+// at once) and answers {ok: true, value: {url, nav, ttfb, fcp, lcp, lcpElement, cls, shifts,
+// shiftCount, inp, settle, ...}}.
 
 
 (async () => {
   'use strict';
-  const until = performance.now() + __AB_WAIT_MS__;
+  const start = performance.now();
+  const until = start + __AB_WAIT_MS__;
   const painted = () => performance.getEntriesByType('paint').some((p) => p.name === 'first-contentful-paint');
   while (!painted() && document.visibilityState === 'visible' && performance.now() < until) {
     await new Promise((r) => { requestAnimationFrame(() => setTimeout(r, 0)); setTimeout(r, 50); });
   }
+  // Settle: the last activity the page reported, watched live (buffered: what came before too).
+  const quiet = __AB_QUIET_MS__;
+  const capUntil = start + __AB_CAP_MS__;
+  let last = null;
+  let lastKind = null;
+  const seen = (kind, entries) => {
+    for (const e of entries) {
+      const t = e.startTime + (kind === 'longtask' ? e.duration : 0);
+      if (last === null || t >= last) {
+        last = t;
+        lastKind = kind;
+      }
+    }
+  };
+  const watching = [];
+  for (const kind of ['layout-shift', 'longtask', 'largest-contentful-paint']) {
+    try {
+      const o = new PerformanceObserver((list) => seen(kind, list.getEntries()));
+      o.observe({ type: kind, buffered: true });
+      watching.push([kind, o]);
+    } catch (e) {
+      // this browser does not report that type
+    }
+  }
+  // The load event's end (0: a document without navigation timing, once complete; null: not yet).
+  const loaded = () => {
+    const n = performance.getEntriesByType('navigation')[0];
+    if (n && n.loadEventEnd > 0) return n.loadEventEnd;
+    if (document.readyState !== 'complete') return null;
+    return n ? performance.now() : 0;
+  };
+  let settledFrom = null;
+  let load = null;
+  for (;;) {
+    for (const [kind, o] of watching) seen(kind, o.takeRecords());
+    load = loaded();
+    const now = performance.now();
+    if (load !== null) {
+      const from = Math.max(load, last === null ? 0 : last);
+      if (now - from >= quiet) {
+        settledFrom = from;
+        break;
+      }
+    }
+    if (now >= capUntil) break;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(50, capUntil - now))));
+  }
+  for (const [, o] of watching) o.disconnect();
+  const afterLoad = (t) => (load === null ? null : Math.round(Math.max(0, t - load) * 10) / 10);
+  const settle = {
+    settled: settledFrom !== null,
+    waitedMs: Math.round(performance.now() - start),
+    settledAfterLoadMs: settledFrom === null ? null : afterLoad(settledFrom),
+    lastActivity: last !== null && load !== null && last >= load ? lastKind : null,
+    lastActivityAfterLoadMs: last !== null && load !== null && last >= load ? afterLoad(last) : null,
+  };
   const take = (type) => {
     try {
       const o = new PerformanceObserver(() => {});
@@ -97,6 +157,7 @@
       interactionCount: byInteraction.size,
       inp: inp === null ? null : round(inp),
       hidden: document.visibilityState !== 'visible',
+      settle,
     },
   };
 })()

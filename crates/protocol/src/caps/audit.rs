@@ -201,6 +201,14 @@ impl Present for AccessibilityAudit {
     }
 }
 
+/// How long `vitals` waits by default for the page to be quiet, in milliseconds: CLS's own
+/// gap between session windows (a shift a second after the last one starts a new window).
+pub const VITALS_QUIET_MS: u64 = 1000;
+/// How long `vitals` waits at most by default for that quiet after load, in milliseconds.
+pub const VITALS_CAP_MS: u64 = 10_000;
+/// The most `quietMs` and `capMs` may be, in milliseconds.
+pub const VITALS_MAX_WAIT_MS: u64 = 60_000;
+
 /// Parameters of `vitals`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -208,9 +216,88 @@ pub struct VitalsParams {
     /// Navigate the active tab to this URL first (as `open` does, waiting for `load`); absent:
     /// the page the tab shows.
     pub url: Option<String>,
+    /// The page is read once it was quiet this long after load, in milliseconds: no layout
+    /// shift, long task or new largest-contentful-paint candidate (default 1000, 0 to 60000).
+    #[schemars(range(max = VITALS_MAX_WAIT_MS))]
+    pub quiet_ms: Option<u64>,
+    /// The longest wait for that quiet, in milliseconds from the start of the read (default
+    /// 10000, 0 to 60000; the command's timeout cuts it shorter); a page still busy then is read
+    /// as it is, and the answer says so.
+    #[schemars(range(max = VITALS_MAX_WAIT_MS))]
+    pub cap_ms: Option<u64>,
 }
 
-impl Validate for VitalsParams {}
+impl Validate for VitalsParams {
+    fn validate(&self) -> Result<(), String> {
+        for (field, v) in [("quietMs", self.quiet_ms), ("capMs", self.cap_ms)] {
+            if let Some(v) = v
+                && v > VITALS_MAX_WAIT_MS
+            {
+                return invalid(
+                    field,
+                    format!("{v} ms is out of range; use 0 to {VITALS_MAX_WAIT_MS} ms"),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `vitals` read a settled page, and how long it waited.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VitalsSettle {
+    /// Whether the page was quiet for `quietMs` before `capMs` passed (false: it was read while
+    /// still busy, and the figures may still grow).
+    pub settled: bool,
+    /// The quiet window asked for, in milliseconds.
+    pub quiet_ms: u64,
+    /// The cap that applied, in milliseconds.
+    pub cap_ms: u64,
+    /// Whether the command's timeout made the cap shorter than asked.
+    pub cap_cut_by_timeout: bool,
+    /// How long the read waited for the quiet, in milliseconds.
+    pub waited_ms: u64,
+    /// When the page settled, in milliseconds after its load event (null: not settled).
+    pub settled_after_load_ms: Option<f64>,
+    /// The last activity seen: `layout-shift`, `longtask` or `largest-contentful-paint`
+    /// (null: none after load).
+    pub last_activity: Option<String>,
+    /// When it was, in milliseconds after the load event.
+    pub last_activity_after_load_ms: Option<f64>,
+}
+
+impl VitalsSettle {
+    /// The settle line of the text answer.
+    fn line(&self) -> String {
+        let secs = |ms: f64| format!("{:.1} s", ms / 1000.0);
+        let cut = if self.cap_cut_by_timeout {
+            " (the command's timeout)"
+        } else {
+            ""
+        };
+        match (self.settled, self.settled_after_load_ms) {
+            (true, Some(at)) => format!(
+                "settled {} after load (quiet {} ms{})",
+                secs(at),
+                self.quiet_ms,
+                match (&self.last_activity, self.last_activity_after_load_ms) {
+                    (Some(what), Some(t)) => format!("; last {what} {} after load", secs(t)),
+                    _ => String::new(),
+                }
+            ),
+            _ => format!(
+                "cut at {}{cut}: still busy{} (quiet {} ms not reached); the figures may still grow",
+                secs(self.cap_ms as f64),
+                match (&self.last_activity, self.last_activity_after_load_ms) {
+                    (Some(what), Some(t)) => format!(", last {what} {} after load", secs(t)),
+                    _ => String::new(),
+                },
+                self.quiet_ms
+            ),
+        }
+    }
+}
 
 /// How a figure compares with web.dev's thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -323,6 +410,9 @@ pub struct VitalsOutput {
     /// Time to First Byte: from navigation start to the response's first byte (good <= 800
     /// ms, poor > 1800 ms).
     pub ttfb: Vital,
+    /// Whether the page had settled when it was read (late layout shifts count in CLS only
+    /// when the read waits for them).
+    pub settle: VitalsSettle,
     /// What the page reported: `navigation` timing, `paint` entries, the LCP element, layout
     /// shift entries (at most 20, with `shiftCount`), interactions (`eventCount`).
     pub raw: Value,
@@ -337,6 +427,7 @@ impl Present for VitalsOutput {
             self.inp.line("INP"),
             self.fcp.line("FCP"),
             self.ttfb.line("TTFB"),
+            format!("settle {}", self.settle.line()),
         ]
         .join("\n")
     }
@@ -354,6 +445,36 @@ mod tests {
         assert!(p(serde_json::json!({"maxNodes": 0})).is_err());
         assert!(p(serde_json::json!({"selector": " "})).is_err());
         assert!(p(serde_json::json!({"tags": ["wcag2a"], "maxNodes": 3})).is_ok());
+    }
+
+    #[test]
+    fn vitals_waits_are_ranged() {
+        let p = |v: serde_json::Value| crate::Command::from_parts("vitals", v).expect("known");
+        for bad in [
+            serde_json::json!({"quietMs": -1}),
+            serde_json::json!({"capMs": -5}),
+            serde_json::json!({"quietMs": VITALS_MAX_WAIT_MS + 1}),
+            serde_json::json!({"capMs": 1.5}),
+        ] {
+            let e = p(bad.clone()).unwrap_err();
+            assert!(e.contains("quietMs") || e.contains("capMs"), "{bad}: {e}");
+        }
+        assert!(p(serde_json::json!({"quietMs": 0, "capMs": VITALS_MAX_WAIT_MS})).is_ok());
+        let settle = |settled| VitalsSettle {
+            settled,
+            quiet_ms: 500,
+            cap_ms: 5000,
+            cap_cut_by_timeout: false,
+            waited_ms: 1200,
+            settled_after_load_ms: settled.then_some(1400.0),
+            last_activity: Some("layout-shift".into()),
+            last_activity_after_load_ms: Some(900.0),
+        };
+        assert_eq!(
+            settle(true).line(),
+            "settled 1.4 s after load (quiet 500 ms; last layout-shift 0.9 s after load)"
+        );
+        assert!(settle(false).line().starts_with("cut at 5.0 s: still busy"));
     }
 
     #[test]
