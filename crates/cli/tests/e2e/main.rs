@@ -39,6 +39,7 @@ mod popups_workers;
 mod press_opens;
 mod read;
 mod read_spa;
+mod readme_examples;
 mod reads_scroll_drag;
 mod redirect_hops;
 mod restore;
