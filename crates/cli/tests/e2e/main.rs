@@ -1,6 +1,7 @@
 //! The command line's end-to-end tests against real Chromium, one module per capability, in one
 //! test binary (one compile and one link for all of them; each test still runs its own session).
 
+mod annotate_layout;
 mod audit;
 mod auth;
 mod boundaries;

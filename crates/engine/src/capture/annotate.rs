@@ -1,10 +1,14 @@
 //! The refs an annotated screenshot shows: the tab's last snapshot's refs (a new snapshot when
 //! there is none or the page changed documents), their boxes read in each frame's world in one
-//! round trip per frame, placed in the top-level viewport and kept when they show in the area.
+//! round trip per frame, placed in the top-level viewport and kept when they show in the area;
+//! those a click would not reach (something on top of them) are left out and listed, and the
+//! labels of the others placed (`labels`) clear of each other and of their text.
 
-use agentbrowser_protocol::{Annotation, CssBox, MAX_ANNOTATIONS};
+use agentbrowser_protocol::{Annotation, CssBox, HiddenRef, MAX_ANNOTATIONS};
 use serde::Deserialize;
 
+use super::draw::label_size;
+use super::labels;
 use super::region::{Offsets, Rect, frame_is_main};
 use crate::answer;
 use crate::error::{EngineError, Result};
@@ -17,6 +21,8 @@ use crate::world;
 pub(super) struct Gathered {
     /// The refs shown, in snapshot order, at most `MAX_ANNOTATIONS`.
     pub notes: Vec<Annotation>,
+    /// Refs in the area that something else covers (at most `MAX_ANNOTATIONS`).
+    pub hidden: Vec<HiddenRef>,
     /// Refs shown past the limit.
     pub omitted: u64,
     /// The snapshot they came from.
@@ -27,8 +33,37 @@ pub(super) struct Gathered {
 #[derive(Deserialize)]
 struct FrameBoxes {
     stale: bool,
-    boxes: Vec<Option<[f64; 4]>>,
+    boxes: Vec<Option<RefBox>>,
+    /// Line boxes of the text of the refs not covered.
+    texts: Vec<[f64; 4]>,
     viewport: [f64; 2],
+}
+
+/// One ref's box and what covers it.
+#[derive(Deserialize)]
+struct RefBox {
+    #[serde(rename = "box")]
+    rect: [f64; 4],
+    covered: Option<Cover>,
+}
+
+/// What is on top of a ref.
+#[derive(Debug, Clone, Deserialize)]
+struct Cover {
+    #[serde(rename = "ref")]
+    target: Option<String>,
+    what: String,
+}
+
+/// A ref found in the area: its entry, its box relative to the area, what covers it.
+type Found = (String, RefEntry, Rect, Option<Cover>);
+
+/// What the frames answered for the area.
+struct Seen {
+    /// The refs in the area, in snapshot order.
+    refs: Vec<Found>,
+    /// The text boxes to keep clear, relative to the area.
+    texts: Vec<Rect>,
 }
 
 /// Refs of one frame's document, in snapshot order.
@@ -69,8 +104,8 @@ fn round(v: f64) -> f64 {
 }
 
 /// The annotations for a capture of `area` (a rectangle in the top-level viewport's CSS pixels;
-/// image coordinates are relative to its top-left corner).
-pub(super) async fn gather(page: &Page, area: Rect) -> Result<Gathered> {
+/// image coordinates are relative to its top-left corner) at `scale` image pixels per CSS pixel.
+pub(super) async fn gather(page: &Page, area: Rect, scale: f64) -> Result<Gathered> {
     let last = page
         .refs
         .lock()
@@ -85,7 +120,7 @@ pub(super) async fn gather(page: &Page, area: Rect) -> Result<Gathered> {
     };
     loop {
         match boxes_of(page, &snap, area).await? {
-            Some(shown) => return Ok(finish(shown, snap.generation)),
+            Some(seen) => return Ok(finish(seen, area, scale, snap.generation)),
             None if !fresh => {
                 // The page changed documents since the last snapshot: its refs show nothing.
                 snap = snapshot::capture(page, &SnapshotSpec::default()).await?;
@@ -100,41 +135,79 @@ pub(super) async fn gather(page: &Page, area: Rect) -> Result<Gathered> {
     }
 }
 
-fn finish(shown: Vec<(String, RefEntry, Rect)>, generation: u64) -> Gathered {
+fn css(r: Rect) -> CssBox {
+    CssBox {
+        x: round(r.x),
+        y: round(r.y),
+        width: round(r.w),
+        height: round(r.h),
+    }
+}
+
+/// The annotations of what the frames answered: the refs nothing covers (their labels placed),
+/// and those something covers.
+fn finish(seen: Seen, area: Rect, scale: f64, generation: u64) -> Gathered {
+    let (covered, shown): (Vec<Found>, Vec<Found>) =
+        seen.refs.into_iter().partition(|f| f.3.is_some());
     let omitted = shown.len().saturating_sub(MAX_ANNOTATIONS) as u64;
+    let shown: Vec<Found> = shown.into_iter().take(MAX_ANNOTATIONS).collect();
+    let number = |id: &str| id[1..].parse().unwrap_or(0);
+    let sizes: Vec<(f64, f64)> = shown
+        .iter()
+        .map(|f| label_size(number(&f.0), scale))
+        .collect();
+    let rects: Vec<Rect> = shown.iter().map(|f| f.2).collect();
+    let image = Rect {
+        x: 0.0,
+        y: 0.0,
+        w: area.w,
+        h: area.h,
+    };
+    let placed = labels::place(&rects, &sizes, &seen.texts, image);
     let notes = shown
         .into_iter()
-        .take(MAX_ANNOTATIONS)
-        .map(|(id, e, r)| Annotation {
-            number: id[1..].parse().unwrap_or(0),
+        .zip(placed)
+        .map(|((id, e, r, _), label)| Annotation {
+            number: number(&id),
             target: id,
             role: e.role,
             name: e.name,
-            bounds: CssBox {
-                x: round(r.x),
-                y: round(r.y),
-                width: round(r.w),
-                height: round(r.h),
-            },
+            bounds: css(r),
             frame: e.frame_id,
+            label: css(label),
+        })
+        .collect();
+    let hidden = covered
+        .into_iter()
+        .take(MAX_ANNOTATIONS)
+        .filter_map(|(id, e, r, c)| {
+            let c = c?;
+            Some(HiddenRef {
+                target: id,
+                role: e.role,
+                name: e.name,
+                bounds: css(r),
+                covered_by_ref: c.target,
+                covered_by: c.what,
+            })
         })
         .collect();
     Gathered {
         notes,
+        hidden,
         omitted,
         generation,
     }
 }
 
-/// The refs of `snap` that show in `area`, with their boxes relative to it, in snapshot order;
-/// `None` when the main frame's document is not the snapshot's any more.
-async fn boxes_of(
-    page: &Page,
-    snap: &Snapshot,
-    area: Rect,
-) -> Result<Option<Vec<(String, RefEntry, Rect)>>> {
+/// The refs of `snap` that show in `area`, with their boxes relative to it, in snapshot order,
+/// and the text boxes of those not covered; `None` when the main frame's document is not the
+/// snapshot's any more.
+async fn boxes_of(page: &Page, snap: &Snapshot, area: Rect) -> Result<Option<Seen>> {
     let mut offsets = Offsets::default();
-    let mut found: std::collections::HashMap<String, (RefEntry, Rect)> = Default::default();
+    let mut found: std::collections::HashMap<String, (RefEntry, Rect, Option<Cover>)> =
+        Default::default();
+    let mut texts = Vec::new();
     for group in groups(page, snap) {
         let frame = world::frame_of(page, &group.entry);
         let main = frame_is_main(page, &frame);
@@ -187,7 +260,13 @@ async fn boxes_of(
             }
         };
         for ((id, entry), b) in group.ids.iter().zip(&group.entries).zip(fb.boxes) {
-            let Some([x, y, w, h]) = b else { continue };
+            let Some(RefBox {
+                rect: [x, y, w, h],
+                covered,
+            }) = b
+            else {
+                continue;
+            };
             let own = Rect { x, y, w, h };
             // A frame shows only what is inside its viewport; the main frame's area decides.
             if !main && own.intersect(&view).is_none() {
@@ -195,15 +274,22 @@ async fn boxes_of(
             }
             let top = own.shift(dx, dy);
             if top.intersect(&area).is_some() {
-                found.insert(id.clone(), (entry.clone(), top.shift(-area.x, -area.y)));
+                found.insert(
+                    id.clone(),
+                    (entry.clone(), top.shift(-area.x, -area.y), covered),
+                );
             }
         }
+        texts.extend(fb.texts.into_iter().filter_map(|[x, y, w, h]| {
+            let r = Rect { x, y, w, h }.shift(dx, dy);
+            r.intersect(&area).map(|_| r.shift(-area.x, -area.y))
+        }));
     }
-    let mut shown = Vec::with_capacity(found.len());
+    let mut refs = Vec::with_capacity(found.len());
     for id in &snap.refs {
-        if let Some((e, r)) = found.remove(id) {
-            shown.push((id.clone(), e, r));
+        if let Some((e, r, c)) = found.remove(id) {
+            refs.push((id.clone(), e, r, c));
         }
     }
-    Ok(Some(shown))
+    Ok(Some(Seen { refs, texts }))
 }

@@ -42,8 +42,8 @@ fn fill(img: &mut RgbaImage, x0: i64, y0: i64, x1: i64, y1: i64, colour: [u8; 4]
     }
 }
 
-/// Draws each annotation's box outline and its number on `img`, whose pixels are `scale` times
-/// CSS pixels (boxes are in CSS pixels relative to the image).
+/// Draws each annotation's box outline and its number (at its `label`) on `img`, whose pixels
+/// are `scale` times CSS pixels (boxes and labels are in CSS pixels relative to the image).
 pub fn annotate(img: &mut RgbaImage, notes: &[Annotation], scale: f64) {
     let px = |v: f64| (v * scale).round() as i64;
     let line = px(LINE).max(1);
@@ -57,27 +57,14 @@ pub fn annotate(img: &mut RgbaImage, notes: &[Annotation], scale: f64) {
         fill(img, x0, y0, x0 + line, y1, BOX_COLOUR);
         fill(img, x1 - line, y0, x1, y1, BOX_COLOUR);
     }
-    // A font pixel is 2 CSS pixels: a digit is 6x10 CSS pixels.
-    let dot = px(2.0).max(1);
+    let dot = dot(scale);
     let pad = dot;
     for a in notes {
-        let digits: Vec<usize> = a
-            .number
-            .to_string()
-            .bytes()
-            .map(|d| usize::from(d - b'0'))
-            .collect();
-        let label_w = digits.len() as i64 * 4 * dot - dot + 2 * pad;
-        let label_h = 5 * dot + 2 * pad;
-        let (bx, by) = (px(a.bounds.x), px(a.bounds.y));
-        // Above the box when there is room, else inside its top-left corner; never off the image.
-        let x = bx.clamp(0, (i64::from(img.width()) - label_w).max(0));
-        let y = if by - label_h >= 0 {
-            by - label_h
-        } else {
-            by.max(0)
-        };
-        let y = y.min((i64::from(img.height()) - label_h).max(0));
+        let digits = digits(a.number);
+        let (label_w, label_h) = label_pixels(digits.len(), dot);
+        // Where placement put it (`labels`), never off the image.
+        let x = px(a.label.x).clamp(0, (i64::from(img.width()) - label_w).max(0));
+        let y = px(a.label.y).clamp(0, (i64::from(img.height()) - label_h).max(0));
         fill(img, x, y, x + label_w, y + label_h, BOX_COLOUR);
         for (i, d) in digits.iter().enumerate() {
             let gx = x + pad + i as i64 * 4 * dot;
@@ -91,6 +78,30 @@ pub fn annotate(img: &mut RgbaImage, notes: &[Annotation], scale: f64) {
             }
         }
     }
+}
+
+/// The size of a font pixel in image pixels: 2 CSS pixels (a digit is 6x10 CSS pixels).
+fn dot(scale: f64) -> i64 {
+    ((2.0 * scale).round() as i64).max(1)
+}
+
+/// The decimal digits of `n`.
+fn digits(n: u64) -> Vec<usize> {
+    n.to_string()
+        .bytes()
+        .map(|d| usize::from(d - b'0'))
+        .collect()
+}
+
+/// A label's width and height in image pixels for `count` digits of `dot`-pixel dots.
+fn label_pixels(count: usize, dot: i64) -> (i64, i64) {
+    (count as i64 * 4 * dot - dot + 2 * dot, 5 * dot + 2 * dot)
+}
+
+/// The size of the label of `number` in CSS pixels at `scale` image pixels per CSS pixel.
+pub fn label_size(number: u64, scale: f64) -> (f64, f64) {
+    let (w, h) = label_pixels(digits(number).len(), dot(scale));
+    (w as f64 / scale, h as f64 / scale)
 }
 
 /// Encodes an image in `format` (`quality` for JPEG; WebP is encoded lossless).
@@ -144,7 +155,15 @@ mod tests {
                 height: 10.0,
             },
             frame: "f".into(),
+            label: CssBox {
+                x: 20.0,
+                y: 6.0,
+                width: label_size(7, 2.0).0,
+                height: label_size(7, 2.0).1,
+            },
         };
+        assert_eq!(label_size(7, 2.0), (10.0, 14.0));
+        assert_eq!(label_size(42, 1.0), (18.0, 14.0));
         annotate(&mut img, &[note], 2.0);
         // The outline at the box's left edge, in device pixels (x 40..44 at scale 2).
         assert_eq!(img.get_pixel(41, 50).0, BOX_COLOUR);

@@ -5,6 +5,7 @@
 mod annotate;
 mod compare;
 mod draw;
+mod labels;
 mod pdf;
 mod region;
 mod screenshot;

@@ -206,7 +206,7 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     };
     let (bytes, width, height, gathered) = if annotate {
         let (gathered, png) = tokio::join!(
-            annotate::gather(&page, area.rect),
+            annotate::gather(&page, area.rect, area.scale),
             capture(&page, &area, ImageFormat::Png, None, true)
         );
         let (gathered, png) = (gathered?, png?);
@@ -276,9 +276,15 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .record(&key, write.then_some(bytes));
-    let (annotations, annotations_omitted, snapshot_generation) = match gathered {
-        Some(g) => (Some(g.notes), Some(g.omitted), Some(g.generation)),
-        None => (None, None, None),
+    let (annotations, annotations_omitted, annotations_hidden, snapshot_generation) = match gathered
+    {
+        Some(g) => (
+            Some(g.notes),
+            Some(g.omitted),
+            Some(g.hidden).filter(|h| !h.is_empty()),
+            Some(g.generation),
+        ),
+        None => (None, None, None, None),
     };
     Ok(ScreenshotOutput {
         path,
@@ -290,6 +296,7 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
         scope,
         annotations,
         annotations_omitted,
+        annotations_hidden,
         snapshot_generation,
         comparison,
     })

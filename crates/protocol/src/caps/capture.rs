@@ -203,6 +203,33 @@ pub struct Annotation {
     pub bounds: CssBox,
     /// The frame it lives in.
     pub frame: String,
+    /// Where its number is drawn, in CSS pixels relative to the image: outside the box where
+    /// there is room (above it, then beside it, then below it), inside it only when no place
+    /// near it is free; never over another label or an annotated element's text when a place
+    /// without them exists.
+    pub label: CssBox,
+}
+
+/// A ref in the captured area that an annotated screenshot leaves out: a click at its points
+/// would reach something else on top of it (a fixed banner, a dialog, an overlay).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HiddenRef {
+    /// The ref (`e12`).
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Its ARIA role.
+    pub role: String,
+    /// Its accessible name (may be empty).
+    pub name: String,
+    /// Its border box in CSS pixels, relative to the image.
+    #[serde(rename = "box")]
+    pub bounds: CssBox,
+    /// The ref of what is on top of it (the nearest element with a ref among what a click
+    /// there reaches), when that has one.
+    pub covered_by_ref: Option<String>,
+    /// What is on top of it: that element's role and name, or `tag#id.class` without a ref.
+    pub covered_by: String,
 }
 
 /// What an `ifChanged` capture found.
@@ -246,6 +273,11 @@ pub struct ScreenshotOutput {
     /// Refs shown in the area but left out past the limit of annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations_omitted: Option<u64>,
+    /// Refs in the area left out because something else is on top of them, so that a user
+    /// could not click them now (only with `annotate`; absent when there is none). Only the
+    /// points inside the viewport are tested: a full-page capture annotates what is outside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations_hidden: Option<Vec<HiddenRef>>,
     /// The snapshot whose refs were drawn (its generation in the tab).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapshot_generation: Option<u64>,
@@ -330,6 +362,9 @@ impl Present for ScreenshotOutput {
                     ));
                 }
             }
+            out.push_str(&hidden_legend(
+                self.annotations_hidden.as_deref().unwrap_or(&[]),
+            ));
             if let Some(n) = self.annotations_omitted.filter(|n| *n > 0) {
                 out.push_str(&format!(
                     "\n... {n} more refs in the area not annotated (limit {MAX_ANNOTATIONS}); capture an element or scroll"
@@ -338,6 +373,32 @@ impl Present for ScreenshotOutput {
         }
         out
     }
+}
+
+/// The legend's lines for the refs left out, one a covering element: `left out: @e7, @e8:
+/// hidden behind @e3 (dialog "Cookies"), which a click there would reach`.
+fn hidden_legend(hidden: &[HiddenRef]) -> String {
+    let mut groups: Vec<(Option<&str>, &str, Vec<&str>)> = Vec::new();
+    for h in hidden {
+        let key = (h.covered_by_ref.as_deref(), h.covered_by.as_str());
+        match groups.iter_mut().find(|g| (g.0, g.1) == key) {
+            Some(g) => g.2.push(&h.target),
+            None => groups.push((key.0, key.1, vec![&h.target])),
+        }
+    }
+    let mut out = String::new();
+    for (by_ref, what, refs) in groups {
+        let refs: Vec<String> = refs.iter().map(|r| format!("@{r}")).collect();
+        let by = match by_ref {
+            Some(r) => format!("@{r} ({what})"),
+            None => what.to_string(),
+        };
+        out.push_str(&format!(
+            "\nleft out: {}: hidden behind {by}, which a click there would reach",
+            refs.join(", ")
+        ));
+    }
+    out
 }
 
 impl Present for PdfOutput {

@@ -37,8 +37,10 @@
 //                         its [role, name] now
 //   __ab.select(css, op, arg) -> {count} for op 'count', else {value} of actions.js `op` on the
 //                         first match, or {error: 'invalid_selector' | 'not_found', message}
-//   __ab.boxes(ids, token) -> {stale, boxes: [[x, y, w, h] | null per id], viewport: [w, h]}: the
-//                         refs' border boxes in this frame's viewport (annotated screenshots)
+//   __ab.boxes(ids, token) -> {stale, boxes: [{box: [x, y, w, h], covered: null | {ref, what}} | null
+//                         per id], texts: [[x, y, w, h]], viewport: [w, h]}: the refs' border boxes
+//                         in this frame's viewport, whether something else is on top of them, and
+//                         the line boxes of their text (annotated screenshots)
 //   __ab.shadowOf(el)  -> the element's shadow root, open or closed (a closed one once the engine
 //                         handed it over for a snapshot), or null
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)

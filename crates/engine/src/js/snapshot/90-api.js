@@ -192,22 +192,138 @@
     return [x, y, w, h];
   }
 
-  // Boxes of refs for an annotated screenshot: [x, y, width, height] in this frame's viewport
-  // (CSS pixels; see topBox) per id, null for a ref whose element is gone, hidden, zero-sized or
-  // scrolled out of its frame; `stale` when this document is not the one `token` names.
+  // Boxes of refs for an annotated screenshot, in this world's top frame (CSS pixels; see
+  // topBox): per id null for a ref whose element is gone, hidden, zero-sized or scrolled out of
+  // its frame, else {box: [x, y, width, height], covered}. `covered` is null when a click can
+  // reach the element (see coveredBy), else what is on top of it: {ref, what}. `texts`: the line
+  // boxes of the text of the refs that are not covered (each text node once, at most
+  // MAX_TEXT_BOXES), which labels must not hide; `stale` when this document is not the one
+  // `token` names.
   function boxes(ids, token) {
-    if (token !== docToken) return { ok: true, value: { stale: true, boxes: [], viewport: [innerWidth, innerHeight] } };
-    const out = [];
+    const viewport = [innerWidth, innerHeight];
+    if (token !== docToken) return { ok: true, value: { stale: true, boxes: [], texts: [], viewport } };
+    const out = [], texts = [], seen = new Set(), named = new Map();
     for (const id of ids) {
       const el = element(id);
       let b = null;
       if (el && el.checkVisibility({ visibilityProperty: true })) {
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0) b = topBox(el);
+        const box = r.width > 0 && r.height > 0 ? topBox(el) : null;
+        if (box) {
+          const covered = coveredBy(el, named);
+          b = { box, covered };
+          if (!covered) textBoxes(el, seen, texts);
+        }
       }
       out.push(b);
     }
-    return { ok: true, value: { stale: false, boxes: out, viewport: [innerWidth, innerHeight] } };
+    return { ok: true, value: { stale: false, boxes: out, texts, viewport } };
+  }
+
+  const MAX_TEXT_BOXES = 4000;
+
+  // The line boxes (topBox coordinates) of the rendered text in `el` (open and closed shadow
+  // roots included) not in `seen` yet; a form control's whole box (its text is drawn inside).
+  function textBoxes(el, seen, out) {
+    if (/^(input|textarea|select)$/.test(el.localName)) {
+      const b = topBox(el);
+      if (b && out.length < MAX_TEXT_BOXES) out.push(b);
+      return;
+    }
+    const roots = [el];
+    while (roots.length && out.length < MAX_TEXT_BOXES) {
+      const root = roots.pop();
+      const doc = root.ownerDocument || root;
+      const walk = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n && out.length < MAX_TEXT_BOXES; n = walk.nextNode()) {
+        if (n.nodeType === 1) {
+          const sr = shadowOf(n);
+          if (sr) roots.push(sr);
+          continue;
+        }
+        if (seen.has(n) || !n.data.trim()) continue;
+        seen.add(n);
+        const p = n.parentElement;
+        if (!p || NO_TEXT.has(p.localName) || !p.checkVisibility({ visibilityProperty: true })) continue;
+        const range = doc.createRange();
+        range.selectNodeContents(n);
+        for (const r of range.getClientRects()) {
+          if (r.width <= 0 || r.height <= 0) continue;
+          const b = topBox({ getBoundingClientRect: () => r, ownerDocument: p.ownerDocument });
+          if (b && out.length < MAX_TEXT_BOXES) out.push(b);
+        }
+      }
+    }
+  }
+
+  // Whether a click on `hit` reaches `el`: it is el or inside it (through shadow roots), an
+  // ancestor of it (a point of el's box its own content does not cover, or el takes no pointer
+  // events), or a label of it.
+  function reaches(hit, el) {
+    for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return true;
+    for (let n = el; n; n = n.parentNode || n.host) if (n === hit) return true;
+    const lab = hit.closest && hit.closest('label');
+    return !!lab && lab.control === el;
+  }
+
+  // What is on top of `el` (or of a same-origin frame holding it) at (x, y) of its frame, or null.
+  function topAt(el, x, y) {
+    const hitIn = (e, px, py) => {
+      const root = e.getRootNode();
+      const h = (root && typeof root.elementFromPoint === 'function' ? root : e.ownerDocument).elementFromPoint(px, py);
+      return h && !reaches(h, e) ? { over: h, under: e } : null;
+    };
+    const first = hitIn(el, x, y);
+    if (first) return first;
+    let win = el.ownerDocument.defaultView;
+    while (win && win !== window) {
+      let fe = null;
+      try { fe = win.frameElement; } catch (e) { fe = null; }
+      if (!fe) return null;
+      const fr = fe.getBoundingClientRect(), st = getComputedStyle(fe);
+      x += fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0);
+      y += fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
+      win = fe.ownerDocument.defaultView;
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return null;
+      const up = hitIn(fe, x, y);
+      if (up) return up;
+    }
+    return null;
+  }
+
+  // Whether a user could click `el` now: null when a click at one of its points (the centre of
+  // its part in the viewport, then the centres of that part's quarters) reaches it (see
+  // reaches), else what covers it: the nearest element with a ref, going up from what is on top,
+  // that does not hold el ({ref, what: its role and name}), or without one the outermost such
+  // element ({ref: null, what: tag#id.class}). An element with no part in the viewport (a
+  // full-page capture) cannot be hit-tested: null. `named` caches the descriptions.
+  function coveredBy(el, named) {
+    const win = el.ownerDocument.defaultView, r = el.getBoundingClientRect();
+    const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, win.innerWidth);
+    const y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, win.innerHeight);
+    if (x1 <= x0 || y1 <= y0) return null;
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, qx = (x1 - x0) / 4, qy = (y1 - y0) / 4;
+    let first = null;
+    for (const [x, y] of [[cx, cy], [cx - qx, cy - qy], [cx + qx, cy - qy], [cx - qx, cy + qy], [cx + qx, cy + qy]]) {
+      const top = topAt(el, x, y);
+      if (!top) return null;
+      first = first || top;
+    }
+    const holds = (n) => { for (let m = first.under; m; m = m.parentNode || m.host) if (m === n) return true; return false; };
+    let outer = first.over;
+    for (let n = first.over; n && n.nodeType === 1 && !holds(n); n = n.parentElement || (n.parentNode && n.parentNode.host) || null) {
+      if (named.has(n)) return named.get(n);
+      const ref = refFor(n);
+      if (ref) {
+        const [role, name] = identity(n);
+        const d = { ref, what: role + (name ? ' ' + JSON.stringify(name) : '') };
+        named.set(n, d);
+        return d;
+      }
+      outer = n;
+    }
+    const cls = outer.classList && outer.classList.length ? '.' + outer.classList[0] : '';
+    return { ref: null, what: outer.localName + (outer.id ? '#' + outer.id : '') + cls };
   }
 
   // ---------------------------------------------------------------- targets: selectors, XPath, locators
