@@ -26,6 +26,9 @@ use crate::warnings;
 const SETTLE: Duration = Duration::from_millis(5000);
 /// Longest wait for the tab to close after the read.
 const CLOSE: Duration = Duration::from_millis(1000);
+/// Time kept for reading the DOM after the wait for the network to settle: the wait ends this
+/// long before the read's deadline at the latest.
+const READ_RESERVE: Duration = Duration::from_millis(700);
 
 /// Reads `url` rendered (`raw`: the serialized DOM), by `deadline`.
 pub(super) async fn read(
@@ -93,7 +96,7 @@ async fn load(page: &Page, url: &Url, deadline: Instant) -> Result<(dom::Rendere
         .await?;
     let loader = page.state().loader_id;
     let started = Instant::now();
-    let settle = (started + SETTLE).min(deadline);
+    let settle = (started + SETTLE).min(deadline.checked_sub(READ_RESERVE).unwrap_or(started));
     let settled = page
         .wait_for(settle, "the network to settle", |s| {
             s.loader_id != loader || s.reached(&loader, LoadState::Networkidle)
