@@ -1065,9 +1065,14 @@ def _clear_flag(clear: bool) -> dict[str, Any]:
     return {"clear": True} if clear else {}
 
 
-def console(clear: bool, level: ConsoleLevel | None) -> Op[ConsoleLog]:
-    """The active tab's console messages (``level``: that severity and above)."""
+def console(clear: bool, level: ConsoleLevel | None, since_navigation: bool = False) -> Op[ConsoleLog]:
+    """The active tab's console messages (``level``: that severity and above; with
+    ``since_navigation`` only those since the tab's last navigation to a new document)."""
     params = _clear_flag(clear)
+    if not isinstance(since_navigation, bool):
+        raise TypeError(f"since_navigation must be a bool, got {type(since_navigation).__name__}")
+    if since_navigation:
+        params["sinceNavigation"] = True
     if level is not None:
         if level not in CONSOLE_LEVELS:
             raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")

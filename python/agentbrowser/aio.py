@@ -1185,10 +1185,11 @@ class AsyncDiagnostics:
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
 
-    async def console(self, *, clear: bool = False, level: ConsoleLevel | None = None) -> ConsoleLog:
-        """The console messages, oldest first; ``level`` keeps that severity and above;
-        ``clear`` empties the buffer after this read."""
-        return await self._b._drive(_ops.console(clear, level))
+    async def console(
+        self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
+    ) -> ConsoleLog:
+        """The console messages, oldest first; see :meth:`agentbrowser.Diagnostics.console`."""
+        return await self._b._drive(_ops.console(clear, level, since_navigation))
 
     async def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first; ``clear`` empties

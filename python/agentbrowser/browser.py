@@ -1195,11 +1195,15 @@ class Diagnostics:
     def __init__(self, browser: Browser) -> None:
         self._b = browser
 
-    def console(self, *, clear: bool = False, level: ConsoleLevel | None = None) -> ConsoleLog:
-        """The console messages, oldest first; ``level`` keeps that severity and above
-        (``verbose``/``debug``, ``info``/``log``, ``warning``/``warn``, ``error``); ``clear``
-        empties the buffer after this read."""
-        return self._b._drive(_ops.console(clear, level))
+    def console(
+        self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
+    ) -> ConsoleLog:
+        """The console messages, oldest first (earlier pages' too, unless ``since_navigation``:
+        only those since the tab's last navigation to a new document; ``raw["beforeNavigation"]``
+        counts the earlier page's); ``level`` keeps that severity and above (``verbose``/``debug``,
+        ``info``/``log``, ``warning``/``warn``, ``error``); ``clear`` empties the buffer after
+        this read."""
+        return self._b._drive(_ops.console(clear, level, since_navigation))
 
     def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;

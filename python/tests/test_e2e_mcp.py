@@ -53,6 +53,8 @@ PAGES["/mcp-upload"] = _page(
     ".addEventListener('change', e => { document.getElementById('o').textContent = "
     "Array.from(e.target.files).map(f => id + ':' + f.name + ' ' + f.size).join(', '); });</script>",
 )
+PAGES["/mcp-log-a"] = _page("Log A", "<p>A</p><script>console.log('from page A'); console.error('error on A')</script>")
+PAGES["/mcp-log-b"] = _page("Log B", "<p>B</p><script>console.log('from page B')</script>")
 PAGES["/mcp-big"] = _page(
     "Big", "".join(f"<button>Button number {i} with a fairly long accessible name</button>" for i in range(3000))
 )
@@ -649,6 +651,38 @@ def test_a11y_audit_and_vitals_tools(agentbrowser_bin: Path, server: str) -> Non
             assert "invalid_argument:" in refused and "wcag2aa" in refused, refused
             vitals = await call(session, "browser_vitals")
             assert "CLS" in vitals and "TTFB" in vitals and "INP  - (no interaction yet" in vitals, vitals
+
+    asyncio.run(main())
+
+
+def test_console_messages_since_the_last_navigation(agentbrowser_bin: Path, server: str) -> None:
+    """As Playwright MCP's: the messages since the tab's last navigation, every kept one with ``all``."""
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/mcp-log-a")
+
+            async def logged(text: str, **args: Any) -> bool:
+                return text in await call(session, "browser_console_messages", **args)
+
+            assert await aeventually(lambda: logged("from page A"), 10)
+            await call(session, "browser_navigate", url=f"{server}/mcp-log-b")
+            assert await aeventually(lambda: logged("from page B"), 10)
+            since = await call(session, "browser_console_messages")
+            assert "from page A" not in since and "error on A" not in since, since
+            assert "2 earlier messages, from before the tab's last navigation, not shown" in since, since
+            assert "`all: true`" in since, since
+            errors = await call(session, "browser_console_messages", level="error")
+            assert "error on A" not in errors and "1 earlier messages" in errors, errors
+            everything = await call(session, "browser_console_messages", all=True)
+            assert everything.index("from page A") < everything.index("from page B"), everything
+            assert "the first 2 of these are from before the tab's last navigation" in everything, everything
+            # A navigation within the document is not a new page: nothing is hidden by it.
+            await call(
+                session, "browser_evaluate", function="() => { history.pushState({}, '', '#next'); console.log('same page') }"
+            )
+            assert await aeventually(lambda: logged("same page"), 10)
+            assert "from page B" in await call(session, "browser_console_messages")
 
     asyncio.run(main())
 

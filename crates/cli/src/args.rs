@@ -844,8 +844,9 @@ pub enum ReadCmd {
         #[arg(long)]
         delta: bool,
     },
-    /// The active tab's console messages, oldest first (kept from the tab's start: the newest
-    /// 500 messages and 256 KiB; the answer says how many were dropped).
+    /// The active tab's console messages, oldest first (kept from the tab's start, across its
+    /// navigations: the newest 500 messages and 256 KiB; the answer says how many were dropped
+    /// and how many an earlier page logged).
     Console {
         /// Empty the buffer after printing (the next read shows only newer messages).
         #[arg(long)]
@@ -853,6 +854,9 @@ pub enum ReadCmd {
         /// Only this level or more severe: verbose|debug (all), info|log, warning|warn, error.
         #[arg(long, value_enum, value_name = "LEVEL")]
         level: Option<ConsoleLevel>,
+        /// Only the messages since the tab's last navigation to a new document.
+        #[arg(long)]
+        since_navigation: bool,
     },
     /// The active tab's uncaught exceptions and unhandled rejections, with their stacks.
     Errors {

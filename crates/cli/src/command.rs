@@ -544,9 +544,14 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
             generation,
             delta: delta.then_some(true),
         }),
-        Cmd::Read(ReadCmd::Console { clear, level }) => Command::Console(ConsoleParams {
+        Cmd::Read(ReadCmd::Console {
+            clear,
+            level,
+            since_navigation,
+        }) => Command::Console(ConsoleParams {
             clear: clear.then_some(true),
             level,
+            since_navigation: since_navigation.then_some(true),
         }),
         Cmd::Read(ReadCmd::Errors { clear }) => Command::Errors(ErrorsParams {
             clear: clear.then_some(true),

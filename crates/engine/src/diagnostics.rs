@@ -23,12 +23,15 @@ pub(crate) async fn errors(p: ErrorsParams, cx: &mut Cx<'_>) -> Result<ErrorsOut
 pub fn read_console(tab: &str, log: &DiagnosticsLog, p: &ConsoleParams) -> ConsoleOutput {
     let min = p.level.map_or(LogLevel::Verbose, |l| l.severity());
     let cleared = p.clear.unwrap_or(false);
-    let read = log.console(min, cleared);
+    let since_navigation = p.since_navigation.unwrap_or(false);
+    let c = log.console(min, cleared, since_navigation);
     ConsoleOutput {
         tab: tab.to_string(),
-        messages: read.items,
-        dropped: read.dropped,
+        messages: c.read.items,
+        dropped: c.read.dropped,
         cleared,
+        since_navigation,
+        before_navigation: c.before_navigation,
     }
 }
 

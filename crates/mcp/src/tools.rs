@@ -270,11 +270,11 @@ tools! {
     browser_diff(DiffArgs) "Diff against a snapshot" [Core] uses ["diff"] => diff;
     /// Take a screenshot of the viewport, the whole page or one element, returned as an image (and written to `filename` when given). `annotate` draws each ref's box and number. Prefer browser_snapshot for acting.
     browser_take_screenshot(ScreenshotArgs) "Take a screenshot" [Core] uses ["screenshot"] => take_screenshot;
-    /// The console messages the page logged (from when the tab opened), at a level and above; `clear` empties the buffer after reading.
+    /// The console messages logged since the tab's last navigation (`all`: every one kept since the tab opened, earlier pages' too), at a level and above; `clear` empties the buffer after reading.
     browser_console_messages(ConsoleArgs) "Console messages" [Core] uses ["console"] => console_messages;
     /// Audit the page's accessibility with axe-core (after navigating to `url` when given), in every frame: the violations and incomplete checks, each with its nodes (axe targets, refs of nodes the snapshot knows). `tags` keeps rules with those axe tags (wcag2a, wcag2aa, best-practice, ...), `selector` a part of the page.
     browser_a11y_audit(A11yArgs) "Accessibility audit" [Core] uses ["a11y"] => a11y_audit;
-    /// The page's Web Vitals (after navigating to `url` when given): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
+    /// The page's Web Vitals (after navigating to `url` when given), read once the page settled (quiet `quietMs` after load, at most `capMs`; the answer says which): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
     browser_vitals(VitalsArgs) "Web Vitals" [Core] uses ["vitals"] => vitals;
     /// The requests of the active tab since it opened (also its iframes' and popups'): id, method, status, type, URL; successful static resources (images, fonts, stylesheets, scripts, media) only with `includeStatic`. Pass an id to browser_network_request for headers and body.
     browser_network_requests(NetworkRequestsArgs) "List network requests" [Core] uses ["network_requests"] => network_requests;
@@ -427,6 +427,9 @@ pub enum ShotType {
 pub struct ConsoleArgs {
     /// Only messages at this level and above: `debug`, `info`, `warning` or `error` (default: all).
     pub level: Option<ConsoleLevel>,
+    /// Return all console messages kept since the last clear, not just those since the tab's
+    /// last navigation (default false).
+    pub all: Option<bool>,
     /// Empty the buffer after reading (default false).
     pub clear: Option<bool>,
 }
@@ -1724,17 +1727,25 @@ async fn take_screenshot(cx: Ctx, a: ScreenshotArgs) -> Result<Answer, ToolError
     Ok(answer)
 }
 
+/// `browser_console_messages`: as Playwright MCP's, the messages since the tab's last
+/// navigation unless `all`.
 async fn console_messages(cx: Ctx, a: ConsoleArgs) -> Result<Answer, ToolError> {
+    let all = a.all.unwrap_or(false);
     let out: ConsoleOutput = cx
         .get(Command::Console(ConsoleParams {
             clear: a.clear,
             level: a.level,
+            since_navigation: Some(!all),
         }))
         .await?;
+    let mut text = out.text();
+    if !all && out.before_navigation > 0 {
+        text.push_str("\n(pass `all: true` to see them)");
+    }
     let mut answer = Answer::new();
     answer.add_cuttable(
         "Console messages",
-        out.text(),
+        text,
         "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
     );
     Ok(answer)

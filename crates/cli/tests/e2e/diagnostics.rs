@@ -510,3 +510,52 @@ fn tabs_attached_later_and_cross_origin_frames() {
         ["opener", "from the frame"]
     );
 }
+
+#[test]
+fn console_says_which_messages_an_earlier_page_logged() {
+    let s = server();
+    s.route(
+        "/a",
+        Page::html("<title>A</title><script>console.log('from page A')</script>"),
+    );
+    s.route(
+        "/b",
+        Page::html("<title>B</title><script>console.log('from page B')</script>"),
+    );
+    let cli = Cli::new("diag-nav");
+    cli.ok(&["open", &s.url("/a")]);
+    cli.ok(&["open", &s.url("/b")]);
+    let mut all = Value::Null;
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || {
+            all = cli.ok(&["console"]);
+            texts(&api(&all)).contains(&"from page B".to_string())
+        }),
+        "page B's message never came: {all}"
+    );
+    // By default every kept message, the earlier page's first, and the answer says so.
+    assert_eq!(
+        texts(&api(&all)),
+        vec!["from page A".to_string(), "from page B".to_string()],
+        "{all}"
+    );
+    assert_eq!(all["beforeNavigation"], 1, "{all}");
+    let text = cli.run(&["console"]).stdout;
+    assert!(
+        text.contains("the first 1 of these are from before the tab's last navigation"),
+        "{text}"
+    );
+    // --since-navigation: only the current page's, and how many were left out.
+    let since = cli.ok(&["console", "--since-navigation"]);
+    assert_eq!(
+        texts(&api(&since)),
+        vec!["from page B".to_string()],
+        "{since}"
+    );
+    assert_eq!(since["beforeNavigation"], 1, "{since}");
+    let text = cli.run(&["console", "--since-navigation"]).stdout;
+    assert!(
+        text.contains("1 earlier messages, from before the tab's last navigation, not shown"),
+        "{text}"
+    );
+}

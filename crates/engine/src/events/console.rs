@@ -41,6 +41,9 @@ struct Logs {
     console: super::Ring<ConsoleMessage>,
     /// Where the console buffer begins for reads (moved by a clear).
     console_floor: u64,
+    /// Where the console buffer stood when the tab's main frame last committed a navigation to
+    /// a new document: what the current document (and the pages after it) logged starts here.
+    console_navigation: u64,
     errors: super::Ring<Kept>,
     errors_floor: u64,
 }
@@ -55,6 +58,7 @@ impl Default for DiagnosticsLog {
         DiagnosticsLog(Arc::new(Mutex::new(Logs {
             console: super::Ring::with_budget(CONSOLE_KEPT, CONSOLE_KEPT_BYTES),
             console_floor: 0,
+            console_navigation: 0,
             errors: super::Ring::with_budget(ERRORS_KEPT, ERRORS_KEPT_BYTES),
             errors_floor: 0,
         })))
@@ -75,6 +79,17 @@ pub struct Read<T> {
     pub items: Vec<T>,
     /// Entries since the last clear that fell out of the buffer.
     pub dropped: u64,
+}
+
+/// What a read of the console buffer found.
+#[derive(Debug)]
+pub struct ConsoleRead {
+    /// The messages and how many fell out of the buffer.
+    pub read: Read<ConsoleMessage>,
+    /// Messages at the level asked, kept since the last clear, that were logged before the
+    /// tab's last navigation: left out of `read` when only the messages since it were asked
+    /// for, its first ones otherwise.
+    pub before_navigation: u64,
 }
 
 impl DiagnosticsLog {
@@ -112,18 +127,45 @@ impl DiagnosticsLog {
         )
     }
 
-    /// The console messages since the last clear at `min` or above; `clear` empties the buffer
-    /// after reading.
-    pub fn console(&self, min: LogLevel, clear: bool) -> Read<ConsoleMessage> {
+    /// The console messages since the last clear at `min` or above (with `since_navigation`,
+    /// only those logged since the tab's last navigation to a new document); `clear` empties
+    /// the buffer after reading.
+    pub fn console(&self, min: LogLevel, clear: bool, since_navigation: bool) -> ConsoleRead {
         let mut l = self.lock();
-        let (items, dropped) = l.console.since(l.console_floor);
+        let at = |items: Vec<ConsoleMessage>| -> Vec<ConsoleMessage> {
+            items.into_iter().filter(|m| m.level >= min).collect()
+        };
+        let (all, dropped_all) = l.console.since(l.console_floor);
+        let all = at(all);
+        let navigation = l.console_navigation.max(l.console_floor);
+        let (current, dropped_current) = l.console.since(navigation);
+        let current = at(current);
+        let before_navigation = (all.len() - current.len()) as u64;
         if clear {
             l.console_floor = l.console.cursor();
         }
-        Read {
-            items: items.into_iter().filter(|m| m.level >= min).collect(),
-            dropped,
+        let read = if since_navigation {
+            Read {
+                items: current,
+                dropped: dropped_current,
+            }
+        } else {
+            Read {
+                items: all,
+                dropped: dropped_all,
+            }
+        };
+        ConsoleRead {
+            read,
+            before_navigation,
         }
+    }
+
+    /// The tab's main frame committed a navigation to a new document: what is logged from now
+    /// on is the new page's.
+    pub(crate) fn mark_navigation(&self) {
+        let mut l = self.lock();
+        l.console_navigation = l.console.cursor();
     }
 
     /// The page errors since the last clear; `clear` empties the buffer after reading.
@@ -457,10 +499,19 @@ pub(crate) struct Console(pub(crate) Recorder);
 
 impl Listener for Console {
     fn wants(&self, method: &str) -> bool {
-        wanted(method)
+        wanted(method) || method == "Page.frameNavigated"
     }
 
     fn on_event(&mut self, ev: &Event) {
+        // The page's own session: a frame without a parent is the tab's main frame (an
+        // out-of-process frame's recorder never sees this event). Same-document navigations
+        // are `Page.navigatedWithinDocument`, not this.
+        if ev.method == "Page.frameNavigated" {
+            if ev.params["frame"].get("parentId").is_none() {
+                self.0.log.mark_navigation();
+            }
+            return;
+        }
         self.0.record(ev);
     }
 }
@@ -498,12 +549,11 @@ mod tests {
         );
     }
 
-    #[test]
-    fn clear_moves_the_floor_but_not_the_evidence() {
-        let log = DiagnosticsLog::default();
-        let m = |level| ConsoleMessage {
+    /// A console API message `text` at `level`.
+    fn message(text: &str, level: LogLevel) -> ConsoleMessage {
+        ConsoleMessage {
             kind: "log".into(),
-            text: "x".into(),
+            text: text.into(),
             level,
             source: "console".into(),
             url: String::new(),
@@ -512,19 +562,60 @@ mod tests {
             args: Vec::new(),
             timestamp: 0.0,
             truncated: false,
-        };
+        }
+    }
+
+    #[test]
+    fn clear_moves_the_floor_but_not_the_evidence() {
+        let log = DiagnosticsLog::default();
+        let m = |level| message("x", level);
         let start = log.cursor();
         log.push_console(m(LogLevel::Info));
         log.push_console(m(LogLevel::Error));
-        assert_eq!(log.console(LogLevel::Warning, false).items.len(), 1);
-        assert_eq!(log.console(LogLevel::Verbose, true).items.len(), 2);
-        assert!(log.console(LogLevel::Verbose, false).items.is_empty());
+        let read = |min, clear| log.console(min, clear, false).read;
+        assert_eq!(read(LogLevel::Warning, false).items.len(), 1);
+        assert_eq!(read(LogLevel::Verbose, true).items.len(), 2);
+        assert!(read(LogLevel::Verbose, false).items.is_empty());
         let (during, _) = log.since(start);
         assert_eq!(during.items.len(), 1, "the error, cleared or not");
         for _ in 0..CONSOLE_KEPT + 7 {
             log.push_console(m(LogLevel::Info));
         }
-        let read = log.console(LogLevel::Verbose, false);
-        assert_eq!((read.items.len(), read.dropped), (CONSOLE_KEPT, 7));
+        let all = read(LogLevel::Verbose, false);
+        assert_eq!((all.items.len(), all.dropped), (CONSOLE_KEPT, 7));
+    }
+
+    #[test]
+    fn since_navigation_leaves_out_what_the_earlier_page_logged() {
+        let log = DiagnosticsLog::default();
+        let m = message;
+        log.push_console(m("a", LogLevel::Info));
+        log.push_console(m("a!", LogLevel::Error));
+        log.mark_navigation();
+        log.push_console(m("b", LogLevel::Info));
+        let texts = |r: &ConsoleRead| {
+            r.read
+                .items
+                .iter()
+                .map(|m| m.text.clone())
+                .collect::<Vec<_>>()
+        };
+        let since = log.console(LogLevel::Verbose, false, true);
+        assert_eq!(
+            (texts(&since), since.before_navigation),
+            (vec!["b".to_string()], 2)
+        );
+        let errors = log.console(LogLevel::Error, false, true);
+        assert_eq!((errors.read.items.len(), errors.before_navigation), (0, 1));
+        let all = log.console(LogLevel::Verbose, true, false);
+        assert_eq!(texts(&all), vec!["a", "a!", "b"]);
+        assert_eq!(all.before_navigation, 2);
+        // After a clear nothing is before the navigation any more.
+        log.push_console(m("c", LogLevel::Info));
+        let after = log.console(LogLevel::Verbose, false, false);
+        assert_eq!(
+            (texts(&after), after.before_navigation),
+            (vec!["c".to_string()], 0)
+        );
     }
 }

@@ -97,6 +97,9 @@ pub struct ConsoleParams {
     /// Only messages of this level or more severe: `verbose`/`debug` (all), `info`/`log`,
     /// `warning`/`warn`, `error` (default: all).
     pub level: Option<ConsoleLevel>,
+    /// Only the messages logged since the tab's last navigation to a new document (default
+    /// false: every message since the last clear, the previous pages' first).
+    pub since_navigation: Option<bool>,
 }
 
 /// Parameters of `errors`.
@@ -145,6 +148,7 @@ pub struct ConsoleMessage {
 
 /// Result of `console`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ConsoleOutput {
     /// The tab read (the active one).
     pub tab: String,
@@ -155,6 +159,14 @@ pub struct ConsoleOutput {
     pub dropped: u64,
     /// Whether the buffer was emptied after this read.
     pub cleared: bool,
+    /// Whether only the messages since the tab's last navigation were asked for.
+    #[serde(default)]
+    pub since_navigation: bool,
+    /// Messages at the level asked, kept since the last clear, that were logged before the
+    /// tab's last navigation (by an earlier page): left out with `sinceNavigation`, the first
+    /// ones of `messages` without it.
+    #[serde(default)]
+    pub before_navigation: u64,
 }
 
 /// How a page error reached no handler.
@@ -275,6 +287,16 @@ impl Present for ConsoleOutput {
             "{CONSOLE_KEPT} messages and {} KiB",
             CONSOLE_KEPT_BYTES / 1024
         );
+        let n = self.before_navigation;
+        if n > 0 && self.since_navigation {
+            out.push_str(&format!(
+                "\n({n} earlier messages, from before the tab's last navigation, not shown)"
+            ));
+        } else if n > 0 {
+            out.push_str(&format!(
+                "\n(the first {n} of these are from before the tab's last navigation)"
+            ));
+        }
         out.push_str(&tail("messages", self.dropped, &kept, self.cleared));
         out
     }
@@ -334,8 +356,14 @@ mod tests {
             messages: vec![m],
             dropped: 4,
             cleared: true,
+            since_navigation: true,
+            before_navigation: 2,
         };
         let text = out.text();
+        assert!(
+            text.contains("(2 earlier messages, from before the tab's last navigation, not shown)"),
+            "{text}"
+        );
         assert!(text.contains("4 earlier messages dropped"), "{text}");
         assert!(text.ends_with("(buffer cleared)"), "{text}");
         let e = PageError {
