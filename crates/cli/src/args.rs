@@ -565,7 +565,7 @@ pub enum ActCmd {
         /// Open a link in a new tab (Ctrl+click).
         #[arg(long)]
         new_tab: bool,
-        /// Modifier keys held during the click (comma-separated: alt, control, control-or-meta, meta, shift).
+        /// Modifier keys held during the click (comma-separated).
         #[arg(
             long = "modifiers",
             value_enum,
@@ -1009,7 +1009,8 @@ pub enum SkillsCmd {
     },
     /// For the repository's docs: fill the lists that come from the code (`<!-- generated:
     /// SOURCE FORMAT -->` regions) in Markdown files; --check changes nothing and fails naming
-    /// the stale regions.
+    /// the stale regions. Fails too where a doc or a help text shows `--flag a|b|c` values that
+    /// are not the option's.
     #[command(hide = true)]
     Generate {
         /// Change nothing; fail when a region is stale.
@@ -1134,9 +1135,9 @@ pub enum NetworkCmd {
         /// Only URLs matching this glob (`*`, `?`); without a wildcard, URLs containing it.
         #[arg(long, value_name = "URL-GLOB")]
         filter: Option<String>,
-        /// Only these resource types, comma-separated: document, stylesheet, image, media,
-        /// font, script, xhr, fetch, websocket, other, ...
-        #[arg(long = "type", value_name = "TYPES", value_delimiter = ',')]
+        /// Only these resource types, comma-separated (the help lists them all).
+        #[arg(long = "type", value_name = "TYPES", value_delimiter = ',',
+            help = format!("Only these resource types, comma-separated: {}", agentbrowser_protocol::RESOURCE_TYPES.join(", ")))]
         types: Option<Vec<String>>,
         /// Only this HTTP method.
         #[arg(long, value_name = "M")]

@@ -12,6 +12,7 @@ use crate::args::SkillsCmd;
 use crate::failure::Failure;
 
 mod generated;
+mod syntax;
 
 mod bundled {
     include!(concat!(env!("OUT_DIR"), "/skills.rs"));

@@ -3,7 +3,8 @@
 //! the list then `<!-- /generated -->`, inline or on lines of their own; `skills generate`
 //! fills every region from the code (the protocol's enums, the policy's kinds and categories,
 //! the MCP tool groups and tools, the devices, the permissions, the error codes) and
-//! `skills generate --check` names the regions that are stale.
+//! `skills generate --check` names the regions that are stale. Both also name the option values
+//! a doc or a help text shows that the command line does not take (`syntax`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -328,6 +329,7 @@ pub fn run(check: bool, paths: &[String], json: bool) -> Result<ExitCode, Failur
         )
     };
     let mut stale = Vec::new();
+    let mut wrong = Vec::new();
     let mut regions_seen = 0;
     let mut written = Vec::new();
     for path in markdown_files(paths)? {
@@ -335,6 +337,11 @@ pub fn run(check: bool, paths: &[String], json: bool) -> Result<ExitCode, Failur
         let (fresh, stale_here) = refresh(&text)
             .map_err(|e| Failure::invalid("skills", format!("{}: {e}", path.display())))?;
         regions_seen += regions(&text).map_or(0, |r| r.len());
+        wrong.extend(
+            super::syntax::wrong_claims(&text)
+                .into_iter()
+                .map(|w| format!("{}:{w}", path.display())),
+        );
         if !check && fresh != text {
             std::fs::write(&path, &fresh).map_err(|e| io(&path, e))?;
             written.push(path.display().to_string());
@@ -345,28 +352,40 @@ pub fn run(check: bool, paths: &[String], json: bool) -> Result<ExitCode, Failur
                 .map(|(line, key)| format!("{}:{line}: `{key}`", path.display())),
         );
     }
+    wrong.extend(super::syntax::wrong_help_claims());
     if json {
         println!(
             "{}",
-            json!({"regions": regions_seen, "stale": stale, "written": written, "check": check})
+            json!({"regions": regions_seen, "stale": stale, "wrong": wrong, "written": written, "check": check})
         );
-    } else if check {
-        for s in &stale {
-            eprintln!("stale: {s}");
-        }
-        if !stale.is_empty() {
-            eprintln!(
-                "{} of {regions_seen} generated regions are stale: run `agentbrowser skills generate`",
-                stale.len()
-            );
-        }
     } else {
         for w in &written {
             println!("updated {w}");
         }
-        println!("{regions_seen} generated regions, {} updated", stale.len());
+        if check {
+            for s in &stale {
+                eprintln!("stale: {s}");
+            }
+        }
+        for w in &wrong {
+            eprintln!("wrong: {w}");
+        }
+        if check && !stale.is_empty() {
+            eprintln!(
+                "{} of {regions_seen} generated regions are stale: run `agentbrowser skills generate`",
+                stale.len()
+            );
+        } else if !check {
+            println!("{regions_seen} generated regions, {} updated", stale.len());
+        }
+        if !wrong.is_empty() {
+            eprintln!(
+                "{} option values the docs show are not the command line's: fix them by hand",
+                wrong.len()
+            );
+        }
     }
-    Ok(if check && !stale.is_empty() {
+    Ok(if (check && !stale.is_empty()) || !wrong.is_empty() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
