@@ -277,6 +277,53 @@ pub fn refresh(text: &str) -> Result<(String, Vec<(usize, String)>), String> {
     Ok((out, stale))
 }
 
+/// The tables of `text` whose first column lists values of one protocol enum (at least three)
+/// but not all of them: `LINE: the table lists ... of NAME; it lacks ...`.
+pub fn incomplete_tables(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        if !(lines[i].starts_with('|') && lines.get(i + 1).is_some_and(|l| l.starts_with("|---"))) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 2;
+        let mut firsts = Vec::new();
+        while i < lines.len() && lines[i].starts_with('|') {
+            let cell = lines[i].split('|').nth(1).unwrap_or_default().trim();
+            if let Some(v) = cell.strip_prefix('`').and_then(|c| c.strip_suffix('`'))
+                && !v.contains('`')
+            {
+                firsts.push(v.to_string());
+            }
+            i += 1;
+        }
+        if firsts.len() < 3 {
+            continue;
+        }
+        for name in enum_names() {
+            let values = enum_values(&name).unwrap_or_default();
+            if firsts.iter().all(|f| values.contains(f)) {
+                let lacks: Vec<&String> = values.iter().filter(|v| !firsts.contains(v)).collect();
+                if !lacks.is_empty() {
+                    out.push(format!(
+                        "{}: the table lists values of {name} but lacks {}",
+                        start + 1,
+                        lacks
+                            .iter()
+                            .map(|v| format!("`{v}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The Markdown files under `paths` (a directory: its `*.md`, recursively), sorted.
 fn markdown_files(paths: &[String]) -> Result<Vec<PathBuf>, Failure> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -340,6 +387,7 @@ pub fn run(check: bool, paths: &[String], json: bool) -> Result<ExitCode, Failur
         wrong.extend(
             super::syntax::wrong_claims(&text)
                 .into_iter()
+                .chain(incomplete_tables(&text))
                 .map(|w| format!("{}:{w}", path.display())),
         );
         if !check && fresh != text {
@@ -380,7 +428,7 @@ pub fn run(check: bool, paths: &[String], json: bool) -> Result<ExitCode, Failur
         }
         if !wrong.is_empty() {
             eprintln!(
-                "{} option values the docs show are not the command line's: fix them by hand",
+                "{} claims of the docs or the help are not the code's: fix them by hand",
                 wrong.len()
             );
         }
@@ -431,5 +479,18 @@ mod tests {
         assert!(open.contains("has no `<!-- /generated -->`"), "{open}");
         let quoted = "`<!-- generated: SOURCE FORMAT -->` is a marker's shape";
         assert!(regions(quoted).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_table_of_an_enum_s_values_lists_them_all() {
+        let table = "| state | when |\n|---|---|\n| `visible` | a |\n| `hidden` | b |\n| `attached` | c |\n";
+        let lacks = incomplete_tables(table);
+        assert_eq!(lacks.len(), 1, "{lacks:?}");
+        assert!(
+            lacks[0].starts_with("1: the table lists values of SelectorState but lacks `detached`"),
+            "{lacks:?}"
+        );
+        let whole = format!("{table}| `detached` | d |\n");
+        assert!(incomplete_tables(&whole).is_empty());
     }
 }
