@@ -209,7 +209,7 @@ pub fn status(
             .context("status")?;
             println!(
                 "{}",
-                Response::success(Value::Null, "status", data).to_line()
+                Response::success(request.id.clone(), "status", data).to_line()
             );
         } else {
             println!(

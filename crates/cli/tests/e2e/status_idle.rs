@@ -48,6 +48,7 @@ fn status_of_a_session_that_is_not_running_starts_nothing() {
     let cli = Cli::new("status-idle");
     let v = cli.json(&["status"]);
     assert_eq!(v["success"], true, "{v}");
+    assert_eq!(v["id"], 1, "the request's id, as a daemon answers: {v}");
     assert_eq!(v["data"]["running"], false, "{v}");
     assert_eq!(v["data"]["session"], cli.session.as_str(), "{v}");
     nothing_started(&cli, "status --json");
