@@ -366,6 +366,120 @@ fn snapshot_line(line: &str) -> Option<(String, String)> {
     Some((role.to_string(), name.to_string()))
 }
 
+/// What a JSON example of the docs is, and whether it does what it is shown for: an action
+/// policy (`default`/`allow`/`deny`/`confirm`) is one a session launches with; an MCP client
+/// configuration is what `mcp --print-config` prints (with `agentbrowser` for the binary's path);
+/// anything else is a config file (`agentbrowser.json`) every command accepts, a launch included.
+/// `run(command, dir)` runs a shell command in `dir`; `page` is a page to open.
+pub(crate) fn check_json_example(
+    text: &str,
+    dir: &Path,
+    page: &str,
+    run: &dyn Fn(&str, &Path) -> Run,
+) -> Result<&'static str, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let object = value.as_object().ok_or("not a JSON object")?;
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let policy_keys = ["default", "allow", "deny", "confirm"];
+    if object.keys().all(|k| policy_keys.contains(&k.as_str())) {
+        std::fs::write(dir.join("policy.json"), text).map_err(|e| e.to_string())?;
+        let out = run(
+            &format!("agentbrowser --session json-policy --action-policy policy.json open {page}"),
+            dir,
+        );
+        let _ = run("agentbrowser --session json-policy close", dir);
+        return if out.ok {
+            Ok("action policy")
+        } else {
+            Err(format!("a session does not launch with it: {}", out.stderr))
+        };
+    }
+    if object.contains_key("mcpServers") || object.contains_key("servers") {
+        let out = run("agentbrowser mcp --print-config", dir);
+        let bin = Cli::bin().display().to_string();
+        let printed = out.stdout.replace(&bin, "agentbrowser");
+        // Every JSON object the configuration prints, one per snippet.
+        let mut snippets = Vec::new();
+        let mut rest = printed.as_str();
+        while let Some(start) = rest.find("\n{") {
+            let tail = &rest[start + 1..];
+            let end = tail.find("\n}").map_or(tail.len(), |e| e + 2);
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&tail[..end]) {
+                snippets.push(v);
+            }
+            rest = &tail[end..];
+        }
+        return if snippets.contains(&value) {
+            Ok("MCP client configuration")
+        } else {
+            Err(format!(
+                "not one of the configurations `mcp --print-config` prints: {snippets:?}"
+            ))
+        };
+    }
+    std::fs::write(dir.join("agentbrowser.json"), text).map_err(|e| e.to_string())?;
+    let out = run(
+        &format!("agentbrowser --session json-config open {page}"),
+        dir,
+    );
+    let _ = run("agentbrowser --session json-config close", dir);
+    if out.ok {
+        Ok("config file")
+    } else {
+        Err(format!(
+            "as agentbrowser.json it fails a launch: {}",
+            out.stderr
+        ))
+    }
+}
+
+/// The README's ```json blocks do what it shows them for.
+#[test]
+fn every_json_example_of_the_readme_is_what_it_says() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .expect("README.md");
+    let server = site();
+    let page = server.url("/");
+    let cli = Cli::new("readme-json");
+    let work = TempDir::new("readme-json");
+    let run = |command: &str, dir: &Path| {
+        to_run(
+            Command::new("bash")
+                .current_dir(dir)
+                .env(
+                    "PATH",
+                    format!(
+                        "{}:{}",
+                        Cli::bin().parent().expect("binary dir").display(),
+                        std::env::var("PATH").unwrap_or_default()
+                    ),
+                )
+                .env("HOME", work.path())
+                .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
+                .env_remove("AGENTBROWSER_EXECUTABLE_PATH")
+                .args(["-c", command])
+                .output()
+                .expect("bash"),
+        )
+    };
+    let mut kinds = Vec::new();
+    for (n, block) in readme.split("```json\n").skip(1).enumerate() {
+        let text = block.split("```").next().unwrap_or_default();
+        match check_json_example(text, &work.path().join(n.to_string()), &page, &run) {
+            Ok(kind) => kinds.push(kind),
+            Err(e) => panic!("README's JSON example {}: {e}\n{text}", n + 1),
+        }
+    }
+    for kind in ["action policy", "MCP client configuration", "config file"] {
+        assert!(
+            kinds.contains(&kind),
+            "no {kind} among the README's JSON examples: {kinds:?}"
+        );
+    }
+}
+
 /// Runs every runnable example of the README.
 #[test]
 fn every_example_of_the_readme_runs() {

@@ -218,6 +218,27 @@ fn run_skill(name: &str, server: &Server) -> usize {
                     ran += 1;
                 }
             }
+            "json" => {
+                let dir = work.path().join(format!("json{ran}"));
+                let run = |command: &str, dir: &Path| {
+                    to_run(
+                        Command::new("bash")
+                            .current_dir(dir)
+                            .env("PATH", &path)
+                            .env("AGENTBROWSER_SOCKET_DIR", cli.dir.path())
+                            .envs(env.iter().map(|(k, v)| (k, v)))
+                            .env_remove("AGENTBROWSER_EXECUTABLE_PATH")
+                            .args(["-c", command])
+                            .output()
+                            .expect("bash"),
+                    )
+                };
+                if let Err(e) = crate::readme_examples::check_json_example(&code, &dir, &base, &run)
+                {
+                    panic!("skill {name}: a JSON block {e}:\n{code}");
+                }
+                ran += 1;
+            }
             "python" => {
                 let script = work.path().join(format!("block{ran}.py"));
                 std::fs::write(&script, &code).expect("write script");
