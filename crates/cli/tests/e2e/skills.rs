@@ -437,9 +437,17 @@ fn docs() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The names of the tools `agentbrowser mcp ARGS` lists (`tools/list` after the handshake,
-/// over stdio, as an MCP client asks).
+/// The names of the tools `agentbrowser mcp ARGS` lists.
 fn mcp_tools(args: &[&str]) -> Vec<String> {
+    mcp_tool_list(args)
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_string())
+        .collect()
+}
+
+/// The tools `agentbrowser mcp ARGS` lists (`tools/list` after the handshake, over stdio, as an
+/// MCP client asks), with their input schemas.
+fn mcp_tool_list(args: &[&str]) -> Vec<serde_json::Value> {
     use std::io::{BufRead, BufReader, Write};
     let cli = Cli::new("skills-mcp-list");
     let mut child = cli
@@ -469,12 +477,11 @@ fn mcp_tools(args: &[&str]) -> Vec<String> {
             continue;
         };
         if v["id"] == 2 {
-            let tools = v["result"]["tools"].as_array().expect("a tool list");
             names = Some(
-                tools
-                    .iter()
-                    .map(|t| t["name"].as_str().expect("a name").to_string())
-                    .collect(),
+                v["result"]["tools"]
+                    .as_array()
+                    .expect("a tool list")
+                    .clone(),
             );
             break;
         }
@@ -651,5 +658,116 @@ fn every_error_code_a_doc_table_gives_is_a_code() {
     assert!(
         wrong.is_empty(),
         "tables of error codes with codes there are not: {wrong:?}"
+    );
+}
+
+/// The values the property `name` can take anywhere in a JSON schema (its `enum`, or its
+/// items' for an array), one set per property of that name.
+fn schema_enums(schema: &serde_json::Value, name: &str, out: &mut Vec<Vec<String>>) {
+    let strings = |v: &serde_json::Value| -> Option<Vec<String>> {
+        v.as_array()?
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect()
+    };
+    match schema {
+        serde_json::Value::Object(map) => {
+            if let Some(prop) = map.get("properties").and_then(|p| p.get(name))
+                && let Some(values) =
+                    strings(&prop["enum"]).or_else(|| strings(&prop["items"]["enum"]))
+            {
+                out.push(values);
+            }
+            for v in map.values() {
+                schema_enums(v, name, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                schema_enums(v, name, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_value_the_readme_gives_an_mcp_argument_is_one_the_tool_takes() {
+    let tools = mcp_tool_list(&["--caps", "all"]);
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (n, row) in readme.lines().enumerate() {
+        let Some(first) = row.strip_prefix("| ").and_then(|r| r.split(" | ").next()) else {
+            continue;
+        };
+        let names: Vec<&str> = first
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|t| t.starts_with("browser_"))
+            .collect();
+        let schemas: Vec<&serde_json::Value> = tools
+            .iter()
+            .filter(|t| names.iter().any(|n| t["name"] == *n))
+            .map(|t| &t["inputSchema"])
+            .collect();
+        if schemas.is_empty() {
+            continue;
+        }
+        let rest = &row[first.len() + 2..];
+        let mut claims: Vec<(String, Vec<String>)> = Vec::new();
+        // `prop` (`a`, `b`; ...) and `prop` (`a`\|`b`)
+        let parts: Vec<&str> = rest.split('`').collect();
+        for k in (1..parts.len()).step_by(2) {
+            let after = parts.get(k + 1).copied().unwrap_or_default();
+            if after == " (" {
+                let mut values = Vec::new();
+                let mut j = k + 2;
+                while j < parts.len() {
+                    values.push(parts[j].to_string());
+                    let sep = parts.get(j + 1).copied().unwrap_or_default();
+                    if !(sep == ", " || sep == "\\|" || sep == ", or " || sep == " or ") {
+                        break;
+                    }
+                    j += 2;
+                }
+                claims.push((parts[k].to_string(), values));
+            }
+            // `... prop: a\|b\|c ...` inside a code span
+            let words: Vec<&str> = parts[k].split_whitespace().collect();
+            for pair in words.windows(2) {
+                let list = pair[1].trim_end_matches([',', '}', ']']);
+                if let Some(prop) = pair[0].strip_suffix(':')
+                    && list.contains("\\|")
+                {
+                    claims.push((
+                        prop.trim_start_matches(['{', '[']).to_string(),
+                        list.split("\\|").map(str::to_string).collect(),
+                    ));
+                }
+            }
+        }
+        for (prop, values) in claims {
+            let mut enums = Vec::new();
+            for schema in &schemas {
+                schema_enums(schema, &prop, &mut enums);
+            }
+            if enums.is_empty() {
+                continue;
+            }
+            checked += 1;
+            if !enums.iter().any(|e| values.iter().all(|v| e.contains(v))) {
+                wrong.push(format!(
+                    "README.md:{}: {names:?} `{prop}`: {values:?} is not among {enums:?}",
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(
+        checked >= 5,
+        "only {checked} argument values of the MCP table checked"
     );
 }
