@@ -771,3 +771,79 @@ fn every_value_the_readme_gives_an_mcp_argument_is_one_the_tool_takes() {
         "only {checked} argument values of the MCP table checked"
     );
 }
+
+/// Every property of a JSON schema with a fixed set of values: (name, description, values).
+fn enum_properties(schema: &serde_json::Value, out: &mut Vec<(String, String, Vec<String>)>) {
+    match schema {
+        serde_json::Value::Object(map) => {
+            if let Some(props) = map.get("properties").and_then(|p| p.as_object()) {
+                for (name, prop) in props {
+                    let values = prop["enum"]
+                        .as_array()
+                        .or_else(|| prop["items"]["enum"].as_array());
+                    if let Some(values) = values {
+                        out.push((
+                            name.clone(),
+                            prop["description"].as_str().unwrap_or_default().to_string(),
+                            values
+                                .iter()
+                                .filter_map(|v| v.as_str().map(str::to_string))
+                                .collect(),
+                        ));
+                    }
+                }
+            }
+            for v in map.values() {
+                enum_properties(v, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                enum_properties(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_value_an_mcp_argument_s_description_names_is_one_it_takes() {
+    // What a model reads about an argument: a description that names values (`png` or `jpeg`)
+    // names only values its schema takes.
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for tool in mcp_tool_list(&["--caps", "all"]) {
+        let mut props = Vec::new();
+        enum_properties(&tool["inputSchema"], &mut props);
+        // A description may name the tool's other arguments (`With `selector`: ...`).
+        let schema_text = tool["inputSchema"].to_string();
+        let is_argument = |n: &str| schema_text.contains(&format!("\"{n}\":{{"));
+        for (name, description, values) in props {
+            let named: Vec<&str> = description
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|n| !is_argument(n))
+                .collect();
+            if named
+                .iter()
+                .filter(|n| values.iter().any(|v| v == *n))
+                .count()
+                < 2
+            {
+                continue;
+            }
+            checked += 1;
+            for n in named {
+                if !values.iter().any(|v| v == n) {
+                    wrong.push(format!(
+                        "{} `{name}`: `{n}` is not among {values:?}",
+                        tool["name"]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(checked >= 2, "only {checked} descriptions name values");
+}
