@@ -95,8 +95,10 @@ impl Restored {
         self.text_of("document.getElementById('s').textContent")
     }
 
+    /// The daemon's status (`session start`: the first command starts the daemon, which
+    /// `status` never does).
     fn status(&self) -> Value {
-        self.ok(&["status"])["data"].clone()
+        self.ok(&["session", "start"])["data"].clone()
     }
 
     fn close(&self) -> Value {

@@ -233,3 +233,46 @@ fn every_writer_answers_one_code_per_fault_and_names_the_users_path() {
         }
     }
 }
+
+#[test]
+fn auth_save_where_no_file_can_be_made_is_an_io_error_naming_the_directory() {
+    use std::io::Write;
+    let ro = ReadOnlyDir::new("auth-save-ro");
+    let key = "ab".repeat(32);
+    // The vault directory refuses new files; then it is missing and cannot be created.
+    for dir in [ro.path().to_path_buf(), ro.path().join("vault")] {
+        let shown = dir.display().to_string();
+        let cli = Cli::new("auth-save-ro")
+            .with_env("AGENTBROWSER_AUTH_DIR", shown.as_str())
+            .with_env("AGENTBROWSER_ENCRYPTION_KEY", key.as_str());
+        let mut child = cli
+            .command()
+            .args([
+                "--json",
+                "auth",
+                "save",
+                "site",
+                "--url",
+                "http://127.0.0.1/login",
+            ])
+            .args(["--username", "alice", "--password-stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("auth save");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"s3cret\n")
+            .expect("password");
+        let out = child.wait_with_output().expect("auth save");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("envelope");
+        io_error_naming(&v, "auth save", &shown, "");
+        assert_eq!(
+            names(ro.path()),
+            Vec::<String>::new(),
+            "auth save left files"
+        );
+    }
+}
