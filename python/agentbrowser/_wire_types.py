@@ -49,8 +49,8 @@ AuthSubmit = Literal["click", "enter"]
 _AuthSubmit = cast("_d.Check[AuthSubmit]", _d.literal(("click", "enter")))
 
 #: Where a read's content came from.
-ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html"]
-_ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html")))
+ReadSource = Literal["accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html", "rendered", "rendered-html"]
+_ReadSource = cast("_d.Check[ReadSource]", _d.literal(("accept-markdown", "md-url", "llms-index", "llms-full", "html-fallback", "text", "raw", "active-tab", "active-tab-html", "rendered", "rendered-html")))
 
 #: An image format.
 ImageFormat = Literal["png", "jpeg", "webp"]
@@ -2769,6 +2769,7 @@ class ReadOutput(_d.Record):
         "outline",
         "sections",
         "attempts",
+        "warnings",
     )
     __match_args__ = (
         "url",
@@ -2783,6 +2784,7 @@ class ReadOutput(_d.Record):
         "outline",
         "sections",
         "attempts",
+        "warnings",
     )
 
     url: str
@@ -2808,7 +2810,12 @@ class ReadOutput(_d.Record):
     sections: int | None
     """How many heading sections matched (with `filter`)."""
     attempts: tuple[ReadAttempt, ...]
-    """Every HTTP request made, in order (empty for the active tab's DOM)."""
+    """Every HTTP request made, in order (empty for the active tab's DOM and a rendered page)."""
+    warnings: tuple[str, ...] | None
+    """What the read could not do as asked or found doubtful, as the envelope's warning says it (absent when nothing): a
+    page whose HTML is scripts and almost no text (likely rendered by JavaScript, which a URL read does not run: read it
+    with `render`), a cut body, a status that is not 2xx.
+    """
 
     def __init__(
         self,
@@ -2824,6 +2831,7 @@ class ReadOutput(_d.Record):
         outline: tuple[ReadHeading, ...] | None,
         sections: int | None,
         attempts: tuple[ReadAttempt, ...],
+        warnings: tuple[str, ...] | None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "url", url)
@@ -2838,6 +2846,7 @@ class ReadOutput(_d.Record):
         _set(self, "outline", outline)
         _set(self, "sections", sections)
         _set(self, "attempts", attempts)
+        _set(self, "warnings", warnings)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ReadOutput:
@@ -2856,6 +2865,7 @@ class ReadOutput(_d.Record):
             outline=o.opt("outline", _d.array(ReadHeading.decode)),
             sections=o.opt("sections", _INT_0_TO_ANY),
             attempts=o.req("attempts", _d.array(ReadAttempt.decode)),
+            warnings=o.opt("warnings", _d.array(_d.string)),
         )
 
 
@@ -2977,6 +2987,7 @@ class ScreenshotOutput(_d.Record):
         "scope",
         "annotations",
         "annotations_omitted",
+        "annotations_hidden",
         "snapshot_generation",
         "comparison",
     )
@@ -2990,6 +3001,7 @@ class ScreenshotOutput(_d.Record):
         "scope",
         "annotations",
         "annotations_omitted",
+        "annotations_hidden",
         "snapshot_generation",
         "comparison",
     )
@@ -3014,6 +3026,11 @@ class ScreenshotOutput(_d.Record):
     """The refs drawn, in snapshot order (only with `annotate`; only refs shown in the captured area)."""
     annotations_omitted: int | None
     """Refs shown in the area but left out past the limit of annotations."""
+    annotations_hidden: tuple[HiddenRef, ...] | None
+    """Refs in the area left out because something else is on top of them, so that a user could not click them now (only
+    with `annotate`; absent when there is none). Only the points inside the viewport are tested: a full-page capture
+    annotates what is outside it.
+    """
     snapshot_generation: int | None
     """The snapshot whose refs were drawn (its generation in the tab)."""
     comparison: Comparison | None
@@ -3030,6 +3047,7 @@ class ScreenshotOutput(_d.Record):
         scope: str,
         annotations: tuple[Annotation, ...] | None,
         annotations_omitted: int | None,
+        annotations_hidden: tuple[HiddenRef, ...] | None,
         snapshot_generation: int | None,
         comparison: Comparison | None,
     ) -> None:
@@ -3043,6 +3061,7 @@ class ScreenshotOutput(_d.Record):
         _set(self, "scope", scope)
         _set(self, "annotations", annotations)
         _set(self, "annotations_omitted", annotations_omitted)
+        _set(self, "annotations_hidden", annotations_hidden)
         _set(self, "snapshot_generation", snapshot_generation)
         _set(self, "comparison", comparison)
 
@@ -3060,6 +3079,7 @@ class ScreenshotOutput(_d.Record):
             scope=o.req("scope", _d.string),
             annotations=o.opt("annotations", _d.array(Annotation.decode)),
             annotations_omitted=o.opt("annotationsOmitted", _INT_0_TO_ANY),
+            annotations_hidden=o.opt("annotationsHidden", _d.array(HiddenRef.decode)),
             snapshot_generation=o.opt("snapshotGeneration", _INT_0_TO_ANY),
             comparison=o.opt("comparison", Comparison.decode),
         )
@@ -3068,8 +3088,8 @@ class ScreenshotOutput(_d.Record):
 class Annotation(_d.Record):
     """One ref drawn on an annotated screenshot."""
 
-    __slots__ = ("ref", "number", "role", "name", "box", "frame")
-    __match_args__ = ("ref", "number", "role", "name", "box", "frame")
+    __slots__ = ("ref", "number", "role", "name", "box", "frame", "label")
+    __match_args__ = ("ref", "number", "role", "name", "box", "frame", "label")
 
     ref: str
     """The ref (`e12`)."""
@@ -3083,8 +3103,13 @@ class Annotation(_d.Record):
     """Its border box in CSS pixels, relative to the image (may reach past the image's edges)."""
     frame: str
     """The frame it lives in."""
+    label: CssBox
+    """Where its number is drawn, in CSS pixels relative to the image: outside the box where there is room (above it, then
+    beside it, then below it), inside it only when no place near it is free; never over another label or an annotated
+    element's text when a place without them exists.
+    """
 
-    def __init__(self, ref: str, number: int, role: str, name: str, box: CssBox, frame: str) -> None:
+    def __init__(self, ref: str, number: int, role: str, name: str, box: CssBox, frame: str, label: CssBox) -> None:
         _set = object.__setattr__
         _set(self, "ref", ref)
         _set(self, "number", number)
@@ -3092,6 +3117,7 @@ class Annotation(_d.Record):
         _set(self, "name", name)
         _set(self, "box", box)
         _set(self, "frame", frame)
+        _set(self, "label", label)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> Annotation:
@@ -3104,6 +3130,7 @@ class Annotation(_d.Record):
             name=o.req("name", _d.string),
             box=o.req("box", CssBox.decode),
             frame=o.req("frame", _d.string),
+            label=o.req("label", CssBox.decode),
         )
 
 
@@ -3138,6 +3165,60 @@ class CssBox(_d.Record):
             y=o.req("y", _d.number),
             width=o.req("width", _d.number),
             height=o.req("height", _d.number),
+        )
+
+
+class HiddenRef(_d.Record):
+    """A ref in the captured area that an annotated screenshot leaves out: a click at its points would reach something else
+    on top of it (a fixed banner, a dialog, an overlay).
+    """
+
+    __slots__ = ("ref", "role", "name", "box", "covered_by_ref", "covered_by")
+    __match_args__ = ("ref", "role", "name", "box", "covered_by_ref", "covered_by")
+
+    ref: str
+    """The ref (`e12`)."""
+    role: str
+    """Its ARIA role."""
+    name: str
+    """Its accessible name (may be empty)."""
+    box: CssBox
+    """Its border box in CSS pixels, relative to the image."""
+    covered_by_ref: str | None
+    """The ref of what is on top of it (the nearest element with a ref among what a click there reaches), when that has
+    one.
+    """
+    covered_by: str
+    """What is on top of it: that element's role and name, or `tag#id.class` without a ref."""
+
+    def __init__(
+        self,
+        ref: str,
+        role: str,
+        name: str,
+        box: CssBox,
+        covered_by_ref: str | None,
+        covered_by: str,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "ref", ref)
+        _set(self, "role", role)
+        _set(self, "name", name)
+        _set(self, "box", box)
+        _set(self, "covered_by_ref", covered_by_ref)
+        _set(self, "covered_by", covered_by)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HiddenRef:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HiddenRef."""
+        o = _d.Fields("HiddenRef", raw, path)
+        return cls(
+            ref=o.req("ref", _d.string),
+            role=o.req("role", _d.string),
+            name=o.req("name", _d.string),
+            box=o.req("box", CssBox.decode),
+            covered_by_ref=o.opt("coveredByRef", _d.string),
+            covered_by=o.req("coveredBy", _d.string),
         )
 
 
@@ -3260,8 +3341,8 @@ class DiffOutput(_d.Record):
 class ConsoleOutput(_d.Record):
     """Result of `console`."""
 
-    __slots__ = ("tab", "messages", "dropped", "cleared")
-    __match_args__ = ("tab", "messages", "dropped", "cleared")
+    __slots__ = ("tab", "messages", "dropped", "cleared", "since_navigation", "before_navigation")
+    __match_args__ = ("tab", "messages", "dropped", "cleared", "since_navigation", "before_navigation")
 
     tab: str
     """The tab read (the active one)."""
@@ -3273,13 +3354,29 @@ class ConsoleOutput(_d.Record):
     """
     cleared: bool
     """Whether the buffer was emptied after this read."""
+    since_navigation: bool
+    """Whether only the messages since the tab's last navigation were asked for."""
+    before_navigation: int
+    """Messages at the level asked, kept since the last clear, that were logged before the tab's last navigation (by an
+    earlier page): left out with `sinceNavigation`, the first ones of `messages` without it.
+    """
 
-    def __init__(self, tab: str, messages: tuple[ConsoleMessage, ...], dropped: int, cleared: bool) -> None:
+    def __init__(
+        self,
+        tab: str,
+        messages: tuple[ConsoleMessage, ...],
+        dropped: int,
+        cleared: bool,
+        since_navigation: bool,
+        before_navigation: int,
+    ) -> None:
         _set = object.__setattr__
         _set(self, "tab", tab)
         _set(self, "messages", messages)
         _set(self, "dropped", dropped)
         _set(self, "cleared", cleared)
+        _set(self, "since_navigation", since_navigation)
+        _set(self, "before_navigation", before_navigation)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> ConsoleOutput:
@@ -3290,6 +3387,8 @@ class ConsoleOutput(_d.Record):
             messages=o.req("messages", _d.array(ConsoleMessage.decode)),
             dropped=o.req("dropped", _INT_0_TO_ANY),
             cleared=o.req("cleared", _d.boolean),
+            since_navigation=o.default("sinceNavigation", _d.boolean, False),
+            before_navigation=o.default("beforeNavigation", _INT_0_TO_ANY, 0),
         )
 
 
@@ -3542,8 +3641,8 @@ class AccessibilityNode(_d.Record):
 class VitalsOutput(_d.Record):
     """Result of `vitals`: the page's Web Vitals from its own `PerformanceObserver` entries."""
 
-    __slots__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "raw")
-    __match_args__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "raw")
+    __slots__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "settle", "raw")
+    __match_args__ = ("url", "lcp", "cls", "inp", "fcp", "ttfb", "settle", "raw")
 
     url: str
     """The page's URL."""
@@ -3559,12 +3658,25 @@ class VitalsOutput(_d.Record):
     """First Contentful Paint (good <= 1800 ms, poor > 3000 ms)."""
     ttfb: Vital
     """Time to First Byte: from navigation start to the response's first byte (good <= 800 ms, poor > 1800 ms)."""
+    settle: VitalsSettle
+    """Whether the page had settled when it was read (late layout shifts count in CLS only when the read waits for them).
+    """
     raw: Any
     """What the page reported: `navigation` timing, `paint` entries, the LCP element, layout shift entries (at most 20,
     with `shiftCount`), interactions (`eventCount`).
     """
 
-    def __init__(self, url: str, lcp: Vital, cls: Vital, inp: Vital, fcp: Vital, ttfb: Vital, raw: Any) -> None:
+    def __init__(
+        self,
+        url: str,
+        lcp: Vital,
+        cls: Vital,
+        inp: Vital,
+        fcp: Vital,
+        ttfb: Vital,
+        settle: VitalsSettle,
+        raw: Any,
+    ) -> None:
         _set = object.__setattr__
         _set(self, "url", url)
         _set(self, "lcp", lcp)
@@ -3572,6 +3684,7 @@ class VitalsOutput(_d.Record):
         _set(self, "inp", inp)
         _set(self, "fcp", fcp)
         _set(self, "ttfb", ttfb)
+        _set(self, "settle", settle)
         _set(self, "raw", raw)
 
     @classmethod
@@ -3585,6 +3698,7 @@ class VitalsOutput(_d.Record):
             inp=o.req("inp", Vital.decode),
             fcp=o.req("fcp", Vital.decode),
             ttfb=o.req("ttfb", Vital.decode),
+            settle=o.req("settle", VitalsSettle.decode),
             raw=o.req("raw", _d.anything),
         )
 
@@ -3636,6 +3750,86 @@ class Vital(_d.Record):
             good=o.req("good", _d.number),
             poor=o.req("poor", _d.number),
             reason=o.opt("reason", _d.string),
+        )
+
+
+class VitalsSettle(_d.Record):
+    """Whether `vitals` read a settled page, and how long it waited."""
+
+    __slots__ = (
+        "settled",
+        "quiet_ms",
+        "cap_ms",
+        "cap_cut_by_timeout",
+        "waited_ms",
+        "settled_after_load_ms",
+        "last_activity",
+        "last_activity_after_load_ms",
+    )
+    __match_args__ = (
+        "settled",
+        "quiet_ms",
+        "cap_ms",
+        "cap_cut_by_timeout",
+        "waited_ms",
+        "settled_after_load_ms",
+        "last_activity",
+        "last_activity_after_load_ms",
+    )
+
+    settled: bool
+    """Whether the page was quiet for `quietMs` before `capMs` passed (false: it was read while still busy, and the figures
+    may still grow).
+    """
+    quiet_ms: int
+    """The quiet window asked for, in milliseconds."""
+    cap_ms: int
+    """The cap that applied, in milliseconds."""
+    cap_cut_by_timeout: bool
+    """Whether the command's timeout made the cap shorter than asked."""
+    waited_ms: int
+    """How long the read waited for the quiet, in milliseconds."""
+    settled_after_load_ms: float | None
+    """When the page settled, in milliseconds after its load event (null: not settled)."""
+    last_activity: str | None
+    """The last activity seen: `layout-shift`, `longtask` or `largest-contentful-paint` (null: none after load)."""
+    last_activity_after_load_ms: float | None
+    """When it was, in milliseconds after the load event."""
+
+    def __init__(
+        self,
+        settled: bool,
+        quiet_ms: int,
+        cap_ms: int,
+        cap_cut_by_timeout: bool,
+        waited_ms: int,
+        settled_after_load_ms: float | None,
+        last_activity: str | None,
+        last_activity_after_load_ms: float | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "settled", settled)
+        _set(self, "quiet_ms", quiet_ms)
+        _set(self, "cap_ms", cap_ms)
+        _set(self, "cap_cut_by_timeout", cap_cut_by_timeout)
+        _set(self, "waited_ms", waited_ms)
+        _set(self, "settled_after_load_ms", settled_after_load_ms)
+        _set(self, "last_activity", last_activity)
+        _set(self, "last_activity_after_load_ms", last_activity_after_load_ms)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> VitalsSettle:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as VitalsSettle."""
+        o = _d.Fields("VitalsSettle", raw, path)
+        return cls(
+            settled=o.req("settled", _d.boolean),
+            quiet_ms=o.req("quietMs", _INT_0_TO_ANY),
+            cap_ms=o.req("capMs", _INT_0_TO_ANY),
+            cap_cut_by_timeout=o.req("capCutByTimeout", _d.boolean),
+            waited_ms=o.req("waitedMs", _INT_0_TO_ANY),
+            settled_after_load_ms=o.opt("settledAfterLoadMs", _d.number),
+            last_activity=o.opt("lastActivity", _d.string),
+            last_activity_after_load_ms=o.opt("lastActivityAfterLoadMs", _d.number),
         )
 
 
@@ -3942,7 +4136,7 @@ class NetworkRequestsOutput(_d.Record):
 
 
 class NetworkRequestEntry(_d.Record):
-    """One request of the log (a redirect is one entry per hop)."""
+    """One request of the log (a redirect is one entry per hop, each with its own headers, status and timings)."""
 
     __slots__ = (
         "id",
@@ -3959,6 +4153,8 @@ class NetworkRequestEntry(_d.Record):
         "encoded_bytes",
         "from_cache",
         "redirected_from",
+        "redirected_to",
+        "redirect_url",
     )
     __match_args__ = (
         "id",
@@ -3975,6 +4171,8 @@ class NetworkRequestEntry(_d.Record):
         "encoded_bytes",
         "from_cache",
         "redirected_from",
+        "redirected_to",
+        "redirect_url",
     )
 
     id: str
@@ -4005,6 +4203,10 @@ class NetworkRequestEntry(_d.Record):
     """Whether it was served from a cache (memory or disk) or a service worker."""
     redirected_from: str | None
     """The id of the hop this one is a redirect of (absent for the first hop)."""
+    redirected_to: str | None
+    """For a hop that answered with a redirect (`state` `redirected`): the id of the next hop (absent otherwise)."""
+    redirect_url: str | None
+    """For a hop that answered with a redirect: the URL it led to (absent otherwise)."""
 
     def __init__(
         self,
@@ -4022,6 +4224,8 @@ class NetworkRequestEntry(_d.Record):
         encoded_bytes: int | None,
         from_cache: bool,
         redirected_from: str | None,
+        redirected_to: str | None,
+        redirect_url: str | None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "id", id)
@@ -4038,6 +4242,8 @@ class NetworkRequestEntry(_d.Record):
         _set(self, "encoded_bytes", encoded_bytes)
         _set(self, "from_cache", from_cache)
         _set(self, "redirected_from", redirected_from)
+        _set(self, "redirected_to", redirected_to)
+        _set(self, "redirect_url", redirect_url)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> NetworkRequestEntry:
@@ -4058,6 +4264,8 @@ class NetworkRequestEntry(_d.Record):
             encoded_bytes=o.opt("encodedBytes", _INT_0_TO_ANY),
             from_cache=o.req("fromCache", _d.boolean),
             redirected_from=o.opt("redirectedFrom", _d.string),
+            redirected_to=o.opt("redirectedTo", _d.string),
+            redirect_url=o.opt("redirectUrl", _d.string),
         )
 
 
@@ -5110,6 +5318,7 @@ class StatusOutput(_d.Record):
 
     __slots__ = (
         "session",
+        "running",
         "version",
         "engine",
         "pid",
@@ -5138,6 +5347,7 @@ class StatusOutput(_d.Record):
     )
     __match_args__ = (
         "session",
+        "running",
         "version",
         "engine",
         "pid",
@@ -5167,6 +5377,10 @@ class StatusOutput(_d.Record):
 
     session: str
     """The session's name."""
+    running: bool
+    """Whether the session's daemon runs: always true in a daemon's answer (the CLI's `status` of a session that does not
+    run answers `{"session": NAME, "running": false}` itself and starts nothing).
+    """
     version: str
     """The serving binary's version (the protocol version)."""
     engine: str
@@ -5225,6 +5439,7 @@ class StatusOutput(_d.Record):
     def __init__(
         self,
         session: str,
+        running: bool,
         version: str,
         engine: str,
         pid: int,
@@ -5253,6 +5468,7 @@ class StatusOutput(_d.Record):
     ) -> None:
         _set = object.__setattr__
         _set(self, "session", session)
+        _set(self, "running", running)
         _set(self, "version", version)
         _set(self, "engine", engine)
         _set(self, "pid", pid)
@@ -5285,6 +5501,7 @@ class StatusOutput(_d.Record):
         o = _d.Fields("StatusOutput", raw, path)
         return cls(
             session=o.req("session", _d.string),
+            running=o.req("running", _d.boolean),
             version=o.req("version", _d.string),
             engine=o.req("engine", _d.string),
             pid=o.req("pid", _INT_0_TO_ANY),

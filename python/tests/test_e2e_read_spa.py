@@ -11,10 +11,9 @@ import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
-from agentbrowser import AsyncBrowser, Browser, LaunchOptions
+from agentbrowser import AsyncBrowser, Browser, LaunchOptions, ReadResult
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -66,8 +65,10 @@ def site() -> Iterator[str]:
     httpd.server_close()
 
 
-def _warnings(raw: Any) -> list[str]:
-    return [str(w) for w in raw.get("warnings", [])]
+def _warnings(read: ReadResult) -> list[str]:
+    """The read's warnings, as the model gives them (checked against the raw answer)."""
+    assert list(read.warnings) == [str(w) for w in read.raw.get("warnings", [])]
+    return list(read.warnings)
 
 
 def test_sdk_read_warns_and_renders(agentbrowser_bin: Path, site: str) -> None:
@@ -76,18 +77,18 @@ def test_sdk_read_warns_and_renders(agentbrowser_bin: Path, site: str) -> None:
         plain = browser.page.read(f"{site}/app/")
         assert plain.source == "html-fallback"
         assert "Rendered Widgets" not in plain.content
-        warning = " ".join(_warnings(plain.raw))
+        warning = " ".join(_warnings(plain))
         assert "JavaScript" in warning and "render" in warning and "open" in warning, plain.raw
 
         static = browser.page.read(f"{site}/static")
         assert "in the HTML the server sent" in static.content
-        assert _warnings(static.raw) == []
+        assert _warnings(static) == []
 
         rendered = browser.page.read(f"{site}/app/", render=True)
         assert rendered.source == "rendered"
         assert "# Rendered Widgets" in rendered.content
         assert "after its data arrived" in rendered.content
-        assert _warnings(rendered.raw) == []
+        assert _warnings(rendered) == []
 
         with pytest.raises(ValueError, match="render needs a url"):
             browser.page.read(render=True)

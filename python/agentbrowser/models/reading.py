@@ -173,6 +173,11 @@ class ReadResult(Bounded):
         return self._wire.title
 
     @property
+    def warnings(self) -> tuple[str, ...]:
+        """What the read warns of (e.g. a page JavaScript renders, read without running it); empty when nothing."""
+        return self._wire.warnings or ()
+
+    @property
     def total_chars(self) -> int:
         """The whole content's length in characters, before any cut (the original size)."""
         return self._wire.total_chars
