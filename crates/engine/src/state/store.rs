@@ -53,7 +53,12 @@ pub(crate) fn ensure_dir(dir: &Path) -> Result<()> {
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .map_err(|e| write_error(&format!("cannot create the directory {}", dir.display()), e))?;
+        .map_err(|e| {
+            write_error(
+                &format!("cannot create the state directory {}", dir.display()),
+                e,
+            )
+        })?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
         .map_err(|e| write_error(&format!("cannot set the mode of {}", dir.display()), e))
 }
