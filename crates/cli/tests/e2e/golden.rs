@@ -28,6 +28,7 @@ fn normalize(v: &mut Value, key: &str) {
         "frame",
         "wsUrl",
         "executable",
+        "profile",
         "browserVersion",
         "version",
         "socket",
