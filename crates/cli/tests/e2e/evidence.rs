@@ -644,7 +644,9 @@ fn aria_select_and_new_tab_click() {
 fn a_crashed_page_fails_fast_and_recovers() {
     let server = form_server();
     let cli = Cli::new("crash");
-    cli.ok(&["open", &server.url("/")]);
+    // chrome://crash is one of the browser's own pages, which a session reaches only with file
+    // access (local_schemes).
+    cli.ok(&["--allow-file-access", "open", &server.url("/")]);
     let _ = cli.json(&["open", "chrome://crash"]);
     // Without crash detection this would end as `timeout`.
     let (code, msg, _) = cli.err(&["--timeout", "20000", "title"]);

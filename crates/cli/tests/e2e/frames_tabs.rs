@@ -365,7 +365,9 @@ fn popups_are_announced_in_the_evidence_and_listed() {
 fn switching_to_a_crashed_tab_revives_it_and_says_so() {
     let s = server();
     let cli = Cli::new("tabs-revived");
-    cli.ok(&["open", &s.url("/plain")]);
+    // chrome://crash is one of the browser's own pages, which a session reaches only with file
+    // access (local_schemes).
+    cli.ok(&["--allow-file-access", "open", &s.url("/plain")]);
     let plain = cli.ok(&["tab", "switch", "1"]);
     assert!(
         plain.get("revived").is_none(),

@@ -8,7 +8,6 @@
 
 use crate::common::*;
 use crate::webmcp::{list_until, names};
-use serde_json::Value;
 
 /// A page registering the tool `name`, and `slow_NAME`, which never answers.
 fn tools_page(title: &str, name: &str) -> Page {

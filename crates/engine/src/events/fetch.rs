@@ -101,9 +101,9 @@ impl State {
         let auth = self.credentials.is_some() || self.proxy.is_some();
         if self.routes.is_empty() && self.headers.is_empty() && !auth && self.allowed.is_none() {
             // Only the requests for local files, to fail them.
-            return (!self.local_files).then(|| {
-                json!({"patterns": [{"urlPattern": "file:*", "requestStage": "Request"}]})
-            });
+            return (!self.local_files).then(
+                || json!({"patterns": [{"urlPattern": "file:*", "requestStage": "Request"}]}),
+            );
         }
         Some(json!({
             "patterns": [{"urlPattern": "*", "requestStage": "Request"}],
