@@ -142,10 +142,9 @@ fn every_command_answers_as_pinned() {
         v
     };
     let a = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    // A session that is not running: status starts nothing and says so.
-    run(a(&["status"]));
+    // The daemon's answers are pinned (a session that is not running gets its status from the
+    // CLI, which starts nothing: status_idle tests that answer).
     run(a(&["open", &base]));
-    // The running daemon's status, with its browser and page.
     run(a(&["status"]));
     run(a(&["title"]));
     run(a(&["url"]));
