@@ -275,6 +275,7 @@ def test_action_result_and_diff_decoding() -> None:
 
 STATUS = {
     "session": "default",
+    "running": True,
     "version": "0.1.0",
     "pid": 100,
     "socket": None,

@@ -90,7 +90,9 @@ def test_decoded_values_are_typed_and_frozen() -> None:
         out.action = "x"  # type: ignore[misc]
     status = next(r for r in golden if r["action"] == "status")
     st = _wire_types.StatusOutput.decode(status["data"])
-    assert st.browser.launched is False and st.browser.pid is None and st.busy is None and st.idle_timeout_ms == 0
+    # Pinned after `open`: the daemon runs a browser (pid normalized to 0 by the golden test).
+    assert st.running is True and st.browser.launched is True and st.browser.pid == 0
+    assert st.busy is None and st.idle_timeout_ms == 0
 
 
 def snapshot() -> dict[str, Any]:
