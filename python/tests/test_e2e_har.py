@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import socket
 import struct
-import time
+import threading
 import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -70,6 +70,10 @@ PAGE = f"""<!doctype html><title>loading</title><img src="/picture.png" alt="p">
 </script>""".encode()
 
 
+SAVED = threading.Event()
+"""Set when the page's POST was answered; the image waits for it."""
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -91,8 +95,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif self.path == "/page":
             self._answer(200, "text/html; charset=utf-8", PAGE, X_Hop="page")
         elif self.path == "/picture.png":
-            # Sent first, answered last: the entries' order is the order they were sent.
-            time.sleep(0.5)
+            # Sent first, answered last (once the page's last request, the POST, was answered): the
+            # entries' order is the order they were sent, not the order they ended.
+            SAVED.wait(10)
             self._answer(200, "image/png", PICTURE)
         elif self.path == "/api/data.json":
             self._answer(200, "application/json", DATA)
@@ -105,6 +110,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         self.rfile.read(length)
         self._answer(201, "text/plain", b"saved")
+        SAVED.set()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
@@ -112,6 +118,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def har_server() -> Iterator[str]:
+    SAVED.clear()
     yield from serve(_Handler)
 
 
