@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from agentbrowser import (
     Wait,
 )
 from agentbrowser.code import CodeSession, ExecutionStatus
+from local_http import serve
 
 
 def _policy(tmp_path: Path, doc: str) -> Path:
@@ -183,10 +183,8 @@ class _Logged(BaseHTTPRequestHandler):
 def logged() -> Iterator[tuple[str, list[str]]]:
     """A server's base URL and the paths it was asked for."""
     _Logged.paths = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Logged)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", _Logged.paths
-    httpd.shutdown()
+    for base in serve(_Logged):
+        yield base, _Logged.paths
 
 
 def _ran(paths: list[str]) -> list[str]:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from agentbrowser import AsyncBrowser, Browser, LaunchOptions, ReadResult
+from local_http import serve
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -57,12 +57,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """Base URL of this module's pages."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from serve(_Handler)
 
 
 def _warnings(read: ReadResult) -> list[str]:
