@@ -113,6 +113,7 @@ def test_vitals(browser: Browser, server: str) -> None:
     assert v.inp.value is None and "interaction" in (v.inp.reason or "")
     assert (v.lcp.good, v.lcp.poor) == (2500.0, 4000.0)
     assert v.raw["raw"]["shifts"][0]["sources"] == ["p#moved"]
+    assert v.settled is True and v.settle_waited_ms == v.raw["settle"]["waitedMs"]
 
 
 def test_async_audit_and_vitals(agentbrowser_bin: Path, server: str) -> None:

@@ -48,6 +48,7 @@ def test_console_and_errors(browser: Browser, server: str) -> None:
     assert first.raw["source"] == "console" and first.raw["args"] == ["loaded %d", "7", "{a: Array(1)}"]
     assert [m.level for m in log] == ["info", "warning", "verbose"]
     assert len(log) == 3 and log[1:] == log.messages[1:] and len(repr(log)) < 300
+    assert log.before_navigation == 0
     assert [m.text for m in browser.diagnostics.console(level="warn")] == ["careful"]
     assert [m.text for m in browser.diagnostics.console(level="log")] == ["loaded 7 {a: Array(1)}", "careful"]
     with pytest.raises(ValueError, match="level must be one of verbose, debug, info, log, warning, warn, error"):
@@ -68,6 +69,16 @@ def test_console_and_errors(browser: Browser, server: str) -> None:
     assert cleared.cleared and [m.text for m in cleared] == [m.text for m in log]
     assert len(browser.diagnostics.console()) == 0
     assert browser.diagnostics.errors(clear=True).cleared and len(browser.diagnostics.errors()) == 0
+
+    # After a navigation to a new document the earlier page's messages are counted, and left out on request.
+    browser.page.open(f"{server}/console?first")
+    assert eventually(lambda: len(browser.diagnostics.console()) == 3, 10)
+    browser.page.open(f"{server}/console?second")
+    assert eventually(lambda: len(browser.diagnostics.console()) == 6, 10)
+    assert browser.diagnostics.console().before_navigation == 3
+    since = browser.diagnostics.console(since_navigation=True)
+    assert [m.text for m in since] == ["loaded 7 {a: Array(1)}", "careful", "details"] and since.before_navigation == 3
+    assert {m.url for m in since} == {f"{server}/console?second"}
 
 
 def test_action_evidence_has_console_and_page_errors(browser: Browser, server: str) -> None:

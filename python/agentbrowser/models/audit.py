@@ -191,3 +191,13 @@ class Vitals(Bounded):
             ttfb=Vital.from_wire(wire.ttfb),
             raw=raw,
         )
+
+    @property
+    def settled(self) -> bool:
+        """Whether the page was quiet for the settle window before the cap (False: read while still busy)."""
+        return w.VitalsOutput.decode(self.raw).settle.settled
+
+    @property
+    def settle_waited_ms(self) -> int:
+        """How long the read waited for the page to settle, in milliseconds."""
+        return w.VitalsOutput.decode(self.raw).settle.waited_ms

@@ -139,6 +139,12 @@ class ConsoleLog(_Entries[ConsoleMessage]):
         messages = tuple(ConsoleMessage.from_wire(m, r) for m, r in zip(wire.messages, raw["messages"], strict=True))
         return cls(messages=messages, tab=wire.tab, dropped=wire.dropped, cleared=wire.cleared, raw=raw)
 
+    @property
+    def before_navigation(self) -> int:
+        """How many messages the tab's earlier pages logged: the first ones of the log, or those left out by
+        ``since_navigation=True``."""
+        return w.ConsoleOutput.decode(self.raw).before_navigation
+
     def _entries(self) -> tuple[ConsoleMessage, ...]:
         return self.messages
 
