@@ -398,8 +398,9 @@ impl Registry {
                         session: session.clone(),
                         origin,
                     };
+                    // A tool announced again (Chromium repeats a document's tools when the
+                    // domain is enabled late) keeps its place: the list stays in registration order.
                     let key = (tool.frame().to_string(), tool.name().to_string());
-                    g.tools.shift_remove(&key);
                     g.tools.insert(key, tool);
                 }
             }
