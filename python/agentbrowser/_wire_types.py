@@ -3847,7 +3847,7 @@ class WebMcpListOutput(_d.Record):
     url: str
     """The page's URL."""
     tools: tuple[WebMcpTool, ...]
-    """The tools, in registration order (at most 200)."""
+    """The tools, by name (at most 200)."""
     total: int
     """Tools there are (before the cut)."""
     truncated: bool

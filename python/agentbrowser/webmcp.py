@@ -23,7 +23,7 @@ class WebMCP:
         self._b = browser
 
     def list(self, tool: str | None = None, *, frame_id: str | None = None) -> tuple[WebMCPTool, ...]:
-        """The tools, in registration order (``tool``: only that one; ``frame_id``: one frame's)."""
+        """The tools, by name (``tool``: only that one; ``frame_id``: one frame's)."""
         return self._b._drive(ops.webmcp_list(tool, frame_id))
 
     def invoke(

@@ -13,7 +13,7 @@ use agentbrowser_protocol::{
 };
 use base64::Engine as _;
 use serde_json::{Value, json};
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
@@ -363,12 +363,15 @@ async fn nav_timing(page: &Page, deadline: Instant) -> Option<NavTiming> {
     })
 }
 
-/// `har_stop`: waits for the bodies being fetched, writes the HAR, and ends the recording (a
+/// How long `har_stop` waits for raw response headers Chromium announced but has not sent.
+const RAW_HEADERS_WAIT: Duration = Duration::from_secs(2);
+
+/// `har_stop`: waits for the bodies being fetched and the raw headers still to come, writes the HAR, and ends the recording (a
 /// failed write keeps it).
 pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarStopOutput> {
     let board = cx.engine.network_board.clone();
-    let pending = match board.lock().as_ref() {
-        Some(r) => r.pending.subscribe(),
+    let (pending, mut raw_awaited) = match board.lock().as_ref() {
+        Some(r) => (r.pending.subscribe(), r.raw_awaited.subscribe()),
         None => {
             return Err(EngineError::new(
                 ErrorCode::HarNotStarted,
@@ -384,6 +387,17 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
     if !settled {
         crate::warnings::note(
             "some bodies were still being fetched at the timeout; their entries say so",
+        );
+    }
+    // Raw response headers (the only ones with `Set-Cookie`) can come after a request's end.
+    let raw_by = cx.limits.deadline.min(Instant::now() + RAW_HEADERS_WAIT);
+    let raw_in = tokio::time::timeout_at(raw_by, raw_awaited.wait_for(|n| *n == 0))
+        .await
+        .is_ok_and(|r| r.is_ok());
+    if !raw_in {
+        crate::warnings::note(
+            "some responses' raw headers had not come by the stop; their entries have the \
+             headers Chromium gave the page (no Set-Cookie)",
         );
     }
     let (path, explicit) = match &p.path {

@@ -93,7 +93,7 @@ fn another_page_of_the_same_origin_lists_only_its_own_tools() {
     let mut seen = Vec::new();
     let list = list_until(&cli, |l| {
         seen.push(names(l));
-        names(l) == ["two", "slow_two"]
+        names(l) == ["slow_two", "two"]
     });
     assert!(
         seen.iter().all(|n| !n.contains(&"one".to_string())),
@@ -111,7 +111,7 @@ fn another_page_of_the_same_origin_lists_only_its_own_tools() {
     );
     // A reload is a new document too: its tools are the ones it registers again.
     cli.ok(&["reload"]);
-    let list = list_until(&cli, |l| names(l) == ["two", "slow_two"]);
+    let list = list_until(&cli, |l| names(l) == ["slow_two", "two"]);
     assert_eq!(list["total"], 2, "{list}");
 }
 
@@ -135,7 +135,7 @@ fn an_iframe_that_navigates_drops_its_tools_and_push_state_keeps_them() {
     let cli = Cli::new("wmn-frame");
     cli.ok(&["open", &s.url("/")]);
     list_until(&cli, |l| {
-        names(l) == ["top_tool", "frame_tool", "slow_frame_tool"]
+        names(l) == ["frame_tool", "slow_frame_tool", "top_tool"]
     });
 
     // Same-document navigations keep every tool.
@@ -149,7 +149,7 @@ fn an_iframe_that_navigates_drops_its_tools_and_push_state_keeps_them() {
     let list = cli.ok(&["webmcp", "list"]);
     assert_eq!(
         names(&list),
-        ["top_tool", "frame_tool", "slow_frame_tool"],
+        ["frame_tool", "slow_frame_tool", "top_tool"],
         "{list}"
     );
     let done = cli.ok(&["webmcp", "invoke", "top_tool"]);

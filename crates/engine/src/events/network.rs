@@ -106,6 +106,9 @@ pub(crate) struct Entry {
     /// Whether the raw (extra info) headers replaced what `requestWillBeSent`/`responseReceived` had.
     pub has_request_extra: bool,
     pub has_response_extra: bool,
+    /// Whether Chromium said raw response headers will come (`hasExtraInfo`): until they do,
+    /// the entry lacks what only they carry (`Set-Cookie`).
+    pub awaits_response_extra: bool,
     pub headers_truncated: bool,
     pub post_data: Option<String>,
     pub post_data_truncated: bool,
@@ -122,6 +125,11 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// Whether raw response headers Chromium announced have not come yet.
+    pub(crate) fn lacks_raw_response(&self) -> bool {
+        self.awaits_response_extra && !self.has_response_extra
+    }
+
     /// The public view of this entry, as made in tab `tab` (`popup`: the tab it came from is a
     /// popup of the tab read).
     pub(crate) fn public(&self, tab: &str, popup: bool) -> NetworkRequestEntry {
@@ -286,6 +294,8 @@ impl NetworkLog {
                     chain.without_extra();
                 }
                 if let Some(e) = chain.live().and_then(|s| l.ring.get_mut(s)) {
+                    e.awaits_response_extra =
+                        p.get("hasExtraInfo").and_then(Value::as_bool) == Some(true);
                     apply_response(e, &p["response"]);
                     let t = str_field(p, "type").to_ascii_lowercase();
                     if !t.is_empty() {
@@ -509,6 +519,7 @@ impl Inner {
             response_headers: BTreeMap::new(),
             has_request_extra: false,
             has_response_extra: false,
+            awaits_response_extra: false,
             headers_truncated: false,
             post_data,
             post_data_truncated,

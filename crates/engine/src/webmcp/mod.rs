@@ -310,7 +310,12 @@ async fn discover(page: &Page, deadline: Instant) -> Result<Found> {
                 })
                 .collect()
         }
-        "page" => page_api::list(page).await?,
+        "page" => {
+            // The same order as the native backend's (whose registration order is lost).
+            let mut tools = page_api::list(page).await?;
+            tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+            tools
+        }
         _ => vec![],
     };
     Ok(Found {

@@ -399,7 +399,7 @@ impl Registry {
                         origin,
                     };
                     // A tool announced again (Chromium repeats a document's tools when the
-                    // domain is enabled late) keeps its place: the list stays in registration order.
+                    // domain is enabled late) replaces the one it was.
                     let key = (tool.frame().to_string(), tool.name().to_string());
                     g.tools.insert(key, tool);
                 }
@@ -447,9 +447,14 @@ impl Registry {
         self.lock().backend
     }
 
-    /// The tools now, in registration order.
+    /// The tools now, by name (a tie in the order they came). Chromium announces a document's
+    /// tools in registration order while the domain is on, but by name when `WebMCP.enable`
+    /// replays the ones registered before it: registration order cannot be known, so the list
+    /// is by name whichever came first.
     pub(crate) fn tools(&self) -> Vec<NativeTool> {
-        self.lock().tools.values().cloned().collect()
+        let mut tools: Vec<NativeTool> = self.lock().tools.values().cloned().collect();
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
+        tools
     }
 
     /// The newest tool named `name` whose document went away, if one did.
@@ -462,13 +467,9 @@ impl Registry {
             .cloned()
     }
 
-    /// The tool names now, in registration order.
+    /// The tool names now, in the order of [`Registry::tools`].
     pub fn names(&self) -> Vec<String> {
-        self.lock()
-            .tools
-            .values()
-            .map(|t| t.name().to_string())
-            .collect()
+        self.tools().iter().map(|t| t.name().to_string()).collect()
     }
 
     /// Records a new invocation (dropping the oldest finished ones past the bound).

@@ -138,7 +138,7 @@ pub struct WebMcpListOutput {
     pub backend: String,
     /// The page's URL.
     pub url: String,
-    /// The tools, in registration order (at most 200).
+    /// The tools, by name (at most 200).
     pub tools: Vec<WebMcpTool>,
     /// Tools there are (before the cut).
     pub total: u64,

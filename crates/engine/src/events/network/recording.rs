@@ -83,6 +83,9 @@ pub(crate) struct Recording {
     pub dropped: u64,
     /// Body fetches not answered yet (0 when all are in).
     pub pending: watch::Sender<usize>,
+    /// Entries whose raw response headers (`Set-Cookie`) Chromium announced but has not sent
+    /// yet: they may come after the request's end.
+    pub raw_awaited: watch::Sender<usize>,
     /// When the recording started (ms since the epoch, as entries' `started_at`).
     pub started_at: f64,
 }
@@ -190,6 +193,7 @@ impl NetworkBoard {
             current: HashMap::new(),
             dropped: 0,
             pending: watch::channel(0).0,
+            raw_awaited: watch::channel(0).0,
             started_at: at,
         };
         for (tab, url, nav) in tabs {
@@ -262,6 +266,9 @@ impl NetworkBoard {
         if let Some(r) = self.lock().as_mut()
             && let Some(item) = r.items.iter_mut().rev().find(|i| i.entry.id == entry.id)
         {
+            if item.entry.lacks_raw_response() && !entry.lacks_raw_response() {
+                r.raw_awaited.send_modify(|n| *n = n.saturating_sub(1));
+            }
             item.entry = entry;
         }
     }
@@ -282,6 +289,9 @@ impl NetworkBoard {
                 HarContent::All => true,
                 HarContent::Text => is_text(&entry.mime_type),
             };
+        if entry.lacks_raw_response() {
+            r.raw_awaited.send_modify(|n| *n += 1);
+        }
         let index = r.items.len();
         let (session, request_id) = (entry.session.clone(), entry.request_id.clone());
         r.items.push(HarItem {
