@@ -448,9 +448,13 @@ impl Inner {
                 previous = Some((hop_id, page));
                 self.complete(seq);
             }
-        } else {
-            // A new request (a request id seen again starts over).
+        } else if self.chains.get(&key).is_some_and(|c| c.first().is_some()) {
+            // A request id seen again starts over.
             self.chains.insert(key.clone(), Chain::default());
+        } else {
+            // A new request: raw headers that came before it (their own channel can be ahead
+            // of this event) stay in its chain for its first hop.
+            self.chains.entry(key.clone()).or_default();
         }
         let frame_id = str_field(p, "frameId");
         let kind = match &source.kind {
@@ -756,6 +760,73 @@ pub(crate) async fn fetch_body(session: &Session, request_id: &str) -> Result<Bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CDP session to a socket that answers nothing (the log never calls it here).
+    async fn silent_session() -> Session {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            let _ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            std::future::pending::<()>().await;
+        });
+        let url = format!("ws://{addr}");
+        let conn = agentbrowser_cdp::Connection::connect(&url, std::time::Duration::from_secs(5))
+            .await
+            .unwrap();
+        Session::attached(conn, "S".into())
+    }
+
+    fn event(method: &str, params: Value) -> Event {
+        Event {
+            method: method.into(),
+            params,
+            session_id: Some("S".into()),
+        }
+    }
+
+    #[tokio::test]
+    async fn raw_headers_that_come_before_the_request_reach_its_first_hop() {
+        let source = Source {
+            session: silent_session().await,
+            kind: SourceKind::Page {
+                main_frame: "F".into(),
+            },
+        };
+        let log = NetworkLog::new("t1", NetworkBoard::default());
+        let raw = |hop: &str, location: Option<&str>| {
+            let mut h = json!({"X-Hop": hop});
+            if let Some(l) = location {
+                h["Location"] = json!(l);
+            }
+            event(
+                "Network.responseReceivedExtraInfo",
+                json!({"requestId": "1", "headers": h, "statusCode": if location.is_some() { 302 } else { 200 }}),
+            )
+        };
+        let sent = |url: &str, redirect: Option<&str>| {
+            let mut p = json!({"requestId": "1", "frameId": "F", "type": "Fetch",
+                "request": {"url": url, "method": "GET", "headers": {}},
+                "timestamp": 1.0, "wallTime": 1.0});
+            if let Some(to) = redirect {
+                p["redirectResponse"] = json!({"status": 302, "headers": {"Location": to}});
+                p["redirectHasExtraInfo"] = json!(true);
+            }
+            event("Network.requestWillBeSent", p)
+        };
+        // Hop 1's raw headers come first, before Chromium announces the request at all.
+        log.record(&raw("1", Some("/b")), &source);
+        log.record(&sent("http://h/a", None), &source);
+        log.record(&sent("http://h/b", Some("/b")), &source);
+        log.record(&raw("2", None), &source);
+        let got = log.read(false).items;
+        let hop = |url: &str| {
+            let e = got.iter().find(|e| e.url == url).unwrap();
+            e.response_headers.get("X-Hop").cloned()
+        };
+        assert_eq!(hop("http://h/a").as_deref(), Some("1"));
+        assert_eq!(hop("http://h/b").as_deref(), Some("2"));
+    }
 
     #[test]
     fn text_mime_types() {
