@@ -166,6 +166,12 @@ class AsyncOwnedProcess:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         return AsyncTransport(self.proc.stdout, self.proc.stdin, describe_eof=self.describe_eof)
 
+    def close_stdin(self) -> None:
+        """EOF on the daemon's stdin, which ends it (safe in a finalizer, outside the event loop)."""
+        if self.proc.stdin is not None:
+            with contextlib.suppress(Exception):
+                self.proc.stdin.close()
+
     async def finish(self, timeout_s: float) -> int | None:
         """Wait for exit after EOF; kill past ``timeout_s`` and raise TimeoutError."""
         if self.proc.stdin is not None:

@@ -1,3 +1,6 @@
+# unasync: async
+# The hand-written source of browser.py, the synchronous client: python/tools/unasync.py writes it
+# (`python3 python/tools/unasync.py`); the `# unasync:` blocks hold what differs between the two.
 """The asyncio client: :class:`AsyncBrowser` with :class:`AsyncPage`, :class:`AsyncTabs`, :class:`AsyncNative`.
 
 It shares every model and operation with the sync client.  It never blocks the event
@@ -5,12 +8,23 @@ loop: one reader task hands each answer to the coroutine awaiting it, so many
 coroutines may await calls on one browser at once.  Cancelling one awaiting call leaves
 the connection usable (its late answer is dropped).
 """
+# unasync: sync
+# """The synchronous client: :class:`Browser` with its :class:`Page`, :class:`Tabs` and :class:`Native`.
+#
+# Thread safety: one ``Browser`` may be shared by several threads.  Each native call holds
+# the connection's lock from sending its request until its answer arrives, so calls from
+# different threads run one after another and each receives its own answer.  (The daemon
+# runs commands one at a time anyway.)  ``close()`` may be called from any thread; calls
+# made after it raise ``RuntimeError``.
+# """
+# unasync: end
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+import time
 import copy
 import weakref
 from pathlib import Path
@@ -32,7 +46,6 @@ from ._common import (
 )
 from ._held import HeldSnapshots
 from ._ops import Call, Op
-from .errors import BrowserError
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
@@ -47,8 +60,8 @@ from .models import (
     BrowserResponse,
     CloseResult,
     Finder,
-    ConsoleLevel,
     AccessibilityAudit,
+    ConsoleLevel,
     ConsoleLog,
     DialogResult,
     DialogStatus,
@@ -72,7 +85,6 @@ from .models import (
     TabCloseResult,
     TabInfo,
     TabSwitchResult,
-    Locator,
     SelectorState,
     Wait,
     WaitResult,
@@ -114,6 +126,7 @@ T = TypeVar("T")
 
 
 class AsyncBrowser:
+    # unasync: async
     """A browser session driven with ``await``; mirrors :class:`~agentbrowser.Browser`.
 
     ``AsyncBrowser()`` is lazy: constructing it starts nothing; the first awaited call starts
@@ -124,6 +137,19 @@ class AsyncBrowser:
     ``await close()`` (idempotent; raises TimeoutError when the daemon does not shut down in
     time, after killing it).  Any call after close raises RuntimeError.
     """
+    # unasync: sync
+    # """A browser session driven synchronously.
+    #
+    # ``Browser()`` is lazy: constructing it starts nothing; the first call that needs the
+    # engine starts a daemon this process owns, and the daemon launches Chromium (with
+    # defaults) when a command first needs a browser.  ``Browser.launch()`` starts one at once
+    # with :class:`LaunchOptions`; ``Browser.attach(CDPTarget(port=9222))`` joins a Chromium
+    # that runs already; ``Browser.connect(session=...)`` joins a session run by the CLI or
+    # another process.  Use it as a context manager (an exception inside closes it and close
+    # errors are suppressed), or call :meth:`close` (idempotent).  Any call after close raises
+    # RuntimeError.
+    # """
+    # unasync: end
 
     #: The operations that the bound models (Snapshot, Ref) run through this browser.
     _ops: ClassVar[ModelOps] = _ops
@@ -133,7 +159,7 @@ class AsyncBrowser:
         self._session = self._options.session
         self._t: AsyncTransport | None = None
         self._process: AsyncOwnedProcess | None = None
-        self._starting: asyncio.Lock | None = None
+        self._starting = asyncio.Lock()
         self._close_result: CloseResult | None = None
         #: The envelope's ``tab``/``frame`` every request of this handle carries (see ``_scoped``).
         self._scope: dict[str, str] = {}
@@ -142,7 +168,10 @@ class AsyncBrowser:
         self._boundary: ContentBoundary | None = None
         #: The snapshots this client received: the bases of delta snapshots.
         self._held = HeldSnapshots()
+        # unasync: async
+        #: The result of the close() under way, which later close() calls wait for.
         self._closing: asyncio.Future[CloseResult] | None = None
+        # unasync: end
         #: The browser ``launch()`` started (None for a lazy or connected client).
         self.launch_result: LaunchResult | None = None
         self.page = AsyncPage(self)
@@ -172,9 +201,15 @@ class AsyncBrowser:
         self._process = process
         self._options = options
         self._session = options.session
-        if process is not None and process.proc.stdin is not None:
+        # unasync: async
+        if process is not None:
             # Dropped without close(): EOF on the daemon's stdin ends it.
-            self._finalizer = weakref.finalize(self, _close_quietly, process.proc.stdin)
+            self._finalizer = weakref.finalize(self, process.close_stdin)
+        # unasync: sync
+        # self._finalizer = weakref.finalize(self, transport.close)
+        # unasync: end
+
+    # -- construction ----------------------------------------------------------
 
     @classmethod
     async def launch(
@@ -185,15 +220,18 @@ class AsyncBrowser:
         session: SessionOptions | str | None = None,
         **kwargs: Any,
     ) -> AsyncBrowser:
-        """Start a browser owned by this process now (a str ``session`` is LaunchOptions' ``session`` field)."""
+        """Start a browser owned by this process now (``await AsyncBrowser.launch(LaunchOptions(...),
+        session=SessionOptions(...))``, or ``await AsyncBrowser.launch(headless=False)``; a str ``session``
+        is LaunchOptions' older ``session`` name field)."""
         return await cls._launched(resolve_options(options, kwargs, session))
 
     @classmethod
     async def attach(
         cls, target: CDPTarget, *, launch: LaunchOptions | None = None, session: SessionOptions | None = None
     ) -> AsyncBrowser:
-        """Attach to a Chromium that runs already, over its DevTools endpoint; ``close()`` disconnects
-        and leaves that browser running."""
+        """Attach to a Chromium that runs already, over its DevTools endpoint (``CDPTarget(port=9222)``
+        or ``CDPTarget(url="ws://…")``).  ``close()`` disconnects and leaves that browser running;
+        ``launch`` may set only what applies to an attached browser (downloads, dialogs, timeout)."""
         return await cls._launched(attach_options(target, launch, session))
 
     @classmethod
@@ -217,14 +255,13 @@ class AsyncBrowser:
             transport = await connect_socket_async(path)
         except OSError:
             await asyncio.to_thread(start_session_daemon, find_binary(), session, timeout_ms / 1000)
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + timeout_ms / 1000
+            deadline = time.monotonic() + timeout_ms / 1000
             while True:
                 try:
                     transport = await connect_socket_async(path)
                     break
                 except OSError as exc:
-                    if loop.time() > deadline:
+                    if time.monotonic() > deadline:
                         raise BrowserError(
                             f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
                         ) from None
@@ -237,6 +274,8 @@ class AsyncBrowser:
     def started(self) -> bool:
         """Whether this client runs or joined a daemon (False for a lazy ``AsyncBrowser()`` before its first call)."""
         return self._t is not None
+
+    # -- session -------------------------------------------------------------------
 
     @property
     def session(self) -> str | None:
@@ -262,18 +301,24 @@ class AsyncBrowser:
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
+        # unasync: async
         return self._close_result is not None or self._closing is not None
+        # unasync: sync
+        # return self._close_result is not None
+        # unasync: end
 
     @property
     def cdp(self) -> AsyncCDP:
-        """Direct CDP access to this session's browser (awaited methods); needs the ``cdp`` extra."""
+        """Direct Chrome DevTools Protocol access to this session's browser, beside the engine
+        (``send``, ``evaluate``, ``frames``, ``target``); needs ``pip install 'agentbrowser-engine[cdp]'``."""
         root = self._root
         if root._cdp is None:
             root._cdp = AsyncCDP(root)
         return root._cdp
 
     async def cdp_url(self, *, launch: bool = False) -> DevToolsEndpoint:
-        """The session browser's DevTools WebSocket URL (see :meth:`Browser.cdp_url`)."""
+        """The session browser's DevTools WebSocket URL; with none running, BrowserError
+        ``no_browser`` unless ``launch`` (then the browser starts with the session's options)."""
         return await self._drive(_ops.cdp_url(launch))
 
     async def status(self) -> SessionStatus:
@@ -281,15 +326,22 @@ class AsyncBrowser:
         return await self._drive(_ops.status())
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
-        """Close; idempotent.  TimeoutError when shutdown takes longer than ``timeout`` seconds.
+        """Close; idempotent (later calls return the first result).
 
-        RestoreSaveError (carrying the CloseResult) is raised after cleanup when saving the
-        restored state failed, and again by later calls.
+        A launched browser is always shut down (killed if it does not exit within
+        ``timeout`` seconds; then TimeoutError is raised).  A connected one only disconnects
+        (``closed=False``) unless ``end_session=True``, which closes the session's browser
+        and daemon for every client.
+
+        With ``SessionOptions(restore=...)`` the result says what the restore and the final
+        save did; when saving failed, RestoreSaveError (carrying the result) is raised after
+        cleanup, and again by later calls.
         """
         if self._root._cdp is not None:
             await self._root._cdp.close()
         if self._close_result is not None:
             return raise_if_save_failed(self._close_result)
+        # unasync: async
         if self._closing is not None:
             return raise_if_save_failed(await asyncio.shield(self._closing))
         if self._t is None:
@@ -306,7 +358,16 @@ class AsyncBrowser:
         self._close_result = result
         self._closing.set_result(result)
         return raise_if_save_failed(result)
+        # unasync: sync
+        # with self._starting:
+        #     if self._t is None:
+        #         # A lazy Browser that never started: nothing runs, nothing to close.
+        #         self._close_result = CloseResult(closed=True, raw={"started": False})
+        #         return self._close_result
+        # return raise_if_save_failed(self._shutdown(end_session, timeout))
+        # unasync: end
 
+    # unasync: async
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None
         end = self._process is not None if end_session is None else end_session
@@ -341,6 +402,41 @@ class AsyncBrowser:
         if self._process is not None:
             with contextlib.suppress(TimeoutError):
                 await self._process.finish(5.0)
+    # unasync: sync
+    # def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
+    #     assert self._t is not None
+    #     end = self._process is not None if end_session is None else end_session
+    #     result = CloseResult(closed=False)
+    #     try:
+    #         if end:
+    #             try:
+    #                 result = self._drive(_ops.close(timeout))
+    #             except BrowserError as exc:
+    #                 if exc.code == "timeout":
+    #                     raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
+    #                 if exc.code != "browser_closed":
+    #                     raise
+    #                 result = CloseResult(closed=True, raw={"error": str(exc)})
+    #     finally:
+    #         self._t.close()
+    #         if self._process is not None:
+    #             self._process.finish(timeout)
+    #             if not result.closed:
+    #                 result = CloseResult(closed=True, raw=result.raw)
+    #         self._close_result = result
+    #         if self._finalizer is not None:
+    #             self._finalizer.detach()
+    #     return result
+    #
+    # def _abort(self) -> None:
+    #     if self._t is not None:
+    #         self._t.close()
+    #     if self._process is not None:
+    #         self._process.finish(5.0)
+    #     self._close_result = CloseResult(closed=True)
+    #     if self._finalizer is not None:
+    #         self._finalizer.detach()
+    # unasync: end
 
     async def __aenter__(self) -> AsyncBrowser:
         return self
@@ -361,6 +457,8 @@ class AsyncBrowser:
         name = f" session={clip(self._session, 64)!r}" if self._session else ""
         return f"<AsyncBrowser {mode}{name} {'closed' if self.closed else 'open'}>"
 
+    # -- engine ------------------------------------------------------------------------
+
     def _scoped(self, **scope: str) -> AsyncBrowser:
         """A handle on the same session whose requests carry ``scope`` (the envelope's ``tab``
         and ``frame``): its page, locators and refs act in that tab or frame."""
@@ -370,8 +468,13 @@ class AsyncBrowser:
         clone.tabs = AsyncTabs(clone)
         return clone
 
+    # unasync: async
     async def _drive(self, op: Op[T], *, closing: bool = False) -> T:
         if self._root._close_result is not None or (self._root._closing is not None and not closing):
+    # unasync: sync
+    # def _drive(self, op: Op[T]) -> T:
+    #     if self._root._close_result is not None:
+    # unasync: end
             op.close()
             raise RuntimeError("this AsyncBrowser is closed")
         try:
@@ -428,10 +531,9 @@ class AsyncBrowser:
 
         return AsyncPendingAction(cid, call.action, exc.data, confirm, deny)
 
+    # unasync: async
     async def _start(self) -> None:
         """Start the owned daemon of a lazy AsyncBrowser (once, whichever coroutine calls first)."""
-        if self._starting is None:
-            self._starting = asyncio.Lock()
         async with self._starting:
             if self._t is not None:
                 return
@@ -441,6 +543,17 @@ class AsyncBrowser:
                 # close() ran while the daemon started: end it at once.
                 await asyncio.shield(self._abort())
                 raise RuntimeError("this AsyncBrowser is closed")
+    # unasync: sync
+    # def _start(self) -> None:
+    #     """Start the owned daemon of a lazy Browser (once, whichever thread calls first)."""
+    #     with self._starting:
+    #         if self._t is not None:
+    #             return
+    #         if self._close_result is not None:
+    #             raise RuntimeError("this Browser is closed")
+    #         process = OwnedProcess(lazy_argv(find_binary(), self._options))
+    #         self._bind(process.transport(), process, self._options)
+    # unasync: end
 
     async def _call(self, call: Call) -> Any:
         assert self._t is not None
@@ -448,15 +561,10 @@ class AsyncBrowser:
         raw = await self._t.request(payload, _ops.client_deadline_s(call, payload))
         if isinstance(raw, Mapping) and isinstance(raw.get("boundary"), Mapping):
             self._root._boundary = ContentBoundary.from_raw(raw["boundary"])
-        return _ops.result(call, raw, True, self._snapshot)
+        return _ops.result(call, raw, asynchronous=True, snapshot=self._snapshot)
 
     def _snapshot(self, raw: Mapping[str, Any]) -> Snapshot[AsyncBrowser]:
         return Snapshot.from_raw(raw, self)
-
-
-def _close_quietly(stream: asyncio.StreamWriter) -> None:
-    with contextlib.suppress(Exception):
-        stream.close()
 
 
 class AsyncPage:
@@ -538,7 +646,20 @@ class AsyncPage:
         max_chars: int | None = None,
         render: bool = False,
     ) -> ReadResult:
-        """Read a page as Markdown for an agent: ``url`` over HTTP (no browser) or the active tab (see :meth:`agentbrowser.Page.read`)."""
+        """Read a page as Markdown for an agent.
+
+        With ``url``: an HTTP fetch that launches no browser; the server's Markdown when it
+        has it (``Accept: text/markdown``, then the URL with ``.md``), else the main content of
+        its HTML converted to Markdown.  Without: the active tab's rendered DOM.  ``mode``
+        (:class:`ReadMode`) picks the raw body, the outline or llms.txt; ``filter`` keeps the
+        heading sections whose heading contains it; ``max_chars`` bounds the content (default
+        100000, 0 = no limit; ``truncated`` says when it cut); ``timeout_ms`` (default 10000)
+        covers the whole read; ``headers`` and ``cookies=True`` (the session browser's cookies)
+        are sent only when given.  ``render=True`` reads ``url`` as the session's browser renders
+        it (a page JavaScript renders), in a tab of its own that is closed afterwards (a
+        navigation for the action policy).  HTML that is scripts and almost no text reads as
+        nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
+        """
         return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
@@ -1180,7 +1301,8 @@ class AsyncDialogs:
 
 
 class AsyncDiagnostics:
-    """The active tab's console messages and page errors; mirrors :class:`~agentbrowser.Diagnostics`."""
+    """The active tab's console messages and page errors, from bounded buffers that fill from
+    the tab's start (reading them waits for no other client's command)."""
 
     def __init__(self, browser: AsyncBrowser) -> None:
         self._b = browser
@@ -1188,12 +1310,16 @@ class AsyncDiagnostics:
     async def console(
         self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
     ) -> ConsoleLog:
-        """The console messages, oldest first; see :meth:`agentbrowser.Diagnostics.console`."""
+        """The console messages, oldest first (earlier pages' too, unless ``since_navigation``:
+        only those since the tab's last navigation to a new document; ``raw["beforeNavigation"]``
+        counts the earlier page's); ``level`` keeps that severity and above (``verbose``/``debug``,
+        ``info``/``log``, ``warning``/``warn``, ``error``); ``clear`` empties the buffer after
+        this read."""
         return await self._b._drive(_ops.console(clear, level, since_navigation))
 
     async def errors(self, *, clear: bool = False) -> ErrorLog:
-        """The uncaught exceptions and unhandled rejections, oldest first; ``clear`` empties
-        the buffer after this read."""
+        """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
+        ``clear`` empties the buffer after this read."""
         return await self._b._drive(_ops.errors(clear))
 
     async def accessibility(
@@ -1204,13 +1330,18 @@ class AsyncDiagnostics:
         selector: str | None = None,
         max_nodes: int | None = None,
     ) -> AccessibilityAudit:
-        """An axe-core audit of the active tab (after opening ``url``), in every frame; see
-        :meth:`agentbrowser.Diagnostics.accessibility`."""
+        """An axe-core audit of the active tab (after opening ``url`` when given), in every
+        frame (same- and cross-origin) and shadow root; ``tags`` keeps rules with those axe
+        tags (``wcag2a``, ``wcag2aa``, ``best-practice``, ...), ``selector`` a part of the page,
+        ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
         return await self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
 
     async def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
-        """The active tab's Web Vitals (after opening ``url``), read once the page settled; see
-        :meth:`agentbrowser.Diagnostics.vitals`."""
+        """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
+        and TTFB from the page's own performance entries, each rated or None with the reason.
+        They are read once the page was quiet for ``quiet_ms`` after load (no layout shift,
+        long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
+        ``raw["settle"]`` says which."""
         return await self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
 
     def __repr__(self) -> str:
