@@ -45,7 +45,7 @@ class ModelOps(Protocol):
     def mutate(
         self, target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
     ) -> Op[ActionResult[B]]:
-        """Run one mutation on ``target``."""
+        """Run one mutation on ``target`` (``params``: its other arguments by their Python names)."""
 
     def upload(
         self,
