@@ -146,6 +146,8 @@ class Generator:
             raise SchemaError(f"{name}: required but not described: {sorted(unknown)}")
         yield ""
         yield ""
+        if name in DATACLASS_RECORDS:
+            yield "@_dataclass(init=False, repr=False, eq=False, match_args=False)"
         yield f"class {cls}(_d.Record):"
         yield from docstring(node.get("description") or f"The protocol type {name}.", "    ")
         names: dict[str, str] = {}
@@ -209,6 +211,29 @@ class Generator:
         yield f"{cls} = {literal(values)}"
         yield f'_{cls} = cast("_d.Check[{cls}]", _d.literal({str_tuple(values)}))'
 
+
+#: The records that public models extend or are (agentbrowser.models): also real dataclasses, so that
+#: ``dataclasses.fields``, ``replace`` and ``asdict`` work on those models as on the dataclasses they were
+#: (the decorator only records the fields: the class keeps its own ``__init__``, ``__eq__`` and ``__repr__``).
+DATACLASS_RECORDS = frozenset(
+    {
+        "AccessibilityCounts",
+        "BoxOutput",
+        "DeviceInfo",
+        "FileChooserInfo",
+        "Geolocation",
+        "GeometryOutput",
+        "InitScript",
+        "Injected",
+        "PermissionGrant",
+        "ReadAttempt",
+        "ReadHeading",
+        "ScrollOutput",
+        "ScrollPosition",
+        "Viewport",
+        "Vital",
+    }
+)
 
 #: The schema types whose fields a client chooses: their constraints become ``OPTION_RULES``
 #: (``LaunchParams`` in ``$defs``; ``clientOptions`` at the schema's top level).
@@ -441,6 +466,8 @@ def render(schema: Mapping[str, Any]) -> str:
     ]
     abc = sorted(n for n in ("Callable", "Mapping") if n in gen.imports)
     out.append(f"from collections.abc import {', '.join(abc)}")
+    if DATACLASS_RECORDS & set(gen.objects):
+        out.append("from dataclasses import dataclass as _dataclass")
     out.append("from types import MappingProxyType")
     typing = sorted(n for n in ("Any", "Literal", "cast", "overload") if n in gen.imports)
     out.append(f"from typing import {', '.join(typing)}")
