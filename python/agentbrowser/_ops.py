@@ -32,7 +32,6 @@ from .models import (
     LOAD_STATES,
     AccessibilityAudit,
     ActionResult,
-    B,
     BoundingBox,
     BrowserResponse,
     CloseResult,
@@ -69,6 +68,7 @@ from .models import (
     logged_errors,
 )
 from .models._actionable import Actionable
+from .models._client import C
 from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.devtools import DevToolsEndpoint
 from .models.emulation import Device, EmulationSettings, Injection
@@ -150,13 +150,13 @@ def _ref(target: object) -> Ref[Any] | None:
     return target._as_ref() if isinstance(target, Actionable) else None
 
 
-def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
+def _hold_evidence(browser: C, data: Mapping[str, Any]) -> None:
     """Keeps an action's before and after snapshots as bases of later delta snapshots."""
     browser._held.keep(data.get("before"))
     browser._held.keep(data.get("after"))
 
 
-def _act(browser: B, command: Command[Any], ref: Ref[Any] | None, budget_ms: int) -> Op[ActionResult[B]]:
+def _act(browser: C, command: Command[Any], ref: Ref[Any] | None, budget_ms: int) -> Op[ActionResult[C]]:
     """Run one action with evidence and build its :class:`ActionResult` bound to ``browser``."""
     reply = yield from send(command, ref=ref, budget_ms=budget_ms)
     _hold_evidence(browser, reply.raw)
@@ -262,8 +262,8 @@ def scroll(
 
 
 def drag(
-    browser: B, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
-) -> Op[ActionResult[B]]:
+    browser: C, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
+) -> Op[ActionResult[C]]:
     """Drag ``source`` onto ``target``, with the evidence of an action on the source."""
     wire, budget = _wait(wait)
     return (yield from _act(browser, g.drag(_target(source), _target(target), wait=wire), _ref(source), budget))
@@ -280,7 +280,7 @@ def clipboard_write(text: str) -> Op[None]:
     return None
 
 
-def clipboard_key(browser: B, action: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def clipboard_key(browser: C, action: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``clipboard_copy`` or ``clipboard_paste`` on the focused element."""
     build = g.clipboard_copy if action == "clipboard_copy" else g.clipboard_paste
     wire, budget = _wait(wait)
@@ -533,7 +533,7 @@ def _snapshot(spec: SnapshotSpec, delta: bool | None = None) -> Command[w.Snapsh
     )
 
 
-def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:
+def observe(browser: C, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[C]]:
     """Capture an accessibility snapshot bound to ``browser``.
 
     With ``delta`` the engine answers only what changed since its newest snapshot of the same
@@ -561,42 +561,42 @@ def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
     return Snapshot.from_wire(w.SnapshotOutput.decode(rebuilt), rebuilt, browser)
 
 
-def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def press(browser: C, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """Press a key in the focused element."""
     wire, budget = _wait(wait)
     return (yield from _act(browser, g.press(key, wait=wire), None, budget))
 
 
-def device(browser: B, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
+def device(browser: C, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[C]]:
     """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence;
     ``params`` by their Python names."""
     wire, budget = _wait(wait)
     return (yield from _act(browser, g.BUILDERS[action](**params, wait=wire), None, budget))
 
 
-def keyboard_text(browser: B, action: str, text: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def keyboard_text(browser: C, action: str, text: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``keyboard_type`` or ``keyboard_insert_text``."""
     if not isinstance(text, str) or not text:
         raise TypeError(f"keyboard text must be a non-empty string, got {text!r}")
     return (yield from device(browser, action, {"text": text}, wait))
 
 
-def keyboard_key(browser: B, action: str, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def keyboard_key(browser: C, action: str, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``keyboard_down`` or ``keyboard_up`` of one key."""
     return (yield from device(browser, action, {"key": key}, wait))
 
 
-def mouse_move(browser: B, x: float, y: float, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_move(browser: C, x: float, y: float, wait: Wait | None) -> Op[ActionResult[C]]:
     """The pointer to a viewport point."""
     return (yield from device(browser, "mouse_move", {"x": x, "y": y}, wait))
 
 
-def mouse_button(browser: B, action: str, button: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_button(browser: C, action: str, button: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``mouse_down`` or ``mouse_up`` of a button."""
     return (yield from device(browser, action, {"button": button}, wait))
 
 
-def mouse_wheel(browser: B, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_wheel(browser: C, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[C]]:
     """A wheel scroll at the pointer."""
     return (yield from device(browser, "mouse_wheel", {"dx": dx, "dy": dy}, wait))
 
@@ -715,11 +715,11 @@ def _file_paths(files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 
 def upload(
-    browser: B,
+    browser: C,
     target: str | Actionable[Any] | None,
     files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     wait: Wait | None,
-) -> Op[ActionResult[B]]:
+) -> Op[ActionResult[C]]:
     """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
     wire, budget = _wait(wait)
     command = g.upload(_file_paths(files), ref=_target(target), wait=wire)
@@ -758,8 +758,8 @@ def wait_for_download(path: str | os.PathLike[str] | None, timeout_ms: int | Non
 
 
 def mutate(
-    target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
-) -> Op[ActionResult[B]]:
+    target: Actionable[C], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+) -> Op[ActionResult[C]]:
     """Run one mutation on ``target`` (a ref, or a locator the engine resolves now) and decode its
     evidence; ``params`` are the action's other arguments by their Python names."""
     wire, budget = _wait(wait)
@@ -805,13 +805,13 @@ def locator_count(loc: Locator[Any]) -> Op[int]:
     return out.count
 
 
-def locator_all(loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+def locator_all(loc: Locator[C]) -> Op[tuple[Locator[C], ...]]:
     """Every element ``loc`` matches now (at most 1000), each as a locator on its ref."""
     out = yield from _find(loc, 1000)
     return tuple(Locator(target=m.ref, browser=loc.browser) for m in out.matches)
 
 
-def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:
+def refresh_ref(ref: Ref[C], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[C]]:
     """Resolve ``ref``'s role and name (or the given criteria) in a fresh snapshot."""
     snap = yield from observe(ref.browser, ref.snapshot.spec)
     if role is None:
