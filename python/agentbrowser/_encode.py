@@ -103,3 +103,9 @@ def target(action: str, name: str, value: Any) -> str | Mapping[str, Any]:
 def anything(action: str, name: str, value: Any) -> Any:
     """Any JSON value (the engine reads it)."""
     return value
+
+
+def flag(value: Any) -> Any:
+    """A flag the wire takes only when set: None (left out) for False, else the value itself (a
+    builder then checks that it is a bool: ``0`` or ``"no"`` is a TypeError, not False)."""
+    return None if value is False else value

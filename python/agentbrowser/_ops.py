@@ -26,6 +26,7 @@ from . import _wire_types as w
 from ._call import Call as Call
 from ._call import Command, send, send_raw
 from ._call import Op as Op
+from ._encode import flag
 from .errors import FrameLookupError, error_for
 from .models import (
     CONSOLE_LEVELS,
@@ -180,7 +181,7 @@ def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
 def cdp_url(launch: bool = False) -> Op[DevToolsEndpoint]:
     """The session browser's DevTools WebSocket URL (``launch``: start the browser when none
     runs; otherwise none running is a BrowserError with code ``no_browser``)."""
-    data = yield from send_raw(g.cdp_url(launch=launch or None))
+    data = yield from send_raw(g.cdp_url(launch=flag(launch)))
     return DevToolsEndpoint.from_raw(data)
 
 
@@ -513,8 +514,8 @@ def read(
         max_chars=max_chars,
         timeout_ms=timeout_ms,
         headers=headers or None,
-        cookies=cookies or None,
-        render=render or None,
+        cookies=flag(cookies),
+        render=flag(render),
     )
     budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
     reply = yield from send(command, budget_ms=budget)
@@ -543,7 +544,7 @@ def observe(browser: C, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
     spec = spec if spec is not None else SnapshotSpec()
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
-    wire, data = yield from send(_snapshot(spec, delta or None))
+    wire, data = yield from send(_snapshot(spec, flag(delta)))
     held = browser._held
     if wire.delta is None or wire.delta.kind == "full":
         held.keep(data)
@@ -657,10 +658,10 @@ def screenshot_params(
     params = {
         "target": selector.id if isinstance(selector, Ref) else selector,
         "path": target,
-        "full_page": full_page or None,
+        "full_page": flag(full_page),
         "format": format,
         "quality": quality,
-        "annotate": annotate or None,
+        "annotate": flag(annotate),
     }
     return params, selector if isinstance(selector, Ref) else None
 
@@ -829,13 +830,13 @@ def console(clear: bool, level: ConsoleLevel | None, since_navigation: bool = Fa
     ``since_navigation`` only those since the tab's last navigation to a new document)."""
     if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
         raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
-    reply = yield from send(g.console(clear=clear or None, level=level, since_navigation=since_navigation or None))
+    reply = yield from send(g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation)))
     return ConsoleLog.from_wire(reply.wire, reply.raw)
 
 
 def errors(clear: bool) -> Op[ErrorLog]:
     """The active tab's uncaught exceptions and unhandled rejections."""
-    reply = yield from send(g.errors(clear=clear or None))
+    reply = yield from send(g.errors(clear=flag(clear)))
     return ErrorLog.from_wire(reply.wire, reply.raw)
 
 
@@ -878,7 +879,7 @@ def network_requests(
     if isinstance(status, int) and not isinstance(status, bool):
         status = str(status)  # 200 is "200"; a bool stays one (TypeError)
     command = g.network_requests(
-        clear=clear or None, filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
+        clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
     )
     reply = yield from send(command)
     return RequestLog.from_wire(reply.wire, reply.raw)
@@ -1044,7 +1045,7 @@ def emulation_viewport(width: int | None, height: int | None, scale: float, mobi
     """Emulate a viewport in every tab; ``width`` and ``height`` None reset it."""
     if width is None and height is None:
         return (yield from _settings(g.set_viewport()))
-    command = g.set_viewport(width=width, height=height, device_scale_factor=scale, mobile=mobile or None)
+    command = g.set_viewport(width=width, height=height, device_scale_factor=scale, mobile=flag(mobile))
     return (yield from _settings(command))
 
 
@@ -1109,7 +1110,7 @@ def emulation_throttle(
 ) -> Op[EmulationSettings]:
     """Throttle every tab's network (a preset, or latency and rates), or stop with ``off``."""
     command = g.set_throttle(
-        preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=off or None
+        preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
     )
     return (yield from _settings(command))
 
@@ -1201,7 +1202,7 @@ def network_route(
         command = g.network_route(
             url,
             abort="failed" if abort is True else (None if abort is False else abort),
-            continue_request=continue_request or None,
+            continue_request=flag(continue_request),
             set_headers=set_headers,
             status=answer.status,
             body=answer.body if isinstance(answer.body, str) else None,

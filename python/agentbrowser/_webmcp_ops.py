@@ -10,6 +10,7 @@ from typing import Any
 
 from . import _wire_ops as g
 from ._call import Op, send_raw
+from ._encode import flag
 from .models.webmcp import WebMCPInvocation, WebMCPTool, tools_from_raw
 
 #: How long ``invoke`` waits by default, in milliseconds.
@@ -45,7 +46,7 @@ def webmcp_invoke(
         tool,
         params=params,
         frame_id=frame_id,
-        detach=detach or None,
+        detach=flag(detach),
         timeout_ms=timeout_ms,
         max_output_bytes=max_output_bytes,
     )
