@@ -57,15 +57,14 @@ def send(
     command: Command[R], *, ref: Ref[Any] | None = None, budget_ms: int = 0, deadline_s: float | None = None
 ) -> Op[Reply[R]]:
     """Send ``command`` (see :class:`Call` for the options) and decode its answer."""
-    data = yield Call(command.action, command.params, ref=ref, budget_ms=budget_ms, deadline_s=deadline_s)
-    return Reply(command.decode(data), data)
+    action, params, decode = command
+    data = yield Call(action, params, ref, False, budget_ms, deadline_s)
+    return Reply(decode(data), data)
 
 
 def send_raw(
     command: Command[Any], *, ref: Ref[Any] | None = None, budget_ms: int = 0, deadline_s: float | None = None
 ) -> Op[Mapping[str, Any]]:
     """Send ``command`` and answer its data undecoded (for the models that decode it themselves)."""
-    data: Mapping[str, Any] = yield Call(
-        command.action, command.params, ref=ref, budget_ms=budget_ms, deadline_s=deadline_s
-    )
+    data: Mapping[str, Any] = yield Call(command.action, command.params, ref, False, budget_ms, deadline_s)
     return data
