@@ -96,7 +96,9 @@ class ModelOps(Protocol):
     ) -> Op[ActionResult[C]]:
         """Set files on the file input ``target`` stands for (``None``: the open file chooser)."""
 
-    def download(self, target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None) -> Op[Download]:
+    def download(
+        self, target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None
+    ) -> Op[Download]:
         """Click ``target`` and move the download it starts to ``path``."""
 
     def drag(
