@@ -58,6 +58,10 @@ class Record:
         inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__match_args__)
         return f"{type(self).__qualname__}({inner})"
 
+    def __reduce__(self) -> tuple[type[Record], tuple[Any, ...]]:
+        """Copied and pickled as a call of the class with the fields (assigning them raises)."""
+        return type(self), self._values()
+
 
 class Mismatch(Exception):
     """A value at ``path`` is not ``expected``; :class:`Fields` turns it into NativeParseError."""

@@ -3,44 +3,47 @@
 An operation yields :class:`Call` objects (one native request each) and receives each
 call's response data; its return value is the typed result.  ``Browser._drive`` runs an
 operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
+
+The commands themselves (action names, wire keys, argument types, result decoders) are
+generated from the protocol's schema (``_wire_ops``); the engine checks every value and its
+``invalid_argument`` is a ValueError (:class:`~agentbrowser.errors.InvalidArgumentError`).
+What stays here is the Python side: the models built from the answers, paths made absolute,
+the argument forms the docs promise, operations that compose several commands, and the few
+checks whose Python message the docs or the tests promise.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, cast
 
+from . import _wire_ops as g
 from . import _wire_types as w
+from ._call import Call as Call
+from ._call import Command, send, send_raw
+from ._call import Op as Op
+from ._encode import flag
 from .errors import FrameLookupError, error_for
-from .models.state import SAME_SITE_VALUES, Cookie, StateListing
-from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models import (
     CONSOLE_LEVELS,
-    IMAGE_FORMATS,
     LOAD_STATES,
-    MAX_READ_TIMEOUT_MS,
-    SCROLL_DIRECTIONS,
+    AccessibilityAudit,
     ActionResult,
-    B,
     BoundingBox,
     BrowserResponse,
     CloseResult,
-    Download,
-    AccessibilityAudit,
     ConsoleLevel,
     ConsoleLog,
     Dialog,
     DialogResult,
     DialogStatus,
+    Download,
     ElementGeometry,
     ErrorLog,
-    Vitals,
     FrameInfo,
     LaunchResult,
     LoadState,
@@ -60,48 +63,26 @@ from .models import (
     TabCloseResult,
     TabInfo,
     TabSwitchResult,
+    Vitals,
     Wait,
     WaitResult,
     logged_errors,
 )
-from .models.devtools import DevToolsEndpoint
-from .models.emulation import (
-    COLOR_SCHEMES,
-    MEDIA_TYPES,
-    REDUCED_MOTIONS,
-    Device,
-    EmulationSettings,
-    Injection,
-)
-from .models.network import HAR_CONTENT_MODES, RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models._actionable import Actionable
-from .models.routes import ABORT_REASONS, RESOURCE_TYPES, Route, RouteResponse
+from .models._client import C
+from .models.auth import AuthEntry, AuthListing, AuthLogin
+from .models.devtools import DevToolsEndpoint
+from .models.emulation import Device, EmulationSettings, Injection
+from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
+from .models.routes import Route, RouteResponse
 from .models.snapshot import rebuild
-
-T = TypeVar("T")
+from .models.state import SAME_SITE_VALUES, Cookie, StateListing
 
 #: How much longer than a command's own timeout the client waits for its answer.
 GRACE_MS = 5000
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
-    """One native request: its action and camelCase parameters."""
-
-    action: str
-    params: Mapping[str, Any]
-    ref: Ref[Any] | None = None
-    envelope: bool = False
-    budget_ms: int = 0
-    deadline_s: float | None = None
-
-
-Op: TypeAlias = Generator[Call, Any, T]
-
-
-def request(
-    call: Call, request_id: int, timeout_ms: int, scope: Mapping[str, str] | None = None
-) -> dict[str, Any]:
+def request(call: Call, request_id: int, timeout_ms: int, scope: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The request object for ``call`` (its ``timeout`` covers any wait budget); ``scope`` is
     the envelope's ``tab`` and ``frame`` of a handle bound to a tab or a frame."""
     payload: dict[str, Any] = {"id": request_id, "action": call.action}
@@ -145,25 +126,54 @@ def result(
 
 
 def check_load_state(name: str, value: str | None) -> None:
-    """ValueError naming ``name`` unless ``value`` is None or a load state."""
+    """ValueError naming ``name`` (the Python parameter) unless ``value`` is None or a load state."""
     if value is not None and value not in LOAD_STATES:
         raise ValueError(f"{name} must be one of {', '.join(LOAD_STATES)}; got {value!r}")
 
 
-def _wait_params(params: dict[str, Any], wait: Wait | None) -> int:
+def _wait(wait: Wait | None) -> tuple[Mapping[str, Any] | None, int]:
+    """The wire form of an action's ``wait`` and the time it may take."""
     if wait is None:
-        return 0
+        return None, 0
     if not isinstance(wait, Wait):
         raise TypeError(f"wait must be a Wait condition or None, got {type(wait).__name__}")
-    params["wait"] = wait.to_wire()
-    return wait.budget_ms()
+    return wait.to_wire(), wait.budget_ms()
+
+
+def _target(target: object) -> Any:
+    """The wire form of a target: a Ref's or Locator's, else the value itself (a ref id, a CSS
+    selector or an XPath; the generated builder checks its type, the engine its content)."""
+    return target._wire_target() if isinstance(target, Actionable) else target
+
+
+def _ref(target: object) -> Ref[Any] | None:
+    """The Ref a target is (for errors and results), else None."""
+    return target._as_ref() if isinstance(target, Actionable) else None
+
+
+def _hold_evidence(browser: C, data: Mapping[str, Any]) -> None:
+    """Keeps an action's before and after snapshots as bases of later delta snapshots."""
+    browser._held.keep(data.get("before"))
+    browser._held.keep(data.get("after"))
+
+
+def _act(browser: C, command: Command[Any], ref: Ref[Any] | None, budget_ms: int) -> Op[ActionResult[C]]:
+    """Run one action with evidence and build its :class:`ActionResult` bound to ``browser``."""
+    reply = yield from send(command, ref=ref, budget_ms=budget_ms)
+    _hold_evidence(browser, reply.raw)
+    return ActionResult.from_wire(reply.wire, reply.raw, browser, ref)
+
+
+def _absolute(path: str | os.PathLike[str]) -> str:
+    """``path`` made absolute (``~`` expanded), relative to this process's working directory."""
+    return str(Path(os.fspath(path)).expanduser().absolute())
 
 
 # -- browser and page --------------------------------------------------------------
 
 
 def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
-    """Start (or attach to) the session's browser."""
+    """Start (or attach to) the session's browser (``params``: ``LaunchOptions.to_wire()``)."""
     data = yield Call("launch", params)
     return LaunchResult.from_raw(data)
 
@@ -171,17 +181,23 @@ def launch(params: Mapping[str, Any]) -> Op[LaunchResult]:
 def cdp_url(launch: bool = False) -> Op[DevToolsEndpoint]:
     """The session browser's DevTools WebSocket URL (``launch``: start the browser when none
     runs; otherwise none running is a BrowserError with code ``no_browser``)."""
-    data = yield Call("cdp_url", {"launch": True} if launch else {})
+    data = yield from send_raw(g.cdp_url(launch=flag(launch)))
     return DevToolsEndpoint.from_raw(data)
+
+
+def _navigation(command: Command[Any]) -> Op[Navigation]:
+    reply = yield from send(command)
+    return Navigation.from_wire(reply.wire, reply.raw)
 
 
 def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
     """Navigate the active tab to ``url``."""
-    if not isinstance(url, str):
-        raise TypeError(f"open() takes a URL string, got {type(url).__name__}")
-    if not url.strip():
-        raise ValueError("open() needs a non-empty URL")
-    return (yield from history("open", wait_until, {"url": url}))
+    check_load_state("wait_until", wait_until)
+    return (yield from _navigation(g.open(url, wait_until=wait_until)))
+
+
+#: The navigations without a URL.
+_HISTORY: Mapping[str, Callable[..., Command[w.Location]]] = {"back": g.back, "forward": g.forward, "reload": g.reload}
 
 
 def history(
@@ -189,140 +205,87 @@ def history(
     wait_until: LoadState | None,
     params: Mapping[str, Any] | None = None,
 ) -> Op[Navigation]:
-    """A navigation without a URL (``back``, ``forward``, ``reload``) or with one (``open``)."""
+    """A navigation without a URL (``back``, ``forward``, ``reload``) or with one (``open``,
+    ``params`` ``{"url": ...}``)."""
+    if action == "open":
+        return (yield from open_page(str((params or {}).get("url")), wait_until))
     check_load_state("wait_until", wait_until)
-    full = dict(params or {})
-    if wait_until is not None:
-        full["waitUntil"] = wait_until
-    data = yield Call(action, full)
-    return Navigation.from_wire(w.decode_result(action, data), data)
+    return (yield from _navigation(_HISTORY[action](wait_until=wait_until)))
 
 
 def title() -> Op[str]:
     """The page title."""
-    data = yield Call("title", {})
-    return w.decode_result("title", data).title
+    return (yield from send(g.title())).wire.title
 
 
 def url() -> Op[str]:
     """The page URL."""
-    data = yield Call("url", {})
-    return w.decode_result("url", data).url
-
-
-def _target_param(what: str, target: object) -> str | Mapping[str, Any]:
-    """The wire form of a target: a ref id, selector or XPath string, or a Ref/Locator."""
-    if isinstance(target, Actionable):
-        return target._wire_target()
-    if not isinstance(target, str):
-        raise TypeError(f"{what} takes a ref, a CSS selector, an XPath, a Ref or a Locator, got {type(target).__name__}")
-    if not target.strip():
-        raise ValueError(f"{what}: the target is empty; give a ref, a CSS selector or an XPath")
-    return target
+    return (yield from send(g.url())).wire.url
 
 
 def html(target: str | Actionable[Any], outer: bool, max_bytes: int | None) -> Op[str]:
     """The inner or outer HTML of the one element a target names."""
-    params: dict[str, Any] = {"target": _target_param("html()", target), "outer": bool(outer)}
-    if max_bytes is not None:
-        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
-            raise ValueError(f"max_bytes must be an int >= 0 (0 = no limit), got {max_bytes!r}")
-        params["maxBytes"] = max_bytes
-    data = yield Call("html", params)
-    return w.decode_result("html", data).html
+    return (yield from send(g.html(_target(target), outer=bool(outer), max_bytes=max_bytes))).wire.html
 
 
 def count(selector: str | Locator[Any]) -> Op[int]:
     """How many elements a CSS selector, an XPath or a locator matches."""
     if isinstance(selector, Ref):
         raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
-    data = yield Call("count", {"selector": _target_param("count()", selector)})
-    return w.decode_result("count", data).count
+    return (yield from send(g.count(_target(selector)))).wire.count
 
 
 def bounding_box(target: str | Actionable[Any]) -> Op[BoundingBox]:
     """A target's border box."""
-    data = yield Call("box", {"ref": _target_param("box()", target)})
-    return BoundingBox.from_wire(w.decode_result("box", data))
+    return BoundingBox.from_wire((yield from send(g.box(_target(target)))).wire)
 
 
 def styles(target: str | Actionable[Any], props: Sequence[str] | None) -> Op[dict[str, str]]:
     """A target's computed styles (``props``, or the engine's default set)."""
-    params: dict[str, Any] = {"ref": _target_param("styles()", target)}
-    if props is not None:
-        if isinstance(props, str) or not all(isinstance(p, str) for p in props):
-            raise TypeError("styles() props must be a sequence of CSS property names such as ['color']")
-        if not props:
-            raise ValueError("styles() props is empty; give property names, or None for the default set")
-        params["props"] = list(props)
-    data = yield Call("styles", params)
-    return dict(w.decode_result("styles", data).styles)
+    return dict((yield from send(g.styles(_target(target), props=props))).wire.styles)
 
 
 def geometry(selector: str | Actionable[Any] | None) -> Op[ElementGeometry]:
     """The geometry of the document (``None``) or of one element."""
-    params: dict[str, Any] = {}
-    if selector is not None:
-        params["selector"] = _target_param("geometry()", selector)
-    data = yield Call("geometry", params)
-    return ElementGeometry.from_wire(w.decode_result("geometry", data))
+    return ElementGeometry.from_wire((yield from send(g.geometry(selector=_target(selector)))).wire)
 
 
 def scroll(
     direction: str | None, px: int | None, x: float, y: float, selector: str | Actionable[Any] | None
 ) -> Op[ScrollResult]:
-    """Scroll the page or a container; the positions before and after."""
-    params: dict[str, Any] = {}
+    """Scroll the page or a container (by ``direction`` and ``px``, else by ``x`` and ``y``);
+    the positions before and after."""
     if direction is not None:
-        if direction not in SCROLL_DIRECTIONS:
-            raise ValueError(f"direction must be one of {', '.join(SCROLL_DIRECTIONS)}; got {direction!r}")
-        if isinstance(px, bool) or not isinstance(px, int) or not 1 <= px <= 1_000_000:
-            raise ValueError(f"px must be an int from 1 to 1000000, got {px!r}")
-        params["direction"] = direction
-        params["px"] = px
+        command = g.scroll(direction=direction, px=px, selector=_target(selector))
     else:
-        params["x"] = _number("scroll.by() x", x)
-        params["y"] = _number("scroll.by() y", y)
-        if not all(math.isfinite(v) for v in (params["x"], params["y"])):
-            raise ValueError(f"scroll.by() offsets must be finite numbers, got x={x!r} y={y!r}")
-    if selector is not None:
-        params["selector"] = _target_param("scroll", selector)
-    data = yield Call("scroll", params)
-    return ScrollResult.from_wire(w.decode_result("scroll", data))
+        command = g.scroll(x=x, y=y, selector=_target(selector))
+    return ScrollResult.from_wire((yield from send(command)).wire)
 
 
-def drag(browser: B, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None) -> Op[ActionResult[B]]:
+def drag(
+    browser: C, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
+) -> Op[ActionResult[C]]:
     """Drag ``source`` onto ``target``, with the evidence of an action on the source."""
-    params: dict[str, Any] = {"source": _target_param("drag()", source), "target": _target_param("drag()", target)}
-    budget = _wait_params(params, wait)
-    ref = source._as_ref() if isinstance(source, Actionable) else None
-    data = yield Call("drag", params, ref=ref, budget_ms=budget)
-    _hold_evidence(browser, data)
-    return ActionResult.from_wire(w.ActionOutput.decode(data), data, browser, ref)
+    wire, budget = _wait(wait)
+    return (yield from _act(browser, g.drag(_target(source), _target(target), wait=wire), _ref(source), budget))
 
 
 def clipboard_read(max_chars: int | None) -> Op[str]:
     """The clipboard's text."""
-    params: dict[str, Any] = {}
-    if max_chars is not None:
-        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
-            raise ValueError(f"max_chars must be an int >= 0 (0 = no limit), got {max_chars!r}")
-        params["maxChars"] = max_chars
-    data = yield Call("clipboard_read", params)
-    return w.decode_result("clipboard_read", data).text
+    return (yield from send(g.clipboard_read(max_chars=max_chars))).wire.text
 
 
 def clipboard_write(text: str) -> Op[None]:
     """Put text on the clipboard."""
-    if not isinstance(text, str):
-        raise TypeError(f"clipboard.write() takes a string, got {type(text).__name__}")
-    yield Call("clipboard_write", {"text": text})
+    yield from send(g.clipboard_write(text))
     return None
 
 
-def clipboard_key(browser: B, action: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def clipboard_key(browser: C, action: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``clipboard_copy`` or ``clipboard_paste`` on the focused element."""
-    return (yield from device(browser, action, {}, wait))
+    build = g.clipboard_copy if action == "clipboard_copy" else g.clipboard_paste
+    wire, budget = _wait(wait)
+    return (yield from _act(browser, build(wait=wire), None, budget))
 
 
 # --- cookies, storage, state files (issue 16) ---
@@ -332,57 +295,26 @@ def _state_path(what: str, path: str | os.PathLike[str]) -> str:
     """A state file argument: a ``Path`` or a string with ``/`` is a file (made absolute);
     a plain string is a name in the state directory."""
     if isinstance(path, os.PathLike):
-        return str(Path(os.fspath(path)).expanduser().absolute())
+        return _absolute(path)
     if not isinstance(path, str) or not path.strip():
         raise ValueError(f"{what} needs a file path or a state name, got {path!r}")
     if "/" in path or path.startswith((".", "~")):
-        return str(Path(path).expanduser().absolute())
+        return _absolute(path)
     return path
 
 
-def _key_file(params: dict[str, Any], key_file: str | os.PathLike[str] | None) -> None:
-    if key_file is not None:
-        params["keyFile"] = str(Path(os.fspath(key_file)).expanduser().absolute())
+def _key_file(key_file: str | os.PathLike[str] | None) -> str | None:
+    return None if key_file is None else _absolute(key_file)
 
 
-def _same_site(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if value not in SAME_SITE_VALUES:
-        raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {value!r}")
-    return value
-
-
-def _cookie_input(c: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """One cookie of ``cookies.set(cookies=...)`` in the wire's shape (snake_case or camelCase keys)."""
-    if not isinstance(c, Mapping):
-        raise TypeError(f"cookies[{index}] must be a mapping, got {type(c).__name__}")
-    names = {"name": "name", "value": "value", "url": "url", "domain": "domain", "path": "path",
-             "expires": "expires", "http_only": "httpOnly", "httpOnly": "httpOnly", "secure": "secure",
-             "same_site": "sameSite", "sameSite": "sameSite"}
-    out: dict[str, Any] = {}
-    for k, v in c.items():
-        if k not in names:
-            raise ValueError(f"cookies[{index}] has an unknown field {k!r}; allowed: {', '.join(sorted(set(names)))}")
-        if v is not None:
-            out[names[k]] = v
-    if not isinstance(out.get("name"), str) or not isinstance(out.get("value"), str):
-        raise ValueError(f"cookies[{index}] needs a string name and value")
-    if "url" not in out and "domain" not in out:
-        raise ValueError(f"cookies[{index}] ({out['name']!r}) needs url or domain")
-    if "sameSite" in out:
-        _same_site(out["sameSite"])
-    return out
+#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
+_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
 
 
 def cookies_get(urls: Sequence[str] | str | None) -> Op[tuple[Cookie, ...]]:
     """The session's cookies, or those sent to ``urls``."""
-    params: dict[str, Any] = {}
-    if urls is not None:
-        params["urls"] = [urls] if isinstance(urls, str) else list(urls)
-    data = yield Call("cookies_get", params)
-    wire = w.decode_result("cookies_get", data)
-    return tuple(Cookie.from_wire(c, raw) for c, raw in zip(wire.cookies, data["cookies"]))
+    reply = yield from send(g.cookies_get(urls=[urls] if isinstance(urls, str) else urls))
+    return tuple(Cookie.from_wire(c, raw) for c, raw in zip(reply.wire.cookies, reply.raw["cookies"], strict=True))
 
 
 def cookies_set(
@@ -397,65 +329,47 @@ def cookies_set(
     secure: bool | None,
     same_site: str | None,
 ) -> Op[int]:
-    """Set one cookie (``name`` and ``value``) or several (``cookies``); answers how many were set."""
-    params: dict[str, Any] = {}
+    """Set one cookie (``name`` and ``value``) or several (``cookies``: mappings with Playwright's
+    fields, camelCase or snake_case); answers how many were set."""
     if cookies is not None:
         if name is not None or value is not None:
             raise ValueError("cookies.set() takes either cookies= or name and value, not both")
-        items = [cookies] if isinstance(cookies, Mapping) else list(cookies)
-        if not items:
-            raise ValueError("cookies.set(cookies=...) needs at least one cookie")
-        params["cookies"] = [_cookie_input(c, i) for i, c in enumerate(items)]
+        items = [cookies] if isinstance(cookies, Mapping) else cookies
+        listed = [
+            {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
+            for c in items
+        ]
+        command = g.cookies_set(cookies=listed)
     else:
+        # The messages the docs and tests name (the engine's use the wire's names).
         if name is None or value is None:
             raise ValueError("cookies.set() needs both name and value (or cookies=)")
         if url is None and domain is None:
             raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
-        params.update({"name": name, "value": value})
-        for key, v in (("url", url), ("domain", domain), ("path", path), ("httpOnly", http_only), ("secure", secure)):
-            if v is not None:
-                params[key] = v
-        if expires is not None:
-            if isinstance(expires, bool) or not isinstance(expires, int) or expires < 0:
-                raise ValueError(f"expires must be an int >= 0 (seconds since the epoch), got {expires!r}")
-            params["expires"] = expires
-        ss = _same_site(same_site)
-        if ss is not None:
-            params["sameSite"] = ss
-    data = yield Call("cookies_set", params)
-    return len(w.decode_result("cookies_set", data).set)
+        if same_site is not None and same_site not in SAME_SITE_VALUES:
+            raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
+        command = g.cookies_set(
+            name=name,
+            value=value,
+            url=url,
+            domain=domain,
+            path=path,
+            expires=expires,
+            http_only=http_only,
+            secure=secure,
+            same_site=same_site,
+        )
+    return len((yield from send(command)).wire.set)
 
 
 def cookies_clear(url: str | None, domain: str | None, name: str | None = None) -> Op[int]:
     """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-    params: dict[str, Any] = {}
-    if url is not None:
-        params["url"] = url
-    if domain is not None:
-        params["domain"] = domain
-    if name is not None:
-        params["name"] = name
-    data = yield Call("cookies_clear", params)
-    return w.decode_result("cookies_clear", data).removed
-
-
-def _area(area: str) -> str:
-    if area not in ("local", "session"):
-        raise ValueError(f"area must be 'local' or 'session', got {area!r}")
-    return area
+    return (yield from send(g.cookies_clear(url=url, domain=domain, name=name))).wire.removed
 
 
 def storage_get(key: str | None, area: str, max_items: int | None) -> Op[str | None | dict[str, str]]:
     """One key's value (None when absent), or every entry as a dict."""
-    params: dict[str, Any] = {"area": _area(area)}
-    if key is not None:
-        params["key"] = key
-    if max_items is not None:
-        if isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 0:
-            raise ValueError(f"max_items must be an int >= 0 (0 = no limit), got {max_items!r}")
-        params["maxItems"] = max_items
-    data = yield Call("storage_get", params)
-    wire = w.decode_result("storage_get", data)
+    wire = (yield from send(g.storage_get(area, key=key, max_items=max_items))).wire
     if key is not None:
         return wire.value
     return {e.name: e.value for e in wire.entries}
@@ -463,76 +377,60 @@ def storage_get(key: str | None, area: str, max_items: int | None) -> Op[str | N
 
 def storage_change(action: str, area: str, key: str | None = None, value: str | None = None) -> Op[int]:
     """``storage_set``, ``storage_remove`` or ``storage_clear``; answers the entries left."""
-    params: dict[str, Any] = {"area": _area(area)}
-    if key is not None:
-        params["key"] = key
-    if value is not None:
-        params["value"] = value
-    data = yield Call(action, params)
-    return w.StorageChanged.decode(data).length
+    if action == "storage_set":
+        command = g.storage_set(area, cast(str, key), cast(str, value))
+    elif action == "storage_remove":
+        command = g.storage_remove(area, cast(str, key))
+    else:
+        command = g.storage_clear(area)
+    return (yield from send(command)).wire.length
 
 
 def state_save(
     path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None, indexed_db: bool = True
 ) -> Op[Path]:
     """Save the session's state; answers the file written."""
-    params: dict[str, Any] = {}
-    if path is not None:
-        params["path"] = _state_path("state.save()", path)
-    _key_file(params, key_file)
-    if not isinstance(indexed_db, bool):
-        raise TypeError(f"state.save() indexed_db must be a bool, got {type(indexed_db).__name__}")
-    if not indexed_db:
-        params["indexedDb"] = False
-    data = yield Call("state_save", params)
-    return Path(w.decode_result("state_save", data).path)
+    command = g.state_save(
+        path=None if path is None else _state_path("state.save()", path),
+        key_file=_key_file(key_file),
+        indexed_db=None if indexed_db is True else indexed_db,
+    )
+    return Path((yield from send(command)).wire.path)
 
 
-def state_file(action: str, path: str | os.PathLike[str], key_file: str | os.PathLike[str] | None) -> Op[Mapping[str, Any]]:
+def state_file(
+    action: str, path: str | os.PathLike[str], key_file: str | os.PathLike[str] | None
+) -> Op[Mapping[str, Any]]:
     """``state_load`` or ``state_show``: the answer's data."""
-    params: dict[str, Any] = {"path": _state_path(f"{action}()", path)}
-    _key_file(params, key_file)
-    data: Mapping[str, Any] = yield Call(action, params)
+    where, key = _state_path(f"{action}()", path), _key_file(key_file)
     if action == "state_load":
-        w.StateLoaded.decode(data)
-    else:
-        w.StateShowOutput.decode(data)
-    return data
+        return (yield from send(g.state_load(where, key_file=key))).raw
+    return (yield from send(g.state_show(where, key_file=key))).raw
 
 
 def state_list() -> Op[StateListing]:
     """The state directory's files."""
-    data = yield Call("state_list", {})
-    return StateListing.from_wire(w.decode_result("state_list", data), data)
+    reply = yield from send(g.state_list())
+    return StateListing.from_wire(reply.wire, reply.raw)
 
 
 def state_rename(path: str | os.PathLike[str], name: str) -> Op[Path]:
     """Rename a state file; answers its new path."""
-    data = yield Call("state_rename", {"from": _state_path("state.rename()", path), "to": name})
-    return Path(w.decode_result("state_rename", data).to)
+    return Path((yield from send(g.state_rename(_state_path("state.rename()", path), name))).wire.to)
 
 
 def state_clear(path: str | os.PathLike[str] | None) -> Op[tuple[Path, ...]]:
     """Remove one state file, or (``path=None``) every file of the state directory."""
-    params: dict[str, Any] = {"all": True} if path is None else {"path": _state_path("state.clear()", path)}
-    data = yield Call("state_clear", params)
-    return tuple(Path(p) for p in w.decode_result("state_clear", data).removed)
+    command = g.state_clear(all=True) if path is None else g.state_clear(path=_state_path("state.clear()", path))
+    return tuple(Path(p) for p in (yield from send(command)).wire.removed)
 
 
 def state_clean(days: int) -> Op[tuple[Path, ...]]:
     """Remove the state directory's files older than ``days``."""
-    if isinstance(days, bool) or not isinstance(days, int) or days < 0:
-        raise ValueError(f"days must be an int >= 0, got {days!r}")
-    data = yield Call("state_clean", {"olderThanDays": days})
-    return tuple(Path(p) for p in w.decode_result("state_clean", data).removed)
+    return tuple(Path(p) for p in (yield from send(g.state_clean(days))).wire.removed)
+
 
 # --- auth vault (issue 16) ---
-
-
-def _vault_name(what: str, name: str) -> str:
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"{what} needs a vault entry name, got {name!r}")
-    return name
 
 
 def auth_save(
@@ -548,63 +446,45 @@ def auth_save(
     """Save a login to the vault (encrypted); answers the entry without its password."""
     if not isinstance(password, str) or not password:
         raise ValueError("auth.save() needs a non-empty password string")
-    params: dict[str, Any] = {
-        "name": _vault_name("auth.save()", name),
-        "url": url,
-        "username": username,
-        "password": password,
-    }
-    for k, v in (("usernameSelector", username_selector), ("passwordSelector", password_selector), ("submitSelector", submit_selector)):
-        if v is not None:
-            params[k] = v
-    _key_file(params, key_file)
-    data = yield Call("auth_save", params)
-    return AuthEntry.from_wire(w.decode_result("auth_save", data).entry)
+    command = g.auth_save(
+        name,
+        url,
+        username,
+        password,
+        username_selector=username_selector,
+        password_selector=password_selector,
+        submit_selector=submit_selector,
+        key_file=_key_file(key_file),
+    )
+    return AuthEntry.from_wire((yield from send(command)).wire.entry)
 
 
 def auth_login(name: str, navigate: bool, key_file: str | os.PathLike[str] | None) -> Op[AuthLogin]:
     """Log in with a vault entry; answers only when the form was submitted."""
-    params: dict[str, Any] = {"name": _vault_name("auth.login()", name)}
-    if not navigate:
-        params["navigate"] = False
-    _key_file(params, key_file)
-    data = yield Call("auth_login", params)
-    return AuthLogin.from_wire(w.decode_result("auth_login", data), data)
+    command = g.auth_login(name, navigate=None if navigate is True else navigate, key_file=_key_file(key_file))
+    reply = yield from send(command)
+    return AuthLogin.from_wire(reply.wire, reply.raw)
 
 
 def auth_list(key_file: str | os.PathLike[str] | None) -> Op[AuthListing]:
     """The vault's entries."""
-    params: dict[str, Any] = {}
-    _key_file(params, key_file)
-    data = yield Call("auth_list", params)
-    return AuthListing.from_wire(w.decode_result("auth_list", data), data)
+    reply = yield from send(g.auth_list(key_file=_key_file(key_file)))
+    return AuthListing.from_wire(reply.wire, reply.raw)
 
 
 def auth_show(name: str, key_file: str | os.PathLike[str] | None) -> Op[AuthEntry]:
     """One vault entry without its password."""
-    params: dict[str, Any] = {"name": _vault_name("auth.show()", name)}
-    _key_file(params, key_file)
-    data = yield Call("auth_show", params)
-    return AuthEntry.from_wire(w.decode_result("auth_show", data).entry)
+    return AuthEntry.from_wire((yield from send(g.auth_show(name, key_file=_key_file(key_file)))).wire.entry)
 
 
 def auth_delete(name: str) -> Op[Path]:
     """Remove a vault entry; answers the file removed."""
-    data = yield Call("auth_delete", {"name": _vault_name("auth.delete()", name)})
-    return Path(w.decode_result("auth_delete", data).path)
+    return Path((yield from send(g.auth_delete(name))).wire.path)
 
 
 def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
     """The JSON value of a JavaScript expression."""
-    if not isinstance(script, str):
-        raise TypeError(f"evaluate() takes a JavaScript string, got {type(script).__name__}")
-    params: dict[str, Any] = {"script": script}
-    if max_bytes is not None:
-        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
-            raise ValueError(f"max_bytes must be an int >= 0, got {max_bytes!r}")
-        params["maxBytes"] = max_bytes
-    data = yield Call("eval", params)
-    return w.decode_result("eval", data).result
+    return (yield from send(g.eval(script, max_bytes=max_bytes))).wire.result
 
 
 def read(
@@ -622,61 +502,39 @@ def read(
     mode = mode if mode is not None else ReadMode()
     if not isinstance(mode, ReadMode):
         raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
-    params: dict[str, Any] = mode.to_wire()
-    if url is not None:
-        if not isinstance(url, str):
-            raise TypeError(f"read() url must be a string or None, got {type(url).__name__}")
-        if not url.strip():
-            raise ValueError("read() url must not be empty (None reads the active tab)")
-        params["url"] = url
-    fetches = url is not None or mode.llms is not None
-    if filter is not None:
-        if not isinstance(filter, str):
-            raise TypeError(f"read() filter must be a string or None, got {type(filter).__name__}")
-        if not filter.strip():
-            raise ValueError("read() filter must not be empty; give text that a heading contains")
-        if mode.raw or mode.outline:
-            raise ValueError("read() filter cannot go with ReadMode.html() or ReadMode.outline_only()")
-        params["filter"] = filter
-    if mode.require_markdown and not fetches:
-        raise ValueError("ReadMode.markdown(require=True) needs a url (or llms): the active tab's DOM is HTML")
-    if timeout_ms is not None:
-        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
-            raise TypeError(f"read() timeout_ms must be an int of milliseconds, got {timeout_ms!r}")
-        if not 1 <= timeout_ms <= MAX_READ_TIMEOUT_MS:
-            raise ValueError(f"read() timeout_ms must be 1 to {MAX_READ_TIMEOUT_MS}, got {timeout_ms}")
-        params["timeoutMs"] = timeout_ms
-    if max_chars is not None:
-        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
-            raise ValueError(f"read() max_chars must be an int >= 0 (0 = no limit), got {max_chars!r}")
-        params["maxChars"] = max_chars
-    if headers is not None:
-        if not isinstance(headers, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
-        ):
-            raise TypeError("read() headers must be a mapping of header names to string values")
-        if headers:
-            params["headers"] = dict(headers)
-    if not isinstance(cookies, bool):
-        raise TypeError(f"read() cookies must be a bool, got {cookies!r}")
-    if cookies:
-        params["cookies"] = True
-    if (headers or cookies) and not fetches:
-        raise ValueError("read() headers and cookies go with a url (or llms): the active tab is read from its DOM")
-    if not isinstance(render, bool):
-        raise TypeError(f"read() render must be a bool, got {render!r}")
-    if render:
-        if url is None:
-            raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
-        if mode.llms is not None or mode.require_markdown or headers:
-            raise ValueError("read() render cannot go with llms, require_markdown or headers: the browser loads the page")
-        params["render"] = True
-    budget = timeout_ms if timeout_ms is not None else 10_000
-    data = yield Call("read", params, budget_ms=budget)
-    return ReadResult.from_wire(w.decode_result("read", data), data)
+    if render is True and url is None:
+        raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
+    command = g.read(
+        url=url,
+        raw=mode.raw or None,
+        require_markdown=mode.require_markdown or None,
+        llms=mode.llms,
+        outline=mode.outline or None,
+        filter=filter,
+        max_chars=max_chars,
+        timeout_ms=timeout_ms,
+        headers=headers or None,
+        cookies=flag(cookies),
+        render=flag(render),
+    )
+    budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
+    reply = yield from send(command, budget_ms=budget)
+    return ReadResult.from_wire(reply.wire, reply.raw)
 
 
-def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[B]]:
+def _snapshot(spec: SnapshotSpec, delta: bool | None = None) -> Command[w.SnapshotOutput]:
+    return g.snapshot(
+        selector=spec.selector,
+        interactive=spec.interactive,
+        compact=spec.compact,
+        max_depth=spec.max_depth,
+        urls=spec.urls,
+        max_bytes=spec.max_bytes,
+        delta=delta,
+    )
+
+
+def observe(browser: C, spec: SnapshotSpec | None, delta: bool = False) -> Op[Snapshot[C]]:
     """Capture an accessibility snapshot bound to ``browser``.
 
     With ``delta`` the engine answers only what changed since its newest snapshot of the same
@@ -686,13 +544,7 @@ def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
     spec = spec if spec is not None else SnapshotSpec()
     if not isinstance(spec, SnapshotSpec):
         raise TypeError(f"observe() takes a SnapshotSpec or None, got {type(spec).__name__}")
-    if not isinstance(delta, bool):
-        raise TypeError(f"observe() delta must be a bool, got {type(delta).__name__}")
-    params = spec.to_wire()
-    if delta:
-        params["delta"] = True
-    data = yield Call("snapshot", params)
-    wire = w.decode_result("snapshot", data)
+    wire, data = yield from send(_snapshot(spec, flag(delta)))
     held = browser._held
     if wire.delta is None or wire.delta.kind == "full":
         held.keep(data)
@@ -701,105 +553,69 @@ def observe(browser: B, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
     rebuilt = rebuild(data, base) if base is not None else None
     if rebuilt is None:
         # Another client took the base, or this one forgot it: the whole text is one call away.
-        data = yield Call("snapshot", spec.to_wire())
-        whole = w.decode_result("snapshot", data)
+        whole, data = yield from send(_snapshot(spec))
         held.keep(data)
         line_count = whole.text.count("\n") + 1
         note = SnapshotDelta("full", None, None, line_count, (), rebuilt=False, raw={})
         return Snapshot.from_wire(whole, data, browser, note)
     held.keep(rebuilt, rebuilt=True)
-    return Snapshot.from_wire(w.decode_result("snapshot", rebuilt), rebuilt, browser)
+    return Snapshot.from_wire(w.SnapshotOutput.decode(rebuilt), rebuilt, browser)
 
 
-def press(browser: B, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def press(browser: C, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """Press a key in the focused element."""
-    if not isinstance(key, str) or not key:
-        raise TypeError(f"press() takes a non-empty key name such as 'Enter', got {key!r}")
-    params: dict[str, Any] = {"key": key}
-    budget = _wait_params(params, wait)
-    data = yield Call("press", params, budget_ms=budget)
-    _hold_evidence(browser, data)
-    return ActionResult.from_wire(w.decode_result("press", data), data, browser, None)
+    wire, budget = _wait(wait)
+    return (yield from _act(browser, g.press(key, wait=wire), None, budget))
 
 
-#: The mouse buttons of ``mouse.down()`` and ``mouse.up()``.
-MOUSE_BUTTONS = ("left", "right", "middle")
+def device(browser: C, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[C]]:
+    """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence;
+    ``params`` by their Python names."""
+    wire, budget = _wait(wait)
+    return (yield from _act(browser, g.BUILDERS[action](**params, wait=wire), None, budget))
 
 
-def _number(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of CSS pixels, got {type(value).__name__}")
-    return float(value)
-
-
-def device(browser: B, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[B]]:
-    """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence."""
-    budget = _wait_params(params, wait)
-    data = yield Call(action, params, budget_ms=budget)
-    _hold_evidence(browser, data)
-    return ActionResult.from_wire(w.ActionOutput.decode(data), data, browser, None)
-
-
-def keyboard_text(browser: B, action: str, text: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def keyboard_text(browser: C, action: str, text: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``keyboard_type`` or ``keyboard_insert_text``."""
     if not isinstance(text, str) or not text:
         raise TypeError(f"keyboard text must be a non-empty string, got {text!r}")
     return (yield from device(browser, action, {"text": text}, wait))
 
 
-def keyboard_key(browser: B, action: str, key: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def keyboard_key(browser: C, action: str, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``keyboard_down`` or ``keyboard_up`` of one key."""
-    if not isinstance(key, str) or not key:
-        raise TypeError(f"keyboard key must be a non-empty key name such as 'Shift', got {key!r}")
     return (yield from device(browser, action, {"key": key}, wait))
 
 
-def mouse_move(browser: B, x: float, y: float, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_move(browser: C, x: float, y: float, wait: Wait | None) -> Op[ActionResult[C]]:
     """The pointer to a viewport point."""
-    params = {"x": _number("mouse.move() x", x), "y": _number("mouse.move() y", y)}
-    return (yield from device(browser, "mouse_move", params, wait))
+    return (yield from device(browser, "mouse_move", {"x": x, "y": y}, wait))
 
 
-def mouse_button(browser: B, action: str, button: str, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_button(browser: C, action: str, button: str, wait: Wait | None) -> Op[ActionResult[C]]:
     """``mouse_down`` or ``mouse_up`` of a button."""
-    if button not in MOUSE_BUTTONS:
-        raise ValueError(f"button must be one of {', '.join(MOUSE_BUTTONS)}; got {button!r}")
     return (yield from device(browser, action, {"button": button}, wait))
 
 
-def mouse_wheel(browser: B, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[B]]:
+def mouse_wheel(browser: C, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[C]]:
     """A wheel scroll at the pointer."""
-    params = {"dx": _number("mouse.wheel() dx", dx), "dy": _number("mouse.wheel() dy", dy)}
-    return (yield from device(browser, "mouse_wheel", params, wait))
+    return (yield from device(browser, "mouse_wheel", {"dx": dx, "dy": dy}, wait))
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
-    """Wait for a condition or for ``ms`` milliseconds."""
-    params: dict[str, Any] = {}
-    budget = 0
-    if condition is not None:
-        if not isinstance(condition, Wait):
-            raise TypeError(f"wait() takes a Wait condition, got {type(condition).__name__}")
-        params["condition"] = condition.to_wire()
-        budget += condition.budget_ms()
-    if ms is not None:
-        if isinstance(ms, bool) or not isinstance(ms, int):
-            raise TypeError(f"wait() ms must be an int of milliseconds, got {type(ms).__name__}")
-        if ms < 0:
-            raise ValueError(f"wait() ms must be >= 0, got {ms}")
-        params["ms"] = ms
-        budget += ms
-    if len(params) != 1:
-        raise ValueError("wait() needs exactly one of a condition (Wait.text/url/loaded/all) and ms=")
-    data = yield Call("wait", params, budget_ms=budget)
-    return WaitResult.from_raw(data)
+    """Wait for a condition or for ``ms`` milliseconds (exactly one: the engine checks)."""
+    if condition is not None and not isinstance(condition, Wait):
+        raise TypeError(f"wait() takes a Wait condition, got {type(condition).__name__}")
+    command = g.wait(condition=condition.to_wire() if condition is not None else None, ms=ms)
+    budget = (condition.budget_ms() if condition is not None else 0) + (ms if isinstance(ms, int) else 0)
+    return WaitResult.from_raw((yield from send_raw(command, budget_ms=budget)))
 
 
 def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
     """Compare ``snapshot`` with the active page."""
-    data = yield Call("diff", {"generation": snapshot.generation})
-    snapshot.browser._held.keep(data.get("after"))
-    return SnapshotDiff.from_wire(w.decode_result("diff", data), data)
+    reply = yield from send(g.diff(generation=snapshot.generation))
+    snapshot.browser._held.keep(reply.raw.get("after"))
+    return SnapshotDiff.from_wire(reply.wire, reply.raw)
 
 
 # -- captures ------------------------------------------------------------------------
@@ -827,57 +643,41 @@ def screenshot_params(
     format: str | None,
     quality: int | None,
 ) -> tuple[dict[str, Any], Ref[Any] | None]:
-    """The ``screenshot`` parameters of a capture, and the ref it captures (if any)."""
-    params: dict[str, Any] = {}
-    ref: Ref[Any] | None = None
-    if isinstance(selector, Ref):
-        ref = selector
-        params["target"] = selector.id
-    elif isinstance(selector, str):
-        if not selector.strip():
-            raise ValueError("selector must be a non-empty CSS selector or ref id")
-        params["target"] = selector
-    elif selector is not None:
-        raise TypeError(f"selector must be a CSS selector, a ref id or a Ref, got {type(selector).__name__}")
-    if format is not None:
-        if format not in IMAGE_FORMATS:
-            raise ValueError(f"format must be one of {', '.join(IMAGE_FORMATS)}; got {format!r}")
-        params["format"] = format
-    if quality is not None:
-        if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 100:
-            raise ValueError(f"quality must be an int from 0 to 100, got {quality!r}")
-        params["quality"] = quality
-    if full_page:
-        params["fullPage"] = True
-    if annotate:
-        params["annotate"] = True
+    """The ``screenshot`` arguments of a capture (by their Python names), and the ref it captures."""
+    if path is not None and output_dir is not None:
+        raise ValueError("give path or output_dir, not both")
     if path is not None:
-        if output_dir is not None:
-            raise ValueError("give path or output_dir, not both")
-        params["path"] = _file_path("path", path)
+        target: str | None = _file_path("path", path)
     elif output_dir is not None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        ext = _EXTENSIONS[format or "png"]
+        ext = _EXTENSIONS.get(format or "png", "png")
         name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
-        params["path"] = os.path.join(_file_path("output_dir", output_dir), name)
-    return params, ref
+        target = os.path.join(_file_path("output_dir", output_dir), name)
+    else:
+        target = None
+    params = {
+        "target": selector.id if isinstance(selector, Ref) else selector,
+        "path": target,
+        "full_page": flag(full_page),
+        "format": format,
+        "quality": quality,
+        "annotate": flag(annotate),
+    }
+    return params, selector if isinstance(selector, Ref) else None
 
 
 def screenshot(params: Mapping[str, Any], ref: Ref[Any] | None) -> Op[Screenshot]:
     """Capture a screenshot to a file."""
-    data = yield Call("screenshot", params, ref=ref)
-    return Screenshot.from_wire(w.decode_result("screenshot", data), data)
+    reply = yield from send(g.screenshot(**params), ref=ref)
+    return Screenshot.from_wire(reply.wire, reply.raw)
 
 
 def screenshot_if_changed(
     params: Mapping[str, Any], ref: Ref[Any] | None, threshold: float
 ) -> Op[ScreenshotObservation]:
     """Capture a screenshot unless at most ``threshold`` of its pixels changed since the scope's last one."""
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
-        raise ValueError(f"threshold must be a share of pixels from 0 to 1, got {threshold!r}")
-    full = {**params, "ifChanged": True, "threshold": float(threshold)}
-    data = yield Call("screenshot", full, ref=ref)
-    return ScreenshotObservation.from_wire(w.decode_result("screenshot", data), data)
+    reply = yield from send(g.screenshot(**params, if_changed=True, threshold=threshold), ref=ref)
+    return ScreenshotObservation.from_wire(reply.wire, reply.raw)
 
 
 def pdf(
@@ -889,14 +689,13 @@ def pdf(
         os.close(fd)
     else:
         target = _file_path("path", path)
-    params = {
-        "path": target,
-        "printBackground": bool(print_background),
-        "landscape": bool(landscape),
-        "preferCssPageSize": bool(prefer_css_page_size),
-    }
-    data = yield Call("pdf", params)
-    return Path(w.decode_result("pdf", data).path)
+    command = g.pdf(
+        target,
+        print_background=bool(print_background),
+        landscape=bool(landscape),
+        prefer_css_page_size=bool(prefer_css_page_size),
+    )
+    return Path((yield from send(command)).wire.path)
 
 
 # -- files ------------------------------------------------------------------------
@@ -917,111 +716,79 @@ def _file_paths(files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 
 def upload(
-    browser: B,
+    browser: C,
     target: str | Actionable[Any] | None,
     files: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     wait: Wait | None,
-) -> Op[ActionResult[B]]:
+) -> Op[ActionResult[C]]:
     """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
-    params: dict[str, Any] = {"files": _file_paths(files)}
-    ref: Ref[Any] | None = None
-    if isinstance(target, Actionable):
-        ref = target._as_ref()
-        params["ref"] = target._wire_target()
-    elif isinstance(target, str):
-        if not target.strip():
-            raise ValueError("upload() target must be a ref id such as 'e3', a Ref, or None for the open file chooser")
-        params["ref"] = target
-    elif target is not None:
-        raise TypeError(f"upload() target must be a ref id, a Ref or None, got {type(target).__name__}")
-    budget = _wait_params(params, wait)
-    data = yield Call("upload", params, ref=ref, budget_ms=budget)
-    _hold_evidence(browser, data)
-    return ActionResult.from_wire(w.decode_result("upload", data), data, browser, ref)
+    wire, budget = _wait(wait)
+    command = g.upload(_file_paths(files), ref=_target(target), wait=wire)
+    return (yield from _act(browser, command, _ref(target), budget))
 
 
-def _download_params(path: str | os.PathLike[str] | None, timeout_ms: int | None) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    if path is not None:
-        if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"download path must be str or os.PathLike, got {type(path).__name__}")
-        params["path"] = os.path.abspath(os.fspath(path))
-    if timeout_ms is not None:
-        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
-            raise TypeError(f"timeout_ms must be an int of milliseconds, got {type(timeout_ms).__name__}")
-        if not 1 <= timeout_ms <= 600_000:
-            raise ValueError(f"timeout_ms must be within 1..600000 milliseconds, got {timeout_ms}")
-        params["timeoutMs"] = timeout_ms
-    return params
+def _download_path(path: str | os.PathLike[str] | None) -> str | None:
+    if path is None:
+        return None
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"download path must be str or os.PathLike, got {type(path).__name__}")
+    return os.path.abspath(os.fspath(path))
 
 
-def download(
-    target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None
-) -> Op[Download]:
+def _download(command: Command[w.DownloadOutput], ref: Ref[Any] | None, timeout_ms: int | None) -> Op[Download]:
+    budget = timeout_ms if isinstance(timeout_ms, int) else 30_000
+    reply = yield from send(command, ref=ref, budget_ms=budget)
+    return Download.from_wire(reply.wire, reply.raw)
+
+
+def download(target: str | Actionable[Any], path: str | os.PathLike[str], timeout_ms: int | None) -> Op[Download]:
     """Click ``target``, wait for the download it starts, and move the complete file to ``path``."""
     if path is None:
         raise TypeError("download() takes the path (a file or a directory) the download goes to")
-    params = _download_params(path, timeout_ms)
-    ref: Ref[Any] | None = None
-    if isinstance(target, Actionable):
-        ref = target._as_ref()
-        params["ref"] = target._wire_target()
-    elif isinstance(target, str) and target.strip():
-        params["ref"] = target
-    else:
-        raise TypeError(f"download() target must be a ref id such as 'e3' or a Ref, got {target!r}")
-    budget = params.get("timeoutMs", 30_000)
-    data = yield Call("download", params, ref=ref, budget_ms=budget)
-    return Download.from_wire(w.decode_result("download", data), data)
+    command = g.download(_target(target), cast(str, _download_path(path)), timeout_ms=timeout_ms)
+    return (yield from _download(command, _ref(target), timeout_ms))
 
 
 def wait_for_download(path: str | os.PathLike[str] | None, timeout_ms: int | None) -> Op[Download]:
     """Wait for the next download (or a complete one not yet claimed); move it to ``path`` if given."""
-    params = _download_params(path, timeout_ms)
-    budget = params.get("timeoutMs", 30_000)
-    data = yield Call("wait_download", params, budget_ms=budget)
-    return Download.from_wire(w.decode_result("wait_download", data), data)
+    command = g.wait_download(path=_download_path(path), timeout_ms=timeout_ms)
+    return (yield from _download(command, None, timeout_ms))
 
 
 # -- refs -------------------------------------------------------------------------
 
 
 def mutate(
-    target: Actionable[B], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
-) -> Op[ActionResult[B]]:
-    """Run one mutation on ``target`` (a ref, or a locator the engine resolves now) and decode its evidence."""
-    ref = target._as_ref()
-    full: dict[str, Any] = {"ref": target._wire_target(), **params}
-    budget = _wait_params(full, wait)
-    data = yield Call(action, full, ref=ref, budget_ms=budget)
-    _hold_evidence(target.browser, data)
-    return ActionResult.from_wire(w.decode_result(action, data), data, target.browser, ref)
-
-
-def _hold_evidence(browser: B, data: Mapping[str, Any]) -> None:
-    """Keeps an action's before and after snapshots as bases of later delta snapshots."""
-    browser._held.keep(data.get("before"))
-    browser._held.keep(data.get("after"))
+    target: Actionable[C], action: w.ActionOutputActions, params: Mapping[str, Any], wait: Wait | None
+) -> Op[ActionResult[C]]:
+    """Run one mutation on ``target`` (a ref, or a locator the engine resolves now) and decode its
+    evidence; ``params`` are the action's other arguments by their Python names."""
+    wire, budget = _wait(wait)
+    command = g.BUILDERS[action](target._wire_target(), **params, wait=wire)
+    return (yield from _act(target.browser, command, target._as_ref(), budget))
 
 
 def read_str(target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
     """Read one string of ``target``."""
-    data = yield Call(action, {"ref": target._wire_target(), **params}, ref=target._as_ref())
-    return w.decode_result(action, data).value
+    reply = yield from send(g.BUILDERS[action](target._wire_target(), **params), ref=target._as_ref())
+    value: str = reply.wire.value
+    return value
 
 
 def read_opt_str(
     target: Actionable[Any], action: w.ValueOutputNullableStringActions, params: Mapping[str, Any]
 ) -> Op[str | None]:
     """Read one string of ``target`` that may be null."""
-    data = yield Call(action, {"ref": target._wire_target(), **params}, ref=target._as_ref())
-    return w.decode_result(action, data).value
+    reply = yield from send(g.BUILDERS[action](target._wire_target(), **params), ref=target._as_ref())
+    value: str | None = reply.wire.value
+    return value
 
 
 def read_bool(target: Actionable[Any], action: w.ValueOutputBooleanActions | w.CheckedOutputActions) -> Op[bool]:
     """Read one boolean state of ``target``."""
-    data = yield Call(action, {"ref": target._wire_target()}, ref=target._as_ref())
-    return w.decode_result(action, data).value
+    reply = yield from send(g.BUILDERS[action](target._wire_target()), ref=target._as_ref())
+    value: bool = reply.wire.value
+    return value
 
 
 # -- locators and selectors (resolved by the engine on every call) -------------------
@@ -1030,8 +797,7 @@ def read_bool(target: Actionable[Any], action: w.ValueOutputBooleanActions | w.C
 def _find(loc: Locator[Any], limit: int) -> Op[w.FindOutput]:
     if isinstance(loc.target, str) and not loc.target.startswith(("css=", "xpath=")):
         raise ValueError(f"{loc.describe()} is a ref: it matches itself; count() and all() list selectors and locators")
-    data = yield Call("find", {"target": loc.target, "limit": limit})
-    return w.decode_result("find", data)
+    return (yield from send(g.find(loc.target, limit=limit))).wire
 
 
 def locator_count(loc: Locator[Any]) -> Op[int]:
@@ -1040,13 +806,13 @@ def locator_count(loc: Locator[Any]) -> Op[int]:
     return out.count
 
 
-def locator_all(loc: Locator[B]) -> Op[tuple[Locator[B], ...]]:
+def locator_all(loc: Locator[C]) -> Op[tuple[Locator[C], ...]]:
     """Every element ``loc`` matches now (at most 1000), each as a locator on its ref."""
     out = yield from _find(loc, 1000)
     return tuple(Locator(target=m.ref, browser=loc.browser) for m in out.matches)
 
 
-def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[B]]:
+def refresh_ref(ref: Ref[C], role: str | None, name: str | None, contains: str | None, exact: bool) -> Op[Ref[C]]:
     """Resolve ``ref``'s role and name (or the given criteria) in a fresh snapshot."""
     snap = yield from observe(ref.browser, ref.snapshot.spec)
     if role is None:
@@ -1059,94 +825,39 @@ def refresh_ref(ref: Ref[B], role: str | None, name: str | None, contains: str |
 # -- diagnostics --------------------------------------------------------------------
 
 
-def _clear_flag(clear: bool) -> dict[str, Any]:
-    if not isinstance(clear, bool):
-        raise TypeError(f"clear must be a bool, got {type(clear).__name__}")
-    return {"clear": True} if clear else {}
-
-
 def console(clear: bool, level: ConsoleLevel | None, since_navigation: bool = False) -> Op[ConsoleLog]:
     """The active tab's console messages (``level``: that severity and above; with
     ``since_navigation`` only those since the tab's last navigation to a new document)."""
-    params = _clear_flag(clear)
-    if not isinstance(since_navigation, bool):
-        raise TypeError(f"since_navigation must be a bool, got {type(since_navigation).__name__}")
-    if since_navigation:
-        params["sinceNavigation"] = True
-    if level is not None:
-        if level not in CONSOLE_LEVELS:
-            raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
-        params["level"] = level
-    data = yield Call("console", params)
-    return ConsoleLog.from_wire(w.decode_result("console", data), data)
+    if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
+        raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
+    reply = yield from send(g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation)))
+    return ConsoleLog.from_wire(reply.wire, reply.raw)
 
 
 def errors(clear: bool) -> Op[ErrorLog]:
     """The active tab's uncaught exceptions and unhandled rejections."""
-    data = yield Call("errors", _clear_flag(clear))
-    return ErrorLog.from_wire(w.decode_result("errors", data), data)
-
-
-def _non_empty_str(name: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
-    if not value.strip():
-        raise ValueError(f"{name} must not be empty")
-    return value
+    reply = yield from send(g.errors(clear=flag(clear)))
+    return ErrorLog.from_wire(reply.wire, reply.raw)
 
 
 def accessibility(
     url: str | None, tags: Sequence[str] | str, selector: str | None, max_nodes: int | None
 ) -> Op[AccessibilityAudit]:
     """An axe-core audit of the active tab (after opening ``url``), in every frame."""
-    params: dict[str, Any] = {}
-    if url is not None:
-        params["url"] = _non_empty_str("url", url)
-    if isinstance(tags, str):
-        tags = (tags,)
-    tag_list = list(tags)
-    for t in tag_list:
-        if not isinstance(t, str):
-            raise TypeError(f"tags must be strings such as 'wcag2a', got {type(t).__name__}")
-        if not t.strip() or "," in t:
-            raise ValueError(f"each tag must be non-empty and contain no comma; got {t!r}")
-    if tag_list:
-        params["tags"] = tag_list
-    if selector is not None:
-        params["selector"] = _non_empty_str("selector", selector)
-    if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
-            raise TypeError(f"max_nodes must be an int, got {type(max_nodes).__name__}")
-        if not 1 <= max_nodes <= 1000:
-            raise ValueError(f"max_nodes must be 1 to 1000; got {max_nodes}")
-        params["maxNodes"] = max_nodes
-    data = yield Call("a11y", params)
-    return AccessibilityAudit.from_wire(w.decode_result("a11y", data), data)
+    tag_list = [tags] if isinstance(tags, str) else tags
+    command = g.a11y(url=url, tags=tag_list or None, selector=selector, max_nodes=max_nodes)
+    reply = yield from send(command)
+    return AccessibilityAudit.from_wire(reply.wire, reply.raw)
 
 
 def vitals(url: str | None, quiet_ms: int | None = None, cap_ms: int | None = None) -> Op[Vitals]:
     """The active tab's Web Vitals (after opening ``url``), read once the page was quiet for
     ``quiet_ms`` after load (at most ``cap_ms``)."""
-    params: dict[str, Any] = {}
-    if url is not None:
-        params["url"] = _non_empty_str("url", url)
-    for name, key, value in (("quiet_ms", "quietMs", quiet_ms), ("cap_ms", "capMs", cap_ms)):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int of milliseconds, got {type(value).__name__}")
-        if not 0 <= value <= 60000:
-            raise ValueError(f"{name} must be 0 to 60000 ms; got {value}")
-        params[key] = value
-    data = yield Call("vitals", params)
-    return Vitals.from_wire(w.decode_result("vitals", data), data)
+    reply = yield from send(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms))
+    return Vitals.from_wire(reply.wire, reply.raw)
+
+
 # -- network ------------------------------------------------------------------------
-
-
-def _count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-    return value
 
 
 def network_requests(
@@ -1157,76 +868,51 @@ def network_requests(
     status: str | int | None,
     limit: int | None,
 ) -> Op[RequestLog]:
-    """The active tab's request log (and its popups'), filtered."""
-    params = _clear_flag(clear)
-    if url_pattern is not None:
-        if not isinstance(url_pattern, str) or not url_pattern:
-            raise ValueError(f"url_pattern must be a non-empty string (a URL glob), got {url_pattern!r}")
-        params["filter"] = url_pattern
-    if resource_type is not None:
-        types = [resource_type] if isinstance(resource_type, str) else list(resource_type)
-        for t in types:
+    """The active tab's request log (and its popups'), filtered (``resource_type``: one type or
+    several, any case; ``status``: ``200``, ``"2xx"`` or ``"400-499"``)."""
+    types = [resource_type] if isinstance(resource_type, str) else resource_type
+    if types is not None:
+        for t in types:  # the docs promise this ValueError before anything is sent
             if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
                 raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
-        params["type"] = [t.lower() for t in types]
-    if method is not None:
-        if not isinstance(method, str) or not method.isalpha():
-            raise ValueError(f"method must be an HTTP method such as 'GET' or 'POST', got {method!r}")
-        params["method"] = method
-    if status is not None:
-        if isinstance(status, bool) or not isinstance(status, (str, int)):
-            raise TypeError(f"status must be '200', '2xx', '400-499' or an int, got {type(status).__name__}")
-        params["status"] = str(status)
-    if limit is not None:
-        params["limit"] = _count("limit", limit)
-    data = yield Call("network_requests", params)
-    return RequestLog.from_wire(w.decode_result("network_requests", data), data)
+        types = [t.lower() for t in types]
+    if isinstance(status, int) and not isinstance(status, bool):
+        status = str(status)  # 200 is "200"; a bool stays one (TypeError)
+    command = g.network_requests(
+        clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
+    )
+    reply = yield from send(command)
+    return RequestLog.from_wire(reply.wire, reply.raw)
 
 
 def network_request(request_id: str, max_bytes: int | None) -> Op[RequestDetail]:
     """One request of the log in full, its body fetched now."""
-    if not isinstance(request_id, str) or not request_id:
-        raise ValueError(f"request_id must be an id from requests(), got {request_id!r}")
-    params: dict[str, Any] = {"requestId": request_id}
-    if max_bytes is not None:
-        params["maxBytes"] = _count("max_bytes", max_bytes)
-    data = yield Call("network_request", params)
-    return RequestDetail.from_wire(w.decode_result("network_request", data), data)
+    reply = yield from send(g.network_request(request_id, max_bytes=max_bytes))
+    return RequestDetail.from_wire(reply.wire, reply.raw)
 
 
 def har_start(content: HarContentMode) -> Op[None]:
     """Start recording the session's traffic as HAR."""
-    if content not in HAR_CONTENT_MODES:
-        raise ValueError(f"content must be one of {', '.join(HAR_CONTENT_MODES)}; got {content!r}")
-    data = yield Call("har_start", {"content": content})
-    w.decode_result("har_start", data)
+    yield from send(g.har_start(content=content))
     return None
 
 
 def har_stop(path: str | os.PathLike[str] | None) -> Op[Path]:
     """Stop recording and write the HAR; returns the file written."""
-    params: dict[str, Any] = {}
-    if path is not None:
-        params["path"] = str(Path(path).absolute())
-    data = yield Call("har_stop", params)
-    return Path(w.decode_result("har_stop", data).path)
+    command = g.har_stop(path=None if path is None else str(Path(path).absolute()))
+    return Path((yield from send(command)).wire.path)
 
 
 # -- tabs, session, native -------------------------------------------------------------
 
 
 def _tab_id(tab: str | TabInfo | None) -> str | None:
-    if tab is None or isinstance(tab, str):
-        return tab
-    if isinstance(tab, TabInfo):
-        return tab.id
-    raise TypeError(f"tab must be a tab id such as 't2', a TabInfo or None, got {type(tab).__name__}")
+    return tab.id if isinstance(tab, TabInfo) else tab
 
 
 def tab_list() -> Op[tuple[TabInfo, ...]]:
     """Every open tab."""
-    data = yield Call("tab_list", {})
-    wire = w.decode_result("tab_list", data)
+    wire, data = yield from send(g.tab_list())
     return tuple(TabInfo.from_wire(tab, raw) for tab, raw in zip(wire.tabs, data["tabs"], strict=True))
 
 
@@ -1258,36 +944,24 @@ def tab_selector(
     return value
 
 
-def _label(method: str, label: str | None) -> None:
-    if label is not None and (not isinstance(label, str) or not label.strip()):
-        raise TypeError(f"{method} label must be a non-empty string or None, got {label!r}")
-
-
 def tab_new(url: str | None, label: str | None = None) -> Op[TabInfo]:
     """Open a tab, optionally at ``url``, optionally with a unique ``label``."""
-    params: dict[str, Any] = {}
-    if url is not None:
-        if not isinstance(url, str):
-            raise TypeError(f"tabs.new() url must be a string or None, got {type(url).__name__}")
-        params["url"] = url
-    _label("tabs.new()", label)
-    if label is not None:
-        params["label"] = label
-    data = yield Call("tab_new", params)
-    return TabInfo.from_wire(w.decode_result("tab_new", data), data)
+    reply = yield from send(g.tab_new(url=url, label=label))
+    return TabInfo.from_wire(reply.wire, reply.raw)
 
 
 def tab_open(url: str, label: str | None, reuse: bool, wait_until: LoadState) -> Op[TabInfo]:
     """Switch to the tab labelled ``label`` and navigate it to ``url`` (with ``reuse``), else
-    open a new tab at ``url`` with that label."""
+    open a new tab at ``url`` with that label (checked first: this composes several commands)."""
     if not isinstance(url, str) or not url:
         raise TypeError(f"tabs.open() url must be a non-empty string, got {url!r}")
-    _label("tabs.open()", label)
+    if label is not None and (not isinstance(label, str) or not label.strip()):
+        raise TypeError(f"tabs.open() label must be a non-empty string or None, got {label!r}")
     check_load_state("tabs.open() wait_until", wait_until)
     if label is not None and reuse:
         tabs = yield from tab_list()
         if any(t.label == label for t in tabs):
-            yield Call("tab_switch", {"tab": label})
+            yield from send_raw(g.tab_switch(label))
             yield from open_page(url, wait_until)
             now = yield from tab_list()
             for t in now:
@@ -1315,33 +989,24 @@ def tab_switch(tab: str | TabInfo | None) -> Op[TabSwitchResult]:
     tab_id = _tab_id(tab)
     if tab_id is None:
         raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
-    data = yield Call("tab_switch", {"tab": tab_id})
-    return TabSwitchResult.from_raw(data)
+    return TabSwitchResult.from_raw((yield from send_raw(g.tab_switch(tab_id))))
 
 
 def frames_tree() -> Op[tuple[FrameInfo, ...]]:
     """The frames of the tab, main frame first."""
-    data = yield Call("frames", {"limit": 1000})
-    wire = w.decode_result("frames", data)
+    wire, data = yield from send(g.frames(limit=1000))
     return tuple(FrameInfo.from_wire(f, r) for f, r in zip(wire.frames, data["frames"], strict=True))
 
 
-def frame_get(
-    id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None
-) -> Op[FrameInfo]:
+def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None) -> Op[FrameInfo]:
     """The one frame that exactly one criterion names (FrameLookupError otherwise)."""
     given = [(k, v) for k, v in (("id", id), ("selector", selector), ("name", name), ("url", url)) if v is not None]
     if len(given) != 1:
-        raise TypeError(
-            f"frames.get() takes exactly one of id=, selector=, name=, url=; got {', '.join(k for k, _ in given) or 'none'}"
-        )
+        names = ", ".join(k for k, _ in given) or "none"
+        raise TypeError(f"frames.get() takes exactly one of id=, selector=, name=, url=; got {names}")
     key, value = given[0]
-    if isinstance(value, Actionable):
-        value = value._wire_target()
-    if not isinstance(value, str) or not value:
-        raise TypeError(f"frames.get() {key}= must be a non-empty string, got {value!r}")
-    data = yield Call("frame", {"target": value, "by": key, "set": False})
-    wire = w.decode_result("frame", data)
+    value = _target(value)
+    wire, data = yield from send(g.frame(value, by=key, set=False))
     if wire.frame is None:
         raise FrameLookupError(
             f"frames.get({key}={value!r}) names the main frame, not a frame of the page; use the page itself",
@@ -1353,145 +1018,87 @@ def frame_get(
 
 def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
     """Close a tab (default: the active one)."""
-    tab_id = _tab_id(tab)
     # The engine answers with the closed tab's fields (`tab`): one round trip.
-    data = yield Call("tab_close", {"tab": tab_id} if tab_id else {})
-    return TabCloseResult.from_raw(data)
+    return TabCloseResult.from_raw((yield from send_raw(g.tab_close(tab=_tab_id(tab) or None))))
 
 
 def dialog_status() -> Op[DialogStatus]:
     """The dialog waiting in the active tab (and those in other tabs)."""
-    data = yield Call("dialog_status", {})
-    return DialogStatus.from_wire(w.decode_result("dialog_status", data))
+    return DialogStatus.from_wire((yield from send(g.dialog_status())).wire)
 
 
 def dialog_accept(text: str | None) -> Op[DialogResult]:
     """Accept (OK) the active tab's open dialog; ``text`` is what a prompt returns."""
-    params: dict[str, Any] = {}
-    if text is not None:
-        if not isinstance(text, str):
-            raise TypeError(f"dialogs.accept() text must be a string or None, got {type(text).__name__}")
-        params["text"] = text
-    data = yield Call("dialog_accept", params)
-    return DialogResult.from_wire(w.decode_result("dialog_accept", data))
+    return DialogResult.from_wire((yield from send(g.dialog_accept(text=text))).wire)
 
 
 def dialog_dismiss() -> Op[DialogResult]:
     """Dismiss (Cancel) the active tab's open dialog."""
-    data = yield Call("dialog_dismiss", {})
-    return DialogResult.from_wire(w.decode_result("dialog_dismiss", data))
+    return DialogResult.from_wire((yield from send(g.dialog_dismiss())).wire)
 
 
-def _settings(action: w.SettingsOutputActions, params: dict[str, Any]) -> Op[EmulationSettings]:
-    data = yield Call(action, params)
-    return EmulationSettings.from_wire(w.decode_result(action, data))
-
-
-def _real(where: str, v: object) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(f"{where} must be a number, got {type(v).__name__}")
-    return float(v)
-
-
-def _opt_str(where: str, v: object) -> str | None:
-    if v is not None and not isinstance(v, str):
-        raise TypeError(f"{where} must be a string or None, got {type(v).__name__}")
-    return v
+def _settings(command: Command[w.SettingsOutput]) -> Op[EmulationSettings]:
+    return EmulationSettings.from_wire((yield from send(command)).wire)
 
 
 def emulation_viewport(width: int | None, height: int | None, scale: float, mobile: bool) -> Op[EmulationSettings]:
     """Emulate a viewport in every tab; ``width`` and ``height`` None reset it."""
-    params: dict[str, Any] = {}
-    if (width is None) != (height is None):
-        raise ValueError("emulation.viewport() width and height go together: give both, or neither to reset")
-    if width is not None:
-        for name, v in (("width", width), ("height", height)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"emulation.viewport() {name} must be an int, got {type(v).__name__}")
-        params = {"width": width, "height": height, "deviceScaleFactor": _real("emulation.viewport() device_scale_factor", scale)}
-        if not isinstance(mobile, bool):
-            raise TypeError(f"emulation.viewport() mobile must be a bool, got {type(mobile).__name__}")
-        if mobile:
-            params["mobile"] = True
-    return (yield from _settings("set_viewport", params))
+    if width is None and height is None:
+        return (yield from _settings(g.set_viewport()))
+    command = g.set_viewport(width=width, height=height, device_scale_factor=scale, mobile=flag(mobile))
+    return (yield from _settings(command))
 
 
 def emulation_device(name: str | None) -> Op[EmulationSettings]:
     """Emulate a device of the table in every tab; None resets what a device set."""
-    name = _opt_str("emulation.device() name", name)
-    return (yield from _settings("set_device", {} if name is None else {"name": name}))
+    return (yield from _settings(g.set_device(name=name)))
 
 
 def emulation_devices() -> Op[tuple[Device, ...]]:
     """The device table."""
-    data = yield Call("devices", {})
-    return tuple(Device.from_wire(d) for d in w.decode_result("devices", data).devices)
+    return tuple(Device.from_wire(d) for d in (yield from send(g.devices())).wire.devices)
 
 
 def emulation_media(color_scheme: str | None, reduced_motion: str | None, media: str | None) -> Op[EmulationSettings]:
     """Emulate CSS media in every tab; all None resets them."""
-    params: dict[str, Any] = {}
-    for name, v, allowed, key in (
-        ("color_scheme", color_scheme, COLOR_SCHEMES, "colorScheme"),
-        ("reduced_motion", reduced_motion, REDUCED_MOTIONS, "reducedMotion"),
-        ("media", media, MEDIA_TYPES, "media"),
-    ):
-        if v is None:
-            continue
-        if not isinstance(v, str):
-            raise TypeError(f"emulation.media() {name} must be a string or None, got {type(v).__name__}")
-        if v not in allowed:
-            raise ValueError(f"emulation.media() {name} must be one of {', '.join(allowed)}, got {v!r}")
-        params[key] = v
-    return (yield from _settings("set_media", params))
+    return (yield from _settings(g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)))
+
+
+#: The one-string settings of :func:`emulation_value`, by action.
+_VALUES: Mapping[str, Callable[[str | None], Command[w.SettingsOutput]]] = {
+    "set_user_agent": lambda v: g.set_user_agent(user_agent=v),
+    "set_timezone": lambda v: g.set_timezone(timezone=v),
+    "set_locale": lambda v: g.set_locale(locale=v),
+}
 
 
 def emulation_value(action: w.SettingsOutputActions, key: str, where: str, value: str | None) -> Op[EmulationSettings]:
-    """A one-string setting (user agent, timezone, locale); None resets it."""
-    value = _opt_str(where, value)
-    return (yield from _settings(action, {} if value is None else {key: value}))
+    """A one-string setting (``set_user_agent``, ``set_timezone``, ``set_locale``); None resets it.
+    (``key`` and ``where`` are no longer needed: the generated command knows its wire key.)"""
+    return (yield from _settings(_VALUES[action](value)))
 
 
 def emulation_geolocation(
     latitude: float | None, longitude: float | None, accuracy: float | None
 ) -> Op[EmulationSettings]:
     """Emulate a position (granting the permission); both None reset it."""
-    if (latitude is None) != (longitude is None):
-        raise ValueError("emulation.geolocation() latitude and longitude go together: give both, or neither to reset")
-    params: dict[str, Any] = {}
-    if latitude is not None:
-        params["latitude"] = _real("emulation.geolocation() latitude", latitude)
-        params["longitude"] = _real("emulation.geolocation() longitude", longitude)
-        if accuracy is not None:
-            params["accuracy"] = _real("emulation.geolocation() accuracy", accuracy)
-    return (yield from _settings("set_geolocation", params))
+    return (yield from _settings(g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)))
 
 
 def emulation_permissions(permissions: Sequence[str] | None, origin: str | None) -> Op[EmulationSettings]:
     """Grant permissions (and deny the others); None or empty resets every permission."""
-    if permissions is None or (isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions):
+    if permissions is None or (
+        isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
+    ):
         if origin is not None:
             raise ValueError("emulation.permissions() origin needs permissions to grant")
-        return (yield from _settings("set_permissions", {"clear": True}))
-    if isinstance(permissions, (str, bytes)) or not isinstance(permissions, Sequence):
-        raise TypeError(f"emulation.permissions() needs a sequence of names, got {type(permissions).__name__}")
-    for p in permissions:
-        if not isinstance(p, str):
-            raise TypeError(f"emulation.permissions() names must be strings, got {type(p).__name__}")
-    params: dict[str, Any] = {"permissions": list(permissions)}
-    if _opt_str("emulation.permissions() origin", origin) is not None:
-        params["origin"] = origin
-    return (yield from _settings("set_permissions", params))
+        return (yield from _settings(g.set_permissions(clear=True)))
+    return (yield from _settings(g.set_permissions(permissions=permissions, origin=origin)))
 
 
 def emulation_offline(enabled: bool) -> Op[EmulationSettings]:
     """Take every tab offline, or back online."""
-    if not isinstance(enabled, bool):
-        raise TypeError(f"emulation.offline() enabled must be a bool, got {type(enabled).__name__}")
-    return (yield from _settings("set_offline", {"offline": enabled}))
-
-
-_THROTTLE_PRESETS = ("slow-3g", "fast-3g", "fast-4g")
+    return (yield from _settings(g.set_offline(enabled)))
 
 
 def emulation_throttle(
@@ -1502,77 +1109,40 @@ def emulation_throttle(
     off: bool,
 ) -> Op[EmulationSettings]:
     """Throttle every tab's network (a preset, or latency and rates), or stop with ``off``."""
-    if preset is not None and preset not in _THROTTLE_PRESETS:
-        raise ValueError(f"emulation.throttle() preset must be one of {', '.join(_THROTTLE_PRESETS)}, got {preset!r}")
-    if not isinstance(off, bool):
-        raise TypeError(f"emulation.throttle() off must be a bool, got {type(off).__name__}")
-    params: dict[str, Any] = {}
-    for key, name, v in (
-        ("latencyMs", "latency_ms", latency_ms),
-        ("downloadKbps", "download_kbps", download_kbps),
-        ("uploadKbps", "upload_kbps", upload_kbps),
-    ):
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"emulation.throttle() {name} must be an int or None, got {type(v).__name__}")
-        if v < 0:
-            raise ValueError(f"emulation.throttle() {name} must be >= 0, got {v}")
-        params[key] = v
-    if preset is not None:
-        params["preset"] = preset
-    if off:
-        params["off"] = True
-    return (yield from _settings("set_throttle", params))
+    command = g.set_throttle(
+        preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
+    )
+    return (yield from _settings(command))
 
 
 def emulation_settings() -> Op[EmulationSettings]:
     """The session's emulation and init scripts."""
-    return (yield from _settings("settings", {}))
-
-
-def _one_source(where: str, inline: tuple[str, object], other: tuple[str, object]) -> None:
-    given = [name for name, v in (inline, other) if v is not None]
-    if len(given) != 1:
-        raise ValueError(f"{where} takes exactly one of {inline[0]} and {other[0]}, got {len(given)}")
-    if inline[1] is not None and not isinstance(inline[1], str):
-        raise TypeError(f"{where} {inline[0]} must be a string, got {type(inline[1]).__name__}")
+    return (yield from _settings(g.settings()))
 
 
 def script_add_init(script: str | None, path: str | os.PathLike[str] | None) -> Op[str]:
-    """Add an init script (inline or from a file); returns its id."""
-    _one_source("scripts.add_init()", ("script", script), ("path", path))
-    params: dict[str, Any] = {"script": script}
-    if path is not None:
-        if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
-        params = {"path": os.path.abspath(os.fspath(path))}
-    data = yield Call("add_init_script", params)
-    return w.decode_result("add_init_script", data).id
+    """Add an init script (inline or from a file, made absolute); returns its id."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
+    command = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
+    return (yield from send(command)).wire.id
 
 
 def script_remove_init(identifier: str) -> Op[tuple[str, ...]]:
     """Remove an init script by id; returns the ids left."""
-    if not isinstance(identifier, str):
-        raise TypeError(f"scripts.remove_init() needs an id string, got {type(identifier).__name__}")
-    data = yield Call("remove_init_script", {"identifier": identifier})
-    return tuple(w.decode_result("remove_init_script", data).remaining)
+    return tuple((yield from send(g.remove_init_script(identifier))).wire.remaining)
 
 
 def script_add(action: w.InjectedActions, key: str, where: str, source: str | None, url: str | None) -> Op[Injection]:
-    """Add a script or style to the active page now (inline or from a URL)."""
-    _one_source(where, (key, source), ("url", url))
-    if url is not None and not isinstance(url, str):
-        raise TypeError(f"{where} url must be a string, got {type(url).__name__}")
-    params: dict[str, Any] = {key: source} if source is not None else {"url": url}
-    data = yield Call(action, params)
-    return Injection.from_wire(w.decode_result(action, data))
+    """Add a script (``add_script``) or style (``add_style``) to the active page now, inline or
+    from a URL.  (``key`` and ``where`` are no longer needed: the generated command knows them.)"""
+    command = g.add_script(script=source, url=url) if action == "add_script" else g.add_style(content=source, url=url)
+    return Injection.from_wire((yield from send(command)).wire)
 
 
 def status() -> Op[SessionStatus]:
     """The session's status."""
-    data = yield Call("status", {})
-    return SessionStatus.from_raw(data)
+    return SessionStatus.from_raw((yield from send_raw(g.status())))
 
 
 def close(deadline_s: float) -> Op[CloseResult]:
@@ -1593,15 +1163,6 @@ def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:
 # -- request interception (routes, headers, credentials) --------------------------------------
 
 
-def _header_map(label: str, headers: Mapping[str, str] | None) -> dict[str, str] | None:
-    """A header mapping checked: str names to str values."""
-    if headers is None:
-        return None
-    if not isinstance(headers, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
-        raise TypeError(f"{label} must be a mapping of str header names to str values")
-    return dict(headers)
-
-
 def network_route(
     url: str,
     *,
@@ -1617,103 +1178,70 @@ def network_route(
     set_headers: Mapping[str, str] | None = None,
     continue_request: bool = False,
 ) -> Op[Route]:
-    """Add a route: answer (``response`` or the answer fields), abort, or continue with ``set_headers``."""
-    if not isinstance(url, str):
-        raise TypeError(f"network.route() url must be a glob string, got {type(url).__name__}")
-    params: dict[str, Any] = {"url": url}
-    given = {k: v for k, v in (("status", status), ("body", body), ("content_type", content_type), ("headers", headers)) if v is not None}
+    """Add a route: answer (``response`` or the answer fields), abort (True: ``failed``, or a
+    reason), or continue with ``set_headers``; a bytes body goes through a temporary file."""
+    fields = (("status", status), ("body", body), ("content_type", content_type), ("headers", headers))
+    given = [k for k, v in fields if v is not None]
     if response is not None:
         if given:
             raise ValueError(f"network.route() takes response= or {', '.join(given)}, not both")
         answer = RouteResponse.of(response)
     else:
         answer = RouteResponse(status, body, content_type, headers)
-    fulfills = any(v is not None for v in (answer.status, answer.body, answer.content_type, answer.headers))
-    if abort is not False:
-        if abort is True:
-            reason = "failed"
-        elif isinstance(abort, str) and abort in ABORT_REASONS:
-            reason = abort
-        else:
-            raise ValueError(f"network.route() abort must be True or one of {', '.join(ABORT_REASONS)}, got {abort!r}")
-        params["abort"] = reason
-    if continue_request:
-        params["continueRequest"] = True
-    sh = _header_map("network.route() set_headers", set_headers)
-    if sh is not None:
-        params["setHeaders"] = sh
-    if fulfills:
-        if answer.status is not None:
-            params["status"] = answer.status
-        if isinstance(answer.body, bytes):
-            fd, tmp = tempfile.mkstemp(prefix="agentbrowser-route-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(answer.body)
-            params["bodyFile"] = tmp
-        elif answer.body is not None:
-            params["body"] = answer.body
-        if answer.content_type is not None:
-            params["contentType"] = answer.content_type
-        if answer.headers is not None:
-            params["headers"] = dict(answer.headers)
-    types: list[str] = []
-    if resource_type is not None:
-        types.append(resource_type)
+    types = [resource_type] if resource_type is not None else []
     if resource_types is not None:
         if isinstance(resource_types, str):
             raise TypeError("network.route() resource_types must be a sequence of names, not a str")
         types.extend(resource_types)
-    for t in types:
-        if t not in RESOURCE_TYPES:
-            raise ValueError(f"network.route() resource type {t!r} is not one of {', '.join(RESOURCE_TYPES)}")
-    if types:
-        params["resourceTypes"] = types
-    if times is not None:
-        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
-            raise ValueError(f"network.route() times must be an int >= 1 or None, got {times!r}")
-        params["times"] = times
+    body_file = None
+    if isinstance(answer.body, bytes):
+        fd, body_file = tempfile.mkstemp(prefix="agentbrowser-route-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(answer.body)
     try:
-        data = yield Call("network_route", params)
+        command = g.network_route(
+            url,
+            abort="failed" if abort is True else (None if abort is False else abort),
+            continue_request=flag(continue_request),
+            set_headers=set_headers,
+            status=answer.status,
+            body=answer.body if isinstance(answer.body, str) else None,
+            body_file=body_file,
+            content_type=answer.content_type,
+            headers=answer.headers,
+            resource_types=types or None,
+            times=times,
+        )
+        wire, data = yield from send(command)
     finally:
-        if "bodyFile" in params:
-            os.unlink(params["bodyFile"])
-    return Route.from_wire(w.RouteAdded.decode(data).route, data["route"])
+        if body_file is not None:
+            os.unlink(body_file)
+    return Route.from_wire(wire.route, data["route"])
 
 
 def network_unroute(url: str | None) -> Op[tuple[Route, ...]]:
     """Remove the routes of ``url`` (every route when None); the removed routes."""
-    if url is not None and not isinstance(url, str):
-        raise TypeError(f"network.unroute() url must be a glob string or None, got {type(url).__name__}")
-    data = yield Call("network_unroute", {} if url is None else {"url": url})
-    out = w.RoutesRemoved.decode(data)
-    return tuple(Route.from_wire(r, raw) for r, raw in zip(out.removed, data["removed"], strict=True))
+    wire, data = yield from send(g.network_unroute(url=url))
+    return tuple(Route.from_wire(r, raw) for r, raw in zip(wire.removed, data["removed"], strict=True))
 
 
 def network_routes() -> Op[tuple[Route, ...]]:
     """The session's routes, newest first."""
-    data = yield Call("network_routes", {})
-    out = w.RouteList.decode(data)
-    return tuple(Route.from_wire(r, raw) for r, raw in zip(out.routes, data["routes"], strict=True))
+    wire, data = yield from send(g.network_routes())
+    return tuple(Route.from_wire(r, raw) for r, raw in zip(wire.routes, data["routes"], strict=True))
 
 
 def network_headers(headers: Mapping[str, str], origin: str | None) -> Op[tuple[str, ...]]:
     """Extra request headers for every request (or ``origin``'s); ``{}`` clears; their names."""
-    hm = _header_map("network.headers() headers", headers)
-    params: dict[str, Any] = {"headers": hm}
-    if origin is not None:
-        if not isinstance(origin, str):
-            raise TypeError(f"network.headers() origin must be a str or None, got {type(origin).__name__}")
-        params["origin"] = origin
-    data = yield Call("set_headers", params)
-    return tuple(w.HeadersSet.decode(data).names)
+    return tuple((yield from send(g.set_headers(headers, origin=origin))).wire.names)
 
 
 def network_credentials(username: str | None, password: str | None) -> Op[None]:
     """HTTP credentials (None, None clears them)."""
     if username is None and password is None:
-        yield Call("set_credentials", {"clear": True})
+        yield from send(g.set_credentials(clear=True))
         return None
     if not isinstance(username, str) or not isinstance(password, str):
         raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
-    yield Call("set_credentials", {"username": username, "password": password})
+    yield from send(g.set_credentials(username=username, password=password))
     return None

@@ -12,6 +12,7 @@ action to its result's decoder; ``decode_result`` does the same with a type per 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass as _dataclass
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
@@ -1247,6 +1248,7 @@ class UploadedFile(_d.Record):
         return cls(name=o.req("name", _d.string), size=o.req("size", _INT_0_TO_ANY), type=o.req("type", _d.string))
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class FileChooserInfo(_d.Record):
     """A file chooser the page opened during an action, waiting for `upload` without a ref."""
 
@@ -1504,6 +1506,7 @@ class CountOutput(_d.Record):
         return cls(count=o.req("count", _INT_0_TO_ANY))
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class BoxOutput(_d.Record):
     """Result of `box`: the element's border box."""
 
@@ -1582,6 +1585,7 @@ class StylesOutput(_d.Record):
         return cls(styles=o.req("styles", _d.record(_d.string)), truncated=o.opt("truncated", _d.array(_d.string)))
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class GeometryOutput(_d.Record):
     """Result of `geometry`: where an element (or the document) is and how much it scrolls."""
 
@@ -1674,6 +1678,7 @@ class GeometryOutput(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class ScrollOutput(_d.Record):
     """Result of `scroll`: what scrolled, where it stood before and after. A scroll that moved nothing (at the end already,
     or nothing that scrolls that way) says so in `moved` and in the envelope's warning.
@@ -1730,6 +1735,7 @@ class ScrollOutput(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class ScrollPosition(_d.Record):
     """A scroll position in CSS pixels."""
 
@@ -2869,6 +2875,7 @@ class ReadOutput(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class ReadHeading(_d.Record):
     """One heading of a read's outline."""
 
@@ -2901,6 +2908,7 @@ class ReadHeading(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class ReadAttempt(_d.Record):
     """One HTTP request a read made."""
 
@@ -3490,6 +3498,7 @@ class AccessibilityAudit(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class AccessibilityCounts(_d.Record):
     """How many axe rules ended in each outcome."""
 
@@ -3703,6 +3712,7 @@ class VitalsOutput(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class Vital(_d.Record):
     """One Web Vital."""
 
@@ -4726,6 +4736,7 @@ class Emulation(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class Viewport(_d.Record):
     """An emulated viewport."""
 
@@ -4760,6 +4771,7 @@ class Viewport(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class Geolocation(_d.Record):
     """An emulated position."""
 
@@ -4790,6 +4802,7 @@ class Geolocation(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class PermissionGrant(_d.Record):
     """Permissions granted by `set_permissions`."""
 
@@ -4853,6 +4866,7 @@ class Throttle(_d.Record):
         )
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class InitScript(_d.Record):
     """An init script of the session."""
 
@@ -4907,6 +4921,7 @@ class DevicesOutput(_d.Record):
         return cls(devices=o.req("devices", _d.array(DeviceInfo.decode)))
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class DeviceInfo(_d.Record):
     """One device of the `set_device` table."""
 
@@ -5279,6 +5294,7 @@ class InitScriptRemoved(_d.Record):
         return cls(removed=o.req("removed", _d.string), remaining=o.req("remaining", _d.array(_d.string)))
 
 
+@_dataclass(init=False, repr=False, eq=False, match_args=False)
 class Injected(_d.Record):
     """Result of `add_script` and `add_style`: what was added to the active page."""
 

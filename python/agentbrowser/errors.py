@@ -22,6 +22,7 @@ __all__ = [
     "BrowserError",
     "ConfirmationRequired",
     "DialogOpenError",
+    "InvalidArgumentError",
     "StaleRefError",
     "AsyncStaleRefError",
     "AmbiguousTargetError",
@@ -72,6 +73,13 @@ class BrowserError(AgentBrowserError):
         self.action = action
         self.response = response
         self.code = code
+
+
+class InvalidArgumentError(BrowserError, ValueError):
+    """The engine refused an argument (code ``invalid_argument``); also a ValueError, the SDK's
+    error for a bad value.  The message names the wire parameter and what it allows; the SDK
+    leaves these checks (ranges, values, non-empty strings) to the engine, which makes them for
+    every front end."""
 
 
 class StateDecryptError(BrowserError):
@@ -362,6 +370,8 @@ def error_for(
         return _frame_lookup_error(response, message)
     if code == "ambiguous_target":
         return AmbiguousTargetError(message, action=action, response=response, code=code)
+    if code == "invalid_argument":
+        return InvalidArgumentError(message, action=action, response=response, code=code)
     if code == "browser_not_found":
         return BrowserInstallError(message, hint=INSTALL_HINT, response=response)
     if code == "state_decrypt_failed":

@@ -413,3 +413,30 @@ def test_console_and_error_logs() -> None:
     }
     result = ActionResult.from_raw(data, FakeBrowser(), None)  # type: ignore[type-var]
     assert result.console_errors == (log[0],) and result.page_errors == (errors[0],)
+
+
+def test_models_that_are_wire_records_keep_the_dataclass_contract() -> None:
+    import copy
+    import pickle
+
+    import agentbrowser.models as models
+    from agentbrowser import BoundingBox, ElementGeometry, ScrollPosition, ScrollResult, Viewport, Vital
+    from agentbrowser._decode import Record
+
+    box = BoundingBox(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, True)
+    scrolled = ScrollResult("t1", "document", "document", ScrollPosition(0, 0), ScrollPosition(0, 5), True)
+    vital = Vital(1.5, "ms", "good", 2.0, 4.0, None)
+    for model in (box, scrolled, vital, Viewport(800, 600, 1.0, False)):
+        assert dataclasses.is_dataclass(model)
+        assert copy.copy(model) == model == pickle.loads(pickle.dumps(model)) == copy.deepcopy(model)
+        assert dataclasses.replace(model) == model and hash(dataclasses.replace(model)) == hash(model)
+    assert dataclasses.replace(box, x=9.0).x == 9.0 and type(dataclasses.replace(box, x=9.0)) is BoundingBox
+    assert dataclasses.asdict(scrolled)["after"] == {"x": 0, "y": 5}
+    assert repr(box) == "BoundingBox(x=1.0, y=2.0, width=3.0, height=4.0, page_x=5.0, page_y=6.0, visible=True)"
+    assert ElementGeometry("t1", "document", 0, 0, 10, 10, 10, 10, 20, 10).overflows_x
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        box.x = 2.0  # type: ignore[misc]
+    # Every public model that is a record (python/tools/gen_wire.py DATACLASS_RECORDS names it) is a dataclass.
+    records = [getattr(models, n) for n in models.__all__]
+    records = [c for c in records if isinstance(c, type) and issubclass(c, Record)]
+    assert len(records) >= 15 and all(dataclasses.is_dataclass(c) for c in records), records

@@ -22,7 +22,7 @@ import keyword
 import re
 import sys
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +146,8 @@ class Generator:
             raise SchemaError(f"{name}: required but not described: {sorted(unknown)}")
         yield ""
         yield ""
+        if name in DATACLASS_RECORDS:
+            yield "@_dataclass(init=False, repr=False, eq=False, match_args=False)"
         yield f"class {cls}(_d.Record):"
         yield from docstring(node.get("description") or f"The protocol type {name}.", "    ")
         names: dict[str, str] = {}
@@ -209,6 +211,29 @@ class Generator:
         yield f"{cls} = {literal(values)}"
         yield f'_{cls} = cast("_d.Check[{cls}]", _d.literal({str_tuple(values)}))'
 
+
+#: The records that public models extend or are (agentbrowser.models): also real dataclasses, so that
+#: ``dataclasses.fields``, ``replace`` and ``asdict`` work on those models as on the dataclasses they were
+#: (the decorator only records the fields: the class keeps its own ``__init__``, ``__eq__`` and ``__repr__``).
+DATACLASS_RECORDS = frozenset(
+    {
+        "AccessibilityCounts",
+        "BoxOutput",
+        "DeviceInfo",
+        "FileChooserInfo",
+        "Geolocation",
+        "GeometryOutput",
+        "InitScript",
+        "Injected",
+        "PermissionGrant",
+        "ReadAttempt",
+        "ReadHeading",
+        "ScrollOutput",
+        "ScrollPosition",
+        "Viewport",
+        "Vital",
+    }
+)
 
 #: The schema types whose fields a client chooses: their constraints become ``OPTION_RULES``
 #: (``LaunchParams`` in ``$defs``; ``clientOptions`` at the schema's top level).
@@ -277,7 +302,9 @@ def rule_code(node: Mapping[str, Any], where: str, defs: Mapping[str, Any] | Non
 def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
     """``OPTION_RULES``: each option type's fields (by wire name) with their rules (the types the
     schema has; agentbrowser.options fails at import when the real schema lacks one)."""
-    owners: dict[str, Mapping[str, Any]] = {name: schema["$defs"][name] for name in OPTION_TYPES if name in schema["$defs"]}
+    owners: dict[str, Mapping[str, Any]] = {
+        name: schema["$defs"][name] for name in OPTION_TYPES if name in schema["$defs"]
+    }
     if "clientOptions" in schema:
         owners["clientOptions"] = schema["clientOptions"]
     if not owners:
@@ -293,7 +320,9 @@ def rules_code(schema: Mapping[str, Any]) -> Iterator[str]:
         for key, prop in node.get("properties", {}).items():
             if is_map(prop):
                 continue  # a map of strings (cdpHeaders): agentbrowser.options checks it by hand
-            yield from wrap_call(f'                "{key}": ', [rule_code(prop, f"{owner}.{key}", schema["$defs"])], ",")
+            yield from wrap_call(
+                f'                "{key}": ', [rule_code(prop, f"{owner}.{key}", schema["$defs"])], ","
+            )
         yield "            }"
         yield "        ),"
     yield "    }"
@@ -437,6 +466,8 @@ def render(schema: Mapping[str, Any]) -> str:
     ]
     abc = sorted(n for n in ("Callable", "Mapping") if n in gen.imports)
     out.append(f"from collections.abc import {', '.join(abc)}")
+    if DATACLASS_RECORDS & set(gen.objects):
+        out.append("from dataclasses import dataclass as _dataclass")
     out.append("from types import MappingProxyType")
     typing = sorted(n for n in ("Any", "Literal", "cast", "overload") if n in gen.imports)
     out.append(f"from typing import {', '.join(typing)}")
@@ -491,26 +522,33 @@ def wrap_assign(head: str, value: str) -> Iterator[str]:
     yield "]"
 
 
-def main(argv: list[str]) -> int:
-    """Write the module (or, with ``--check``, only compare it); 1 when it was stale."""
+def generate(argv: list[str], target: Path, build: Callable[[Mapping[str, Any]], str]) -> int:
+    """Write ``target`` as ``build`` renders it from the schema (or, with ``--check`` in ``argv``,
+    only compare it): 0 when it was current or is written now, 1 when stale, 2 on a usage or schema
+    error.  The generators of this directory share it."""
     check = argv[1:] == ["--check"]
     if argv[1:] and not check:
         print(f"usage: {argv[0]} [--check]", file=sys.stderr)
         return 2
     try:
-        text = render(json.loads(SCHEMA.read_text()))
+        text = build(json.loads(SCHEMA.read_text()))
     except SchemaError as e:
         print(f"{SCHEMA.relative_to(REPO)}: {e}", file=sys.stderr)
         return 2
-    current = TARGET.read_text() if TARGET.exists() else None
+    current = target.read_text() if target.exists() else None
     if current == text:
         return 0
     if check:
-        print(f"{TARGET.relative_to(REPO)} is stale: run python3 python/tools/gen_wire.py", file=sys.stderr)
+        print(f"{target.relative_to(REPO)} is stale: run python3 {Path(argv[0]).as_posix()}", file=sys.stderr)
         return 1
-    TARGET.write_text(text)
-    print(f"wrote {TARGET.relative_to(REPO)}")
+    target.write_text(text)
+    print(f"wrote {target.relative_to(REPO)}")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    """Write the module (or, with ``--check``, only compare it); 1 when it was stale."""
+    return generate(argv, TARGET, render)
 
 
 if __name__ == "__main__":

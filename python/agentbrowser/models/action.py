@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from .. import _wire_types as w
 from ._bounded import clip_repr
-from ._client import B
+from ._client import B, C
 from .diagnostics import ConsoleMessage, PageError
 from .files import FileChooser, UploadedFile, uploaded
 from .results import Dialog, SnapshotDiff
@@ -59,14 +59,16 @@ class ActionResult(Generic[B]):
         return self.diff is not None and self.diff.changed
 
     @classmethod
-    def from_raw(cls, raw: Mapping[str, Any], browser: B, target: Ref[B] | None) -> ActionResult[B]:
+    def from_raw(
+        cls: type[ActionResult[C]], raw: Mapping[str, Any], browser: C, target: Ref[C] | None
+    ) -> ActionResult[C]:
         """Decode a mutation's data; its snapshots are bound to ``browser``."""
         return cls.from_wire(w.ActionOutput.decode(raw), raw, browser, target)
 
     @classmethod
     def from_wire(
-        cls, wire: w.ActionOutput, raw: Mapping[str, Any], browser: B, target: Ref[B] | None
-    ) -> ActionResult[B]:
+        cls: type[ActionResult[C]], wire: w.ActionOutput, raw: Mapping[str, Any], browser: C, target: Ref[C] | None
+    ) -> ActionResult[C]:
         """Build from the decoded mutation data ``raw``; its snapshots are bound to ``browser``."""
         files, chooser = uploaded(wire)
         return cls(

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from .. import _wire_types as w
 from ._bounded import Bounded
+from ._records import WireModel
 
 #: How a Web Vital compares with web.dev's thresholds.
-VitalRating = Literal["good", "needs-improvement", "poor"]
+VitalRating = w.VitalRating
+
 
 def _target(value: Any) -> Any:
     """A target entry as tuples: a selector, or the selectors across shadow roots (host first)."""
@@ -80,24 +82,9 @@ class AccessibilityIssue(Bounded):
         )
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class AccessibilityCounts(Bounded):
-    """How many axe rules ended in each outcome."""
-
-    violations: int
-    incomplete: int
-    passes: int
-    inapplicable: int
-
-    @classmethod
-    def from_wire(cls, wire: w.AccessibilityCounts) -> AccessibilityCounts:
-        """Build from the decoded counts."""
-        return cls(
-            violations=wire.violations,
-            incomplete=wire.incomplete,
-            passes=wire.passes,
-            inapplicable=wire.inapplicable,
-        )
+#: How many axe rules ended in each outcome (``violations``, ``incomplete``, ``passes``,
+#: ``inapplicable``): the protocol's record.
+AccessibilityCounts = w.AccessibilityCounts
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -127,37 +114,19 @@ class AccessibilityAudit(Bounded):
         return cls(
             url=wire.url,
             axe_version=wire.axe_version,
-            counts=AccessibilityCounts.from_wire(wire.counts),
+            counts=wire.counts,
             violations=issues(wire.violations, raw["violations"]),
             incomplete=issues(wire.incomplete, raw["incomplete"]),
             raw=raw,
         )
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Vital(Bounded):
+class Vital(Bounded, WireModel, w.Vital):
     """One Web Vital: its ``value`` in ``unit`` (``ms``, or ``score`` for CLS) rated against
     web.dev's thresholds (at or under ``good`` is good, over ``poor`` is poor), or ``value``
     None and the ``reason`` it could not be measured."""
 
-    value: float | None
-    unit: str
-    rating: VitalRating | None
-    good: float
-    poor: float
-    reason: str | None
-
-    @classmethod
-    def from_wire(cls, wire: w.Vital) -> Vital:
-        """Build from the decoded figure."""
-        return cls(
-            value=wire.value,
-            unit=wire.unit,
-            rating=wire.rating,
-            good=wire.good,
-            poor=wire.poor,
-            reason=wire.reason,
-        )
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .. import _wire_types as w
+from ._records import WireModel
 
 #: ``prefers-color-scheme`` values.
 ColorScheme = Literal["dark", "light", "no-preference"]
@@ -21,61 +22,15 @@ REDUCED_MOTIONS: tuple[ReducedMotion, ...] = ("reduce", "no-preference")
 MEDIA_TYPES: tuple[MediaType, ...] = ("screen", "print")
 
 
-@dataclass(frozen=True, slots=True)
-class Viewport:
-    """An emulated viewport in CSS pixels."""
-
-    width: int
-    height: int
-    device_scale_factor: float
-    mobile: bool
-
-    @classmethod
-    def from_wire(cls, wire: w.Viewport) -> Viewport:
-        """Build from the decoded wire object."""
-        return cls(wire.width, wire.height, wire.device_scale_factor, wire.mobile)
-
-
-@dataclass(frozen=True, slots=True)
-class Geolocation:
-    """An emulated position (degrees, accuracy in meters)."""
-
-    latitude: float
-    longitude: float
-    accuracy: float
-
-    @classmethod
-    def from_wire(cls, wire: w.Geolocation) -> Geolocation:
-        """Build from the decoded wire object."""
-        return cls(wire.latitude, wire.longitude, wire.accuracy)
-
-
-@dataclass(frozen=True, slots=True)
-class PermissionGrant:
-    """Permissions granted (``origin`` None: every origin)."""
-
-    permissions: tuple[str, ...]
-    origin: str | None
-
-    @classmethod
-    def from_wire(cls, wire: w.PermissionGrant) -> PermissionGrant:
-        """Build from the decoded wire object."""
-        return cls(tuple(wire.permissions), wire.origin)
-
-
-@dataclass(frozen=True, slots=True)
-class InitScript:
-    """An init script of the session: its id, size, the file it came from (None: inline) and its first line."""
-
-    id: str
-    bytes: int
-    path: str | None
-    preview: str
-
-    @classmethod
-    def from_wire(cls, wire: w.InitScript) -> InitScript:
-        """Build from the decoded wire object."""
-        return cls(wire.id, wire.bytes, wire.path, wire.preview)
+#: An emulated viewport in CSS pixels (``width``, ``height``, ``device_scale_factor``, ``mobile``).
+Viewport = w.Viewport
+#: An emulated position (``latitude``, ``longitude`` in degrees, ``accuracy`` in meters).
+Geolocation = w.Geolocation
+#: Permissions granted (``permissions``; ``origin`` None: every origin).
+PermissionGrant = w.PermissionGrant
+#: An init script of the session: its ``id``, size in ``bytes``, the file it came from (``path``;
+#: None: inline) and its first line (``preview``).
+InitScript = w.InitScript
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +76,7 @@ class EmulationSettings:
         """Build from the decoded ``settings`` / ``set_*`` data."""
         e = wire.emulation
         return cls(
-            viewport=Viewport.from_wire(e.viewport) if e.viewport is not None else None,
+            viewport=e.viewport,
             device=e.device,
             touch=e.touch,
             user_agent=e.user_agent,
@@ -130,47 +85,24 @@ class EmulationSettings:
             media=e.media,
             timezone=e.timezone,
             locale=e.locale,
-            geolocation=Geolocation.from_wire(e.geolocation) if e.geolocation is not None else None,
-            permissions=PermissionGrant.from_wire(e.permissions) if e.permissions is not None else None,
+            geolocation=e.geolocation,
+            permissions=e.permissions,
             offline=e.offline,
-            init_scripts=tuple(InitScript.from_wire(s) for s in wire.init_scripts),
+            init_scripts=wire.init_scripts,
             applied_tabs=wire.applied_tabs,
             throttle=NetworkThrottle.from_wire(e.throttle) if e.throttle is not None else None,
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Device:
+class Device(WireModel, w.DeviceInfo):
     """A device of the ``emulation.device()`` table (``user_agent`` None: the browser's is kept)."""
 
-    name: str
-    width: int
-    height: int
-    device_scale_factor: float
-    mobile: bool
-    touch: bool
-    user_agent: str | None
-
-    @classmethod
-    def from_wire(cls, wire: w.DeviceInfo) -> Device:
-        """Build from the decoded wire object."""
-        return cls(
-            wire.name, wire.width, wire.height, wire.device_scale_factor, wire.mobile, wire.touch, wire.user_agent
-        )
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Injection:
+class Injection(WireModel, w.Injected):
     """What ``scripts.add`` or ``scripts.add_style`` added to the active page: ``kind``
     (``"script"`` or ``"style"``), its tab, the absolute URL loaded (None: inline) and the
     inline source's size (None: a URL)."""
 
-    kind: str
-    tab: str
-    url: str | None
-    bytes: int | None
-
-    @classmethod
-    def from_wire(cls, wire: w.Injected) -> Injection:
-        """Build from the decoded wire object."""
-        return cls(wire.kind, wire.tab, wire.url, wire.bytes)
+    __slots__ = ()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _wire_types as w
+from ._records import WireModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +26,11 @@ class UploadedFile:
         return cls(name=wire.name, size=wire.size, mime_type=wire.type)
 
 
-@dataclass(frozen=True, slots=True)
-class FileChooser:
-    """A file chooser an action opened, waiting for ``page.upload(None, files)``."""
+class FileChooser(WireModel, w.FileChooserInfo):
+    """A file chooser an action opened (``multiple``: it takes several files), waiting for
+    ``page.upload(None, files)``."""
 
-    multiple: bool
-
-    @classmethod
-    def from_wire(cls, wire: w.FileChooserInfo) -> FileChooser:
-        """Build from the decoded wire object."""
-        return cls(multiple=wire.multiple)
+    __slots__ = ()
 
 
 def uploaded(wire: w.ActionOutput) -> tuple[tuple[UploadedFile, ...], FileChooser | None]:

@@ -14,15 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import Any, Generic, overload
 
 from ._actionable import Actionable
 from ._checks import check_type
-from ._client import B
-
-if TYPE_CHECKING:
-    from ..aio import AsyncBrowser
-    from ..browser import Browser
+from ._client import AsyncClient, B, SyncClient
 
 #: The kinds a ``page.find`` locator matches by.
 LOCATOR_KINDS = ("role", "text", "label", "placeholder", "alt", "title", "testid")
@@ -87,17 +83,17 @@ class Locator(Actionable[B]):
         return self.nth(-1)
 
     @overload
-    def count(self: Locator[Browser]) -> int: ...
+    def count(self: Locator[SyncClient]) -> int: ...
     @overload
-    def count(self: Locator[AsyncBrowser]) -> Awaitable[int]: ...
+    def count(self: Locator[AsyncClient]) -> Awaitable[int]: ...
     def count(self) -> int | Awaitable[int]:
         """How many elements match now."""
         return self.browser._drive(self.browser._ops.locator_count(self))
 
     @overload
-    def all(self: Locator[Browser]) -> tuple[Locator[Browser], ...]: ...
+    def all(self: Locator[SyncClient]) -> tuple[Locator[B], ...]: ...
     @overload
-    def all(self: Locator[AsyncBrowser]) -> Awaitable[tuple[Locator[AsyncBrowser], ...]]: ...
+    def all(self: Locator[AsyncClient]) -> Awaitable[tuple[Locator[B], ...]]: ...
     def all(self) -> tuple[Locator[Any], ...] | Awaitable[tuple[Locator[Any], ...]]:
         """Every match now (at most 1000), each as a locator on its ref (``e12``)."""
         return self.browser._drive(self.browser._ops.locator_all(self))

@@ -90,42 +90,12 @@ class ReadMode:
         return wire
 
 
-@dataclass(frozen=True, slots=True)
-class ReadHeading:
-    """One heading of a read's outline: level (1-6), text and anchor (None when it has none)."""
-
-    level: int
-    text: str
-    anchor: str | None
-
-    @classmethod
-    def from_wire(cls, wire: w.ReadHeading) -> ReadHeading:
-        """Build from the decoded wire object."""
-        return cls(level=wire.level, text=wire.text, anchor=wire.anchor)
-
-
-@dataclass(frozen=True, slots=True)
-class ReadAttempt:
-    """One HTTP request a read made: what it looked for, the URL, the answer, whether it was used."""
-
-    purpose: str
-    url: str
-    status: int | None
-    content_type: str | None
-    used: bool
-    error: str | None
-
-    @classmethod
-    def from_wire(cls, wire: w.ReadAttempt) -> ReadAttempt:
-        """Build from the decoded wire object."""
-        return cls(
-            purpose=wire.purpose,
-            url=wire.url,
-            status=wire.status,
-            content_type=wire.content_type,
-            used=wire.used,
-            error=wire.error,
-        )
+#: One heading of a read's outline: ``level`` (1-6), ``text`` and ``anchor`` (None when it has
+#: none); the protocol's record.
+ReadHeading = w.ReadHeading
+#: One HTTP request a read made: what it looked for (``purpose``), the ``url``, the answer
+#: (``status``, ``content_type``, ``error``), whether it was ``used``; the protocol's record.
+ReadAttempt = w.ReadAttempt
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -185,8 +155,7 @@ class ReadResult(Bounded):
     @property
     def outline(self) -> tuple[ReadHeading, ...] | None:
         """The headings (with ``ReadMode.outline_only()``; else None)."""
-        headings = self._wire.outline
-        return None if headings is None else tuple(ReadHeading.from_wire(h) for h in headings)
+        return self._wire.outline
 
     @property
     def sections(self) -> int | None:
@@ -196,7 +165,7 @@ class ReadResult(Bounded):
     @property
     def attempts(self) -> tuple[ReadAttempt, ...]:
         """Every HTTP request the read made, in order (empty for the active tab's DOM)."""
-        return tuple(ReadAttempt.from_wire(a) for a in self._wire.attempts)
+        return self._wire.attempts
 
     def __str__(self) -> str:
         return self.content

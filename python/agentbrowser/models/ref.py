@@ -8,11 +8,9 @@ from typing import TYPE_CHECKING, Any, overload
 
 from ._actionable import Actionable
 from ._bounded import clip
-from ._client import B
+from ._client import AsyncClient, B, SyncClient
 
 if TYPE_CHECKING:
-    from ..aio import AsyncBrowser
-    from ..browser import Browser
     from .snapshot import Snapshot
 
 
@@ -63,22 +61,22 @@ class Ref(Actionable[B]):
 
     @overload
     def refresh(
-        self: Ref[Browser],
+        self: Ref[SyncClient],
         *,
         role: str | None = ...,
         name: str | None = ...,
         contains: str | None = ...,
         exact: bool = ...,
-    ) -> Ref[Browser]: ...
+    ) -> Ref[B]: ...
     @overload
     def refresh(
-        self: Ref[AsyncBrowser],
+        self: Ref[AsyncClient],
         *,
         role: str | None = ...,
         name: str | None = ...,
         contains: str | None = ...,
         exact: bool = ...,
-    ) -> Awaitable[Ref[AsyncBrowser]]: ...
+    ) -> Awaitable[Ref[B]]: ...
     def refresh(
         self, *, role: str | None = None, name: str | None = None, contains: str | None = None, exact: bool = True
     ) -> Ref[Any] | Awaitable[Ref[Any]]:

@@ -11,13 +11,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 
 from .. import _wire_types as w
 from ._bounded import clip, clip_repr
-from ._client import B
+from ._client import AsyncClient, B, C, SyncClient
 from .ref import Ref
 from .specs import SnapshotSpec
 
 if TYPE_CHECKING:
-    from ..aio import AsyncBrowser
-    from ..browser import Browser
     from .results import SnapshotDiff
 
 _CANDIDATES = 10
@@ -145,18 +143,18 @@ class Snapshot(Generic[B]):
         return self.origin
 
     @classmethod
-    def from_raw(cls, raw: Mapping[str, Any], browser: B) -> Snapshot[B]:
+    def from_raw(cls: type[Snapshot[C]], raw: Mapping[str, Any], browser: C) -> Snapshot[C]:
         """Decode a wire Snapshot bound to ``browser``."""
         return cls.from_wire(w.SnapshotOutput.decode(raw), raw, browser)
 
     @classmethod
     def from_wire(
-        cls,
+        cls: type[Snapshot[C]],
         wire: w.SnapshotOutput,
         raw: Mapping[str, Any],
-        browser: B,
+        browser: C,
         delta: SnapshotDelta | None = None,
-    ) -> Snapshot[B]:
+    ) -> Snapshot[C]:
         """Build from the decoded snapshot ``raw``, bound to ``browser`` (``delta``: how it relates
         to its base, default decoded from ``raw``)."""
         if delta is None and wire.delta is not None:
@@ -244,18 +242,18 @@ class Snapshot(Generic[B]):
     # -- operations ----------------------------------------------------------
 
     @overload
-    def refresh(self: Snapshot[Browser], *, delta: bool = False) -> Snapshot[Browser]: ...
+    def refresh(self: Snapshot[SyncClient], *, delta: bool = False) -> Snapshot[B]: ...
     @overload
-    def refresh(self: Snapshot[AsyncBrowser], *, delta: bool = False) -> Awaitable[Snapshot[AsyncBrowser]]: ...
+    def refresh(self: Snapshot[AsyncClient], *, delta: bool = False) -> Awaitable[Snapshot[B]]: ...
     def refresh(self, *, delta: bool = False) -> Snapshot[Any] | Awaitable[Snapshot[Any]]:
         """Capture the same SnapshotSpec again (a new Snapshot); ``delta=True`` asks only for what
         changed (see ``Page.observe``)."""
         return self.browser._drive(self.browser._ops.observe(self.browser, self.spec, delta))
 
     @overload
-    def diff(self: Snapshot[Browser]) -> SnapshotDiff: ...
+    def diff(self: Snapshot[SyncClient]) -> SnapshotDiff: ...
     @overload
-    def diff(self: Snapshot[AsyncBrowser]) -> Awaitable[SnapshotDiff]: ...
+    def diff(self: Snapshot[AsyncClient]) -> Awaitable[SnapshotDiff]: ...
     def diff(self) -> SnapshotDiff | Awaitable[SnapshotDiff]:
         """Compare this snapshot with the active page now."""
         return self.browser._drive(self.browser._ops.diff(self))
