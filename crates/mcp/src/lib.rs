@@ -1,7 +1,7 @@
 //! agentbrowser as an MCP server (`agentbrowser mcp`): the tools of `@playwright/mcp` by name and
-//! argument shape (plus ours), each a small translation to protocol commands in one table
-//! (`tools`), with answers built from the protocol's presenters and bounded for the clients
-//! (`answer`), over stdio or streamable HTTP (`http`), on a browser of the connection's own or a
+//! argument shape (plus ours) in one table (`tools`), most of them a protocol command as it is
+//! (its parameter schema the input schema), the others small translations to protocol commands,
+//! with answers built from the protocol's presenters and bounded for the clients (`answer`), over stdio or streamable HTTP (`http`), on a browser of the connection's own or a
 //! CLI session's daemon (`backend`). Built on the official Rust SDK, `rmcp`.
 
 #![warn(missing_docs)]

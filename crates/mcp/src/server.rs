@@ -111,7 +111,7 @@ impl McpServer {
             };
             return error_result(&ToolError::new("unknown_action", message));
         };
-        let result = (tool.run)(cx.clone(), arguments).await;
+        let result = tool.run(cx.clone(), arguments).await;
         self.finish(&cx, result)
     }
 
@@ -163,7 +163,7 @@ pub fn describe(t: &ToolDef) -> Tool {
     if !read_only {
         annotations = annotations.destructive(destructive);
     }
-    let mut tool = Tool::new(t.name, t.description.trim(), (t.schema)());
+    let mut tool = Tool::new(t.name, t.description().trim(), t.schema());
     tool.title = Some(t.title.to_string());
     tool.annotations = Some(annotations);
     tool
