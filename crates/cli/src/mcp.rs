@@ -237,7 +237,7 @@ impl Backend for DaemonBackend {
             let action = request.command.action();
             let line = format!("{}\n", request.to_value());
             let answer = self.round_trip(&line).await;
-            if action == "close" {
+            if request.command.facts().closes == agentbrowser_protocol::Closes::Session {
                 // The daemon exits after `close`: the next command starts a new one.
                 *self.line.lock().await = None;
             }

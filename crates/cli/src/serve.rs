@@ -7,7 +7,7 @@ use std::time::Duration;
 use agentbrowser_engine::bounds::OutputRules;
 use agentbrowser_engine::events::DiagnosticsLog;
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
-use agentbrowser_protocol::{Busy, ErrorCode, Request, Response, StatusOutput};
+use agentbrowser_protocol::{ErrorCode, Request, Response, StatusOutput};
 use anyhow::{Context, Result, bail};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::UnixListener;
@@ -15,6 +15,8 @@ use tokio::sync::{Mutex, Notify};
 use tokio::time::Instant;
 
 use crate::paths::{self, SessionPaths};
+
+mod busy;
 
 /// Longest request line accepted (64 MiB); longer lines are answered with `invalid_json`.
 const MAX_LINE: usize = 64 << 20;
@@ -80,33 +82,20 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
     shared.touch();
     let wait = Duration::from_millis(agentbrowser_engine::session::timeout_of(&request));
     let received = Instant::now();
-    // `status` never waits behind another client's command: it is answered from the state
-    // left by the last command, with what is running now.
-    if matches!(request.command, agentbrowser_protocol::Command::Status(_))
-        && let Err(_) = shared.engine.try_lock()
-    {
-        let running = shared
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        let mut status = shared
-            .last_status
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        status.busy = Some(Busy { action: running });
-        let data = serde_json::to_value(status).unwrap_or_default();
-        shared.touch();
-        shared
-            .active
-            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        let mut response = Response::success(request.id, "status", data);
-        bound_while_busy(shared, &mut response);
-        return response.to_line();
-    }
-    // Neither do `console` and `errors`: their buffers fill while the command runs.
-    if let Some(mut response) = read_buffers_while_busy(shared, &request) {
+    // A command marked `busy` (`status`, `console`, ...) never waits behind another client's
+    // command: it is answered from the state the last command left (`busy::answer`).
+    let busy = request.command.facts().busy && shared.engine.try_lock().is_err();
+    if busy && let Some(data) = busy::answer(&request.command, shared) {
+        let action = request.command.action();
+        let mut response = match data {
+            Ok(data) => Response::success(request.id, action, data),
+            Err(e) => Response::failure(
+                request.id,
+                action,
+                ErrorCode::Internal,
+                format!("cannot encode the result: {e}"),
+            ),
+        };
         bound_while_busy(shared, &mut response);
         shared.touch();
         shared
@@ -157,39 +146,6 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
 fn bound_while_busy(shared: &Shared, response: &mut Response) {
     let (rules, url) = &*shared.bounds.lock().unwrap_or_else(|e| e.into_inner());
     rules.apply(response, url.as_deref());
-}
-
-/// The answer to `console` or `errors` while the engine runs another command: read from the
-/// buffers of the tab that was active when the last command ended (the answer names it).
-/// `None`: the engine is free (the command runs as usual) or no tab was attached yet.
-fn read_buffers_while_busy(shared: &Shared, request: &Request) -> Option<Response> {
-    use agentbrowser_engine::diagnostics::{read_console, read_errors};
-    use agentbrowser_protocol::Command;
-    if !matches!(request.command, Command::Console(_) | Command::Errors(_))
-        || shared.engine.try_lock().is_ok()
-    {
-        return None;
-    }
-    let (tab, log) = shared
-        .diagnostics
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()?;
-    let data = match &request.command {
-        Command::Console(p) => serde_json::to_value(read_console(&tab, &log, p)),
-        Command::Errors(p) => serde_json::to_value(read_errors(&tab, &log, p)),
-        _ => return None,
-    };
-    let action = request.command.action();
-    Some(match data {
-        Ok(data) => Response::success(request.id.clone(), action, data),
-        Err(e) => Response::failure(
-            request.id.clone(),
-            action,
-            ErrorCode::Internal,
-            format!("cannot encode the result: {e}"),
-        ),
-    })
 }
 
 /// Stops glibc from handing memory back to the system on every large `free` (the top of the heap

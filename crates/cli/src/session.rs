@@ -150,28 +150,27 @@ pub fn send_existing(session: &str, request: &Request, json: bool) -> Result<Exi
     Ok(output::print_response(&line, json))
 }
 
-/// The code and the reason of a command sent only to a running session, when none runs.
+/// The code and the reason of a command sent only to a running session, when none runs: the
+/// error its entry declares (`without_session`).
 fn not_running(session: &str, command: &Command) -> (ErrorCode, String) {
-    match command {
-        Command::Confirm(p) | Command::Deny(p) => (
-            ErrorCode::ConfirmationNotFound,
-            format!(
-                "no action waits for confirmation {}: ids come from a `confirmation_required` answer of a running session",
-                p.confirmation_id
-            ),
+    let code = command
+        .facts()
+        .without_session
+        .unwrap_or(ErrorCode::NoBrowser);
+    let why = match code {
+        ErrorCode::ConfirmationNotFound => format!(
+            "no action waits for confirmation {}: ids come from a `confirmation_required` answer of a running session",
+            command.param_facts().confirmation_id().unwrap_or_default()
         ),
-        Command::HarStop(_) => (
-            ErrorCode::HarNotStarted,
+        ErrorCode::HarNotStarted => {
             "no HAR recording is running; `network har start [--content text|all|none]` begins one"
-                .into(),
+                .into()
+        }
+        _ => format!(
+            "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
         ),
-        _ => (
-            ErrorCode::NoBrowser,
-            format!(
-                "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
-            ),
-        ),
-    }
+    };
+    (code, why)
 }
 
 /// The data of `status` for a session that is not running.

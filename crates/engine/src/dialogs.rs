@@ -1,78 +1,15 @@
 //! `dialog status|accept|dismiss`: the JavaScript `confirm` or `prompt` a tab left open for the
-//! agent (see `events::dialogs`), and the rule that every other command on that tab answers
-//! `dialog_open` instead of waiting on a page whose scripts are paused.
+//! agent (see `events::dialogs`), and the `dialog_open` error of the commands that need a page
+//! whose scripts are paused (each command's entry says whether it does: `Command::dialog`).
 
 use agentbrowser_protocol::{
-    Command, DialogAcceptParams, DialogAnswer, DialogStatusOutput, ErrorCode, NoParams, OpenDialog,
+    DialogAcceptParams, DialogAnswer, DialogStatusOutput, ErrorCode, NoParams, OpenDialog,
 };
 use serde_json::json;
 
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::dialogs::opened_in;
-
-/// Whether `command` still runs while a dialog is open in the active tab: the dialog commands,
-/// the session's own (`status`, `close`, `launch`), tab commands (they act on tabs, not on the
-/// paused page), the tab's console and error buffers, and `read` of a URL over HTTP. Everything
-/// else needs the page's scripts and answers `dialog_open`.
-pub(crate) fn runs_while_open(command: &Command) -> bool {
-    match command {
-        Command::DialogStatus(_)
-        | Command::DialogAccept(_)
-        | Command::DialogDismiss(_)
-        | Command::Status(_)
-        | Command::Close(_)
-        | Command::Launch(_)
-        | Command::TabList(_)
-        | Command::TabNew(_)
-        | Command::TabSwitch(_)
-        | Command::TabClose(_)
-        | Command::Console(_)
-        | Command::Errors(_) => true,
-        Command::Read(p) => p.url.is_some(),
-        _ => false,
-    }
-}
-
-/// Whether a dialog that `command` opens in its tab ends it with the `dialog_open` error: every
-/// command that needs the page, except the actions (they report it in their own result,
-/// `openDialog`) and the commands that run while a dialog is open.
-pub(crate) fn stops_on_dialog(command: &Command) -> bool {
-    !reports_own_dialog(command) && !runs_while_open(command)
-}
-
-/// Whether a dialog left open in a tab that `command` itself opened ends it with `dialog_open`:
-/// the commands that stop on their own tab's dialogs, and `tab new` (its page may ask on load).
-pub(crate) fn stops_on_new_tab_dialog(command: &Command) -> bool {
-    stops_on_dialog(command) || matches!(command, Command::TabNew(_))
-}
-
-/// Whether `command` reports a dialog it opened in its own result (`openDialog` of an action).
-fn reports_own_dialog(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Click(_)
-            | Command::Fill(_)
-            | Command::Type(_)
-            | Command::Select(_)
-            | Command::Check(_)
-            | Command::Uncheck(_)
-            | Command::Hover(_)
-            | Command::Tap(_)
-            | Command::Focus(_)
-            | Command::Clear(_)
-            | Command::ScrollIntoView(_)
-            | Command::Press(_)
-            | Command::KeyboardType(_)
-            | Command::KeyboardInsertText(_)
-            | Command::KeyboardDown(_)
-            | Command::KeyboardUp(_)
-            | Command::MouseMove(_)
-            | Command::MouseDown(_)
-            | Command::MouseUp(_)
-            | Command::MouseWheel(_)
-    )
-}
 
 /// The `dialog_open` error of `action` with `dialog` open: `opened` says this command opened it.
 pub(crate) fn dialog_open(action: &str, dialog: &OpenDialog, opened: bool) -> EngineError {

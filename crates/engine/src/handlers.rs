@@ -91,7 +91,7 @@ pub(crate) use crate::webmcp::{
 
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
 macro_rules! define_dispatch {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] ),+ $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] $({ $($facts:tt)* })? ),+ $(,)?) => {
         pub(crate) async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Output> {
             match command {
                 $(Command::$variant(p) => {

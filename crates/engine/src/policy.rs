@@ -16,24 +16,18 @@ use crate::session::Engine;
 /// policy decides.
 pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()> {
     crate::domains::commands::check(command, &engine.domains)?;
-    if crate::safety::exempt(command) || !engine.safety.is_active() {
+    if command.facts().exempt || !engine.safety.is_active() {
         return Ok(());
     }
     let subject = Subject::of(engine, command, scope);
-    let labels = match command {
-        // A page tool's own annotations decide whether its call is a read or a mutation.
-        Command::WebmcpInvoke(p) => match engine
-            .browser
-            .as_ref()
-            .and_then(crate::browser::Browser::active_attached)
-        {
-            Some(page) => crate::safety::policy_file::labels(
-                command.action(),
-                crate::webmcp::invoke_kind_on(&page, p),
-            ),
-            None => command_labels(command),
-        },
-        _ => command_labels(command),
+    // A page tool's own annotations decide whether its call is a read or a mutation.
+    let tool_kind = command.param_facts().page_tool().and_then(|tool| {
+        let page = engine.browser.as_ref()?.active_attached()?;
+        Some(crate::webmcp::tool_kind_on(&page, tool))
+    });
+    let labels = match tool_kind {
+        Some(kind) => crate::safety::policy_file::labels(command.action(), kind),
+        None => command_labels(command),
     };
     match engine.safety.decide(&labels, subject.host.as_deref())? {
         Decision::Allow => Ok(()),

@@ -1,11 +1,9 @@
 //! Secrets the engine must never let out: the passwords `auth_login` filled in this process.
 //! The network log (and so `network request` answers and HAR files) replaces them in request
-//! URLs and post data, raw and in their URL-, form- and JSON-encoded spellings; the trace hook
-//! sees `auth_save` without its password.
+//! URLs and post data, raw and in their URL-, form- and JSON-encoded spellings. (The trace hook
+//! sees each command without the secrets its parameters carry: `Command::traced`.)
 
 use std::sync::Mutex;
-
-use agentbrowser_protocol::Command;
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "<redacted>";
@@ -47,14 +45,6 @@ pub(crate) fn redact(text: &mut String) -> bool {
         }
     }
     changed
-}
-
-/// The command as a trace hook may keep it: `auth_save` without its password.
-pub(crate) fn traced(command: &Command) -> Command {
-    match command {
-        Command::AuthSave(p) => Command::AuthSave(p.redacted()),
-        other => other.clone(),
-    }
 }
 
 #[cfg(test)]

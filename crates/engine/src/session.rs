@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use agentbrowser_protocol::{Command, ErrorCode, Request, Response};
+use agentbrowser_protocol::{Closes, Command, ErrorCode, Request, Response};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -158,10 +158,7 @@ impl Engine {
     /// Runs a request received at `received`: its timeout counts from then, so time spent
     /// waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
-        let traced = self
-            .tracer
-            .active()
-            .then(|| crate::secrets::traced(&request.command));
+        let traced = self.tracer.active().then(|| request.command.traced());
         let mut response = encoded(self.answer(request, received).await);
         self.bound(&mut response);
         if let Some(command) = traced {
@@ -209,26 +206,28 @@ impl Engine {
 
     async fn answer_now(&mut self, request: Request, received: Instant) -> Response<Output> {
         let action = request.command.action();
-        let timeout_ms = match &request.command {
-            // A confirmed command gets its own wait budget, as it would have had.
-            agentbrowser_protocol::Command::Confirm(p) if request.timeout_ms.is_none() => self
-                .safety
-                .confirmations
-                .budget_ms(&p.confirmation_id)
-                .map_or_else(
-                    || timeout_of(&request),
-                    |b| {
-                        DEFAULT_TIMEOUT_MS
-                            .saturating_add(b)
-                            .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
-                    },
-                ),
-            _ => timeout_of(&request),
+        // A confirmed command gets its own wait budget, as it would have had.
+        let paused = request.command.facts().runs_paused && request.timeout_ms.is_none();
+        let confirmed = request
+            .command
+            .param_facts()
+            .confirmation_id()
+            .filter(|_| paused);
+        let timeout_ms = match confirmed {
+            Some(id) => self.safety.confirmations.budget_ms(id).map_or_else(
+                || timeout_of(&request),
+                |b| {
+                    DEFAULT_TIMEOUT_MS
+                        .saturating_add(b)
+                        .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
+                },
+            ),
+            None => timeout_of(&request),
         };
         let scope = crate::cx::Scope {
             tab: request.tab.clone(),
             frame: request.frame.clone(),
-            shows: crate::tabs::shows_its_tab(&request.command),
+            shows: request.command.shows_its_tab(),
         };
         let deadline = received + Duration::from_millis(timeout_ms);
         // Stop waiting for actionability a little before the deadline, so the specific error
@@ -253,7 +252,7 @@ impl Engine {
             .as_ref()
             .and_then(Browser::active_watch)
             // Closing the active tab detaches it: that is the command's success, not a failure.
-            .filter(|rx| !rx.borrow().crashed && action != "close" && action != "tab_close");
+            .filter(|rx| !rx.borrow().crashed && request.command.facts().closes == Closes::Nothing);
         // `true`: the renderer crashed; `false`: the browser connection went away (Chromium
         // exited or was killed).
         let crashed = async {
@@ -292,13 +291,16 @@ impl Engine {
             .browser
             .as_ref()
             .and_then(|b| b.active_id().map(str::to_string))
-            .filter(|_| crate::dialogs::stops_on_dialog(&request.command));
+            .filter(|_| request.command.dialog().stops_on_own_tab());
         let existing: Vec<String> = self
             .browser
             .as_ref()
             .map(Browser::tab_ids)
             .unwrap_or_default();
-        let dialog_rx = crate::dialogs::stops_on_new_tab_dialog(&request.command)
+        let dialog_rx = request
+            .command
+            .dialog()
+            .stops_on_new_tab()
             .then(|| self.dialog_board.subscribe());
         let opened = crate::events::dialogs::opened_where(dialog_rx, move |t| {
             own_tab.as_deref() == Some(t) || !existing.iter().any(|e| e == t)
@@ -425,7 +427,7 @@ impl Engine {
             ));
         }
         crate::policy::check(self, &command, &scope)?;
-        if !crate::dialogs::runs_while_open(&command)
+        if !command.dialog().runs_while_open()
             && let Some(d) = self
                 .browser
                 .as_ref()
@@ -434,14 +436,14 @@ impl Engine {
         {
             return Err(crate::dialogs::dialog_open(command.action(), &d, false));
         }
-        let navigates = matches!(command, Command::Open(_));
+        let checks_restore = command.facts().checks_restore;
         let mut cx = Cx {
             engine: self,
             limits,
             scope,
         };
         let out = crate::handlers::dispatch(command, &mut cx).await;
-        if navigates && out.is_ok() {
+        if checks_restore && out.is_ok() {
             crate::state::restore::after_navigation(&mut cx).await;
         }
         // Authentication challenges refused while the command ran.

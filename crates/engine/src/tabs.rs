@@ -1,8 +1,8 @@
 //! Tabs: stable ids, listing, opening, switching and closing.
 
 use agentbrowser_protocol::{
-    Command, ErrorCode, Kind, LoadState, NoParams, TabCloseOutput, TabCloseParams, TabInfo,
-    TabListOutput, TabNewParams, TabSwitchParams,
+    ErrorCode, LoadState, NoParams, TabCloseOutput, TabCloseParams, TabInfo, TabListOutput,
+    TabNewParams, TabSwitchParams,
 };
 use serde_json::json;
 
@@ -100,13 +100,6 @@ pub(crate) async fn tab_close(p: TabCloseParams, cx: &mut Cx<'_>) -> Result<TabC
         tab,
         active,
     })
-}
-
-/// Whether `command`, run in another tab than the active one (the envelope's `tab`), needs that
-/// tab shown while it runs: actions and navigations (pointer moves, animation frames and
-/// rendering wait for a shown page), page scripts, screenshots and waits; not the other reads.
-pub(crate) fn shows_its_tab(command: &Command) -> bool {
-    command.kind() != Kind::Read || matches!(command, Command::Screenshot(_) | Command::Wait(_))
 }
 
 /// The wire form of tab `id` as the tab list shows it: active or not, its label, and whether an

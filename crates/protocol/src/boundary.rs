@@ -21,18 +21,6 @@ pub const NEUTRALISED: &str = "[page-content-marker removed]";
 /// Smallest `--max-output` accepted, in characters (room for a useful answer and the notice).
 pub const MIN_MAX_OUTPUT: u64 = 200;
 
-/// Actions whose answers hold no page text (the session's own state), so they get no boundary.
-const ENGINE_ONLY: &[&str] = &[
-    "status",
-    "session_id",
-    "settings",
-    "devices",
-    "network_routes",
-    "state_list",
-    "screenshot",
-    "pdf",
-];
-
 /// The boundary of one answer: the session's nonce and the origin of the page it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -83,17 +71,10 @@ pub const CUT_HINT: &str = "narrow the command (a ref or a selector: `snapshot -
     `snapshot --depth N`, `read --filter TEXT`, `get html TARGET`), or start the session with a \
     larger `--max-output`";
 
-/// Whether the answer of `action` is page content (every command except the session's own
-/// state: new commands are page content unless listed as engine-only).
+/// Whether the answer of `action` is page content: as its entry in the command list says
+/// ([`crate::Facts::page_content`]: every command but the session's own state, unless declared).
 pub fn page_content(action: &str) -> bool {
-    if ENGINE_ONLY.contains(&action) {
-        return false;
-    }
-    match crate::Command::kind_of(action) {
-        Some(crate::Kind::Session) => matches!(action, "tab_switch" | "tab_close" | "frame"),
-        Some(_) => true,
-        None => false,
-    }
+    crate::Command::facts_of(action).is_some_and(|f| f.page_content)
 }
 
 /// The marker word in any letter case, its three parts joined by anything that is not a

@@ -7,7 +7,10 @@ use serde_json::Value;
 use crate::validate::Validate;
 use crate::*;
 
+mod facts;
 mod scripts;
+pub use facts::{Closes, Dialog, Facts, McpGroup, PageTool, ParamFacts, UrlField};
+pub(crate) use facts::{url_fields_of, wait_budget_of};
 pub use scripts::{Scripted, script_actions};
 
 /// Why a command runs caller-supplied JavaScript (`None`: it does not): an entry of kind
@@ -42,8 +45,20 @@ macro_rules! script_note {
     };
 }
 
+/// The facts of an entry: those it declares, the others its kind's defaults.
+macro_rules! entry_facts {
+    ($kind:ident $(, $fact:ident: $value:expr)*) => {
+        &const {
+            Facts {
+                $($fact: $value,)*
+                ..Facts::of_kind(Kind::$kind)
+            }
+        }
+    };
+}
+
 macro_rules! commands {
-    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] ),+ $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] $({ $($fact:ident: $value:expr),* $(,)? })? ),+ $(,)?) => {
         /// One command of the wire protocol. Serialized with its `action` tag and its parameters inline.
         #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(tag = "action")]
@@ -79,6 +94,26 @@ macro_rules! commands {
             /// can), from its entry and its parameters; `None` when it does not.
             pub fn script_use(&self) -> Option<&'static str> {
                 match self { $(Command::$variant(_p) => script_use!($kind, _p $(, $script)?),)+ }
+            }
+
+            /// The facts of this command's entry ([`Facts`]: what it declares, the rest defaults).
+            pub fn facts(&self) -> &'static Facts {
+                match self { $(Command::$variant(_) => entry_facts!($kind $($(, $fact: $value)*)?),)+ }
+            }
+
+            /// The facts of the entry of the command named `action`, if there is one.
+            pub fn facts_of(action: &str) -> Option<&'static Facts> {
+                match action { $($name => Some(entry_facts!($kind $($(, $fact: $value)*)?)),)+ _ => None }
+            }
+
+            /// What the command's parameters say about it ([`ParamFacts`]).
+            pub fn param_facts(&self) -> &dyn ParamFacts {
+                match self { $(Command::$variant(p) => p,)+ }
+            }
+
+            /// The command without the secrets its parameters carry (`None`: they carry none).
+            pub fn without_secrets(&self) -> Option<Command> {
+                match self { $(Command::$variant(p) => ParamFacts::without_secrets(p).map(Command::$variant),)+ }
             }
 
             /// The declared kind of the command named `action`, if there is one.
@@ -140,64 +175,6 @@ macro_rules! commands {
             }
         }
     };
-}
-
-impl Command {
-    /// The time the command's own wait may take, in milliseconds: a `wait` for `ms`, or the
-    /// timeouts of its wait condition (0 when it has none). A request without a `timeout` gets
-    /// the default timeout plus this, so a long wait asked for is not cut by the default.
-    pub fn wait_budget_ms(&self) -> u64 {
-        let cond = match self {
-            Command::Wait(p) => {
-                return p
-                    .ms
-                    .unwrap_or(0)
-                    .saturating_add(p.condition.as_ref().map_or(0, WaitCondition::budget_ms));
-            }
-            Command::Click(p) => &p.wait,
-            Command::Fill(p) => &p.wait,
-            Command::Select(p) => &p.wait,
-            Command::Type(p) => &p.wait,
-            Command::Press(p) => &p.wait,
-            Command::Upload(p) => &p.wait,
-            Command::Drag(p) => &p.wait,
-            Command::ClipboardCopy(p) | Command::ClipboardPaste(p) => &p.wait,
-            Command::Check(p)
-            | Command::Uncheck(p)
-            | Command::Hover(p)
-            | Command::Tap(p)
-            | Command::Focus(p)
-            | Command::Clear(p)
-            | Command::ScrollIntoView(p) => &p.wait,
-            Command::Download(p) => {
-                return p
-                    .timeout_ms
-                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
-            }
-            Command::WaitDownload(p) => {
-                return p
-                    .timeout_ms
-                    .unwrap_or(crate::caps::files::DOWNLOAD_TIMEOUT_MS);
-            }
-            Command::Read(p) => {
-                return p
-                    .timeout_ms
-                    .unwrap_or(crate::caps::reading::READ_TIMEOUT_MS);
-            }
-            Command::WebmcpInvoke(p) => {
-                return p
-                    .timeout_ms
-                    .unwrap_or(crate::caps::webmcp::WEBMCP_INVOKE_TIMEOUT_MS);
-            }
-            Command::WebmcpResult(p) => {
-                return p
-                    .timeout_ms
-                    .unwrap_or(crate::caps::webmcp::WEBMCP_RESULT_TIMEOUT_MS);
-            }
-            _ => return 0,
-        };
-        cond.as_ref().map_or(0, WaitCondition::budget_ms)
-    }
 }
 
 /// The documentation of one command, generated from its types.
@@ -275,15 +252,19 @@ fn negative(message: &str) -> Option<&str> {
 /// from it. An entry is `Variant(Params) -> Output => "action" [Kind]`, or `[Kind | script]`
 /// for a command whose parameters can carry JavaScript: it is then of kind `dangerous` (the
 /// policy's `eval`) whenever they do, as `Params`' [`Scripted`] says. A test walks every
-/// parameter schema so that no command carries JavaScript without saying so.
+/// parameter schema so that no command carries JavaScript without saying so. An entry may end
+/// with the facts it declares, `{ dialog: $crate::Dialog::Ignores, exempt: true }` (fields of
+/// [`Facts`], their values named through `$crate` so that any crate can evaluate them; the
+/// other fields keep their defaults); what its parameters decide is their [`ParamFacts`]. A
+/// macro handed this list takes the facts as `$({ $($facts:tt)* })?`.
 #[macro_export]
 macro_rules! for_each_command {
     ($m:ident) => {
         $m! {
             /// Launch Chromium (or attach to a running one) with options; other commands launch with defaults when needed.
-            Launch(LaunchParams) -> LaunchOutput => "launch" [Session],
+            Launch(LaunchParams) -> LaunchOutput => "launch" [Session] { dialog: $crate::Dialog::Ignores, exempt: true },
             /// Navigate the active tab to a URL and wait for the load state.
-            Open(OpenParams) -> OpenOutput => "open" [Navigate | script],
+            Open(OpenParams) -> OpenOutput => "open" [Navigate | script] { checks_restore: true },
             /// Go back one entry in the active tab's history.
             Back(HistoryParams) -> Location => "back" [Navigate],
             /// Go forward one entry in the active tab's history.
@@ -297,67 +278,67 @@ macro_rules! for_each_command {
             /// Evaluate JavaScript in the active tab and return the result as JSON.
             Eval(EvalParams) -> EvalOutput => "eval" [Dangerous],
             /// List the open tabs with their stable ids.
-            TabList(NoParams) -> TabListOutput => "tab_list" [Read],
+            TabList(NoParams) -> TabListOutput => "tab_list" [Read] { dialog: $crate::Dialog::Ignores },
             /// Open a new tab and make it active.
-            TabNew(TabNewParams) -> TabInfo => "tab_new" [Navigate | script],
+            TabNew(TabNewParams) -> TabInfo => "tab_new" [Navigate | script] { dialog: $crate::Dialog::OpensTab },
             /// Make a tab active.
-            TabSwitch(TabSwitchParams) -> TabInfo => "tab_switch" [Session],
+            TabSwitch(TabSwitchParams) -> TabInfo => "tab_switch" [Session] { dialog: $crate::Dialog::Ignores, tab_param: true, page_content: true },
             /// Close a tab (default: the active one).
-            TabClose(TabCloseParams) -> TabCloseOutput => "tab_close" [Session],
+            TabClose(TabCloseParams) -> TabCloseOutput => "tab_close" [Session] { dialog: $crate::Dialog::Ignores, closes: $crate::Closes::Tab, tab_param: true, page_content: true },
             /// The frame tree of the active tab (or the envelope's `tab`): ids, parents, names, URLs, out-of-process and cross-origin flags (bounded by `limit`).
             Frames(FramesParams) -> FramesOutput => "frames" [Read],
             /// Scope later commands of the tab to one frame (`main` clears it); a frame that goes away makes them fail with `frame_not_found`.
-            Frame(FrameSelectParams) -> FrameSelectOutput => "frame" [Session],
+            Frame(FrameSelectParams) -> FrameSelectOutput => "frame" [Session] { page_content: true },
             /// Capture the active tab as a compact accessibility snapshot with refs.
             Snapshot(SnapshotParams) -> SnapshotOutput => "snapshot" [Read],
             /// Click a target (ref, selector or locator) with real mouse events at a visible point.
-            Click(ClickParams) -> ActionOutput => "click" [Mutate | script],
+            Click(ClickParams) -> ActionOutput => "click" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Replace a form control's value (fires input and change).
-            Fill(ValueParams) -> ActionOutput => "fill" [Mutate | script],
+            Fill(ValueParams) -> ActionOutput => "fill" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Type text into a ref with one key event per character.
-            Type(TypeParams) -> ActionOutput => "type" [Mutate | script],
+            Type(TypeParams) -> ActionOutput => "type" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Select an option (by value or visible label) in a native select, ARIA listbox or combobox; `values`: several in a `<select multiple>`.
-            Select(SelectParams) -> ActionOutput => "select" [Mutate | script],
+            Select(SelectParams) -> ActionOutput => "select" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Check a checkbox, radio or switch (idempotent; the resulting state is verified).
-            Check(RefActionParams) -> ActionOutput => "check" [Mutate | script],
+            Check(RefActionParams) -> ActionOutput => "check" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
-            Uncheck(RefActionParams) -> ActionOutput => "uncheck" [Mutate | script],
+            Uncheck(RefActionParams) -> ActionOutput => "uncheck" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Move the mouse over a ref.
-            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate | script],
+            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Tap a ref with a touch gesture.
-            Tap(RefActionParams) -> ActionOutput => "tap" [Mutate | script],
+            Tap(RefActionParams) -> ActionOutput => "tap" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Focus a ref.
-            Focus(RefActionParams) -> ActionOutput => "focus" [Mutate | script],
+            Focus(RefActionParams) -> ActionOutput => "focus" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Clear a form control's value (fires input and change).
-            Clear(RefActionParams) -> ActionOutput => "clear" [Mutate | script],
+            Clear(RefActionParams) -> ActionOutput => "clear" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Scroll a ref into view.
-            ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate | script],
+            ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// List the elements a locator matches now, with their refs (see the targets section).
             Find(FindParams) -> FindOutput => "find" [Read],
             /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
-            Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script],
+            Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script] { category: Some("upload") },
             /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
-            Download(DownloadParams) -> DownloadOutput => "download" [Mutate],
+            Download(DownloadParams) -> DownloadOutput => "download" [Mutate] { category: Some("download") },
             /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.
-            WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read],
+            WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read] { category: Some("download") },
             /// Press a key or chord on the focused element of the active tab.
-            Press(PressParams) -> ActionOutput => "press" [Mutate | script],
+            Press(PressParams) -> ActionOutput => "press" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Type text on the focused element with one key event per character.
-            KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate | script],
+            KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Insert text on the focused element at once, without key events (like an IME or a paste).
-            KeyboardInsertText(KeyboardTextParams) -> ActionOutput => "keyboard_insert_text" [Mutate | script],
+            KeyboardInsertText(KeyboardTextParams) -> ActionOutput => "keyboard_insert_text" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Press a key down and hold it (modifiers apply to later key and mouse input).
-            KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate | script],
+            KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Release a held key.
-            KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate | script],
+            KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Move the mouse pointer to a viewport point (CSS pixels).
-            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script],
+            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Press a mouse button at the pointer's position.
-            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate | script],
+            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Release a mouse button at the pointer's position.
-            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script],
+            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Scroll with the mouse wheel at the pointer's position.
-            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script],
+            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// The text content of a ref.
             Text(RefParams) -> ValueOutput<String> => "text" [Read],
             /// The rendered text (innerText) of a ref.
@@ -413,7 +394,7 @@ macro_rules! for_each_command {
             /// Load a state file (ours or Playwright's): its cookies at once, its localStorage into each origin.
             StateLoad(StateFileParams) -> StateLoaded => "state_load" [Mutate],
             /// The state directory's files (size, age, whether encrypted).
-            StateList(StateListParams) -> StateListOutput => "state_list" [Read],
+            StateList(StateListParams) -> StateListOutput => "state_list" [Read] { page_content: false },
             /// What a state file holds (cookie names, origins and keys; the document in JSON) and whether it is encrypted.
             StateShow(StateFileParams) -> StateShowOutput => "state_show" [Read],
             /// Rename a state file within its directory.
@@ -435,17 +416,17 @@ macro_rules! for_each_command {
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
             Read(ReadParams) -> ReadOutput => "read" [Read],
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
-            Wait(WaitParams) -> WaitOutput => "wait" [Read | script],
+            Wait(WaitParams) -> WaitOutput => "wait" [Read | script] { shows_tab: true },
             /// Capture the viewport, the whole page or one element (ref or CSS selector) to an image file; optionally with ref annotations, or only if it changed.
-            Screenshot(ScreenshotParams) -> ScreenshotOutput => "screenshot" [Read],
+            Screenshot(ScreenshotParams) -> ScreenshotOutput => "screenshot" [Read] { shows_tab: true, page_content: false },
             /// Print the active tab to a PDF file (headless browsers only).
-            Pdf(PdfParams) -> PdfOutput => "pdf" [Read],
+            Pdf(PdfParams) -> PdfOutput => "pdf" [Read] { page_content: false },
             /// Diff an earlier snapshot (by generation, default the last) against the page now.
             Diff(DiffParams) -> DiffOutput => "diff" [Read],
             /// The active tab's console messages (bounded buffer, filled from the tab's start), optionally by level; `clear` empties it after reading.
-            Console(ConsoleParams) -> ConsoleOutput => "console" [Read],
+            Console(ConsoleParams) -> ConsoleOutput => "console" [Read] { dialog: $crate::Dialog::Ignores, busy: true },
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
-            Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read],
+            Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read] { dialog: $crate::Dialog::Ignores, busy: true },
             /// An axe-core accessibility audit of the active tab (after navigating to `url` when given), run in every frame in the engine's isolated world: violations and incomplete checks with their nodes (bounded), targets across frames and shadow roots, and the refs of nodes a snapshot knows.
             A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate | script],
             /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
@@ -465,19 +446,19 @@ macro_rules! for_each_command {
             /// Start recording the session's traffic (every tab) as HAR; `content` picks the bodies kept (text, all, none).
             HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
             /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.
-            HarStop(HarStopParams) -> HarStopOutput => "har_stop" [Session],
+            HarStop(HarStopParams) -> HarStopOutput => "har_stop" [Session] { without_session: Some($crate::ErrorCode::HarNotStarted) },
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
-            DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read],
+            DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read] { dialog: $crate::Dialog::Ignores },
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.
-            DialogAccept(DialogAcceptParams) -> DialogAnswer => "dialog_accept" [Mutate],
+            DialogAccept(DialogAcceptParams) -> DialogAnswer => "dialog_accept" [Mutate] { dialog: $crate::Dialog::Ignores, category: Some("dialog") },
             /// Dismiss (Cancel) the dialog open in the active tab.
-            DialogDismiss(NoParams) -> DialogAnswer => "dialog_dismiss" [Mutate],
+            DialogDismiss(NoParams) -> DialogAnswer => "dialog_dismiss" [Mutate] { dialog: $crate::Dialog::Ignores, category: Some("dialog") },
             /// Emulate a viewport in every tab (width, height, scale, mobile); without a size, reset it.
             SetViewport(SetViewportParams) -> SettingsOutput => "set_viewport" [Session],
             /// Emulate a device of the table (viewport, scale, mobile, touch, user agent) in every tab; without a name, reset what a device set.
             SetDevice(SetDeviceParams) -> SettingsOutput => "set_device" [Session],
             /// The devices `set_device` knows.
-            Devices(NoParams) -> DevicesOutput => "devices" [Read],
+            Devices(NoParams) -> DevicesOutput => "devices" [Read] { page_content: false },
             /// Emulate CSS media in every tab (color scheme, reduced motion, print or screen); with nothing, reset them.
             SetMedia(SetMediaParams) -> SettingsOutput => "set_media" [Session],
             /// Override the user agent of every tab (navigator and request header); without one, reset it.
@@ -487,9 +468,9 @@ macro_rules! for_each_command {
             /// Override the locale of every tab (navigator.language, Intl, Accept-Language); without one, reset it.
             SetLocale(SetLocaleParams) -> SettingsOutput => "set_locale" [Session],
             /// Emulate a position for navigator.geolocation in every tab (and grant the permission); without one, reset it.
-            SetGeolocation(SetGeolocationParams) -> SettingsOutput => "set_geolocation" [Session],
+            SetGeolocation(SetGeolocationParams) -> SettingsOutput => "set_geolocation" [Session] { category: Some("permission") },
             /// Grant permissions (for every origin or one) and deny the others; `clear` resets them.
-            SetPermissions(SetPermissionsParams) -> SettingsOutput => "set_permissions" [Session],
+            SetPermissions(SetPermissionsParams) -> SettingsOutput => "set_permissions" [Session] { category: Some("permission") },
             /// Take every tab offline (its requests fail) or back online.
             SetOffline(SetOfflineParams) -> SettingsOutput => "set_offline" [Session],
             /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
@@ -499,13 +480,13 @@ macro_rules! for_each_command {
             /// Remove the routes with a URL glob (default: every route), with their hit counts.
             NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session],
             /// The session's routes with hits and remaining times, extra headers and credentials in force.
-            NetworkRoutes(NoParams) -> RouteList => "network_routes" [Read],
+            NetworkRoutes(NoParams) -> RouteList => "network_routes" [Read] { page_content: false },
             /// Send extra headers with every request of the session (or only to one origin); `{}` clears them.
             SetHeaders(SetHeadersParams) -> HeadersSet => "set_headers" [Session],
             /// Answer HTTP authentication challenges (Basic, Digest) with a user name and password; `clear` forgets them.
             SetCredentials(SetCredentialsParams) -> CredentialsSet => "set_credentials" [Session],
             /// The session's emulation and init scripts.
-            Settings(NoParams) -> SettingsOutput => "settings" [Read],
+            Settings(NoParams) -> SettingsOutput => "settings" [Read] { page_content: false },
             /// Add a script that runs in every new document of every tab (and of tabs opened later) before the page's own scripts; returns its id.
             AddInitScript(AddInitScriptParams) -> InitScriptAdded => "add_init_script" [Dangerous],
             /// Remove an init script by id.
@@ -515,17 +496,17 @@ macro_rules! for_each_command {
             /// Add CSS to the active page now as a `<style>`, or a style sheet from a URL (a load error is an error).
             AddStyle(AddStyleParams) -> Injected => "add_style" [Mutate],
             /// Session and browser status.
-            Status(NoParams) -> StatusOutput => "status" [Session],
+            Status(NoParams) -> StatusOutput => "status" [Session] { dialog: $crate::Dialog::Ignores, exempt: true, busy: true },
             /// A stable session name for a directory: its sanitized prefix and the first 12 hex of the SHA-256 of its canonical path (worktree, cwd or git-root scope).
-            SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read],
+            SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read] { page_content: false },
             /// The session browser's DevTools WebSocket URL (for a direct CDP client beside the engine, which no policy of the session restricts: dangerous); never launches a browser unless `launch` is true (else `no_browser`).
-            CdpUrl(CdpUrlParams) -> CdpUrlOutput => "cdp_url" [Dangerous],
+            CdpUrl(CdpUrlParams) -> CdpUrlOutput => "cdp_url" [Dangerous] { without_session: Some($crate::ErrorCode::NoBrowser) },
             /// Run an action the policy paused (`confirmation_required`), after re-reading the policy and re-checking the host it acts on; answers that action's result.
-            Confirm(ConfirmationParams) -> ConfirmOutput => "confirm" [Session],
+            Confirm(ConfirmationParams) -> ConfirmOutput => "confirm" [Session] { exempt: true, without_session: Some($crate::ErrorCode::ConfirmationNotFound), runs_paused: true },
             /// Drop an action the policy paused without running it.
-            Deny(ConfirmationParams) -> DenyOutput => "deny" [Session],
+            Deny(ConfirmationParams) -> DenyOutput => "deny" [Session] { exempt: true, without_session: Some($crate::ErrorCode::ConfirmationNotFound) },
             /// Close the browser and end the session.
-            Close(NoParams) -> CloseOutput => "close" [Session],
+            Close(NoParams) -> CloseOutput => "close" [Session] { dialog: $crate::Dialog::Ignores, exempt: true, closes: $crate::Closes::Session },
         }
     };
 }

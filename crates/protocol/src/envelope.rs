@@ -139,8 +139,8 @@ impl Request {
                 ));
             }
         };
-        // `tab_switch` and `tab_close` take `tab` as their own parameter (the tab they act on).
-        let tab = if matches!(action.as_str(), "tab_switch" | "tab_close") {
+        // A command can take `tab` as its own parameter (the tab it acts on: `tab_switch`).
+        let tab = if Command::facts_of(&action).is_some_and(|f| f.tab_param) {
             None
         } else {
             match scope_field(&mut map, "tab") {

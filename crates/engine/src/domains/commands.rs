@@ -4,84 +4,27 @@
 //! (`file:`, `view-source:file:`, `chrome:`, ...: [`super::schemes`]) need `allowFileAccess`
 //! whether or not the session has allowed domains.
 
-use agentbrowser_protocol::{Command, CookieInput, ErrorCode};
+use agentbrowser_protocol::{Command, CookieInput, ErrorCode, UrlField};
 
 use super::Guard;
 use crate::error::{EngineError, Result};
 
-/// Checks the URLs `command` names against the session's guard.
+/// Checks the URLs `command` names (`Command::url_fields`) against the session's guard: cookie
+/// domains and inline cookies first, then URLs, origins and globs.
 pub(crate) fn check(command: &Command, guard: &Guard) -> Result<()> {
     let mut urls: Vec<(&str, String)> = Vec::new();
-    let mut nav = |field: &'static str, url: &str| {
-        // A URL the handler will refuse as malformed is left to it (its error is clearer).
-        if let Ok(u) = crate::nav::normalize_url(url) {
-            urls.push((field, u));
+    for field in command.url_fields() {
+        match field {
+            // A URL the handler will refuse as malformed is left to it (its error is clearer).
+            UrlField::Url(name, url) => {
+                if let Ok(u) = crate::nav::normalize_url(url) {
+                    urls.push((name, u));
+                }
+            }
+            UrlField::Glob(name, glob) => urls.extend(glob_host_url(glob).map(|u| (name, u))),
+            UrlField::CookieDomain(name, domain) => check_cookie_domain(guard, name, domain)?,
+            UrlField::Cookie(cookie) => check_cookie(guard, cookie)?,
         }
-    };
-    match command {
-        Command::Open(p) => nav("url", &p.url),
-        Command::TabNew(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::Read(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::A11y(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::Vitals(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::AddScript(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::AddStyle(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-        }
-        Command::SetPermissions(p) => {
-            if let Some(o) = &p.origin {
-                nav("origin", o);
-            }
-        }
-        Command::SetHeaders(p) => {
-            if let Some(o) = &p.origin {
-                nav("origin", o);
-            }
-        }
-        Command::CookiesGet(p) => {
-            for u in p.urls.iter().flatten() {
-                nav("urls", u);
-            }
-        }
-        Command::CookiesSet(p) => {
-            if let Some(u) = &p.url {
-                nav("url", u);
-            }
-            if let Some(d) = &p.domain {
-                check_cookie_domain(guard, "domain", d)?;
-            }
-            for c in p.cookies.iter().flatten() {
-                check_cookie(guard, c)?;
-            }
-        }
-        Command::NetworkRoute(p) => {
-            if let Some(u) = glob_host_url(&p.url) {
-                urls.push(("url", u));
-            }
-        }
-        _ => {}
     }
     for (field, url) in &urls {
         check_file(guard, command.action(), field, url)?;

@@ -132,18 +132,6 @@ pub fn check_settings(settings: &PolicySettings) -> Result<()> {
     load(settings).map(|_| ())
 }
 
-/// The commands no policy holds back: they start, inspect, answer and end the session.
-pub fn exempt(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Launch(_)
-            | Command::Status(_)
-            | Command::Close(_)
-            | Command::Confirm(_)
-            | Command::Deny(_)
-    )
-}
-
 /// The `action_denied` error for `action` refused by `rule`.
 pub fn denied(action: &str, rule: &str, host: Option<&str>) -> EngineError {
     let on = host.map(|h| format!(" on {h}")).unwrap_or_default();

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use agentbrowser_cdp::Session;
 use agentbrowser_protocol::{
-    ErrorCode, Kind, WEBMCP_DESCRIPTION_MAX_BYTES, WEBMCP_INVOKE_TIMEOUT_MS,
+    ErrorCode, Kind, PageTool, WEBMCP_DESCRIPTION_MAX_BYTES, WEBMCP_INVOKE_TIMEOUT_MS,
     WEBMCP_OUTPUT_MAX_BYTES, WEBMCP_RESULT_TIMEOUT_MS, WEBMCP_SNAPSHOT_NAMES, WEBMCP_TOOLS_MAX,
     WebMcpAnnotations, WebMcpCancelParams, WebMcpInvocation, WebMcpInvokeParams, WebMcpListOutput,
     WebMcpListParams, WebMcpResultParams, WebMcpStatus, WebMcpTool,
@@ -53,14 +53,15 @@ pub fn invoke_kind(a: &WebMcpAnnotations) -> Kind {
     }
 }
 
-/// The kind a `webmcp_invoke` of `p.tool` calls for in `page`, from the annotations the page's
-/// native tools carry: `read` only when every matching tool is read-only and not consequential;
-/// `mutate` when none matches (the page backend's tools are only known when the call runs).
-pub(crate) fn invoke_kind_on(page: &Page, p: &WebMcpInvokeParams) -> Kind {
+/// The kind a call of `tool` (`webmcp_invoke`) calls for in `page`, from the annotations the
+/// page's native tools carry: `read` only when every matching tool is read-only and not
+/// consequential; `mutate` when none matches (the page backend's tools are only known when the
+/// call runs).
+pub(crate) fn tool_kind_on(page: &Page, tool: PageTool<'_>) -> Kind {
     let tools = page.webmcp.tools();
     let mut kinds = tools
         .iter()
-        .filter(|t| t.name() == p.tool && p.frame_id.as_deref().is_none_or(|f| t.frame() == f))
+        .filter(|t| t.name() == tool.name && tool.frame_id.is_none_or(|f| t.frame() == f))
         .map(|t| invoke_kind(&annotations(t.raw.get("annotations"))));
     match kinds.next() {
         Some(Kind::Read) if kinds.all(|k| k == Kind::Read) => Kind::Read,

@@ -113,6 +113,12 @@ impl Validate for SelectParams {
     }
 }
 
+impl crate::ParamFacts for SelectParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}
+
 /// Parameters of `fill`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -167,6 +173,12 @@ impl Validate for RefActionParams {
     }
 }
 
+impl crate::ParamFacts for RefActionParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}
+
 impl Validate for ClickParams {
     fn validate(&self) -> Result<(), String> {
         match self.click_count {
@@ -181,10 +193,22 @@ impl Validate for ClickParams {
     }
 }
 
+impl crate::ParamFacts for ClickParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}
+
 impl Validate for ValueParams {
     fn validate(&self) -> Result<(), String> {
         self.target.validate()?;
         wait(&self.wait)
+    }
+}
+
+impl crate::ParamFacts for ValueParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
     }
 }
 
@@ -195,9 +219,21 @@ impl Validate for TypeParams {
     }
 }
 
+impl crate::ParamFacts for TypeParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}
+
 impl Validate for PressParams {
     fn validate(&self) -> Result<(), String> {
         wait(&self.wait)
+    }
+}
+
+impl crate::ParamFacts for PressParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
     }
 }
 

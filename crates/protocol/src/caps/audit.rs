@@ -72,6 +72,12 @@ impl Validate for A11yParams {
     }
 }
 
+impl crate::ParamFacts for A11yParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
+    }
+}
+
 /// How many axe rules ended in each outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -240,6 +246,12 @@ impl Validate for VitalsParams {
             }
         }
         Ok(())
+    }
+}
+
+impl crate::ParamFacts for VitalsParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
     }
 }
 

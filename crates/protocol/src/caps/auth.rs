@@ -101,6 +101,12 @@ impl Validate for AuthSaveParams {
     }
 }
 
+impl crate::ParamFacts for AuthSaveParams {
+    fn without_secrets(&self) -> Option<Self> {
+        Some(self.redacted())
+    }
+}
+
 /// Parameters of `auth_login`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -120,6 +126,8 @@ impl Validate for AuthLoginParams {
     }
 }
 
+impl crate::ParamFacts for AuthLoginParams {}
+
 /// Parameters of `auth_show` and `auth_delete`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -137,6 +145,8 @@ impl Validate for AuthNameParams {
     }
 }
 
+impl crate::ParamFacts for AuthNameParams {}
+
 /// Parameters of `auth_list`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -150,6 +160,8 @@ impl Validate for AuthListParams {
         key_file(self.key_file.as_deref())
     }
 }
+
+impl crate::ParamFacts for AuthListParams {}
 
 /// Checks an entry name: 1-100 of letters, digits, `-`, `_`, `.`, not starting with `.`.
 fn auth_name(field: &str, n: &str) -> Result<(), String> {

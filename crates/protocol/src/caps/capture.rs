@@ -173,6 +173,8 @@ impl Validate for ScreenshotParams {
     }
 }
 
+impl crate::ParamFacts for ScreenshotParams {}
+
 /// A box in CSS pixels, relative to the captured image's top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CssBox {
@@ -305,6 +307,8 @@ impl Validate for PdfParams {
         absolute_path("path", &self.path)
     }
 }
+
+impl crate::ParamFacts for PdfParams {}
 
 /// Result of `pdf`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

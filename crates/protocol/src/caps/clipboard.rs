@@ -23,6 +23,8 @@ pub struct ClipboardReadParams {
 
 impl Validate for ClipboardReadParams {}
 
+impl crate::ParamFacts for ClipboardReadParams {}
+
 /// Parameters of `clipboard_write`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -32,6 +34,8 @@ pub struct ClipboardWriteParams {
 }
 
 impl Validate for ClipboardWriteParams {}
+
+impl crate::ParamFacts for ClipboardWriteParams {}
 
 /// Parameters of `clipboard_copy` and `clipboard_paste`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -47,6 +51,12 @@ pub struct ClipboardKeyParams {
 impl Validate for ClipboardKeyParams {
     fn validate(&self) -> Result<(), String> {
         wait(&self.wait)
+    }
+}
+
+impl crate::ParamFacts for ClipboardKeyParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
     }
 }
 

@@ -133,3 +133,5 @@ impl JsonSchema for Evidence {
 pub struct NoParams {}
 
 impl Validate for NoParams {}
+
+impl crate::ParamFacts for NoParams {}

@@ -260,6 +260,8 @@ impl Validate for LaunchParams {
     }
 }
 
+impl crate::ParamFacts for LaunchParams {}
+
 /// A running browser to attach to: a DevTools port on 127.0.0.1, or a `ws://`/`http://` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttachTarget {

@@ -18,6 +18,8 @@ pub struct CdpUrlParams {
 
 impl Validate for CdpUrlParams {}
 
+impl crate::ParamFacts for CdpUrlParams {}
+
 /// Result of `cdp_url`: where the session's browser speaks the DevTools protocol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

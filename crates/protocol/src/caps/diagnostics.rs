@@ -112,7 +112,11 @@ pub struct ErrorsParams {
 
 impl Validate for ConsoleParams {}
 
+impl crate::ParamFacts for ConsoleParams {}
+
 impl Validate for ErrorsParams {}
+
+impl crate::ParamFacts for ErrorsParams {}
 
 /// One console message, as the page logged it (or, with a `source` other than `console`, as the
 /// browser logged it: a failed resource load, a deprecation).

@@ -18,6 +18,8 @@ pub struct DialogAcceptParams {
 
 impl Validate for DialogAcceptParams {}
 
+impl crate::ParamFacts for DialogAcceptParams {}
+
 /// A JavaScript dialog that is open and waits for an answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -21,6 +21,8 @@ pub struct DiffParams {
 
 impl Validate for DiffParams {}
 
+impl crate::ParamFacts for DiffParams {}
+
 /// A line diff of two snapshot texts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DiffStats {

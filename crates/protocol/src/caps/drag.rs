@@ -45,3 +45,9 @@ impl Validate for DragParams {
         wait(&self.wait)
     }
 }
+
+impl crate::ParamFacts for DragParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}

@@ -211,6 +211,8 @@ impl Validate for SetViewportParams {
     }
 }
 
+impl crate::ParamFacts for SetViewportParams {}
+
 /// Parameters of `set_device`: a device of the table; none resets what a device set.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -227,6 +229,8 @@ impl Validate for SetDeviceParams {
         }
     }
 }
+
+impl crate::ParamFacts for SetDeviceParams {}
 
 /// A color scheme the page's `prefers-color-scheme` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -308,6 +312,8 @@ pub struct SetMediaParams {
 
 impl Validate for SetMediaParams {}
 
+impl crate::ParamFacts for SetMediaParams {}
+
 /// Parameters of `set_user_agent`: the user agent of every tab's requests and `navigator`; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -330,6 +336,8 @@ impl Validate for SetUserAgentParams {
     }
 }
 
+impl crate::ParamFacts for SetUserAgentParams {}
+
 /// Parameters of `set_timezone`: an IANA time zone; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -349,6 +357,8 @@ impl Validate for SetTimezoneParams {
         }
     }
 }
+
+impl crate::ParamFacts for SetTimezoneParams {}
 
 /// Parameters of `set_locale`: a BCP 47 locale for `navigator.language`, `Intl` and `Accept-Language`; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -377,6 +387,8 @@ impl Validate for SetLocaleParams {
         }
     }
 }
+
+impl crate::ParamFacts for SetLocaleParams {}
 
 /// Parameters of `set_geolocation`: a position (and the geolocation permission); none resets both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -419,6 +431,8 @@ impl Validate for SetGeolocationParams {
         Ok(())
     }
 }
+
+impl crate::ParamFacts for SetGeolocationParams {}
 
 /// Parameters of `set_permissions`: grant these (and deny the others) for every origin or one;
 /// `clear` resets every permission.
@@ -469,6 +483,12 @@ impl Validate for SetPermissionsParams {
     }
 }
 
+impl crate::ParamFacts for SetPermissionsParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("origin", self.origin.as_deref())])
+    }
+}
+
 /// Parameters of `set_offline`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -478,6 +498,8 @@ pub struct SetOfflineParams {
 }
 
 impl Validate for SetOfflineParams {}
+
+impl crate::ParamFacts for SetOfflineParams {}
 
 /// An emulated viewport.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -629,6 +651,8 @@ impl Validate for AddInitScriptParams {
     }
 }
 
+impl crate::ParamFacts for AddInitScriptParams {}
+
 /// Parameters of `remove_init_script`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -638,6 +662,8 @@ pub struct RemoveInitScriptParams {
 }
 
 impl Validate for RemoveInitScriptParams {}
+
+impl crate::ParamFacts for RemoveInitScriptParams {}
 
 /// Result of `add_init_script`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -677,6 +703,12 @@ impl Validate for AddScriptParams {
     }
 }
 
+impl crate::ParamFacts for AddScriptParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
+    }
+}
+
 /// Parameters of `add_style`: exactly one of `content` and `url`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -693,6 +725,12 @@ impl Validate for AddStyleParams {
             ("content", self.content.as_ref()),
             ("url", self.url.as_ref()),
         )
+    }
+}
+
+impl crate::ParamFacts for AddStyleParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
     }
 }
 

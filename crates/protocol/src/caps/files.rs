@@ -62,6 +62,12 @@ impl Validate for UploadParams {
     }
 }
 
+impl crate::ParamFacts for UploadParams {
+    fn wait_budget_ms(&self) -> u64 {
+        crate::wait_budget_of(&self.wait)
+    }
+}
+
 /// A file the input holds after `upload`, as the page sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct UploadedFile {
@@ -149,9 +155,21 @@ impl Validate for DownloadParams {
     }
 }
 
+impl crate::ParamFacts for DownloadParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DOWNLOAD_TIMEOUT_MS)
+    }
+}
+
 impl Validate for WaitDownloadParams {
     fn validate(&self) -> Result<(), String> {
         download_checks(self.path.as_deref(), self.timeout_ms)
+    }
+}
+
+impl crate::ParamFacts for WaitDownloadParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DOWNLOAD_TIMEOUT_MS)
     }
 }
 

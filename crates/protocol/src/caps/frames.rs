@@ -31,6 +31,8 @@ impl Validate for FramesParams {
     }
 }
 
+impl crate::ParamFacts for FramesParams {}
+
 /// Parameters of `frame`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -74,6 +76,8 @@ impl Validate for FrameSelectParams {
         Ok(())
     }
 }
+
+impl crate::ParamFacts for FrameSelectParams {}
 
 /// One frame of a tab.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -102,6 +102,8 @@ impl Validate for KeyboardTextParams {
     }
 }
 
+impl crate::ParamFacts for KeyboardTextParams {}
+
 impl Validate for KeyParams {
     fn validate(&self) -> Result<(), String> {
         if self.key.is_empty() {
@@ -111,6 +113,8 @@ impl Validate for KeyParams {
     }
 }
 
+impl crate::ParamFacts for KeyParams {}
+
 impl Validate for MouseMoveParams {
     fn validate(&self) -> Result<(), String> {
         finite("x", self.x, 0.0)?;
@@ -119,11 +123,15 @@ impl Validate for MouseMoveParams {
     }
 }
 
+impl crate::ParamFacts for MouseMoveParams {}
+
 impl Validate for MouseButtonParams {
     fn validate(&self) -> Result<(), String> {
         wait(&self.wait)
     }
 }
+
+impl crate::ParamFacts for MouseButtonParams {}
 
 impl Validate for MouseWheelParams {
     fn validate(&self) -> Result<(), String> {
@@ -132,3 +140,5 @@ impl Validate for MouseWheelParams {
         wait(&self.wait)
     }
 }
+
+impl crate::ParamFacts for MouseWheelParams {}

@@ -279,6 +279,12 @@ impl Validate for NetworkRouteParams {
     }
 }
 
+impl crate::ParamFacts for NetworkRouteParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        vec![crate::UrlField::Glob("url", &self.url)]
+    }
+}
+
 /// Checks a header map: names are HTTP tokens, values have no line breaks.
 pub fn headers(field: &str, h: &BTreeMap<String, String>) -> Result<(), String> {
     for (name, value) in h {
@@ -318,6 +324,8 @@ impl Validate for NetworkUnrouteParams {
         }
     }
 }
+
+impl crate::ParamFacts for NetworkUnrouteParams {}
 
 /// One route of the session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -519,6 +527,12 @@ impl Validate for SetHeadersParams {
     }
 }
 
+impl crate::ParamFacts for SetHeadersParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("origin", self.origin.as_deref())])
+    }
+}
+
 /// Result of `set_headers` (names only: values may be secrets).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -569,6 +583,8 @@ impl Validate for SetCredentialsParams {
         }
     }
 }
+
+impl crate::ParamFacts for SetCredentialsParams {}
 
 /// Result of `set_credentials` (the password is never echoed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

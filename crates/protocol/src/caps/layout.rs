@@ -62,6 +62,8 @@ impl Validate for BoxParams {
     }
 }
 
+impl crate::ParamFacts for BoxParams {}
+
 /// Result of `box`: the element's border box.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -152,6 +154,8 @@ impl Validate for StylesParams {
     }
 }
 
+impl crate::ParamFacts for StylesParams {}
+
 /// Result of `styles`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StylesOutput {
@@ -200,6 +204,8 @@ impl Validate for GeometryParams {
         }
     }
 }
+
+impl crate::ParamFacts for GeometryParams {}
 
 /// Result of `geometry`: where an element (or the document) is and how much it scrolls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -355,6 +361,8 @@ impl Validate for ScrollParams {
         }
     }
 }
+
+impl crate::ParamFacts for ScrollParams {}
 
 /// A scroll position in CSS pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]

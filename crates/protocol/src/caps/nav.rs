@@ -38,9 +38,19 @@ pub struct EvalParams {
 
 impl Validate for OpenParams {}
 
+impl crate::ParamFacts for OpenParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        vec![crate::UrlField::Url("url", &self.url)]
+    }
+}
+
 impl Validate for HistoryParams {}
 
+impl crate::ParamFacts for HistoryParams {}
+
 impl Validate for EvalParams {}
+
+impl crate::ParamFacts for EvalParams {}
 
 /// Result of `open`: where the tab ended up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

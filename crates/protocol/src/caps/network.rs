@@ -153,6 +153,8 @@ impl Validate for NetworkRequestsParams {
     }
 }
 
+impl crate::ParamFacts for NetworkRequestsParams {}
+
 /// Where a request came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -259,6 +261,8 @@ impl Validate for NetworkRequestParams {
     }
 }
 
+impl crate::ParamFacts for NetworkRequestParams {}
+
 /// A response body as Chromium kept it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -339,6 +343,8 @@ pub struct HarStartParams {
 
 impl Validate for HarStartParams {}
 
+impl crate::ParamFacts for HarStartParams {}
+
 /// Result of `har_start`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -365,6 +371,8 @@ impl Validate for HarStopParams {
         }
     }
 }
+
+impl crate::ParamFacts for HarStopParams {}
 
 /// Result of `har_stop`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -58,11 +58,15 @@ impl Validate for RefParams {
     }
 }
 
+impl crate::ParamFacts for RefParams {}
+
 impl Validate for AttributeParams {
     fn validate(&self) -> Result<(), String> {
         self.target.validate()
     }
 }
+
+impl crate::ParamFacts for AttributeParams {}
 
 impl Validate for HtmlParams {
     fn validate(&self) -> Result<(), String> {
@@ -71,6 +75,8 @@ impl Validate for HtmlParams {
             .map_err(|e| e.replace("`ref`", "`target`"))
     }
 }
+
+impl crate::ParamFacts for HtmlParams {}
 
 impl Validate for CountParams {
     fn validate(&self) -> Result<(), String> {
@@ -85,6 +91,8 @@ impl Validate for CountParams {
             .map_err(|e| e.replace("`ref`", "`selector`"))
     }
 }
+
+impl crate::ParamFacts for CountParams {}
 
 /// Result of a read: `{"value": ...}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -203,6 +203,24 @@ impl Validate for ReadParams {
     }
 }
 
+impl crate::ParamFacts for ReadParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(READ_TIMEOUT_MS)
+    }
+
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
+    }
+
+    fn dialog(&self, declared: crate::Dialog) -> crate::Dialog {
+        // A URL is read over HTTP: the page is not needed.
+        match self.url {
+            Some(_) => crate::Dialog::Ignores,
+            None => declared,
+        }
+    }
+}
+
 /// Where a read's content came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]

@@ -43,6 +43,12 @@ impl Validate for ConfirmationParams {
     }
 }
 
+impl crate::ParamFacts for ConfirmationParams {
+    fn confirmation_id(&self) -> Option<&str> {
+        Some(&self.confirmation_id)
+    }
+}
+
 /// Result of `confirm`: the paused command ran; `result` is its own answer's data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -159,18 +165,26 @@ impl Validate for PolicySettings {
 pub const POLICY_CATEGORIES: &[&str] = &["eval", "upload", "download", "dialog", "permission"];
 
 /// The actions a category covers (the page's own prompts are covered by `dialog`, `download`
-/// and `permission` too). `eval` is the kind `dangerous` under its policy name: every command
-/// that runs caller-supplied JavaScript, as the command list declares it ([`crate::script_actions`];
-/// a command such as `wait` or `click` is in it only while its parameters carry JavaScript).
+/// and `permission` too), in the command list's order. `eval` is the kind `dangerous` under its
+/// policy name: every command that runs caller-supplied JavaScript, as the command list declares
+/// it ([`crate::script_actions`]; a command such as `wait` or `click` is in it only while its
+/// parameters carry JavaScript); the others are the commands whose entry declares the category
+/// (`category: Some("upload")`).
 pub fn category_actions(category: &str) -> &'static [&'static str] {
-    match category {
-        "eval" => crate::script_actions(),
-        "upload" => &["upload"],
-        "download" => &["download", "wait_download"],
-        "dialog" => &["dialog_accept", "dialog_dismiss"],
-        "permission" => &["set_permissions", "set_geolocation"],
-        _ => &[],
+    static DECLARED: std::sync::OnceLock<Vec<(&str, Vec<&str>)>> = std::sync::OnceLock::new();
+    if category == "eval" {
+        return crate::script_actions();
     }
+    DECLARED
+        .get_or_init(|| {
+            POLICY_CATEGORIES
+                .iter()
+                .map(|c| (*c, crate::Command::in_category(c).collect()))
+                .collect()
+        })
+        .iter()
+        .find(|(c, _)| *c == category)
+        .map_or(&[], |(_, actions)| actions.as_slice())
 }
 
 /// The kind names a policy can use (`dangerous` and the category `eval` name the same commands).
@@ -203,6 +217,32 @@ mod tests {
         }
         let e = check_rule_name("clik").unwrap_err();
         assert!(e.contains("`clik`") && e.contains("mutate"), "{e}");
+    }
+
+    #[test]
+    fn categories_are_declared_by_their_commands() {
+        assert_eq!(category_actions("upload"), ["upload"]);
+        assert_eq!(category_actions("download"), ["download", "wait_download"]);
+        assert_eq!(
+            category_actions("dialog"),
+            ["dialog_accept", "dialog_dismiss"]
+        );
+        assert_eq!(
+            category_actions("permission"),
+            ["set_geolocation", "set_permissions"]
+        );
+        assert!(category_actions("eval").contains(&"eval"));
+        assert!(category_actions("nope").is_empty());
+        // Every category an entry declares is one a policy can name.
+        for action in crate::Command::ACTIONS {
+            let facts = crate::Command::facts_of(action).unwrap();
+            if let Some(c) = facts.category {
+                assert!(
+                    POLICY_CATEGORIES.contains(&c) && c != "eval",
+                    "{action}: {c}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -78,6 +78,8 @@ impl Validate for SessionIdParams {
     }
 }
 
+impl crate::ParamFacts for SessionIdParams {}
+
 /// Result of `session_id`: a session name stable for one directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

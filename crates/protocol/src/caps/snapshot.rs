@@ -46,6 +46,8 @@ impl Validate for SnapshotParams {
     }
 }
 
+impl crate::ParamFacts for SnapshotParams {}
+
 /// The spec a snapshot was taken with, every field resolved (what `diff` and evidence reuse).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

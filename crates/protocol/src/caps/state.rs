@@ -103,6 +103,13 @@ impl Validate for CookiesGetParams {
     }
 }
 
+impl crate::ParamFacts for CookiesGetParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        let urls = self.urls.iter().flatten();
+        urls.map(|u| crate::UrlField::Url("urls", u)).collect()
+    }
+}
+
 /// Parameters of `cookies_set`: one cookie (`name`, `value` and `url` or `domain`), a list
 /// (`cookies`), or a file (`file`: JSON, a Netscape cookies.txt or a `Cookie:` header line).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -183,6 +190,19 @@ impl Validate for CookiesSetParams {
     }
 }
 
+impl crate::ParamFacts for CookiesSetParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        let mut fields = crate::url_fields_of(&[("url", self.url.as_deref())]);
+        fields.extend(
+            self.domain
+                .as_deref()
+                .map(|d| crate::UrlField::CookieDomain("domain", d)),
+        );
+        fields.extend(self.cookies.iter().flatten().map(crate::UrlField::Cookie));
+        fields
+    }
+}
+
 /// Parameters of `cookies_clear`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -206,6 +226,8 @@ impl Validate for CookiesClearParams {
         Ok(())
     }
 }
+
+impl crate::ParamFacts for CookiesClearParams {}
 
 /// Checks that `u` is an absolute http(s) URL.
 fn http_url(field: &str, u: &str) -> Result<(), String> {
@@ -351,6 +373,8 @@ pub struct StorageGetParams {
 
 impl Validate for StorageGetParams {}
 
+impl crate::ParamFacts for StorageGetParams {}
+
 /// Parameters of `storage_set`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -365,6 +389,8 @@ pub struct StorageSetParams {
 
 impl Validate for StorageSetParams {}
 
+impl crate::ParamFacts for StorageSetParams {}
+
 /// Parameters of `storage_remove`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -377,6 +403,8 @@ pub struct StorageRemoveParams {
 
 impl Validate for StorageRemoveParams {}
 
+impl crate::ParamFacts for StorageRemoveParams {}
+
 /// Parameters of `storage_clear`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -386,6 +414,8 @@ pub struct StorageClearParams {
 }
 
 impl Validate for StorageClearParams {}
+
+impl crate::ParamFacts for StorageClearParams {}
 
 /// One storage entry (Playwright's `{name, value}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -499,6 +529,8 @@ impl Validate for StateSaveParams {
     }
 }
 
+impl crate::ParamFacts for StateSaveParams {}
+
 /// Parameters of `state_load` and `state_show`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -516,6 +548,8 @@ impl Validate for StateFileParams {
     }
 }
 
+impl crate::ParamFacts for StateFileParams {}
+
 /// Parameters of `state_rename`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -532,6 +566,8 @@ impl Validate for StateRenameParams {
         state_name("to", &self.to)
     }
 }
+
+impl crate::ParamFacts for StateRenameParams {}
 
 /// Parameters of `state_clear`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -553,6 +589,8 @@ impl Validate for StateClearParams {
     }
 }
 
+impl crate::ParamFacts for StateClearParams {}
+
 /// Parameters of `state_clean`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -562,6 +600,8 @@ pub struct StateCleanParams {
 }
 
 impl Validate for StateCleanParams {}
+
+impl crate::ParamFacts for StateCleanParams {}
 
 /// Checks a `path` parameter: an absolute path or a plain name.
 fn state_path(field: &str, p: Option<&str>) -> Result<(), String> {
@@ -720,6 +760,8 @@ impl Present for StateLoaded {
 pub struct StateListParams {}
 
 impl Validate for StateListParams {}
+
+impl crate::ParamFacts for StateListParams {}
 
 /// One file of the state directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

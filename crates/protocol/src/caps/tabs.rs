@@ -64,6 +64,12 @@ impl Validate for TabNewParams {
     }
 }
 
+impl crate::ParamFacts for TabNewParams {
+    fn url_fields(&self) -> Vec<crate::UrlField<'_>> {
+        crate::url_fields_of(&[("url", self.url.as_deref())])
+    }
+}
+
 impl Validate for TabSwitchParams {
     fn validate(&self) -> Result<(), String> {
         if self.tab.trim().is_empty() {
@@ -76,7 +82,11 @@ impl Validate for TabSwitchParams {
     }
 }
 
+impl crate::ParamFacts for TabSwitchParams {}
+
 impl Validate for TabCloseParams {}
+
+impl crate::ParamFacts for TabCloseParams {}
 
 /// One tab: its stable id and what it shows. The result of `tab_new` and `tab_switch`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -298,6 +298,8 @@ impl Validate for FindParams {
     }
 }
 
+impl crate::ParamFacts for FindParams {}
+
 /// One element a locator or selector matched.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TargetMatch {

@@ -122,6 +122,8 @@ impl Validate for SetThrottleParams {
     }
 }
 
+impl crate::ParamFacts for SetThrottleParams {}
+
 impl SetThrottleParams {
     /// The conditions these parameters ask for (None: no throttling).
     pub fn throttle(&self) -> Option<Throttle> {

@@ -221,6 +221,14 @@ impl Validate for WaitParams {
     }
 }
 
+impl crate::ParamFacts for WaitParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.ms
+            .unwrap_or(0)
+            .saturating_add(self.condition.as_ref().map_or(0, WaitCondition::budget_ms))
+    }
+}
+
 /// Result of `wait`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

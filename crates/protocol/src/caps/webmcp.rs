@@ -85,6 +85,8 @@ impl Validate for WebMcpListParams {
     }
 }
 
+impl crate::ParamFacts for WebMcpListParams {}
+
 /// One tool a page registered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -243,6 +245,19 @@ impl Validate for WebMcpInvokeParams {
     }
 }
 
+impl crate::ParamFacts for WebMcpInvokeParams {
+    fn page_tool(&self) -> Option<crate::PageTool<'_>> {
+        Some(crate::PageTool {
+            name: &self.tool,
+            frame_id: self.frame_id.as_deref(),
+        })
+    }
+
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(WEBMCP_INVOKE_TIMEOUT_MS)
+    }
+}
+
 fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -279,6 +294,12 @@ impl Validate for WebMcpResultParams {
     }
 }
 
+impl crate::ParamFacts for WebMcpResultParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(WEBMCP_RESULT_TIMEOUT_MS)
+    }
+}
+
 /// Parameters of `webmcp_cancel`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -298,6 +319,8 @@ impl Validate for WebMcpCancelParams {
         Ok(())
     }
 }
+
+impl crate::ParamFacts for WebMcpCancelParams {}
 
 /// Where an invocation stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
