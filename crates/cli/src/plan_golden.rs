@@ -552,6 +552,8 @@ fn outcome(line: &[String]) -> Value {
     let argv: Vec<String> = std::iter::once("agentbrowser".to_string())
         .chain(line.iter().cloned())
         .collect();
+    // Numbers noted by an earlier parse are not this line's.
+    agentbrowser_protocol::cli::take_unfit();
     let matches = match Cli::command().try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => {
