@@ -7,7 +7,6 @@ use agentbrowser_protocol::{
     AuthListParams, AuthLoginParams, AuthNameParams, AuthSaveParams, Command,
 };
 
-use crate::args::AuthCmd;
 use crate::command::absolute;
 use crate::failure::Failure;
 
@@ -31,48 +30,32 @@ fn password_from_stdin() -> Result<String, Failure> {
     Ok(pw)
 }
 
-/// `auth ...` as its protocol command.
-pub fn command(c: AuthCmd) -> Result<Command, Failure> {
-    let key = |a: &str, k: Option<String>| k.map(|k| absolute(a, &k)).transpose();
-    Ok(match c {
-        AuthCmd::Save {
-            name,
-            url,
-            username,
-            password_stdin: _,
-            username_selector,
-            password_selector,
-            submit_selector,
-            key_file,
-        } => Command::AuthSave(AuthSaveParams {
-            name,
-            url,
-            username,
-            password: password_from_stdin()?,
-            username_selector,
-            password_selector,
-            submit_selector,
-            key_file: key("auth_save", key_file)?,
-        }),
-        AuthCmd::Login {
-            name,
-            no_navigate,
-            key_file,
-        } => Command::AuthLogin(AuthLoginParams {
-            name,
-            navigate: no_navigate.then_some(false),
-            key_file: key("auth_login", key_file)?,
-        }),
-        AuthCmd::List { key_file } => Command::AuthList(AuthListParams {
-            key_file: key("auth_list", key_file)?,
-        }),
-        AuthCmd::Show { name, key_file } => Command::AuthShow(AuthNameParams {
-            name,
-            key_file: key("auth_show", key_file)?,
-        }),
-        AuthCmd::Delete { name } => Command::AuthDelete(AuthNameParams {
-            name,
-            key_file: None,
-        }),
-    })
+/// `auth save`: the password from stdin, the key file made absolute.
+pub fn save(mut p: AuthSaveParams) -> Result<Command, Failure> {
+    p.password = password_from_stdin()?;
+    p.key_file = key_file("auth_save", p.key_file)?;
+    Ok(Command::AuthSave(p))
+}
+
+/// `auth login NAME`: the key file made absolute.
+pub fn login(mut p: AuthLoginParams) -> Result<Command, Failure> {
+    p.key_file = key_file("auth_login", p.key_file)?;
+    Ok(Command::AuthLogin(p))
+}
+
+/// `auth list`: the key file made absolute.
+pub fn list(mut p: AuthListParams) -> Result<Command, Failure> {
+    p.key_file = key_file("auth_list", p.key_file)?;
+    Ok(Command::AuthList(p))
+}
+
+/// `auth show NAME`: the key file made absolute.
+pub fn show(mut p: AuthNameParams) -> Result<Command, Failure> {
+    p.key_file = key_file("auth_show", p.key_file)?;
+    Ok(Command::AuthShow(p))
+}
+
+/// A `--key-file` made absolute (the daemon reads it).
+fn key_file(action: &str, key: Option<String>) -> Result<Option<String>, Failure> {
+    key.map(|k| absolute(action, &k)).transpose()
 }

@@ -41,6 +41,12 @@ impl Failure {
         self
     }
 
+    /// The code, action and message, for tests that pin them.
+    #[cfg(test)]
+    pub fn describe(&self) -> String {
+        format!("{} {}: {:#}", self.code.as_str(), self.action, self.error)
+    }
+
     /// Prints the failure (an envelope with `json`) and returns the exit code.
     pub fn report(self, json: bool) -> ExitCode {
         let message = format!("{:#}", self.error);

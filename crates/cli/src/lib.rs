@@ -19,6 +19,8 @@ mod launch;
 mod mcp;
 mod output;
 mod paths;
+#[cfg(test)]
+mod plan_golden;
 mod restore;
 mod serve;
 mod session;

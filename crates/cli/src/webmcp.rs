@@ -13,13 +13,7 @@ use crate::failure::Failure;
 pub enum WebmcpCmd {
     /// The tools (names, descriptions, input schemas, annotations, frames); page content,
     /// untrusted.
-    List {
-        /// Only this tool.
-        tool: Option<String>,
-        /// Only the tools of this frame (an id as `frames` shows it).
-        #[arg(long, value_name = "ID")]
-        frame: Option<String>,
-    },
+    List(WebMcpListParams),
     /// Call a tool: the input is checked against its schema first; waits for the answer (up to
     /// the global --timeout MS, default 30000; then it is canceled and answered as timed_out).
     Invoke {
@@ -40,18 +34,9 @@ pub enum WebmcpCmd {
     },
     /// An invocation's outcome (waiting up to the global --timeout MS while it is pending;
     /// default 0).
-    Result {
-        /// The invocation id `webmcp invoke` answered.
-        id: String,
-        /// Output bytes kept (default 16384).
-        #[arg(long, value_name = "N")]
-        max_output_bytes: Option<u32>,
-    },
+    Result(WebMcpResultParams),
     /// Cancel a pending invocation.
-    Cancel {
-        /// The invocation id.
-        id: String,
-    },
+    Cancel(WebMcpCancelParams),
 }
 
 /// The input `--params` gives: JSON text, or `@FILE` holding it.
@@ -81,12 +66,9 @@ fn params(text: &str) -> Result<Value, Failure> {
 /// A `webmcp` subcommand's command, given the global `--timeout`, and whether that timeout is
 /// the command's own wait (then the request's timeout follows from it).
 pub fn command(w: WebmcpCmd, timeout: Option<u64>) -> Result<(Command, bool), Failure> {
-    let own = matches!(w, WebmcpCmd::Invoke { .. } | WebmcpCmd::Result { .. });
+    let own = matches!(w, WebmcpCmd::Invoke { .. } | WebmcpCmd::Result(_));
     let command = match w {
-        WebmcpCmd::List { tool, frame } => Command::WebmcpList(WebMcpListParams {
-            tool,
-            frame_id: frame,
-        }),
+        WebmcpCmd::List(p) => Command::WebmcpList(p),
         WebmcpCmd::Invoke {
             tool,
             params: p,
@@ -101,15 +83,11 @@ pub fn command(w: WebmcpCmd, timeout: Option<u64>) -> Result<(Command, bool), Fa
             timeout_ms: timeout,
             max_output_bytes,
         }),
-        WebmcpCmd::Result {
-            id,
-            max_output_bytes,
-        } => Command::WebmcpResult(WebMcpResultParams {
-            invocation_id: id,
+        WebmcpCmd::Result(p) => Command::WebmcpResult(WebMcpResultParams {
             timeout_ms: timeout,
-            max_output_bytes,
+            ..p
         }),
-        WebmcpCmd::Cancel { id } => Command::WebmcpCancel(WebMcpCancelParams { invocation_id: id }),
+        WebmcpCmd::Cancel(p) => Command::WebmcpCancel(p),
     };
     Ok((command, own))
 }

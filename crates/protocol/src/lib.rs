@@ -5,6 +5,8 @@
 
 pub mod boundary;
 pub mod caps;
+#[cfg(feature = "clap")]
+pub mod cli;
 pub mod codes;
 pub mod commands;
 pub mod domains;

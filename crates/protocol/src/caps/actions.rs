@@ -14,39 +14,60 @@ use crate::validate::{Validate, invalid, wait};
 
 /// Parameters of a ref mutation without a value: `check`, `uncheck`, `hover`, `tap`, `focus`, `clear`, `scroll_into_view`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefActionParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// Condition to wait for after the action.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `click`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClickParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// Mouse button (default `left`).
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value = "left"))]
     pub button: Option<MouseButton>,
     /// Number of clicks, 1 to 3 (default 1).
+    #[cfg_attr(feature = "clap", arg(long = "count", default_value = "1", allow_negative_numbers = true, value_parser = crate::cli::fit::<u8>(), value_name = "COUNT"))]
     pub click_count: Option<u8>,
     /// Open a link in a new tab (Ctrl+click) instead of navigating this one.
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub new_tab: Option<bool>,
     /// Modifier keys held during the click (`ControlOrMeta` is Control on Linux).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            value_name = "KEYS",
+            help = "Modifier keys held during the click (comma-separated)"
+        )
+    )]
     pub modifiers: Option<Vec<Modifier>>,
     /// Condition to wait for after the action.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 
@@ -68,23 +89,29 @@ pub enum Modifier {
 
 /// Parameters of `select`: one option, or several (`values`) in a `<select multiple>`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SelectParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// The option to select, by value or visible label (or give `values`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub value: Option<String>,
     /// The options of a native `<select multiple>` to select, by value or visible label (1 to
     /// 100): exactly these end up selected; the others are deselected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(required = true, num_args = 1.., allow_negative_numbers = true, help = "The options to select, by value or visible label (several: in a <select multiple>, exactly those)"))]
     pub values: Option<Vec<String>>,
     /// Condition to wait for after the action.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 
@@ -121,48 +148,62 @@ impl crate::ParamFacts for SelectParams {
 
 /// Parameters of `fill`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// The value to fill, or the option to select (by value or visible label).
+    #[cfg_attr(feature = "clap", arg(value_name = "TEXT", allow_hyphen_values = true))]
     pub value: String,
     /// Condition to wait for after the action.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TypeParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// Text typed with one key event per character.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub text: String,
     /// Condition to wait for after the action.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 
 /// Parameters of `press`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PressParams {
     /// Key or chord such as `Enter`, `Tab`, `a`, `Control+A`, `Shift+ArrowLeft`.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub key: String,
     /// Condition to wait for after the key press.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 

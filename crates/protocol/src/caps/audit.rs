@@ -21,19 +21,32 @@ pub const A11Y_RELATED_KEPT: usize = 5;
 
 /// Parameters of `a11y`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct A11yParams {
     /// Navigate the active tab to this URL first (as `open` does, waiting for `load`); absent:
     /// audit the page the tab shows.
+    #[cfg_attr(feature = "clap", arg(help = "Open this URL first"))]
     pub url: Option<String>,
     /// Only axe rules with one of these tags (`wcag2a`, `wcag2aa`, `wcag21aa`, `best-practice`,
     /// ...; unknown tags are refused with the list of axe's tags); absent: every rule axe runs by
     /// default.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_delimiter = ',',
+            value_name = "TAGS",
+            help = "Only rules with these axe tags (comma-separated: wcag2a,wcag2aa,best-practice,...)"
+        )
+    )]
     pub tags: Option<Vec<String>>,
     /// Only the elements under (and including) the elements this CSS selector matches in the
     /// top document (frames inside them are audited too).
+    #[cfg_attr(feature = "clap", arg(short = 's', long, value_name = "CSS"))]
     pub selector: Option<String>,
     /// Nodes listed per issue (default 20, 1 to 1000); `nodeCount` is the total.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_nodes: Option<u32>,
 }
 
@@ -217,19 +230,23 @@ pub const VITALS_MAX_WAIT_MS: u64 = 60_000;
 
 /// Parameters of `vitals`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VitalsParams {
     /// Navigate the active tab to this URL first (as `open` does, waiting for `load`); absent:
     /// the page the tab shows.
+    #[cfg_attr(feature = "clap", arg(help = "Open this URL first"))]
     pub url: Option<String>,
     /// The page is read once it was quiet this long after load, in milliseconds: no layout
     /// shift, long task or new largest-contentful-paint candidate (default 1000, 0 to 60000).
     #[schemars(range(max = VITALS_MAX_WAIT_MS))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::fit::<u64>()))]
     pub quiet_ms: Option<u64>,
     /// The longest wait for that quiet, in milliseconds from the start of the read (default
     /// 10000, 0 to 60000; the command's timeout cuts it shorter); a page still busy then is read
     /// as it is, and the answer says so.
     #[schemars(range(max = VITALS_MAX_WAIT_MS))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::fit::<u64>()))]
     pub cap_ms: Option<u64>,
 }
 

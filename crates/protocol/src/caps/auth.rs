@@ -14,23 +14,47 @@ pub const AUTH_MAX_PASSWORD: usize = 4096;
 
 /// Parameters of `auth_save`.
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthSaveParams {
     /// The entry's name (letters, digits, `-`, `_`, `.`; not starting with `.`).
     pub name: String,
     /// The login page's http(s) URL.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub url: String,
     /// The username (or e-mail) to fill.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub username: String,
     /// The password to fill (stored encrypted, never answered; the CLI reads it from stdin).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "password-stdin",
+            required = true,
+            num_args = 0,
+            default_missing_value = "",
+            help = "Read the password from stdin (one line; its line end is dropped)"
+        )
+    )]
     pub password: String,
     /// CSS selector of the username field (default: the first text-like input of the form holding the password field).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CSS"))]
     pub username_selector: Option<String>,
     /// CSS selector of the password field (default: the one `input[type=password]`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CSS"))]
     pub password_selector: Option<String>,
     /// CSS selector of the submit button (default: the first submit button of the password field's form; none: Enter in the password field).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CSS"))]
     pub submit_selector: Option<String>,
     /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY` of the session's process. A key is required.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters)"
+        )
+    )]
     pub key_file: Option<String>,
 }
 
@@ -109,13 +133,31 @@ impl crate::ParamFacts for AuthSaveParams {
 
 /// Parameters of `auth_login`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthLoginParams {
     /// The entry's name.
     pub name: String,
     /// Navigate the active tab to the entry's URL first (default true); false: fill the page the tab shows.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "no-navigate",
+            num_args = 0,
+            default_missing_value = "false",
+            help = "Fill the page the tab shows instead of opening the entry's URL"
+        )
+    )]
     pub navigate: Option<bool>,
     /// An absolute path of a file holding the encryption key; default: `AGENTBROWSER_ENCRYPTION_KEY` of the session's process.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters)"
+        )
+    )]
     pub key_file: Option<String>,
 }
 
@@ -130,11 +172,20 @@ impl crate::ParamFacts for AuthLoginParams {}
 
 /// Parameters of `auth_show` and `auth_delete`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthNameParams {
     /// The entry's name.
     pub name: String,
     /// An absolute path of a file holding the encryption key (`auth_show`; ignored by `auth_delete`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters)"
+        )
+    )]
     pub key_file: Option<String>,
 }
 
@@ -149,9 +200,18 @@ impl crate::ParamFacts for AuthNameParams {}
 
 /// Parameters of `auth_list`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthListParams {
     /// An absolute path of a file holding the encryption key; default: `AGENTBROWSER_ENCRYPTION_KEY` of the session's process.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters)"
+        )
+    )]
     pub key_file: Option<String>,
 }
 

@@ -59,31 +59,84 @@ impl ImageFormat {
 
 /// Parameters of `screenshot`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScreenshotParams {
     /// Capture only this element: a ref (`e3`, `@e3`) or a CSS selector that matches exactly one
     /// element of the page's document. Without it: the viewport (or the page, with `fullPage`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "A ref (`e3`, `@e3`) or a CSS selector matching one element. A lone argument ending in .png, .jpg, .jpeg or .webp is the path instead"
+        )
+    )]
     pub target: Option<String>,
     /// Absolute path of the file to write (its directories are created; an existing file is
     /// replaced). Without it the file goes to `agentbrowser-screenshots/` in the system's
     /// temporary directory, under a new name.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "The file to write (relative to the working directory; the extension picks the format). Default: a new file in $TMPDIR/agentbrowser-screenshots/"
+        )
+    )]
     pub path: Option<String>,
     /// The whole scrollable page instead of the viewport (not with `target`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            short = 'f',
+            visible_alias = "full",
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "The whole scrollable page, not only the viewport"
+        )
+    )]
     pub full_page: Option<bool>,
     /// Image format (default: from the path's extension `.png`, `.jpg`/`.jpeg` or `.webp`, else png).
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub format: Option<ImageFormat>,
     /// JPEG or WebP quality, 0 to 100 (default 80); not for png.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::fit::<u32>()))]
     pub quality: Option<u32>,
     /// Draw each ref's box and number (`[12]` is `e12`) on the image, refs inside frames
     /// included, and list them in `annotations` (refs of the tab's last snapshot; one is taken
     /// when the tab has none or the page changed documents since).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Draw each ref's box and number ([12] = @e12) and print the legend"
+        )
+    )]
     pub annotate: Option<bool>,
     /// Compare with the last screenshot of the same scope and format in this tab and write no file
     /// when the share of changed pixels is at most `threshold` (the first capture counts as
     /// changed). PNGs compare exactly; JPEG and WebP with a tolerance of 32/255 per channel.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Write no file when nothing changed since the last screenshot of the same scope"
+        )
+    )]
     pub if_changed: Option<bool>,
     /// Share of pixels, 0 to 1, that may change before `ifChanged` counts the capture as changed
     /// (default 0: any changed pixel). Implies `ifChanged`.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "0..1",
+            allow_negative_numbers = true,
+            help = "Share of pixels (0 to 1) that may change and still count as unchanged; implies --if-changed"
+        )
+    )]
     pub threshold: Option<f64>,
 }
 
@@ -290,15 +343,23 @@ pub struct ScreenshotOutput {
 
 /// Parameters of `pdf`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PdfParams {
     /// Absolute path of the PDF to write (its directories are created; an existing file is replaced).
+    #[cfg_attr(
+        feature = "clap",
+        arg(help = "The file to write (relative to the working directory)")
+    )]
     pub path: String,
     /// Landscape pages (default portrait).
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub landscape: Option<bool>,
     /// Print background colours and images (default false).
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub print_background: Option<bool>,
     /// Use the page size the page's CSS `@page` gives (default: Letter, fitted to the content width).
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub prefer_css_page_size: Option<bool>,
 }
 

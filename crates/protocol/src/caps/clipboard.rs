@@ -15,9 +15,11 @@ pub const CLIPBOARD_MAX_CHARS: u64 = 100_000;
 
 /// Parameters of `clipboard_read`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClipboardReadParams {
     /// Longest text returned, in characters (default 100000, 0 = no limit); longer is cut and says so.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_chars: Option<u64>,
 }
 
@@ -27,9 +29,11 @@ impl crate::ParamFacts for ClipboardReadParams {}
 
 /// Parameters of `clipboard_write`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClipboardWriteParams {
     /// The text to put on the clipboard.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub text: String,
 }
 
@@ -39,12 +43,15 @@ impl crate::ParamFacts for ClipboardWriteParams {}
 
 /// Parameters of `clipboard_copy` and `clipboard_paste`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClipboardKeyParams {
     /// Condition to wait for after the shortcut.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub wait: Option<WaitCondition>,
     /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
     /// delta snapshots, only the changed lines and their refs).
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub evidence: Option<crate::Evidence>,
 }
 

@@ -129,6 +129,7 @@ impl JsonSchema for Evidence {
 
 /// No parameters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 

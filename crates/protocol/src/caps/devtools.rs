@@ -9,10 +9,12 @@ use crate::validate::Validate;
 
 /// Parameters of `cdp_url`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CdpUrlParams {
     /// Launch the session's browser (with the session's launch options) when none runs; default false: then the answer is a `no_browser` error and nothing starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub launch: Option<bool>,
 }
 

@@ -90,23 +90,38 @@ impl LogLevel {
 
 /// Parameters of `console`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsoleParams {
     /// After reading, empty the tab's console buffer (the next read shows only newer messages).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub clear: Option<bool>,
     /// Only messages of this level or more severe: `verbose`/`debug` (all), `info`/`log`,
     /// `warning`/`warn`, `error` (default: all).
+    #[cfg_attr(feature = "clap", arg(long, value_enum, value_name = "LEVEL"))]
     pub level: Option<ConsoleLevel>,
     /// Only the messages logged since the tab's last navigation to a new document (default
     /// false: every message since the last clear, the previous pages' first).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub since_navigation: Option<bool>,
 }
 
 /// Parameters of `errors`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorsParams {
     /// After reading, empty the tab's error buffer.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub clear: Option<bool>,
 }
 

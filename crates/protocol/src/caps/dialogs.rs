@@ -10,9 +10,11 @@ use crate::validate::Validate;
 
 /// Parameters of `dialog_accept`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DialogAcceptParams {
     /// The text a `prompt` returns (default: its default text). Only for prompts.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub text: Option<String>,
 }
 

@@ -9,13 +9,24 @@ use crate::validate::Validate;
 
 /// Parameters of `diff`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiffParams {
     /// Generation of the earlier snapshot (default: the last one taken in the active tab).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub generation: Option<u64>,
     /// Answer `after` as a delta snapshot against the earlier one (the changed lines and their
     /// refs) instead of its whole text (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "With --json: the snapshot now as a delta against the earlier one (changed lines and their refs), not its whole text"
+        )
+    )]
     pub delta: Option<bool>,
 }
 

@@ -162,16 +162,20 @@ pub fn permission_type(name: &str) -> Option<&'static str> {
 
 /// Parameters of `set_viewport`: both sides set the viewport; neither resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetViewportParams {
     /// Viewport width in CSS pixels (1 to 10000; with `height`).
+    #[cfg_attr(feature = "clap", arg(requires = "height"))]
     pub width: Option<u32>,
     /// Viewport height in CSS pixels (1 to 10000; with `width`).
     pub height: Option<u32>,
     /// Device pixel ratio (above 0, at most 10; default 1).
+    #[cfg_attr(feature = "clap", arg(value_name = "SCALE"))]
     pub device_scale_factor: Option<f64>,
     /// Emulate a mobile device (meta viewport, overlay scrollbars; default false).
     #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub mobile: bool,
 }
 
@@ -300,13 +304,17 @@ impl MediaType {
 
 /// Parameters of `set_media`: the given features are set; with none, every media emulation is reset.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetMediaParams {
     /// `prefers-color-scheme`: `dark`, `light` or `no-preference`.
+    #[cfg_attr(feature = "clap", arg(value_enum))]
     pub color_scheme: Option<ColorScheme>,
     /// `prefers-reduced-motion`: `reduce` or `no-preference`.
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub reduced_motion: Option<ReducedMotion>,
     /// The media type: `screen` or `print`.
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub media: Option<MediaType>,
 }
 
@@ -316,6 +324,7 @@ impl crate::ParamFacts for SetMediaParams {}
 
 /// Parameters of `set_user_agent`: the user agent of every tab's requests and `navigator`; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetUserAgentParams {
     /// The user agent string (non-empty, one line, at most 1000 characters).
@@ -340,6 +349,7 @@ impl crate::ParamFacts for SetUserAgentParams {}
 
 /// Parameters of `set_timezone`: an IANA time zone; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetTimezoneParams {
     /// An IANA time zone id such as `Europe/Berlin` or `UTC` (checked by the browser).
@@ -362,6 +372,7 @@ impl crate::ParamFacts for SetTimezoneParams {}
 
 /// Parameters of `set_locale`: a BCP 47 locale for `navigator.language`, `Intl` and `Accept-Language`; none resets it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetLocaleParams {
     /// A BCP 47 locale such as `de-DE` or `fr`.
@@ -392,13 +403,20 @@ impl crate::ParamFacts for SetLocaleParams {}
 
 /// Parameters of `set_geolocation`: a position (and the geolocation permission); none resets both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetGeolocationParams {
     /// Latitude in degrees (-90 to 90; with `longitude`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(allow_negative_numbers = true, requires = "longitude")
+    )]
     pub latitude: Option<f64>,
     /// Longitude in degrees (-180 to 180; with `latitude`).
+    #[cfg_attr(feature = "clap", arg(allow_negative_numbers = true))]
     pub longitude: Option<f64>,
     /// Accuracy in meters (0 or more; default 1).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M"))]
     pub accuracy: Option<f64>,
 }
 
@@ -437,15 +455,22 @@ impl crate::ParamFacts for SetGeolocationParams {}
 /// Parameters of `set_permissions`: grant these (and deny the others) for every origin or one;
 /// `clear` resets every permission.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetPermissionsParams {
     /// The permissions to grant (see the allowed names in the reference: `geolocation`, `notifications`, `camera`, ...).
     #[serde(default)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(value_delimiter = ',', required_unless_present = "clear")
+    )]
     pub permissions: Vec<String>,
     /// Grant them only to this origin (`https://example.com`); default every origin.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ORIGIN"))]
     pub origin: Option<String>,
     /// Reset every permission to the browser's default (no `permissions` then).
     #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with_all = ["permissions", "origin"], help = "Reset every permission"))]
     pub clear: bool,
 }
 
@@ -491,9 +516,11 @@ impl crate::ParamFacts for SetPermissionsParams {
 
 /// Parameters of `set_offline`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetOfflineParams {
     /// Whether every tab is offline (its requests fail) or back online.
+    #[cfg_attr(feature = "clap", arg(value_name = "STATE", required = true, action = clap::ArgAction::Set, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["on", "off"]), |s| s == "on")))]
     pub offline: bool,
 }
 
@@ -607,11 +634,28 @@ pub struct DevicesOutput {
 
 /// Parameters of `add_init_script`: exactly one of `script` and `path`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddInitScriptParams {
     /// The JavaScript source.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            required_unless_present = "path",
+            conflicts_with = "path",
+            allow_hyphen_values = true
+        )
+    )]
     pub script: Option<String>,
     /// An absolute path of a JavaScript file to read (UTF-8, at most 2 MiB).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "file",
+            value_name = "PATH",
+            help = "Read the script from this file"
+        )
+    )]
     pub path: Option<String>,
 }
 
@@ -655,9 +699,17 @@ impl crate::ParamFacts for AddInitScriptParams {}
 
 /// Parameters of `remove_init_script`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RemoveInitScriptParams {
     /// The id `add_init_script` returned (`init-script-1`, ...).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "ID",
+            help = "The id addinitscript printed (init-script-1, ...)"
+        )
+    )]
     pub identifier: String,
 }
 
@@ -689,11 +741,21 @@ pub struct InitScriptRemoved {
 
 /// Parameters of `add_script`: exactly one of `script` and `url`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddScriptParams {
     /// The JavaScript source, run now as a `<script>` in the active page.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            required_unless_present = "url",
+            conflicts_with = "url",
+            allow_hyphen_values = true
+        )
+    )]
     pub script: Option<String>,
     /// The URL of a script (relative to the page) to load as `<script src>`; waits until it ran or failed.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "URL"))]
     pub url: Option<String>,
 }
 
@@ -711,11 +773,21 @@ impl crate::ParamFacts for AddScriptParams {
 
 /// Parameters of `add_style`: exactly one of `content` and `url`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddStyleParams {
     /// CSS, added as a `<style>` to the active page.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "CSS",
+            required_unless_present = "url",
+            conflicts_with = "url"
+        )
+    )]
     pub content: Option<String>,
     /// The URL of a style sheet (relative to the page) to load as `<link rel=stylesheet>`; waits until it loaded or failed.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "URL"))]
     pub url: Option<String>,
 }
 

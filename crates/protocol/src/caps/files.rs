@@ -94,17 +94,26 @@ pub const DOWNLOAD_MAX_TIMEOUT_MS: u64 = 600_000;
 
 /// Parameters of `download`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DownloadParams {
     /// The element to click (a link or button that starts a download): a ref (`e3`, `@e3`), an
     /// XPath, a CSS selector or a locator `{"find": {...}}` matching exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// Where the complete file goes (absolute): a file path, or an existing directory to put it
     /// in under its suggested filename. An existing file is replaced.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "Where the file goes (relative to the working directory): a file, or an existing directory to put it in under its suggested filename"
+        )
+    )]
     pub path: String,
     /// How long to wait for the download to start and complete, in milliseconds (default
     /// 30000, at most 600000).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "MS"))]
     pub timeout_ms: Option<u64>,
 }
 

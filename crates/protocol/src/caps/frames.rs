@@ -13,9 +13,11 @@ pub const MAX_FRAMES_LIMIT: u64 = 1000;
 
 /// Parameters of `frames`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FramesParams {
     /// Most frames listed (1 to 1000, default 100); `truncated` says when more exist.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub limit: Option<u64>,
 }
 
@@ -35,6 +37,7 @@ impl crate::ParamFacts for FramesParams {}
 
 /// Parameters of `frame`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FrameSelectParams {
     /// The frame later commands of the tab run in: `main` (the page itself), a frame id from
@@ -44,15 +47,18 @@ pub struct FrameSelectParams {
     /// Read `target` only as this kind of criterion (default: tried in the order id, ref, name,
     /// selector, URL part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub by: Option<FrameBy>,
     /// Whether to scope the tab's later commands to the frame (default true; false only looks
     /// it up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub set: Option<bool>,
 }
 
 /// How `frame` reads its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum FrameBy {
     /// A frame id from `frames`.

@@ -144,29 +144,71 @@ impl ResourceType {
 /// `contentType` and `headers` without reaching the network. A route with the same URL glob and
 /// resource types as an existing one replaces it; the newest matching route decides.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkRouteParams {
     /// URL pattern: a glob over the whole URL (`*` within a path segment, `**` across them, `{a,b}`), a whole URL, or (no wildcard, no scheme) a part of the URL.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "GLOB",
+            help = "URL glob, e.g. '**/api/*' or 'https://example.com/**'"
+        )
+    )]
     pub url: String,
     /// Fail matching requests with this network error.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, num_args = 0..=1, default_missing_value = "failed", value_name = "REASON", help = "Fail the requests with a network error (default `failed`)"))]
     pub abort: Option<AbortReason>,
     /// Let matching requests go to the network (with `setHeaders` changed or added).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "continue",
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Send the requests on to the network (with --set-header changes)"
+        )
+    )]
     pub continue_request: Option<bool>,
     /// Request headers to set on matching requests that go on to the network (name → value).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub set_headers: Option<BTreeMap<String, String>>,
     /// HTTP status of the answer (100 to 599; default 200).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub status: Option<u16>,
     /// Body of the answer (UTF-8 text).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "TEXT",
+            conflicts_with = "body_file",
+            allow_hyphen_values = true
+        )
+    )]
     pub body: Option<String>,
     /// File whose bytes are the body of the answer (read when the route is added).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub body_file: Option<String>,
     /// Content-Type of the answer.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TYPE"))]
     pub content_type: Option<String>,
     /// Response headers of the answer (name → value).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub headers: Option<BTreeMap<String, String>>,
     /// Only requests of these resource types match (default: every type; `fetch` and `xhr` each match both, as Chromium's interception does not tell them apart).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "resource-type",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "T[,T]"
+        )
+    )]
     pub resource_types: Option<Vec<ResourceType>>,
     /// Remove the route after this many matched requests (at least 1; default: never).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub times: Option<u64>,
 }
 
@@ -310,9 +352,11 @@ fn header_value(field: &str, v: &str) -> Result<(), String> {
 
 /// Parameters of `network_unroute`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkUnrouteParams {
     /// Remove the routes with exactly this URL glob (default: every route).
+    #[cfg_attr(feature = "clap", arg(value_name = "GLOB"))]
     pub url: Option<String>,
 }
 
@@ -558,13 +602,20 @@ impl Present for HeadersSet {
 /// challenges (Basic, Digest) of every request of the session; `clear` forgets them. A request
 /// whose challenge comes back after they were given is refused (no retry loop).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetCredentialsParams {
     /// The user name.
+    #[cfg_attr(
+        feature = "clap",
+        arg(required_unless_present = "clear", requires = "password")
+    )]
     pub username: Option<String>,
     /// The password (never echoed).
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub password: Option<String>,
     /// Forget the credentials instead.
+    #[cfg_attr(feature = "clap", arg(long, num_args = 0, default_missing_value = "true", conflicts_with_all = ["username", "password"], help = "Forget the credentials"))]
     pub clear: Option<bool>,
 }
 

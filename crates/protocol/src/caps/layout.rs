@@ -48,11 +48,13 @@ pub const STYLE_VALUE_MAX_CHARS: usize = 500;
 
 /// Parameters of `box`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoxParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "TARGET", help = crate::cli::REF_HELP))]
     pub target: Target,
 }
 
@@ -111,16 +113,26 @@ fn num(v: f64) -> String {
 
 /// Parameters of `styles`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StylesParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "TARGET", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// CSS property names to read (1 to 100; `--custom` properties too); without it, the
     /// default set (`DEFAULT_STYLE_PROPS`: display, visibility, opacity, position, size, box,
     /// colors, font, cursor, pointer-events, transform). A name the browser does not know is
     /// `invalid_argument`.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "prop",
+            value_name = "NAME",
+            help = "A CSS property to read (repeatable), e.g. --prop color --prop font-size"
+        )
+    )]
     pub props: Option<Vec<String>>,
 }
 
@@ -185,10 +197,18 @@ impl Present for StylesOutput {
 
 /// Parameters of `geometry`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeometryParams {
     /// The element to measure (a ref, CSS selector, XPath or locator that matches exactly one
     /// element); without it, the document (its scrolling element).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "TARGET",
+            help = "The element to measure: a ref, CSS selector or XPath matching one element; without it, the document"
+        )
+    )]
     pub selector: Option<Target>,
 }
 
@@ -285,21 +305,34 @@ pub const SCROLL_MAX_PX: f64 = 1_000_000.0;
 
 /// Parameters of `scroll`: a direction and a distance, or explicit offsets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScrollParams {
     /// Which way to scroll (with `px`); exclusive with `x`/`y`.
+    #[cfg_attr(feature = "clap", arg(value_enum, required = true, help = "Which way"))]
     pub direction: Option<ScrollDirection>,
     /// How far in `direction`, 1 to 1000000 CSS pixels (default 300).
     pub px: Option<u32>,
     /// Horizontal offset in CSS pixels (positive: right); exclusive with `direction`.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub x: Option<f64>,
     /// Vertical offset in CSS pixels (positive: down); exclusive with `direction`.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub y: Option<f64>,
     /// The container to scroll, or an element inside one (a ref, CSS selector, XPath or locator
     /// matching exactly one element): an element that does not scroll itself scrolls its
     /// nearest scrolling ancestor (else the page). Without it, the page (its scrolling element),
     /// or when the document does not scroll (an app shell), the container under the viewport's
     /// centre (else the largest visible one) that can scroll that way.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            short = 's',
+            long = "selector",
+            value_name = "CONTAINER",
+            help = "The container to scroll, or an element inside it (its nearest scrolling ancestor scrolls): ref, CSS selector or XPath (default: the page)"
+        )
+    )]
     pub selector: Option<Target>,
 }
 

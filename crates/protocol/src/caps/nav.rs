@@ -9,30 +9,41 @@ use crate::validate::Validate;
 
 /// Parameters of `open`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OpenParams {
     /// The URL to load (a bare host gets `https://`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(help = "The URL (a bare host gets https://, localhost and 127.* get http://)")
+    )]
     pub url: String,
     /// When the navigation counts as done (default `load`).
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub wait_until: Option<LoadState>,
 }
 
 /// Parameters of `back`, `forward` and `reload`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HistoryParams {
     /// When the navigation counts as done (default `load`).
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub wait_until: Option<LoadState>,
 }
 
 /// Parameters of `eval`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EvalParams {
     /// JavaScript expression; a returned promise is awaited; the result comes back as JSON
     /// (values JSON cannot carry as `{"unserializable": "circular" | "Window" | "NaN" | ...}`).
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub script: String,
     /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_bytes: Option<u64>,
 }
 

@@ -54,23 +54,33 @@ pub const RESOURCE_TYPES: &[&str] = &[
 
 /// Parameters of `network_requests`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkRequestsParams {
     /// After reading, empty the tab's request log (the next read shows only newer requests).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub clear: Option<bool>,
     /// Only URLs matching this pattern: a glob over the whole URL when it has `*` or `{` (`*`
     /// within a path segment, `**` across them, `{a,b}`), the whole URL when it begins with a
     /// scheme, otherwise a part of the URL.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "URL-GLOB"))]
     pub filter: Option<String>,
     /// Only these resource types (`document`, `stylesheet`, `image`, `media`, `font`, `script`,
     /// `xhr`, `fetch`, `websocket`, `other`, ...).
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "clap", arg(long = "type", value_name = "TYPES", value_delimiter = ',', help = format!("Only these resource types, comma-separated: {}", crate::RESOURCE_TYPES.join(", "))))]
     pub types: Option<Vec<String>>,
     /// Only this HTTP method (any case).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M"))]
     pub method: Option<String>,
     /// Only these statuses: one (`200`), a class (`2xx`) or an inclusive range (`400-499`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "STATUS"))]
     pub status: Option<String>,
     /// Most requests listed, the newest (default 100, at most 1000).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub limit: Option<u32>,
 }
 
@@ -238,11 +248,20 @@ pub struct NetworkRequestsOutput {
 
 /// Parameters of `network_request`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkRequestParams {
     /// The request's id, as `network_requests` lists it (`r12`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "ID",
+            help = "The request id (`network requests` lists them)"
+        )
+    )]
     pub request_id: String,
     /// Most bytes of the response body returned (default 262144, at most 16777216).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_bytes: Option<u64>,
 }
 
@@ -335,9 +354,11 @@ impl HarContent {
 
 /// Parameters of `har_start`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HarStartParams {
     /// Which response bodies to keep: `text` (default), `all` or `none`.
+    #[cfg_attr(feature = "clap", arg(long, value_enum, value_name = "MODE"))]
     pub content: Option<HarContent>,
 }
 
@@ -357,9 +378,16 @@ pub struct HarStartOutput {
 
 /// Parameters of `har_stop`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HarStopParams {
     /// Where to write the HAR (absolute; default `<downloads dir>/agentbrowser-<epoch ms>.har`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "Where to write the HAR (default: the downloads directory, agentbrowser-<epoch ms>.har)"
+        )
+    )]
     pub path: Option<String>,
 }
 

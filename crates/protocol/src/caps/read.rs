@@ -9,21 +9,25 @@ use crate::validate::{Validate, invalid};
 
 /// Parameters of a read on a ref: `text`, `inner_text`, `input_value`, `is_visible`, `is_enabled`, `is_checked`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
 }
 
 /// Parameters of `attribute`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AttributeParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
     #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
     pub target: Target,
     /// Attribute name.
     pub name: String,
@@ -31,24 +35,41 @@ pub struct AttributeParams {
 
 /// Parameters of `html`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HtmlParams {
     /// The target: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
     /// (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match
     /// exactly one element (several are `ambiguous_target`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "TARGET",
+            help = "A ref, a CSS selector or an XPath (several matches are `ambiguous_target`)"
+        )
+    )]
     pub target: Target,
     /// The element's own tag too (outerHTML) instead of its content (innerHTML).
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub outer: Option<bool>,
     /// Largest HTML returned, in bytes (default 100000, 0 = no limit); longer is cut and says so.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_bytes: Option<u64>,
 }
 
 /// Parameters of `count`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CountParams {
     /// What to count: a CSS selector (`css=` optional), an XPath (`//...`, `xpath=...`) or a
     /// locator `{"find": {...}}` (its `nth`, if any, counts that one match); not a ref.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "A CSS selector (`css=` optional) or an XPath (`//...`, `xpath=...`); not a ref"
+        )
+    )]
     pub selector: Target,
 }
 

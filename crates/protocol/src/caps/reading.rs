@@ -42,41 +42,89 @@ impl LlmsFile {
 /// Parameters of `read`. The default mode is Markdown; `raw`, `outline`, `llms` and `filter`
 /// choose others (`raw` goes with none of them, `outline` not with `filter`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadParams {
     /// The page to read over HTTP, without a browser (a bare host gets `https://`). Absent: the
     /// active tab's rendered DOM (what the user sees after scripts ran).
+    #[cfg_attr(
+        feature = "clap",
+        arg(help = "The page (a bare host gets https://); absent: the active tab")
+    )]
     pub url: Option<String>,
     /// The body as it is: the HTTP response's body, or the active tab's serialized DOM.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            visible_alias = "html",
+            long,
+            num_args = 0,
+            default_missing_value = "true"
+        )
+    )]
     pub raw: Option<bool>,
     /// Fail (`content_unavailable`) unless the server gives Markdown (content negotiation, the
     /// `.md` URL or an llms.txt file) instead of falling back to converting HTML.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "require-md",
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Fail unless the server has Markdown (no HTML fallback)"
+        )
+    )]
     pub require_markdown: Option<bool>,
     /// Read the site's `llms.txt` (`index`) or `llms-full.txt` (`full`), looked up from the
     /// URL's path up to the origin root; when there is none, the page is read as usual (and a
     /// warning says so).
+    #[cfg_attr(feature = "clap", arg(long, value_enum, value_name = "FILE"))]
     pub llms: Option<LlmsFile>,
     /// Only the headings, one a line with their level and anchor (`## Title {#anchor}`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub outline: Option<bool>,
     /// Only the heading sections whose heading contains this text (case-insensitive), each
     /// with its subsections.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "TEXT", allow_hyphen_values = true)
+    )]
     pub filter: Option<String>,
     /// Largest content in characters (default 100000; 0 = no limit); longer is cut at a line
     /// and says so (`truncated`, `totalChars`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::fit::<u64>()))]
     pub max_chars: Option<u64>,
     /// Time for the whole read in milliseconds (default 10000; 1 to 600000).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub timeout_ms: Option<u64>,
     /// Extra HTTP request headers (name to value); never sent to another origin after a
     /// redirect.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub headers: Option<IndexMap<String, String>>,
     /// Send the session browser's cookies for each URL fetched (when a browser runs; a read
     /// never starts one for this).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub cookies: Option<bool>,
     /// Read the page as the session's browser shows it once its scripts ran (a page JavaScript
     /// renders): loaded in a tab of its own (the active tab stays as it is), read once its
     /// network settled (at most 5 s after its load event, within `timeoutMs`), then closed.
     /// Starts the browser if none runs; a navigation for the action policy. Needs `url`; not
     /// with `llms`, `requireMarkdown` or `headers`.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Read the page as the session's browser renders it (scripts run), in a tab of its own closed afterwards (a navigation for the action policy)"
+        )
+    )]
     pub render: Option<bool>,
 }
 

@@ -17,10 +17,12 @@ pub const MAX_CONFIRMATION_ID: usize = 64;
 
 /// Parameters of `confirm` and `deny`: the id a `confirmation_required` answer gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConfirmationParams {
     /// The confirmation id (`c-…`) from the `confirmation_required` answer's data.
     #[schemars(length(min = 1, max = MAX_CONFIRMATION_ID))]
+    #[cfg_attr(feature = "clap", arg(value_name = "ID"))]
     pub confirmation_id: String,
 }
 

@@ -37,18 +37,22 @@ impl SessionScope {
 
 /// Parameters of `session_id`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionIdParams {
     /// Which directory the id comes from (default `worktree`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub scope: Option<SessionScope>,
     /// The name part before the hash (default: the directory's name); lower-cased, runs of other characters than letters and digits become `-`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = MAX_SESSION_PREFIX))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "P"))]
     pub prefix: Option<String>,
     /// The directory to start from (default: the working directory; a relative path is taken from it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "P"))]
     pub path: Option<String>,
 }
 

@@ -11,26 +11,50 @@ pub const MAX_DEPTH: u32 = 10_000;
 
 /// Parameters of `snapshot`: what to capture (the `SnapshotSpec`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SnapshotParams {
     /// Root the snapshot at the first element matching this CSS selector (or a ref such as `e3`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            short,
+            long,
+            value_name = "CSS",
+            help = "Root at the first element matching a CSS selector"
+        )
+    )]
     pub selector: Option<String>,
     /// Keep only nodes that carry refs (default true).
+    #[cfg_attr(feature = "clap", arg(id = "full", long = "full", action = clap::ArgAction::SetFalse, conflicts_with = "interactive_flag", help = "The whole tree, not only interactive elements"))]
     pub interactive: Option<bool>,
     /// Drop unnamed structural wrappers (default false).
+    #[cfg_attr(feature = "clap", arg(short, long, action = clap::ArgAction::SetTrue))]
     pub compact: Option<bool>,
     /// Cut lines deeper than this (0 to 10000; 0 keeps only top-level lines).
+    #[cfg_attr(feature = "clap", arg(short = 'd', long = "depth", value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::fit::<u32>()))]
     pub max_depth: Option<u32>,
     /// Add link targets (default false).
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub urls: Option<bool>,
     /// Size budget of the text in bytes (default 100000; 0 = unbounded). Past it the snapshot
     /// stops at a whole line and says what it left out (`truncated`, `omitted` counts by role).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::fit::<u64>(), help = "Size budget of the text in bytes (default 100000; 0 = no limit)"))]
     pub max_bytes: Option<u64>,
     /// Answer only what changed since the newest kept snapshot of this tab with an equal spec
     /// (default false): `delta.kind` is `full` (no such snapshot: the whole text, as without
     /// `delta`), `unchanged` or `delta` (one region of lines to replace). When it is not `full`,
     /// `text` is empty and `refs` holds only the refs of the changed lines. The snapshot is taken
     /// and kept either way: every ref works and `diff` compares against it.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            num_args = 0,
+            default_missing_value = "true",
+            help = "Only what changed since the last snapshot of the same options in this tab"
+        )
+    )]
     pub delta: Option<bool>,
 }
 

@@ -86,11 +86,24 @@ pub struct CookieInput {
 
 /// Parameters of `cookies_get`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CookiesGetParams {
     /// Only the cookies that would be sent to these URLs (default: every cookie of the session).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "url",
+            value_name = "URL",
+            help = "Only the cookies sent to this URL (repeatable)"
+        )
+    )]
     pub urls: Option<Vec<String>>,
     /// Show the values in the human text (JSON always carries them).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub show_values: Option<bool>,
 }
 
@@ -113,29 +126,56 @@ impl crate::ParamFacts for CookiesGetParams {
 /// Parameters of `cookies_set`: one cookie (`name`, `value` and `url` or `domain`), a list
 /// (`cookies`), or a file (`file`: JSON, a Netscape cookies.txt or a `Cookie:` header line).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CookiesSetParams {
     /// The cookie's name.
     pub name: Option<String>,
     /// The cookie's value.
+    #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub value: Option<String>,
     /// A URL the cookie is for; with `file`: the host of a `Cookie:` header's cookies.
+    #[cfg_attr(feature = "clap", arg(long, help = "The URL the cookie is for"))]
     pub url: Option<String>,
     /// The cookie's domain; with `file`: the domain of a `Cookie:` header's cookies.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, help = "The cookie's domain (a leading dot: also subdomains)")
+    )]
     pub domain: Option<String>,
     /// The cookie's path (default `/`).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub path: Option<String>,
     /// Expiry in seconds since the Unix epoch (default: a session cookie).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "UNIX"))]
     pub expires: Option<u64>,
     /// Hidden from page scripts.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub http_only: Option<bool>,
     /// Sent only over secure connections.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub secure: Option<bool>,
     /// The SameSite attribute.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub same_site: Option<SameSite>,
     /// Several cookies at once.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub cookies: Option<Vec<CookieInput>>,
     /// An absolute path of a cookie file: JSON (a list of cookies or a Playwright storageState), a Netscape cookies.txt, or a `Cookie:` header line (needs `url` or `domain`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A cookie file: JSON (a list, or a Playwright storageState), Netscape cookies.txt, or a Cookie: header line (with --url or --domain)"
+        )
+    )]
     pub file: Option<String>,
 }
 
@@ -205,13 +245,20 @@ impl crate::ParamFacts for CookiesSetParams {
 
 /// Parameters of `cookies_clear`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CookiesClearParams {
     /// Only the cookies that would be sent to this URL.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, help = "Only the cookies sent to this URL")
+    )]
     pub url: Option<String>,
     /// Only the cookies of this domain (and its subdomains).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub domain: Option<String>,
     /// Only the cookies of this name (with `url` or `domain`: of those only).
+    #[cfg_attr(feature = "clap", arg(long, help = "Only the cookies of this name"))]
     pub name: Option<String>,
 }
 
@@ -512,13 +559,37 @@ pub const STATE_INDEXED_DB_MAX_BYTES: u64 = 32 << 20;
 
 /// Parameters of `state_save`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateSaveParams {
     /// An absolute file path, or a name (no `/`) of a file in the state directory (`.json` added when it has no extension); default: the session's name.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory (default: the session's name)"
+        )
+    )]
     pub path: Option<String>,
     /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY`, else the file `AGENTBROWSER_ENCRYPTION_KEY_FILE` names (of the session's process), else unencrypted.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters); default: $AGENTBROWSER_ENCRYPTION_KEY, else the file $AGENTBROWSER_ENCRYPTION_KEY_FILE names (of the session)"
+        )
+    )]
     pub key_file: Option<String>,
     /// Save the IndexedDB databases of every origin too, in Playwright's `indexedDB` shape (default true; at most 32 MB of records, more are cut and said).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "no-indexed-db",
+            num_args = 0,
+            default_missing_value = "false",
+            help = "Leave IndexedDB out (saved by default, at most 32 MB of records)"
+        )
+    )]
     pub indexed_db: Option<bool>,
 }
 
@@ -533,11 +604,26 @@ impl crate::ParamFacts for StateSaveParams {}
 
 /// Parameters of `state_load` and `state_show`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateFileParams {
     /// An absolute file path, or a name (no `/`) of a file in the state directory.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+        )
+    )]
     pub path: String,
     /// An absolute path of a file holding the encryption key (64 hex characters); default: `AGENTBROWSER_ENCRYPTION_KEY`, else the file `AGENTBROWSER_ENCRYPTION_KEY_FILE` names (of the session's process).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "FILE",
+            help = "A file holding the encryption key (64 hex characters)"
+        )
+    )]
     pub key_file: Option<String>,
 }
 
@@ -552,11 +638,20 @@ impl crate::ParamFacts for StateFileParams {}
 
 /// Parameters of `state_rename`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateRenameParams {
     /// The file: an absolute path, or a name in the state directory.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "OLD",
+            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+        )
+    )]
     pub from: String,
     /// Its new name in the same directory (no `/`; `.json` added when it has no extension).
+    #[cfg_attr(feature = "clap", arg(value_name = "NEW"))]
     pub to: String,
 }
 
@@ -571,11 +666,23 @@ impl crate::ParamFacts for StateRenameParams {}
 
 /// Parameters of `state_clear`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateClearParams {
     /// The file to remove: an absolute path, or a name in the state directory.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            value_name = "NAME",
+            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+        )
+    )]
     pub path: Option<String>,
     /// Remove every state file of the state directory.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, num_args = 0, default_missing_value = "true")
+    )]
     pub all: Option<bool>,
 }
 
@@ -593,9 +700,11 @@ impl crate::ParamFacts for StateClearParams {}
 
 /// Parameters of `state_clean`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateCleanParams {
     /// Remove the state directory's files last written more than this many days ago.
+    #[cfg_attr(feature = "clap", arg(long = "older-than", value_name = "DAYS"))]
     pub older_than_days: u64,
 }
 
@@ -756,6 +865,7 @@ impl Present for StateLoaded {
 
 /// Parameters of `state_list`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StateListParams {}
 

@@ -8,6 +8,7 @@ use crate::validate::Validate;
 
 /// Parameters of `tab_new`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TabNewParams {
     /// URL to open in the new tab (default `about:blank`).
@@ -15,23 +16,34 @@ pub struct TabNewParams {
     /// A name for the tab, unique in the session, that `tab switch|close` and the envelope's
     /// `tab` accept in place of its id (1 to 64 characters, not shaped like an id `tN`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            help = "A unique name for the tab that switch and close accept (not shaped like `tN`)"
+        )
+    )]
     pub label: Option<String>,
 }
 
 /// Parameters of `tab_switch`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TabSwitchParams {
     /// The tab: its id such as `t2`, its label, or its index `2` (meaning `t2`).
+    #[cfg_attr(feature = "clap", arg(value_name = "ID"))]
     pub tab: String,
 }
 
 /// Parameters of `tab_close`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TabCloseParams {
     /// The tab: its id such as `t2`, its label, or its index `2` (meaning `t2`) (default: the
     /// active tab).
+    #[cfg_attr(feature = "clap", arg(value_name = "ID"))]
     pub tab: Option<String>,
 }
 

@@ -68,11 +68,13 @@ fn check_timeout(t: Option<u64>) -> Result<(), String> {
 
 /// Parameters of `webmcp_list`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebMcpListParams {
     /// Only the tool of this name (with its full schema); absent: every tool.
     pub tool: Option<String>,
     /// Only the tools of this frame (a frame id as `frames` or a tool's `frameId` shows it).
+    #[cfg_attr(feature = "clap", arg(long = "frame", value_name = "ID"))]
     pub frame_id: Option<String>,
 }
 
@@ -271,13 +273,20 @@ fn json_kind(v: &Value) -> &'static str {
 
 /// Parameters of `webmcp_result`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebMcpResultParams {
     /// The invocation's id (`invocationId` of `webmcp_invoke`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(value_name = "ID", help = "The invocation id `webmcp invoke` answered")
+    )]
     pub invocation_id: String,
     /// How long to wait for a pending invocation to finish (default 0: answer at once).
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub timeout_ms: Option<u64>,
     /// Output bytes kept (default 16384, 1 to 1048576).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_output_bytes: Option<u32>,
 }
 
@@ -302,9 +311,11 @@ impl crate::ParamFacts for WebMcpResultParams {
 
 /// Parameters of `webmcp_cancel`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebMcpCancelParams {
     /// The pending invocation's id.
+    #[cfg_attr(feature = "clap", arg(value_name = "ID"))]
     pub invocation_id: String,
 }
 
