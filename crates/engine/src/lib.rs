@@ -24,6 +24,7 @@ mod emulation;
 pub mod error;
 pub mod events;
 mod files;
+mod frame_tree;
 mod frames;
 mod handlers;
 pub mod hook;

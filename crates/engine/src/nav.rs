@@ -8,7 +8,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::json;
 
-use crate::cx::Cx;
+use crate::cx::{Cx, RECREATED};
 use crate::error::{EngineError, Result};
 
 /// `open`: navigate the active tab (recovering it first if a timeout left it stuck).
@@ -146,10 +146,6 @@ fn refuse_local(cx: &Cx<'_>, what: &str, url: &str) -> Result<()> {
         None => Ok(()),
     }
 }
-
-/// What `recovered` says when a stuck tab's target was replaced.
-pub(crate) const RECREATED: &str =
-    "replaced the tab's page, whose main thread did not answer (blocked outside JavaScript)";
 
 /// Adds how a hung page was recovered to a navigation's answer.
 pub(crate) fn with_recovered(mut data: Location, recovered: Option<&str>) -> Location {

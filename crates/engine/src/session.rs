@@ -6,11 +6,9 @@ use agentbrowser_protocol::{Command, ErrorCode, Request, Response};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::actions::{self, Limits};
 use crate::browser::Browser;
-use crate::cx::Cx;
+use crate::cx::{ACTIONABLE_DEFAULT, Cx, Limits, Output};
 use crate::error::{EngineError, Result};
-use crate::handlers::Output;
 use crate::launch::LaunchOptions;
 
 /// Default timeout of a command, in milliseconds.
@@ -50,7 +48,7 @@ pub struct Engine {
     /// every page it attaches.
     pub(crate) emulation: crate::emulation::Shared,
     /// The current frame of each tab (`frame`) and frame ids seen lately.
-    pub(crate) frames: crate::frames::FrameState,
+    pub(crate) frames: crate::frame_tree::FrameState,
     /// The http(s) origins the session's tabs showed (what a state file saves).
     pub(crate) origins: crate::state::Origins,
     /// The per-target setup (request interception rules) of the session, given to the browser.
@@ -68,6 +66,8 @@ pub struct Engine {
     /// Why the connection to an attached browser was lost: the session does not reconnect by
     /// itself (a grid may give a new connection another browser); `launch` attaches anew.
     pub(crate) lost_attach: Option<String>,
+    /// Runs a command's handler (for a handler that runs another command).
+    pub(crate) dispatch: crate::cx::Dispatch,
 }
 
 impl Engine {
@@ -102,6 +102,7 @@ impl Engine {
             closed: false,
             tracer: Default::default(),
             lost_attach: None,
+            dispatch: |command, cx| Box::pin(crate::handlers::dispatch(command, cx)),
         }
     }
 
@@ -236,7 +237,7 @@ impl Engine {
         let actionable = if request.timeout_ms.is_some() {
             deadline - Duration::from_millis((timeout_ms / 4).min(500))
         } else {
-            deadline.min(Instant::now() + actions::ACTIONABLE_DEFAULT)
+            deadline.min(Instant::now() + ACTIONABLE_DEFAULT)
         };
         let limits = Limits {
             deadline,
@@ -456,7 +457,7 @@ impl Engine {
     pub async fn active_page(&mut self) -> Result<crate::page::Page> {
         let limits = Limits {
             deadline: Instant::now() + Duration::from_millis(DEFAULT_TIMEOUT_MS),
-            actionable: Instant::now() + actions::ACTIONABLE_DEFAULT,
+            actionable: Instant::now() + ACTIONABLE_DEFAULT,
         };
         Cx {
             engine: self,

@@ -314,9 +314,10 @@ pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<Co
     }
     cx.scope = pending.scope.clone();
     // Boxed: the replay runs a handler through the dispatch that runs this one.
-    let result = Box::pin(crate::handlers::dispatch(pending.command, cx))
-        .await?
-        .to_value()?;
+    // The dispatch's future is boxed: the replay runs a handler through the dispatch that runs
+    // this one.
+    let dispatch = cx.engine.dispatch;
+    let result = dispatch(pending.command, cx).await?.to_value()?;
     Ok(ConfirmOutput {
         confirmation_id: id,
         action: action.to_string(),

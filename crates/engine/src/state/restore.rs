@@ -19,8 +19,8 @@ use agentbrowser_protocol::{
 use tokio::time::Instant;
 
 use super::store;
-use crate::actions::Limits;
 use crate::cx::Cx;
+use crate::cx::Limits;
 use crate::session::Engine;
 
 /// Environment variable giving the save policy when no `save` option is set.
