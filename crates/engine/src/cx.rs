@@ -106,7 +106,9 @@ impl Cx<'_> {
             let d = &self.engine.defaults;
             let b = match &d.attach {
                 Some(target) => {
-                    self.engine.domains.refuse_attach()?;
+                    self.engine
+                        .part::<crate::domains::Guard>()
+                        .refuse_attach()?;
                     let p = agentbrowser_protocol::LaunchParams::attach(target);
                     let endpoint = crate::remote::Endpoint::new(
                         p.cdp_url.as_deref(),
@@ -120,15 +122,16 @@ impl Cx<'_> {
             };
             let mut b = b;
             // Before the downloads: they follow the policy's prompt gate.
-            b.dialog_board = self.engine.dialog_board.clone();
+            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
             b.enable_downloads(self.engine.download_dir(None)).await?;
-            b.dialog_board = self.engine.dialog_board.clone();
-            b.network_board = self.engine.network_board.clone();
-            b.emulation = self.engine.emulation.clone();
+            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
+            b.network_board = self.engine.part::<crate::events::NetworkBoard>().clone();
+            b.emulation = self.engine.part::<crate::emulation::Shared>().clone();
             b.hooks = self.engine.hooks.clone();
             b.install_hooks().await?;
             crate::emulation::install_browser(&b, &b.emulation).await?;
-            crate::state::track_origins(&b, self.engine.origins.clone()).await?;
+            crate::state::track_origins(&b, self.engine.part::<crate::state::Origins>().clone())
+                .await?;
             self.engine.browser = Some(b);
             Box::pin(crate::state::restore::after_launch(self)).await;
         }

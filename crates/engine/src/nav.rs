@@ -140,7 +140,7 @@ async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Locati
 /// Refuses to load `url` again (a history entry, the tab's page) when it reaches local files
 /// and the session does not allow them (`crate::domains::schemes`); `what` opens the message.
 fn refuse_local(cx: &Cx<'_>, what: &str, url: &str) -> Result<()> {
-    let allowed = cx.engine.domains.allow_file_access;
+    let allowed = cx.engine.part::<crate::domains::Guard>().allow_file_access;
     match crate::domains::schemes::refuse(allowed, what, url) {
         Some(e) => Err(e),
         None => Ok(()),
