@@ -20,7 +20,9 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         ));
     }
     // A bad policy file fails the launch before any browser starts.
-    cx.engine.safety.configure(p.policy())?;
+    cx.engine
+        .part_mut::<crate::safety::Safety>()
+        .configure(p.policy())?;
     let attached = p.cdp_url.is_some() || p.cdp_port.is_some();
     let guard = crate::domains::launch_guard(&p, &cx.engine.defaults, attached)?;
     cx.engine
@@ -31,7 +33,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         .hooks
         .intercept
         .set_local_files(guard.allow_file_access);
-    cx.engine.domains = guard.clone();
+    *cx.engine.part_mut::<crate::domains::Guard>() = guard.clone();
     if let Some(on) = p.request_log {
         cx.engine.hooks.set_request_log(on);
     }
@@ -83,7 +85,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     };
     let mut browser = browser;
     // Before the downloads: they follow the policy's prompt gate.
-    browser.dialog_board = cx.engine.dialog_board.clone();
+    browser.dialog_board = cx.engine.part::<crate::events::DialogBoard>().clone();
     let dir = cx.engine.download_dir(p.download_path.as_deref());
     if let Err(e) = browser.enable_downloads(dir).await {
         browser.close().await;
@@ -97,19 +99,25 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         pid: browser.launched.as_ref().map(|l| l.pid),
     };
     if let Some(auto) = p.auto_dialogs {
-        cx.engine.dialog_board.set_auto(auto);
+        cx.engine
+            .part::<crate::events::DialogBoard>()
+            .set_auto(auto);
     }
     if let Some(on) = p.content_boundaries {
-        cx.engine.output.content_boundaries = on;
+        cx.engine
+            .part_mut::<crate::bounds::OutputRules>()
+            .content_boundaries = on;
     }
     if p.max_output.is_some() {
-        cx.engine.output.max_output = p.max_output;
+        cx.engine
+            .part_mut::<crate::bounds::OutputRules>()
+            .max_output = p.max_output;
     }
     let mut browser = browser;
-    browser.dialog_board = cx.engine.dialog_board.clone();
-    browser.network_board = cx.engine.network_board.clone();
-    crate::emulation::take_launch(&cx.engine.emulation, &p_emulation);
-    browser.emulation = cx.engine.emulation.clone();
+    browser.dialog_board = cx.engine.part::<crate::events::DialogBoard>().clone();
+    browser.network_board = cx.engine.part::<crate::events::NetworkBoard>().clone();
+    crate::emulation::take_launch(cx.engine.part::<crate::emulation::Shared>(), &p_emulation);
+    browser.emulation = cx.engine.part::<crate::emulation::Shared>().clone();
     if let Err(e) = crate::emulation::install_browser(&browser, &browser.emulation).await {
         browser.close().await;
         return Err(e);
@@ -119,7 +127,10 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         browser.close().await;
         return Err(e);
     }
-    if let Err(e) = crate::state::track_origins(&browser, cx.engine.origins.clone()).await {
+    if let Err(e) =
+        crate::state::track_origins(&browser, cx.engine.part::<crate::state::Origins>().clone())
+            .await
+    {
         browser.close().await;
         return Err(e);
     }
@@ -134,6 +145,21 @@ pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<StatusOutput
 }
 
 impl crate::session::Engine {
+    /// Closes the browser; idempotent. The session's default download directory (a temporary
+    /// one, used when no `downloadPath` was given) goes with it: files the agent did not claim
+    /// with `download` or `wait --download` are not left behind in `$TMPDIR`.
+    pub async fn shutdown(&mut self) {
+        self.final_restore_save().await;
+        if let Some(b) = self.browser.take() {
+            let used = b.downloads.as_ref().map(|d| d.dir.clone());
+            b.close().await;
+            if self.defaults.download_path.is_none() && used == Some(self.download_dir(None)) {
+                let _ = std::fs::remove_dir_all(self.download_dir(None));
+            }
+        }
+        self.closed = true;
+    }
+
     /// The directory downloads are saved in: `asked` (a launch's `downloadPath`), else the
     /// session's launch option, else `$TMPDIR/agentbrowser-downloads-<session>`.
     pub(crate) fn download_dir(&self, asked: Option<&str>) -> PathBuf {
@@ -196,8 +222,12 @@ impl crate::session::Engine {
                 .and_then(|b| b.active_id())
                 .and_then(|t| self.frames.current.get(t).cloned()),
             busy: None,
-            allowed_domains: self.domains.list.as_ref().map(|l| l.patterns()),
-            restore: self.restore.report(),
+            allowed_domains: self
+                .part::<crate::domains::Guard>()
+                .list
+                .as_ref()
+                .map(|l| l.patterns()),
+            restore: self.part::<crate::state::restore::Restore>().report(),
             webmcp: self
                 .browser
                 .as_ref()

@@ -7,18 +7,62 @@ use agentbrowser_protocol::ErrorCode;
 use serde_json::json;
 use tokio::time::Instant;
 
-use crate::actions::Limits;
 use crate::browser::Browser;
 use crate::error::{EngineError, Result};
-use crate::nav::RECREATED;
 use crate::refs;
 use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
-use crate::tabs::listed;
 
-/// What `opened_since` reads: the browser's target events since an action started.
-pub(crate) struct OpenedWatch {
-    events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
+/// How long an action waits for its element to become actionable when no timeout was given.
+pub const ACTIONABLE_DEFAULT: Duration = Duration::from_secs(5);
+
+/// What `recovered` says when a stuck tab's target was replaced.
+pub(crate) const RECREATED: &str =
+    "replaced the tab's page, whose main thread did not answer (blocked outside JavaScript)";
+
+/// Timing limits of one command.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// End of the whole command.
+    pub deadline: Instant,
+    /// How long to wait for the element to become actionable.
+    pub actionable: Instant,
 }
+
+/// A handler's typed result, encoded only when its answer is written: as a JSON value for
+/// library callers ([`Encode::to_value`]), or straight to JSON text for the daemon's socket
+/// ([`Encode::to_json`]; a full snapshot of a 5k-element page spent a third of the daemon's CPU
+/// building a value and writing it out again).
+pub(crate) type Output = Box<dyn Encode>;
+
+/// How a typed result becomes the envelope's `data`.
+pub(crate) trait Encode: Send {
+    /// The result as a JSON value.
+    fn to_value(&self) -> Result<serde_json::Value>;
+    /// The result as JSON text.
+    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>>;
+}
+
+impl<T: serde::Serialize + Send> Encode for T {
+    fn to_value(&self) -> Result<serde_json::Value> {
+        serde_json::to_value(self).map_err(cannot_encode)
+    }
+
+    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>> {
+        serde_json::value::to_raw_value(self).map_err(cannot_encode)
+    }
+}
+
+/// The error of a result that cannot be encoded (a bug: every output type is plain data).
+fn cannot_encode(e: serde_json::Error) -> EngineError {
+    EngineError::internal(format!("cannot encode the result: {e}"))
+}
+
+/// Runs a command's handler: the session's dispatch, which a handler that runs another
+/// command (`confirm` replays the one it paused) calls without naming every handler.
+pub(crate) type Dispatch = for<'a, 'b> fn(
+    agentbrowser_protocol::Command,
+    &'a mut Cx<'b>,
+) -> futures::future::BoxFuture<'a, Result<Output>>;
 
 /// What `wait_new_tab` compares with: the tabs open before an action, and the browser's target
 /// events from then on.
@@ -62,7 +106,9 @@ impl Cx<'_> {
             let d = &self.engine.defaults;
             let b = match &d.attach {
                 Some(target) => {
-                    self.engine.domains.refuse_attach()?;
+                    self.engine
+                        .part::<crate::domains::Guard>()
+                        .refuse_attach()?;
                     let p = agentbrowser_protocol::LaunchParams::attach(target);
                     let endpoint = crate::remote::Endpoint::new(
                         p.cdp_url.as_deref(),
@@ -76,15 +122,16 @@ impl Cx<'_> {
             };
             let mut b = b;
             // Before the downloads: they follow the policy's prompt gate.
-            b.dialog_board = self.engine.dialog_board.clone();
+            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
             b.enable_downloads(self.engine.download_dir(None)).await?;
-            b.dialog_board = self.engine.dialog_board.clone();
-            b.network_board = self.engine.network_board.clone();
-            b.emulation = self.engine.emulation.clone();
+            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
+            b.network_board = self.engine.part::<crate::events::NetworkBoard>().clone();
+            b.emulation = self.engine.part::<crate::emulation::Shared>().clone();
             b.hooks = self.engine.hooks.clone();
             b.install_hooks().await?;
             crate::emulation::install_browser(&b, &b.emulation).await?;
-            crate::state::track_origins(&b, self.engine.origins.clone()).await?;
+            crate::state::track_origins(&b, self.engine.part::<crate::state::Origins>().clone())
+                .await?;
             self.engine.browser = Some(b);
             Box::pin(crate::state::restore::after_launch(self)).await;
         }
@@ -175,7 +222,7 @@ impl Cx<'_> {
             None => (self.engine.frames.current.get(&page.tab_id).cloned(), false),
         };
         match frame {
-            Some(id) => crate::frames::scope(page, &id, explicit, &self.engine.frames).await,
+            Some(id) => crate::frame_tree::scope(page, &id, explicit, &self.engine.frames).await,
             None => Ok(page),
         }
     }
@@ -267,57 +314,5 @@ impl Cx<'_> {
             title,
             recovered: None,
         })
-    }
-
-    /// Starts watching for the tabs an action opens: the browser's target events from now on
-    /// (read by [`Cx::opened_since`]; no round trip).
-    pub(crate) async fn watch_opened(&mut self) -> Result<OpenedWatch> {
-        let browser = self.browser().await?;
-        Ok(OpenedWatch {
-            events: browser.cdp.events(),
-        })
-    }
-
-    /// The tabs the page opened since `watch` started, as they are now. The browser announces a
-    /// new page target (`Target.targetCreated`: target discovery is on from launch, see
-    /// `TargetHooks::install_browser`) on the connection before any later answer of the
-    /// renderer that opened it, and the connection hands events over in the order they came:
-    /// so once the action's last call has its answer, every tab it opened is in `watch`
-    /// already. When none is, this costs no round trip; otherwise the tab list is synced.
-    pub(crate) async fn opened_since(
-        &mut self,
-        mut watch: OpenedWatch,
-    ) -> Result<Vec<agentbrowser_protocol::TabInfo>> {
-        let mut created = Vec::new();
-        while let Ok(ev) = watch.events.try_recv() {
-            if ev.method == "Target.targetCreated"
-                && ev
-                    .params
-                    .pointer("/targetInfo/type")
-                    .and_then(|t| t.as_str())
-                    == Some("page")
-                && let Some(id) = ev
-                    .params
-                    .pointer("/targetInfo/targetId")
-                    .and_then(|t| t.as_str())
-            {
-                created.push(id.to_string());
-            }
-        }
-        if created.is_empty() {
-            return Ok(Vec::new());
-        }
-        let browser = self.browser().await?;
-        crate::tabs::opened(browser, &created).await
-    }
-
-    /// The tab `id` as it is now.
-    pub(crate) async fn tab_data(&mut self, id: &str) -> Result<agentbrowser_protocol::TabInfo> {
-        let browser = self.browser().await?;
-        let tabs = browser.sync_tabs().await?;
-        tabs.iter()
-            .find(|(tid, _)| tid == id)
-            .map(|(tid, info)| listed(browser, tid, info))
-            .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
     }
 }

@@ -9,8 +9,9 @@ use agentbrowser_protocol::{
 };
 use serde_json::json;
 
-use crate::actions::{self, Limits};
+use crate::actions;
 use crate::cx::Cx;
+use crate::cx::Limits;
 use crate::error::{EngineError, Result};
 use crate::input::{self, Pointer};
 use crate::page::Page;

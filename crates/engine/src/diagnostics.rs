@@ -7,6 +7,15 @@ use crate::cx::Cx;
 use crate::error::Result;
 use crate::events::DiagnosticsLog;
 
+impl crate::session::Engine {
+    /// The active tab's id and console and error buffers, if that tab is attached (no CDP call):
+    /// what a daemon reads `console` and `errors` from while another command runs.
+    pub fn diagnostics(&self) -> Option<(String, DiagnosticsLog)> {
+        let page = self.browser.as_ref()?.active_attached()?;
+        Some((page.tab_id, page.diagnostics))
+    }
+}
+
 /// `console`: the active tab's console messages.
 pub(crate) async fn console(p: ConsoleParams, cx: &mut Cx<'_>) -> Result<ConsoleOutput> {
     let page = cx.active_page().await?;

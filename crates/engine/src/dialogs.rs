@@ -25,7 +25,7 @@ pub(crate) fn dialog_open(action: &str, dialog: &OpenDialog, opened: bool) -> En
 /// `dialog_status`: the dialog open in the active tab and those in other tabs (no browser is
 /// launched for it).
 pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<DialogStatusOutput> {
-    let auto_dialogs = cx.engine.dialog_board.auto();
+    let auto_dialogs = cx.engine.part::<crate::events::DialogBoard>().auto();
     let Some(browser) = cx.engine.browser.as_ref() else {
         return Ok(DialogStatusOutput {
             dialog: None,

@@ -329,7 +329,7 @@ async fn live_pages(cx: &mut Cx<'_>) -> Result<Vec<Page>> {
 async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<SettingsOutput> {
     let pages = live_pages(cx).await?;
     let unread = {
-        let s = lock(&cx.engine.emulation);
+        let s = lock(cx.engine.part::<Shared>());
         s.browser_languages.is_none() && s.emulation.locale.is_none()
     };
     if part == Part::Locale
@@ -337,7 +337,7 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
         && let Some(page) = pages.first()
     {
         let langs = page.read_js("navigator.languages.join(',')").await?;
-        lock(&cx.engine.emulation).browser_languages = langs.as_str().map(str::to_string);
+        lock(cx.engine.part::<Shared>()).browser_languages = langs.as_str().map(str::to_string);
     }
     if part == Part::Timezone
         && let (Some(page), Some(tz)) = (pages.first(), &next.timezone)
@@ -354,12 +354,12 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
     }
     let ua = Own {
         user_agent: cx.browser().await?.user_agent.clone(),
-        languages: lock(&cx.engine.emulation).browser_languages.clone(),
+        languages: lock(cx.engine.part::<Shared>()).browser_languages.clone(),
     };
     // Clearing a viewport override hands the page back its window's size through a resize the
     // browser delivers later; the answer waits for it (bounded), so the next read sees it.
     let cleared = match (
-        &lock(&cx.engine.emulation).emulation.viewport,
+        &lock(cx.engine.part::<Shared>()).emulation.viewport,
         &next.viewport,
     ) {
         (Some(old), None) if part == Part::Viewport => Some((old.width, old.height)),
@@ -381,8 +381,8 @@ async fn change(cx: &mut Cx<'_>, part: Part, next: Emulation) -> Result<Settings
         let waits = futures::future::join_all(pages.iter().map(|p| p.await_js(&script)));
         let _ = tokio::time::timeout(RESIZE_WAIT, waits).await;
     }
-    lock(&cx.engine.emulation).emulation = next;
-    Ok(settings_of(&cx.engine.emulation, Some(applied)))
+    lock(cx.engine.part::<Shared>()).emulation = next;
+    Ok(settings_of(cx.engine.part::<Shared>(), Some(applied)))
 }
 
 /// The longest a viewport reset waits for the tabs to show their window's size again.
@@ -428,7 +428,7 @@ fn settings_of(shared: &Shared, applied_tabs: Option<usize>) -> SettingsOutput {
 }
 
 fn current(cx: &Cx<'_>) -> Emulation {
-    lock(&cx.engine.emulation).emulation.clone()
+    lock(cx.engine.part::<Shared>()).emulation.clone()
 }
 
 /// `set_viewport`: emulate a viewport in every tab, or reset it.
@@ -553,8 +553,8 @@ pub(crate) async fn set_permissions(
     let browser = cx.browser().await?;
     grant(browser, &next).await?;
     let tabs = browser.attached_pages().len();
-    lock(&cx.engine.emulation).emulation = next;
-    Ok(settings_of(&cx.engine.emulation, Some(tabs)))
+    lock(cx.engine.part::<Shared>()).emulation = next;
+    Ok(settings_of(cx.engine.part::<Shared>(), Some(tabs)))
 }
 
 /// `set_offline`: take every tab offline, or back online.
@@ -577,7 +577,7 @@ pub(crate) async fn set_throttle(p: SetThrottleParams, cx: &mut Cx<'_>) -> Resul
 
 /// `settings`: the session's emulation and init scripts.
 pub(crate) async fn settings(_p: NoParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
-    Ok(settings_of(&cx.engine.emulation, None))
+    Ok(settings_of(cx.engine.part::<Shared>(), None))
 }
 
 /// The first line of a script, cut at 80 characters.
@@ -602,7 +602,7 @@ pub(crate) async fn add_init_script(
     };
     let pages = live_pages(cx).await?;
     let id = {
-        let mut s = lock(&cx.engine.emulation);
+        let mut s = lock(cx.engine.part::<Shared>());
         s.next_script += 1;
         format!("init-script-{}", s.next_script)
     };
@@ -623,7 +623,7 @@ pub(crate) async fn add_init_script(
         path: p.path,
         preview: preview(&source),
     };
-    lock(&cx.engine.emulation)
+    lock(cx.engine.part::<Shared>())
         .scripts
         .push((info, source.clone()));
     Ok(InitScriptAdded {
@@ -683,7 +683,7 @@ pub(crate) async fn remove_init_script(
     p: RemoveInitScriptParams,
     cx: &mut Cx<'_>,
 ) -> Result<InitScriptRemoved> {
-    let known: Vec<String> = lock(&cx.engine.emulation)
+    let known: Vec<String> = lock(cx.engine.part::<Shared>())
         .scripts
         .iter()
         .map(|(i, _)| i.id.clone())
@@ -725,7 +725,7 @@ pub(crate) async fn remove_init_script(
             }
         }
     }
-    let mut s = lock(&cx.engine.emulation);
+    let mut s = lock(cx.engine.part::<Shared>());
     s.scripts.retain(|(i, _)| i.id != p.identifier);
     Ok(InitScriptRemoved {
         removed: p.identifier,

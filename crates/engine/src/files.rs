@@ -15,13 +15,14 @@ use agentbrowser_protocol::{
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::actions::{self, describe};
+use crate::actions;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::Downloads;
 use crate::events::downloads::{DownloadEntry, DownloadState};
 use crate::page::Page;
 use crate::refs::RefEntry;
+use crate::refs::describe;
 use crate::world::{self, ElementHandle, FrameTarget};
 
 /// `upload`: set files on the input a ref stands for, or answer the pending file chooser.
@@ -30,7 +31,7 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
     match &p.target {
         Some(target) => {
             let (page, id) = crate::targets::target_page(cx, target).await?;
-            let (id, entry) = actions::lookup(&page, &id)?;
+            let (id, entry) = crate::world::lookup(&page, &id)?;
             checked(&p.files)?;
             let act = on_ref(&page, &id, &entry, &p.files);
             // Boxed: the dispatch future (on the caller's stack) stays as small as before.
@@ -229,7 +230,7 @@ async fn held(input: &ElementHandle, what: &str, files: &[String]) -> Result<Act
 pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<DownloadOutput> {
     let deadline = wait_deadline(cx, p.timeout_ms);
     let (page, id) = crate::targets::target_page(cx, &p.target).await?;
-    let (id, entry) = actions::lookup(&page, &id)?;
+    let (id, entry) = crate::world::lookup(&page, &id)?;
     let what = describe(&id, &entry);
     let downloads = session_downloads(cx).await?;
     let from = downloads.cursor();
@@ -241,7 +242,7 @@ pub(crate) async fn download(p: DownloadParams, cx: &mut Cx<'_>) -> Result<Downl
     };
     // The click's own settling (a link's navigation turning into the download) counts against
     // the download's time too.
-    let limits = actions::Limits {
+    let limits = crate::cx::Limits {
         deadline,
         actionable: cx.limits.actionable.min(deadline),
     };

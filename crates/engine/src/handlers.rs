@@ -4,9 +4,9 @@
 //! command: its handler in its capability's module, and one line here.
 
 use agentbrowser_protocol::*;
-use serde_json::Value;
 
 use crate::cx::Cx;
+pub(crate) use crate::cx::Output;
 use crate::error::{EngineError, Result};
 
 pub(crate) use crate::audit::{a11y as A11y, vitals as Vitals};
@@ -107,32 +107,3 @@ macro_rules! define_dispatch {
     };
 }
 agentbrowser_protocol::for_each_command!(define_dispatch);
-
-/// A handler's typed result, encoded only when its answer is written: as a JSON value for
-/// library callers ([`Encode::to_value`]), or straight to JSON text for the daemon's socket
-/// ([`Encode::to_json`]; a full snapshot of a 5k-element page spent a third of the daemon's CPU
-/// building a value and writing it out again).
-pub(crate) type Output = Box<dyn Encode>;
-
-/// How a typed result becomes the envelope's `data`.
-pub(crate) trait Encode: Send {
-    /// The result as a JSON value.
-    fn to_value(&self) -> Result<Value>;
-    /// The result as JSON text.
-    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>>;
-}
-
-impl<T: serde::Serialize + Send> Encode for T {
-    fn to_value(&self) -> Result<Value> {
-        serde_json::to_value(self).map_err(cannot_encode)
-    }
-
-    fn to_json(&self) -> Result<Box<serde_json::value::RawValue>> {
-        serde_json::value::to_raw_value(self).map_err(cannot_encode)
-    }
-}
-
-/// The error of a result that cannot be encoded (a bug: every output type is plain data).
-fn cannot_encode(e: serde_json::Error) -> EngineError {
-    EngineError::internal(format!("cannot encode the result: {e}"))
-}

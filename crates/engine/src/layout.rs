@@ -173,7 +173,7 @@ pub(crate) async fn geometry(p: GeometryParams, cx: &mut Cx<'_>) -> Result<Geome
 /// Runs [`SCROLL_JS`] on the element a target names (in its frame's world).
 async fn scroll_element(cx: &mut Cx<'_>, target: &Target, x: f64, y: f64) -> Result<(Page, Value)> {
     let (page, id) = targets::target_page(cx, target).await?;
-    let (id, entry) = actions::lookup(&page, &id)?;
+    let (id, entry) = crate::world::lookup(&page, &id)?;
     let el = world::resolve(&page, &id, &entry).await?;
     let result: agentbrowser_cdp::types::EvaluateResult = el
         .frame
@@ -200,7 +200,7 @@ async fn scroll_element(cx: &mut Cx<'_>, target: &Target, x: f64, y: f64) -> Res
             agentbrowser_protocol::ErrorCode::StaleRef,
             format!(
                 "{} was removed from the page; nothing was scrolled",
-                actions::describe(&id, &entry)
+                crate::refs::describe(&id, &entry)
             ),
         ));
     }

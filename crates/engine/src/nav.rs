@@ -8,7 +8,7 @@ use agentbrowser_protocol::{
 };
 use serde_json::json;
 
-use crate::cx::Cx;
+use crate::cx::{Cx, RECREATED};
 use crate::error::{EngineError, Result};
 
 /// `open`: navigate the active tab (recovering it first if a timeout left it stuck).
@@ -140,16 +140,12 @@ async fn history(delta: i64, p: HistoryParams, cx: &mut Cx<'_>) -> Result<Locati
 /// Refuses to load `url` again (a history entry, the tab's page) when it reaches local files
 /// and the session does not allow them (`crate::domains::schemes`); `what` opens the message.
 fn refuse_local(cx: &Cx<'_>, what: &str, url: &str) -> Result<()> {
-    let allowed = cx.engine.domains.allow_file_access;
+    let allowed = cx.engine.part::<crate::domains::Guard>().allow_file_access;
     match crate::domains::schemes::refuse(allowed, what, url) {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
-
-/// What `recovered` says when a stuck tab's target was replaced.
-pub(crate) const RECREATED: &str =
-    "replaced the tab's page, whose main thread did not answer (blocked outside JavaScript)";
 
 /// Adds how a hung page was recovered to a navigation's answer.
 pub(crate) fn with_recovered(mut data: Location, recovered: Option<&str>) -> Location {

@@ -314,7 +314,7 @@ fn now_ms() -> f64 {
 pub(crate) async fn har_start(p: HarStartParams, cx: &mut Cx<'_>) -> Result<HarStartOutput> {
     cx.engine.hooks.require_request_log("`network har start`")?;
     let content = p.content.unwrap_or_default();
-    let board = cx.engine.network_board.clone();
+    let board = cx.engine.part::<crate::events::NetworkBoard>().clone();
     let deadline = cx.limits.deadline;
     // Every tab is attached so its requests reach the recording.
     let browser = cx.browser().await?;
@@ -369,7 +369,7 @@ const RAW_HEADERS_WAIT: Duration = Duration::from_secs(2);
 /// `har_stop`: waits for the bodies being fetched and the raw headers still to come, writes the HAR, and ends the recording (a
 /// failed write keeps it).
 pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarStopOutput> {
-    let board = cx.engine.network_board.clone();
+    let board = cx.engine.part::<crate::events::NetworkBoard>().clone();
     let (pending, mut raw_awaited) = match board.lock().as_ref() {
         Some(r) => (r.pending.subscribe(), r.raw_awaited.subscribe()),
         None => {

@@ -15,8 +15,8 @@ use crate::session::Engine;
 /// URLs it names must be in the session's allowed domains (`crate::domains`), then the action
 /// policy decides.
 pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()> {
-    crate::domains::commands::check(command, &engine.domains)?;
-    if command.facts().exempt || !engine.safety.is_active() {
+    crate::domains::commands::check(command, engine.part::<crate::domains::Guard>())?;
+    if command.facts().exempt || !engine.part::<crate::safety::Safety>().is_active() {
         return Ok(());
     }
     let subject = Subject::of(engine, command, scope);
@@ -29,13 +29,16 @@ pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()
         Some(kind) => crate::safety::policy_file::labels(command.action(), kind),
         None => command_labels(command),
     };
-    match engine.safety.decide(&labels, subject.host.as_deref())? {
+    match engine
+        .part::<crate::safety::Safety>()
+        .decide(&labels, subject.host.as_deref())?
+    {
         Decision::Allow => Ok(()),
         Decision::Deny(rule) => Err(denied_command(command, &rule, subject.host.as_deref())),
         Decision::Confirm(rule) => {
-            let timeout = engine.safety.timeout();
+            let timeout = engine.part::<crate::safety::Safety>().timeout();
             Err(engine
-                .safety
+                .part_mut::<crate::safety::Safety>()
                 .confirmations
                 .pause(command, scope, subject, rule, timeout))
         }

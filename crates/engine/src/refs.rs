@@ -29,6 +29,15 @@ pub struct RefEntry {
     pub doc_token: String,
 }
 
+/// How errors name a ref: `ref `e3` (button "Send")`.
+pub(crate) fn describe(id: &str, entry: &RefEntry) -> String {
+    if entry.name.is_empty() {
+        format!("ref `{id}` ({})", entry.role)
+    } else {
+        format!("ref `{id}` ({} \"{}\")", entry.role, entry.name)
+    }
+}
+
 /// The capture options of a snapshot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotSpec {

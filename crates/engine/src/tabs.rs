@@ -11,6 +11,65 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::nav::normalize_url;
 
+/// What `opened_since` reads: the browser's target events since an action started.
+pub(crate) struct OpenedWatch {
+    events: tokio::sync::mpsc::UnboundedReceiver<agentbrowser_cdp::Event>,
+}
+
+impl Cx<'_> {
+    /// Starts watching for the tabs an action opens: the browser's target events from now on
+    /// (read by [`Cx::opened_since`]; no round trip).
+    pub(crate) async fn watch_opened(&mut self) -> Result<OpenedWatch> {
+        let browser = self.browser().await?;
+        Ok(OpenedWatch {
+            events: browser.cdp.events(),
+        })
+    }
+
+    /// The tabs the page opened since `watch` started, as they are now. The browser announces a
+    /// new page target (`Target.targetCreated`: target discovery is on from launch, see
+    /// `TargetHooks::install_browser`) on the connection before any later answer of the
+    /// renderer that opened it, and the connection hands events over in the order they came:
+    /// so once the action's last call has its answer, every tab it opened is in `watch`
+    /// already. When none is, this costs no round trip; otherwise the tab list is synced.
+    pub(crate) async fn opened_since(
+        &mut self,
+        mut watch: OpenedWatch,
+    ) -> Result<Vec<agentbrowser_protocol::TabInfo>> {
+        let mut created = Vec::new();
+        while let Ok(ev) = watch.events.try_recv() {
+            if ev.method == "Target.targetCreated"
+                && ev
+                    .params
+                    .pointer("/targetInfo/type")
+                    .and_then(|t| t.as_str())
+                    == Some("page")
+                && let Some(id) = ev
+                    .params
+                    .pointer("/targetInfo/targetId")
+                    .and_then(|t| t.as_str())
+            {
+                created.push(id.to_string());
+            }
+        }
+        if created.is_empty() {
+            return Ok(Vec::new());
+        }
+        let browser = self.browser().await?;
+        opened(browser, &created).await
+    }
+
+    /// The tab `id` as it is now.
+    pub(crate) async fn tab_data(&mut self, id: &str) -> Result<agentbrowser_protocol::TabInfo> {
+        let browser = self.browser().await?;
+        let tabs = browser.sync_tabs().await?;
+        tabs.iter()
+            .find(|(tid, _)| tid == id)
+            .map(|(tid, info)| listed(browser, tid, info))
+            .ok_or_else(|| EngineError::new(ErrorCode::TabNotFound, format!("no tab `{id}`")))
+    }
+}
+
 /// `tab_list`: the open tabs with their stable ids.
 pub(crate) async fn tab_list(_p: NoParams, cx: &mut Cx<'_>) -> Result<TabListOutput> {
     let browser = cx.browser().await?;

@@ -101,7 +101,7 @@ impl FramesSeen {
 /// when it is out of process, else that of its nearest out-of-process ancestor, else the page's.
 /// Their script answers nothing when its parent reaches it (see [`PAGE_TEXT_JS`]).
 async fn frames_under(page: &Page, root: &FrameTarget) -> Vec<FrameTarget> {
-    let Ok(nodes) = crate::frames::tree(page).await else {
+    let Ok(nodes) = crate::frame_tree::tree(page).await else {
         return Vec::new();
     };
     let sessions = page.state().child_sessions;

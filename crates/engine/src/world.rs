@@ -601,6 +601,18 @@ pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementH
     }
 }
 
+/// Looks up a ref of the page: `invalid_argument` for a malformed id, `unknown_ref` if never issued.
+pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
+    let id = crate::refs::parse_ref(target)?;
+    let entry = page
+        .refs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)?
+        .clone();
+    Ok((id, entry))
+}
+
 /// Resolves a ref and runs one `actions.js` operation on it in a single round trip; with
 /// `verify` the element must still show the role and name it was issued with (else `stale_ref`).
 pub async fn ref_op(
@@ -617,7 +629,7 @@ pub async fn ref_op(
         serde_json::to_string(&arg).unwrap_or_default()
     );
     let (_, object) = with_element(page, id, entry, &call, true, verify).await?;
-    let what = crate::actions::describe(id, entry);
+    let what = crate::refs::describe(id, entry);
     answer::value(object.value.unwrap_or(Value::Null), &what)
 }
 

@@ -9,13 +9,15 @@ use agentbrowser_protocol::{
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+pub use crate::cx::{ACTIONABLE_DEFAULT, Limits};
 use crate::diff;
 use crate::error::{EngineError, Result};
 use crate::input;
 use crate::page::Page;
-use crate::refs::{RefEntry, Snapshot, parse_ref};
+use crate::refs::{RefEntry, Snapshot, describe};
 use crate::snapshot;
 use crate::wait;
+pub use crate::world::lookup;
 use crate::world::{self, ElementHandle};
 
 mod actionable;
@@ -26,9 +28,6 @@ pub(crate) use guard::drop_cut_guard;
 pub use actionable::STABLE_AFTER;
 use actionable::{NotYet, actionable_point, not_yet, probe_error, retry_actionable};
 use guard::{Gesture, KEY_EVENTS, click_at, gesture, keys_landed, with_note};
-
-/// How long an action waits for its element to become actionable when no timeout was given.
-pub const ACTIONABLE_DEFAULT: Duration = Duration::from_secs(5);
 
 /// One mutation to perform on a ref.
 #[derive(Debug, Clone)]
@@ -83,15 +82,6 @@ impl Mutation {
             Mutation::ScrollIntoView => "scroll_into_view",
         }
     }
-}
-
-/// Timing limits of one action.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// End of the whole command.
-    pub deadline: Instant,
-    /// How long to wait for the element to become actionable.
-    pub actionable: Instant,
 }
 
 /// What an element operation runs on: a ref (checked and resolved again in the same round trip
@@ -155,32 +145,11 @@ impl Subject<'_> {
     }
 }
 
-/// Looks up a ref of the page: `invalid_argument` for a malformed id, `unknown_ref` if never issued.
-pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
-    let id = parse_ref(target)?;
-    let entry = page
-        .refs
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&id)?
-        .clone();
-    Ok((id, entry))
-}
-
 fn target_of(id: &str, entry: &RefEntry) -> ActionTarget {
     ActionTarget {
         target: id.to_string(),
         role: entry.role.clone(),
         name: entry.name.clone(),
-    }
-}
-
-/// How errors name a ref: `ref `e3` (button "Send")`.
-pub(crate) fn describe(id: &str, entry: &RefEntry) -> String {
-    if entry.name.is_empty() {
-        format!("ref `{id}` ({})", entry.role)
-    } else {
-        format!("ref `{id}` ({} \"{}\")", entry.role, entry.name)
     }
 }
 

@@ -11,7 +11,6 @@ use super::annotate;
 use super::compare::change_ratio;
 use super::region::{self, Rect};
 use super::{default_path, draw, write_file};
-use crate::actions;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::page::Page;
@@ -87,8 +86,8 @@ fn area(layout: region::Layout, p: &ScreenshotParams, element: Option<(Rect, Str
 async fn element(cx: &mut Cx<'_>, target: &str) -> Result<(Page, Rect, String)> {
     if parse_ref(target).is_ok() {
         let page = cx.ref_page(target).await?;
-        let (id, entry) = actions::lookup(&page, target)?;
-        let what = actions::describe(&id, &entry);
+        let (id, entry) = crate::world::lookup(&page, target)?;
+        let what = crate::refs::describe(&id, &entry);
         let answer = world::ref_op(&page, &id, &entry, "box", Value::Null, true).await?;
         let frame = world::frame_of(&page, &entry);
         let rect = region::element_rect(&page, &frame, answer, &what).await?;

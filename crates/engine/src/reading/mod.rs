@@ -221,7 +221,7 @@ fn extra(p: &ReadParams, cx: &mut Cx<'_>) -> fetch::Extra {
     fetch::Extra {
         headers,
         cookies,
-        allowed: cx.engine.domains.list.clone(),
+        allowed: cx.engine.part::<crate::domains::Guard>().list.clone(),
     }
 }
 

@@ -115,7 +115,7 @@ async fn load(page: &Page, url: &Url, deadline: Instant) -> Result<(dom::Rendere
 
 /// Refuses a rendering read the action policy would not let navigate to the URL's host.
 fn may_navigate(cx: &Cx<'_>, url: &Url) -> Result<()> {
-    let safety = &cx.engine.safety;
+    let safety = cx.engine.part::<crate::safety::Safety>();
     if !safety.is_active() {
         return Ok(());
     }

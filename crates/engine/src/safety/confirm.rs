@@ -267,19 +267,19 @@ impl Confirmations {
 pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<ConfirmOutput> {
     let pending = cx
         .engine
-        .safety
+        .part_mut::<crate::safety::Safety>()
         .confirmations
         .take(&p.confirmation_id, Ended::Confirmed)?;
     let action = pending.command.action();
     let id = pending.id.clone();
     let refuse = |cx: &mut Cx<'_>, e: EngineError| {
         cx.engine
-            .safety
+            .part_mut::<crate::safety::Safety>()
             .confirmations
             .end(id.clone(), Ended::Refused);
         e
     };
-    if let Err(e) = cx.engine.safety.reload() {
+    if let Err(e) = cx.engine.part_mut::<crate::safety::Safety>().reload() {
         let message = format!(
             "{}; the paused `{action}` ({id}) did not run and is no longer pending",
             e.message
@@ -288,7 +288,11 @@ pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<Co
     }
     let subject = Subject::of(cx.engine, &pending.command, &pending.scope);
     let labels = command_labels(&pending.command);
-    let decision = match cx.engine.safety.decide(&labels, subject.host.as_deref()) {
+    let decision = match cx
+        .engine
+        .part::<crate::safety::Safety>()
+        .decide(&labels, subject.host.as_deref())
+    {
         Ok(d) => d,
         Err(e) => return Err(refuse(cx, e)),
     };
@@ -309,14 +313,17 @@ pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<Co
         );
         return Err(refuse(cx, e));
     }
-    if let Err(e) = crate::domains::commands::check(&pending.command, &cx.engine.domains) {
+    if let Err(e) =
+        crate::domains::commands::check(&pending.command, cx.engine.part::<crate::domains::Guard>())
+    {
         return Err(refuse(cx, e));
     }
     cx.scope = pending.scope.clone();
     // Boxed: the replay runs a handler through the dispatch that runs this one.
-    let result = Box::pin(crate::handlers::dispatch(pending.command, cx))
-        .await?
-        .to_value()?;
+    // The dispatch's future is boxed: the replay runs a handler through the dispatch that runs
+    // this one.
+    let dispatch = cx.engine.dispatch;
+    let result = dispatch(pending.command, cx).await?.to_value()?;
     Ok(ConfirmOutput {
         confirmation_id: id,
         action: action.to_string(),
@@ -328,7 +335,7 @@ pub(crate) async fn confirm(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<Co
 pub(crate) async fn deny(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<DenyOutput> {
     let pending = cx
         .engine
-        .safety
+        .part_mut::<crate::safety::Safety>()
         .confirmations
         .take(&p.confirmation_id, Ended::Denied)?;
     Ok(DenyOutput {

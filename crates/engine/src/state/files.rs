@@ -113,11 +113,11 @@ pub(crate) async fn save_state(
     let browser = cx.browser().await?;
     let cookies = super::all_cookies(browser).await?;
     for (_, info) in browser.sync_tabs().await? {
-        super::remember(&cx.engine.origins, &info.url);
+        super::remember(cx.engine.part::<crate::state::Origins>(), &info.url);
     }
     let origins: Vec<String> = cx
         .engine
-        .origins
+        .part::<crate::state::Origins>()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
@@ -222,7 +222,7 @@ pub(crate) async fn load_state(
         })
         .collect::<Result<Vec<_>>>()?;
     crate::domains::commands::check_state(
-        &cx.engine.domains,
+        cx.engine.part::<crate::domains::Guard>(),
         doc.origins.iter().map(|o| o.origin.as_str()),
         &cookies,
     )?;
@@ -277,7 +277,7 @@ pub(crate) async fn load_state(
         scratch.close(cx.browser().await?).await;
     }
     for o in &written {
-        super::remember(&cx.engine.origins, o);
+        super::remember(cx.engine.part::<crate::state::Origins>(), o);
     }
     for s in &skipped {
         crate::warnings::note(format!("skipped {}: {}", s.origin, s.reason));

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use super::vault;
 use crate::actions::{self, Mutation};
-use crate::cx::Cx;
+use crate::cx::{ACTIONABLE_DEFAULT, Cx, Limits};
 use crate::error::{EngineError, Result};
 use crate::page::Page;
 use crate::world::{self, FrameTarget};
@@ -225,12 +225,10 @@ pub(crate) async fn auth_login(p: AuthLoginParams, cx: &mut Cx<'_>) -> Result<Au
 
 /// The command's limits with the actionability wait starting now: each of the login's actions
 /// gets its own (the navigation and the waits before it used the command's).
-fn fresh(limits: actions::Limits) -> actions::Limits {
-    actions::Limits {
+fn fresh(limits: Limits) -> Limits {
+    Limits {
         deadline: limits.deadline,
-        actionable: limits
-            .deadline
-            .min(Instant::now() + actions::ACTIONABLE_DEFAULT),
+        actionable: limits.deadline.min(Instant::now() + ACTIONABLE_DEFAULT),
     }
 }
 
@@ -318,7 +316,7 @@ async fn check_field(
 
 /// Reads a field's [`FieldInfo`] through its ref.
 async fn field_info(page: &Page, f: &Field, holds: Option<&str>) -> Result<FieldInfo> {
-    let (id, entry) = actions::lookup(page, &f.id)?;
+    let (id, entry) = crate::world::lookup(page, &f.id)?;
     let el = world::resolve(page, &id, &entry).await?;
     let r = el
         .frame
@@ -340,13 +338,7 @@ async fn field_info(page: &Page, f: &Field, holds: Option<&str>) -> Result<Field
 
 /// Fills a field through its ref with real input; a field replaced meanwhile is
 /// `auth_fields_changed`. The action's answer (which echoes the value) is dropped.
-async fn fill(
-    page: &Page,
-    f: &Field,
-    value: &str,
-    what: &str,
-    limits: actions::Limits,
-) -> Result<()> {
+async fn fill(page: &Page, f: &Field, value: &str, what: &str, limits: Limits) -> Result<()> {
     match actions::mutate(
         page,
         &f.id,

@@ -261,7 +261,7 @@ pub(crate) async fn cookies_set(p: CookiesSetParams, cx: &mut Cx<'_>) -> Result<
     } else if let Some(file) = &p.file {
         let parsed = cookie_files::parse_file(file, p.url.as_deref(), p.domain.as_deref())?;
         for c in &parsed {
-            crate::domains::commands::check_cookie(&cx.engine.domains, c)?;
+            crate::domains::commands::check_cookie(cx.engine.part::<crate::domains::Guard>(), c)?;
         }
         parsed
     } else {

@@ -19,8 +19,8 @@ use agentbrowser_protocol::{
 use tokio::time::Instant;
 
 use super::store;
-use crate::actions::Limits;
 use crate::cx::Cx;
+use crate::cx::Limits;
 use crate::session::Engine;
 
 /// Environment variable giving the save policy when no `save` option is set.
@@ -205,7 +205,7 @@ fn valid_key(key: &str) -> bool {
 /// A failure does not fail the command that launched the browser: the session starts empty,
 /// the status says `load_failed`, and the command's answer carries a warning.
 pub(crate) async fn after_launch(cx: &mut Cx<'_>) {
-    let r = &mut cx.engine.restore;
+    let r = cx.engine.part_mut::<Restore>();
     r.launched = true;
     if r.options.is_none() || r.status != RestoreStatus::Pending {
         return;
@@ -222,7 +222,7 @@ pub(crate) async fn after_launch(cx: &mut Cx<'_>) {
     let deadline = cx.limits.deadline;
     let key_file = r.key_file();
     let loaded = super::load_state(cx, &path, key_file.as_deref(), deadline).await;
-    let r = &mut cx.engine.restore;
+    let r = cx.engine.part_mut::<Restore>();
     match loaded {
         Ok(l) => {
             r.status = RestoreStatus::Loaded;
@@ -251,11 +251,11 @@ pub(crate) async fn after_launch(cx: &mut Cx<'_>) {
 /// After a successful navigation: the first one after a restore runs the checks, which decide
 /// between `loaded` and `loaded_but_invalid` (a failed check is also a warning on the answer).
 pub(crate) async fn after_navigation(cx: &mut Cx<'_>) {
-    if !cx.engine.restore.validation_pending {
+    if !cx.engine.part::<Restore>().validation_pending {
         return;
     }
-    cx.engine.restore.validation_pending = false;
-    let Some(o) = cx.engine.restore.options.clone() else {
+    cx.engine.part_mut::<Restore>().validation_pending = false;
+    let Some(o) = cx.engine.part::<Restore>().options.clone() else {
         return;
     };
     let failed = match cx.page().await {
@@ -301,7 +301,7 @@ pub(crate) async fn after_navigation(cx: &mut Cx<'_>) {
         }
         Err(e) => Some(format!("the page could not be checked: {}", e.message)),
     };
-    let r = &mut cx.engine.restore;
+    let r = cx.engine.part_mut::<Restore>();
     match failed {
         Some(why) => {
             r.status = RestoreStatus::LoadedButInvalid;
@@ -323,7 +323,7 @@ pub(crate) async fn after_navigation(cx: &mut Cx<'_>) {
 /// Saves the restore state now under the policy. `final_save`: the session ends (a missing
 /// browser is then `no_browser`; an autosave without a browser does nothing).
 async fn save(cx: &mut Cx<'_>, final_save: bool) {
-    let r = &cx.engine.restore;
+    let r = cx.engine.part::<Restore>();
     let policy = match &r.policy {
         Some(Ok(p)) => *p,
         // Not configured, or an invalid policy (already reported): nothing to do.
@@ -334,7 +334,7 @@ async fn save(cx: &mut Cx<'_>, final_save: bool) {
     }
     if policy == Policy::Auto && r.status == RestoreStatus::LoadFailed {
         let why = r.detail.clone().unwrap_or_default();
-        let r = &mut cx.engine.restore;
+        let r = cx.engine.part_mut::<Restore>();
         r.save_status = SaveStatus::SkippedRestoreFailed;
         r.save_error = None;
         r.detail = Some(why);
@@ -345,21 +345,21 @@ async fn save(cx: &mut Cx<'_>, final_save: bool) {
         // The browser went away: an autosave waits for the next one; the final save has nothing
         // to read (an earlier autosave's file stands: `state_path` names it).
         if final_save {
-            let r = &mut cx.engine.restore;
+            let r = cx.engine.part_mut::<Restore>();
             r.save_status = SaveStatus::NoBrowser;
             r.save_error = None;
         }
         return;
     }
-    let path = cx.engine.restore.path();
-    let key_file = cx.engine.restore.key_file();
+    let path = cx.engine.part::<Restore>().path();
+    let key_file = cx.engine.part::<Restore>().key_file();
     let dir = store::state_dir();
     let deadline = cx.limits.deadline;
     let saved = match store::ensure_dir(&dir) {
         Ok(()) => super::save_state(cx, &path, key_file.as_deref(), true, deadline).await,
         Err(e) => Err(e),
     };
-    let r = &mut cx.engine.restore;
+    let r = cx.engine.part_mut::<Restore>();
     match saved {
         Ok(s) => {
             r.save_status = SaveStatus::Saved;
@@ -377,7 +377,7 @@ impl Engine {
     /// The interval of the session's autosave, when it autosaves (a restore key, a policy that
     /// saves, an interval above 0).
     pub fn autosave_interval(&self) -> Option<Duration> {
-        self.restore.autosave_interval()
+        self.part::<Restore>().autosave_interval()
     }
 
     /// Saves the restore state when a browser runs (what the serving process calls every
@@ -391,14 +391,14 @@ impl Engine {
 
     /// The final save, once, before the browser closes (close, SIGTERM, idle exit, end of input).
     pub(crate) async fn final_restore_save(&mut self) {
-        if self.restore.finished || self.restore.options.is_none() {
+        if self.part::<Restore>().finished || self.part::<Restore>().options.is_none() {
             return;
         }
-        self.restore.finished = true;
-        if !self.restore.launched {
+        self.part_mut::<Restore>().finished = true;
+        if !self.part::<Restore>().launched {
             // No browser ever ran: nothing to read, nothing written.
-            if self.restore.save_status == SaveStatus::NotAttempted {
-                self.restore.save_status = SaveStatus::NoBrowser;
+            if self.part::<Restore>().save_status == SaveStatus::NotAttempted {
+                self.part_mut::<Restore>().save_status = SaveStatus::NoBrowser;
             }
             return;
         }
@@ -417,7 +417,7 @@ impl Engine {
 
     /// What `close` answers about the restore.
     pub(crate) fn restore_close_output(&self) -> CloseOutput {
-        self.restore.close_output()
+        self.part::<Restore>().close_output()
     }
 }
 

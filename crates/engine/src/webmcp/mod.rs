@@ -331,7 +331,7 @@ async fn discover(page: &Page, deadline: Instant) -> Result<Found> {
 async fn tool_page(frame_id: Option<&str>, cx: &mut Cx<'_>) -> Result<Page> {
     let page = cx.page().await?;
     match frame_id {
-        Some(f) => crate::frames::scope(page, f, true, &cx.engine.frames).await,
+        Some(f) => crate::frame_tree::scope(page, f, true, &cx.engine.frames).await,
         None => Ok(page),
     }
 }

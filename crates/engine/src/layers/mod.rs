@@ -1,0 +1,172 @@
+//! How the session answers a request: a chain of layers around the command's handler, each
+//! with one concern, in the order a request passes them:
+//!
+//! 1. trace (`crate::trace`): every command, its answer and its timing go to the hooks;
+//! 2. bounds (`crate::bounds`): the content boundaries and the output limit of the answer;
+//! 3. [`deadline`]: the request's timeout, and the limits its handler works within;
+//! 4. [`watch`]: stop waiting when the page crashes, the browser goes away or a dialog opens;
+//! 5. [`gates`]: the session is open, the domains and the action policy allow the command
+//!    (`crate::policy`), no dialog blocks its tab;
+//! 6. [`run`]: the command's handler (`crate::handlers`), then what follows a command (the
+//!    restore's check after the first navigation, the notes of the request interception).
+
+mod deadline;
+mod gates;
+mod run;
+mod watch;
+
+use agentbrowser_protocol::{Request, Response};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::bounds::OutputRules;
+use crate::cx::{Output, Scope};
+use crate::error::EngineError;
+use crate::session::Engine;
+use crate::trace::Tracer;
+
+impl Engine {
+    /// Calls `hook` after every command with the command, its answer and its timing (the
+    /// layer chain's trace hook: what HAR recording and notebooks use).
+    pub fn on_command(&mut self, hook: impl FnMut(&crate::trace::TraceEntry<'_>) + Send + 'static) {
+        self.tracer().add(Box::new(hook));
+    }
+
+    /// The trace layer's hooks.
+    fn tracer(&mut self) -> &mut Tracer {
+        self.part_mut::<std::sync::Mutex<Tracer>>()
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The session's content boundaries and output limit (what a daemon applies to the
+    /// answers it makes without the engine).
+    pub fn output_rules(&self) -> OutputRules {
+        self.part::<OutputRules>().clone()
+    }
+
+    /// Applies the session's content boundaries and output limit to `response`.
+    pub fn bound(&self, response: &mut Response) {
+        self.part::<OutputRules>()
+            .apply(response, self.active_url().as_deref());
+    }
+
+    /// Runs one request and answers with its envelope; never panics on bad input.
+    pub async fn execute(&mut self, request: Request) -> Response {
+        self.execute_received(request, Instant::now()).await
+    }
+
+    /// Runs a request received at `received`: its timeout counts from then, so time spent
+    /// waiting for the session (another client's command) is part of it, not added to it.
+    pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
+        let traced = self.tracer().active().then(|| request.command.traced());
+        let mut response = encoded(self.answer(request, received).await);
+        self.bound(&mut response);
+        if let Some(command) = traced {
+            self.tracer().record(&command, &response, received);
+        }
+        response
+    }
+
+    /// Runs a request received at `received` (as [`Engine::execute_received`]) and answers with
+    /// its envelope as one JSON line, without the newline: the daemon's path. A typed result
+    /// is written as JSON text once, with no JSON value built in between, unless the session's
+    /// bounds must rewrite it (a marker word to neutralise, an answer over the output limit).
+    pub async fn execute_line(&mut self, request: Request, received: Instant) -> String {
+        if self.tracer().active() {
+            return self.execute_received(request, received).await.to_line();
+        }
+        let response = self.answer(request, received).await;
+        let json = match response.data.to_json() {
+            Ok(json) => json,
+            Err(e) => return failed(response.id, response.action, e).to_line(),
+        };
+        if !self
+            .part::<OutputRules>()
+            .keeps_json(&response.action, json.get())
+        {
+            let mut response = encoded(response);
+            self.bound(&mut response);
+            return response.to_line();
+        }
+        let mut response = response.map_data(|_| json);
+        self.part::<OutputRules>()
+            .apply_json(&mut response, self.active_url().as_deref());
+        response.to_line()
+    }
+
+    /// The answer's future behind a box, made here: the dispatch of every command (its state
+    /// machine is most of the engine) is compiled once, in this crate. A plain `async fn` here
+    /// was compiled again in every crate that awaits `execute` (the CLI, the MCP server, each
+    /// test binary): ~100 s of release codegen each on 2 cores.
+    #[inline(never)]
+    fn answer(
+        &mut self,
+        request: Request,
+        received: Instant,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response<Output>> + Send + '_>> {
+        Box::pin(self.answer_now(request, received))
+    }
+
+    /// The layers from the deadline in: the command runs within its limits, watched.
+    async fn answer_now(&mut self, request: Request, received: Instant) -> Response<Output> {
+        let action = request.command.action();
+        let budget = deadline::Budget::of(self, &request, received);
+        let scope = Scope {
+            tab: request.tab.clone(),
+            frame: request.frame.clone(),
+            shows: request.command.shows_its_tab(),
+        };
+        let watch = watch::Watch::start(self, &request.command);
+        let run = crate::warnings::collect(budget.bound(Box::pin(self.run(
+            request.command,
+            budget.limits,
+            scope,
+        ))));
+        let mut notes = Vec::new();
+        let result = tokio::select! {
+            biased;
+            (r, n) = run => {
+                notes = n;
+                r.unwrap_or_else(|_| Err(budget.timed_out(action)))
+            }
+            stop = watch.stopped() => Err(stop.error(self, action)),
+        };
+        // A command that ran in another tab than the active one showed that tab: no more.
+        if let Some(b) = self.browser.as_mut() {
+            b.end_lend().await;
+        }
+        deadline::after(self, &result);
+        match result {
+            Ok(out) => {
+                let mut r = Response::success(request.id, action, out);
+                if !notes.is_empty() {
+                    r.warning = Some(notes.join("; "));
+                }
+                r
+            }
+            Err(e) => {
+                if e.code == agentbrowser_protocol::ErrorCode::BrowserClosed {
+                    self.drop_dead_browser().await;
+                }
+                failed(request.id, action.to_string(), e).map_data(|v| Box::new(v) as Output)
+            }
+        }
+    }
+}
+
+/// `response` with its data encoded as a JSON value; a result that cannot be encoded is an
+/// `internal` failure.
+fn encoded(response: Response<Output>) -> Response {
+    match response.data.to_value() {
+        Ok(v) => response.map_data(|_| v),
+        Err(e) => failed(response.id, response.action, e),
+    }
+}
+
+/// The failure envelope answering `id` and `action` with `e` (its details as the data).
+fn failed(id: Value, action: String, e: EngineError) -> Response {
+    let mut r = Response::failure(id, action, e.code, e.message);
+    r.data = e.data.unwrap_or(Value::Null);
+    r
+}
