@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import time
 import copy
 import weakref
 from pathlib import Path
@@ -254,18 +253,14 @@ class AsyncBrowser:
         try:
             transport = await connect_socket_async(path)
         except OSError:
+            # `session start` returns once the daemon answered on its socket: it listens now.
             await asyncio.to_thread(start_session_daemon, find_binary(), session, timeout_ms / 1000)
-            deadline = time.monotonic() + timeout_ms / 1000
-            while True:
-                try:
-                    transport = await connect_socket_async(path)
-                    break
-                except OSError as exc:
-                    if time.monotonic() > deadline:
-                        raise BrowserError(
-                            f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
-                        ) from None
-                    await asyncio.sleep(0.02)
+            try:
+                transport = await connect_socket_async(path)
+            except OSError as exc:
+                raise BrowserError(
+                    f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
+                ) from None
         browser = cls()
         browser._bind(transport, None, opts)
         return browser

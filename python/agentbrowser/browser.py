@@ -14,7 +14,6 @@ from __future__ import annotations
 import threading
 import contextlib
 import os
-import time
 import copy
 import weakref
 from pathlib import Path
@@ -221,18 +220,14 @@ class Browser:
         try:
             transport = connect_socket(path)
         except OSError:
+            # `session start` returns once the daemon answered on its socket: it listens now.
             start_session_daemon(find_binary(), session, timeout_ms / 1000)
-            deadline = time.monotonic() + timeout_ms / 1000
-            while True:
-                try:
-                    transport = connect_socket(path)
-                    break
-                except OSError as exc:
-                    if time.monotonic() > deadline:
-                        raise BrowserError(
-                            f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
-                        ) from None
-                    time.sleep(0.02)
+            try:
+                transport = connect_socket(path)
+            except OSError as exc:
+                raise BrowserError(
+                    f"cannot connect to session {session!r} at {path}: {exc}", code="browser_closed"
+                ) from None
         browser = cls()
         browser._bind(transport, None, opts)
         return browser

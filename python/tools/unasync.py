@@ -51,7 +51,6 @@ SUBS: list[tuple[str, str]] = [
     (r"\ban (:class:`)AsyncBrowser`", r"a \1Browser`"),
     # Event-loop calls with a plain sync equivalent.
     (r"\bawait asyncio\.to_thread\((\w+), ", r"\1("),
-    (r"\bawait asyncio\.sleep\(", "time.sleep("),
     (r"\bawait asyncio\.shield\((.*)\)$", r"\1"),
     (r"\bawait (\w+)OwnedProcess\.spawn\(", r"\1OwnedProcess("),
     (r"^import asyncio$", "import threading"),
