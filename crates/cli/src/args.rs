@@ -36,11 +36,44 @@ pub struct Cli {
     pub command: Cmd,
 }
 
-/// Every subcommand, by group. A command line builds the definitions of its own group only
-/// ([`command_for`]): clap's derive builds every subcommand it is given, and building all of them
-/// was most of a CLI call's own time.
-#[derive(Debug)]
-pub enum Cmd {
+/// Declares [`Cmd`], the top of the tree: its groups, whose subcommands all sit at the top of
+/// the command line, in the order `--help` lists them.
+macro_rules! top {
+    ($($(#[$meta:meta])* $variant:ident($group:ty),)+) => {
+        /// Every subcommand, by group. A command line builds the definitions of its own group only
+        /// ([`command_for`]): clap's derive builds every subcommand it is given, and building all
+        /// of them was most of a CLI call's own time.
+        #[derive(Debug)]
+        pub enum Cmd {
+            $($(#[$meta])* $variant($group),)+
+        }
+
+        /// Each group: whether a word names one of its subcommands (or their aliases), and a
+        /// tree with its subcommands added.
+        const GROUPS: &[(fn(&str) -> bool, fn(clap::Command) -> clap::Command)] =
+            &[$((<$group>::has_subcommand, <$group>::augment_subcommands)),+];
+
+        impl clap::FromArgMatches for Cmd {
+            fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+                let name = m.subcommand_name().unwrap_or_default();
+                $(if <$group>::has_subcommand(name) {
+                    return Ok(Cmd::$variant(<$group>::from_arg_matches(m)?));
+                })+
+                Err(clap::Error::raw(
+                    clap::error::ErrorKind::MissingSubcommand,
+                    "a subcommand is required\n",
+                ))
+            }
+
+            fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+                *self = Self::from_arg_matches(m)?;
+                Ok(())
+            }
+        }
+    };
+}
+
+top! {
     /// Navigation, tabs, frames, `eval`.
     Nav(NavCmd),
     /// Input devices, dialogs, settings, page scripts, scrolling, dragging.
@@ -55,56 +88,9 @@ pub enum Cmd {
     Admin(SessionAdminCmd),
 }
 
-/// One group of subcommands (a variant of [`Cmd`]).
-#[derive(Debug, Clone, Copy)]
-enum Group {
-    Nav,
-    Page,
-    Data,
-    Act,
-    Read,
-    Admin,
-}
-
-/// The groups in the order `--help` lists their subcommands.
-const GROUPS: [Group; 6] = [
-    Group::Nav,
-    Group::Page,
-    Group::Data,
-    Group::Act,
-    Group::Read,
-    Group::Admin,
-];
-
-impl Group {
-    /// Whether `name` is one of the group's subcommands (or their aliases).
-    fn has(self, name: &str) -> bool {
-        match self {
-            Group::Nav => NavCmd::has_subcommand(name),
-            Group::Page => PageCmd::has_subcommand(name),
-            Group::Data => DataCmd::has_subcommand(name),
-            Group::Act => ActCmd::has_subcommand(name),
-            Group::Read => ReadCmd::has_subcommand(name),
-            Group::Admin => SessionAdminCmd::has_subcommand(name),
-        }
-    }
-
-    /// `cmd` with the group's subcommands added.
-    fn augment(self, cmd: clap::Command) -> clap::Command {
-        match self {
-            Group::Nav => NavCmd::augment_subcommands(cmd),
-            Group::Page => PageCmd::augment_subcommands(cmd),
-            Group::Data => DataCmd::augment_subcommands(cmd),
-            Group::Act => ActCmd::augment_subcommands(cmd),
-            Group::Read => ReadCmd::augment_subcommands(cmd),
-            Group::Admin => SessionAdminCmd::augment_subcommands(cmd),
-        }
-    }
-}
-
 thread_local! {
-    /// The one group the next [`Cli`] command tree holds (`None`: every group).
-    static ONLY: std::cell::Cell<Option<Group>> = const { std::cell::Cell::new(None) };
+    /// The one group (an index of [`GROUPS`]) the next [`Cli`] command tree holds (`None`: every group).
+    static ONLY: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
 /// The command tree for the command line `args` (program name first), holding only the group
@@ -119,43 +105,18 @@ pub fn command_for(args: &[std::ffi::OsString]) -> clap::Command {
         .skip(1)
         .map_while(|a| a.to_str().filter(|a| *a != "--"))
         .filter(|a| !a.starts_with('-'))
-        .find_map(|a| GROUPS.into_iter().find(|g| g.has(a)));
+        .find_map(|a| GROUPS.iter().position(|(has, _)| has(a)));
     ONLY.with(|o| o.set(group));
     let command = Cli::command();
     ONLY.with(|o| o.set(None));
     command
 }
 
-impl clap::FromArgMatches for Cmd {
-    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let name = m.subcommand_name().unwrap_or_default();
-        Ok(match GROUPS.into_iter().find(|g| g.has(name)) {
-            Some(Group::Nav) => Cmd::Nav(NavCmd::from_arg_matches(m)?),
-            Some(Group::Page) => Cmd::Page(PageCmd::from_arg_matches(m)?),
-            Some(Group::Data) => Cmd::Data(DataCmd::from_arg_matches(m)?),
-            Some(Group::Act) => Cmd::Act(ActCmd::from_arg_matches(m)?),
-            Some(Group::Read) => Cmd::Read(ReadCmd::from_arg_matches(m)?),
-            Some(Group::Admin) => Cmd::Admin(SessionAdminCmd::from_arg_matches(m)?),
-            None => {
-                return Err(clap::Error::raw(
-                    clap::error::ErrorKind::MissingSubcommand,
-                    "a subcommand is required\n",
-                ));
-            }
-        })
-    }
-
-    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
-    }
-}
-
 impl Subcommand for Cmd {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
         match ONLY.with(std::cell::Cell::get) {
-            Some(group) => group.augment(cmd),
-            None => GROUPS.into_iter().fold(cmd, |cmd, g| g.augment(cmd)),
+            Some(group) => (GROUPS[group].1)(cmd),
+            None => GROUPS.iter().fold(cmd, |cmd, (_, augment)| augment(cmd)),
         }
     }
 
@@ -164,7 +125,7 @@ impl Subcommand for Cmd {
     }
 
     fn has_subcommand(name: &str) -> bool {
-        GROUPS.into_iter().any(|g| g.has(name))
+        GROUPS.iter().any(|(has, _)| has(name))
     }
 }
 

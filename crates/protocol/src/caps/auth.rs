@@ -52,7 +52,7 @@ pub struct AuthSaveParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -149,7 +149,7 @@ pub struct AuthLoginParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -175,7 +175,7 @@ pub struct AuthNameParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -199,7 +199,7 @@ pub struct AuthListParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
