@@ -30,190 +30,50 @@ pub struct Cli {
     pub timeout: Option<u64>,
     /// How a daemon started by this invocation launches its browser.
     #[command(flatten)]
-    pub launch: LaunchArgs,
+    pub launch: crate::launch::LaunchArgs,
     /// What to do.
     #[command(subcommand)]
     pub command: Cmd,
 }
 
-/// How a newly started daemon launches its browser (ignored when the daemon already runs).
-/// These go before the command (`agentbrowser --headed open URL`): as global options clap would
-/// copy them into every subcommand on each start, which costs most of the CLI's start-up time.
-#[derive(Args, Debug, Clone, Default)]
-pub struct LaunchArgs {
-    /// Show the browser window (default: headless).
-    #[arg(long)]
-    pub headed: bool,
-    /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else `executablePath` of a config
-    /// file, else chromium/chrome on PATH).
-    #[arg(long, value_name = "PATH")]
-    pub executable_path: Option<String>,
-    /// Where `executable_path` came from (`--executable-path`, or the config file that set it).
-    #[arg(skip)]
-    pub executable_source: Option<String>,
-    /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
-    #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
-    pub browser_args: Vec<String>,
-    /// Window size, WIDTHxHEIGHT (default: the window whose tabs' viewport is 1280x720).
-    #[arg(long, value_name = "WxH")]
-    pub window_size: Option<String>,
-    /// Directory downloads are saved in (default: $TMPDIR/agentbrowser-downloads-<session>).
-    #[arg(long, value_name = "DIR")]
-    pub download_path: Option<String>,
-    /// Attach to a running browser instead of launching one: a ws:// or wss:// URL, an
-    /// http(s)://host:port DevTools or grid endpoint (asked for /json/version; a query-string
-    /// token is kept and sent on), or a port on 127.0.0.1. The session holds one connection.
-    #[arg(
-        long,
-        value_name = "URL|PORT",
-        env = "AGENTBROWSER_CDP",
-        hide_env_values = true
-    )]
-    pub cdp: Option<String>,
-    /// Extra HTTP headers for the --cdp endpoint, sent on discovery and on the WebSocket
-    /// upgrade, as a JSON object: '{"Authorization":"Bearer TOKEN"}' (better: the
-    /// AGENTBROWSER_CDP_HEADERS environment variable, which no process listing shows).
-    #[arg(
-        long,
-        value_name = "JSON",
-        env = "AGENTBROWSER_CDP_HEADERS",
-        hide_env_values = true,
-        requires = "cdp"
-    )]
-    pub cdp_headers: Option<String>,
-    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
-    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
-    #[arg(long)]
-    pub auto_dialogs: bool,
-    /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
-    #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
-    pub idle_timeout: Option<u64>,
-    /// Accept every certificate error (expired, self-signed, wrong host) for the session.
-    #[arg(long)]
-    pub ignore_https_errors: bool,
-    /// Turn the request log off for the session (page loads with many requests cost less;
-    /// `network requests`, `network request`, `network har`, `set offline` and `set throttle`
-    /// are then refused; routes keep working).
-    #[arg(long)]
-    pub no_request_log: bool,
-    /// A PEM file of CA certificates the session's browser trusts (this session only; needs
-    /// NSS's certutil, Debian package libnss3-tools). With --cdp: the certificates an
-    /// https:// or wss:// endpoint is checked against, instead of the built-in Mozilla roots.
-    #[arg(long, value_name = "PEM")]
-    pub ca_cert: Option<String>,
-    /// A persistent Chromium profile directory (created if missing, kept on close, refused while
-    /// another browser uses it) instead of a temporary one.
-    #[arg(long, value_name = "DIR")]
-    pub profile: Option<String>,
-    /// The user agent every tab starts with (navigator.userAgent and the User-Agent header;
-    /// `set user-agent` changes it later).
-    #[arg(long, value_name = "UA")]
-    pub user_agent: Option<String>,
-    /// The prefers-color-scheme every tab starts with (`set media` changes it later).
-    #[arg(long, value_enum, value_name = "SCHEME")]
-    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
-    /// The viewport every tab starts with, WIDTHxHEIGHT in CSS pixels (`set viewport` changes it later).
-    #[arg(long, value_name = "WxH")]
-    pub viewport: Option<String>,
-    /// Proxy for every request: scheme://[user:pass@]host:port with scheme http, https or socks5
-    /// (Chromium gets only scheme://host:port; the credentials answer the proxy's challenges).
-    #[arg(long, value_name = "URL")]
-    pub proxy: Option<String>,
-    /// Hosts that bypass the proxy, comma separated (Chromium's --proxy-bypass-list syntax).
-    #[arg(long, value_name = "LIST", requires = "proxy")]
-    pub proxy_bypass: Option<String>,
-    /// Proxy user name (instead of user@ in --proxy).
-    #[arg(long, value_name = "USER", requires = "proxy")]
-    pub proxy_username: Option<String>,
-    /// Proxy password (better: the AGENTBROWSER_PROXY_PASSWORD environment variable, which no
-    /// process listing shows).
-    #[arg(
-        long,
-        value_name = "PASS",
-        env = "AGENTBROWSER_PROXY_PASSWORD",
-        hide_env_values = true
-    )]
-    pub proxy_password: Option<String>,
-    /// Hosts the session may reach, comma separated (`example.com` that host, `*.example.com`
-    /// its subdomains, an IP address): every other request of the browser fails (navigations,
-    /// subresources, fetch, WebSocket, workers, popups; WebRTC limited), and commands naming
-    /// another host answer `domain_not_allowed`. Not with --cdp, --profile or --proxy.
-    #[arg(
-        long,
-        value_name = "LIST",
-        env = "AGENTBROWSER_ALLOWED_DOMAINS",
-        value_delimiter = ','
-    )]
-    pub allowed_domains: Option<Vec<String>>,
-    /// Let commands open file:// URLs (refused otherwise).
-    #[arg(long)]
-    pub allow_file_access: bool,
-    /// Wrap every answer of page content (snapshots, reads, text, console, eval results,
-    /// evidence) between boundary lines carrying a random per-session nonce and the page's
-    /// origin; marker words printed by the page are neutralised.
-    #[arg(long)]
-    pub content_boundaries: bool,
-    /// The largest answer in characters (human text and JSON data; at least 200): longer ones
-    /// are cut with a notice saying how much was cut and how to see the rest.
-    #[arg(long, value_name = "CHARS", value_parser = clap::value_parser!(u64).range(200..))]
-    pub max_output: Option<u64>,
-    /// A JSON action policy file: `default` allow|deny and `allow`, `deny`, `confirm` lists of
-    /// actions, kinds and categories, optionally scoped to domains (see the README's Safety
-    /// section). An invalid file is an error now, never ignored.
-    #[arg(long, value_name = "FILE")]
-    pub action_policy: Option<String>,
-    /// Actions, kinds or categories that pause for `confirm ID` / `deny ID`, comma separated
-    /// (e.g. click,navigate,download).
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
-    pub confirm_actions: Vec<String>,
-    /// How long a paused action waits for `confirm`, in milliseconds (default 60000); then it
-    /// counts as denied.
-    #[arg(long, value_name = "MS")]
-    pub confirm_timeout: Option<u64>,
-    /// `--restore` or `--restore=KEY`: restore the session's state (cookies, localStorage, IndexedDB) from
-    /// the state file KEY in the state directory (default: the session's name) when its browser starts, and save it there on close, on SIGTERM, on idle
-    /// exit and every --autosave-interval.
-    #[arg(long, value_name = "KEY", num_args = 0..=1, require_equals = true, default_missing_value = "")]
-    pub restore: Option<String>,
-    /// When the restored state is saved: auto (unless the restore failed), always, never
-    /// (default: AGENTBROWSER_RESTORE_SAVE, else auto).
-    #[arg(long, value_name = "POLICY", requires = "restore", value_parser = ["auto", "always", "never"])]
-    pub restore_save: Option<String>,
-    /// Milliseconds between autosaves of the restored state (0 = on close only; default 30000).
-    #[arg(long, value_name = "MS", requires = "restore")]
-    pub autosave_interval: Option<u64>,
-    /// After the first navigation, the restored session is valid only if the URL matches this glob.
-    #[arg(long, value_name = "GLOB", requires = "restore")]
-    pub restore_check_url: Option<String>,
-    /// After the first navigation, the restored session is valid only if the page shows this text.
-    #[arg(
-        long,
-        value_name = "TEXT",
-        requires = "restore",
-        allow_hyphen_values = true
-    )]
-    pub restore_check_text: Option<String>,
-    /// After the first navigation, the restored session is valid only if this JavaScript
-    /// function returns a truthy value.
-    #[arg(
-        long,
-        value_name = "JS",
-        requires = "restore",
-        allow_hyphen_values = true
-    )]
-    pub restore_check_fn: Option<String>,
-    /// A file holding the key (64 hex characters) that encrypts the restored state file
-    /// (default: AGENTBROWSER_ENCRYPTION_KEY, else the file AGENTBROWSER_ENCRYPTION_KEY_FILE
-    /// names, else the file is not encrypted).
-    #[arg(long, value_name = "FILE", requires = "restore")]
-    pub restore_key_file: Option<String>,
+/// Declares [`Cmd`], the top of the tree: its groups, whose subcommands all sit at the top of
+/// the command line, in the order `--help` lists them.
+macro_rules! top {
+    ($($(#[$meta:meta])* $variant:ident($group:ty),)+) => {
+        /// Every subcommand, by group. A command line builds the definitions of its own group only
+        /// ([`command_for`]): clap's derive builds every subcommand it is given, and building all
+        /// of them was most of a CLI call's own time.
+        #[derive(Debug)]
+        pub enum Cmd {
+            $($(#[$meta])* $variant($group),)+
+        }
+
+        /// Each group: whether a word names one of its subcommands (or their aliases), and a
+        /// tree with its subcommands added.
+        const GROUPS: &[(fn(&str) -> bool, fn(clap::Command) -> clap::Command)] =
+            &[$((<$group>::has_subcommand, <$group>::augment_subcommands)),+];
+
+        impl clap::FromArgMatches for Cmd {
+            fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+                let name = m.subcommand_name().unwrap_or_default();
+                $(if <$group>::has_subcommand(name) {
+                    return Ok(Cmd::$variant(<$group>::from_arg_matches(m)?));
+                })+
+                Err(clap::Error::raw(
+                    clap::error::ErrorKind::MissingSubcommand,
+                    "a subcommand is required\n",
+                ))
+            }
+
+            fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+                *self = Self::from_arg_matches(m)?;
+                Ok(())
+            }
+        }
+    };
 }
 
-/// Every subcommand, by group. A command line builds the definitions of its own group only
-/// ([`command_for`]): clap's derive builds every subcommand it is given, and building all of them
-/// was most of a CLI call's own time.
-#[derive(Debug)]
-pub enum Cmd {
+top! {
     /// Navigation, tabs, frames, `eval`.
     Nav(NavCmd),
     /// Input devices, dialogs, settings, page scripts, scrolling, dragging.
@@ -228,56 +88,9 @@ pub enum Cmd {
     Admin(SessionAdminCmd),
 }
 
-/// One group of subcommands (a variant of [`Cmd`]).
-#[derive(Debug, Clone, Copy)]
-enum Group {
-    Nav,
-    Page,
-    Data,
-    Act,
-    Read,
-    Admin,
-}
-
-/// The groups in the order `--help` lists their subcommands.
-const GROUPS: [Group; 6] = [
-    Group::Nav,
-    Group::Page,
-    Group::Data,
-    Group::Act,
-    Group::Read,
-    Group::Admin,
-];
-
-impl Group {
-    /// Whether `name` is one of the group's subcommands (or their aliases).
-    fn has(self, name: &str) -> bool {
-        match self {
-            Group::Nav => NavCmd::has_subcommand(name),
-            Group::Page => PageCmd::has_subcommand(name),
-            Group::Data => DataCmd::has_subcommand(name),
-            Group::Act => ActCmd::has_subcommand(name),
-            Group::Read => ReadCmd::has_subcommand(name),
-            Group::Admin => SessionAdminCmd::has_subcommand(name),
-        }
-    }
-
-    /// `cmd` with the group's subcommands added.
-    fn augment(self, cmd: clap::Command) -> clap::Command {
-        match self {
-            Group::Nav => NavCmd::augment_subcommands(cmd),
-            Group::Page => PageCmd::augment_subcommands(cmd),
-            Group::Data => DataCmd::augment_subcommands(cmd),
-            Group::Act => ActCmd::augment_subcommands(cmd),
-            Group::Read => ReadCmd::augment_subcommands(cmd),
-            Group::Admin => SessionAdminCmd::augment_subcommands(cmd),
-        }
-    }
-}
-
 thread_local! {
-    /// The one group the next [`Cli`] command tree holds (`None`: every group).
-    static ONLY: std::cell::Cell<Option<Group>> = const { std::cell::Cell::new(None) };
+    /// The one group (an index of [`GROUPS`]) the next [`Cli`] command tree holds (`None`: every group).
+    static ONLY: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
 /// The command tree for the command line `args` (program name first), holding only the group
@@ -292,43 +105,18 @@ pub fn command_for(args: &[std::ffi::OsString]) -> clap::Command {
         .skip(1)
         .map_while(|a| a.to_str().filter(|a| *a != "--"))
         .filter(|a| !a.starts_with('-'))
-        .find_map(|a| GROUPS.into_iter().find(|g| g.has(a)));
+        .find_map(|a| GROUPS.iter().position(|(has, _)| has(a)));
     ONLY.with(|o| o.set(group));
     let command = Cli::command();
     ONLY.with(|o| o.set(None));
     command
 }
 
-impl clap::FromArgMatches for Cmd {
-    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let name = m.subcommand_name().unwrap_or_default();
-        Ok(match GROUPS.into_iter().find(|g| g.has(name)) {
-            Some(Group::Nav) => Cmd::Nav(NavCmd::from_arg_matches(m)?),
-            Some(Group::Page) => Cmd::Page(PageCmd::from_arg_matches(m)?),
-            Some(Group::Data) => Cmd::Data(DataCmd::from_arg_matches(m)?),
-            Some(Group::Act) => Cmd::Act(ActCmd::from_arg_matches(m)?),
-            Some(Group::Read) => Cmd::Read(ReadCmd::from_arg_matches(m)?),
-            Some(Group::Admin) => Cmd::Admin(SessionAdminCmd::from_arg_matches(m)?),
-            None => {
-                return Err(clap::Error::raw(
-                    clap::error::ErrorKind::MissingSubcommand,
-                    "a subcommand is required\n",
-                ));
-            }
-        })
-    }
-
-    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
-    }
-}
-
 impl Subcommand for Cmd {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
         match ONLY.with(std::cell::Cell::get) {
-            Some(group) => group.augment(cmd),
-            None => GROUPS.into_iter().fold(cmd, |cmd, g| g.augment(cmd)),
+            Some(group) => (GROUPS[group].1)(cmd),
+            None => GROUPS.iter().fold(cmd, |cmd, (_, augment)| augment(cmd)),
         }
     }
 
@@ -337,7 +125,7 @@ impl Subcommand for Cmd {
     }
 
     fn has_subcommand(name: &str) -> bool {
-        GROUPS.into_iter().any(|g| g.has(name))
+        GROUPS.iter().any(|(has, _)| has(name))
     }
 }
 
@@ -1043,98 +831,14 @@ pub enum SessionAdminCmd {
     #[command(hide = true)]
     Daemon,
     /// Serve MCP (Model Context Protocol) over stdio, or streamable HTTP with --port.
-    Mcp(Box<McpArgs>),
+    Mcp(Box<crate::mcp::McpArgs>),
     /// Code mode: a model writes Python cells against the browser (`agent "task" --help` for options).
-    Agent(PythonArgs),
+    Agent(crate::code::PythonArgs),
     /// Code mode notebooks: `notebook replay out.ipynb` re-runs one without a model.
-    Notebook(PythonArgs),
+    Notebook(crate::code::PythonArgs),
     /// Skills for coding agents (Markdown guides bundled in the binary): list, get, path, install.
     #[command(subcommand)]
-    Skills(SkillsCmd),
-}
-
-/// `skills`: the bundled Markdown guides for coding agents.
-#[derive(Subcommand, Debug, Clone)]
-pub enum SkillsCmd {
-    /// List the skills: name and description.
-    List {
-        /// Hidden skills too.
-        #[arg(long)]
-        all: bool,
-        /// With --json: every file of each skill.
-        #[arg(long)]
-        full: bool,
-    },
-    /// Print a skill's SKILL.md (--full: every part after it; --part: one part).
-    Get {
-        /// The skill's name (`skills list` shows them).
-        name: String,
-        /// Every part of the skill after SKILL.md.
-        #[arg(long, conflicts_with = "part")]
-        full: bool,
-        /// One part by its path inside the skill (e.g. references/errors.md).
-        #[arg(long, value_name = "PATH")]
-        part: Option<String>,
-    },
-    /// Print the directory `install` writes (a skill's own with NAME).
-    Path {
-        name: Option<String>,
-        /// The skills directory (default .claude/skills).
-        #[arg(long, value_name = "DIR")]
-        dir: Option<String>,
-    },
-    /// Copy skills (default: every visible one) to DIR/<name>/ (default .claude/skills, where
-    /// Claude Code looks; Codex and Cursor: point them at the directory).
-    Install {
-        /// The skills to install (default: all visible).
-        names: Vec<String>,
-        /// The skills directory (default .claude/skills).
-        #[arg(long, value_name = "DIR")]
-        dir: Option<String>,
-    },
-    /// For the repository's docs: fill the lists that come from the code (`<!-- generated:
-    /// SOURCE FORMAT -->` regions) in Markdown files; --check changes nothing and fails naming
-    /// the stale regions. Fails too where a doc or a help text shows `--flag a|b|c` values that
-    /// are not the option's.
-    #[command(hide = true)]
-    Generate {
-        /// Change nothing; fail when a region is stale.
-        #[arg(long)]
-        check: bool,
-        /// Markdown files or directories (walked for *.md); default: skills, README.md and docs
-        /// under the working directory.
-        paths: Vec<String>,
-    },
-}
-
-/// `agent` and `notebook`: every argument after the command goes to `python3 -m
-/// agentbrowser.code` unchanged (its own `--help` lists them).
-#[derive(Args, Debug, Clone, Default)]
-#[command(disable_help_flag = true)]
-pub struct PythonArgs {
-    /// The arguments of `python3 -m agentbrowser.code agent|notebook`.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., value_name = "ARGS")]
-    pub args: Vec<String>,
-}
-
-/// `mcp`: the MCP server's options. Launch options may also follow `mcp` here.
-#[derive(Args, Debug, Clone, Default)]
-pub struct McpArgs {
-    /// Serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port).
-    #[arg(long, value_name = "PORT")]
-    pub port: Option<u16>,
-    /// More tool groups besides `core` (the help lists them from the groups themselves).
-    #[arg(long, value_name = "CAPS", value_delimiter = ',', help = agentbrowser_mcp::config::caps_help())]
-    pub caps: Vec<String>,
-    /// HTTP: a browser origin allowed to call the server besides its own (repeatable).
-    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
-    pub allowed_origins: Vec<String>,
-    /// Print configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, and exit.
-    #[arg(long)]
-    pub print_config: bool,
-    /// How the server launches its browsers (as before the command).
-    #[command(flatten)]
-    pub launch: LaunchArgs,
+    Skills(crate::skills::SkillsCmd),
 }
 
 /// `session`: the sessions of this user.
@@ -1152,15 +856,9 @@ pub enum SessionCmd {
 
 #[cfg(test)]
 mod tests {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
 
     use super::*;
-
-    fn parse(tree: clap::Command, line: &[&str]) -> Result<String, clap::error::ErrorKind> {
-        let m = tree.try_get_matches_from(line).map_err(|e| e.kind())?;
-        let cli = Cli::from_arg_matches(&m).map_err(|e| e.kind())?;
-        Ok(format!("{:?} {:?}", cli.session, cli.command))
-    }
 
     fn argv(line: &[&str]) -> Vec<std::ffi::OsString> {
         line.iter().map(Into::into).collect()
@@ -1208,108 +906,5 @@ mod tests {
         let mut whole = Cli::command();
         whole.build();
         check(&whole, "agentbrowser");
-    }
-
-    #[test]
-    fn a_group_tree_parses_as_the_whole_tree_or_not_at_all() {
-        // Each line, and whether its group's tree alone must read it (the first word naming a
-        // subcommand is the subcommand) or the whole tree may have to (that word is an option's
-        // value, or a typo).
-        let lines: &[(&[&str], bool)] = &[
-            (&["agentbrowser", "open", "http://x/"], true),
-            (
-                &[
-                    "agentbrowser",
-                    "--session",
-                    "s1",
-                    "click",
-                    "e3",
-                    "--no-evidence",
-                ],
-                true,
-            ),
-            (&["agentbrowser", "snapshot", "-i", "--json"], true),
-            (&["agentbrowser", "--session", "open", "snapshot"], false),
-            (&["agentbrowser", "--session", "tab", "tab", "list"], true),
-            (&["agentbrowser", "--headed", "fill", "e1", "open"], true),
-            (
-                &["agentbrowser", "network", "route", "**/api", "--abort"],
-                true,
-            ),
-            (&["agentbrowser", "get", "text", "e2"], true),
-            (&["agentbrowser", "eval", "snapshot"], true),
-            (&["agentbrowser", "close", "--all"], true),
-            (&["agentbrowser", "opne", "x"], false),
-        ];
-        for (line, alone) in lines {
-            let whole = parse(Cli::command(), line);
-            // A group tree that reads the line reads it exactly as the whole tree does; one that
-            // does not leaves it to the whole tree (the caller parses again).
-            match parse(command_for(&argv(line)), line) {
-                Ok(got) => assert_eq!(Ok(got), whole, "{line:?}"),
-                Err(kind) => assert!(!alone, "{line:?}: the group tree alone failed: {kind:?}"),
-            }
-            if line[1] == "opne" {
-                assert_eq!(whole, Err(clap::error::ErrorKind::InvalidSubcommand));
-            } else {
-                assert!(whole.is_ok(), "{line:?}: {whole:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn values_that_start_with_a_hyphen_need_no_double_dash() {
-        // Each line, and a part of what it must parse to (the value as given, the flags after
-        // it still flags).
-        let lines: &[(&[&str], &str)] = &[
-            (&["fill", "#num", "-5"], r#"value: "-5""#),
-            (
-                &["fill", "#num", "-5", "--no-evidence"],
-                "evidence: Some(Off)",
-            ),
-            (
-                &["type", "e1", "-abc", "--wait-text", "-x"],
-                r#"text: "-abc""#,
-            ),
-            (&["type", "e1", "--not-a-flag"], r#"text: "--not-a-flag""#),
-            (&["eval", "-1"], r#"script: "-1""#),
-            (&["press", "-"], r#"key: "-""#),
-            (
-                &["select", "e2", "-1", "-2", "--no-evidence"],
-                r#"values: Some(["-1", "-2"])"#,
-            ),
-            (
-                &["find", "text", "-5", "fill", "-6"],
-                r#"rest: ["fill", "-6"]"#,
-            ),
-            (
-                &["find", "role", "button", "--name", "-x"],
-                r#"name: Some("-x")"#,
-            ),
-            (&["wait", "--text", "-5 items"], r#"text: Some("-5 items")"#),
-            (&["wait", "--fn", "-1"], r#"function: Some("-1")"#),
-            (
-                &["click", "e1", "--wait-text", "-done"],
-                r#"Text { text: "-done""#,
-            ),
-            (&["keyboard", "type", "-x"], r#"text: "-x""#),
-            (&["keyboard", "insert-text", "-x"], r#"text: "-x""#),
-            (&["clipboard", "write", "-x"], r#"text: "-x""#),
-            (&["storage", "local", "set", "k", "-1"], r#"value: "-1""#),
-            (&["dialog", "accept", "-1"], r#"text: Some("-1")"#),
-            (
-                &["set", "credentials", "u", "-secret"],
-                r#"password: Some("-secret")"#,
-            ),
-        ];
-        for (line, want) in lines {
-            let full: Vec<&str> = std::iter::once("agentbrowser")
-                .chain(line.iter().copied())
-                .collect();
-            let got = parse(Cli::command(), &full).unwrap_or_else(|e| panic!("{line:?}: {e:?}"));
-            assert!(got.contains(want), "{line:?}: {got}");
-            // The group's own tree reads it the same way.
-            assert_eq!(parse(command_for(&argv(&full)), &full), Ok(got));
-        }
     }
 }

@@ -8,9 +8,9 @@ use agentbrowser_protocol::{ErrorCode, Response};
 use anyhow::Context;
 use serde_json::Value;
 
-use crate::args::LaunchArgs;
 use crate::client::Client;
 use crate::failure::{Coded, Failure};
+use crate::launch::LaunchArgs;
 use crate::{launch, output};
 
 /// Runs every line of stdin in `session`, starting its daemon when needed.

@@ -9,8 +9,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use agentbrowser_protocol::ErrorCode;
+use clap::Args;
 
 use crate::failure::Failure;
+
+/// `agent` and `notebook`: every argument after the command goes to `python3 -m
+/// agentbrowser.code` unchanged (its own `--help` lists them).
+#[derive(Args, Debug, Clone, Default)]
+#[command(disable_help_flag = true)]
+pub struct PythonArgs {
+    /// The arguments of `python3 -m agentbrowser.code agent|notebook`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., value_name = "ARGS")]
+    pub args: Vec<String>,
+}
 
 /// Which front end of `python3 -m agentbrowser.code` to run.
 #[derive(Debug, Clone, Copy)]

@@ -11,9 +11,8 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, FindArgs, HeadersArgs, McpArgs, ReadArgs,
-    RouteArgs, SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs, UploadArgs,
-    WaitArgs,
+    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, FindArgs, HeadersArgs, ReadArgs, RouteArgs,
+    SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs, UploadArgs, WaitArgs,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -53,11 +52,11 @@ pub enum Plan {
     /// `daemon`: run the session's daemon in the foreground.
     Daemon,
     /// `mcp`: serve MCP over stdio or HTTP.
-    Mcp(McpArgs),
+    Mcp(crate::mcp::McpArgs),
     /// `agent` / `notebook`: run Python's code mode with these arguments.
     Code(Front, Vec<String>),
     /// `skills ...`: the bundled skills (no daemon).
-    Skills(crate::args::SkillsCmd),
+    Skills(crate::skills::SkillsCmd),
 }
 
 impl Plan {

@@ -11,8 +11,8 @@ use std::time::Duration;
 use agentbrowser_protocol::{ErrorCode, VERSION};
 use serde::Serialize;
 
-use crate::args::LaunchArgs;
 use crate::failure::Failure;
+use crate::launch::LaunchArgs;
 use crate::{client, code, paths};
 
 /// How long `chromium --version` and the Python probe may take.

@@ -5,9 +5,9 @@
 use agentbrowser_protocol::{Command, DomainList, ErrorCode, NoParams, Request};
 use serde_json::Value;
 
-use crate::args::LaunchArgs;
 use crate::client::Client;
 use crate::failure::{Coded, Failure};
+use crate::launch::LaunchArgs;
 
 /// Refuses to go on when `launch` asks for allowed domains the session's daemon does not have.
 pub fn check_running(

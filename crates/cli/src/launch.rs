@@ -5,10 +5,183 @@ use std::time::Duration;
 
 use agentbrowser_engine::LaunchOptions;
 use agentbrowser_protocol::{MAX_VIEWPORT_SIDE, MAX_WINDOW_SIDE, SetUserAgentParams, Validate};
+use clap::Args;
 
-use crate::args::LaunchArgs;
 use crate::client::DaemonArgs;
 use crate::failure::Failure;
+
+/// How a newly started daemon launches its browser (ignored when the daemon already runs).
+/// These go before the command (`agentbrowser --headed open URL`): as global options clap would
+/// copy them into every subcommand on each start, which costs most of the CLI's start-up time.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LaunchArgs {
+    /// Show the browser window (default: headless).
+    #[arg(long)]
+    pub headed: bool,
+    /// Chromium executable (else AGENTBROWSER_EXECUTABLE_PATH, else `executablePath` of a config
+    /// file, else chromium/chrome on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub executable_path: Option<String>,
+    /// Where `executable_path` came from (`--executable-path`, or the config file that set it).
+    #[arg(skip)]
+    pub executable_source: Option<String>,
+    /// Extra Chromium argument (repeatable), e.g. --browser-arg=--lang=de.
+    #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub browser_args: Vec<String>,
+    /// Window size, WIDTHxHEIGHT (default: the window whose tabs' viewport is 1280x720).
+    #[arg(long, value_name = "WxH")]
+    pub window_size: Option<String>,
+    /// Directory downloads are saved in (default: $TMPDIR/agentbrowser-downloads-<session>).
+    #[arg(long, value_name = "DIR")]
+    pub download_path: Option<String>,
+    /// Attach to a running browser instead of launching one: a ws:// or wss:// URL, an
+    /// http(s)://host:port DevTools or grid endpoint (asked for /json/version; a query-string
+    /// token is kept and sent on), or a port on 127.0.0.1. The session holds one connection.
+    #[arg(
+        long,
+        value_name = "URL|PORT",
+        env = "AGENTBROWSER_CDP",
+        hide_env_values = true
+    )]
+    pub cdp: Option<String>,
+    /// Extra HTTP headers for the --cdp endpoint, sent on discovery and on the WebSocket
+    /// upgrade, as a JSON object: '{"Authorization":"Bearer TOKEN"}' (better: the
+    /// AGENTBROWSER_CDP_HEADERS environment variable, which no process listing shows).
+    #[arg(
+        long,
+        value_name = "JSON",
+        env = "AGENTBROWSER_CDP_HEADERS",
+        hide_env_values = true,
+        requires = "cdp"
+    )]
+    pub cdp_headers: Option<String>,
+    /// Answer every JavaScript dialog at once (alerts and beforeunload accepted, confirm and
+    /// prompt dismissed) instead of leaving confirm and prompt open for `dialog accept|dismiss`.
+    #[arg(long)]
+    pub auto_dialogs: bool,
+    /// Daemon idle timeout in milliseconds (0 = never; default 30 minutes).
+    #[arg(long, value_name = "MS", env = "AGENTBROWSER_IDLE_TIMEOUT")]
+    pub idle_timeout: Option<u64>,
+    /// Accept every certificate error (expired, self-signed, wrong host) for the session.
+    #[arg(long)]
+    pub ignore_https_errors: bool,
+    /// Turn the request log off for the session (page loads with many requests cost less;
+    /// `network requests`, `network request`, `network har`, `set offline` and `set throttle`
+    /// are then refused; routes keep working).
+    #[arg(long)]
+    pub no_request_log: bool,
+    /// A PEM file of CA certificates the session's browser trusts (this session only; needs
+    /// NSS's certutil, Debian package libnss3-tools). With --cdp: the certificates an
+    /// https:// or wss:// endpoint is checked against, instead of the built-in Mozilla roots.
+    #[arg(long, value_name = "PEM")]
+    pub ca_cert: Option<String>,
+    /// A persistent Chromium profile directory (created if missing, kept on close, refused while
+    /// another browser uses it) instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<String>,
+    /// The user agent every tab starts with (navigator.userAgent and the User-Agent header;
+    /// `set user-agent` changes it later).
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
+    /// The prefers-color-scheme every tab starts with (`set media` changes it later).
+    #[arg(long, value_enum, value_name = "SCHEME")]
+    pub color_scheme: Option<agentbrowser_protocol::ColorScheme>,
+    /// The viewport every tab starts with, WIDTHxHEIGHT in CSS pixels (`set viewport` changes it later).
+    #[arg(long, value_name = "WxH")]
+    pub viewport: Option<String>,
+    /// Proxy for every request: scheme://[user:pass@]host:port with scheme http, https or socks5
+    /// (Chromium gets only scheme://host:port; the credentials answer the proxy's challenges).
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
+    /// Hosts that bypass the proxy, comma separated (Chromium's --proxy-bypass-list syntax).
+    #[arg(long, value_name = "LIST", requires = "proxy")]
+    pub proxy_bypass: Option<String>,
+    /// Proxy user name (instead of user@ in --proxy).
+    #[arg(long, value_name = "USER", requires = "proxy")]
+    pub proxy_username: Option<String>,
+    /// Proxy password (better: the AGENTBROWSER_PROXY_PASSWORD environment variable, which no
+    /// process listing shows).
+    #[arg(
+        long,
+        value_name = "PASS",
+        env = "AGENTBROWSER_PROXY_PASSWORD",
+        hide_env_values = true
+    )]
+    pub proxy_password: Option<String>,
+    /// Hosts the session may reach, comma separated (`example.com` that host, `*.example.com`
+    /// its subdomains, an IP address): every other request of the browser fails (navigations,
+    /// subresources, fetch, WebSocket, workers, popups; WebRTC limited), and commands naming
+    /// another host answer `domain_not_allowed`. Not with --cdp, --profile or --proxy.
+    #[arg(
+        long,
+        value_name = "LIST",
+        env = "AGENTBROWSER_ALLOWED_DOMAINS",
+        value_delimiter = ','
+    )]
+    pub allowed_domains: Option<Vec<String>>,
+    /// Let commands open file:// URLs (refused otherwise).
+    #[arg(long)]
+    pub allow_file_access: bool,
+    /// Wrap every answer of page content (snapshots, reads, text, console, eval results,
+    /// evidence) between boundary lines carrying a random per-session nonce and the page's
+    /// origin; marker words printed by the page are neutralised.
+    #[arg(long)]
+    pub content_boundaries: bool,
+    /// The largest answer in characters (human text and JSON data; at least 200): longer ones
+    /// are cut with a notice saying how much was cut and how to see the rest.
+    #[arg(long, value_name = "CHARS", value_parser = clap::value_parser!(u64).range(200..))]
+    pub max_output: Option<u64>,
+    /// A JSON action policy file: `default` allow|deny and `allow`, `deny`, `confirm` lists of
+    /// actions, kinds and categories, optionally scoped to domains (see the README's Safety
+    /// section). An invalid file is an error now, never ignored.
+    #[arg(long, value_name = "FILE")]
+    pub action_policy: Option<String>,
+    /// Actions, kinds or categories that pause for `confirm ID` / `deny ID`, comma separated
+    /// (e.g. click,navigate,download).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub confirm_actions: Vec<String>,
+    /// How long a paused action waits for `confirm`, in milliseconds (default 60000); then it
+    /// counts as denied.
+    #[arg(long, value_name = "MS")]
+    pub confirm_timeout: Option<u64>,
+    /// `--restore` or `--restore=KEY`: restore the session's state (cookies, localStorage, IndexedDB) from
+    /// the state file KEY in the state directory (default: the session's name) when its browser starts, and save it there on close, on SIGTERM, on idle
+    /// exit and every --autosave-interval.
+    #[arg(long, value_name = "KEY", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub restore: Option<String>,
+    /// When the restored state is saved: auto (unless the restore failed), always, never
+    /// (default: AGENTBROWSER_RESTORE_SAVE, else auto).
+    #[arg(long, value_name = "POLICY", requires = "restore", value_parser = ["auto", "always", "never"])]
+    pub restore_save: Option<String>,
+    /// Milliseconds between autosaves of the restored state (0 = on close only; default 30000).
+    #[arg(long, value_name = "MS", requires = "restore")]
+    pub autosave_interval: Option<u64>,
+    /// After the first navigation, the restored session is valid only if the URL matches this glob.
+    #[arg(long, value_name = "GLOB", requires = "restore")]
+    pub restore_check_url: Option<String>,
+    /// After the first navigation, the restored session is valid only if the page shows this text.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "restore",
+        allow_hyphen_values = true
+    )]
+    pub restore_check_text: Option<String>,
+    /// After the first navigation, the restored session is valid only if this JavaScript
+    /// function returns a truthy value.
+    #[arg(
+        long,
+        value_name = "JS",
+        requires = "restore",
+        allow_hyphen_values = true
+    )]
+    pub restore_check_fn: Option<String>,
+    /// A file holding the key (64 hex characters) that encrypts the restored state file
+    /// (default: AGENTBROWSER_ENCRYPTION_KEY, else the file AGENTBROWSER_ENCRYPTION_KEY_FILE
+    /// names, else the file is not encrypted).
+    #[arg(long, value_name = "FILE", requires = "restore")]
+    pub restore_key_file: Option<String>,
+}
 
 /// A daemon's idle timeout when none is given: 30 minutes.
 const DEFAULT_IDLE_MS: u64 = 30 * 60 * 1000;

@@ -32,10 +32,11 @@ use std::process::ExitCode;
 use agentbrowser_protocol::{ErrorCode, Request};
 use clap::{CommandFactory, FromArgMatches};
 
-use crate::args::{Cli, LaunchArgs};
+use crate::args::Cli;
 use crate::client::Client;
 use crate::command::Plan;
 use crate::failure::{Coded, Failure};
+use crate::launch::LaunchArgs;
 
 /// The engine binary's `main`: runs any command line.
 pub fn main_engine() -> ExitCode {

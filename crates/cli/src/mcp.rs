@@ -8,15 +8,36 @@ use std::time::Duration;
 use agentbrowser_engine::SessionInfo;
 use agentbrowser_mcp::{Backend, BackendFactory, BoxFuture, Cap, EngineBackend, Options};
 use agentbrowser_protocol::{ErrorCode, Request, Response};
+use clap::Args;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::Mutex;
 
-use crate::args::{LaunchArgs, McpArgs};
 use crate::client::{Client, DaemonArgs};
 use crate::failure::{Coded, Failure};
 use crate::launch;
+use crate::launch::LaunchArgs;
+
+/// `mcp`: the MCP server's options. Launch options may also follow `mcp` here.
+#[derive(Args, Debug, Clone, Default)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port).
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// More tool groups besides `core` (the help lists them from the groups themselves).
+    #[arg(long, value_name = "CAPS", value_delimiter = ',', help = agentbrowser_mcp::config::caps_help())]
+    pub caps: Vec<String>,
+    /// HTTP: a browser origin allowed to call the server besides its own (repeatable).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+    /// Print configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, and exit.
+    #[arg(long)]
+    pub print_config: bool,
+    /// How the server launches its browsers (as before the command).
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+}
 
 /// Runs the server; `session` is `Some` when `--session` (or its variable) named one to share.
 pub fn run(args: McpArgs, session: Option<&str>, top: &LaunchArgs) -> Result<(), Failure> {

@@ -3,8 +3,8 @@
 use agentbrowser_engine::RestoreOptions;
 use agentbrowser_protocol::{DEFAULT_AUTOSAVE_INTERVAL_MS, valid_restore_key};
 
-use crate::args::LaunchArgs;
 use crate::failure::Failure;
+use crate::launch::LaunchArgs;
 
 /// The restore option of `args` (None without `--restore`); a bad key or an empty check is
 /// refused here, naming the option and what is allowed; so is a key file that holds no key.

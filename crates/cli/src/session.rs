@@ -9,9 +9,9 @@ use anyhow::Context;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::args::LaunchArgs;
 use crate::client::{self, Client};
 use crate::failure::{Coded, Failure};
+use crate::launch::LaunchArgs;
 use crate::output;
 
 /// One session in `session list --json`.

@@ -6,9 +6,9 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use agentbrowser_protocol::ErrorCode;
+use clap::Subcommand;
 use serde_json::{Value, json};
 
-use crate::args::SkillsCmd;
 use crate::failure::Failure;
 
 mod generated;
@@ -16,6 +16,60 @@ mod syntax;
 
 mod bundled {
     include!(concat!(env!("OUT_DIR"), "/skills.rs"));
+}
+
+/// `skills`: the bundled Markdown guides for coding agents.
+#[derive(Subcommand, Debug, Clone)]
+pub enum SkillsCmd {
+    /// List the skills: name and description.
+    List {
+        /// Hidden skills too.
+        #[arg(long)]
+        all: bool,
+        /// With --json: every file of each skill.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Print a skill's SKILL.md (--full: every part after it; --part: one part).
+    Get {
+        /// The skill's name (`skills list` shows them).
+        name: String,
+        /// Every part of the skill after SKILL.md.
+        #[arg(long, conflicts_with = "part")]
+        full: bool,
+        /// One part by its path inside the skill (e.g. references/errors.md).
+        #[arg(long, value_name = "PATH")]
+        part: Option<String>,
+    },
+    /// Print the directory `install` writes (a skill's own with NAME).
+    Path {
+        name: Option<String>,
+        /// The skills directory (default .claude/skills).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<String>,
+    },
+    /// Copy skills (default: every visible one) to DIR/<name>/ (default .claude/skills, where
+    /// Claude Code looks; Codex and Cursor: point them at the directory).
+    Install {
+        /// The skills to install (default: all visible).
+        names: Vec<String>,
+        /// The skills directory (default .claude/skills).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<String>,
+    },
+    /// For the repository's docs: fill the lists that come from the code (`<!-- generated:
+    /// SOURCE FORMAT -->` regions) in Markdown files; --check changes nothing and fails naming
+    /// the stale regions. Fails too where a doc or a help text shows `--flag a|b|c` values that
+    /// are not the option's.
+    #[command(hide = true)]
+    Generate {
+        /// Change nothing; fail when a region is stale.
+        #[arg(long)]
+        check: bool,
+        /// Markdown files or directories (walked for *.md); default: skills, README.md and docs
+        /// under the working directory.
+        paths: Vec<String>,
+    },
 }
 
 /// Where `install` copies the skills when no `--dir` is given (relative to the working directory).

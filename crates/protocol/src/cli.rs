@@ -14,6 +14,13 @@ use crate::{Evidence, LoadState, SelectorState, WaitCondition};
 pub const REF_HELP: &str =
     "Ref (e3, @e3), CSS selector (`css=` optional) or XPath (`//...`, `xpath=...`)";
 
+/// The help of `--key-file`: the file holding a state or vault encryption key.
+pub const KEY_FILE_HELP: &str = "A file holding the encryption key (64 hex characters)";
+
+/// The help of a state file argument, a path or a name in the state directory.
+pub const STATE_FILE_HELP: &str =
+    "A file path (with a `/`, or from `.` or `~`), or a name in the state directory";
+
 /// The after-action wait of a mutation: `--wait-text`, `--wait-url`, `--wait-load`,
 /// `--wait-selector` (with `--wait-state`) and `--wait-fn`; several: all of them, in the order
 /// selector, function, text, URL, load state.

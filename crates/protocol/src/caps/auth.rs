@@ -52,7 +52,7 @@ pub struct AuthSaveParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -155,7 +155,7 @@ pub struct AuthLoginParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -183,7 +183,7 @@ pub struct AuthNameParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -209,7 +209,7 @@ pub struct AuthListParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,

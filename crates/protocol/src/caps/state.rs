@@ -611,7 +611,7 @@ pub struct StateFileParams {
     #[cfg_attr(
         feature = "clap",
         arg(
-            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+            help = crate::cli::STATE_FILE_HELP
         )
     )]
     pub path: String,
@@ -621,7 +621,7 @@ pub struct StateFileParams {
         arg(
             long,
             value_name = "FILE",
-            help = "A file holding the encryption key (64 hex characters)"
+            help = crate::cli::KEY_FILE_HELP
         )
     )]
     pub key_file: Option<String>,
@@ -646,7 +646,7 @@ pub struct StateRenameParams {
         feature = "clap",
         arg(
             value_name = "OLD",
-            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+            help = crate::cli::STATE_FILE_HELP
         )
     )]
     pub from: String,
@@ -674,7 +674,7 @@ pub struct StateClearParams {
         feature = "clap",
         arg(
             value_name = "NAME",
-            help = "A file path (with a `/`, or from `.` or `~`), or a name in the state directory"
+            help = crate::cli::STATE_FILE_HELP
         )
     )]
     pub path: Option<String>,
