@@ -24,6 +24,13 @@ impl Parts {
             .unwrap_or_else(|| missing::<T>())
     }
 
+    /// The value of type `T`, if one was registered (for state a capability sets up later).
+    pub fn find<T: 'static>(&self) -> Option<&T> {
+        self.0
+            .get(&TypeId::of::<T>())
+            .and_then(|v| v.downcast_ref())
+    }
+
     /// The value of type `T`, to change (see [`Parts::get`]).
     pub fn get_mut<T: 'static>(&mut self) -> &mut T {
         self.0

@@ -15,6 +15,7 @@ use crate::frame_tree::FrameState;
 use crate::hook::TargetHooks;
 use crate::launch::LaunchOptions;
 use crate::parts::Parts;
+use crate::share::{Shares, StartHook};
 
 /// Default timeout of a command, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -53,6 +54,10 @@ pub struct Engine {
     pub(crate) parts: Parts,
     /// Runs a command's handler (for a handler that runs another command).
     pub(crate) dispatch: Dispatch,
+    /// Starts the session's browser when a command first needs one.
+    pub(crate) start: StartHook,
+    /// Every capability's share of the session's pages and browsers.
+    pub(crate) shares: Shares,
     pub(crate) closed: bool,
     /// Why the connection to an attached browser was lost: the session does not reconnect by
     /// itself (a grid may give a new connection another browser); `launch` attaches anew.

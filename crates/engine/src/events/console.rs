@@ -516,6 +516,45 @@ impl Listener for Console {
     }
 }
 
+/// The console's share of every page: its messages and errors (bounded), recorded from the
+/// page's `Runtime` and `Log` events.
+#[derive(Debug)]
+pub(crate) struct ConsoleShare;
+
+impl crate::share::PageShare for ConsoleShare {
+    fn attach(
+        &self,
+        page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let log = DiagnosticsLog::default();
+        listeners.push(Box::new(Console(Recorder::new(
+            page.session.clone(),
+            log.clone(),
+        ))));
+        parts.insert(log);
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        _parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, crate::error::Result<()>>> {
+        Some(Box::pin(async move {
+            Recorder::enable(page.session).await?;
+            Ok(())
+        }))
+    }
+}
+
+impl crate::page::Page {
+    /// The console messages and page errors of this tab (bounded).
+    pub fn diagnostics(&self) -> &DiagnosticsLog {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

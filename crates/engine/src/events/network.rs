@@ -757,6 +757,52 @@ pub(crate) async fn fetch_body(session: &Session, request_id: &str) -> Result<Bo
     }
 }
 
+/// The request log's share of every page: the tab's requests (its frames' and workers' too),
+/// fed to the session's HAR recording.
+#[derive(Debug)]
+pub(crate) struct NetworkShare(pub(crate) NetworkBoard);
+
+impl crate::share::PageShare for NetworkShare {
+    fn attach(
+        &self,
+        page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let log = NetworkLog::new(page.tab_id, self.0.clone());
+        listeners.push(Box::new(NetworkEvents {
+            log: log.clone(),
+            source: Source {
+                session: page.session.clone(),
+                kind: SourceKind::Page {
+                    main_frame: page.target_id.to_string(),
+                },
+            },
+        }));
+        parts.insert(log);
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        _parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, crate::error::Result<()>>> {
+        Some(Box::pin(async move {
+            page.hooks
+                .enable_request_log(page.session)
+                .await
+                .map_err(crate::error::EngineError::internal)
+        }))
+    }
+}
+
+impl crate::page::Page {
+    /// The requests of this tab, its frames and workers (bounded).
+    pub fn network(&self) -> &NetworkLog {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
