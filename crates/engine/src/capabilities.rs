@@ -42,7 +42,8 @@ impl Engine {
                 keep::<crate::actions::CutGuard>(),
                 keep::<crate::actions::Delivered>(),
                 Arc::new(crate::webmcp::WebMcpShare),
-                // Last: a paused page's emulation goes right before it is resumed.
+                // Last: a paused page gets the emulation and init scripts after every other
+                // capability's setup calls.
                 Arc::new(crate::emulation::EmulationShare(emulation.clone())),
             ]),
             on_launch: vec![

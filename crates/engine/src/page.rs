@@ -182,9 +182,8 @@ impl Page {
         for share in kit.shares.iter() {
             share.attach(&attaching, &mut parts, &mut listeners);
         }
-        tokio::spawn(
-            Listeners::for_page(&session, &tx, &parts, &kit.hooks, listeners).pump(events),
-        );
+        let parts = Arc::new(parts);
+        tokio::spawn(Listeners::for_page(&session, &tx, kit, &parts, listeners).pump(events));
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
         // A paused target is resumed last in the same batch, not after the answers: CDP handles
         // a session's commands in order, so every setup above applies before it runs, and a
@@ -235,7 +234,7 @@ impl Page {
             refs: Arc::default(),
             worlds: Arc::default(),
             scope: None,
-            parts: Arc::new(parts),
+            parts,
         };
         for share in kit.shares.iter() {
             if let Some(done) = share.attached(&page, paused, &kit.user_agent) {

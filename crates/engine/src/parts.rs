@@ -1,6 +1,6 @@
-//! State found by its type: what the session ([`crate::session::Engine`]) and each page keep
+//! State found by its type: what the session (`Engine`) and each page keep
 //! for the capabilities the core does not name, as axum's request extensions do for handlers.
-//! A capability registers its state once (`crate::capabilities`) and asks for it by type.
+//! A capability registers its state once (`capabilities.rs`) and asks for it by type.
 
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;

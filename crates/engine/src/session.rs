@@ -1,6 +1,6 @@
 //! The session: its browser (launched lazily), what it was started with, and the state its
-//! capabilities keep in it, by type ([`Parts`]). Requests pass the layers of `crate::layers` on
-//! their way to a command's handler; the capabilities are registered in `crate::capabilities`
+//! capabilities keep in it, by type ([`Parts`]). Requests pass the layers of `layers/` on
+//! their way to a command's handler; the capabilities are registered in `capabilities.rs`
 //! (`Engine::new`): the session never names one.
 
 use std::time::Duration;
@@ -50,7 +50,7 @@ pub struct Engine {
     pub(crate) frames: FrameState,
     /// The per-target setup of the session (request interception), given to the browser.
     pub(crate) hooks: TargetHooks,
-    /// What each capability keeps for the session, by type (`crate::capabilities`).
+    /// What each capability keeps for the session, by type (registered in `capabilities.rs`).
     pub(crate) parts: Parts,
     /// Runs a command's handler (for a handler that runs another command).
     pub(crate) dispatch: Dispatch,

@@ -36,6 +36,26 @@ pub(crate) struct Attaching<'a> {
     pub user_agent: &'a str,
 }
 
+/// The kind of a page's child target (auto-attached through the page's session, or through an
+/// out-of-process frame's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Child {
+    /// An out-of-process iframe, at any depth.
+    Iframe,
+    /// A dedicated worker.
+    Worker,
+}
+
+/// A capability's share of one child target of a page: calls to send before the target is set
+/// up (and resumed), and the listener of its events.
+#[derive(Default)]
+pub(crate) struct ChildShare {
+    /// Sent before the target hook sets the target up.
+    pub setup: Option<BoxFuture<'static, Result<()>>>,
+    /// Sees the target's events (after the core's, in the order shares are registered).
+    pub listener: Option<Box<dyn Listener>>,
+}
+
 /// One capability's share of every page the session attaches.
 pub(crate) trait PageShare: Send + Sync + std::fmt::Debug {
     /// Puts the capability's state for the page in `parts`, and its event listeners in
@@ -58,6 +78,19 @@ pub(crate) trait PageShare: Send + Sync + std::fmt::Debug {
     ) -> Option<BoxFuture<'a, Result<()>>> {
         let _ = (page, parts);
         None
+    }
+
+    /// The capability's share of a child target of the page (of `kind`, attached on `session`);
+    /// `parts` holds the page's state, `hooks` the per-target setup.
+    fn child(
+        &self,
+        parts: &Parts,
+        session: &Session,
+        kind: Child,
+        hooks: &TargetHooks,
+    ) -> ChildShare {
+        let _ = (parts, session, kind, hooks);
+        ChildShare::default()
     }
 
     /// What the capability does once the page is built (`paused`: it was set up paused;

@@ -546,6 +546,40 @@ impl crate::share::PageShare for ConsoleShare {
             Ok(())
         }))
     }
+
+    fn child(
+        &self,
+        parts: &crate::parts::Parts,
+        session: &Session,
+        kind: crate::share::Child,
+        _hooks: &crate::hook::TargetHooks,
+    ) -> crate::share::ChildShare {
+        if kind != crate::share::Child::Iframe {
+            return Default::default();
+        }
+        let recorder = Recorder::new(session.clone(), parts.get::<DiagnosticsLog>().clone());
+        let session = session.clone();
+        crate::share::ChildShare {
+            setup: Some(Box::pin(async move {
+                Recorder::enable(&session).await?;
+                Ok(())
+            })),
+            listener: Some(Box::new(ChildConsole(recorder))),
+        }
+    }
+}
+
+/// The console of an out-of-process frame: its messages and errors go to its tab's log.
+struct ChildConsole(Recorder);
+
+impl Listener for ChildConsole {
+    fn wants(&self, method: &str) -> bool {
+        wanted(method)
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        self.0.record(ev);
+    }
 }
 
 impl crate::page::Page {

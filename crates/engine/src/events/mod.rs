@@ -44,7 +44,7 @@ pub enum Verdict {
 }
 
 /// The action policy as the listeners of the page's prompts see it: they ask it and never
-/// name the policy (`crate::safety::prompts::PromptGate` is the session's).
+/// name the policy (the session's is the action policy's prompt gate, `safety/prompts.rs`).
 pub trait Gate: Send + Sync + std::fmt::Debug {
     /// The verdict on a prompt of `category` (`dialog`, `download`) opened at `url` (the
     /// page's for a dialog, the file's for a download).
@@ -76,24 +76,27 @@ pub(crate) struct Listeners(Vec<Box<dyn Listener>>);
 
 impl Listeners {
     /// Every listener a page has: the core's (navigation and load state, crashes,
-    /// out-of-process frames, whose console messages and requests go to the tab's logs in
-    /// `parts`), then the capabilities' (`shares`).
+    /// out-of-process frames and dedicated workers, which the capabilities' shares of the page
+    /// in `kit` follow too, with its state in `parts`), then the capabilities' (`shares`).
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
-        parts: &crate::parts::Parts,
-        hooks: &crate::hook::TargetHooks,
+        kit: &crate::share::PageKit,
+        parts: &Arc<crate::parts::Parts>,
         shares: Vec<Box<dyn Listener>>,
     ) -> Listeners {
+        let children = frames::Children {
+            hooks: kit.hooks.clone(),
+            shares: kit.shares.clone(),
+            parts: parts.clone(),
+        };
         let mut all: Vec<Box<dyn Listener>> = vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
             Box::new(crash::Crash::new(state.clone())),
             Box::new(frames::Frames::new(
                 session.clone(),
                 state.clone(),
-                parts.get::<DiagnosticsLog>().clone(),
-                parts.get::<NetworkLog>().clone(),
-                hooks.clone(),
+                children,
             )),
             Box::new(frames::Contexts::new(state.clone())),
         ];
@@ -109,12 +112,17 @@ impl Listeners {
     /// Feeds every event of `events` to the listeners that want it, until the stream ends.
     pub(crate) async fn pump(mut self, mut events: tokio::sync::mpsc::UnboundedReceiver<Event>) {
         while let Some(ev) = events.recv().await {
-            for l in self.0.iter_mut().filter(|l| l.wants(&ev.method)) {
-                l.on_event(&ev);
-            }
+            self.dispatch(&ev);
         }
         for l in &mut self.0 {
             l.on_end();
+        }
+    }
+
+    /// Hands `ev` to the listeners that want it, in order.
+    pub(crate) fn dispatch(&mut self, ev: &Event) {
+        for l in self.0.iter_mut().filter(|l| l.wants(&ev.method)) {
+            l.on_event(ev);
         }
     }
 }

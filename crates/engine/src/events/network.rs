@@ -794,6 +794,51 @@ impl crate::share::PageShare for NetworkShare {
                 .map_err(crate::error::EngineError::internal)
         }))
     }
+
+    fn child(
+        &self,
+        parts: &crate::parts::Parts,
+        session: &Session,
+        kind: crate::share::Child,
+        hooks: &crate::hook::TargetHooks,
+    ) -> crate::share::ChildShare {
+        let (hooks, child) = (hooks.clone(), session.clone());
+        crate::share::ChildShare {
+            setup: Some(Box::pin(async move {
+                hooks
+                    .enable_request_log(&child)
+                    .await
+                    .map_err(crate::error::EngineError::internal)
+            })),
+            listener: Some(Box::new(ChildRequests {
+                log: parts.get::<NetworkLog>().clone(),
+                source: Source {
+                    session: session.clone(),
+                    kind: match kind {
+                        crate::share::Child::Iframe => SourceKind::Iframe,
+                        crate::share::Child::Worker => SourceKind::Worker,
+                    },
+                },
+            })),
+        }
+    }
+}
+
+/// The requests of a page's child target (an out-of-process frame, a dedicated worker): they go
+/// to its tab's log.
+struct ChildRequests {
+    log: NetworkLog,
+    source: Source,
+}
+
+impl Listener for ChildRequests {
+    fn wants(&self, method: &str) -> bool {
+        NetworkLog::wanted(method)
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        self.log.record(ev, &self.source);
+    }
 }
 
 impl crate::page::Page {
