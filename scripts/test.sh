@@ -16,6 +16,8 @@ step() { echo "== $* ($(date +%T))"; }
 
 step "cargo fmt --check"
 cargo fmt --check
+step "engine import circles"
+python3 scripts/import_circles.py crates/engine/src --max 12
 step "one build for binaries and tests"
 scripts/check-one-build.sh
 step "cargo clippy"

@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 use crate::error::{EngineError, Result};
 use crate::launch::{self, LaunchOptions, LaunchedBrowser};
 use crate::page::Page;
+use crate::parts::Parts;
+use crate::share::PageKit;
 
 /// One tab: a stable id (`t1`, `t2`, ...) bound to a page target for the target's life.
 #[derive(Debug)]
@@ -46,20 +48,13 @@ pub struct Browser {
     popups: crate::popups::Popups,
     /// Targets we closed that the browser may still list for a moment.
     closing: Vec<String>,
-    /// Next ref number of the session (shared by every tab's page).
-    ref_counter: std::sync::Arc<std::sync::atomic::AtomicU64>,
-    /// The session's downloads, once `enable_downloads` ran.
-    pub downloads: Option<crate::events::Downloads>,
-    /// The session's dialogs (shared by every tab's page).
-    pub(crate) dialog_board: crate::events::DialogBoard,
-    /// The session's HAR recording (fed by every tab's request log).
-    pub(crate) network_board: crate::events::NetworkBoard,
-    /// The session's emulation and init scripts, given to every page attached.
-    pub(crate) emulation: crate::emulation::Shared,
     /// The browser's own user agent.
     pub user_agent: String,
-    /// The per-target setup every target of the session gets (request interception).
-    pub(crate) hooks: crate::hook::TargetHooks,
+    /// What every page of the session is made with (its ref counter, the per-target setup,
+    /// the capabilities' shares); set when the browser becomes the session's.
+    pub(crate) kit: PageKit,
+    /// What capabilities keep for this browser, by type (its downloads).
+    pub(crate) parts: Parts,
 }
 
 impl Browser {
@@ -116,44 +111,19 @@ impl Browser {
             lent: None,
             popups: Default::default(),
             closing: Vec::new(),
-            ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
-            downloads: None,
-            dialog_board: Default::default(),
-            network_board: Default::default(),
-            emulation: Default::default(),
+            kit: PageKit {
+                ref_counter: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(1)),
+                user_agent: version.user_agent.clone(),
+                ..PageKit::default()
+            },
             user_agent: version.user_agent,
-            hooks: Default::default(),
+            parts: Parts::default(),
         })
     }
 
-    /// Saves every download of the browser (all tabs) in `dir`, under its guid, and follows
-    /// them into `downloads` (`Browser.setDownloadBehavior` with `allowAndName`).
-    pub async fn enable_downloads(&mut self, dir: std::path::PathBuf) -> Result<()> {
-        std::fs::create_dir_all(&dir).map_err(|e| {
-            EngineError::new(
-                ErrorCode::IoError,
-                format!(
-                    "cannot create the download directory {}: {e}",
-                    dir.display()
-                ),
-            )
-        })?;
-        let mut downloads = crate::events::Downloads::new(dir.clone());
-        // Downloads the action policy denies are cancelled as they begin.
-        downloads.gate = Some((self.cdp.clone(), self.dialog_board.gate.clone()));
-        tokio::spawn(crate::events::Listeners::for_browser(&downloads).pump(self.cdp.events()));
-        self.cdp
-            .call(
-                "Browser.setDownloadBehavior",
-                json!({
-                    "behavior": "allowAndName",
-                    "downloadPath": dir.to_string_lossy(),
-                    "eventsEnabled": true,
-                }),
-            )
-            .await?;
-        self.downloads = Some(downloads);
-        Ok(())
+    /// The browser state of type `T` a capability keeps, if it set one up.
+    pub(crate) fn part<T: 'static>(&self) -> Option<&T> {
+        self.parts.find()
     }
 
     /// Whether the connection is gone (browser exited or crashed).
@@ -404,18 +374,8 @@ impl Browser {
         let session =
             agentbrowser_cdp::Session::attach(self.cdp.connection(), &self.tabs[idx].target_id)
                 .await?;
-        let page = Page::on_session(
-            session,
-            &self.tabs[idx].target_id,
-            id,
-            self.ref_counter.clone(),
-            self.dialog_board.clone(),
-            self.network_board.clone(),
-            &self.hooks,
-            None,
-        )
-        .await?;
-        crate::emulation::install(&page, &self.emulation, &self.user_agent).await?;
+        let page =
+            Page::on_session(session, &self.tabs[idx].target_id, id, &self.kit, false).await?;
         self.tabs[idx].page = Some(page.clone());
         Ok(page)
     }
@@ -423,16 +383,9 @@ impl Browser {
     /// Follows the browser's new targets with the session's hooks: workers set up and popups
     /// adopted as tabs before they run (`TargetHooks::install_browser`).
     pub(crate) async fn install_hooks(&self) -> Result<()> {
-        let kit = crate::popups::Kit {
-            ref_counter: self.ref_counter.clone(),
-            dialog_board: self.dialog_board.clone(),
-            network_board: self.network_board.clone(),
-            emulation: self.emulation.clone(),
-            user_agent: self.user_agent.clone(),
-            hooks: self.hooks.clone(),
-        };
-        self.hooks
-            .install_browser(&self.cdp, self.popups.clone(), kit)
+        self.kit
+            .hooks
+            .install_browser(&self.cdp, self.popups.clone(), self.kit.clone())
             .await
     }
 
@@ -449,7 +402,9 @@ impl Browser {
 
     /// The next ref number the session would issue (every lower number was issued).
     pub fn next_ref(&self) -> u64 {
-        self.ref_counter.load(std::sync::atomic::Ordering::Relaxed)
+        self.kit
+            .ref_counter
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The tab whose refs include `id`, among the attached tabs.
@@ -472,19 +427,16 @@ impl Browser {
         self.tabs.iter().find(|t| t.id == id)?.page.clone()
     }
 
-    /// The dialog open in tab `id`, if that tab is attached and one is open.
-    pub fn open_dialog(&self, id: &str) -> Option<agentbrowser_protocol::OpenDialog> {
-        let tab = self.tabs.iter().find(|t| t.id == id)?;
-        tab.page.as_ref()?.dialogs.open()
+    /// The page of tab `id`, if that tab is attached (no CDP call).
+    pub fn attached_tab(&self, id: &str) -> Option<&Page> {
+        self.tabs.iter().find(|t| t.id == id)?.page.as_ref()
     }
 
-    /// The dialogs open in every tab but the active one.
-    pub fn other_dialogs(&self) -> Vec<agentbrowser_protocol::OpenDialog> {
+    /// The attached tabs' ids and pages, in tab order (no CDP call).
+    pub fn attached_tabs(&self) -> impl Iterator<Item = (&str, &Page)> {
         self.tabs
             .iter()
-            .filter(|t| Some(t.id.as_str()) != self.active.as_deref())
-            .filter_map(|t| t.page.as_ref()?.dialogs.open())
-            .collect()
+            .filter_map(|t| Some((t.id.as_str(), t.page.as_ref()?)))
     }
 
     /// A watch on the active tab's page state, if that tab is attached.

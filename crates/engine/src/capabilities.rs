@@ -1,7 +1,9 @@
 //! The session's capabilities, registered with the core: the state each keeps in the session
-//! (found by its type: [`crate::parts::Parts`]) and the dispatch of their commands
-//! (`crate::handlers`). The core (`session`, `cx`, `browser`, `page`) never names a
-//! capability; this module does, once, when a session is made.
+//! (found by its type: [`crate::parts::Parts`]), their share of every page (state, event
+//! listeners, setup calls: [`crate::share::PageShare`]), what they set up on every browser the
+//! session starts, and the dispatch of their commands (`crate::handlers`). The core (`session`,
+//! `cx`, `browser`, `page`) never names a capability; this module does, once, when a session
+//! is made.
 
 use std::sync::{Arc, Mutex};
 
@@ -9,6 +11,7 @@ use crate::cx::{Cx, Output};
 use crate::error::Result;
 use crate::launch::LaunchOptions;
 use crate::session::{Engine, SessionInfo};
+use crate::share::{Shares, keep};
 
 impl Engine {
     /// A session that launches with `defaults` when a command first needs a browser.
@@ -16,17 +19,44 @@ impl Engine {
         let safety = crate::safety::Safety::new(&defaults.policy);
         let mut dialog_board = crate::events::DialogBoard::default();
         dialog_board.set_auto(defaults.auto_dialogs);
-        dialog_board.gate = safety.gate.clone();
+        dialog_board.gate = Arc::new(safety.gate.clone());
+        let hooks = crate::hook::TargetHooks::for_launch(&defaults);
+        let network_board = crate::events::NetworkBoard::default();
+        hooks.workers.record_to(network_board.clone());
         let output =
             crate::bounds::OutputRules::new(defaults.content_boundaries, defaults.max_output);
         let emulation: crate::emulation::Shared =
             Arc::new(Mutex::new(crate::emulation::State::from_launch(&defaults)));
         let domains = crate::domains::Guard::from_launch(&defaults);
         let restore = crate::state::restore::Restore::new(defaults.restore.clone(), &info.name);
+        let shares = Shares {
+            // In the order they see each page's events and send its setup calls.
+            pages: Arc::new([
+                Arc::new(crate::events::dialogs::DialogShare(dialog_board.clone())),
+                Arc::new(crate::events::files::ChooserShare),
+                Arc::new(crate::events::console::ConsoleShare),
+                Arc::new(crate::events::network::NetworkShare(network_board.clone())),
+                keep::<Mutex<crate::capture::Baselines>>(),
+                keep::<Mutex<crate::input::Pointer>>(),
+                keep::<Mutex<crate::reach::Handed>>(),
+                keep::<crate::actions::CutGuard>(),
+                keep::<crate::actions::Delivered>(),
+                Arc::new(crate::webmcp::WebMcpShare),
+                // Last: a paused page gets the emulation and init scripts after every other
+                // capability's setup calls.
+                Arc::new(crate::emulation::EmulationShare(emulation.clone())),
+            ]),
+            on_launch: vec![
+                crate::files::on_launch,
+                crate::emulation::on_launch,
+                crate::state::on_launch,
+            ],
+            on_started: vec![crate::state::restore::on_started],
+        };
         let mut parts = crate::parts::Parts::default();
         parts.insert(safety);
         parts.insert(dialog_board);
-        parts.insert(crate::events::NetworkBoard::default());
+        parts.insert(network_board);
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());
         parts.insert(domains);
@@ -34,13 +64,15 @@ impl Engine {
         parts.insert(restore);
         parts.insert(Mutex::new(crate::trace::Tracer::default()));
         Engine {
-            hooks: crate::hook::TargetHooks::for_launch(&defaults),
+            hooks,
             info,
             defaults,
             browser: None,
             frames: Default::default(),
             parts,
             dispatch,
+            start: crate::control::start,
+            shares,
             closed: false,
             lost_attach: None,
         }

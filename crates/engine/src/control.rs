@@ -11,6 +11,7 @@ use crate::browser::Browser;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::session::DEFAULT_TIMEOUT_MS;
+use futures::future::BoxFuture;
 
 /// `launch`: start Chromium with options (or attach to a running one).
 pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOutput> {
@@ -37,7 +38,7 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
     if let Some(on) = p.request_log {
         cx.engine.hooks.set_request_log(on);
     }
-    let p_emulation = p.clone();
+    let asked = p.clone();
     let call_timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let browser = if attached {
         let endpoint = crate::remote::Endpoint::new(
@@ -83,14 +84,6 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
         }
         Box::pin(Browser::launch(&options, call_timeout)).await?
     };
-    let mut browser = browser;
-    // Before the downloads: they follow the policy's prompt gate.
-    browser.dialog_board = cx.engine.part::<crate::events::DialogBoard>().clone();
-    let dir = cx.engine.download_dir(p.download_path.as_deref());
-    if let Err(e) = browser.enable_downloads(dir).await {
-        browser.close().await;
-        return Err(e);
-    }
     let data = LaunchOutput {
         launched: true,
         attached,
@@ -113,30 +106,34 @@ pub(crate) async fn launch(p: LaunchParams, cx: &mut Cx<'_>) -> Result<LaunchOut
             .part_mut::<crate::bounds::OutputRules>()
             .max_output = p.max_output;
     }
-    let mut browser = browser;
-    browser.dialog_board = cx.engine.part::<crate::events::DialogBoard>().clone();
-    browser.network_board = cx.engine.part::<crate::events::NetworkBoard>().clone();
-    crate::emulation::take_launch(cx.engine.part::<crate::emulation::Shared>(), &p_emulation);
-    browser.emulation = cx.engine.part::<crate::emulation::Shared>().clone();
-    if let Err(e) = crate::emulation::install_browser(&browser, &browser.emulation).await {
+    if let Err((e, browser)) = Box::pin(cx.adopt(browser, Some(&asked))).await {
         browser.close().await;
         return Err(e);
     }
-    browser.hooks = cx.engine.hooks.clone();
-    if let Err(e) = browser.install_hooks().await {
-        browser.close().await;
-        return Err(e);
-    }
-    if let Err(e) =
-        crate::state::track_origins(&browser, cx.engine.part::<crate::state::Origins>().clone())
-            .await
-    {
-        browser.close().await;
-        return Err(e);
-    }
-    cx.engine.browser = Some(browser);
-    Box::pin(crate::state::restore::after_launch(cx)).await;
     Ok(data)
+}
+
+/// Starts the session's browser as its options say (attached to one started elsewhere, or
+/// launched) for the first command that needs one: the session's [`crate::share::StartHook`].
+pub(crate) fn start<'a>(cx: &'a mut Cx<'_>) -> BoxFuture<'a, Result<Browser>> {
+    Box::pin(async move {
+        let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
+        let d = &cx.engine.defaults;
+        match &d.attach {
+            Some(target) => {
+                cx.engine.part::<crate::domains::Guard>().refuse_attach()?;
+                let p = LaunchParams::attach(target);
+                let endpoint = crate::remote::Endpoint::new(
+                    p.cdp_url.as_deref(),
+                    p.cdp_port,
+                    d.cdp_headers.clone(),
+                    d.ca_cert.clone(),
+                )?;
+                Box::pin(Browser::attach(&endpoint, timeout)).await
+            }
+            None => Box::pin(Browser::launch(&cx.engine.defaults, timeout)).await,
+        }
+    })
 }
 
 /// `status`: the session, its daemon and its browser.
@@ -151,7 +148,7 @@ impl crate::session::Engine {
     pub async fn shutdown(&mut self) {
         self.final_restore_save().await;
         if let Some(b) = self.browser.take() {
-            let used = b.downloads.as_ref().map(|d| d.dir.clone());
+            let used = b.part::<crate::events::Downloads>().map(|d| d.dir.clone());
             b.close().await;
             if self.defaults.download_path.is_none() && used == Some(self.download_dir(None)) {
                 let _ = std::fs::remove_dir_all(self.download_dir(None));

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use crate::browser::Browser;
 use crate::error::{EngineError, Result};
 use crate::refs;
-use crate::session::{DEFAULT_TIMEOUT_MS, Engine};
+use crate::session::Engine;
 
 /// How long an action waits for its element to become actionable when no timeout was given.
 pub const ACTIONABLE_DEFAULT: Duration = Duration::from_secs(5);
@@ -102,43 +102,44 @@ impl Cx<'_> {
             if let Some(lost) = &self.engine.lost_attach {
                 return Err(EngineError::new(ErrorCode::BrowserClosed, lost.clone()));
             }
-            let timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
-            let d = &self.engine.defaults;
-            let b = match &d.attach {
-                Some(target) => {
-                    self.engine
-                        .part::<crate::domains::Guard>()
-                        .refuse_attach()?;
-                    let p = agentbrowser_protocol::LaunchParams::attach(target);
-                    let endpoint = crate::remote::Endpoint::new(
-                        p.cdp_url.as_deref(),
-                        p.cdp_port,
-                        d.cdp_headers.clone(),
-                        d.ca_cert.clone(),
-                    )?;
-                    Box::pin(Browser::attach(&endpoint, timeout)).await?
-                }
-                None => Box::pin(Browser::launch(&self.engine.defaults, timeout)).await?,
-            };
-            let mut b = b;
-            // Before the downloads: they follow the policy's prompt gate.
-            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
-            b.enable_downloads(self.engine.download_dir(None)).await?;
-            b.dialog_board = self.engine.part::<crate::events::DialogBoard>().clone();
-            b.network_board = self.engine.part::<crate::events::NetworkBoard>().clone();
-            b.emulation = self.engine.part::<crate::emulation::Shared>().clone();
-            b.hooks = self.engine.hooks.clone();
-            b.install_hooks().await?;
-            crate::emulation::install_browser(&b, &b.emulation).await?;
-            crate::state::track_origins(&b, self.engine.part::<crate::state::Origins>().clone())
-                .await?;
-            self.engine.browser = Some(b);
-            Box::pin(crate::state::restore::after_launch(self)).await;
+            let start = self.engine.start;
+            let browser = start(self).await?;
+            // A browser that fails its setup is dropped (a launched one is killed).
+            Box::pin(self.adopt(browser, None))
+                .await
+                .map_err(|(e, _)| e)?;
         }
         self.engine
             .browser
             .as_mut()
             .ok_or_else(|| EngineError::internal("browser missing after launch"))
+    }
+
+    /// Makes `browser` the session's: its targets get the session's hooks and each of its pages
+    /// the capabilities' shares, each capability sets it up (`Shares::on_launch`; `launch`: the
+    /// `launch` command that started it, if one did), then it is the session's and the
+    /// capabilities that wait for it run (`Shares::on_started`). A setup that fails hands the
+    /// browser back with the error.
+    pub(crate) async fn adopt(
+        &mut self,
+        mut browser: Browser,
+        launch: Option<&agentbrowser_protocol::LaunchParams>,
+    ) -> std::result::Result<(), (EngineError, Box<Browser>)> {
+        browser.kit.hooks = self.engine.hooks.clone();
+        browser.kit.shares = self.engine.shares.pages.clone();
+        if let Err(e) = browser.install_hooks().await {
+            return Err((e, Box::new(browser)));
+        }
+        for hook in self.engine.shares.on_launch.clone() {
+            if let Err(e) = hook(&mut browser, self.engine, launch).await {
+                return Err((e, Box::new(browser)));
+            }
+        }
+        self.engine.browser = Some(browser);
+        for hook in self.engine.shares.on_started.clone() {
+            hook(self).await;
+        }
+        Ok(())
     }
 
     /// Waits briefly for a tab that is not in `known` (opened by a Ctrl+click) and returns its id.

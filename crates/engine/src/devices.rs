@@ -39,7 +39,7 @@ async fn run(
 }
 
 fn pointer(page: &Page) -> std::sync::MutexGuard<'_, Pointer> {
-    page.pointer.lock().unwrap_or_else(|e| e.into_inner())
+    page.pointer().lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn noted(note: String) -> ActionReport {

@@ -12,20 +12,20 @@ impl crate::session::Engine {
     /// what a daemon reads `console` and `errors` from while another command runs.
     pub fn diagnostics(&self) -> Option<(String, DiagnosticsLog)> {
         let page = self.browser.as_ref()?.active_attached()?;
-        Some((page.tab_id, page.diagnostics))
+        Some((page.tab_id.clone(), page.diagnostics().clone()))
     }
 }
 
 /// `console`: the active tab's console messages.
 pub(crate) async fn console(p: ConsoleParams, cx: &mut Cx<'_>) -> Result<ConsoleOutput> {
     let page = cx.active_page().await?;
-    Ok(read_console(&page.tab_id, &page.diagnostics, &p))
+    Ok(read_console(&page.tab_id, page.diagnostics(), &p))
 }
 
 /// `errors`: the active tab's uncaught exceptions and unhandled rejections.
 pub(crate) async fn errors(p: ErrorsParams, cx: &mut Cx<'_>) -> Result<ErrorsOutput> {
     let page = cx.active_page().await?;
-    Ok(read_errors(&page.tab_id, &page.diagnostics, &p))
+    Ok(read_errors(&page.tab_id, page.diagnostics(), &p))
 }
 
 /// The answer to `console` from the buffer of tab `tab`.

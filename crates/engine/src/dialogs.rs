@@ -34,7 +34,7 @@ pub(crate) async fn status(_p: NoParams, cx: &mut Cx<'_>) -> Result<DialogStatus
         });
     };
     Ok(DialogStatusOutput {
-        dialog: browser.active_attached().and_then(|p| p.dialogs.open()),
+        dialog: browser.active_attached().and_then(|p| p.dialogs().open()),
         other_tabs: browser.other_dialogs(),
         auto_dialogs,
     })
@@ -57,7 +57,7 @@ async fn answer(
     action: &str,
 ) -> Result<DialogAnswer> {
     let page = cx.active_page().await?;
-    let Some((dialog, number)) = page.dialogs.open_numbered() else {
+    let Some((dialog, number)) = page.dialogs().open_numbered() else {
         let others = cx
             .engine
             .browser
@@ -91,7 +91,7 @@ async fn answer(
     if let Some(t) = &returned {
         params["promptText"] = json!(t);
     }
-    let next = page.dialogs.board().subscribe();
+    let next = page.dialogs().board().subscribe();
     let answered = page
         .session
         .call("Page.handleJavaScriptDialog", params)
@@ -101,7 +101,7 @@ async fn answer(
         if !e.message.contains("No dialog is showing") {
             return Err(e);
         }
-        page.dialogs.forget(number);
+        page.dialogs().forget(number);
         return Err(EngineError::new(
             ErrorCode::NoDialog,
             format!(
@@ -112,13 +112,13 @@ async fn answer(
         .with_data(json!({"tab": page.tab_id, "otherTabs": []})));
     }
     // The closing event forgets it too; a dialog the page opened since stays.
-    page.dialogs.forget(number);
+    page.dialogs().forget(number);
     // Let the page's script run on past the dialog (what it does with the answer), unless it
     // opens another dialog at once.
     let next = tokio::select! {
         biased;
         _ = page.read_js("0") => None,
-        _ = opened_in(Some(next), &page.tab_id) => page.dialogs.open(),
+        _ = opened_in(Some(next), &page.tab_id) => page.dialogs().open(),
         _ = tokio::time::sleep_until(cx.limits.deadline) => None,
     };
     // A click the dialog cut short left its hit-target guard in the page: remove it now that

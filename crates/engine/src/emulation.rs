@@ -230,11 +230,96 @@ impl Setup {
 
     /// Remembers on `page` the CDP identifiers of its init scripts (from [`Setup::send`]).
     pub(crate) fn record(page: &Page, ids: Vec<(String, String)>) {
-        page.init_scripts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(ids);
+        record_in(page.init_scripts(), ids);
     }
+}
+
+/// Remembers CDP identifiers of init scripts in a page's `scripts`.
+fn record_in(scripts: &InitScripts, ids: Vec<(String, String)>) {
+    scripts
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .extend(ids);
+}
+
+/// The session's init scripts added to a page: CDP identifier by init script id.
+#[derive(Debug, Default)]
+pub(crate) struct InitScripts(Mutex<std::collections::HashMap<String, String>>);
+
+impl std::ops::Deref for InitScripts {
+    type Target = Mutex<std::collections::HashMap<String, String>>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Page {
+    /// The session's init scripts added to this page: CDP identifier by init script id.
+    pub(crate) fn init_scripts(&self) -> &InitScripts {
+        self.part()
+    }
+}
+
+/// Emulation's share of every page: the session's whole emulation and its init scripts, sent
+/// in the setup batch of a page attached paused (a popup: before it resumes, so its first
+/// document sees them) and right after the attach of any other.
+#[derive(Debug)]
+pub(crate) struct EmulationShare(pub(crate) Shared);
+
+impl crate::share::PageShare for EmulationShare {
+    fn attach(
+        &self,
+        _page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        _listeners: &mut Vec<Box<dyn crate::events::Listener>>,
+    ) {
+        parts.insert(InitScripts::default());
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, Result<()>>> {
+        page.paused.then(|| {
+            Box::pin(async move {
+                let ids = Setup::of(&self.0, page.user_agent)
+                    .send(page.session)
+                    .await?;
+                record_in(parts.get::<InitScripts>(), ids);
+                Ok(())
+            }) as futures::future::BoxFuture<'a, Result<()>>
+        })
+    }
+
+    fn attached<'a>(
+        &'a self,
+        page: &'a Page,
+        paused: bool,
+        user_agent: &'a str,
+    ) -> Option<futures::future::BoxFuture<'a, Result<()>>> {
+        (!paused).then(|| {
+            Box::pin(install(page, &self.0, user_agent))
+                as futures::future::BoxFuture<'a, Result<()>>
+        })
+    }
+}
+
+/// Emulation's part of a browser the session starts: the emulation a `launch` asks for becomes
+/// the session's, and the browser gets the session's permissions.
+pub(crate) fn on_launch<'a>(
+    browser: &'a mut Browser,
+    engine: &'a crate::session::Engine,
+    launch: Option<&'a LaunchParams>,
+) -> futures::future::BoxFuture<'a, Result<()>> {
+    Box::pin(async move {
+        let shared = engine.part::<Shared>();
+        if let Some(p) = launch {
+            take_launch(shared, p);
+        }
+        install_browser(browser, shared).await
+    })
 }
 
 /// The identifier `Page.addScriptToEvaluateOnNewDocument` answered.
@@ -662,7 +747,7 @@ fn read_script(path: &str) -> Result<String> {
 async fn remove_from(pages: &[Page], id: &str) {
     for page in pages {
         let identifier = page
-            .init_scripts
+            .init_scripts()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
@@ -711,7 +796,7 @@ pub(crate) async fn remove_init_script(
             .collect();
         for page in &pages {
             let identifier = page
-                .init_scripts
+                .init_scripts()
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&p.identifier);

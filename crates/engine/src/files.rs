@@ -49,7 +49,7 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
         None => {
             let page = cx.page().await?;
             checked(&p.files)?;
-            let Some(chooser) = page.choosers.peek() else {
+            let Some(chooser) = page.choosers().peek() else {
                 return Err(EngineError::invalid(
                     "no file chooser is open in the active tab; nothing was set. Give the ref of \
                      the file input (or of its button or label), or first click what opens the chooser",
@@ -177,7 +177,7 @@ async fn on_chooser(page: &Page, backend_node_id: i64, files: &[String]) -> Resu
                 format!("{what} is gone ({e}); nothing was set"),
             )
         })?;
-    page.choosers.take();
+    page.choosers().take();
     let node = page
         .session
         .call("DOM.resolveNode", json!({"backendNodeId": backend_node_id}))
@@ -313,9 +313,52 @@ fn wait_deadline(cx: &Cx<'_>, timeout_ms: Option<u64>) -> Instant {
 async fn session_downloads(cx: &mut Cx<'_>) -> Result<Downloads> {
     cx.browser()
         .await?
-        .downloads
-        .clone()
+        .part::<Downloads>()
+        .cloned()
         .ok_or_else(|| EngineError::internal("downloads are not enabled in this browser"))
+}
+
+/// Downloads' part of a browser the session starts: every download of the browser (all tabs)
+/// is saved in the session's download directory (a `launch`'s `downloadPath`), under its guid,
+/// and followed (`Browser.setDownloadBehavior` with `allowAndName`); one the action policy
+/// denies is cancelled as it begins.
+pub(crate) fn on_launch<'a>(
+    browser: &'a mut crate::browser::Browser,
+    engine: &'a crate::session::Engine,
+    launch: Option<&'a agentbrowser_protocol::LaunchParams>,
+) -> futures::future::BoxFuture<'a, Result<()>> {
+    Box::pin(async move {
+        let dir = engine.download_dir(launch.and_then(|p| p.download_path.as_deref()));
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            EngineError::new(
+                ErrorCode::IoError,
+                format!(
+                    "cannot create the download directory {}: {e}",
+                    dir.display()
+                ),
+            )
+        })?;
+        let mut downloads = Downloads::new(dir.clone());
+        let gate = engine.part::<crate::safety::Safety>().gate.clone();
+        downloads.gate = Some((browser.cdp.clone(), std::sync::Arc::new(gate)));
+        let listener = crate::events::downloads::DownloadEvents(downloads.clone());
+        tokio::spawn(
+            crate::events::Listeners::of(vec![Box::new(listener)]).pump(browser.cdp.events()),
+        );
+        browser
+            .cdp
+            .call(
+                "Browser.setDownloadBehavior",
+                json!({
+                    "behavior": "allowAndName",
+                    "downloadPath": dir.to_string_lossy(),
+                    "eventsEnabled": true,
+                }),
+            )
+            .await?;
+        browser.parts.insert(downloads);
+        Ok(())
+    })
 }
 
 /// Waits for the oldest unclaimed download numbered `from` or later to complete, claims it and

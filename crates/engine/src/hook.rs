@@ -128,7 +128,7 @@ impl TargetHooks {
         &self,
         browser: &Session,
         popups: crate::popups::Popups,
-        kit: crate::popups::Kit,
+        kit: crate::share::PageKit,
     ) -> crate::error::Result<()> {
         let mut events = browser.events();
         let hooks = self.clone();
@@ -161,13 +161,12 @@ impl TargetHooks {
                             popups.adopt(kit.clone(), session, target);
                         } else if BROWSER_TARGETS.contains(&kind.as_str()) {
                             let hooks = hooks.clone();
-                            let board = kit.network_board.clone();
                             let url = str_of(info, "url");
                             tokio::spawn(async move {
                                 hooks
                                     .workers
                                     .clone()
-                                    .attach(session, &kind, &url, board, &hooks, paused)
+                                    .attach(session, &kind, &url, &hooks, paused)
                                     .await;
                             });
                         } else if !paused {

@@ -432,6 +432,14 @@ pub async fn type_text(session: &Session, text: &str, taken: &(dyn Fn() + Sync))
     Ok(())
 }
 
+impl crate::page::Page {
+    /// Where this tab's mouse pointer is and which buttons and modifier keys are held
+    /// (`keyboard_*`, `mouse_*`).
+    pub(crate) fn pointer(&self) -> &std::sync::Mutex<Pointer> {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -52,6 +52,7 @@ pub mod safety;
 mod secrets;
 pub mod session;
 pub mod session_id;
+mod share;
 pub mod snapshot;
 mod state;
 mod tabs;

@@ -87,7 +87,7 @@ pub(crate) async fn requests(
     cx.engine.hooks.require_request_log("`network requests`")?;
     let (page, popups) = page_and_popups(cx).await?;
     let clear = p.clear.unwrap_or(false);
-    let read = page.network.read(clear);
+    let read = page.network().read(clear);
     let mut dropped = read.dropped;
     let mut all: Vec<NetworkRequestEntry> = read
         .items
@@ -95,7 +95,7 @@ pub(crate) async fn requests(
         .map(|e| e.public(&page.tab_id, false))
         .collect();
     for popup in &popups {
-        let read = popup.network.read(clear);
+        let read = popup.network().read(clear);
         dropped += read.dropped;
         all.extend(read.items.iter().map(|e| e.public(&popup.tab_id, true)));
     }
@@ -164,7 +164,7 @@ pub(crate) async fn request(
         .chain(popups.iter().map(|p| (p, true)))
         .chain(others.iter().map(|p| (p, false)))
         .find_map(|(pg, popup)| {
-            pg.network
+            pg.network()
                 .find(&p.request_id)
                 .map(|e| (e, pg.tab_id.clone(), popup))
         })
@@ -432,7 +432,7 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         .map(|b| b.attached_pages())
         .unwrap_or_default()
         .into_iter()
-        .map(|page| page.network)
+        .map(|page| page.network().clone())
         .chain(cx.engine.hooks.workers.all())
         .flat_map(|log| {
             let tab = log.tab();

@@ -11,10 +11,10 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::error::{EngineError, Result};
-use crate::events::console::Recorder;
-use crate::events::str_field;
-use crate::events::{DiagnosticsLog, DialogLog, Listeners};
+use crate::events::{Listeners, str_field};
+use crate::parts::Parts;
 use crate::refs::TabRefs;
+use crate::share::{Attaching, PageKit};
 
 /// What the page-side serializer made of an object result.
 enum Serialized {
@@ -147,86 +147,54 @@ pub struct Page {
     pub ref_counter: Arc<std::sync::atomic::AtomicU64>,
     /// Cached execution contexts of the engine's isolated world, by (session, frame).
     pub worlds: Arc<std::sync::Mutex<WorldCache>>,
-    /// The listener elements handed to each world for the snapshot (`reach`).
-    pub(crate) reach: Arc<std::sync::Mutex<crate::reach::Handed>>,
-    /// The dialogs this tab opened (bounded) and the one open now.
-    pub dialogs: DialogLog,
-    /// The file chooser this tab opened and nobody answered yet (intercepted: no OS dialog).
-    pub choosers: crate::events::FileChoosers,
-    /// The console messages and page errors of this tab (bounded).
-    pub diagnostics: DiagnosticsLog,
-    /// The requests of this tab, its frames and workers (bounded).
-    pub network: crate::events::NetworkLog,
-    /// Where the mouse pointer is and which buttons and modifier keys are held (`keyboard_*`,
-    /// `mouse_*`).
-    pub pointer: Arc<std::sync::Mutex<crate::input::Pointer>>,
-    /// The last written screenshot of each scope, for `ifChanged` (bounded).
-    pub captures: Arc<std::sync::Mutex<crate::capture::Baselines>>,
-    /// The session's init scripts added to this page: CDP identifier by init script id.
-    pub init_scripts: Arc<std::sync::Mutex<HashMap<String, String>>>,
     /// The frame this handle's commands are scoped to (`None`: the main frame); see `Cx::page`.
     pub scope: Option<crate::world::FrameTarget>,
-    /// The frame of a hit-target guard whose gesture a dialog cut short (the guard is still in the
-    /// page): removed once the dialog is answered (`actions::drop_cut_guard`).
-    pub cut_guard: Arc<std::sync::Mutex<Option<crate::world::FrameTarget>>>,
-    /// The tab's WebMCP tools and invocations (Chromium's `WebMCP` domain, watched from attach).
-    pub webmcp: crate::webmcp::Registry,
-    /// How many times the page acknowledged an action's input (or a whole action): an action
-    /// whose tab closed after this rose was performed (`actions::closed_by`).
-    pub(crate) delivered: Arc<std::sync::atomic::AtomicU64>,
+    /// What each capability keeps for this tab, by type (its share: `crate::share`).
+    parts: Arc<Parts>,
 }
 
 impl Page {
-    /// The page of a target attached on `session`: starts its event pump and enables the
-    /// domains the engine needs. `tab_id` names the tab; `ref_counter` is the session's ref
-    /// counter shared by every tab; `dialog_board` the session's dialogs; `network_board` the
-    /// session's HAR recording. A target `paused` on start (a popup auto-attached at birth) is
-    /// given that emulation and init scripts and resumed in the same batch as the rest of the
-    /// setup, so its first document sees them all; its document had not loaded, so its ready
-    /// state is not read.
-    #[allow(clippy::too_many_arguments)]
+    /// The page of a target attached on `session` as tab `tab_id`: starts its event pump,
+    /// enables the domains the engine needs and runs every capability's share of it (`kit`). A
+    /// target `paused` on start (a popup auto-attached at birth) gets its whole setup (the
+    /// session's emulation and init scripts included) and is resumed in the same batch, so its
+    /// first document sees it all; its document had not loaded, so its ready state is not read.
     pub(crate) async fn on_session(
         session: Session,
         target_id: &str,
         tab_id: &str,
-        ref_counter: Arc<std::sync::atomic::AtomicU64>,
-        dialog_board: crate::events::DialogBoard,
-        network_board: crate::events::NetworkBoard,
-        hooks: &crate::hook::TargetHooks,
-        paused: Option<&crate::emulation::Setup>,
+        kit: &PageKit,
+        paused: bool,
     ) -> Result<Page> {
         let (tx, rx) = watch::channel(PageState::default());
         let tx = Arc::new(tx);
         let events = session.events();
-        let dialogs = DialogLog::new(tab_id, dialog_board);
-        let diagnostics = DiagnosticsLog::default();
-        let choosers = crate::events::FileChoosers::default();
-        let network = crate::events::NetworkLog::new(tab_id, network_board);
-        tokio::spawn(
-            Listeners::for_page(
-                &session,
-                &tx,
-                &dialogs,
-                &diagnostics,
-                &choosers,
-                &network,
-                target_id,
-                hooks,
-            )
-            .pump(events),
-        );
+        let attaching = Attaching {
+            session: &session,
+            tab_id,
+            target_id,
+            paused,
+            hooks: &kit.hooks,
+            user_agent: &kit.user_agent,
+        };
+        let mut parts = Parts::default();
+        let mut listeners = Vec::new();
+        for share in kit.shares.iter() {
+            share.attach(&attaching, &mut parts, &mut listeners);
+        }
+        let parts = Arc::new(parts);
+        tokio::spawn(Listeners::for_page(&session, &tx, kit, &parts, listeners).pump(events));
         // All in one round trip: console capture (`Runtime`, `Log`) adds none.
         // A paused target is resumed last in the same batch, not after the answers: CDP handles
         // a session's commands in order, so every setup above applies before it runs, and a
         // `target=_blank` popup (which answers nothing while paused) is not left waiting.
-        let setup = async {
-            match paused {
-                Some(setup) => setup.send(&session).await,
-                None => Ok(Vec::new()),
-            }
-        };
+        let shares = futures::future::try_join_all(
+            kit.shares
+                .iter()
+                .filter_map(|share| share.setup(&attaching, &parts)),
+        );
         let resume = async {
-            if paused.is_some() {
+            if paused {
                 session
                     .call("Runtime.runIfWaitingForDebugger", json!({}))
                     .await
@@ -235,35 +203,26 @@ impl Page {
                 Ok(())
             }
         };
-        let (a, b, c, d, e, f, tree, _, scripts, resumed) = tokio::join!(
+        let (enabled, lifecycle, attach, shares, tree, _, resumed) = tokio::join!(
             session.call("Page.enable", json!({})),
-            // File choosers are answered by `upload`, never shown as a dialog.
-            session.call(
-                "Page.setInterceptFileChooserDialog",
-                json!({"enabled": true})
-            ),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
             session.call(
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
-            hooks.enable_request_log(&session),
-            Recorder::enable(&session),
+            // Every capability's calls (for a paused target: the session's emulation and init
+            // scripts too), before the resume.
+            shares,
             session.call("Page.getFrameTree", json!({})),
             // The target hook (request interception); its failure is logged, not fatal.
-            hooks.prepare(&session, "page", false),
-            // The session's emulation and init scripts, before the resume.
-            setup,
+            kit.hooks.prepare(&session, "page", false),
             resume,
         );
-        a?;
-        b?;
-        c?;
-        d?;
-        e.map_err(EngineError::internal)?;
-        f?;
+        enabled?;
+        lifecycle?;
+        attach?;
+        shares?;
         resumed?;
-        let scripts = scripts?;
         let tree = tree?;
         let page = Page {
             session,
@@ -271,30 +230,23 @@ impl Page {
             state: rx,
             tx,
             tab_id: tab_id.to_string(),
-            ref_counter,
+            ref_counter: kit.ref_counter.clone(),
             refs: Arc::default(),
             worlds: Arc::default(),
-            reach: Arc::default(),
-            dialogs,
-            choosers,
-            diagnostics,
-            network,
-            captures: Arc::default(),
-            pointer: Arc::default(),
-            init_scripts: Arc::default(),
             scope: None,
-            cut_guard: Arc::default(),
-            webmcp: crate::webmcp::Registry::default(),
-            delivered: Arc::default(),
+            parts,
         };
-        crate::emulation::Setup::record(&page, scripts);
-        page.webmcp.watch(&page.session, None);
+        for share in kit.shares.iter() {
+            if let Some(done) = share.attached(&page, paused, &kit.user_agent) {
+                done.await?;
+            }
+        }
         if let Some(frame) = tree.get("frameTree").and_then(|t| t.get("frame")) {
             let id = str_field(frame, "id");
             let loader = str_field(frame, "loaderId");
             let url = str_field(frame, "url");
             // Lifecycle events of a document loaded before we attached were never seen.
-            let ready = if paused.is_some() {
+            let ready = if paused {
                 Value::Null
             } else {
                 page.read_js("document.readyState")
@@ -320,6 +272,11 @@ impl Page {
         Ok(page)
     }
 
+    /// The state of type `T` a capability keeps for this tab (its share put it there).
+    pub(crate) fn part<T: 'static>(&self) -> &T {
+        self.parts.get()
+    }
+
     fn with_state(&self, f: impl FnOnce(&mut PageState)) {
         self.tx.send_modify(f);
     }
@@ -328,24 +285,6 @@ impl Page {
     /// take the old target's detach for a closed tab.
     pub(crate) fn mark_replaced(&self) {
         self.with_state(|s| s.replaced = true);
-    }
-
-    /// Records that the page acknowledged an action's input (or a whole action).
-    pub(crate) fn mark_delivered(&self) {
-        self.delivered
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Takes back what a gesture counted (`mark_delivered`) when its guard stopped every event
-    /// before the page saw them: the count is again `count`.
-    pub(crate) fn unmark_delivered(&self, count: u64) {
-        self.delivered
-            .store(count, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// How often the page acknowledged an action's input so far (see `mark_delivered`).
-    pub(crate) fn delivered_count(&self) -> u64 {
-        self.delivered.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The latest state.

@@ -1,6 +1,6 @@
-//! State found by its type: what the session ([`crate::session::Engine`]) and each page keep
+//! State found by its type: what the session (`Engine`) and each page keep
 //! for the capabilities the core does not name, as axum's request extensions do for handlers.
-//! A capability registers its state once (`crate::capabilities`) and asks for it by type.
+//! A capability registers its state once (`capabilities.rs`) and asks for it by type.
 
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
@@ -22,6 +22,13 @@ impl Parts {
             .get(&TypeId::of::<T>())
             .and_then(|v| v.downcast_ref())
             .unwrap_or_else(|| missing::<T>())
+    }
+
+    /// The value of type `T`, if one was registered (for state a capability sets up later).
+    pub fn find<T: 'static>(&self) -> Option<&T> {
+        self.0
+            .get(&TypeId::of::<T>())
+            .and_then(|v| v.downcast_ref())
     }
 
     /// The value of type `T`, to change (see [`Parts::get`]).

@@ -18,7 +18,7 @@
 //! action until the browser has the URL.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,9 +26,8 @@ use agentbrowser_cdp::Session;
 use serde_json::json;
 use tokio::sync::watch;
 
-use crate::events::{DialogBoard, NetworkBoard};
-use crate::hook::TargetHooks;
 use crate::page::Page;
+use crate::share::PageKit;
 
 /// How long the tab list waits for the hook to register a popup it already lists (the hook's
 /// event is on its way) and for a popup's setup to finish.
@@ -74,23 +73,6 @@ impl Default for Popups {
             asked: Arc::new(watch::channel(HashMap::new()).0),
         }
     }
-}
-
-/// What a popup's page is built with: the session-wide parts every tab shares.
-#[derive(Debug, Clone)]
-pub(crate) struct Kit {
-    /// The session's ref counter.
-    pub ref_counter: Arc<AtomicU64>,
-    /// The session's dialogs.
-    pub dialog_board: DialogBoard,
-    /// The session's HAR recording.
-    pub network_board: NetworkBoard,
-    /// The session's emulation and init scripts.
-    pub emulation: crate::emulation::Shared,
-    /// The browser's own user agent.
-    pub user_agent: String,
-    /// The per-target setup (interception).
-    pub hooks: TargetHooks,
 }
 
 impl Popups {
@@ -146,7 +128,7 @@ impl Popups {
     /// once (so the tab list can claim it), brings the engine's active tab to the front again,
     /// then sets the popup up and resumes it in the background — resumed also when a step
     /// failed, so the popup never stays paused.
-    pub(crate) fn adopt(&self, kit: Kit, session: Session, target: String) {
+    pub(crate) fn adopt(&self, kit: PageKit, session: Session, target: String) {
         let tab = self.next_tab_id();
         self.slots.send_modify(|m| {
             m.insert(target.clone(), Slot::Adopting(tab.clone()));
@@ -273,17 +255,11 @@ pub(crate) async fn show(root: &Session, target: &str) -> crate::error::Result<(
 /// emulation and init scripts included: all sent in one batch that ends with the resume (a
 /// `target=_blank` popup answers nothing while paused, and CDP applies a session's commands in
 /// order), so its first document already sees them.
-async fn build(kit: &Kit, session: Session, target: &str, tab: &str) -> crate::error::Result<Page> {
-    let setup = crate::emulation::Setup::of(&kit.emulation, &kit.user_agent);
-    Page::on_session(
-        session,
-        target,
-        tab,
-        kit.ref_counter.clone(),
-        kit.dialog_board.clone(),
-        kit.network_board.clone(),
-        &kit.hooks,
-        Some(&setup),
-    )
-    .await
+async fn build(
+    kit: &PageKit,
+    session: Session,
+    target: &str,
+    tab: &str,
+) -> crate::error::Result<Page> {
+    Page::on_session(session, target, tab, kit, true).await
 }

@@ -169,7 +169,7 @@ async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()>
         // The document's handle is kept per world (a new document is a new world); one that
         // fails for any reason is asked for again, and that answer decides.
         let kept = page
-            .reach
+            .reach()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .document(&world);
@@ -194,7 +194,7 @@ async fn hand_over(page: &Page, frame: &FrameTarget, pierce: bool) -> Result<()>
         let Some(id) = main.pointer("/result/objectId").and_then(Value::as_str) else {
             return Ok(Some(json!({})));
         };
-        page.reach
+        page.reach()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(world.clone())
@@ -271,7 +271,7 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
         .collect();
     let world = (frame.session.id().map(str::to_string), ctx);
     let held: std::collections::HashSet<i64> = {
-        let handed = page.reach.lock().unwrap_or_else(|e| e.into_inner());
+        let handed = page.reach().lock().unwrap_or_else(|e| e.into_inner());
         match handed.get(&world) {
             Some(ids) if roots.is_empty() && *ids == current => return Ok(false),
             Some(ids) => ids.iter().copied().collect(),
@@ -342,7 +342,7 @@ async fn give(page: &Page, frame: &FrameTarget, ctx: i64, found: Found) -> Resul
         .await
     {
         Ok(_) => {
-            page.reach
+            page.reach()
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .set(world, kept);
@@ -432,6 +432,13 @@ fn walk(
         for c in children {
             walk(c, closed, skip, elements);
         }
+    }
+}
+
+impl Page {
+    /// The listener elements handed to each world of this tab for the snapshot.
+    pub(crate) fn reach(&self) -> &std::sync::Mutex<Handed> {
+        self.part()
     }
 }
 

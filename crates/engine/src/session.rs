@@ -1,6 +1,6 @@
 //! The session: its browser (launched lazily), what it was started with, and the state its
-//! capabilities keep in it, by type ([`Parts`]). Requests pass the layers of `crate::layers` on
-//! their way to a command's handler; the capabilities are registered in `crate::capabilities`
+//! capabilities keep in it, by type ([`Parts`]). Requests pass the layers of `layers/` on
+//! their way to a command's handler; the capabilities are registered in `capabilities.rs`
 //! (`Engine::new`): the session never names one.
 
 use std::time::Duration;
@@ -15,6 +15,7 @@ use crate::frame_tree::FrameState;
 use crate::hook::TargetHooks;
 use crate::launch::LaunchOptions;
 use crate::parts::Parts;
+use crate::share::{Shares, StartHook};
 
 /// Default timeout of a command, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -49,10 +50,14 @@ pub struct Engine {
     pub(crate) frames: FrameState,
     /// The per-target setup of the session (request interception), given to the browser.
     pub(crate) hooks: TargetHooks,
-    /// What each capability keeps for the session, by type (`crate::capabilities`).
+    /// What each capability keeps for the session, by type (registered in `capabilities.rs`).
     pub(crate) parts: Parts,
     /// Runs a command's handler (for a handler that runs another command).
     pub(crate) dispatch: Dispatch,
+    /// Starts the session's browser when a command first needs one.
+    pub(crate) start: StartHook,
+    /// Every capability's share of the session's pages and browsers.
+    pub(crate) shares: Shares,
     pub(crate) closed: bool,
     /// Why the connection to an attached browser was lost: the session does not reconnect by
     /// itself (a grid may give a new connection another browser); `launch` attaches anew.

@@ -53,7 +53,7 @@ pub(crate) async fn drag(
         let t = actionable_point(page, dst, &twhat, limits, true, false, None).await?;
         let ((sx, sy), (tx, ty)) = ((s.x, s.y), (t.x, t.y));
         let mode = gesture(page, src, &swhat, (sx, sy), (tx, ty), steps).await?;
-        let mut p = page.pointer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut p = page.pointer().lock().unwrap_or_else(|e| e.into_inner());
         p.x = tx;
         p.y = ty;
         p.buttons = 0;

@@ -50,8 +50,20 @@ fn merge_blocked(r: &mut Value, other: &Value) {
     }
 }
 
+/// The frame of a hit-target guard whose gesture a dialog cut short (the guard is still in the
+/// page): removed once the dialog is answered ([`drop_cut_guard`]).
+#[derive(Debug, Default)]
+pub(crate) struct CutGuard(std::sync::Mutex<Option<world::FrameTarget>>);
+
+impl Page {
+    /// The guard of this tab's gesture a dialog cut short, if any.
+    fn cut_guard(&self) -> &std::sync::Mutex<Option<world::FrameTarget>> {
+        &self.part::<CutGuard>().0
+    }
+}
+
 fn set_cut_guard(page: &Page, frame: Option<world::FrameTarget>) {
-    *page.cut_guard.lock().unwrap_or_else(|e| e.into_inner()) = frame;
+    *page.cut_guard().lock().unwrap_or_else(|e| e.into_inner()) = frame;
 }
 
 /// Removes the hit-target guard of a gesture a dialog cut short (its result was never read), so
@@ -59,7 +71,7 @@ fn set_cut_guard(page: &Page, frame: Option<world::FrameTarget>) {
 /// the dialog is answered and the page runs again; nothing when no gesture was cut.
 pub(crate) async fn drop_cut_guard(page: &Page) {
     let frame = page
-        .cut_guard
+        .cut_guard()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .take();
@@ -156,7 +168,7 @@ impl Gesture {
                 modifiers,
             } => {
                 let mark = |on: bool| {
-                    page.pointer
+                    page.pointer()
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .pressing = on;

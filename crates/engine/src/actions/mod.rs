@@ -23,7 +23,7 @@ use crate::world::{self, ElementHandle};
 mod actionable;
 pub(crate) mod drag;
 mod guard;
-pub(crate) use guard::drop_cut_guard;
+pub(crate) use guard::{CutGuard, drop_cut_guard};
 
 pub use actionable::STABLE_AFTER;
 use actionable::{NotYet, actionable_point, not_yet, probe_error, retry_actionable};
@@ -150,6 +150,35 @@ fn target_of(id: &str, entry: &RefEntry) -> ActionTarget {
         target: id.to_string(),
         role: entry.role.clone(),
         name: entry.name.clone(),
+    }
+}
+
+/// How many times a tab acknowledged an action's input (or a whole action): an action whose tab
+/// closed after this rose was performed ([`closed_by`]).
+#[derive(Debug, Default)]
+pub(crate) struct Delivered(std::sync::atomic::AtomicU64);
+
+impl Page {
+    /// Records that the page acknowledged an action's input (or a whole action).
+    pub(crate) fn mark_delivered(&self) {
+        self.part::<Delivered>()
+            .0
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Takes back what a gesture counted (`mark_delivered`) when its guard stopped every event
+    /// before the page saw them: the count is again `count`.
+    pub(crate) fn unmark_delivered(&self, count: u64) {
+        self.part::<Delivered>()
+            .0
+            .store(count, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How often the page acknowledged an action's input so far (see `mark_delivered`).
+    pub(crate) fn delivered_count(&self) -> u64 {
+        self.part::<Delivered>()
+            .0
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -563,7 +592,7 @@ pub async fn mutate(
     let el = Subject::Ref(page, &id, &entry);
     let before = before_snapshot(page, Some(&id), evidence).await?;
     let marks = Marks::now(page);
-    let dialog = page.dialogs.board().subscribe();
+    let dialog = page.dialogs().board().subscribe();
     let target = Some(target_of(&id, &entry));
     let work = async {
         let done = async {
@@ -669,7 +698,7 @@ fn bare_output(
         before: None,
         after: None,
         diff: None,
-        dialogs: page.dialogs.since(marks.dialogs),
+        dialogs: page.dialogs().since(marks.dialogs),
         open_dialog: None,
         console_errors,
         page_errors,
@@ -740,7 +769,7 @@ async fn or_dialog(
     opened: impl FnOnce() -> Opened,
 ) -> Result<ActionOutput> {
     // (A click cut short otherwise, by a timeout, must not name this action's dialog.)
-    page.pointer
+    page.pointer()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .pressing = false;
@@ -750,7 +779,7 @@ async fn or_dialog(
         () = crate::events::dialogs::opened_in(Some(dialog), &page.tab_id) => {
             let mut o = opened();
             let pressed = std::mem::take(
-                &mut page.pointer.lock().unwrap_or_else(|e| e.into_inner()).pressing,
+                &mut page.pointer().lock().unwrap_or_else(|e| e.into_inner()).pressing,
             );
             if pressed {
                 o.report.note = Some(PRESS_OPENED_DIALOG.to_string());
@@ -762,8 +791,8 @@ async fn or_dialog(
                 before: None,
                 after: None,
                 diff: None,
-                dialogs: page.dialogs.since(o.marks.dialogs),
-                open_dialog: page.dialogs.open(),
+                dialogs: page.dialogs().since(o.marks.dialogs),
+                open_dialog: page.dialogs().open(),
                 console_errors,
                 page_errors,
                 opened_tabs: Vec::new(),
@@ -804,7 +833,7 @@ pub async fn untargeted(
 ) -> Result<ActionOutput> {
     let before = before_snapshot(page, None, evidence).await?;
     let marks = Marks::now(page);
-    let dialog = page.dialogs.board().subscribe();
+    let dialog = page.dialogs().board().subscribe();
     let work = async {
         if let Err(e) = send.await {
             let cut = (action, None, before.as_ref(), &marks);
@@ -902,9 +931,9 @@ impl Marks {
             nav_seq: s.nav_started_seq,
             doc_seq: s.document_seq,
             synced: false,
-            dialogs: page.dialogs.cursor(),
-            choosers: page.choosers.cursor(),
-            diagnostics: page.diagnostics.cursor(),
+            dialogs: page.dialogs().cursor(),
+            choosers: page.choosers().cursor(),
+            diagnostics: page.diagnostics().cursor(),
             delivered: page.delivered_count(),
         }
     }
@@ -921,7 +950,7 @@ fn logged_during(
     Vec<agentbrowser_protocol::PageError>,
 ) {
     use agentbrowser_protocol::EVIDENCE_KEPT;
-    let (console, errors) = page.diagnostics.since(marks.diagnostics);
+    let (console, errors) = page.diagnostics().since(marks.diagnostics);
     let mut left_out = Vec::new();
     if console.items.len() > EVIDENCE_KEPT {
         left_out.push(format!(
@@ -1011,7 +1040,7 @@ async fn finish(
         return Err(transition("wait", e));
     }
     let mut report = report;
-    if let Some(c) = page.choosers.opened_since(marks.choosers) {
+    if let Some(c) = page.choosers().opened_since(marks.choosers) {
         crate::warnings::note(format!(
             "`{action}` opened a file chooser (it takes {}); nothing was chosen yet: answer it with \
              `upload --chooser FILE...` (MCP `browser_file_upload`)",

@@ -97,6 +97,13 @@ pub(crate) async fn default_path(session: &str, tab: &str, ext: &str) -> Result<
     Ok(dir.join(format!("{session}-{tab}-{ms}-{n}.{ext}")))
 }
 
+impl crate::page::Page {
+    /// The last written screenshot of each scope of this tab, for `ifChanged` (bounded).
+    pub(crate) fn captures(&self) -> &std::sync::Mutex<Baselines> {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -242,7 +242,7 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     let key = format!("{scope}.{}", format.as_str());
     let comparison = if p.compares() {
         let (last, revision) = {
-            let kept = page.captures.lock().unwrap_or_else(|e| e.into_inner());
+            let kept = page.captures().lock().unwrap_or_else(|e| e.into_inner());
             let (last, revision) = kept.last(&key);
             (last.map(<[u8]>::to_vec), revision)
         };
@@ -271,7 +271,7 @@ pub(crate) async fn screenshot(p: ScreenshotParams, cx: &mut Cx<'_>) -> Result<S
     } else {
         (None, 0)
     };
-    page.captures
+    page.captures()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .record(&key, write.then_some(bytes));

@@ -516,6 +516,79 @@ impl Listener for Console {
     }
 }
 
+/// The console's share of every page: its messages and errors (bounded), recorded from the
+/// page's `Runtime` and `Log` events.
+#[derive(Debug)]
+pub(crate) struct ConsoleShare;
+
+impl crate::share::PageShare for ConsoleShare {
+    fn attach(
+        &self,
+        page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let log = DiagnosticsLog::default();
+        listeners.push(Box::new(Console(Recorder::new(
+            page.session.clone(),
+            log.clone(),
+        ))));
+        parts.insert(log);
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        _parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, crate::error::Result<()>>> {
+        Some(Box::pin(async move {
+            Recorder::enable(page.session).await?;
+            Ok(())
+        }))
+    }
+
+    fn child(
+        &self,
+        parts: &crate::parts::Parts,
+        session: &Session,
+        kind: crate::share::Child,
+        _hooks: &crate::hook::TargetHooks,
+    ) -> crate::share::ChildShare {
+        if kind != crate::share::Child::Iframe {
+            return Default::default();
+        }
+        let recorder = Recorder::new(session.clone(), parts.get::<DiagnosticsLog>().clone());
+        let session = session.clone();
+        crate::share::ChildShare {
+            setup: Some(Box::pin(async move {
+                Recorder::enable(&session).await?;
+                Ok(())
+            })),
+            listener: Some(Box::new(ChildConsole(recorder))),
+        }
+    }
+}
+
+/// The console of an out-of-process frame: its messages and errors go to its tab's log.
+struct ChildConsole(Recorder);
+
+impl Listener for ChildConsole {
+    fn wants(&self, method: &str) -> bool {
+        wanted(method)
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        self.0.record(ev);
+    }
+}
+
+impl crate::page::Page {
+    /// The console messages and page errors of this tab (bounded).
+    pub fn diagnostics(&self) -> &DiagnosticsLog {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

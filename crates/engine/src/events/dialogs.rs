@@ -25,7 +25,7 @@ pub struct DialogBoard {
     auto: Arc<AtomicBool>,
     opened: Arc<watch::Sender<(u64, String)>>,
     /// The action policy as dialogs see it (category `dialog`).
-    pub gate: crate::safety::prompts::PromptGate,
+    pub gate: Arc<dyn super::Gate>,
 }
 
 impl Default for DialogBoard {
@@ -33,7 +33,7 @@ impl Default for DialogBoard {
         DialogBoard {
             auto: Arc::default(),
             opened: Arc::new(watch::channel((0, String::new())).0),
-            gate: Default::default(),
+            gate: Arc::new(super::Open),
         }
     }
 }
@@ -192,11 +192,10 @@ impl Listener for Dialogs {
             return;
         }
         let kind = str_field(p, "type");
-        let host = crate::safety::prompts::host(&str_field(p, "url"));
-        let decision = self.log.board.gate.decide("dialog", host.as_deref());
+        let decision = self.log.board.gate.decide("dialog", &str_field(p, "url"));
         // The policy denies dialogs: dismissed at once (a prompt returns null, a confirm false).
-        let denied = matches!(decision, crate::safety::Decision::Deny(_));
-        let held = matches!(decision, crate::safety::Decision::Confirm(_));
+        let denied = matches!(decision, super::Verdict::Deny(_));
+        let held = decision == super::Verdict::Confirm;
         let at_once = !denied && (kind == "alert" || kind == "beforeunload");
         if !denied && !at_once && (held || !self.log.board.auto()) {
             let mut s = self.log.lock();
@@ -225,5 +224,46 @@ impl Listener for Dialogs {
                 .call("Page.handleJavaScriptDialog", json!({"accept": at_once}))
                 .await;
         });
+    }
+}
+
+/// The dialogs' share of every page: the tab's dialog log (announcing on the session's board)
+/// and its listener.
+#[derive(Debug)]
+pub(crate) struct DialogShare(pub(crate) DialogBoard);
+
+impl crate::share::PageShare for DialogShare {
+    fn attach(
+        &self,
+        page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let log = DialogLog::new(page.tab_id, self.0.clone());
+        listeners.push(Box::new(Dialogs::new(page.session.clone(), log.clone())));
+        parts.insert(log);
+    }
+}
+
+impl crate::page::Page {
+    /// The dialogs this tab opened (bounded) and the one open now.
+    pub fn dialogs(&self) -> &DialogLog {
+        self.part()
+    }
+}
+
+impl crate::browser::Browser {
+    /// The dialog open in tab `id`, if that tab is attached and one is open.
+    pub fn open_dialog(&self, id: &str) -> Option<OpenDialog> {
+        self.attached_tab(id)?.dialogs().open()
+    }
+
+    /// The dialogs open in every tab but the active one.
+    pub fn other_dialogs(&self) -> Vec<OpenDialog> {
+        let active = self.active_id();
+        self.attached_tabs()
+            .filter(|(id, _)| Some(*id) != active)
+            .filter_map(|(_, page)| page.dialogs().open())
+            .collect()
     }
 }

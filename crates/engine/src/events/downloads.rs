@@ -70,10 +70,7 @@ pub struct Downloads {
     pub dir: PathBuf,
     /// The browser's session and the action policy's prompt gate: a download the policy
     /// denies (category `download`, the file URL's host) is cancelled as it begins.
-    pub gate: Option<(
-        agentbrowser_cdp::Session,
-        crate::safety::prompts::PromptGate,
-    )>,
+    pub gate: Option<(agentbrowser_cdp::Session, Arc<dyn super::Gate>)>,
 }
 
 impl Downloads {
@@ -137,13 +134,14 @@ impl Listener for DownloadEvents {
         let dir = self.0.dir.clone();
         if ev.method == "Browser.downloadWillBegin" {
             let url = str_field(p, "url");
-            let host = crate::safety::prompts::host(&url);
-            let denied_by = self.0.gate.as_ref().and_then(|(browser, g)| {
-                match g.decide("download", host.as_deref()) {
-                    crate::safety::Decision::Deny(rule) => Some((browser.clone(), rule)),
-                    _ => None,
-                }
-            });
+            let denied_by =
+                self.0
+                    .gate
+                    .as_ref()
+                    .and_then(|(browser, g)| match g.decide("download", &url) {
+                        super::Verdict::Deny(rule) => Some((browser.clone(), rule)),
+                        _ => None,
+                    });
             if let Some((browser, _)) = &denied_by {
                 let (browser, guid) = (browser.clone(), guid.clone());
                 tokio::spawn(async move {

@@ -1,7 +1,7 @@
 //! Request interception of the whole session through the CDP Fetch domain: one set of rules
 //! (routes, extra headers, HTTP and proxy credentials) shared by every target of the session
 //! (tabs, out-of-process frames, dedicated, shared and service workers). Each target's session
-//! is registered by the target hook (`crate::hook`) and gets one handler task that answers its
+//! is registered by the target hook (`hook.rs`) and gets one handler task that answers its
 //! `Fetch.requestPaused` and `Fetch.authRequired` events by consulting the rules in order:
 //! routes (newest first), then extra headers; a request nothing matches continues untouched.
 //! Every paused request is answered at once from the rules as they are when it pauses, so a

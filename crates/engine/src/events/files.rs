@@ -85,3 +85,44 @@ impl Listener for Choosers {
         });
     }
 }
+
+/// The file choosers' share of every page: choosers are answered by `upload`, never shown as a
+/// dialog.
+#[derive(Debug)]
+pub(crate) struct ChooserShare;
+
+impl crate::share::PageShare for ChooserShare {
+    fn attach(
+        &self,
+        _page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let choosers = FileChoosers::default();
+        listeners.push(Box::new(Choosers(choosers.clone())));
+        parts.insert(choosers);
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        _parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, crate::error::Result<()>>> {
+        Some(Box::pin(async move {
+            page.session
+                .call(
+                    "Page.setInterceptFileChooserDialog",
+                    serde_json::json!({"enabled": true}),
+                )
+                .await?;
+            Ok(())
+        }))
+    }
+}
+
+impl crate::page::Page {
+    /// The file chooser this tab opened and nobody answered yet (intercepted: no OS dialog).
+    pub fn choosers(&self) -> &FileChoosers {
+        self.part()
+    }
+}

@@ -4,39 +4,67 @@
 use std::sync::Arc;
 
 use agentbrowser_cdp::{Event, Session};
+use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use super::Listener;
-use super::console::{self, DiagnosticsLog, Recorder};
-use super::network::{NetworkLog, Source, SourceKind};
-use super::str_field;
+use super::{Listener, Listeners, str_field};
 use crate::hook::TargetHooks;
 use crate::page::PageState;
+use crate::parts::Parts;
+use crate::share::{Child, PageShare};
 
-/// Follows the out-of-process frames attached to the page's own session.
+/// What a page's child targets are set up with: the per-target setup, and the capabilities'
+/// shares of them with the page's state (cheap to clone).
+#[derive(Clone)]
+pub(crate) struct Children {
+    /// The per-target setup (interception, request log).
+    pub hooks: TargetHooks,
+    /// The capabilities' shares of the page.
+    pub shares: Arc<[Arc<dyn PageShare>]>,
+    /// The page's state, by type.
+    pub parts: Arc<Parts>,
+}
+
+/// The calls each share sends before a child target is set up.
+type Setups = Vec<BoxFuture<'static, crate::error::Result<()>>>;
+
+impl Children {
+    /// Every share of the child target of `kind` on `session`: the calls to send before it is
+    /// set up, and its listeners.
+    fn of(&self, session: &Session, kind: Child) -> (Setups, Vec<Box<dyn Listener>>) {
+        let mut setups = Vec::new();
+        let mut listeners = Vec::new();
+        for share in self.shares.iter() {
+            let child = share.child(&self.parts, session, kind, &self.hooks);
+            setups.extend(child.setup);
+            listeners.extend(child.listener);
+        }
+        (setups, listeners)
+    }
+}
+
+/// Follows the out-of-process frames attached to the page's own session (or, `nested`, to an
+/// out-of-process frame's).
 pub(crate) struct Frames {
     session: Session,
+    nested: bool,
     state: Arc<watch::Sender<PageState>>,
-    diagnostics: DiagnosticsLog,
-    network: NetworkLog,
-    hooks: TargetHooks,
+    children: Children,
 }
 
 impl Frames {
+    /// Follows the frames attached to the page's own `session`.
     pub(crate) fn new(
         session: Session,
         state: Arc<watch::Sender<PageState>>,
-        diagnostics: DiagnosticsLog,
-        network: NetworkLog,
-        hooks: TargetHooks,
+        children: Children,
     ) -> Frames {
         Frames {
             session,
+            nested: false,
             state,
-            diagnostics,
-            network,
-            hooks,
+            children,
         }
     }
 }
@@ -50,15 +78,24 @@ impl Listener for Frames {
     }
 
     fn on_event(&mut self, ev: &Event) {
-        child_event(
-            &self.session,
-            false,
-            ev,
-            &self.state,
-            &self.diagnostics,
-            &self.network,
-            &self.hooks,
-        );
+        child_event(&self.session, self.nested, ev, &self.state, &self.children);
+    }
+}
+
+/// Follows the default world's execution context of each frame of an out-of-process frame's
+/// session `sid`.
+struct ChildContexts {
+    state: Arc<watch::Sender<PageState>>,
+    sid: String,
+}
+
+impl Listener for ChildContexts {
+    fn wants(&self, method: &str) -> bool {
+        method.starts_with("Runtime.executionContext")
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        track_context(&self.state, Some(self.sid.clone()), ev);
     }
 }
 
@@ -129,21 +166,20 @@ pub(crate) fn track_context(tx: &Arc<watch::Sender<PageState>>, sid: Option<Stri
 
 /// Records an out-of-process iframe attached (or detached) through `parent`, and follows the
 /// frames nested in it: each child session auto-attaches its own out-of-process children, and
-/// its console messages and errors go to the tab's `diagnostics`, its requests to the tab's
-/// `network` log.
+/// the capabilities' shares follow its events (its console messages and errors go to the tab's
+/// console, its requests to the tab's request log). A dedicated worker's shares follow it too
+/// (its requests go to the tab's request log), until it detaches.
 fn child_event(
     parent: &Session,
     via_child: bool,
     ev: &Event,
     tx: &Arc<watch::Sender<PageState>>,
-    diagnostics: &DiagnosticsLog,
-    network: &NetworkLog,
-    hooks: &TargetHooks,
+    children: &Children,
 ) {
     let p = &ev.params;
     let sid = str_field(p, "sessionId");
     if ev.method == "Target.detachedFromTarget" {
-        hooks.detached(&sid);
+        children.hooks.detached(&sid);
         tx.send_modify(|s| {
             s.child_sessions.retain(|_, v| *v != sid);
             s.child_parents.remove(&sid);
@@ -164,33 +200,33 @@ fn child_event(
                 s.worker_sessions.insert(sid.clone());
             });
         }
-        let (hooks, network, tx, child) = (
-            hooks.clone(),
-            network.clone(),
+        let (children, tx, child) = (
+            children.clone(),
             tx.clone(),
             Session::attached(parent.connection().clone(), sid.clone()),
         );
         tokio::spawn(async move {
-            // A dedicated worker's requests go to the tab's log (subscribed and enabled before
-            // the hook resumes it, so its first request is seen), until it detaches.
+            // A dedicated worker's shares subscribe and send their calls before the hook
+            // resumes it, so its first request is seen.
             let mut events = child.events();
-            if worker {
-                let _ = hooks.enable_request_log(&child).await;
+            let (setups, listeners) = if worker {
+                children.of(&child, Child::Worker)
+            } else {
+                Default::default()
+            };
+            for setup in setups {
+                let _ = setup.await;
             }
-            let _ = hooks.prepare(&child, &kind, paused).await;
+            let _ = children.hooks.prepare(&child, &kind, paused).await;
             if !worker {
                 return;
             }
-            let source = Source {
-                session: child.clone(),
-                kind: SourceKind::Worker,
-            };
+            let mut listeners = Listeners::of(listeners);
             let mut state = tx.subscribe();
             loop {
                 tokio::select! {
                     ev = events.recv() => match ev {
-                        Some(ev) if NetworkLog::wanted(&ev.method) => network.record(&ev, &source),
-                        Some(_) => {}
+                        Some(ev) => listeners.dispatch(&ev),
                         None => return,
                     },
                     changed = state.changed() => {
@@ -219,40 +255,37 @@ fn child_event(
     });
     let child = Session::attached(parent.connection().clone(), sid.clone());
     let tx = tx.clone();
-    let diagnostics = diagnostics.clone();
-    let network = network.clone();
-    let hooks = hooks.clone();
+    let children = children.clone();
     tokio::spawn(async move {
         let mut events = child.events();
         let mut state = tx.subscribe();
-        let mut recorder = Recorder::new(child.clone(), diagnostics.clone());
+        let (setups, shares) = children.of(&child, Child::Iframe);
         let _ = tokio::join!(
             child.call(
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
             ),
-            Recorder::enable(&child),
-            hooks.enable_request_log(&child),
+            futures::future::join_all(setups),
         );
-        let source = Source {
-            session: child.clone(),
-            kind: SourceKind::Iframe,
-        };
-        let _ = hooks.prepare(&child, "iframe", paused).await;
+        let _ = children.hooks.prepare(&child, "iframe", paused).await;
+        let mut listeners: Vec<Box<dyn Listener>> = vec![
+            Box::new(Frames {
+                session: child.clone(),
+                nested: true,
+                state: tx.clone(),
+                children: children.clone(),
+            }),
+            Box::new(ChildContexts {
+                state: tx.clone(),
+                sid: sid.clone(),
+            }),
+        ];
+        listeners.extend(shares);
+        let mut listeners = Listeners::of(listeners);
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
-                    Some(ev) if ev.method == "Target.attachedToTarget" || ev.method == "Target.detachedFromTarget" => {
-                        child_event(&child, true, &ev, &tx, &diagnostics, &network, &hooks);
-                    }
-                    Some(ev) if NetworkLog::wanted(&ev.method) => network.record(&ev, &source),
-                    Some(ev) if console::wanted(&ev.method) => {
-                        if ev.method.starts_with("Runtime.executionContext") {
-                            track_context(&tx, Some(sid.clone()), &ev);
-                        }
-                        recorder.record(&ev);
-                    }
-                    Some(_) => {}
+                    Some(ev) => listeners.dispatch(&ev),
                     None => return,
                 },
                 changed = state.changed() => {

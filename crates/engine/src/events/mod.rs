@@ -1,7 +1,8 @@
 //! Page events by capability. The pump of a page hands each CDP event to the listeners that want
-//! it; each listener keeps its own state (the load state waiters observe, a bounded log). Adding
-//! an event-driven capability (console, network, downloads, WebMCP) is one listener here and one
-//! line in `Listeners::for_page`.
+//! it; each listener keeps its own state (the load state waiters observe, a bounded log). The
+//! core's listeners (load state, crashes, frames) come first, then those of the capabilities'
+//! shares (`crate::share::PageShare::attach`): adding an event-driven capability (console,
+//! network, dialogs) is one listener in its share.
 
 pub mod console;
 mod crash;
@@ -31,6 +32,35 @@ pub use files::FileChoosers;
 pub use network::{NetworkBoard, NetworkLog};
 pub use ring::Ring;
 
+/// What the session's action policy says of a prompt a page opens (a dialog, a download).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// It goes through.
+    Allow,
+    /// It is refused (a dialog dismissed, a download cancelled) by this rule.
+    Deny(String),
+    /// It waits for a person (a dialog stays open, even with `autoDialogs`).
+    Confirm,
+}
+
+/// The action policy as the listeners of the page's prompts see it: they ask it and never
+/// name the policy (the session's is the action policy's prompt gate, `safety/prompts.rs`).
+pub trait Gate: Send + Sync + std::fmt::Debug {
+    /// The verdict on a prompt of `category` (`dialog`, `download`) opened at `url` (the
+    /// page's for a dialog, the file's for a download).
+    fn decide(&self, category: &str, url: &str) -> Verdict;
+}
+
+/// No policy: every prompt goes through.
+#[derive(Debug)]
+pub struct Open;
+
+impl Gate for Open {
+    fn decide(&self, _category: &str, _url: &str) -> Verdict {
+        Verdict::Allow
+    }
+}
+
 /// One capability's share of a page's events.
 pub(crate) trait Listener: Send {
     /// Whether this listener handles events named `method`.
@@ -45,63 +75,54 @@ pub(crate) trait Listener: Send {
 pub(crate) struct Listeners(Vec<Box<dyn Listener>>);
 
 impl Listeners {
-    /// Every listener a page has: navigation and load state, crashes, out-of-process frames,
-    /// dialogs (logged in `dialogs`), file choosers (in `choosers`), console messages and page errors (in `diagnostics`, also
-    /// those of the out-of-process frames), requests (in `network`, also those of the frames).
-    #[allow(clippy::too_many_arguments)]
+    /// Every listener a page has: the core's (navigation and load state, crashes,
+    /// out-of-process frames and dedicated workers, which the capabilities' shares of the page
+    /// in `kit` follow too, with its state in `parts`), then the capabilities' (`shares`).
     pub(crate) fn for_page(
         session: &Session,
         state: &Arc<watch::Sender<PageState>>,
-        dialogs: &DialogLog,
-        diagnostics: &DiagnosticsLog,
-        choosers: &FileChoosers,
-        network: &NetworkLog,
-        main_frame: &str,
-        hooks: &crate::hook::TargetHooks,
+        kit: &crate::share::PageKit,
+        parts: &Arc<crate::parts::Parts>,
+        shares: Vec<Box<dyn Listener>>,
     ) -> Listeners {
-        Listeners(vec![
+        let children = frames::Children {
+            hooks: kit.hooks.clone(),
+            shares: kit.shares.clone(),
+            parts: parts.clone(),
+        };
+        let mut all: Vec<Box<dyn Listener>> = vec![
             Box::new(lifecycle::Lifecycle::new(state.clone())),
             Box::new(crash::Crash::new(state.clone())),
             Box::new(frames::Frames::new(
                 session.clone(),
                 state.clone(),
-                diagnostics.clone(),
-                network.clone(),
-                hooks.clone(),
+                children,
             )),
             Box::new(frames::Contexts::new(state.clone())),
-            Box::new(dialogs::Dialogs::new(session.clone(), dialogs.clone())),
-            Box::new(files::Choosers(choosers.clone())),
-            Box::new(console::Console(console::Recorder::new(
-                session.clone(),
-                diagnostics.clone(),
-            ))),
-            Box::new(network::NetworkEvents {
-                log: network.clone(),
-                source: network::Source {
-                    session: session.clone(),
-                    kind: network::SourceKind::Page {
-                        main_frame: main_frame.to_string(),
-                    },
-                },
-            }),
-        ])
+        ];
+        all.extend(shares);
+        Listeners(all)
     }
 
-    /// The browser-wide listeners: downloads (logged in `downloads`).
-    pub(crate) fn for_browser(downloads: &Downloads) -> Listeners {
-        Listeners(vec![Box::new(downloads::DownloadEvents(downloads.clone()))])
+    /// The listeners of a browser-wide event stream.
+    pub(crate) fn of(listeners: Vec<Box<dyn Listener>>) -> Listeners {
+        Listeners(listeners)
     }
 
     /// Feeds every event of `events` to the listeners that want it, until the stream ends.
     pub(crate) async fn pump(mut self, mut events: tokio::sync::mpsc::UnboundedReceiver<Event>) {
         while let Some(ev) = events.recv().await {
-            for l in self.0.iter_mut().filter(|l| l.wants(&ev.method)) {
-                l.on_event(&ev);
-            }
+            self.dispatch(&ev);
         }
         for l in &mut self.0 {
             l.on_end();
+        }
+    }
+
+    /// Hands `ev` to the listeners that want it, in order.
+    pub(crate) fn dispatch(&mut self, ev: &Event) {
+        for l in self.0.iter_mut().filter(|l| l.wants(&ev.method)) {
+            l.on_event(ev);
         }
     }
 }

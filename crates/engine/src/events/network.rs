@@ -757,6 +757,97 @@ pub(crate) async fn fetch_body(session: &Session, request_id: &str) -> Result<Bo
     }
 }
 
+/// The request log's share of every page: the tab's requests (its frames' and workers' too),
+/// fed to the session's HAR recording.
+#[derive(Debug)]
+pub(crate) struct NetworkShare(pub(crate) NetworkBoard);
+
+impl crate::share::PageShare for NetworkShare {
+    fn attach(
+        &self,
+        page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        listeners: &mut Vec<Box<dyn Listener>>,
+    ) {
+        let log = NetworkLog::new(page.tab_id, self.0.clone());
+        listeners.push(Box::new(NetworkEvents {
+            log: log.clone(),
+            source: Source {
+                session: page.session.clone(),
+                kind: SourceKind::Page {
+                    main_frame: page.target_id.to_string(),
+                },
+            },
+        }));
+        parts.insert(log);
+    }
+
+    fn setup<'a>(
+        &'a self,
+        page: &'a crate::share::Attaching<'a>,
+        _parts: &'a crate::parts::Parts,
+    ) -> Option<futures::future::BoxFuture<'a, crate::error::Result<()>>> {
+        Some(Box::pin(async move {
+            page.hooks
+                .enable_request_log(page.session)
+                .await
+                .map_err(crate::error::EngineError::internal)
+        }))
+    }
+
+    fn child(
+        &self,
+        parts: &crate::parts::Parts,
+        session: &Session,
+        kind: crate::share::Child,
+        hooks: &crate::hook::TargetHooks,
+    ) -> crate::share::ChildShare {
+        let (hooks, child) = (hooks.clone(), session.clone());
+        crate::share::ChildShare {
+            setup: Some(Box::pin(async move {
+                hooks
+                    .enable_request_log(&child)
+                    .await
+                    .map_err(crate::error::EngineError::internal)
+            })),
+            listener: Some(Box::new(ChildRequests {
+                log: parts.get::<NetworkLog>().clone(),
+                source: Source {
+                    session: session.clone(),
+                    kind: match kind {
+                        crate::share::Child::Iframe => SourceKind::Iframe,
+                        crate::share::Child::Worker => SourceKind::Worker,
+                    },
+                },
+            })),
+        }
+    }
+}
+
+/// The requests of a page's child target (an out-of-process frame, a dedicated worker): they go
+/// to its tab's log.
+struct ChildRequests {
+    log: NetworkLog,
+    source: Source,
+}
+
+impl Listener for ChildRequests {
+    fn wants(&self, method: &str) -> bool {
+        NetworkLog::wanted(method)
+    }
+
+    fn on_event(&mut self, ev: &Event) {
+        self.log.record(ev, &self.source);
+    }
+}
+
+impl crate::page::Page {
+    /// The requests of this tab, its frames and workers (bounded).
+    pub fn network(&self) -> &NetworkLog {
+        self.part()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,8 @@ struct Inner {
     /// The task feeding each attached worker's log, by CDP session id: dropping the sender
     /// ends it.
     running: HashMap<String, oneshot::Sender<()>>,
+    /// The session's HAR recordings, which get the workers' requests too.
+    board: NetworkBoard,
 }
 
 /// The session's service and shared workers' request logs (cheap to clone).
@@ -45,16 +47,20 @@ impl WorkerLogs {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Feeds the session's HAR recordings (`board`) the workers' requests.
+    pub(crate) fn record_to(&self, board: NetworkBoard) {
+        self.lock().board = board;
+    }
+
     /// Logs the worker auto-attached on `session` (CDP type `kind`, script `url`, `paused` on
     /// start): enables its `Network` domain, runs the target hook (interception, then the
-    /// resume), and records its requests until it detaches. HAR recordings (`board`) get its
-    /// requests too.
+    /// resume), and records its requests until it detaches. HAR recordings get its requests
+    /// too.
     pub(crate) async fn attach(
         &self,
         session: Session,
         kind: &str,
         url: &str,
-        board: NetworkBoard,
         hooks: &TargetHooks,
         paused: bool,
     ) {
@@ -64,6 +70,7 @@ impl WorkerLogs {
             SourceKind::ServiceWorker(url.to_string())
         };
         let sid = session.id().unwrap_or_default().to_string();
+        let board = self.lock().board.clone();
         let log = NetworkLog::new(&format!("{kind} {url}"), board);
         let (stop_tx, mut stop_rx) = oneshot::channel();
         {

@@ -31,7 +31,7 @@ pub(super) fn dialog(engine: &Engine, command: &Command) -> Result<()> {
             .browser
             .as_ref()
             .and_then(Browser::active_attached)
-            .and_then(|p| p.dialogs.open())
+            .and_then(|p| p.dialogs().open())
     {
         return Err(crate::dialogs::dialog_open(command.action(), &d, false));
     }

@@ -30,6 +30,16 @@ impl PromptGate {
     }
 }
 
+impl crate::events::Gate for PromptGate {
+    fn decide(&self, category: &str, url: &str) -> crate::events::Verdict {
+        match PromptGate::decide(self, category, host(url).as_deref()) {
+            Decision::Allow => crate::events::Verdict::Allow,
+            Decision::Deny(rule) => crate::events::Verdict::Deny(rule),
+            Decision::Confirm(_) => crate::events::Verdict::Confirm,
+        }
+    }
+}
+
 /// The host of a prompt's URL (the page's for a dialog, the file's for a download).
 pub fn host(url: &str) -> Option<String> {
     crate::safety::confirm::host_of(url)

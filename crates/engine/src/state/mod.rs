@@ -65,6 +65,16 @@ pub(crate) fn remember(origins: &Origins, url: &str) {
     }
 }
 
+/// The session's origins' part of a browser it starts: the origins its tabs show are
+/// followed ([`track_origins`]).
+pub(crate) fn on_launch<'a>(
+    browser: &'a mut Browser,
+    engine: &'a crate::session::Engine,
+    _launch: Option<&'a agentbrowser_protocol::LaunchParams>,
+) -> futures::future::BoxFuture<'a, Result<()>> {
+    Box::pin(track_origins(browser, engine.part::<Origins>().clone()))
+}
+
 /// Follows the browser's page targets and records the origins they show.
 pub(crate) async fn track_origins(browser: &Browser, origins: Origins) -> Result<()> {
     let mut events = browser.cdp.events();

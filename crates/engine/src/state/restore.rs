@@ -201,6 +201,11 @@ fn valid_key(key: &str) -> bool {
     agentbrowser_protocol::valid_restore_key(key)
 }
 
+/// The restore's part of a browser the session started ([`after_launch`]).
+pub(crate) fn on_started<'a>(cx: &'a mut Cx<'_>) -> futures::future::BoxFuture<'a, ()> {
+    Box::pin(after_launch(cx))
+}
+
 /// After the session's browser started (the first time): loads the key's state file, if any.
 /// A failure does not fail the command that launched the browser: the session starts empty,
 /// the status says `load_failed`, and the command's answer carries a warning.

@@ -58,7 +58,7 @@ pub fn invoke_kind(a: &WebMcpAnnotations) -> Kind {
 /// consequential; `mutate` when none matches (the page backend's tools are only known when the
 /// call runs).
 pub(crate) fn tool_kind_on(page: &Page, tool: PageTool<'_>) -> Kind {
-    let tools = page.webmcp.tools();
+    let tools = page.webmcp().tools();
     let mut kinds = tools
         .iter()
         .filter(|t| t.name() == tool.name && tool.frame_id.is_none_or(|f| t.frame() == f))
@@ -71,7 +71,7 @@ pub(crate) fn tool_kind_on(page: &Page, tool: PageTool<'_>) -> Kind {
 
 /// The one line a snapshot shows for a tab with tools (none without): their names, bounded.
 pub fn snapshot_line(page: &Page) -> Option<String> {
-    let names = page.webmcp.names();
+    let names = page.webmcp().names();
     if names.is_empty() {
         return None;
     }
@@ -97,7 +97,7 @@ pub(crate) fn status_backend(
     b: &crate::browser::Browser,
     defaults: &crate::launch::LaunchOptions,
 ) -> String {
-    if let Some(found) = b.active_attached().and_then(|p| p.webmcp.backend()) {
+    if let Some(found) = b.active_attached().and_then(|p| p.webmcp().backend()) {
         return found.to_string();
     }
     if b.launched.is_none() {
@@ -118,7 +118,7 @@ fn scoped(page: &Page, scope: Option<crate::world::FrameTarget>) -> Page {
 
 /// Which backend serves the tab: native when Chromium's WebMCP is on in its main document.
 async fn backend(page: &Page, deadline: Instant) -> Result<&'static str> {
-    let enabled = page.webmcp.enabled(deadline).await;
+    let enabled = page.webmcp().enabled(deadline).await;
     let probe = "(() => { const d = Object.getOwnPropertyDescriptor(Document.prototype, 'modelContext'); \
                  if (d && d.get && Function.prototype.toString.call(d.get).includes('[native code]')) return 'native'; \
                  const mc = document.modelContext ?? navigator.modelContext; \
@@ -130,7 +130,7 @@ async fn backend(page: &Page, deadline: Instant) -> Result<&'static str> {
         Some("native") | Some("page") => "page",
         _ => "none",
     };
-    page.webmcp.set_backend(b);
+    page.webmcp().set_backend(b);
     Ok(b)
 }
 
@@ -141,15 +141,15 @@ async fn watch_frames(page: &Page, deadline: Instant) {
     let children: Vec<String> = page.state().child_sessions.values().cloned().collect();
     for sid in &children {
         let s = Session::attached(page.session.connection().clone(), sid.clone());
-        page.webmcp.watch(&s, Some(sid.clone()));
+        page.webmcp().watch(&s, Some(sid.clone()));
     }
-    page.webmcp.ready(&None, deadline).await;
-    page.webmcp.sync(&page.session, &None, deadline).await;
+    page.webmcp().ready(&None, deadline).await;
+    page.webmcp().sync(&page.session, &None, deadline).await;
     for sid in children {
         let child = Some(sid.clone());
-        page.webmcp.ready(&child, deadline).await;
+        page.webmcp().ready(&child, deadline).await;
         let s = Session::attached(page.session.connection().clone(), sid);
-        page.webmcp.sync(&s, &child, deadline).await;
+        page.webmcp().sync(&s, &child, deadline).await;
     }
 }
 
@@ -292,7 +292,7 @@ async fn discover(page: &Page, deadline: Instant) -> Result<Found> {
     let tools = match backend {
         "native" => {
             watch_frames(page, enable_by).await;
-            let tools = page.webmcp.tools();
+            let tools = page.webmcp().tools();
             // A tool's origin is its document's, recorded when it registered; the frame tree
             // only fills in one the engine never saw (its document is still the frame's).
             let fallback = if tools.iter().any(|t| t.origin.is_empty()) {
@@ -364,7 +364,7 @@ pub(crate) async fn webmcp_list(p: WebMcpListParams, cx: &mut Cx<'_>) -> Result<
 }
 
 async fn not_found(name: &str, backend: &str, page: &Page) -> EngineError {
-    let names = page.webmcp.names();
+    let names = page.webmcp().names();
     let what =
         match backend {
             "none" => "the page has no WebMCP API (no native WebMCP, no document.modelContext)"
@@ -374,7 +374,7 @@ async fn not_found(name: &str, backend: &str, page: &Page) -> EngineError {
             _ if names.is_empty() => "the page registered no tools".to_string(),
             _ => format!("the page's tools are: {}", names.join(", ")),
         };
-    let went = match page.webmcp.gone(name) {
+    let went = match page.webmcp().gone(name) {
         Some(g) if backend == "native" => format!(
             "it went away with its page (the {} document of frame {} that registered it \
              navigated, reloaded or closed), and ",
@@ -514,7 +514,7 @@ pub(crate) async fn webmcp_invoke(
         }
         _ => page_api::start(&page, &tool.name, &input).await?,
     };
-    page.webmcp.add_invocation(
+    page.webmcp().add_invocation(
         id.clone(),
         Invocation {
             tool: tool.name.clone(),
@@ -530,7 +530,7 @@ pub(crate) async fn webmcp_invoke(
     );
     if p.detach {
         let inv = page
-            .webmcp
+            .webmcp()
             .invocation(&id)
             .ok_or_else(|| EngineError::internal("the invocation was not recorded"))?;
         return Ok(wire_invocation(&id, &inv, max));
@@ -542,7 +542,7 @@ pub(crate) async fn webmcp_invoke(
     }
     // No answer in time: answered as timed out (recorded first, so the cancel's own answer
     // does not overwrite it), then canceled in the page.
-    page.webmcp.end(
+    page.webmcp().end(
         &id,
         Ended {
             status: WebMcpStatus::TimedOut,
@@ -565,7 +565,7 @@ pub(crate) async fn webmcp_invoke(
         page_api::forget(&scoped(&page, inv.scope.clone()), &id).await;
     }
     let inv = page
-        .webmcp
+        .webmcp()
         .invocation(&id)
         .ok_or_else(|| EngineError::internal("the invocation was dropped"))?;
     Ok(wire_invocation(&id, &inv, max))
@@ -574,18 +574,18 @@ pub(crate) async fn webmcp_invoke(
 /// Waits until the invocation ended or `deadline`; the invocation then.
 async fn settle(page: &Page, id: &str, deadline: Instant, max: usize) -> Result<Invocation> {
     let inv = page
-        .webmcp
+        .webmcp()
         .invocation(id)
         .ok_or_else(|| EngineError::internal("the invocation was not recorded"))?;
     if inv.backend == "page" && inv.ended.is_none() {
         let at = scoped(page, inv.scope.clone());
         page_api::wait(&at, id, deadline, max).await;
         return page
-            .webmcp
+            .webmcp()
             .invocation(id)
             .ok_or_else(|| EngineError::internal("the invocation was dropped"));
     }
-    page.webmcp
+    page.webmcp()
         .wait_end(id, deadline)
         .await
         .ok_or_else(|| EngineError::internal("the invocation was dropped"))
@@ -596,7 +596,7 @@ async fn page_of_invocation(id: &str, cx: &mut Cx<'_>) -> Result<Page> {
     let pages = cx.browser().await?.attached_pages();
     pages
         .into_iter()
-        .find(|p| p.webmcp.invocation(id).is_some())
+        .find(|p| p.webmcp().invocation(id).is_some())
         .ok_or_else(|| {
             EngineError::new(
                 ErrorCode::WebmcpInvocationNotFound,
@@ -643,14 +643,14 @@ pub(crate) async fn webmcp_cancel(
             .call("WebMCP.cancelInvocation", json!({"invocationId": id}))
             .await?;
         let by = Instant::now() + CANCEL_WAIT;
-        if let Some(i) = page.webmcp.wait_end(&id, by).await {
+        if let Some(i) = page.webmcp().wait_end(&id, by).await {
             inv = i;
         }
     } else {
         // The page API has no way to stop a running tool: its answer is dropped.
         let at = scoped(&page, inv.scope.clone());
         page_api::forget(&at, &id).await;
-        page.webmcp.end(
+        page.webmcp().end(
             &id,
             Ended {
                 status: WebMcpStatus::Canceled,
@@ -665,9 +665,42 @@ pub(crate) async fn webmcp_cancel(
                 at: Instant::now(),
             },
         );
-        if let Some(i) = page.webmcp.invocation(&id) {
+        if let Some(i) = page.webmcp().invocation(&id) {
             inv = i;
         }
     }
     Ok(wire_invocation(&id, &inv, max))
+}
+
+impl Page {
+    /// The tab's WebMCP tools and invocations (Chromium's `WebMCP` domain, watched from attach).
+    pub fn webmcp(&self) -> &Registry {
+        self.part()
+    }
+}
+
+/// WebMCP's share of every page: the tab's registry, watching the page's `WebMCP` domain once
+/// the page is attached.
+#[derive(Debug)]
+pub(crate) struct WebMcpShare;
+
+impl crate::share::PageShare for WebMcpShare {
+    fn attach(
+        &self,
+        _page: &crate::share::Attaching<'_>,
+        parts: &mut crate::parts::Parts,
+        _listeners: &mut Vec<Box<dyn crate::events::Listener>>,
+    ) {
+        parts.insert(Registry::default());
+    }
+
+    fn attached<'a>(
+        &'a self,
+        page: &'a Page,
+        _paused: bool,
+        _user_agent: &'a str,
+    ) -> Option<futures::future::BoxFuture<'a, Result<()>>> {
+        page.webmcp().watch(&page.session, None);
+        None
+    }
 }

@@ -107,7 +107,7 @@ pub(super) async fn wait(page: &Page, id: &str, deadline: Instant, max: usize) {
             Err(_) => None,
         };
         if let Some(e) = ended {
-            page.webmcp.end(id, e);
+            page.webmcp().end(id, e);
             return;
         }
         if slice == left {
