@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from . import _wire_ops as g
 from . import _wire_types as w
@@ -77,6 +77,8 @@ from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, Reque
 from .models.routes import Route, RouteResponse
 from .models.snapshot import rebuild
 from .models.state import SAME_SITE_VALUES, Cookie, StateListing
+
+R = TypeVar("R")
 
 #: How much longer than a command's own timeout the client waits for its answer.
 GRACE_MS = 5000
@@ -149,6 +151,17 @@ def _target(target: object) -> Any:
 def _ref(target: object) -> Ref[Any] | None:
     """The Ref a target is (for errors and results), else None."""
     return target._as_ref() if isinstance(target, Actionable) else None
+
+
+def wire_target(target: object) -> Any:
+    """The wire form of a target parameter of a generated method (``_wire_methods``)."""
+    return _target(target)
+
+
+def command(command: Command[R], target: object = None) -> Op[R]:
+    """Send a command of a generated method (``_wire_methods``) and answer its decoded wire
+    record; ``target``, when a Ref, is named by the errors."""
+    return (yield from send(command, ref=_ref(target))).wire
 
 
 def _hold_evidence(browser: C, data: Mapping[str, Any]) -> None:

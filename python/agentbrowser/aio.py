@@ -44,6 +44,7 @@ from ._common import (
     start_session_daemon,
 )
 from ._held import HeldSnapshots
+from ._wire_methods import AsyncBrowserCommands, AsyncPageCommands
 from ._ops import Call, Op
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
@@ -124,7 +125,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class AsyncBrowser:
+class AsyncBrowser(AsyncBrowserCommands):
     # unasync: async
     """A browser session driven with ``await``; mirrors :class:`~agentbrowser.Browser`.
 
@@ -562,7 +563,7 @@ class AsyncBrowser:
         return Snapshot.from_raw(raw, self)
 
 
-class AsyncPage:
+class AsyncPage(AsyncPageCommands):
     """The active tab of an :class:`AsyncBrowser`."""
 
     def __init__(self, browser: AsyncBrowser) -> None:

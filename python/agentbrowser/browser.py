@@ -34,6 +34,7 @@ from ._common import (
     start_session_daemon,
 )
 from ._held import HeldSnapshots
+from ._wire_methods import BrowserCommands, PageCommands
 from ._ops import Call, Op
 from .cdp import CDP
 from .models.devtools import DevToolsEndpoint
@@ -114,7 +115,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class Browser:
+class Browser(BrowserCommands):
     """A browser session driven synchronously.
 
     ``Browser()`` is lazy: constructing it starts nothing; the first call that needs the
@@ -450,7 +451,7 @@ class Browser:
         return Snapshot.from_raw(raw, self)
 
 
-class Page:
+class Page(PageCommands):
     """The active tab of a :class:`Browser`."""
 
     def __init__(self, browser: Browser) -> None:

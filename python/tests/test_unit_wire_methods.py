@@ -1,0 +1,163 @@
+"""The generated client methods (agentbrowser/_wire_methods.py) against their sources.
+
+Regenerating them from docs/protocol.schema.json and the hand-written modules gives the checked-in
+file exactly; a command no hand-written module sends (like a new ``options``) gets a typed method
+on the page (on the browser when its kind is ``session``), in both clients; a hand-written module
+that names its builder or passes its action to the operations takes that method away; a name the
+hand-written class already uses stops the generator.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from agentbrowser import Browser, Page
+from agentbrowser import _wire_methods as generated
+from agentbrowser.aio import AsyncBrowser, AsyncPage
+
+REPO = Path(__file__).resolve().parents[2]
+GENERATOR = REPO / "python" / "tools" / "gen_methods.py"
+SCHEMA = REPO / "docs" / "protocol.schema.json"
+PACKAGE = REPO / "python" / "agentbrowser"
+
+
+def generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_methods", GENERATOR)  # it imports gen_ops beside it
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SCHEMA.read_text())
+    return data
+
+
+def with_options(kind: str = "read") -> dict[str, Any]:
+    """The schema with one more command, ``options``, shaped like the reads of a target."""
+    out = copy.deepcopy(schema())
+    out["$defs"]["OptionsParams"] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "target": {"$ref": "#/$defs/Target", "description": "The select, listbox or combobox."},
+            "maxItems": {"type": ["integer", "null"], "description": "Most options listed."},
+        },
+        "required": ["target"],
+    }
+    out["$defs"]["OptionsOutput"] = {"type": "object", "properties": {}}
+    out["commands"]["options"] = {
+        "kind": kind,
+        "summary": "The options of a select, listbox or combobox.",
+        "params": {"$ref": "#/$defs/OptionsParams"},
+        "result": {"$ref": "#/$defs/OptionsOutput"},
+    }
+    return out
+
+
+def methods_of(text: str) -> dict[str, list[str]]:
+    """The method names of each class of a rendered module."""
+    tree = ast.parse(text)
+    return {
+        node.name: [item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+def test_the_checked_in_module_is_what_the_generator_writes() -> None:
+    expected = generator().render(schema())
+    assert Path(generated.__file__).read_text() == expected, (
+        "_wire_methods.py is stale: run python3 python/tools/gen_methods.py"
+    )
+
+
+def test_the_generator_check_mode_agrees() -> None:
+    done = subprocess.run([sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_clients_have_the_generated_classes_as_bases() -> None:
+    assert issubclass(AsyncPage, generated.AsyncPageCommands) and issubclass(Page, generated.PageCommands)
+    assert issubclass(AsyncBrowser, generated.AsyncBrowserCommands) and issubclass(Browser, generated.BrowserCommands)
+
+
+def test_a_command_no_hand_written_module_sends_gets_a_page_method_in_both_clients() -> None:
+    text = generator().render(with_options())
+    compile(text, "_wire_methods.py", "exec")
+    classes = methods_of(text)
+    assert classes["AsyncPageCommands"] == classes["PageCommands"] == ["options"]
+    assert classes["AsyncBrowserCommands"] == classes["BrowserCommands"] == []
+    signature = (
+        "(\n        self,\n        target: str | Mapping[str, Any] | Actionable[Any],\n        *,\n"
+        "        max_items: int | None = None,\n    ) -> w.OptionsOutput:\n"
+    )
+    assert f"    async def options{signature}" in text and f"    def options{signature}" in text
+    assert '        """The options of a select, listbox or combobox.\n\n        ``target``: The select,' in text
+    assert "        built = g.options(_ops.wire_target(target), max_items=max_items)\n" in text
+    assert "        return await self._b._drive(_ops.command(built, target))\n" in text
+    assert "        return self._b._drive(_ops.command(built, target))\n" in text
+
+
+def test_a_session_command_is_a_browser_method() -> None:
+    text = generator().render(with_options(kind="session"))
+    classes = methods_of(text)
+    assert classes["AsyncBrowserCommands"] == classes["BrowserCommands"] == ["options"]
+    assert classes["AsyncPageCommands"] == classes["PageCommands"] == []
+    assert "        return await self._drive(_ops.command(built, target))\n" in text
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from . import _wire_ops as ops\n\ndef f() -> object:\n    return ops.options('#s')\n",
+        "def f(b: object) -> object:\n    return b.browser._ops.read_str(b, 'options', {})\n",
+        "from . import _wire_types as t\n\ndef f(d: object) -> object:\n    return t.decode_result('options', d)\n",
+        "from ._call import Call\n\ndef f() -> object:\n    return Call('options', {})\n",
+    ],
+)
+def test_a_hand_written_module_that_sends_the_command_takes_its_method_away(tmp_path: Path, source: str) -> None:
+    gen = generator()
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "hand.py").write_text(source)
+    sent = gen.hand_sent(tmp_path, frozenset({"options", "title"}))
+    assert sent == {"options"}
+    (tmp_path / "models" / "hand.py").write_text("# Generated by a tool: do not edit.\n" + source)
+    assert gen.hand_sent(tmp_path, frozenset({"options"})) == frozenset()
+
+
+def test_the_clients_have_a_method_for_every_command_no_hand_written_module_sends() -> None:
+    # At dd78c22 the hand-written modules send every command: the generated classes are empty
+    # until a command such as `options` comes without hand-written Python.
+    gen = generator()
+    commands = schema()["commands"]
+    unsent = set(commands) - gen.hand_sent(PACKAGE, frozenset(commands))
+    for cls in (generated.AsyncPageCommands, generated.PageCommands):
+        assert {name for name in vars(cls) if not name.startswith("_")} == {
+            action for action in unsent if commands[action]["kind"] != "session"
+        }
+    for cls in (generated.AsyncBrowserCommands, generated.BrowserCommands):
+        assert {name for name in vars(cls) if not name.startswith("_")} == {
+            action for action in unsent if commands[action]["kind"] == "session"
+        }
+
+
+def test_a_name_the_hand_written_class_uses_stops_the_generator(tmp_path: Path) -> None:
+    gen = generator()
+    data = schema()
+    find = {action for action in data["commands"] if action != "find"}
+    with pytest.raises(gen.SchemaError, match=r"AsyncPage uses the name of the command\(s\) find"):
+        gen.render(data, sent=frozenset(find))
+    status = {action for action in data["commands"] if action != "status"}
+    with pytest.raises(gen.SchemaError, match=r"AsyncBrowser uses the name of the command\(s\) status"):
+        gen.render(data, sent=frozenset(status))
