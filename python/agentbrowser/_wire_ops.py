@@ -674,6 +674,17 @@ def count(selector: str | Mapping[str, Any]) -> Command[w.CountOutput]:
     return Command("count", _e.params("count", (("selector", "selector", selector, _e.target),)), w.CountOutput.decode)
 
 
+def options(ref: str | Mapping[str, Any], *, limit: int | None = None) -> Command[w.OptionsOutput]:
+    """`options`: The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled
+    and group, in document order (at most `limit`).
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("ref", "ref", ref, _e.target),
+        ("limit", "limit", limit, _e.integer),
+    )
+    return Command("options", _e.params("options", fields), w.OptionsOutput.decode)
+
+
 def box(ref: str | Mapping[str, Any]) -> Command[w.BoxOutput]:
     """`box`: A target's border box in viewport CSS pixels, and its position in its document."""
     return Command("box", _e.params("box", (("ref", "ref", ref, _e.target),)), w.BoxOutput.decode)
@@ -1632,6 +1643,7 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "is_checked": is_checked,
         "html": html,
         "count": count,
+        "options": options,
         "box": box,
         "styles": styles,
         "geometry": geometry,

@@ -1506,6 +1506,96 @@ class CountOutput(_d.Record):
         return cls(count=o.req("count", _INT_0_TO_ANY))
 
 
+class OptionsOutput(_d.Record):
+    """Result of `options`."""
+
+    __slots__ = ("kind", "multiple", "options", "total", "truncated", "note")
+    __match_args__ = ("kind", "multiple", "options", "total", "truncated", "note")
+
+    kind: str
+    """What holds them: `select` (a native `<select>`) or `listbox` (ARIA)."""
+    multiple: bool
+    """Whether several can be selected at once."""
+    options: tuple[OptionInfo, ...]
+    """The options in document order, at most `limit`."""
+    total: int
+    """How many options there are in all."""
+    truncated: bool
+    """Whether options were left out (more than `limit`)."""
+    note: str | None
+    """Said when the answer could mislead: a combobox whose list is not in the page until it is opened."""
+
+    def __init__(
+        self,
+        kind: str,
+        multiple: bool,
+        options: tuple[OptionInfo, ...],
+        total: int,
+        truncated: bool,
+        note: str | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "multiple", multiple)
+        _set(self, "options", options)
+        _set(self, "total", total)
+        _set(self, "truncated", truncated)
+        _set(self, "note", note)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> OptionsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as OptionsOutput."""
+        o = _d.Fields("OptionsOutput", raw, path)
+        return cls(
+            kind=o.req("kind", _d.string),
+            multiple=o.req("multiple", _d.boolean),
+            options=o.req("options", _d.array(OptionInfo.decode)),
+            total=o.req("total", _INT_0_TO_ANY),
+            truncated=o.req("truncated", _d.boolean),
+            note=o.opt("note", _d.string),
+        )
+
+
+class OptionInfo(_d.Record):
+    """One option of a select or listbox."""
+
+    __slots__ = ("value", "label", "selected", "disabled", "group")
+    __match_args__ = ("value", "label", "selected", "disabled", "group")
+
+    value: str
+    """What `select` takes to pick it: a native option's value; a listbox option's `data-value` or `value` attribute, else
+    its label.
+    """
+    label: str
+    """Its visible label."""
+    selected: bool
+    """Whether it is selected now."""
+    disabled: bool
+    """Whether it is disabled (`select` refuses it)."""
+    group: str | None
+    """The label of its `<optgroup>` or ARIA group, if any."""
+
+    def __init__(self, value: str, label: str, selected: bool, disabled: bool, group: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "value", value)
+        _set(self, "label", label)
+        _set(self, "selected", selected)
+        _set(self, "disabled", disabled)
+        _set(self, "group", group)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> OptionInfo:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as OptionInfo."""
+        o = _d.Fields("OptionInfo", raw, path)
+        return cls(
+            value=o.req("value", _d.string),
+            label=o.req("label", _d.string),
+            selected=o.req("selected", _d.boolean),
+            disabled=o.req("disabled", _d.boolean),
+            group=o.opt("group", _d.string),
+        )
+
+
 @_dataclass(init=False, repr=False, eq=False, match_args=False)
 class BoxOutput(_d.Record):
     """Result of `box`: the element's border box."""
@@ -5904,6 +5994,8 @@ CheckedOutputActions = Literal["is_checked"]
 HtmlOutputActions = Literal["html"]
 #: The actions whose result is CountOutput.
 CountOutputActions = Literal["count"]
+#: The actions whose result is OptionsOutput.
+OptionsOutputActions = Literal["options"]
 #: The actions whose result is BoxOutput.
 BoxOutputActions = Literal["box"]
 #: The actions whose result is StylesOutput.
@@ -6123,6 +6215,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "is_checked": CheckedOutput.decode,
         "html": HtmlOutput.decode,
         "count": CountOutput.decode,
+        "options": OptionsOutput.decode,
         "box": BoxOutput.decode,
         "styles": StylesOutput.decode,
         "geometry": GeometryOutput.decode,
@@ -6284,6 +6377,10 @@ def decode_result(action: HtmlOutputActions, raw: object) -> HtmlOutput: ...
 
 @overload
 def decode_result(action: CountOutputActions, raw: object) -> CountOutput: ...
+
+
+@overload
+def decode_result(action: OptionsOutputActions, raw: object) -> OptionsOutput: ...
 
 
 @overload

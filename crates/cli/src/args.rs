@@ -745,6 +745,8 @@ group! {
         InnerText(p::RefParams) => Command::InnerText,
         /// Current value of a form control.
         Value(p::RefParams) => Command::InputValue,
+        /// Options of a select, listbox or combobox: label, value, selected, disabled, group.
+        Options(p::OptionsParams) => Command::Options,
         /// An attribute (prints null when absent).
         Attr(p::AttributeParams) => Command::Attribute,
         /// HTML of the one element a ref, CSS selector or XPath names (innerHTML; bounded).

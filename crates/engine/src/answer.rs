@@ -12,6 +12,7 @@ use crate::error::{EngineError, Result};
 #[derive(Debug, Clone, Deserialize)]
 pub struct PageFailure {
     /// What went wrong: `not_input`, `not_select`, `not_multiple`, `not_checkable`, `no_option`,
+    /// `not_applicable` (the operation does not apply to this kind of element: the message says why),
     /// `disabled_option`, `invalid_selector`, `not_found` or `internal`.
     pub code: String,
     /// What the script said.
@@ -82,6 +83,10 @@ impl PageFailure {
                 format!("invalid parameter `selector`: {}", self.message),
             ),
             "not_found" => (ErrorCode::NotFound, self.message.clone()),
+            "not_applicable" => (
+                ErrorCode::ElementNotEditable,
+                format!("{what} {}", self.message),
+            ),
             "unknown_property" => (
                 ErrorCode::InvalidArgument,
                 format!(

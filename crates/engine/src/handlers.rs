@@ -62,7 +62,7 @@ pub(crate) use crate::network::{
 pub(crate) use crate::read::{
     attribute as Attribute, count as Count, html as Html, inner_text as InnerText,
     input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,
-    is_visible as IsVisible, text as Text,
+    is_visible as IsVisible, options as Options, text as Text,
 };
 pub(crate) use crate::reading::read as Read;
 pub(crate) use crate::safety::confirm::{confirm as Confirm, deny as Deny};

@@ -1,8 +1,9 @@
-//! Reads of a target: text, inner text, value, an attribute, boolean states, HTML and counts.
+//! Reads of a target: text, inner text, value, an attribute, boolean states, HTML, counts and
+//! the options of a select or listbox.
 
 use agentbrowser_protocol::{
-    AttributeParams, CheckedOutput, CountOutput, CountParams, HtmlOutput, HtmlParams, RefParams,
-    ValueOutput,
+    AttributeParams, CheckedOutput, CountOutput, CountParams, HtmlOutput, HtmlParams,
+    OPTIONS_LIMIT, OptionsOutput, OptionsParams, RefParams, ValueOutput,
 };
 use serde_json::{Value, json};
 
@@ -106,4 +107,10 @@ pub(crate) async fn html(p: HtmlParams, cx: &mut Cx<'_>) -> Result<HtmlOutput> {
 pub(crate) async fn count(p: CountParams, cx: &mut Cx<'_>) -> Result<CountOutput> {
     let count = crate::targets::count(cx, &p.selector).await?;
     Ok(CountOutput { count })
+}
+
+/// `options`: the options of a select, a listbox or a combobox's list, at most `limit`.
+pub(crate) async fn options(p: OptionsParams, cx: &mut Cx<'_>) -> Result<OptionsOutput> {
+    let limit = p.limit.unwrap_or(OPTIONS_LIMIT);
+    read(cx, &p.target, "options", json!(limit)).await
 }

@@ -357,6 +357,8 @@ macro_rules! for_each_command {
             Html(HtmlParams) -> HtmlOutput => "html" [Read],
             /// How many elements a CSS selector, XPath or locator matches in the active tab's document.
             Count(CountParams) -> CountOutput => "count" [Read],
+            /// The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and group, in document order (at most `limit`).
+            Options(OptionsParams) -> OptionsOutput => "options" [Read],
             /// A target's border box in viewport CSS pixels, and its position in its document.
             Box(BoxParams) -> BoxOutput => "box" [Read],
             /// A target's computed styles: the properties asked for, or a bounded default set.

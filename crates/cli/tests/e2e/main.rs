@@ -33,6 +33,7 @@ mod labels;
 mod lifecycle;
 mod local_schemes;
 mod network;
+mod options;
 mod policy;
 mod policy_js_kinds;
 mod popup_tabs;

@@ -772,6 +772,70 @@ function (op, arg) {
       if (match) return match;
       return fail('no_option', 'no option matches', { wanted: want, options: all.slice(0, 30).map(optionLabel) });
     }
+    case 'options': {
+      // The options of a <select>, an ARIA listbox, or the listbox a combobox owns or controls
+      // (ARIA 1.2 and 1.1 shapes): at most `arg` of them, in document order.
+      const max = arg;
+      const text = (n) => (n ? (n.textContent || '').replace(/\s+/g, ' ').trim() : '');
+      const answer = (kind, multiple, all, info, note) => {
+        const value = { kind, multiple, options: all.slice(0, max).map(info), total: all.length, truncated: all.length > max };
+        if (note) value.note = note;
+        return value;
+      };
+      if (isTag(el, 'select')) {
+        return answer('select', !!el.multiple, Array.from(el.options), (o) => ({
+          value: o.value, label: optionLabel(o), selected: o.selected, disabled: o.disabled,
+          group: o.parentElement && o.parentElement.localName === 'optgroup' ? o.parentElement.label : undefined,
+        }));
+      }
+      const doc = el.ownerDocument;
+      // A button that pops up a listbox (Headless UI's Listbox) is read like a combobox.
+      const role = el.getAttribute('role') === 'listbox' ? 'listbox'
+        : (el.getAttribute('role') === 'combobox' || el.getAttribute('aria-haspopup') === 'listbox' ||
+          (isTag(el, 'input') && el.getAttribute('list'))) ? 'combobox' : '';
+      const lists = [];
+      if (role === 'listbox') lists.push(el);
+      else if (role === 'combobox') {
+        for (const attr of ['aria-controls', 'aria-owns']) {
+          for (const id of (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)) {
+            const t = doc.getElementById(id);
+            if (t) lists.push(t);
+          }
+        }
+        const inner = el.querySelector('[role=listbox]');
+        if (inner) lists.push(inner);
+        const dl = isTag(el, 'input') && el.list;
+        if (dl) {
+          const all = Array.from(dl.options);
+          return answer('listbox', false, all, (o) => ({ value: o.value, label: optionLabel(o) || o.value, selected: false, disabled: o.disabled }));
+        }
+      } else {
+        return fail('not_applicable', 'has no options: it is not a <select>, a listbox, or a combobox that owns or controls one', { element: describe(el) });
+      }
+      const seen = new Set(), all = [];
+      for (const l of lists) for (const o of l.querySelectorAll('[role=option]')) if (!seen.has(o)) { seen.add(o); all.push(o); }
+      const list = lists[0];
+      const multiple = !!list && list.getAttribute('aria-multiselectable') === 'true';
+      const closed = role === 'combobox' && el.getAttribute('aria-expanded') !== 'true';
+      const note = all.length === 0 && closed
+        ? 'the combobox is closed and its options are not in the page: open it (click it, or type in it), then read them'
+        : null;
+      return answer('listbox', multiple, all, (o) => {
+        const g = o.parentElement && o.parentElement.closest('[role=group]');
+        const label = optionLabel(o);
+        const group = g && list && list.contains(g)
+          ? (g.getAttribute('aria-label') || text(doc.getElementById(g.getAttribute('aria-labelledby') || '')) || undefined)
+          : undefined;
+        return {
+          // Not its id: libraries generate those (`:r2:-option-0`), and `select` takes the label.
+          value: o.getAttribute('data-value') || o.getAttribute('value') || label,
+          label,
+          selected: o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true',
+          disabled: o.getAttribute('aria-disabled') === 'true',
+          group,
+        };
+      }, note);
+    }
     case 'fileInput': {
       // The file input an element stands for: itself; a label's control; else the one file
       // input inside it; else the one file input of its nearest ancestor that has any (up to

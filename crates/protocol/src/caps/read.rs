@@ -1,4 +1,5 @@
-//! Reads of a target (ref, selector, XPath or locator): text, value, attributes, states, HTML, counts.
+//! Reads of a target (ref, selector, XPath or locator): text, value, attributes, states, HTML,
+//! counts, the options of a select or listbox.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -72,6 +73,39 @@ pub struct CountParams {
     )]
     pub selector: Target,
 }
+
+/// Parameters of `options`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OptionsParams {
+    /// The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a
+    /// listbox) that owns or controls one, or an input with a datalist (a ref, an XPath, a CSS
+    /// selector or a locator that matches exactly one element).
+    #[serde(rename = "ref")]
+    #[cfg_attr(feature = "clap", arg(value_name = "REF", help = crate::cli::REF_HELP))]
+    pub target: Target,
+    /// Most options answered, 1 to 1000 (default 200); the answer says how many there are.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<u32>,
+}
+
+/// Most options `options` answers unless told.
+pub const OPTIONS_LIMIT: u32 = 200;
+
+impl Validate for OptionsParams {
+    fn validate(&self) -> Result<(), String> {
+        if let Some(n) = self.limit
+            && !(1..=1000).contains(&n)
+        {
+            return invalid("limit", format!("{n}; use 1 to 1000"));
+        }
+        self.target.validate()
+    }
+}
+
+impl crate::ParamFacts for OptionsParams {}
 
 impl Validate for RefParams {
     fn validate(&self) -> Result<(), String> {
@@ -148,6 +182,78 @@ pub struct HtmlOutput {
 pub struct CountOutput {
     /// How many elements match.
     pub count: u64,
+}
+
+/// One option of a select or listbox.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OptionInfo {
+    /// What `select` takes to pick it: a native option's value; a listbox option's `data-value`
+    /// or `value` attribute, else its label.
+    pub value: String,
+    /// Its visible label.
+    pub label: String,
+    /// Whether it is selected now.
+    pub selected: bool,
+    /// Whether it is disabled (`select` refuses it).
+    pub disabled: bool,
+    /// The label of its `<optgroup>` or ARIA group, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+/// Result of `options`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OptionsOutput {
+    /// What holds them: `select` (a native `<select>`) or `listbox` (ARIA).
+    pub kind: String,
+    /// Whether several can be selected at once.
+    pub multiple: bool,
+    /// The options in document order, at most `limit`.
+    pub options: Vec<OptionInfo>,
+    /// How many options there are in all.
+    pub total: u64,
+    /// Whether options were left out (more than `limit`).
+    pub truncated: bool,
+    /// Said when the answer could mislead: a combobox whose list is not in the page until it
+    /// is opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Present for OptionsOutput {
+    fn text(&self) -> String {
+        let mut lines: Vec<String> = self
+            .options
+            .iter()
+            .map(|o| {
+                let mark = if o.selected { "[x]" } else { "[ ]" };
+                let mut line = format!("{mark} {:?}", o.label);
+                if o.value != o.label {
+                    line.push_str(&format!(" value={:?}", o.value));
+                }
+                if let Some(g) = &o.group {
+                    line.push_str(&format!(" group={g:?}"));
+                }
+                if o.disabled {
+                    line.push_str(" (disabled)");
+                }
+                line
+            })
+            .collect();
+        if self.truncated {
+            lines.push(format!(
+                "... {} of {} options shown (--limit N for more)",
+                self.options.len(),
+                self.total
+            ));
+        }
+        if let Some(note) = &self.note {
+            lines.push(format!("note: {note}"));
+        }
+        lines.join("\n")
+    }
 }
 
 impl Present for HtmlOutput {
