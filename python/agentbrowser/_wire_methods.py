@@ -9,21 +9,45 @@ python/tools/gen_methods.py says which commands a hand-written module sends.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from . import _ops
+from . import _wire_ops as g
+from . import _wire_types as w
 
 if TYPE_CHECKING:
     from ._call import Op
     from .aio import AsyncBrowser
     from .browser import Browser
+    from .models._actionable import Actionable
 
 T = TypeVar("T")
 
 
 class AsyncPageCommands:
-    """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): none today.
+    """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): ``options``.
     """
 
     _b: AsyncBrowser
+
+    async def options(
+        self,
+        ref: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        limit: int | None = None,
+    ) -> w.OptionsOutput:
+        """The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and
+        group, in document order (at most `limit`).
+
+        ``ref``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns or
+        controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly one
+        element).
+
+        ``limit``: Most options answered, 1 to 1000 (default 200); the answer says how many there are.
+        """
+        built = g.options(_ops.wire_target(ref), limit=limit)
+        return await self._b._drive(_ops.command(built, ref))
 
 
 class AsyncBrowserCommands:
@@ -37,9 +61,22 @@ class AsyncBrowserCommands:
 
 
 class PageCommands:
-    """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): none today."""
+    """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): ``options``."""
 
     _b: Browser
+
+    def options(self, ref: str | Mapping[str, Any] | Actionable[Any], *, limit: int | None = None) -> w.OptionsOutput:
+        """The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and
+        group, in document order (at most `limit`).
+
+        ``ref``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns or
+        controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly one
+        element).
+
+        ``limit``: Most options answered, 1 to 1000 (default 200); the answer says how many there are.
+        """
+        built = g.options(_ops.wire_target(ref), limit=limit)
+        return self._b._drive(_ops.command(built, ref))
 
 
 class BrowserCommands:
