@@ -128,18 +128,12 @@ pub fn plan(cmd: Cmd, timeout: Option<u64>) -> Result<Plan, Failure> {
 }
 
 /// The plan that sends `request`: refused here when a number did not fit its wire field; sent
-/// to a running session only when only one can answer it (a paused action, a HAR recording, the
-/// browser's DevTools URL).
+/// to a running session only when only one can answer it (its entry's `without_session`: a
+/// paused action, a HAR recording, the browser's DevTools URL).
 fn send(request: Request) -> Plan {
     match refusal(&p::cli::take_unfit(), &request) {
         Some(answer) => Plan::Refuse(answer),
-        None if matches!(
-            request.command,
-            Command::Confirm(_) | Command::Deny(_) | Command::HarStop(_) | Command::CdpUrl(_)
-        ) =>
-        {
-            Plan::Existing(request)
-        }
+        None if request.command.facts().without_session.is_some() => Plan::Existing(request),
         None => Plan::Send(request),
     }
 }
