@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentbrowser_engine::SessionInfo;
-use agentbrowser_mcp::{Backend, BackendFactory, BoxFuture, Cap, EngineBackend, Options};
+use agentbrowser_mcp::{Backend, BackendFactory, BoxFuture, EngineBackend, Options};
 use agentbrowser_protocol::{ErrorCode, Request, Response};
 use clap::Args;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -48,7 +48,8 @@ pub fn run(args: McpArgs, session: Option<&str>, top: &LaunchArgs) -> Result<(),
         print!("{}", agentbrowser_mcp::config::text(&exe));
         return Ok(());
     }
-    let caps = Cap::parse_list(&args.caps).map_err(|m| Failure::invalid("", m))?;
+    let caps =
+        agentbrowser_mcp::config::parse_caps(&args.caps).map_err(|m| Failure::invalid("", m))?;
     let launch = merge(top, &args.launch);
     let options = Options {
         caps,

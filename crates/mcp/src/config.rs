@@ -22,6 +22,32 @@ pub fn caps_help() -> String {
     )
 }
 
+/// The groups named in a `--caps` list (`history`, or `all`); `core` is always on.
+pub fn parse_caps(list: &[String]) -> Result<Vec<Cap>, String> {
+    let mut caps = vec![Cap::Core];
+    for name in list.iter().flat_map(|s| s.split(',')).map(str::trim) {
+        if name.is_empty() {
+            continue;
+        }
+        if name == "all" {
+            return Ok(Cap::ALL.to_vec());
+        }
+        match Cap::ALL.iter().find(|c| c.name() == name) {
+            Some(c) if !caps.contains(c) => caps.push(*c),
+            Some(_) => {}
+            None => {
+                let known: Vec<&str> = Cap::ALL.iter().map(|c| c.name()).collect();
+                return Err(format!(
+                    "unknown capability `{name}` in --caps; known: {}, all (the others, such as \
+                     network or state, come with their commands)",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(caps)
+}
+
 /// The configuration snippets for Claude Code, Claude Desktop, Cursor and VS Code, for the
 /// server started as `command mcp` (over stdio) or reached at `http://127.0.0.1:PORT/mcp`.
 pub fn text(command: &str) -> String {

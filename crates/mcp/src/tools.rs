@@ -1,11 +1,15 @@
 //! The tool table: every tool's name (as `@playwright/mcp` names it, or ours where we go
-//! further), title and group, and what it runs. Most tools are one protocol command as it is
-//! (`project`: the command's parameter schema is the input schema, its presenter the answer);
-//! the others are written by hand (`hand`, `storage`) because they run several commands or take
-//! Playwright MCP's arguments in a shape of their own. Both answer with what the page looks like
-//! now (`page`).
+//! further), title and group, and what it runs. A command whose entry in the protocol's command
+//! list declares an MCP tool (`mcp: Some(...)`: its name, title and group) is that tool as it is
+//! (`project`: its parameter schema the input schema, its summary the description, its
+//! presenter the answer), listed after the table's lines unless a line names it to say where the
+//! tool differs (Playwright MCP's argument names, parameters it sets or leaves out, a description
+//! or an answer of its own). The other tools are MCP's own: written by hand (`hand`, `storage`)
+//! because they run several commands or take Playwright MCP's arguments in a shape of their own,
+//! or one command in a shape of Playwright MCP's (a `command` line with a title and group of its
+//! own: a tool per storage area). All answer with what the page looks like now (`page`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use agentbrowser_protocol::*;
 use schemars::JsonSchema;
@@ -20,66 +24,15 @@ mod page;
 mod project;
 pub mod storage;
 
-use project::Shape::{Acted, Cut, Landed, Section};
+use project::Shape::{Cut, Section};
 use project::{ELEMENT, Projection, TARGET};
 
-/// A group of tools; `core` is on by default, the others with `--caps`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Cap {
-    /// What an agent needs for most tasks.
-    Core,
-    /// History and reload beyond `browser_navigate_back`.
-    History,
-    /// The mouse at viewport coordinates (Playwright MCP's `vision` tools), for pages a
-    /// snapshot does not reach (canvas, maps).
-    Vision,
-    /// Storage state files, cookies, local and session storage (Playwright MCP's `storage`
-    /// tools), and logins from the auth vault.
-    Storage,
-}
-
-impl Cap {
-    /// Every group, in documentation order.
-    pub const ALL: &'static [Cap] = &[Cap::Core, Cap::History, Cap::Vision, Cap::Storage];
-
-    /// The name used with `--caps`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Cap::Core => "core",
-            Cap::History => "history",
-            Cap::Vision => "vision",
-            Cap::Storage => "storage",
-        }
-    }
-
-    /// The groups named in a `--caps` list (`history`, or `all`); `core` is always on.
-    pub fn parse_list(list: &[String]) -> Result<Vec<Cap>, String> {
-        let mut caps = vec![Cap::Core];
-        for name in list.iter().flat_map(|s| s.split(',')).map(str::trim) {
-            if name.is_empty() {
-                continue;
-            }
-            if name == "all" {
-                return Ok(Cap::ALL.to_vec());
-            }
-            match Cap::ALL.iter().find(|c| c.name() == name) {
-                Some(c) if !caps.contains(c) => caps.push(*c),
-                Some(_) => {}
-                None => {
-                    let known: Vec<&str> = Cap::ALL.iter().map(|c| c.name()).collect();
-                    return Err(format!(
-                        "unknown capability `{name}` in --caps; known: {}, all (the others, such as \
-                         network or state, come with their commands)",
-                        known.join(", ")
-                    ));
-                }
-            }
-        }
-        Ok(caps)
-    }
-}
+/// A group of tools (the protocol's [`McpGroup`]); `core` is on by default, the others with
+/// `--caps`.
+pub use agentbrowser_protocol::McpGroup as Cap;
 
 /// One tool of the table.
+#[derive(Clone, Copy)]
 pub struct ToolDef {
     /// The tool's name.
     pub name: &'static str,
@@ -94,6 +47,7 @@ pub struct ToolDef {
 }
 
 /// What a tool runs.
+#[derive(Clone, Copy)]
 enum Body {
     /// A function of its own, with an arguments struct whose JSON schema is the input schema.
     Hand {
@@ -265,28 +219,52 @@ impl Ctx {
     }
 }
 
-/// The table, in listing order. An entry: `/// description`, then
-/// `name "Title" [Cap]` and either `hand { Args, ["action", ...], function }` (a function of its
-/// own) or `command { "action", Answer, ... }` (one protocol command as it is, with the
-/// differences of a [`Projection`]; without a description it gets the command's summary).
-///
-/// The `command` entries are the MCP exposure of the protocol's commands (action -> tool name,
-/// title, group): this table is the one place to change it, until the protocol declares it
-/// beside each command.
+/// Every tool, in listing order: the table's, then the tools commands' entries declare that no
+/// line of the table names (in the command list's order). A declared tool's title, group and
+/// command are its entry's.
+pub static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
+    let mut tools = TABLE.to_vec();
+    for (action, declared) in Command::mcp_tools() {
+        if !tools.iter().any(|t| t.name == declared.name) {
+            let body = Body::Command(Projection::of(action));
+            let (name, description) = (declared.name, "");
+            tools.push(ToolDef {
+                name,
+                description,
+                body,
+                ..TABLE[0]
+            });
+        }
+        let tool = tools.iter_mut().find(|t| t.name == declared.name);
+        let tool = tool.expect("a declared tool is listed");
+        (tool.title, tool.cap) = (declared.title, declared.group);
+        if let Body::Command(p) = &mut tool.body {
+            p.action = action;
+        }
+    }
+    tools
+});
+
+/// The table, in listing order. A line: `/// description`, then either `name "Title" [Cap]
+/// hand { Args, ["action", ...], function }` (a function of its own), `name "Title" [Cap]
+/// command { action: "action", ... }` (one command in a shape of Playwright MCP's, with the
+/// differences of a [`Projection`]), or `name command { ... }` (the tool a command's entry
+/// declares, with the differences of a [`Projection`]; its title, group and action left out:
+/// the entry's). Without a description, a command's tool gets the command's summary.
 macro_rules! tools {
-    ($( $(#[doc = $doc:literal])* $name:ident $title:literal [$cap:ident] $how:ident $spec:tt; )+) => {
-        /// Every tool, in listing order.
-        pub static TOOLS: &[ToolDef] = &[$(ToolDef {
+    ($( $(#[doc = $doc:literal])* $name:ident $($title:literal [$cap:ident])? $how:ident $spec:tt; )+) => {
+        /// The lines of the table, in listing order (a declared tool's title empty).
+        static TABLE: &[ToolDef] = &[$(ToolDef {
             name: stringify!($name),
-            title: $title,
+            title: [$($title,)? ""][0],
             description: concat!($($doc, "\n"),*),
-            cap: Cap::$cap,
+            cap: [$(Cap::$cap,)? Cap::Core][0],
             body: body!($how $spec),
         }),+];
     };
 }
 
-/// The [`Body`] of an entry of `tools!`.
+/// The [`Body`] of a line of `tools!`.
 macro_rules! body {
     (hand { $args:ty, [$($action:literal),+], $fun:path }) => {
         Body::Hand {
@@ -295,8 +273,8 @@ macro_rules! body {
             run: |cx, args| Box::pin(async move { $fun(cx, parse::<$args>(args)?).await }),
         }
     };
-    (command { $action:literal, $answer:expr $(, $field:ident: $value:expr)* $(,)? }) => {
-        Body::Command(Projection { $($field: $value,)* ..Projection::of($action, $answer) })
+    (command { $($field:ident: $value:expr),* $(,)? }) => {
+        Body::Command(Projection { $($field: $value,)* ..Projection::of("") })
     };
 }
 
@@ -315,7 +293,7 @@ tools! {
     /// Navigate the active tab to a URL. Answers where it landed and a snapshot of the page with refs.
     browser_navigate "Navigate to a URL" [Core] hand { hand::NavigateArgs, ["open", "snapshot", "tab_list"], hand::navigate };
     /// Go back to the previous page in the history. Answers where it landed and a snapshot.
-    browser_navigate_back "Go back" [Core] command { "back", Landed, hidden: &["waitUntil"] };
+    browser_navigate_back command { hidden: &["waitUntil"] };
     /// Capture an accessibility snapshot of the page: one element a line with refs (`e5`) that the other tools take as `target`. Better than a screenshot for acting.
     browser_snapshot "Page snapshot" [Core] hand { hand::SnapshotArgs, ["snapshot"], hand::snapshot };
     /// Click an element with real mouse events. Answers what changed on the page.
@@ -327,16 +305,16 @@ tools! {
     /// Select an option in a dropdown (native select, ARIA listbox or combobox) by value or visible label. Answers what changed.
     browser_select_option "Select option" [Core] hand { hand::SelectArgs, ["select", "diff"], hand::select_option };
     /// Move the mouse over an element. Answers what changed.
-    browser_hover "Hover mouse" [Core] command { "hover", Acted, renames: TARGET, notes: ELEMENT };
+    browser_hover command { renames: TARGET, notes: ELEMENT };
     /// Drag one element onto another with real input (HTML5 drag and drop, or pointer events for sortable lists). Answers what changed.
-    browser_drag "Drag mouse" [Core] command { "drag", Acted, renames: &[("startRef", "source"), ("endRef", "target")], hidden: &["steps"], notes: &[
+    browser_drag command { renames: &[("startRef", "source"), ("endRef", "target")], hidden: &["steps"], notes: &[
         ("startElement", "Human-readable source element description used to obtain permission to interact with the element."),
         ("endElement", "Human-readable target element description used to obtain permission to interact with the element."),
     ] };
     /// Press a key or chord on the focused element, such as `Enter`, `ArrowLeft`, `a` or `Control+A`. Answers what changed.
-    browser_press_key "Press a key" [Core] command { "press", Acted };
+    browser_press_key command {};
     /// Upload files: answers the file chooser a click opened (the click's answer says one is open), or, with `target`, sets them on that file input or on the hidden one its button or label stands for. Answers what the input holds and what changed.
-    browser_file_upload "Upload files" [Core] command { "upload", Acted, renames: &[("paths", "files"), ("target", "ref")], notes: ELEMENT };
+    browser_file_upload command { renames: &[("paths", "files"), ("target", "ref")], notes: ELEMENT };
     /// Wait for text to appear, for the URL to match, or for a time to pass. Answers what changed meanwhile.
     browser_wait_for "Wait for" [Core] hand { hand::WaitArgs, ["wait", "diff"], hand::wait_for };
     /// Evaluate a JavaScript function or expression in the page and answer its result as JSON.
@@ -356,25 +334,25 @@ tools! {
     /// The console messages logged since the tab's last navigation (`all`: every one kept since the tab opened, earlier pages' too), at a level and above; `clear` empties the buffer after reading.
     browser_console_messages "Console messages" [Core] hand { hand::ConsoleArgs, ["console"], hand::console_messages };
     /// Audit the page's accessibility with axe-core (after navigating to `url` when given), in every frame: the violations and incomplete checks, each with its nodes (axe targets, refs of nodes the snapshot knows). `tags` keeps rules with those axe tags (wcag2a, wcag2aa, best-practice, ...), `selector` a part of the page.
-    browser_a11y_audit "Accessibility audit" [Core] command { "a11y", Cut("Accessibility audit", "audit less: pass `tags` (e.g. [\"wcag2a\"]), a `selector`, or a smaller `maxNodes`") };
+    browser_a11y_audit command { answer: Some(Cut("Accessibility audit", "audit less: pass `tags` (e.g. [\"wcag2a\"]), a `selector`, or a smaller `maxNodes`")) };
     /// The page's Web Vitals (after navigating to `url` when given), read once the page settled (quiet `quietMs` after load, at most `capMs`; the answer says which): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
-    browser_vitals "Web Vitals" [Core] command { "vitals", Section("Web Vitals") };
+    browser_vitals command { answer: Some(Section("Web Vitals")) };
     /// The requests of the active tab since it opened (also its iframes' and popups'): id, method, status, type, URL; successful static resources (images, fonts, stylesheets, scripts, media) only with `includeStatic`. Pass an id to browser_network_request for headers and body.
     browser_network_requests "List network requests" [Core] hand { hand::NetworkRequestsArgs, ["network_requests"], hand::network_requests };
     /// One request in full: request and response headers, post data and the response body (binary as base64, cut at `maxBytes`).
-    browser_network_request "Network request detail" [Core] command { "network_request", Cut("Request", "pass a smaller `maxBytes`"), renames: &[("id", "requestId")],
+    browser_network_request command { answer: Some(Cut("Request", "pass a smaller `maxBytes`")), renames: &[("id", "requestId")],
         limits: &[("maxBytes", 64 * 1024, 256 * 1024)], describe: &[
             ("requestId", "The request id, as browser_network_requests lists it (`r12`)."),
             ("maxBytes", "Most body bytes answered (default 65536, at most 262144)."),
         ] };
     /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a pattern (a glob over the whole URL when it has `*` or `{` — Playwright's: `*` within a path segment, `**` across them, `{a,b}` — the whole URL when it has a scheme, otherwise a URL part): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
-    browser_route "Mock network requests" [Core] command { "network_route", Section("Route"), renames: &[("pattern", "url")], hidden: &["continueRequest", "setHeaders", "bodyFile", "resourceTypes"] };
+    browser_route command { answer: Some(Section("Route")), renames: &[("pattern", "url")], hidden: &["continueRequest", "setHeaders", "bodyFile", "resourceTypes"] };
     /// Remove the route with exactly this URL glob, or every route without `pattern`.
-    browser_unroute "Remove network mocks" [Core] command { "network_unroute", Section("Routes"), renames: &[("pattern", "url")] };
+    browser_unroute command { answer: Some(Section("Routes")), renames: &[("pattern", "url")] };
     /// The session's routes: glob, what each does, hits and times left; also the extra headers and credentials in use.
-    browser_route_list "List network mocks" [Core] command { "network_routes", Cut("Routes", "remove routes with browser_unroute") };
+    browser_route_list command { answer: Some(Cut("Routes", "remove routes with browser_unroute")) };
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
-    browser_read "Read as Markdown" [Core] command { "read", Cut("Content", "read one part: pass `filter` (a heading's text) or `outline` to see the headings first"),
+    browser_read command { answer: Some(Cut("Content", "read one part: pass `filter` (a heading's text) or `outline` to see the headings first")),
         hidden: &["raw", "requireMarkdown", "llms", "timeoutMs", "headers", "cookies"], limits: &[("maxChars", 30_000, 30_000)],
         describe: &[
             ("maxChars", "Largest content in characters, 1 to 30000 (default 30000); longer is cut at a line and says so."),
@@ -383,17 +361,17 @@ tools! {
     /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
     browser_resize "Resize browser window" [Core] hand { hand::ResizeArgs, ["set_viewport", "diff"], hand::resize };
     /// Go forward to the next page in the history. Answers where it landed and a snapshot.
-    browser_navigate_forward "Go forward" [History] command { "forward", Landed, hidden: &["waitUntil"] };
+    browser_navigate_forward command { hidden: &["waitUntil"] };
     /// Reload the page. Answers where it landed and a snapshot.
-    browser_reload "Reload" [History] command { "reload", Landed, hidden: &["waitUntil"] };
+    browser_reload command { hidden: &["waitUntil"] };
     /// Move the mouse to a point of the viewport (CSS pixels); a held button drags. Answers what changed.
-    browser_mouse_move_xy "Move mouse" [Vision] command { "mouse_move", Acted, notes: &[("element", "Human-readable description of what is at the point (for the record).")] };
+    browser_mouse_move_xy command { notes: &[("element", "Human-readable description of what is at the point (for the record).")] };
     /// Press a mouse button at the pointer's position. Answers what changed.
-    browser_mouse_down "Press mouse button" [Vision] command { "mouse_down", Acted };
+    browser_mouse_down command {};
     /// Release a mouse button at the pointer's position. Answers what changed.
-    browser_mouse_up "Release mouse button" [Vision] command { "mouse_up", Acted };
+    browser_mouse_up command {};
     /// Scroll with the mouse wheel at the pointer's position by `deltaX`, `deltaY` CSS pixels. Answers what changed.
-    browser_mouse_wheel "Scroll mouse wheel" [Vision] command { "mouse_wheel", Acted, renames: &[("deltaX", "dx"), ("deltaY", "dy")] };
+    browser_mouse_wheel command { renames: &[("deltaX", "dx"), ("deltaY", "dy")] };
     /// Save the session's cookies and the localStorage of every origin it visited to a file in Playwright's storageState shape (a relative path under the working directory).
     browser_storage_state "Save storage state" [Storage] hand { storage::StorageStateArgs, ["state_save"], storage::storage_state };
     /// Load a storage state file (ours or Playwright's): its cookies, and the localStorage of its origins.
@@ -405,31 +383,31 @@ tools! {
     /// Set a cookie (for `domain`, else for the active page's URL); the browser's refusal is an error.
     browser_cookie_set "Set a cookie" [Storage] hand { CookieInput, ["cookies_set", "url"], storage::cookie_set };
     /// Delete every cookie of one name.
-    browser_cookie_delete "Delete a cookie" [Storage] command { "cookies_clear", Section("Result"), hidden: &["url", "domain"], required: &["name"], describe: &[("name", "The cookie's name.")] };
+    browser_cookie_delete "Delete a cookie" [Storage] command { action: "cookies_clear", hidden: &["url", "domain"], required: &["name"], describe: &[("name", "The cookie's name.")] };
     /// Delete every cookie of the session.
-    browser_cookie_clear "Clear cookies" [Storage] command { "cookies_clear", Section("Result"), hidden: &["url", "domain", "name"] };
+    browser_cookie_clear "Clear cookies" [Storage] command { action: "cookies_clear", hidden: &["url", "domain", "name"] };
     /// The active tab origin's localStorage entries; values only with `showValues`.
-    browser_localstorage_list "List localStorage" [Storage] command { "storage_get", Cut("Storage", "get one key with the `_get` tool"), fixed: LOCAL, hidden: &["key", "maxItems"] };
+    browser_localstorage_list "List localStorage" [Storage] command { action: "storage_get", answer: Some(Cut("Storage", "get one key with the `_get` tool")), fixed: LOCAL, hidden: &["key", "maxItems"] };
     /// One localStorage key's value.
-    browser_localstorage_get "Get a localStorage item" [Storage] command { "storage_get", Cut("Storage", "the value is long; read it with browser_evaluate in parts"), fixed: LOCAL_VALUE, hidden: &["maxItems"], required: &["key"], describe: KEY };
+    browser_localstorage_get "Get a localStorage item" [Storage] command { action: "storage_get", answer: Some(Cut("Storage", "the value is long; read it with browser_evaluate in parts")), fixed: LOCAL_VALUE, hidden: &["maxItems"], required: &["key"], describe: KEY };
     /// Set a localStorage key.
-    browser_localstorage_set "Set a localStorage item" [Storage] command { "storage_set", Section("Result"), fixed: LOCAL };
+    browser_localstorage_set "Set a localStorage item" [Storage] command { action: "storage_set", fixed: LOCAL };
     /// Remove a localStorage key.
-    browser_localstorage_delete "Delete a localStorage item" [Storage] command { "storage_remove", Section("Result"), fixed: LOCAL };
+    browser_localstorage_delete "Delete a localStorage item" [Storage] command { action: "storage_remove", fixed: LOCAL };
     /// Empty the active tab origin's localStorage.
-    browser_localstorage_clear "Clear localStorage" [Storage] command { "storage_clear", Section("Result"), fixed: LOCAL };
+    browser_localstorage_clear "Clear localStorage" [Storage] command { action: "storage_clear", fixed: LOCAL };
     /// The active tab's sessionStorage entries; values only with `showValues`.
-    browser_sessionstorage_list "List sessionStorage" [Storage] command { "storage_get", Cut("Storage", "get one key with the `_get` tool"), fixed: SESSION, hidden: &["key", "maxItems"] };
+    browser_sessionstorage_list "List sessionStorage" [Storage] command { action: "storage_get", answer: Some(Cut("Storage", "get one key with the `_get` tool")), fixed: SESSION, hidden: &["key", "maxItems"] };
     /// One sessionStorage key's value.
-    browser_sessionstorage_get "Get a sessionStorage item" [Storage] command { "storage_get", Cut("Storage", "the value is long; read it with browser_evaluate in parts"), fixed: SESSION_VALUE, hidden: &["maxItems"], required: &["key"], describe: KEY };
+    browser_sessionstorage_get "Get a sessionStorage item" [Storage] command { action: "storage_get", answer: Some(Cut("Storage", "the value is long; read it with browser_evaluate in parts")), fixed: SESSION_VALUE, hidden: &["maxItems"], required: &["key"], describe: KEY };
     /// Set a sessionStorage key.
-    browser_sessionstorage_set "Set a sessionStorage item" [Storage] command { "storage_set", Section("Result"), fixed: SESSION };
+    browser_sessionstorage_set "Set a sessionStorage item" [Storage] command { action: "storage_set", fixed: SESSION };
     /// Remove a sessionStorage key.
-    browser_sessionstorage_delete "Delete a sessionStorage item" [Storage] command { "storage_remove", Section("Result"), fixed: SESSION };
+    browser_sessionstorage_delete "Delete a sessionStorage item" [Storage] command { action: "storage_remove", fixed: SESSION };
     /// Empty the active tab's sessionStorage.
-    browser_sessionstorage_clear "Clear sessionStorage" [Storage] command { "storage_clear", Section("Result"), fixed: SESSION };
+    browser_sessionstorage_clear "Clear sessionStorage" [Storage] command { action: "storage_clear", fixed: SESSION };
     /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
-    browser_auth_login "Log in from the vault" [Storage] command { "auth_login", Landed, hidden: &["keyFile"] };
+    browser_auth_login command { hidden: &["keyFile"] };
 }
 
 /// The tool named `name`, if the table has it.
@@ -540,7 +518,7 @@ mod tests {
 
     #[test]
     fn every_tool_runs_known_commands_and_has_an_object_schema() {
-        for t in TOOLS {
+        for t in TOOLS.iter() {
             assert!(t.available(), "{} runs an unknown command", t.name);
             assert!(t.name.starts_with("browser_"), "{}", t.name);
             assert!(!t.description().trim().is_empty(), "{}", t.name);
@@ -559,6 +537,36 @@ mod tests {
         }
         let names: std::collections::HashSet<_> = TOOLS.iter().map(|t| t.name).collect();
         assert_eq!(names.len(), TOOLS.len(), "a tool name is used twice");
+    }
+
+    /// Every tool a command's entry declares is listed, under its name, title and group, running
+    /// that command; a tool that runs one command as it is comes from such an entry, or is a line
+    /// of MCP's own shape (with a title) whose command declares no tool of that name.
+    #[test]
+    fn the_tools_commands_declare_are_the_projected_tools() {
+        for (action, declared) in Command::mcp_tools() {
+            let t = find(declared.name).expect("a declared tool is listed");
+            let (title, cap) = (declared.title, declared.group);
+            assert_eq!((t.title, t.cap, t.actions()), (title, cap, &[action][..]));
+        }
+        for line in TABLE {
+            let declared = Command::mcp_tools().any(|(_, t)| t.name == line.name);
+            assert_eq!(declared, line.title.is_empty(), "{}", line.name);
+            assert!(
+                !declared || matches!(line.body, Body::Command(_)),
+                "{}",
+                line.name
+            );
+        }
+        // A tool no line names is its command as it is: its summary, its parameters.
+        let body = Body::Command(Projection::of("title"));
+        let title = ToolDef {
+            description: "",
+            body,
+            ..TABLE[0]
+        };
+        assert_eq!(title.description(), "The active tab's title.");
+        assert_eq!(title.schema()["additionalProperties"], false);
     }
 
     #[test]
@@ -593,11 +601,11 @@ mod tests {
         let ok = parse::<NoArgs>(Value::Null);
         assert!(ok.is_ok());
         assert_eq!(
-            Cap::parse_list(&["history".into()]).unwrap(),
+            crate::config::parse_caps(&["history".into()]).unwrap(),
             vec![Cap::Core, Cap::History]
         );
         assert!(
-            Cap::parse_list(&["network".into()])
+            crate::config::parse_caps(&["network".into()])
                 .unwrap_err()
                 .contains("unknown capability `network`")
         );

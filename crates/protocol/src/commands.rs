@@ -9,7 +9,7 @@ use crate::*;
 
 mod facts;
 mod scripts;
-pub use facts::{Closes, Dialog, Facts, McpGroup, PageTool, ParamFacts, UrlField};
+pub use facts::{Closes, Dialog, Facts, McpGroup, McpTool, PageTool, ParamFacts, UrlField};
 pub(crate) use facts::{url_fields_of, wait_budget_of};
 pub use scripts::{Scripted, script_actions};
 
@@ -266,11 +266,11 @@ macro_rules! for_each_command {
             /// Navigate the active tab to a URL and wait for the load state.
             Open(OpenParams) -> OpenOutput => "open" [Navigate | script] { checks_restore: true },
             /// Go back one entry in the active tab's history.
-            Back(HistoryParams) -> Location => "back" [Navigate],
+            Back(HistoryParams) -> Location => "back" [Navigate] { mcp: Some($crate::McpGroup::Core.tool("browser_navigate_back", "Go back")) },
             /// Go forward one entry in the active tab's history.
-            Forward(HistoryParams) -> Location => "forward" [Navigate],
+            Forward(HistoryParams) -> Location => "forward" [Navigate] { mcp: Some($crate::McpGroup::History.tool("browser_navigate_forward", "Go forward")) },
             /// Reload the active tab.
-            Reload(HistoryParams) -> Location => "reload" [Navigate],
+            Reload(HistoryParams) -> Location => "reload" [Navigate] { mcp: Some($crate::McpGroup::History.tool("browser_reload", "Reload")) },
             /// The active tab's title.
             Title(NoParams) -> TitleOutput => "title" [Read],
             /// The active tab's URL.
@@ -304,7 +304,7 @@ macro_rules! for_each_command {
             /// Uncheck a checkbox or switch (idempotent; the resulting state is verified).
             Uncheck(RefActionParams) -> ActionOutput => "uncheck" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Move the mouse over a ref.
-            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            Hover(RefActionParams) -> ActionOutput => "hover" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Core.tool("browser_hover", "Hover mouse")) },
             /// Tap a ref with a touch gesture.
             Tap(RefActionParams) -> ActionOutput => "tap" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Focus a ref.
@@ -316,13 +316,13 @@ macro_rules! for_each_command {
             /// List the elements a locator matches now, with their refs (see the targets section).
             Find(FindParams) -> FindOutput => "find" [Read],
             /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
-            Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script] { category: Some("upload") },
+            Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script] { category: Some("upload"), mcp: Some($crate::McpGroup::Core.tool("browser_file_upload", "Upload files")) },
             /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
             Download(DownloadParams) -> DownloadOutput => "download" [Mutate] { category: Some("download") },
             /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.
             WaitDownload(WaitDownloadParams) -> DownloadOutput => "wait_download" [Read] { category: Some("download") },
             /// Press a key or chord on the focused element of the active tab.
-            Press(PressParams) -> ActionOutput => "press" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            Press(PressParams) -> ActionOutput => "press" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Core.tool("browser_press_key", "Press a key")) },
             /// Type text on the focused element with one key event per character.
             KeyboardType(KeyboardTextParams) -> ActionOutput => "keyboard_type" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Insert text on the focused element at once, without key events (like an IME or a paste).
@@ -332,13 +332,13 @@ macro_rules! for_each_command {
             /// Release a held key.
             KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Move the mouse pointer to a viewport point (CSS pixels).
-            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_move_xy", "Move mouse")) },
             /// Press a mouse button at the pointer's position.
-            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            MouseDown(MouseButtonParams) -> ActionOutput => "mouse_down" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_down", "Press mouse button")) },
             /// Release a mouse button at the pointer's position.
-            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_up", "Release mouse button")) },
             /// Scroll with the mouse wheel at the pointer's position.
-            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_wheel", "Scroll mouse wheel")) },
             /// The text content of a ref.
             Text(RefParams) -> ValueOutput<String> => "text" [Read],
             /// The rendered text (innerText) of a ref.
@@ -368,7 +368,7 @@ macro_rules! for_each_command {
             /// Scroll the page or a container by a direction and distance or by offsets; answers the positions before and after (`moved` false and a warning when nothing moved).
             Scroll(ScrollParams) -> ScrollOutput => "scroll" [Mutate],
             /// Drag one target onto another with real input (HTML5 drag and drop, or pointer events for sortable lists).
-            Drag(DragParams) -> ActionOutput => "drag" [Mutate | script],
+            Drag(DragParams) -> ActionOutput => "drag" [Mutate | script] { mcp: Some($crate::McpGroup::Core.tool("browser_drag", "Drag mouse")) },
             /// The text on the clipboard (bounded).
             ClipboardRead(ClipboardReadParams) -> ClipboardText => "clipboard_read" [Read],
             /// Put text on the clipboard.
@@ -408,7 +408,7 @@ macro_rules! for_each_command {
             /// Save a login to the auth vault (URL, username, password, optional field selectors), encrypted under the state key; the password is never answered.
             AuthSave(AuthSaveParams) -> AuthSaved => "auth_save" [Session],
             /// Log in with a vault entry: open its URL, wait for the fields, fill them (checking they were not swapped), submit; succeeds only when the form was submitted.
-            AuthLogin(AuthLoginParams) -> AuthLoggedIn => "auth_login" [Navigate],
+            AuthLogin(AuthLoginParams) -> AuthLoggedIn => "auth_login" [Navigate] { mcp: Some($crate::McpGroup::Storage.tool("browser_auth_login", "Log in from the vault")) },
             /// The auth vault's entries (names, URLs, usernames; never passwords).
             AuthList(AuthListParams) -> AuthListOutput => "auth_list" [Read],
             /// One vault entry without its password.
@@ -416,7 +416,7 @@ macro_rules! for_each_command {
             /// Remove a vault entry.
             AuthDelete(AuthNameParams) -> AuthDeleted => "auth_delete" [Session],
             /// Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or the HTML's main content), or the active tab's rendered DOM.
-            Read(ReadParams) -> ReadOutput => "read" [Read],
+            Read(ReadParams) -> ReadOutput => "read" [Read] { mcp: Some($crate::McpGroup::Core.tool("browser_read", "Read as Markdown")) },
             /// Wait for a condition (text, URL, load state, or all of several), or a number of milliseconds.
             Wait(WaitParams) -> WaitOutput => "wait" [Read | script] { shows_tab: true },
             /// Capture the viewport, the whole page or one element (ref or CSS selector) to an image file; optionally with ref annotations, or only if it changed.
@@ -430,9 +430,9 @@ macro_rules! for_each_command {
             /// The active tab's uncaught exceptions and unhandled rejections with their stacks (bounded buffer); `clear` empties it after reading.
             Errors(ErrorsParams) -> ErrorsOutput => "errors" [Read] { dialog: $crate::Dialog::Ignores, busy: true },
             /// An axe-core accessibility audit of the active tab (after navigating to `url` when given), run in every frame in the engine's isolated world: violations and incomplete checks with their nodes (bounded), targets across frames and shadow roots, and the refs of nodes a snapshot knows.
-            A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate | script],
+            A11y(A11yParams) -> AccessibilityAudit => "a11y" [Navigate | script] { mcp: Some($crate::McpGroup::Core.tool("browser_a11y_audit", "Accessibility audit")) },
             /// The active tab's Web Vitals (after navigating to `url` when given) from its own PerformanceObserver entries: LCP, CLS, INP, FCP, TTFB, each rated against web.dev's thresholds or null with the reason.
-            Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate | script],
+            Vitals(VitalsParams) -> VitalsOutput => "vitals" [Navigate | script] { mcp: Some($crate::McpGroup::Core.tool("browser_vitals", "Web Vitals")) },
             /// The tools the active tab's pages registered with WebMCP (`document.modelContext.registerTool`), in every frame, from Chromium's native WebMCP or the page's API; names, descriptions and schemas are untrusted page content.
             WebmcpList(WebMcpListParams) -> WebMcpListOutput => "webmcp_list" [Read],
             /// Call a page's WebMCP tool: the input is checked against the tool's JSON schema before the page sees it; waits for the answer (bounded output, a timeout that cancels it) or, with `detach`, answers the pending invocation at once. Kind `mutate`: a tool may change anything its page can.
@@ -444,7 +444,7 @@ macro_rules! for_each_command {
             /// The active tab's request log (bounded, from the tab's first request; also its iframes and the popups it opened), filtered by URL glob, type, method and status; `clear` empties it after reading.
             NetworkRequests(NetworkRequestsParams) -> NetworkRequestsOutput => "network_requests" [Read],
             /// One request of the log in full: headers, post data and the response body (fetched from Chromium on demand, bounded; binary as base64).
-            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read],
+            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read] { mcp: Some($crate::McpGroup::Core.tool("browser_network_request", "Network request detail")) },
             /// Start recording the session's traffic (every tab) as HAR; `content` picks the bodies kept (text, all, none).
             HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
             /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.
@@ -478,11 +478,11 @@ macro_rules! for_each_command {
             /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
             SetThrottle(SetThrottleParams) -> SettingsOutput => "set_throttle" [Session],
             /// Route the session's requests whose URL matches a glob (every tab, frame and worker): answer them (status, body, headers), abort them, or continue them with changed request headers; optionally only some resource types, only N times.
-            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session | script],
+            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session | script] { mcp: Some($crate::McpGroup::Core.tool("browser_route", "Mock network requests")) },
             /// Remove the routes with a URL glob (default: every route), with their hit counts.
-            NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session],
+            NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session] { mcp: Some($crate::McpGroup::Core.tool("browser_unroute", "Remove network mocks")) },
             /// The session's routes with hits and remaining times, extra headers and credentials in force.
-            NetworkRoutes(NoParams) -> RouteList => "network_routes" [Read] { page_content: false },
+            NetworkRoutes(NoParams) -> RouteList => "network_routes" [Read] { page_content: false, mcp: Some($crate::McpGroup::Core.tool("browser_route_list", "List network mocks")) },
             /// Send extra headers with every request of the session (or only to one origin); `{}` clears them.
             SetHeaders(SetHeadersParams) -> HeadersSet => "set_headers" [Session],
             /// Answer HTTP authentication challenges (Basic, Digest) with a user name and password; `clear` forgets them.

@@ -7,13 +7,13 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use agentbrowser_protocol::{ActionOutput, Command, CommandDoc};
+use agentbrowser_protocol::{ActionOutput, Command, CommandDoc, Kind};
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, drop_null, generator, page};
 use crate::answer::{ANSWER_BUDGET, Answer, ToolError};
 
-/// How a projected tool answers.
+/// How a projected tool answers (by default, as its command is: [`Projection::shape`]).
 #[derive(Debug, Clone, Copy)]
 pub enum Shape {
     /// An action on the page: its line, the tabs it opened and what changed on the page (a diff
@@ -35,8 +35,8 @@ pub enum Shape {
 pub struct Projection {
     /// The command's action.
     pub action: &'static str,
-    /// How the tool answers.
-    pub answer: Shape,
+    /// How the tool answers, where it is not as its command is (`None`: [`Projection::shape`]).
+    pub answer: Option<Shape>,
     /// (tool argument, parameter) where the tool names a parameter otherwise.
     pub renames: &'static [(&'static str, &'static str)],
     /// Parameters the tool sets itself, as a JSON object (`{"area": "local"}`).
@@ -66,11 +66,11 @@ pub const ELEMENT: &[(&str, &str)] = &[(
 )];
 
 impl Projection {
-    /// The command `action` answered as `answer`, its parameters as they are.
-    pub const fn of(action: &'static str, answer: Shape) -> Projection {
+    /// The command `action` as it is.
+    pub const fn of(action: &'static str) -> Projection {
         Projection {
             action,
-            answer,
+            answer: None,
             renames: &[],
             fixed: "{}",
             hidden: &[],
@@ -78,6 +78,21 @@ impl Projection {
             describe: &[],
             limits: &[],
             notes: &[],
+        }
+    }
+
+    /// How the tool answers: as the table says, else as its command is: an action (its
+    /// parameters take `evidence`: its result is an `ActionOutput`) answers what changed, a
+    /// navigation where it landed, a read its text cut to fit, any other command its text.
+    pub fn shape(&self) -> Shape {
+        let params = doc(self.action).map(|d| &d.params["properties"]);
+        let action = params.is_some_and(|p| p.get("evidence").is_some());
+        match (self.answer, Command::kind_of(self.action)) {
+            (Some(shape), _) => shape,
+            _ if action => Shape::Acted,
+            (_, Some(Kind::Navigate)) => Shape::Landed,
+            (_, Some(Kind::Read)) => Shape::Cut("Result", "ask for less with the tool's arguments"),
+            _ => Shape::Section("Result"),
         }
     }
 
@@ -96,7 +111,7 @@ impl Projection {
     /// The parameters the tool sets itself.
     fn fixed(&self) -> Map<String, Value> {
         let mut fixed: Map<String, Value> = serde_json::from_str(self.fixed).unwrap_or_default();
-        if let Shape::Acted = self.answer {
+        if let Shape::Acted = self.shape() {
             // `Evidence::Off`: the answer diffs against the model's view instead.
             fixed.insert("evidence".into(), false.into());
             fixed.insert("wait".into(), Value::Null);
@@ -234,7 +249,8 @@ impl Projection {
                 return Err(ToolError::new("unknown_action", message));
             }
         };
-        if let Shape::Acted = self.answer {
+        let shape = self.shape();
+        if let Shape::Acted = shape {
             let out: ActionOutput = cx.get(command).await?;
             return page::after_actions(&cx, &[out]).await;
         }
@@ -244,7 +260,7 @@ impl Projection {
             ToolError::new("internal", message)
         })?;
         let mut answer = Answer::new();
-        match self.answer {
+        match shape {
             Shape::Section(title) => {
                 answer.add(title, text);
             }
@@ -299,7 +315,7 @@ mod tests {
 
     #[test]
     fn every_projection_names_parameters_its_command_has() {
-        for t in TOOLS {
+        for t in TOOLS.iter() {
             let Body::Command(p) = &t.body else { continue };
             let params = &doc(p.action).expect("a command").params;
             let has = |wire: &str| params["properties"].get(wire).is_some();

@@ -24,6 +24,7 @@ pub struct UploadParams {
     #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
     /// Absolute paths of the files to set (1 to 100; several only for a `multiple` input).
+    #[schemars(length(min = 1))]
     pub files: Vec<String>,
     /// Condition to wait for after the files are set.
     pub wait: Option<WaitCondition>,

@@ -88,6 +88,29 @@ impl McpGroup {
             McpGroup::Storage => "storage",
         }
     }
+
+    /// The tool `name` titled `title` in this group (an entry's `mcp` fact).
+    pub const fn tool(self, name: &'static str, title: &'static str) -> McpTool {
+        McpTool {
+            group: self,
+            name,
+            title,
+        }
+    }
+}
+
+/// The MCP tool a command is, as it is: its parameter schema the input schema, its summary the
+/// description, its presenter the answer (an action answers what changed on the page, a
+/// navigation a snapshot). The MCP server adds only what is its own (Playwright MCP's argument
+/// names, parameters it sets or leaves out, a description of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct McpTool {
+    /// The group that lists it.
+    pub group: McpGroup,
+    /// The tool's name (Playwright MCP's where it has the tool).
+    pub name: &'static str,
+    /// Its human-readable title.
+    pub title: &'static str,
 }
 
 /// The facts of a command's entry in `for_each_command!`: what it declares in `{ ... }` after
@@ -122,8 +145,9 @@ pub struct Facts {
     /// After it succeeds, a session restored from saved state runs its checks (the first
     /// navigation by `open`).
     pub checks_restore: bool,
-    /// The MCP tool group that offers it as a tool of its own (`None`: not offered).
-    pub mcp: Option<McpGroup>,
+    /// The MCP tool it is (`None`: none of its own; the MCP server may still run it in a tool
+    /// of its own shape).
+    pub mcp: Option<McpTool>,
 }
 
 impl Facts {
@@ -256,10 +280,11 @@ impl Command {
         self.without_secrets().unwrap_or_else(|| self.clone())
     }
 
-    /// The MCP tool group that offers the command named `action` as a tool of its own (`None`:
-    /// not offered, or no such command).
-    pub fn mcp_group(action: &str) -> Option<&'static str> {
-        Command::facts_of(action)?.mcp.map(McpGroup::name)
+    /// The MCP tools commands are (their entries' `mcp`), with their actions, in the command
+    /// list's order.
+    pub fn mcp_tools() -> impl Iterator<Item = (&'static str, &'static McpTool)> {
+        let tool = |a: &'static str| Some((a, Command::facts_of(a)?.mcp.as_ref()?));
+        Command::ACTIONS.iter().copied().filter_map(tool)
     }
 
     /// The actions of the policy category `category` (besides `eval`), in the command list's
@@ -457,18 +482,18 @@ mod tests {
         assert!(facts("snapshot").page_content && facts("tab_switch").page_content);
         assert!(!facts("set_viewport").page_content && !facts("screenshot").page_content);
         assert!(Command::facts_of("nope").is_none());
-        assert_eq!(Command::mcp_group("nope"), None);
         let c = command(json!({"action": "status"}));
         assert!(std::ptr::eq(
             c.facts(),
             Command::facts_of("status").unwrap()
         ));
-        // No command is offered as an MCP tool of its own yet.
-        assert!(
-            Command::ACTIONS
-                .iter()
-                .all(|a| Command::mcp_group(a).is_none())
-        );
+        // The MCP tools commands are, each name once.
+        let hover = Command::facts_of("hover").unwrap().mcp.unwrap();
+        assert_eq!((hover.group, hover.name), (McpGroup::Core, "browser_hover"));
+        assert!(Command::facts_of("title").unwrap().mcp.is_none());
+        let names: Vec<_> = Command::mcp_tools().map(|(_, t)| t.name).collect();
+        let unique: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "a tool name is declared twice");
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             ["core", "history", "vision", "storage"]
