@@ -89,6 +89,7 @@ CORE = [
     "browser_route_list",
     "browser_read",
     "browser_resize",
+    "browser_list_options",
 ]
 
 
@@ -299,6 +300,24 @@ def test_drag_tool(agentbrowser_bin: Path, server: str) -> None:
     async def main() -> None:
         async with stdio(agentbrowser_bin) as session:
             await drag_case(session, server)
+
+    asyncio.run(main())
+
+
+def test_list_options_tool_comes_from_the_protocol(agentbrowser_bin: Path, server: str) -> None:
+    """`options` declares its tool in the protocol alone; the tool reads the page's own options."""
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin) as session:
+            await call(session, "browser_navigate", url=f"{server}/mcp-signup")
+            plan = ref_of(await call(session, "browser_snapshot"), "combobox", "Plan")
+            listed = await call(session, "browser_list_options", ref=plan)
+            assert '[x] "Free"' in listed and '[ ] "Pro"' in listed, listed
+            await call(session, "browser_select_option", target=plan, element="Plan", values=["Pro"])
+            listed = await call(session, "browser_list_options", ref=plan)
+            assert '[ ] "Free"' in listed and '[x] "Pro"' in listed, listed
+            refused = await error(session, "browser_list_options", ref=plan, limit=0)
+            assert "invalid_argument" in refused and "`limit`" in refused, refused
 
     asyncio.run(main())
 

@@ -242,6 +242,8 @@ pub static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
             p.action = action;
         }
     }
+    // Listed by group (core first), each group's table lines before the tools only declared.
+    tools.sort_by_key(|t| Cap::ALL.iter().position(|c| *c == t.cap));
     tools
 });
 

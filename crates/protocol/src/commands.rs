@@ -358,7 +358,7 @@ macro_rules! for_each_command {
             /// How many elements a CSS selector, XPath or locator matches in the active tab's document.
             Count(CountParams) -> CountOutput => "count" [Read],
             /// The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and group, in document order (at most `limit`).
-            Options(OptionsParams) -> OptionsOutput => "options" [Read],
+            Options(OptionsParams) -> OptionsOutput => "options" [Read] { mcp: Some($crate::McpGroup::Core.tool("browser_list_options", "List options")) },
             /// A target's border box in viewport CSS pixels, and its position in its document.
             Box(BoxParams) -> BoxOutput => "box" [Read],
             /// A target's computed styles: the properties asked for, or a bounded default set.
