@@ -147,14 +147,10 @@ macro_rules! commands {
             }
 
             /// The human text of a result of `action` (its output's `Present`); `None` for an
-            /// unknown action or data that is not that output.
+            /// unknown action or data that is not that output. Decoded from its JSON text, as
+            /// [`Command::present_json`]: one decoder per output in every binary.
             pub fn present(action: &str, data: &Value) -> Option<String> {
-                match action {
-                    $($name => serde_json::from_value::<$output>(data.clone())
-                        .ok()
-                        .map(|o| $crate::present::Present::text(&o)),)+
-                    _ => None,
-                }
+                Command::present_json(action, &data.to_string())
             }
 
             /// The human text of a result of `action` given as JSON text (as a daemon sends it),
