@@ -3,15 +3,18 @@
 use std::process::ExitCode;
 
 use agentbrowser_protocol::Response;
+use serde_json::value::RawValue;
 
 /// Whether a response line reports success.
 pub fn succeeded(line: &str) -> bool {
     Response::parse_line(line).is_ok_and(|r| r.success)
 }
 
-/// Prints a response line (raw with `--json`); errors go to stderr. Returns the exit code.
+/// Prints a response line (raw with `--json`); errors go to stderr. Returns the exit code. The
+/// result is presented from its JSON text, decoded once into the command's output.
 pub fn print_response(line: &str, raw: bool) -> ExitCode {
-    let response: Response = match Response::parse_line(line) {
+    let parsed = agentbrowser_protocol::strict::parse_deep::<Response<Option<Box<RawValue>>>>(line);
+    let response = match parsed {
         Ok(r) => r,
         Err(e) => {
             eprintln!(

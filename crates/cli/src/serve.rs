@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use agentbrowser_engine::bounds::OutputRules;
 use agentbrowser_engine::events::DiagnosticsLog;
-use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
+use agentbrowser_engine::{Engine, Incoming, LaunchOptions, SessionInfo};
 use agentbrowser_protocol::{ErrorCode, Request, Response, StatusOutput};
 use anyhow::{Context, Result, bail};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -80,8 +80,6 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
         .active
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     shared.touch();
-    let wait = Duration::from_millis(agentbrowser_engine::session::timeout_of(&request));
-    let received = Instant::now();
     // A command marked `busy` (`status`, `console`, ...) never waits behind another client's
     // command: it is answered from the state the last command left (`busy::answer`).
     let busy = request.command.facts().busy && shared.engine.try_lock().is_err();
@@ -103,11 +101,15 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         return response.to_line();
     }
+    // Its timeout, resolved once: how long it waits for the session, and (counted from now)
+    // how long it may run.
+    let incoming = Incoming::new(request);
+    let wait = incoming.timeout();
     let response = match tokio::time::timeout(wait, shared.engine.lock()).await {
         Ok(mut engine) => {
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(request.command.action().to_string());
-            let r = engine.execute_line(request, received).await;
+                Some(incoming.request().command.action().to_string());
+            let r = engine.execute_line(incoming).await;
             *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
             *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
             *shared.bounds.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -123,8 +125,8 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
             r
         }
         Err(_) => Response::failure(
-            request.id,
-            request.command.action(),
+            incoming.request().id.clone(),
+            incoming.request().command.action(),
             ErrorCode::SessionBusy,
             format!(
                 "the session is busy with another command and stayed busy for {} ms; retry, or raise `timeout`",

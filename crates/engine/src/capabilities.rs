@@ -81,7 +81,7 @@ impl Engine {
 
 /// Runs a command's handler (the session's [`crate::cx::Dispatch`]).
 fn dispatch<'a>(
-    command: agentbrowser_protocol::Command,
+    command: agentbrowser_protocol::Checked,
     cx: &'a mut Cx<'_>,
 ) -> futures::future::BoxFuture<'a, Result<Output>> {
     Box::pin(crate::handlers::dispatch(command, cx))

@@ -60,7 +60,7 @@ fn cannot_encode(e: serde_json::Error) -> EngineError {
 /// Runs a command's handler: the session's dispatch, which a handler that runs another
 /// command (`confirm` replays the one it paused) calls without naming every handler.
 pub(crate) type Dispatch = for<'a, 'b> fn(
-    agentbrowser_protocol::Command,
+    agentbrowser_protocol::Checked,
     &'a mut Cx<'b>,
 ) -> futures::future::BoxFuture<'a, Result<Output>>;
 

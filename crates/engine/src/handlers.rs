@@ -7,7 +7,7 @@ use agentbrowser_protocol::*;
 
 use crate::cx::Cx;
 pub(crate) use crate::cx::Output;
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 
 pub(crate) use crate::audit::{a11y as A11y, vitals as Vitals};
 pub(crate) use crate::capture::{pdf as Pdf, screenshot as Screenshot};
@@ -92,11 +92,10 @@ pub(crate) use crate::webmcp::{
 /// Runs a command's handler (see `handlers`); generated from the protocol's list of commands.
 macro_rules! define_dispatch {
     ($( $(#[doc = $doc:literal])* $variant:ident($params:ty) -> $output:ty => $name:literal [$kind:ident $(| $script:ident)?] $({ $($facts:tt)* })? ),+ $(,)?) => {
-        pub(crate) async fn dispatch(command: Command, cx: &mut Cx<'_>) -> Result<Output> {
-            match command {
+        pub(crate) async fn dispatch(command: Checked, cx: &mut Cx<'_>) -> Result<Output> {
+            // Checked once on its way in (parsed, or `Request::check`): not again here.
+            match command.into_inner() {
                 $(Command::$variant(p) => {
-                    // A `Command` built in Rust skips the parser's check; this is the same one.
-                    agentbrowser_protocol::Validate::validate(&p).map_err(EngineError::invalid)?;
                     // Boxed: the dispatch future is otherwise as large as the largest handler's
                     // (hundreds of them, some deep), which overflowed 2 MiB thread stacks.
                     let out: $output = Box::pin($variant(p, cx)).await?;

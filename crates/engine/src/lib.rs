@@ -66,6 +66,7 @@ pub mod world;
 
 pub use error::{EngineError, Result};
 pub use launch::LaunchOptions;
+pub use layers::Incoming;
 pub use session::{Engine, SessionInfo};
 pub use state::restore::RestoreOptions;
 pub use state::store::check_key_file;

@@ -4,7 +4,7 @@
 //! (`crate::safety`): a command runs, is refused (`action_denied`), or is paused for a person
 //! (`confirmation_required`, answered by `confirm` or `deny`).
 
-use agentbrowser_protocol::Command;
+use agentbrowser_protocol::Checked;
 
 use crate::cx::Scope;
 use crate::error::Result;
@@ -14,7 +14,7 @@ use crate::session::Engine;
 /// Decides whether `command` (scoped like its request) may run now in `engine`'s session: the
 /// URLs it names must be in the session's allowed domains (`crate::domains`), then the action
 /// policy decides.
-pub fn check(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()> {
+pub fn check(engine: &mut Engine, command: &Checked, scope: &Scope) -> Result<()> {
     crate::domains::commands::check(command, engine.part::<crate::domains::Guard>())?;
     if command.facts().exempt || !engine.part::<crate::safety::Safety>().is_active() {
         return Ok(());

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use agentbrowser_protocol::Request;
+use agentbrowser_protocol::{Command, Request};
 use tokio::time::Instant;
 
 use crate::browser::Browser;
@@ -22,10 +22,10 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
 /// A request's whole timeout in milliseconds, one rule for every front end: its `timeout`, or
 /// else the default plus the command's own wait budget (so `wait 40000` is not cut at 30 s).
-pub fn timeout_of(request: &Request) -> u64 {
+pub fn timeout_of<C: std::borrow::Borrow<Command>>(request: &Request<C>) -> u64 {
     request.timeout_ms.unwrap_or_else(|| {
         DEFAULT_TIMEOUT_MS
-            .saturating_add(request.command.wait_budget_ms())
+            .saturating_add(request.command.borrow().wait_budget_ms())
             .min(agentbrowser_protocol::envelope::MAX_TIMEOUT_MS)
     })
 }

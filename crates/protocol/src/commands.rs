@@ -4,13 +4,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::validate::Validate;
+use crate::validate::{Checked, Validate};
 use crate::*;
 
 mod facts;
 mod scripts;
+pub(crate) use facts::url_fields_of;
 pub use facts::{Closes, Dialog, Facts, McpGroup, McpTool, PageTool, ParamFacts, UrlField};
-pub(crate) use facts::{url_fields_of, wait_budget_of};
 pub use scripts::{Scripted, script_actions};
 
 /// Why a command runs caller-supplied JavaScript (`None`: it does not): an entry of kind
@@ -130,20 +130,35 @@ macro_rules! commands {
             /// Builds a command from its action name and its parameter object.
             /// `None` when the action is unknown; `Some(Err(message))` when a parameter is wrong.
             pub fn from_parts(action: &str, params: Value) -> Option<Result<Command, String>> {
+                Command::parse(action, params).map(|r| r.map(Checked::into_inner))
+            }
+
+            /// Builds a command from its action name and its parameter object, checked once
+            /// ([`Checked`]); `None` when the action is unknown, `Some(Err(message))` when a
+            /// parameter is wrong.
+            pub fn parse(action: &str, params: Value) -> Option<Result<Checked, String>> {
                 match action {
                     $($name => Some(parse_params::<$params>(params).and_then(|p| {
-                        Validate::validate(&p)?;
-                        Ok(Command::$variant(p))
+                        crate::validate::check(&p)?;
+                        Ok(Checked::parsed(Command::$variant(p)))
                     })),)+
                     _ => None,
                 }
             }
 
             /// The human text of a result of `action` (its output's `Present`); `None` for an
-            /// unknown action or data that is not that output.
+            /// unknown action or data that is not that output. Decoded from its JSON text, as
+            /// [`Command::present_json`]: one decoder per output in every binary.
             pub fn present(action: &str, data: &Value) -> Option<String> {
+                Command::present_json(action, &data.to_string())
+            }
+
+            /// The human text of a result of `action` given as JSON text (as a daemon sends it),
+            /// decoded once, straight into the command's output; `None` for an unknown action or
+            /// data that is not that output.
+            pub fn present_json(action: &str, data: &str) -> Option<String> {
                 match action {
-                    $($name => serde_json::from_value::<$output>(data.clone())
+                    $($name => crate::strict::parse_deep::<$output>(data)
                         .ok()
                         .map(|o| $crate::present::Present::text(&o)),)+
                     _ => None,
@@ -172,6 +187,13 @@ macro_rules! commands {
                     params: serde_json::to_value(schemars::schema_for!($params)).unwrap_or(Value::Null),
                     output: serde_json::to_value(schemars::schema_for!($output)).unwrap_or(Value::Null),
                 },)+]
+            }
+        }
+
+        impl Validate for Command {
+            /// Its parameters' checks.
+            fn validate(&self) -> Result<(), String> {
+                match self { $(Command::$variant(p) => crate::validate::check(p),)+ }
             }
         }
     };

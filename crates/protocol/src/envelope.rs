@@ -5,20 +5,57 @@ use serde_json::{Map, Value};
 
 use crate::codes::ErrorCode;
 use crate::commands::Command;
+use crate::validate::Checked;
 
-/// One parsed request: an optional caller id, an optional timeout and the command.
+/// One request: an optional caller id, an optional timeout and the command. A front end builds
+/// a `Request` (its command unchecked) to send; parsing one gives a [`CheckedRequest`], which
+/// is what the engine runs.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub struct Request<C = Command> {
     /// Caller-chosen id echoed in the response (string or number).
     pub id: Value,
     /// Timeout for the whole command in milliseconds (non-negative).
     pub timeout_ms: Option<u64>,
     /// The command to run.
-    pub command: Command,
+    pub command: C,
     /// Scope: the tab (`tN` id or label) this one command runs in, without making it active.
     pub tab: Option<String>,
     /// Scope: the frame (an id from `frames`) this one command runs in.
     pub frame: Option<String>,
+}
+
+/// A request whose command passed its parameters' checks ([`Checked`]): parsed from the wire, or
+/// built in Rust and checked ([`Request::check`]).
+pub type CheckedRequest = Request<Checked>;
+
+/// A request the engine can run: one parsed (checked already) or one built in Rust (checked on
+/// its way in, once).
+pub trait IntoChecked {
+    /// The request's command, checked or not.
+    fn command(&self) -> &Command;
+
+    /// The request checked, or the failure (`invalid_argument`) that answers it.
+    fn into_checked(self) -> Result<CheckedRequest, Box<RequestError>>;
+}
+
+impl IntoChecked for Request {
+    fn command(&self) -> &Command {
+        &self.command
+    }
+
+    fn into_checked(self) -> Result<CheckedRequest, Box<RequestError>> {
+        self.check()
+    }
+}
+
+impl IntoChecked for CheckedRequest {
+    fn command(&self) -> &Command {
+        &self.command
+    }
+
+    fn into_checked(self) -> Result<CheckedRequest, Box<RequestError>> {
+        Ok(self)
+    }
 }
 
 /// A request that could not be parsed, with the envelope to answer it with.
@@ -68,8 +105,38 @@ pub fn bounded(s: String, max: usize) -> String {
 }
 
 impl Request {
+    /// This request with its command checked, or the failure (`invalid_argument`) that answers
+    /// it, worded as the parser words it.
+    pub fn check(self) -> Result<CheckedRequest, Box<RequestError>> {
+        let Request {
+            id,
+            timeout_ms,
+            command,
+            tab,
+            frame,
+        } = self;
+        let action = command.action();
+        match Checked::new(command) {
+            Ok(command) => Ok(Request {
+                id,
+                timeout_ms,
+                command,
+                tab,
+                frame,
+            }),
+            Err(message) => Err(Box::new(RequestError {
+                id,
+                action: Some(action.to_string()),
+                code: ErrorCode::InvalidArgument,
+                message,
+            })),
+        }
+    }
+}
+
+impl CheckedRequest {
     /// Parses one JSON line into a request, or the coded error that answers it.
-    pub fn parse_line(line: &str) -> Result<Request, Box<RequestError>> {
+    pub fn parse_line(line: &str) -> Result<CheckedRequest, Box<RequestError>> {
         let value: Value = crate::strict::parse(line).map_err(|e| {
             Box::new(RequestError {
                 id: Value::Null,
@@ -82,7 +149,7 @@ impl Request {
     }
 
     /// Parses an already decoded JSON value into a request.
-    pub fn from_value(value: Value) -> Result<Request, Box<RequestError>> {
+    pub fn from_value(value: Value) -> Result<CheckedRequest, Box<RequestError>> {
         let Value::Object(mut map) = value else {
             return Err(Box::new(RequestError {
                 id: Value::Null,
@@ -152,7 +219,7 @@ impl Request {
             Ok(f) => f,
             Err(m) => return Err(fail(Some(action), ErrorCode::InvalidArgument, m)),
         };
-        match Command::from_parts(&action, Value::Object(map)) {
+        match Command::parse(&action, Value::Object(map)) {
             None => Err(fail(
                 Some(action.clone()),
                 ErrorCode::UnknownAction,
@@ -172,6 +239,19 @@ impl Request {
         }
     }
 
+    /// This request, its command no longer marked as checked.
+    pub fn unchecked(self) -> Request {
+        Request {
+            id: self.id,
+            timeout_ms: self.timeout_ms,
+            command: self.command.into_inner(),
+            tab: self.tab,
+            frame: self.frame,
+        }
+    }
+}
+
+impl<C: Serialize> Request<C> {
     /// Serializes this request back to its wire form.
     pub fn to_value(&self) -> Value {
         let mut value = serde_json::to_value(&self.command).unwrap_or(Value::Null);

@@ -37,9 +37,9 @@ pub use caps::{session_id::*, throttle::*};
 pub use codes::ErrorCode;
 pub use commands::*;
 pub use domains::DomainList;
-pub use envelope::{Request, RequestError, Response, bounded, object};
+pub use envelope::{CheckedRequest, IntoChecked, Request, RequestError, Response, bounded, object};
 pub use url_pattern::{URL_PATTERN_RULE, UrlPattern};
-pub use validate::Validate;
+pub use validate::{Checked, Validate};
 
 /// Version of the protocol and of every binary that speaks it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

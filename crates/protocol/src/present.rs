@@ -4,6 +4,7 @@
 //! of commands, so an output without a presenter does not compile.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::Command;
 
@@ -22,11 +23,38 @@ pub fn text(action: &str, data: &Value) -> String {
     })
 }
 
+/// An envelope's result data as a presenter reads it: a JSON value, or the JSON text a daemon
+/// sent (decoded once, straight into the command's output, with no JSON value in between).
+pub trait Data {
+    /// This data's text as the result of `action` (see [`text`]).
+    fn text(&self, action: &str) -> String;
+}
+
+impl Data for Value {
+    fn text(&self, action: &str) -> String {
+        text(action, self)
+    }
+}
+
+/// JSON text as sent (`None`: `null` or left out).
+impl Data for Option<Box<RawValue>> {
+    fn text(&self, action: &str) -> String {
+        let Some(raw) = self else {
+            return text(action, &Value::Null);
+        };
+        Command::present_json(action, raw.get()).unwrap_or_else(|| {
+            // Not the command's output (another version's answer): as a value, as ever.
+            let value = crate::strict::parse_deep::<Value>(raw.get()).unwrap_or(Value::Null);
+            text(action, &value)
+        })
+    }
+}
+
 /// The human text of a whole successful envelope: its result presented, cut to the session's
 /// maximum output size (with the notice after the content) and, for page content with content
 /// boundaries on, between the boundary's lines. The one rendering the CLI and MCP share.
-pub fn answer_text(response: &crate::Response) -> String {
-    let mut body = text(&response.action, &response.data);
+pub fn answer_text<D: Data>(response: &crate::Response<D>) -> String {
+    let mut body = response.data.text(&response.action);
     let mut notice = None;
     if let Some(limit) = &response.limit {
         let max = usize::try_from(limit.max).unwrap_or(usize::MAX);

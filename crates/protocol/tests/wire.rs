@@ -7,7 +7,7 @@ fn parses_a_command_with_id_and_timeout() {
     let r = Request::parse_line(r#"{"id": "a", "action": "open", "url": "http://x/", "waitUntil": "networkidle", "timeout": 500}"#).unwrap();
     assert_eq!(r.id, "a");
     assert_eq!(r.timeout_ms, Some(500));
-    match &r.command {
+    match &*r.command {
         Command::Open(p) => assert_eq!(p.url, "http://x/"),
         other => panic!("{other:?}"),
     }

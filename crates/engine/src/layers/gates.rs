@@ -1,7 +1,7 @@
 //! The gates a command passes before its handler runs: the session is open, the domains and the
 //! action policy allow it (`crate::policy`), and no dialog blocks its tab.
 
-use agentbrowser_protocol::{Command, ErrorCode};
+use agentbrowser_protocol::{Checked, Command, ErrorCode};
 
 use crate::browser::Browser;
 use crate::cx::Scope;
@@ -20,7 +20,7 @@ pub(super) fn open(engine: &Engine) -> Result<()> {
 }
 
 /// The session's allowed domains and action policy decide whether `command` runs now.
-pub(super) fn policy(engine: &mut Engine, command: &Command, scope: &Scope) -> Result<()> {
+pub(super) fn policy(engine: &mut Engine, command: &Checked, scope: &Scope) -> Result<()> {
     crate::policy::check(engine, command, scope)
 }
 

@@ -15,7 +15,9 @@ mod gates;
 mod run;
 mod watch;
 
-use agentbrowser_protocol::{Request, Response};
+pub use deadline::Incoming;
+
+use agentbrowser_protocol::{Command, IntoChecked, Response};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -51,16 +53,43 @@ impl Engine {
             .apply(response, self.active_url().as_deref());
     }
 
-    /// Runs one request and answers with its envelope; never panics on bad input.
-    pub async fn execute(&mut self, request: Request) -> Response {
-        self.execute_received(request, Instant::now()).await
+    /// Runs one request and answers with its envelope; never panics on bad input. A request
+    /// built in Rust is checked here (a parsed one was when it was parsed): one whose parameters
+    /// are wrong is answered `invalid_argument`, as the parser answers it.
+    pub async fn execute(&mut self, request: impl IntoChecked) -> Response {
+        let received = Instant::now();
+        let traced = self.tracer().active().then(|| request.command().traced());
+        match request.into_checked() {
+            Ok(request) => {
+                self.execute_traced(Incoming::at(request, received), traced)
+                    .await
+            }
+            Err(refused) => {
+                let mut response = refused.into_response();
+                self.bound(&mut response);
+                if let Some(command) = traced {
+                    self.tracer().record(&command, &response, received);
+                }
+                response
+            }
+        }
     }
 
-    /// Runs a request received at `received`: its timeout counts from then, so time spent
-    /// waiting for the session (another client's command) is part of it, not added to it.
-    pub async fn execute_received(&mut self, request: Request, received: Instant) -> Response {
-        let traced = self.tracer().active().then(|| request.command.traced());
-        let mut response = encoded(self.answer(request, received).await);
+    /// Runs a request that came in: its timeout counts from when it was received, so time
+    /// spent waiting for the session (another client's command) is part of it, not added to it.
+    pub async fn execute_received(&mut self, incoming: Incoming) -> Response {
+        let traced = self
+            .tracer()
+            .active()
+            .then(|| incoming.request().command.traced());
+        self.execute_traced(incoming, traced).await
+    }
+
+    /// Runs a request that came in, then hands `traced` (the command as a trace keeps it, when
+    /// a trace hook is on) to the trace hooks with the answer.
+    async fn execute_traced(&mut self, incoming: Incoming, traced: Option<Command>) -> Response {
+        let received = incoming.received();
+        let mut response = encoded(self.answer(incoming).await);
         self.bound(&mut response);
         if let Some(command) = traced {
             self.tracer().record(&command, &response, received);
@@ -68,15 +97,15 @@ impl Engine {
         response
     }
 
-    /// Runs a request received at `received` (as [`Engine::execute_received`]) and answers with
-    /// its envelope as one JSON line, without the newline: the daemon's path. A typed result
-    /// is written as JSON text once, with no JSON value built in between, unless the session's
+    /// Runs a request that came in (as [`Engine::execute_received`]) and answers with its
+    /// envelope as one JSON line, without the newline: the daemon's path. A typed result is
+    /// written as JSON text once, with no JSON value built in between, unless the session's
     /// bounds must rewrite it (a marker word to neutralise, an answer over the output limit).
-    pub async fn execute_line(&mut self, request: Request, received: Instant) -> String {
+    pub async fn execute_line(&mut self, incoming: Incoming) -> String {
         if self.tracer().active() {
-            return self.execute_received(request, received).await.to_line();
+            return self.execute_received(incoming).await.to_line();
         }
-        let response = self.answer(request, received).await;
+        let response = self.answer(incoming).await;
         let json = match response.data.to_json() {
             Ok(json) => json,
             Err(e) => return failed(response.id, response.action, e).to_line(),
@@ -102,16 +131,16 @@ impl Engine {
     #[inline(never)]
     fn answer(
         &mut self,
-        request: Request,
-        received: Instant,
+        incoming: Incoming,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response<Output>> + Send + '_>> {
-        Box::pin(self.answer_now(request, received))
+        Box::pin(self.answer_now(incoming))
     }
 
     /// The layers from the deadline in: the command runs within its limits, watched.
-    async fn answer_now(&mut self, request: Request, received: Instant) -> Response<Output> {
+    async fn answer_now(&mut self, incoming: Incoming) -> Response<Output> {
+        let budget = deadline::Budget::of(self, &incoming);
+        let request = incoming.request;
         let action = request.command.action();
-        let budget = deadline::Budget::of(self, &request, received);
         let scope = Scope {
             tab: request.tab.clone(),
             frame: request.frame.clone(),

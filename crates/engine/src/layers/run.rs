@@ -2,7 +2,7 @@
 //! the restore's check after the session's first navigation (`crate::state::restore`) and the
 //! notes of the request interception (authentication challenges it refused meanwhile).
 
-use agentbrowser_protocol::Command;
+use agentbrowser_protocol::Checked;
 
 use super::gates;
 use crate::cx::{Cx, Limits, Output, Scope};
@@ -13,7 +13,7 @@ impl Engine {
     /// Runs one command: the gates, then the command's handler, then the hooks after it.
     pub(super) async fn run(
         &mut self,
-        command: Command,
+        command: Checked,
         limits: Limits,
         scope: Scope,
     ) -> Result<Output> {

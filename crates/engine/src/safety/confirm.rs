@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use agentbrowser_protocol::{
-    Command, ConfirmOutput, ConfirmationParams, ConfirmationRequest, DenyOutput, ErrorCode,
+    Checked, Command, ConfirmOutput, ConfirmationParams, ConfirmationRequest, DenyOutput, ErrorCode,
 };
 use serde_json::Value;
 
@@ -89,8 +89,8 @@ pub fn host_of(url: &str) -> Option<String> {
 pub struct Pending {
     /// Its confirmation id.
     pub id: String,
-    /// The command, as it came.
-    pub command: Command,
+    /// The command, as it came (checked).
+    pub command: Checked,
     /// The tab and frame its request was scoped to.
     pub scope: Scope,
     /// The host it was paused on.
@@ -120,7 +120,7 @@ impl Confirmations {
     /// Pauses `command`: keeps it under a new id and answers the `confirmation_required` error.
     pub fn pause(
         &mut self,
-        command: &Command,
+        command: &Checked,
         scope: &Scope,
         subject: Subject,
         rule: String,

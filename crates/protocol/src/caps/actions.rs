@@ -141,8 +141,8 @@ impl Validate for SelectParams {
 }
 
 impl crate::ParamFacts for SelectParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 
@@ -215,8 +215,8 @@ impl Validate for RefActionParams {
 }
 
 impl crate::ParamFacts for RefActionParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 
@@ -235,8 +235,8 @@ impl Validate for ClickParams {
 }
 
 impl crate::ParamFacts for ClickParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 
@@ -248,8 +248,8 @@ impl Validate for ValueParams {
 }
 
 impl crate::ParamFacts for ValueParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 
@@ -261,8 +261,8 @@ impl Validate for TypeParams {
 }
 
 impl crate::ParamFacts for TypeParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 
@@ -273,8 +273,8 @@ impl Validate for PressParams {
 }
 
 impl crate::ParamFacts for PressParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 

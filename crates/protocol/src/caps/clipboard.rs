@@ -62,8 +62,8 @@ impl Validate for ClipboardKeyParams {
 }
 
 impl crate::ParamFacts for ClipboardKeyParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 

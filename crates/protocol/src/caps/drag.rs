@@ -59,7 +59,7 @@ impl Validate for DragParams {
 }
 
 impl crate::ParamFacts for DragParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }

@@ -64,8 +64,8 @@ impl Validate for UploadParams {
 }
 
 impl crate::ParamFacts for UploadParams {
-    fn wait_budget_ms(&self) -> u64 {
-        crate::wait_budget_of(&self.wait)
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 

@@ -127,7 +127,11 @@ impl Validate for KeyboardTextParams {
     }
 }
 
-impl crate::ParamFacts for KeyboardTextParams {}
+impl crate::ParamFacts for KeyboardTextParams {
+    fn wait(&self) -> Option<&WaitCondition> {
+        self.wait.as_ref()
+    }
+}
 
 impl Validate for KeyParams {
     fn validate(&self) -> Result<(), String> {
@@ -138,7 +142,11 @@ impl Validate for KeyParams {
     }
 }
 
-impl crate::ParamFacts for KeyParams {}
+impl crate::ParamFacts for KeyParams {
+    fn wait(&self) -> Option<&WaitCondition> {
+        self.wait.as_ref()
+    }
+}
 
 impl Validate for MouseMoveParams {
     fn validate(&self) -> Result<(), String> {
@@ -148,7 +156,11 @@ impl Validate for MouseMoveParams {
     }
 }
 
-impl crate::ParamFacts for MouseMoveParams {}
+impl crate::ParamFacts for MouseMoveParams {
+    fn wait(&self) -> Option<&WaitCondition> {
+        self.wait.as_ref()
+    }
+}
 
 impl Validate for MouseButtonParams {
     fn validate(&self) -> Result<(), String> {
@@ -156,7 +168,11 @@ impl Validate for MouseButtonParams {
     }
 }
 
-impl crate::ParamFacts for MouseButtonParams {}
+impl crate::ParamFacts for MouseButtonParams {
+    fn wait(&self) -> Option<&WaitCondition> {
+        self.wait.as_ref()
+    }
+}
 
 impl Validate for MouseWheelParams {
     fn validate(&self) -> Result<(), String> {
@@ -166,4 +182,8 @@ impl Validate for MouseWheelParams {
     }
 }
 
-impl crate::ParamFacts for MouseWheelParams {}
+impl crate::ParamFacts for MouseWheelParams {
+    fn wait(&self) -> Option<&WaitCondition> {
+        self.wait.as_ref()
+    }
+}

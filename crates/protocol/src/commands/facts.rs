@@ -188,11 +188,17 @@ pub enum UrlField<'a> {
 /// What a command's parameters say about it beyond their values. Every parameter type of the
 /// command list implements it beside its declaration (most with `{}`: the defaults).
 pub trait ParamFacts {
-    /// The time the command's own wait may take, in milliseconds (0: it has none). A request
-    /// without a `timeout` gets the default timeout plus this, so a long wait asked for is not
-    /// cut by the default.
+    /// The condition these parameters wait for after their action (their `wait`), if any: its
+    /// budget is the command's ([`ParamFacts::wait_budget_ms`]).
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        None
+    }
+
+    /// The time the command's own wait may take, in milliseconds (0: it has none): its `wait`'s
+    /// budget, unless the parameters say otherwise. A request without a `timeout` gets the
+    /// default timeout plus this, so a long wait asked for is not cut by the default.
     fn wait_budget_ms(&self) -> u64 {
-        0
+        self.wait().map_or(0, crate::WaitCondition::budget_ms)
     }
 
     /// The URLs, origins, cookie domains and URL globs these parameters name.
@@ -234,11 +240,6 @@ pub struct PageTool<'a> {
     pub name: &'a str,
     /// The frame whose tool it is (`None`: any frame's tool of that name).
     pub frame_id: Option<&'a str>,
-}
-
-/// The budget of an optional wait condition run after an action (0 without one).
-pub(crate) fn wait_budget_of(wait: &Option<crate::WaitCondition>) -> u64 {
-    wait.as_ref().map_or(0, crate::WaitCondition::budget_ms)
 }
 
 /// Each optional `url` of `fields`, named.
@@ -498,6 +499,61 @@ mod tests {
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             ["core", "history", "vision", "storage"]
         );
+    }
+
+    /// One request of each command whose parameters take a `wait` (without it).
+    fn waiting_examples() -> Vec<Value> {
+        let target = [
+            "click", "check", "uncheck", "hover", "tap", "focus", "clear",
+        ];
+        let mut examples: Vec<Value> = target
+            .iter()
+            .chain(&["scroll_into_view"])
+            .map(|a| json!({"action": a, "ref": "e1"}))
+            .collect();
+        examples.extend([
+            json!({"action": "fill", "ref": "e1", "value": "v"}),
+            json!({"action": "type", "ref": "e1", "text": "t"}),
+            json!({"action": "select", "ref": "e1", "value": "v"}),
+            json!({"action": "press", "key": "Enter"}),
+            json!({"action": "keyboard_type", "text": "x"}),
+            json!({"action": "keyboard_insert_text", "text": "x"}),
+            json!({"action": "keyboard_down", "key": "Shift"}),
+            json!({"action": "keyboard_up", "key": "Shift"}),
+            json!({"action": "mouse_move", "x": 1, "y": 1}),
+            json!({"action": "mouse_down"}),
+            json!({"action": "mouse_up"}),
+            json!({"action": "mouse_wheel", "dx": 0, "dy": 10}),
+            json!({"action": "drag", "source": "e1", "target": "e2"}),
+            json!({"action": "upload", "ref": "e1", "files": ["/tmp/a.txt"]}),
+            json!({"action": "clipboard_copy"}),
+            json!({"action": "clipboard_paste"}),
+        ]);
+        examples
+    }
+
+    /// Every command whose parameters take a `wait` gets its budget: a request without a
+    /// `timeout` is not cut at the default while the wait it asked for runs.
+    #[test]
+    fn every_wait_gives_its_budget() {
+        let examples = waiting_examples();
+        let mut missing = Vec::new();
+        for doc in Command::reference() {
+            let takes_wait = doc.params["properties"].get("wait").is_some();
+            let example = examples.iter().find(|e| e["action"] == doc.name);
+            match (takes_wait, example) {
+                (true, None) => missing.push(doc.name),
+                (false, Some(_)) => panic!("`{}` takes no `wait`", doc.name),
+                _ => {}
+            }
+        }
+        assert!(missing.is_empty(), "no example with a `wait`: {missing:?}");
+        for example in examples {
+            let mut with_wait = example.clone();
+            with_wait["wait"] = json!({"type": "text", "text": "x", "timeoutMs": 7000});
+            assert_eq!(command(example.clone()).wait_budget_ms(), 0, "{example}");
+            assert_eq!(command(with_wait).wait_budget_ms(), 7000, "{example}");
+        }
     }
 
     #[test]
