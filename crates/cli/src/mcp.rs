@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use agentbrowser_engine::SessionInfo;
 use agentbrowser_mcp::{Backend, BackendFactory, BoxFuture, EngineBackend, Options};
-use agentbrowser_protocol::{ErrorCode, Request, Response};
+use agentbrowser_protocol::{CheckedRequest, ErrorCode, Response};
 use clap::Args;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
@@ -254,7 +254,7 @@ impl DaemonBackend {
 }
 
 impl Backend for DaemonBackend {
-    fn run(&self, request: Request) -> BoxFuture<'_, Response> {
+    fn run(&self, request: CheckedRequest) -> BoxFuture<'_, Response> {
         Box::pin(async move {
             let action = request.command.action();
             let line = format!("{}\n", request.to_value());

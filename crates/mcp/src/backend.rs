@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentbrowser_engine::{Engine, LaunchOptions, SessionInfo};
-use agentbrowser_protocol::{Request, Response};
+use agentbrowser_protocol::{CheckedRequest, Response};
 use tokio::sync::Mutex;
 
 /// A boxed future that can move between threads.
@@ -17,7 +17,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Runs protocol requests for one MCP connection.
 pub trait Backend: Send + Sync {
     /// Runs one request and answers with its envelope (a failure is an envelope too).
-    fn run(&self, request: Request) -> BoxFuture<'_, Response>;
+    fn run(&self, request: CheckedRequest) -> BoxFuture<'_, Response>;
     /// The connection ended: release what it holds (close its own browser; a shared
     /// session's daemon keeps running).
     fn close(&self) -> BoxFuture<'_, ()>;
@@ -88,7 +88,7 @@ impl EngineBackend {
 }
 
 impl Backend for EngineBackend {
-    fn run(&self, request: Request) -> BoxFuture<'_, Response> {
+    fn run(&self, request: CheckedRequest) -> BoxFuture<'_, Response> {
         Box::pin(async move {
             let mut slot = self.engine.lock().await;
             let engine =

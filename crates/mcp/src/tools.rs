@@ -161,8 +161,10 @@ impl Ctx {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs one command; its failure is the tool's failure with the same code and message.
-    pub(crate) async fn run(&self, command: Command) -> Result<Value, ToolError> {
+    /// Runs one command (checked here unless it is already: once per request); its failure is
+    /// the tool's failure with the same code and message.
+    pub(crate) async fn run(&self, command: impl ToChecked) -> Result<Value, ToolError> {
+        let command = command.to_checked()?;
         let r = self
             .backend
             .run(Request {
@@ -207,7 +209,11 @@ impl Ctx {
     }
 
     /// Runs one command and decodes its typed result.
-    pub(crate) async fn get<T: DeserializeOwned>(&self, command: Command) -> Result<T, ToolError> {
+    pub(crate) async fn get<T: DeserializeOwned>(
+        &self,
+        command: impl ToChecked,
+    ) -> Result<T, ToolError> {
+        let command = command.to_checked()?;
         let action = command.action();
         let data = self.run(command).await?;
         serde_json::from_value(data).map_err(|e| {
@@ -246,6 +252,25 @@ pub static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
     tools.sort_by_key(|t| Cap::ALL.iter().position(|c| *c == t.cap));
     tools
 });
+
+/// A command a tool runs: built in Rust (checked on its way to the backend) or checked already
+/// (a projected tool's, parsed from its arguments).
+pub(crate) trait ToChecked {
+    /// The command checked, or the tool's `invalid_argument` failure.
+    fn to_checked(self) -> Result<Checked, ToolError>;
+}
+
+impl ToChecked for Command {
+    fn to_checked(self) -> Result<Checked, ToolError> {
+        Checked::new(self).map_err(ToolError::invalid)
+    }
+}
+
+impl ToChecked for Checked {
+    fn to_checked(self) -> Result<Checked, ToolError> {
+        Ok(self)
+    }
+}
 
 /// The table, in listing order. A line: `/// description`, then either `name "Title" [Cap]
 /// hand { Args, ["action", ...], function }` (a function of its own), `name "Title" [Cap]

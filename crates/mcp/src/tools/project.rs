@@ -241,7 +241,7 @@ impl Projection {
 
     /// Runs the command with the tool's arguments and answers.
     pub async fn run(&self, cx: Ctx, args: Value) -> Result<Answer, ToolError> {
-        let command = match Command::from_parts(self.action, self.params(args)?) {
+        let command = match Command::parse(self.action, self.params(args)?) {
             Some(Ok(command)) => command,
             Some(Err(message)) => return Err(ToolError::invalid(self.in_tool_words(&message))),
             None => {
