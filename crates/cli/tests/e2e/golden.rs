@@ -186,6 +186,7 @@ fn every_command_answers_as_pinned() {
     run(a(&["get", "text", &go]));
     run(a(&["get", "inner-text", &go]));
     run(a(&["get", "value", &size]));
+    run(a(&["get", "options", &size]));
     run(a(&["get", "attr", &go, "type"]));
     run(a(&["get", "attr", &go, "missing"]));
     run(a(&["is", "visible", &go]));
