@@ -111,7 +111,8 @@ def bench_sdk_cpu(n: int) -> float:
         def close(self) -> None:
             pass
 
-    browser = Browser(Instant(), options=LaunchOptions(), process=None, session=None)  # type: ignore[arg-type]
+    browser = Browser()
+    browser._bind(Instant(), None, LaunchOptions())  # type: ignore[arg-type]
     for _ in range(1000):
         browser.page.title()
     samples = []
