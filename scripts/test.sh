@@ -36,7 +36,8 @@ if [ -d python/tests ]; then
     # target/release while other tests start them.
     BIN_DIR=target/pytest-bin
     mkdir -p "$BIN_DIR"
-    cp target/release/agentbrowser target/release/agentbrowser-engine "$BIN_DIR/"
+    # -f: a daemon an earlier run left behind may still run the old copy (replaced, not written over).
+    cp -f target/release/agentbrowser target/release/agentbrowser-engine "$BIN_DIR/"
     step "pytest"
     AGENTBROWSER_BIN="${AGENTBROWSER_BIN:-$PWD/$BIN_DIR/agentbrowser}" PYTHONPATH=python \
         python3 -m pytest -q -n "$JOBS" --dist loadfile python/tests

@@ -88,7 +88,8 @@ def test_sdk_read_warns_and_renders(agentbrowser_bin: Path, site: str) -> None:
         with pytest.raises(ValueError, match="render needs a url"):
             browser.page.read(render=True)
     finally:
-        browser.close()
+        # The session is this test's own: end its daemon too (a connected handle leaves it running).
+        browser.close(end_session=True)
 
 
 def test_async_sdk_renders(agentbrowser_bin: Path, site: str) -> None:
