@@ -33,21 +33,21 @@ class AsyncPageCommands:
 
     async def options(
         self,
-        ref: str | Mapping[str, Any] | Actionable[Any],
+        target: str | Mapping[str, Any] | Actionable[Any],
         *,
         limit: int | None = None,
     ) -> w.OptionsOutput:
         """The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and
         group, in document order (at most `limit`).
 
-        ``ref``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns or
-        controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly one
-        element).
+        ``target``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns
+        or controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly
+        one element).
 
         ``limit``: Most options answered, 1 to 1000 (default 200); the answer says how many there are.
         """
-        built = g.options(_ops.wire_target(ref), limit=limit)
-        return await self._b._drive(_ops.command(built, ref))
+        built = g.options(_ops.wire_target(target), limit=limit)
+        return await self._b._drive(_ops.command(built, target))
 
 
 class AsyncBrowserCommands:
@@ -65,18 +65,23 @@ class PageCommands:
 
     _b: Browser
 
-    def options(self, ref: str | Mapping[str, Any] | Actionable[Any], *, limit: int | None = None) -> w.OptionsOutput:
+    def options(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        limit: int | None = None,
+    ) -> w.OptionsOutput:
         """The options of a `<select>`, an ARIA listbox or a combobox's list: value, label, selected, disabled and
         group, in document order (at most `limit`).
 
-        ``ref``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns or
-        controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly one
-        element).
+        ``target``: The target: a `<select>`, an ARIA listbox, a combobox (or a button that pops up a listbox) that owns
+        or controls one, or an input with a datalist (a ref, an XPath, a CSS selector or a locator that matches exactly
+        one element).
 
         ``limit``: Most options answered, 1 to 1000 (default 200); the answer says how many there are.
         """
-        built = g.options(_ops.wire_target(ref), limit=limit)
-        return self._b._drive(_ops.command(built, ref))
+        built = g.options(_ops.wire_target(target), limit=limit)
+        return self._b._drive(_ops.command(built, target))
 
 
 class BrowserCommands:

@@ -172,6 +172,9 @@ class Methods:
             if py in ("self", "built"):
                 raise SchemaError(f"{where}.params.{key}: makes the Python name {py}, which the method uses")
             annotation, check = self.ops.python(props[key], f"{where}.params.{key}")
+            if check == "target" and key == "ref":
+                # The facade's word for what a command acts on (`page.html(target)`), not the wire's.
+                py = "target"
             value = py
             if check == "target":
                 annotation += " | Actionable[Any]"
