@@ -40,6 +40,7 @@ from contenders import (  # noqa: E402
     AbCli,
     AbSdk,
     AbBaseline,
+    AbThis,
     AbNoLog,
     AbSocket,
     AgentBrowserBatch,
@@ -250,10 +251,11 @@ class Run:
         batch = AbBatch(AB_BIN, self.session)
         self.contenders = [socket, batch, cli]
         if self.args.baseline:
-            base = f"{self.session}-base"
+            base, this = f"{self.session}-base", f"{self.session}-this"
             self.contenders.append(
                 AbBaseline(floor, Path(self.args.baseline), base, self.tmp / "ab" / f"{base}.sock", form)
             )
+            self.contenders.append(AbThis(floor, AB_BIN, this, self.tmp / "ab" / f"{this}.sock", form))
         if self.selected("open_5k"):
             nolog = f"{self.session}-nolog"
             self.contenders.append(AbNoLog(floor, AB_BIN, nolog, self.tmp / "ab" / f"{nolog}.sock", form))

@@ -370,6 +370,15 @@ class AbBaseline(AbSocket):
             raise BenchError(f"the baseline daemon did not start: {done.stderr.strip()[:300]}")
 
 
+class AbThis(AbBaseline):
+    """This build on a session of its own, set up exactly as the ``--baseline`` one (its own daemon
+    and Chromium, no other client): the numerator of ``this / baseline``, so the ratio compares
+    like with like (``ab socket``'s session also serves the batch, CLI and SDK columns)."""
+
+    name, label = "this", "ab socket, own session"
+    browser = "agentbrowser-this"
+
+
 class AbNoLog(AbJson):
     """The same agentbrowser binary on its own daemon and Chromium launched with
     ``--no-request-log``, spoken to through its socket like ``ab socket``: the reference the

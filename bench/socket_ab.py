@@ -6,9 +6,8 @@ the medians (this / baseline).
 
     python3 bench/socket_ab.py --baseline target/baseline/6b5a66a/agentbrowser [--rounds 15] [--n 50]
 
-`bench/run.sh --baseline` measures the baseline beside `ab socket`, whose session the batch,
-CLI and SDK columns share; its ratios carry that difference (with the same binary on both
-sides, `50 × title` measured 1.94 there under load). This script is the like-for-like check.
+`bench/run.sh --baseline` makes the same like-for-like pair (`this / baseline`) over its own rows;
+this script is the quick check of the five rows a command's cost shows in.
 
 Rows (the form page of bench/pages.py, served on 127.0.0.1): `title`, `eval document.title`,
 an interactive `snapshot`, `click` of the submit button (read back by the page's own welcome

@@ -1564,7 +1564,7 @@ class OptionInfo(_d.Record):
 
     value: str
     """What `select` takes to pick it: a native option's value; a listbox option's `data-value` or `value` attribute, else
-    its label.
+    its label. A datalist's option is a suggestion: its value is what to `fill` (`select` does not apply to the input).
     """
     label: str
     """Its visible label."""

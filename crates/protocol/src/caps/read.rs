@@ -189,7 +189,8 @@ pub struct CountOutput {
 #[serde(rename_all = "camelCase")]
 pub struct OptionInfo {
     /// What `select` takes to pick it: a native option's value; a listbox option's `data-value`
-    /// or `value` attribute, else its label.
+    /// or `value` attribute, else its label. A datalist's option is a suggestion: its value is
+    /// what to `fill` (`select` does not apply to the input).
     pub value: String,
     /// Its visible label.
     pub label: String,
