@@ -235,3 +235,12 @@ pub(crate) async fn paste(p: ClipboardKeyParams, cx: &mut Cx<'_>) -> Result<Acti
     )
     .await
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        copy as ClipboardCopy, paste as ClipboardPaste, read as ClipboardRead,
+        write as ClipboardWrite,
+    };
+}

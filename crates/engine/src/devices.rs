@@ -189,3 +189,13 @@ pub(crate) async fn mouse_wheel(p: MouseWheelParams, cx: &mut Cx<'_>) -> Result<
     let send = input::mouse_event(&page.session, "mouseWheel", &at, extra);
     run(cx, &page, "mouse_wheel", report, (p.wait, p.evidence), send).await
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        keyboard_down as KeyboardDown, keyboard_insert_text as KeyboardInsertText,
+        keyboard_type as KeyboardType, keyboard_up as KeyboardUp, mouse_down as MouseDown,
+        mouse_move as MouseMove, mouse_up as MouseUp, mouse_wheel as MouseWheel,
+    };
+}

@@ -38,3 +38,9 @@ pub(crate) async fn cdp_url(p: CdpUrlParams, cx: &mut Cx<'_>) -> Result<CdpUrlOu
         browser_version: browser.version.clone(),
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::cdp_url as CdpUrl;
+}

@@ -55,3 +55,9 @@ pub fn read_errors(tab: &str, log: &DiagnosticsLog, p: &ErrorsParams) -> ErrorsO
         cleared,
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{console as Console, errors as Errors};
+}

@@ -122,3 +122,9 @@ mod tests {
         assert_eq!((gone.added, gone.removed), (0, 3));
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::handle as Diff;
+}

@@ -16,3 +16,9 @@ pub(crate) async fn drag(p: DragParams, cx: &mut Cx<'_>) -> Result<ActionOutput>
     let evidence = p.evidence.unwrap_or_default();
     actions::drag::drag(&page, &source, &target, steps, p.wait, evidence, cx.limits).await
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::drag as Drag;
+}

@@ -913,3 +913,16 @@ pub(crate) fn take_launch(shared: &Shared, p: &LaunchParams) {
         p.viewport_width.zip(p.viewport_height),
     );
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        add_init_script as AddInitScript, add_script as AddScript, add_style as AddStyle,
+        devices_list as Devices, remove_init_script as RemoveInitScript, set_device as SetDevice,
+        set_geolocation as SetGeolocation, set_locale as SetLocale, set_media as SetMedia,
+        set_offline as SetOffline, set_permissions as SetPermissions, set_throttle as SetThrottle,
+        set_timezone as SetTimezone, set_user_agent as SetUserAgent, set_viewport as SetViewport,
+        settings as Settings,
+    };
+}

@@ -494,3 +494,9 @@ fn free_name(dir: &Path, name: &str) -> PathBuf {
         .find(|p| !p.exists())
         .unwrap_or(first)
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{download as Download, upload as Upload, wait_download as WaitDownload};
+}

@@ -315,3 +315,9 @@ pub(crate) async fn frame(p: FrameSelectParams, cx: &mut Cx<'_>) -> Result<Frame
         frame: (node.info.depth > 0).then_some(node.info),
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{frame as Frame, frames as Frames};
+}

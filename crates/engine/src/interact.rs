@@ -145,3 +145,13 @@ async fn mutate(
     data.opened_tabs = cx.opened_since(opened).await?;
     Ok(data)
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        check as Check, clear as Clear, click as Click, fill as Fill, focus as Focus,
+        hover as Hover, press as Press, scroll_into_view as ScrollIntoView, select as Select,
+        tap as Tap, type_text as Type, uncheck as Uncheck,
+    };
+}

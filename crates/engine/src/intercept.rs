@@ -90,3 +90,12 @@ pub(crate) async fn set_credentials(
         username,
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        route as NetworkRoute, routes as NetworkRoutes, set_credentials as SetCredentials,
+        set_headers as SetHeaders, unroute as NetworkUnroute,
+    };
+}

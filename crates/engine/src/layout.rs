@@ -259,3 +259,9 @@ pub(crate) async fn scroll(p: ScrollParams, cx: &mut Cx<'_>) -> Result<ScrollOut
         moved,
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{bbox as Box, geometry as Geometry, scroll as Scroll, styles as Styles};
+}

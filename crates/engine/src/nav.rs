@@ -206,3 +206,12 @@ pub fn normalize_url(url: &str) -> Result<String> {
         ))),
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        back as Back, eval as Eval, forward as Forward, open as Open, reload as Reload,
+        title as Title, url as Url,
+    };
+}

@@ -490,3 +490,12 @@ async fn write_atomic(path: &Path, bytes: &[u8], create_dir: bool) -> Result<()>
             e
         })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        har_start as HarStart, har_stop as HarStop, request as NetworkRequest,
+        requests as NetworkRequests,
+    };
+}

@@ -114,3 +114,13 @@ pub(crate) async fn options(p: OptionsParams, cx: &mut Cx<'_>) -> Result<Options
     let limit = p.limit.unwrap_or(OPTIONS_LIMIT);
     read(cx, &p.target, "options", json!(limit)).await
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        attribute as Attribute, count as Count, html as Html, inner_text as InnerText,
+        input_value as InputValue, is_checked as IsChecked, is_enabled as IsEnabled,
+        is_visible as IsVisible, options as Options, text as Text,
+    };
+}

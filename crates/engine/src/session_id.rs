@@ -102,3 +102,9 @@ fn git_root(dir: &Path) -> Option<PathBuf> {
         Some(common)
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::session_id as SessionId;
+}

@@ -501,3 +501,9 @@ mod tests {
         assert_eq!((same, none.len()), (text, 0));
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::handle as Snapshot;
+}

@@ -215,3 +215,11 @@ pub(crate) fn tab_info(
         dialog_blocked: false,
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        tab_close as TabClose, tab_list as TabList, tab_new as TabNew, tab_switch as TabSwitch,
+    };
+}

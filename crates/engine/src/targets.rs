@@ -244,3 +244,9 @@ pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
         matches: l.matches,
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::find as Find;
+}

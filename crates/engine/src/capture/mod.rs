@@ -137,3 +137,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{pdf as Pdf, screenshot as Screenshot};
+}

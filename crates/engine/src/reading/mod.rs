@@ -690,3 +690,9 @@ mod tests {
         assert_eq!(u("http://h/readme.md"), None);
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::read as Read;
+}

@@ -344,3 +344,9 @@ pub(crate) async fn deny(p: ConfirmationParams, cx: &mut Cx<'_>) -> Result<DenyO
         denied: true,
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{confirm as Confirm, deny as Deny};
+}

@@ -474,3 +474,17 @@ pub(crate) async fn storage_clear(
         length: a.length,
     })
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        auth_delete as AuthDelete, auth_list as AuthList, auth_login as AuthLogin,
+        auth_save as AuthSave, auth_show as AuthShow, cookies_clear as CookiesClear,
+        cookies_get as CookiesGet, cookies_set as CookiesSet, state_clean as StateClean,
+        state_clear as StateClear, state_list as StateList, state_load as StateLoad,
+        state_rename as StateRename, state_save as StateSave, state_show as StateShow,
+        storage_clear as StorageClear, storage_get as StorageGet, storage_remove as StorageRemove,
+        storage_set as StorageSet,
+    };
+}

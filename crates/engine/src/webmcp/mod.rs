@@ -704,3 +704,12 @@ impl crate::share::PageShare for WebMcpShare {
         None
     }
 }
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        webmcp_cancel as WebmcpCancel, webmcp_invoke as WebmcpInvoke, webmcp_list as WebmcpList,
+        webmcp_result as WebmcpResult,
+    };
+}
