@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .webmcp import AsyncWebMCP
 from . import _ops
+from . import _wire_ops as g
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
 from ._common import (
@@ -46,6 +47,8 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._wire_methods import AsyncBrowserCommands, AsyncPageCommands
 from ._ops import Call, Op
+from ._call import send_raw
+from ._encode import flag
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
@@ -123,6 +126,17 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+class _Handle:
+    """A part of the client (its page, tabs, emulation, network...): it drives its operations
+    through the browser it was made for."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._b!r}>"
 
 
 class AsyncBrowser(AsyncBrowserCommands):
@@ -319,7 +333,7 @@ class AsyncBrowser(AsyncBrowserCommands):
 
     async def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
-        return await self._drive(_ops.status())
+        return SessionStatus.from_raw(await self._drive(send_raw(g.status())))
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent (later calls return the first result).
@@ -563,7 +577,7 @@ class AsyncBrowser(AsyncBrowserCommands):
         return Snapshot.from_raw(raw, self)
 
 
-class AsyncPage(AsyncPageCommands):
+class AsyncPage(_Handle, AsyncPageCommands):
     """The active tab of an :class:`AsyncBrowser`."""
 
     def __init__(self, browser: AsyncBrowser) -> None:
@@ -589,20 +603,21 @@ class AsyncPage(AsyncPageCommands):
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
-        return await self._b._drive(_ops.open_page(url, wait_until))
+        return await self._b._drive(_ops.navigate(g.open, wait_until, url))
 
     async def title(self) -> str:
         """The page title."""
-        return await self._b._drive(_ops.title())
+        return (await self._b._drive(_ops.command(g.title()))).title
 
     async def url(self) -> str:
         """The page URL."""
-        return await self._b._drive(_ops.url())
+        return (await self._b._drive(_ops.command(g.url()))).url
 
     async def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
         """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
         Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
-        return await self._b._drive(_ops.html(target, outer, max_bytes))
+        built = g.html(_ops.wire_target(target), outer=bool(outer), max_bytes=max_bytes)
+        return (await self._b._drive(_ops.command(built))).html
 
     async def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
@@ -610,18 +625,18 @@ class AsyncPage(AsyncPageCommands):
 
     async def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
-        return await self._b._drive(_ops.bounding_box(target))
+        return await self._b._drive(_ops.record(g.box(_ops.wire_target(target)), BoundingBox))
 
     async def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
         """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
         ``invalid_argument``), or the engine's default set (display, visibility, position, size,
         colors, font...)."""
-        return await self._b._drive(_ops.styles(target, props))
+        return dict((await self._b._drive(_ops.command(g.styles(_ops.wire_target(target), props=props)))).styles)
 
     async def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
         scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        return await self._b._drive(_ops.geometry(selector))
+        return await self._b._drive(_ops.record(g.geometry(selector=_ops.wire_target(selector)), ElementGeometry))
 
     async def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -662,19 +677,19 @@ class AsyncPage(AsyncPageCommands):
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return await self._b._drive(_ops.evaluate(js, max_bytes))
+        return (await self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
 
     async def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
-        return await self._b._drive(_ops.history("back", wait_until))
+        return await self._b._drive(_ops.navigate(g.back, wait_until))
 
     async def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
-        return await self._b._drive(_ops.history("forward", wait_until))
+        return await self._b._drive(_ops.navigate(g.forward, wait_until))
 
     async def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
-        return await self._b._drive(_ops.history("reload", wait_until))
+        return await self._b._drive(_ops.navigate(g.reload, wait_until))
 
     async def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[AsyncBrowser]:
         """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
@@ -713,7 +728,7 @@ class AsyncPage(AsyncPageCommands):
 
     async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
-        return await self._b._drive(_ops.press(self._b, key, wait))
+        return await self._b._drive(_ops.act(self._b, g.press(key), wait))
 
     async def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
         """Wait for a condition, or for ``ms`` milliseconds."""
@@ -737,75 +752,57 @@ class AsyncPage(AsyncPageCommands):
         shadow roots and frames included, as the snapshot shows them)."""
         return await self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
-    def __repr__(self) -> str:
-        return f"<AsyncPage of {self._b!r}>"
 
-
-class AsyncKeyboard:
+class AsyncKeyboard(_Handle):
     """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
     with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
     later keys and mouse input until :meth:`up`."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Type ``text`` with one key event per character."""
-        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+        return await self._b._drive(_ops.keyboard_text(self._b, g.keyboard_type, text, wait))
 
     async def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Insert ``text`` at once without key events (like an IME or a paste)."""
-        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+        return await self._b._drive(_ops.keyboard_text(self._b, g.keyboard_insert_text, text, wait))
 
     async def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
-        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+        return await self._b._drive(_ops.act(self._b, g.keyboard_down(key), wait))
 
     async def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Release a held key."""
-        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncKeyboard of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.keyboard_up(key), wait))
 
 
-class AsyncMouse:
+class AsyncMouse(_Handle):
     """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
     returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Move the pointer to ``(x, y)``."""
-        return await self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_move(x, y), wait))
 
     async def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
-        return await self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_down(button=button), wait))
 
     async def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Release ``button`` at the pointer."""
-        return await self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
 
     async def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
-        return await self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncMouse of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.mouse_wheel(dx, dy), wait))
 
 
-class AsyncCapture:
+class AsyncCapture(_Handle):
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
     Files are written by the engine; a relative path is resolved against this process's
     working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
     file in ``$TMPDIR/agentbrowser-screenshots/``.
     """
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def screenshot(
         self,
@@ -826,7 +823,7 @@ class AsyncCapture:
         number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return await self._b._drive(_ops.screenshot(params, ref))
+        return await self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     async def screenshot_if_changed(
         self,
@@ -845,7 +842,8 @@ class AsyncCapture:
         ``screenshot`` is None.  The first capture of a scope counts as changed.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return await self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+        built = g.screenshot(**params, if_changed=True, threshold=threshold)
+        return await self._b._drive(_ops.decoded(built, ScreenshotObservation.from_wire, ref))
 
     async def pdf(
         self,
@@ -859,15 +857,9 @@ class AsyncCapture:
         (a new temporary file without ``path``)."""
         return await self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
 
-    def __repr__(self) -> str:
-        return f"<AsyncCapture of {self._b!r}>"
 
-
-class AsyncTabs:
+class AsyncTabs(_Handle):
     """The tabs of a :class:`AsyncBrowser`, by stable id (``t1``, ``t2``…) or label."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def list(self) -> tuple[TabInfo, ...]:
         """Every open tab."""
@@ -875,7 +867,7 @@ class AsyncTabs:
 
     async def new(self, url: str | None = None, *, label: str | None = None) -> TabInfo:
         """Open a tab (about:blank by default), optionally with a unique ``label``; it becomes active."""
-        return await self._b._drive(_ops.tab_new(url, label))
+        return await self._b._drive(_ops.decoded(g.tab_new(url=url, label=label), TabInfo.from_wire))
 
     async def open(
         self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
@@ -913,18 +905,12 @@ class AsyncTabs:
     ) -> TabCloseResult:
         """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
-        return await self._b._drive(_ops.tab_close(sel))
-
-    def __repr__(self) -> str:
-        return f"<AsyncTabs of {self._b!r}>"
+        return TabCloseResult.from_raw(await self._b._drive(send_raw(g.tab_close(tab=sel or None))))
 
 
-class AsyncEmulation:
+class AsyncEmulation(_Handle):
     """Emulation of a :class:`AsyncBrowser`: session settings applied to every tab, including tabs
     opened later. Each method returns the session's :class:`~agentbrowser.EmulationSettings`."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def viewport(
         self, width: int | None = None, height: int | None = None, *, device_scale_factor: float = 1.0, mobile: bool = False
@@ -935,35 +921,37 @@ class AsyncEmulation:
     async def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
         An unknown name raises BrowserError (``invalid_argument``) listing close names."""
-        return await self._b._drive(_ops.emulation_device(name))
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_device(name=name))))
 
     async def devices(self) -> tuple[Device, ...]:
         """The device table :meth:`device` knows."""
-        return await self._b._drive(_ops.emulation_devices())
+        return tuple(Device.from_wire(d) for d in (await self._b._drive(_ops.command(g.devices()))).devices)
 
     async def media(
         self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
     ) -> EmulationSettings:
         """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
-        return await self._b._drive(_ops.emulation_media(color_scheme, reduced_motion, media))
+        built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
 
     async def user_agent(self, value: str | None) -> EmulationSettings:
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
-        return await self._b._drive(_ops.emulation_value("set_user_agent", "userAgent", "emulation.user_agent() value", value))
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_user_agent(user_agent=value))))
 
     async def timezone(self, id: str | None) -> EmulationSettings:
         """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return await self._b._drive(_ops.emulation_value("set_timezone", "timezone", "emulation.timezone() id", id))
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_timezone(timezone=id))))
 
     async def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
-        return await self._b._drive(_ops.emulation_value("set_locale", "locale", "emulation.locale() locale", locale))
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_locale(locale=locale))))
 
     async def geolocation(
         self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
     ) -> EmulationSettings:
         """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
-        return await self._b._drive(_ops.emulation_geolocation(latitude, longitude, accuracy))
+        built = g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
 
     async def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
@@ -972,7 +960,7 @@ class AsyncEmulation:
 
     async def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
-        return await self._b._drive(_ops.emulation_offline(enabled))
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_offline(enabled))))
 
     async def throttle(
         self,
@@ -986,23 +974,20 @@ class AsyncEmulation:
         """Throttle every tab's network (also tabs opened later; kept with ``offline()``): a
         preset (``slow-3g``, ``fast-3g``, ``fast-4g``) or the added latency in ms and the largest
         rates in kbit/s; ``off=True`` stops it."""
-        return await self._b._drive(_ops.emulation_throttle(preset, latency_ms, download_kbps, upload_kbps, off))
+        built = g.set_throttle(
+            preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
+        )
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
 
     async def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
-        return await self._b._drive(_ops.emulation_settings())
-
-    def __repr__(self) -> str:
-        return f"<AsyncEmulation of {self._b!r}>"
+        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.settings())))
 
 
-class AsyncScripts:
+class AsyncScripts(_Handle):
     """Scripts of a :class:`AsyncBrowser`: init scripts every new document of every tab runs before its
     own scripts (also tabs opened later), and scripts or styles added to the active page now.
     Each method takes exactly one source, else ValueError."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def add_init(self, script: str | None = None, *, path: str | os.PathLike[str] | None = None) -> str:
         """Add an init script (source, or a file at ``path``); returns its id (``"init-script-1"``)."""
@@ -1010,27 +995,21 @@ class AsyncScripts:
 
     async def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
-        return await self._b._drive(_ops.script_remove_init(identifier))
+        return tuple((await self._b._drive(_ops.command(g.remove_init_script(identifier)))).remaining)
 
     async def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
         """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
-        return await self._b._drive(_ops.script_add("add_script", "script", "scripts.add()", script, url))
+        return await self._b._drive(_ops.record(g.add_script(script=script, url=url), Injection))
 
     async def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
         """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
-        return await self._b._drive(_ops.script_add("add_style", "content", "scripts.add_style()", content, url))
-
-    def __repr__(self) -> str:
-        return f"<AsyncScripts of {self._b!r}>"
+        return await self._b._drive(_ops.record(g.add_style(content=content, url=url), Injection))
 
 
-class AsyncScroll:
+class AsyncScroll(_Handle):
     """Scrolling of the active tab's page or of a container (``selector``); each call answers
     a :class:`ScrollResult` with the positions before and after (``moved`` False when nothing
     could scroll), not an action's snapshots."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def by(self, x: float = 0, y: float = 0, selector: str | Actionable[Any] | None = None) -> ScrollResult:
         """Scroll by ``x``, ``y`` CSS pixels (positive: right, down); non-finite offsets raise ValueError."""
@@ -1052,11 +1031,8 @@ class AsyncScroll:
         """Scroll right by ``px`` (1 to 1000000)."""
         return await self._b._drive(_ops.scroll("right", px, 0, 0, selector))
 
-    def __repr__(self) -> str:
-        return f"<AsyncScroll of {self._b!r}>"
 
-
-class AsyncNetwork:
+class AsyncNetwork(_Handle):
     """Request interception of a :class:`AsyncBrowser`, for every tab (also tabs opened later), frame
     and worker of the session: routes (answer, abort, or continue with changed headers), extra
     request headers and HTTP credentials. URL patterns (one rule for routes, ``requests`` and
@@ -1065,9 +1041,6 @@ class AsyncNetwork:
     otherwise a part of the URL. Also the active tab's request log
     (bounded, from the tab's first request; also its iframes' and the popups it opened) and the
     session's HAR recording."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def route(
         self,
@@ -1101,16 +1074,16 @@ class AsyncNetwork:
 
     async def unroute(self, url: str | None = None) -> tuple[Route, ...]:
         """Remove the routes with glob ``url`` (every route when None); returns those removed, with their hits."""
-        return await self._b._drive(_ops.network_unroute(url))
+        return await self._b._drive(_ops.listed(g.network_unroute(url=url), "removed", Route.from_wire))
 
     async def routes(self) -> tuple[Route, ...]:
         """The session's routes, newest first (the order they are tried in), with hits and times left."""
-        return await self._b._drive(_ops.network_routes())
+        return await self._b._drive(_ops.listed(g.network_routes(), "routes", Route.from_wire))
 
     async def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
         """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
         Returns the header names now set for that scope."""
-        return await self._b._drive(_ops.network_headers(headers, origin))
+        return tuple((await self._b._drive(_ops.command(g.set_headers(headers, origin=origin)))).names)
 
     async def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
@@ -1138,58 +1111,47 @@ class AsyncNetwork:
         """One request in full: headers, post data and the response body fetched now (``str`` or
         ``bytes``, cut at ``max_bytes``, default 262144); raises
         :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return await self._b._drive(_ops.network_request(request_id, max_bytes))
+        return await self._b._drive(_ops.decoded(g.network_request(request_id, max_bytes=max_bytes), RequestDetail.from_wire))
 
     async def har_start(self, *, content: HarContentMode = "text") -> None:
         """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
         (binary as base64) or ``none``."""
-        await self._b._drive(_ops.har_start(content))
+        await self._b._drive(_ops.command(g.har_start(content=content)))
 
     async def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
         its path. A failed write raises and keeps the recording, so this can be retried."""
-        return await self._b._drive(_ops.har_stop(path))
-
-    def __repr__(self) -> str:
-        return f"<AsyncNetwork of {self._b!r}>"
+        built = g.har_stop(path=None if path is None else str(Path(path).absolute()))
+        return Path((await self._b._drive(_ops.command(built))).path)
 
 
-class AsyncClipboard:
+class AsyncClipboard(_Handle):
     """The browser's clipboard, used from the active page (which must be a secure context:
     https, localhost or 127.0.0.1; the engine grants its origin the clipboard permissions)."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def read(self, *, max_chars: int | None = None) -> str:
         """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
-        return await self._b._drive(_ops.clipboard_read(max_chars))
+        return (await self._b._drive(_ops.command(g.clipboard_read(max_chars=max_chars)))).text
 
     async def write(self, text: str) -> None:
         """Put ``text`` on the clipboard (read back to check it is there)."""
-        await self._b._drive(_ops.clipboard_write(text))
+        await self._b._drive(_ops.command(g.clipboard_write(text)))
 
     async def copy(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Copy the focused element's selection (Control+C), with evidence."""
-        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_copy", wait))
+        return await self._b._drive(_ops.act(self._b, g.clipboard_copy(), wait))
 
     async def paste(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Paste the clipboard into the focused element (Control+V), with evidence."""
-        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_paste", wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncClipboard of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.clipboard_paste(), wait))
 
 
-class AsyncFrames:
+class AsyncFrames(_Handle):
     """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def tree(self) -> tuple[AsyncFrame, ...]:
         """Every frame below the page (same-process and out-of-process iframes), parents first."""
-        infos = await self._b._drive(_ops.frames_tree())
+        infos = await self._b._drive(_ops.listed(g.frames(limit=1000), "frames", FrameInfo.from_wire))
         return tuple(AsyncFrame(i, self._b) for i in infos if i.depth > 0)
 
     async def get(
@@ -1205,9 +1167,6 @@ class AsyncFrames:
         FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
         info = await self._b._drive(_ops.frame_get(id, selector, name, url))
         return AsyncFrame(info, self._b)
-
-    def __repr__(self) -> str:
-        return f"<AsyncFrames of {self._b!r}>"
 
 
 class AsyncFrame:
@@ -1243,15 +1202,15 @@ class AsyncFrame:
 
     async def title(self) -> str:
         """The frame document's title."""
-        return await self._b._drive(_ops.title())
+        return (await self._b._drive(_ops.command(g.title()))).title
 
     async def location(self) -> str:
         """The frame's URL now."""
-        return await self._b._drive(_ops.url())
+        return (await self._b._drive(_ops.command(g.url()))).url
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return await self._b._drive(_ops.evaluate(js, max_bytes))
+        return (await self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
 
     async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1266,42 +1225,33 @@ class AsyncFrame:
     async def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
         """A screenshot of the frame's box in the page (its visible part)."""
         params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
-        return await self._b._drive(_ops.screenshot(params, ref))
+        return await self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     def __repr__(self) -> str:
         return f"<AsyncFrame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
 
 
-class AsyncDialogs:
+class AsyncDialogs(_Handle):
     """The JavaScript dialogs of a :class:`AsyncBrowser`: a confirm or prompt waits for :meth:`accept` or
     :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
     calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def status(self) -> DialogStatus:
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
-        return await self._b._drive(_ops.dialog_status())
+        return DialogStatus.from_wire(await self._b._drive(_ops.command(g.dialog_status())))
 
     async def accept(self, text: str | None = None) -> DialogResult:
         """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return await self._b._drive(_ops.dialog_accept(text))
+        return DialogResult.from_wire(await self._b._drive(_ops.command(g.dialog_accept(text=text))))
 
     async def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
-        return await self._b._drive(_ops.dialog_dismiss())
-
-    def __repr__(self) -> str:
-        return f"<AsyncDialogs of {self._b!r}>"
+        return DialogResult.from_wire(await self._b._drive(_ops.command(g.dialog_dismiss())))
 
 
-class AsyncDiagnostics:
+class AsyncDiagnostics(_Handle):
     """The active tab's console messages and page errors, from bounded buffers that fill from
     the tab's start (reading them waits for no other client's command)."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def console(
         self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
@@ -1316,7 +1266,7 @@ class AsyncDiagnostics:
     async def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
         ``clear`` empties the buffer after this read."""
-        return await self._b._drive(_ops.errors(clear))
+        return await self._b._drive(_ops.decoded(g.errors(clear=flag(clear)), ErrorLog.from_wire))
 
     async def accessibility(
         self,
@@ -1330,7 +1280,9 @@ class AsyncDiagnostics:
         frame (same- and cross-origin) and shadow root; ``tags`` keeps rules with those axe
         tags (``wcag2a``, ``wcag2aa``, ``best-practice``, ...), ``selector`` a part of the page,
         ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
-        return await self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
+        tag_list = ([tags] if isinstance(tags, str) else tags) or None
+        built = g.a11y(url=url, tags=tag_list, selector=selector, max_nodes=max_nodes)
+        return await self._b._drive(_ops.decoded(built, AccessibilityAudit.from_wire))
 
     async def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
         """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
@@ -1338,35 +1290,23 @@ class AsyncDiagnostics:
         They are read once the page was quiet for ``quiet_ms`` after load (no layout shift,
         long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
         ``raw["settle"]`` says which."""
-        return await self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
-
-    def __repr__(self) -> str:
-        return f"<AsyncDiagnostics of {self._b!r}>"
+        return await self._b._drive(_ops.decoded(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms), Vitals.from_wire))
 
 
-class AsyncNative:
+class AsyncNative(_Handle):
     """Direct access to the wire protocol."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def execute(self, action: str, **params: Any) -> BrowserResponse:
         """Send one native action with camelCase parameters; return the full envelope, success or not."""
         return await self._b._drive(_ops.native(action, params))
 
-    def __repr__(self) -> str:
-        return f"<AsyncNative of {self._b!r}>"
 
-
-class AsyncCookies:
+class AsyncCookies(_Handle):
     """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
         """Every cookie of the session, or those sent to ``urls``."""
-        return await self._b._drive(_ops.cookies_get(urls))
+        return await self._b._drive(_ops.listed(g.cookies_get(urls=[urls] if isinstance(urls, str) else urls), "cookies", Cookie.from_wire))
 
     async def set(
         self,
@@ -1390,17 +1330,11 @@ class AsyncCookies:
 
     async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-        return await self._b._drive(_ops.cookies_clear(url, domain, name))
-
-    def __repr__(self) -> str:
-        return f"<AsyncCookies of {self._b!r}>"
+        return (await self._b._drive(_ops.command(g.cookies_clear(url=url, domain=domain, name=name)))).removed
 
 
-class AsyncStorage:
+class AsyncStorage(_Handle):
     """The active tab's web storage (its origin's ``localStorage`` or ``sessionStorage``)."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
         """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
@@ -1408,27 +1342,21 @@ class AsyncStorage:
 
     async def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
-        await self._b._drive(_ops.storage_change("storage_set", area, key, value))
+        await self._b._drive(_ops.command(g.storage_set(area, key, value)))
 
     async def remove(self, key: str, *, area: StorageArea = "local") -> None:
         """Remove ``key``."""
-        await self._b._drive(_ops.storage_change("storage_remove", area, key))
+        await self._b._drive(_ops.command(g.storage_remove(area, key)))
 
     async def clear(self, *, area: StorageArea = "local") -> None:
         """Remove every entry."""
-        await self._b._drive(_ops.storage_change("storage_clear", area))
-
-    def __repr__(self) -> str:
-        return f"<AsyncStorage of {self._b!r}>"
+        await self._b._drive(_ops.command(g.storage_clear(area)))
 
 
-class AsyncAuth:
+class AsyncAuth(_Handle):
     """The auth vault: logins saved encrypted under the state key (the session needs
     ``AGENTBROWSER_ENCRYPTION_KEY`` or a ``key_file``), filled and submitted by :meth:`login`.
     Passwords go in and never come back out."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def save(
         self,
@@ -1450,30 +1378,26 @@ class AsyncAuth:
     async def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
         """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
         not swapped), submit; raises unless the form was submitted."""
-        return await self._b._drive(_ops.auth_login(name, navigate, key_file))
+        built = g.auth_login(name, navigate=None if navigate is True else navigate, key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, AuthLogin.from_wire))
 
     async def list(self, *, key_file: str | os.PathLike[str] | None = None) -> AuthListing:
         """The vault's entries (no passwords)."""
-        return await self._b._drive(_ops.auth_list(key_file))
+        return await self._b._drive(_ops.decoded(g.auth_list(key_file=_ops.key_path(key_file)), AuthListing.from_wire))
 
     async def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
         """One entry without its password."""
-        return await self._b._drive(_ops.auth_show(name, key_file))
+        built = g.auth_show(name, key_file=_ops.key_path(key_file))
+        return AuthEntry.from_wire((await self._b._drive(_ops.command(built))).entry)
 
     async def delete(self, name: str) -> Path:
         """Remove an entry; answers the file removed."""
-        return await self._b._drive(_ops.auth_delete(name))
-
-    def __repr__(self) -> str:
-        return f"<AsyncAuth of {self._b!r}>"
+        return Path((await self._b._drive(_ops.command(g.auth_delete(name)))).path)
 
 
-class AsyncState:
+class AsyncState(_Handle):
     """State files (cookies, localStorage, IndexedDB in Playwright's storageState shape). A ``Path`` or
     a string with ``/`` is a file; a plain string is a name in the state directory."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def save(
         self,
@@ -1492,7 +1416,7 @@ class AsyncState:
 
     async def list(self) -> StateListing:
         """The state directory's files."""
-        return await self._b._drive(_ops.state_list())
+        return await self._b._drive(_ops.decoded(g.state_list(), StateListing.from_wire))
 
     async def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
@@ -1508,7 +1432,4 @@ class AsyncState:
 
     async def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
-        return await self._b._drive(_ops.state_clean(days))
-
-    def __repr__(self) -> str:
-        return f"<AsyncState of {self._b!r}>"
+        return tuple(Path(p) for p in (await self._b._drive(_ops.command(g.state_clean(days)))).removed)
