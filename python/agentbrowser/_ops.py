@@ -59,7 +59,6 @@ from .models import (
 )
 from .models._actionable import Actionable
 from .models._client import C
-from .models._records import WireModel
 from .models.auth import AuthEntry
 from .models.devtools import DevToolsEndpoint
 from .models.emulation import EmulationSettings
@@ -70,7 +69,6 @@ from .models.state import SAME_SITE_VALUES
 
 R = TypeVar("R")
 M = TypeVar("M")
-W = TypeVar("W", bound=WireModel)
 
 #: How much longer than a command's own timeout the client waits for its answer.
 GRACE_MS = 5000
@@ -163,10 +161,22 @@ def decoded(command: Command[R], make: Callable[[R, Mapping[str, Any]], M], targ
     return make(reply.wire, reply.raw)
 
 
-def record(command: Command[Any], model: type[W]) -> Op[W]:
-    """Send a command and answer its decoded record as ``model``, the public model that extends
-    the record's type."""
-    return model.from_wire((yield from send(command)).wire)
+def then(command: Command[R], make: Callable[[R], M]) -> Op[M]:
+    """Send a command and answer what ``make`` makes of its decoded record (a model's
+    ``from_wire``, one of its fields): inside the operation, so that the ``confirm()`` of a
+    command the action policy paused answers the same."""
+    return make((yield from send(command)).wire)
+
+
+def done(command: Command[Any]) -> Op[None]:
+    """Send a command whose answer the method does not return."""
+    yield from send(command)
+    return None
+
+
+def raw(command: Command[Any], make: Callable[[Mapping[str, Any]], M]) -> Op[M]:
+    """Send a command and answer the model ``make`` decodes from its data (``Model.from_raw``)."""
+    return make((yield from send_raw(command)))
 
 
 def listed(command: Command[Any], field: str, make: Callable[[Any, Mapping[str, Any]], M]) -> Op[tuple[M, ...]]:
@@ -184,7 +194,7 @@ def act(browser: C, command: Command[Any], wait: Wait | None, target: object = N
     errors and the result."""
     wire, budget = _wait(wait)
     if wire is not None:
-        command = command._replace(params={**command.params, "wait": wire})
+        command = Command(command.action, {**command.params, "wait": wire}, command.decode)
     ref = _ref(target)
     reply = yield from send(command, ref=ref, budget_ms=budget)
     browser._held.keep(reply.raw.get("before"))

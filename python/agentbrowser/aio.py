@@ -47,7 +47,6 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._wire_methods import AsyncBrowserCommands, AsyncPageCommands
 from ._ops import Call, Op
-from ._call import send_raw
 from ._encode import flag
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
@@ -333,7 +332,7 @@ class AsyncBrowser(AsyncBrowserCommands):
 
     async def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
-        return SessionStatus.from_raw(await self._drive(send_raw(g.status())))
+        return await self._drive(_ops.raw(g.status(), SessionStatus.from_raw))
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent (later calls return the first result).
@@ -607,17 +606,17 @@ class AsyncPage(_Handle, AsyncPageCommands):
 
     async def title(self) -> str:
         """The page title."""
-        return (await self._b._drive(_ops.command(g.title()))).title
+        return await self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     async def url(self) -> str:
         """The page URL."""
-        return (await self._b._drive(_ops.command(g.url()))).url
+        return await self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     async def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
         """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
         Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
         built = g.html(_ops.wire_target(target), outer=bool(outer), max_bytes=max_bytes)
-        return (await self._b._drive(_ops.command(built))).html
+        return await self._b._drive(_ops.then(built, lambda out: out.html))
 
     async def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
@@ -625,18 +624,20 @@ class AsyncPage(_Handle, AsyncPageCommands):
 
     async def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
-        return await self._b._drive(_ops.record(g.box(_ops.wire_target(target)), BoundingBox))
+        return await self._b._drive(_ops.then(g.box(_ops.wire_target(target)), BoundingBox.from_wire))
 
     async def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
         """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
         ``invalid_argument``), or the engine's default set (display, visibility, position, size,
         colors, font...)."""
-        return dict((await self._b._drive(_ops.command(g.styles(_ops.wire_target(target), props=props)))).styles)
+        built = g.styles(_ops.wire_target(target), props=props)
+        return await self._b._drive(_ops.then(built, lambda out: dict(out.styles)))
 
     async def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
         scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        return await self._b._drive(_ops.record(g.geometry(selector=_ops.wire_target(selector)), ElementGeometry))
+        built = g.geometry(selector=_ops.wire_target(selector))
+        return await self._b._drive(_ops.then(built, ElementGeometry.from_wire))
 
     async def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -677,7 +678,7 @@ class AsyncPage(_Handle, AsyncPageCommands):
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return (await self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
+        return await self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     async def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
@@ -905,7 +906,7 @@ class AsyncTabs(_Handle):
     ) -> TabCloseResult:
         """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
-        return TabCloseResult.from_raw(await self._b._drive(send_raw(g.tab_close(tab=sel or None))))
+        return await self._b._drive(_ops.raw(g.tab_close(tab=sel or None), TabCloseResult.from_raw))
 
 
 class AsyncEmulation(_Handle):
@@ -921,37 +922,37 @@ class AsyncEmulation(_Handle):
     async def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
         An unknown name raises BrowserError (``invalid_argument``) listing close names."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_device(name=name))))
+        return await self._b._drive(_ops.then(g.set_device(name=name), EmulationSettings.from_wire))
 
     async def devices(self) -> tuple[Device, ...]:
         """The device table :meth:`device` knows."""
-        return tuple(Device.from_wire(d) for d in (await self._b._drive(_ops.command(g.devices()))).devices)
+        return await self._b._drive(_ops.then(g.devices(), lambda out: tuple(Device.from_wire(d) for d in out.devices)))
 
     async def media(
         self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
     ) -> EmulationSettings:
         """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
         built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def user_agent(self, value: str | None) -> EmulationSettings:
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_user_agent(user_agent=value))))
+        return await self._b._drive(_ops.then(g.set_user_agent(user_agent=value), EmulationSettings.from_wire))
 
     async def timezone(self, id: str | None) -> EmulationSettings:
         """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_timezone(timezone=id))))
+        return await self._b._drive(_ops.then(g.set_timezone(timezone=id), EmulationSettings.from_wire))
 
     async def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_locale(locale=locale))))
+        return await self._b._drive(_ops.then(g.set_locale(locale=locale), EmulationSettings.from_wire))
 
     async def geolocation(
         self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
     ) -> EmulationSettings:
         """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
         built = g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
@@ -960,7 +961,7 @@ class AsyncEmulation(_Handle):
 
     async def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.set_offline(enabled))))
+        return await self._b._drive(_ops.then(g.set_offline(enabled), EmulationSettings.from_wire))
 
     async def throttle(
         self,
@@ -977,11 +978,11 @@ class AsyncEmulation(_Handle):
         built = g.set_throttle(
             preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
         )
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(built)))
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
-        return EmulationSettings.from_wire(await self._b._drive(_ops.command(g.settings())))
+        return await self._b._drive(_ops.then(g.settings(), EmulationSettings.from_wire))
 
 
 class AsyncScripts(_Handle):
@@ -995,15 +996,15 @@ class AsyncScripts(_Handle):
 
     async def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
-        return tuple((await self._b._drive(_ops.command(g.remove_init_script(identifier)))).remaining)
+        return await self._b._drive(_ops.then(g.remove_init_script(identifier), lambda out: tuple(out.remaining)))
 
     async def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
         """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
-        return await self._b._drive(_ops.record(g.add_script(script=script, url=url), Injection))
+        return await self._b._drive(_ops.then(g.add_script(script=script, url=url), Injection.from_wire))
 
     async def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
         """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
-        return await self._b._drive(_ops.record(g.add_style(content=content, url=url), Injection))
+        return await self._b._drive(_ops.then(g.add_style(content=content, url=url), Injection.from_wire))
 
 
 class AsyncScroll(_Handle):
@@ -1083,7 +1084,7 @@ class AsyncNetwork(_Handle):
     async def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
         """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
         Returns the header names now set for that scope."""
-        return tuple((await self._b._drive(_ops.command(g.set_headers(headers, origin=origin)))).names)
+        return await self._b._drive(_ops.then(g.set_headers(headers, origin=origin), lambda out: tuple(out.names)))
 
     async def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
@@ -1111,18 +1112,19 @@ class AsyncNetwork(_Handle):
         """One request in full: headers, post data and the response body fetched now (``str`` or
         ``bytes``, cut at ``max_bytes``, default 262144); raises
         :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return await self._b._drive(_ops.decoded(g.network_request(request_id, max_bytes=max_bytes), RequestDetail.from_wire))
+        built = g.network_request(request_id, max_bytes=max_bytes)
+        return await self._b._drive(_ops.decoded(built, RequestDetail.from_wire))
 
     async def har_start(self, *, content: HarContentMode = "text") -> None:
         """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
         (binary as base64) or ``none``."""
-        await self._b._drive(_ops.command(g.har_start(content=content)))
+        await self._b._drive(_ops.done(g.har_start(content=content)))
 
     async def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
         its path. A failed write raises and keeps the recording, so this can be retried."""
         built = g.har_stop(path=None if path is None else str(Path(path).absolute()))
-        return Path((await self._b._drive(_ops.command(built))).path)
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
 
 class AsyncClipboard(_Handle):
@@ -1131,11 +1133,11 @@ class AsyncClipboard(_Handle):
 
     async def read(self, *, max_chars: int | None = None) -> str:
         """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
-        return (await self._b._drive(_ops.command(g.clipboard_read(max_chars=max_chars)))).text
+        return await self._b._drive(_ops.then(g.clipboard_read(max_chars=max_chars), lambda out: out.text))
 
     async def write(self, text: str) -> None:
         """Put ``text`` on the clipboard (read back to check it is there)."""
-        await self._b._drive(_ops.command(g.clipboard_write(text)))
+        await self._b._drive(_ops.done(g.clipboard_write(text)))
 
     async def copy(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Copy the focused element's selection (Control+C), with evidence."""
@@ -1202,15 +1204,15 @@ class AsyncFrame:
 
     async def title(self) -> str:
         """The frame document's title."""
-        return (await self._b._drive(_ops.command(g.title()))).title
+        return await self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     async def location(self) -> str:
         """The frame's URL now."""
-        return (await self._b._drive(_ops.command(g.url()))).url
+        return await self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return (await self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
+        return await self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1238,15 +1240,15 @@ class AsyncDialogs(_Handle):
 
     async def status(self) -> DialogStatus:
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
-        return DialogStatus.from_wire(await self._b._drive(_ops.command(g.dialog_status())))
+        return await self._b._drive(_ops.then(g.dialog_status(), DialogStatus.from_wire))
 
     async def accept(self, text: str | None = None) -> DialogResult:
         """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return DialogResult.from_wire(await self._b._drive(_ops.command(g.dialog_accept(text=text))))
+        return await self._b._drive(_ops.then(g.dialog_accept(text=text), DialogResult.from_wire))
 
     async def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
-        return DialogResult.from_wire(await self._b._drive(_ops.command(g.dialog_dismiss())))
+        return await self._b._drive(_ops.then(g.dialog_dismiss(), DialogResult.from_wire))
 
 
 class AsyncDiagnostics(_Handle):
@@ -1306,7 +1308,8 @@ class AsyncCookies(_Handle):
 
     async def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
         """Every cookie of the session, or those sent to ``urls``."""
-        return await self._b._drive(_ops.listed(g.cookies_get(urls=[urls] if isinstance(urls, str) else urls), "cookies", Cookie.from_wire))
+        built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
+        return await self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
     async def set(
         self,
@@ -1330,7 +1333,8 @@ class AsyncCookies(_Handle):
 
     async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-        return (await self._b._drive(_ops.command(g.cookies_clear(url=url, domain=domain, name=name)))).removed
+        built = g.cookies_clear(url=url, domain=domain, name=name)
+        return await self._b._drive(_ops.then(built, lambda out: out.removed))
 
 
 class AsyncStorage(_Handle):
@@ -1342,15 +1346,15 @@ class AsyncStorage(_Handle):
 
     async def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
-        await self._b._drive(_ops.command(g.storage_set(area, key, value)))
+        await self._b._drive(_ops.done(g.storage_set(area, key, value)))
 
     async def remove(self, key: str, *, area: StorageArea = "local") -> None:
         """Remove ``key``."""
-        await self._b._drive(_ops.command(g.storage_remove(area, key)))
+        await self._b._drive(_ops.done(g.storage_remove(area, key)))
 
     async def clear(self, *, area: StorageArea = "local") -> None:
         """Remove every entry."""
-        await self._b._drive(_ops.command(g.storage_clear(area)))
+        await self._b._drive(_ops.done(g.storage_clear(area)))
 
 
 class AsyncAuth(_Handle):
@@ -1388,11 +1392,11 @@ class AsyncAuth(_Handle):
     async def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
         """One entry without its password."""
         built = g.auth_show(name, key_file=_ops.key_path(key_file))
-        return AuthEntry.from_wire((await self._b._drive(_ops.command(built))).entry)
+        return await self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     async def delete(self, name: str) -> Path:
         """Remove an entry; answers the file removed."""
-        return Path((await self._b._drive(_ops.command(g.auth_delete(name)))).path)
+        return await self._b._drive(_ops.then(g.auth_delete(name), lambda out: Path(out.path)))
 
 
 class AsyncState(_Handle):
@@ -1432,4 +1436,4 @@ class AsyncState(_Handle):
 
     async def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
-        return tuple(Path(p) for p in (await self._b._drive(_ops.command(g.state_clean(days)))).removed)
+        return await self._b._drive(_ops.then(g.state_clean(days), lambda out: tuple(Path(p) for p in out.removed)))

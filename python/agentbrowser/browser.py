@@ -37,7 +37,6 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._wire_methods import BrowserCommands, PageCommands
 from ._ops import Call, Op
-from ._call import send_raw
 from ._encode import flag
 from .cdp import CDP
 from .models.devtools import DevToolsEndpoint
@@ -296,7 +295,7 @@ class Browser(BrowserCommands):
 
     def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
-        return SessionStatus.from_raw(self._drive(send_raw(g.status())))
+        return self._drive(_ops.raw(g.status(), SessionStatus.from_raw))
 
     def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent (later calls return the first result).
@@ -495,17 +494,17 @@ class Page(_Handle, PageCommands):
 
     def title(self) -> str:
         """The page title."""
-        return (self._b._drive(_ops.command(g.title()))).title
+        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     def url(self) -> str:
         """The page URL."""
-        return (self._b._drive(_ops.command(g.url()))).url
+        return self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
         """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
         Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
         built = g.html(_ops.wire_target(target), outer=bool(outer), max_bytes=max_bytes)
-        return (self._b._drive(_ops.command(built))).html
+        return self._b._drive(_ops.then(built, lambda out: out.html))
 
     def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
@@ -513,18 +512,20 @@ class Page(_Handle, PageCommands):
 
     def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
-        return self._b._drive(_ops.record(g.box(_ops.wire_target(target)), BoundingBox))
+        return self._b._drive(_ops.then(g.box(_ops.wire_target(target)), BoundingBox.from_wire))
 
     def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
         """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
         ``invalid_argument``), or the engine's default set (display, visibility, position, size,
         colors, font...)."""
-        return dict((self._b._drive(_ops.command(g.styles(_ops.wire_target(target), props=props)))).styles)
+        built = g.styles(_ops.wire_target(target), props=props)
+        return self._b._drive(_ops.then(built, lambda out: dict(out.styles)))
 
     def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
         scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        return self._b._drive(_ops.record(g.geometry(selector=_ops.wire_target(selector)), ElementGeometry))
+        built = g.geometry(selector=_ops.wire_target(selector))
+        return self._b._drive(_ops.then(built, ElementGeometry.from_wire))
 
     def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -565,7 +566,7 @@ class Page(_Handle, PageCommands):
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return (self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
+        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
@@ -793,7 +794,7 @@ class Tabs(_Handle):
     ) -> TabCloseResult:
         """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
-        return TabCloseResult.from_raw(self._b._drive(send_raw(g.tab_close(tab=sel or None))))
+        return self._b._drive(_ops.raw(g.tab_close(tab=sel or None), TabCloseResult.from_raw))
 
 
 class Emulation(_Handle):
@@ -809,37 +810,37 @@ class Emulation(_Handle):
     def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
         An unknown name raises BrowserError (``invalid_argument``) listing close names."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.set_device(name=name))))
+        return self._b._drive(_ops.then(g.set_device(name=name), EmulationSettings.from_wire))
 
     def devices(self) -> tuple[Device, ...]:
         """The device table :meth:`device` knows."""
-        return tuple(Device.from_wire(d) for d in (self._b._drive(_ops.command(g.devices()))).devices)
+        return self._b._drive(_ops.then(g.devices(), lambda out: tuple(Device.from_wire(d) for d in out.devices)))
 
     def media(
         self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
     ) -> EmulationSettings:
         """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
         built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(built)))
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def user_agent(self, value: str | None) -> EmulationSettings:
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.set_user_agent(user_agent=value))))
+        return self._b._drive(_ops.then(g.set_user_agent(user_agent=value), EmulationSettings.from_wire))
 
     def timezone(self, id: str | None) -> EmulationSettings:
         """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.set_timezone(timezone=id))))
+        return self._b._drive(_ops.then(g.set_timezone(timezone=id), EmulationSettings.from_wire))
 
     def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.set_locale(locale=locale))))
+        return self._b._drive(_ops.then(g.set_locale(locale=locale), EmulationSettings.from_wire))
 
     def geolocation(
         self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
     ) -> EmulationSettings:
         """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
         built = g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(built)))
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
@@ -848,7 +849,7 @@ class Emulation(_Handle):
 
     def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.set_offline(enabled))))
+        return self._b._drive(_ops.then(g.set_offline(enabled), EmulationSettings.from_wire))
 
     def throttle(
         self,
@@ -865,11 +866,11 @@ class Emulation(_Handle):
         built = g.set_throttle(
             preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
         )
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(built)))
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
-        return EmulationSettings.from_wire(self._b._drive(_ops.command(g.settings())))
+        return self._b._drive(_ops.then(g.settings(), EmulationSettings.from_wire))
 
 
 class Scripts(_Handle):
@@ -883,15 +884,15 @@ class Scripts(_Handle):
 
     def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
-        return tuple((self._b._drive(_ops.command(g.remove_init_script(identifier)))).remaining)
+        return self._b._drive(_ops.then(g.remove_init_script(identifier), lambda out: tuple(out.remaining)))
 
     def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
         """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
-        return self._b._drive(_ops.record(g.add_script(script=script, url=url), Injection))
+        return self._b._drive(_ops.then(g.add_script(script=script, url=url), Injection.from_wire))
 
     def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
         """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
-        return self._b._drive(_ops.record(g.add_style(content=content, url=url), Injection))
+        return self._b._drive(_ops.then(g.add_style(content=content, url=url), Injection.from_wire))
 
 
 class Scroll(_Handle):
@@ -971,7 +972,7 @@ class Network(_Handle):
     def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
         """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
         Returns the header names now set for that scope."""
-        return tuple((self._b._drive(_ops.command(g.set_headers(headers, origin=origin)))).names)
+        return self._b._drive(_ops.then(g.set_headers(headers, origin=origin), lambda out: tuple(out.names)))
 
     def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
@@ -999,18 +1000,19 @@ class Network(_Handle):
         """One request in full: headers, post data and the response body fetched now (``str`` or
         ``bytes``, cut at ``max_bytes``, default 262144); raises
         :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return self._b._drive(_ops.decoded(g.network_request(request_id, max_bytes=max_bytes), RequestDetail.from_wire))
+        built = g.network_request(request_id, max_bytes=max_bytes)
+        return self._b._drive(_ops.decoded(built, RequestDetail.from_wire))
 
     def har_start(self, *, content: HarContentMode = "text") -> None:
         """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
         (binary as base64) or ``none``."""
-        self._b._drive(_ops.command(g.har_start(content=content)))
+        self._b._drive(_ops.done(g.har_start(content=content)))
 
     def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
         its path. A failed write raises and keeps the recording, so this can be retried."""
         built = g.har_stop(path=None if path is None else str(Path(path).absolute()))
-        return Path((self._b._drive(_ops.command(built))).path)
+        return self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
 
 class Clipboard(_Handle):
@@ -1019,11 +1021,11 @@ class Clipboard(_Handle):
 
     def read(self, *, max_chars: int | None = None) -> str:
         """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
-        return (self._b._drive(_ops.command(g.clipboard_read(max_chars=max_chars)))).text
+        return self._b._drive(_ops.then(g.clipboard_read(max_chars=max_chars), lambda out: out.text))
 
     def write(self, text: str) -> None:
         """Put ``text`` on the clipboard (read back to check it is there)."""
-        self._b._drive(_ops.command(g.clipboard_write(text)))
+        self._b._drive(_ops.done(g.clipboard_write(text)))
 
     def copy(self, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Copy the focused element's selection (Control+C), with evidence."""
@@ -1090,15 +1092,15 @@ class Frame:
 
     def title(self) -> str:
         """The frame document's title."""
-        return (self._b._drive(_ops.command(g.title()))).title
+        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     def location(self) -> str:
         """The frame's URL now."""
-        return (self._b._drive(_ops.command(g.url()))).url
+        return self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return (self._b._drive(_ops.command(g.eval(js, max_bytes=max_bytes)))).result
+        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1126,15 +1128,15 @@ class Dialogs(_Handle):
 
     def status(self) -> DialogStatus:
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
-        return DialogStatus.from_wire(self._b._drive(_ops.command(g.dialog_status())))
+        return self._b._drive(_ops.then(g.dialog_status(), DialogStatus.from_wire))
 
     def accept(self, text: str | None = None) -> DialogResult:
         """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return DialogResult.from_wire(self._b._drive(_ops.command(g.dialog_accept(text=text))))
+        return self._b._drive(_ops.then(g.dialog_accept(text=text), DialogResult.from_wire))
 
     def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
-        return DialogResult.from_wire(self._b._drive(_ops.command(g.dialog_dismiss())))
+        return self._b._drive(_ops.then(g.dialog_dismiss(), DialogResult.from_wire))
 
 
 class Diagnostics(_Handle):
@@ -1194,7 +1196,8 @@ class Cookies(_Handle):
 
     def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
         """Every cookie of the session, or those sent to ``urls``."""
-        return self._b._drive(_ops.listed(g.cookies_get(urls=[urls] if isinstance(urls, str) else urls), "cookies", Cookie.from_wire))
+        built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
+        return self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
     def set(
         self,
@@ -1218,7 +1221,8 @@ class Cookies(_Handle):
 
     def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-        return (self._b._drive(_ops.command(g.cookies_clear(url=url, domain=domain, name=name)))).removed
+        built = g.cookies_clear(url=url, domain=domain, name=name)
+        return self._b._drive(_ops.then(built, lambda out: out.removed))
 
 
 class Storage(_Handle):
@@ -1230,15 +1234,15 @@ class Storage(_Handle):
 
     def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
-        self._b._drive(_ops.command(g.storage_set(area, key, value)))
+        self._b._drive(_ops.done(g.storage_set(area, key, value)))
 
     def remove(self, key: str, *, area: StorageArea = "local") -> None:
         """Remove ``key``."""
-        self._b._drive(_ops.command(g.storage_remove(area, key)))
+        self._b._drive(_ops.done(g.storage_remove(area, key)))
 
     def clear(self, *, area: StorageArea = "local") -> None:
         """Remove every entry."""
-        self._b._drive(_ops.command(g.storage_clear(area)))
+        self._b._drive(_ops.done(g.storage_clear(area)))
 
 
 class Auth(_Handle):
@@ -1276,11 +1280,11 @@ class Auth(_Handle):
     def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
         """One entry without its password."""
         built = g.auth_show(name, key_file=_ops.key_path(key_file))
-        return AuthEntry.from_wire((self._b._drive(_ops.command(built))).entry)
+        return self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     def delete(self, name: str) -> Path:
         """Remove an entry; answers the file removed."""
-        return Path((self._b._drive(_ops.command(g.auth_delete(name)))).path)
+        return self._b._drive(_ops.then(g.auth_delete(name), lambda out: Path(out.path)))
 
 
 class State(_Handle):
@@ -1320,4 +1324,4 @@ class State(_Handle):
 
     def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
-        return tuple(Path(p) for p in (self._b._drive(_ops.command(g.state_clean(days)))).removed)
+        return self._b._drive(_ops.then(g.state_clean(days), lambda out: tuple(Path(p) for p in out.removed)))
