@@ -1,4 +1,4 @@
-"""Every SDK operation, once, as a sans-IO generator shared by the sync and async clients.
+"""The SDK's operations, as sans-IO generators shared by the sync and async clients.
 
 An operation yields :class:`Call` objects (one native request each) and receives each
 call's response data; its return value is the typed result.  ``Browser._drive`` runs an
@@ -7,9 +7,13 @@ operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
 The commands themselves (action names, wire keys, argument types, result decoders) are
 generated from the protocol's schema (``_wire_ops``); the engine checks every value and its
 ``invalid_argument`` is a ValueError (:class:`~agentbrowser.errors.InvalidArgumentError`).
-What stays here is the Python side: the models built from the answers, paths made absolute,
-the argument forms the docs promise, operations that compose several commands, and the few
-checks whose Python message the docs or the tests promise.
+A client method (``aio.py``, from which ``browser.py`` is generated) builds its command and
+sends it through one of the operations here that make its answer inside the operation
+(:func:`then`, :func:`decoded`, :func:`listed`, :func:`raw`, :func:`done`, :func:`act`), so that
+``confirm()`` of a command the action policy paused answers what the method would have.  What
+else stays here is shared: the request and result of the transport, the operations the bound
+models run (``models._client.ModelOps``), and the operations that compose several commands or
+keep state across an answer (snapshots, tabs, frames, a route's body file).
 """
 
 from __future__ import annotations
@@ -29,13 +33,10 @@ from ._call import Op as Op
 from ._encode import flag
 from .errors import FrameLookupError, error_for
 from .models import (
-    CONSOLE_LEVELS,
     LOAD_STATES,
     ActionResult,
     BrowserResponse,
     CloseResult,
-    ConsoleLevel,
-    ConsoleLog,
     Dialog,
     Download,
     FrameInfo,
@@ -43,8 +44,6 @@ from .models import (
     LoadState,
     Locator,
     Navigation,
-    ReadMode,
-    ReadResult,
     Ref,
     ScrollResult,
     Snapshot,
@@ -52,20 +51,15 @@ from .models import (
     SnapshotDiff,
     SnapshotSpec,
     TabInfo,
-    TabSwitchResult,
     Wait,
     WaitResult,
     logged_errors,
 )
 from .models._actionable import Actionable
 from .models._client import C
-from .models.auth import AuthEntry
 from .models.devtools import DevToolsEndpoint
-from .models.emulation import EmulationSettings
-from .models.network import RESOURCE_TYPES, RequestLog
 from .models.routes import Route, RouteResponse
 from .models.snapshot import rebuild
-from .models.state import SAME_SITE_VALUES
 
 R = TypeVar("R")
 M = TypeVar("M")
@@ -154,10 +148,12 @@ def command(command: Command[R], target: object = None) -> Op[R]:
     return (yield from send(command, ref=_ref(target))).wire
 
 
-def decoded(command: Command[R], make: Callable[[R, Mapping[str, Any]], M], target: object = None) -> Op[M]:
-    """Send a command and answer the model ``make`` builds from its decoded record and the data
-    it came from (``Model.from_wire``)."""
-    reply = yield from send(command, ref=_ref(target))
+def decoded(
+    command: Command[R], make: Callable[[R, Mapping[str, Any]], M], target: object = None, budget_ms: int = 0
+) -> Op[M]:
+    """Send a command (that may wait ``budget_ms`` beyond the request timeout) and answer the model
+    ``make`` builds from its decoded record and the data it came from (``Model.from_wire``)."""
+    reply = yield from send(command, ref=_ref(target), budget_ms=budget_ms)
     return make(reply.wire, reply.raw)
 
 
@@ -261,7 +257,7 @@ def drag(
 # --- cookies, storage, state files (issue 16) ---
 
 
-def _state_path(what: str, path: str | os.PathLike[str]) -> str:
+def state_path(what: str, path: str | os.PathLike[str]) -> str:
     """A state file argument: a ``Path`` or a string with ``/`` is a file (made absolute);
     a plain string is a name in the state directory."""
     if isinstance(path, os.PathLike):
@@ -278,158 +274,7 @@ def key_path(key_file: str | os.PathLike[str] | None) -> str | None:
     return None if key_file is None else _absolute(key_file)
 
 
-#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
-_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
-
-
-def cookies_set(
-    name: str | None,
-    value: str | None,
-    cookies: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
-    url: str | None,
-    domain: str | None,
-    path: str | None,
-    expires: int | None,
-    http_only: bool | None,
-    secure: bool | None,
-    same_site: str | None,
-) -> Op[int]:
-    """Set one cookie (``name`` and ``value``) or several (``cookies``: mappings with Playwright's
-    fields, camelCase or snake_case); answers how many were set."""
-    if cookies is not None:
-        if name is not None or value is not None:
-            raise ValueError("cookies.set() takes either cookies= or name and value, not both")
-        items = [cookies] if isinstance(cookies, Mapping) else cookies
-        rows = [
-            {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
-            for c in items
-        ]
-        command = g.cookies_set(cookies=rows)
-    else:
-        # The messages the docs and tests name (the engine's use the wire's names).
-        if name is None or value is None:
-            raise ValueError("cookies.set() needs both name and value (or cookies=)")
-        if url is None and domain is None:
-            raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
-        if same_site is not None and same_site not in SAME_SITE_VALUES:
-            raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
-        command = g.cookies_set(
-            name=name,
-            value=value,
-            url=url,
-            domain=domain,
-            path=path,
-            expires=expires,
-            http_only=http_only,
-            secure=secure,
-            same_site=same_site,
-        )
-    return len((yield from send(command)).wire.set)
-
-
-def storage_get(key: str | None, area: str, max_items: int | None) -> Op[str | None | dict[str, str]]:
-    """One key's value (None when absent), or every entry as a dict."""
-    wire = (yield from send(g.storage_get(area, key=key, max_items=max_items))).wire
-    if key is not None:
-        return wire.value
-    return {e.name: e.value for e in wire.entries}
-
-
-def state_save(
-    path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None, indexed_db: bool = True
-) -> Op[Path]:
-    """Save the session's state; answers the file written."""
-    command = g.state_save(
-        path=None if path is None else _state_path("state.save()", path),
-        key_file=key_path(key_file),
-        indexed_db=None if indexed_db is True else indexed_db,
-    )
-    return Path((yield from send(command)).wire.path)
-
-
-def state_file(
-    action: str, path: str | os.PathLike[str], key_file: str | os.PathLike[str] | None
-) -> Op[Mapping[str, Any]]:
-    """``state_load`` or ``state_show``: the answer's data."""
-    where, key = _state_path(f"{action}()", path), key_path(key_file)
-    if action == "state_load":
-        return (yield from send(g.state_load(where, key_file=key))).raw
-    return (yield from send(g.state_show(where, key_file=key))).raw
-
-
-def state_rename(path: str | os.PathLike[str], name: str) -> Op[Path]:
-    """Rename a state file; answers its new path."""
-    return Path((yield from send(g.state_rename(_state_path("state.rename()", path), name))).wire.to)
-
-
-def state_clear(path: str | os.PathLike[str] | None) -> Op[tuple[Path, ...]]:
-    """Remove one state file, or (``path=None``) every file of the state directory."""
-    command = g.state_clear(all=True) if path is None else g.state_clear(path=_state_path("state.clear()", path))
-    return tuple(Path(p) for p in (yield from send(command)).wire.removed)
-
-
 # --- auth vault (issue 16) ---
-
-
-def auth_save(
-    name: str,
-    url: str,
-    username: str,
-    password: str,
-    username_selector: str | None,
-    password_selector: str | None,
-    submit_selector: str | None,
-    key_file: str | os.PathLike[str] | None,
-) -> Op[AuthEntry]:
-    """Save a login to the vault (encrypted); answers the entry without its password."""
-    if not isinstance(password, str) or not password:
-        raise ValueError("auth.save() needs a non-empty password string")
-    command = g.auth_save(
-        name,
-        url,
-        username,
-        password,
-        username_selector=username_selector,
-        password_selector=password_selector,
-        submit_selector=submit_selector,
-        key_file=key_path(key_file),
-    )
-    return AuthEntry.from_wire((yield from send(command)).wire.entry)
-
-
-def read(
-    url: str | None,
-    mode: ReadMode | None,
-    filter: str | None,
-    timeout_ms: int | None,
-    headers: Mapping[str, str] | None,
-    cookies: bool,
-    max_chars: int | None,
-    render: bool = False,
-) -> Op[ReadResult]:
-    """Read a page as text: ``url`` over HTTP (no browser), rendered by the browser (``render``),
-    or the active tab's rendered DOM."""
-    mode = mode if mode is not None else ReadMode()
-    if not isinstance(mode, ReadMode):
-        raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
-    if render is True and url is None:
-        raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
-    command = g.read(
-        url=url,
-        raw=mode.raw or None,
-        require_markdown=mode.require_markdown or None,
-        llms=mode.llms,
-        outline=mode.outline or None,
-        filter=filter,
-        max_chars=max_chars,
-        timeout_ms=timeout_ms,
-        headers=headers or None,
-        cookies=flag(cookies),
-        render=flag(render),
-    )
-    budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
-    reply = yield from send(command, budget_ms=budget)
-    return ReadResult.from_wire(reply.wire, reply.raw)
 
 
 def _snapshot(spec: SnapshotSpec, delta: bool | None = None) -> Command[w.SnapshotOutput]:
@@ -503,7 +348,7 @@ def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
 _EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
 
 
-def _file_path(name: str, path: str | os.PathLike[str]) -> str:
+def file_path(name: str, path: str | os.PathLike[str]) -> str:
     """``path`` as an absolute path string (relative to this process's working directory)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{name} must be a path (str or PathLike), got {type(path).__name__}")
@@ -526,12 +371,12 @@ def screenshot_params(
     if path is not None and output_dir is not None:
         raise ValueError("give path or output_dir, not both")
     if path is not None:
-        target: str | None = _file_path("path", path)
+        target: str | None = file_path("path", path)
     elif output_dir is not None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         ext = _EXTENSIONS.get(format or "png", "png")
         name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
-        target = os.path.join(_file_path("output_dir", output_dir), name)
+        target = os.path.join(file_path("output_dir", output_dir), name)
     else:
         target = None
     params = {
@@ -543,24 +388,6 @@ def screenshot_params(
         "annotate": flag(annotate),
     }
     return params, selector if isinstance(selector, Ref) else None
-
-
-def pdf(
-    path: str | os.PathLike[str] | None, print_background: bool, landscape: bool, prefer_css_page_size: bool
-) -> Op[Path]:
-    """Print the page to a PDF file (a new temporary file without ``path``)."""
-    if path is None:
-        fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
-        os.close(fd)
-    else:
-        target = _file_path("path", path)
-    command = g.pdf(
-        target,
-        print_background=bool(print_background),
-        landscape=bool(landscape),
-        prefer_css_page_size=bool(prefer_css_page_size),
-    )
-    return Path((yield from send(command)).wire.path)
 
 
 # -- files ------------------------------------------------------------------------
@@ -687,41 +514,7 @@ def refresh_ref(ref: Ref[C], role: str | None, name: str | None, contains: str |
 # -- diagnostics --------------------------------------------------------------------
 
 
-def console(clear: bool, level: ConsoleLevel | None, since_navigation: bool = False) -> Op[ConsoleLog]:
-    """The active tab's console messages (``level``: that severity and above; with
-    ``since_navigation`` only those since the tab's last navigation to a new document)."""
-    if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
-        raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
-    reply = yield from send(g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation)))
-    return ConsoleLog.from_wire(reply.wire, reply.raw)
-
-
 # -- network ------------------------------------------------------------------------
-
-
-def network_requests(
-    clear: bool,
-    url_pattern: str | None,
-    resource_type: str | Sequence[str] | None,
-    method: str | None,
-    status: str | int | None,
-    limit: int | None,
-) -> Op[RequestLog]:
-    """The active tab's request log (and its popups'), filtered (``resource_type``: one type or
-    several, any case; ``status``: ``200``, ``"2xx"`` or ``"400-499"``)."""
-    types = [resource_type] if isinstance(resource_type, str) else resource_type
-    if types is not None:
-        for t in types:  # the docs promise this ValueError before anything is sent
-            if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
-                raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
-        types = [t.lower() for t in types]
-    if isinstance(status, int) and not isinstance(status, bool):
-        status = str(status)  # 200 is "200"; a bool stays one (TypeError)
-    command = g.network_requests(
-        clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
-    )
-    reply = yield from send(command)
-    return RequestLog.from_wire(reply.wire, reply.raw)
 
 
 # -- tabs, session, native -------------------------------------------------------------
@@ -798,14 +591,6 @@ def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo
     return found[0]
 
 
-def tab_switch(tab: str | TabInfo | None) -> Op[TabSwitchResult]:
-    """Make a tab active (by id, label or index)."""
-    tab_id = _tab_id(tab)
-    if tab_id is None:
-        raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
-    return TabSwitchResult.from_raw((yield from send_raw(g.tab_switch(tab_id))))
-
-
 def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None) -> Op[FrameInfo]:
     """The one frame that exactly one criterion names (FrameLookupError otherwise)."""
     given = [(k, v) for k, v in (("id", id), ("selector", selector), ("name", name), ("url", url)) if v is not None]
@@ -822,36 +607,6 @@ def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None,
             criteria={key: value},
         )
     return FrameInfo.from_wire(wire.frame, data["frame"])
-
-
-def emulation_viewport(width: int | None, height: int | None, scale: float, mobile: bool) -> Op[EmulationSettings]:
-    """Emulate a viewport in every tab; ``width`` and ``height`` None reset it."""
-    if width is None and height is None:
-        built = g.set_viewport()
-    else:
-        built = g.set_viewport(width=width, height=height, device_scale_factor=scale, mobile=flag(mobile))
-    return EmulationSettings.from_wire((yield from command(built)))
-
-
-def emulation_permissions(permissions: Sequence[str] | None, origin: str | None) -> Op[EmulationSettings]:
-    """Grant permissions (and deny the others); None or empty resets every permission."""
-    if permissions is None or (
-        isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
-    ):
-        if origin is not None:
-            raise ValueError("emulation.permissions() origin needs permissions to grant")
-        built = g.set_permissions(clear=True)
-    else:
-        built = g.set_permissions(permissions=permissions, origin=origin)
-    return EmulationSettings.from_wire((yield from command(built)))
-
-
-def script_add_init(script: str | None, path: str | os.PathLike[str] | None) -> Op[str]:
-    """Add an init script (inline or from a file, made absolute); returns its id."""
-    if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
-    command = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
-    return (yield from send(command)).wire.id
 
 
 def close(deadline_s: float) -> Op[CloseResult]:
@@ -928,12 +683,3 @@ def network_route(
     return Route.from_wire(wire.route, data["route"])
 
 
-def network_credentials(username: str | None, password: str | None) -> Op[None]:
-    """HTTP credentials (None, None clears them)."""
-    if username is None and password is None:
-        yield from send(g.set_credentials(clear=True))
-        return None
-    if not isinstance(username, str) or not isinstance(password, str):
-        raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
-    yield from send(g.set_credentials(username=username, password=password))
-    return None

@@ -24,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import tempfile
 import copy
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from .webmcp import AsyncWebMCP
 from . import _ops
@@ -53,6 +54,7 @@ from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import AsyncPendingAction
 from .models import (
+    CONSOLE_LEVELS,
     Download,
     ActionResult,
     BoundingBox,
@@ -95,9 +97,9 @@ from .models import (
 from .models._actionable import Actionable
 from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
-from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.state import SAME_SITE_VALUES, Cookie, SameSite, StateListing, StorageArea
 from .models.auth import AuthEntry, AuthListing, AuthLogin
-from .models.network import HarContentMode, RequestDetail, RequestLog
+from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
 from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
@@ -125,6 +127,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
+_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
 
 
 class _Handle:
@@ -672,7 +676,26 @@ class AsyncPage(_Handle, AsyncPageCommands):
         navigation for the action policy).  HTML that is scripts and almost no text reads as
         nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
         """
-        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
+        mode = mode if mode is not None else ReadMode()
+        if not isinstance(mode, ReadMode):
+            raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
+        if render is True and url is None:
+            raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
+        built = g.read(
+            url=url,
+            raw=mode.raw or None,
+            require_markdown=mode.require_markdown or None,
+            llms=mode.llms,
+            outline=mode.outline or None,
+            filter=filter,
+            max_chars=max_chars,
+            timeout_ms=timeout_ms,
+            headers=headers or None,
+            cookies=flag(cookies),
+            render=flag(render),
+        )
+        budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
+        return await self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
@@ -856,7 +879,18 @@ class AsyncCapture(_Handle):
     ) -> Path:
         """Print the page to a PDF file (headless browsers only) and return its absolute path
         (a new temporary file without ``path``)."""
-        return await self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+        if path is None:
+            fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
+            os.close(fd)
+        else:
+            target = _ops.file_path("path", path)
+        built = g.pdf(
+            target,
+            print_background=bool(print_background),
+            landscape=bool(landscape),
+            prefer_css_page_size=bool(prefer_css_page_size),
+        )
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
 
 class AsyncTabs(_Handle):
@@ -894,7 +928,9 @@ class AsyncTabs(_Handle):
     ) -> TabSwitchResult:
         """Make a tab active: positional id/label/TabInfo, or one of ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.switch()", tab, id, label, index)
-        return await self._b._drive(_ops.tab_switch(sel))
+        if sel is None:
+            raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
+        return await self._b._drive(_ops.raw(g.tab_switch(sel), TabSwitchResult.from_raw))
 
     async def close(
         self,
@@ -917,7 +953,11 @@ class AsyncEmulation(_Handle):
         self, width: int | None = None, height: int | None = None, *, device_scale_factor: float = 1.0, mobile: bool = False
     ) -> EmulationSettings:
         """Emulate a viewport in CSS pixels in every tab (also tabs opened later); no size resets it."""
-        return await self._b._drive(_ops.emulation_viewport(width, height, device_scale_factor, mobile))
+        if width is None and height is None:
+            built = g.set_viewport()
+        else:
+            built = g.set_viewport(width=width, height=height, device_scale_factor=device_scale_factor, mobile=flag(mobile))
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
@@ -957,7 +997,15 @@ class AsyncEmulation(_Handle):
     async def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
         the others; None or ``[]`` resets every permission."""
-        return await self._b._drive(_ops.emulation_permissions(permissions, origin))
+        if permissions is None or (
+            isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
+        ):
+            if origin is not None:
+                raise ValueError("emulation.permissions() origin needs permissions to grant")
+            built = g.set_permissions(clear=True)
+        else:
+            built = g.set_permissions(permissions=permissions, origin=origin)
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
@@ -992,7 +1040,10 @@ class AsyncScripts(_Handle):
 
     async def add_init(self, script: str | None = None, *, path: str | os.PathLike[str] | None = None) -> str:
         """Add an init script (source, or a file at ``path``); returns its id (``"init-script-1"``)."""
-        return await self._b._drive(_ops.script_add_init(script, path))
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
+        built = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
+        return await self._b._drive(_ops.then(built, lambda out: out.id))
 
     async def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
@@ -1089,7 +1140,12 @@ class AsyncNetwork(_Handle):
     async def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
         request (a refused answer is not retried); ``None, None`` clears them."""
-        await self._b._drive(_ops.network_credentials(username, password))
+        if username is None and password is None:
+            await self._b._drive(_ops.done(g.set_credentials(clear=True)))
+            return
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
+        await self._b._drive(_ops.done(g.set_credentials(username=username, password=password)))
 
     async def requests(
         self,
@@ -1106,7 +1162,18 @@ class AsyncNetwork(_Handle):
         ``resource_type`` one type or several
         (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
         ``clear`` empties the log after this read."""
-        return await self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+        types = [resource_type] if isinstance(resource_type, str) else resource_type
+        if types is not None:
+            for t in types:  # the docs promise this ValueError before anything is sent
+                if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
+                    raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
+            types = [t.lower() for t in types]
+        if isinstance(status, int) and not isinstance(status, bool):
+            status = str(status)  # 200 is "200"; a bool stays one (TypeError)
+        built = g.network_requests(
+            clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
+        )
+        return await self._b._drive(_ops.decoded(built, RequestLog.from_wire))
 
     async def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
         """One request in full: headers, post data and the response body fetched now (``str`` or
@@ -1263,7 +1330,10 @@ class AsyncDiagnostics(_Handle):
         counts the earlier page's); ``level`` keeps that severity and above (``verbose``/``debug``,
         ``info``/``log``, ``warning``/``warn``, ``error``); ``clear`` empties the buffer after
         this read."""
-        return await self._b._drive(_ops.console(clear, level, since_navigation))
+        if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
+            raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
+        built = g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation))
+        return await self._b._drive(_ops.decoded(built, ConsoleLog.from_wire))
 
     async def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
@@ -1327,9 +1397,35 @@ class AsyncCookies(_Handle):
     ) -> int:
         """Set one cookie (``name``, ``value`` and ``url`` or ``domain``) or several
         (``cookies=``); answers how many the browser kept. ``ValueError`` for bad input."""
-        return await self._b._drive(
-            _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
-        )
+        if cookies is not None:
+            if name is not None or value is not None:
+                raise ValueError("cookies.set() takes either cookies= or name and value, not both")
+            items = [cookies] if isinstance(cookies, Mapping) else cookies
+            rows = [
+                {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
+                for c in items
+            ]
+            built = g.cookies_set(cookies=rows)
+        else:
+            # The messages the docs and tests name (the engine's use the wire's names).
+            if name is None or value is None:
+                raise ValueError("cookies.set() needs both name and value (or cookies=)")
+            if url is None and domain is None:
+                raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
+            if same_site is not None and same_site not in SAME_SITE_VALUES:
+                raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
+            built = g.cookies_set(
+                name=name,
+                value=value,
+                url=url,
+                domain=domain,
+                path=path,
+                expires=expires,
+                http_only=http_only,
+                secure=secure,
+                same_site=same_site,
+            )
+        return await self._b._drive(_ops.then(built, lambda out: len(out.set)))
 
     async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
@@ -1342,7 +1438,10 @@ class AsyncStorage(_Handle):
 
     async def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
         """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
-        return await self._b._drive(_ops.storage_get(key, area, max_items))
+        built = g.storage_get(area, key=key, max_items=max_items)
+        return await self._b._drive(
+            _ops.then(built, lambda out: out.value if key is not None else {e.name: e.value for e in out.entries})
+        )
 
     async def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
@@ -1375,9 +1474,19 @@ class AsyncAuth(_Handle):
         key_file: str | os.PathLike[str] | None = None,
     ) -> AuthEntry:
         """Save (or replace) a login; answers the entry without its password."""
-        return await self._b._drive(
-            _ops.auth_save(name, url, username, password, username_selector, password_selector, submit_selector, key_file)
+        if not isinstance(password, str) or not password:
+            raise ValueError("auth.save() needs a non-empty password string")
+        built = g.auth_save(
+            name,
+            url,
+            username,
+            password,
+            username_selector=username_selector,
+            password_selector=password_selector,
+            submit_selector=submit_selector,
+            key_file=_ops.key_path(key_file),
         )
+        return await self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     async def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
         """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
@@ -1412,11 +1521,17 @@ class AsyncState(_Handle):
     ) -> Path:
         """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
         origin visited; answers the file written."""
-        return await self._b._drive(_ops.state_save(path, key_file, indexed_db))
+        built = g.state_save(
+            path=None if path is None else _ops.state_path("state.save()", path),
+            key_file=_ops.key_path(key_file),
+            indexed_db=None if indexed_db is True else indexed_db,
+        )
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
     async def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """Load a state file (ours or Playwright's); answers what was loaded."""
-        return await self._b._drive(_ops.state_file("state_load", path, key_file))
+        built = g.state_load(_ops.state_path("state_load()", path), key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     async def list(self) -> StateListing:
         """The state directory's files."""
@@ -1424,15 +1539,18 @@ class AsyncState(_Handle):
 
     async def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
-        return await self._b._drive(_ops.state_file("state_show", path, key_file))
+        built = g.state_show(_ops.state_path("state_show()", path), key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     async def rename(self, path: str | os.PathLike[str], name: str) -> Path:
         """Rename a state file within its directory; answers the new path."""
-        return await self._b._drive(_ops.state_rename(path, name))
+        built = g.state_rename(_ops.state_path("state.rename()", path), name)
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.to)))
 
     async def clear(self, path: str | os.PathLike[str] | None = None) -> tuple[Path, ...]:
         """Remove one state file, or every file of the state directory."""
-        return await self._b._drive(_ops.state_clear(path))
+        built = g.state_clear(all=True) if path is None else g.state_clear(path=_ops.state_path("state.clear()", path))
+        return await self._b._drive(_ops.then(built, lambda out: tuple(Path(p) for p in out.removed)))
 
     async def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
