@@ -126,7 +126,7 @@ def _wait(wait: Wait | None) -> tuple[Mapping[str, Any] | None, int]:
     return wait.to_wire(), wait.budget_ms()
 
 
-def _target(target: object) -> Any:
+def wire_target(target: object) -> Any:
     """The wire form of a target: a Ref's or Locator's, else the value itself (a ref id, a CSS
     selector or an XPath; the generated builder checks its type, the engine its content)."""
     return target._wire_target() if isinstance(target, Actionable) else target
@@ -135,11 +135,6 @@ def _target(target: object) -> Any:
 def _ref(target: object) -> Ref[Any] | None:
     """The Ref a target is (for errors and results), else None."""
     return target._as_ref() if isinstance(target, Actionable) else None
-
-
-def wire_target(target: object) -> Any:
-    """The wire form of a target parameter of a generated method (``_wire_methods``)."""
-    return _target(target)
 
 
 def command(command: Command[R], target: object = None) -> Op[R]:
@@ -228,22 +223,15 @@ def navigate(build: Callable[..., Command[Any]], wait_until: LoadState | None, *
     return Navigation.from_wire(reply.wire, reply.raw)
 
 
-def count(selector: str | Locator[Any]) -> Op[int]:
-    """How many elements a CSS selector, an XPath or a locator matches."""
-    if isinstance(selector, Ref):
-        raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
-    return (yield from send(g.count(_target(selector)))).wire.count
-
-
 def scroll(
     direction: str | None, px: int | None, x: float, y: float, selector: str | Actionable[Any] | None
 ) -> Op[ScrollResult]:
     """Scroll the page or a container (by ``direction`` and ``px``, else by ``x`` and ``y``);
     the positions before and after."""
     if direction is not None:
-        command = g.scroll(direction=direction, px=px, selector=_target(selector))
+        command = g.scroll(direction=direction, px=px, selector=wire_target(selector))
     else:
-        command = g.scroll(x=x, y=y, selector=_target(selector))
+        command = g.scroll(x=x, y=y, selector=wire_target(selector))
     return ScrollResult.from_wire((yield from send(command)).wire)
 
 
@@ -251,7 +239,7 @@ def drag(
     browser: C, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
 ) -> Op[ActionResult[C]]:
     """Drag ``source`` onto ``target``, with the evidence of an action on the source."""
-    return (yield from act(browser, g.drag(_target(source), _target(target)), wait, source))
+    return (yield from act(browser, g.drag(wire_target(source), wire_target(target)), wait, source))
 
 
 # --- cookies, storage, state files (issue 16) ---
@@ -414,7 +402,7 @@ def upload(
     wait: Wait | None,
 ) -> Op[ActionResult[C]]:
     """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
-    return (yield from act(browser, g.upload(_file_paths(files), ref=_target(target)), wait, target))
+    return (yield from act(browser, g.upload(_file_paths(files), ref=wire_target(target)), wait, target))
 
 
 def _download_path(path: str | os.PathLike[str] | None) -> str | None:
@@ -435,7 +423,7 @@ def download(target: str | Actionable[Any], path: str | os.PathLike[str], timeou
     """Click ``target``, wait for the download it starts, and move the complete file to ``path``."""
     if path is None:
         raise TypeError("download() takes the path (a file or a directory) the download goes to")
-    command = g.download(_target(target), cast(str, _download_path(path)), timeout_ms=timeout_ms)
+    command = g.download(wire_target(target), cast(str, _download_path(path)), timeout_ms=timeout_ms)
     return (yield from _download(command, _ref(target), timeout_ms))
 
 
@@ -598,7 +586,7 @@ def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None,
         names = ", ".join(k for k, _ in given) or "none"
         raise TypeError(f"frames.get() takes exactly one of id=, selector=, name=, url=; got {names}")
     key, value = given[0]
-    value = _target(value)
+    value = wire_target(value)
     wire, data = yield from send(g.frame(value, by=key, set=False))
     if wire.frame is None:
         raise FrameLookupError(

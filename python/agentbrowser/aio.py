@@ -380,7 +380,6 @@ class AsyncBrowser(AsyncBrowserCommands):
         # return raise_if_save_failed(self._shutdown(end_session, timeout))
         # unasync: end
 
-    # unasync: async
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None
         end = self._process is not None if end_session is None else end_session
@@ -388,8 +387,12 @@ class AsyncBrowser(AsyncBrowserCommands):
         try:
             if end:
                 try:
+                    # unasync: async
                     async with asyncio.timeout(timeout):
                         result = await self._drive(_ops.close(timeout), closing=True)
+                    # unasync: sync
+                    # result = self._drive(_ops.close(timeout))
+                    # unasync: end
                 except BrowserError as exc:
                     if exc.code == "timeout":
                         raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
@@ -404,6 +407,9 @@ class AsyncBrowser(AsyncBrowserCommands):
                 await self._process.finish(timeout)
                 if not result.closed:
                     result = CloseResult(closed=True, raw=result.raw)
+            # unasync: sync
+            # self._close_result = result
+            # unasync: end
         return result
 
     async def _abort(self) -> None:
@@ -413,43 +419,12 @@ class AsyncBrowser(AsyncBrowserCommands):
         if self._finalizer is not None:
             self._finalizer.detach()
         if self._process is not None:
+            # unasync: async
             with contextlib.suppress(TimeoutError):
                 await self._process.finish(5.0)
-    # unasync: sync
-    # def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
-    #     assert self._t is not None
-    #     end = self._process is not None if end_session is None else end_session
-    #     result = CloseResult(closed=False)
-    #     try:
-    #         if end:
-    #             try:
-    #                 result = self._drive(_ops.close(timeout))
-    #             except BrowserError as exc:
-    #                 if exc.code == "timeout":
-    #                     raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
-    #                 if exc.code != "browser_closed":
-    #                     raise
-    #                 result = CloseResult(closed=True, raw={"error": str(exc)})
-    #     finally:
-    #         self._t.close()
-    #         if self._process is not None:
-    #             self._process.finish(timeout)
-    #             if not result.closed:
-    #                 result = CloseResult(closed=True, raw=result.raw)
-    #         self._close_result = result
-    #         if self._finalizer is not None:
-    #             self._finalizer.detach()
-    #     return result
-    #
-    # def _abort(self) -> None:
-    #     if self._t is not None:
-    #         self._t.close()
-    #     if self._process is not None:
-    #         self._process.finish(5.0)
-    #     self._close_result = CloseResult(closed=True)
-    #     if self._finalizer is not None:
-    #         self._finalizer.detach()
-    # unasync: end
+            # unasync: sync
+            # self._process.finish(5.0)
+            # unasync: end
 
     async def __aenter__(self) -> AsyncBrowser:
         return self
@@ -624,7 +599,9 @@ class AsyncPage(_Handle, AsyncPageCommands):
 
     async def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
-        return await self._b._drive(_ops.count(selector))
+        if isinstance(selector, Ref):
+            raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
+        return await self._b._drive(_ops.then(g.count(_ops.wire_target(selector)), lambda out: out.count))
 
     async def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""

@@ -340,23 +340,23 @@ class Browser(BrowserCommands):
                     result = CloseResult(closed=True, raw={"error": str(exc)})
         finally:
             self._t.close()
+            if self._finalizer is not None:
+                self._finalizer.detach()
             if self._process is not None:
                 self._process.finish(timeout)
                 if not result.closed:
                     result = CloseResult(closed=True, raw=result.raw)
             self._close_result = result
-            if self._finalizer is not None:
-                self._finalizer.detach()
         return result
 
     def _abort(self) -> None:
+        self._close_result = CloseResult(closed=True)
         if self._t is not None:
             self._t.close()
-        if self._process is not None:
-            self._process.finish(5.0)
-        self._close_result = CloseResult(closed=True)
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self._process is not None:
+            self._process.finish(5.0)
 
     def __enter__(self) -> Browser:
         return self
@@ -512,7 +512,9 @@ class Page(_Handle, PageCommands):
 
     def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
-        return self._b._drive(_ops.count(selector))
+        if isinstance(selector, Ref):
+            raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
+        return self._b._drive(_ops.then(g.count(_ops.wire_target(selector)), lambda out: out.count))
 
     def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
