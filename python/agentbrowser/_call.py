@@ -38,8 +38,11 @@ class Call:
 Op: TypeAlias = Generator[Call, Any, T]
 
 
-class Command(NamedTuple, Generic[R]):
-    """One command with its wire parameters (None dropped) and its result's decoder."""
+@dataclass(frozen=True, slots=True)
+class Command(Generic[R]):
+    """One command with its wire parameters (None dropped) and its result's decoder.  (A
+    dataclass, not a generic NamedTuple: mypy infers the record type a lambda is given from a
+    dataclass, ``_ops.then(g.title(), lambda out: out.title)``, and not from a NamedTuple.)"""
 
     action: str
     params: dict[str, Any]
@@ -57,9 +60,8 @@ def send(
     command: Command[R], *, ref: Ref[Any] | None = None, budget_ms: int = 0, deadline_s: float | None = None
 ) -> Op[Reply[R]]:
     """Send ``command`` (see :class:`Call` for the options) and decode its answer."""
-    action, params, decode = command
-    data = yield Call(action, params, ref, False, budget_ms, deadline_s)
-    return Reply(decode(data), data)
+    data = yield Call(command.action, command.params, ref, False, budget_ms, deadline_s)
+    return Reply(command.decode(data), data)
 
 
 def send_raw(

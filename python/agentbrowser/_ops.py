@@ -1,4 +1,4 @@
-"""Every SDK operation, once, as a sans-IO generator shared by the sync and async clients.
+"""The SDK's operations, as sans-IO generators shared by the sync and async clients.
 
 An operation yields :class:`Call` objects (one native request each) and receives each
 call's response data; its return value is the typed result.  ``Browser._drive`` runs an
@@ -7,9 +7,13 @@ operation with blocking I/O, ``AsyncBrowser._drive`` with awaits.
 The commands themselves (action names, wire keys, argument types, result decoders) are
 generated from the protocol's schema (``_wire_ops``); the engine checks every value and its
 ``invalid_argument`` is a ValueError (:class:`~agentbrowser.errors.InvalidArgumentError`).
-What stays here is the Python side: the models built from the answers, paths made absolute,
-the argument forms the docs promise, operations that compose several commands, and the few
-checks whose Python message the docs or the tests promise.
+A client method (``aio.py``, from which ``browser.py`` is generated) builds its command and
+sends it through one of the operations here that make its answer inside the operation
+(:func:`then`, :func:`decoded`, :func:`listed`, :func:`raw`, :func:`done`, :func:`act`), so that
+``confirm()`` of a command the action policy paused answers what the method would have.  What
+else stays here is shared: the request and result of the transport, the operations the bound
+models run (``models._client.ModelOps``), and the operations that compose several commands or
+keep state across an answer (snapshots, tabs, frames, a route's body file).
 """
 
 from __future__ import annotations
@@ -29,56 +33,36 @@ from ._call import Op as Op
 from ._encode import flag
 from .errors import FrameLookupError, error_for
 from .models import (
-    CONSOLE_LEVELS,
     LOAD_STATES,
-    AccessibilityAudit,
     ActionResult,
-    BoundingBox,
     BrowserResponse,
     CloseResult,
-    ConsoleLevel,
-    ConsoleLog,
     Dialog,
-    DialogResult,
-    DialogStatus,
     Download,
-    ElementGeometry,
-    ErrorLog,
     FrameInfo,
     LaunchResult,
     LoadState,
     Locator,
     Navigation,
-    ReadMode,
-    ReadResult,
     Ref,
-    Screenshot,
-    ScreenshotObservation,
     ScrollResult,
-    SessionStatus,
     Snapshot,
     SnapshotDelta,
     SnapshotDiff,
     SnapshotSpec,
-    TabCloseResult,
     TabInfo,
-    TabSwitchResult,
-    Vitals,
     Wait,
     WaitResult,
     logged_errors,
 )
 from .models._actionable import Actionable
 from .models._client import C
-from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.devtools import DevToolsEndpoint
-from .models.emulation import Device, EmulationSettings, Injection
-from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models.routes import Route, RouteResponse
 from .models.snapshot import rebuild
-from .models.state import SAME_SITE_VALUES, Cookie, StateListing
 
 R = TypeVar("R")
+M = TypeVar("M")
 
 #: How much longer than a command's own timeout the client waits for its answer.
 GRACE_MS = 5000
@@ -142,7 +126,7 @@ def _wait(wait: Wait | None) -> tuple[Mapping[str, Any] | None, int]:
     return wait.to_wire(), wait.budget_ms()
 
 
-def _target(target: object) -> Any:
+def wire_target(target: object) -> Any:
     """The wire form of a target: a Ref's or Locator's, else the value itself (a ref id, a CSS
     selector or an XPath; the generated builder checks its type, the engine its content)."""
     return target._wire_target() if isinstance(target, Actionable) else target
@@ -153,27 +137,59 @@ def _ref(target: object) -> Ref[Any] | None:
     return target._as_ref() if isinstance(target, Actionable) else None
 
 
-def wire_target(target: object) -> Any:
-    """The wire form of a target parameter of a generated method (``_wire_methods``)."""
-    return _target(target)
-
-
 def command(command: Command[R], target: object = None) -> Op[R]:
-    """Send a command of a generated method (``_wire_methods``) and answer its decoded wire
-    record; ``target``, when a Ref, is named by the errors."""
+    """Send a command (a generated builder's, ``_wire_ops``) and answer its decoded wire record;
+    ``target``, when a Ref, is named by the errors."""
     return (yield from send(command, ref=_ref(target))).wire
 
 
-def _hold_evidence(browser: C, data: Mapping[str, Any]) -> None:
-    """Keeps an action's before and after snapshots as bases of later delta snapshots."""
-    browser._held.keep(data.get("before"))
-    browser._held.keep(data.get("after"))
+def decoded(
+    command: Command[R], make: Callable[[R, Mapping[str, Any]], M], target: object = None, budget_ms: int = 0
+) -> Op[M]:
+    """Send a command (that may wait ``budget_ms`` beyond the request timeout) and answer the model
+    ``make`` builds from its decoded record and the data it came from (``Model.from_wire``)."""
+    reply = yield from send(command, ref=_ref(target), budget_ms=budget_ms)
+    return make(reply.wire, reply.raw)
 
 
-def _act(browser: C, command: Command[Any], ref: Ref[Any] | None, budget_ms: int) -> Op[ActionResult[C]]:
-    """Run one action with evidence and build its :class:`ActionResult` bound to ``browser``."""
-    reply = yield from send(command, ref=ref, budget_ms=budget_ms)
-    _hold_evidence(browser, reply.raw)
+def then(command: Command[R], make: Callable[[R], M]) -> Op[M]:
+    """Send a command and answer what ``make`` makes of its decoded record (a model's
+    ``from_wire``, one of its fields): inside the operation, so that the ``confirm()`` of a
+    command the action policy paused answers the same."""
+    return make((yield from send(command)).wire)
+
+
+def done(command: Command[Any]) -> Op[None]:
+    """Send a command whose answer the method does not return."""
+    yield from send(command)
+    return None
+
+
+def raw(command: Command[Any], make: Callable[[Mapping[str, Any]], M]) -> Op[M]:
+    """Send a command and answer the model ``make`` decodes from its data (``Model.from_raw``)."""
+    return make((yield from send_raw(command)))
+
+
+def listed(command: Command[Any], field: str, make: Callable[[Any, Mapping[str, Any]], M]) -> Op[tuple[M, ...]]:
+    """Send a command and answer a model of each item of its answer's list ``field`` (a one-word
+    key: the record's name and the data's are the same)."""
+    reply = yield from send(command)
+    items = getattr(reply.wire, field)
+    return tuple(make(item, raw) for item, raw in zip(items, reply.raw[field], strict=True))
+
+
+def act(browser: C, command: Command[Any], wait: Wait | None, target: object = None) -> Op[ActionResult[C]]:
+    """Run one action (its command built without ``wait``: its wire form is added here, and the
+    time it may take), keep its before and after snapshots as bases of later delta snapshots, and
+    build its :class:`ActionResult` bound to ``browser``; ``target``, when a Ref, is named by the
+    errors and the result."""
+    wire, budget = _wait(wait)
+    if wire is not None:
+        command = Command(command.action, {**command.params, "wait": wire}, command.decode)
+    ref = _ref(target)
+    reply = yield from send(command, ref=ref, budget_ms=budget)
+    browser._held.keep(reply.raw.get("before"))
+    browser._held.keep(reply.raw.get("after"))
     return ActionResult.from_wire(reply.wire, reply.raw, browser, ref)
 
 
@@ -198,69 +214,13 @@ def cdp_url(launch: bool = False) -> Op[DevToolsEndpoint]:
     return DevToolsEndpoint.from_raw(data)
 
 
-def _navigation(command: Command[Any]) -> Op[Navigation]:
-    reply = yield from send(command)
+def navigate(build: Callable[..., Command[Any]], wait_until: LoadState | None, *url: str) -> Op[Navigation]:
+    """A navigation of the active tab (``build``: ``g.open`` with the ``url``, ``g.back``,
+    ``g.forward`` or ``g.reload``) that waits for ``wait_until`` (checked first: the message
+    names the Python parameter)."""
+    check_load_state("wait_until", wait_until)
+    reply = yield from send(build(*url, wait_until=wait_until))
     return Navigation.from_wire(reply.wire, reply.raw)
-
-
-def open_page(url: str, wait_until: LoadState | None) -> Op[Navigation]:
-    """Navigate the active tab to ``url``."""
-    check_load_state("wait_until", wait_until)
-    return (yield from _navigation(g.open(url, wait_until=wait_until)))
-
-
-#: The navigations without a URL.
-_HISTORY: Mapping[str, Callable[..., Command[w.Location]]] = {"back": g.back, "forward": g.forward, "reload": g.reload}
-
-
-def history(
-    action: w.OpenOutputActions | w.LocationActions,
-    wait_until: LoadState | None,
-    params: Mapping[str, Any] | None = None,
-) -> Op[Navigation]:
-    """A navigation without a URL (``back``, ``forward``, ``reload``) or with one (``open``,
-    ``params`` ``{"url": ...}``)."""
-    if action == "open":
-        return (yield from open_page(str((params or {}).get("url")), wait_until))
-    check_load_state("wait_until", wait_until)
-    return (yield from _navigation(_HISTORY[action](wait_until=wait_until)))
-
-
-def title() -> Op[str]:
-    """The page title."""
-    return (yield from send(g.title())).wire.title
-
-
-def url() -> Op[str]:
-    """The page URL."""
-    return (yield from send(g.url())).wire.url
-
-
-def html(target: str | Actionable[Any], outer: bool, max_bytes: int | None) -> Op[str]:
-    """The inner or outer HTML of the one element a target names."""
-    return (yield from send(g.html(_target(target), outer=bool(outer), max_bytes=max_bytes))).wire.html
-
-
-def count(selector: str | Locator[Any]) -> Op[int]:
-    """How many elements a CSS selector, an XPath or a locator matches."""
-    if isinstance(selector, Ref):
-        raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
-    return (yield from send(g.count(_target(selector)))).wire.count
-
-
-def bounding_box(target: str | Actionable[Any]) -> Op[BoundingBox]:
-    """A target's border box."""
-    return BoundingBox.from_wire((yield from send(g.box(_target(target)))).wire)
-
-
-def styles(target: str | Actionable[Any], props: Sequence[str] | None) -> Op[dict[str, str]]:
-    """A target's computed styles (``props``, or the engine's default set)."""
-    return dict((yield from send(g.styles(_target(target), props=props))).wire.styles)
-
-
-def geometry(selector: str | Actionable[Any] | None) -> Op[ElementGeometry]:
-    """The geometry of the document (``None``) or of one element."""
-    return ElementGeometry.from_wire((yield from send(g.geometry(selector=_target(selector)))).wire)
 
 
 def scroll(
@@ -269,9 +229,9 @@ def scroll(
     """Scroll the page or a container (by ``direction`` and ``px``, else by ``x`` and ``y``);
     the positions before and after."""
     if direction is not None:
-        command = g.scroll(direction=direction, px=px, selector=_target(selector))
+        command = g.scroll(direction=direction, px=px, selector=wire_target(selector))
     else:
-        command = g.scroll(x=x, y=y, selector=_target(selector))
+        command = g.scroll(x=x, y=y, selector=wire_target(selector))
     return ScrollResult.from_wire((yield from send(command)).wire)
 
 
@@ -279,32 +239,13 @@ def drag(
     browser: C, source: str | Actionable[Any], target: str | Actionable[Any], wait: Wait | None
 ) -> Op[ActionResult[C]]:
     """Drag ``source`` onto ``target``, with the evidence of an action on the source."""
-    wire, budget = _wait(wait)
-    return (yield from _act(browser, g.drag(_target(source), _target(target), wait=wire), _ref(source), budget))
-
-
-def clipboard_read(max_chars: int | None) -> Op[str]:
-    """The clipboard's text."""
-    return (yield from send(g.clipboard_read(max_chars=max_chars))).wire.text
-
-
-def clipboard_write(text: str) -> Op[None]:
-    """Put text on the clipboard."""
-    yield from send(g.clipboard_write(text))
-    return None
-
-
-def clipboard_key(browser: C, action: str, wait: Wait | None) -> Op[ActionResult[C]]:
-    """``clipboard_copy`` or ``clipboard_paste`` on the focused element."""
-    build = g.clipboard_copy if action == "clipboard_copy" else g.clipboard_paste
-    wire, budget = _wait(wait)
-    return (yield from _act(browser, build(wait=wire), None, budget))
+    return (yield from act(browser, g.drag(wire_target(source), wire_target(target)), wait, source))
 
 
 # --- cookies, storage, state files (issue 16) ---
 
 
-def _state_path(what: str, path: str | os.PathLike[str]) -> str:
+def state_path(what: str, path: str | os.PathLike[str]) -> str:
     """A state file argument: a ``Path`` or a string with ``/`` is a file (made absolute);
     a plain string is a name in the state directory."""
     if isinstance(path, os.PathLike):
@@ -316,223 +257,12 @@ def _state_path(what: str, path: str | os.PathLike[str]) -> str:
     return path
 
 
-def _key_file(key_file: str | os.PathLike[str] | None) -> str | None:
+def key_path(key_file: str | os.PathLike[str] | None) -> str | None:
+    """A ``key_file`` argument made absolute (None: the session's key)."""
     return None if key_file is None else _absolute(key_file)
 
 
-#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
-_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
-
-
-def cookies_get(urls: Sequence[str] | str | None) -> Op[tuple[Cookie, ...]]:
-    """The session's cookies, or those sent to ``urls``."""
-    reply = yield from send(g.cookies_get(urls=[urls] if isinstance(urls, str) else urls))
-    return tuple(Cookie.from_wire(c, raw) for c, raw in zip(reply.wire.cookies, reply.raw["cookies"], strict=True))
-
-
-def cookies_set(
-    name: str | None,
-    value: str | None,
-    cookies: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
-    url: str | None,
-    domain: str | None,
-    path: str | None,
-    expires: int | None,
-    http_only: bool | None,
-    secure: bool | None,
-    same_site: str | None,
-) -> Op[int]:
-    """Set one cookie (``name`` and ``value``) or several (``cookies``: mappings with Playwright's
-    fields, camelCase or snake_case); answers how many were set."""
-    if cookies is not None:
-        if name is not None or value is not None:
-            raise ValueError("cookies.set() takes either cookies= or name and value, not both")
-        items = [cookies] if isinstance(cookies, Mapping) else cookies
-        listed = [
-            {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
-            for c in items
-        ]
-        command = g.cookies_set(cookies=listed)
-    else:
-        # The messages the docs and tests name (the engine's use the wire's names).
-        if name is None or value is None:
-            raise ValueError("cookies.set() needs both name and value (or cookies=)")
-        if url is None and domain is None:
-            raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
-        if same_site is not None and same_site not in SAME_SITE_VALUES:
-            raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
-        command = g.cookies_set(
-            name=name,
-            value=value,
-            url=url,
-            domain=domain,
-            path=path,
-            expires=expires,
-            http_only=http_only,
-            secure=secure,
-            same_site=same_site,
-        )
-    return len((yield from send(command)).wire.set)
-
-
-def cookies_clear(url: str | None, domain: str | None, name: str | None = None) -> Op[int]:
-    """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-    return (yield from send(g.cookies_clear(url=url, domain=domain, name=name))).wire.removed
-
-
-def storage_get(key: str | None, area: str, max_items: int | None) -> Op[str | None | dict[str, str]]:
-    """One key's value (None when absent), or every entry as a dict."""
-    wire = (yield from send(g.storage_get(area, key=key, max_items=max_items))).wire
-    if key is not None:
-        return wire.value
-    return {e.name: e.value for e in wire.entries}
-
-
-def storage_change(action: str, area: str, key: str | None = None, value: str | None = None) -> Op[int]:
-    """``storage_set``, ``storage_remove`` or ``storage_clear``; answers the entries left."""
-    if action == "storage_set":
-        command = g.storage_set(area, cast(str, key), cast(str, value))
-    elif action == "storage_remove":
-        command = g.storage_remove(area, cast(str, key))
-    else:
-        command = g.storage_clear(area)
-    return (yield from send(command)).wire.length
-
-
-def state_save(
-    path: str | os.PathLike[str] | None, key_file: str | os.PathLike[str] | None, indexed_db: bool = True
-) -> Op[Path]:
-    """Save the session's state; answers the file written."""
-    command = g.state_save(
-        path=None if path is None else _state_path("state.save()", path),
-        key_file=_key_file(key_file),
-        indexed_db=None if indexed_db is True else indexed_db,
-    )
-    return Path((yield from send(command)).wire.path)
-
-
-def state_file(
-    action: str, path: str | os.PathLike[str], key_file: str | os.PathLike[str] | None
-) -> Op[Mapping[str, Any]]:
-    """``state_load`` or ``state_show``: the answer's data."""
-    where, key = _state_path(f"{action}()", path), _key_file(key_file)
-    if action == "state_load":
-        return (yield from send(g.state_load(where, key_file=key))).raw
-    return (yield from send(g.state_show(where, key_file=key))).raw
-
-
-def state_list() -> Op[StateListing]:
-    """The state directory's files."""
-    reply = yield from send(g.state_list())
-    return StateListing.from_wire(reply.wire, reply.raw)
-
-
-def state_rename(path: str | os.PathLike[str], name: str) -> Op[Path]:
-    """Rename a state file; answers its new path."""
-    return Path((yield from send(g.state_rename(_state_path("state.rename()", path), name))).wire.to)
-
-
-def state_clear(path: str | os.PathLike[str] | None) -> Op[tuple[Path, ...]]:
-    """Remove one state file, or (``path=None``) every file of the state directory."""
-    command = g.state_clear(all=True) if path is None else g.state_clear(path=_state_path("state.clear()", path))
-    return tuple(Path(p) for p in (yield from send(command)).wire.removed)
-
-
-def state_clean(days: int) -> Op[tuple[Path, ...]]:
-    """Remove the state directory's files older than ``days``."""
-    return tuple(Path(p) for p in (yield from send(g.state_clean(days))).wire.removed)
-
-
 # --- auth vault (issue 16) ---
-
-
-def auth_save(
-    name: str,
-    url: str,
-    username: str,
-    password: str,
-    username_selector: str | None,
-    password_selector: str | None,
-    submit_selector: str | None,
-    key_file: str | os.PathLike[str] | None,
-) -> Op[AuthEntry]:
-    """Save a login to the vault (encrypted); answers the entry without its password."""
-    if not isinstance(password, str) or not password:
-        raise ValueError("auth.save() needs a non-empty password string")
-    command = g.auth_save(
-        name,
-        url,
-        username,
-        password,
-        username_selector=username_selector,
-        password_selector=password_selector,
-        submit_selector=submit_selector,
-        key_file=_key_file(key_file),
-    )
-    return AuthEntry.from_wire((yield from send(command)).wire.entry)
-
-
-def auth_login(name: str, navigate: bool, key_file: str | os.PathLike[str] | None) -> Op[AuthLogin]:
-    """Log in with a vault entry; answers only when the form was submitted."""
-    command = g.auth_login(name, navigate=None if navigate is True else navigate, key_file=_key_file(key_file))
-    reply = yield from send(command)
-    return AuthLogin.from_wire(reply.wire, reply.raw)
-
-
-def auth_list(key_file: str | os.PathLike[str] | None) -> Op[AuthListing]:
-    """The vault's entries."""
-    reply = yield from send(g.auth_list(key_file=_key_file(key_file)))
-    return AuthListing.from_wire(reply.wire, reply.raw)
-
-
-def auth_show(name: str, key_file: str | os.PathLike[str] | None) -> Op[AuthEntry]:
-    """One vault entry without its password."""
-    return AuthEntry.from_wire((yield from send(g.auth_show(name, key_file=_key_file(key_file)))).wire.entry)
-
-
-def auth_delete(name: str) -> Op[Path]:
-    """Remove a vault entry; answers the file removed."""
-    return Path((yield from send(g.auth_delete(name))).wire.path)
-
-
-def evaluate(script: str, max_bytes: int | None = None) -> Op[Any]:
-    """The JSON value of a JavaScript expression."""
-    return (yield from send(g.eval(script, max_bytes=max_bytes))).wire.result
-
-
-def read(
-    url: str | None,
-    mode: ReadMode | None,
-    filter: str | None,
-    timeout_ms: int | None,
-    headers: Mapping[str, str] | None,
-    cookies: bool,
-    max_chars: int | None,
-    render: bool = False,
-) -> Op[ReadResult]:
-    """Read a page as text: ``url`` over HTTP (no browser), rendered by the browser (``render``),
-    or the active tab's rendered DOM."""
-    mode = mode if mode is not None else ReadMode()
-    if not isinstance(mode, ReadMode):
-        raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
-    if render is True and url is None:
-        raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
-    command = g.read(
-        url=url,
-        raw=mode.raw or None,
-        require_markdown=mode.require_markdown or None,
-        llms=mode.llms,
-        outline=mode.outline or None,
-        filter=filter,
-        max_chars=max_chars,
-        timeout_ms=timeout_ms,
-        headers=headers or None,
-        cookies=flag(cookies),
-        render=flag(render),
-    )
-    budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
-    reply = yield from send(command, budget_ms=budget)
-    return ReadResult.from_wire(reply.wire, reply.raw)
 
 
 def _snapshot(spec: SnapshotSpec, delta: bool | None = None) -> Command[w.SnapshotOutput]:
@@ -575,44 +305,13 @@ def observe(browser: C, spec: SnapshotSpec | None, delta: bool = False) -> Op[Sn
     return Snapshot.from_wire(w.SnapshotOutput.decode(rebuilt), rebuilt, browser)
 
 
-def press(browser: C, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
-    """Press a key in the focused element."""
-    wire, budget = _wait(wait)
-    return (yield from _act(browser, g.press(key, wait=wire), None, budget))
-
-
-def device(browser: C, action: str, params: dict[str, Any], wait: Wait | None) -> Op[ActionResult[C]]:
-    """One low-level keyboard or mouse action (``keyboard_*``, ``mouse_*``) with its evidence;
-    ``params`` by their Python names."""
-    wire, budget = _wait(wait)
-    return (yield from _act(browser, g.BUILDERS[action](**params, wait=wire), None, budget))
-
-
-def keyboard_text(browser: C, action: str, text: str, wait: Wait | None) -> Op[ActionResult[C]]:
-    """``keyboard_type`` or ``keyboard_insert_text``."""
+def keyboard_text(
+    browser: C, build: Callable[[str], Command[w.ActionOutput]], text: str, wait: Wait | None
+) -> Op[ActionResult[C]]:
+    """``g.keyboard_type`` or ``g.keyboard_insert_text`` of ``text``."""
     if not isinstance(text, str) or not text:
         raise TypeError(f"keyboard text must be a non-empty string, got {text!r}")
-    return (yield from device(browser, action, {"text": text}, wait))
-
-
-def keyboard_key(browser: C, action: str, key: str, wait: Wait | None) -> Op[ActionResult[C]]:
-    """``keyboard_down`` or ``keyboard_up`` of one key."""
-    return (yield from device(browser, action, {"key": key}, wait))
-
-
-def mouse_move(browser: C, x: float, y: float, wait: Wait | None) -> Op[ActionResult[C]]:
-    """The pointer to a viewport point."""
-    return (yield from device(browser, "mouse_move", {"x": x, "y": y}, wait))
-
-
-def mouse_button(browser: C, action: str, button: str, wait: Wait | None) -> Op[ActionResult[C]]:
-    """``mouse_down`` or ``mouse_up`` of a button."""
-    return (yield from device(browser, action, {"button": button}, wait))
-
-
-def mouse_wheel(browser: C, dx: float, dy: float, wait: Wait | None) -> Op[ActionResult[C]]:
-    """A wheel scroll at the pointer."""
-    return (yield from device(browser, "mouse_wheel", {"dx": dx, "dy": dy}, wait))
+    return (yield from act(browser, build(text), wait))
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
@@ -637,7 +336,7 @@ def diff(snapshot: Snapshot[Any]) -> Op[SnapshotDiff]:
 _EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
 
 
-def _file_path(name: str, path: str | os.PathLike[str]) -> str:
+def file_path(name: str, path: str | os.PathLike[str]) -> str:
     """``path`` as an absolute path string (relative to this process's working directory)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{name} must be a path (str or PathLike), got {type(path).__name__}")
@@ -660,12 +359,12 @@ def screenshot_params(
     if path is not None and output_dir is not None:
         raise ValueError("give path or output_dir, not both")
     if path is not None:
-        target: str | None = _file_path("path", path)
+        target: str | None = file_path("path", path)
     elif output_dir is not None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         ext = _EXTENSIONS.get(format or "png", "png")
         name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
-        target = os.path.join(_file_path("output_dir", output_dir), name)
+        target = os.path.join(file_path("output_dir", output_dir), name)
     else:
         target = None
     params = {
@@ -677,38 +376,6 @@ def screenshot_params(
         "annotate": flag(annotate),
     }
     return params, selector if isinstance(selector, Ref) else None
-
-
-def screenshot(params: Mapping[str, Any], ref: Ref[Any] | None) -> Op[Screenshot]:
-    """Capture a screenshot to a file."""
-    reply = yield from send(g.screenshot(**params), ref=ref)
-    return Screenshot.from_wire(reply.wire, reply.raw)
-
-
-def screenshot_if_changed(
-    params: Mapping[str, Any], ref: Ref[Any] | None, threshold: float
-) -> Op[ScreenshotObservation]:
-    """Capture a screenshot unless at most ``threshold`` of its pixels changed since the scope's last one."""
-    reply = yield from send(g.screenshot(**params, if_changed=True, threshold=threshold), ref=ref)
-    return ScreenshotObservation.from_wire(reply.wire, reply.raw)
-
-
-def pdf(
-    path: str | os.PathLike[str] | None, print_background: bool, landscape: bool, prefer_css_page_size: bool
-) -> Op[Path]:
-    """Print the page to a PDF file (a new temporary file without ``path``)."""
-    if path is None:
-        fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
-        os.close(fd)
-    else:
-        target = _file_path("path", path)
-    command = g.pdf(
-        target,
-        print_background=bool(print_background),
-        landscape=bool(landscape),
-        prefer_css_page_size=bool(prefer_css_page_size),
-    )
-    return Path((yield from send(command)).wire.path)
 
 
 # -- files ------------------------------------------------------------------------
@@ -735,9 +402,7 @@ def upload(
     wait: Wait | None,
 ) -> Op[ActionResult[C]]:
     """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
-    wire, budget = _wait(wait)
-    command = g.upload(_file_paths(files), ref=_target(target), wait=wire)
-    return (yield from _act(browser, command, _ref(target), budget))
+    return (yield from act(browser, g.upload(_file_paths(files), ref=wire_target(target)), wait, target))
 
 
 def _download_path(path: str | os.PathLike[str] | None) -> str | None:
@@ -758,7 +423,7 @@ def download(target: str | Actionable[Any], path: str | os.PathLike[str], timeou
     """Click ``target``, wait for the download it starts, and move the complete file to ``path``."""
     if path is None:
         raise TypeError("download() takes the path (a file or a directory) the download goes to")
-    command = g.download(_target(target), cast(str, _download_path(path)), timeout_ms=timeout_ms)
+    command = g.download(wire_target(target), cast(str, _download_path(path)), timeout_ms=timeout_ms)
     return (yield from _download(command, _ref(target), timeout_ms))
 
 
@@ -776,9 +441,8 @@ def mutate(
 ) -> Op[ActionResult[C]]:
     """Run one mutation on ``target`` (a ref, or a locator the engine resolves now) and decode its
     evidence; ``params`` are the action's other arguments by their Python names."""
-    wire, budget = _wait(wait)
-    command = g.BUILDERS[action](target._wire_target(), **params, wait=wire)
-    return (yield from _act(target.browser, command, target._as_ref(), budget))
+    command = g.BUILDERS[action](target._wire_target(), **params)
+    return (yield from act(target.browser, command, wait, target))
 
 
 def read_str(target: Actionable[Any], action: w.ValueOutputStringActions, params: Mapping[str, Any]) -> Op[str]:
@@ -838,82 +502,7 @@ def refresh_ref(ref: Ref[C], role: str | None, name: str | None, contains: str |
 # -- diagnostics --------------------------------------------------------------------
 
 
-def console(clear: bool, level: ConsoleLevel | None, since_navigation: bool = False) -> Op[ConsoleLog]:
-    """The active tab's console messages (``level``: that severity and above; with
-    ``since_navigation`` only those since the tab's last navigation to a new document)."""
-    if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
-        raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
-    reply = yield from send(g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation)))
-    return ConsoleLog.from_wire(reply.wire, reply.raw)
-
-
-def errors(clear: bool) -> Op[ErrorLog]:
-    """The active tab's uncaught exceptions and unhandled rejections."""
-    reply = yield from send(g.errors(clear=flag(clear)))
-    return ErrorLog.from_wire(reply.wire, reply.raw)
-
-
-def accessibility(
-    url: str | None, tags: Sequence[str] | str, selector: str | None, max_nodes: int | None
-) -> Op[AccessibilityAudit]:
-    """An axe-core audit of the active tab (after opening ``url``), in every frame."""
-    tag_list = [tags] if isinstance(tags, str) else tags
-    command = g.a11y(url=url, tags=tag_list or None, selector=selector, max_nodes=max_nodes)
-    reply = yield from send(command)
-    return AccessibilityAudit.from_wire(reply.wire, reply.raw)
-
-
-def vitals(url: str | None, quiet_ms: int | None = None, cap_ms: int | None = None) -> Op[Vitals]:
-    """The active tab's Web Vitals (after opening ``url``), read once the page was quiet for
-    ``quiet_ms`` after load (at most ``cap_ms``)."""
-    reply = yield from send(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms))
-    return Vitals.from_wire(reply.wire, reply.raw)
-
-
 # -- network ------------------------------------------------------------------------
-
-
-def network_requests(
-    clear: bool,
-    url_pattern: str | None,
-    resource_type: str | Sequence[str] | None,
-    method: str | None,
-    status: str | int | None,
-    limit: int | None,
-) -> Op[RequestLog]:
-    """The active tab's request log (and its popups'), filtered (``resource_type``: one type or
-    several, any case; ``status``: ``200``, ``"2xx"`` or ``"400-499"``)."""
-    types = [resource_type] if isinstance(resource_type, str) else resource_type
-    if types is not None:
-        for t in types:  # the docs promise this ValueError before anything is sent
-            if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
-                raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
-        types = [t.lower() for t in types]
-    if isinstance(status, int) and not isinstance(status, bool):
-        status = str(status)  # 200 is "200"; a bool stays one (TypeError)
-    command = g.network_requests(
-        clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
-    )
-    reply = yield from send(command)
-    return RequestLog.from_wire(reply.wire, reply.raw)
-
-
-def network_request(request_id: str, max_bytes: int | None) -> Op[RequestDetail]:
-    """One request of the log in full, its body fetched now."""
-    reply = yield from send(g.network_request(request_id, max_bytes=max_bytes))
-    return RequestDetail.from_wire(reply.wire, reply.raw)
-
-
-def har_start(content: HarContentMode) -> Op[None]:
-    """Start recording the session's traffic as HAR."""
-    yield from send(g.har_start(content=content))
-    return None
-
-
-def har_stop(path: str | os.PathLike[str] | None) -> Op[Path]:
-    """Stop recording and write the HAR; returns the file written."""
-    command = g.har_stop(path=None if path is None else str(Path(path).absolute()))
-    return Path((yield from send(command)).wire.path)
 
 
 # -- tabs, session, native -------------------------------------------------------------
@@ -925,8 +514,7 @@ def _tab_id(tab: str | TabInfo | None) -> str | None:
 
 def tab_list() -> Op[tuple[TabInfo, ...]]:
     """Every open tab."""
-    wire, data = yield from send(g.tab_list())
-    return tuple(TabInfo.from_wire(tab, raw) for tab, raw in zip(wire.tabs, data["tabs"], strict=True))
+    return (yield from listed(g.tab_list(), "tabs", TabInfo.from_wire))
 
 
 def tab_selector(
@@ -957,12 +545,6 @@ def tab_selector(
     return value
 
 
-def tab_new(url: str | None, label: str | None = None) -> Op[TabInfo]:
-    """Open a tab, optionally at ``url``, optionally with a unique ``label``."""
-    reply = yield from send(g.tab_new(url=url, label=label))
-    return TabInfo.from_wire(reply.wire, reply.raw)
-
-
 def tab_open(url: str, label: str | None, reuse: bool, wait_until: LoadState) -> Op[TabInfo]:
     """Switch to the tab labelled ``label`` and navigate it to ``url`` (with ``reuse``), else
     open a new tab at ``url`` with that label (checked first: this composes several commands)."""
@@ -975,13 +557,13 @@ def tab_open(url: str, label: str | None, reuse: bool, wait_until: LoadState) ->
         tabs = yield from tab_list()
         if any(t.label == label for t in tabs):
             yield from send_raw(g.tab_switch(label))
-            yield from open_page(url, wait_until)
+            yield from navigate(g.open, wait_until, url)
             now = yield from tab_list()
             for t in now:
                 if t.label == label:
                     return t
             raise LookupError(f"tab labelled {label!r} was closed while it was opened")
-    return (yield from tab_new(url, label))
+    return (yield from decoded(g.tab_new(url=url, label=label), TabInfo.from_wire))
 
 
 def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo]:
@@ -992,23 +574,9 @@ def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo
     tabs = yield from tab_list()
     found = [t for t in tabs if sel in (t.id, t.label, t.target_id)]
     if len(found) != 1:
-        listed = ", ".join(t.id + (f" [{t.label}]" if t.label else "") for t in tabs) or "none"
-        raise LookupError(f"tabs.get(): {len(found)} tabs match {sel!r}; open tabs: {listed}")
+        known = ", ".join(t.id + (f" [{t.label}]" if t.label else "") for t in tabs) or "none"
+        raise LookupError(f"tabs.get(): {len(found)} tabs match {sel!r}; open tabs: {known}")
     return found[0]
-
-
-def tab_switch(tab: str | TabInfo | None) -> Op[TabSwitchResult]:
-    """Make a tab active (by id, label or index)."""
-    tab_id = _tab_id(tab)
-    if tab_id is None:
-        raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
-    return TabSwitchResult.from_raw((yield from send_raw(g.tab_switch(tab_id))))
-
-
-def frames_tree() -> Op[tuple[FrameInfo, ...]]:
-    """The frames of the tab, main frame first."""
-    wire, data = yield from send(g.frames(limit=1000))
-    return tuple(FrameInfo.from_wire(f, r) for f, r in zip(wire.frames, data["frames"], strict=True))
 
 
 def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None) -> Op[FrameInfo]:
@@ -1018,7 +586,7 @@ def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None,
         names = ", ".join(k for k, _ in given) or "none"
         raise TypeError(f"frames.get() takes exactly one of id=, selector=, name=, url=; got {names}")
     key, value = given[0]
-    value = _target(value)
+    value = wire_target(value)
     wire, data = yield from send(g.frame(value, by=key, set=False))
     if wire.frame is None:
         raise FrameLookupError(
@@ -1027,135 +595,6 @@ def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None,
             criteria={key: value},
         )
     return FrameInfo.from_wire(wire.frame, data["frame"])
-
-
-def tab_close(tab: str | TabInfo | None) -> Op[TabCloseResult]:
-    """Close a tab (default: the active one)."""
-    # The engine answers with the closed tab's fields (`tab`): one round trip.
-    return TabCloseResult.from_raw((yield from send_raw(g.tab_close(tab=_tab_id(tab) or None))))
-
-
-def dialog_status() -> Op[DialogStatus]:
-    """The dialog waiting in the active tab (and those in other tabs)."""
-    return DialogStatus.from_wire((yield from send(g.dialog_status())).wire)
-
-
-def dialog_accept(text: str | None) -> Op[DialogResult]:
-    """Accept (OK) the active tab's open dialog; ``text`` is what a prompt returns."""
-    return DialogResult.from_wire((yield from send(g.dialog_accept(text=text))).wire)
-
-
-def dialog_dismiss() -> Op[DialogResult]:
-    """Dismiss (Cancel) the active tab's open dialog."""
-    return DialogResult.from_wire((yield from send(g.dialog_dismiss())).wire)
-
-
-def _settings(command: Command[w.SettingsOutput]) -> Op[EmulationSettings]:
-    return EmulationSettings.from_wire((yield from send(command)).wire)
-
-
-def emulation_viewport(width: int | None, height: int | None, scale: float, mobile: bool) -> Op[EmulationSettings]:
-    """Emulate a viewport in every tab; ``width`` and ``height`` None reset it."""
-    if width is None and height is None:
-        return (yield from _settings(g.set_viewport()))
-    command = g.set_viewport(width=width, height=height, device_scale_factor=scale, mobile=flag(mobile))
-    return (yield from _settings(command))
-
-
-def emulation_device(name: str | None) -> Op[EmulationSettings]:
-    """Emulate a device of the table in every tab; None resets what a device set."""
-    return (yield from _settings(g.set_device(name=name)))
-
-
-def emulation_devices() -> Op[tuple[Device, ...]]:
-    """The device table."""
-    return tuple(Device.from_wire(d) for d in (yield from send(g.devices())).wire.devices)
-
-
-def emulation_media(color_scheme: str | None, reduced_motion: str | None, media: str | None) -> Op[EmulationSettings]:
-    """Emulate CSS media in every tab; all None resets them."""
-    return (yield from _settings(g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)))
-
-
-#: The one-string settings of :func:`emulation_value`, by action.
-_VALUES: Mapping[str, Callable[[str | None], Command[w.SettingsOutput]]] = {
-    "set_user_agent": lambda v: g.set_user_agent(user_agent=v),
-    "set_timezone": lambda v: g.set_timezone(timezone=v),
-    "set_locale": lambda v: g.set_locale(locale=v),
-}
-
-
-def emulation_value(action: w.SettingsOutputActions, key: str, where: str, value: str | None) -> Op[EmulationSettings]:
-    """A one-string setting (``set_user_agent``, ``set_timezone``, ``set_locale``); None resets it.
-    (``key`` and ``where`` are no longer needed: the generated command knows its wire key.)"""
-    return (yield from _settings(_VALUES[action](value)))
-
-
-def emulation_geolocation(
-    latitude: float | None, longitude: float | None, accuracy: float | None
-) -> Op[EmulationSettings]:
-    """Emulate a position (granting the permission); both None reset it."""
-    return (yield from _settings(g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)))
-
-
-def emulation_permissions(permissions: Sequence[str] | None, origin: str | None) -> Op[EmulationSettings]:
-    """Grant permissions (and deny the others); None or empty resets every permission."""
-    if permissions is None or (
-        isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
-    ):
-        if origin is not None:
-            raise ValueError("emulation.permissions() origin needs permissions to grant")
-        return (yield from _settings(g.set_permissions(clear=True)))
-    return (yield from _settings(g.set_permissions(permissions=permissions, origin=origin)))
-
-
-def emulation_offline(enabled: bool) -> Op[EmulationSettings]:
-    """Take every tab offline, or back online."""
-    return (yield from _settings(g.set_offline(enabled)))
-
-
-def emulation_throttle(
-    preset: str | None,
-    latency_ms: int | None,
-    download_kbps: int | None,
-    upload_kbps: int | None,
-    off: bool,
-) -> Op[EmulationSettings]:
-    """Throttle every tab's network (a preset, or latency and rates), or stop with ``off``."""
-    command = g.set_throttle(
-        preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
-    )
-    return (yield from _settings(command))
-
-
-def emulation_settings() -> Op[EmulationSettings]:
-    """The session's emulation and init scripts."""
-    return (yield from _settings(g.settings()))
-
-
-def script_add_init(script: str | None, path: str | os.PathLike[str] | None) -> Op[str]:
-    """Add an init script (inline or from a file, made absolute); returns its id."""
-    if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
-    command = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
-    return (yield from send(command)).wire.id
-
-
-def script_remove_init(identifier: str) -> Op[tuple[str, ...]]:
-    """Remove an init script by id; returns the ids left."""
-    return tuple((yield from send(g.remove_init_script(identifier))).wire.remaining)
-
-
-def script_add(action: w.InjectedActions, key: str, where: str, source: str | None, url: str | None) -> Op[Injection]:
-    """Add a script (``add_script``) or style (``add_style``) to the active page now, inline or
-    from a URL.  (``key`` and ``where`` are no longer needed: the generated command knows them.)"""
-    command = g.add_script(script=source, url=url) if action == "add_script" else g.add_style(content=source, url=url)
-    return Injection.from_wire((yield from send(command)).wire)
-
-
-def status() -> Op[SessionStatus]:
-    """The session's status."""
-    return SessionStatus.from_raw((yield from send_raw(g.status())))
 
 
 def close(deadline_s: float) -> Op[CloseResult]:
@@ -1232,29 +671,3 @@ def network_route(
     return Route.from_wire(wire.route, data["route"])
 
 
-def network_unroute(url: str | None) -> Op[tuple[Route, ...]]:
-    """Remove the routes of ``url`` (every route when None); the removed routes."""
-    wire, data = yield from send(g.network_unroute(url=url))
-    return tuple(Route.from_wire(r, raw) for r, raw in zip(wire.removed, data["removed"], strict=True))
-
-
-def network_routes() -> Op[tuple[Route, ...]]:
-    """The session's routes, newest first."""
-    wire, data = yield from send(g.network_routes())
-    return tuple(Route.from_wire(r, raw) for r, raw in zip(wire.routes, data["routes"], strict=True))
-
-
-def network_headers(headers: Mapping[str, str], origin: str | None) -> Op[tuple[str, ...]]:
-    """Extra request headers for every request (or ``origin``'s); ``{}`` clears; their names."""
-    return tuple((yield from send(g.set_headers(headers, origin=origin))).wire.names)
-
-
-def network_credentials(username: str | None, password: str | None) -> Op[None]:
-    """HTTP credentials (None, None clears them)."""
-    if username is None and password is None:
-        yield from send(g.set_credentials(clear=True))
-        return None
-    if not isinstance(username, str) or not isinstance(password, str):
-        raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
-    yield from send(g.set_credentials(username=username, password=password))
-    return None

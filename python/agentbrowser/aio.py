@@ -24,14 +24,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import tempfile
 import copy
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from .webmcp import AsyncWebMCP
 from . import _ops
+from . import _wire_ops as g
 from ._atransport import AsyncOwnedProcess, AsyncTransport, connect_socket_async
 from ._binary import find_binary, socket_path
 from ._common import (
@@ -46,11 +48,13 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._wire_methods import AsyncBrowserCommands, AsyncPageCommands
 from ._ops import Call, Op
+from ._encode import flag
 from .cdp import AsyncCDP
 from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import AsyncPendingAction
 from .models import (
+    CONSOLE_LEVELS,
     Download,
     ActionResult,
     BoundingBox,
@@ -93,9 +97,9 @@ from .models import (
 from .models._actionable import Actionable
 from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
-from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.state import SAME_SITE_VALUES, Cookie, SameSite, StateListing, StorageArea
 from .models.auth import AuthEntry, AuthListing, AuthLogin
-from .models.network import HarContentMode, RequestDetail, RequestLog
+from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
 from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
@@ -123,6 +127,19 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
+_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
+
+
+class _Handle:
+    """A part of the client (its page, tabs, emulation, network...): it drives its operations
+    through the browser it was made for."""
+
+    def __init__(self, browser: AsyncBrowser) -> None:
+        self._b = browser
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._b!r}>"
 
 
 class AsyncBrowser(AsyncBrowserCommands):
@@ -319,7 +336,7 @@ class AsyncBrowser(AsyncBrowserCommands):
 
     async def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
-        return await self._drive(_ops.status())
+        return await self._drive(_ops.raw(g.status(), SessionStatus.from_raw))
 
     async def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent (later calls return the first result).
@@ -363,7 +380,6 @@ class AsyncBrowser(AsyncBrowserCommands):
         # return raise_if_save_failed(self._shutdown(end_session, timeout))
         # unasync: end
 
-    # unasync: async
     async def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
         assert self._t is not None
         end = self._process is not None if end_session is None else end_session
@@ -371,8 +387,12 @@ class AsyncBrowser(AsyncBrowserCommands):
         try:
             if end:
                 try:
+                    # unasync: async
                     async with asyncio.timeout(timeout):
                         result = await self._drive(_ops.close(timeout), closing=True)
+                    # unasync: sync
+                    # result = self._drive(_ops.close(timeout))
+                    # unasync: end
                 except BrowserError as exc:
                     if exc.code == "timeout":
                         raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
@@ -387,6 +407,9 @@ class AsyncBrowser(AsyncBrowserCommands):
                 await self._process.finish(timeout)
                 if not result.closed:
                     result = CloseResult(closed=True, raw=result.raw)
+            # unasync: sync
+            # self._close_result = result
+            # unasync: end
         return result
 
     async def _abort(self) -> None:
@@ -396,43 +419,12 @@ class AsyncBrowser(AsyncBrowserCommands):
         if self._finalizer is not None:
             self._finalizer.detach()
         if self._process is not None:
+            # unasync: async
             with contextlib.suppress(TimeoutError):
                 await self._process.finish(5.0)
-    # unasync: sync
-    # def _shutdown(self, end_session: bool | None, timeout: float) -> CloseResult:
-    #     assert self._t is not None
-    #     end = self._process is not None if end_session is None else end_session
-    #     result = CloseResult(closed=False)
-    #     try:
-    #         if end:
-    #             try:
-    #                 result = self._drive(_ops.close(timeout))
-    #             except BrowserError as exc:
-    #                 if exc.code == "timeout":
-    #                     raise TimeoutError(f"the daemon did not close within {timeout:.1f} s") from exc
-    #                 if exc.code != "browser_closed":
-    #                     raise
-    #                 result = CloseResult(closed=True, raw={"error": str(exc)})
-    #     finally:
-    #         self._t.close()
-    #         if self._process is not None:
-    #             self._process.finish(timeout)
-    #             if not result.closed:
-    #                 result = CloseResult(closed=True, raw=result.raw)
-    #         self._close_result = result
-    #         if self._finalizer is not None:
-    #             self._finalizer.detach()
-    #     return result
-    #
-    # def _abort(self) -> None:
-    #     if self._t is not None:
-    #         self._t.close()
-    #     if self._process is not None:
-    #         self._process.finish(5.0)
-    #     self._close_result = CloseResult(closed=True)
-    #     if self._finalizer is not None:
-    #         self._finalizer.detach()
-    # unasync: end
+            # unasync: sync
+            # self._process.finish(5.0)
+            # unasync: end
 
     async def __aenter__(self) -> AsyncBrowser:
         return self
@@ -563,7 +555,7 @@ class AsyncBrowser(AsyncBrowserCommands):
         return Snapshot.from_raw(raw, self)
 
 
-class AsyncPage(AsyncPageCommands):
+class AsyncPage(_Handle, AsyncPageCommands):
     """The active tab of an :class:`AsyncBrowser`."""
 
     def __init__(self, browser: AsyncBrowser) -> None:
@@ -589,39 +581,44 @@ class AsyncPage(AsyncPageCommands):
 
     async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
-        return await self._b._drive(_ops.open_page(url, wait_until))
+        return await self._b._drive(_ops.navigate(g.open, wait_until, url))
 
     async def title(self) -> str:
         """The page title."""
-        return await self._b._drive(_ops.title())
+        return await self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     async def url(self) -> str:
         """The page URL."""
-        return await self._b._drive(_ops.url())
+        return await self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     async def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
         """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
         Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
-        return await self._b._drive(_ops.html(target, outer, max_bytes))
+        built = g.html(_ops.wire_target(target), outer=bool(outer), max_bytes=max_bytes)
+        return await self._b._drive(_ops.then(built, lambda out: out.html))
 
     async def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
-        return await self._b._drive(_ops.count(selector))
+        if isinstance(selector, Ref):
+            raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
+        return await self._b._drive(_ops.then(g.count(_ops.wire_target(selector)), lambda out: out.count))
 
     async def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
-        return await self._b._drive(_ops.bounding_box(target))
+        return await self._b._drive(_ops.then(g.box(_ops.wire_target(target)), BoundingBox.from_wire))
 
     async def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
         """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
         ``invalid_argument``), or the engine's default set (display, visibility, position, size,
         colors, font...)."""
-        return await self._b._drive(_ops.styles(target, props))
+        built = g.styles(_ops.wire_target(target), props=props)
+        return await self._b._drive(_ops.then(built, lambda out: dict(out.styles)))
 
     async def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
         scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        return await self._b._drive(_ops.geometry(selector))
+        built = g.geometry(selector=_ops.wire_target(selector))
+        return await self._b._drive(_ops.then(built, ElementGeometry.from_wire))
 
     async def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -656,25 +653,44 @@ class AsyncPage(AsyncPageCommands):
         navigation for the action policy).  HTML that is scripts and almost no text reads as
         nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
         """
-        return await self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
+        mode = mode if mode is not None else ReadMode()
+        if not isinstance(mode, ReadMode):
+            raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
+        if render is True and url is None:
+            raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
+        built = g.read(
+            url=url,
+            raw=mode.raw or None,
+            require_markdown=mode.require_markdown or None,
+            llms=mode.llms,
+            outline=mode.outline or None,
+            filter=filter,
+            max_chars=max_chars,
+            timeout_ms=timeout_ms,
+            headers=headers or None,
+            cookies=flag(cookies),
+            render=flag(render),
+        )
+        budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
+        return await self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return await self._b._drive(_ops.evaluate(js, max_bytes))
+        return await self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     async def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
-        return await self._b._drive(_ops.history("back", wait_until))
+        return await self._b._drive(_ops.navigate(g.back, wait_until))
 
     async def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
-        return await self._b._drive(_ops.history("forward", wait_until))
+        return await self._b._drive(_ops.navigate(g.forward, wait_until))
 
     async def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
-        return await self._b._drive(_ops.history("reload", wait_until))
+        return await self._b._drive(_ops.navigate(g.reload, wait_until))
 
     async def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[AsyncBrowser]:
         """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
@@ -713,7 +729,7 @@ class AsyncPage(AsyncPageCommands):
 
     async def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
-        return await self._b._drive(_ops.press(self._b, key, wait))
+        return await self._b._drive(_ops.act(self._b, g.press(key), wait))
 
     async def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
         """Wait for a condition, or for ``ms`` milliseconds."""
@@ -737,75 +753,57 @@ class AsyncPage(AsyncPageCommands):
         shadow roots and frames included, as the snapshot shows them)."""
         return await self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
-    def __repr__(self) -> str:
-        return f"<AsyncPage of {self._b!r}>"
 
-
-class AsyncKeyboard:
+class AsyncKeyboard(_Handle):
     """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
     with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
     later keys and mouse input until :meth:`up`."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Type ``text`` with one key event per character."""
-        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+        return await self._b._drive(_ops.keyboard_text(self._b, g.keyboard_type, text, wait))
 
     async def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Insert ``text`` at once without key events (like an IME or a paste)."""
-        return await self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+        return await self._b._drive(_ops.keyboard_text(self._b, g.keyboard_insert_text, text, wait))
 
     async def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
-        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+        return await self._b._drive(_ops.act(self._b, g.keyboard_down(key), wait))
 
     async def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Release a held key."""
-        return await self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncKeyboard of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.keyboard_up(key), wait))
 
 
-class AsyncMouse:
+class AsyncMouse(_Handle):
     """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
     returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Move the pointer to ``(x, y)``."""
-        return await self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_move(x, y), wait))
 
     async def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
-        return await self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_down(button=button), wait))
 
     async def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Release ``button`` at the pointer."""
-        return await self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+        return await self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
 
     async def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
-        return await self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncMouse of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.mouse_wheel(dx, dy), wait))
 
 
-class AsyncCapture:
+class AsyncCapture(_Handle):
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
     Files are written by the engine; a relative path is resolved against this process's
     working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
     file in ``$TMPDIR/agentbrowser-screenshots/``.
     """
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def screenshot(
         self,
@@ -826,7 +824,7 @@ class AsyncCapture:
         number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return await self._b._drive(_ops.screenshot(params, ref))
+        return await self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     async def screenshot_if_changed(
         self,
@@ -845,7 +843,8 @@ class AsyncCapture:
         ``screenshot`` is None.  The first capture of a scope counts as changed.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return await self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+        built = g.screenshot(**params, if_changed=True, threshold=threshold)
+        return await self._b._drive(_ops.decoded(built, ScreenshotObservation.from_wire, ref))
 
     async def pdf(
         self,
@@ -857,17 +856,22 @@ class AsyncCapture:
     ) -> Path:
         """Print the page to a PDF file (headless browsers only) and return its absolute path
         (a new temporary file without ``path``)."""
-        return await self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+        if path is None:
+            fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
+            os.close(fd)
+        else:
+            target = _ops.file_path("path", path)
+        built = g.pdf(
+            target,
+            print_background=bool(print_background),
+            landscape=bool(landscape),
+            prefer_css_page_size=bool(prefer_css_page_size),
+        )
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
-    def __repr__(self) -> str:
-        return f"<AsyncCapture of {self._b!r}>"
 
-
-class AsyncTabs:
+class AsyncTabs(_Handle):
     """The tabs of a :class:`AsyncBrowser`, by stable id (``t1``, ``t2``…) or label."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def list(self) -> tuple[TabInfo, ...]:
         """Every open tab."""
@@ -875,7 +879,7 @@ class AsyncTabs:
 
     async def new(self, url: str | None = None, *, label: str | None = None) -> TabInfo:
         """Open a tab (about:blank by default), optionally with a unique ``label``; it becomes active."""
-        return await self._b._drive(_ops.tab_new(url, label))
+        return await self._b._drive(_ops.decoded(g.tab_new(url=url, label=label), TabInfo.from_wire))
 
     async def open(
         self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
@@ -901,7 +905,9 @@ class AsyncTabs:
     ) -> TabSwitchResult:
         """Make a tab active: positional id/label/TabInfo, or one of ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.switch()", tab, id, label, index)
-        return await self._b._drive(_ops.tab_switch(sel))
+        if sel is None:
+            raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
+        return await self._b._drive(_ops.raw(g.tab_switch(sel), TabSwitchResult.from_raw))
 
     async def close(
         self,
@@ -913,66 +919,74 @@ class AsyncTabs:
     ) -> TabCloseResult:
         """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
-        return await self._b._drive(_ops.tab_close(sel))
-
-    def __repr__(self) -> str:
-        return f"<AsyncTabs of {self._b!r}>"
+        return await self._b._drive(_ops.raw(g.tab_close(tab=sel or None), TabCloseResult.from_raw))
 
 
-class AsyncEmulation:
+class AsyncEmulation(_Handle):
     """Emulation of a :class:`AsyncBrowser`: session settings applied to every tab, including tabs
     opened later. Each method returns the session's :class:`~agentbrowser.EmulationSettings`."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def viewport(
         self, width: int | None = None, height: int | None = None, *, device_scale_factor: float = 1.0, mobile: bool = False
     ) -> EmulationSettings:
         """Emulate a viewport in CSS pixels in every tab (also tabs opened later); no size resets it."""
-        return await self._b._drive(_ops.emulation_viewport(width, height, device_scale_factor, mobile))
+        if width is None and height is None:
+            built = g.set_viewport()
+        else:
+            built = g.set_viewport(width=width, height=height, device_scale_factor=device_scale_factor, mobile=flag(mobile))
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
         An unknown name raises BrowserError (``invalid_argument``) listing close names."""
-        return await self._b._drive(_ops.emulation_device(name))
+        return await self._b._drive(_ops.then(g.set_device(name=name), EmulationSettings.from_wire))
 
     async def devices(self) -> tuple[Device, ...]:
         """The device table :meth:`device` knows."""
-        return await self._b._drive(_ops.emulation_devices())
+        return await self._b._drive(_ops.then(g.devices(), lambda out: tuple(Device.from_wire(d) for d in out.devices)))
 
     async def media(
         self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
     ) -> EmulationSettings:
         """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
-        return await self._b._drive(_ops.emulation_media(color_scheme, reduced_motion, media))
+        built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def user_agent(self, value: str | None) -> EmulationSettings:
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
-        return await self._b._drive(_ops.emulation_value("set_user_agent", "userAgent", "emulation.user_agent() value", value))
+        return await self._b._drive(_ops.then(g.set_user_agent(user_agent=value), EmulationSettings.from_wire))
 
     async def timezone(self, id: str | None) -> EmulationSettings:
         """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return await self._b._drive(_ops.emulation_value("set_timezone", "timezone", "emulation.timezone() id", id))
+        return await self._b._drive(_ops.then(g.set_timezone(timezone=id), EmulationSettings.from_wire))
 
     async def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
-        return await self._b._drive(_ops.emulation_value("set_locale", "locale", "emulation.locale() locale", locale))
+        return await self._b._drive(_ops.then(g.set_locale(locale=locale), EmulationSettings.from_wire))
 
     async def geolocation(
         self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
     ) -> EmulationSettings:
         """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
-        return await self._b._drive(_ops.emulation_geolocation(latitude, longitude, accuracy))
+        built = g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
         the others; None or ``[]`` resets every permission."""
-        return await self._b._drive(_ops.emulation_permissions(permissions, origin))
+        if permissions is None or (
+            isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
+        ):
+            if origin is not None:
+                raise ValueError("emulation.permissions() origin needs permissions to grant")
+            built = g.set_permissions(clear=True)
+        else:
+            built = g.set_permissions(permissions=permissions, origin=origin)
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
-        return await self._b._drive(_ops.emulation_offline(enabled))
+        return await self._b._drive(_ops.then(g.set_offline(enabled), EmulationSettings.from_wire))
 
     async def throttle(
         self,
@@ -986,51 +1000,45 @@ class AsyncEmulation:
         """Throttle every tab's network (also tabs opened later; kept with ``offline()``): a
         preset (``slow-3g``, ``fast-3g``, ``fast-4g``) or the added latency in ms and the largest
         rates in kbit/s; ``off=True`` stops it."""
-        return await self._b._drive(_ops.emulation_throttle(preset, latency_ms, download_kbps, upload_kbps, off))
+        built = g.set_throttle(
+            preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
+        )
+        return await self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     async def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
-        return await self._b._drive(_ops.emulation_settings())
-
-    def __repr__(self) -> str:
-        return f"<AsyncEmulation of {self._b!r}>"
+        return await self._b._drive(_ops.then(g.settings(), EmulationSettings.from_wire))
 
 
-class AsyncScripts:
+class AsyncScripts(_Handle):
     """Scripts of a :class:`AsyncBrowser`: init scripts every new document of every tab runs before its
     own scripts (also tabs opened later), and scripts or styles added to the active page now.
     Each method takes exactly one source, else ValueError."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def add_init(self, script: str | None = None, *, path: str | os.PathLike[str] | None = None) -> str:
         """Add an init script (source, or a file at ``path``); returns its id (``"init-script-1"``)."""
-        return await self._b._drive(_ops.script_add_init(script, path))
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
+        built = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
+        return await self._b._drive(_ops.then(built, lambda out: out.id))
 
     async def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
-        return await self._b._drive(_ops.script_remove_init(identifier))
+        return await self._b._drive(_ops.then(g.remove_init_script(identifier), lambda out: tuple(out.remaining)))
 
     async def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
         """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
-        return await self._b._drive(_ops.script_add("add_script", "script", "scripts.add()", script, url))
+        return await self._b._drive(_ops.then(g.add_script(script=script, url=url), Injection.from_wire))
 
     async def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
         """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
-        return await self._b._drive(_ops.script_add("add_style", "content", "scripts.add_style()", content, url))
-
-    def __repr__(self) -> str:
-        return f"<AsyncScripts of {self._b!r}>"
+        return await self._b._drive(_ops.then(g.add_style(content=content, url=url), Injection.from_wire))
 
 
-class AsyncScroll:
+class AsyncScroll(_Handle):
     """Scrolling of the active tab's page or of a container (``selector``); each call answers
     a :class:`ScrollResult` with the positions before and after (``moved`` False when nothing
     could scroll), not an action's snapshots."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def by(self, x: float = 0, y: float = 0, selector: str | Actionable[Any] | None = None) -> ScrollResult:
         """Scroll by ``x``, ``y`` CSS pixels (positive: right, down); non-finite offsets raise ValueError."""
@@ -1052,11 +1060,8 @@ class AsyncScroll:
         """Scroll right by ``px`` (1 to 1000000)."""
         return await self._b._drive(_ops.scroll("right", px, 0, 0, selector))
 
-    def __repr__(self) -> str:
-        return f"<AsyncScroll of {self._b!r}>"
 
-
-class AsyncNetwork:
+class AsyncNetwork(_Handle):
     """Request interception of a :class:`AsyncBrowser`, for every tab (also tabs opened later), frame
     and worker of the session: routes (answer, abort, or continue with changed headers), extra
     request headers and HTTP credentials. URL patterns (one rule for routes, ``requests`` and
@@ -1065,9 +1070,6 @@ class AsyncNetwork:
     otherwise a part of the URL. Also the active tab's request log
     (bounded, from the tab's first request; also its iframes' and the popups it opened) and the
     session's HAR recording."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def route(
         self,
@@ -1101,21 +1103,26 @@ class AsyncNetwork:
 
     async def unroute(self, url: str | None = None) -> tuple[Route, ...]:
         """Remove the routes with glob ``url`` (every route when None); returns those removed, with their hits."""
-        return await self._b._drive(_ops.network_unroute(url))
+        return await self._b._drive(_ops.listed(g.network_unroute(url=url), "removed", Route.from_wire))
 
     async def routes(self) -> tuple[Route, ...]:
         """The session's routes, newest first (the order they are tried in), with hits and times left."""
-        return await self._b._drive(_ops.network_routes())
+        return await self._b._drive(_ops.listed(g.network_routes(), "routes", Route.from_wire))
 
     async def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
         """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
         Returns the header names now set for that scope."""
-        return await self._b._drive(_ops.network_headers(headers, origin))
+        return await self._b._drive(_ops.then(g.set_headers(headers, origin=origin), lambda out: tuple(out.names)))
 
     async def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
         request (a refused answer is not retried); ``None, None`` clears them."""
-        await self._b._drive(_ops.network_credentials(username, password))
+        if username is None and password is None:
+            await self._b._drive(_ops.done(g.set_credentials(clear=True)))
+            return
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
+        await self._b._drive(_ops.done(g.set_credentials(username=username, password=password)))
 
     async def requests(
         self,
@@ -1132,64 +1139,65 @@ class AsyncNetwork:
         ``resource_type`` one type or several
         (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
         ``clear`` empties the log after this read."""
-        return await self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+        types = [resource_type] if isinstance(resource_type, str) else resource_type
+        if types is not None:
+            for t in types:  # the docs promise this ValueError before anything is sent
+                if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
+                    raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
+            types = [t.lower() for t in types]
+        if isinstance(status, int) and not isinstance(status, bool):
+            status = str(status)  # 200 is "200"; a bool stays one (TypeError)
+        built = g.network_requests(
+            clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
+        )
+        return await self._b._drive(_ops.decoded(built, RequestLog.from_wire))
 
     async def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
         """One request in full: headers, post data and the response body fetched now (``str`` or
         ``bytes``, cut at ``max_bytes``, default 262144); raises
         :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return await self._b._drive(_ops.network_request(request_id, max_bytes))
+        built = g.network_request(request_id, max_bytes=max_bytes)
+        return await self._b._drive(_ops.decoded(built, RequestDetail.from_wire))
 
     async def har_start(self, *, content: HarContentMode = "text") -> None:
         """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
         (binary as base64) or ``none``."""
-        await self._b._drive(_ops.har_start(content))
+        await self._b._drive(_ops.done(g.har_start(content=content)))
 
     async def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
         its path. A failed write raises and keeps the recording, so this can be retried."""
-        return await self._b._drive(_ops.har_stop(path))
-
-    def __repr__(self) -> str:
-        return f"<AsyncNetwork of {self._b!r}>"
+        built = g.har_stop(path=None if path is None else str(Path(path).absolute()))
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
 
-class AsyncClipboard:
+class AsyncClipboard(_Handle):
     """The browser's clipboard, used from the active page (which must be a secure context:
     https, localhost or 127.0.0.1; the engine grants its origin the clipboard permissions)."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def read(self, *, max_chars: int | None = None) -> str:
         """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
-        return await self._b._drive(_ops.clipboard_read(max_chars))
+        return await self._b._drive(_ops.then(g.clipboard_read(max_chars=max_chars), lambda out: out.text))
 
     async def write(self, text: str) -> None:
         """Put ``text`` on the clipboard (read back to check it is there)."""
-        await self._b._drive(_ops.clipboard_write(text))
+        await self._b._drive(_ops.done(g.clipboard_write(text)))
 
     async def copy(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Copy the focused element's selection (Control+C), with evidence."""
-        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_copy", wait))
+        return await self._b._drive(_ops.act(self._b, g.clipboard_copy(), wait))
 
     async def paste(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
         """Paste the clipboard into the focused element (Control+V), with evidence."""
-        return await self._b._drive(_ops.clipboard_key(self._b, "clipboard_paste", wait))
-
-    def __repr__(self) -> str:
-        return f"<AsyncClipboard of {self._b!r}>"
+        return await self._b._drive(_ops.act(self._b, g.clipboard_paste(), wait))
 
 
-class AsyncFrames:
+class AsyncFrames(_Handle):
     """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def tree(self) -> tuple[AsyncFrame, ...]:
         """Every frame below the page (same-process and out-of-process iframes), parents first."""
-        infos = await self._b._drive(_ops.frames_tree())
+        infos = await self._b._drive(_ops.listed(g.frames(limit=1000), "frames", FrameInfo.from_wire))
         return tuple(AsyncFrame(i, self._b) for i in infos if i.depth > 0)
 
     async def get(
@@ -1205,9 +1213,6 @@ class AsyncFrames:
         FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
         info = await self._b._drive(_ops.frame_get(id, selector, name, url))
         return AsyncFrame(info, self._b)
-
-    def __repr__(self) -> str:
-        return f"<AsyncFrames of {self._b!r}>"
 
 
 class AsyncFrame:
@@ -1243,15 +1248,15 @@ class AsyncFrame:
 
     async def title(self) -> str:
         """The frame document's title."""
-        return await self._b._drive(_ops.title())
+        return await self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     async def location(self) -> str:
         """The frame's URL now."""
-        return await self._b._drive(_ops.url())
+        return await self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     async def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return await self._b._drive(_ops.evaluate(js, max_bytes))
+        return await self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     async def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[AsyncBrowser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1266,42 +1271,33 @@ class AsyncFrame:
     async def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
         """A screenshot of the frame's box in the page (its visible part)."""
         params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
-        return await self._b._drive(_ops.screenshot(params, ref))
+        return await self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     def __repr__(self) -> str:
         return f"<AsyncFrame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
 
 
-class AsyncDialogs:
+class AsyncDialogs(_Handle):
     """The JavaScript dialogs of a :class:`AsyncBrowser`: a confirm or prompt waits for :meth:`accept` or
     :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
     calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
 
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
-
     async def status(self) -> DialogStatus:
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
-        return await self._b._drive(_ops.dialog_status())
+        return await self._b._drive(_ops.then(g.dialog_status(), DialogStatus.from_wire))
 
     async def accept(self, text: str | None = None) -> DialogResult:
         """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return await self._b._drive(_ops.dialog_accept(text))
+        return await self._b._drive(_ops.then(g.dialog_accept(text=text), DialogResult.from_wire))
 
     async def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
-        return await self._b._drive(_ops.dialog_dismiss())
-
-    def __repr__(self) -> str:
-        return f"<AsyncDialogs of {self._b!r}>"
+        return await self._b._drive(_ops.then(g.dialog_dismiss(), DialogResult.from_wire))
 
 
-class AsyncDiagnostics:
+class AsyncDiagnostics(_Handle):
     """The active tab's console messages and page errors, from bounded buffers that fill from
     the tab's start (reading them waits for no other client's command)."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def console(
         self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
@@ -1311,12 +1307,15 @@ class AsyncDiagnostics:
         counts the earlier page's); ``level`` keeps that severity and above (``verbose``/``debug``,
         ``info``/``log``, ``warning``/``warn``, ``error``); ``clear`` empties the buffer after
         this read."""
-        return await self._b._drive(_ops.console(clear, level, since_navigation))
+        if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
+            raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
+        built = g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation))
+        return await self._b._drive(_ops.decoded(built, ConsoleLog.from_wire))
 
     async def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
         ``clear`` empties the buffer after this read."""
-        return await self._b._drive(_ops.errors(clear))
+        return await self._b._drive(_ops.decoded(g.errors(clear=flag(clear)), ErrorLog.from_wire))
 
     async def accessibility(
         self,
@@ -1330,7 +1329,9 @@ class AsyncDiagnostics:
         frame (same- and cross-origin) and shadow root; ``tags`` keeps rules with those axe
         tags (``wcag2a``, ``wcag2aa``, ``best-practice``, ...), ``selector`` a part of the page,
         ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
-        return await self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
+        tag_list = ([tags] if isinstance(tags, str) else tags) or None
+        built = g.a11y(url=url, tags=tag_list, selector=selector, max_nodes=max_nodes)
+        return await self._b._drive(_ops.decoded(built, AccessibilityAudit.from_wire))
 
     async def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
         """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
@@ -1338,35 +1339,24 @@ class AsyncDiagnostics:
         They are read once the page was quiet for ``quiet_ms`` after load (no layout shift,
         long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
         ``raw["settle"]`` says which."""
-        return await self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
-
-    def __repr__(self) -> str:
-        return f"<AsyncDiagnostics of {self._b!r}>"
+        return await self._b._drive(_ops.decoded(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms), Vitals.from_wire))
 
 
-class AsyncNative:
+class AsyncNative(_Handle):
     """Direct access to the wire protocol."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def execute(self, action: str, **params: Any) -> BrowserResponse:
         """Send one native action with camelCase parameters; return the full envelope, success or not."""
         return await self._b._drive(_ops.native(action, params))
 
-    def __repr__(self) -> str:
-        return f"<AsyncNative of {self._b!r}>"
 
-
-class AsyncCookies:
+class AsyncCookies(_Handle):
     """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
         """Every cookie of the session, or those sent to ``urls``."""
-        return await self._b._drive(_ops.cookies_get(urls))
+        built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
+        return await self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
     async def set(
         self,
@@ -1384,51 +1374,69 @@ class AsyncCookies:
     ) -> int:
         """Set one cookie (``name``, ``value`` and ``url`` or ``domain``) or several
         (``cookies=``); answers how many the browser kept. ``ValueError`` for bad input."""
-        return await self._b._drive(
-            _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
-        )
+        if cookies is not None:
+            if name is not None or value is not None:
+                raise ValueError("cookies.set() takes either cookies= or name and value, not both")
+            items = [cookies] if isinstance(cookies, Mapping) else cookies
+            rows = [
+                {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
+                for c in items
+            ]
+            built = g.cookies_set(cookies=rows)
+        else:
+            # The messages the docs and tests name (the engine's use the wire's names).
+            if name is None or value is None:
+                raise ValueError("cookies.set() needs both name and value (or cookies=)")
+            if url is None and domain is None:
+                raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
+            if same_site is not None and same_site not in SAME_SITE_VALUES:
+                raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
+            built = g.cookies_set(
+                name=name,
+                value=value,
+                url=url,
+                domain=domain,
+                path=path,
+                expires=expires,
+                http_only=http_only,
+                secure=secure,
+                same_site=same_site,
+            )
+        return await self._b._drive(_ops.then(built, lambda out: len(out.set)))
 
     async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-        return await self._b._drive(_ops.cookies_clear(url, domain, name))
-
-    def __repr__(self) -> str:
-        return f"<AsyncCookies of {self._b!r}>"
+        built = g.cookies_clear(url=url, domain=domain, name=name)
+        return await self._b._drive(_ops.then(built, lambda out: out.removed))
 
 
-class AsyncStorage:
+class AsyncStorage(_Handle):
     """The active tab's web storage (its origin's ``localStorage`` or ``sessionStorage``)."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
         """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
-        return await self._b._drive(_ops.storage_get(key, area, max_items))
+        built = g.storage_get(area, key=key, max_items=max_items)
+        return await self._b._drive(
+            _ops.then(built, lambda out: out.value if key is not None else {e.name: e.value for e in out.entries})
+        )
 
     async def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
-        await self._b._drive(_ops.storage_change("storage_set", area, key, value))
+        await self._b._drive(_ops.done(g.storage_set(area, key, value)))
 
     async def remove(self, key: str, *, area: StorageArea = "local") -> None:
         """Remove ``key``."""
-        await self._b._drive(_ops.storage_change("storage_remove", area, key))
+        await self._b._drive(_ops.done(g.storage_remove(area, key)))
 
     async def clear(self, *, area: StorageArea = "local") -> None:
         """Remove every entry."""
-        await self._b._drive(_ops.storage_change("storage_clear", area))
-
-    def __repr__(self) -> str:
-        return f"<AsyncStorage of {self._b!r}>"
+        await self._b._drive(_ops.done(g.storage_clear(area)))
 
 
-class AsyncAuth:
+class AsyncAuth(_Handle):
     """The auth vault: logins saved encrypted under the state key (the session needs
     ``AGENTBROWSER_ENCRYPTION_KEY`` or a ``key_file``), filled and submitted by :meth:`login`.
     Passwords go in and never come back out."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def save(
         self,
@@ -1443,37 +1451,43 @@ class AsyncAuth:
         key_file: str | os.PathLike[str] | None = None,
     ) -> AuthEntry:
         """Save (or replace) a login; answers the entry without its password."""
-        return await self._b._drive(
-            _ops.auth_save(name, url, username, password, username_selector, password_selector, submit_selector, key_file)
+        if not isinstance(password, str) or not password:
+            raise ValueError("auth.save() needs a non-empty password string")
+        built = g.auth_save(
+            name,
+            url,
+            username,
+            password,
+            username_selector=username_selector,
+            password_selector=password_selector,
+            submit_selector=submit_selector,
+            key_file=_ops.key_path(key_file),
         )
+        return await self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     async def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
         """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
         not swapped), submit; raises unless the form was submitted."""
-        return await self._b._drive(_ops.auth_login(name, navigate, key_file))
+        built = g.auth_login(name, navigate=None if navigate is True else navigate, key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, AuthLogin.from_wire))
 
     async def list(self, *, key_file: str | os.PathLike[str] | None = None) -> AuthListing:
         """The vault's entries (no passwords)."""
-        return await self._b._drive(_ops.auth_list(key_file))
+        return await self._b._drive(_ops.decoded(g.auth_list(key_file=_ops.key_path(key_file)), AuthListing.from_wire))
 
     async def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
         """One entry without its password."""
-        return await self._b._drive(_ops.auth_show(name, key_file))
+        built = g.auth_show(name, key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     async def delete(self, name: str) -> Path:
         """Remove an entry; answers the file removed."""
-        return await self._b._drive(_ops.auth_delete(name))
-
-    def __repr__(self) -> str:
-        return f"<AsyncAuth of {self._b!r}>"
+        return await self._b._drive(_ops.then(g.auth_delete(name), lambda out: Path(out.path)))
 
 
-class AsyncState:
+class AsyncState(_Handle):
     """State files (cookies, localStorage, IndexedDB in Playwright's storageState shape). A ``Path`` or
     a string with ``/`` is a file; a plain string is a name in the state directory."""
-
-    def __init__(self, browser: AsyncBrowser) -> None:
-        self._b = browser
 
     async def save(
         self,
@@ -1484,31 +1498,37 @@ class AsyncState:
     ) -> Path:
         """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
         origin visited; answers the file written."""
-        return await self._b._drive(_ops.state_save(path, key_file, indexed_db))
+        built = g.state_save(
+            path=None if path is None else _ops.state_path("state.save()", path),
+            key_file=_ops.key_path(key_file),
+            indexed_db=None if indexed_db is True else indexed_db,
+        )
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
     async def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """Load a state file (ours or Playwright's); answers what was loaded."""
-        return await self._b._drive(_ops.state_file("state_load", path, key_file))
+        built = g.state_load(_ops.state_path("state_load()", path), key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     async def list(self) -> StateListing:
         """The state directory's files."""
-        return await self._b._drive(_ops.state_list())
+        return await self._b._drive(_ops.decoded(g.state_list(), StateListing.from_wire))
 
     async def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
-        return await self._b._drive(_ops.state_file("state_show", path, key_file))
+        built = g.state_show(_ops.state_path("state_show()", path), key_file=_ops.key_path(key_file))
+        return await self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     async def rename(self, path: str | os.PathLike[str], name: str) -> Path:
         """Rename a state file within its directory; answers the new path."""
-        return await self._b._drive(_ops.state_rename(path, name))
+        built = g.state_rename(_ops.state_path("state.rename()", path), name)
+        return await self._b._drive(_ops.then(built, lambda out: Path(out.to)))
 
     async def clear(self, path: str | os.PathLike[str] | None = None) -> tuple[Path, ...]:
         """Remove one state file, or every file of the state directory."""
-        return await self._b._drive(_ops.state_clear(path))
+        built = g.state_clear(all=True) if path is None else g.state_clear(path=_ops.state_path("state.clear()", path))
+        return await self._b._drive(_ops.then(built, lambda out: tuple(Path(p) for p in out.removed)))
 
     async def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
-        return await self._b._drive(_ops.state_clean(days))
-
-    def __repr__(self) -> str:
-        return f"<AsyncState of {self._b!r}>"
+        return await self._b._drive(_ops.then(g.state_clean(days), lambda out: tuple(Path(p) for p in out.removed)))

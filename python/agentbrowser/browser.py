@@ -14,14 +14,16 @@ from __future__ import annotations
 import threading
 import contextlib
 import os
+import tempfile
 import copy
 import weakref
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from .webmcp import WebMCP
 from . import _ops
+from . import _wire_ops as g
 from ._transport import OwnedProcess, SyncTransport, connect_socket
 from ._binary import find_binary, socket_path
 from ._common import (
@@ -36,11 +38,13 @@ from ._common import (
 from ._held import HeldSnapshots
 from ._wire_methods import BrowserCommands, PageCommands
 from ._ops import Call, Op
+from ._encode import flag
 from .cdp import CDP
 from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import PendingAction
 from .models import (
+    CONSOLE_LEVELS,
     Download,
     ActionResult,
     BoundingBox,
@@ -83,9 +87,9 @@ from .models import (
 from .models._actionable import Actionable
 from .models.routes import Route, RouteResponse
 from .models.emulation import ColorScheme, MediaType, ReducedMotion
-from .models.state import Cookie, SameSite, StateListing, StorageArea
+from .models.state import SAME_SITE_VALUES, Cookie, SameSite, StateListing, StorageArea
 from .models.auth import AuthEntry, AuthListing, AuthLogin
-from .models.network import HarContentMode, RequestDetail, RequestLog
+from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
 from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
@@ -113,6 +117,19 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: The wire key of each field a cookie mapping may use (Playwright's camelCase, or snake_case).
+_COOKIE_KEYS = {"http_only": "httpOnly", "same_site": "sameSite"}
+
+
+class _Handle:
+    """A part of the client (its page, tabs, emulation, network...): it drives its operations
+    through the browser it was made for."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._b = browser
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._b!r}>"
 
 
 class Browser(BrowserCommands):
@@ -282,7 +299,7 @@ class Browser(BrowserCommands):
 
     def status(self) -> SessionStatus:
         """Session identity, daemon and browser state."""
-        return self._drive(_ops.status())
+        return self._drive(_ops.raw(g.status(), SessionStatus.from_raw))
 
     def close(self, *, end_session: bool | None = None, timeout: float = CLOSE_TIMEOUT_S) -> CloseResult:
         """Close; idempotent (later calls return the first result).
@@ -323,23 +340,23 @@ class Browser(BrowserCommands):
                     result = CloseResult(closed=True, raw={"error": str(exc)})
         finally:
             self._t.close()
+            if self._finalizer is not None:
+                self._finalizer.detach()
             if self._process is not None:
                 self._process.finish(timeout)
                 if not result.closed:
                     result = CloseResult(closed=True, raw=result.raw)
             self._close_result = result
-            if self._finalizer is not None:
-                self._finalizer.detach()
         return result
 
     def _abort(self) -> None:
+        self._close_result = CloseResult(closed=True)
         if self._t is not None:
             self._t.close()
-        if self._process is not None:
-            self._process.finish(5.0)
-        self._close_result = CloseResult(closed=True)
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self._process is not None:
+            self._process.finish(5.0)
 
     def __enter__(self) -> Browser:
         return self
@@ -451,7 +468,7 @@ class Browser(BrowserCommands):
         return Snapshot.from_raw(raw, self)
 
 
-class Page(PageCommands):
+class Page(_Handle, PageCommands):
     """The active tab of a :class:`Browser`."""
 
     def __init__(self, browser: Browser) -> None:
@@ -477,39 +494,44 @@ class Page(PageCommands):
 
     def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
-        return self._b._drive(_ops.open_page(url, wait_until))
+        return self._b._drive(_ops.navigate(g.open, wait_until, url))
 
     def title(self) -> str:
         """The page title."""
-        return self._b._drive(_ops.title())
+        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     def url(self) -> str:
         """The page URL."""
-        return self._b._drive(_ops.url())
+        return self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     def html(self, target: str | Actionable[Any], *, outer: bool = False, max_bytes: int | None = None) -> str:
         """The inner HTML (``outer=True``: outer) of the one element a ref, CSS selector, XPath or
         Locator names (several matches raise AmbiguousTargetError), cut at ``max_bytes``."""
-        return self._b._drive(_ops.html(target, outer, max_bytes))
+        built = g.html(_ops.wire_target(target), outer=bool(outer), max_bytes=max_bytes)
+        return self._b._drive(_ops.then(built, lambda out: out.html))
 
     def count(self, selector: str | Locator[Any]) -> int:
         """How many elements a CSS selector, an XPath or a Locator matches."""
-        return self._b._drive(_ops.count(selector))
+        if isinstance(selector, Ref):
+            raise TypeError("count() takes a CSS selector, an XPath or a Locator, not a Ref")
+        return self._b._drive(_ops.then(g.count(_ops.wire_target(selector)), lambda out: out.count))
 
     def box(self, target: str | Actionable[Any]) -> BoundingBox:
         """The border box of the one element ``target`` names, in viewport CSS pixels."""
-        return self._b._drive(_ops.bounding_box(target))
+        return self._b._drive(_ops.then(g.box(_ops.wire_target(target)), BoundingBox.from_wire))
 
     def styles(self, target: str | Actionable[Any], props: Sequence[str] | None = None) -> dict[str, str]:
         """Computed styles of ``target``: exactly ``props`` (an unknown name raises BrowserError
         ``invalid_argument``), or the engine's default set (display, visibility, position, size,
         colors, font...)."""
-        return self._b._drive(_ops.styles(target, props))
+        built = g.styles(_ops.wire_target(target), props=props)
+        return self._b._drive(_ops.then(built, lambda out: dict(out.styles)))
 
     def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
         scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        return self._b._drive(_ops.geometry(selector))
+        built = g.geometry(selector=_ops.wire_target(selector))
+        return self._b._drive(_ops.then(built, ElementGeometry.from_wire))
 
     def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -544,25 +566,44 @@ class Page(PageCommands):
         navigation for the action policy).  HTML that is scripts and almost no text reads as
         nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
         """
-        return self._b._drive(_ops.read(url, mode, filter, timeout_ms, headers, cookies, max_chars, render))
+        mode = mode if mode is not None else ReadMode()
+        if not isinstance(mode, ReadMode):
+            raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
+        if render is True and url is None:
+            raise ValueError("read() render needs a url: the active tab is read as the browser rendered it already")
+        built = g.read(
+            url=url,
+            raw=mode.raw or None,
+            require_markdown=mode.require_markdown or None,
+            llms=mode.llms,
+            outline=mode.outline or None,
+            filter=filter,
+            max_chars=max_chars,
+            timeout_ms=timeout_ms,
+            headers=headers or None,
+            cookies=flag(cookies),
+            render=flag(render),
+        )
+        budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
+        return self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
 
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
         (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
         of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return self._b._drive(_ops.evaluate(js, max_bytes))
+        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
-        return self._b._drive(_ops.history("back", wait_until))
+        return self._b._drive(_ops.navigate(g.back, wait_until))
 
     def forward(self, wait_until: LoadState | None = None) -> Navigation:
         """Go forward one history entry."""
-        return self._b._drive(_ops.history("forward", wait_until))
+        return self._b._drive(_ops.navigate(g.forward, wait_until))
 
     def reload(self, wait_until: LoadState | None = None) -> Navigation:
         """Reload the page."""
-        return self._b._drive(_ops.history("reload", wait_until))
+        return self._b._drive(_ops.navigate(g.reload, wait_until))
 
     def observe(self, spec: SnapshotSpec | None = None, *, delta: bool = False) -> Snapshot[Browser]:
         """Capture an accessibility snapshot (default SnapshotSpec: interactive elements).
@@ -601,7 +642,7 @@ class Page(PageCommands):
 
     def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element."""
-        return self._b._drive(_ops.press(self._b, key, wait))
+        return self._b._drive(_ops.act(self._b, g.press(key), wait))
 
     def wait(self, condition: Wait | None = None, *, ms: int | None = None) -> WaitResult:
         """Wait for a condition, or for ``ms`` milliseconds."""
@@ -625,75 +666,57 @@ class Page(PageCommands):
         shadow roots and frames included, as the snapshot shows them)."""
         return self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
-    def __repr__(self) -> str:
-        return f"<Page of {self._b!r}>"
 
-
-class Keyboard:
+class Keyboard(_Handle):
     """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
     with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
     later keys and mouse input until :meth:`up`."""
 
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
     def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Type ``text`` with one key event per character."""
-        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_type", text, wait))
+        return self._b._drive(_ops.keyboard_text(self._b, g.keyboard_type, text, wait))
 
     def insert_text(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Insert ``text`` at once without key events (like an IME or a paste)."""
-        return self._b._drive(_ops.keyboard_text(self._b, "keyboard_insert_text", text, wait))
+        return self._b._drive(_ops.keyboard_text(self._b, g.keyboard_insert_text, text, wait))
 
     def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
-        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_down", key, wait))
+        return self._b._drive(_ops.act(self._b, g.keyboard_down(key), wait))
 
     def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Release a held key."""
-        return self._b._drive(_ops.keyboard_key(self._b, "keyboard_up", key, wait))
-
-    def __repr__(self) -> str:
-        return f"<Keyboard of {self._b!r}>"
+        return self._b._drive(_ops.act(self._b, g.keyboard_up(key), wait))
 
 
-class Mouse:
+class Mouse(_Handle):
     """The active tab's low-level mouse pointer at viewport points in CSS pixels; each call
     returns an ``ActionResult`` with its evidence. A held button makes :meth:`move` drag."""
 
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
     def move(self, x: float, y: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Move the pointer to ``(x, y)``."""
-        return self._b._drive(_ops.mouse_move(self._b, x, y, wait))
+        return self._b._drive(_ops.act(self._b, g.mouse_move(x, y), wait))
 
     def down(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Press ``button`` (``left``, ``right``, ``middle``) at the pointer."""
-        return self._b._drive(_ops.mouse_button(self._b, "mouse_down", button, wait))
+        return self._b._drive(_ops.act(self._b, g.mouse_down(button=button), wait))
 
     def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Release ``button`` at the pointer."""
-        return self._b._drive(_ops.mouse_button(self._b, "mouse_up", button, wait))
+        return self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
 
     def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
-        return self._b._drive(_ops.mouse_wheel(self._b, dx, dy, wait))
-
-    def __repr__(self) -> str:
-        return f"<Mouse of {self._b!r}>"
+        return self._b._drive(_ops.act(self._b, g.mouse_wheel(dx, dy), wait))
 
 
-class Capture:
+class Capture(_Handle):
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
     Files are written by the engine; a relative path is resolved against this process's
     working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
     file in ``$TMPDIR/agentbrowser-screenshots/``.
     """
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def screenshot(
         self,
@@ -714,7 +737,7 @@ class Capture:
         number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return self._b._drive(_ops.screenshot(params, ref))
+        return self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     def screenshot_if_changed(
         self,
@@ -733,7 +756,8 @@ class Capture:
         ``screenshot`` is None.  The first capture of a scope counts as changed.
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return self._b._drive(_ops.screenshot_if_changed(params, ref, threshold))
+        built = g.screenshot(**params, if_changed=True, threshold=threshold)
+        return self._b._drive(_ops.decoded(built, ScreenshotObservation.from_wire, ref))
 
     def pdf(
         self,
@@ -745,17 +769,22 @@ class Capture:
     ) -> Path:
         """Print the page to a PDF file (headless browsers only) and return its absolute path
         (a new temporary file without ``path``)."""
-        return self._b._drive(_ops.pdf(path, print_background, landscape, prefer_css_page_size))
+        if path is None:
+            fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
+            os.close(fd)
+        else:
+            target = _ops.file_path("path", path)
+        built = g.pdf(
+            target,
+            print_background=bool(print_background),
+            landscape=bool(landscape),
+            prefer_css_page_size=bool(prefer_css_page_size),
+        )
+        return self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
-    def __repr__(self) -> str:
-        return f"<Capture of {self._b!r}>"
 
-
-class Tabs:
+class Tabs(_Handle):
     """The tabs of a :class:`Browser`, by stable id (``t1``, ``t2``…) or label."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def list(self) -> tuple[TabInfo, ...]:
         """Every open tab."""
@@ -763,7 +792,7 @@ class Tabs:
 
     def new(self, url: str | None = None, *, label: str | None = None) -> TabInfo:
         """Open a tab (about:blank by default), optionally with a unique ``label``; it becomes active."""
-        return self._b._drive(_ops.tab_new(url, label))
+        return self._b._drive(_ops.decoded(g.tab_new(url=url, label=label), TabInfo.from_wire))
 
     def open(
         self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
@@ -789,7 +818,9 @@ class Tabs:
     ) -> TabSwitchResult:
         """Make a tab active: positional id/label/TabInfo, or one of ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.switch()", tab, id, label, index)
-        return self._b._drive(_ops.tab_switch(sel))
+        if sel is None:
+            raise TypeError("tabs.switch() needs a tab id such as 't2', a TabInfo, or id=, label=, index=")
+        return self._b._drive(_ops.raw(g.tab_switch(sel), TabSwitchResult.from_raw))
 
     def close(
         self,
@@ -801,66 +832,74 @@ class Tabs:
     ) -> TabCloseResult:
         """Close a tab (default: the active one): positional, or ``id=``, ``label=``, ``index=``."""
         sel = _ops.tab_selector("tabs.close()", tab, id, label, index)
-        return self._b._drive(_ops.tab_close(sel))
-
-    def __repr__(self) -> str:
-        return f"<Tabs of {self._b!r}>"
+        return self._b._drive(_ops.raw(g.tab_close(tab=sel or None), TabCloseResult.from_raw))
 
 
-class Emulation:
+class Emulation(_Handle):
     """Emulation of a :class:`Browser`: session settings applied to every tab, including tabs
     opened later. Each method returns the session's :class:`~agentbrowser.EmulationSettings`."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def viewport(
         self, width: int | None = None, height: int | None = None, *, device_scale_factor: float = 1.0, mobile: bool = False
     ) -> EmulationSettings:
         """Emulate a viewport in CSS pixels in every tab (also tabs opened later); no size resets it."""
-        return self._b._drive(_ops.emulation_viewport(width, height, device_scale_factor, mobile))
+        if width is None and height is None:
+            built = g.set_viewport()
+        else:
+            built = g.set_viewport(width=width, height=height, device_scale_factor=device_scale_factor, mobile=flag(mobile))
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def device(self, name: str | None) -> EmulationSettings:
         """Emulate a device of :meth:`devices` (viewport, scale, mobile, touch, user agent); None resets it.
         An unknown name raises BrowserError (``invalid_argument``) listing close names."""
-        return self._b._drive(_ops.emulation_device(name))
+        return self._b._drive(_ops.then(g.set_device(name=name), EmulationSettings.from_wire))
 
     def devices(self) -> tuple[Device, ...]:
         """The device table :meth:`device` knows."""
-        return self._b._drive(_ops.emulation_devices())
+        return self._b._drive(_ops.then(g.devices(), lambda out: tuple(Device.from_wire(d) for d in out.devices)))
 
     def media(
         self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
     ) -> EmulationSettings:
         """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
-        return self._b._drive(_ops.emulation_media(color_scheme, reduced_motion, media))
+        built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def user_agent(self, value: str | None) -> EmulationSettings:
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
-        return self._b._drive(_ops.emulation_value("set_user_agent", "userAgent", "emulation.user_agent() value", value))
+        return self._b._drive(_ops.then(g.set_user_agent(user_agent=value), EmulationSettings.from_wire))
 
     def timezone(self, id: str | None) -> EmulationSettings:
         """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return self._b._drive(_ops.emulation_value("set_timezone", "timezone", "emulation.timezone() id", id))
+        return self._b._drive(_ops.then(g.set_timezone(timezone=id), EmulationSettings.from_wire))
 
     def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
-        return self._b._drive(_ops.emulation_value("set_locale", "locale", "emulation.locale() locale", locale))
+        return self._b._drive(_ops.then(g.set_locale(locale=locale), EmulationSettings.from_wire))
 
     def geolocation(
         self, latitude: float | None, longitude: float | None, *, accuracy: float | None = None
     ) -> EmulationSettings:
         """Emulate a position for ``navigator.geolocation`` (granting the permission); None, None resets it."""
-        return self._b._drive(_ops.emulation_geolocation(latitude, longitude, accuracy))
+        built = g.set_geolocation(latitude=latitude, longitude=longitude, accuracy=accuracy)
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def permissions(self, permissions: Sequence[str] | None, *, origin: str | None = None) -> EmulationSettings:
         """Grant permissions (``["geolocation", "notifications"]``) for every origin or ``origin`` and deny
         the others; None or ``[]`` resets every permission."""
-        return self._b._drive(_ops.emulation_permissions(permissions, origin))
+        if permissions is None or (
+            isinstance(permissions, Sequence) and not isinstance(permissions, str) and not permissions
+        ):
+            if origin is not None:
+                raise ValueError("emulation.permissions() origin needs permissions to grant")
+            built = g.set_permissions(clear=True)
+        else:
+            built = g.set_permissions(permissions=permissions, origin=origin)
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def offline(self, enabled: bool = True) -> EmulationSettings:
         """Take every tab offline (its requests fail), or back online with ``enabled=False``."""
-        return self._b._drive(_ops.emulation_offline(enabled))
+        return self._b._drive(_ops.then(g.set_offline(enabled), EmulationSettings.from_wire))
 
     def throttle(
         self,
@@ -874,51 +913,45 @@ class Emulation:
         """Throttle every tab's network (also tabs opened later; kept with ``offline()``): a
         preset (``slow-3g``, ``fast-3g``, ``fast-4g``) or the added latency in ms and the largest
         rates in kbit/s; ``off=True`` stops it."""
-        return self._b._drive(_ops.emulation_throttle(preset, latency_ms, download_kbps, upload_kbps, off))
+        built = g.set_throttle(
+            preset=preset, latency_ms=latency_ms, download_kbps=download_kbps, upload_kbps=upload_kbps, off=flag(off)
+        )
+        return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def settings(self) -> EmulationSettings:
         """The session's emulation and init scripts."""
-        return self._b._drive(_ops.emulation_settings())
-
-    def __repr__(self) -> str:
-        return f"<Emulation of {self._b!r}>"
+        return self._b._drive(_ops.then(g.settings(), EmulationSettings.from_wire))
 
 
-class Scripts:
+class Scripts(_Handle):
     """Scripts of a :class:`Browser`: init scripts every new document of every tab runs before its
     own scripts (also tabs opened later), and scripts or styles added to the active page now.
     Each method takes exactly one source, else ValueError."""
 
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
     def add_init(self, script: str | None = None, *, path: str | os.PathLike[str] | None = None) -> str:
         """Add an init script (source, or a file at ``path``); returns its id (``"init-script-1"``)."""
-        return self._b._drive(_ops.script_add_init(script, path))
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"scripts.add_init() path must be a str or path, got {type(path).__name__}")
+        built = g.add_init_script(script=script, path=None if path is None else os.path.abspath(os.fspath(path)))
+        return self._b._drive(_ops.then(built, lambda out: out.id))
 
     def remove_init(self, identifier: str) -> tuple[str, ...]:
         """Remove an init script by id; returns the ids left. An unknown id is ``not_found`` listing the known ones."""
-        return self._b._drive(_ops.script_remove_init(identifier))
+        return self._b._drive(_ops.then(g.remove_init_script(identifier), lambda out: tuple(out.remaining)))
 
     def add(self, script: str | None = None, *, url: str | None = None) -> Injection:
         """Run a script in the active page now (source, or ``url``: waits until it loaded; a load error raises)."""
-        return self._b._drive(_ops.script_add("add_script", "script", "scripts.add()", script, url))
+        return self._b._drive(_ops.then(g.add_script(script=script, url=url), Injection.from_wire))
 
     def add_style(self, content: str | None = None, *, url: str | None = None) -> Injection:
         """Add CSS to the active page now (source, or a style sheet ``url``: a load error raises)."""
-        return self._b._drive(_ops.script_add("add_style", "content", "scripts.add_style()", content, url))
-
-    def __repr__(self) -> str:
-        return f"<Scripts of {self._b!r}>"
+        return self._b._drive(_ops.then(g.add_style(content=content, url=url), Injection.from_wire))
 
 
-class Scroll:
+class Scroll(_Handle):
     """Scrolling of the active tab's page or of a container (``selector``); each call answers
     a :class:`ScrollResult` with the positions before and after (``moved`` False when nothing
     could scroll), not an action's snapshots."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def by(self, x: float = 0, y: float = 0, selector: str | Actionable[Any] | None = None) -> ScrollResult:
         """Scroll by ``x``, ``y`` CSS pixels (positive: right, down); non-finite offsets raise ValueError."""
@@ -940,11 +973,8 @@ class Scroll:
         """Scroll right by ``px`` (1 to 1000000)."""
         return self._b._drive(_ops.scroll("right", px, 0, 0, selector))
 
-    def __repr__(self) -> str:
-        return f"<Scroll of {self._b!r}>"
 
-
-class Network:
+class Network(_Handle):
     """Request interception of a :class:`Browser`, for every tab (also tabs opened later), frame
     and worker of the session: routes (answer, abort, or continue with changed headers), extra
     request headers and HTTP credentials. URL patterns (one rule for routes, ``requests`` and
@@ -953,9 +983,6 @@ class Network:
     otherwise a part of the URL. Also the active tab's request log
     (bounded, from the tab's first request; also its iframes' and the popups it opened) and the
     session's HAR recording."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def route(
         self,
@@ -989,21 +1016,26 @@ class Network:
 
     def unroute(self, url: str | None = None) -> tuple[Route, ...]:
         """Remove the routes with glob ``url`` (every route when None); returns those removed, with their hits."""
-        return self._b._drive(_ops.network_unroute(url))
+        return self._b._drive(_ops.listed(g.network_unroute(url=url), "removed", Route.from_wire))
 
     def routes(self) -> tuple[Route, ...]:
         """The session's routes, newest first (the order they are tried in), with hits and times left."""
-        return self._b._drive(_ops.network_routes())
+        return self._b._drive(_ops.listed(g.network_routes(), "routes", Route.from_wire))
 
     def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
         """Send ``headers`` with every request (or only requests to ``origin``); ``{}`` clears them.
         Returns the header names now set for that scope."""
-        return self._b._drive(_ops.network_headers(headers, origin))
+        return self._b._drive(_ops.then(g.set_headers(headers, origin=origin), lambda out: tuple(out.names)))
 
     def credentials(self, username: str | None, password: str | None) -> None:
         """Answer HTTP authentication challenges (Basic, Digest) with these credentials, once per
         request (a refused answer is not retried); ``None, None`` clears them."""
-        self._b._drive(_ops.network_credentials(username, password))
+        if username is None and password is None:
+            self._b._drive(_ops.done(g.set_credentials(clear=True)))
+            return
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise TypeError("network.credentials() takes a str username and a str password (or None, None to clear)")
+        self._b._drive(_ops.done(g.set_credentials(username=username, password=password)))
 
     def requests(
         self,
@@ -1020,64 +1052,65 @@ class Network:
         ``resource_type`` one type or several
         (``xhr``, ``fetch``, ``document``, ...), ``status`` ``200``, ``"2xx"`` or ``"400-499"``;
         ``clear`` empties the log after this read."""
-        return self._b._drive(_ops.network_requests(clear, url_pattern, resource_type, method, status, limit))
+        types = [resource_type] if isinstance(resource_type, str) else resource_type
+        if types is not None:
+            for t in types:  # the docs promise this ValueError before anything is sent
+                if not isinstance(t, str) or t.lower() not in RESOURCE_TYPES:
+                    raise ValueError(f"resource_type must be among {', '.join(RESOURCE_TYPES)}; got {t!r}")
+            types = [t.lower() for t in types]
+        if isinstance(status, int) and not isinstance(status, bool):
+            status = str(status)  # 200 is "200"; a bool stays one (TypeError)
+        built = g.network_requests(
+            clear=flag(clear), filter=url_pattern, type=types, method=method, status=cast(str, status), limit=limit
+        )
+        return self._b._drive(_ops.decoded(built, RequestLog.from_wire))
 
     def request_detail(self, request_id: str, *, max_bytes: int | None = None) -> RequestDetail:
         """One request in full: headers, post data and the response body fetched now (``str`` or
         ``bytes``, cut at ``max_bytes``, default 262144); raises
         :class:`~agentbrowser.BrowserError` (code ``request_not_found``) for an id the log does not have."""
-        return self._b._drive(_ops.network_request(request_id, max_bytes))
+        built = g.network_request(request_id, max_bytes=max_bytes)
+        return self._b._drive(_ops.decoded(built, RequestDetail.from_wire))
 
     def har_start(self, *, content: HarContentMode = "text") -> None:
         """Start recording every tab's traffic as HAR; ``content`` keeps ``text`` bodies, ``all``
         (binary as base64) or ``none``."""
-        self._b._drive(_ops.har_start(content))
+        self._b._drive(_ops.done(g.har_start(content=content)))
 
     def har_stop(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Stop recording and write the HAR 1.2 file (default: the downloads directory); returns
         its path. A failed write raises and keeps the recording, so this can be retried."""
-        return self._b._drive(_ops.har_stop(path))
-
-    def __repr__(self) -> str:
-        return f"<Network of {self._b!r}>"
+        built = g.har_stop(path=None if path is None else str(Path(path).absolute()))
+        return self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
 
-class Clipboard:
+class Clipboard(_Handle):
     """The browser's clipboard, used from the active page (which must be a secure context:
     https, localhost or 127.0.0.1; the engine grants its origin the clipboard permissions)."""
 
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
     def read(self, *, max_chars: int | None = None) -> str:
         """The clipboard's text, cut at ``max_chars`` (default 100000, 0 = no limit)."""
-        return self._b._drive(_ops.clipboard_read(max_chars))
+        return self._b._drive(_ops.then(g.clipboard_read(max_chars=max_chars), lambda out: out.text))
 
     def write(self, text: str) -> None:
         """Put ``text`` on the clipboard (read back to check it is there)."""
-        self._b._drive(_ops.clipboard_write(text))
+        self._b._drive(_ops.done(g.clipboard_write(text)))
 
     def copy(self, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Copy the focused element's selection (Control+C), with evidence."""
-        return self._b._drive(_ops.clipboard_key(self._b, "clipboard_copy", wait))
+        return self._b._drive(_ops.act(self._b, g.clipboard_copy(), wait))
 
     def paste(self, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Paste the clipboard into the focused element (Control+V), with evidence."""
-        return self._b._drive(_ops.clipboard_key(self._b, "clipboard_paste", wait))
-
-    def __repr__(self) -> str:
-        return f"<Clipboard of {self._b!r}>"
+        return self._b._drive(_ops.act(self._b, g.clipboard_paste(), wait))
 
 
-class Frames:
+class Frames(_Handle):
     """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def tree(self) -> tuple[Frame, ...]:
         """Every frame below the page (same-process and out-of-process iframes), parents first."""
-        infos = self._b._drive(_ops.frames_tree())
+        infos = self._b._drive(_ops.listed(g.frames(limit=1000), "frames", FrameInfo.from_wire))
         return tuple(Frame(i, self._b) for i in infos if i.depth > 0)
 
     def get(
@@ -1093,9 +1126,6 @@ class Frames:
         FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
         info = self._b._drive(_ops.frame_get(id, selector, name, url))
         return Frame(info, self._b)
-
-    def __repr__(self) -> str:
-        return f"<Frames of {self._b!r}>"
 
 
 class Frame:
@@ -1131,15 +1161,15 @@ class Frame:
 
     def title(self) -> str:
         """The frame document's title."""
-        return self._b._drive(_ops.title())
+        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     def location(self) -> str:
         """The frame's URL now."""
-        return self._b._drive(_ops.url())
+        return self._b._drive(_ops.then(g.url(), lambda out: out.url))
 
     def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
         """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return self._b._drive(_ops.evaluate(js, max_bytes))
+        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1154,42 +1184,33 @@ class Frame:
     def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
         """A screenshot of the frame's box in the page (its visible part)."""
         params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
-        return self._b._drive(_ops.screenshot(params, ref))
+        return self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
 
     def __repr__(self) -> str:
         return f"<Frame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
 
 
-class Dialogs:
+class Dialogs(_Handle):
     """The JavaScript dialogs of a :class:`Browser`: a confirm or prompt waits for :meth:`accept` or
     :meth:`dismiss` (alerts and beforeunload are accepted at once); while one is open, other
     calls on its tab raise :class:`~agentbrowser.DialogOpenError`."""
 
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
-
     def status(self) -> DialogStatus:
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
-        return self._b._drive(_ops.dialog_status())
+        return self._b._drive(_ops.then(g.dialog_status(), DialogStatus.from_wire))
 
     def accept(self, text: str | None = None) -> DialogResult:
         """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return self._b._drive(_ops.dialog_accept(text))
+        return self._b._drive(_ops.then(g.dialog_accept(text=text), DialogResult.from_wire))
 
     def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
-        return self._b._drive(_ops.dialog_dismiss())
-
-    def __repr__(self) -> str:
-        return f"<Dialogs of {self._b!r}>"
+        return self._b._drive(_ops.then(g.dialog_dismiss(), DialogResult.from_wire))
 
 
-class Diagnostics:
+class Diagnostics(_Handle):
     """The active tab's console messages and page errors, from bounded buffers that fill from
     the tab's start (reading them waits for no other client's command)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def console(
         self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
@@ -1199,12 +1220,15 @@ class Diagnostics:
         counts the earlier page's); ``level`` keeps that severity and above (``verbose``/``debug``,
         ``info``/``log``, ``warning``/``warn``, ``error``); ``clear`` empties the buffer after
         this read."""
-        return self._b._drive(_ops.console(clear, level, since_navigation))
+        if level is not None and level not in CONSOLE_LEVELS:  # the message the docs promise
+            raise ValueError(f"level must be one of {', '.join(CONSOLE_LEVELS)}; got {level!r}")
+        built = g.console(clear=flag(clear), level=level, since_navigation=flag(since_navigation))
+        return self._b._drive(_ops.decoded(built, ConsoleLog.from_wire))
 
     def errors(self, *, clear: bool = False) -> ErrorLog:
         """The uncaught exceptions and unhandled rejections, oldest first, with their stacks;
         ``clear`` empties the buffer after this read."""
-        return self._b._drive(_ops.errors(clear))
+        return self._b._drive(_ops.decoded(g.errors(clear=flag(clear)), ErrorLog.from_wire))
 
     def accessibility(
         self,
@@ -1218,7 +1242,9 @@ class Diagnostics:
         frame (same- and cross-origin) and shadow root; ``tags`` keeps rules with those axe
         tags (``wcag2a``, ``wcag2aa``, ``best-practice``, ...), ``selector`` a part of the page,
         ``max_nodes`` the nodes listed per issue (default 20; ``node_count`` is the total)."""
-        return self._b._drive(_ops.accessibility(url, tags, selector, max_nodes))
+        tag_list = ([tags] if isinstance(tags, str) else tags) or None
+        built = g.a11y(url=url, tags=tag_list, selector=selector, max_nodes=max_nodes)
+        return self._b._drive(_ops.decoded(built, AccessibilityAudit.from_wire))
 
     def vitals(self, url: str | None = None, *, quiet_ms: int | None = None, cap_ms: int | None = None) -> Vitals:
         """The active tab's Web Vitals (after opening ``url`` when given): LCP, CLS, INP, FCP
@@ -1226,35 +1252,24 @@ class Diagnostics:
         They are read once the page was quiet for ``quiet_ms`` after load (no layout shift,
         long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
         ``raw["settle"]`` says which."""
-        return self._b._drive(_ops.vitals(url, quiet_ms, cap_ms))
-
-    def __repr__(self) -> str:
-        return f"<Diagnostics of {self._b!r}>"
+        return self._b._drive(_ops.decoded(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms), Vitals.from_wire))
 
 
-class Native:
+class Native(_Handle):
     """Direct access to the wire protocol."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def execute(self, action: str, **params: Any) -> BrowserResponse:
         """Send one native action with camelCase parameters; return the full envelope, success or not."""
         return self._b._drive(_ops.native(action, params))
 
-    def __repr__(self) -> str:
-        return f"<Native of {self._b!r}>"
 
-
-class Cookies:
+class Cookies(_Handle):
     """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
         """Every cookie of the session, or those sent to ``urls``."""
-        return self._b._drive(_ops.cookies_get(urls))
+        built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
+        return self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
     def set(
         self,
@@ -1272,51 +1287,69 @@ class Cookies:
     ) -> int:
         """Set one cookie (``name``, ``value`` and ``url`` or ``domain``) or several
         (``cookies=``); answers how many the browser kept. ``ValueError`` for bad input."""
-        return self._b._drive(
-            _ops.cookies_set(name, value, cookies, url, domain, path, expires, http_only, secure, same_site)
-        )
+        if cookies is not None:
+            if name is not None or value is not None:
+                raise ValueError("cookies.set() takes either cookies= or name and value, not both")
+            items = [cookies] if isinstance(cookies, Mapping) else cookies
+            rows = [
+                {_COOKIE_KEYS.get(k, k): v for k, v in c.items() if v is not None} if isinstance(c, Mapping) else c
+                for c in items
+            ]
+            built = g.cookies_set(cookies=rows)
+        else:
+            # The messages the docs and tests name (the engine's use the wire's names).
+            if name is None or value is None:
+                raise ValueError("cookies.set() needs both name and value (or cookies=)")
+            if url is None and domain is None:
+                raise ValueError(f"cookie {name!r} needs url= or domain= (which site it belongs to)")
+            if same_site is not None and same_site not in SAME_SITE_VALUES:
+                raise ValueError(f"same_site must be one of {', '.join(SAME_SITE_VALUES)}, got {same_site!r}")
+            built = g.cookies_set(
+                name=name,
+                value=value,
+                url=url,
+                domain=domain,
+                path=path,
+                expires=expires,
+                http_only=http_only,
+                secure=secure,
+                same_site=same_site,
+            )
+        return self._b._drive(_ops.then(built, lambda out: len(out.set)))
 
     def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
         """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
-        return self._b._drive(_ops.cookies_clear(url, domain, name))
-
-    def __repr__(self) -> str:
-        return f"<Cookies of {self._b!r}>"
+        built = g.cookies_clear(url=url, domain=domain, name=name)
+        return self._b._drive(_ops.then(built, lambda out: out.removed))
 
 
-class Storage:
+class Storage(_Handle):
     """The active tab's web storage (its origin's ``localStorage`` or ``sessionStorage``)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def get(self, key: str | None = None, *, area: StorageArea = "local", max_items: int | None = None) -> Any:
         """``key``'s value (None when absent), or every entry as a dict (at most ``max_items``, default 1000)."""
-        return self._b._drive(_ops.storage_get(key, area, max_items))
+        built = g.storage_get(area, key=key, max_items=max_items)
+        return self._b._drive(
+            _ops.then(built, lambda out: out.value if key is not None else {e.name: e.value for e in out.entries})
+        )
 
     def set(self, key: str, value: str, *, area: StorageArea = "local") -> None:
         """Set ``key`` to ``value``."""
-        self._b._drive(_ops.storage_change("storage_set", area, key, value))
+        self._b._drive(_ops.done(g.storage_set(area, key, value)))
 
     def remove(self, key: str, *, area: StorageArea = "local") -> None:
         """Remove ``key``."""
-        self._b._drive(_ops.storage_change("storage_remove", area, key))
+        self._b._drive(_ops.done(g.storage_remove(area, key)))
 
     def clear(self, *, area: StorageArea = "local") -> None:
         """Remove every entry."""
-        self._b._drive(_ops.storage_change("storage_clear", area))
-
-    def __repr__(self) -> str:
-        return f"<Storage of {self._b!r}>"
+        self._b._drive(_ops.done(g.storage_clear(area)))
 
 
-class Auth:
+class Auth(_Handle):
     """The auth vault: logins saved encrypted under the state key (the session needs
     ``AGENTBROWSER_ENCRYPTION_KEY`` or a ``key_file``), filled and submitted by :meth:`login`.
     Passwords go in and never come back out."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def save(
         self,
@@ -1331,37 +1364,43 @@ class Auth:
         key_file: str | os.PathLike[str] | None = None,
     ) -> AuthEntry:
         """Save (or replace) a login; answers the entry without its password."""
-        return self._b._drive(
-            _ops.auth_save(name, url, username, password, username_selector, password_selector, submit_selector, key_file)
+        if not isinstance(password, str) or not password:
+            raise ValueError("auth.save() needs a non-empty password string")
+        built = g.auth_save(
+            name,
+            url,
+            username,
+            password,
+            username_selector=username_selector,
+            password_selector=password_selector,
+            submit_selector=submit_selector,
+            key_file=_ops.key_path(key_file),
         )
+        return self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     def login(self, name: str, *, navigate: bool = True, key_file: str | os.PathLike[str] | None = None) -> AuthLogin:
         """Open the entry's URL (unless ``navigate=False``), fill its fields (checking they were
         not swapped), submit; raises unless the form was submitted."""
-        return self._b._drive(_ops.auth_login(name, navigate, key_file))
+        built = g.auth_login(name, navigate=None if navigate is True else navigate, key_file=_ops.key_path(key_file))
+        return self._b._drive(_ops.decoded(built, AuthLogin.from_wire))
 
     def list(self, *, key_file: str | os.PathLike[str] | None = None) -> AuthListing:
         """The vault's entries (no passwords)."""
-        return self._b._drive(_ops.auth_list(key_file))
+        return self._b._drive(_ops.decoded(g.auth_list(key_file=_ops.key_path(key_file)), AuthListing.from_wire))
 
     def show(self, name: str, *, key_file: str | os.PathLike[str] | None = None) -> AuthEntry:
         """One entry without its password."""
-        return self._b._drive(_ops.auth_show(name, key_file))
+        built = g.auth_show(name, key_file=_ops.key_path(key_file))
+        return self._b._drive(_ops.then(built, lambda out: AuthEntry.from_wire(out.entry)))
 
     def delete(self, name: str) -> Path:
         """Remove an entry; answers the file removed."""
-        return self._b._drive(_ops.auth_delete(name))
-
-    def __repr__(self) -> str:
-        return f"<Auth of {self._b!r}>"
+        return self._b._drive(_ops.then(g.auth_delete(name), lambda out: Path(out.path)))
 
 
-class State:
+class State(_Handle):
     """State files (cookies, localStorage, IndexedDB in Playwright's storageState shape). A ``Path`` or
     a string with ``/`` is a file; a plain string is a name in the state directory."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._b = browser
 
     def save(
         self,
@@ -1372,31 +1411,37 @@ class State:
     ) -> Path:
         """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
         origin visited; answers the file written."""
-        return self._b._drive(_ops.state_save(path, key_file, indexed_db))
+        built = g.state_save(
+            path=None if path is None else _ops.state_path("state.save()", path),
+            key_file=_ops.key_path(key_file),
+            indexed_db=None if indexed_db is True else indexed_db,
+        )
+        return self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
     def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """Load a state file (ours or Playwright's); answers what was loaded."""
-        return self._b._drive(_ops.state_file("state_load", path, key_file))
+        built = g.state_load(_ops.state_path("state_load()", path), key_file=_ops.key_path(key_file))
+        return self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     def list(self) -> StateListing:
         """The state directory's files."""
-        return self._b._drive(_ops.state_list())
+        return self._b._drive(_ops.decoded(g.state_list(), StateListing.from_wire))
 
     def show(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
         """What a state file holds (``encrypted``, ``cookies``, ``origins``, the whole ``state``)."""
-        return self._b._drive(_ops.state_file("state_show", path, key_file))
+        built = g.state_show(_ops.state_path("state_show()", path), key_file=_ops.key_path(key_file))
+        return self._b._drive(_ops.decoded(built, lambda _, data: data))
 
     def rename(self, path: str | os.PathLike[str], name: str) -> Path:
         """Rename a state file within its directory; answers the new path."""
-        return self._b._drive(_ops.state_rename(path, name))
+        built = g.state_rename(_ops.state_path("state.rename()", path), name)
+        return self._b._drive(_ops.then(built, lambda out: Path(out.to)))
 
     def clear(self, path: str | os.PathLike[str] | None = None) -> tuple[Path, ...]:
         """Remove one state file, or every file of the state directory."""
-        return self._b._drive(_ops.state_clear(path))
+        built = g.state_clear(all=True) if path is None else g.state_clear(path=_ops.state_path("state.clear()", path))
+        return self._b._drive(_ops.then(built, lambda out: tuple(Path(p) for p in out.removed)))
 
     def clean(self, *, days: int = 30) -> tuple[Path, ...]:
         """Remove the state directory's files older than ``days``."""
-        return self._b._drive(_ops.state_clean(days))
-
-    def __repr__(self) -> str:
-        return f"<State of {self._b!r}>"
+        return self._b._drive(_ops.then(g.state_clean(days), lambda out: tuple(Path(p) for p in out.removed)))
