@@ -19,6 +19,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from .pydantic_compat import ModelCompat
+
 if TYPE_CHECKING:
     from ..aio import AsyncBrowser
 
@@ -145,7 +147,7 @@ class CellError:
 
 
 @dataclass(slots=True)
-class CodeCell:
+class CodeCell(ModelCompat):
     """One cell of a run: its source and, once run, its output, status, error and the browser's state.
 
     Mutable: ``status`` moves ``pending`` -> ``running`` -> ``success`` | ``error``.  ``output``
@@ -180,7 +182,7 @@ class CodeCell:
 
 
 @dataclass(frozen=True, slots=True)
-class CodeAgentResult:
+class CodeAgentResult(ModelCompat):
     """What one agent step came to: its extracted content or error, and whether it called ``done()``."""
 
     extracted_content: str | None = None
@@ -190,7 +192,7 @@ class CodeAgentResult:
 
 
 @dataclass(frozen=True, slots=True)
-class CodeAgentState:
+class CodeAgentState(ModelCompat):
     """The browser after a step: URL, title and the screenshot (PNG bytes) when one was taken."""
 
     url: str | None = None
@@ -219,7 +221,7 @@ class CodeAgentStep:
 
 
 @dataclass(slots=True)
-class CodeAgentHistoryList:
+class CodeAgentHistoryList(ModelCompat):
     """The agent's steps (filled by ``CodeAgent``), the judge's verdict and the run's token usage.
 
     ``usage_total`` is set by the agent when it also counts calls outside the steps (the judge);
@@ -299,7 +301,7 @@ def _module(name: str) -> Any:
 
 
 @dataclass(slots=True)
-class NotebookSession:
+class NotebookSession(ModelCompat):
     """A run: its cells in order, the execution counter, the run's globals and the agent's history.
 
     ``masker`` (an object with ``mask(text)``, e.g. the run's ``SensitiveData``) hides secrets
