@@ -11,14 +11,14 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from agentbrowser.llm import ScriptedModelServer
 from conftest import REPO
+from local_http import serve
 
 SHOP = (
     "<!doctype html><html><head><meta charset=utf-8><title>Shop</title></head><body><h1>Laptops</h1>"
@@ -121,12 +121,8 @@ class _Shop(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def shop() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Shop)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/laptops"
-    httpd.shutdown()
-    httpd.server_close()
+    for base in serve(_Shop):
+        yield f"{base}/laptops"
 
 
 def test_a_browser_use_code_agent_script_runs_with_only_its_imports_changed(shop: str, tmp_path: Path) -> None:
