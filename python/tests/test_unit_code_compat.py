@@ -118,3 +118,9 @@ def test_code_agent_takes_browser_use_arguments() -> None:
     assert agent.tools is tools and agent.available_file_paths == ["a.txt"]
     assert agent.session.namespace is agent.namespace and agent.history is agent.session.history
     assert agent.usage_summary is None and agent.screenshot_paths() == []
+
+
+def test_controller_is_tools_as_in_browser_use() -> None:
+    from agentbrowser.tools import Controller
+
+    assert Controller is Tools
