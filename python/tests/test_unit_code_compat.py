@@ -124,3 +124,16 @@ def test_controller_is_tools_as_in_browser_use() -> None:
     from agentbrowser.tools import Controller
 
     assert Controller is Tools
+
+
+def test_a_step_has_browser_use_metadata() -> None:
+    from agentbrowser.code import CodeAgentStepMetadata
+    from agentbrowser.llm import Usage
+
+    step = CodeAgentStep(
+        number=1, model_output="x = 1", usage=Usage(prompt_tokens=10, completion_tokens=3, total_tokens=13),
+        started_at=100.0, ended_at=101.5, state=CodeAgentState(screenshot_path="/tmp/s.png"),
+    )
+    assert step.metadata == CodeAgentStepMetadata(100.0, 101.5, input_tokens=10, output_tokens=3)
+    assert step.metadata.duration_seconds == 1.5 and step.screenshot_path == "/tmp/s.png"
+    assert step.model_dump(mode="json")["usage"]["prompt_tokens"] == 10

@@ -55,6 +55,8 @@ CLASSES: dict[str, tuple[str, str, str]] = {
     "CodeAgentHistoryList": ("0.12.2", "browser_use/code_use/views.py", "agentbrowser.code:CodeAgentHistoryList"),
     "CodeAgentResult": ("0.12.2", "browser_use/code_use/views.py", "agentbrowser.code:CodeAgentResult"),
     "CodeAgentState": ("0.12.2", "browser_use/code_use/views.py", "agentbrowser.code:CodeAgentState"),
+    "CodeAgentHistory": ("0.12.2", "browser_use/code_use/views.py", "agentbrowser.code:CodeAgentStep"),
+    "CodeAgentStepMetadata": ("0.12.2", "browser_use/code_use/views.py", "agentbrowser.code:CodeAgentStepMetadata"),
     "Tools": ("0.13.0", "browser_use/tools/service.py", "agentbrowser.tools:Tools"),
     "ActionResult": ("0.13.0", "browser_use/agent/views.py", "agentbrowser.tools:ActionResult"),
     "JudgementResult": ("0.13.0", "browser_use/agent/views.py", "agentbrowser.tools:JudgementResult"),
@@ -79,6 +81,8 @@ EXCEPTIONS: dict[str, str] = {
     "CodeAgent.telemetry": "browser-use's product telemetry; agentbrowser sends none",
     "CodeAgent.source": "browser-use's install source (git or pip) for telemetry; none here",
     "CodeAgent.message_manager": "an internal shim of browser-use around its message list; the requests are in model_log",
+    "CodeAgentHistory.model_output:default": "a step here always has its code (a str: the cell the model wrote; full_response is the whole reply), there a CodeAgentModelOutput or None",
+    "CodeAgentHistory.result:default": "one CodeAgentResult per step here (a cell is one result), a list of them there",
     "CodeAgentHistoryList.complete_history": "built by the agent, not by users: ours takes steps=[CodeAgentStep]",
     "CodeAgentHistoryList.usage_summary": "built by the agent, not by users: ours takes usage_total=",
     "Tools.act(action)": "a different calling convention: act(name, args, kwargs, ctx) runs a tool by name; browser-use's act(ActionModel, browser_session) is its agent's internal call",
@@ -326,9 +330,9 @@ def ours() -> Surface:
 
 
 def _same_default(their: str | None, our: str | None) -> bool:
-    if their == our:
+    if their == our or their is None:  # a default here where theirs has none breaks no call
         return True
-    if their is None or our is None:
+    if our is None:
         return False
     if their.startswith("<factory") and our.startswith("<factory"):
         # list/dict factories must build the same type; an id factory (uuid7str) is any factory.
@@ -354,7 +358,11 @@ def diff(their: Surface, our: Surface) -> Iterator[tuple[str, str]]:
             if mine is None:
                 yield key, f"{member.kind} {name} is missing"
                 continue
-            if member.kind in ("param", "field") and not _same_default(member.default, mine.default):
+            if (
+                member.kind in ("param", "field")
+                and mine.kind in ("param", "field")  # a property here is derived: no default to compare
+                and not _same_default(member.default, mine.default)
+            ):
                 yield f"{key}:default", f"default {member.default!r} there, {mine.default!r} here"
             if member.kind == "value" and member.default != mine.default:
                 yield f"{key}:default", f"value {member.default} there, {mine.default} here"

@@ -35,6 +35,7 @@ __all__ = [
     "CodeAgentResult",
     "CodeAgentState",
     "CodeAgentStep",
+    "CodeAgentStepMetadata",
     "CodeCell",
     "ExecutionStatus",
     "Judgement",
@@ -214,6 +215,21 @@ class CodeAgentState(ModelCompat):
 
 
 @dataclass(frozen=True, slots=True)
+class CodeAgentStepMetadata(ModelCompat):
+    """A step's tokens and times (browser-use's ``CodeAgentHistory.metadata``): ``CodeAgentStep.metadata``."""
+
+    step_start_time: float
+    step_end_time: float
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    @property
+    def duration_seconds(self) -> float:
+        """Wall time of the step."""
+        return max(0.0, self.step_end_time - self.step_start_time)
+
+
+@dataclass(frozen=True, slots=True)
 class CodeAgentStep(ModelCompat):
     """One step of the agent: the model's code and reply, the cell it ran, the result, state and usage."""
 
@@ -231,6 +247,22 @@ class CodeAgentStep(ModelCompat):
     def duration_seconds(self) -> float:
         """Wall time of the step (0 when its times were not recorded)."""
         return max(0.0, self.ended_at - self.started_at)
+
+    @property
+    def metadata(self) -> CodeAgentStepMetadata:
+        """The step's tokens and times in browser-use's shape (``input_tokens`` are the prompt's)."""
+        usage = self.usage
+        return CodeAgentStepMetadata(
+            step_start_time=self.started_at,
+            step_end_time=self.ended_at,
+            input_tokens=usage.prompt_tokens if usage is not None else None,
+            output_tokens=usage.completion_tokens if usage is not None else None,
+        )
+
+    @property
+    def screenshot_path(self) -> str | None:
+        """``state.screenshot_path`` (browser-use's legacy field on the step)."""
+        return self.state.screenshot_path
 
 
 @dataclass(slots=True)
