@@ -66,7 +66,12 @@ def test_browser_use_arguments_drive_a_real_run(site: str, tmp_path: Path) -> No
         text = await page.evaluate("document.getElementById('pro').textContent")
         return ActionResult(extracted_content=f"{text} (on {page_url})", long_term_memory=f"price of {name} read")
 
+    @tools.action("List the files the task may read")
+    async def list_files(available_file_paths: list[str], has_sensitive_data: bool) -> str:
+        return f"files={available_file_paths} secrets={has_sensitive_data}"
+
     replies = [
+        _cell("print(await list_files())"),
         _cell("info = await price_of('Pro 14')\nprint(info)"),
         _cell("await done(data={'name': 'Pro 14', 'price': 1499})"),
         VERDICT,
@@ -83,23 +88,25 @@ def test_browser_use_arguments_drive_a_real_run(site: str, tmp_path: Path) -> No
                     browser_session=browser,
                     controller=tools,
                     max_steps=20,
+                    available_file_paths=[str(tmp_path / "notes.txt")],
                 ) as agent:
                     session = await agent.run(max_steps=5)
                     assert agent.max_steps == 5 and session is agent.session
                     assert session.namespace is agent.namespace
-                    assert "Pro 14 costs $1499 (on http://127.0.0.1" in (session.cells[1].output or "")
+                    assert f"files=['{tmp_path / 'notes.txt'}'] secrets=False" in (session.cells[1].output or "")
+                    assert "Pro 14 costs $1499 (on http://127.0.0.1" in (session.cells[2].output or "")
                     assert session.namespace["_task_data"] == Price("Pro 14", 1499)
                     assert json.loads(session.namespace["_task_result"]) == {"name": "Pro 14", "price": 1499}
                     history = agent.history
-                    assert history.is_done() and history.is_successful() is True and len(history) == 2
-                    assert history.action_names() == ["execute_code", "execute_code"]
-                    assert "price_of('Pro 14')" in history.model_actions()[0]["execute_code"]["code"]
+                    assert history.is_done() and history.is_successful() is True and len(history) == 3
+                    assert history.action_names() == ["execute_code"] * 3
+                    assert "price_of('Pro 14')" in history.model_actions()[1]["execute_code"]["code"]
                     paths = [p for p in agent.screenshot_paths() if p is not None]
                     assert paths and all(Path(p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
                     assert history.steps[0].state.get_screenshot()
                     history.save_to_file(tmp_path / "history.json")
                     saved = json.loads((tmp_path / "history.json").read_text())
-                    assert saved["judgement"]["verdict"] is True and len(saved["history"]) == 2
+                    assert saved["judgement"]["verdict"] is True and len(saved["history"]) == 3
             assert not browser.closed  # a given browser is never closed by the agent
         finally:
             await browser.close()

@@ -137,3 +137,20 @@ def test_a_step_has_browser_use_metadata() -> None:
     assert step.metadata == CodeAgentStepMetadata(100.0, 101.5, input_tokens=10, output_tokens=3)
     assert step.metadata.duration_seconds == 1.5 and step.screenshot_path == "/tmp/s.png"
     assert step.model_dump(mode="json")["usage"]["prompt_tokens"] == 10
+
+
+def test_browser_use_injected_parameters() -> None:
+    tools = Tools(builtins=False)
+
+    @tools.action("Files and secrets")
+    async def files(available_file_paths: list[str], has_sensitive_data: bool) -> str:
+        return f"{available_file_paths} {has_sensitive_data}"
+
+    ctx = ToolContext(browser=None, available_file_paths=("/tmp/a.txt",))
+    assert asyncio.run(tools.act("files", (), {}, ctx)).extracted_content == "['/tmp/a.txt'] False"
+    assert "available_file_paths" not in tools.prompt_description()
+    with pytest.raises(ValueError, match="browser_session is browser-use's injected"):
+
+        @tools.action("Title")
+        async def title(browser_session: Any) -> str:
+            return ""

@@ -373,6 +373,7 @@ class CodeAgent:
                 executor=self.executor,
                 launch=self.launch,
                 notebook=self.session,
+                available_file_paths=self.available_file_paths,
             )
             self._session = session
             await session.start()

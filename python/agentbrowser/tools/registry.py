@@ -12,7 +12,9 @@ tool receives as its one argument.  Positional arguments map to the parameters i
 unknown ones are refused with the allowed names.  Parameters named ``browser``
 (the :class:`~agentbrowser.aio.AsyncBrowser`), ``page`` (its active
 :class:`~agentbrowser.aio.AsyncPage`), ``page_url`` (the page's URL) and ``context``
-(the :class:`ToolContext`) are injected, never taken from the caller.
+(the :class:`ToolContext`) are injected, never taken from the caller, and so are browser-use's
+``has_sensitive_data`` and ``available_file_paths``; its other injected names (``browser_session``,
+``file_system``...) hold browser-use objects and are refused when the tool is registered.
 
 A tool returns :class:`~agentbrowser.tools.ActionResult`, ``str`` (the extracted content)
 or ``None``; anything else, an exception or running past its timeout (default 180 s)
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
+    "BROWSER_USE_ONLY",
     "INJECTED",
     "RegisteredAction",
     "ToolCallRecord",
@@ -57,7 +60,15 @@ __all__ = [
 DEFAULT_TIMEOUT_S = 180.0
 
 #: Parameter names filled by the registry, never by the caller.
-INJECTED: tuple[str, ...] = ("browser", "page", "page_url", "context")
+INJECTED: tuple[str, ...] = ("browser", "page", "page_url", "context", "has_sensitive_data", "available_file_paths")
+#: browser-use's injected parameters that hold browser-use objects, and what a tool here declares instead.
+BROWSER_USE_ONLY: dict[str, str] = {
+    "browser_session": "declare `browser` (the AsyncBrowser) or `page` (its active AsyncPage)",
+    "cdp_client": "declare `browser` and use browser.cdp",
+    "page_extraction_llm": "give the tool a model of agentbrowser.llm yourself",
+    "file_system": "use real paths (pathlib); `available_file_paths` is injected",
+    "extraction_schema": "declare the schema as a parameter of your own",
+}
 
 _MISSING: Any = inspect.Parameter.empty
 _ARG_CHARS = 200
@@ -82,6 +93,8 @@ class ToolContext:
     namespace: dict[str, Any] = field(default_factory=dict)
     sensitive: SensitiveData | None = None
     record: Callable[[ToolCallRecord], None] | None = None
+    #: Files the tools may read (browser-use's ``available_file_paths``, injected by that name).
+    available_file_paths: Sequence[str] = ()
 
 
 class _Invalid(Exception):
@@ -467,6 +480,10 @@ class Tools:
                 call_kwargs["page_url"] = await page_url()
             elif special == "context":
                 call_kwargs["context"] = ctx
+            elif special == "has_sensitive_data":
+                call_kwargs["has_sensitive_data"] = ctx.sensitive is not None
+            elif special == "available_file_paths":
+                call_kwargs["available_file_paths"] = list(ctx.available_file_paths)
         timeout = asyncio.timeout(action.timeout_s)
         try:
             async with timeout:
@@ -541,6 +558,11 @@ def _build_action(
             raise ValueError(f"tool {name}: **{p.name} is not allowed; declare every parameter by name")
         if p.kind is inspect.Parameter.VAR_POSITIONAL:
             raise ValueError(f"tool {name}: *{p.name} is not allowed; declare every parameter by name")
+        if p.name in BROWSER_USE_ONLY:
+            raise ValueError(
+                f"tool {name}: {p.name} is browser-use's injected {p.name}, which agentbrowser does not have: "
+                f"{BROWSER_USE_ONLY[p.name]}"
+            )
         if p.name in INJECTED:
             injected.add(p.name)
         else:
