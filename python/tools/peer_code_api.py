@@ -70,9 +70,11 @@ DUNDERS = {"__aenter__", "__aexit__", "__len__"}
 #: Decorators of pydantic validators: run by the model, not called by users.
 VALIDATORS = {"model_validator(mode='after')", "model_validator(mode='before')", "field_validator"}
 
+#: The reason given for a gap that issue 37 has yet to close (none is left).
 NOT_YET = "not yet built (issue 37)"
 
-#: Deliberate (or not yet closed) gaps, each with its reason. Keys are those of :func:`diff`.
+#: Deliberate (or not yet closed) gaps, each with its reason (docs/code-mode.md, "From browser-use").
+#: Keys are those of :func:`diff`.
 EXCEPTIONS: dict[str, str] = {
     "CodeAgent.dom_service": "browser-use's DOM service; the engine takes the snapshots here (no DOM service object)",
     "CodeAgent.screenshot_service": "browser-use's screenshot files; screenshots are bytes in session.history (CodeAgentState.screenshot)",
@@ -89,7 +91,7 @@ EXCEPTIONS: dict[str, str] = {
     "Tools.act(browser_session)": "see Tools.act(action): the ToolContext carries the browser",
     "Tools.act(page_extraction_llm)": "see Tools.act(action): no extraction model (no extract tool in code mode, as in browser-use's CodeAgentTools)",
     "Tools.act(sensitive_data)": "see Tools.act(action): the ToolContext carries the secrets",
-    "Tools.act(available_file_paths)": "see Tools.act(action): no file-system sandbox here",
+    "Tools.act(available_file_paths)": "see Tools.act(action): the ToolContext carries them (ToolContext(available_file_paths=))",
     "Tools.act(file_system)": "see Tools.act(action): no file-system sandbox here",
     "Tools.act(extraction_schema)": "see Tools.act(action): no extraction model",
     "Tools.act(action_timeout)": "see Tools.act(action): the timeout is the tool's timeout_s (action(..., timeout_s=)) or Tools(default_timeout_s=)",
