@@ -35,6 +35,7 @@ import re
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,7 @@ from .cells import CodeSession
 from .judge import judge_run
 from .notebook import (
     CellImage,
+    CodeAgentHistoryList,
     CodeAgentResult,
     CodeAgentState,
     CodeAgentStep,
@@ -210,7 +212,7 @@ class CodeAgent:
     def __init__(
         self,
         task: str,
-        llm: ChatModel,
+        llm: ChatModel | None = None,
         browser: AsyncBrowser | None = None,
         tools: Tools | None = None,
         max_steps: int = 100,
@@ -231,9 +233,34 @@ class CodeAgent:
         max_tokens: int | None = None,
         model_log: ModelLog | str | os.PathLike[str] | None = None,
         sdk_reference: Literal["once", "every_step"] = "once",
+        browser_session: AsyncBrowser | None = None,
+        controller: Tools | None = None,
+        page_extraction_llm: ChatModel | None = None,
+        file_system: Any = None,
+        available_file_paths: list[str] | None = None,
+        max_validations: int = 0,
+        calculate_cost: bool = False,
+        demo_mode: bool | None = None,
+        **kwargs: Any,
     ) -> None:
         if not isinstance(task, str) or not task.strip():
             raise ValueError("CodeAgent needs a non-empty task")
+        if llm is None:
+            raise ValueError(
+                "CodeAgent needs a model: llm=ChatOpenAI('gpt-4.1-mini') or ChatAnthropic(...) from agentbrowser.llm "
+                "(browser-use's default, ChatBrowserUse, is its own cloud model; agentbrowser has no default model)"
+            )
+        if browser is not None and browser_session is not None:
+            raise ValueError('Cannot specify both "browser" and "browser_session" (aliases): pass browser=')
+        if tools is not None and controller is not None:
+            raise ValueError('Cannot specify both "controller" and "tools" (aliases): pass tools=')
+        if kwargs:
+            warnings.warn(
+                f"CodeAgent ignores these browser-use arguments: {', '.join(sorted(kwargs))}",
+                stacklevel=2,
+            )
+        browser = browser if browser is not None else browser_session
+        tools = tools if tools is not None else controller
         if max_steps < 1:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         if max_failures < 1:
@@ -265,6 +292,24 @@ class CodeAgent:
         self.max_tokens = max_tokens
         self.model_log = model_log
         self.sdk_reference = sdk_reference
+        # browser-use's arguments kept for scripts that read them back; see docs/code-mode.md
+        # ("From browser-use") for what each does here.
+        self.page_extraction_llm = page_extraction_llm
+        self.file_system = file_system
+        self.available_file_paths = list(available_file_paths or [])
+        self.max_validations = max_validations
+        self.calculate_cost = calculate_cost
+        self.demo_mode = demo_mode
+        #: The run's id (the notebook's id once it ran).
+        self.id = uuid.uuid4().hex
+        #: The run's notebook: empty before :meth:`run`, the returned one after.
+        self.session = NotebookSession(id=self.id)
+        #: The run's globals (``session.namespace``): every variable the cells assigned, ``_task_*``.
+        self.namespace: dict[str, Any] = self.session.namespace
+        #: The steps of the run so far (``session.history.steps``).
+        self.complete_history: list[CodeAgentStep] = self.session.history.steps
+        #: Where screenshots_paths() writes the screenshots of the run (made on first use).
+        self.agent_directory = Path(tempfile.gettempdir()) / f"agentbrowser_code_agent_{self.id}"
         #: Why the run ended (None before it has).
         self.stop_reason: StopReason | None = None
         #: Every tool call of the run, in order (the last ``done`` carries the judge's verdict).
@@ -278,6 +323,7 @@ class CodeAgent:
         self._session: CodeSession | None = None
         self._opened: str | None = None
         self._ran = False
+        self._owned_browser: AsyncBrowser | None = None
         self._log: ModelLog | None = None
         self._reference = sdk_reference_message()
 
@@ -295,10 +341,17 @@ class CodeAgent:
             return asyncio.run(self.run())
         raise RuntimeError("CodeAgent.run_sync() was called inside a running event loop: use `await agent.run()`")
 
-    async def run(self) -> NotebookSession:
-        """Run the task to ``done()`` or a limit and return the notebook (``namespace`` = the run's globals)."""
+    async def run(self, max_steps: int | None = None) -> NotebookSession:
+        """Run the task to ``done()`` or a limit and return the notebook (``namespace`` = the run's globals).
+
+        ``max_steps`` overrides the constructor's for this run (browser-use's ``run(max_steps=)``).
+        """
         if self._ran:
             raise RuntimeError("a CodeAgent runs once; make a new one for another run")
+        if max_steps is not None:
+            if max_steps < 1:
+                raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+            self.max_steps = max_steps
         self._ran = True
         owned_log = self._open_log()
         owned = self.browser is None
@@ -319,6 +372,8 @@ class CodeAgent:
                 sensitive_data=self.sensitive,
                 executor=self.executor,
                 launch=self.launch,
+                notebook=self.session,
+                available_file_paths=self.available_file_paths,
             )
             self._session = session
             await session.start()
@@ -334,6 +389,48 @@ class CodeAgent:
                     await browser.close(end_session=True)
             elif owned:
                 self.browser = browser
+                self._owned_browser = browser
+
+    @property
+    def history(self) -> CodeAgentHistoryList:
+        """The run's steps, verdict and usage: ``session.history`` (browser-use's ``agent.history``)."""
+        return self.session.history
+
+    @property
+    def usage_summary(self) -> Any:
+        """The run's token usage (``session.history.usage()``), None before a model call."""
+        return self.history.usage()
+
+    def screenshot_paths(self, n_last: int | None = None) -> list[str | None]:
+        """The screenshots after each step (the last ``n_last``) written as PNG files under
+        ``agent_directory``; None for a step without one (browser-use's ``screenshot_paths``)."""
+        out: list[str | None] = []
+        steps = self.history.steps if n_last is None else self.history.steps[-n_last:] if n_last > 0 else []
+        for step in steps:
+            if step.state.screenshot is None:
+                out.append(None)
+                continue
+            path = self.agent_directory / f"step_{step.number}.png"
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(step.state.screenshot)
+            out.append(str(path))
+        return out
+
+    async def close(self) -> None:
+        """Close the browser the agent launched and kept (``keep_alive=True``); a given browser stays open."""
+        if self._owned_browser is not None:
+            browser, self._owned_browser = self._owned_browser, None
+            with contextlib.suppress(BrowserError, TimeoutError, RuntimeError):
+                await browser.close(end_session=True)
+            if self.browser is browser:
+                self.browser = None
+
+    async def __aenter__(self) -> CodeAgent:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc_val: BaseException | None, exc_tb: Any) -> None:
+        await self.close()
 
     def _open_log(self) -> bool:
         """Hook the model log onto the models; True when the agent opened it (and closes it)."""

@@ -24,7 +24,7 @@ import re
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
@@ -311,6 +311,7 @@ class CodeSession:
         notebook: NotebookSession | None = None,
         launch_browser: bool = True,
         record_browser_state: bool = True,
+        available_file_paths: Sequence[str] = (),
     ) -> None:
         if executor not in ("inprocess", "subprocess"):
             raise ValueError(f"executor must be 'inprocess' or 'subprocess', got {executor!r}")
@@ -330,6 +331,8 @@ class CodeSession:
         self.launch_browser = launch_browser
         #: Whether each cell's ``browser_state`` is read after it (the agent fills it from its own observation).
         self.record_browser_state = record_browser_state
+        #: Files the tools may read, injected into tools that declare ``available_file_paths``.
+        self.available_file_paths = tuple(available_file_paths)
         self.notebook = notebook if notebook is not None else NotebookSession()
         self.notebook.masker = self.masker
         self.notebook.tools = self.tools
@@ -395,7 +398,13 @@ class CodeSession:
 
     def _bind_tools(self, tools: Tools) -> dict[str, Callable[..., Any]]:
         """The tools as async functions bound to this session (the built-in ``done`` sets the ``_task_*`` keys)."""
-        ctx = ToolContext(browser=self.browser, namespace=self.namespace, sensitive=self.masker, record=self._record)
+        ctx = ToolContext(
+            browser=self.browser,
+            namespace=self.namespace,
+            sensitive=self.masker,
+            record=self._record,
+            available_file_paths=self.available_file_paths,
+        )
         return dict(tools.bind(ctx))
 
     def _record(self, record: Any) -> None:

@@ -10,7 +10,10 @@ dict itself, so ``_task_done``, ``_task_result``, ``_task_success`` and
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import importlib
+import json
 import os
 import uuid
 from collections.abc import Mapping
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from .pydantic_compat import ModelCompat
 
 if TYPE_CHECKING:
     from ..aio import AsyncBrowser
@@ -30,6 +35,7 @@ __all__ = [
     "CodeAgentResult",
     "CodeAgentState",
     "CodeAgentStep",
+    "CodeAgentStepMetadata",
     "CodeCell",
     "ExecutionStatus",
     "Judgement",
@@ -145,7 +151,7 @@ class CellError:
 
 
 @dataclass(slots=True)
-class CodeCell:
+class CodeCell(ModelCompat):
     """One cell of a run: its source and, once run, its output, status, error and the browser's state.
 
     Mutable: ``status`` moves ``pending`` -> ``running`` -> ``success`` | ``error``.  ``output``
@@ -180,7 +186,7 @@ class CodeCell:
 
 
 @dataclass(frozen=True, slots=True)
-class CodeAgentResult:
+class CodeAgentResult(ModelCompat):
     """What one agent step came to: its extracted content or error, and whether it called ``done()``."""
 
     extracted_content: str | None = None
@@ -190,16 +196,41 @@ class CodeAgentResult:
 
 
 @dataclass(frozen=True, slots=True)
-class CodeAgentState:
+class CodeAgentState(ModelCompat):
     """The browser after a step: URL, title and the screenshot (PNG bytes) when one was taken."""
 
     url: str | None = None
     title: str | None = None
     screenshot: bytes | None = field(default=None, repr=False)
+    #: A file holding the screenshot, when one was written (browser-use's field; the agent keeps bytes).
+    screenshot_path: str | None = None
+
+    def get_screenshot(self) -> str | None:
+        """The screenshot as base64 (from ``screenshot``, else the file at ``screenshot_path``), None without one."""
+        data = self.screenshot
+        if data is None and self.screenshot_path:
+            path = Path(self.screenshot_path)
+            data = path.read_bytes() if path.is_file() else None
+        return base64.b64encode(data).decode() if data is not None else None
 
 
 @dataclass(frozen=True, slots=True)
-class CodeAgentStep:
+class CodeAgentStepMetadata(ModelCompat):
+    """A step's tokens and times (browser-use's ``CodeAgentHistory.metadata``): ``CodeAgentStep.metadata``."""
+
+    step_start_time: float
+    step_end_time: float
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    @property
+    def duration_seconds(self) -> float:
+        """Wall time of the step."""
+        return max(0.0, self.step_end_time - self.step_start_time)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeAgentStep(ModelCompat):
     """One step of the agent: the model's code and reply, the cell it ran, the result, state and usage."""
 
     number: int
@@ -217,9 +248,25 @@ class CodeAgentStep:
         """Wall time of the step (0 when its times were not recorded)."""
         return max(0.0, self.ended_at - self.started_at)
 
+    @property
+    def metadata(self) -> CodeAgentStepMetadata:
+        """The step's tokens and times in browser-use's shape (``input_tokens`` are the prompt's)."""
+        usage = self.usage
+        return CodeAgentStepMetadata(
+            step_start_time=self.started_at,
+            step_end_time=self.ended_at,
+            input_tokens=usage.prompt_tokens if usage is not None else None,
+            output_tokens=usage.completion_tokens if usage is not None else None,
+        )
+
+    @property
+    def screenshot_path(self) -> str | None:
+        """``state.screenshot_path`` (browser-use's legacy field on the step)."""
+        return self.state.screenshot_path
+
 
 @dataclass(slots=True)
-class CodeAgentHistoryList:
+class CodeAgentHistoryList(ModelCompat):
     """The agent's steps (filled by ``CodeAgent``), the judge's verdict and the run's token usage.
 
     ``usage_total`` is set by the agent when it also counts calls outside the steps (the judge);
@@ -229,6 +276,92 @@ class CodeAgentHistoryList:
     steps: list[CodeAgentStep] = field(default_factory=list)
     judgement: Judgement | None = None
     usage_total: UsageLike | None = None
+
+    @property
+    def history(self) -> list[CodeAgentStep]:
+        """The steps (browser-use's name for them)."""
+        return self.steps
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def add_item(self, history_item: CodeAgentStep) -> None:
+        """Append one step."""
+        self.steps.append(history_item)
+
+    def action_results(self) -> list[CodeAgentResult]:
+        """Every step's result."""
+        return [s.result for s in self.steps]
+
+    def _execute_code(self, step: CodeAgentStep, full: bool = True) -> dict[str, Any]:
+        code: dict[str, Any] = {"code": step.model_output}
+        if full:
+            code["full_response"] = step.full_response
+        return {"execute_code": code}
+
+    def last_action(self) -> dict[str, Any] | None:
+        """The last step's code as ``{"execute_code": {"code", "full_response"}}``, None without steps."""
+        return self._execute_code(self.steps[-1]) if self.steps else None
+
+    def model_actions(self) -> list[dict[str, Any]]:
+        """Each step's code as ``{"execute_code": {"code", "full_response"}}`` (a cell is one action)."""
+        return [self._execute_code(s) for s in self.steps if s.model_output]
+
+    def action_names(self) -> list[str]:
+        """``"execute_code"`` once per step that ran code."""
+        return [next(iter(a)) for a in self.model_actions()]
+
+    def model_thoughts(self) -> list[str]:
+        """The code of each step (a code agent's thoughts are its cells)."""
+        return [s.model_output for s in self.steps if s.model_output]
+
+    def action_history(self) -> list[list[dict[str, Any]]]:
+        """Per step, its code and result: ``[[{"execute_code": {"code"}, "result": {...}}], ...]``."""
+        out: list[list[dict[str, Any]]] = []
+        for s in self.steps:
+            result = {k: getattr(s.result, k) for k in ("extracted_content", "is_done", "success", "error")}
+            out.append([self._execute_code(s, full=False) | {"result": result}] if s.model_output else [])
+        return out
+
+    def model_actions_filtered(self, include: list[str] | None = None) -> list[dict[str, Any]]:
+        """Always empty, as in browser-use: a code agent has no named actions to filter."""
+        return []
+
+    def screenshot_paths(self, n_last: int | None = None, return_none_if_not_screenshot: bool = True) -> list[str | None]:
+        """Each step's ``state.screenshot_path`` (None: the agent keeps screenshots as bytes, see
+        :meth:`screenshots`; ``CodeAgent.screenshot_paths()`` writes them to files)."""
+        steps = self.steps if n_last is None else self.steps[-n_last:] if n_last > 0 else []
+        paths = [s.state.screenshot_path for s in steps]
+        return paths if return_none_if_not_screenshot else [p for p in paths if p is not None]
+
+    def model_dump(
+        self,
+        *,
+        mode: str = "python",
+        include: Any = None,
+        exclude: Any = None,
+        exclude_none: bool = False,
+    ) -> dict[str, Any]:
+        """``{"history": [step...], "usage": ..., "judgement": ...}`` (browser-use's shape, plus the verdict)."""
+        usage = self.usage()
+        judgement = self.judgement
+        full = {
+            "history": [s.model_dump(mode=mode, exclude_none=exclude_none) for s in self.steps],
+            "usage": ModelCompat.model_dump(usage, mode=mode) if isinstance(usage, ModelCompat) else _plain(usage, mode),
+            "judgement": _plain(judgement, mode),
+        }
+        keep = None if include is None else set(include)
+        drop = set(exclude or ())
+        return {k: v for k, v in full.items() if (keep is None or k in keep) and k not in drop}
+
+    def save_to_file(self, filepath: str | os.PathLike[str], sensitive_data: Mapping[str, Any] | None = None) -> None:
+        """Write :meth:`model_dump` as JSON to ``filepath`` (secret values of ``sensitive_data`` masked)."""
+        text = json.dumps(self.model_dump(mode="json"), indent=2, ensure_ascii=False)
+        if sensitive_data:
+            text = _module("secrets").SensitiveData(sensitive_data).mask(text)
+        path = Path(filepath)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
 
     def final_result(self) -> str | None:
         """The last step's extracted content (the ``done()`` text when the run finished), None without steps."""
@@ -292,6 +425,17 @@ class CodeAgentHistoryList:
         )
 
 
+def _plain(value: Any, mode: str) -> Any:
+    """A usage or verdict object as a dict (a dataclass's fields), None as None."""
+    if value is None:
+        return None
+    if isinstance(value, ModelCompat):
+        return value.model_dump(mode=mode)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return value if mode != "json" else repr(value)
+
+
 def _module(name: str) -> Any:
     # export.py and replay.py sit above these models (a replay runs a CodeSession, which
     # builds them), so they are loaded when first used, as agentbrowser.code loads its names.
@@ -299,7 +443,7 @@ def _module(name: str) -> Any:
 
 
 @dataclass(slots=True)
-class NotebookSession:
+class NotebookSession(ModelCompat):
     """A run: its cells in order, the execution counter, the run's globals and the agent's history.
 
     ``masker`` (an object with ``mask(text)``, e.g. the run's ``SensitiveData``) hides secrets

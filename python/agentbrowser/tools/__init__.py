@@ -17,10 +17,14 @@ from .domains import url_matches, url_matches_any
 from .registry import DEFAULT_TIMEOUT_S, INJECTED, RegisteredAction, ToolCallRecord, ToolContext, ToolParam, Tools
 from .results import SUCCESS_REQUIRES_DONE, ActionResult, JudgementResult, ToolError, ToolImage
 
+#: browser-use's older name of :class:`Tools` (``from browser_use import Controller``).
+Controller = Tools
+
 __all__ = [
     "ActionResult",
     "BUILTINS",
     "Builtin",
+    "Controller",
     "DEFAULT_TIMEOUT_S",
     "INJECTED",
     "JudgementResult",

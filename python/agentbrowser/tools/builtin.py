@@ -12,6 +12,8 @@ retargeted to another element.
 from __future__ import annotations
 
 import base64
+import dataclasses
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from ..models import Ref
     from .registry import ToolContext
 
-__all__ = ["BUILTINS", "Builtin", "EVIDENCE_CHARS", "READ_CHARS", "SNAPSHOT_CHARS", "SNAPSHOT_KEY", "bound_text"]
+__all__ = ["BUILTINS", "Builtin", "EVIDENCE_CHARS", "READ_CHARS", "SNAPSHOT_CHARS", "SNAPSHOT_KEY", "bound_text", "structured_done"]
 
 #: The namespace key of the last snapshot the tools took.
 SNAPSHOT_KEY = "_snapshot"
@@ -243,6 +245,13 @@ async def done(
     text: str, context: ToolContext, success: bool = True, files_to_display: list[str] | None = None
 ) -> ActionResult:
     """Finish the task with the final answer; success=False when it could not be done; files to show."""
+    return await _done(text, context, success, files_to_display)
+
+
+async def _done(
+    text: str, context: ToolContext, success: bool = True, files_to_display: list[str] | None = None
+) -> ActionResult:
+    """Finish the task with the final answer; success=False when it could not be done; files to show."""
     paths: list[str] = []
     for name in files_to_display or []:
         path = Path(name).expanduser()
@@ -258,6 +267,29 @@ async def done(
     ns["_task_success"] = success
     ns["_task_attachments"] = list(paths)
     return ActionResult(is_done=True, success=success, extracted_content=text, attachments=paths)
+
+
+def structured_done(output_model: type) -> Callable[..., Any]:
+    """The ``done`` tool of a structured output (``Tools(output_model=...)``): ``data`` is validated by
+    ``output_model`` (a pydantic model or a dataclass) and becomes the result's text as JSON."""
+
+    async def done(
+        data: dict[str, Any], context: ToolContext, success: bool = True, files_to_display: list[str] | None = None
+    ) -> ActionResult:
+        """Finish the task with the final answer as an object of the output model."""
+        try:
+            validate = getattr(output_model, "model_validate", None)
+            parsed = validate(data) if validate is not None else output_model(**data)
+        except Exception as exc:  # the model's own validation error, said to the model
+            return ActionResult(error=f"done: data does not fit {output_model.__name__}: {exc}; nothing was finished")
+        dump = getattr(parsed, "model_dump_json", None)
+        text = dump() if dump is not None else json.dumps(dataclasses.asdict(parsed), default=str)
+        result = await _done(text, context, success, files_to_display)
+        if result.is_done:
+            context.namespace["_task_data"] = parsed
+        return result
+
+    return done
 
 
 #: The built-in tools, in the order the registry lists them.

@@ -12,7 +12,9 @@ tool receives as its one argument.  Positional arguments map to the parameters i
 unknown ones are refused with the allowed names.  Parameters named ``browser``
 (the :class:`~agentbrowser.aio.AsyncBrowser`), ``page`` (its active
 :class:`~agentbrowser.aio.AsyncPage`), ``page_url`` (the page's URL) and ``context``
-(the :class:`ToolContext`) are injected, never taken from the caller.
+(the :class:`ToolContext`) are injected, never taken from the caller, and so are browser-use's
+``has_sensitive_data`` and ``available_file_paths``; its other injected names (``browser_session``,
+``file_system``...) hold browser-use objects and are refused when the tool is registered.
 
 A tool returns :class:`~agentbrowser.tools.ActionResult`, ``str`` (the extracted content)
 or ``None``; anything else, an exception or running past its timeout (default 180 s)
@@ -29,12 +31,13 @@ import inspect
 import keyword
 import time
 import types
+import warnings
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from ..models import clip
-from .builtin import BUILTINS
+from .builtin import BUILTINS, structured_done
 from .domains import SECRET_PLACEHOLDER, url_matches_any
 from .results import ActionResult, ToolError, ToolImage
 
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
+    "BROWSER_USE_ONLY",
     "INJECTED",
     "RegisteredAction",
     "ToolCallRecord",
@@ -56,7 +60,15 @@ __all__ = [
 DEFAULT_TIMEOUT_S = 180.0
 
 #: Parameter names filled by the registry, never by the caller.
-INJECTED: tuple[str, ...] = ("browser", "page", "page_url", "context")
+INJECTED: tuple[str, ...] = ("browser", "page", "page_url", "context", "has_sensitive_data", "available_file_paths")
+#: browser-use's injected parameters that hold browser-use objects, and what a tool here declares instead.
+BROWSER_USE_ONLY: dict[str, str] = {
+    "browser_session": "declare `browser` (the AsyncBrowser) or `page` (its active AsyncPage)",
+    "cdp_client": "declare `browser` and use browser.cdp",
+    "page_extraction_llm": "give the tool a model of agentbrowser.llm yourself",
+    "file_system": "use real paths (pathlib); `available_file_paths` is injected",
+    "extraction_schema": "declare the schema as a parameter of your own",
+}
 
 _MISSING: Any = inspect.Parameter.empty
 _ARG_CHARS = 200
@@ -81,6 +93,8 @@ class ToolContext:
     namespace: dict[str, Any] = field(default_factory=dict)
     sensitive: SensitiveData | None = None
     record: Callable[[ToolCallRecord], None] | None = None
+    #: Files the tools may read (browser-use's ``available_file_paths``, injected by that name).
+    available_file_paths: Sequence[str] = ()
 
 
 class _Invalid(Exception):
@@ -224,16 +238,62 @@ class Tools:
     tabs, switch_tab, done) unless ``builtins=False``; ``exclude`` names tools never registered."""
 
     def __init__(
-        self, *, builtins: bool = True, exclude: Iterable[str] = (), default_timeout_s: float = DEFAULT_TIMEOUT_S
+        self,
+        exclude_actions: Iterable[str] | None = None,
+        output_model: type | None = None,
+        display_files_in_done_text: bool = True,
+        *,
+        builtins: bool = True,
+        exclude: Iterable[str] = (),
+        default_timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
-        if isinstance(exclude, str):
+        # exclude_actions, output_model and display_files_in_done_text are browser-use's names.
+        if isinstance(exclude, str) or isinstance(exclude_actions, str):
             raise TypeError("Tools(exclude=...) takes a list of tool names, not one string")
         self._actions: dict[str, RegisteredAction] = {}
-        self._exclude = frozenset(exclude)
+        self._exclude = frozenset(exclude) | frozenset(exclude_actions or ())
         self.default_timeout_s = default_timeout_s
+        #: browser-use's flag; here ``done()``'s text never includes the files' contents (see docs).
+        self.display_files_in_done_text = display_files_in_done_text
+        self._output_model: type | None = None
         if builtins:
             for spec in BUILTINS:
                 self.action(spec.description)(spec.function)
+            if output_model is not None:
+                self.use_structured_output_action(output_model)
+        else:
+            self._output_model = output_model
+
+    @property
+    def registry(self) -> Tools:
+        """This registry (browser-use's ``tools.registry``), so ``@tools.registry.action(...)`` registers too."""
+        return self
+
+    def use_structured_output_action(self, output_model: type) -> None:
+        """Make ``done`` take ``data`` (validated by ``output_model``: a pydantic model or a dataclass) instead
+        of ``text``; its result's ``extracted_content`` is the data as JSON (browser-use's structured ``done``)."""
+        self._output_model = output_model
+        if "done" in self._actions:
+            del self._actions["done"]
+        self.action(
+            "Finish the task: data is the final answer as an object of the output model, "
+            "success=False if it could not be done, files_to_display lists files to show.",
+            name="done",
+        )(structured_done(output_model))
+
+    def get_output_model(self) -> type | None:
+        """The output model of the structured ``done`` (None: ``done`` takes text)."""
+        return self._output_model
+
+    def set_coordinate_clicking(self, enabled: bool) -> None:
+        """browser-use's switch to click by x/y; here ``click`` always takes a ref (a warning says so when enabled)."""
+        if enabled:
+            warnings.warn("coordinate clicking is not offered: click(ref) acts on a snapshot ref", stacklevel=2)
+
+    def exclude_action(self, action_name: str) -> None:
+        """Unregister ``action_name`` if registered, and never register it later (no error when unknown)."""
+        self._exclude = self._exclude | {action_name}
+        self._actions.pop(action_name, None)
 
     # -- registration -----------------------------------------------------------------
 
@@ -242,13 +302,22 @@ class Tools:
         description: str,
         param_model: type | None = None,
         domains: Sequence[str] | None = None,
+        allowed_domains: Sequence[str] | None = None,
+        terminates_sequence: bool = False,
         *,
         name: str | None = None,
         timeout_s: float | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator registering a tool (named after the function unless ``name``); returns the function unchanged."""
+        """Decorator registering a tool (named after the function unless ``name``); returns the function unchanged.
+
+        ``allowed_domains`` is an alias of ``domains`` (browser-use's two names; not both).
+        ``terminates_sequence`` is accepted for browser-use code and has no effect: a cell runs to its end.
+        """
         if not isinstance(description, str) or not description.strip():
             raise ValueError("a tool needs a description (one line saying what it does)")
+        if domains is not None and allowed_domains is not None:
+            raise ValueError("Cannot specify both 'domains' and 'allowed_domains': they are aliases for the same parameter")
+        domains = domains if domains is not None else allowed_domains
         if isinstance(domains, str):
             raise TypeError("domains takes a list of URL globs, not one string")
 
@@ -411,6 +480,10 @@ class Tools:
                 call_kwargs["page_url"] = await page_url()
             elif special == "context":
                 call_kwargs["context"] = ctx
+            elif special == "has_sensitive_data":
+                call_kwargs["has_sensitive_data"] = ctx.sensitive is not None
+            elif special == "available_file_paths":
+                call_kwargs["available_file_paths"] = list(ctx.available_file_paths)
         timeout = asyncio.timeout(action.timeout_s)
         try:
             async with timeout:
@@ -485,6 +558,11 @@ def _build_action(
             raise ValueError(f"tool {name}: **{p.name} is not allowed; declare every parameter by name")
         if p.kind is inspect.Parameter.VAR_POSITIONAL:
             raise ValueError(f"tool {name}: *{p.name} is not allowed; declare every parameter by name")
+        if p.name in BROWSER_USE_ONLY:
+            raise ValueError(
+                f"tool {name}: {p.name} is browser-use's injected {p.name}, which agentbrowser does not have: "
+                f"{BROWSER_USE_ONLY[p.name]}"
+            )
         if p.name in INJECTED:
             injected.add(p.name)
         else:

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..code.pydantic_compat import ModelCompat
+
 __all__ = ["ActionResult", "JudgementResult", "ToolError", "ToolImage", "SUCCESS_REQUIRES_DONE"]
 
 #: The ValueError message of ``ActionResult(success=True)`` without ``is_done=True`` (seed 001).
@@ -26,7 +28,7 @@ SUCCESS_REQUIRES_DONE = (
 
 
 @dataclass(frozen=True, slots=True)
-class JudgementResult:
+class JudgementResult(ModelCompat):
     """The judge's evaluation of a finished run (seed 001); it never changes the agent's own ``success``."""
 
     verdict: bool
@@ -37,7 +39,7 @@ class JudgementResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionResult:
+class ActionResult(ModelCompat):
     """The result of one tool call (seed 001): every field and default of browser-use's ``ActionResult``.
 
     ``success=True`` is only allowed together with ``is_done=True`` (ValueError otherwise);
