@@ -319,8 +319,13 @@ def _param_gaps(
             )
 
 
+def _callable(kind: str) -> bool:
+    return kind in ("method", "async_method", "classmethod", "staticmethod")
+
+
 def diff(theirs: dict[str, Any], ours: dict[str, Any]) -> list[dict[str, str]]:
-    """Every name, member, value or parameter of theirs that ours lacks."""
+    """Every name, member, value or parameter of theirs that ours lacks; a member called there
+    and a value here (or the other way round) is a ``shape`` gap."""
     gaps: list[dict[str, str]] = []
     for path, t in theirs["names"].items():
         o = ours["names"].get(path)
@@ -342,6 +347,11 @@ def diff(theirs: dict[str, Any], ours: dict[str, Any]) -> list[dict[str, str]]:
             if om is None:
                 gaps.append({"kind": "member", "key": key, "detail": m["kind"]})
                 continue
+            if _callable(m["kind"]) != _callable(om["kind"]):
+                call, value = ("called", "a value") if _callable(m["kind"]) else ("a value", "called")
+                gaps.append(
+                    {"kind": "shape", "key": key, "detail": f"{m['kind']} there ({call}), {om['kind']} here ({value})"}
+                )
             if m.get("params") is not None:
                 _param_gaps(key, m["params"], om.get("params"), gaps)
     return gaps
