@@ -20,12 +20,14 @@ test in ``python/tests/test_peer_api.py`` decides what a gap means).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import enum
 import importlib
 import inspect
 import json
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -86,6 +88,24 @@ def _builtin(base: type | None) -> bool:
     return base is None or base.__module__ in ("builtins", "typing", "abc", "enum", "dataclasses")
 
 
+def _package_class(name: str, near: str) -> type | None:
+    """The class called ``name`` defined in a loaded module of the package; of several, the one
+    whose module shares the longest dotted prefix with ``near`` (the referring module)."""
+    found = {
+        value
+        for module_name, module in list(sys.modules.items())
+        if module_name.split(".")[0] == "agentbrowser" and module is not None
+        for value in [getattr(module, name, None)]
+        if inspect.isclass(value) and value.__name__ == name and value.__module__.startswith("agentbrowser")
+    }
+
+    def shared(cls: type) -> int:
+        a, b = cls.__module__.split("."), near.split(".")
+        return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+    return max(found, key=lambda c: (shared(c), c.__module__)) if found else None
+
+
 def _annotation_classes(annotation: Any, module: str) -> list[type]:
     """The agentbrowser classes an annotation names (through Optional, unions, generics)."""
     if isinstance(annotation, str):
@@ -94,6 +114,8 @@ def _annotation_classes(annotation: Any, module: str) -> list[type]:
         found = []
         for n in names:
             value = getattr(mod, n, None) if mod else None
+            if value is None:  # imported only for type checking: the class of that name in the package
+                value = _package_class(n, module)
             if inspect.isclass(value):
                 found.append(value)
         annotation_list = found
@@ -208,14 +230,10 @@ def _describe(obj: Any) -> dict[str, Any]:
     return {"kind": "value", "type": type(obj).__name__}
 
 
-def _reach(path: str, cls: type, depth: int, seen: set[type], out: dict[str, Any], every: bool) -> None:
-    """Classes a script reaches from ``cls`` through its members' return annotations.
-
-    ``seen``: the classes not described again (``every``: only the ones on this path, so that
-    every path the other package has can be looked up here)."""
-    if depth == 0:
-        return
+def _targets(cls: type) -> list[tuple[str, type]]:
+    """(member, class) for each agentbrowser class a public member of ``cls`` returns or holds."""
     attributes = _init_attributes(cls)
+    out = []
     for name in sorted(set(dir(cls)) | set(attributes)):
         if name.startswith("_"):
             continue
@@ -226,18 +244,30 @@ def _reach(path: str, cls: type, depth: int, seen: set[type], out: dict[str, Any
             continue
         else:
             targets = _returns(raw) or attributes.get(name, [])
-        for target in targets:
+        out.extend((name, t) for t in targets if not issubclass(t, BaseException))
+    return out
+
+
+def _reach(roots: list[tuple[str, type]], skip: set[type], out: dict[str, Any], every: bool) -> None:
+    """The classes a script reaches from ``roots`` through members' return annotations, keyed
+    by the shortest path (breadth first), each class once and none of ``skip``; ``every``: by
+    every path up to the depth (a class is not revisited only on its own path), so that each
+    path the other package has can be looked up here."""
+    queue = [(path, cls, 0, frozenset({cls})) for path, cls in roots]
+    seen = set(skip)
+    while queue:
+        path, cls, depth, on_path = queue.pop(0)
+        if depth == REACH_DEPTH:
+            continue
+        for name, target in _targets(cls):
             sub = f"{path}.{name}"
-            if target in seen or issubclass(target, BaseException):
+            if target in (on_path if every else seen) or sub in out:
                 continue
+            seen.add(target)
             entry = _describe(target)
             entry.pop("params", None)  # made by the package, not by scripts
             out[sub] = {**entry, "class": target.__name__, "reached": True}
-            if every:
-                _reach(sub, target, depth - 1, seen | {target}, out, every)
-            else:
-                seen.add(target)
-                _reach(sub, target, depth - 1, seen, out, every)
+            queue.append((sub, target, depth + 1, on_path | {target}))
 
 
 def _public(module: Any, wide: bool) -> list[str]:
@@ -259,6 +289,10 @@ def dump(wide: bool = False) -> dict[str, Any]:
     """Every public name of ``agentbrowser`` and ``agentbrowser.cdp``, described."""
     pkg = importlib.import_module("agentbrowser")
     cdp = importlib.import_module("agentbrowser.cdp")
+    # Load every module, so that an annotation naming a class imported only for type checking resolves.
+    for info in pkgutil.walk_packages(pkg.__path__, "agentbrowser."):
+        with contextlib.suppress(Exception):
+            importlib.import_module(info.name)
     names: dict[str, Any] = {}
     roots: list[tuple[str, Any]] = []
     for name in _public(pkg, wide):
@@ -272,10 +306,8 @@ def dump(wide: bool = False) -> dict[str, Any]:
         names[name] = _describe(value)
     exported = {v for _, v in roots if inspect.isclass(v)}
     reached: dict[str, Any] = {}
-    for name, value in roots:
-        if inspect.isclass(value) and not issubclass(value, BaseException):
-            seen = {value} if wide else set(exported)
-            _reach(name, value, REACH_DEPTH, seen, reached, every=wide)
+    classes = [(n, v) for n, v in roots if inspect.isclass(v) and not issubclass(v, BaseException)]
+    _reach(classes, set() if wide else exported, reached, every=wide)
     names.update(reached)
     version = getattr(pkg, "__version__", "?")
     return {"package": pkg.__file__, "version": version, "names": names}
