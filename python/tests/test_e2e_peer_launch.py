@@ -3,33 +3,41 @@
 ``extensions`` loads unpacked extensions (their content scripts run in the page),
 ``webmcp=False`` turns Chromium's WebMCP off (no native ``modelContext``; the session finds no backend),
 ``hide_scrollbars=True`` hides the scrollbars of an overflowing page, and the executable
-``ensure_installed()`` finds is one a launch runs.
+``ensure_installed()`` finds is one a launch runs; ``browser.cdp`` evaluates in an
+extension's content-script world (``extension_id=``), and takes pyagentbrowser's controller
+calls (``cdp.frames()``, ``frame``, ``contexts``, ``invalidate``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
-from agentbrowser import Browser, LaunchOptions, ensure_installed
+from agentbrowser import AsyncBrowser, Browser, LaunchOptions, ensure_installed
 
 OVERFLOW = "data:text/html,<body style='margin:0'><div style='height:5000px'>tall</div></body>"
 GUTTER = "window.innerWidth - document.documentElement.clientWidth"
 
 
-def marking_extension(tmp_path: Path) -> Path:
-    """An extension whose content script marks every page's root element."""
-    d = tmp_path / "marker"
+def extension(tmp_path: Path, name: str, script: str) -> Path:
+    """An unpacked extension whose content script ``script`` runs at document start in every page."""
+    d = tmp_path / name
     d.mkdir()
     manifest = {
         "manifest_version": 3,
-        "name": "marker",
+        "name": name,
         "version": "1.0",
-        "content_scripts": [{"matches": ["<all_urls>"], "js": ["mark.js"], "run_at": "document_start"}],
+        "content_scripts": [{"matches": ["<all_urls>"], "js": ["content.js"], "run_at": "document_start"}],
     }
     (d / "manifest.json").write_text(json.dumps(manifest))
-    (d / "mark.js").write_text("document.documentElement.dataset.marked = 'yes';")
+    (d / "content.js").write_text(script)
     return d
+
+
+def marking_extension(tmp_path: Path) -> Path:
+    """An extension whose content script marks every page's root element."""
+    return extension(tmp_path, "marker", "document.documentElement.dataset.marked = 'yes';")
 
 
 def test_extensions_load_and_their_content_scripts_run(server: str, tmp_path: Path) -> None:
@@ -73,3 +81,46 @@ def test_ensure_installed_finds_the_chromium_a_launch_runs(server: str) -> None:
         browser.page.open(f"{server}/form")
         version = browser.status().browser_version or ""
         assert found.version is None or found.version.split(".")[0] in version
+
+
+def isolated_extension(tmp_path: Path) -> Path:
+    """An extension whose content script keeps a value in its own world (invisible to the page)."""
+    return extension(tmp_path, "isolated", "window.__world = 'extension';")
+
+
+def test_cdp_evaluates_in_an_extensions_content_script_world(server: str, tmp_path: Path) -> None:
+    with Browser.launch(LaunchOptions(extensions=[isolated_extension(tmp_path)])) as browser:
+        browser.page.open(f"{server}/form")
+        cdp = browser.cdp
+        worlds = [c for c in cdp.contexts() if c.origin.startswith("chrome-extension://")]
+        assert len(worlds) == 1
+        ext = worlds[0].origin.removeprefix("chrome-extension://")
+        assert cdp.evaluate("window.__world ?? null") is None
+        assert cdp.evaluate("window.__world", extension_id=ext) == "extension"
+        main = cdp.frames()[0]
+        assert main == cdp.frames.list()[0]
+        assert main.evaluate("window.__world", extension_id=ext) == "extension"
+        assert main.context(extension_id=ext).origin == f"chrome-extension://{ext}"
+        assert [c.origin for c in cdp.contexts(frame=main, extension_id=ext)] == [f"chrome-extension://{ext}"]
+        assert cdp.active().evaluate("window.__world", extension_id=ext) == "extension"
+        assert cdp.contexts(extension_id="nope") == ()
+        cdp.invalidate()
+        assert cdp.evaluate("1 + 1") == 2
+
+
+def test_cdp_extension_worlds_through_the_async_client(server: str, tmp_path: Path) -> None:
+    async def run() -> None:
+        options = LaunchOptions(extensions=[isolated_extension(tmp_path)])
+        async with await AsyncBrowser.launch(options) as browser:
+            await browser.page.open(f"{server}/form")
+            cdp = browser.cdp
+            worlds = [c for c in await cdp.contexts() if c.origin.startswith("chrome-extension://")]
+            ext = worlds[0].origin.removeprefix("chrome-extension://")
+            assert await cdp.evaluate("window.__world", extension_id=ext) == "extension"
+            frames = await cdp.frames()
+            assert await frames[0].evaluate("window.__world", extension_id=ext) == "extension"
+            assert (await cdp.frame(url=f"{server}/form")).id == frames[0].id
+            cdp.invalidate()
+            assert await cdp.evaluate("2 + 2") == 4
+
+    asyncio.run(run())

@@ -25,12 +25,14 @@ INTERNAL = "the peer's in-process executor/controller object, internal plumbing:
 #: Constructor parameters of handles and results the browser makes (scripts get them from calls,
 #: never build them); ours are built from the engine's answers, with other internals.
 MADE_BY_BROWSER = "a handle or result the browser builds, never a script: its constructor is internal"
+#: ``cdp.frames`` is the Frames namespace here (``cdp.frames.list()``, ``get(...)``); it is
+#: callable, so pyagentbrowser's ``cdp.frames()`` works too: only the tool sees an attribute.
+CALLABLE_NAMESPACE = "a callable namespace here: cdp.frames() and cdp.frames.list() both work"
 
 #: Gap key (as peer_api prints it) -> why it is allowed.
 EXCEPTIONS: dict[str, str] = {
     "AsyncBrowser.activate": NOT_YET,
     "AsyncBrowser.cdp.controller": INTERNAL,
-    "AsyncBrowser.cdp.evaluate(extension_id)": NOT_YET,
     "AsyncBrowser.cdp.frames.controller": INTERNAL,
     "AsyncBrowser.clipboard.executor": INTERNAL,
     "AsyncBrowser.cookies.clear(unsafe_clear_all)": NOT_YET,
@@ -122,7 +124,6 @@ EXCEPTIONS: dict[str, str] = {
     "AsyncSnapshot.document": NOT_YET,
     "Browser.activate": NOT_YET,
     "Browser.cdp.controller": INTERNAL,
-    "Browser.cdp.evaluate(extension_id)": NOT_YET,
     "Browser.cdp.frames.controller": INTERNAL,
     "Browser.clipboard.executor": INTERNAL,
     "Browser.cookies.clear(unsafe_clear_all)": NOT_YET,
@@ -222,28 +223,16 @@ EXCEPTIONS: dict[str, str] = {
     "SnapshotDiff(text)": MADE_BY_BROWSER,
     "cdp.AsyncCDPClient(connect)": NOT_YET,
     "cdp.AsyncCDPClient.drain_events": NOT_YET,
-    "cdp.AsyncCDPController": NOT_YET,
+    "cdp.AsyncCDPController(client_factory)": MADE_BY_BROWSER,
+    "cdp.AsyncCDPController(executor)": MADE_BY_BROWSER,
+    "cdp.AsyncCDPController.frames": CALLABLE_NAMESPACE,
     "cdp.AsyncCDPPageSession": NOT_YET,
-    "cdp.AsyncCDPTarget": NOT_YET,
-    "cdp.AsyncCDPTransport": NOT_YET,
-    "cdp.AsyncConnect": NOT_YET,
-    "cdp.AsyncContextPredicate": NOT_YET,
-    "cdp.AsyncFrame.context(extension_id)": NOT_YET,
-    "cdp.AsyncFrame.contexts(extension_id)": NOT_YET,
-    "cdp.AsyncFrame.evaluate(extension_id)": NOT_YET,
-    "cdp.AsyncWebSocket": NOT_YET,
     "cdp.CDPClient(connect)": NOT_YET,
     "cdp.CDPClient.drain_events": NOT_YET,
-    "cdp.CDPController": NOT_YET,
+    "cdp.CDPController(client_factory)": MADE_BY_BROWSER,
+    "cdp.CDPController(executor)": MADE_BY_BROWSER,
+    "cdp.CDPController.frames": CALLABLE_NAMESPACE,
     "cdp.CDPPageSession": NOT_YET,
-    "cdp.CDPTarget": NOT_YET,
-    "cdp.ContextPredicate": NOT_YET,
-    "cdp.Frame.context(extension_id)": NOT_YET,
-    "cdp.Frame.contexts(extension_id)": NOT_YET,
-    "cdp.Frame.evaluate(extension_id)": NOT_YET,
-    "cdp.SyncCDPTransport": NOT_YET,
-    "cdp.SyncConnect": NOT_YET,
-    "cdp.SyncWebSocket": NOT_YET,
 }
 
 

@@ -280,7 +280,8 @@ def _public(module: Any, wide: bool) -> list[str]:
                 continue
             value = getattr(module, name, None)
             home = getattr(value, "__module__", "") or ""
-            if (inspect.isclass(value) or inspect.isfunction(value)) and home.startswith("agentbrowser"):
+            defined_here = (inspect.isclass(value) or inspect.isfunction(value)) and home.startswith("agentbrowser")
+            if defined_here or typing.get_origin(value) is not None:  # or a type alias (Callable[...], Literal[...])
                 names.append(name)
     return [n for n in names if not n.startswith("__")]
 
