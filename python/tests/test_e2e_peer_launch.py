@@ -124,3 +124,26 @@ def test_cdp_extension_worlds_through_the_async_client(server: str, tmp_path: Pa
             assert await cdp.evaluate("2 + 2") == 4
 
     asyncio.run(run())
+
+
+def test_cdp_client_drain_events_waits_for_quiet(server: str) -> None:
+    with Browser.launch() as browser:
+        browser.page.open(f"{server}/form")
+        client = browser.cdp.client
+        client.pop_events()
+        client.send("Target.setDiscoverTargets", {"discover": True})
+        events = client.drain_events(timeout=0.2)
+        assert any(e.get("method") == "Target.targetCreated" for e in events)
+        assert client.drain_events() == []
+
+        async def drain_async() -> list[str]:
+            from agentbrowser.cdp import AsyncCDPClient
+
+            other = await AsyncCDPClient.connect(client.url)
+            try:
+                await other.send("Target.setDiscoverTargets", {"discover": True})
+                return [str(e.get("method")) for e in await other.drain_events(timeout=0.2)]
+            finally:
+                await other.close()
+
+        assert "Target.targetCreated" in asyncio.run(drain_async())

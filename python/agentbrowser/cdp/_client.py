@@ -14,6 +14,7 @@ import inspect
 import itertools
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,12 @@ def _options(connect: Callable[..., Any], timeout: float) -> dict[str, Any]:
     return options
 
 
+def _check_quiet(timeout: float) -> None:
+    """ValueError unless ``timeout`` (a drain's quiet period) is a positive number of seconds."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"drain_events timeout must be positive seconds, got {timeout!r}")
+
+
 def _message(method: str, params: Mapping[str, Any] | None, session_id: str | None, call_id: int) -> str:
     if not isinstance(method, str) or "." not in method:
         raise ValueError(f"a CDP method is Domain.method (e.g. 'Runtime.evaluate'), got {method!r}")
@@ -82,12 +89,20 @@ class _Events:
         self._lock = threading.Lock()
         #: How many events were dropped because the buffer was full.
         self.dropped = 0
+        #: How many events arrived in all (``drain_events`` waits until it stops growing).
+        self.received = 0
 
     def push(self, event: dict[str, Any]) -> None:
         with self._lock:
             if len(self._buf) == self._buf.maxlen:
                 self.dropped += 1
             self._buf.append(event)
+            self.received += 1
+
+    def quiet_since(self, seen: int) -> tuple[bool, int]:
+        """Whether no event arrived since ``seen`` (a ``received`` count), and the count now."""
+        now = self.received
+        return now == seen, now
 
     def pop(self, method: str | None) -> list[dict[str, Any]]:
         with self._lock:
@@ -198,6 +213,19 @@ class CDPClient:
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""
         return self._events.pop(method)
+
+    def drain_events(self, *, timeout: float = 0.05) -> list[dict[str, Any]]:
+        """Waits until no event has arrived for ``timeout`` seconds (at most the client's
+        ``timeout`` in all), then takes every buffered event (pyagentbrowser's ``drain_events``)."""
+        _check_quiet(timeout)
+        deadline = time.monotonic() + self.timeout
+        seen = self._events.received
+        while time.monotonic() < deadline:
+            time.sleep(timeout)
+            quiet, seen = self._events.quiet_since(seen)
+            if quiet:
+                break
+        return self.pop_events()
 
     @property
     def dropped_events(self) -> int:
@@ -329,6 +357,20 @@ class AsyncCDPClient:
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""
         return self._events.pop(method)
+
+    async def drain_events(self, *, timeout: float = 0.05) -> list[dict[str, Any]]:
+        """The awaited :meth:`CDPClient.drain_events`."""
+        import asyncio
+
+        _check_quiet(timeout)
+        deadline = time.monotonic() + self.timeout
+        seen = self._events.received
+        while time.monotonic() < deadline:
+            await asyncio.sleep(timeout)
+            quiet, seen = self._events.quiet_since(seen)
+            if quiet:
+                break
+        return self.pop_events()
 
     async def close(self) -> None:
         """Closes the connection (idempotent)."""
