@@ -16,21 +16,27 @@ __all__ = ["SyncWebSocket", "AsyncWebSocket", "SyncCDPTransport", "AsyncCDPTrans
 class SyncWebSocket(Protocol):
     """A blocking WebSocket: send a text message, receive one (waiting up to ``timeout``), close."""
 
-    def send(self, message: str) -> None: ...
+    def send(self, message: str) -> None:
+        """Send one text message."""
 
-    def recv(self, timeout: float | None = None) -> str | bytes: ...
+    def recv(self, timeout: float | None = None) -> str | bytes:
+        """The next message, waiting up to ``timeout`` seconds (None: as long as it takes)."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Close the connection."""
 
 
 class AsyncWebSocket(Protocol):
     """An asyncio WebSocket: awaited send, receive and close."""
 
-    async def send(self, message: str) -> None: ...
+    async def send(self, message: str) -> None:
+        """Send one text message."""
 
-    async def recv(self) -> str | bytes: ...
+    async def recv(self) -> str | bytes:
+        """The next message."""
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Close the connection."""
 
 
 class SyncCDPTransport(Protocol):
@@ -38,9 +44,11 @@ class SyncCDPTransport(Protocol):
 
     def send(
         self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None
-    ) -> Mapping[str, Any]: ...
+    ) -> Mapping[str, Any]:
+        """One protocol call (on the flat session ``session_id``) and its result."""
 
-    def drain_events(self, *, timeout: float = 0.05) -> list[Mapping[str, Any]]: ...
+    def drain_events(self, *, timeout: float = 0.05) -> list[Mapping[str, Any]]:
+        """The events received, once none has arrived for ``timeout`` seconds."""
 
 
 class AsyncCDPTransport(Protocol):
@@ -48,9 +56,11 @@ class AsyncCDPTransport(Protocol):
 
     async def send(
         self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None
-    ) -> Mapping[str, Any]: ...
+    ) -> Mapping[str, Any]:
+        """One protocol call (on the flat session ``session_id``) and its result."""
 
-    async def drain_events(self, *, timeout: float = 0.05) -> list[Mapping[str, Any]]: ...
+    async def drain_events(self, *, timeout: float = 0.05) -> list[Mapping[str, Any]]:
+        """The events received, once none has arrived for ``timeout`` seconds."""
 
 
 #: Opens a blocking WebSocket to a URL.
