@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from agentbrowser import AsyncBrowser, Browser, LaunchOptions, ensure_installed
 
@@ -147,3 +148,36 @@ def test_cdp_client_drain_events_waits_for_quiet(server: str) -> None:
                 await other.close()
 
         assert "Target.targetCreated" in asyncio.run(drain_async())
+
+
+def test_cdp_clients_take_a_socket_factory_and_async_opens_on_first_send(server: str) -> None:
+    from websockets.asyncio.client import connect as async_connect
+    from websockets.sync.client import connect as sync_connect
+
+    from agentbrowser.cdp import AsyncCDPClient, CDPClient
+
+    opened: list[str] = []
+
+    def factory(url: str) -> Any:
+        opened.append(url)
+        return sync_connect(url, max_size=None).__enter__()
+
+    with Browser.launch() as browser:
+        browser.page.open(f"{server}/form")
+        url = browser.cdp.url
+        client = CDPClient(url, connect=factory)
+        try:
+            assert opened == [url]
+            assert any(t["url"].endswith("/form") for t in client.send("Target.getTargets")["targetInfos"])
+        finally:
+            client.close()
+
+        async def lazily() -> str:
+            lazy = AsyncCDPClient(url, connect=lambda u: async_connect(u, max_size=None))
+            try:
+                version = await lazy.send("Browser.getVersion")
+                return str(version["product"])
+            finally:
+                await lazy.close()
+
+        assert "Chrom" in asyncio.run(lazily())

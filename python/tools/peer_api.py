@@ -339,6 +339,15 @@ def _param_gaps(
                 }
             )
             continue
+        mine = by_name[p["name"]]
+        if p["default"] is not None and mine["default"] is None and not mine["kind"].startswith("VAR"):
+            gaps.append(
+                {
+                    "kind": "required",
+                    "key": f"{path}({p['name']}!)",
+                    "detail": f"optional there (default {p['default']}), required here",
+                }
+            )
     for i, name in enumerate(positional_theirs):
         if variadic:
             break
