@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agentbrowser import AsyncBrowser, Browser, LaunchOptions, ensure_installed
+from conftest import eventually
 
 OVERFLOW = "data:text/html,<body style='margin:0'><div style='height:5000px'>tall</div></body>"
 GUTTER = "window.innerWidth - document.documentElement.clientWidth"
@@ -151,10 +152,9 @@ def test_cdp_client_drain_events_waits_for_quiet(server: str) -> None:
 
 
 def test_cdp_clients_take_a_socket_factory_and_async_opens_on_first_send(server: str) -> None:
+    from agentbrowser.cdp import AsyncCDPClient, CDPClient
     from websockets.asyncio.client import connect as async_connect
     from websockets.sync.client import connect as sync_connect
-
-    from agentbrowser.cdp import AsyncCDPClient, CDPClient
 
     opened: list[str] = []
 
@@ -181,3 +181,51 @@ def test_cdp_clients_take_a_socket_factory_and_async_opens_on_first_send(server:
                 await lazy.close()
 
         assert "Chrom" in asyncio.run(lazily())
+
+
+def test_page_sessions_on_a_transport_of_ones_own(server: str, tmp_path: Path) -> None:
+    from agentbrowser.cdp import AsyncCDPClient, AsyncCDPPageSession, CDPClient, CDPPageSession, CDPStaleObjectError
+
+    with Browser.launch(LaunchOptions(extensions=[isolated_extension(tmp_path)])) as browser:
+        browser.page.open(f"{server}/form")
+        url = browser.cdp.url
+        client = CDPClient(url)
+        try:
+            page = next(t for t in client.send("Target.getTargets")["targetInfos"] if t["url"].endswith("/form"))
+            attached = client.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
+            session = CDPPageSession(client, session_id=attached["sessionId"], target_id=page["targetId"])
+            assert session.evaluate("location.pathname") == "/form"
+            main = session.frames()[0]
+            assert session.resolve_frame(main.id) == main and session.resolve_frame(None) == main
+            world = [c for c in session.contexts() if c.origin.startswith("chrome-extension://")]
+            ext = world[0].origin.removeprefix("chrome-extension://")
+            assert session.evaluate("window.__world", extension_id=ext) == "extension"
+            ctx = session.context()
+            session.invalidate()
+            assert ctx.evaluate("6 * 7") == 42  # the same document: its context lives on
+            session.client.send("Page.navigate", {"url": f"{server}/a"}, session_id=session.session_id)
+
+            def stale() -> bool:
+                try:
+                    ctx.evaluate("1")
+                except CDPStaleObjectError:
+                    return True
+                return False
+
+            assert eventually(stale)  # once the navigation has replaced the document
+            assert session.evaluate("location.pathname") == "/a"
+        finally:
+            client.close()
+
+        async def run() -> str:
+            other = await AsyncCDPClient.connect(url)
+            try:
+                infos = (await other.send("Target.getTargets"))["targetInfos"]
+                page = next(t for t in infos if t["url"].endswith("/a"))
+                attached = await other.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
+                session = AsyncCDPPageSession(other, session_id=attached["sessionId"], target_id=page["targetId"])
+                return str(await session.evaluate("location.pathname"))
+            finally:
+                await other.close()
+
+        assert asyncio.run(run()) == "/a"

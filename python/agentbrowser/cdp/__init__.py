@@ -16,6 +16,8 @@ from ._async import AsyncFrames as AsyncFrames
 from ._async import AsyncTarget as AsyncTarget
 from ._client import AsyncCDPClient as AsyncCDPClient
 from ._client import CDPClient as CDPClient
+from ._page_session import AsyncCDPPageSession as AsyncCDPPageSession
+from ._page_session import CDPPageSession as CDPPageSession
 from ._sync import CDP as CDP
 from ._sync import ExecutionContext as ExecutionContext
 from ._sync import Frame as Frame
