@@ -11,7 +11,7 @@ protocol's events say about execution contexts, fed by the client's reader.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias, TypeVar
 
@@ -520,6 +520,23 @@ def run_sync(flow: Flow[T], send: Callable[[Send], Any], engine: Callable[[Op[An
             step = resume(flow, outcome)
             try:
                 outcome = (send(step) if isinstance(step, Send) else engine(step.op), None)
+            except Exception as exc:
+                outcome = (None, exc)
+    except StopIteration as stop:
+        value: T = stop.value
+        return value
+    finally:
+        flow.close()
+
+
+async def run_async(flow: Flow[T], send: Callable[[Send | Engine], Awaitable[Any]]) -> T:
+    """Drives ``flow`` with awaited calls (``send`` answers every step); a failed call is thrown into it."""
+    outcome: Outcome | None = None
+    try:
+        while True:
+            step = resume(flow, outcome)
+            try:
+                outcome = (await send(step), None)
             except Exception as exc:
                 outcome = (None, exc)
     except StopIteration as stop:

@@ -144,24 +144,15 @@ class AsyncCDPPageSession(_Session):
         #: The transport calls go through.
         self.client = client
 
+    async def _send(self, step: Send | _core.Engine) -> Any:
+        if not isinstance(step, Send):
+            _no_engine(step)
+        return await self.client.send(step.method, step.params, session_id=step.session_id)
+
     async def _run(self, flow: Flow[T]) -> T:
         await self.enable()
         self._feed(await self.client.drain_events(timeout=EVENTS_QUIET_S))
-        outcome: _core.Outcome | None = None
-        try:
-            while True:
-                step = _core.resume(flow, outcome)
-                try:
-                    if not isinstance(step, Send):
-                        _no_engine(step)
-                    outcome = (await self.client.send(step.method, step.params, session_id=step.session_id), None)
-                except Exception as exc:
-                    outcome = (None, exc)
-        except StopIteration as stop:
-            value: T = stop.value
-            return value
-        finally:
-            flow.close()
+        return await _core.run_async(flow, self._send)
 
     async def enable(self) -> None:
         """Turns ``Runtime`` on for the session (once; again after :meth:`invalidate`)."""
