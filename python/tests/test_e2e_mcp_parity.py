@@ -19,7 +19,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import PAGES, REPO, _page
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -180,8 +179,22 @@ async def shop_task(session: ClientSession, server: str) -> dict[str, Any]:
     await call(session, "browser_wait_for", text="Cart: 1 item")
     await call(session, "browser_verify_text_visible", text="Signed in as ann")
     await call(session, "browser_verify_element_visible", role="button", accessibleName="Add to cart")
-    await call(session, "browser_verify_value", type="combobox", element="Size", target=ref_of(snap, "combobox", "Size"), value="Medium")
-    await call(session, "browser_verify_value", type="checkbox", element="Gift", target=ref_of(snap, "checkbox", "Gift wrap"), value="true")
+    await call(
+        session,
+        "browser_verify_value",
+        type="combobox",
+        element="Size",
+        target=ref_of(snap, "combobox", "Size"),
+        value="Medium",
+    )
+    await call(
+        session,
+        "browser_verify_value",
+        type="checkbox",
+        element="Gift",
+        target=ref_of(snap, "checkbox", "Gift wrap"),
+        value="true",
+    )
     missing = await session.call_tool("browser_verify_text_visible", {"text": "Signed in as bob"})
     assert missing.is_error
     state = await call(session, "browser_evaluate", function="() => 'STATE' + JSON.stringify(window.state) + 'END'")
@@ -216,7 +229,8 @@ PAGES["/parity-tools"] = _page(
     "document.getElementById('b').addEventListener('click', () => hits++);"
     "document.getElementById('b').addEventListener('dblclick', () => log.push('dblclick'));"
     "const pad = document.getElementById('pad');"
-    "for (const t of ['mousedown', 'mouseup']) pad.addEventListener(t, e => log.push(t + ' ' + e.clientX + ',' + e.clientY));"
+    "for (const t of ['mousedown', 'mouseup'])"
+    " pad.addEventListener(t, e => log.push(t + ' ' + e.clientX + ',' + e.clientY));"
     "setTimeout(() => document.getElementById('banner').remove(), 300);"
     "console.log('tools page up');</script>",
 )
@@ -255,7 +269,8 @@ PAGES["/parity-drag"] = _page(
     "<div id='card' draggable='true' style='width:80px;height:40px'>card</div>"
     "<div id='zone' style='width:200px;height:80px;border:1px solid'>zone</div>"
     "<script>document.getElementById('zone').addEventListener('dragover', e => e.preventDefault());"
-    "document.getElementById('zone').addEventListener('drop', e => { e.preventDefault(); window.dropped = (window.dropped || 0) + 1; });</script>",
+    "document.getElementById('zone').addEventListener('drop', e => { e.preventDefault();"
+    " window.dropped = (window.dropped || 0) + 1; });</script>",
 )
 
 
@@ -330,15 +345,21 @@ def test_testing_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> N
             )
             assert cherry.is_error and 'Item "Cherry" not found' in cherry.content[0].text
             await call(session, "browser_verify_value", type="textbox", element="Note", target=note, value="draft")
-            await call(session, "browser_evaluate", function="() => { document.getElementById('note').value = 'final' }")
+            await call(
+                session, "browser_evaluate", function="() => { document.getElementById('note').value = 'final' }"
+            )
             wrong = await session.call_tool(
                 "browser_verify_value", {"type": "textbox", "element": "Note", "target": note, "value": "draft"}
             )
             assert wrong.is_error and 'but got "final"' in wrong.content[0].text
-            absent = await session.call_tool("browser_verify_element_visible", {"role": "button", "accessibleName": "Nope"})
+            absent = await session.call_tool(
+                "browser_verify_element_visible", {"role": "button", "accessibleName": "Nope"}
+            )
             assert absent.is_error
             await call(session, "browser_verify_element_visible", role="button", accessibleName="Hit")
-            locator = await call(session, "browser_generate_locator", element="Hit", target=ref_of(snap, "button", "Hit"))
+            locator = await call(
+                session, "browser_generate_locator", element="Hit", target=ref_of(snap, "button", "Hit")
+            )
             assert "getByRole('button', { name: 'Hit' })" in locator
 
     asyncio.run(main())
