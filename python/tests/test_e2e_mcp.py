@@ -89,6 +89,8 @@ CORE = [
     "browser_route_list",
     "browser_read",
     "browser_resize",
+    "browser_find",
+    "browser_emulate_media",
     "browser_list_options",
 ]
 
@@ -576,7 +578,15 @@ def test_vision_mouse(agentbrowser_bin: Path, server: str) -> None:
     async def main() -> None:
         async with stdio(agentbrowser_bin, "--caps", "vision") as session:
             tools = [t.name for t in (await session.list_tools()).tools]
-            assert tools == [*CORE, "browser_mouse_move_xy", "browser_mouse_down", "browser_mouse_up", "browser_mouse_wheel"]
+            assert tools == [
+                *CORE,
+                "browser_mouse_move_xy",
+                "browser_mouse_click_xy",
+                "browser_mouse_drag_xy",
+                "browser_mouse_down",
+                "browser_mouse_up",
+                "browser_mouse_wheel",
+            ]
             await call(session, "browser_navigate", url=f"{server}/mcp-pad")
             await call(session, "browser_mouse_move_xy", element="pad", x=30, y=40)
             pressed = await call(session, "browser_mouse_down")

@@ -21,6 +21,7 @@ use crate::backend::{Backend, BoxFuture};
 
 pub mod hand;
 mod page;
+pub mod parity;
 mod project;
 pub mod storage;
 
@@ -334,7 +335,7 @@ tools! {
     /// Move the mouse over an element. Answers what changed.
     browser_hover command { renames: TARGET, notes: ELEMENT };
     /// Drag one element onto another with real input (HTML5 drag and drop, or pointer events for sortable lists). Answers what changed.
-    browser_drag command { renames: &[("startRef", "source"), ("endRef", "target")], hidden: &["steps"], notes: &[
+    browser_drag command { renames: &[("startTarget", "source"), ("endTarget", "target"), ("startRef", "source"), ("endRef", "target")], hidden: &["steps"], notes: &[
         ("startElement", "Human-readable source element description used to obtain permission to interact with the element."),
         ("endElement", "Human-readable target element description used to obtain permission to interact with the element."),
     ] };
@@ -387,12 +388,20 @@ tools! {
         ] };
     /// Resize the viewport of every tab (also tabs opened later) to `width` x `height` CSS pixels; the page's `innerWidth` and media queries follow.
     browser_resize "Resize browser window" [Core] hand { hand::ResizeArgs, ["set_viewport", "diff"], hand::resize };
+    /// Search the accessibility snapshot of the page for text or a regular expression: the matching lines with a few lines of context, each under its ancestors. Cheaper than a whole snapshot to locate an element and its ref.
+    browser_find "Find in page snapshot" [Core] hand { parity::FindArgs, ["snapshot"], parity::find };
+    /// Emulate CSS media features for the page, for example switch between the light and dark color scheme. Omitted features are left unchanged; `null` clears the media emulation.
+    browser_emulate_media "Emulate media features" [Core] hand { parity::EmulateMediaArgs, ["set_media", "diff"], parity::emulate_media };
     /// Go forward to the next page in the history. Answers where it landed and a snapshot.
     browser_navigate_forward command { hidden: &["waitUntil"] };
     /// Reload the page. Answers where it landed and a snapshot.
     browser_reload command { hidden: &["waitUntil"] };
     /// Move the mouse to a point of the viewport (CSS pixels); a held button drags. Answers what changed.
     browser_mouse_move_xy command { notes: &[("element", "Human-readable description of what is at the point (for the record).")] };
+    /// Click a mouse button at a point of the viewport (CSS pixels). Answers what changed.
+    browser_mouse_click_xy "Click" [Vision] hand { parity::ClickXyArgs, ["mouse_move", "mouse_down", "mouse_up", "wait", "diff"], parity::mouse_click_xy };
+    /// Drag with the left mouse button from one point of the viewport to another (CSS pixels). Answers what changed.
+    browser_mouse_drag_xy "Drag mouse" [Vision] hand { parity::DragXyArgs, ["mouse_move", "mouse_down", "mouse_up", "diff"], parity::mouse_drag_xy };
     /// Press a mouse button at the pointer's position. Answers what changed.
     browser_mouse_down command {};
     /// Release a mouse button at the pointer's position. Answers what changed.
@@ -433,6 +442,18 @@ tools! {
     browser_sessionstorage_delete "Delete a sessionStorage item" [Storage] command { action: "storage_remove", fixed: SESSION };
     /// Empty the active tab's sessionStorage.
     browser_sessionstorage_clear "Clear sessionStorage" [Storage] command { action: "storage_clear", fixed: SESSION };
+    /// Save the page as a PDF (a relative path under the working directory).
+    browser_pdf_save "Save as PDF" [Pdf] hand { parity::PdfSaveArgs, ["pdf"], parity::pdf_save };
+    /// Verify that an element of this role and accessible name is visible on the page.
+    browser_verify_element_visible "Verify element visible" [Testing] hand { parity::VerifyElementArgs, ["find"], parity::verify_element_visible };
+    /// Verify that text is visible on the page. Prefer browser_verify_element_visible if possible.
+    browser_verify_text_visible "Verify text visible" [Testing] hand { parity::VerifyTextArgs, ["find"], parity::verify_text_visible };
+    /// Verify that a list (its ref) shows every one of these items.
+    browser_verify_list_visible "Verify list visible" [Testing] hand { parity::VerifyListArgs, ["inner_text"], parity::verify_list_visible };
+    /// Verify an element's value: a text box's, combobox's or slider's value, or whether a checkbox or radio button is checked (`true`/`false`).
+    browser_verify_value "Verify value" [Testing] hand { parity::VerifyValueArgs, ["input_value", "is_checked"], parity::verify_value };
+    /// Generate a Playwright locator (`getByRole(...)`) for an element of the snapshot, for use in tests.
+    browser_generate_locator "Create locator for element" [Testing] hand { parity::GenerateLocatorArgs, ["snapshot"], parity::generate_locator };
     /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
     browser_auth_login command { hidden: &["keyFile"] };
 }

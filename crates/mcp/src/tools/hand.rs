@@ -1,7 +1,7 @@
 //! The tools written by hand: those that run several commands (`browser_navigate`,
 //! `browser_type`, `browser_fill_form`, `browser_tabs`, ...), keep state of the connection
 //! (`browser_diff`, `browser_close`) or take Playwright MCP's arguments in a shape of their own
-//! (`doubleClick`, `values`, `time` in seconds, `all`, `includeStatic`, answer budgets).
+//! (`doubleClick`, `values`, `time` in seconds, `all`, `static`, answer budgets).
 
 use std::path::{Component, Path};
 
@@ -96,18 +96,23 @@ pub struct ConsoleArgs {
     pub all: Option<bool>,
     /// Empty the buffer after reading (default false).
     pub clear: Option<bool>,
+    /// Write the messages to this file instead of answering them: a relative path, under the server's working directory.
+    pub filename: Option<String>,
 }
 
 /// Arguments of `browser_network_requests`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NetworkRequestsArgs {
-    /// Also list successful static resources: images, fonts, stylesheets, scripts, media (default false).
+    /// Also list successful static resources: images, fonts, stylesheets, scripts, media (default false; `includeStatic` is our older name).
+    #[serde(rename = "static", alias = "includeStatic")]
     pub include_static: Option<bool>,
     /// Only URLs matching this pattern: a glob over the whole URL when it has `*` or `{` (`*` within a path segment, `**` across them), the whole URL when it has a scheme, otherwise a part of the URL.
     pub filter: Option<String>,
     /// Empty the log after reading (default false).
     pub clear: Option<bool>,
+    /// Write the list to this file instead of answering it: a relative path, under the server's working directory.
+    pub filename: Option<String>,
 }
 
 /// Arguments of `browser_click`.
@@ -242,6 +247,9 @@ pub struct WaitArgs {
     /// With `ready`: characters of text the page must have.
     #[serde(rename = "minTextLength")]
     pub min_text_length: Option<u32>,
+    /// The text to wait for to disappear (case-sensitive substring of the page's rendered text).
+    #[serde(rename = "textGone")]
+    pub text_gone: Option<String>,
     /// How long to wait for a condition, in milliseconds (default 30000).
     pub timeout: Option<u64>,
 }
@@ -252,6 +260,10 @@ pub struct WaitArgs {
 pub struct EvaluateArgs {
     /// `() => { /* code */ }` (called; a returned promise is awaited) or a plain expression.
     pub function: String,
+    /// Human-readable description of what the function reads (for the record).
+    pub element: Option<String>,
+    /// Write the result to this file instead of answering it: a relative path, under the server's working directory.
+    pub filename: Option<String>,
 }
 
 /// What `browser_tabs` does.
@@ -367,6 +379,23 @@ pub(super) async fn snapshot(cx: Ctx, a: SnapshotArgs) -> Result<Answer, ToolErr
         cx.state().view = Some(s.generation);
     }
     Ok(answer)
+}
+
+/// Writes `text` to the file `filename` names ([`output_path`]); says what it wrote where.
+pub(super) fn save(filename: &str, text: &str, what: &str) -> Result<String, ToolError> {
+    let path = output_path(filename)?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).ok();
+    }
+    std::fs::write(&path, text).map_err(|e| {
+        let message = format!("cannot write {}: {e}", path.display());
+        ToolError::new("invalid_argument", message)
+    })?;
+    Ok(format!(
+        "wrote {what} ({} bytes) to {}",
+        text.len(),
+        path.display()
+    ))
 }
 
 /// A file for `filename`: a relative path under the working directory (no `..`).
@@ -567,6 +596,13 @@ pub(super) async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> 
             min_text_length: a.min_text_length,
             timeout_ms: a.timeout,
         }),
+        a.text_gone.map(|gone| WaitCondition::Function {
+            function: format!(
+                "() => !(document.body?.innerText ?? '').includes({})",
+                serde_json::Value::String(gone)
+            ),
+            timeout_ms: a.timeout,
+        }),
     ];
     let mut extra: Vec<WaitCondition> = extra.into_iter().flatten().collect();
     let params = match (a.time, a.text, a.url) {
@@ -576,7 +612,7 @@ pub(super) async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> 
         },
         _ if !extra.is_empty() => {
             return Err(ToolError::invalid(
-                "give exactly one of `time` (seconds), `text`, `url`, `selector`, `function` and `ready`",
+                "give exactly one of `time` (seconds), `text`, `textGone`, `url`, `selector`, `function` and `ready`",
             ));
         }
         (Some(t), None, None) => {
@@ -611,7 +647,7 @@ pub(super) async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> 
         },
         _ => {
             return Err(ToolError::invalid(
-                "give exactly one of `time` (seconds), `text`, `url`, `selector`, `function` and `ready`",
+                "give exactly one of `time` (seconds), `text`, `textGone`, `url`, `selector`, `function` and `ready`",
             ));
         }
     };
@@ -638,7 +674,14 @@ pub(super) async fn evaluate(cx: Ctx, a: EvaluateArgs) -> Result<Answer, ToolErr
         }))
         .await?;
     let mut answer = Answer::new();
-    answer.add("Result", out.text());
+    match a.filename.as_deref() {
+        Some(name) => {
+            answer.add("Result", save(name, &out.text(), "the result")?);
+        }
+        None => {
+            answer.add("Result", out.text());
+        }
+    }
     add_page_now(&cx, &mut answer).await?;
     Ok(answer)
 }
@@ -897,15 +940,22 @@ pub(super) async fn console_messages(cx: Ctx, a: ConsoleArgs) -> Result<Answer, 
         text.push_str("\n(pass `all: true` to see them)");
     }
     let mut answer = Answer::new();
-    answer.add_cuttable(
-        "Console messages",
-        text,
-        "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
-    );
+    match a.filename.as_deref() {
+        Some(name) => {
+            answer.add("Console messages", save(name, &text, "the messages")?);
+        }
+        None => {
+            answer.add_cuttable(
+                "Console messages",
+                text,
+                "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
+            );
+        }
+    }
     Ok(answer)
 }
 
-/// Resource types `browser_network_requests` leaves out unless `includeStatic` (when they succeeded).
+/// Resource types `browser_network_requests` leaves out unless `static` (when they succeeded).
 const STATIC_TYPES: &[&str] = &["image", "font", "stylesheet", "script", "media"];
 
 pub(super) async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<Answer, ToolError> {
@@ -928,14 +978,21 @@ pub(super) async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<
     let mut text = out.text();
     if hidden > 0 {
         text.push_str(&format!(
-            "\n({hidden} successful static resources not listed; pass `includeStatic: true`)"
+            "\n({hidden} successful static resources not listed; pass `static: true`)"
         ));
     }
     let mut answer = Answer::new();
-    answer.add_cuttable(
-        "Network requests",
-        text,
-        "read fewer: pass `filter` (a URL pattern), or `clear` after reading",
-    );
+    match a.filename.as_deref() {
+        Some(name) => {
+            answer.add("Network requests", save(name, &text, "the requests")?);
+        }
+        None => {
+            answer.add_cuttable(
+                "Network requests",
+                text,
+                "read fewer: pass `filter` (a URL pattern), or `clear` after reading",
+            );
+        }
+    }
     Ok(answer)
 }

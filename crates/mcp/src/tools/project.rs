@@ -37,7 +37,8 @@ pub struct Projection {
     pub action: &'static str,
     /// How the tool answers, where it is not as its command is (`None`: [`Projection::shape`]).
     pub answer: Option<Shape>,
-    /// (tool argument, parameter) where the tool names a parameter otherwise.
+    /// (tool argument, parameter) where the tool names a parameter otherwise; a later pair of
+    /// the same parameter is an older name the tool still takes (not listed).
     pub renames: &'static [(&'static str, &'static str)],
     /// Parameters the tool sets itself, as a JSON object (`{"area": "local"}`).
     pub fixed: &'static str,
@@ -183,12 +184,15 @@ impl Projection {
             }
         };
         let schema = self.schema();
-        let known: Vec<&String> = schema["properties"]
+        let listed: Vec<&str> = schema["properties"]
             .as_object()
-            .map(|p| p.keys().collect())
+            .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        if let Some(unknown) = args.keys().find(|k| !known.contains(k)) {
-            let message = format!("unknown field `{unknown}`, {}", expected(&known));
+        // Our older names of renamed arguments stay accepted (not listed).
+        let older = self.renames.iter().map(|(tool, _)| *tool);
+        let known: Vec<&str> = listed.iter().copied().chain(older).collect();
+        if let Some(unknown) = args.keys().find(|k| !known.contains(&k.as_str())) {
+            let message = format!("unknown field `{unknown}`, {}", expected(&listed));
             return Err(ToolError::invalid(format!("invalid arguments: {message}")));
         }
         let absent = |name: &str| args.get(name).is_none_or(Value::is_null);
@@ -278,7 +282,7 @@ impl Projection {
 }
 
 /// What serde says is expected in place of an unknown field.
-fn expected(known: &[&String]) -> String {
+fn expected(known: &[&str]) -> String {
     let quoted: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     match quoted.as_slice() {
         [] => "there are no fields".into(),
@@ -360,9 +364,13 @@ mod tests {
             params,
             json!({"evidence": false, "wait": null, "source": "e1", "target": "#zone"})
         );
+        // Playwright MCP's names are listed; our older ones (above) are still taken.
         let schema = drag.schema();
-        assert_eq!(schema["required"], json!(["startRef", "endRef"]));
+        assert_eq!(schema["required"], json!(["startTarget", "endTarget"]));
+        assert!(schema["properties"].get("startRef").is_none());
         assert!(schema["properties"].get("steps").is_none());
+        let params = drag.params(json!({"startTarget": "e1", "endTarget": "#zone"}));
+        assert_eq!(params.unwrap()["source"], "e1");
         let e = drag
             .params(json!({"startRef": "e1", "steps": 3}))
             .unwrap_err();
@@ -405,7 +413,6 @@ mod tests {
             "invalid arguments: missing field `target`"
         );
         assert_eq!(expected(&[]), "there are no fields");
-        let (a, b) = ("a".to_string(), "b".to_string());
-        assert_eq!(expected(&[&a, &b]), "expected `a` or `b`");
+        assert_eq!(expected(&["a", "b"]), "expected `a` or `b`");
     }
 }

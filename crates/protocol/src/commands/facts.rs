@@ -68,6 +68,10 @@ pub enum McpGroup {
     Vision,
     /// Storage state files, cookies, local and session storage, and the auth vault.
     Storage,
+    /// Save the page as a PDF.
+    Pdf,
+    /// Assertions on the page (visible elements, text, lists, values) and locators for tests.
+    Testing,
 }
 
 impl McpGroup {
@@ -77,6 +81,8 @@ impl McpGroup {
         McpGroup::History,
         McpGroup::Vision,
         McpGroup::Storage,
+        McpGroup::Pdf,
+        McpGroup::Testing,
     ];
 
     /// The name `--caps` takes.
@@ -86,6 +92,8 @@ impl McpGroup {
             McpGroup::History => "history",
             McpGroup::Vision => "vision",
             McpGroup::Storage => "storage",
+            McpGroup::Pdf => "pdf",
+            McpGroup::Testing => "testing",
         }
     }
 
@@ -497,7 +505,7 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "a tool name is declared twice");
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["core", "history", "vision", "storage"]
+            ["core", "history", "vision", "storage", "pdf", "testing"]
         );
     }
 

@@ -1,0 +1,585 @@
+//! Playwright MCP's tools that compose our commands under its argument names: media emulation
+//! (`browser_emulate_media`), searching the snapshot (`browser_find`), the mouse at coordinates (`browser_mouse_click_xy`,
+//! `browser_mouse_drag_xy`), saving a PDF (`browser_pdf_save`) and the testing group's
+//! assertions and locators (`browser_verify_*`, `browser_generate_locator`).
+
+use agentbrowser_protocol::present::Present;
+use agentbrowser_protocol::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+
+use super::Ctx;
+use super::hand::output_path;
+use super::page::{add_page_now, after_actions, resolve};
+use crate::answer::{Answer, ToolError};
+
+/// An argument that may be given as `null` (a present `null` is `Some(None)`).
+fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Arguments of `browser_emulate_media`: omitted features stay as they are; `null` clears.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EmulateMediaArgs {
+    /// Emulates the prefers-color-scheme media feature: `light` or `dark` (`no-preference` too).
+    #[serde(default, deserialize_with = "nullable")]
+    pub color_scheme: Option<Option<ColorScheme>>,
+    /// Emulates the prefers-reduced-motion media feature: `reduce` or `no-preference`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub reduced_motion: Option<Option<ReducedMotion>>,
+    /// Emulates the forced-colors media feature (`active` or `none`): not emulated here yet, only `null` or `none` is taken.
+    #[serde(default, deserialize_with = "nullable")]
+    pub forced_colors: Option<Option<String>>,
+    /// Emulates the prefers-contrast media feature (`more` or `no-preference`): not emulated here yet, only `null` or `no-preference` is taken.
+    #[serde(default, deserialize_with = "nullable")]
+    pub contrast: Option<Option<String>>,
+    /// Changes the CSS media type of the page: `screen` or `print`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub media: Option<Option<MediaType>>,
+}
+
+pub(super) async fn emulate_media(cx: Ctx, a: EmulateMediaArgs) -> Result<Answer, ToolError> {
+    let given = [
+        a.color_scheme.is_some(),
+        a.reduced_motion.is_some(),
+        a.forced_colors.is_some(),
+        a.contrast.is_some(),
+        a.media.is_some(),
+    ];
+    if !given.contains(&true) {
+        return Err(ToolError::invalid(
+            "Specify at least one media feature to emulate.",
+        ));
+    }
+    let unsupported = [
+        ("forcedColors", a.forced_colors.flatten(), "none"),
+        ("contrast", a.contrast.flatten(), "no-preference"),
+    ];
+    for (name, value, default) in unsupported {
+        if let Some(v) = value.filter(|v| v != default) {
+            return Err(ToolError::invalid(format!(
+                "invalid argument `{name}`: `{v}`; agentbrowser does not emulate {name} yet (only `null` or `{default}`)"
+            )));
+        }
+    }
+    // A `null` clears an override: the media emulation is reset (every feature of it), then
+    // the features given are set again.
+    let cleared =
+        a.color_scheme == Some(None) || a.reduced_motion == Some(None) || a.media == Some(None);
+    if cleared {
+        let _: SettingsOutput = cx.get(Command::SetMedia(SetMediaParams::default())).await?;
+    }
+    let params = SetMediaParams {
+        color_scheme: a.color_scheme.flatten(),
+        reduced_motion: a.reduced_motion.flatten(),
+        media: a.media.flatten(),
+    };
+    let mut answer = Answer::new();
+    if params != SetMediaParams::default() {
+        let out: SettingsOutput = cx.get(Command::SetMedia(params)).await?;
+        answer.add("Result", out.text());
+    } else {
+        answer.add("Result", "cleared the media emulation");
+    }
+    add_page_now(&cx, &mut answer).await?;
+    Ok(answer)
+}
+
+/// Arguments of `browser_mouse_click_xy`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClickXyArgs {
+    /// X coordinate (CSS pixels of the viewport).
+    pub x: f64,
+    /// Y coordinate (CSS pixels of the viewport).
+    pub y: f64,
+    /// Button to click, defaults to left.
+    pub button: Option<MouseButton>,
+    /// Number of clicks, defaults to 1 (1 to 3).
+    #[schemars(range(min = 1, max = 3))]
+    pub click_count: Option<u32>,
+    /// Time to wait between mouse down and mouse up in milliseconds, defaults to 0 (at most 10000).
+    #[schemars(range(max = 10000))]
+    pub delay: Option<u64>,
+}
+
+/// A mouse command without its own evidence (the answer diffs against the model's view).
+fn mouse_move(x: f64, y: f64) -> Command {
+    Command::MouseMove(MouseMoveParams {
+        x,
+        y,
+        wait: None,
+        evidence: Some(Evidence::Off),
+    })
+}
+
+/// A mouse button press (`down`) or release.
+fn mouse_button(down: bool, button: Option<MouseButton>) -> Command {
+    let params = MouseButtonParams {
+        button,
+        wait: None,
+        evidence: Some(Evidence::Off),
+    };
+    if down {
+        Command::MouseDown(params)
+    } else {
+        Command::MouseUp(params)
+    }
+}
+
+pub(super) async fn mouse_click_xy(cx: Ctx, a: ClickXyArgs) -> Result<Answer, ToolError> {
+    let count = a.click_count.unwrap_or(1);
+    if !(1..=3).contains(&count) {
+        return Err(ToolError::invalid(format!(
+            "invalid argument `clickCount`: {count}; use 1 to 3"
+        )));
+    }
+    let delay = a.delay.unwrap_or(0);
+    if delay > 10_000 {
+        return Err(ToolError::invalid(format!(
+            "invalid argument `delay`: {delay}; use 0 to 10000 milliseconds"
+        )));
+    }
+    let mut done = vec![cx.get(mouse_move(a.x, a.y)).await?];
+    for _ in 0..count {
+        done.push(cx.get(mouse_button(true, a.button)).await?);
+        if delay > 0 {
+            let pause = WaitParams {
+                condition: None,
+                ms: Some(delay),
+            };
+            cx.run(Command::Wait(pause)).await?;
+        }
+        done.push(cx.get(mouse_button(false, a.button)).await?);
+    }
+    after_actions(&cx, &done).await
+}
+
+/// Arguments of `browser_mouse_drag_xy`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DragXyArgs {
+    /// Start X coordinate.
+    pub start_x: f64,
+    /// Start Y coordinate.
+    pub start_y: f64,
+    /// End X coordinate.
+    pub end_x: f64,
+    /// End Y coordinate.
+    pub end_y: f64,
+}
+
+pub(super) async fn mouse_drag_xy(cx: Ctx, a: DragXyArgs) -> Result<Answer, ToolError> {
+    let mut done = Vec::new();
+    for command in [
+        mouse_move(a.start_x, a.start_y),
+        mouse_button(true, None),
+        mouse_move(a.end_x, a.end_y),
+        mouse_button(false, None),
+    ] {
+        done.push(cx.get(command).await?);
+    }
+    after_actions(&cx, &done).await
+}
+
+/// Arguments of `browser_pdf_save`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PdfSaveArgs {
+    /// File name to save the PDF to: a relative path, under the server's working directory (default `page-{timestamp}.pdf`).
+    pub filename: Option<String>,
+}
+
+pub(super) async fn pdf_save(cx: Ctx, a: PdfSaveArgs) -> Result<Answer, ToolError> {
+    let name = a.filename.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        format!("page-{}.pdf", now.map_or(0, |d| d.as_millis()))
+    });
+    let path = output_path(&name)?.to_string_lossy().into_owned();
+    let out: PdfOutput = cx
+        .get(Command::Pdf(PdfParams {
+            path,
+            ..Default::default()
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+/// Arguments of `browser_find`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// Plain text to search for in the page snapshot (case-insensitive substring match). Provide either text or regex, not both.
+    pub text: Option<String>,
+    /// Regular expression to search for in the page snapshot (case-sensitive; `/error/i` adds flags). Provide either text or regex, not both.
+    pub regex: Option<String>,
+    /// Save the results to this file instead of answering them: a relative path, under the server's working directory.
+    pub filename: Option<String>,
+}
+
+/// Lines of context `browser_find` shows around a match.
+const CONTEXT: usize = 3;
+
+pub(super) async fn find(cx: Ctx, a: FindArgs) -> Result<Answer, ToolError> {
+    let (query, pattern) = match (a.text, a.regex) {
+        (Some(text), None) => {
+            let pattern = format!("(?i){}", regex::escape(&text));
+            (format!("\"{text}\""), pattern)
+        }
+        (None, Some(re)) => {
+            let pattern = match re.strip_prefix('/').and_then(|r| r.rsplit_once('/')) {
+                Some((body, flags)) if flags.bytes().all(|f| b"imsx".contains(&f)) => {
+                    let flags = if flags.is_empty() {
+                        String::new()
+                    } else {
+                        format!("(?{flags})")
+                    };
+                    format!("{flags}{body}")
+                }
+                _ => re.clone(),
+            };
+            (format!("/{}/", re.trim_matches('/')), pattern)
+        }
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "Provide only one of \"text\" or \"regex\", not both.",
+            ));
+        }
+        (None, None) => {
+            return Err(ToolError::invalid(
+                "Provide either \"text\" or \"regex\" to search for.",
+            ));
+        }
+    };
+    let matcher = regex::Regex::new(&pattern)
+        .map_err(|e| ToolError::invalid(format!("invalid argument `regex`: {e}")))?;
+    let s: SnapshotOutput = cx
+        .get(Command::Snapshot(SnapshotParams {
+            selector: None,
+            interactive: Some(false),
+            compact: None,
+            max_depth: None,
+            urls: None,
+            max_bytes: Some(0),
+            delta: None,
+        }))
+        .await?;
+    let lines: Vec<&str> = s.text.lines().collect();
+    let hits: Vec<usize> = (0..lines.len())
+        .filter(|i| matcher.is_match(lines[*i]))
+        .collect();
+    let text = if hits.is_empty() {
+        format!("No matches found for {query}.")
+    } else {
+        let word = if hits.len() == 1 { "match" } else { "matches" };
+        let snippets: Vec<String> = windows(&hits, lines.len())
+            .into_iter()
+            .map(|(start, end)| snippet(&lines, start, end))
+            .collect();
+        format!(
+            "Found {} {word} for {query}:\n\n{}",
+            hits.len(),
+            snippets.join("\n\n----\n\n")
+        )
+    };
+    let mut answer = Answer::new();
+    match a.filename.as_deref() {
+        Some(name) => {
+            answer.add(
+                "Find results",
+                super::hand::save(name, &text, "the results")?,
+            );
+        }
+        None => {
+            answer.add_cuttable("Find results", text, "search for something narrower");
+        }
+    }
+    Ok(answer)
+}
+
+/// The line ranges to show: each hit with its context, overlapping or adjacent ranges merged.
+fn windows(hits: &[usize], len: usize) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for &hit in hits {
+        let (start, end) = (hit.saturating_sub(CONTEXT), (hit + CONTEXT).min(len - 1));
+        match out.last_mut() {
+            Some(last) if start <= last.1 + 1 => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// The lines `start..=end`, under the lines of their ancestors (less indented, above them).
+fn snippet(lines: &[&str], start: usize, end: usize) -> String {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut ancestors = Vec::new();
+    let mut level = indent(lines[start]);
+    for i in (0..start).rev() {
+        if indent(lines[i]) < level {
+            level = indent(lines[i]);
+            ancestors.push(i);
+        }
+    }
+    ancestors.reverse();
+    let mut out: Vec<String> = Vec::new();
+    let mut previous: Option<usize> = None;
+    for i in ancestors.into_iter().chain(start..=end) {
+        if previous.is_some_and(|p| i > p + 1) {
+            out.push(format!("{}...", " ".repeat(indent(lines[i]))));
+        }
+        out.push(lines[i].to_string());
+        previous = Some(i);
+    }
+    out.join("\n")
+}
+
+/// A verification that failed: the tool's error, in Playwright MCP's words.
+fn failed(message: String) -> ToolError {
+    ToolError::new("assertion_failed", message)
+}
+
+/// The answer of a verification that held.
+fn done() -> Answer {
+    let mut answer = Answer::new();
+    answer.add("Result", "Done");
+    answer
+}
+
+/// How many rendered elements the locator `by` `value` (`name`) matches in the active tab.
+async fn count(
+    cx: &Ctx,
+    by: LocatorBy,
+    value: String,
+    name: Option<String>,
+) -> Result<u64, ToolError> {
+    let find = Locator {
+        by,
+        value,
+        name,
+        exact: None,
+        nth: None,
+    };
+    let target = Target::Find(FindTarget { find });
+    let out: FindOutput = cx
+        .get(Command::Find(FindParams {
+            target,
+            limit: Some(1),
+        }))
+        .await?;
+    Ok(out.count)
+}
+
+/// Arguments of `browser_verify_element_visible`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct VerifyElementArgs {
+    /// ROLE of the element, as the snapshot shows it: `- {ROLE} "Accessible Name"`.
+    pub role: String,
+    /// ACCESSIBLE_NAME of the element, as the snapshot shows it: `- role "{ACCESSIBLE_NAME}"`.
+    pub accessible_name: String,
+}
+
+pub(super) async fn verify_element_visible(
+    cx: Ctx,
+    a: VerifyElementArgs,
+) -> Result<Answer, ToolError> {
+    let name = Some(a.accessible_name.clone());
+    if count(&cx, LocatorBy::Role, a.role.clone(), name).await? == 0 {
+        return Err(failed(format!(
+            "Element with role \"{}\" and accessible name \"{}\" not found",
+            a.role, a.accessible_name
+        )));
+    }
+    Ok(done())
+}
+
+/// Arguments of `browser_verify_text_visible`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyTextArgs {
+    /// TEXT to verify, as the snapshot shows it: `- role "Accessible Name": {TEXT}` or `- text: {TEXT}`.
+    pub text: String,
+}
+
+pub(super) async fn verify_text_visible(cx: Ctx, a: VerifyTextArgs) -> Result<Answer, ToolError> {
+    if count(&cx, LocatorBy::Text, a.text, None).await? == 0 {
+        return Err(failed("Text not found".into()));
+    }
+    Ok(done())
+}
+
+/// Arguments of `browser_verify_list_visible`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyListArgs {
+    /// Human-readable list description.
+    pub element: String,
+    /// Exact target element reference that points to the list: a ref (`e5`) or a CSS selector.
+    pub target: String,
+    /// Items to verify: each must be text of the list.
+    pub items: Vec<String>,
+}
+
+pub(super) async fn verify_list_visible(cx: Ctx, a: VerifyListArgs) -> Result<Answer, ToolError> {
+    let target = resolve(&a.target)?;
+    let text: ValueOutput<String> = cx.get(Command::InnerText(RefParams { target })).await?;
+    let text = text.value.to_lowercase();
+    if let Some(item) = a.items.iter().find(|i| !text.contains(&i.to_lowercase())) {
+        return Err(failed(format!("Item \"{item}\" not found")));
+    }
+    Ok(done())
+}
+
+/// The kind of element `browser_verify_value` reads.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueKind {
+    /// Its value.
+    Textbox,
+    /// Checked: `true` or `false`.
+    Checkbox,
+    /// Checked: `true` or `false`.
+    Radio,
+    /// Its value (a select's: the chosen option's value).
+    Combobox,
+    /// Its value.
+    Slider,
+}
+
+/// Arguments of `browser_verify_value`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyValueArgs {
+    /// Type of the element.
+    #[serde(rename = "type")]
+    pub kind: ValueKind,
+    /// Human-readable element description.
+    pub element: String,
+    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector.
+    pub target: String,
+    /// Value to verify. For checkbox, use "true" or "false".
+    pub value: String,
+}
+
+pub(super) async fn verify_value(cx: Ctx, a: VerifyValueArgs) -> Result<Answer, ToolError> {
+    let target = resolve(&a.target)?;
+    let got = match a.kind {
+        ValueKind::Checkbox | ValueKind::Radio => {
+            let out: CheckedOutput = cx.get(Command::IsChecked(RefParams { target })).await?;
+            if out.value == (a.value == "true") {
+                return Ok(done());
+            }
+            out.value.to_string()
+        }
+        _ => {
+            let out: ValueOutput<String> =
+                cx.get(Command::InputValue(RefParams { target })).await?;
+            if out.value == a.value {
+                return Ok(done());
+            }
+            out.value
+        }
+    };
+    Err(failed(format!(
+        "Expected value \"{}\", but got \"{got}\"",
+        a.value
+    )))
+}
+
+/// Arguments of `browser_generate_locator`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateLocatorArgs {
+    /// Human-readable element description used to obtain permission to interact with the element.
+    pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), or a unique element selector.
+    pub target: String,
+}
+
+pub(super) async fn generate_locator(cx: Ctx, a: GenerateLocatorArgs) -> Result<Answer, ToolError> {
+    let s: SnapshotOutput = cx
+        .get(Command::Snapshot(SnapshotParams {
+            selector: Some(a.target.clone()),
+            interactive: Some(false),
+            compact: None,
+            max_depth: Some(0),
+            urls: None,
+            max_bytes: None,
+            delta: None,
+        }))
+        .await?;
+    let line = s.text.lines().next().unwrap_or_default();
+    let locator = locator_of(line).ok_or_else(|| {
+        let message = format!("no role and name to build a locator from: {line}");
+        ToolError::new("not_found", message)
+    })?;
+    let mut answer = Answer::new();
+    answer.add("Result", locator);
+    Ok(answer)
+}
+
+/// Playwright's `getByRole` locator for a snapshot line (`- button "Save" [ref=e5]`).
+fn locator_of(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix("- ")?;
+    let (role, rest) = rest
+        .split_once(' ')
+        .unwrap_or((rest.trim_end_matches(':'), ""));
+    let role = role.trim_end_matches(':');
+    if role.is_empty() || !role.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let name = rest
+        .strip_prefix('"')
+        .and_then(|r| r.split_once('"'))
+        .map(|(n, _)| n);
+    let quote = |s: &str| format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
+    Some(match name {
+        Some(n) if !n.is_empty() => format!("getByRole({}, {{ name: {} }})", quote(role), quote(n)),
+        _ => format!("getByRole({})", quote(role)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{locator_of, snippet, windows};
+
+    #[test]
+    fn find_shows_hits_with_context_under_their_ancestors() {
+        let lines = [
+            "- main",
+            "  - list",
+            "    - item a",
+            "    - item b",
+            "    - item c",
+            "    - item d",
+            "    - item e",
+            "    - item f",
+            "    - item g",
+        ];
+        assert_eq!(windows(&[8], lines.len()), vec![(5, 8)]);
+        assert_eq!(windows(&[2, 6], lines.len()), vec![(0, 8)]);
+        assert_eq!(
+            snippet(&lines, 5, 8),
+            "- main\n  - list\n    ...\n    - item d\n    - item e\n    - item f\n    - item g"
+        );
+    }
+
+    #[test]
+    fn locators_from_snapshot_lines() {
+        assert_eq!(
+            locator_of(r#"- button "Log in" [ref=e7] [cursor=pointer]"#).as_deref(),
+            Some("getByRole('button', { name: 'Log in' })")
+        );
+        assert_eq!(
+            locator_of("  - checkbox [ref=e3]").as_deref(),
+            Some("getByRole('checkbox')")
+        );
+        assert_eq!(locator_of("text here").as_deref(), None);
+    }
+}

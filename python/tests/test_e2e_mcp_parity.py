@@ -1,0 +1,384 @@
+"""Playwright MCP parity (issue 37): `agentbrowser mcp` against `@playwright/mcp` (the version
+package.json pins, run offline with Debian's Chromium), both driven by the official MCP client.
+
+Their default tools and the opt-in groups vision, pdf and testing must exist here with every
+argument of theirs, and ours may require no argument they leave optional: an agent trained on
+theirs calls ours unchanged. The deliberate exceptions are listed below, each with its reason.
+Then one realistic task (log in, choose, add to cart, read the page's own state and the network
+log) runs with the same tool calls through both servers, and the outcomes must agree."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from conftest import PAGES, REPO, _page
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+PLAYWRIGHT_MCP = REPO / "node_modules" / "@playwright" / "mcp" / "cli.js"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Playwright MCP's opt-in groups this test holds us to (besides its default tools).
+GROUPS = ["vision", "pdf", "testing"]
+# Its other opt-in groups, not held here yet, each with its reason.
+OTHER_GROUPS = {
+    "devtools": "tracing and video (browser_start_tracing, browser_start_video, ...) are issue 38; "
+    "highlight, annotate, resume and recording are not yet built (issue 37)",
+    "network": "browser_network_state_set and browser_route's removeHeaders: not yet built (issue 37)",
+    "storage": "ours has the group (cookies, local and session storage, storage state): not compared yet",
+    "config": "browser_get_config: not yet built (issue 37)",
+}
+
+# Their tools we do not offer, each with its reason.
+MISSING_TOOLS = {
+    "browser_run_code_unsafe": "runs Playwright JavaScript, which we cannot honour (issue 37 allows it; "
+    "browser_run_python, a cell of our code mode, comes instead)",
+}
+NOT_YET = "not yet built (issue 37)"
+MISSING_TOOLS |= {"browser_drop": NOT_YET}
+# (tool, argument) of theirs we do not take, each with its reason.
+MISSING_ARGUMENTS: dict[tuple[str, str], str] = {
+    ("browser_snapshot", "boxes"): NOT_YET,
+    ("browser_evaluate", "target"): NOT_YET,
+    ("browser_network_request", "index"): NOT_YET + ": we take the request's id (`r12`), not its number",
+    ("browser_network_request", "part"): NOT_YET,
+    ("browser_network_request", "filename"): NOT_YET,
+    ("browser_take_screenshot", "scale"): NOT_YET,
+}
+# (tool, argument) we require and they do not, each with its reason.
+STRICTER: dict[tuple[str, str], str] = {
+    ("browser_network_request", "id"): NOT_YET + ": they take `index`",
+    ("browser_file_upload", "paths"): NOT_YET + ": without `paths` theirs cancels the file chooser",
+}
+
+
+def playwright_args(*caps: str) -> list[str]:
+    """`@playwright/mcp` offline: Debian's Chromium, headless, an in-memory profile."""
+    args = [str(PLAYWRIGHT_MCP), "--headless", "--no-sandbox", "--isolated"]
+    args += ["--executable-path", CHROMIUM, "--output-dir", "pw-output"]
+    return args + (["--caps", ",".join(caps)] if caps else [])
+
+
+@asynccontextmanager
+async def connect(command: str, args: list[str], cwd: Path) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(command=command, args=args, env=dict(os.environ), cwd=str(cwd))
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+        await session.initialize()
+        yield session
+
+
+def theirs(cwd: Path, *caps: str) -> Any:
+    node = shutil.which("node")
+    assert node, "node is not installed (scripts/setup.sh)"
+    assert PLAYWRIGHT_MCP.is_file(), f"{PLAYWRIGHT_MCP} missing: run `npm ci` (scripts/setup.sh)"
+    return connect(node, playwright_args(*caps), cwd)
+
+
+def ours(bin_path: Path, cwd: Path) -> Any:
+    return connect(str(bin_path), ["mcp", "--caps", "all"], cwd)
+
+
+async def listing(session: ClientSession) -> dict[str, Any]:
+    return {t.name: t.input_schema for t in (await session.list_tools()).tools}
+
+
+def gaps(their_tools: dict[str, Any], our_tools: dict[str, Any]) -> list[str]:
+    """What an agent calling their tools would miss here, less the listed exceptions."""
+    found = []
+    for name, schema in their_tools.items():
+        if name not in our_tools:
+            if name not in MISSING_TOOLS:
+                found.append(f"tool {name}")
+            continue
+        mine = our_tools[name]
+        for arg in schema.get("properties", {}):
+            if arg not in mine.get("properties", {}) and (name, arg) not in MISSING_ARGUMENTS:
+                found.append(f"argument {name}.{arg}")
+        optional = set(mine.get("required", [])) - set(schema.get("required", []))
+        found += [f"required {name}.{a}" for a in sorted(optional) if (name, a) not in STRICTER]
+    return found
+
+
+def test_every_tool_and_argument_of_playwright_mcp(agentbrowser_bin: Path, tmp_path: Path) -> None:
+    async def main() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        async with theirs(tmp_path) as pw_default:
+            default = await listing(pw_default)
+        async with theirs(tmp_path, *GROUPS) as pw_caps:
+            with_caps = await listing(pw_caps)
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            mine = await listing(session)
+        return default, with_caps, mine
+
+    default, with_caps, mine = asyncio.run(main())
+    # The listing is what we think it is: 25 default tools, 12 more in these groups.
+    assert len(default) == 25 and len(with_caps) == 37, (sorted(default), sorted(with_caps))
+    assert "browser_verify_text_visible" in with_caps and "browser_pdf_save" in with_caps
+    assert gaps(with_caps, mine) == []
+    # Every listed exception is still one (a gap closed leaves the list).
+    stale = [t for t in MISSING_TOOLS if t in mine or t not in with_caps]
+    stale += [f"{t}.{a}" for t, a in MISSING_ARGUMENTS if a in mine.get(t, {}).get("properties", {})]
+    stale += [f"{t}.{a}" for t, a in STRICTER if a not in mine.get(t, {}).get("required", [])]
+    assert stale == [], f"no longer exceptions: {stale}"
+
+
+PAGES["/parity-shop"] = _page(
+    "Shop",
+    "<h1>Shop</h1>"
+    "<form id='login'><label>Username <input id='u' autocomplete='off'></label>"
+    "<label>Password <input id='pw' type='password'></label><button>Log in</button></form>"
+    "<section id='shop' hidden><p role='status' id='who'></p>"
+    "<label>Size <select id='size'><option>Small</option><option>Medium</option><option>Large</option></select></label>"
+    "<label><input type='checkbox' id='gift'> Gift wrap</label>"
+    "<button id='add' type='button'>Add to cart</button><p id='cart'>Cart is empty</p></section>"
+    "<script>window.state = {user: null, cart: []};"
+    "document.getElementById('login').addEventListener('submit', e => { e.preventDefault();"
+    " const u = document.getElementById('u').value, p = document.getElementById('pw').value;"
+    " if (p !== 'hunter2') return; state.user = u; document.getElementById('login').hidden = true;"
+    " document.getElementById('shop').hidden = false;"
+    " document.getElementById('who').textContent = 'Signed in as ' + u; });"
+    "document.getElementById('add').addEventListener('click', () => {"
+    " const item = {size: document.getElementById('size').value, gift: document.getElementById('gift').checked};"
+    " state.cart.push(item); fetch('/parity-cart?size=' + item.size).catch(() => {});"
+    " document.getElementById('cart').textContent = 'Cart: ' + state.cart.length + ' item'; });"
+    "</script>",
+)
+
+
+def ref_of(snapshot: str, role: str, name: str) -> str:
+    # Theirs: `- button "Save" [ref=e5]`; ours: `- checkbox "Gift" [checked=false, ref=e8]`.
+    m = re.search(rf'- {role} "{re.escape(name)}"[^\n]*?\[(?:[^\]\n]*, )?ref=(e\d+)\]', snapshot)
+    assert m, f"no {role} {name!r} in:\n{snapshot}"
+    return m.group(1)
+
+
+async def call(session: ClientSession, tool: str, **args: Any) -> str:
+    result = await session.call_tool(tool, args)
+    text = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+    assert not result.is_error, f"{tool} failed:\n{text}"
+    return text
+
+
+async def shop_task(session: ClientSession, server: str) -> dict[str, Any]:
+    """Log in, choose a size and gift wrap, add to cart; the page's state and the network log."""
+    await call(session, "browser_navigate", url=f"{server}/parity-shop")
+    snap = await call(session, "browser_snapshot")
+    await call(session, "browser_type", target=ref_of(snap, "textbox", "Username"), text="ann", element="Username")
+    await call(session, "browser_type", target=ref_of(snap, "textbox", "Password"), text="hunter2", submit=True)
+    await call(session, "browser_wait_for", text="Signed in as ann")
+    snap = await call(session, "browser_snapshot")
+    await call(session, "browser_select_option", target=ref_of(snap, "combobox", "Size"), values=["Medium"])
+    await call(session, "browser_click", target=ref_of(snap, "checkbox", "Gift wrap"), element="Gift wrap")
+    await call(session, "browser_click", target=ref_of(snap, "button", "Add to cart"))
+    await call(session, "browser_wait_for", text="Cart: 1 item")
+    await call(session, "browser_verify_text_visible", text="Signed in as ann")
+    await call(session, "browser_verify_element_visible", role="button", accessibleName="Add to cart")
+    await call(
+        session,
+        "browser_verify_value",
+        type="combobox",
+        element="Size",
+        target=ref_of(snap, "combobox", "Size"),
+        value="Medium",
+    )
+    await call(
+        session,
+        "browser_verify_value",
+        type="checkbox",
+        element="Gift",
+        target=ref_of(snap, "checkbox", "Gift wrap"),
+        value="true",
+    )
+    missing = await session.call_tool("browser_verify_text_visible", {"text": "Signed in as bob"})
+    assert missing.is_error
+    state = await call(session, "browser_evaluate", function="() => 'STATE' + JSON.stringify(window.state) + 'END'")
+    m = re.search(r"STATE(.*?)END", state.replace('\\"', '"'))
+    assert m, state
+    log = await call(session, "browser_network_requests", static=False)
+    return {"state": json.loads(m.group(1)), "cart request": "/parity-cart?size=Medium" in log}
+
+
+def test_a_shop_task_agrees_with_playwright_mcp(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with theirs(tmp_path, "testing") as pw:
+            expected = await shop_task(pw, server)
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            got = await shop_task(session, server)
+        return expected, got
+
+    expected, got = asyncio.run(main())
+    assert expected == {"state": {"user": "ann", "cart": [{"size": "Medium", "gift": True}]}, "cart request": True}
+    assert got == expected
+
+
+# Playwright MCP's tools and argument names, here: each against a page whose own state is checked.
+
+PAGES["/parity-tools"] = _page(
+    "Tools",
+    "<p id='banner'>Loading…</p><div id='pad' style='position:fixed;left:0;top:0;width:300px;height:200px'></div>"
+    "<ul id='fruit' aria-label='Fruit'><li>Apple</li><li>Banana</li></ul>"
+    "<label>Note <input id='note' value='draft'></label>"
+    "<button id='b' style='position:fixed;left:400px;top:20px;width:100px;height:40px'>Hit</button>"
+    "<script>window.log = []; window.hits = 0;"
+    "document.getElementById('b').addEventListener('click', () => hits++);"
+    "document.getElementById('b').addEventListener('dblclick', () => log.push('dblclick'));"
+    "const pad = document.getElementById('pad');"
+    "for (const t of ['mousedown', 'mouseup'])"
+    " pad.addEventListener(t, e => log.push(t + ' ' + e.clientX + ',' + e.clientY));"
+    "setTimeout(() => document.getElementById('banner').remove(), 300);"
+    "console.log('tools page up');</script>",
+)
+
+
+async def page_value(session: ClientSession, expression: str) -> Any:
+    text = await call(session, "browser_evaluate", function=f"() => 'V' + JSON.stringify({expression}) + 'W'")
+    m = re.search(r"V(.*?)W", text.replace('\\"', '"'))
+    assert m, text
+    return json.loads(m.group(1))
+
+
+def test_playwright_argument_names(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            # textGone: the banner the page removes after 300 ms.
+            await call(session, "browser_wait_for", textGone="Loading…")
+            assert await page_value(session, "document.getElementById('banner')") is None
+            # filename: console, network and evaluate write their answer to a file.
+            said = await call(session, "browser_console_messages", level="info", filename="out/console.log")
+            assert "out/console.log" in said
+            assert "tools page up" in (tmp_path / "out" / "console.log").read_text()
+            await call(session, "browser_network_requests", static=True, filename="out/net.log")
+            assert "/parity-tools" in (tmp_path / "out" / "net.log").read_text()
+            await call(session, "browser_evaluate", function="() => document.title", element="title", filename="t.json")
+            assert "Tools" in (tmp_path / "t.json").read_text()
+            # our older name of `static` still works
+            assert "/parity-tools" in await call(session, "browser_network_requests", includeStatic=True)
+
+    asyncio.run(main())
+
+
+PAGES["/parity-drag"] = _page(
+    "Drag",
+    "<div id='card' draggable='true' style='width:80px;height:40px'>card</div>"
+    "<div id='zone' style='width:200px;height:80px;border:1px solid'>zone</div>"
+    "<script>document.getElementById('zone').addEventListener('dragover', e => e.preventDefault());"
+    "document.getElementById('zone').addEventListener('drop', e => { e.preventDefault();"
+    " window.dropped = (window.dropped || 0) + 1; });</script>",
+)
+
+
+def test_drag_takes_start_and_end_targets(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-drag")
+            await call(session, "browser_drag", startTarget="#card", startElement="card", endTarget="#zone")
+            assert await page_value(session, "window.dropped") == 1
+            await call(session, "browser_drag", startRef="#card", endRef="#zone")  # our older names
+            assert await page_value(session, "window.dropped") == 2
+
+    asyncio.run(main())
+
+
+def test_emulate_media(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            dark = "matchMedia('(prefers-color-scheme: dark)').matches"
+            await call(session, "browser_emulate_media", colorScheme="dark", media="print")
+            assert await page_value(session, f"[{dark}, matchMedia('print').matches]") == [True, True]
+            await call(session, "browser_emulate_media", colorScheme=None, media="screen")
+            assert await page_value(session, f"[{dark}, matchMedia('print').matches]") == [False, False]
+            await call(session, "browser_emulate_media", reducedMotion="reduce")
+            assert await page_value(session, "matchMedia('(prefers-reduced-motion: reduce)').matches") is True
+            nothing = await session.call_tool("browser_emulate_media", {})
+            assert nothing.is_error
+            forced = await session.call_tool("browser_emulate_media", {"forcedColors": "active"})
+            assert forced.is_error and "forcedColors" in forced.content[0].text
+
+    asyncio.run(main())
+
+
+def test_vision_xy_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            await call(session, "browser_mouse_click_xy", x=450, y=40)
+            assert await page_value(session, "window.hits") == 1
+            await call(session, "browser_mouse_click_xy", x=450, y=40, button="left", delay=50)
+            assert await page_value(session, "window.hits") == 2
+            await call(session, "browser_mouse_drag_xy", startX=10, startY=20, endX=200, endY=150)
+            moves = await page_value(session, "window.log.filter(e => e.startsWith('mouse'))")
+            assert moves == ["mousedown 10,20", "mouseup 200,150"]
+
+    asyncio.run(main())
+
+
+def test_pdf_save(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            said = await call(session, "browser_pdf_save", filename="docs/page.pdf")
+            assert "page.pdf" in said
+            assert (tmp_path / "docs" / "page.pdf").read_bytes()[:5] == b"%PDF-"
+            await call(session, "browser_pdf_save")
+            assert list(tmp_path.glob("page-*.pdf"))
+
+    asyncio.run(main())
+
+
+def test_testing_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            snap = await call(session, "browser_snapshot")
+            fruit, note = "#fruit", ref_of(snap, "textbox", "Note")
+            await call(session, "browser_verify_list_visible", element="Fruit", target=fruit, items=["Apple", "Banana"])
+            cherry = await session.call_tool(
+                "browser_verify_list_visible", {"element": "Fruit", "target": fruit, "items": ["Cherry"]}
+            )
+            assert cherry.is_error and 'Item "Cherry" not found' in cherry.content[0].text
+            await call(session, "browser_verify_value", type="textbox", element="Note", target=note, value="draft")
+            await call(
+                session, "browser_evaluate", function="() => { document.getElementById('note').value = 'final' }"
+            )
+            wrong = await session.call_tool(
+                "browser_verify_value", {"type": "textbox", "element": "Note", "target": note, "value": "draft"}
+            )
+            assert wrong.is_error and 'but got "final"' in wrong.content[0].text
+            absent = await session.call_tool(
+                "browser_verify_element_visible", {"role": "button", "accessibleName": "Nope"}
+            )
+            assert absent.is_error
+            await call(session, "browser_verify_element_visible", role="button", accessibleName="Hit")
+            locator = await call(
+                session, "browser_generate_locator", element="Hit", target=ref_of(snap, "button", "Hit")
+            )
+            assert "getByRole('button', { name: 'Hit' })" in locator
+
+    asyncio.run(main())
+
+
+def test_find_in_the_snapshot(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            found = await call(session, "browser_find", text="banana")
+            assert "Found 1 match" in found and "Banana" in found and 'list "Fruit"' in found, found
+            # The ref it shows is one the other tools take.
+            hit = await call(session, "browser_find", regex='/button "hit"/i')
+            await call(session, "browser_click", target=ref_of(hit, "button", "Hit"))
+            assert await page_value(session, "window.hits") == 1
+            assert "No matches found" in await call(session, "browser_find", text="durian")
+            both = await session.call_tool("browser_find", {"text": "a", "regex": "a"})
+            assert both.is_error
+            await call(session, "browser_find", regex="Apple|Banana", filename="found.md")
+            assert "Found 2 matches" in (tmp_path / "found.md").read_text()
+
+    asyncio.run(main())
