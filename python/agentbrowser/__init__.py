@@ -129,7 +129,9 @@ if TYPE_CHECKING:
     from .models.state import Cookie, StateFile, StateListing
     from .models.auth import AuthEntry, AuthListing, AuthLogin
     from .models import NetworkRequest, RequestDetail, RequestLog
-    from .options import CDPTarget, LaunchOptions, SessionOptions
+    from .options import CDPTarget, DashboardOptions, LaunchOptions, SessionOptions
+    from .install import InstallResult, ensure_installed
+    from .models import AsyncQuery, AsyncRef, AsyncSnapshot, DocumentScope, HarContentMode, Query
     from .restore import RestoreOptions
     from ._session_id import session_id
     from .aio import (
@@ -274,6 +276,15 @@ _LAZY: dict[str, str] = {
     "AuthListing": ".models.auth",
     "AuthLogin": ".models.auth",
     "CDPTarget": ".options",
+    "DashboardOptions": ".options",
+    "InstallResult": ".install",
+    "ensure_installed": ".install",
+    "AsyncQuery": ".models",
+    "AsyncRef": ".models",
+    "AsyncSnapshot": ".models",
+    "DocumentScope": ".models",
+    "HarContentMode": ".models",
+    "Query": ".models",
     "LaunchOptions": ".options",
     "SessionOptions": ".options",
     "RestoreOptions": ".restore",
@@ -376,6 +387,15 @@ __all__ = [
     "RestoreOptions",
     "SessionOptions",
     "CDPTarget",
+    "DashboardOptions",
+    "InstallResult",
+    "ensure_installed",
+    "DocumentScope",
+    "HarContentMode",
+    "Query",
+    "AsyncQuery",
+    "AsyncRef",
+    "AsyncSnapshot",
     "SnapshotSpec",
     "UploadedFile",
     "FileChooser",

@@ -23,7 +23,15 @@ from ._wire_types import OPTION_RULES
 from .models.routes import ProxyConfig
 from .restore import RestoreOptions
 
-__all__ = ["LaunchOptions", "SessionOptions", "RestoreOptions", "CDPTarget", "SESSION_NAME", "merge_options"]
+__all__ = [
+    "LaunchOptions",
+    "SessionOptions",
+    "RestoreOptions",
+    "CDPTarget",
+    "DashboardOptions",
+    "SESSION_NAME",
+    "merge_options",
+]
 
 _LAUNCH = OPTION_RULES["LaunchParams"]
 _CLIENT = OPTION_RULES["clientOptions"]
@@ -158,6 +166,104 @@ def _check_restore(label: str, value: object) -> None:
 
 
 @dataclass(frozen=True, slots=True)
+class DashboardOptions:
+    """pyagentbrowser's dashboard options (``SessionOptions.dashboard``): ``port`` (0-65535, 0:
+    an ephemeral one) and the ``cli_version`` it expects. Checked when built; using them raises
+    ValueError until agentbrowser's dashboard exists (issue 38)."""
+
+    port: int | None = None
+    cli_version: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.port is not None:
+            if isinstance(self.port, bool) or not isinstance(self.port, int):
+                raise TypeError(f"DashboardOptions.port must be an int or None, got {type(self.port).__name__}")
+            if not 0 <= self.port <= 65535:
+                raise ValueError(f"DashboardOptions.port must be within 0..65535, got {self.port}")
+        if self.cli_version is not None:
+            if not isinstance(self.cli_version, str):
+                raise TypeError(f"DashboardOptions.cli_version must be a str or None, got {type(self.cli_version).__name__}")
+            if not self.cli_version.strip():
+                raise ValueError("DashboardOptions.cli_version must not be empty")
+
+
+#: The engines ``LaunchOptions.engine`` accepts: agentbrowser drives Chromium.
+CHROME_ENGINES = ("chrome", "chromium")
+
+
+def _flag(label: str, value: object) -> None:
+    """TypeError unless ``value`` is a bool or None."""
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"{label} must be a bool or None, got {type(value).__name__}")
+
+
+def _extensions(value: object) -> tuple[str, ...]:
+    """Unpacked extension directories, made absolute; each must hold a ``manifest.json``."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
+        raise TypeError(f"LaunchOptions.extensions must be a sequence of directories, got {type(value).__name__}")
+    out = []
+    for item in value:
+        path = _path("LaunchOptions.extensions", item, _LAUNCH["executablePath"], absolute=True)
+        if path is None:
+            raise TypeError("LaunchOptions.extensions must hold directories, got None")
+        if "," in path:
+            raise ValueError(f"LaunchOptions.extensions: {path!r} holds a comma, which Chromium's flag cannot carry")
+        if not os.path.isfile(os.path.join(path, "manifest.json")):
+            raise ValueError(f"LaunchOptions.extensions: {path!r} is not an unpacked extension (no manifest.json)")
+        out.append(path)
+    return tuple(out)
+
+
+def _peer_fields(opts: LaunchOptions) -> None:
+    """Checks pyagentbrowser's launch fields: the ones the engine can honour are kept (and become
+    Chromium flags in ``to_wire``), the others raise ValueError naming the field."""
+    if opts.engine is not None:
+        if not isinstance(opts.engine, str):
+            raise TypeError(f"LaunchOptions.engine must be a str or None, got {type(opts.engine).__name__}")
+        if opts.engine.strip().lower() not in CHROME_ENGINES:
+            raise ValueError(
+                f"LaunchOptions.engine={opts.engine!r} is not supported: agentbrowser drives Chromium "
+                "(engine 'chrome'); lightpanda and obscura are not available"
+            )
+    if opts.provider is not None:
+        raise ValueError(
+            f"LaunchOptions.provider={opts.provider!r} is not supported: agentbrowser launches a local Chromium "
+            "or attaches to one; Browser.attach(CDPTarget(url=...)) joins a remote browser or grid"
+        )
+    if opts.storage_state is not None:
+        _path("LaunchOptions.storage_state", opts.storage_state, _LAUNCH["executablePath"])
+        raise ValueError(
+            "LaunchOptions.storage_state is not supported yet (issue 37): launch, then load the file with "
+            "browser.state.load(path)"
+        )
+    object.__setattr__(opts, "extensions", _extensions(opts.extensions))
+    for name in ("hide_scrollbars", "webgpu", "webmcp", "no_xvfb"):
+        _flag(f"LaunchOptions.{name}", getattr(opts, name))
+    if opts.webgpu:
+        raise ValueError("LaunchOptions.webgpu=True is not supported: the engine launches Chromium without a GPU")
+    if opts.extensions and any(a.startswith(("--load-extension=", "--disable-extensions-except=")) for a in opts.args):
+        raise ValueError("LaunchOptions.extensions and --load-extension in args exclude each other: give one")
+
+
+def _peer_args(opts: LaunchOptions) -> list[str]:
+    """``args`` with the Chromium flags of pyagentbrowser's launch fields."""
+    args = list(opts.args)
+    if opts.extensions:
+        joined = ",".join(os.fspath(e) for e in opts.extensions)
+        args += [f"--load-extension={joined}", f"--disable-extensions-except={joined}"]
+    if opts.hide_scrollbars:
+        args.append("--hide-scrollbars")
+    if opts.webmcp is False:
+        # One --disable-features switch: Chromium reads only the last one.
+        at = next((i for i, a in enumerate(args) if a.startswith("--disable-features=")), None)
+        if at is None:
+            args.append("--disable-features=WebMCP")
+        elif "WebMCP" not in args[at].partition("=")[2].split(","):
+            args[at] += ",WebMCP"
+    return args
+
+
+@dataclass(frozen=True, slots=True)
 class LaunchOptions:
     """How :meth:`Browser.launch` starts (or attaches to) Chromium.
 
@@ -229,8 +335,25 @@ class LaunchOptions:
     restore: RestoreOptions | None = None
     #: Extra HTTP headers for the attach endpoint (values are credentials: not in ``repr``).
     cdp_headers: Mapping[str, str] | None = field(default=None, repr=False)
+    #: pyagentbrowser's browser engine: None, ``chrome`` or ``chromium`` (anything else: ValueError).
+    engine: str | None = None
+    #: pyagentbrowser's state file loaded at launch: not supported yet (ValueError).
+    storage_state: str | os.PathLike[str] | None = None
+    #: Unpacked extension directories to load (launch only; each with a ``manifest.json``).
+    extensions: Sequence[str | os.PathLike[str]] = ()
+    #: pyagentbrowser's cloud or iOS provider: not supported (ValueError).
+    provider: str | None = None
+    #: True: hide scrollbars (``--hide-scrollbars``); None/False: Chromium's default.
+    hide_scrollbars: bool | None = None
+    #: pyagentbrowser's WebGPU switch: True is not supported (ValueError; no GPU).
+    webgpu: bool | None = None
+    #: False: Chromium's WebMCP off (``--disable-features=WebMCP``); None/True: on.
+    webmcp: bool | None = None
+    #: pyagentbrowser's "no Xvfb for a headed browser": agentbrowser never starts Xvfb.
+    no_xvfb: bool | None = None
 
     def __post_init__(self) -> None:
+        _peer_fields(self)
         object.__setattr__(self, "cdp_headers", _cdp_headers("LaunchOptions.cdp_headers", self.cdp_headers))
         if self.cdp_headers is not None and not self.attaches:
             raise ValueError("LaunchOptions.cdp_headers go with cdp_url or cdp_port: they are sent to the attach endpoint")
@@ -284,6 +407,8 @@ class LaunchOptions:
             object.__setattr__(self, "proxy", ProxyConfig.of(self.proxy))
         _domain_conflicts(self)
         _LAUNCH["confirmTimeoutMs"].check("LaunchOptions.confirm_timeout_ms", self.confirm_timeout_ms)
+        if self.attaches and self.no_xvfb:
+            raise ValueError("LaunchOptions.no_xvfb only applies to a launched browser, not to an attached one")
 
     def __repr__(self) -> str:
         return _repr(self)
@@ -308,6 +433,14 @@ class LaunchOptions:
             fields.append("ignore_https_errors")
         if self.profile is not None:
             fields.append("profile")
+        if self.extensions:
+            fields.append("extensions")
+        if self.hide_scrollbars:
+            fields.append("hide_scrollbars")
+        if self.webmcp is False:
+            fields.append("webmcp")
+        if self.no_xvfb:
+            fields.append("no_xvfb")
         return fields
 
     def to_wire(self) -> dict[str, Any]:
@@ -315,8 +448,9 @@ class LaunchOptions:
         wire: dict[str, Any] = {"headless": self.headless}
         if self.executable_path is not None:
             wire["executablePath"] = os.fspath(self.executable_path)
-        if self.args:
-            wire["args"] = list(self.args)
+        args = _peer_args(self)
+        if args:
+            wire["args"] = args
         if self.window_size is not None:
             wire["windowWidth"], wire["windowHeight"] = self.window_size
         if self.cdp_url is not None:
@@ -409,8 +543,30 @@ class SessionOptions:
     confirm_actions: Sequence[str] = ()
     confirm_timeout: float | None = None
     restore: RestoreOptions | None = None
+    #: pyagentbrowser's session namespace: not supported (ValueError when set).
+    namespace: str | None = None
+    #: pyagentbrowser's strict binding to one tab: None/False (the session follows the active
+    #: tab) are what agentbrowser does; True is not supported (ValueError).
+    pin_tab: bool | None = None
+    #: pyagentbrowser's dashboard (:class:`DashboardOptions`): ValueError until issue 38's dashboard.
+    dashboard: DashboardOptions | None = None
 
     def __post_init__(self) -> None:
+        if self.namespace is not None:
+            raise ValueError(
+                f"SessionOptions.namespace={self.namespace!r} is not supported: a launched Browser's session is "
+                "private to it; name a shared one with SessionOptions.session_id or Browser.connect(session=...)"
+            )
+        _flag("SessionOptions.pin_tab", self.pin_tab)
+        if self.pin_tab:
+            raise ValueError(
+                "SessionOptions.pin_tab=True is not supported: the session follows its active tab "
+                "(select one with browser.tabs.switch)"
+            )
+        if self.dashboard is not None:
+            if not isinstance(self.dashboard, DashboardOptions):
+                raise TypeError(f"SessionOptions.dashboard must be DashboardOptions or None, got {type(self.dashboard).__name__}")
+            raise ValueError("SessionOptions.dashboard is not supported yet: agentbrowser's dashboard is issue 38")
         object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("SessionOptions.allow_file_access", self.allow_file_access)
         _required(_LAUNCH["contentBoundaries"]).check("SessionOptions.content_boundaries", self.content_boundaries)
@@ -449,8 +605,13 @@ class CDPTarget:
     url: str | None = None
     port: int | None = None
     headers: Mapping[str, str] | None = field(default=None, repr=False)
+    #: pyagentbrowser's endpoint discovery switch: agentbrowser connects to exactly ``url`` or
+    #: ``port`` and discovers nothing, whichever its value (a bool).
+    auto_connect: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.auto_connect, bool):
+            raise TypeError(f"CDPTarget.auto_connect must be a bool, got {type(self.auto_connect).__name__}")
         object.__setattr__(self, "headers", _cdp_headers("CDPTarget.headers", self.headers))
         _check_cdp_url("CDPTarget.url", self.url)
         _LAUNCH["cdpPort"].check("CDPTarget.port", self.port)

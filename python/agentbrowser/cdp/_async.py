@@ -99,14 +99,38 @@ class AsyncCDP:
         context: AsyncExecutionContext | None = None,
         await_promise: bool = True,
         return_by_value: bool = True,
+        extension_id: str | None = None,
     ) -> Any:
-        """Runs ``script`` in ``context``, else ``frame``'s default context, else the active tab's main frame."""
+        """Runs ``script`` in ``context``, else ``frame``'s default context, else the active tab's
+        main frame (``extension_id``: in that extension's content-script world there)."""
         opts = {"await_promise": await_promise, "return_by_value": return_by_value}
         if context is not None:
             return await context.evaluate(script, **opts)
         if frame is not None:
-            return await frame.evaluate(script, **opts)
-        return await (await self.active()).evaluate(script, **opts)
+            return await frame.evaluate(script, extension_id=extension_id, **opts)
+        target = await self.active()
+        return await target.evaluate(
+            script, extension_id=extension_id, await_promise=await_promise, return_by_value=return_by_value
+        )
+
+    async def frame(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> AsyncFrame:
+        """The one frame of the active tab the criterion names (``cdp.frames.get``)."""
+        return await self.frames.get(selector=selector, name=name, url=url)
+
+    async def contexts(
+        self,
+        *,
+        frame: AsyncFrame | None = None,
+        extension_id: str | None = None,
+        predicate: Callable[[AsyncExecutionContext], bool] | None = None,
+    ) -> tuple[AsyncExecutionContext, ...]:
+        """The live execution contexts of the active tab (see :meth:`AsyncTarget.contexts`)."""
+        return await (await self.active()).contexts(frame=frame, extension_id=extension_id, predicate=predicate)
+
+    def invalidate(self) -> None:
+        """Forgets the attached sessions and contexts: targets, frames and contexts looked up
+        before raise CDPStaleObjectError; the next lookup attaches again."""
+        self._registry.clear()
 
     @property
     def closed(self) -> bool:
@@ -126,6 +150,10 @@ class AsyncFrames:
 
     def __init__(self, cdp: AsyncCDP) -> None:
         self._cdp = cdp
+
+    async def __call__(self) -> tuple[AsyncFrame, ...]:
+        """``cdp.frames()``: the same as :meth:`list` (pyagentbrowser's ``frames()`` method)."""
+        return await self.list()
 
     async def list(self) -> tuple[AsyncFrame, ...]:
         """Every frame of the active tab, the main frame first."""
@@ -152,13 +180,43 @@ class AsyncTarget(_core.TargetData):
         crit = {"selector": selector, "name": name, "url": url}
         return _core.bind(AsyncFrame, self._cdp, await self._cdp._run(_core.frame(self, crit, self._cdp._registry)))
 
-    async def contexts(self) -> tuple[AsyncExecutionContext, ...]:
-        """The live execution contexts of all its frames."""
+    async def contexts(
+        self,
+        *,
+        frame: AsyncFrame | None = None,
+        extension_id: str | None = None,
+        predicate: Callable[[AsyncExecutionContext], bool] | None = None,
+    ) -> tuple[AsyncExecutionContext, ...]:
+        """The live execution contexts of all its frames (of ``frame``; of ``extension_id``'s
+        content scripts; those ``predicate`` accepts)."""
+        if frame is not None:
+            return await frame.contexts(extension_id=extension_id, predicate=predicate)
         _core.target_alive(self, self._cdp._registry)
-        return tuple(_core.bind(AsyncExecutionContext, self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
+        found = self._cdp._registry.of_session(self.session_id)
+        if extension_id is not None:
+            origin = _core.extension_origin(extension_id)
+            found = [c for c in found if c.origin == origin]
+        out = tuple(_core.bind(AsyncExecutionContext, self._cdp, c) for c in found)
+        return out if predicate is None else tuple(c for c in out if predicate(c))
 
-    async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
-        """Runs ``script`` in its main frame's default context."""
+    async def evaluate(
+        self,
+        script: str,
+        *,
+        frame: AsyncFrame | None = None,
+        extension_id: str | None = None,
+        context: AsyncExecutionContext | None = None,
+        await_promise: bool = True,
+        return_by_value: bool = True,
+    ) -> Any:
+        """Runs ``script`` in ``context``, else in ``frame`` (default: its main frame), in its
+        default context or ``extension_id``'s content-script world."""
+        opts = {"await_promise": await_promise, "return_by_value": return_by_value}
+        if context is not None:
+            return await context.evaluate(script, **opts)
+        if frame is not None or extension_id is not None:
+            owner = frame or (await self.frames())[0]
+            return await owner.evaluate(script, extension_id=extension_id, **opts)
         _core.target_alive(self, self._cdp._registry)
         reg = self._cdp._registry
         return await self._cdp._run(_core.evaluate(script, self.session_id, reg, None, await_promise, return_by_value))
@@ -171,24 +229,35 @@ class AsyncFrame(_core.FrameData):
     _cdp: AsyncCDP = field(repr=False, compare=False, kw_only=True)
 
     async def contexts(
-        self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
+        self,
+        *,
+        name: str | None = None,
+        predicate: Callable[[AsyncExecutionContext], bool] | None = None,
+        extension_id: str | None = None,
     ) -> tuple[AsyncExecutionContext, ...]:
-        """Its live execution contexts (by world ``name`` or ``predicate`` when given)."""
-        found = await self._cdp._run(_core.contexts(self, self._cdp._registry, name))
+        """Its live execution contexts (by world ``name``, ``extension_id``: the worlds of that
+        extension's content scripts, or ``predicate`` when given)."""
+        found = await self._cdp._run(_core.contexts(self, self._cdp._registry, name, extension_id=extension_id))
         out = tuple(_core.bind(AsyncExecutionContext, self._cdp, c) for c in found)
         return out if predicate is None else tuple(c for c in out if predicate(c))
 
     async def context(
-        self, *, name: str | None = None, predicate: Callable[[AsyncExecutionContext], bool] | None = None
+        self,
+        *,
+        name: str | None = None,
+        predicate: Callable[[AsyncExecutionContext], bool] | None = None,
+        extension_id: str | None = None,
     ) -> AsyncExecutionContext:
-        """The one context matching ``name``/``predicate``; with neither, its default context."""
+        """The one context matching ``name``/``extension_id``/``predicate``; with none, its default context."""
         pick = None if predicate is None else (lambda c: predicate(_core.bind(AsyncExecutionContext, self._cdp, c)))
-        found = await self._cdp._run(_core.context(self, self._cdp._registry, name, pick))
+        found = await self._cdp._run(_core.context(self, self._cdp._registry, name, pick, extension_id))
         return _core.bind(AsyncExecutionContext, self._cdp, found)
 
-    async def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
-        """Runs ``script`` in its default context."""
-        ctx = await self.context()
+    async def evaluate(
+        self, script: str, *, extension_id: str | None = None, await_promise: bool = True, return_by_value: bool = True
+    ) -> Any:
+        """Runs ``script`` in its default context (``extension_id``: in that extension's content-script world)."""
+        ctx = await self.context(extension_id=extension_id)
         return await ctx.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
 
 

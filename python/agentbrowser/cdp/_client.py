@@ -14,6 +14,7 @@ import inspect
 import itertools
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     import asyncio
 
 from .errors import CDPClosedError, CDPError, CDPProtocolError, CDPTimeoutError
+from .transport import AsyncConnect, SyncConnect, SyncWebSocket
 
 #: Largest message accepted from the browser, in bytes (a big screenshot or DOM fits).
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -56,6 +58,27 @@ def _options(connect: Callable[..., Any], timeout: float) -> dict[str, Any]:
     return options
 
 
+def _websocket(url: str, timeout: float) -> SyncWebSocket:
+    """A blocking ``websockets`` connection to ``url`` with :func:`_options`."""
+    from websockets.sync.client import connect
+
+    # Entered like a context manager (its own close() ends it): websockets 17 warns otherwise.
+    ws: SyncWebSocket = connect(url, **_options(connect, timeout)).__enter__()
+    return ws
+
+
+def _closed_normally(exc: BaseException) -> bool:
+    """Whether ``exc`` is a WebSocket's clean close (websockets' ConnectionClosedOK), which ends
+    reading without an error, as iterating the connection does."""
+    return type(exc).__name__ == "ConnectionClosedOK"
+
+
+def _check_quiet(timeout: float) -> None:
+    """ValueError unless ``timeout`` (a drain's quiet period) is a positive number of seconds."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"drain_events timeout must be positive seconds, got {timeout!r}")
+
+
 def _message(method: str, params: Mapping[str, Any] | None, session_id: str | None, call_id: int) -> str:
     if not isinstance(method, str) or "." not in method:
         raise ValueError(f"a CDP method is Domain.method (e.g. 'Runtime.evaluate'), got {method!r}")
@@ -82,12 +105,20 @@ class _Events:
         self._lock = threading.Lock()
         #: How many events were dropped because the buffer was full.
         self.dropped = 0
+        #: How many events arrived in all (``drain_events`` waits until it stops growing).
+        self.received = 0
 
     def push(self, event: dict[str, Any]) -> None:
         with self._lock:
             if len(self._buf) == self._buf.maxlen:
                 self.dropped += 1
             self._buf.append(event)
+            self.received += 1
+
+    def quiet_since(self, seen: int) -> tuple[bool, int]:
+        """Whether no event arrived since ``seen`` (a ``received`` count), and the count now."""
+        now = self.received
+        return now == seen, now
 
     def pop(self, method: str | None) -> list[dict[str, Any]]:
         with self._lock:
@@ -104,10 +135,17 @@ class CDPClient:
     ``timeout`` (seconds) bounds the connection and each call unless the call gives its own.
     """
 
-    def __init__(self, url: str, *, timeout: float = 5.0, on_event: EventHook | None = None, max_events: int = MAX_EVENTS) -> None:
-        require_websockets()
-        from websockets.sync.client import connect
-
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        on_event: EventHook | None = None,
+        max_events: int = MAX_EVENTS,
+        connect: SyncConnect | None = None,
+    ) -> None:
+        if connect is None:
+            require_websockets()
         if timeout <= 0:
             raise ValueError(f"timeout must be positive seconds, got {timeout}")
         self.url = url
@@ -120,8 +158,7 @@ class CDPClient:
         self._lock = threading.Lock()
         self._closed: str | None = None
         try:
-            # Entered like a context manager (its own close() ends it): websockets 17 warns otherwise.
-            self._ws = connect(url, **_options(connect, timeout)).__enter__()
+            self._ws: SyncWebSocket = connect(url) if connect is not None else _websocket(url, timeout)
         except Exception as exc:
             raise CDPClosedError(f"cannot connect to {url}: {exc}") from exc
         self._reader = threading.Thread(target=self._read, name="agentbrowser-cdp", daemon=True)
@@ -130,7 +167,13 @@ class CDPClient:
     def _read(self) -> None:
         reason = "the browser closed the DevTools connection"
         try:
-            for raw in self._ws:
+            while True:
+                try:
+                    raw = self._ws.recv()
+                except Exception as exc:
+                    if _closed_normally(exc):
+                        break
+                    raise
                 message = json.loads(raw)
                 if "id" in message:
                     with self._lock:
@@ -167,7 +210,12 @@ class CDPClient:
         return self._closed is not None
 
     def send(
-        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None
+        self,
+        method: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        timeout: float | None = None,
     ) -> dict[str, Any]:
         """Calls ``method`` (on ``session_id``'s target, or the browser) and returns its result."""
         limit = self.timeout if timeout is None else timeout
@@ -198,6 +246,19 @@ class CDPClient:
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""
         return self._events.pop(method)
+
+    def drain_events(self, *, timeout: float = 0.05) -> list[dict[str, Any]]:
+        """Waits until no event has arrived for ``timeout`` seconds (at most the client's
+        ``timeout`` in all), then takes every buffered event (pyagentbrowser's ``drain_events``)."""
+        _check_quiet(timeout)
+        deadline = time.monotonic() + self.timeout
+        seen = self._events.received
+        while time.monotonic() < deadline:
+            time.sleep(timeout)
+            quiet, seen = self._events.quiet_since(seen)
+            if quiet:
+                break
+        return self.pop_events()
 
     @property
     def dropped_events(self) -> int:
@@ -230,7 +291,18 @@ def _orphaned(message: Mapping[str, Any], call_sessions: dict[int, str]) -> list
 class AsyncCDPClient:
     """The asyncio twin of :class:`CDPClient`: ``await AsyncCDPClient.connect(url)``."""
 
-    def __init__(self, url: str, timeout: float, on_event: EventHook | None, max_events: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        timeout: float = 5.0,
+        on_event: EventHook | None = None,
+        max_events: int = MAX_EVENTS,
+        *,
+        connect: AsyncConnect | None = None,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive seconds, got {timeout}")
+        self._connect = connect
         self.url = url
         self.timeout = timeout
         self._on_event = on_event
@@ -247,25 +319,38 @@ class AsyncCDPClient:
         cls, url: str, *, timeout: float = 5.0, on_event: EventHook | None = None, max_events: int = MAX_EVENTS
     ) -> AsyncCDPClient:
         """Opens the WebSocket at ``url`` (within ``timeout`` seconds)."""
-        require_websockets()
-        from websockets.asyncio.client import connect
-
-        if timeout <= 0:
-            raise ValueError(f"timeout must be positive seconds, got {timeout}")
         client = cls(url, timeout, on_event, max_events)
-        try:
-            client._ws = await connect(url, **_options(connect, timeout))
-        except Exception as exc:
-            raise CDPClosedError(f"cannot connect to {url}: {exc}") from exc
+        await client._open()
+        return client
+
+    async def _open(self) -> None:
+        """Opens the WebSocket (``connect``'s, else a ``websockets`` one) and starts reading.
+        A client built directly (pyagentbrowser's ``AsyncCDPClient(url)``) opens on first send."""
         import asyncio  # only with the async client: importing agentbrowser loads no asyncio
 
-        client._reader = asyncio.get_running_loop().create_task(client._read())
-        return client
+        if self._connect is None:
+            require_websockets()
+            from websockets.asyncio.client import connect
+
+            opening: Any = connect(self.url, **_options(connect, self.timeout))
+        else:
+            opening = self._connect(self.url)
+        try:
+            self._ws = await opening if inspect.isawaitable(opening) else opening
+        except Exception as exc:
+            raise CDPClosedError(f"cannot connect to {self.url}: {exc}") from exc
+        self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         reason = "the browser closed the DevTools connection"
         try:
-            async for raw in self._ws:
+            while True:
+                try:
+                    raw = await self._ws.recv()
+                except Exception as exc:
+                    if _closed_normally(exc):
+                        break
+                    raise
                 message = json.loads(raw)
                 if "id" in message:
                     fut = self._pending.get(message["id"])
@@ -296,7 +381,12 @@ class AsyncCDPClient:
         return self._closed is not None
 
     async def send(
-        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float | None = None
+        self,
+        method: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        timeout: float | None = None,
     ) -> dict[str, Any]:
         """Calls ``method`` and returns its result (see :meth:`CDPClient.send`)."""
         limit = self.timeout if timeout is None else timeout
@@ -304,6 +394,8 @@ class AsyncCDPClient:
         text = _message(method, params, session_id, call_id)
         if self._closed is not None:
             raise CDPClosedError(f"{method}: the CDP client is closed ({self._closed})")
+        if self._ws is None:
+            await self._open()
         import asyncio
 
         fut: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
@@ -329,6 +421,20 @@ class AsyncCDPClient:
     def pop_events(self, method: str | None = None) -> list[dict[str, Any]]:
         """Takes the buffered events (of ``method`` only, when given), oldest first."""
         return self._events.pop(method)
+
+    async def drain_events(self, *, timeout: float = 0.05) -> list[dict[str, Any]]:
+        """The awaited :meth:`CDPClient.drain_events`."""
+        import asyncio
+
+        _check_quiet(timeout)
+        deadline = time.monotonic() + self.timeout
+        seen = self._events.received
+        while time.monotonic() < deadline:
+            await asyncio.sleep(timeout)
+            quiet, seen = self._events.quiet_since(seen)
+            if quiet:
+                break
+        return self.pop_events()
 
     async def close(self) -> None:
         """Closes the connection (idempotent)."""

@@ -11,7 +11,7 @@ protocol's events say about execution contexts, fed by the client's reader.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeAlias, TypeVar
 
@@ -390,14 +390,28 @@ def frame_fresh(f: FrameData, registry: Registry) -> Flow[None]:
 # -- contexts ------------------------------------------------------------------------------
 
 
+def extension_origin(extension_id: str) -> str:
+    """The origin of the worlds extension ``extension_id`` runs in a page (its content scripts)."""
+    if not isinstance(extension_id, str) or not extension_id:
+        raise TypeError(f"extension_id must be a non-empty string, got {extension_id!r}")
+    return f"chrome-extension://{extension_id}"
+
+
 def contexts(
-    f: FrameData, registry: Registry, name: str | None = None, predicate: Callable[[ContextData], bool] | None = None
+    f: FrameData,
+    registry: Registry,
+    name: str | None = None,
+    predicate: Callable[[ContextData], bool] | None = None,
+    extension_id: str | None = None,
 ) -> Flow[tuple[ContextData, ...]]:
-    """The live execution contexts of frame ``f`` (optionally by name or predicate)."""
+    """The live execution contexts of frame ``f`` (optionally by name, extension or predicate)."""
     yield from frame_fresh(f, registry)
     found = [c for c in registry.of_session(f.session_id) if c.frame_id == f.id]
     if name is not None:
         found = [c for c in found if c.name == name]
+    if extension_id is not None:
+        origin = extension_origin(extension_id)
+        found = [c for c in found if c.origin == origin]
     if predicate is not None:
         found = [c for c in found if predicate(c)]
     return tuple(found)
@@ -408,12 +422,17 @@ def _describe_context(c: ContextData) -> str:
 
 
 def context(
-    f: FrameData, registry: Registry, name: str | None = None, predicate: Callable[[ContextData], bool] | None = None
+    f: FrameData,
+    registry: Registry,
+    name: str | None = None,
+    predicate: Callable[[ContextData], bool] | None = None,
+    extension_id: str | None = None,
 ) -> Flow[ContextData]:
-    """The one context of ``f`` matching ``name``/``predicate``; with neither, its default one."""
+    """The one context of ``f`` matching ``name``/``extension_id``/``predicate``; with none, its
+    default one."""
     every = yield from contexts(f, registry)
     crit: dict[str, Any] = {"frame": f.id}
-    if name is None and predicate is None:
+    if name is None and predicate is None and extension_id is None:
         found = [c for c in every if c.is_default]
         crit["default"] = True
     else:
@@ -421,6 +440,10 @@ def context(
         if name is not None:
             found = [c for c in found if c.name == name]
             crit["name"] = name
+        if extension_id is not None:
+            origin = extension_origin(extension_id)
+            found = [c for c in found if c.origin == origin]
+            crit["extension_id"] = extension_id
         if predicate is not None:
             found = [c for c in found if predicate(c)]
             crit["predicate"] = getattr(predicate, "__name__", "predicate")
@@ -497,6 +520,23 @@ def run_sync(flow: Flow[T], send: Callable[[Send], Any], engine: Callable[[Op[An
             step = resume(flow, outcome)
             try:
                 outcome = (send(step) if isinstance(step, Send) else engine(step.op), None)
+            except Exception as exc:
+                outcome = (None, exc)
+    except StopIteration as stop:
+        value: T = stop.value
+        return value
+    finally:
+        flow.close()
+
+
+async def run_async(flow: Flow[T], send: Callable[[Send | Engine], Awaitable[Any]]) -> T:
+    """Drives ``flow`` with awaited calls (``send`` answers every step); a failed call is thrown into it."""
+    outcome: Outcome | None = None
+    try:
+        while True:
+            step = resume(flow, outcome)
+            try:
+                outcome = (await send(step), None)
             except Exception as exc:
                 outcome = (None, exc)
     except StopIteration as stop:

@@ -89,14 +89,38 @@ class CDP:
         context: ExecutionContext | None = None,
         await_promise: bool = True,
         return_by_value: bool = True,
+        extension_id: str | None = None,
     ) -> Any:
         """Runs ``script`` in ``context``, else ``frame``'s default context, else the active tab's
-        main frame; returns its value (``return_by_value=False``: the RemoteObject)."""
+        main frame (``extension_id``: in that extension's content-script world there); returns
+        its value (``return_by_value=False``: the RemoteObject)."""
+        opts = {"await_promise": await_promise, "return_by_value": return_by_value}
         if context is not None:
-            return context.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
+            return context.evaluate(script, **opts)
         if frame is not None:
-            return frame.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
-        return self.active().evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
+            return frame.evaluate(script, extension_id=extension_id, **opts)
+        return self.active().evaluate(
+            script, extension_id=extension_id, await_promise=await_promise, return_by_value=return_by_value
+        )
+
+    def frame(self, *, selector: str | None = None, name: str | None = None, url: str | None = None) -> Frame:
+        """The one frame of the active tab the criterion names (``cdp.frames.get``)."""
+        return self.frames.get(selector=selector, name=name, url=url)
+
+    def contexts(
+        self,
+        *,
+        frame: Frame | None = None,
+        extension_id: str | None = None,
+        predicate: Callable[[ExecutionContext], bool] | None = None,
+    ) -> tuple[ExecutionContext, ...]:
+        """The live execution contexts of the active tab (see :meth:`Target.contexts`)."""
+        return self.active().contexts(frame=frame, extension_id=extension_id, predicate=predicate)
+
+    def invalidate(self) -> None:
+        """Forgets the attached sessions and contexts: targets, frames and contexts looked up
+        before raise CDPStaleObjectError; the next lookup attaches again."""
+        self._registry.clear()
 
     @property
     def closed(self) -> bool:
@@ -117,6 +141,10 @@ class Frames:
 
     def __init__(self, cdp: CDP) -> None:
         self._cdp = cdp
+
+    def __call__(self) -> tuple[Frame, ...]:
+        """``cdp.frames()``: the same as :meth:`list` (pyagentbrowser's ``frames()`` method)."""
+        return self.list()
 
     def list(self) -> tuple[Frame, ...]:
         """Every frame of the active tab, the main frame first."""
@@ -142,13 +170,42 @@ class Target(_core.TargetData):
         crit = {"selector": selector, "name": name, "url": url}
         return _core.bind(Frame, self._cdp, self._cdp._run(_core.frame(self, crit, self._cdp._registry)))
 
-    def contexts(self) -> tuple[ExecutionContext, ...]:
-        """The live execution contexts of all its frames."""
+    def contexts(
+        self,
+        *,
+        frame: Frame | None = None,
+        extension_id: str | None = None,
+        predicate: Callable[[ExecutionContext], bool] | None = None,
+    ) -> tuple[ExecutionContext, ...]:
+        """The live execution contexts of all its frames (of ``frame``; of ``extension_id``'s
+        content scripts; those ``predicate`` accepts)."""
+        if frame is not None:
+            return frame.contexts(extension_id=extension_id, predicate=predicate)
         _core.target_alive(self, self._cdp._registry)
-        return tuple(_core.bind(ExecutionContext, self._cdp, c) for c in self._cdp._registry.of_session(self.session_id))
+        found = self._cdp._registry.of_session(self.session_id)
+        if extension_id is not None:
+            origin = _core.extension_origin(extension_id)
+            found = [c for c in found if c.origin == origin]
+        out = tuple(_core.bind(ExecutionContext, self._cdp, c) for c in found)
+        return out if predicate is None else tuple(c for c in out if predicate(c))
 
-    def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
-        """Runs ``script`` in its main frame's default context."""
+    def evaluate(
+        self,
+        script: str,
+        *,
+        frame: Frame | None = None,
+        extension_id: str | None = None,
+        context: ExecutionContext | None = None,
+        await_promise: bool = True,
+        return_by_value: bool = True,
+    ) -> Any:
+        """Runs ``script`` in ``context``, else in ``frame`` (default: its main frame), in its
+        default context or ``extension_id``'s content-script world."""
+        opts = {"await_promise": await_promise, "return_by_value": return_by_value}
+        if context is not None:
+            return context.evaluate(script, **opts)
+        if frame is not None or extension_id is not None:
+            return (frame or self.frames()[0]).evaluate(script, extension_id=extension_id, **opts)
         _core.target_alive(self, self._cdp._registry)
         flow = _core.evaluate(script, self.session_id, self._cdp._registry, None, await_promise, return_by_value)
         return self._cdp._run(flow)
@@ -161,23 +218,35 @@ class Frame(_core.FrameData):
     _cdp: CDP = field(repr=False, compare=False, kw_only=True)
 
     def contexts(
-        self, *, name: str | None = None, predicate: Callable[[ExecutionContext], bool] | None = None
+        self,
+        *,
+        name: str | None = None,
+        predicate: Callable[[ExecutionContext], bool] | None = None,
+        extension_id: str | None = None,
     ) -> tuple[ExecutionContext, ...]:
-        """Its live execution contexts (by world ``name`` or ``predicate`` when given)."""
-        found = self._cdp._run(_core.contexts(self, self._cdp._registry, name))
+        """Its live execution contexts (by world ``name``, ``extension_id``: the worlds of that
+        extension's content scripts, or ``predicate`` when given)."""
+        found = self._cdp._run(_core.contexts(self, self._cdp._registry, name, extension_id=extension_id))
         out = tuple(_core.bind(ExecutionContext, self._cdp, c) for c in found)
         return out if predicate is None else tuple(c for c in out if predicate(c))
 
     def context(
-        self, *, name: str | None = None, predicate: Callable[[ExecutionContext], bool] | None = None
+        self,
+        *,
+        name: str | None = None,
+        predicate: Callable[[ExecutionContext], bool] | None = None,
+        extension_id: str | None = None,
     ) -> ExecutionContext:
-        """The one context matching ``name``/``predicate``; with neither, its default context."""
+        """The one context matching ``name``/``extension_id``/``predicate``; with none, its default context."""
         pick = None if predicate is None else (lambda c: predicate(_core.bind(ExecutionContext, self._cdp, c)))
-        return _core.bind(ExecutionContext, self._cdp, self._cdp._run(_core.context(self, self._cdp._registry, name, pick)))
+        return _core.bind(ExecutionContext, self._cdp, self._cdp._run(_core.context(self, self._cdp._registry, name, pick, extension_id)))
 
-    def evaluate(self, script: str, *, await_promise: bool = True, return_by_value: bool = True) -> Any:
-        """Runs ``script`` in its default context."""
-        return self.context().evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
+    def evaluate(
+        self, script: str, *, extension_id: str | None = None, await_promise: bool = True, return_by_value: bool = True
+    ) -> Any:
+        """Runs ``script`` in its default context (``extension_id``: in that extension's content-script world)."""
+        ctx = self.context(extension_id=extension_id)
+        return ctx.evaluate(script, await_promise=await_promise, return_by_value=return_by_value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ from .network import NetworkRequest, RequestDetail, RequestLog
 from .layout import BoundingBox, ElementGeometry, ScrollPosition, ScrollResult
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
 from .locator import Finder, Locator
+from .locator import AsyncQuery as AsyncQuery
+from .locator import Query as Query
 from .files import Download, FileChooser, UploadedFile
 from .emulation import Device, EmulationSettings, Geolocation, InitScript, Injection, PermissionGrant, Viewport
 from .emulation import NetworkThrottle
@@ -39,6 +41,8 @@ from .emulation import ColorScheme as ColorScheme
 from .emulation import MediaType as MediaType
 from .emulation import ReducedMotion as ReducedMotion
 from .ref import Ref
+from .ref import AsyncRef as AsyncRef
+from .scope import DocumentScope
 from .routes import ABORT_REASONS as ABORT_REASONS
 from .routes import RESOURCE_TYPES as RESOURCE_TYPES
 from .routes import ProxyConfig, Route, RouteResponse
@@ -60,6 +64,7 @@ from .session import SessionId
 from .devtools import DevToolsEndpoint
 from .snapshot import DeltaKind as DeltaKind
 from .snapshot import Snapshot, SnapshotChange, SnapshotDelta
+from .snapshot import AsyncSnapshot as AsyncSnapshot
 from .webmcp import WEBMCP_INVOCATION_STATUSES as WEBMCP_INVOCATION_STATUSES
 from .webmcp import WebMCPInvocation, WebMCPTool
 from .webmcp import WebMCPInvocationStatus as WebMCPInvocationStatus
@@ -89,6 +94,7 @@ __all__ = [
     "SnapshotDelta",
     "SnapshotChange",
     "Ref",
+    "DocumentScope",
     "Locator",
     "Finder",
     "Wait",

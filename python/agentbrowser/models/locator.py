@@ -57,6 +57,29 @@ class Locator(Actionable[B]):
     def __repr__(self) -> str:
         return f"Locator({self.describe()})"
 
+    # pyagentbrowser's Query fields, read from ``target``.
+
+    @property
+    def selector(self) -> str | None:
+        """The selector this locator resolves (``css=...``, ``xpath=...``, a ref id); None for a
+        ``page.find`` locator by role, text, label, ..."""
+        return self.target if isinstance(self.target, str) else None
+
+    @property
+    def action(self) -> str | None:
+        """pyagentbrowser's name of a ``page.find`` locator's kind (``getbyrole``, ``getbytext``,
+        ``getbyalttext``, ``getbytestid``, ...); None for a selector."""
+        if isinstance(self.target, str):
+            return None
+        by = self.target["find"]["by"]
+        return "getby" + ("alttext" if by == "alt" else by)
+
+    @property
+    def params(self) -> Mapping[str, Any] | None:
+        """A ``page.find`` locator's criteria (``by``, ``value``, ``name``, ``exact``, ``nth``); None
+        for a selector."""
+        return None if isinstance(self.target, str) else self.target["find"]
+
     # -- picking one match -------------------------------------------------------------
 
     def nth(self, index: int) -> Locator[B]:
@@ -178,3 +201,10 @@ class Finder(Generic[B]):
 
     def __repr__(self) -> str:
         return f"<Finder of {self._b!r}>"
+
+
+#: pyagentbrowser's names for a live query (``page.find.*``): a :class:`Locator`, which resolves
+#: its element at every action, sync or async by the browser it is bound to.
+Query = Locator
+#: The async twin's name: the same :class:`Locator`, bound to an ``AsyncBrowser``.
+AsyncQuery = Locator

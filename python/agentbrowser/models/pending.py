@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ..errors import ConfirmationRequired
+
 __all__ = ["PendingAction", "AsyncPendingAction"]
 
 T = TypeVar("T")
@@ -102,6 +104,23 @@ class PendingAction(_Details, Generic[T]):
             self._deny,
         )
 
+    def map_error(self, transform: Callable[[Exception], BaseException]) -> PendingAction[T]:
+        """A continuation whose failures (an exception ``confirm()`` raises, but not another
+        ConfirmationRequired) are raised as ``transform(error)`` instead (in the order added)."""
+        if not callable(transform):
+            raise TypeError(f"PendingAction.map_error takes a callable, got {type(transform).__name__}")
+        previous = self._confirm
+
+        def confirm() -> T:
+            try:
+                return previous()
+            except ConfirmationRequired:
+                raise
+            except Exception as error:
+                raise _transformed(transform, error) from error
+
+        return PendingAction(self.confirmation_id, self.action, self.details, confirm, self._deny)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class AsyncPendingAction(_Details, Generic[T]):
@@ -132,3 +151,28 @@ class AsyncPendingAction(_Details, Generic[T]):
             return callback(await previous())
 
         return AsyncPendingAction(self.confirmation_id, self.action, self.details, composed, self._deny)
+
+    def map_error(self, transform: Callable[[Exception], BaseException]) -> AsyncPendingAction[T]:
+        """A continuation whose failures (an exception ``await confirm()`` raises, but not another
+        ConfirmationRequired) are raised as ``transform(error)`` instead (in the order added)."""
+        if not callable(transform):
+            raise TypeError(f"AsyncPendingAction.map_error takes a callable, got {type(transform).__name__}")
+        previous = self._confirm
+
+        async def confirm() -> T:
+            try:
+                return await previous()
+            except ConfirmationRequired:
+                raise
+            except Exception as error:
+                raise _transformed(transform, error) from error
+
+        return AsyncPendingAction(self.confirmation_id, self.action, self.details, confirm, self._deny)
+
+
+def _transformed(transform: Callable[[Exception], BaseException], error: Exception) -> BaseException:
+    """``transform(error)``, checked to be an exception."""
+    out = transform(error)
+    if not isinstance(out, BaseException):
+        raise TypeError(f"map_error's transform must return an exception, got {type(out).__name__}")
+    return out

@@ -85,3 +85,8 @@ class Ref(Actionable[B]):
         ``role``/``name``/``contains`` override the criteria; LookupError when not exactly one matches.
         """
         return self.browser._drive(self.browser._ops.refresh_ref(self, role, name, contains, exact))
+
+
+#: pyagentbrowser's name for a ref of an async browser: the same :class:`Ref`, whose operations
+#: return awaitables when it is bound to an ``AsyncBrowser``.
+AsyncRef = Ref

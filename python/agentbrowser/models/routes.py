@@ -66,6 +66,12 @@ class RouteResponse:
             return cls(**dict(value))
         raise TypeError(f"response must be a RouteResponse or a mapping, got {type(value).__name__}")
 
+    def as_command_value(self) -> dict[str, Any]:
+        """pyagentbrowser's command form: ``status``, ``body``, ``contentType`` and ``headers``,
+        the ones set."""
+        value = {"status": self.status, "body": self.body, "contentType": self.content_type, "headers": self.headers}
+        return {k: dict(v) if isinstance(v, Mapping) else v for k, v in value.items() if v is not None}
+
 
 @dataclass(frozen=True, slots=True)
 class Route:
@@ -137,6 +143,12 @@ class ProxyConfig:
         if isinstance(value, Mapping):
             return cls(**dict(value))
         raise TypeError(f"proxy must be a ProxyConfig, a URL or a mapping, got {type(value).__name__}")
+
+    def as_command_value(self) -> dict[str, Any]:
+        """pyagentbrowser's command form: ``server``, ``bypass``, ``username`` and ``password``,
+        the ones set (``to_wire`` is the ``launch`` parameters)."""
+        value = {"server": self.server, "bypass": self.bypass, "username": self.username, "password": self.password}
+        return {k: v for k, v in value.items() if v is not None}
 
     def to_wire(self) -> dict[str, Any]:
         """The ``launch`` action's proxy parameters."""

@@ -179,6 +179,16 @@ class SessionStatus(Bounded):
         return Path(self.socket_path).parent if self.socket_path is not None else None
 
     @property
+    def namespace(self) -> str | None:
+        """pyagentbrowser's session namespace: None (agentbrowser has no namespaces)."""
+        return None
+
+    @property
+    def launch_hash(self) -> str | None:
+        """pyagentbrowser's hash of the launch options: None (the daemon reports none)."""
+        return None
+
+    @property
     def compatibility_status(self) -> str:
         """``"current"`` when the daemon's version is this SDK's, else ``"version_mismatch"`` (from ``compatible``)."""
         return "current" if self.compatible else "version_mismatch"

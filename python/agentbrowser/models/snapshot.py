@@ -291,3 +291,8 @@ def _criteria(role: str | None, name: str | None, contains: str | None, exact: b
     ]
     parts.append(f"exact={exact}")
     return "(" + ", ".join(parts) + ")"
+
+
+#: pyagentbrowser's name for a snapshot of an async browser: the same :class:`Snapshot`, whose
+#: operations return awaitables when it is bound to an ``AsyncBrowser``.
+AsyncSnapshot = Snapshot
