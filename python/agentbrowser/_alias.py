@@ -1,8 +1,9 @@
-"""Parameters that pyagentbrowser names differently: a call may use its name or ours, not both."""
+"""pyagentbrowser's forms beside ours: parameters it names differently (a call may use its name or
+ours, not both), and strings that are also its namespaces (:class:`BoundStr`)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, Self, TypeVar
 
 T = TypeVar("T")
 
@@ -21,3 +22,15 @@ def alias_required(method: str, theirs: str, their_value: T | None, ours: str, o
     if value is None:
         raise TypeError(f"{method} missing its argument {theirs!r} (or {ours}=)")
     return value
+
+
+class BoundStr(str):
+    """A ``str`` (a session name, a frame's URL) that carries the handle its methods use, so that
+    pyagentbrowser's namespace or method of the same name works on it."""
+
+    _owner: Any
+
+    def __new__(cls, value: str, owner: Any) -> Self:
+        made = super().__new__(cls, value)
+        made._owner = owner
+        return made

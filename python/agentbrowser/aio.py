@@ -54,7 +54,7 @@ from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import AsyncPendingAction
 from .models.scope import DocumentScope
-from ._alias import alias, alias_required
+from ._alias import BoundStr, alias, alias_required
 from ._url_pattern import url_matches
 from .models import (
     CONSOLE_LEVELS,
@@ -1388,20 +1388,15 @@ class AsyncFrames(_Handle):
         return AsyncFrame(info, self._b, self._b._document._target_id)
 
 
-class AsyncFrameURL(str):
+class AsyncFrameURL(BoundStr):
     """A frame's URL when it was listed (a ``str``), also callable as pyagentbrowser's
     ``frame.url()``, which reads the frame's URL now (``frame.location()``)."""
 
-    _frame: AsyncFrame
-
-    def __new__(cls, url: str, frame: AsyncFrame) -> AsyncFrameURL:
-        made = super().__new__(cls, url)
-        made._frame = frame
-        return made
+    _owner: AsyncFrame
 
     async def __call__(self) -> str:
         """The frame's URL now."""
-        return await self._frame.location()
+        return await self._owner.location()
 
 
 class AsyncFrame(_Document):
@@ -1533,20 +1528,15 @@ class AsyncFrameCapture(_Handle):
         return await self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
 
 
-class AsyncSessionName(str):
+class AsyncSessionName(BoundStr):
     """The session's name (a ``str``: ``browser.session == "work"``), also pyagentbrowser's session
     namespace: ``browser.session.status()``."""
 
-    _browser: AsyncBrowser
-
-    def __new__(cls, name: str, browser: AsyncBrowser) -> AsyncSessionName:
-        made = super().__new__(cls, name)
-        made._browser = browser
-        return made
+    _owner: AsyncBrowser
 
     async def status(self) -> SessionStatus:
         """Session identity, daemon and browser state (``browser.status()``)."""
-        return await self._browser.status()
+        return await self._owner.status()
 
 
 class AsyncDownloads(_Handle):

@@ -44,7 +44,7 @@ from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import PendingAction
 from .models.scope import DocumentScope
-from ._alias import alias, alias_required
+from ._alias import BoundStr, alias, alias_required
 from ._url_pattern import url_matches
 from .models import (
     CONSOLE_LEVELS,
@@ -1301,20 +1301,15 @@ class Frames(_Handle):
         return Frame(info, self._b, self._b._document._target_id)
 
 
-class FrameURL(str):
+class FrameURL(BoundStr):
     """A frame's URL when it was listed (a ``str``), also callable as pyagentbrowser's
     ``frame.url()``, which reads the frame's URL now (``frame.location()``)."""
 
-    _frame: Frame
-
-    def __new__(cls, url: str, frame: Frame) -> FrameURL:
-        made = super().__new__(cls, url)
-        made._frame = frame
-        return made
+    _owner: Frame
 
     def __call__(self) -> str:
         """The frame's URL now."""
-        return self._frame.location()
+        return self._owner.location()
 
 
 class Frame(_Document):
@@ -1446,20 +1441,15 @@ class FrameCapture(_Handle):
         return self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
 
 
-class SessionName(str):
+class SessionName(BoundStr):
     """The session's name (a ``str``: ``browser.session == "work"``), also pyagentbrowser's session
     namespace: ``browser.session.status()``."""
 
-    _browser: Browser
-
-    def __new__(cls, name: str, browser: Browser) -> SessionName:
-        made = super().__new__(cls, name)
-        made._browser = browser
-        return made
+    _owner: Browser
 
     def status(self) -> SessionStatus:
         """Session identity, daemon and browser state (``browser.status()``)."""
-        return self._browser.status()
+        return self._owner.status()
 
 
 class Downloads(_Handle):
