@@ -635,6 +635,26 @@ def frame_load_check(state: str) -> str:
     return f"{json.dumps(list(_READY_STATES[state]))}.includes(document.readyState)"
 
 
+def wheel_deltas(
+    dx: float | None, dy: float | None, delta_x: float | None, delta_y: float | None
+) -> tuple[float, float]:
+    """The ``(dx, dy)`` of ``mouse.wheel``: ours positional, or pyagentbrowser's keywords
+    (``delta_y`` 100 and ``delta_x`` 0 when no delta is given at all)."""
+    if dx is not None or dy is not None:
+        if delta_x is not None or delta_y is not None:
+            raise TypeError("mouse.wheel() takes dx, dy or delta_x=, delta_y= (pyagentbrowser's names), not both")
+        if dx is None or dy is None:
+            raise TypeError("mouse.wheel() needs both dx and dy (or delta_y= alone, as pyagentbrowser)")
+        return dx, dy
+    return (0 if delta_x is None else delta_x), (100 if delta_y is None else delta_y)
+
+
+def move_then(move: Command[Any], op: Op[M]) -> Op[M]:
+    """Move the pointer with ``move``, then run ``op`` (a wheel at pyagentbrowser's ``x``/``y``)."""
+    yield from send(move)
+    return (yield from op)
+
+
 def frames_below(infos: Sequence[FrameInfo], frame: str | None) -> tuple[FrameInfo, ...]:
     """The frames of ``infos`` (parents first) below ``frame``, or below the main frame when None."""
     if frame is None:

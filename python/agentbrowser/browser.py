@@ -849,9 +849,26 @@ class Mouse(_Handle):
         """Release ``button`` at the pointer."""
         return self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
 
-    def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
-        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
-        return self._b._drive(_ops.act(self._b, g.mouse_wheel(dx, dy), wait))
+    def wheel(
+        self,
+        dx: float | None = None,
+        dy: float | None = None,
+        *,
+        delta_x: float | None = None,
+        delta_y: float | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        wait: Wait | None = None,
+    ) -> ActionResult[Browser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down).  pyagentbrowser's
+        form: ``delta_x=``/``delta_y=`` (neither given: 0 and 100) and the point ``x=``/``y=`` the
+        pointer moves to first; ``dx`` without ``dy`` is a TypeError (theirs reads one positional
+        number as ``delta_y``: pass it by keyword)."""
+        moved = _ops.wheel_deltas(dx, dy, delta_x, delta_y)
+        built = g.mouse_wheel(*moved)
+        if x is None and y is None:
+            return self._b._drive(_ops.act(self._b, built, wait))
+        return self._b._drive(_ops.move_then(g.mouse_move(x or 0, y or 0), _ops.act(self._b, built, wait)))
 
 
 class Capture(_Handle):

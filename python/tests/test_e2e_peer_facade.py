@@ -214,3 +214,17 @@ def test_async_twins(agentbrowser_bin: Path, server: str) -> None:
                 await b.dashboard.stop()
 
     asyncio.run(main())
+
+
+def test_mouse_wheel_in_pyagentbrowsers_form(browser: Browser) -> None:
+    page = browser.page
+    page.open("about:blank")
+    page.set_content("<div style='height:5000px;width:5000px'>tall</div>")
+    browser.mouse.wheel(delta_y=300, x=20, y=20)
+    assert eventually(lambda: page.evaluate("scrollY") == 300)
+    browser.mouse.wheel()  # its default: 100 down
+    assert eventually(lambda: page.evaluate("scrollY") == 400)
+    browser.mouse.wheel(50, 0)  # ours: dx, dy
+    assert eventually(lambda: page.evaluate("scrollX") == 50)
+    with pytest.raises(TypeError, match="both dx and dy"):
+        browser.mouse.wheel(200)
