@@ -655,6 +655,21 @@ def move_then(move: Command[Any], op: Op[M]) -> Op[M]:
     return (yield from op)
 
 
+def unsafe_flag(method: str, name: str, value: bool, refused_with: Sequence[str] | None = None) -> None:
+    """Check one of pyagentbrowser's ``unsafe_*`` flags (its escape from the allowed-domains filter of
+    exports): a bool.  Nothing outside the allowed domains can be in a session here (the engine
+    refuses to set or load such a cookie or origin, blocks their requests, and allows no attached
+    browser or profile with allowed domains), so an export or a clear has nothing to lift; an
+    import does (``refused_with``: the session's allowed domains), and True raises ValueError there."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{method} {name} must be a bool, got {type(value).__name__}")
+    if value and refused_with:
+        raise ValueError(
+            f"{method} {name}=True: this session has allowed domains ({', '.join(refused_with)}) and the engine "
+            "refuses state outside them; load a file that holds only those domains"
+        )
+
+
 def frames_below(infos: Sequence[FrameInfo], frame: str | None) -> tuple[FrameInfo, ...]:
     """The frames of ``infos`` (parents first) below ``frame``, or below the main frame when None."""
     if frame is None:

@@ -1699,8 +1699,11 @@ class AsyncNative(_Handle):
 class AsyncCookies(_Handle):
     """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
 
-    async def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
-        """Every cookie of the session, or those sent to ``urls``."""
+    async def get(self, urls: Sequence[str] | str | None = None, *, unsafe_export_all: bool = False) -> tuple[Cookie, ...]:
+        """Every cookie of the session, or those sent to ``urls``.  ``unsafe_export_all`` is
+        pyagentbrowser's escape from its allowed-domains filter: accepted, with nothing to lift here
+        (nothing outside the allowed domains can be in a session)."""
+        _ops.unsafe_flag("cookies.get()", "unsafe_export_all", unsafe_export_all)
         built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
         return await self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
@@ -1750,8 +1753,13 @@ class AsyncCookies(_Handle):
             )
         return await self._b._drive(_ops.then(built, lambda out: len(out.set)))
 
-    async def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
-        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
+    async def clear(
+        self, *, url: str | None = None, domain: str | None = None, name: str | None = None, unsafe_clear_all: bool = False
+    ) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many.
+        ``unsafe_clear_all``: pyagentbrowser's escape from its allowed-domains filter, accepted
+        with nothing to lift here."""
+        _ops.unsafe_flag("cookies.clear()", "unsafe_clear_all", unsafe_clear_all)
         built = g.cookies_clear(url=url, domain=domain, name=name)
         return await self._b._drive(_ops.then(built, lambda out: out.removed))
 
@@ -1841,9 +1849,12 @@ class AsyncState(_Handle):
         *,
         key_file: str | os.PathLike[str] | None = None,
         indexed_db: bool = True,
+        unsafe_export_all: bool = False,
     ) -> Path:
         """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
-        origin visited; answers the file written."""
+        origin visited; answers the file written.  ``unsafe_export_all``: pyagentbrowser's escape
+        from its allowed-domains filter, accepted with nothing to lift here."""
+        _ops.unsafe_flag("state.save()", "unsafe_export_all", unsafe_export_all)
         built = g.state_save(
             path=None if path is None else _ops.state_path("state.save()", path),
             key_file=_ops.key_path(key_file),
@@ -1851,8 +1862,17 @@ class AsyncState(_Handle):
         )
         return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
-    async def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
-        """Load a state file (ours or Playwright's); answers what was loaded."""
+    async def load(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+        unsafe_import_all: bool = False,
+    ) -> Mapping[str, Any]:
+        """Load a state file (ours or Playwright's); answers what was loaded.  With allowed domains
+        the engine refuses a file that holds anything outside them, and ``unsafe_import_all=True``
+        (pyagentbrowser's way past its filter) raises ValueError: nothing lifts that here."""
+        _ops.unsafe_flag("state.load()", "unsafe_import_all", unsafe_import_all, self._b._options.allowed_domains)
         built = g.state_load(_ops.state_path("state_load()", path), key_file=_ops.key_path(key_file))
         return await self._b._drive(_ops.decoded(built, lambda _, data: data))
 

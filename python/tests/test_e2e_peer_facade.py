@@ -228,3 +228,21 @@ def test_mouse_wheel_in_pyagentbrowsers_form(browser: Browser) -> None:
     assert eventually(lambda: page.evaluate("scrollX") == 50)
     with pytest.raises(TypeError, match="both dx and dy"):
         browser.mouse.wheel(200)
+
+
+def test_unsafe_flags_with_allowed_domains(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    from agentbrowser import SessionOptions
+
+    with Browser.launch(session=SessionOptions(allowed_domains=["127.0.0.1"]), timeout_ms=20000) as b:
+        b.page.open(f"{server}/pf-grand")
+        b.page.evaluate("document.cookie = 'peer=1; path=/'")
+        kept = b.cookies.get()
+        assert [c.name for c in kept] == ["peer"] and b.cookies.get(unsafe_export_all=True) == kept
+        saved = b.state.save(tmp_path / "s.json", unsafe_export_all=True)
+        with pytest.raises(ValueError, match="unsafe_import_all=True"):
+            b.state.load(saved, unsafe_import_all=True)
+        assert b.cookies.clear(unsafe_clear_all=True) == 1 and b.cookies.get() == ()
+        b.state.load(saved)
+        assert b.page.evaluate("document.cookie") == "peer=1"
+        with pytest.raises(TypeError):
+            b.cookies.get(unsafe_export_all="yes")  # type: ignore[arg-type]
