@@ -186,7 +186,9 @@ def test_peer_parameter_names(browser: Browser, server: str, tmp_path: Path) -> 
     browser.emulation.headers({"X-Peer": "yes"})
 
 
-def test_async_twins(agentbrowser_bin: Path, server: str) -> None:
+def test_async_twins(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    out = tmp_path
+
     async def main() -> None:
         async with AsyncBrowser() as b:
             assert not b.is_launched
@@ -212,6 +214,21 @@ def test_async_twins(agentbrowser_bin: Path, server: str) -> None:
             await b.keyboard.press("Tab")
             with pytest.raises(NotImplementedError):
                 await b.dashboard.stop()
+            await b.page.open("about:blank")
+            await b.page.set_content(DOC)
+            got = await b.downloads.download("#dl", out)
+            assert got.read_text() == "peer download"
+            await b.page.observe()
+            await b.page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button>More</button>')")
+            assert "More" in (await b.diff.snapshot()).text
+            assert (await b.native.data("title")) == {"title": "Set doc"}
+            await b.emulation.timezone(timezone_id="Asia/Tokyo")
+            assert await b.page.evaluate(script="Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Tokyo"
+            await b.mouse.wheel(delta_y=0, delta_x=0)
+            assert await b.cookies.get(unsafe_export_all=True) == ()
+        async with await AsyncBrowser.launch(session="peer-facade-as") as named:
+            assert named.session == "peer-facade-as"
+            assert (await named.session.status()).session == "peer-facade-as"
 
     asyncio.run(main())
 
