@@ -628,8 +628,8 @@ class _Document(_Handle):
         return await self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     async def content(self) -> str:
-        """The document's HTML now (``document.documentElement.outerHTML``)."""
-        return await self._b._drive(_ops.then(g.eval("document.documentElement.outerHTML"), lambda out: str(out.result)))
+        """The document's whole HTML now (the outer HTML of its ``<html>`` element: a read, not a script)."""
+        return await self._b._drive(_ops.then(g.html("html", outer=True, max_bytes=0), lambda out: out.html))
 
     async def set_content(self, html: str) -> Navigation:
         """Replace the document with ``html`` (``document.open``/``write``/``close``, as Playwright's

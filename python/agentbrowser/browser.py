@@ -541,8 +541,8 @@ class _Document(_Handle):
         return self._b._drive(_ops.then(g.title(), lambda out: out.title))
 
     def content(self) -> str:
-        """The document's HTML now (``document.documentElement.outerHTML``)."""
-        return self._b._drive(_ops.then(g.eval("document.documentElement.outerHTML"), lambda out: str(out.result)))
+        """The document's whole HTML now (the outer HTML of its ``<html>`` element: a read, not a script)."""
+        return self._b._drive(_ops.then(g.html("html", outer=True, max_bytes=0), lambda out: out.html))
 
     def set_content(self, html: str) -> Navigation:
         """Replace the document with ``html`` (``document.open``/``write``/``close``, as Playwright's

@@ -82,6 +82,9 @@ def test_set_content_and_content(browser: Browser) -> None:
     )
     with pytest.raises(TypeError, match="script= and js="):
         page.evaluate("1", js="2")
+    # The whole document, however long (the engine's html read has no cut here).
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<p>' + 'x'.repeat(300000) + '</p>')")
+    assert len(page.content()) > 300000
     # A ref of the new document acts on it.
     page.observe().one(role="heading", name="Hello set")
 
