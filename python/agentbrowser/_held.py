@@ -43,6 +43,10 @@ class HeldSnapshots:
             _, dropped = self._items.popitem(last=False)
             self._chars -= len(dropped["text"])
 
+    def newest(self) -> int:
+        """The generation of the newest snapshot kept (0 when none)."""
+        return next(reversed(self._items))[1] if self._items else 0
+
     def get(self, tab: str, generation: int | None) -> Mapping[str, Any] | None:
         """The kept snapshot of ``tab`` with this generation, or None."""
         if generation is None:

@@ -18,6 +18,8 @@ keep state across an answer (snapshots, tabs, frames, a route's body file).
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import tempfile
 import time
@@ -31,7 +33,8 @@ from ._call import Call as Call
 from ._call import Command, send, send_raw
 from ._call import Op as Op
 from ._encode import flag
-from .errors import FrameLookupError, error_for
+from ._url_pattern import url_matches
+from .errors import BrowserError, FrameLookupError, error_for
 from .models import (
     LOAD_STATES,
     ActionResult,
@@ -579,6 +582,117 @@ def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo
     return found[0]
 
 
+#: What the dashboard namespace says until it exists.
+NO_DASHBOARD = (
+    "the dashboard is not built yet (issue 38): agentbrowser has no dashboard stream to report or stop;"
+    " SessionOptions(dashboard=...) is refused for the same reason"
+)
+
+
+def text_diff(before: str, after: str) -> SnapshotDiff:
+    """The line diff of two snapshot texts (``diff.snapshot(baseline)`` against a file)."""
+    old, new = before.splitlines(), after.splitlines()
+    lines = list(difflib.unified_diff(old, new, "baseline", "current", lineterm=""))
+    added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
+    removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+    unchanged = sum(i2 - i1 for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, old, new).get_opcodes() if tag == "equal")
+    text, changed = "\n".join(lines), bool(added or removed)
+    raw = {"diff": text, "added": added, "removed": removed, "unchanged": unchanged, "changed": changed}
+    return SnapshotDiff(diff=text, additions=added, removals=removed, unchanged=unchanged, changed=changed, raw=raw)
+
+
+#: How often a frame's wait asks its document again (milliseconds).
+FRAME_POLL_MS = 100
+#: The document state each load state needs in a frame (``networkidle``: loaded, as ``load``).
+_READY_STATES = {"domcontentloaded": ("interactive", "complete"), "load": ("complete",), "networkidle": ("complete",)}
+
+
+def frame_wait(
+    check: str, ok: Callable[[Any], bool], what: str, timeout_ms: int | None, default_ms: int
+) -> Op[WaitResult]:
+    """Wait in the handle's frame until ``ok`` holds for the value of the JavaScript ``check`` (an
+    expression; a promise is awaited), asking every :data:`FRAME_POLL_MS` (the engine's own waits
+    for a function, URL or load state read the tab's main document); BrowserError ``timeout``
+    naming ``what`` after ``timeout_ms`` (default ``default_ms``)."""
+    budget = default_ms if timeout_ms is None else timeout_ms
+    started = time.monotonic()
+    while True:
+        if ok((yield from send(g.eval(check))).wire.result):
+            return WaitResult(matched=True, elapsed_ms=int((time.monotonic() - started) * 1000), raw={})
+        if (time.monotonic() - started) * 1000 >= budget:
+            raise BrowserError(f"waited {budget} ms for {what} in the frame", action="wait", code="timeout")
+        yield from send(g.wait(ms=FRAME_POLL_MS), budget_ms=FRAME_POLL_MS)
+
+
+def frame_function_check(predicate: str) -> str:
+    """The check of ``wait_for_function`` in a frame: the predicate called (a function) or its value."""
+    return f"(async () => {{ const f = ({predicate}\n); return !!(await (typeof f === 'function' ? f() : f)); }})()"
+
+
+def frame_load_check(state: str) -> str:
+    """The check of ``wait_for_load_state(state)`` in a frame: its document's ``readyState``."""
+    check_load_state("state", state)
+    return f"{json.dumps(list(_READY_STATES[state]))}.includes(document.readyState)"
+
+
+def wheel_deltas(
+    dx: float | None, dy: float | None, delta_x: float | None, delta_y: float | None
+) -> tuple[float, float]:
+    """The ``(dx, dy)`` of ``mouse.wheel``: ours positional, or pyagentbrowser's keywords
+    (``delta_y`` 100 and ``delta_x`` 0 when no delta is given at all)."""
+    if dx is not None or dy is not None:
+        if delta_x is not None or delta_y is not None:
+            raise TypeError("mouse.wheel() takes dx, dy or delta_x=, delta_y= (pyagentbrowser's names), not both")
+        if dx is None or dy is None:
+            raise TypeError("mouse.wheel() needs both dx and dy (or delta_y= alone, as pyagentbrowser)")
+        return dx, dy
+    return (0 if delta_x is None else delta_x), (100 if delta_y is None else delta_y)
+
+
+def move_then(move: Command[Any], op: Op[M]) -> Op[M]:
+    """Move the pointer with ``move``, then run ``op`` (a wheel at pyagentbrowser's ``x``/``y``)."""
+    yield from send(move)
+    return (yield from op)
+
+
+def unsafe_flag(method: str, name: str, value: bool, refused_with: Sequence[str] | None = None) -> None:
+    """Check one of pyagentbrowser's ``unsafe_*`` flags (its escape from the allowed-domains filter of
+    exports): a bool.  Nothing outside the allowed domains can be in a session here (the engine
+    refuses to set or load such a cookie or origin, blocks their requests, and allows no attached
+    browser or profile with allowed domains), so an export or a clear has nothing to lift; an
+    import does (``refused_with``: the session's allowed domains), and True raises ValueError there."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{method} {name} must be a bool, got {type(value).__name__}")
+    if value and refused_with:
+        raise ValueError(
+            f"{method} {name}=True: this session has allowed domains ({', '.join(refused_with)}) and the engine "
+            "refuses state outside them; load a file that holds only those domains"
+        )
+
+
+def frames_below(infos: Sequence[FrameInfo], frame: str | None) -> tuple[FrameInfo, ...]:
+    """The frames of ``infos`` (parents first) below ``frame``, or below the main frame when None."""
+    if frame is None:
+        return tuple(i for i in infos if i.depth > 0)
+    inside = {frame}
+    below = []
+    for info in infos:
+        if info.parent_frame_id in inside:
+            inside.add(info.id)
+            below.append(info)
+    return tuple(below)
+
+
+def after(wait_ms: int, op: Op[M]) -> Op[M]:
+    """``op`` run after ``wait_ms`` milliseconds (pyagentbrowser's ``wait_ms`` before a capture;
+    the engine's ``wait``, so the sync and async clients wait alike)."""
+    if not isinstance(wait_ms, int) or isinstance(wait_ms, bool) or wait_ms < 0:
+        raise ValueError(f"wait_ms must be a non-negative int, got {wait_ms!r}")
+    if wait_ms:
+        yield from send(g.wait(ms=wait_ms), budget_ms=wait_ms)
+    return (yield from op)
+
+
 def frame_get(id: str | None, selector: str | Ref[Any] | None, name: str | None, url: str | None) -> Op[FrameInfo]:
     """The one frame that exactly one criterion names (FrameLookupError otherwise)."""
     given = [(k, v) for k, v in (("id", id), ("selector", selector), ("name", name), ("url", url)) if v is not None]
@@ -610,6 +724,65 @@ def native(action: str, params: Mapping[str, Any]) -> Op[BrowserResponse]:
     response = yield Call(action, dict(params), envelope=True)
     assert isinstance(response, BrowserResponse)
     return response
+
+
+#: The actions that never need the session's browser (``AsyncBrowser.is_launched`` ignores them).
+BROWSERLESS = frozenset(
+    {"status", "close", "read", "devices", "auth_list", "auth_show", "auth_delete", "auth_save"}
+    | {"state_list", "state_show", "state_rename", "state_clear", "state_clean", "confirm", "deny"}
+)
+
+
+def activate() -> Op[None]:
+    """Bring the active tab to the front of its window: ``tab_switch`` to it (CDP
+    ``Target.activateTarget``)."""
+    tabs = yield from tab_list()
+    active = next((t for t in tabs if t.active), None)
+    if active is None:
+        raise BrowserError("activate(): no tab is open", action="tab_switch", code="tab_not_found")
+    yield from send(g.tab_switch(active.id))
+    return None
+
+
+#: What ``native.data(expect=)`` accepts: data of any JSON shape, or an object only.
+NATIVE_EXPECT = ("object", "any")
+
+
+def native_data(action: str, params: Mapping[str, Any], expect: str) -> Op[Any]:
+    """Send one native action and answer its ``data`` (a failure raises its BrowserError);
+    ``expect="object"`` (default) also checks the data is a JSON object."""
+    if not isinstance(action, str) or not action:
+        raise TypeError(f"native.data() needs an action name, got {action!r}")
+    if expect not in NATIVE_EXPECT:
+        raise ValueError(f"native.data() expect must be 'object' or 'any', got {expect!r}")
+    data = yield Call(action, dict(params))
+    if expect == "object" and not isinstance(data, Mapping):
+        raise BrowserError(
+            f"native.data({action!r}) answered {type(data).__name__} data, not an object (expect='any' takes any)",
+            action=action,
+            code="internal",
+        )
+    return data
+
+
+#: The page script of ``set_content``: replace the document (``document.open``/``write``/``close``,
+#: as Playwright's ``setContent``) and wait for its ``load``; answers where it ended.
+_SET_CONTENT_JS = """(async (html) => {
+  document.open(); document.write(html); document.close();
+  if (document.readyState !== 'complete') {
+    await new Promise((done) => window.addEventListener('load', done, { once: true }));
+  }
+  return { url: location.href, title: document.title, readyState: document.readyState };
+})(%s)"""
+
+
+def set_content(html: str) -> Op[Navigation]:
+    """Replace the document of the page (or frame) with ``html`` and wait for its load event."""
+    if not isinstance(html, str):
+        raise TypeError(f"set_content() takes the HTML as a str, got {type(html).__name__}")
+    out = (yield from send(g.eval(_SET_CONTENT_JS % json.dumps(html)))).wire.result
+    raw = out if isinstance(out, Mapping) else {}
+    return Navigation(url=str(raw.get("url", "")), title=str(raw.get("title", "")), status=None, raw=raw)
 
 
 # -- request interception (routes, headers, credentials) --------------------------------------

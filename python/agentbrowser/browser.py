@@ -43,6 +43,9 @@ from .cdp import CDP
 from .models.devtools import DevToolsEndpoint
 from .errors import BrowserError, ConfirmationRequired
 from .models.pending import PendingAction
+from .models.scope import DocumentScope
+from ._alias import BoundStr, alias, alias_required
+from ._url_pattern import url_matches
 from .models import (
     CONSOLE_LEVELS,
     Download,
@@ -75,6 +78,7 @@ from .models import (
     ReadResult,
     SessionStatus,
     Snapshot,
+    SnapshotDiff,
     SnapshotSpec,
     TabCloseResult,
     TabInfo,
@@ -184,6 +188,10 @@ class Browser(BrowserCommands):
         self._finalizer: weakref.finalize[Any, Any] | None = None
         #: The direct CDP controller (``Browser.cdp``), made on first access.
         self._cdp: CDP | None = None
+        #: Whether a command ran in the session's browser (``is_launched``).
+        self._browser_used = False
+        #: The page or frame handle whose document this handle's commands run in (``Snapshot.document``).
+        self._document: Page | Frame = self.page
 
     def _bind(self, transport: SyncTransport, process: OwnedProcess | None, options: LaunchOptions) -> None:
         """Use ``transport`` (to ``process`` when owned) with ``options``."""
@@ -258,9 +266,59 @@ class Browser(BrowserCommands):
     # -- session -------------------------------------------------------------------
 
     @property
-    def session(self) -> str | None:
-        """The session name (None for an unnamed launched browser)."""
-        return self._session
+    def session(self) -> SessionName | None:
+        """The session name (None for an unnamed launched browser): a ``str`` that is also
+        pyagentbrowser's session namespace (``browser.session.status()``)."""
+        return None if self._session is None else SessionName(self._session, self)
+
+    @property
+    def is_launched(self) -> bool:
+        """Whether this client's session has a browser it started or joined: True after
+        ``launch()``/``attach()``, and once a command ran in the session's browser (a lazy or
+        connected client: the daemon launches Chromium when a command first needs one);
+        ``status().browser_launched`` asks the daemon."""
+        return self._root.launch_result is not None or self._root._browser_used
+
+    def activate(self) -> Browser:
+        """Bring the active tab to the front of its window (the engine's ``tab_switch`` to it:
+        CDP ``Target.activateTarget``); returns this browser."""
+        self._drive(_ops.activate())
+        return self
+
+    @property
+    def keyboard(self) -> Keyboard:
+        """The active tab's keyboard (``browser.page.keyboard``)."""
+        return self.page.keyboard
+
+    @property
+    def mouse(self) -> Mouse:
+        """The active tab's mouse (``browser.page.mouse``)."""
+        return self.page.mouse
+
+    @property
+    def storage(self) -> Storage:
+        """The active tab's web storage (``browser.page.storage``)."""
+        return self.page.storage
+
+    @property
+    def webmcp(self) -> WebMCP:
+        """The active tab's WebMCP tools (``browser.page.webmcp``)."""
+        return self.page.webmcp
+
+    @property
+    def downloads(self) -> Downloads:
+        """Downloads of the active tab: ``download(selector, path)``, ``wait(path)``."""
+        return Downloads(self)
+
+    @property
+    def diff(self) -> Diff:
+        """Snapshot diffs of the active tab: ``diff.snapshot(baseline=None)``."""
+        return Diff(self)
+
+    @property
+    def dashboard(self) -> Dashboard:
+        """pyagentbrowser's dashboard stream: not built yet (issue 38); its methods raise BrowserError."""
+        return Dashboard(self)
 
     @property
     def content_boundary(self) -> ContentBoundary | None:
@@ -386,6 +444,7 @@ class Browser(BrowserCommands):
         clone._scope = {**self._scope, **scope}
         clone.page = Page(clone)
         clone.tabs = Tabs(clone)
+        clone._document = clone.page
         return clone
 
     def _drive(self, op: Op[T]) -> T:
@@ -462,13 +521,127 @@ class Browser(BrowserCommands):
         raw = self._t.request(payload, _ops.client_deadline_s(call, payload))
         if isinstance(raw, Mapping) and isinstance(raw.get("boundary"), Mapping):
             self._root._boundary = ContentBoundary.from_raw(raw["boundary"])
+        if call.action not in _ops.BROWSERLESS and isinstance(raw, Mapping) and raw.get("success") is True:
+            self._root._browser_used = True
         return _ops.result(call, raw, asynchronous=False, snapshot=self._snapshot)
 
     def _snapshot(self, raw: Mapping[str, Any]) -> Snapshot[Browser]:
         return Snapshot.from_raw(raw, self)
 
 
-class Page(_Handle, PageCommands):
+class _Document(_Handle):
+    """What a page and a frame share: their document's title, HTML, scripts, waits, geometry
+    and identity (pyagentbrowser's document methods)."""
+
+    #: The tab's CDP target id when this handle knows it (a tab handle, a frame listed by ``tree()``).
+    _target_id: str | None = None
+
+    def title(self) -> str:
+        """The document's title."""
+        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
+
+    def content(self) -> str:
+        """The document's whole HTML now (the outer HTML of its ``<html>`` element: a read, not a script)."""
+        return self._b._drive(_ops.then(g.html("html", outer=True, max_bytes=0), lambda out: out.html))
+
+    def set_content(self, html: str) -> Navigation:
+        """Replace the document with ``html`` (``document.open``/``write``/``close``, as Playwright's
+        ``setContent``: the URL stays) and wait for its ``load`` event (images and styles it names
+        loaded); the answer's ``url``/``title`` are the document's then (``raw["readyState"]``)."""
+        return self._b._drive(_ops.set_content(html))
+
+    def evaluate(self, script: str | None = None, *, js: str | None = None, max_bytes: int | None = None) -> Any:
+        """Evaluate a JavaScript expression (promises are awaited) in the document's page world and
+        return its JSON value (values JSON cannot carry as ``{"unserializable": ...}``); a result
+        over ``max_bytes`` of JSON (default 1 MiB) raises BrowserError with code
+        ``result_too_large``.  ``js=`` is the same parameter under our older name."""
+        code = alias_required("evaluate()", "script", script, "js", js)
+        return self._b._drive(_ops.then(g.eval(code, max_bytes=max_bytes), lambda out: out.result))
+
+    def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
+        """The geometry of the document (no selector) or of one element: its box, client and
+        scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
+        built = g.geometry(selector=_ops.wire_target(selector))
+        return self._b._drive(_ops.then(built, ElementGeometry.from_wire))
+
+    def wait_for_text(self, text: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until ``text`` appears in the document."""
+        return self._b._drive(_ops.wait(Wait.text(text, timeout_ms=timeout_ms), None))
+
+    def wait_for_selector(
+        self,
+        selector: str | Locator[Browser] | None = None,
+        *,
+        target: str | Locator[Browser] | None = None,
+        state: SelectorState = "visible",
+        timeout_ms: int | None = None,
+    ) -> WaitResult:
+        """Wait until what ``selector`` matches (a CSS selector, an XPath or a ``find`` locator)
+        reaches ``state``: ``visible`` (any match visible), ``hidden`` (none visible), ``attached``
+        (any match) or ``detached`` (none); see :meth:`Wait.selector`.  ``target=`` is the same
+        parameter under our older name."""
+        what = alias_required("wait_for_selector()", "selector", selector, "target", target)
+        return self._b._drive(_ops.wait(Wait.selector(what, state=state, timeout_ms=timeout_ms), None))
+
+    def wait_for_url(self, pattern: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the document's URL matches ``pattern`` (a glob with ``*``, else the whole URL
+        or a part of it: the rule of ``Wait.url``)."""
+        return self._b._drive(_ops.wait(Wait.url(pattern, timeout_ms=timeout_ms), None))
+
+    def wait_for_function(
+        self, predicate: str | None = None, *, js: str | None = None, timeout_ms: int | None = None
+    ) -> WaitResult:
+        """Wait until the JavaScript function (or expression) ``predicate`` returns a truthy value
+        in the document; an exception in it raises ``BrowserError`` (``js_error``) with the page's
+        message.  ``js=`` is the same parameter under our older name."""
+        code = alias_required("wait_for_function()", "predicate", predicate, "js", js)
+        return self._b._drive(_ops.wait(Wait.function(code, timeout_ms=timeout_ms), None))
+
+    def wait_for_load_state(self, state: LoadState = "load", *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the document reached the load state ``state`` (``load``, ``domcontentloaded``
+        or ``networkidle``)."""
+        return self._b._drive(_ops.wait(Wait.loaded(state, timeout_ms=timeout_ms), None))
+
+    def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the document has rendered text (at least ``min_text_length`` characters, its
+        shadow roots and frames included, as the snapshot shows them)."""
+        return self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
+
+    @property
+    def target_id(self) -> str | None:
+        """The CDP target id of the document's tab when this handle knows it (a handle from
+        ``tabs.get()``, a frame from ``frames.tree()``); None for ``browser.page``, which follows
+        the active tab (``tabs.list()`` says which)."""
+        return self._target_id
+
+    @property
+    def frame_id(self) -> str | None:
+        """The frame's id; None for a page (its main document)."""
+        return self._b._scope.get("frame")
+
+    @property
+    def frame_name(self) -> str:
+        """The frame's ``name`` attribute ("" for a page)."""
+        return ""
+
+    @property
+    def frame_url(self) -> str:
+        """The frame's URL when it was listed ("" for a page)."""
+        return ""
+
+    @property
+    def parent_frame_id(self) -> str | None:
+        """The parent frame's id (None for a page)."""
+        return None
+
+    @property
+    def scope(self) -> DocumentScope:
+        """The identity of this document: tab target id, frame id, URL when listed, and the
+        generation of the newest snapshot this client received (0 before any)."""
+        return DocumentScope(self.target_id, self.frame_id, self.frame_url or None, self._b._root._held.newest())
+
+
+class Page(_Document, PageCommands):
     """The active tab of a :class:`Browser`."""
 
     def __init__(self, browser: Browser) -> None:
@@ -496,10 +669,6 @@ class Page(_Handle, PageCommands):
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return self._b._drive(_ops.navigate(g.open, wait_until, url))
 
-    def title(self) -> str:
-        """The page title."""
-        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
-
     def url(self) -> str:
         """The page URL."""
         return self._b._drive(_ops.then(g.url(), lambda out: out.url))
@@ -526,12 +695,6 @@ class Page(_Handle, PageCommands):
         colors, font...)."""
         built = g.styles(_ops.wire_target(target), props=props)
         return self._b._drive(_ops.then(built, lambda out: dict(out.styles)))
-
-    def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
-        """The geometry of the document (no selector) or of one element: its box, client and
-        scroll sizes (``overflows_x``/``overflows_y``). An empty selector raises ValueError."""
-        built = g.geometry(selector=_ops.wire_target(selector))
-        return self._b._drive(_ops.then(built, ElementGeometry.from_wire))
 
     def drag(
         self, source: str | Actionable[Any], target: str | Actionable[Any], *, wait: Wait | None = None
@@ -586,12 +749,6 @@ class Page(_Handle, PageCommands):
         )
         budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
         return self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
-
-    def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
-        """Evaluate a JavaScript expression (promises are awaited) and return its JSON value
-        (values JSON cannot carry as ``{"unserializable": ...}``); a result over ``max_bytes``
-        of JSON (default 1 MiB) raises BrowserError with code ``result_too_large``."""
-        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def back(self, wait_until: LoadState | None = None) -> Navigation:
         """Go back one history entry."""
@@ -648,29 +805,16 @@ class Page(_Handle, PageCommands):
         """Wait for a condition, or for ``ms`` milliseconds."""
         return self._b._drive(_ops.wait(condition, ms))
 
-    def wait_for_selector(
-        self, target: str | Locator[Browser], *, state: SelectorState = "visible", timeout_ms: int | None = None
-    ) -> WaitResult:
-        """Wait until what ``target`` matches (a CSS selector, an XPath or a ``page.find``
-        locator) reaches ``state``: ``visible`` (any match visible), ``hidden`` (none visible),
-        ``attached`` (any match) or ``detached`` (none); see :meth:`Wait.selector`."""
-        return self._b._drive(_ops.wait(Wait.selector(target, state=state, timeout_ms=timeout_ms), None))
-
-    def wait_for_function(self, js: str, *, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the JavaScript function (or expression) ``js`` returns a truthy value in the
-        page; an exception in it raises ``BrowserError`` (``js_error``) with the page's message."""
-        return self._b._drive(_ops.wait(Wait.function(js, timeout_ms=timeout_ms), None))
-
-    def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the page has rendered text (at least ``min_text_length`` characters, its
-        shadow roots and frames included, as the snapshot shows them)."""
-        return self._b._drive(_ops.wait(Wait.ready(min_text_length, timeout_ms=timeout_ms), None))
 
 
 class Keyboard(_Handle):
     """Low-level key events on the active tab's focused element; each returns an ``ActionResult``
     with its evidence (``wait=`` as for ``press``). Modifiers held with :meth:`down` apply to
     later keys and mouse input until :meth:`up`."""
+
+    def press(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Press a key (``Enter``, ``Tab``, ``Control+a``…) in the focused element (``page.press``)."""
+        return self._b._drive(_ops.act(self._b, g.press(key), wait))
 
     def type(self, text: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Type ``text`` with one key event per character."""
@@ -705,9 +849,26 @@ class Mouse(_Handle):
         """Release ``button`` at the pointer."""
         return self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
 
-    def wheel(self, dx: float, dy: float, *, wait: Wait | None = None) -> ActionResult[Browser]:
-        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down)."""
-        return self._b._drive(_ops.act(self._b, g.mouse_wheel(dx, dy), wait))
+    def wheel(
+        self,
+        dx: float | None = None,
+        dy: float | None = None,
+        *,
+        delta_x: float | None = None,
+        delta_y: float | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        wait: Wait | None = None,
+    ) -> ActionResult[Browser]:
+        """Scroll by ``(dx, dy)`` CSS pixels at the pointer (positive: right, down).  pyagentbrowser's
+        form: ``delta_x=``/``delta_y=`` (neither given: 0 and 100) and the point ``x=``/``y=`` the
+        pointer moves to first; ``dx`` without ``dy`` is a TypeError (theirs reads one positional
+        number as ``delta_y``: pass it by keyword)."""
+        moved = _ops.wheel_deltas(dx, dy, delta_x, delta_y)
+        built = g.mouse_wheel(*moved)
+        if x is None and y is None:
+            return self._b._drive(_ops.act(self._b, built, wait))
+        return self._b._drive(_ops.move_then(g.mouse_move(x or 0, y or 0), _ops.act(self._b, built, wait)))
 
 
 class Capture(_Handle):
@@ -728,16 +889,18 @@ class Capture(_Handle):
         output_dir: str | os.PathLike[str] | None = None,
         format: str | None = None,
         quality: int | None = None,
+        wait_ms: int = 0,
     ) -> Screenshot:
         """Capture the viewport, the whole page (``full_page``) or one element (``selector``: a CSS
         selector matching exactly one element, a ref id or a :class:`Ref`) to an image file.
 
         ``format`` is ``png``, ``jpeg`` or ``webp`` (default: from the path's extension, else
         png); ``quality`` 0-100 for jpeg and webp.  ``annotate`` draws each ref's box and
-        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.
+        number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.  ``wait_ms``
+        waits that long first (pyagentbrowser's default is 100; ours 0).
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
+        return self._b._drive(_ops.after(wait_ms, _ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref)))
 
     def screenshot_if_changed(
         self,
@@ -750,6 +913,7 @@ class Capture(_Handle):
         format: str | None = None,
         quality: int | None = None,
         threshold: float = 0.0,
+        wait_ms: int = 0,
     ) -> ScreenshotObservation:
         """Like :meth:`screenshot`, but compared with the last screenshot of the same scope in this
         tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
@@ -757,7 +921,7 @@ class Capture(_Handle):
         """
         params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
         built = g.screenshot(**params, if_changed=True, threshold=threshold)
-        return self._b._drive(_ops.decoded(built, ScreenshotObservation.from_wire, ref))
+        return self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
 
     def pdf(
         self,
@@ -806,7 +970,9 @@ class Tabs(_Handle):
         its commands run in that tab even when another one is active (the browser shows it while
         an action, navigation, script, screenshot or wait runs there). LookupError when none matches."""
         tab = self._b._drive(_ops.tab_find(id, label, index))
-        return self._b._scoped(tab=tab.id).page
+        page = self._b._scoped(tab=tab.id).page
+        page._target_id = tab.target_id
+        return page
 
     def switch(
         self,
@@ -869,9 +1035,16 @@ class Emulation(_Handle):
         """Override the user agent (``navigator.userAgent`` and the request header); None resets it."""
         return self._b._drive(_ops.then(g.set_user_agent(user_agent=value), EmulationSettings.from_wire))
 
-    def timezone(self, id: str | None) -> EmulationSettings:
-        """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is ``invalid_argument``."""
-        return self._b._drive(_ops.then(g.set_timezone(timezone=id), EmulationSettings.from_wire))
+    def timezone(self, timezone_id: str | None = None, *, id: str | None = None) -> EmulationSettings:
+        """Override the time zone with an IANA id (``Europe/Berlin``); None resets it; an unknown id is
+        ``invalid_argument``.  ``id=`` is the same parameter under our older name."""
+        zone = alias("emulation.timezone()", "timezone_id", timezone_id, "id", id)
+        return self._b._drive(_ops.then(g.set_timezone(timezone=zone), EmulationSettings.from_wire))
+
+    def headers(self, headers: Mapping[str, str], *, origin: str | None = None) -> tuple[str, ...]:
+        """Send these extra HTTP headers with every request (``network.headers``, pyagentbrowser's
+        place for it); answers the header names set."""
+        return self._b.network.headers(headers, origin=origin)
 
     def locale(self, locale: str | None) -> EmulationSettings:
         """Override the locale (``navigator.language``, ``Intl``, ``Accept-Language``); None resets it."""
@@ -953,6 +1126,11 @@ class Scroll(_Handle):
     a :class:`ScrollResult` with the positions before and after (``moved`` False when nothing
     could scroll), not an action's snapshots."""
 
+    @property
+    def page(self) -> Page | Frame:
+        """The page or frame handle whose scrolling these are."""
+        return self._b._document
+
     def by(self, x: float = 0, y: float = 0, selector: str | Actionable[Any] | None = None) -> ScrollResult:
         """Scroll by ``x``, ``y`` CSS pixels (positive: right, down); non-finite offsets raise ValueError."""
         return self._b._drive(_ops.scroll(None, None, x, y, selector))
@@ -986,8 +1164,9 @@ class Network(_Handle):
 
     def route(
         self,
-        url_glob: str,
+        url: str | None = None,
         *,
+        url_glob: str | None = None,
         abort: bool | str = False,
         response: RouteResponse | Mapping[str, Any] | None = None,
         status: int | None = None,
@@ -1000,15 +1179,17 @@ class Network(_Handle):
         set_headers: Mapping[str, str] | None = None,
         continue_request: bool = False,
     ) -> Route:
-        """Route the requests matching ``url_glob``: ``abort`` (True or a reason such as
+        """Route the requests matching ``url`` (a URL pattern): ``abort`` (True or a reason such as
         ``"connectionrefused"``) fails them; ``set_headers`` (or ``continue_request=True``) sends
         them on with those request headers; otherwise they are answered with ``response`` (a
         :class:`RouteResponse` or mapping) or ``status``/``body``/``content_type``/``headers``.
         ``resource_type(s)`` limit it (``"fetch"``, ``"document"``...), ``times`` removes it after
-        N matches. A route with the same glob and types replaces the old one. Returns the route."""
+        N matches. A route with the same glob and types replaces the old one. Returns the route.
+        ``url_glob=`` is the same parameter as ``url`` under our older name."""
+        glob = alias_required("network.route()", "url", url, "url_glob", url_glob)
         return self._b._drive(
             _ops.network_route(
-                url_glob, abort=abort, response=response, status=status, body=body, content_type=content_type,
+                glob, abort=abort, response=response, status=status, body=body, content_type=content_type,
                 headers=headers, resource_type=resource_type, resource_types=resource_types, times=times,
                 set_headers=set_headers, continue_request=continue_request,
             )
@@ -1108,10 +1289,19 @@ class Clipboard(_Handle):
 class Frames(_Handle):
     """The frames of a page: ``tree()`` and ``get(id=|selector=|name=|url=)``."""
 
+    @property
+    def page(self) -> Page | Frame:
+        """The page or frame handle whose frames these are."""
+        return self._b._document
+
     def tree(self) -> tuple[Frame, ...]:
-        """Every frame below the page (same-process and out-of-process iframes), parents first."""
+        """Every frame below the page (same-process and out-of-process iframes), parents first;
+        of a frame's ``frames``: those below that frame."""
         infos = self._b._drive(_ops.listed(g.frames(limit=1000), "frames", FrameInfo.from_wire))
-        return tuple(Frame(i, self._b) for i in infos if i.depth > 0)
+        # The main frame's id is its tab's CDP target id.
+        target = next((i.id for i in infos if i.depth == 0), None)
+        below = _ops.frames_below(infos, self._b._scope.get("frame"))
+        return tuple(Frame(i, self._b, target) for i in below)
 
     def get(
         self,
@@ -1125,23 +1315,47 @@ class Frames(_Handle):
         (CSS, XPath or a ref of its ``<iframe>``), ``name`` (exact) or ``url`` (a substring).
         FrameLookupError (``reason``, ``criteria``, ``candidates``) when none or several match."""
         info = self._b._drive(_ops.frame_get(id, selector, name, url))
-        return Frame(info, self._b)
+        return Frame(info, self._b, self._b._document._target_id)
 
 
-class Frame:
+class FrameURL(BoundStr):
+    """A frame's URL when it was listed (a ``str``), also callable as pyagentbrowser's
+    ``frame.url()``, which reads the frame's URL now (``frame.location()``)."""
+
+    _owner: Frame
+
+    def __call__(self) -> str:
+        """The frame's URL now."""
+        return self._owner.location()
+
+
+class Frame(_Document):
     """One frame of a page: every command of this handle runs in that frame's document (the
     envelope's ``frame``). A frame a navigation removed raises FrameLookupError(reason="detached")."""
 
-    def __init__(self, info: FrameInfo, browser: Browser) -> None:
+    def __init__(self, info: FrameInfo, browser: Browser, target_id: str | None = None) -> None:
         #: The frame as ``frames`` listed it.
         self.info = info
         self._b = browser._scoped(frame=info.id)
+        self._b._document = self
+        self._target_id = target_id
         #: Live locators and selectors resolved in this frame's document.
         self.find: Finder[Browser] = Finder(self._b)
+        #: Screenshots of this frame's box: ``frame.capture.screenshot()``.
+        self.capture = FrameCapture(self._b)
+        #: The frames inside this one: ``frame.frames.tree()``, ``frame.frames.get(name=...)``.
+        self.frames = Frames(self._b)
+        #: Scrolling of the frame's document or a container in it.
+        self.scroll = Scroll(self._b)
 
     @property
     def id(self) -> str:
         """The frame id."""
+        return self.info.id
+
+    @property
+    def frame_id(self) -> str:
+        """The frame id (pyagentbrowser's name of :attr:`id`)."""
         return self.info.id
 
     @property
@@ -1150,8 +1364,18 @@ class Frame:
         return self.info.name
 
     @property
-    def url(self) -> str:
-        """The frame's URL when it was listed (``location()`` reads it now)."""
+    def frame_name(self) -> str:
+        """The frame's ``name`` attribute (pyagentbrowser's name of :attr:`name`)."""
+        return self.info.name
+
+    @property
+    def url(self) -> FrameURL:
+        """The frame's URL when it was listed; ``frame.url()`` reads it now (as ``location()``)."""
+        return FrameURL(self.info.url, self)
+
+    @property
+    def frame_url(self) -> str:
+        """The frame's URL when it was listed (pyagentbrowser's name)."""
         return self.info.url
 
     @property
@@ -1159,17 +1383,32 @@ class Frame:
         """The parent frame's id."""
         return self.info.parent_frame_id
 
-    def title(self) -> str:
-        """The frame document's title."""
-        return self._b._drive(_ops.then(g.title(), lambda out: out.title))
+    def wait_for_url(self, pattern: str, *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the frame's URL matches ``pattern`` (the rule of ``Wait.url``), asking the frame
+        every 100 ms (default timeout 30 s)."""
+        url_matches(pattern, "about:blank")  # a bad pattern raises before any wait
+        check = _ops.frame_wait("location.href", lambda url: url_matches(pattern, str(url)), f"the URL to match {pattern!r}", timeout_ms, 30000)
+        return self._b._drive(check)
+
+    def wait_for_function(
+        self, predicate: str | None = None, *, js: str | None = None, timeout_ms: int | None = None
+    ) -> WaitResult:
+        """Wait until the JavaScript function (or expression) ``predicate`` returns a truthy value in
+        the frame's document, asking every 100 ms (default timeout 30 s); an exception in it raises
+        ``BrowserError`` (``js_error``).  ``js=`` is the same parameter under our older name."""
+        code = alias_required("wait_for_function()", "predicate", predicate, "js", js)
+        check = _ops.frame_wait(_ops.frame_function_check(code), bool, "the function to return a truthy value", timeout_ms, 30000)
+        return self._b._drive(check)
+
+    def wait_for_load_state(self, state: LoadState = "load", *, timeout_ms: int | None = None) -> WaitResult:
+        """Wait until the frame's document reached ``state``: its ``readyState`` is ``interactive``
+        (``domcontentloaded``) or ``complete`` (``load``; ``networkidle`` waits for the same here)."""
+        check = _ops.frame_wait(_ops.frame_load_check(state), bool, f"load state {state!r}", timeout_ms, 30000)
+        return self._b._drive(check)
 
     def location(self) -> str:
         """The frame's URL now."""
         return self._b._drive(_ops.then(g.url(), lambda out: out.url))
-
-    def evaluate(self, js: str, *, max_bytes: int | None = None) -> Any:
-        """Evaluate JavaScript in the frame's page world and return the JSON value."""
-        return self._b._drive(_ops.then(g.eval(js, max_bytes=max_bytes), lambda out: out.result))
 
     def observe(self, spec: SnapshotSpec | None = None) -> Snapshot[Browser]:
         """A snapshot of the frame's document; its refs act in this frame."""
@@ -1177,17 +1416,116 @@ class Frame:
             raise TypeError("frame snapshots capture the selected frame document; leave SnapshotSpec.selector None")
         return self._b._drive(_ops.observe(self._b, spec, False))
 
-    def wait_for_text(self, text: str, *, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until ``text`` appears in the frame's document."""
-        return self._b._drive(_ops.wait(Wait.text(text, timeout_ms=timeout_ms), None))
-
     def screenshot(self, path: str | os.PathLike[str] | None = None) -> Screenshot:
         """A screenshot of the frame's box in the page (its visible part)."""
-        params, ref = _ops.screenshot_params(path, None, False, False, None, None, None)
-        return self._b._drive(_ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref))
+        return self.capture.screenshot(path)
 
     def __repr__(self) -> str:
         return f"<Frame {self.info.id} name={self.info.name!r} url={self.info.url!r}>"
+
+
+class FrameCapture(_Handle):
+    """Screenshots of a frame's box in the page (its visible part)."""
+
+    def screenshot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        wait_ms: int = 0,
+    ) -> Screenshot:
+        """Capture the frame's box to an image file (as ``page.capture.screenshot``), after
+        ``wait_ms`` milliseconds (pyagentbrowser waits 100 by default; we do not)."""
+        params, ref = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
+        return self._b._drive(_ops.after(wait_ms, _ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref)))
+
+    def screenshot_if_changed(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        output_dir: str | os.PathLike[str] | None = None,
+        format: str | None = None,
+        quality: int | None = None,
+        threshold: float = 0.0,
+        wait_ms: int = 0,
+    ) -> ScreenshotObservation:
+        """Like :meth:`screenshot`, written only when more than ``threshold`` (0-1) of the pixels
+        changed since the last screenshot of this frame."""
+        params, ref = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
+        built = g.screenshot(**params, if_changed=True, threshold=threshold)
+        return self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
+
+
+class SessionName(BoundStr):
+    """The session's name (a ``str``: ``browser.session == "work"``), also pyagentbrowser's session
+    namespace: ``browser.session.status()``."""
+
+    _owner: Browser
+
+    def status(self) -> SessionStatus:
+        """Session identity, daemon and browser state (``browser.status()``)."""
+        return self._owner.status()
+
+
+class Downloads(_Handle):
+    """Downloads of the active tab (pyagentbrowser's namespace; ``page.download`` and
+    ``page.wait_for_download`` answer the richer :class:`~agentbrowser.Download`)."""
+
+    def download(
+        self, selector: str | Ref[Any], path: str | os.PathLike[str], *, timeout_ms: int | None = None
+    ) -> Path:
+        """Click ``selector`` (a ref, CSS selector or XPath), wait for the download it starts, move
+        the complete file to ``path`` (a file, or a directory for its suggested name): its path."""
+        done = self._b.page.download(selector, path, timeout_ms=timeout_ms)
+        return Path(done.path)
+
+    def wait(self, path: str | os.PathLike[str] | None = None, *, timeout_ms: int | None = None) -> Path:
+        """Wait for the next download (or a complete one not yet claimed), move it to ``path`` if
+        given: the file's path."""
+        done = self._b.page.wait_for_download(path, timeout_ms=timeout_ms)
+        return Path(done.path)
+
+
+class Diff(_Handle):
+    """Snapshot diffs of the active tab (pyagentbrowser's namespace; ``snapshot.diff()`` diffs
+    a snapshot you hold)."""
+
+    def snapshot(
+        self,
+        baseline: str | os.PathLike[str] | None = None,
+        *,
+        selector: str | None = None,
+        compact: bool = False,
+        max_depth: int | None = None,
+    ) -> SnapshotDiff:
+        """Diff the page now against a baseline: the last snapshot taken in this tab (no
+        ``baseline``: the engine's ``diff``, with that snapshot's spec), or the snapshot text
+        in the file ``baseline`` (against a new snapshot with ``selector``, ``compact`` and
+        ``max_depth``)."""
+        if baseline is None:
+            if selector is not None or compact or max_depth is not None:
+                raise TypeError(
+                    "diff.snapshot() without a baseline diffs against the last snapshot with its own spec;"
+                    " selector=, compact=, max_depth= need a baseline file"
+                )
+            return self._b._drive(_ops.decoded(g.diff(), SnapshotDiff.from_wire))
+        before = Path(baseline).read_text(encoding="utf-8")
+        now = self._b.page.observe(SnapshotSpec(selector=selector, compact=compact, max_depth=max_depth))
+        return _ops.text_diff(before, now.text)
+
+
+class Dashboard(_Handle):
+    """pyagentbrowser's dashboard stream: not built yet (issue 38)."""
+
+    def status(self) -> Mapping[str, Any]:
+        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
+        raise NotImplementedError(_ops.NO_DASHBOARD)
+
+    def stop(self) -> None:
+        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
+        raise NotImplementedError(_ops.NO_DASHBOARD)
 
 
 class Dialogs(_Handle):
@@ -1199,9 +1537,11 @@ class Dialogs(_Handle):
         """The dialog open in the active tab (``dialog``, None when none) and those in other tabs."""
         return self._b._drive(_ops.then(g.dialog_status(), DialogStatus.from_wire))
 
-    def accept(self, text: str | None = None) -> DialogResult:
-        """Accept (OK) the open dialog; ``text`` is what a prompt returns (default: its default text)."""
-        return self._b._drive(_ops.then(g.dialog_accept(text=text), DialogResult.from_wire))
+    def accept(self, prompt_text: str | None = None, *, text: str | None = None) -> DialogResult:
+        """Accept (OK) the open dialog; ``prompt_text`` is what a prompt returns (default: its
+        default text).  ``text=`` is the same parameter under our older name."""
+        answer = alias("dialogs.accept()", "prompt_text", prompt_text, "text", text)
+        return self._b._drive(_ops.then(g.dialog_accept(text=answer), DialogResult.from_wire))
 
     def dismiss(self) -> DialogResult:
         """Dismiss (Cancel) the open dialog."""
@@ -1262,12 +1602,21 @@ class Native(_Handle):
         """Send one native action with camelCase parameters; return the full envelope, success or not."""
         return self._b._drive(_ops.native(action, params))
 
+    def data(self, action: str, *, expect: str = "object", **params: Any) -> Any:
+        """Send one native action with camelCase parameters and answer its ``data``; a failure
+        raises its BrowserError (as every method).  ``expect="object"`` (default) also checks the
+        data is a JSON object; ``expect="any"`` takes a scalar, array or null."""
+        return self._b._drive(_ops.native_data(action, params, expect))
+
 
 class Cookies(_Handle):
     """The session's cookies: ``browser.cookies.get()``, ``set(...)``, ``clear()``."""
 
-    def get(self, urls: Sequence[str] | str | None = None) -> tuple[Cookie, ...]:
-        """Every cookie of the session, or those sent to ``urls``."""
+    def get(self, urls: Sequence[str] | str | None = None, *, unsafe_export_all: bool = False) -> tuple[Cookie, ...]:
+        """Every cookie of the session, or those sent to ``urls``.  ``unsafe_export_all`` is
+        pyagentbrowser's escape from its allowed-domains filter: accepted, with nothing to lift here
+        (nothing outside the allowed domains can be in a session)."""
+        _ops.unsafe_flag("cookies.get()", "unsafe_export_all", unsafe_export_all)
         built = g.cookies_get(urls=[urls] if isinstance(urls, str) else urls)
         return self._b._drive(_ops.listed(built, "cookies", Cookie.from_wire))
 
@@ -1317,8 +1666,13 @@ class Cookies(_Handle):
             )
         return self._b._drive(_ops.then(built, lambda out: len(out.set)))
 
-    def clear(self, *, url: str | None = None, domain: str | None = None, name: str | None = None) -> int:
-        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many."""
+    def clear(
+        self, *, url: str | None = None, domain: str | None = None, name: str | None = None, unsafe_clear_all: bool = False
+    ) -> int:
+        """Remove every cookie (or those of ``url`` or ``domain``, and of ``name``); answers how many.
+        ``unsafe_clear_all``: pyagentbrowser's escape from its allowed-domains filter, accepted
+        with nothing to lift here."""
+        _ops.unsafe_flag("cookies.clear()", "unsafe_clear_all", unsafe_clear_all)
         built = g.cookies_clear(url=url, domain=domain, name=name)
         return self._b._drive(_ops.then(built, lambda out: out.removed))
 
@@ -1408,9 +1762,12 @@ class State(_Handle):
         *,
         key_file: str | os.PathLike[str] | None = None,
         indexed_db: bool = True,
+        unsafe_export_all: bool = False,
     ) -> Path:
         """Save cookies, localStorage and (unless ``indexed_db=False``) IndexedDB of every
-        origin visited; answers the file written."""
+        origin visited; answers the file written.  ``unsafe_export_all``: pyagentbrowser's escape
+        from its allowed-domains filter, accepted with nothing to lift here."""
+        _ops.unsafe_flag("state.save()", "unsafe_export_all", unsafe_export_all)
         built = g.state_save(
             path=None if path is None else _ops.state_path("state.save()", path),
             key_file=_ops.key_path(key_file),
@@ -1418,8 +1775,17 @@ class State(_Handle):
         )
         return self._b._drive(_ops.then(built, lambda out: Path(out.path)))
 
-    def load(self, path: str | os.PathLike[str], *, key_file: str | os.PathLike[str] | None = None) -> Mapping[str, Any]:
-        """Load a state file (ours or Playwright's); answers what was loaded."""
+    def load(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+        unsafe_import_all: bool = False,
+    ) -> Mapping[str, Any]:
+        """Load a state file (ours or Playwright's); answers what was loaded.  With allowed domains
+        the engine refuses a file that holds anything outside them, and ``unsafe_import_all=True``
+        (pyagentbrowser's way past its filter) raises ValueError: nothing lifts that here."""
+        _ops.unsafe_flag("state.load()", "unsafe_import_all", unsafe_import_all, self._b._options.allowed_domains)
         built = g.state_load(_ops.state_path("state_load()", path), key_file=_ops.key_path(key_file))
         return self._b._drive(_ops.decoded(built, lambda _, data: data))
 

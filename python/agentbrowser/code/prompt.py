@@ -60,6 +60,9 @@ _AWAITABLE_UNION = re.compile(r"^(?P<sync>.+?) \| Awaitable\[(?P<async>.+)\]$")
 _GENERIC_ARG = re.compile(r"\[(?:Any|B|AsyncBrowser|Browser)\]")
 #: Plumbing of the models (decoders, wire encoding), not calls an agent makes.
 _PLUMBING = frozenset({"from_raw", "from_wire", "to_wire", "budget_ms"})
+#: pyagentbrowser's forms that our snapshots give no use for (no ref is an ``<iframe>``: its content
+#: is inlined), kept out of the agent's reference.
+_PEER_ONLY = frozenset({"content_frame"})
 
 
 def _first_line(obj: object) -> str:
@@ -103,7 +106,7 @@ def _public_methods(cls: type) -> list[tuple[str, Callable[..., Any]]]:
         if not klass.__module__.startswith("agentbrowser"):
             continue
         for name, member in vars(klass).items():
-            if name.startswith("_") or name in _PLUMBING or name in seen:
+            if name.startswith("_") or name in _PLUMBING or name in _PEER_ONLY or name in seen:
                 continue
             if isinstance(member, (classmethod, staticmethod)):
                 out.append((name, getattr(cls, name)))

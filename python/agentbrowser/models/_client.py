@@ -44,6 +44,10 @@ class Client(Protocol):
     def _held(self) -> HeldSnapshots:
         """The snapshots this client received (the bases of delta snapshots)."""
 
+    @property
+    def _document(self) -> Any:
+        """The page or frame handle whose document this client's commands run in."""
+
     def _drive(self, op: Op[T]) -> T | Awaitable[T]:
         """Run one operation."""
 

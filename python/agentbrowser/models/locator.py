@@ -11,6 +11,8 @@ several raise :class:`~agentbrowser.AmbiguousTargetError` listing candidates (pi
 
 from __future__ import annotations
 
+from .._alias import alias_required
+
 import re
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
@@ -179,9 +181,9 @@ class Finder(Generic[B]):
         """Controls whose label (``<label>``, ``aria-label``, ``aria-labelledby``) matches."""
         return self._find("label", label, exact=exact)
 
-    def placeholder(self, text: str, *, exact: bool = False) -> Locator[B]:
-        """Elements whose ``placeholder`` matches."""
-        return self._find("placeholder", text, exact=exact)
+    def placeholder(self, placeholder: str | None = None, *, text: str | None = None, exact: bool = False) -> Locator[B]:
+        """Elements whose ``placeholder`` matches (``text=``: the same parameter under our older name)."""
+        return self._find("placeholder", alias_required("find.placeholder()", "placeholder", placeholder, "text", text), exact=exact)
 
     def alt(self, text: str, *, exact: bool = False) -> Locator[B]:
         """Elements whose ``alt`` matches."""

@@ -10,6 +10,8 @@ to the typed result; several compose in the order they were added.
 
 from __future__ import annotations
 
+from .._alias import alias
+
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -91,8 +93,12 @@ class PendingAction(_Details, Generic[T]):
         """Reject the action and consume the confirmation; nothing runs."""
         self._deny()
 
-    def map(self, callback: Callable[[T], U]) -> PendingAction[U]:
-        """A continuation that applies ``callback`` to this one's typed result (in the order added)."""
+    def map(
+        self, callback: Callable[[T], U] | None = None, *, complete: Callable[[T], U] | None = None
+    ) -> PendingAction[U]:
+        """A continuation that applies ``callback`` to this one's typed result (in the order added);
+        ``complete=`` is pyagentbrowser's name of the same parameter."""
+        callback = alias("PendingAction.map()", "complete", complete, "callback", callback)
         if not callable(callback):
             raise TypeError(f"PendingAction.map takes a callable, got {type(callback).__name__}")
         previous = self._confirm
@@ -141,8 +147,12 @@ class AsyncPendingAction(_Details, Generic[T]):
         """Reject the action and consume the confirmation; nothing runs."""
         await self._deny()
 
-    def map(self, callback: Callable[[T], U]) -> AsyncPendingAction[U]:
-        """A continuation that applies ``callback`` to this one's typed result (in the order added)."""
+    def map(
+        self, callback: Callable[[T], U] | None = None, *, complete: Callable[[T], U] | None = None
+    ) -> AsyncPendingAction[U]:
+        """A continuation that applies ``callback`` to this one's typed result (in the order added);
+        ``complete=`` is pyagentbrowser's name of the same parameter."""
+        callback = alias("AsyncPendingAction.map()", "complete", complete, "callback", callback)
         if not callable(callback):
             raise TypeError(f"AsyncPendingAction.map takes a callable, got {type(callback).__name__}")
         previous = self._confirm

@@ -36,6 +36,11 @@ class Ref(Actionable[B]):
     browser: B = field(compare=False)
     raw: Mapping[str, Any] = field(compare=False)
 
+    @property
+    def document(self) -> Any:
+        """The page or frame handle whose snapshot issued this ref (``snapshot.document``)."""
+        return self.snapshot.document
+
     def _matches(self, role: str | None, name: str | None, contains: str | None, exact: bool) -> bool:
         if role is not None and self.role.casefold() != role.casefold():
             return False
@@ -85,6 +90,11 @@ class Ref(Actionable[B]):
         ``role``/``name``/``contains`` override the criteria; LookupError when not exactly one matches.
         """
         return self.browser._drive(self.browser._ops.refresh_ref(self, role, name, contains, exact))
+
+    def content_frame(self) -> Any:
+        """The frame handle of the ``<iframe>`` this ref is (``document.frames.get(selector=ref)``,
+        awaitable on the async client); InvalidArgumentError (a ValueError) when it is no iframe."""
+        return self.document.frames.get(selector=self)
 
 
 #: pyagentbrowser's name for a ref of an async browser: the same :class:`Ref`, whose operations

@@ -142,6 +142,12 @@ class Snapshot(Generic[B]):
         """Alias of ``origin``."""
         return self.origin
 
+    @property
+    def document(self) -> Any:
+        """The page (``browser.page``, or the tab's from ``tabs.get()``) or frame handle whose
+        document this snapshot captured (pyagentbrowser's ``Snapshot.document``)."""
+        return self.browser._document
+
     @classmethod
     def from_raw(cls: type[Snapshot[C]], raw: Mapping[str, Any], browser: C) -> Snapshot[C]:
         """Decode a wire Snapshot bound to ``browser``."""

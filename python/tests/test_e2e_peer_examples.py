@@ -1,0 +1,216 @@
+"""Scripts written for pyagentbrowser 0.39 run unchanged on both packages and print the same
+(issue 37): each script below runs once with this package and once with pyagentbrowser itself
+(``target/peer-venv``, made by ``python/tools/peer_api.py``; its own native engine driving Debian's
+Chromium through ``AGENT_BROWSER_EXECUTABLE_PATH``), each in a fresh process, against the test
+pages on 127.0.0.1; both outputs must equal the expected one.
+
+The first three are pyagentbrowser's documented examples (its README's quickstart, and the
+examples of ``Page.open`` and ``Page.read``'s docstrings, on a local page); the others use its
+documented API (names, parameter names and namespaces of its reference) the way a script for it
+does.  The peer side is skipped when its venv cannot be made (no network for pip).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import PAGES, REPO, _page
+
+pytestmark = pytest.mark.e2e
+
+sys.path.insert(0, str(REPO / "python" / "tools"))
+import peer_api  # noqa: E402
+
+PAGES["/px-home"] = _page("Peer home", "<h1>Welcome</h1><p>Some text for the reader.</p>")
+PAGES["/px-frames"] = _page(
+    "Peer frames", "<h1>Outer</h1><iframe name='kid' src='/px-kid' style='width:300px;height:120px'></iframe>"
+)
+PAGES["/px-kid"] = _page("Kid doc", "<p id='late'>kid text</p><button>Kid</button>")
+
+#: name -> (script for pyagentbrowser's API, what it prints).
+EXAMPLES: dict[str, tuple[str, str]] = {
+    "readme_quickstart": (
+        """
+        from agentbrowser import Browser
+
+        with Browser.launch() as browser:
+            browser.page.set_content(
+                "<button onclick=\\"this.textContent='Done'\\">Run</button>"
+            )
+            snapshot = browser.page.observe()
+            result = snapshot.one(role="button", name="Run").click()
+
+            print(result.after.one(role="button").name)
+            print(result.diff.changed)
+        """,
+        "Done\nTrue\n",
+    ),
+    "open_and_title": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-home")
+            print(browser.page.title())
+        """,
+        "Peer home\n",
+    ),
+    "read_a_page": (
+        """
+        with Browser.launch() as browser:
+            result = browser.page.read(SERVER + "/px-home")
+            print("Some text for the reader." in result.content)
+        """,
+        "True\n",
+    ),
+    "set_content_and_content": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content("<title>Made</title><h1>Made here</h1>")
+            print(browser.page.title())
+            print("<h1>Made here</h1>" in browser.page.content())
+            print(browser.page.evaluate(script="document.querySelector('h1').textContent"))
+        """,
+        "Made\nTrue\nMade here\n",
+    ),
+    "find_placeholder_and_keyboard": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content("<input placeholder='Email'>")
+            browser.page.find.placeholder(placeholder="Email").fill("ada@example.com")
+            browser.page.find.placeholder("Email").click()
+            browser.keyboard.press("End")
+            browser.keyboard.type("!")
+            print(browser.page.evaluate("document.querySelector('input').value"))
+        """,
+        "ada@example.com!\n",
+    ),
+    "frame_documents": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-frames")
+            browser.page.wait_for_selector(selector="iframe")
+            frame = browser.page.frames.get(name="kid")
+            frame.wait_for_load_state("load")
+            frame.wait_for_selector(selector="#late", state="attached")
+            print(frame.title(), frame.url().endswith("/px-kid"), frame.frame_id is not None)
+            print("kid text" in frame.content(), "Outer" in frame.content())
+            print(frame.evaluate(script="document.getElementById('late').textContent"))
+            print(frame.observe().one(role="button").name)
+        """,
+        "Kid doc True True\nTrue False\nkid text\nKid\n",
+    ),
+    "prompt_dialog": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content(
+                "<button onclick=\\"document.title = 'got ' + prompt('Name?')\\">Ask</button>"
+            )
+            browser.page.find.role("button", name="Ask").click()
+            browser.dialogs.accept(prompt_text="Ada")
+            browser.page.wait_for_function(predicate="document.title.startsWith('got')")
+            print(browser.page.title())
+        """,
+        "got Ada\n",
+    ),
+    "waits": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-home")
+            browser.page.wait_for_load_state("load")
+            browser.page.wait_for_url("**/px-home")
+            browser.page.wait_for_text("Welcome")
+            browser.page.evaluate("setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id=late>late</p>'), 200)")
+            browser.page.wait_for_selector("#late")
+            print(browser.page.evaluate("document.getElementById('late').textContent"))
+        """,
+        "late\n",
+    ),
+    "timezone_and_geometry": (
+        """
+        with Browser.launch() as browser:
+            browser.emulation.timezone(timezone_id="Asia/Tokyo")
+            browser.page.set_content("<div style='width:2000px;height:10px'>wide</div>")
+            print(browser.page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone"))
+            print(browser.page.geometry().overflows_x)
+        """,
+        "Asia/Tokyo\nTrue\n",
+    ),
+    "route_a_url": (
+        """
+        with Browser.launch() as browser:
+            browser.network.route(SERVER + "/px-routed", body="<title>Routed</title>", content_type="text/html")
+            browser.page.open(SERVER + "/px-routed")
+            print(browser.page.title())
+        """,
+        "Routed\n",
+    ),
+    "download_a_file": (
+        """
+        import tempfile
+        from pathlib import Path
+
+        with Browser.launch() as browser, tempfile.TemporaryDirectory() as out:
+            browser.page.set_content("<a id='dl' download='note.txt' href='data:text/plain,hello%20file'>Get</a>")
+            path = browser.downloads.download("#dl", Path(out) / "note.txt")
+            print(path.name, Path(path).read_text())
+        """,
+        "note.txt hello file\n",
+    ),
+    "browser_level_namespaces": (
+        """
+        with Browser.launch(session=SessionOptions(session_id="px-namespaces")) as browser:
+            print(browser.is_launched)
+            print(browser.activate() is browser)
+            browser.page.open(SERVER + "/px-home")
+            browser.storage.set("k", "v")
+            print(browser.page.evaluate("localStorage.getItem('k')"))
+            status = browser.session.status()
+            print(type(status).__name__, status.session_id)
+        """,
+        "True\nTrue\nv\nSessionStatus px-namespaces\n",
+    ),
+}
+
+PRELUDE = "import os\nfrom agentbrowser import *\nSERVER = os.environ['PX_SERVER']\n"
+
+
+def _run(python: str, script: str, env: dict[str, str], cwd: Path) -> str:
+    done = subprocess.run(
+        [python, "-c", PRELUDE + textwrap.dedent(script)],
+        capture_output=True, text=True, timeout=180, env=env, cwd=str(cwd),
+    )
+    assert done.returncode == 0, f"{python} failed:\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def peer_python() -> str | None:
+    try:
+        return str(peer_api.ensure_venv(REPO / "target" / "peer-venv", peer_api.PEER_VERSION))
+    except (RuntimeError, subprocess.SubprocessError, OSError):
+        return None
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_runs_alike_on_both(
+    name: str, agentbrowser_bin: Path, server: str, peer_python: str | None, tmp_path: Path
+) -> None:
+    script, expected = EXAMPLES[name]
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    ours = _run(
+        sys.executable,
+        script,
+        {**base, "PYTHONPATH": str(REPO / "python"), "AGENTBROWSER_BIN": str(agentbrowser_bin), "PX_SERVER": server},
+        tmp_path,
+    )
+    assert ours == expected
+    if peer_python is None:
+        pytest.skip("pyagentbrowser's venv could not be made (pip needs PyPI): ours printed what it should")
+    theirs = _run(
+        peer_python, script, {**base, "AGENT_BROWSER_EXECUTABLE_PATH": "/usr/bin/chromium", "PX_SERVER": server}, tmp_path
+    )
+    assert theirs == ours
