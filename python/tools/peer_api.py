@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import dataclasses
 import enum
+import fcntl
 import importlib
 import inspect
 import json
@@ -425,7 +426,15 @@ def counts(theirs: dict[str, Any], gaps: list[dict[str, str]]) -> dict[str, dict
 
 
 def ensure_venv(venv: Path, version: str, timeout: float = 300.0) -> Path:
-    """The venv's python, with pyagentbrowser==version installed (created or reused)."""
+    """The venv's python, with pyagentbrowser==version installed (created or reused); one process
+    at a time makes it (the test files that need it run in parallel workers)."""
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with open(venv.parent / f"{venv.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ensure_venv(venv, version, timeout)
+
+
+def _ensure_venv(venv: Path, version: str, timeout: float) -> Path:
     python = venv / "bin" / "python"
     if python.exists():
         check = subprocess.run(
