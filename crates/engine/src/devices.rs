@@ -93,7 +93,7 @@ async fn key(p: KeyParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> 
     let text = if down { p.text.as_deref() } else { None };
     let k = input::custom_key(Some(&p.key), p.code.as_deref(), text).ok_or_else(|| {
         EngineError::invalid(format!(
-            "invalid parameter `key`: {:?} is not a key; use one key such as `Shift`, `Control`, `a`, `Enter`, `ArrowLeft` (chords are for `press`), or give its `code`",
+            "invalid parameter `key`: {:?} is not a key; use one key such as `Shift`, `Control`, `a`, `Enter`, `ArrowLeft` (chords are for `press`)",
             p.key
         ))
     })?;

@@ -323,6 +323,7 @@ pub struct SetMediaParams {
         feature = "clap",
         arg(long = "feature", value_name = "NAME=VALUE", value_parser = media_feature)
     )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<MediaFeature>>,
 }
 

@@ -286,14 +286,14 @@ impl Validate for KeyDispatchParams {
                 return invalid(name, "empty; give a value or leave it out");
             }
         }
+        if self.event_type == KeyEventType::Char && self.text.as_deref().is_none_or(str::is_empty) {
+            return invalid("text", "required by a `char` event: the character it types");
+        }
         if self.key.is_none() && self.code.is_none() && self.text.is_none() {
             return invalid(
                 "key",
                 "missing: give `key`, `code` or `text` (an event of no key is none)",
             );
-        }
-        if self.event_type == KeyEventType::Char && self.text.as_deref().is_none_or(str::is_empty) {
-            return invalid("text", "required by a `char` event: the character it types");
         }
         wait(&self.wait)
     }
