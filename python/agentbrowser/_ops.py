@@ -33,7 +33,6 @@ from ._call import Call as Call
 from ._call import Command, send, send_raw
 from ._call import Op as Op
 from ._encode import flag
-from ._url_pattern import url_matches
 from .errors import BrowserError, FrameLookupError, error_for
 from .models import (
     LOAD_STATES,
@@ -599,40 +598,6 @@ def text_diff(before: str, after: str) -> SnapshotDiff:
     text, changed = "\n".join(lines), bool(added or removed)
     raw = {"diff": text, "added": added, "removed": removed, "unchanged": unchanged, "changed": changed}
     return SnapshotDiff(diff=text, additions=added, removals=removed, unchanged=unchanged, changed=changed, raw=raw)
-
-
-#: How often a frame's wait asks its document again (milliseconds).
-FRAME_POLL_MS = 100
-#: The document state each load state needs in a frame (``networkidle``: loaded, as ``load``).
-_READY_STATES = {"domcontentloaded": ("interactive", "complete"), "load": ("complete",), "networkidle": ("complete",)}
-
-
-def frame_wait(
-    check: str, ok: Callable[[Any], bool], what: str, timeout_ms: int | None, default_ms: int
-) -> Op[WaitResult]:
-    """Wait in the handle's frame until ``ok`` holds for the value of the JavaScript ``check`` (an
-    expression; a promise is awaited), asking every :data:`FRAME_POLL_MS` (the engine's own waits
-    for a function, URL or load state read the tab's main document); BrowserError ``timeout``
-    naming ``what`` after ``timeout_ms`` (default ``default_ms``)."""
-    budget = default_ms if timeout_ms is None else timeout_ms
-    started = time.monotonic()
-    while True:
-        if ok((yield from send(g.eval(check))).wire.result):
-            return WaitResult(matched=True, elapsed_ms=int((time.monotonic() - started) * 1000), raw={})
-        if (time.monotonic() - started) * 1000 >= budget:
-            raise BrowserError(f"waited {budget} ms for {what} in the frame", action="wait", code="timeout")
-        yield from send(g.wait(ms=FRAME_POLL_MS), budget_ms=FRAME_POLL_MS)
-
-
-def frame_function_check(predicate: str) -> str:
-    """The check of ``wait_for_function`` in a frame: the predicate called (a function) or its value."""
-    return f"(async () => {{ const f = ({predicate}\n); return !!(await (typeof f === 'function' ? f() : f)); }})()"
-
-
-def frame_load_check(state: str) -> str:
-    """The check of ``wait_for_load_state(state)`` in a frame: its document's ``readyState``."""
-    check_load_state("state", state)
-    return f"{json.dumps(list(_READY_STATES[state]))}.includes(document.readyState)"
 
 
 def wheel_deltas(

@@ -509,6 +509,8 @@ def keyboard_insert_text(
 def keyboard_down(
     key: str,
     *,
+    code: str | None = None,
+    text: str | None = None,
     wait: Mapping[str, Any] | None = None,
     evidence: bool | str | None = None,
 ) -> Command[w.ActionOutput]:
@@ -517,6 +519,8 @@ def keyboard_down(
     """
     fields: tuple[_e.Field, ...] = (
         ("key", "key", key, _e.string),
+        ("code", "code", code, _e.string),
+        ("text", "text", text, _e.string),
         ("wait", "wait", wait, _e.obj),
         ("evidence", "evidence", evidence, _e.anything),
     )
@@ -526,6 +530,8 @@ def keyboard_down(
 def keyboard_up(
     key: str,
     *,
+    code: str | None = None,
+    text: str | None = None,
     wait: Mapping[str, Any] | None = None,
     evidence: bool | str | None = None,
 ) -> Command[w.ActionOutput]:
@@ -534,10 +540,35 @@ def keyboard_up(
     """
     fields: tuple[_e.Field, ...] = (
         ("key", "key", key, _e.string),
+        ("code", "code", code, _e.string),
+        ("text", "text", text, _e.string),
         ("wait", "wait", wait, _e.obj),
         ("evidence", "evidence", evidence, _e.anything),
     )
     return Command("keyboard_up", _e.params("keyboard_up", fields), w.ActionOutput.decode)
+
+
+def keyboard_dispatch(
+    event_type: str,
+    *,
+    key: str | None = None,
+    code: str | None = None,
+    text: str | None = None,
+    wait: Mapping[str, Any] | None = None,
+    evidence: bool | str | None = None,
+) -> Command[w.ActionOutput]:
+    """`keyboard_dispatch`: Dispatch one raw key event (CDP `Input.dispatchKeyEvent`: keyDown, keyUp, rawKeyDown or
+    char). Of kind `dangerous` (the policy's `eval`) when its parameters carry JavaScript.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("eventType", "event_type", event_type, _e.string),
+        ("key", "key", key, _e.string),
+        ("code", "code", code, _e.string),
+        ("text", "text", text, _e.string),
+        ("wait", "wait", wait, _e.obj),
+        ("evidence", "evidence", evidence, _e.anything),
+    )
+    return Command("keyboard_dispatch", _e.params("keyboard_dispatch", fields), w.ActionOutput.decode)
 
 
 def mouse_move(
@@ -610,6 +641,36 @@ def mouse_wheel(
         ("evidence", "evidence", evidence, _e.anything),
     )
     return Command("mouse_wheel", _e.params("mouse_wheel", fields), w.ActionOutput.decode)
+
+
+def mouse_dispatch(
+    event_type: str,
+    x: float,
+    y: float,
+    *,
+    button: str | None = None,
+    click_count: int | None = None,
+    delta_x: float | None = None,
+    delta_y: float | None = None,
+    wait: Mapping[str, Any] | None = None,
+    evidence: bool | str | None = None,
+) -> Command[w.ActionOutput]:
+    """`mouse_dispatch`: Dispatch one raw mouse event at a viewport point (CDP `Input.dispatchMouseEvent`:
+    mouseMoved, mousePressed, mouseReleased or mouseWheel). Of kind `dangerous` (the policy's `eval`) when its
+    parameters carry JavaScript.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("eventType", "event_type", event_type, _e.string),
+        ("x", "x", x, _e.number),
+        ("y", "y", y, _e.number),
+        ("button", "button", button, _e.string),
+        ("clickCount", "click_count", click_count, _e.integer),
+        ("deltaX", "delta_x", delta_x, _e.number),
+        ("deltaY", "delta_y", delta_y, _e.number),
+        ("wait", "wait", wait, _e.obj),
+        ("evidence", "evidence", evidence, _e.anything),
+    )
+    return Command("mouse_dispatch", _e.params("mouse_dispatch", fields), w.ActionOutput.decode)
 
 
 def text(ref: str | Mapping[str, Any]) -> Command[w.ValueOutputString]:
@@ -1034,6 +1095,7 @@ def read(
     headers: Mapping[str, str] | None = None,
     cookies: bool | None = None,
     render: bool | None = None,
+    allowed_domains: Sequence[str] | None = None,
 ) -> Command[w.ReadOutput]:
     """`read`: Read a page as Markdown for an agent: a URL over HTTP (no browser; server Markdown, `.md`, llms.txt or
     the HTML's main content), or the active tab's rendered DOM.
@@ -1050,6 +1112,7 @@ def read(
         ("headers", "headers", headers, _e.string_map),
         ("cookies", "cookies", cookies, _e.boolean),
         ("render", "render", render, _e.boolean),
+        ("allowedDomains", "allowed_domains", allowed_domains, _e.strings),
     )
     return Command("read", _e.params("read", fields), w.ReadOutput.decode)
 
@@ -1337,6 +1400,7 @@ def set_media(
     color_scheme: str | None = None,
     reduced_motion: str | None = None,
     media: str | None = None,
+    features: Sequence[Mapping[str, Any]] | None = None,
 ) -> Command[w.SettingsOutput]:
     """`set_media`: Emulate CSS media in every tab (color scheme, reduced motion, print or screen); with nothing,
     reset them.
@@ -1345,6 +1409,7 @@ def set_media(
         ("colorScheme", "color_scheme", color_scheme, _e.string),
         ("reducedMotion", "reduced_motion", reduced_motion, _e.string),
         ("media", "media", media, _e.string),
+        ("features", "features", features, _e.objects),
     )
     return Command("set_media", _e.params("set_media", fields), w.SettingsOutput.decode)
 
@@ -1630,10 +1695,12 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "keyboard_insert_text": keyboard_insert_text,
         "keyboard_down": keyboard_down,
         "keyboard_up": keyboard_up,
+        "keyboard_dispatch": keyboard_dispatch,
         "mouse_move": mouse_move,
         "mouse_down": mouse_down,
         "mouse_up": mouse_up,
         "mouse_wheel": mouse_wheel,
+        "mouse_dispatch": mouse_dispatch,
         "text": text,
         "inner_text": inner_text,
         "input_value": input_value,

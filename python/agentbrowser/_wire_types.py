@@ -4724,6 +4724,7 @@ class Emulation(_d.Record):
         "color_scheme",
         "reduced_motion",
         "media",
+        "features",
         "timezone",
         "locale",
         "geolocation",
@@ -4739,6 +4740,7 @@ class Emulation(_d.Record):
         "color_scheme",
         "reduced_motion",
         "media",
+        "features",
         "timezone",
         "locale",
         "geolocation",
@@ -4761,6 +4763,8 @@ class Emulation(_d.Record):
     """`prefers-reduced-motion` (null: the browser's)."""
     media: MediaType | None
     """The CSS media type (null: screen)."""
+    features: tuple[MediaFeature, ...] | None
+    """Other emulated media features, by name (absent: none)."""
     timezone: str | None
     """The IANA time zone (null: the system's)."""
     locale: str | None
@@ -4783,6 +4787,7 @@ class Emulation(_d.Record):
         color_scheme: ColorScheme | None,
         reduced_motion: ReducedMotion | None,
         media: MediaType | None,
+        features: tuple[MediaFeature, ...] | None,
         timezone: str | None,
         locale: str | None,
         geolocation: Geolocation | None,
@@ -4798,6 +4803,7 @@ class Emulation(_d.Record):
         _set(self, "color_scheme", color_scheme)
         _set(self, "reduced_motion", reduced_motion)
         _set(self, "media", media)
+        _set(self, "features", features)
         _set(self, "timezone", timezone)
         _set(self, "locale", locale)
         _set(self, "geolocation", geolocation)
@@ -4817,6 +4823,7 @@ class Emulation(_d.Record):
             color_scheme=o.opt("colorScheme", _ColorScheme),
             reduced_motion=o.opt("reducedMotion", _ReducedMotion),
             media=o.opt("media", _MediaType),
+            features=o.opt("features", _d.array(MediaFeature.decode)),
             timezone=o.opt("timezone", _d.string),
             locale=o.opt("locale", _d.string),
             geolocation=o.opt("geolocation", Geolocation.decode),
@@ -4859,6 +4866,29 @@ class Viewport(_d.Record):
             device_scale_factor=o.req("deviceScaleFactor", _d.number),
             mobile=o.req("mobile", _d.boolean),
         )
+
+
+class MediaFeature(_d.Record):
+    """One emulated CSS media feature: `prefers-contrast` = `more`."""
+
+    __slots__ = ("name", "value")
+    __match_args__ = ("name", "value")
+
+    name: str
+    """The feature's name (lower-case letters, digits and `-`)."""
+    value: str
+    """The value it reports (empty: not emulated)."""
+
+    def __init__(self, name: str, value: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "value", value)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> MediaFeature:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as MediaFeature."""
+        o = _d.Fields("MediaFeature", raw, path)
+        return cls(name=o.req("name", _d.string), value=o.req("value", _d.string))
 
 
 @_dataclass(init=False, repr=False, eq=False, match_args=False)
@@ -5970,10 +6000,12 @@ ActionOutputActions = Literal[
     "keyboard_insert_text",
     "keyboard_down",
     "keyboard_up",
+    "keyboard_dispatch",
     "mouse_move",
     "mouse_down",
     "mouse_up",
     "mouse_wheel",
+    "mouse_dispatch",
     "drag",
     "clipboard_copy",
     "clipboard_paste",
@@ -6202,10 +6234,12 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "keyboard_insert_text": ActionOutput.decode,
         "keyboard_down": ActionOutput.decode,
         "keyboard_up": ActionOutput.decode,
+        "keyboard_dispatch": ActionOutput.decode,
         "mouse_move": ActionOutput.decode,
         "mouse_down": ActionOutput.decode,
         "mouse_up": ActionOutput.decode,
         "mouse_wheel": ActionOutput.decode,
+        "mouse_dispatch": ActionOutput.decode,
         "text": ValueOutputString.decode,
         "inner_text": ValueOutputString.decode,
         "input_value": ValueOutputString.decode,

@@ -45,7 +45,6 @@ from .errors import BrowserError, ConfirmationRequired
 from .models.pending import PendingAction
 from .models.scope import DocumentScope
 from ._alias import BoundStr, alias, alias_required
-from ._url_pattern import url_matches
 from .models import (
     CONSOLE_LEVELS,
     Download,
@@ -714,6 +713,7 @@ class Page(_Document, PageCommands):
         cookies: bool = False,
         max_chars: int | None = None,
         render: bool = False,
+        allowed_domains: Sequence[str] | None = None,
     ) -> ReadResult:
         """Read a page as Markdown for an agent.
 
@@ -728,7 +728,13 @@ class Page(_Document, PageCommands):
         it (a page JavaScript renders), in a tab of its own that is closed afterwards (a
         navigation for the action policy).  HTML that is scripts and almost no text reads as
         nearly empty without it: ``raw["warnings"]`` says so (and every other warning of the read).
+        ``allowed_domains`` (host patterns such as ``example.com``, ``*.example.com``) bounds this
+        read besides the session's allowed domains: the URL and every redirect of a fetch, the
+        page a ``render`` ends on, the active tab's URL; leaving them raises ``BrowserError``
+        (``domain_not_allowed``).
         """
+        if isinstance(allowed_domains, str):
+            raise TypeError("read() allowed_domains must be a sequence of host patterns, not a string")
         mode = mode if mode is not None else ReadMode()
         if not isinstance(mode, ReadMode):
             raise TypeError(f"read() mode must be a ReadMode or None, got {type(mode).__name__}")
@@ -746,6 +752,7 @@ class Page(_Document, PageCommands):
             headers=headers or None,
             cookies=flag(cookies),
             render=flag(render),
+            allowed_domains=None if allowed_domains is None else list(allowed_domains),
         )
         budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
         return self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
@@ -824,13 +831,31 @@ class Keyboard(_Handle):
         """Insert ``text`` at once without key events (like an IME or a paste)."""
         return self._b._drive(_ops.keyboard_text(self._b, g.keyboard_insert_text, text, wait))
 
-    def down(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
-        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it."""
-        return self._b._drive(_ops.act(self._b, g.keyboard_down(key), wait))
+    def down(
+        self, key: str, *, code: str | None = None, text: str | None = None, wait: Wait | None = None
+    ) -> ActionResult[Browser]:
+        """Press one key (``"Shift"``, ``"a"``, ``"Enter"``) and hold it; ``code`` (the DOM code,
+        such as ``"KeyA"``) and ``text`` (what it types) replace the key's own."""
+        return self._b._drive(_ops.act(self._b, g.keyboard_down(key, code=code, text=text), wait))
 
-    def up(self, key: str, *, wait: Wait | None = None) -> ActionResult[Browser]:
-        """Release a held key."""
-        return self._b._drive(_ops.act(self._b, g.keyboard_up(key), wait))
+    def up(self, key: str, *, code: str | None = None, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Release a held key (``code``: the DOM code its event reports)."""
+        return self._b._drive(_ops.act(self._b, g.keyboard_up(key, code=code), wait))
+
+    def dispatch(
+        self,
+        event_type: str,
+        *,
+        key: str | None = None,
+        code: str | None = None,
+        text: str | None = None,
+        wait: Wait | None = None,
+    ) -> ActionResult[Browser]:
+        """Dispatch one raw key event (CDP ``Input.dispatchKeyEvent``): ``event_type`` is
+        ``keyDown``, ``keyUp``, ``rawKeyDown`` or ``char`` (which needs ``text``); a key name sets
+        its code and key code, ``code`` and ``text`` replace them.  Held modifiers apply."""
+        built = g.keyboard_dispatch(event_type, key=key, code=code, text=text)
+        return self._b._drive(_ops.act(self._b, built, wait))
 
 
 class Mouse(_Handle):
@@ -848,6 +873,34 @@ class Mouse(_Handle):
     def up(self, button: str = "left", *, wait: Wait | None = None) -> ActionResult[Browser]:
         """Release ``button`` at the pointer."""
         return self._b._drive(_ops.act(self._b, g.mouse_up(button=button), wait))
+
+    def dispatch(
+        self,
+        event_type: str,
+        *,
+        x: float = 0,
+        y: float = 0,
+        button: str = "none",
+        click_count: int | None = None,
+        delta_x: float | None = None,
+        delta_y: float | None = None,
+        wait: Wait | None = None,
+    ) -> ActionResult[Browser]:
+        """Dispatch one raw mouse event at the viewport point ``(x, y)`` (CDP
+        ``Input.dispatchMouseEvent``): ``event_type`` is ``mouseMoved``, ``mousePressed``,
+        ``mouseReleased`` or ``mouseWheel`` (``delta_x``/``delta_y``); a press or release needs a
+        ``button`` (``left``, ``right``, ``middle``; ``none`` for others), ``click_count``
+        defaults to 1 for them.  The pointer moves there; a press holds its button."""
+        built = g.mouse_dispatch(
+            event_type,
+            x,
+            y,
+            button=None if button == "none" else button,
+            click_count=click_count,
+            delta_x=delta_x,
+            delta_y=delta_y,
+        )
+        return self._b._drive(_ops.act(self._b, built, wait))
 
     def wheel(
         self,
@@ -1025,10 +1078,18 @@ class Emulation(_Handle):
         return self._b._drive(_ops.then(g.devices(), lambda out: tuple(Device.from_wire(d) for d in out.devices)))
 
     def media(
-        self, *, color_scheme: ColorScheme | None = None, reduced_motion: ReducedMotion | None = None, media: MediaType | None = None
+        self,
+        *,
+        color_scheme: ColorScheme | None = None,
+        reduced_motion: ReducedMotion | None = None,
+        media: MediaType | None = None,
+        features: Mapping[str, str] | None = None,
     ) -> EmulationSettings:
-        """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen); none given resets them."""
-        built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media)
+        """Emulate CSS media (``prefers-color-scheme``, ``prefers-reduced-motion``, print or screen,
+        and other ``features`` by name, such as ``{"prefers-contrast": "more"}``: merged into those
+        set, an empty value drops one); none given resets them."""
+        wanted = None if features is None else [{"name": k, "value": v} for k, v in features.items()]
+        built = g.set_media(color_scheme=color_scheme, reduced_motion=reduced_motion, media=media, features=wanted)
         return self._b._drive(_ops.then(built, EmulationSettings.from_wire))
 
     def user_agent(self, value: str | None) -> EmulationSettings:
@@ -1382,29 +1443,6 @@ class Frame(_Document):
     def parent_frame_id(self) -> str | None:
         """The parent frame's id."""
         return self.info.parent_frame_id
-
-    def wait_for_url(self, pattern: str, *, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the frame's URL matches ``pattern`` (the rule of ``Wait.url``), asking the frame
-        every 100 ms (default timeout 30 s)."""
-        url_matches(pattern, "about:blank")  # a bad pattern raises before any wait
-        check = _ops.frame_wait("location.href", lambda url: url_matches(pattern, str(url)), f"the URL to match {pattern!r}", timeout_ms, 30000)
-        return self._b._drive(check)
-
-    def wait_for_function(
-        self, predicate: str | None = None, *, js: str | None = None, timeout_ms: int | None = None
-    ) -> WaitResult:
-        """Wait until the JavaScript function (or expression) ``predicate`` returns a truthy value in
-        the frame's document, asking every 100 ms (default timeout 30 s); an exception in it raises
-        ``BrowserError`` (``js_error``).  ``js=`` is the same parameter under our older name."""
-        code = alias_required("wait_for_function()", "predicate", predicate, "js", js)
-        check = _ops.frame_wait(_ops.frame_function_check(code), bool, "the function to return a truthy value", timeout_ms, 30000)
-        return self._b._drive(check)
-
-    def wait_for_load_state(self, state: LoadState = "load", *, timeout_ms: int | None = None) -> WaitResult:
-        """Wait until the frame's document reached ``state``: its ``readyState`` is ``interactive``
-        (``domcontentloaded``) or ``complete`` (``load``; ``networkidle`` waits for the same here)."""
-        check = _ops.frame_wait(_ops.frame_load_check(state), bool, f"load state {state!r}", timeout_ms, 30000)
-        return self._b._drive(check)
 
     def location(self) -> str:
         """The frame's URL now."""

@@ -246,6 +246,8 @@ group! {
         Down(p::KeyParams) => Command::KeyboardDown,
         /// Release a held key.
         Up(p::KeyParams) => Command::KeyboardUp,
+        /// Dispatch one raw key event: keyDown, keyUp, rawKeyDown or char, with --key/--code/--text.
+        Dispatch(p::KeyDispatchParams) => Command::KeyboardDispatch,
     }
 }
 
@@ -260,6 +262,8 @@ group! {
         Up(p::MouseButtonParams) => Command::MouseUp,
         /// Scroll with the wheel by DX DY at the pointer (positive: right, down).
         Wheel(p::MouseWheelParams) => Command::MouseWheel,
+        /// Dispatch one raw mouse event at X Y: mouseMoved, mousePressed, mouseReleased or mouseWheel.
+        Dispatch(p::MouseDispatchParams) => Command::MouseDispatch,
     }
 }
 

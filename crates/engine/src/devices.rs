@@ -4,8 +4,9 @@
 //! `mouse down` is a shift-press and `mouse move` while a button is held drags.
 
 use agentbrowser_protocol::{
-    ActionOutput, ActionReport, KeyParams, KeyboardTextParams, MouseButtonParams, MouseMoveParams,
-    MouseWheelParams, WaitCondition,
+    ActionOutput, ActionReport, KeyDispatchParams, KeyEventType, KeyParams, KeyboardTextParams,
+    MouseButtonParams, MouseDispatchParams, MouseEventType, MouseMoveParams, MouseWheelParams,
+    WaitCondition,
 };
 use serde_json::json;
 
@@ -89,7 +90,8 @@ pub(crate) async fn keyboard_up(p: KeyParams, cx: &mut Cx<'_>) -> Result<ActionO
 }
 
 async fn key(p: KeyParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> {
-    let k = input::key(&p.key).ok_or_else(|| {
+    let text = if down { p.text.as_deref() } else { None };
+    let k = input::custom_key(Some(&p.key), p.code.as_deref(), text).ok_or_else(|| {
         EngineError::invalid(format!(
             "invalid parameter `key`: {:?} is not a key; use one key such as `Shift`, `Control`, `a`, `Enter`, `ArrowLeft` (chords are for `press`)",
             p.key
@@ -119,6 +121,79 @@ async fn key(p: KeyParams, cx: &mut Cx<'_>, down: bool) -> Result<ActionOutput> 
     };
     let send = input::key_down_up(&page.session, &k, down, modifiers);
     run(cx, &page, action, report, (p.wait, p.evidence), send).await
+}
+
+/// `keyboard_dispatch`: one raw key event (a modifier key's own event holds or releases it).
+pub(crate) async fn keyboard_dispatch(
+    p: KeyDispatchParams,
+    cx: &mut Cx<'_>,
+) -> Result<ActionOutput> {
+    let k = input::custom_key(p.key.as_deref(), p.code.as_deref(), p.text.as_deref())
+        .ok_or_else(|| {
+            EngineError::invalid(format!(
+                "invalid parameter `key`: {:?} is not a key; use a key name such as `Enter`, `a` or `Shift`, or give its `code` or `text`",
+                p.key.as_deref().unwrap_or_default()
+            ))
+        })?;
+    let page = cx.page().await?;
+    let bit = input::modifier_bit(&k.key);
+    let modifiers = {
+        let mut ptr = pointer(&page);
+        match p.event_type {
+            KeyEventType::KeyUp => ptr.modifiers &= !bit,
+            KeyEventType::Char => {}
+            KeyEventType::KeyDown | KeyEventType::RawKeyDown => ptr.modifiers |= bit,
+        }
+        ptr.modifiers
+    };
+    let kind = p.event_type.as_str();
+    let report = ActionReport {
+        key: Some(k.key.clone()),
+        note: Some(kind.to_string()),
+        ..ActionReport::default()
+    };
+    let send = input::key_raw(&page.session, kind, &k, modifiers);
+    let after = (p.wait, p.evidence);
+    run(cx, &page, "keyboard_dispatch", report, after, send).await
+}
+
+/// `mouse_dispatch`: one raw mouse event at a viewport point (the pointer moves there; a
+/// press holds its button until a release).
+pub(crate) async fn mouse_dispatch(
+    p: MouseDispatchParams,
+    cx: &mut Cx<'_>,
+) -> Result<ActionOutput> {
+    let page = cx.page().await?;
+    let press = matches!(
+        p.event_type,
+        MouseEventType::MousePressed | MouseEventType::MouseReleased
+    );
+    let at = {
+        let mut ptr = pointer(&page);
+        ptr.x = p.x;
+        ptr.y = p.y;
+        if let Some(b) = p.button {
+            match p.event_type {
+                MouseEventType::MousePressed => ptr.buttons |= input::button_bit(b),
+                MouseEventType::MouseReleased => ptr.buttons &= !input::button_bit(b),
+                _ => {}
+            }
+        }
+        *ptr
+    };
+    let kind = p.event_type.as_str();
+    let mut extra = json!({"clickCount": p.click_count.unwrap_or(u32::from(press))});
+    if let Some(b) = p.button {
+        extra["button"] = json!(b.as_str());
+    }
+    if p.event_type == MouseEventType::MouseWheel {
+        extra["deltaX"] = json!(p.delta_x.unwrap_or(0.0));
+        extra["deltaY"] = json!(p.delta_y.unwrap_or(0.0));
+    }
+    let report = noted(format!("{kind} at {}, {}", p.x, p.y));
+    let send = input::mouse_event(&page.session, kind, &at, extra);
+    let after = (p.wait, p.evidence);
+    run(cx, &page, "mouse_dispatch", report, after, send).await
 }
 
 /// `mouse_move`: the pointer to a viewport point (a held button drags).
@@ -194,8 +269,9 @@ pub(crate) async fn mouse_wheel(p: MouseWheelParams, cx: &mut Cx<'_>) -> Result<
 /// them (a handler added here is dispatched with no other line).
 pub(crate) mod handles {
     pub(crate) use super::{
-        keyboard_down as KeyboardDown, keyboard_insert_text as KeyboardInsertText,
-        keyboard_type as KeyboardType, keyboard_up as KeyboardUp, mouse_down as MouseDown,
+        keyboard_dispatch as KeyboardDispatch, keyboard_down as KeyboardDown,
+        keyboard_insert_text as KeyboardInsertText, keyboard_type as KeyboardType,
+        keyboard_up as KeyboardUp, mouse_dispatch as MouseDispatch, mouse_down as MouseDown,
         mouse_move as MouseMove, mouse_up as MouseUp, mouse_wheel as MouseWheel,
     };
 }

@@ -64,7 +64,12 @@ fn is_default(e: &Emulation, part: Part) -> bool {
     match part {
         Part::Viewport => e.viewport.is_none() && !e.touch,
         Part::UserAgent => e.user_agent.is_none() && e.locale.is_none(),
-        Part::Media => e.color_scheme.is_none() && e.reduced_motion.is_none() && e.media.is_none(),
+        Part::Media => {
+            e.color_scheme.is_none()
+                && e.reduced_motion.is_none()
+                && e.media.is_none()
+                && e.features.is_empty()
+        }
         Part::Timezone => e.timezone.is_none(),
         Part::Locale => e.locale.is_none(),
         Part::Geolocation => e.geolocation.is_none(),
@@ -110,6 +115,9 @@ fn calls(e: &Emulation, part: Part, ua: &Own) -> Vec<(&'static str, Value)> {
             }
             if let Some(r) = e.reduced_motion {
                 features.push(json!({"name": "prefers-reduced-motion", "value": r.as_str()}));
+            }
+            for f in &e.features {
+                features.push(json!({"name": f.name, "value": f.value}));
             }
             vec![(
                 "Emulation.setEmulatedMedia",
@@ -571,14 +579,26 @@ pub(crate) async fn devices_list(_p: NoParams, _cx: &mut Cx<'_>) -> Result<Devic
 /// `set_media`: emulate CSS media features in every tab, or reset them.
 pub(crate) async fn set_media(p: SetMediaParams, cx: &mut Cx<'_>) -> Result<SettingsOutput> {
     let mut next = current(cx);
-    if p.color_scheme.is_none() && p.reduced_motion.is_none() && p.media.is_none() {
+    if p.color_scheme.is_none()
+        && p.reduced_motion.is_none()
+        && p.media.is_none()
+        && p.features.is_none()
+    {
         next.color_scheme = None;
         next.reduced_motion = None;
         next.media = None;
+        next.features.clear();
     } else {
         next.color_scheme = p.color_scheme.or(next.color_scheme);
         next.reduced_motion = p.reduced_motion.or(next.reduced_motion);
         next.media = p.media.or(next.media);
+        // Merged by name: a feature given again takes its new value, an empty value drops it.
+        for f in p.features.unwrap_or_default() {
+            next.features.retain(|k| k.name != f.name);
+            if !f.value.is_empty() {
+                next.features.push(f);
+            }
+        }
     }
     change(cx, Part::Media, next).await
 }

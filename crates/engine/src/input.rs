@@ -58,6 +58,51 @@ pub async fn key_down_up(session: &Session, k: &Key, down: bool, modifiers: i64)
     Ok(key_event(session, kind, k, modifiers, types).await?)
 }
 
+/// One raw key event of `kind` (`keyDown`, `keyUp`, `rawKeyDown`, `char`) with `modifiers`
+/// held; a `keyDown` or `char` sends the key's text.
+pub async fn key_raw(session: &Session, kind: &str, k: &Key, modifiers: i64) -> Result<()> {
+    let with_text = matches!(kind, "keyDown" | "char");
+    Ok(key_event(session, kind, k, modifiers, with_text).await?)
+}
+
+/// The key of a raw event: a known key name (or one character) with its code and key code,
+/// `code` and `text` replacing its own when given; an unknown name goes as it is when a
+/// `code` or `text` says what it is. `None`: nothing names a key.
+pub fn custom_key(key_name: Option<&str>, code: Option<&str>, text: Option<&str>) -> Option<Key> {
+    let mut k = match key_name {
+        Some(n) => match key(n) {
+            Some(k) => k,
+            None if code.is_some() || text.is_some() => Key {
+                key: n.to_string(),
+                code: String::new(),
+                key_code: 0,
+                text: None,
+            },
+            None => return None,
+        },
+        None => {
+            let t = text?;
+            let mut chars = t.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => char_key(c),
+                _ => Key {
+                    key: t.to_string(),
+                    code: String::new(),
+                    key_code: 0,
+                    text: None,
+                },
+            }
+        }
+    };
+    if let Some(c) = code {
+        k.code = c.to_string();
+    }
+    if let Some(t) = text {
+        k.text = Some(t.to_string());
+    }
+    Some(k)
+}
+
 /// A raw mouse event at a point: `kind` is `mouseMoved`, `mousePressed`, `mouseReleased` or
 /// `mouseWheel`; `extra` adds fields (button, clickCount, deltas).
 pub async fn mouse_event(
@@ -457,5 +502,20 @@ mod tests {
         for bad in ["", "Hyper+A", "Control+", "NotAKey"] {
             assert!(parse_chord(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn custom_keys() {
+        let k = custom_key(Some("a"), Some("KeyQ"), None).unwrap();
+        assert_eq!(
+            (k.key.as_str(), k.code.as_str(), k.key_code),
+            ("a", "KeyQ", 65)
+        );
+        let k = custom_key(Some("Unidentified"), Some("Fn"), None).unwrap();
+        assert_eq!((k.code.as_str(), k.key_code), ("Fn", 0));
+        assert!(custom_key(Some("NotAKey"), None, None).is_none());
+        let k = custom_key(None, None, Some("é")).unwrap();
+        assert_eq!(k.text.as_deref(), Some("é"));
+        assert!(custom_key(None, None, None).is_none());
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use agentbrowser_protocol::{ErrorCode, SelectorState, WaitCondition};
+use agentbrowser_protocol::{ErrorCode, LoadState, SelectorState, WaitCondition};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -185,6 +185,10 @@ pub async fn wait(page: &Page, cond: &WaitCondition, deadline: Instant) -> Resul
                 })
             })
         }
+        WaitCondition::Load { state, timeout_ms } if page.scope.is_some() => {
+            let until = own_deadline(*timeout_ms, deadline);
+            frame_load(page, *state, until, started).await
+        }
         WaitCondition::Load { state, timeout_ms } => {
             let until = own_deadline(*timeout_ms, deadline);
             page.wait_for(until, &format!("load state `{}`", state.as_str()), |s| {
@@ -324,12 +328,21 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
     loop {
         page.ensure_alive()?;
         let left = until.saturating_duration_since(Instant::now());
-        let call = page
-            .session
-            .call_as::<agentbrowser_cdp::types::EvaluateResult>(
-                "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
-            );
+        // In the command's frame (the envelope's `frame`), else the tab's main document; a
+        // scoped frame between documents has no context yet: polled again.
+        let call = async {
+            let (session, context) = page.eval_scope()?;
+            let mut params =
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+            if let Some(c) = context {
+                params["contextId"] = c.into();
+            }
+            Ok::<_, EngineError>(
+                session
+                    .call_as::<agentbrowser_cdp::types::EvaluateResult>("Runtime.evaluate", params)
+                    .await?,
+            )
+        };
         match tokio::time::timeout(left, call).await {
             Ok(Ok(r)) => {
                 if let Some(exc) = r.exception_details {
@@ -367,6 +380,42 @@ async fn wait_function(page: &Page, source: &str, until: Instant, started: Insta
         }
         tokio::time::sleep(POLL).await;
     }
+}
+
+/// Polls the scoped frame's `document.readyState` until it reached `state` (`networkidle`: its
+/// document complete and the tab's network idle).
+async fn frame_load(page: &Page, state: LoadState, until: Instant, started: Instant) -> Result<()> {
+    let last = std::sync::Mutex::new(None::<String>);
+    let r = poll(page, until, || async {
+        let ready = match page.read_js("document.readyState").await {
+            Ok(Value::String(s)) => s,
+            // Between documents (no context yet) or detached for now: polled again.
+            _ => return Ok(false),
+        };
+        let ok = match state {
+            LoadState::Domcontentloaded => ready != "loading",
+            LoadState::Load => ready == "complete",
+            LoadState::Networkidle => {
+                let s = page.state();
+                ready == "complete" && s.reached(&s.loader_id, LoadState::Networkidle)
+            }
+        };
+        *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(ready);
+        Ok(ok)
+    })
+    .await;
+    let seen = match last.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(r) => format!("its document is `{r}`"),
+        None => "its document could not be read".into(),
+    };
+    r.map_err(|e| {
+        or_timeout(e, || {
+            timeout(
+                started,
+                format!("load state `{}` of the frame ({seen})", state.as_str()),
+            )
+        })
+    })
 }
 
 /// `e` when the page went away, else the timeout `timed_out` describes.

@@ -353,6 +353,8 @@ macro_rules! for_each_command {
             KeyboardDown(KeyParams) -> ActionOutput => "keyboard_down" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Release a held key.
             KeyboardUp(KeyParams) -> ActionOutput => "keyboard_up" [Mutate | script] { dialog: $crate::Dialog::Reports },
+            /// Dispatch one raw key event (CDP `Input.dispatchKeyEvent`: keyDown, keyUp, rawKeyDown or char).
+            KeyboardDispatch(KeyDispatchParams) -> ActionOutput => "keyboard_dispatch" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// Move the mouse pointer to a viewport point (CSS pixels).
             MouseMove(MouseMoveParams) -> ActionOutput => "mouse_move" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_move_xy", "Move mouse")) },
             /// Press a mouse button at the pointer's position.
@@ -361,6 +363,8 @@ macro_rules! for_each_command {
             MouseUp(MouseButtonParams) -> ActionOutput => "mouse_up" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_up", "Release mouse button")) },
             /// Scroll with the mouse wheel at the pointer's position.
             MouseWheel(MouseWheelParams) -> ActionOutput => "mouse_wheel" [Mutate | script] { dialog: $crate::Dialog::Reports, mcp: Some($crate::McpGroup::Vision.tool("browser_mouse_wheel", "Scroll mouse wheel")) },
+            /// Dispatch one raw mouse event at a viewport point (CDP `Input.dispatchMouseEvent`: mouseMoved, mousePressed, mouseReleased or mouseWheel).
+            MouseDispatch(MouseDispatchParams) -> ActionOutput => "mouse_dispatch" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// The text content of a ref.
             Text(RefParams) -> ValueOutput<String> => "text" [Read],
             /// The rendered text (innerText) of a ref.

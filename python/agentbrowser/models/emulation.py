@@ -4,7 +4,7 @@ tabs opened later), the :class:`Device` table, and what :meth:`Scripts.add` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import _wire_types as w
@@ -70,6 +70,8 @@ class EmulationSettings:
     init_scripts: tuple[InitScript, ...]
     applied_tabs: int | None
     throttle: NetworkThrottle | None = None
+    #: Other emulated media features by name (``{"prefers-contrast": "more"}``; empty: none).
+    features: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_wire(cls, wire: w.SettingsOutput) -> EmulationSettings:
@@ -91,6 +93,7 @@ class EmulationSettings:
             init_scripts=wire.init_scripts,
             applied_tabs=wire.applied_tabs,
             throttle=NetworkThrottle.from_wire(e.throttle) if e.throttle is not None else None,
+            features={f.name: f.value for f in (e.features or ())},
         )
 
 

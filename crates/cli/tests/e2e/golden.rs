@@ -247,6 +247,7 @@ fn every_command_answers_as_pinned() {
     run(a(&["read", &base, "--max-chars", "60"]));
     run(a(&["read", "--outline"]));
     run(a(&["read", &base, "--raw", "--outline"]));
+    run(a(&["read", &base, "--allowed-domains", "example.com"]));
     // Errors answer with their codes.
     run(a(&["click", "e99999"]));
     run(a(&["click", &name]));
@@ -313,6 +314,32 @@ fn every_command_answers_as_pinned() {
     run(a(&["mouse", "up", "--no-evidence"]));
     run(a(&["mouse", "wheel", "0", "10", "--no-evidence"]));
     run(a(&["mouse", "move", "-1", "0"]));
+    run(a(&[
+        "keyboard",
+        "dispatch",
+        "rawKeyDown",
+        "--key",
+        "Shift",
+        "--no-evidence",
+    ]));
+    run(a(&[
+        "keyboard",
+        "dispatch",
+        "keyUp",
+        "--key",
+        "Shift",
+        "--no-evidence",
+    ]));
+    run(a(&["keyboard", "dispatch", "char"]));
+    run(a(&[
+        "mouse",
+        "dispatch",
+        "mouseMoved",
+        "10",
+        "20",
+        "--no-evidence",
+    ]));
+    run(a(&["mouse", "dispatch", "mousePressed", "10", "20"]));
     // Emulation and scripts.
     run(a(&["set", "viewport", "800", "600"]));
     run(a(&["set", "viewport", "0", "600"]));
@@ -321,6 +348,8 @@ fn every_command_answers_as_pinned() {
     run(a(&["set", "device", "list"]));
     run(a(&["set", "device"]));
     run(a(&["set", "media", "dark", "--reduced-motion", "reduce"]));
+    run(a(&["set", "media", "--feature", "prefers-contrast=more"]));
+    run(a(&["set", "media", "--feature", "prefers-contrast="]));
     run(a(&["set", "user-agent", "Golden/1"]));
     run(a(&["set", "timezone", "UTC"]));
     run(a(&["set", "timezone", "Nowhere/Town"]));

@@ -34,6 +34,7 @@ mod lifecycle;
 mod local_schemes;
 mod network;
 mod options;
+mod peer_engine;
 mod policy;
 mod policy_js_kinds;
 mod popup_tabs;

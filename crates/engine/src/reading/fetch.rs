@@ -29,8 +29,9 @@ pub struct Extra {
     pub headers: Vec<(String, String)>,
     /// A `Cookie` header per URL, from the browser (when asked and one runs).
     pub cookies: Option<CookieSource>,
-    /// The session's allowed domains: every hop (the first URL and each redirect) must be in them.
-    pub allowed: Option<std::sync::Arc<agentbrowser_protocol::DomainList>>,
+    /// The session's allowed domains and the read's own: every hop (the first URL and each
+    /// redirect) must be in each of them.
+    pub allowed: Vec<std::sync::Arc<agentbrowser_protocol::DomainList>>,
 }
 
 /// Where cookies come from: the active page's CDP session.
@@ -236,13 +237,13 @@ pub async fn get(url: &str, accept: &str, extra: &Extra, deadline: Instant) -> R
         if left.is_zero() {
             return Err(timed_out(current.as_str()));
         }
-        if let Some(list) = &extra.allowed
-            && let Err(refusal) = list.check_url(current.as_str())
-        {
-            return Err(EngineError::new(
-                ErrorCode::DomainNotAllowed,
-                list.refusal_message(&format!("read of {current}"), &refusal),
-            ));
+        for list in &extra.allowed {
+            if let Err(refusal) = list.check_url(current.as_str()) {
+                return Err(EngineError::new(
+                    ErrorCode::DomainNotAllowed,
+                    list.refusal_message(&format!("read of {current}"), &refusal),
+                ));
+            }
         }
         let mut headers = vec![("Accept".to_string(), accept.to_string())];
         let same = origin(&current) == home;

@@ -93,6 +93,9 @@ async fn noted(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
             format!("`read` did not finish within {timeout} ms (`timeoutMs`; the CLI's --timeout)"),
         )
     };
+    if let Some(u) = &p.url {
+        check_own(&p, "read of", http_url(u)?.as_str())?;
+    }
     let found = match (&p.url, p.render == Some(true)) {
         // Bounded by `deadline` itself, and closes its tab whatever happens.
         (Some(u), true) => render::read(&http_url(u)?, p.raw == Some(true), cx, deadline).await?,
@@ -100,6 +103,8 @@ async fn noted(p: ReadParams, cx: &mut Cx<'_>) -> Result<ReadOutput> {
             .await
             .map_err(|_| timed_out())??,
     };
+    // A fetch checked each hop; the active tab and a rendered page are checked where they are.
+    check_own(&p, "the read's page", &found.final_url)?;
     let work = tokio::task::spawn_blocking(move || finish(p, found));
     let out = tokio::time::timeout_at(late, work)
         .await
@@ -221,7 +226,37 @@ fn extra(p: &ReadParams, cx: &mut Cx<'_>) -> fetch::Extra {
     fetch::Extra {
         headers,
         cookies,
-        allowed: cx.engine.part::<crate::domains::Guard>().list.clone(),
+        allowed: cx
+            .engine
+            .part::<crate::domains::Guard>()
+            .list
+            .clone()
+            .into_iter()
+            .chain(own_list(p))
+            .collect(),
+    }
+}
+
+/// The read's own allowed domains (`allowedDomains`; checked by `validate`).
+fn own_list(p: &ReadParams) -> Option<std::sync::Arc<agentbrowser_protocol::DomainList>> {
+    let d = p.allowed_domains.as_ref()?;
+    agentbrowser_protocol::DomainList::parse(d)
+        .ok()
+        .map(std::sync::Arc::new)
+}
+
+/// Fails with `domain_not_allowed` when `url` (`what` names it) is not in the read's own
+/// allowed domains.
+fn check_own(p: &ReadParams, what: &str, url: &str) -> Result<()> {
+    match own_list(p) {
+        Some(list) => list.check_url(url).map_err(|refusal| {
+            EngineError::new(
+                ErrorCode::DomainNotAllowed,
+                list.refusal_message(&format!("{what} {url}"), &refusal)
+                    .replace("the session may reach", "this read may reach"),
+            )
+        }),
+        None => Ok(()),
     }
 }
 

@@ -76,6 +76,7 @@ pub(super) async fn emulate_media(cx: Ctx, a: EmulateMediaArgs) -> Result<Answer
         color_scheme: a.color_scheme.flatten(),
         reduced_motion: a.reduced_motion.flatten(),
         media: a.media.flatten(),
+        ..SetMediaParams::default()
     };
     let mut answer = Answer::new();
     if params != SetMediaParams::default() {

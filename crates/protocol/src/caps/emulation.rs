@@ -316,9 +316,93 @@ pub struct SetMediaParams {
     /// The media type: `screen` or `print`.
     #[cfg_attr(feature = "clap", arg(long, value_enum))]
     pub media: Option<MediaType>,
+    /// Other media features to emulate, by name (`prefers-contrast`, `forced-colors`,
+    /// `prefers-reduced-transparency`, ...), as CDP `Emulation.setEmulatedMedia` takes them;
+    /// merged by name into those already set (an empty value drops one).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "feature", value_name = "NAME=VALUE", value_parser = media_feature)
+    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<Vec<MediaFeature>>,
 }
 
-impl Validate for SetMediaParams {}
+/// One emulated CSS media feature: `prefers-contrast` = `more`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MediaFeature {
+    /// The feature's name (lower-case letters, digits and `-`).
+    pub name: String,
+    /// The value it reports (empty: not emulated).
+    pub value: String,
+}
+
+/// Most media features one `set_media` sets.
+pub const MAX_MEDIA_FEATURES: usize = 32;
+
+/// Parses `NAME=VALUE` (the CLI's `--feature`).
+pub fn media_feature(s: &str) -> Result<MediaFeature, String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?} is not NAME=VALUE, e.g. prefers-contrast=more"))?;
+    Ok(MediaFeature {
+        name: name.trim().to_string(),
+        value: value.trim().to_string(),
+    })
+}
+
+impl Validate for SetMediaParams {
+    fn validate(&self) -> Result<(), String> {
+        let Some(features) = &self.features else {
+            return Ok(());
+        };
+        if features.len() > MAX_MEDIA_FEATURES {
+            return invalid(
+                "features",
+                format!("{} features; at most {MAX_MEDIA_FEATURES}", features.len()),
+            );
+        }
+        for f in features {
+            let word = |s: &str| {
+                s.len() <= 64
+                    && s.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            };
+            if f.name.is_empty() || !word(&f.name) {
+                return invalid(
+                    "features",
+                    format!(
+                        "{:?} is not a media feature name (lower-case letters, digits and `-`, such as `prefers-contrast`)",
+                        f.name
+                    ),
+                );
+            }
+            if !word(&f.value) {
+                return invalid(
+                    "features",
+                    format!(
+                        "{:?} is not a media feature value (lower-case letters, digits and `-`, such as `more`)",
+                        f.value
+                    ),
+                );
+            }
+            let own = match f.name.as_str() {
+                "prefers-color-scheme" => self.color_scheme.is_some().then_some("colorScheme"),
+                "prefers-reduced-motion" => {
+                    self.reduced_motion.is_some().then_some("reducedMotion")
+                }
+                _ => None,
+            };
+            if let Some(field) = own {
+                return invalid(
+                    "features",
+                    format!("{} is also given as `{field}`; give it once", f.name),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 
 impl crate::ParamFacts for SetMediaParams {}
 
@@ -582,6 +666,9 @@ pub struct Emulation {
     pub reduced_motion: Option<ReducedMotion>,
     /// The CSS media type (null: screen).
     pub media: Option<MediaType>,
+    /// Other emulated media features, by name (absent: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<MediaFeature>,
     /// The IANA time zone (null: the system's).
     pub timezone: Option<String>,
     /// The locale (null: the browser's).
@@ -855,6 +942,14 @@ impl Present for SettingsOutput {
             or_default(e.reduced_motion.map(|c| c.as_str().into())),
             or_default(e.media.map(|c| c.as_str().into())),
         ));
+        if !e.features.is_empty() {
+            let each: Vec<String> = e
+                .features
+                .iter()
+                .map(|f| format!("{} {}", f.name, f.value))
+                .collect();
+            lines.push(format!("media features: {}", each.join(", ")));
+        }
         lines.push(format!("timezone: {}", or_default(e.timezone.clone())));
         lines.push(format!("locale: {}", or_default(e.locale.clone())));
         lines.push(format!(

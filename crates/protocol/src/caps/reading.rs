@@ -126,6 +126,16 @@ pub struct ReadParams {
         )
     )]
     pub render: Option<bool>,
+    /// Hosts this read may reach, besides the session's allowed domains (patterns as for
+    /// those: `example.com`, `*.example.com`): the URL and every redirect of a fetch, the page
+    /// a `render` ends on, the active tab's URL; a read leaving them fails
+    /// (`domain_not_allowed`).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "DOMAINS", value_delimiter = ',')
+    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_domains: Option<Vec<String>>,
 }
 
 /// Header names `read` does not let a caller set (the HTTP client owns them).
@@ -153,6 +163,10 @@ impl Validate for ReadParams {
                     );
                 }
             }
+        }
+        if let Some(d) = &self.allowed_domains {
+            crate::DomainList::parse(d)
+                .map_err(|e| format!("invalid parameter `allowedDomains`: {e}"))?;
         }
         if self.outline == Some(true) && self.filter.is_some() {
             return invalid(

@@ -75,6 +75,8 @@ by_wait!(
     MouseMoveParams,
     MouseButtonParams,
     MouseWheelParams,
+    KeyDispatchParams,
+    MouseDispatchParams,
 );
 
 /// Why a navigation to `url` runs the caller's JavaScript: a `data:` URL is a document the
