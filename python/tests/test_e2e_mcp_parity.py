@@ -10,10 +10,12 @@ log) runs with the same tool calls through both servers, and the outcomes must a
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,14 +49,9 @@ MISSING_TOOLS |= {"browser_drop": NOT_YET}
 MISSING_ARGUMENTS: dict[tuple[str, str], str] = {
     ("browser_snapshot", "boxes"): NOT_YET,
     ("browser_evaluate", "target"): NOT_YET,
-    ("browser_network_request", "index"): NOT_YET + ": we take the request's id (`r12`), not its number",
-    ("browser_network_request", "part"): NOT_YET,
-    ("browser_network_request", "filename"): NOT_YET,
-    ("browser_take_screenshot", "scale"): NOT_YET,
 }
 # (tool, argument) we require and they do not, each with its reason.
 STRICTER: dict[tuple[str, str], str] = {
-    ("browser_network_request", "id"): NOT_YET + ": they take `index`",
     ("browser_file_upload", "paths"): NOT_YET + ": without `paths` theirs cancels the file chooser",
 }
 
@@ -382,3 +379,73 @@ def test_find_in_the_snapshot(agentbrowser_bin: Path, server: str, tmp_path: Pat
             assert "Found 2 matches" in (tmp_path / "found.md").read_text()
 
     asyncio.run(main())
+
+
+PAGES["/parity-net"] = _page(
+    "Net",
+    "<p id='s'>fetching</p><script>Promise.all(['/parity-tools', '/parity-api-user?x=1'].map(u => fetch(u).then(r => r.text())))"
+    ".then(() => { document.getElementById('s').textContent = 'fetched'; });</script>",
+)
+
+
+def test_network_requests_by_number_part_and_regex(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-net")
+            await call(session, "browser_wait_for", text="fetched")
+            # `filter` is a regular expression, as theirs ("a.i" is no substring of the URL).
+            listed = await call(session, "browser_network_requests", static=False, filter="parity-a.i-user")
+            assert "parity-api-user" in listed and "/parity-tools" not in listed, listed
+            # Each line starts with the request's number in the tab's log.
+            listed = await call(session, "browser_network_requests", static=False, filter="/parity-tools$")
+            m = re.search(r"^(\d+)\. (r\d+) GET 200 \S+ \S+/parity-tools$", listed, re.M)
+            assert m, listed
+            index, rid = int(m.group(1)), m.group(2)
+            body = await call(session, "browser_network_request", index=index, part="response-body")
+            assert "<title>Tools</title>" in body and "Request headers" not in body
+            headers = await call(session, "browser_network_request", index=index, part="response-headers")
+            assert "content-type: text/html" in headers.lower()
+            whole = await call(session, "browser_network_request", index=index)
+            assert "/parity-tools" in whole and "<title>Tools</title>" in whole
+            # Our id (and its older name) still work; `filename` writes the answer.
+            assert "/parity-tools" in await call(session, "browser_network_request", id=rid)
+            assert "/parity-tools" in await call(session, "browser_network_request", requestId=rid)
+            await call(session, "browser_network_request", index=index, part="request-headers", filename="h.txt")
+            assert "user-agent" in (tmp_path / "h.txt").read_text().lower()
+            missing = await session.call_tool("browser_network_request", {"index": 999})
+            assert missing.is_error and "Request #999 not found" in missing.content[0].text
+            neither = await session.call_tool("browser_network_request", {})
+            assert neither.is_error
+
+    asyncio.run(main())
+
+
+def png_size(data: str) -> tuple[int, int]:
+    raw = base64.b64decode(data)
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+
+
+def test_screenshot_scale(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    """`scale`: CSS pixels by default (resized from the device's), `device` for device pixels."""
+    name = f"parity-scale-{os.getpid()}"
+    cli = [str(agentbrowser_bin), "--session", name]
+
+    async def main() -> None:
+        async with connect(str(agentbrowser_bin), ["--session", name, "mcp"], tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-tools")
+            subprocess.run([*cli, "set", "viewport", "400", "300", "2"], check=True, capture_output=True)
+            assert await page_value(session, "window.devicePixelRatio") == 2
+            shots = {}
+            for scale in ("css", "device"):
+                result = await session.call_tool("browser_take_screenshot", {"scale": scale, "type": "png"})
+                assert not result.is_error
+                shots[scale] = png_size(next(c.data for c in result.content if c.type == "image"))
+            default = await session.call_tool("browser_take_screenshot", {})
+            shots["default"] = png_size(next(c.data for c in default.content if c.type == "image"))
+            assert shots == {"css": (400, 300), "device": (800, 600), "default": (400, 300)}
+
+    try:
+        asyncio.run(main())
+    finally:
+        subprocess.run([*cli, "close"], capture_output=True)

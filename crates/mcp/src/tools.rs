@@ -20,6 +20,7 @@ use crate::answer::{Answer, ToolError};
 use crate::backend::{Backend, BoxFuture};
 
 pub mod hand;
+mod network;
 mod page;
 pub mod parity;
 mod project;
@@ -365,14 +366,10 @@ tools! {
     browser_a11y_audit command { answer: Some(Cut("Accessibility audit", "audit less: pass `tags` (e.g. [\"wcag2a\"]), a `selector`, or a smaller `maxNodes`")) };
     /// The page's Web Vitals (after navigating to `url` when given), read once the page settled (quiet `quietMs` after load, at most `capMs`; the answer says which): LCP, CLS, INP, FCP and TTFB from its own performance entries, each rated good / needs-improvement / poor, or not measured and why.
     browser_vitals command { answer: Some(Section("Web Vitals")) };
-    /// The requests of the active tab since it opened (also its iframes' and popups'): id, method, status, type, URL; successful static resources (images, fonts, stylesheets, scripts, media) only with `includeStatic`. Pass an id to browser_network_request for headers and body.
-    browser_network_requests "List network requests" [Core] hand { hand::NetworkRequestsArgs, ["network_requests"], hand::network_requests };
-    /// One request in full: request and response headers, post data and the response body (binary as base64, cut at `maxBytes`).
-    browser_network_request command { answer: Some(Cut("Request", "pass a smaller `maxBytes`")), renames: &[("id", "requestId")],
-        limits: &[("maxBytes", 64 * 1024, 256 * 1024)], describe: &[
-            ("requestId", "The request id, as browser_network_requests lists it (`r12`)."),
-            ("maxBytes", "Most body bytes answered (default 65536, at most 262144)."),
-        ] };
+    /// A numbered list of the requests of the active tab since it opened (also its iframes' and popups'): number, id, method, status, type, URL; successful static resources (images, fonts, stylesheets, scripts, media) only with `static`. Pass the number (or the id) to browser_network_request for headers and body.
+    browser_network_requests "List network requests" [Core] hand { network::NetworkRequestsArgs, ["network_requests"], network::network_requests };
+    /// One request in full (request and response headers, post data and the response body, binary as base64, cut at `maxBytes`), or only one `part` of it. Use the number from browser_network_requests.
+    browser_network_request "Network request detail" [Core] hand { network::NetworkRequestArgs, ["network_requests", "network_request"], network::network_request };
     /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a pattern (a glob over the whole URL when it has `*` or `{` — Playwright's: `*` within a path segment, `**` across them, `{a,b}` — the whole URL when it has a scheme, otherwise a URL part): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
     browser_route command { answer: Some(Section("Route")), renames: &[("pattern", "url")], hidden: &["continueRequest", "setHeaders", "bodyFile", "resourceTypes"] };
     /// Remove the route with exactly this URL glob, or every route without `pattern`.

@@ -470,7 +470,7 @@ macro_rules! for_each_command {
             /// The active tab's request log (bounded, from the tab's first request; also its iframes and the popups it opened), filtered by URL glob, type, method and status; `clear` empties it after reading.
             NetworkRequests(NetworkRequestsParams) -> NetworkRequestsOutput => "network_requests" [Read],
             /// One request of the log in full: headers, post data and the response body (fetched from Chromium on demand, bounded; binary as base64).
-            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read] { mcp: Some($crate::McpGroup::Core.tool("browser_network_request", "Network request detail")) },
+            NetworkRequest(NetworkRequestParams) -> RequestDetailOutput => "network_request" [Read],
             /// Start recording the session's traffic (every tab) as HAR; `content` picks the bodies kept (text, all, none).
             HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
             /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.

@@ -96,7 +96,7 @@ pub(super) async fn layout(page: &Page) -> Result<Layout> {
         .session
         .call_as("Page.getLayoutMetrics", json!({}))
         .await?;
-    Ok(Layout {
+    let mut layout = Layout {
         viewport: Rect {
             x: m.css_visual_viewport.page_x,
             y: m.css_visual_viewport.page_y,
@@ -110,7 +110,17 @@ pub(super) async fn layout(page: &Page) -> Result<Layout> {
         } else {
             1.0
         },
-    })
+    };
+    // An emulated device pixel ratio (`set viewport W H SCALE`) is not in the layout metrics:
+    // the page's own ratio is (it includes the zoom too). A page whose script is stuck keeps
+    // the metrics' ratio: a screenshot must not wait for it.
+    let ratio = page.evaluate("window.devicePixelRatio", 64);
+    if let Ok(Ok(ratio)) = tokio::time::timeout(std::time::Duration::from_millis(500), ratio).await
+        && let Some(r) = ratio.as_f64().filter(|r| r.is_finite() && *r > 0.0)
+    {
+        layout.scale = r;
+    }
+    Ok(layout)
 }
 
 /// An element's box as `actions.js` `box` answers it: in its frame's viewport, with that

@@ -59,7 +59,7 @@ pub struct SnapshotArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ScreenshotArgs {
-    /// Image format, `png` (default) or `jpeg`.
+    /// Image format, `png` (default), `jpeg` or `webp`.
     #[serde(rename = "type")]
     pub kind: Option<ShotType>,
     /// Human-readable element description used to obtain permission to capture the element.
@@ -73,6 +73,18 @@ pub struct ScreenshotArgs {
     pub annotate: Option<bool>,
     /// Also write the image to this file: a relative path, under the server's working directory.
     pub filename: Option<String>,
+    /// Image resolution scale: `css` (default) is sized in CSS pixels, `device` in device pixels (larger on a high-density screen: the device pixel ratio times any zoom).
+    pub scale: Option<ShotScale>,
+}
+
+/// The resolution of a `browser_take_screenshot` image.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ShotScale {
+    /// One image pixel per CSS pixel.
+    Css,
+    /// One image pixel per device pixel.
+    Device,
 }
 
 /// An image format `browser_take_screenshot` returns.
@@ -83,6 +95,8 @@ pub enum ShotType {
     Png,
     /// JPEG.
     Jpeg,
+    /// WebP.
+    Webp,
 }
 
 /// Arguments of `browser_console_messages`.
@@ -97,21 +111,6 @@ pub struct ConsoleArgs {
     /// Empty the buffer after reading (default false).
     pub clear: Option<bool>,
     /// Write the messages to this file instead of answering them: a relative path, under the server's working directory.
-    pub filename: Option<String>,
-}
-
-/// Arguments of `browser_network_requests`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct NetworkRequestsArgs {
-    /// Also list successful static resources: images, fonts, stylesheets, scripts, media (default false; `includeStatic` is our older name).
-    #[serde(rename = "static", alias = "includeStatic")]
-    pub include_static: Option<bool>,
-    /// Only URLs matching this pattern: a glob over the whole URL when it has `*` or `{` (`*` within a path segment, `**` across them), the whole URL when it has a scheme, otherwise a part of the URL.
-    pub filter: Option<String>,
-    /// Empty the log after reading (default false).
-    pub clear: Option<bool>,
-    /// Write the list to this file instead of answering it: a relative path, under the server's working directory.
     pub filename: Option<String>,
 }
 
@@ -877,6 +876,7 @@ pub(super) async fn take_screenshot(cx: Ctx, a: ScreenshotArgs) -> Result<Answer
     };
     let format = match a.kind {
         Some(ShotType::Jpeg) => ImageFormat::Jpeg,
+        Some(ShotType::Webp) => ImageFormat::Webp,
         _ => ImageFormat::Png,
     };
     let out: ScreenshotOutput = cx
@@ -907,14 +907,33 @@ pub(super) async fn take_screenshot(cx: Ctx, a: ScreenshotArgs) -> Result<Answer
         );
         return Ok(answer);
     }
-    let bytes = std::fs::read(&file).map_err(|e| {
+    let mut bytes = std::fs::read(&file).map_err(|e| {
         ToolError::new(
             "io_error",
             format!("cannot read the screenshot {file}: {e}"),
         )
     })?;
+    // The image is in device pixels: at a device pixel ratio other than 1 (or a zoom), `css`
+    // resizes it to CSS pixels.
+    let ratio = match a.scale {
+        Some(ShotScale::Device) => 1.0,
+        _ => out.scale,
+    };
+    if (ratio - 1.0).abs() > 1e-6 {
+        bytes = to_css_pixels(&bytes, format, ratio)?;
+        std::fs::write(&file, &bytes)
+            .map_err(|e| ToolError::new("io_error", format!("cannot write {file}: {e}")))?;
+        answer.add(
+            "Scale",
+            format!(
+                "resized from device pixels ({}x{}, {ratio} per CSS pixel) to CSS pixels",
+                out.width, out.height
+            ),
+        );
+    }
     let mime = match format {
         ImageFormat::Jpeg => "image/jpeg",
+        ImageFormat::Webp => "image/webp",
         _ => "image/png",
     };
     answer.images.push((
@@ -922,6 +941,33 @@ pub(super) async fn take_screenshot(cx: Ctx, a: ScreenshotArgs) -> Result<Answer
         mime.to_string(),
     ));
     Ok(answer)
+}
+
+/// The image `bytes` (in `format`, `scale` device pixels per CSS pixel) resized to CSS pixels.
+fn to_css_pixels(bytes: &[u8], format: ImageFormat, scale: f64) -> Result<Vec<u8>, ToolError> {
+    let fail = |e: image::ImageError| {
+        ToolError::new("internal", format!("cannot resize the screenshot: {e}"))
+    };
+    let kind = match format {
+        ImageFormat::Jpeg => image::ImageFormat::Jpeg,
+        ImageFormat::Webp => image::ImageFormat::WebP,
+        _ => image::ImageFormat::Png,
+    };
+    let img = image::load_from_memory_with_format(bytes, kind).map_err(fail)?;
+    let size = |px: u32| ((f64::from(px) / scale).round() as u32).max(1);
+    let img = img.resize_exact(
+        size(img.width()),
+        size(img.height()),
+        image::imageops::FilterType::Triangle,
+    );
+    let mut out = std::io::Cursor::new(Vec::new());
+    // WebP is written losslessly (the only WebP encoder image has).
+    let img = match kind {
+        image::ImageFormat::Png | image::ImageFormat::WebP => img,
+        _ => image::DynamicImage::ImageRgb8(img.to_rgb8()),
+    };
+    img.write_to(&mut out, kind).map_err(fail)?;
+    Ok(out.into_inner())
 }
 
 /// `browser_console_messages`: as Playwright MCP's, the messages since the tab's last
@@ -949,48 +995,6 @@ pub(super) async fn console_messages(cx: Ctx, a: ConsoleArgs) -> Result<Answer, 
                 "Console messages",
                 text,
                 "read fewer: pass `level` (e.g. `error`), or `clear` after reading",
-            );
-        }
-    }
-    Ok(answer)
-}
-
-/// Resource types `browser_network_requests` leaves out unless `static` (when they succeeded).
-const STATIC_TYPES: &[&str] = &["image", "font", "stylesheet", "script", "media"];
-
-pub(super) async fn network_requests(cx: Ctx, a: NetworkRequestsArgs) -> Result<Answer, ToolError> {
-    let mut out: NetworkRequestsOutput = cx
-        .get(Command::NetworkRequests(NetworkRequestsParams {
-            clear: a.clear,
-            filter: a.filter,
-            limit: Some(MAX_REQUESTS_LIMIT),
-            ..Default::default()
-        }))
-        .await?;
-    let mut hidden = 0;
-    if !a.include_static.unwrap_or(false) {
-        let before = out.requests.len();
-        out.requests.retain(|r| {
-            !(STATIC_TYPES.contains(&r.resource_type.as_str()) && r.status.is_some_and(|s| s < 400))
-        });
-        hidden = before - out.requests.len();
-    }
-    let mut text = out.text();
-    if hidden > 0 {
-        text.push_str(&format!(
-            "\n({hidden} successful static resources not listed; pass `static: true`)"
-        ));
-    }
-    let mut answer = Answer::new();
-    match a.filename.as_deref() {
-        Some(name) => {
-            answer.add("Network requests", save(name, &text, "the requests")?);
-        }
-        None => {
-            answer.add_cuttable(
-                "Network requests",
-                text,
-                "read fewer: pass `filter` (a URL pattern), or `clear` after reading",
             );
         }
     }
