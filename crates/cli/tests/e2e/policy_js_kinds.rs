@@ -108,6 +108,14 @@ fn cases(s: &Server, dir: &TempDir) -> Vec<(&'static str, Value)> {
         ("mouse_down", json!({})),
         ("mouse_up", json!({})),
         ("mouse_wheel", json!({"dx": 0, "dy": 10})),
+        (
+            "keyboard_dispatch",
+            json!({"eventType": "keyDown", "key": "a"}),
+        ),
+        (
+            "mouse_dispatch",
+            json!({"eventType": "mouseMoved", "x": 5, "y": 5}),
+        ),
         ("clipboard_copy", json!({})),
         ("clipboard_paste", json!({})),
     ];

@@ -408,6 +408,11 @@ mod tests {
             "url",
             "kept in the vault; the browser's own guard refuses `auth_login`'s navigation",
         ),
+        (
+            "read",
+            "allowedDomains",
+            "a narrower allowlist for this read, not a host it reaches (its `url` is checked)",
+        ),
     ];
 
     #[test]
@@ -532,6 +537,8 @@ mod tests {
             json!({"action": "mouse_down"}),
             json!({"action": "mouse_up"}),
             json!({"action": "mouse_wheel", "dx": 0, "dy": 10}),
+            json!({"action": "keyboard_dispatch", "eventType": "keyDown", "key": "a"}),
+            json!({"action": "mouse_dispatch", "eventType": "mouseMoved", "x": 1, "y": 1}),
             json!({"action": "drag", "source": "e1", "target": "e2"}),
             json!({"action": "upload", "ref": "e1", "files": ["/tmp/a.txt"]}),
             json!({"action": "clipboard_copy"}),
