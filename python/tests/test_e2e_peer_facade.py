@@ -201,14 +201,11 @@ def test_async_twins(agentbrowser_bin: Path, server: str, tmp_path: Path) -> Non
             assert "Hello set" in await b.page.content()
             await b.page.open(f"{server}/pf-top")
             await b.page.wait_for_selector(selector="iframe")
-            kid = None
-            for _ in range(100):
-                frames = await b.page.frames.tree()
-                if len(frames) == 2:
-                    kid = next(f for f in frames if f.frame_name == "kid")
-                    break
-                await asyncio.sleep(0.1)
-            assert kid is not None
+            # The child document has loaded (same origin): the frame tree lists it.
+            await b.page.wait_for_function(
+                predicate="window.frames.length === 1 && window.frames[0].document.readyState === 'complete'"
+            )
+            kid = await b.page.frames.get(name="kid")
             await kid.wait_for_load_state()
             assert await kid.url() == await kid.location() and kid.url.endswith("/pf-child")
             assert "child text" in await kid.content()
