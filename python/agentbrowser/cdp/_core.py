@@ -28,9 +28,11 @@ D = TypeVar("D")
 MAX_CANDIDATES = 10
 #: Most execution contexts remembered per session (a page that makes worlds without end).
 MAX_CONTEXTS = 500
-#: What Chromium answers for an execution context that is gone.
+#: What Chromium answers for a session, and for an execution context, that is gone (a context
+#: can go between its destruction and our hearing of it: Runtime.evaluate then answers
+#: "uniqueContextId not found").
 _GONE_SESSION = "Session with given id not found"
-_GONE_CONTEXT = ("Cannot find context with specified id", "Execution context was destroyed")
+_GONE_CONTEXT = ("Cannot find context with specified id", "Execution context was destroyed", "uniqueContextId not found")
 
 
 @dataclass(frozen=True, slots=True)
