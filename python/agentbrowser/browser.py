@@ -94,6 +94,8 @@ from .models.state import SAME_SITE_VALUES, Cookie, SameSite, StateListing, Stor
 from .models.auth import AuthEntry, AuthListing, AuthLogin
 from .models.network import RESOURCE_TYPES, HarContentMode, RequestDetail, RequestLog
 from .models.boundary import ContentBoundary
+from .models.react import ReactTree
+from . import _react
 from .restore import raise_if_save_failed
 from .options import CDPTarget, LaunchOptions, SessionOptions, merge_options
 
@@ -1588,7 +1590,8 @@ class Dialogs(_Handle):
 
 class Diagnostics(_Handle):
     """The active tab's console messages and page errors, from bounded buffers that fill from
-    the tab's start (reading them waits for no other client's command)."""
+    the tab's start (reading them waits for no other client's command); its accessibility audit,
+    Web Vitals and React component tree."""
 
     def console(
         self, *, clear: bool = False, level: ConsoleLevel | None = None, since_navigation: bool = False
@@ -1631,6 +1634,26 @@ class Diagnostics(_Handle):
         long task or new LCP candidate; default 1000) or ``cap_ms`` passed (default 10000);
         ``raw["settle"]`` says which."""
         return self._b._drive(_ops.decoded(g.vitals(url=url, quiet_ms=quiet_ms, cap_ms=cap_ms), Vitals.from_wire))
+
+    def react_tree(
+        self,
+        *,
+        selector: str | None = None,
+        max_nodes: int = _react.DEFAULT_MAX_NODES,
+        max_depth: int = _react.DEFAULT_MAX_DEPTH,
+        host_elements: bool = True,
+    ) -> ReactTree:
+        """The React component tree of the active tab's page, walked in the page from the fibers
+        React keeps on the DOM (React 16.6 to 19; no DevTools hook or launch flag): components
+        by name (``App``, ``Memo(Row)``, ``Theme.Provider``) and, unless ``host_elements=False``,
+        the host elements (``li``).  ``selector`` walks the part of the page under that element
+        (``not_found`` when nothing matches).  The walk stops after ``max_nodes`` nodes (1 to
+        20000, default 2000) and lists nothing deeper than ``max_depth`` (0 to 10000, default
+        200; a root is at 0); ``truncated`` says when a limit cut.  A page with no React root
+        raises :class:`BrowserError` with code ``react_not_found``.  The result is also
+        pyagentbrowser's mapping: ``tree["tree"]`` is the text.  The action policy sees an ``eval``."""
+        op = _react.react_tree(selector, max_nodes, max_depth, host_elements)
+        return self._b._drive(op)
 
 
 class Native(_Handle):

@@ -4,10 +4,35 @@
 Chromium through ``AGENT_BROWSER_EXECUTABLE_PATH``), each in a fresh process, against the test
 pages on 127.0.0.1; both outputs must equal the expected one.
 
-The first three are pyagentbrowser's documented examples (its README's quickstart, and the
-examples of ``Page.open`` and ``Page.read``'s docstrings, on a local page); the others use its
-documented API (names, parameter names and namespaces of its reference) the way a script for it
-does.  The venv is made on first use (pip needs PyPI); when it cannot be made the tests fail.
+Thirteen are pyagentbrowser's documented examples, each where its documentation has it (the
+wheel's README is its ``METADATA``; its packaged skill is
+``pyagentbrowser-0.39.0.agent-plugin/skills/pyagentbrowser/`` in the wheel; its guides are
+``docs/guides/*.md`` of github.com/peter-gy/pyagentbrowser, published on its documentation site,
+which the README links):
+
+==========================  ==============================================================
+``readme_quickstart``       README, "Get started"
+``open_and_title``          ``Page.open`` docstring (``features/documents/handles.py``)
+``read_a_page``             ``Page.read`` docstring (``features/documents/handles.py``)
+``skill_live_queries``      SKILL.md, "Choose an element interface" (live semantic queries)
+``skill_css_xpath``         SKILL.md, "Choose an element interface" (CSS and XPath queries)
+``skill_wait_all``          SKILL.md, "Wait for observable state"
+``skill_read_filter``       SKILL.md, "Read and capture"
+``skill_confirmation``      SKILL.md, "Apply safety policy at construction", with
+                            references/lifecycle-and-safety.md, "Confirmation"
+``guide_waits``             docs/guides/interact.md, "Wait on observable state"
+``guide_init_script``       docs/guides/interact.md, "Inject scripts and styles"
+``guide_route``             docs/guides/network-and-diagnostics.md, "Route a request"
+``guide_read_markdown``     docs/guides/read-and-capture.md, "Read a document"
+``guide_tabs``              docs/guides/tabs-and-state.md, "Name and reuse tabs"
+==========================  ==============================================================
+
+They are adapted only as running them needs: a local page (``SERVER + "/px-..."``) where they
+open an internet URL (a URL pattern or a filter then names that page), and a snippet that starts
+from ``browser`` is put in a ``with Browser...`` block with one ``print`` of what it did.  The
+others use its documented API (names, parameter names and namespaces of its reference) the way a
+script for it does.  The venv is made on first use (pip needs PyPI); when it cannot be made the
+tests fail.
 """
 
 from __future__ import annotations
@@ -31,6 +56,14 @@ PAGES["/px-frames"] = _page(
     "Peer frames", "<h1>Outer</h1><iframe name='kid' src='/px-kid' style='width:300px;height:120px'></iframe>"
 )
 PAGES["/px-kid"] = _page("Kid doc", "<p id='late'>kid text</p><button>Kid</button>")
+PAGES["/px-form"] = _page(
+    "Account form",
+    "<main><h2>Account</h2><label>Email <input id='email'></label>"
+    "<button data-action='save' onclick=\"document.getElementById('status').textContent='Saved'\">Submit</button>"
+    "<p id='status'></p></main>",
+)
+PAGES["/px-start"] = _page("Start", "<button onclick=\"location.href='/px-dashboard'\">Continue</button>")
+PAGES["/px-dashboard"] = _page("Dashboard", "<h1>Welcome</h1>")
 
 #: name -> (script for pyagentbrowser's API, what it prints).
 EXAMPLES: dict[str, tuple[str, str]] = {
@@ -65,6 +98,145 @@ EXAMPLES: dict[str, tuple[str, str]] = {
             print("Some text for the reader." in result.content)
         """,
         "True\n",
+    ),
+    "skill_live_queries": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-form")
+            browser.page.find.label("Email").fill("reader@example.com")
+            browser.page.find.role("button", name="Submit").click()
+            browser.page.wait_for_text("Saved")
+            print(browser.page.evaluate("document.getElementById('email').value"))
+        """,
+        "reader@example.com\n",
+    ),
+    "skill_css_xpath": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-form")
+            browser.page.find.css("button[data-action='save']").click()
+            print(browser.page.find.xpath("//main//h2").text())
+        """,
+        "Account\n",
+    ),
+    "skill_wait_all": (
+        """
+        import agentbrowser as ab
+
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-start")
+            page = browser.page.observe()
+            result = page.one(role="button", name="Continue").click(
+                wait=ab.Wait.all(
+                    ab.Wait.url("**/px-dashboard"),
+                    ab.Wait.text("Welcome"),
+                    timeout_ms=10_000,
+                )
+            )
+            print(result.after.url == SERVER + "/px-dashboard")
+        """,
+        "True\n",
+    ),
+    "skill_read_filter": (
+        """
+        with Browser.launch() as browser:
+            document = browser.page.read(SERVER + "/px-home", filter="Welcome")
+            print(document.content)
+        """,
+        "# Welcome\n\nSome text for the reader.\n",
+    ),
+    "skill_confirmation": (
+        """
+        import agentbrowser as ab
+        from agentbrowser import Browser, SessionOptions
+
+        browser = Browser(
+            session=SessionOptions(
+                allowed_domains=("127.0.0.1",),
+                confirm_actions=("click", "upload"),
+            )
+        )
+        with browser:
+            browser.page.open(SERVER + "/px-form")
+            page = browser.page.observe()
+            try:
+                result = page.one(role="button", name="Submit").click()
+            except ab.ConfirmationRequired as error:
+                print(error.action)
+                result = error.pending.confirm()
+            print(browser.page.find.css("#status").text())
+        """,
+        "click\nSaved\n",
+    ),
+    "guide_waits": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content('<div data-ready="true">Ready</div>')
+            browser.page.wait_for_selector("[data-ready]", state="visible")
+            browser.page.wait_for_function("document.querySelector('[data-ready]') !== null")
+            browser.page.wait_for_load_state("domcontentloaded")
+            print(browser.page.find.css("[data-ready]").text())
+        """,
+        "Ready\n",
+    ),
+    "guide_init_script": (
+        """
+        with Browser.launch() as browser:
+            identifier = browser.scripts.add_init("window.__agentReady = true")
+            browser.page.open(SERVER + "/px-home")
+            print(browser.page.evaluate("window.__agentReady"))
+            browser.scripts.remove_init(identifier)
+        """,
+        "True\n",
+    ),
+    "guide_route": (
+        """
+        from agentbrowser import Browser, RouteResponse
+
+        with Browser.launch() as browser:
+            browser.network.route(
+                "**/api/profile",
+                response=RouteResponse(
+                    status=200,
+                    body='{"name":"Ada"}',
+                    content_type="application/json",
+                ),
+            )
+            browser.page.open(SERVER + "/px-home")
+            body = browser.page.evaluate("fetch('/api/profile').then(response => response.text())")
+            print(body)
+            browser.network.unroute("**/api/profile")
+        """,
+        '{"name":"Ada"}\n',
+    ),
+    "guide_read_markdown": (
+        """
+        from agentbrowser import Browser, ReadMode
+
+        with Browser() as browser:
+            document = browser.page.read(
+                SERVER + "/px-home",
+                mode=ReadMode.markdown(),
+            )
+
+            print(document.final_url == SERVER + "/px-home")
+            print(document.content)
+        """,
+        "True\n# Welcome\n\nSome text for the reader.\n",
+    ),
+    "guide_tabs": (
+        """
+        from agentbrowser import Browser
+
+        with Browser.launch() as browser:
+            report = browser.tabs.open(SERVER + "/px-home", label="report")
+            browser.tabs.open(SERVER + "/px-form", label="settings")
+
+            selected = browser.tabs.switch(label="report")
+            print(report.target_id == selected.target_id)
+            print(selected.revived, selected.dialog_blocked)
+        """,
+        "True\nFalse False\n",
     ),
     "set_content_and_content": (
         """

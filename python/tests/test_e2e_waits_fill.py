@@ -5,19 +5,15 @@ with the real React 18 build from npm (``node_modules/react``), sync and async."
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from agentbrowser import AsyncBrowser, Browser, BrowserError, Wait
+from local_http import serve_react
 
 pytestmark = pytest.mark.e2e
 
-REPO = Path(__file__).resolve().parents[2]
-REACT = REPO / "node_modules" / "react" / "umd" / "react.production.min.js"
-REACT_DOM = REPO / "node_modules" / "react-dom" / "umd" / "react-dom.production.min.js"
 
 APP_JS = r"""
 const e = React.createElement;
@@ -49,7 +45,7 @@ function App() {
 setTimeout(() => ReactDOM.createRoot(document.getElementById('root')).render(e(App)), 200);
 """
 
-PAGES: dict[str, tuple[str, bytes]] = {
+PAGES: dict[str, tuple[str, bytes | Path]] = {
     "/react": (
         "text/html",
         b"<!doctype html><meta charset=utf-8><title>React app</title><div id=root></div>"
@@ -72,39 +68,10 @@ PAGES: dict[str, tuple[str, bytes]] = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server API)
-        if self.path == "/react.js":
-            ctype, data = "text/javascript", REACT.read_bytes()
-        elif self.path == "/react-dom.js":
-            ctype, data = "text/javascript", REACT_DOM.read_bytes()
-        elif self.path in PAGES:
-            ctype, data = PAGES[self.path]
-        else:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", f"{ctype}; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """A server for the React build from npm and the test apps."""
-    for f in (REACT, REACT_DOM):
-        if not f.is_file():
-            pytest.fail(f"{f} is missing: run `npm ci` (scripts/setup.sh) to install the React build")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from serve_react(PAGES)
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@
 ``python/tools/peer_api.py`` installs pyagentbrowser into ``target/peer-venv`` (pip, from
 PyPI), dumps both APIs with ``inspect`` and diffs them.  This test fails on a gap of theirs
 that :data:`EXCEPTIONS` does not list, and on a listed one that is no longer a gap (so the list
-only shrinks).  Each exception says why: ``NOT_YET`` is what issue 37 still has to build; the
-others are deliberate differences.
+only shrinks).  Each exception says why: all of them are deliberate differences (issue 37 built
+the last gap that was not, ``diagnostics.react_tree``).
 """
 
 from __future__ import annotations
@@ -17,13 +17,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import peer_api  # noqa: E402
 
-#: Not built yet: issue 37 adds it.
-NOT_YET = "not yet built (issue 37)"
-#: pyagentbrowser answers ``react_tree`` from the React DevTools backend it injects into every
-#: page (its vendored ``installHook.js`` and renderer interface, launched with
-#: ``--enable react-devtools``); a bounded walk of React's fiber tree is what issue 37 still has
-#: to build here.
-REACT_TREE = NOT_YET + ": React DevTools' tree, which the peer gets from the DevTools hook it injects"
 #: The peer's in-process engine handle, a public field of each of its namespaces and queries;
 #: ours talks to a daemon through the browser's transport and has no such object to expose.
 INTERNAL = "the peer's in-process executor/controller object, internal plumbing: no script uses it"
@@ -52,7 +45,6 @@ EXCEPTIONS: dict[str, str] = {
     "AsyncBrowser.cookies.executor": INTERNAL,
     "AsyncBrowser.dashboard.executor": INTERNAL,
     "AsyncBrowser.diagnostics.executor": INTERNAL,
-    "AsyncBrowser.diagnostics.react_tree": REACT_TREE,
     "AsyncBrowser.dialogs.executor": INTERNAL,
     "AsyncBrowser.diff.executor": INTERNAL,
     "AsyncBrowser.downloads.executor": INTERNAL,
@@ -94,7 +86,6 @@ EXCEPTIONS: dict[str, str] = {
     "Browser.cookies.executor": INTERNAL,
     "Browser.dashboard.executor": INTERNAL,
     "Browser.diagnostics.executor": INTERNAL,
-    "Browser.diagnostics.react_tree": REACT_TREE,
     "Browser.dialogs.executor": INTERNAL,
     "Browser.diff.executor": INTERNAL,
     "Browser.downloads.executor": INTERNAL,

@@ -23,6 +23,8 @@ from .diagnostics import ConsoleLevel as ConsoleLevel
 from .diagnostics import ConsoleLog, ConsoleMessage, ErrorLog, PageError
 from .diagnostics import LogLevel as LogLevel
 from .diagnostics import logged_errors as logged_errors
+from .react import ReactNode, ReactTree
+from .react import ReactNodeKind as ReactNodeKind
 from .capture import IMAGE_FORMATS as IMAGE_FORMATS
 from .capture import ImageContent, Screenshot, ScreenshotAnnotation, ScreenshotBox, ScreenshotObservation
 from .layout import SCROLL_DIRECTIONS as SCROLL_DIRECTIONS
@@ -148,6 +150,8 @@ __all__ = [
     "RequestLog",
     "PageError",
     "ErrorLog",
+    "ReactNode",
+    "ReactTree",
     "Screenshot",
     "ScreenshotAnnotation",
     "ScreenshotBox",
