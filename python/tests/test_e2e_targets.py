@@ -165,6 +165,7 @@ def test_locator_results_chain_and_keep_their_evidence(browser: Browser, server:
     assert hovered.action == "hover" and hovered.locator is save and hovered.target is None
     clicked = hovered.click()
     assert clicked.action == "click" and clicked.after is not None and clicked.diff is not None
+    assert repr(clicked).startswith("LocatorActionResult(action='click', target=")
     assert clicks(browser) == ["save"]
     assert clicked.click().text() == "Save" and clicks(browser) == ["save", "save"]
     # Each chained call resolves the locator again: a picked match stays picked.
