@@ -24,6 +24,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -35,7 +36,7 @@ from ._call import Op as Op
 from ._encode import flag
 from .errors import BrowserError, FrameLookupError, error_for
 from .models import (
-    LOAD_STATES,
+    NAVIGATION_LOAD_STATES,
     ActionResult,
     BrowserResponse,
     CloseResult,
@@ -43,10 +44,12 @@ from .models import (
     Download,
     FrameInfo,
     LaunchResult,
-    LoadState,
     Locator,
     Navigation,
+    NavigationLoadState,
     Ref,
+    Screenshot,
+    ScreenshotObservation,
     ScrollResult,
     Snapshot,
     SnapshotDelta,
@@ -114,9 +117,16 @@ def result(
 
 
 def check_load_state(name: str, value: str | None) -> None:
-    """ValueError naming ``name`` (the Python parameter) unless ``value`` is None or a load state."""
-    if value is not None and value not in LOAD_STATES:
-        raise ValueError(f"{name} must be one of {', '.join(LOAD_STATES)}; got {value!r}")
+    """ValueError naming ``name`` (the Python parameter) unless ``value`` is None or a load state a
+    navigation can wait for."""
+    if value == "none":
+        raise ValueError(
+            f"{name}='none' (pyagentbrowser's: return before the page loads) has no form here: every "
+            f"navigation of the engine waits for one of {', '.join(NAVIGATION_LOAD_STATES)} "
+            "(domcontentloaded is the earliest)"
+        )
+    if value is not None and value not in NAVIGATION_LOAD_STATES:
+        raise ValueError(f"{name} must be one of {', '.join(NAVIGATION_LOAD_STATES)}; got {value!r}")
 
 
 def _wait(wait: Wait | None) -> tuple[Mapping[str, Any] | None, int]:
@@ -125,6 +135,8 @@ def _wait(wait: Wait | None) -> tuple[Mapping[str, Any] | None, int]:
         return None, 0
     if not isinstance(wait, Wait):
         raise TypeError(f"wait must be a Wait condition or None, got {type(wait).__name__}")
+    if wait.waits_for_nothing:
+        return None, 0
     return wait.to_wire(), wait.budget_ms()
 
 
@@ -184,7 +196,7 @@ def act(browser: C, command: Command[Any], wait: Wait | None, target: object = N
     """Run one action (its command built without ``wait``: its wire form is added here, and the
     time it may take), keep its before and after snapshots as bases of later delta snapshots, and
     build its :class:`ActionResult` bound to ``browser``; ``target``, when a Ref, is named by the
-    errors and the result."""
+    errors and the result, and when a Locator makes it a LocatorActionResult (that chains)."""
     wire, budget = _wait(wait)
     if wire is not None:
         command = Command(command.action, {**command.params, "wait": wire}, command.decode)
@@ -192,7 +204,8 @@ def act(browser: C, command: Command[Any], wait: Wait | None, target: object = N
     reply = yield from send(command, ref=ref, budget_ms=budget)
     browser._held.keep(reply.raw.get("before"))
     browser._held.keep(reply.raw.get("after"))
-    return ActionResult.from_wire(reply.wire, reply.raw, browser, ref)
+    result = ActionResult.from_wire(reply.wire, reply.raw, browser, ref)
+    return target._result(result) if isinstance(target, Actionable) else result
 
 
 def _absolute(path: str | os.PathLike[str]) -> str:
@@ -216,7 +229,9 @@ def cdp_url(launch: bool = False) -> Op[DevToolsEndpoint]:
     return DevToolsEndpoint.from_raw(data)
 
 
-def navigate(build: Callable[..., Command[Any]], wait_until: LoadState | None, *url: str) -> Op[Navigation]:
+def navigate(
+    build: Callable[..., Command[Any]], wait_until: NavigationLoadState | None, *url: str
+) -> Op[Navigation]:
     """A navigation of the active tab (``build``: ``g.open`` with the ``url``, ``g.back``,
     ``g.forward`` or ``g.reload``) that waits for ``wait_until`` (checked first: the message
     names the Python parameter)."""
@@ -317,9 +332,12 @@ def keyboard_text(
 
 
 def wait(condition: Wait | None, ms: int | None) -> Op[WaitResult]:
-    """Wait for a condition or for ``ms`` milliseconds (exactly one: the engine checks)."""
+    """Wait for a condition or for ``ms`` milliseconds (exactly one: the engine checks); a
+    condition that waits for nothing (``Wait.loaded("none")``) is a wait of 0 ms."""
     if condition is not None and not isinstance(condition, Wait):
         raise TypeError(f"wait() takes a Wait condition, got {type(condition).__name__}")
+    if condition is not None and condition.waits_for_nothing and ms is None:
+        condition, ms = None, 0
     command = g.wait(condition=condition.to_wire() if condition is not None else None, ms=ms)
     budget = (condition.budget_ms() if condition is not None else 0) + (ms if isinstance(ms, int) else 0)
     return WaitResult.from_raw((yield from send_raw(command, budget_ms=budget)))
@@ -348,6 +366,16 @@ def file_path(name: str, path: str | os.PathLike[str]) -> str:
     return os.path.abspath(os.path.expanduser(text))
 
 
+@dataclass(frozen=True, slots=True)
+class ScreenshotCall:
+    """A checked capture: the ``screenshot`` arguments (by their Python names), the ref it
+    captures, and the file as the caller named it (``~`` expanded; None: the engine picks one)."""
+
+    params: dict[str, Any]
+    ref: Ref[Any] | None
+    shown: str | None
+
+
 def screenshot_params(
     path: str | os.PathLike[str] | None,
     selector: str | Ref[Any] | None,
@@ -356,28 +384,61 @@ def screenshot_params(
     output_dir: str | os.PathLike[str] | None,
     format: str | None,
     quality: int | None,
-) -> tuple[dict[str, Any], Ref[Any] | None]:
-    """The ``screenshot`` arguments of a capture (by their Python names), and the ref it captures."""
+) -> ScreenshotCall:
+    """The ``screenshot`` arguments of a capture: the file made absolute for the engine (its
+    daemon has another working directory), and as the caller named it for the answer."""
     if path is not None and output_dir is not None:
         raise ValueError("give path or output_dir, not both")
+    shown: str | None = None
     if path is not None:
-        target: str | None = file_path("path", path)
+        shown = named_path("path", path)[1]
     elif output_dir is not None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         ext = _EXTENSIONS.get(format or "png", "png")
         name = f"screenshot-{stamp}-{time.monotonic_ns() % 1_000_000:06d}.{ext}"
-        target = os.path.join(file_path("output_dir", output_dir), name)
-    else:
-        target = None
+        shown = os.path.join(named_path("output_dir", output_dir)[1], name)
     params = {
         "target": selector.id if isinstance(selector, Ref) else selector,
-        "path": target,
+        "path": os.path.abspath(shown) if shown is not None else None,
         "full_page": flag(full_page),
         "format": format,
         "quality": quality,
         "annotate": flag(annotate),
     }
-    return params, selector if isinstance(selector, Ref) else None
+    return ScreenshotCall(params, selector if isinstance(selector, Ref) else None, shown)
+
+
+def named_path(name: str, path: str | os.PathLike[str]) -> tuple[str, str]:
+    """``path`` made absolute for the engine (whose daemon has another working directory), and as
+    the caller named it (``~`` expanded) for the answer."""
+    return file_path(name, path), os.path.expanduser(os.fspath(path))
+
+
+def answered_path(written: str, sent: str | None, shown: str | None) -> Path:
+    """The file the engine ``written``: as the caller named it (``shown``) when it is the one asked
+    for (``sent``): a relative path stays relative to this process's working directory, as
+    pyagentbrowser answers it; otherwise the engine's path."""
+    return Path(shown) if shown is not None and written == sent else Path(written)
+
+
+def _as_named(call: ScreenshotCall, shot: Screenshot) -> Screenshot:
+    """``shot`` with its path as the caller named it (see :func:`answered_path`)."""
+    return replace(shot, path=answered_path(str(shot.path), call.params["path"], call.shown))
+
+
+def screenshot(call: ScreenshotCall) -> Op[Screenshot]:
+    """Capture a screenshot (:func:`screenshot_params`)."""
+    reply = yield from send(g.screenshot(**call.params), ref=call.ref)
+    return _as_named(call, Screenshot.from_wire(reply.wire, reply.raw))
+
+
+def screenshot_if_changed(call: ScreenshotCall, threshold: float) -> Op[ScreenshotObservation]:
+    """Capture a screenshot if more than ``threshold`` of the pixels changed (:func:`screenshot_params`)."""
+    reply = yield from send(g.screenshot(**call.params, if_changed=True, threshold=threshold), ref=call.ref)
+    seen = ScreenshotObservation.from_wire(reply.wire, reply.raw)
+    if seen.screenshot is None:
+        return seen
+    return replace(seen, screenshot=_as_named(call, seen.screenshot))
 
 
 # -- files ------------------------------------------------------------------------
@@ -547,7 +608,7 @@ def tab_selector(
     return value
 
 
-def tab_open(url: str, label: str | None, reuse: bool, wait_until: LoadState) -> Op[TabInfo]:
+def tab_open(url: str, label: str | None, reuse: bool, wait_until: NavigationLoadState) -> Op[TabInfo]:
     """Switch to the tab labelled ``label`` and navigate it to ``url`` (with ``reuse``), else
     open a new tab at ``url`` with that label (checked first: this composes several commands)."""
     if not isinstance(url, str) or not url:

@@ -80,6 +80,7 @@ from .models import (
     LaunchResult,
     LoadState,
     Navigation,
+    NavigationLoadState,
     Ref,
     Screenshot,
     ScreenshotObservation,
@@ -687,7 +688,7 @@ class _Document(_Handle):
 
     async def wait_for_load_state(self, state: LoadState = "load", *, timeout_ms: int | None = None) -> WaitResult:
         """Wait until the document reached the load state ``state`` (``load``, ``domcontentloaded``
-        or ``networkidle``)."""
+        or ``networkidle``; ``none``, pyagentbrowser's, returns at once)."""
         return await self._b._drive(_ops.wait(Wait.loaded(state, timeout_ms=timeout_ms), None))
 
     async def ready(self, *, min_text_length: int = 1, timeout_ms: int | None = None) -> WaitResult:
@@ -753,7 +754,7 @@ class AsyncPage(_Document, AsyncPageCommands):
         #: The tools this tab's pages registered with WebMCP: ``page.webmcp.list()``, ``invoke(tool, params)``.
         self.webmcp = AsyncWebMCP(browser)
 
-    async def open(self, url: str, wait_until: LoadState = "load") -> Navigation:
+    async def open(self, url: str, wait_until: NavigationLoadState = "load") -> Navigation:
         """Navigate to ``url``; ``wait_until`` is ``load``, ``domcontentloaded`` or ``networkidle``."""
         return await self._b._drive(_ops.navigate(g.open, wait_until, url))
 
@@ -846,15 +847,15 @@ class AsyncPage(_Document, AsyncPageCommands):
         budget = timeout_ms if isinstance(timeout_ms, int) else 10_000
         return await self._b._drive(_ops.decoded(built, ReadResult.from_wire, budget_ms=budget))
 
-    async def back(self, wait_until: LoadState | None = None) -> Navigation:
+    async def back(self, wait_until: NavigationLoadState | None = None) -> Navigation:
         """Go back one history entry."""
         return await self._b._drive(_ops.navigate(g.back, wait_until))
 
-    async def forward(self, wait_until: LoadState | None = None) -> Navigation:
+    async def forward(self, wait_until: NavigationLoadState | None = None) -> Navigation:
         """Go forward one history entry."""
         return await self._b._drive(_ops.navigate(g.forward, wait_until))
 
-    async def reload(self, wait_until: LoadState | None = None) -> Navigation:
+    async def reload(self, wait_until: NavigationLoadState | None = None) -> Navigation:
         """Reload the page."""
         return await self._b._drive(_ops.navigate(g.reload, wait_until))
 
@@ -1017,7 +1018,8 @@ class AsyncCapture(_Handle):
     """Captures of the active tab: screenshots (with ref annotations, or only if changed) and PDF.
 
     Files are written by the engine; a relative path is resolved against this process's
-    working directory.  Without ``path`` (and ``output_dir``) the screenshot goes to a new
+    working directory, and answered as given (as pyagentbrowser answers it: relative to that
+    directory; ``screenshot.path.resolve()`` makes it absolute).  Without ``path`` (and ``output_dir``) the screenshot goes to a new
     file in ``$TMPDIR/agentbrowser-screenshots/``.
     """
 
@@ -1041,8 +1043,8 @@ class AsyncCapture(_Handle):
         number (``[12]`` is ``e12``) and fills :attr:`Screenshot.annotations`.  ``wait_ms``
         waits that long first (pyagentbrowser's default is 100; ours 0).
         """
-        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        return await self._b._drive(_ops.after(wait_ms, _ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref)))
+        call = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.after(wait_ms, _ops.screenshot(call)))
 
     async def screenshot_if_changed(
         self,
@@ -1061,9 +1063,8 @@ class AsyncCapture(_Handle):
         tab: when at most ``threshold`` (0-1) of the pixels changed, no file is written and
         ``screenshot`` is None.  The first capture of a scope counts as changed.
         """
-        params, ref = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
-        built = g.screenshot(**params, if_changed=True, threshold=threshold)
-        return await self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
+        call = _ops.screenshot_params(path, selector, full_page, annotate, output_dir, format, quality)
+        return await self._b._drive(_ops.after(wait_ms, _ops.screenshot_if_changed(call, threshold)))
 
     async def pdf(
         self,
@@ -1073,20 +1074,22 @@ class AsyncCapture(_Handle):
         landscape: bool = False,
         prefer_css_page_size: bool = False,
     ) -> Path:
-        """Print the page to a PDF file (headless browsers only) and return its absolute path
-        (a new temporary file without ``path``)."""
+        """Print the page to a PDF file (headless browsers only) and return its path: ``path`` as
+        given (a relative one is relative to this process's working directory, as
+        pyagentbrowser answers it), or a new temporary file's absolute path without ``path``."""
+        shown: str | None = None
         if path is None:
             fd, target = tempfile.mkstemp(prefix="agentbrowser-", suffix=".pdf")
             os.close(fd)
         else:
-            target = _ops.file_path("path", path)
+            target, shown = _ops.named_path("path", path)
         built = g.pdf(
             target,
             print_background=bool(print_background),
             landscape=bool(landscape),
             prefer_css_page_size=bool(prefer_css_page_size),
         )
-        return await self._b._drive(_ops.then(built, lambda out: Path(out.path)))
+        return await self._b._drive(_ops.then(built, lambda out: _ops.answered_path(out.path, target, shown)))
 
 
 class AsyncTabs(_Handle):
@@ -1101,7 +1104,7 @@ class AsyncTabs(_Handle):
         return await self._b._drive(_ops.decoded(g.tab_new(url=url, label=label), TabInfo.from_wire))
 
     async def open(
-        self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: LoadState = "load"
+        self, url: str, *, label: str | None = None, reuse: bool = True, wait_until: NavigationLoadState = "load"
     ) -> TabInfo:
         """With ``reuse`` and a tab labelled ``label``: switch to it and navigate it to ``url``;
         otherwise open a new tab at ``url`` (with that label)."""
@@ -1565,8 +1568,8 @@ class AsyncFrameCapture(_Handle):
     ) -> Screenshot:
         """Capture the frame's box to an image file (as ``page.capture.screenshot``), after
         ``wait_ms`` milliseconds (pyagentbrowser waits 100 by default; we do not)."""
-        params, ref = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
-        return await self._b._drive(_ops.after(wait_ms, _ops.decoded(g.screenshot(**params), Screenshot.from_wire, ref)))
+        call = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
+        return await self._b._drive(_ops.after(wait_ms, _ops.screenshot(call)))
 
     async def screenshot_if_changed(
         self,
@@ -1580,9 +1583,8 @@ class AsyncFrameCapture(_Handle):
     ) -> ScreenshotObservation:
         """Like :meth:`screenshot`, written only when more than ``threshold`` (0-1) of the pixels
         changed since the last screenshot of this frame."""
-        params, ref = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
-        built = g.screenshot(**params, if_changed=True, threshold=threshold)
-        return await self._b._drive(_ops.after(wait_ms, _ops.decoded(built, ScreenshotObservation.from_wire, ref)))
+        call = _ops.screenshot_params(path, None, False, False, output_dir, format, quality)
+        return await self._b._drive(_ops.after(wait_ms, _ops.screenshot_if_changed(call, threshold)))
 
 
 class AsyncSessionName(BoundStr):

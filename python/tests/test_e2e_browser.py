@@ -56,6 +56,11 @@ def test_history(browser: Browser, server: str) -> None:
     assert reloaded.title == "Form"
     with pytest.raises(ValueError, match="wait_until"):
         browser.page.open(f"{server}/", wait_until="idle")
+    # pyagentbrowser's "none" (return before the page loads) has no navigation here: refused
+    # before anything is sent, the page stays where it was.
+    with pytest.raises(ValueError, match="wait_until='none'.*domcontentloaded"):
+        browser.page.open(f"{server}/", wait_until="none")  # type: ignore[arg-type]
+    assert browser.page.title() == "Form"
 
 
 def test_js_error_and_navigation_error(browser: Browser, server: str) -> None:

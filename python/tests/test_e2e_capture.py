@@ -63,14 +63,19 @@ def test_screenshot_model_and_file(browser: Browser, server: str, tmp_path: Path
     assert copy.path == (tmp_path / "copies" / "c.png").resolve() and copy.bytes() == shot.bytes()
     assert len(repr(shot)) < 200
 
-    # A relative path is resolved against this process's working directory.
+    # A relative path is resolved against this process's working directory, and answered as
+    # given (as pyagentbrowser answers it); the file the engine wrote is raw["path"], which the
+    # screenshot's reads use, so they find it after the working directory changed.
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
         rel = browser.page.capture.screenshot("sub/rel.jpg", quality=70)
+        assert rel.path == Path("sub/rel.jpg") and rel.path.is_file()
+        made_rel = browser.page.capture.screenshot(output_dir="rel-out")
+        assert made_rel.path.parent == Path("rel-out") and made_rel.path.is_file()
     finally:
         os.chdir(cwd)
-    assert rel.path == tmp_path / "sub" / "rel.jpg" and rel.format == "jpeg"
+    assert rel.raw["path"] == str(tmp_path / "sub" / "rel.jpg") and rel.format == "jpeg"
     assert rel.bytes()[:3] == b"\xff\xd8\xff" and rel._repr_png_() is None
     assert "image/jpeg" in rel._repr_mimebundle_()
 
@@ -150,6 +155,15 @@ def test_pdf(browser: Browser, server: str, tmp_path: Path) -> None:
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
     temp = browser.page.capture.pdf()
     assert temp.is_absolute() and temp.read_bytes().startswith(b"%PDF-")
+    # A relative path is answered as given (pyagentbrowser's answer), relative to the working
+    # directory the file was written under.
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        rel = browser.page.capture.pdf("rel.pdf")
+    finally:
+        os.chdir(cwd)
+    assert rel == Path("rel.pdf") and (tmp_path / rel).read_bytes().startswith(b"%PDF-")
     temp.unlink()
 
 

@@ -4,7 +4,7 @@
 Chromium through ``AGENT_BROWSER_EXECUTABLE_PATH``), each in a fresh process, against the test
 pages on 127.0.0.1; both outputs must equal the expected one.
 
-Thirteen are pyagentbrowser's documented examples, each where its documentation has it (the
+Seventeen are pyagentbrowser's documented examples, each where its documentation has it (the
 wheel's README is its ``METADATA``; its packaged skill is
 ``pyagentbrowser-0.39.0.agent-plugin/skills/pyagentbrowser/`` in the wheel; its guides are
 ``docs/guides/*.md`` of github.com/peter-gy/pyagentbrowser, published on its documentation site,
@@ -20,16 +20,23 @@ which the README links):
 ``skill_read_filter``       SKILL.md, "Read and capture"
 ``skill_confirmation``      SKILL.md, "Apply safety policy at construction", with
                             references/lifecycle-and-safety.md, "Confirmation"
+``guide_observed_ref``      docs/guides/interact.md, "Act through an observed ref"
+``guide_live_query``        docs/guides/interact.md, "Act through a live query"
 ``guide_waits``             docs/guides/interact.md, "Wait on observable state"
 ``guide_init_script``       docs/guides/interact.md, "Inject scripts and styles"
 ``guide_route``             docs/guides/network-and-diagnostics.md, "Route a request"
 ``guide_read_markdown``     docs/guides/read-and-capture.md, "Read a document"
+``guide_screenshot``        docs/guides/read-and-capture.md, "Capture a screenshot"
+``guide_pdf``               docs/guides/read-and-capture.md, "Write a PDF"
 ``guide_tabs``              docs/guides/tabs-and-state.md, "Name and reuse tabs"
 ==========================  ==============================================================
 
 They are adapted only as running them needs: a local page (``SERVER + "/px-..."``) where they
 open an internet URL (a URL pattern or a filter then names that page), and a snippet that starts
-from ``browser`` is put in a ``with Browser...`` block with one ``print`` of what it did.  The
+from ``browser`` is put in a ``with Browser...`` block with one ``print`` of what it did; a
+``print`` of something the two packages answer differently by design is replaced by one of what the
+call did (``guide_observed_ref``: our snapshots show focus, so that click's diff is not empty;
+``guide_screenshot``: the number of annotations instead of their reprs).  The
 others use its documented API (names, parameter names and namespaces of its reference) the way a
 script for it does.  The venv is made on first use (pip needs PyPI); when it cannot be made the
 tests fail.
@@ -62,6 +69,7 @@ PAGES["/px-form"] = _page(
     "<button data-action='save' onclick=\"document.getElementById('status').textContent='Saved'\">Submit</button>"
     "<p id='status'></p></main>",
 )
+PAGES["/px-shot"] = _page("Shot", "<button>Go</button> <a href='/px-home'>Home</a>")
 PAGES["/px-start"] = _page("Start", "<button onclick=\"location.href='/px-dashboard'\">Continue</button>")
 PAGES["/px-dashboard"] = _page("Dashboard", "<h1>Welcome</h1>")
 
@@ -237,6 +245,106 @@ EXAMPLES: dict[str, tuple[str, str]] = {
             print(selected.revived, selected.dialog_blocked)
         """,
         "True\nFalse False\n",
+    ),
+    "guide_observed_ref": (
+        # Prints what the click did instead of ``result.diff.changed``: our snapshots mark the
+        # focused element, so this click's diff shows the focus moving from the textbox to the
+        # button (True here); pyagentbrowser's snapshots show no focus, and its diff is empty.
+        """
+        from agentbrowser import Browser, Wait
+
+        with Browser.launch() as browser:
+            browser.page.set_content(\"\"\"
+                <label>Email <input id="email"></label>
+                <button onclick="document.body.dataset.saved = 'yes'">Save</button>
+            \"\"\")
+
+            snapshot = browser.page.observe()
+            snapshot.one(role="textbox", name="Email").fill("ada@example.com")
+            result = snapshot.refresh().one(role="button", name="Save").click(
+                wait=Wait.all(
+                    Wait.loaded("none"),
+                    Wait.text("Save"),
+                )
+            )
+
+            print(result.diff is not None, result.after.one(role="button").name)
+            print(browser.page.evaluate("document.body.dataset.saved"))
+        """,
+        "True Save\nyes\n",
+    ),
+    "guide_live_query": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content(\"\"\"
+                <label>Email <input id="email"></label>
+                <button type="button">Continue</button>
+            \"\"\")
+
+            browser.page.find.label("Email").fill("ada@example.com")
+            browser.page.find.role("button", name="Continue").hover().click()
+            print(browser.page.find.role("button", name="Continue").text())
+        """,
+        "Continue\n",
+    ),
+    "guide_screenshot": (
+        """
+        from agentbrowser import Browser
+
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-shot")
+            screenshot = browser.page.capture.screenshot(
+                "artifacts/example.png",
+                full_page=True,
+                annotate=True,
+            )
+
+        print(screenshot.path)
+        print(len(screenshot.annotations), screenshot.path.is_file())
+        """,
+        "artifacts/example.png\n2 True\n",
+    ),
+    "guide_pdf": (
+        """
+        with Browser.launch() as browser:
+            browser.page.open(SERVER + "/px-home")
+            path = browser.page.capture.pdf(
+                "report.pdf",
+                print_background=True,
+                prefer_css_page_size=True,
+            )
+            print(path, path.read_bytes()[:5])
+        """,
+        "report.pdf b'%PDF-'\n",
+    ),
+    "query_chain": (
+        """
+        with Browser.launch() as browser:
+            browser.page.set_content(
+                "<button onmouseenter=\\"this.dataset.hovered = 'yes'\\" "
+                "onclick=\\"out.textContent = 'clicked, hovered ' + this.dataset.hovered\\">Go</button>"
+                "<p id='out'></p><input id='name'>"
+            )
+            query = browser.page.find.role("button", name="Go")
+            print(query.hover().click().text())
+            print(browser.page.find.css("#out").text())
+            field = browser.page.find.css("#name")
+            print(field.fill("Ada").click().fill("Bea").text() == "")
+            print(browser.page.evaluate("document.getElementById('name').value"))
+        """,
+        "Go\nclicked, hovered yes\nTrue\nBea\n",
+    ),
+    "load_state_none": (
+        """
+        import agentbrowser as ab
+
+        with Browser.launch() as browser:
+            browser.page.set_content("<button onclick=\\"this.textContent = 'Pressed'\\">Press</button>")
+            browser.page.wait_for_load_state("none")
+            browser.page.observe().one(role="button").click(wait=ab.Wait.loaded("none"))
+            print(browser.page.find.css("button").text())
+        """,
+        "Pressed\n",
     ),
     "set_content_and_content": (
         """

@@ -14,6 +14,8 @@ from agentbrowser import (
     Browser,
     BrowserError,
     Locator,
+    LocatorActionResult,
+    Ref,
 )
 
 pytestmark = pytest.mark.e2e
@@ -140,5 +142,46 @@ def test_async_locators(agentbrowser_bin: Path, server: str, require: Callable[.
             await page.find.css("button.row").first().click()
             await page.find.xpath("//button[@class='row']").last().click()
             assert await page.evaluate("window.clicks") == ["save", "row2", "row1", "row2"]
+            # Mutations answer a LocatorActionResult that chains (awaited at each step).
+            hovered = await page.find.role("button", name="Save", exact=True).hover()
+            assert isinstance(hovered, LocatorActionResult) and hovered.action == "hover"
+            clicked = await hovered.click()
+            assert clicked.action == "click" and clicked.diff is not None
+            assert await clicked.text() == "Save"
+            await (await (await page.find.text("Delete").first().hover()).click()).click()
+            assert (await page.evaluate("window.clicks"))[4:] == ["save", "row1", "row1"]
 
     asyncio.run(main())
+
+
+def test_locator_results_chain_and_keep_their_evidence(browser: Browser, server: str) -> None:
+    # pyagentbrowser's Query methods return the query (``find.role(...).hover().click()``); ours
+    # return a LocatorActionResult: the action's evidence, and the locator's calls again.
+    page = browser.page
+    page.open(f"{server}/targets")
+    save = page.find.role("button", name="Save", exact=True)
+    hovered = save.hover()
+    assert isinstance(hovered, LocatorActionResult) and isinstance(hovered, ActionResult)
+    assert hovered.action == "hover" and hovered.locator is save and hovered.target is None
+    clicked = hovered.click()
+    assert clicked.action == "click" and clicked.after is not None and clicked.diff is not None
+    assert repr(clicked).startswith("LocatorActionResult(action='click', target=")
+    assert clicks(browser) == ["save"]
+    assert clicked.click().text() == "Save" and clicks(browser) == ["save", "save"]
+    # Each chained call resolves the locator again: a picked match stays picked.
+    page.find.text("Delete").last().hover().click().click()
+    assert clicks(browser) == ["save", "save", "row2", "row2"]
+    filled = page.find.label("Email").fill("one@x.y").clear().type("two@x.y")
+    assert filled.action == "type" and filled.input_value() == "two@x.y"
+    assert page.evaluate("document.getElementById('email').value") == "two@x.y"
+    checked = page.find.label("Agree").check()
+    assert checked.is_checked() is True and checked.uncheck().is_checked() is False
+    # A ref's mutation answers a plain ActionResult (as pyagentbrowser's Ref does).
+    ref = page.observe().one(role="button", name="Save")
+    assert isinstance(ref, Ref) and type(ref.click()) is ActionResult
+    # A chained call on a locator that no longer matches raises, as the locator would.
+    page.evaluate("document.getElementById('save').remove(); 1")
+    with pytest.raises(BrowserError) as gone:
+        clicked.click()
+    assert gone.value.code == "not_found"
+

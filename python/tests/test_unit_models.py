@@ -115,6 +115,19 @@ def test_wait_wire_forms() -> None:
     assert Wait.all(Wait.text("a", timeout_ms=100), Wait.url("u", timeout_ms=200)).budget_ms() == 300
 
 
+def test_wait_loaded_none_waits_for_nothing() -> None:
+    # pyagentbrowser's "none": its engine answers such a load wait at once.  It has no wire form:
+    # Wait.all leaves it out, and alone (or all of such) an action sends no wait at all.
+    none = Wait.loaded("none")
+    assert none.waits_for_nothing and not Wait.loaded().waits_for_nothing
+    assert Wait.all(none, Wait.loaded("none")).waits_for_nothing
+    mixed = Wait.all(none, Wait.text("Save"), timeout_ms=500)
+    assert not mixed.waits_for_nothing
+    assert mixed.to_wire() == {"type": "all", "conditions": [{"type": "text", "text": "Save"}], "timeoutMs": 500}
+    with pytest.raises(ValueError, match="waits for nothing"):
+        none.to_wire()
+
+
 def test_wait_validation() -> None:
     with pytest.raises(ValueError, match="timeout_ms"):
         Wait.text("x", timeout_ms=-1)

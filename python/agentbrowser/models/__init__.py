@@ -33,7 +33,7 @@ from .network import HarContentMode as HarContentMode
 from .network import NetworkRequest, RequestDetail, RequestLog
 from .layout import BoundingBox, ElementGeometry, ScrollPosition, ScrollResult
 from .locator import LOCATOR_KINDS as LOCATOR_KINDS
-from .locator import Finder, Locator
+from .locator import Finder, Locator, LocatorActionResult
 from .locator import AsyncQuery as AsyncQuery
 from .locator import Query as Query
 from .files import Download, FileChooser, UploadedFile
@@ -74,6 +74,8 @@ from .specs import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .specs import LOAD_STATES as LOAD_STATES
 from .specs import MOUSE_BUTTONS as MOUSE_BUTTONS
 from .specs import LoadState as LoadState
+from .specs import NAVIGATION_LOAD_STATES as NAVIGATION_LOAD_STATES
+from .specs import NavigationLoadState as NavigationLoadState
 from .specs import Modifier as Modifier
 from .specs import MouseButton as MouseButton
 from .specs import SELECTOR_STATES as SELECTOR_STATES
@@ -98,6 +100,7 @@ __all__ = [
     "Ref",
     "DocumentScope",
     "Locator",
+    "LocatorActionResult",
     "Finder",
     "Wait",
     "ActionResult",

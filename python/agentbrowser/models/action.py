@@ -110,4 +110,4 @@ class ActionResult(Generic[B]):
         logged = ""
         if self.console_errors or self.page_errors:
             logged = f", console_errors={len(self.console_errors)}, page_errors={len(self.page_errors)}"
-        return f"ActionResult(action={self.action!r}, target={target}, {diff}{logged})"
+        return f"{type(self).__name__}(action={self.action!r}, target={target}, {diff}{logged})"

@@ -90,8 +90,12 @@ class ImageContent:
 class Screenshot(Bounded):
     """A screenshot file: its path, format, annotations and the raw capture data.
 
-    ``width``, ``height``, ``scale`` (image pixels per CSS pixel), ``size`` (bytes) and
-    ``scope`` come from the capture; ``bytes()`` reads the file.
+    ``path`` is the file as the capture named it: a ``path`` (or ``output_dir``) given relative
+    stays relative to the working directory of the call, as pyagentbrowser answers it
+    (``path.resolve()`` is absolute); ``raw["path"]`` is the absolute file the engine wrote,
+    which ``bytes()``, ``pil()``, ``save()`` and the displays read (so they still find it after
+    a ``chdir``).  ``width``, ``height``, ``scale`` (image pixels per CSS pixel), ``size``
+    (bytes) and ``scope`` come from the capture.
     """
 
     path: Path
@@ -136,15 +140,21 @@ class Screenshot(Bounded):
         """``image/png``, ``image/jpeg`` or ``image/webp``."""
         return MEDIA_TYPES[self.format]
 
+    @property
+    def _file(self) -> Path:
+        """The file the engine wrote (``raw["path"]``, absolute), else ``path``."""
+        written = self.raw.get("path")
+        return Path(written) if isinstance(written, str) and written else self.path
+
     def bytes(self) -> builtins.bytes:
         """The file's bytes."""
-        return self.path.read_bytes()
+        return self._file.read_bytes()
 
     def save(self, path: str | Path) -> Screenshot:
         """Copy the file to ``path`` (directories created) and return a Screenshot of the copy."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(self.path, target)
+        shutil.copyfile(self._file, target)
         raw = {**self.raw, "path": str(target.resolve())}
         return Screenshot(
             path=target.resolve(), format=self.format, annotations=self.annotations, raw=raw, scope=self.scope
@@ -153,7 +163,7 @@ class Screenshot(Bounded):
     def pil(self, *, mode: str | None = None) -> Any:
         """A new Pillow image of the file (converted to ``mode`` when given); needs the ``images`` extra."""
         image_module = _pillow()
-        img = image_module.open(self.path)
+        img = image_module.open(self._file)
         img.load()
         return img.convert(mode) if mode is not None else img
 

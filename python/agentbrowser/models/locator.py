@@ -15,23 +15,26 @@ from .._alias import alias_required
 
 import re
 from collections.abc import Awaitable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, overload
 
-from ._actionable import Actionable
+from ._actionable import Mutable
 from ._checks import check_type
 from ._client import AsyncClient, B, SyncClient
+from .action import ActionResult
 
 #: The kinds a ``page.find`` locator matches by.
 LOCATOR_KINDS = ("role", "text", "label", "placeholder", "alt", "title", "testid")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Locator(Actionable[B]):
+class Locator(Mutable[B, "LocatorActionResult[B]"]):
     """A live target: ``target`` is its wire form (a CSS selector ``css=...``, an XPath
     ``xpath=...``, a ref id, or ``{"find": {...}}``); every method resolves it again.
 
-    Mutations return :class:`ActionResult` (with evidence, like a :class:`Ref`'s); reads
+    Mutations return a :class:`LocatorActionResult`: an :class:`ActionResult` (with evidence,
+    like a :class:`Ref`'s) that has this locator's mutations and reads too, so they chain as
+    pyagentbrowser's ``Query`` methods do (``find.role("button").hover().click()``); reads
     return values.  ``count()`` and ``all()`` list what matches now.
     """
 
@@ -40,6 +43,9 @@ class Locator(Actionable[B]):
 
     def _wire_target(self) -> str | Mapping[str, Any]:
         return self.target
+
+    def _result(self, result: ActionResult[Any]) -> LocatorActionResult[B]:
+        return LocatorActionResult(**_fields(result), locator=self, browser=self.browser)
 
     def describe(self) -> str:
         """How messages name this locator (``find role "button" name "Save"``, ``css=#x``)."""
@@ -123,6 +129,31 @@ class Locator(Actionable[B]):
         """Every match now (at most 1000), each as a locator on its ref (``e12``)."""
         return self.browser._drive(self.browser._ops.locator_all(self))
 
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class LocatorActionResult(ActionResult[B], Mutable[B, "LocatorActionResult[B]"]):
+    """What a :class:`Locator`'s mutation answers: its :class:`ActionResult` (``before``,
+    ``after``, ``diff``, dialogs, errors, ...), which is also that locator's mutations and reads
+    (each resolves the locator again), so calls chain as pyagentbrowser's ``Query`` methods,
+    which return the query: ``find.role("button", name="Go").hover().click()``.  ``locator`` is
+    the locator (for ``nth``, ``count``, ``describe``, ...); ``action`` stays the action's name."""
+
+    locator: Locator[B] = field(kw_only=True, compare=False)
+    """The locator that acted (the next chained call acts on it again)."""
+    browser: B = field(kw_only=True, compare=False)
+    """The client the locator is bound to."""
+
+    def _wire_target(self) -> str | Mapping[str, Any]:
+        return self.locator.target
+
+    def _result(self, result: ActionResult[Any]) -> LocatorActionResult[B]:
+        return self.locator._result(result)
+
+
+def _fields(result: ActionResult[Any]) -> dict[str, Any]:
+    """The fields of ``result`` by name (an :class:`ActionResult`'s, to build a subclass of it)."""
+    return {f.name: getattr(result, f.name) for f in fields(ActionResult)}
 
 #: A ref id as the protocol reads one (``e3``, ``@e3``, ``ref=e3``).
 _REF = re.compile(r"(?:@|ref=)?e[0-9]+")

@@ -6,11 +6,12 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
-from ._actionable import Actionable
+from ._actionable import Mutable
 from ._bounded import clip
 from ._client import AsyncClient, B, SyncClient
 
 if TYPE_CHECKING:
+    from .action import ActionResult
     from .snapshot import Snapshot
 
 
@@ -19,7 +20,7 @@ def _norm(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Ref(Actionable[B]):
+class Ref(Mutable[B, "ActionResult[B]"]):
     """One element of a snapshot, addressable by ``id`` (``e3``; ``selector`` is ``@e3``).
 
     Mutations return :class:`ActionResult` and accept ``wait=``; reads return values.

@@ -11,13 +11,18 @@ from .. import _wire_types as w
 from ._bounded import clip_repr
 from ._checks import check_timeout, check_type
 
-#: A page load state the engine can wait for.
-LoadState = Literal["load", "domcontentloaded", "networkidle"]
+#: A page load state to wait for; ``none`` (pyagentbrowser's) waits for nothing: the condition is
+#: met at once, as in pyagentbrowser, whose engine answers a ``none`` load wait without waiting.
+LoadState = Literal["load", "domcontentloaded", "networkidle", "none"]
+#: A load state a navigation (``open``, ``back``, ``forward``, ``reload``, ``tabs.open``) waits
+#: for: every navigation of the engine waits for one (``none`` has no navigation form here).
+NavigationLoadState = Literal["load", "domcontentloaded", "networkidle"]
 #: A mouse button of ``Ref.click``.
 MouseButton = Literal["left", "right", "middle"]
 #: A modifier key held during ``Ref.click`` (``ControlOrMeta`` is Control on Linux).
 Modifier = Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]
 LOAD_STATES: tuple[str, ...] = get_args(LoadState)
+NAVIGATION_LOAD_STATES: tuple[str, ...] = get_args(NavigationLoadState)
 MOUSE_BUTTONS: tuple[str, ...] = get_args(MouseButton)
 MODIFIERS: tuple[str, ...] = get_args(Modifier)
 
@@ -167,7 +172,9 @@ class Wait:
 
     @classmethod
     def loaded(cls, state: LoadState = "load", *, timeout_ms: int | None = None) -> Wait:
-        """Wait for a load state: ``load``, ``domcontentloaded`` or ``networkidle``."""
+        """Wait for a load state: ``load``, ``domcontentloaded`` or ``networkidle``; ``none``
+        (pyagentbrowser's) waits for nothing: an action with it alone waits for nothing, in
+        :meth:`all` it is skipped, and ``page.wait`` with it returns at once."""
         return cls("load", state, timeout_ms=timeout_ms)
 
     @classmethod
@@ -198,11 +205,22 @@ class Wait:
         """Every condition in order (at least one), within an optional shared timeout."""
         return cls("all", None, tuple(conditions), timeout_ms=timeout_ms)
 
+    @property
+    def waits_for_nothing(self) -> bool:
+        """Whether this condition is met at once: ``Wait.loaded("none")``, or :meth:`all` of only
+        such conditions (it has no wire form: actions and ``page.wait`` skip it)."""
+        if self.kind == "all":
+            return all(c.waits_for_nothing for c in self.conditions)
+        return self.kind == "load" and self.value == "none"
+
     def to_wire(self) -> dict[str, Any]:
-        """The WaitCondition JSON of the wire protocol."""
+        """The WaitCondition JSON of the wire protocol (conditions that wait for nothing left out
+        of :meth:`all`); ValueError for one that waits for nothing (see :attr:`waits_for_nothing`)."""
+        if self.waits_for_nothing:
+            raise ValueError(f"{self!r} waits for nothing: it has no wire form (actions and page.wait skip it)")
         wire: dict[str, Any] = {"type": self.kind}
         if self.kind == "all":
-            wire["conditions"] = [c.to_wire() for c in self.conditions]
+            wire["conditions"] = [c.to_wire() for c in self.conditions if not c.waits_for_nothing]
         elif self.kind == "load":
             wire["state"] = self.value
         elif self.kind == "selector":
