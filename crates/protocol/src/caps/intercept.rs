@@ -893,14 +893,24 @@ mod tests {
         assert_eq!(strip.action(), RouteAction::Continue);
         assert_eq!(strip.validate(), Ok(()));
         let empty = route(|p| p.remove_headers = Some(vec![]));
-        assert!(empty.validate().unwrap_err().contains("at least one header"));
+        assert!(
+            empty
+                .validate()
+                .unwrap_err()
+                .contains("at least one header")
+        );
         let bad = route(|p| p.remove_headers = Some(vec!["a b".into()]));
         assert!(bad.validate().unwrap_err().contains("not a header name"));
         let answered = route(|p| {
             p.remove_headers = Some(vec!["X".into()]);
             p.status = Some(200);
         });
-        assert!(answered.validate().unwrap_err().contains("takes no answer options"));
+        assert!(
+            answered
+                .validate()
+                .unwrap_err()
+                .contains("takes no answer options")
+        );
         let aborted = route(|p| {
             p.remove_headers = Some(vec!["X".into()]);
             p.abort = Some(super::AbortReason::Failed);

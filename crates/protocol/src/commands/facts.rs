@@ -518,7 +518,9 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "a tool name is declared twice");
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["core", "history", "vision", "storage", "pdf", "testing", "network", "config"]
+            [
+                "core", "history", "vision", "storage", "pdf", "testing", "network", "config"
+            ]
         );
     }
 
