@@ -828,9 +828,13 @@ def network_route(
     times: int | None = None,
     set_headers: Mapping[str, str] | None = None,
     continue_request: bool = False,
+    remove_headers: Sequence[str] | None = None,
 ) -> Op[Route]:
     """Add a route: answer (``response`` or the answer fields), abort (True: ``failed``, or a
-    reason), or continue with ``set_headers``; a bytes body goes through a temporary file."""
+    reason), or continue with ``set_headers`` and ``remove_headers``; a bytes body goes through a
+    temporary file."""
+    if isinstance(remove_headers, str):
+        raise TypeError("network.route() remove_headers must be a sequence of header names, not a str")
     fields = (("status", status), ("body", body), ("content_type", content_type), ("headers", headers))
     given = [k for k, v in fields if v is not None]
     if response is not None:
@@ -855,6 +859,7 @@ def network_route(
             abort="failed" if abort is True else (None if abort is False else abort),
             continue_request=flag(continue_request),
             set_headers=set_headers,
+            remove_headers=remove_headers,
             status=answer.status,
             body=answer.body if isinstance(answer.body, str) else None,
             body_file=body_file,

@@ -5138,6 +5138,7 @@ class RouteInfo(_d.Record):
         "content_type",
         "body_bytes",
         "header_names",
+        "removed_header_names",
         "resource_types",
         "hits",
         "times",
@@ -5151,6 +5152,7 @@ class RouteInfo(_d.Record):
         "content_type",
         "body_bytes",
         "header_names",
+        "removed_header_names",
         "resource_types",
         "hits",
         "times",
@@ -5171,6 +5173,8 @@ class RouteInfo(_d.Record):
     """The answer's body length in bytes (fulfill)."""
     header_names: tuple[str, ...]
     """Names of the headers it sets (response headers for fulfill, request headers for continue)."""
+    removed_header_names: tuple[str, ...] | None
+    """Names of the request headers it takes out (continue)."""
     resource_types: tuple[ResourceType, ...]
     """The resource types it matches (empty: every type)."""
     hits: int
@@ -5189,6 +5193,7 @@ class RouteInfo(_d.Record):
         content_type: str | None,
         body_bytes: int | None,
         header_names: tuple[str, ...],
+        removed_header_names: tuple[str, ...] | None,
         resource_types: tuple[ResourceType, ...],
         hits: int,
         times: int | None,
@@ -5202,6 +5207,7 @@ class RouteInfo(_d.Record):
         _set(self, "content_type", content_type)
         _set(self, "body_bytes", body_bytes)
         _set(self, "header_names", header_names)
+        _set(self, "removed_header_names", removed_header_names)
         _set(self, "resource_types", resource_types)
         _set(self, "hits", hits)
         _set(self, "times", times)
@@ -5219,6 +5225,7 @@ class RouteInfo(_d.Record):
             content_type=o.opt("contentType", _d.string),
             body_bytes=o.opt("bodyBytes", _INT_0_TO_ANY),
             header_names=o.req("headerNames", _d.array(_d.string)),
+            removed_header_names=o.opt("removedHeaderNames", _d.array(_d.string)),
             resource_types=o.req("resourceTypes", _d.array(_ResourceType)),
             hits=o.req("hits", _INT_0_TO_ANY),
             times=o.opt("times", _INT_0_TO_ANY),

@@ -1244,10 +1244,11 @@ class Network(_Handle):
         times: int | None = None,
         set_headers: Mapping[str, str] | None = None,
         continue_request: bool = False,
+        remove_headers: Sequence[str] | None = None,
     ) -> Route:
         """Route the requests matching ``url`` (a URL pattern): ``abort`` (True or a reason such as
-        ``"connectionrefused"``) fails them; ``set_headers`` (or ``continue_request=True``) sends
-        them on with those request headers; otherwise they are answered with ``response`` (a
+        ``"connectionrefused"``) fails them; ``set_headers`` or ``remove_headers`` (or
+        ``continue_request=True``) sends them on with those request headers set or taken out; otherwise they are answered with ``response`` (a
         :class:`RouteResponse` or mapping) or ``status``/``body``/``content_type``/``headers``.
         ``resource_type(s)`` limit it (``"fetch"``, ``"document"``...), ``times`` removes it after
         N matches. A route with the same glob and types replaces the old one. Returns the route.
@@ -1257,7 +1258,7 @@ class Network(_Handle):
             _ops.network_route(
                 glob, abort=abort, response=response, status=status, body=body, content_type=content_type,
                 headers=headers, resource_type=resource_type, resource_types=resource_types, times=times,
-                set_headers=set_headers, continue_request=continue_request,
+                set_headers=set_headers, continue_request=continue_request, remove_headers=remove_headers,
             )
         )
 

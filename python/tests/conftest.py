@@ -193,6 +193,15 @@ class _Handler(BaseHTTPRequestHandler):
             ms = int(parse_qs(url.query).get("ms", ["1500"])[0])
             time.sleep(ms / 1000)
             body = _page("Slow", f"<h1>Slow page after {ms} ms</h1>")
+        elif url.path == "/headers":
+            data = json.dumps({k.lower(): v for k, v in self.headers.items()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(data)
+            return
         elif url.path in PAGES:
             body = PAGES[url.path]
         else:

@@ -63,6 +63,15 @@ def test_history(browser: Browser, server: str) -> None:
     assert browser.page.title() == "Form"
 
 
+def test_object_results_back_to_back(browser: Browser, server: str) -> None:
+    """Each eval's object result is read before anything frees it: the engine used to release
+    the whole result group in the background after each eval, which could free the next eval's
+    result before it was read ("Could not find object with given id")."""
+    browser.page.open(f"{server}/")
+    got = [browser.page.evaluate(f"({{n: {i}, list: [{i}]}})") for i in range(300)]
+    assert got == [{"n": i, "list": [i]} for i in range(300)]
+
+
 def test_js_error_and_navigation_error(browser: Browser, server: str) -> None:
     browser.page.open(f"{server}/")
     with pytest.raises(BrowserError) as err:

@@ -797,6 +797,42 @@ def test_storage_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> N
     run_in(tmp_path, main)
 
 
+def test_playwright_route_network_state_and_config(agentbrowser_bin: Path, server: str) -> None:
+    """Playwright MCP's shapes: a route without `status` or `body` sends the request on with its
+    `headers` ("Name: Value") added and `removeHeaders` taken out, as the server sees it;
+    browser_network_state_set takes every tab offline and back; browser_get_config answers the
+    groups and the session."""
+    echo = "() => fetch('/headers', {headers: {'X-Secret': 's', 'X-Keep': 'k'}}).then(r => r.text())"
+
+    async def main() -> None:
+        async with stdio(agentbrowser_bin, "--caps", "network,config") as session:
+            await call(session, "browser_navigate", url=f"{server}/console")
+            added = await call(
+                session, "browser_route", pattern="**/headers", headers=["X-Added: yes"], removeHeaders="x-secret, X-Other"
+            )
+            assert "continue, set X-Added, remove x-secret, X-Other" in added, added
+            seen = json.loads(json.loads((await call(session, "browser_evaluate", function=echo)).split("\n")[1]))
+            assert seen["x-added"] == "yes" and seen["x-keep"] == "k" and "x-secret" not in seen, seen
+            bad = await error(session, "browser_route", pattern="**/x", headers=["no colon"])
+            assert "invalid_argument" in bad and '"no colon" is not "Name: Value"' in bad, bad
+            lone = await error(session, "browser_route", pattern="**/x", contentType="text/plain")
+            assert "invalid_argument" in lone and "contentType" in lone, lone
+            await call(session, "browser_unroute")
+            off = await call(session, "browser_network_state_set", state="offline")
+            assert "Network is now offline" in off, off
+            failed = await call(session, "browser_evaluate", function="() => fetch('/headers').then(() => 'ok', e => 'failed')")
+            assert '"failed"' in failed, failed
+            assert "Network is now online" in await call(session, "browser_network_state_set", state="online")
+            ok = await call(session, "browser_evaluate", function="() => fetch('/headers').then(() => 'ok', e => 'failed')")
+            assert '"ok"' in ok, ok
+            config = await call(session, "browser_get_config")
+            body = json.loads(config[config.index("{") :])
+            assert body["capabilities"] == ["core", "network", "config"], body
+            assert body["status"]["browser"]["launched"] is True and "emulation" in body["settings"], body
+
+    asyncio.run(main())
+
+
 def test_confirmations_surface_to_the_client(agentbrowser_bin: Path, server: str) -> None:
     """A click the action policy pauses is a tool error naming the id; browser_confirm_action runs or drops it."""
 

@@ -23,6 +23,16 @@ PAGES["/pf-child"] = _page(
     "Peer child", "<p id='late'>child text</p><button>Kid button</button><iframe name='grand' src='/pf-grand'></iframe>"
 )
 PAGES["/pf-grand"] = _page("Peer grand", "<p>grand text</p>")
+PAGES["/pf-scroll-top"] = _page(
+    "Scroll top",
+    "<h1>Tall top</h1><iframe name='tall' src='/pf-scroll-kid' style='width:300px;height:200px'></iframe>"
+    "<div style='height:3000px'></div>",
+)
+PAGES["/pf-scroll-kid"] = _page(
+    "Scroll kid",
+    "<div id='box' style='height:80px;overflow:auto'><div style='height:900px'>box</div></div>"
+    "<div style='height:2000px'>kid</div>",
+)
 
 DOC = (
     "<title>Set doc</title><h1 id='h'>Hello set</h1>"
@@ -153,6 +163,26 @@ def test_frame_document_methods(browser: Browser, server: str, tmp_path: Path) -
     heading = next(r for r in top.refs.values() if r.role == "heading")
     with pytest.raises(ValueError, match="not an <iframe>"):
         heading.content_frame()
+
+
+def test_frame_scroll_and_geometry_are_the_frames(browser: Browser, server: str) -> None:
+    """A frame's scroll and geometry act on its own document (and an element of it on its own
+    window), never on the tab's main document."""
+    page = browser.page
+    page.open(f"{server}/pf-scroll-top")
+    assert eventually(lambda: any(f.frame_name == "tall" for f in page.frames.tree()), 10)
+    kid = page.frames.get(name="tall")
+    kid.wait_for_selector("#box")
+    moved = kid.scroll.by(y=300)
+    assert moved.moved and moved.scrolled == "document" and moved.after.y == 300, moved
+    assert kid.evaluate("scrollY") == 300 and page.evaluate("scrollY") == 0
+    inner = kid.scroll.by(y=200, selector="#box")
+    assert inner.moved and inner.after.y == 200, inner
+    assert kid.evaluate("document.getElementById('box').scrollTop") == 200
+    assert kid.evaluate("scrollY") == 300 and page.evaluate("scrollY") == 0
+    kid_doc, top_doc = kid.geometry(), page.geometry()
+    assert kid_doc.client_height == 200 and top_doc.client_height != 200, (kid_doc, top_doc)
+    assert kid_doc.scroll_height == kid.evaluate("document.scrollingElement.scrollHeight")
 
 
 def test_tab_page_target_id(browser: Browser, server: str) -> None:

@@ -76,6 +76,12 @@ def test_routes_from_the_sdk(agentbrowser_bin: Path, site: str) -> None:
         b.network.route("**/api/echo", set_headers={"X-Added": "42"})
         b.page.evaluate(FETCH.format("/api/echo"))
         assert _seen("/api/echo")[-1]["x-added"] == "42"
+        gone = b.network.route("**/api/strip", remove_headers=["X-Secret"])
+        assert gone.action == "continue" and gone.removed_header_names == ("X-Secret",)
+        b.page.evaluate("fetch('/api/strip', {headers: {'X-Secret': 's', 'X-Kept': 'k'}}).then(r => r.status)")
+        stripped = _seen("/api/strip")[-1]
+        assert stripped["x-kept"] == "k" and "x-secret" not in stripped, stripped
+        b.network.unroute("**/api/strip")
         b.network.route("**/api/count", body="mocked", times=2)
         got = [b.page.evaluate(FETCH.format("/api/count"))[2] for _ in range(3)]
         assert got == ["mocked", "mocked", "<title>page /api/count</title>real"]

@@ -151,7 +151,7 @@ pub(crate) async fn geometry(p: GeometryParams, cx: &mut Cx<'_>) -> Result<Geome
         None => {
             let page = cx.page().await?;
             let v =
-                world::evaluate_value(&page, &FrameTarget::main(&page), DOC_GEOMETRY_JS).await?;
+                world::evaluate_value(&page, &FrameTarget::scoped(&page), DOC_GEOMETRY_JS).await?;
             let m: DocMeasured = decode(v, "`geometry`")?;
             (page, m)
         }
@@ -220,7 +220,7 @@ pub(crate) async fn scroll(p: ScrollParams, cx: &mut Cx<'_>) -> Result<ScrollOut
         None => {
             let page = cx.page().await?;
             let call = format!("({SCROLL_JS})(null, {x}, {y})");
-            let v = world::evaluate_value(&page, &FrameTarget::main(&page), &call).await?;
+            let v = world::evaluate_value(&page, &FrameTarget::scoped(&page), &call).await?;
             (page, v)
         }
     };

@@ -520,13 +520,13 @@ impl Page {
         let value = match (obj.kind.as_str(), obj.object_id.clone()) {
             ("object" | "function", Some(id)) => {
                 let r = self.serialize(&session, &id, max_bytes).await;
+                // Release this result only: releasing the whole group from the background raced
+                // with the next eval, whose result the release could free before it was read
+                // ("Could not find object with given id").
                 let session = session.clone();
                 tokio::spawn(async move {
                     let _ = session
-                        .call(
-                            "Runtime.releaseObjectGroup",
-                            json!({"objectGroup": EVAL_GROUP}),
-                        )
+                        .call("Runtime.releaseObject", json!({"objectId": id}))
                         .await;
                 });
                 match r? {

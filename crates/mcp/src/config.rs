@@ -38,8 +38,7 @@ pub fn parse_caps(list: &[String]) -> Result<Vec<Cap>, String> {
             None => {
                 let known: Vec<&str> = Cap::ALL.iter().map(|c| c.name()).collect();
                 return Err(format!(
-                    "unknown capability `{name}` in --caps; known: {}, all (the others, such as \
-                     network or state, come with their commands)",
+                    "unknown capability `{name}` in --caps; known: {}, all",
                     known.join(", ")
                 ));
             }

@@ -66,7 +66,7 @@ impl McpServer {
         McpServer {
             conn: Arc::new(Conn {
                 backend,
-                state: Default::default(),
+                state: Arc::new(Mutex::new(ConnState::with_caps(caps.clone()))),
                 caps,
                 closer,
                 page_tools: Mutex::new(None),

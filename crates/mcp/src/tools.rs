@@ -24,6 +24,8 @@ mod network;
 mod page;
 pub mod parity;
 mod project;
+pub mod route;
+mod server_config;
 pub mod storage;
 
 use project::Shape::{Cut, Section};
@@ -119,6 +121,8 @@ impl ToolDef {
 /// What a connection remembers between tool calls.
 #[derive(Debug, Default)]
 pub struct ConnState {
+    /// The tool groups the connection was started with.
+    caps: Vec<Cap>,
     /// Generation of the whole-page snapshot the model saw last (what answers diff against).
     view: Option<u64>,
     /// The tab ids seen so far (to tell which tabs an action opened); None before the first look.
@@ -135,7 +139,22 @@ pub struct Ctx {
     bounds: Arc<Mutex<(Option<boundary::Boundary>, Option<u64>)>>,
 }
 
+impl ConnState {
+    /// The state of a new connection with the tool groups `caps`.
+    pub fn with_caps(caps: Vec<Cap>) -> ConnState {
+        ConnState {
+            caps,
+            ..ConnState::default()
+        }
+    }
+}
+
 impl Ctx {
+    /// The tool groups of the connection.
+    pub fn caps(&self) -> Vec<Cap> {
+        self.state().caps.clone()
+    }
+
     /// A context on `backend` with the connection's `state`.
     pub fn new(backend: Arc<dyn Backend>, state: Arc<Mutex<ConnState>>) -> Ctx {
         Ctx {
@@ -370,11 +389,15 @@ tools! {
     browser_network_requests "List network requests" [Core] hand { network::NetworkRequestsArgs, ["network_requests"], network::network_requests };
     /// One request in full (request and response headers, post data and the response body, binary as base64, cut at `maxBytes`), or only one `part` of it. Use the number from browser_network_requests.
     browser_network_request "Network request detail" [Core] hand { network::NetworkRequestArgs, ["network_requests", "network_request"], network::network_request };
-    /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a pattern (a glob over the whole URL when it has `*` or `{` — Playwright's: `*` within a path segment, `**` across them, `{a,b}` — the whole URL when it has a scheme, otherwise a URL part): answer them with `status`, `body`, `contentType`, `headers`, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
-    browser_route command { answer: Some(Section("Route")), renames: &[("pattern", "url")], hidden: &["continueRequest", "setHeaders", "bodyFile", "resourceTypes"] };
+    /// Mock requests of every tab, frame and worker (also tabs opened later) whose URL matches a pattern (a glob over the whole URL when it has `*` or `{` — Playwright's: `*` within a path segment, `**` across them, `{a,b}` — the whole URL when it has a scheme, otherwise a URL part): answer them with `status`, `body`, `contentType` and `headers`, or, with neither `status` nor `body`, send them on to the network with `headers` added and `removeHeaders` taken out, or fail them with `abort`; `times` removes the route after that many hits. A route with the same glob replaces the old one.
+    browser_route "Mock network requests" [Core] hand { route::RouteArgs, ["network_route"], route::route };
     /// Remove the route with exactly this URL glob, or every route without `pattern`.
     browser_unroute command { answer: Some(Section("Routes")), renames: &[("pattern", "url")] };
     /// The session's routes: glob, what each does, hits and times left; also the extra headers and credentials in use.
+    /// Set the browser's network state: "offline" makes every request of every tab fail (also tabs opened later), "online" restores it.
+    browser_network_state_set "Set network state" [Network] hand { route::NetworkStateArgs, ["set_offline"], route::network_state_set };
+    /// Get the configuration this server runs with, resolved: its tool groups, the session (engine, browser, launch) and the session's settings (emulation, init scripts).
+    browser_get_config "Get config" [Config] hand { server_config::GetConfigArgs, ["status", "settings"], server_config::get_config };
     browser_route_list command { answer: Some(Cut("Routes", "remove routes with browser_unroute")) };
     /// Read a page as Markdown: a URL over HTTP (no browser needed), or the active tab's rendered content; `filter` keeps the sections whose heading matches, `outline` gives only the headings.
     browser_read command { answer: Some(Cut("Content", "read one part: pass `filter` (a heading's text) or `outline` to see the headings first")),
@@ -650,9 +673,9 @@ mod tests {
             vec![Cap::Core, Cap::History]
         );
         assert!(
-            crate::config::parse_caps(&["network".into()])
+            crate::config::parse_caps(&["bogus".into()])
                 .unwrap_err()
-                .contains("unknown capability `network`")
+                .contains("unknown capability `bogus`")
         );
         assert!(output_path("../x").is_err() && output_path("/etc/x").is_err());
         assert!(output_path("out/snap.txt").is_ok());

@@ -504,7 +504,7 @@ macro_rules! for_each_command {
             /// Throttle every tab's network (latency, download and upload rates, or a preset; also tabs opened later), together with `set_offline`; `off` stops it.
             SetThrottle(SetThrottleParams) -> SettingsOutput => "set_throttle" [Session],
             /// Route the session's requests whose URL matches a glob (every tab, frame and worker): answer them (status, body, headers), abort them, or continue them with changed request headers; optionally only some resource types, only N times.
-            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session | script] { mcp: Some($crate::McpGroup::Core.tool("browser_route", "Mock network requests")) },
+            NetworkRoute(NetworkRouteParams) -> RouteAdded => "network_route" [Session | script],
             /// Remove the routes with a URL glob (default: every route), with their hit counts.
             NetworkUnroute(NetworkUnrouteParams) -> RoutesRemoved => "network_unroute" [Session] { mcp: Some($crate::McpGroup::Core.tool("browser_unroute", "Remove network mocks")) },
             /// The session's routes with hits and remaining times, extra headers and credentials in force.

@@ -89,6 +89,8 @@ class Route:
     times: int | None
     remaining: int | None
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    #: Names of the request headers a continuing route takes out.
+    removed_header_names: tuple[str, ...] = ()
 
     @classmethod
     def from_wire(cls, wire: w.RouteInfo, raw: Mapping[str, Any]) -> Route:
@@ -105,6 +107,7 @@ class Route:
             hits=wire.hits,
             times=wire.times,
             remaining=wire.remaining,
+            removed_header_names=tuple(wire.removed_header_names or ()),
             raw=raw,
         )
 

@@ -62,6 +62,7 @@ impl Route {
             content_type: p.content_type.clone(),
             body_bytes: fulfill.then_some(self.body.len() as u64),
             header_names,
+            removed_header_names: p.remove_headers.clone().unwrap_or_default(),
             resource_types: p.resource_types.clone().unwrap_or_default(),
             hits: self.hits,
             times: p.times,
@@ -284,9 +285,16 @@ impl Interception {
                         .flatten()
                         .map(|(k, v)| (k.clone(), v.clone())),
                 );
+                let mut headers = merged(&req["headers"], &all);
+                if let Some(gone) = &route.params.remove_headers {
+                    headers.retain(|h| {
+                        let name = h["name"].as_str().unwrap_or_default();
+                        !gone.iter().any(|g| g.eq_ignore_ascii_case(name))
+                    });
+                }
                 (
                     "Fetch.continueRequest",
-                    json!({"requestId": id, "headers": merged(&req["headers"], &all)}),
+                    json!({"requestId": id, "headers": headers}),
                 )
             }
             RouteAction::Fulfill => {

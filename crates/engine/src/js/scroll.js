@@ -16,22 +16,26 @@
 //      itself was what scrolled}
 (function scroll(target, x, y) {
   'use strict';
-  const se = document.scrollingElement || document.documentElement;
+  // The target's own document and window: an element of a same-process frame is reached from
+  // the main frame's world, whose globals are the main window's.
+  const doc = target && target.ownerDocument ? target.ownerDocument : document;
+  const win = doc.defaultView || window;
+  const se = doc.scrollingElement || doc.documentElement;
   const axes = [];
   if (y) axes.push('y');
   if (x) axes.push('x');
 
   // The body's overflow is the viewport's while the root element's is visible: then the body
   // is no scroll container of its own.
-  const rootCs = getComputedStyle(document.documentElement);
+  const rootCs = win.getComputedStyle(doc.documentElement);
   const bodyPropagates = rootCs.overflowX === 'visible' && rootCs.overflowY === 'visible';
   // Whether `el` overflows on an axis asked for and lets a user scroll it there.
   function overflows(el) {
     if (el === se) {
       return axes.some((a) => (a === 'y' ? se.scrollHeight > se.clientHeight : se.scrollWidth > se.clientWidth));
     }
-    if (el === document.body && bodyPropagates) return false;
-    const cs = getComputedStyle(el);
+    if (el === doc.body && bodyPropagates) return false;
+    const cs = win.getComputedStyle(el);
     return axes.some((a) => {
       const o = a === 'y' ? cs.overflowY : cs.overflowX;
       if (!/^(auto|scroll|overlay)$/.test(o)) return false;
@@ -40,7 +44,7 @@
   }
   // Whether `el` (which overflows) has room to move the way asked for.
   function room(el) {
-    const top = el === se ? scrollY : el.scrollTop, left = el === se ? scrollX : el.scrollLeft;
+    const top = el === se ? win.scrollY : el.scrollTop, left = el === se ? win.scrollX : el.scrollLeft;
     const maxY = el.scrollHeight - el.clientHeight, maxX = el.scrollWidth - el.clientWidth;
     return (y > 0 && top < maxY - 0.5) || (y < 0 && top > 0.5)
       || (x > 0 && left < maxX - 0.5) || (x < 0 && left > 0.5);
@@ -62,9 +66,9 @@
     return ref ? d + ' (' + ref + ')' : d;
   }
   function move(el) {
-    const pos = () => (el === se ? { x: scrollX, y: scrollY } : { x: el.scrollLeft, y: el.scrollTop });
+    const pos = () => (el === se ? { x: win.scrollX, y: win.scrollY } : { x: el.scrollLeft, y: el.scrollTop });
     const before = pos();
-    if (el === se) scrollBy({ left: x, top: y, behavior: 'instant' });
+    if (el === se) win.scrollBy({ left: x, top: y, behavior: 'instant' });
     else el.scrollBy({ left: x, top: y, behavior: 'instant' });
     return { before, after: pos() };
   }
@@ -72,8 +76,8 @@
 
   // The innermost element under the viewport's centre, through open shadow roots.
   function atCentre() {
-    const cx = innerWidth / 2, cy = innerHeight / 2;
-    let el = document.elementFromPoint(cx, cy);
+    const cx = win.innerWidth / 2, cy = win.innerHeight / 2;
+    let el = doc.elementFromPoint(cx, cy);
     for (let i = 0; i < 32 && el && el.shadowRoot; i++) {
       const inner = el.shadowRoot.elementFromPoint(cx, cy);
       if (!inner || inner === el) break;
@@ -89,19 +93,19 @@
         if (el.shadowRoot) visit(el.shadowRoot);
         if (!scrolls(el) || !el.checkVisibility()) continue;
         const r = el.getBoundingClientRect();
-        const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0);
-        const h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+        const w = Math.min(r.right, win.innerWidth) - Math.max(r.left, 0);
+        const h = Math.min(r.bottom, win.innerHeight) - Math.max(r.top, 0);
         if (w > 0 && h > 0 && w * h > area) { best = el; area = w * h; }
       }
     };
-    visit(document);
+    visit(doc);
     return best;
   }
 
   if (target) {
     if (!target.isConnected) return { gone: true };
     if (overflows(target)) return answer(target, true);
-    for (let el = up(target); el && el !== document.documentElement; el = up(el)) {
+    for (let el = up(target); el && el !== doc.documentElement; el = up(el)) {
       if (scrolls(el)) return answer(el, false);
     }
     return answer(se, false);
@@ -110,7 +114,7 @@
   // A container under the centre that overflows but is at its end: what the answer names when
   // nothing can move that way.
   let atEnd = null;
-  for (let el = atCentre(); el && el !== document.documentElement; el = up(el)) {
+  for (let el = atCentre(); el && el !== doc.documentElement; el = up(el)) {
     if (scrolls(el)) return answer(el, false);
     if (!atEnd && overflows(el)) atEnd = el;
   }

@@ -159,7 +159,8 @@ pub struct NetworkRouteParams {
     /// Fail matching requests with this network error.
     #[cfg_attr(feature = "clap", arg(long, value_enum, num_args = 0..=1, default_missing_value = "failed", value_name = "REASON", help = "Fail the requests with a network error (default `failed`)"))]
     pub abort: Option<AbortReason>,
-    /// Let matching requests go to the network (with `setHeaders` changed or added).
+    /// Let matching requests go to the network (with `setHeaders` changed or added and
+    /// `removeHeaders` taken out).
     #[cfg_attr(
         feature = "clap",
         arg(
@@ -173,6 +174,17 @@ pub struct NetworkRouteParams {
     /// Request headers to set on matching requests that go on to the network (name → value).
     #[cfg_attr(feature = "clap", arg(skip))]
     pub set_headers: Option<BTreeMap<String, String>>,
+    /// Request headers to take out of matching requests that go on to the network (names, in
+    /// any case).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "remove-header",
+            value_name = "NAME",
+            help = "Request header to take out of continued requests (repeatable; implies --continue)"
+        )
+    )]
+    pub remove_headers: Option<Vec<String>>,
     /// HTTP status of the answer (100 to 599; default 200).
     #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub status: Option<u16>,
@@ -229,7 +241,10 @@ impl NetworkRouteParams {
     pub fn action(&self) -> RouteAction {
         if self.abort.is_some() {
             RouteAction::Abort
-        } else if self.continue_request == Some(true) || self.set_headers.is_some() {
+        } else if self.continue_request == Some(true)
+            || self.set_headers.is_some()
+            || self.remove_headers.is_some()
+        {
             RouteAction::Continue
         } else {
             RouteAction::Fulfill
@@ -262,18 +277,28 @@ impl Validate for NetworkRouteParams {
                     "`abort` fails the request, so it takes no answer options (status, body, bodyFile, contentType, headers)",
                 );
             }
-            if self.set_headers.is_some() || self.continue_request == Some(true) {
+            if self.set_headers.is_some()
+                || self.remove_headers.is_some()
+                || self.continue_request == Some(true)
+            {
                 return invalid(
                     "abort",
                     "a route either aborts or continues the request, not both",
                 );
             }
         }
-        if self.continue_request == Some(false) && self.set_headers.is_some() {
-            return invalid(
-                "setHeaders",
-                "changes the headers of a request that continues; it needs continueRequest (or leave continueRequest out)",
-            );
+        if self.continue_request == Some(false) {
+            for (name, given) in [
+                ("setHeaders", self.set_headers.is_some()),
+                ("removeHeaders", self.remove_headers.is_some()),
+            ] {
+                if given {
+                    return invalid(
+                        name,
+                        "changes the headers of a request that continues; it needs continueRequest (or leave continueRequest out)",
+                    );
+                }
+            }
         }
         if self.action() == RouteAction::Continue
             && let Some(first) = fulfill.first()
@@ -314,6 +339,20 @@ impl Validate for NetworkRouteParams {
         if let Some(h) = &self.set_headers {
             headers("setHeaders", h)?;
         }
+        if let Some(names) = &self.remove_headers {
+            if names.is_empty() {
+                return invalid(
+                    "removeHeaders",
+                    "must name at least one header (leave it out to remove none)",
+                );
+            }
+            if let Some(bad) = names.iter().find(|n| !is_token(n)) {
+                return invalid(
+                    "removeHeaders",
+                    format!("{bad:?} is not a header name (letters, digits and !#$%&'*+-.^_`|~)"),
+                );
+            }
+        }
         if let Some(t) = &self.content_type {
             header_value("contentType", t)?;
         }
@@ -330,8 +369,7 @@ impl crate::ParamFacts for NetworkRouteParams {
 /// Checks a header map: names are HTTP tokens, values have no line breaks.
 pub fn headers(field: &str, h: &BTreeMap<String, String>) -> Result<(), String> {
     for (name, value) in h {
-        let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
-        if name.is_empty() || !name.chars().all(token) {
+        if !is_token(name) {
             return invalid(
                 field,
                 format!("{name:?} is not a header name (letters, digits and !#$%&'*+-.^_`|~)"),
@@ -343,6 +381,12 @@ pub fn headers(field: &str, h: &BTreeMap<String, String>) -> Result<(), String> 
 }
 
 /// Checks one header value: no CR, LF or NUL.
+/// Whether `name` is an HTTP header name (a non-empty token).
+fn is_token(name: &str) -> bool {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    !name.is_empty() && name.chars().all(token)
+}
+
 fn header_value(field: &str, v: &str) -> Result<(), String> {
     if v.contains(['\r', '\n', '\0']) {
         return invalid(field, "a header value cannot hold a line break or NUL");
@@ -389,6 +433,9 @@ pub struct RouteInfo {
     pub body_bytes: Option<u64>,
     /// Names of the headers it sets (response headers for fulfill, request headers for continue).
     pub header_names: Vec<String>,
+    /// Names of the request headers it takes out (continue).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed_header_names: Vec<String>,
     /// The resource types it matches (empty: every type).
     pub resource_types: Vec<ResourceType>,
     /// Requests it matched so far.
@@ -407,7 +454,19 @@ impl RouteInfo {
                 "abort ({})",
                 self.abort.map(AbortReason::name).unwrap_or_default()
             ),
-            RouteAction::Continue => format!("continue, set {}", self.header_names.join(", ")),
+            RouteAction::Continue => {
+                let mut s = String::from("continue");
+                if !self.header_names.is_empty() {
+                    s.push_str(&format!(", set {}", self.header_names.join(", ")));
+                }
+                if !self.removed_header_names.is_empty() {
+                    s.push_str(&format!(
+                        ", remove {}",
+                        self.removed_header_names.join(", ")
+                    ));
+                }
+                s
+            }
             RouteAction::Fulfill => {
                 let mut s = format!(
                     "fulfill {} ({} bytes",
@@ -817,6 +876,48 @@ impl Validate for ProxyConfig {
 
 #[cfg(test)]
 mod tests {
+    use super::{NetworkRouteParams, RouteAction};
+    use crate::validate::Validate;
+
+    #[test]
+    fn removed_headers_continue_the_request_and_are_checked() {
+        let route = |f: fn(&mut NetworkRouteParams)| {
+            let mut p = NetworkRouteParams {
+                url: "**/api".into(),
+                ..Default::default()
+            };
+            f(&mut p);
+            p
+        };
+        let strip = route(|p| p.remove_headers = Some(vec!["X-Secret".into()]));
+        assert_eq!(strip.action(), RouteAction::Continue);
+        assert_eq!(strip.validate(), Ok(()));
+        let empty = route(|p| p.remove_headers = Some(vec![]));
+        assert!(
+            empty
+                .validate()
+                .unwrap_err()
+                .contains("at least one header")
+        );
+        let bad = route(|p| p.remove_headers = Some(vec!["a b".into()]));
+        assert!(bad.validate().unwrap_err().contains("not a header name"));
+        let answered = route(|p| {
+            p.remove_headers = Some(vec!["X".into()]);
+            p.status = Some(200);
+        });
+        assert!(
+            answered
+                .validate()
+                .unwrap_err()
+                .contains("takes no answer options")
+        );
+        let aborted = route(|p| {
+            p.remove_headers = Some(vec!["X".into()]);
+            p.abort = Some(super::AbortReason::Failed);
+        });
+        assert!(aborted.validate().unwrap_err().contains("not both"));
+    }
+
     #[test]
     fn proxy_urls_are_split() {
         let p = super::proxy_server("http://u%40x:p%3Aw@127.0.0.1:3128/").unwrap();

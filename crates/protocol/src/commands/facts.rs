@@ -72,6 +72,10 @@ pub enum McpGroup {
     Pdf,
     /// Assertions on the page (visible elements, text, lists, values) and locators for tests.
     Testing,
+    /// The network's state (online or offline); the routes are core tools here.
+    Network,
+    /// The server's resolved configuration.
+    Config,
 }
 
 impl McpGroup {
@@ -83,6 +87,8 @@ impl McpGroup {
         McpGroup::Storage,
         McpGroup::Pdf,
         McpGroup::Testing,
+        McpGroup::Network,
+        McpGroup::Config,
     ];
 
     /// The name `--caps` takes.
@@ -94,6 +100,8 @@ impl McpGroup {
             McpGroup::Storage => "storage",
             McpGroup::Pdf => "pdf",
             McpGroup::Testing => "testing",
+            McpGroup::Network => "network",
+            McpGroup::Config => "config",
         }
     }
 
@@ -510,7 +518,9 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "a tool name is declared twice");
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["core", "history", "vision", "storage", "pdf", "testing"]
+            [
+                "core", "history", "vision", "storage", "pdf", "testing", "network", "config"
+            ]
         );
     }
 
