@@ -72,6 +72,9 @@ pub enum McpGroup {
     Pdf,
     /// Assertions on the page (visible elements, text, lists, values) and locators for tests.
     Testing,
+    /// Python cells against the SDK on the connection's browser (`browser_run_python`): code that
+    /// runs with the server's rights, so only when named (`--caps code`; `all` leaves it out).
+    Code,
 }
 
 impl McpGroup {
@@ -83,6 +86,7 @@ impl McpGroup {
         McpGroup::Storage,
         McpGroup::Pdf,
         McpGroup::Testing,
+        McpGroup::Code,
     ];
 
     /// The name `--caps` takes.
@@ -94,7 +98,14 @@ impl McpGroup {
             McpGroup::Storage => "storage",
             McpGroup::Pdf => "pdf",
             McpGroup::Testing => "testing",
+            McpGroup::Code => "code",
         }
+    }
+
+    /// Whether `--caps all` turns it on (every group but `code`, which runs code with the server's
+    /// rights and must be named).
+    pub fn in_all(self) -> bool {
+        self != McpGroup::Code
     }
 
     /// The tool `name` titled `title` in this group (an entry's `mcp` fact).
@@ -510,7 +521,9 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "a tool name is declared twice");
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["core", "history", "vision", "storage", "pdf", "testing"]
+            [
+                "core", "history", "vision", "storage", "pdf", "testing", "code"
+            ]
         );
     }
 
