@@ -632,7 +632,7 @@ class SnapshotSpecInfo(_d.Record):
             compact=o.req("compact", _d.boolean),
             max_depth=o.opt("maxDepth", _INT_0_TO_ANY),
             urls=o.req("urls", _d.boolean),
-            boxes=o.req("boxes", _d.boolean),
+            boxes=o.default("boxes", _d.boolean, False),
             max_bytes=o.req("maxBytes", _INT_0_TO_ANY),
         )
 

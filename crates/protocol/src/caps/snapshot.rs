@@ -100,6 +100,7 @@ pub struct SnapshotSpecInfo {
     /// Link targets added.
     pub urls: bool,
     /// Bounding boxes added (`box=x,y,width,height`).
+    #[serde(default)]
     pub boxes: bool,
     /// Size budget of the text in bytes (0 = unbounded).
     pub max_bytes: u64,
