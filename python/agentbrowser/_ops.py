@@ -289,6 +289,7 @@ def _snapshot(spec: SnapshotSpec, delta: bool | None = None) -> Command[w.Snapsh
         compact=spec.compact,
         max_depth=spec.max_depth,
         urls=spec.urls,
+        boxes=spec.boxes or None,
         max_bytes=spec.max_bytes,
         delta=delta,
     )

@@ -186,6 +186,7 @@ def snapshot(
     compact: bool | None = None,
     max_depth: int | None = None,
     urls: bool | None = None,
+    boxes: bool | None = None,
     max_bytes: int | None = None,
     delta: bool | None = None,
 ) -> Command[w.SnapshotOutput]:
@@ -196,6 +197,7 @@ def snapshot(
         ("compact", "compact", compact, _e.boolean),
         ("maxDepth", "max_depth", max_depth, _e.integer),
         ("urls", "urls", urls, _e.boolean),
+        ("boxes", "boxes", boxes, _e.boolean),
         ("maxBytes", "max_bytes", max_bytes, _e.integer),
         ("delta", "delta", delta, _e.boolean),
     )

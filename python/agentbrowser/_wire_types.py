@@ -585,8 +585,8 @@ class SnapshotOutput(_d.Record):
 class SnapshotSpecInfo(_d.Record):
     """The spec a snapshot was taken with, every field resolved (what `diff` and evidence reuse)."""
 
-    __slots__ = ("selector", "interactive", "compact", "max_depth", "urls", "max_bytes")
-    __match_args__ = ("selector", "interactive", "compact", "max_depth", "urls", "max_bytes")
+    __slots__ = ("selector", "interactive", "compact", "max_depth", "urls", "boxes", "max_bytes")
+    __match_args__ = ("selector", "interactive", "compact", "max_depth", "urls", "boxes", "max_bytes")
 
     selector: str | None
     """The root's CSS selector or ref (null for the whole page)."""
@@ -598,6 +598,8 @@ class SnapshotSpecInfo(_d.Record):
     """Lines deeper than this cut."""
     urls: bool
     """Link targets added."""
+    boxes: bool
+    """Bounding boxes added (`box=x,y,width,height`)."""
     max_bytes: int
     """Size budget of the text in bytes (0 = unbounded)."""
 
@@ -608,6 +610,7 @@ class SnapshotSpecInfo(_d.Record):
         compact: bool,
         max_depth: int | None,
         urls: bool,
+        boxes: bool,
         max_bytes: int,
     ) -> None:
         _set = object.__setattr__
@@ -616,6 +619,7 @@ class SnapshotSpecInfo(_d.Record):
         _set(self, "compact", compact)
         _set(self, "max_depth", max_depth)
         _set(self, "urls", urls)
+        _set(self, "boxes", boxes)
         _set(self, "max_bytes", max_bytes)
 
     @classmethod
@@ -628,6 +632,7 @@ class SnapshotSpecInfo(_d.Record):
             compact=o.req("compact", _d.boolean),
             max_depth=o.opt("maxDepth", _INT_0_TO_ANY),
             urls=o.req("urls", _d.boolean),
+            boxes=o.default("boxes", _d.boolean, False),
             max_bytes=o.req("maxBytes", _INT_0_TO_ANY),
         )
 

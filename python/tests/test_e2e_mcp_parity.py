@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import PAGES, REPO, _page
+from conftest import PAGES, REPO, _page, aeventually
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -37,14 +37,15 @@ OTHER_GROUPS = {
 
 # Their tools we do not offer, each with its reason.
 MISSING_TOOLS = {
-    "browser_run_code_unsafe": "runs Playwright JavaScript, which we cannot honour (issue 37 allows it; "
-    "browser_run_python, a cell of our code mode, comes instead)",
+    "browser_run_code_unsafe": "runs Playwright JavaScript, which we cannot honour (issue 37 allows it): "
+    "browser_run_python (`--caps code`), a cell of our code mode with the same arguments, comes instead",
 }
+# Our tool in its place, and the group that lists it (named explicitly: `all` leaves it out).
+INSTEAD = {"browser_run_code_unsafe": ("browser_run_python", "code")}
 NOT_YET = "not yet built (issue 37)"
 MISSING_TOOLS |= {"browser_drop": NOT_YET}
 # (tool, argument) of theirs we do not take, each with its reason.
 MISSING_ARGUMENTS: dict[tuple[str, str], str] = {
-    ("browser_snapshot", "boxes"): NOT_YET,
     ("browser_evaluate", "target"): NOT_YET,
 }
 # (tool, argument) we require and they do not, each with its reason.
@@ -75,8 +76,8 @@ def theirs(cwd: Path, *caps: str) -> Any:
     return connect(node, playwright_args(*caps), cwd)
 
 
-def ours(bin_path: Path, cwd: Path) -> Any:
-    return connect(str(bin_path), ["mcp", "--caps", "all"], cwd)
+def ours(bin_path: Path, cwd: Path, caps: str = "all") -> Any:
+    return connect(str(bin_path), ["mcp", "--caps", caps], cwd)
 
 
 async def listing(session: ClientSession) -> dict[str, Any]:
@@ -108,9 +109,11 @@ def test_every_tool_and_argument_of_playwright_mcp(agentbrowser_bin: Path, tmp_p
             with_caps = await listing(pw_caps)
         async with ours(agentbrowser_bin, tmp_path) as session:
             mine = await listing(session)
-        return default, with_caps, mine
+        async with ours(agentbrowser_bin, tmp_path, "all,code") as session:
+            with_code = await listing(session)
+        return default, with_caps, mine, with_code
 
-    default, with_caps, mine = asyncio.run(main())
+    default, with_caps, mine, with_code = asyncio.run(main())
     # The listing is what we think it is: 25 default tools, 34 more in these groups.
     assert len(default) == 25 and len(with_caps) == 59, (sorted(default), sorted(with_caps))
     assert "browser_verify_text_visible" in with_caps and "browser_pdf_save" in with_caps
@@ -120,6 +123,13 @@ def test_every_tool_and_argument_of_playwright_mcp(agentbrowser_bin: Path, tmp_p
     stale += [f"{t}.{a}" for t, a in MISSING_ARGUMENTS if a in mine.get(t, {}).get("properties", {})]
     stale += [f"{t}.{a}" for t, a in STRICTER if a not in mine.get(t, {}).get("required", [])]
     assert stale == [], f"no longer exceptions: {stale}"
+    # The tools in place of theirs: only in their group, and with every argument of theirs.
+    for theirs_name, (name, group) in INSTEAD.items():
+        assert name not in mine, f"{name} is listed without `--caps {group}`"
+        assert name in with_code, sorted(with_code)
+        args = with_code[name].get("properties", {})
+        missing = [a for a in with_caps[theirs_name].get("properties", {}) if a not in args]
+        assert missing == [], f"{name} lacks {missing} of {theirs_name}"
 
 
 PAGES["/parity-shop"] = _page(
@@ -446,3 +456,56 @@ def test_screenshot_scale(agentbrowser_bin: Path, server: str, tmp_path: Path) -
         asyncio.run(main())
     finally:
         subprocess.run([*cli, "close"], capture_output=True)
+
+
+PAGES["/parity-boxes"] = _page(
+    "Boxes",
+    "<button id='go' style='margin:13px 0 0 27px;width:101.4px'>Go</button>"
+    "<iframe id='f' src='/parity-boxes-frame' style='margin-left:40px;width:300px;height:120px;border:5px solid;"
+    "padding:3px'></iframe>"
+    "<script>window.hits = 0; window.frameHits = 0;"
+    "document.getElementById('go').addEventListener('click', () => hits++);</script>",
+)
+PAGES["/parity-boxes-frame"] = _page(
+    "Frame", "<button style='margin-left:50px' onclick='parent.frameHits++'>Inner</button>"
+)
+
+
+def box_of(snapshot: str, role: str, name: str) -> list[int]:
+    m = re.search(rf'- {role} "{re.escape(name)}" \[[^\]\n]*\bbox=(-?\d+),(-?\d+),(\d+),(\d+)\]', snapshot)
+    assert m, f"no box for {role} {name!r} in:\n{snapshot}"
+    return [int(v) for v in m.groups()]
+
+
+def test_snapshot_boxes(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    """`boxes`: each element's getBoundingClientRect (rounded) in the top-level viewport, an
+    element in a frame placed by its frame; a click at the centre of a box hits that element."""
+
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-boxes")
+            snap = ""
+
+            async def framed() -> bool:
+                nonlocal snap
+                snap = await call(session, "browser_snapshot", boxes=True)
+                return '"Inner"' in snap
+
+            assert await aeventually(framed, 10), snap
+            assert "box=" not in await call(session, "browser_snapshot")
+            go = box_of(snap, "button", "Go")
+            rect = "(r => [r.x, r.y, r.width, r.height].map(Math.round))(document.getElementById('go').getBoundingClientRect())"
+            assert await page_value(session, rect) == go
+            inner = box_of(snap, "button", "Inner")
+            framed_rect = (
+                "(() => { const f = document.getElementById('f'), s = getComputedStyle(f), o = f.getBoundingClientRect();"
+                " const r = f.contentDocument.querySelector('button').getBoundingClientRect();"
+                " return [r.x + o.x + f.clientLeft + parseFloat(s.paddingLeft), r.y + o.y + f.clientTop"
+                " + parseFloat(s.paddingTop), r.width, r.height].map(Math.round); })()"
+            )
+            assert await page_value(session, framed_rect) == inner
+            for b in (go, inner):
+                await call(session, "browser_mouse_click_xy", x=b[0] + b[2] / 2, y=b[1] + b[3] / 2)
+            assert await page_value(session, "[window.hits, window.frameHits]") == [1, 1]
+
+    asyncio.run(main())

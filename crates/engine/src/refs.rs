@@ -51,6 +51,8 @@ pub struct SnapshotSpec {
     pub max_depth: Option<u32>,
     /// Link targets.
     pub urls: bool,
+    /// Bounding boxes.
+    pub boxes: bool,
     /// Size budget of the text in bytes (0 = unbounded).
     pub max_bytes: usize,
 }
@@ -66,6 +68,7 @@ impl Default for SnapshotSpec {
             compact: false,
             max_depth: None,
             urls: false,
+            boxes: false,
             max_bytes: DEFAULT_MAX_BYTES,
         }
     }
@@ -80,6 +83,7 @@ impl SnapshotSpec {
             compact: self.compact,
             max_depth: self.max_depth,
             urls: self.urls,
+            boxes: self.boxes,
             max_bytes: self.max_bytes as u64,
         }
     }

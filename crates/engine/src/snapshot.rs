@@ -52,6 +52,7 @@ pub fn spec_from(p: &SnapshotParams) -> SnapshotSpec {
         compact: p.compact.unwrap_or(false),
         max_depth: p.max_depth,
         urls: p.urls.unwrap_or(false),
+        boxes: p.boxes.unwrap_or(false),
     }
 }
 
@@ -109,6 +110,11 @@ async fn run_part(
     base_depth: u32,
     budget: usize,
 ) -> Result<Part> {
+    let box_origin = if spec.boxes {
+        box_origin(page, &home.target).await
+    } else {
+        None
+    };
     let next = page
         .ref_counter
         .load(std::sync::atomic::Ordering::Relaxed)
@@ -119,6 +125,7 @@ async fn run_part(
         "compact": spec.compact,
         "maxDepth": spec.max_depth,
         "urls": spec.urls,
+        "boxOrigin": box_origin,
         "nextRef": next,
         "baseDepth": base_depth,
         "maxBytes": budget,
@@ -156,6 +163,25 @@ async fn run_part(
             .map(|f| (f.marker, f.index, f.depth))
             .collect(),
     })
+}
+
+/// Where the top-left corner of `frame`'s viewport is in the top-level viewport (what the boxes of
+/// its elements are shifted by): `[0, 0]` for the page's main frame; None, with a warning, when the
+/// frame has no box in its parent (its lines then carry no box).
+async fn box_origin(page: &Page, frame: &FrameTarget) -> Option<[f64; 2]> {
+    if crate::capture::frame_is_main(page, frame) {
+        return Some([0.0, 0.0]);
+    }
+    match crate::capture::frame_offset(page, frame).await {
+        Ok((x, y)) => Some([x, y]),
+        Err(e) => {
+            crate::warnings::note(format!(
+                "a frame's elements have no boxes: its position is unknown ({})",
+                e.message
+            ));
+            None
+        }
+    }
 }
 
 /// A frame's snapshot as the page script answers it: one string, a JSON head line ([`PartHead`]),

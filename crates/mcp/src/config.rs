@@ -17,12 +17,14 @@ pub fn optional_caps() -> String {
 /// The help of `--caps`, from the tool groups themselves.
 pub fn caps_help() -> String {
     format!(
-        "More tool groups besides `core` (comma-separated: {}; all: every group)",
+        "More tool groups besides `core` (comma-separated: {}; all: every group but code, which runs \
+         Python with the server's rights and must be named)",
         optional_caps()
     )
 }
 
-/// The groups named in a `--caps` list (`history`, or `all`); `core` is always on.
+/// The groups named in a `--caps` list (`history`, or `all`: every group but `code`, which must
+/// be named); `core` is always on.
 pub fn parse_caps(list: &[String]) -> Result<Vec<Cap>, String> {
     let mut caps = vec![Cap::Core];
     for name in list.iter().flat_map(|s| s.split(',')).map(str::trim) {
@@ -30,7 +32,13 @@ pub fn parse_caps(list: &[String]) -> Result<Vec<Cap>, String> {
             continue;
         }
         if name == "all" {
-            return Ok(Cap::ALL.to_vec());
+            let more: Vec<Cap> = Cap::ALL
+                .iter()
+                .copied()
+                .filter(|c| c.in_all() && !caps.contains(c))
+                .collect();
+            caps.extend(more);
+            continue;
         }
         match Cap::ALL.iter().find(|c| c.name() == name) {
             Some(c) if !caps.contains(c) => caps.push(*c),
@@ -72,7 +80,7 @@ pub fn text(command: &str) -> String {
          {http}\n\
          \n\
          ## Options (after `mcp`)\n\
-         --caps LIST           more tool groups: {caps} (`all`: every group)\n\
+         --caps LIST           more tool groups: {caps} (`all`: every group but `code`)\n\
          --session NAME        share the CLI session NAME (watch it with `{command} --session NAME snapshot`)\n\
          --headed, --executable-path PATH, --cdp URL|PORT, --cdp-headers JSON, --ca-cert PEM, --browser-arg ARG, --window-size WxH (before `mcp`)\n",
         servers = pretty(&servers),
@@ -92,6 +100,20 @@ mod tests {
         let end = start + t[start..].find("\n}\n").expect("its end") + 2;
         let v: serde_json::Value = serde_json::from_str(&t[start..end]).expect("valid JSON");
         assert_eq!(v["mcpServers"]["agentbrowser"]["args"][0], "mcp");
+    }
+
+    #[test]
+    fn all_leaves_out_code_which_must_be_named() {
+        use crate::Cap;
+        let all = super::parse_caps(&["all".into()]).unwrap();
+        assert!(all.contains(&Cap::Testing) && !all.contains(&Cap::Code));
+        let both = super::parse_caps(&["all,code".into()]).unwrap();
+        assert!(both.contains(&Cap::Code) && both.contains(&Cap::Vision));
+        assert_eq!(both.len(), Cap::ALL.len());
+        assert_eq!(
+            super::parse_caps(&["code".into()]).unwrap(),
+            [Cap::Core, Cap::Code]
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod network;
 mod page;
 pub mod parity;
 mod project;
+pub mod python;
 pub mod route;
 mod server_config;
 pub mod storage;
@@ -127,6 +128,8 @@ pub struct ConnState {
     view: Option<u64>,
     /// The tab ids seen so far (to tell which tabs an action opened); None before the first look.
     tabs: Option<Vec<String>>,
+    /// The Python process of `browser_run_python` (killed with the connection: its state).
+    python: python::PythonSlot,
 }
 
 /// What a tool runs with: the connection's backend and state.
@@ -428,6 +431,8 @@ tools! {
     browser_mouse_up command {};
     /// Scroll with the mouse wheel at the pointer's position by `deltaX`, `deltaY` CSS pixels. Answers what changed.
     browser_mouse_wheel command { renames: &[("deltaX", "dx"), ("deltaY", "dy")] };
+    /// Run a cell of Python against the agentbrowser SDK (code mode), in a Python process of this connection that keeps its variables across calls. `page` is the page the other tools act on (`await page.click("e5")`, `await page.title()`, `browser` for tabs and the rest); top-level `await` works; printed text and the value of a last expression are answered (at most 20000 characters), an exception is the tool's error with its traceback. Unsafe: the code runs with the server's rights (files, network, processes). After the cell, what changed on the page.
+    browser_run_python "Run Python code (unsafe)" [Code] hand { python::RunPythonArgs, ["eval", "diff"], python::run_python };
     /// Save the session's cookies and the localStorage of every origin it visited to a file in Playwright's storageState shape (a relative path under the working directory).
     browser_storage_state "Save storage state" [Storage] hand { storage::StorageStateArgs, ["state_save"], storage::storage_state };
     /// Load a storage state file (ours or Playwright's): its cookies, and the localStorage of its origins.

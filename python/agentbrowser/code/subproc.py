@@ -5,7 +5,9 @@ The child (``python -m agentbrowser.code.subproc``) joins the same browser sessi
 JSON lines over the child's stdin and a private duplicate of its stdout (the child's fd 1
 is pointed at stderr, so nothing a cell prints can corrupt the protocol).
 
-Messages: parent -> child ``init`` (session, limits, tool names), ``run`` (source,
+Messages: parent -> child ``init`` (session, or ``socket``: the path of a socket serving the
+daemon protocol, which the MCP server's ``browser_run_python`` gives; limits, tool names, and
+``browser_state``: whether each cell reads the browser state, default true), ``run`` (source,
 execution_count, timeout_s), ``tool_result``; child -> parent ``ready``/``fatal``, ``tool``
 (a call of a parent tool: the tools run in the parent, against the parent's browser), ``ran``
 (the cell's code ended), ``cell`` (the CodeCell's fields, images as base64, the ``_task_*``
@@ -29,7 +31,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._atransport import connect_socket_async
 from ..aio import AsyncBrowser
+from ..options import LaunchOptions
 from ..tools import ActionResult, ToolError, Tools
 from .cells import CodeSession
 from .notebook import CellError, CellImage, CodeCell, ExecutionStatus
@@ -401,6 +405,15 @@ def _tool_outcome(reply: Mapping[str, Any]) -> Any:
     raise RuntimeError(str(reply.get("error")))
 
 
+async def _join_socket(path: Path) -> AsyncBrowser:
+    """A browser on the daemon protocol served at ``path``: the MCP server's ``browser_run_python``
+    serves its connection's browser there, so the cells drive the page its other tools act on."""
+    transport = await connect_socket_async(path)
+    browser = AsyncBrowser()
+    browser._bind(transport, None, LaunchOptions())
+    return browser
+
+
 async def _child_main(proto: TextIO) -> int:
     child = _Child(proto)
     init = await child.inbox.get()
@@ -408,7 +421,9 @@ async def _child_main(proto: TextIO) -> int:
         return 2
     browser: AsyncBrowser | None = None
     try:
-        if init.get("session"):
+        if init.get("socket"):
+            browser = await _join_socket(Path(str(init["socket"])))
+        elif init.get("session"):
             browser = await AsyncBrowser.connect(session=str(init["session"]))
         session = CodeSession(
             browser,
@@ -416,6 +431,7 @@ async def _child_main(proto: TextIO) -> int:
             tools=Tools(builtins=False),
             cell_timeout_s=float(init["cell_timeout_s"]),
             max_output_chars=int(init["max_output_chars"]),
+            record_browser_state=bool(init.get("browser_state", True)),
         )
         await session.start()
         for name in init.get("tools") or ():

@@ -36,7 +36,9 @@ class SnapshotSpec:
 
     ``selector`` limits the tree to a CSS subtree, ``interactive`` keeps interactive
     elements (and their context) only, ``compact`` drops empty structural nodes,
-    ``max_depth`` limits the depth (>= 0), ``urls`` adds link targets, ``max_bytes`` is the
+    ``max_depth`` limits the depth (>= 0), ``urls`` adds link targets, ``boxes`` adds each
+    element's ``box=x,y,width,height`` beside its ref (getBoundingClientRect in CSS pixels of the
+    top-level viewport, rounded to integers; inside frames too), ``max_bytes`` is the
     size budget of the text (default 100000, 0 = unbounded): past it the snapshot stops at a
     whole line, ``Snapshot.truncated`` is set and ``Snapshot.omitted`` counts what was left out.
     """
@@ -47,13 +49,14 @@ class SnapshotSpec:
     max_depth: int | None = None
     urls: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
+    boxes: bool = False
 
     def __post_init__(self) -> None:
         if self.selector is not None:
             check_type("SnapshotSpec", "selector", self.selector, str, "a CSS selector string or None")
             if not self.selector.strip():
                 raise ValueError("SnapshotSpec.selector must not be empty (use None for the whole page)")
-        for name in ("interactive", "compact", "urls"):
+        for name in ("interactive", "compact", "urls", "boxes"):
             check_type("SnapshotSpec", name, getattr(self, name), bool, "a bool")
         if self.max_depth is not None:
             check_type("SnapshotSpec", "max_depth", self.max_depth, int, "an int or None")
@@ -71,6 +74,8 @@ class SnapshotSpec:
             "urls": self.urls,
             "maxBytes": self.max_bytes,
         }
+        if self.boxes:
+            wire["boxes"] = True
         if self.selector is not None:
             wire["selector"] = self.selector
         if self.max_depth is not None:
@@ -92,6 +97,7 @@ class SnapshotSpec:
             max_depth=wire.max_depth,
             urls=wire.urls,
             max_bytes=wire.max_bytes,
+            boxes=wire.boxes,
         )
 
 

@@ -51,6 +51,7 @@ mod save_errors;
 mod scroll_containers;
 mod skills;
 mod slotted;
+mod snapshot_boxes;
 mod snapshot_reach;
 mod stable;
 mod state;

@@ -561,7 +561,8 @@ fn the_mcp_help_names_every_tool_group_the_server_has() {
 
 #[test]
 fn every_mcp_tool_the_docs_name_is_one_the_server_lists() {
-    let all = mcp_tools(&["--caps", "all"]);
+    // Every group: `all`, and `code`, which `all` leaves out.
+    let all = mcp_tools(&["--caps", "all,code"]);
     let codes: Vec<&str> = agentbrowser_protocol::ErrorCode::ALL
         .iter()
         .map(|c| c.as_str())
@@ -614,7 +615,7 @@ fn every_mcp_tool_the_docs_name_is_one_the_server_lists() {
     }
     assert!(
         unknown.is_empty(),
-        "tools the docs name that `agentbrowser mcp --caps all` does not list: {unknown:?}"
+        "tools the docs name that `agentbrowser mcp --caps all,code` does not list: {unknown:?}"
     );
     let undocumented: Vec<&String> = all
         .iter()

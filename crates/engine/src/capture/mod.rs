@@ -12,6 +12,7 @@ mod screenshot;
 
 pub use compare::Baselines;
 pub(crate) use pdf::pdf;
+pub(crate) use region::{frame_is_main, frame_offset};
 pub(crate) use screenshot::screenshot;
 
 use std::path::{Path, PathBuf};

@@ -181,7 +181,7 @@ pub(super) async fn element_rect(
 }
 
 /// Whether `frame` is the page's main frame.
-pub(super) fn frame_is_main(page: &Page, frame: &FrameTarget) -> bool {
+pub(crate) fn frame_is_main(page: &Page, frame: &FrameTarget) -> bool {
     !frame.child && frame.frame_id == page.state().main_frame_id
 }
 
@@ -189,7 +189,7 @@ pub(super) fn frame_is_main(page: &Page, frame: &FrameTarget) -> bool {
 /// A frame in the page's process is placed by its owner `<iframe>`'s content box (which
 /// Chromium gives in its local root's viewport); an out-of-process frame by its owners up to
 /// the page.
-pub(super) async fn frame_offset(page: &Page, frame: &FrameTarget) -> Result<(f64, f64)> {
+pub(crate) async fn frame_offset(page: &Page, frame: &FrameTarget) -> Result<(f64, f64)> {
     let state = page.state();
     let (root, mut dx, mut dy) = match frame.session.id().filter(|_| frame.child) {
         Some(sid) => {

@@ -47,6 +47,8 @@ pub struct SnapshotArgs {
     pub full: Option<bool>,
     /// Add link targets (default false).
     pub urls: Option<bool>,
+    /// Include each element's bounding box as [box=x,y,width,height] in the snapshot (default false). Coordinates are relative to the top-level viewport (elements in frames included: the centre is where browser_mouse_click_xy hits the element), in CSS pixels (Element.getBoundingClientRect), rounded to integers.
+    pub boxes: Option<bool>,
     /// Size budget of the text in bytes, 1 to 32000 (default 32000). Past it the snapshot stops at a whole line and says what it left out.
     pub max_bytes: Option<u64>,
     /// Answer only what changed since the last snapshot taken with the same options (default false).
@@ -346,6 +348,7 @@ pub(super) async fn snapshot(cx: Ctx, a: SnapshotArgs) -> Result<Answer, ToolErr
             compact: None,
             max_depth: a.depth,
             urls: a.urls,
+            boxes: a.boxes,
             max_bytes: Some(max_bytes),
             delta: a.delta,
         }))
@@ -838,7 +841,13 @@ pub(super) async fn resize(cx: Ctx, a: ResizeArgs) -> Result<Answer, ToolError> 
 
 pub(super) async fn close(cx: Ctx, _: NoArgs) -> Result<Answer, ToolError> {
     let out: CloseOutput = cx.get(Command::Close(NoParams {})).await?;
-    *cx.state() = ConnState::default();
+    // What the connection saw of the page is gone; its Python process (and its variables) stays,
+    // and its `browser` reaches the next browser.
+    let python = cx.state().python.clone();
+    *cx.state() = ConnState {
+        python,
+        ..ConnState::default()
+    };
     let mut answer = Answer::new();
     answer.add(
         "Result",

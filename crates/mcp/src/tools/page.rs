@@ -28,6 +28,7 @@ fn view_spec() -> SnapshotParams {
         compact: None,
         max_depth: None,
         urls: None,
+        boxes: None,
         max_bytes: Some(SNAPSHOT_BUDGET),
         delta: None,
     }

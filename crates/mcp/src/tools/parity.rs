@@ -266,6 +266,7 @@ pub(super) async fn find(cx: Ctx, a: FindArgs) -> Result<Answer, ToolError> {
             compact: None,
             max_depth: None,
             urls: None,
+            boxes: None,
             max_bytes: Some(0),
             delta: None,
         }))
@@ -511,6 +512,7 @@ pub(super) async fn generate_locator(cx: Ctx, a: GenerateLocatorArgs) -> Result<
             compact: None,
             max_depth: Some(0),
             urls: None,
+            boxes: None,
             max_bytes: None,
             delta: None,
         }))

@@ -37,6 +37,19 @@ pub struct SnapshotParams {
     /// Add link targets (default false).
     #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub urls: Option<bool>,
+    /// Add each element's bounding box as `box=x,y,width,height` beside its ref (default false):
+    /// `Element.getBoundingClientRect` in CSS pixels, rounded to integers, relative to the top-level
+    /// viewport (an element inside a frame is placed by its frames' positions, so its centre is
+    /// where `mouse click` at x,y hits it when nothing covers it); not clipped to the viewport.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            action = clap::ArgAction::SetTrue,
+            help = "Add each element's box=x,y,width,height (CSS pixels of the top-level viewport)"
+        )
+    )]
+    pub boxes: Option<bool>,
     /// Size budget of the text in bytes (default 100000; 0 = unbounded). Past it the snapshot
     /// stops at a whole line and says what it left out (`truncated`, `omitted` counts by role).
     #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::fit::<u64>(), help = "Size budget of the text in bytes (default 100000; 0 = no limit)"))]
@@ -86,6 +99,9 @@ pub struct SnapshotSpecInfo {
     pub max_depth: Option<u32>,
     /// Link targets added.
     pub urls: bool,
+    /// Bounding boxes added (`box=x,y,width,height`).
+    #[serde(default)]
+    pub boxes: bool,
     /// Size budget of the text in bytes (0 = unbounded).
     pub max_bytes: u64,
 }
@@ -248,6 +264,7 @@ mod tests {
                 compact: false,
                 max_depth: None,
                 urls: false,
+                boxes: false,
                 max_bytes: 100_000,
             },
             refs: Default::default(),

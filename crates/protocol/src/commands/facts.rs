@@ -76,6 +76,9 @@ pub enum McpGroup {
     Network,
     /// The server's resolved configuration.
     Config,
+    /// Python cells against the SDK on the connection's browser (`browser_run_python`): code that
+    /// runs with the server's rights, so only when named (`--caps code`; `all` leaves it out).
+    Code,
 }
 
 impl McpGroup {
@@ -89,6 +92,7 @@ impl McpGroup {
         McpGroup::Testing,
         McpGroup::Network,
         McpGroup::Config,
+        McpGroup::Code,
     ];
 
     /// The name `--caps` takes.
@@ -102,7 +106,14 @@ impl McpGroup {
             McpGroup::Testing => "testing",
             McpGroup::Network => "network",
             McpGroup::Config => "config",
+            McpGroup::Code => "code",
         }
+    }
+
+    /// Whether `--caps all` turns it on (every group but `code`, which runs code with the server's
+    /// rights and must be named).
+    pub fn in_all(self) -> bool {
+        self != McpGroup::Code
     }
 
     /// The tool `name` titled `title` in this group (an entry's `mcp` fact).
@@ -519,7 +530,7 @@ mod tests {
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             [
-                "core", "history", "vision", "storage", "pdf", "testing", "network", "config"
+                "core", "history", "vision", "storage", "pdf", "testing", "network", "config", "code"
             ]
         );
     }

@@ -4,13 +4,17 @@
 // head opens it, 90-api.js closes it). The engine evaluates it once per document in an isolated
 // world as `globalThis.__ab ??= (<the joined files>)` and then calls the API object it evaluates to:
 //
-//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, nextRef, baseDepth, maxBytes, pierced, frameOwner})
+//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, boxOrigin, nextRef, baseDepth, maxBytes, pierced, frameOwner})
 //     selector   string|null  CSS selector (or a ref id 'e5' / '@e5' / 'ref=e5') of the subtree root
 //     interactive bool (default true)  only lines that carry a ref, each indented under its nearest
 //                                      ref'd ancestor; '(no interactive elements)' when there are none
 //     compact    bool   full view only: drop unnamed, unref'd wrappers (generic, group, ...)
 //     maxDepth   number|null  drop lines whose absolute depth (baseDepth + depth) is > maxDepth
 //     urls       bool   links get `url=<absolute href>` in their [...] list
+//     boxOrigin  [x, y]|null  when set, every element line gets `box=x,y,width,height` after its ref:
+//                       getBoundingClientRect rounded to integers, shifted by the same-origin
+//                       frames walked in place and by boxOrigin (where the engine found this
+//                       world's window in the top-level viewport), so in top-level viewport pixels
 //     nextRef    number the engine's tab-wide counter: new refs are 'e' + nextRef, 'e' + (nextRef+1), ...
 //     baseDepth  number indentation (in steps of two spaces) added to every line
 //     maxBytes   number size budget of the text (0 = none): past it no line is added (and no ref

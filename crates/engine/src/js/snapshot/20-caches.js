@@ -20,6 +20,7 @@
   //   lines, refs, frames  the outputs: text lines, [id, role, name], {marker, index, depth}
   //   frameOwners   WeakRef<iframe> per cross-origin frame marker (published as the module's
   //                 frameOwners when the run starts, for frameOwner(k) after it)
+  //   winOrigins    frame window walked in place -> its origin in this world's window (boxes)
   function walkContext(opt, pseudoCheck, cvCheck, ownerOf, activeEl, declared) {
     return {
       opt,
@@ -40,6 +41,7 @@
       refs: [],
       frames: [],
       frameOwners: [],
+      winOrigins: new Map(),
     };
   }
 

@@ -105,6 +105,7 @@
       const st = isFrame ? [] : states(w, el, role);
       const id = ref ? (refOf.get(el) || 'e' + counter) : null;
       if (id !== null) st.push('ref=' + id);
+      if (opt.boxOrigin !== null) st.push('box=' + boxOf(w, el));
       let line = indent + '- ' + shownRole;
       if (name) line += ' "' + esc(name) + '"';
       if (st.length) line += ' [' + st.join(', ') + ']';
@@ -117,6 +118,36 @@
     }
   }
   function isText(c) { return c.kind === 'text'; }
+
+  // `x,y,width,height` of el's border box (getBoundingClientRect, rounded to integers) in the
+  // top-level viewport: shifted by the frames walked in place between el and this world's
+  // window, and by where the engine says this window is (opt.boxOrigin). Not clipped.
+  function boxOf(w, el) {
+    const r = el.getBoundingClientRect();
+    const o = winOrigin(w, el.ownerDocument.defaultView);
+    const b = w.opt.boxOrigin;
+    return [r.x + o[0] + b[0], r.y + o[1] + b[1], r.width, r.height].map((v) => Math.round(v) || 0).join(',');
+  }
+
+  // Where the top-left corner of frame window `win` (walked in place) is in this world's
+  // window, in CSS pixels: its <iframe>'s content box, up through the frames above it; kept per
+  // window for the run.
+  function winOrigin(w, win) {
+    if (!win || win === window) return [0, 0];
+    const known = w.winOrigins.get(win);
+    if (known) return known;
+    let fe = null;
+    try { fe = win.frameElement; } catch (e) { fe = null; }
+    let o = [0, 0];
+    if (fe) {
+      const up = winOrigin(w, fe.ownerDocument.defaultView);
+      const fr = fe.getBoundingClientRect(), st = cs(w, fe);
+      o = [up[0] + fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0),
+        up[1] + fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0)];
+    }
+    w.winOrigins.set(win, o);
+    return o;
+  }
 
   function rowPreview(w, it) {
     const parts = [];

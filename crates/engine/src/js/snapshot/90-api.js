@@ -34,6 +34,7 @@
       compact: !!opts.compact,
       maxDepth: opts.maxDepth == null ? null : Math.max(0, opts.maxDepth | 0),
       urls: !!opts.urls,
+      boxOrigin: Array.isArray(opts.boxOrigin) ? [+opts.boxOrigin[0] || 0, +opts.boxOrigin[1] || 0] : null,
       baseDepth: opts.baseDepth | 0,
       maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
       pierced: !!opts.pierced,
