@@ -888,6 +888,12 @@ class AsyncPage(_Document, AsyncPageCommands):
         made absolute; a missing file raises and nothing is set."""
         return await self._b._drive(_ops.upload(self._b, target, files, wait))
 
+    async def cancel_file_chooser(self, *, wait: Wait | None = None) -> ActionResult[AsyncBrowser]:
+        """Cancel the file chooser an action opened, as a user's Cancel does: its input fires its
+        ``cancel`` event (no ``change``) and keeps the files it held. With none open it raises
+        BrowserError (``invalid_argument``)."""
+        return await self._b._drive(_ops.cancel_file_chooser(self._b, wait))
+
     async def download(
         self, target: str | Ref[Any], path: str | os.PathLike[str], *, timeout_ms: int | None = None
     ) -> Download:

@@ -801,6 +801,12 @@ class Page(_Document, PageCommands):
         made absolute; a missing file raises and nothing is set."""
         return self._b._drive(_ops.upload(self._b, target, files, wait))
 
+    def cancel_file_chooser(self, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Cancel the file chooser an action opened, as a user's Cancel does: its input fires its
+        ``cancel`` event (no ``change``) and keeps the files it held. With none open it raises
+        BrowserError (``invalid_argument``)."""
+        return self._b._drive(_ops.cancel_file_chooser(self._b, wait))
+
     def download(
         self, target: str | Ref[Any], path: str | os.PathLike[str], *, timeout_ms: int | None = None
     ) -> Download:

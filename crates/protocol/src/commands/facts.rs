@@ -541,6 +541,7 @@ mod tests {
             json!({"action": "mouse_dispatch", "eventType": "mouseMoved", "x": 1, "y": 1}),
             json!({"action": "drag", "source": "e1", "target": "e2"}),
             json!({"action": "upload", "ref": "e1", "files": ["/tmp/a.txt"]}),
+            json!({"action": "drop", "ref": "e1", "data": {"text/plain": "x"}}),
             json!({"action": "clipboard_copy"}),
             json!({"action": "clipboard_paste"}),
         ]);
