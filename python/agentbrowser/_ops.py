@@ -466,7 +466,12 @@ def upload(
     wait: Wait | None,
 ) -> Op[ActionResult[C]]:
     """Set files on the file input ``target`` stands for, or (``None``) answer the open file chooser."""
-    return (yield from act(browser, g.upload(_file_paths(files), ref=wire_target(target)), wait, target))
+    return (yield from act(browser, g.upload(files=_file_paths(files), ref=wire_target(target)), wait, target))
+
+
+def cancel_file_chooser(browser: C, wait: Wait | None) -> Op[ActionResult[C]]:
+    """Cancel the open file chooser as a user's Cancel (its input fires ``cancel``)."""
+    return (yield from act(browser, g.upload(), wait, None))
 
 
 def _download_path(path: str | os.PathLike[str] | None) -> str | None:

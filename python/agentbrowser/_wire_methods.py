@@ -9,7 +9,7 @@ python/tools/gen_methods.py says which commands a hand-written module sends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import _ops
@@ -26,10 +26,41 @@ T = TypeVar("T")
 
 
 class AsyncPageCommands:
-    """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): ``options``.
+    """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): ``drop``,
+    ``options``.
     """
 
     _b: AsyncBrowser
+
+    async def drop(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        files: Sequence[str] | None = None,
+        data: Mapping[str, str] | None = None,
+        wait: Mapping[str, Any] | None = None,
+        evidence: bool | str | None = None,
+    ) -> w.ActionOutput:
+        """Drop files and/or MIME-typed data onto a target as if dragged from outside the page (trusted dragenter,
+        dragover, drop); a target whose page does not take the drop is `drop_not_accepted`. Of kind `dangerous` (the
+        policy's `eval`) when its parameters carry JavaScript.
+
+        ``target``: Where to drop: a ref (`e3`, `@e3`), an XPath, a CSS selector or a locator `{"find": {...}}` matching
+        exactly one element (a drop zone: its page cancels `dragover`, or an editable field, which takes dropped text).
+
+        ``files``: Absolute paths of files to drop (at most 100); the page reads them from the drop event's
+        `dataTransfer.files`.
+
+        ``data``: Data to drop, by MIME type (`{"text/plain": "hello", "text/uri-list": "https://example.com"}`); the
+        page reads it with `dataTransfer.getData(type)`.
+
+        ``wait``: Condition to wait for after the drop.
+
+        ``evidence``: Return before/after snapshots and their diff (default true; `"delta"`: before/after as delta
+        snapshots, only the changed lines and their refs).
+        """
+        built = g.drop(_ops.wire_target(target), files=files, data=data, wait=wait, evidence=evidence)
+        return await self._b._drive(_ops.command(built, target))
 
     async def options(
         self,
@@ -61,9 +92,41 @@ class AsyncBrowserCommands:
 
 
 class PageCommands:
-    """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): ``options``."""
+    """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): ``drop``,
+    ``options``.
+    """
 
     _b: Browser
+
+    def drop(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        files: Sequence[str] | None = None,
+        data: Mapping[str, str] | None = None,
+        wait: Mapping[str, Any] | None = None,
+        evidence: bool | str | None = None,
+    ) -> w.ActionOutput:
+        """Drop files and/or MIME-typed data onto a target as if dragged from outside the page (trusted dragenter,
+        dragover, drop); a target whose page does not take the drop is `drop_not_accepted`. Of kind `dangerous` (the
+        policy's `eval`) when its parameters carry JavaScript.
+
+        ``target``: Where to drop: a ref (`e3`, `@e3`), an XPath, a CSS selector or a locator `{"find": {...}}` matching
+        exactly one element (a drop zone: its page cancels `dragover`, or an editable field, which takes dropped text).
+
+        ``files``: Absolute paths of files to drop (at most 100); the page reads them from the drop event's
+        `dataTransfer.files`.
+
+        ``data``: Data to drop, by MIME type (`{"text/plain": "hello", "text/uri-list": "https://example.com"}`); the
+        page reads it with `dataTransfer.getData(type)`.
+
+        ``wait``: Condition to wait for after the drop.
+
+        ``evidence``: Return before/after snapshots and their diff (default true; `"delta"`: before/after as delta
+        snapshots, only the changed lines and their refs).
+        """
+        built = g.drop(_ops.wire_target(target), files=files, data=data, wait=wait, evidence=evidence)
+        return self._b._drive(_ops.command(built, target))
 
     def options(
         self,

@@ -125,10 +125,16 @@ def url() -> Command[w.UrlOutput]:
     return Command("url", {}, w.UrlOutput.decode)
 
 
-def eval(script: str, *, max_bytes: int | None = None) -> Command[w.EvalOutput]:
+def eval(
+    script: str,
+    *,
+    ref: str | Mapping[str, Any] | None = None,
+    max_bytes: int | None = None,
+) -> Command[w.EvalOutput]:
     """`eval`: Evaluate JavaScript in the active tab and return the result as JSON."""
     fields: tuple[_e.Field, ...] = (
         ("script", "script", script, _e.string),
+        ("ref", "ref", ref, _e.target),
         ("maxBytes", "max_bytes", max_bytes, _e.integer),
     )
     return Command("eval", _e.params("eval", fields), w.EvalOutput.decode)
@@ -415,23 +421,45 @@ def find(target: str | Mapping[str, Any], *, limit: int | None = None) -> Comman
 
 
 def upload(
-    files: Sequence[str],
     *,
     ref: str | Mapping[str, Any] | None = None,
+    files: Sequence[str] | None = None,
     wait: Mapping[str, Any] | None = None,
     evidence: bool | str | None = None,
 ) -> Command[w.ActionOutput]:
     """`upload`: Set files on a file input (a ref of the input, or of the button or label for a hidden one), or
-    answer the file chooser the page opened. Of kind `dangerous` (the policy's `eval`) when its parameters carry
-    JavaScript.
+    answer the file chooser the page opened (with no files: cancel it). Of kind `dangerous` (the policy's `eval`)
+    when its parameters carry JavaScript.
     """
     fields: tuple[_e.Field, ...] = (
-        ("files", "files", files, _e.strings),
         ("ref", "ref", ref, _e.target),
+        ("files", "files", files, _e.strings),
         ("wait", "wait", wait, _e.obj),
         ("evidence", "evidence", evidence, _e.anything),
     )
     return Command("upload", _e.params("upload", fields), w.ActionOutput.decode)
+
+
+def drop(
+    ref: str | Mapping[str, Any],
+    *,
+    files: Sequence[str] | None = None,
+    data: Mapping[str, str] | None = None,
+    wait: Mapping[str, Any] | None = None,
+    evidence: bool | str | None = None,
+) -> Command[w.ActionOutput]:
+    """`drop`: Drop files and/or MIME-typed data onto a target as if dragged from outside the page (trusted
+    dragenter, dragover, drop); a target whose page does not take the drop is `drop_not_accepted`. Of kind
+    `dangerous` (the policy's `eval`) when its parameters carry JavaScript.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("ref", "ref", ref, _e.target),
+        ("files", "files", files, _e.strings),
+        ("data", "data", data, _e.string_map),
+        ("wait", "wait", wait, _e.obj),
+        ("evidence", "evidence", evidence, _e.anything),
+    )
+    return Command("drop", _e.params("drop", fields), w.ActionOutput.decode)
 
 
 def download(ref: str | Mapping[str, Any], path: str, *, timeout_ms: int | None = None) -> Command[w.DownloadOutput]:
@@ -1692,6 +1720,7 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "scroll_into_view": scroll_into_view,
         "find": find,
         "upload": upload,
+        "drop": drop,
         "download": download,
         "wait_download": wait_download,
         "press": press,

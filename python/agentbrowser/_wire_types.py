@@ -785,6 +785,7 @@ class ActionOutput(_d.Record):
         "key",
         "new_tab",
         "files",
+        "types",
         "file_chooser",
         "closed_tab",
         "dropped_on",
@@ -808,6 +809,7 @@ class ActionOutput(_d.Record):
         "key",
         "new_tab",
         "files",
+        "types",
         "file_chooser",
         "closed_tab",
         "dropped_on",
@@ -862,7 +864,13 @@ class ActionOutput(_d.Record):
     new_tab: str | None
     """`click` with `newTab`: the tab the click opened (null when none opened)."""
     files: tuple[UploadedFile, ...] | None
-    """`upload`: the files the input holds afterwards, as the page sees them."""
+    """`upload`: the files the input holds afterwards, as the page sees them; `drop`: the files the page's drop event
+    carried.
+    """
+    types: tuple[str, ...] | None
+    """`drop`: the types the page's drop event carried (`dataTransfer.types`: `Files` for files, and each MIME type of the
+    data).
+    """
     file_chooser: FileChooserInfo | None
     """`click` (and other input): a file chooser the action opened, waiting for `upload` without a ref."""
     closed_tab: str | None
@@ -892,6 +900,7 @@ class ActionOutput(_d.Record):
         key: str | None,
         new_tab: str | None,
         files: tuple[UploadedFile, ...] | None,
+        types: tuple[str, ...] | None,
         file_chooser: FileChooserInfo | None,
         closed_tab: str | None,
         dropped_on: ActionTarget | None,
@@ -915,6 +924,7 @@ class ActionOutput(_d.Record):
         _set(self, "key", key)
         _set(self, "new_tab", new_tab)
         _set(self, "files", files)
+        _set(self, "types", types)
         _set(self, "file_chooser", file_chooser)
         _set(self, "closed_tab", closed_tab)
         _set(self, "dropped_on", dropped_on)
@@ -942,6 +952,7 @@ class ActionOutput(_d.Record):
             key=o.opt("key", _d.string),
             new_tab=o.opt("newTab", _d.string),
             files=o.opt("files", _d.array(UploadedFile.decode)),
+            types=o.opt("types", _d.array(_d.string)),
             file_chooser=o.opt("fileChooser", FileChooserInfo.decode),
             closed_tab=o.opt("closedTab", _d.string),
             dropped_on=o.opt("droppedOn", ActionTarget.decode),
@@ -6007,6 +6018,7 @@ ActionOutputActions = Literal[
     "clear",
     "scroll_into_view",
     "upload",
+    "drop",
     "press",
     "keyboard_type",
     "keyboard_insert_text",
@@ -6239,6 +6251,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "scroll_into_view": ActionOutput.decode,
         "find": FindOutput.decode,
         "upload": ActionOutput.decode,
+        "drop": ActionOutput.decode,
         "download": DownloadOutput.decode,
         "wait_download": DownloadOutput.decode,
         "press": ActionOutput.decode,

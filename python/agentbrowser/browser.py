@@ -552,13 +552,24 @@ class _Document(_Handle):
         loaded); the answer's ``url``/``title`` are the document's then (``raw["readyState"]``)."""
         return self._b._drive(_ops.set_content(html))
 
-    def evaluate(self, script: str | None = None, *, js: str | None = None, max_bytes: int | None = None) -> Any:
+    def evaluate(
+        self,
+        script: str | None = None,
+        *,
+        js: str | None = None,
+        target: str | Mapping[str, Any] | Actionable[Any] | None = None,
+        max_bytes: int | None = None,
+    ) -> Any:
         """Evaluate a JavaScript expression (promises are awaited) in the document's page world and
         return its JSON value (values JSON cannot carry as ``{"unserializable": ...}``); a result
         over ``max_bytes`` of JSON (default 1 MiB) raises BrowserError with code
-        ``result_too_large``.  ``js=`` is the same parameter under our older name."""
+        ``result_too_large``.  With ``target`` (a ref, selector or locator matching one element)
+        the script is a function called with that element (``"(el) => el.textContent"``); a
+        stale ref raises ``stale_ref`` and nothing runs.  ``js=`` is the same parameter under our
+        older name."""
         code = alias_required("evaluate()", "script", script, "js", js)
-        return self._b._drive(_ops.then(g.eval(code, max_bytes=max_bytes), lambda out: out.result))
+        built = g.eval(code, ref=_ops.wire_target(target), max_bytes=max_bytes)
+        return self._b._drive(_ops.then(built, lambda out: out.result))
 
     def geometry(self, selector: str | Actionable[Any] | None = None) -> ElementGeometry:
         """The geometry of the document (no selector) or of one element: its box, client and
@@ -792,6 +803,12 @@ class Page(_Document, PageCommands):
         stands for a hidden one; ``None`` answers the file chooser an action opened. Paths are
         made absolute; a missing file raises and nothing is set."""
         return self._b._drive(_ops.upload(self._b, target, files, wait))
+
+    def cancel_file_chooser(self, *, wait: Wait | None = None) -> ActionResult[Browser]:
+        """Cancel the file chooser an action opened, as a user's Cancel does: its input fires its
+        ``cancel`` event (no ``change``) and keeps the files it held. With none open it raises
+        BrowserError (``invalid_argument``)."""
+        return self._b._drive(_ops.cancel_file_chooser(self._b, wait))
 
     def download(
         self, target: str | Ref[Any], path: str | os.PathLike[str], *, timeout_ms: int | None = None

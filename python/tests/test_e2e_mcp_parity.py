@@ -42,16 +42,11 @@ MISSING_TOOLS = {
 }
 # Our tool in its place, and the group that lists it (named explicitly: `all` leaves it out).
 INSTEAD = {"browser_run_code_unsafe": ("browser_run_python", "code")}
-NOT_YET = "not yet built (issue 37)"
-MISSING_TOOLS |= {"browser_drop": NOT_YET}
 # (tool, argument) of theirs we do not take, each with its reason.
 MISSING_ARGUMENTS: dict[tuple[str, str], str] = {
-    ("browser_evaluate", "target"): NOT_YET,
 }
 # (tool, argument) we require and they do not, each with its reason.
-STRICTER: dict[tuple[str, str], str] = {
-    ("browser_file_upload", "paths"): NOT_YET + ": without `paths` theirs cancels the file chooser",
-}
+STRICTER: dict[tuple[str, str], str] = {}
 
 
 def playwright_args(*caps: str) -> list[str]:
@@ -507,5 +502,52 @@ def test_snapshot_boxes(agentbrowser_bin: Path, server: str, tmp_path: Path) -> 
             for b in (go, inner):
                 await call(session, "browser_mouse_click_xy", x=b[0] + b[2] / 2, y=b[1] + b[3] / 2)
             assert await page_value(session, "[window.hits, window.frameHits]") == [1, 1]
+
+
+PAGES["/parity-drop"] = _page(
+    "Drop",
+    "<div id='zone' data-kind='zone' style='width:300px;height:100px;border:1px dashed'>Drop here</div>"
+    "<div id='plain' style='width:300px;height:60px'>Not a zone</div>"
+    "<button id='pick' onclick=\"document.getElementById('f').click()\">Pick</button>"
+    "<input id='f' type='file' style='display:none'><p id='out'></p>"
+    "<script>window.got = null; window.seen = [];"
+    "const z = document.getElementById('zone');"
+    "z.addEventListener('dragover', e => e.preventDefault());"
+    "z.addEventListener('drop', async e => { e.preventDefault(); const f = e.dataTransfer.files[0];"
+    " const plain = e.dataTransfer.getData('text/plain');"
+    " window.got = {name: f && f.name, text: f && await f.text(), plain};"
+    " document.getElementById('out').textContent = 'got ' + f.name; });"
+    "const f = document.getElementById('f');"
+    "for (const t of ['cancel', 'change']) f.addEventListener(t, () => seen.push(t));</script>",
+)
+
+
+def test_drop_evaluate_on_an_element_and_cancel_a_file_chooser(
+    agentbrowser_bin: Path, server: str, tmp_path: Path
+) -> None:
+    """browser_drop (paths and data), browser_evaluate with `target`, browser_file_upload without
+    `paths` (the chooser cancelled), each checked against the page's own state."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("from disk")
+
+    async def main() -> None:
+        async with ours(agentbrowser_bin, tmp_path) as session:
+            await call(session, "browser_navigate", url=f"{server}/parity-drop")
+            await call(
+                session, "browser_drop", target="#zone", element="Drop zone", paths=[str(notes)], data={"text/plain": "hi"}
+            )
+            await call(session, "browser_wait_for", text="got notes.txt")
+            assert await page_value(session, "window.got") == {"name": "notes.txt", "text": "from disk", "plain": "hi"}
+            refused = await session.call_tool("browser_drop", {"target": "#plain", "data": {"text/plain": "x"}})
+            assert refused.is_error and "drop zone" in refused.content[0].text
+            neither = await session.call_tool("browser_drop", {"target": "#zone"})
+            assert neither.is_error
+            kind = await call(session, "browser_evaluate", function="(el) => el.dataset.kind", target="#zone")
+            assert '"zone"' in kind, kind
+            await call(session, "browser_click", target="#pick")
+            await call(session, "browser_file_upload")
+            assert await page_value(session, "window.seen") == ["cancel"]
+            again = await session.call_tool("browser_file_upload", {})
+            assert again.is_error and "no file chooser" in again.content[0].text
 
     asyncio.run(main())

@@ -591,6 +591,10 @@ group! {
         /// Set files on a file input (the ref of the input, or of the button or label for a hidden
         /// one), or with --chooser answer the file chooser a click opened.
         Upload(UploadArgs) => sugar::upload,
+        /// Drop files (--file) and/or data (--data MIME=VALUE) onto a drop zone (a ref, CSS
+        /// selector or XPath), as if dragged from outside the page; a target whose page does
+        /// not take the drop is `drop_not_accepted`.
+        Drop(DropArgs) => sugar::drop_onto,
         /// Click a ref that starts a download, wait for it to complete and move it to PATH (a
         /// file, or a directory for its suggested filename).
         Download(p::DownloadParams) => sugar::download,
@@ -638,15 +642,36 @@ pub struct FindArgs {
     pub evidence: Option<p::Evidence>,
 }
 
-/// `upload [REF] FILES...`.
+/// `upload [REF] FILES...`, `upload --chooser FILES...`, `upload --cancel`.
 #[derive(Args, Debug)]
 pub struct UploadArgs {
     /// The ref, then the files; with --chooser only the files.
-    #[arg(required = true, num_args = 1.., value_name = "REF FILES")]
+    #[arg(required_unless_present = "cancel", num_args = 1.., value_name = "REF FILES")]
     pub args: Vec<String>,
     /// Answer the file chooser the page opened (no ref).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "cancel")]
     pub chooser: bool,
+    /// Cancel the file chooser the page opened, as a user's Cancel (its input fires `cancel`).
+    #[arg(long)]
+    pub cancel: bool,
+    #[command(flatten)]
+    pub wait: Option<p::WaitCondition>,
+    #[command(flatten)]
+    pub evidence: Option<p::Evidence>,
+}
+
+/// `drop TARGET [--file PATH]... [--data MIME=VALUE]...`.
+#[derive(Args, Debug)]
+pub struct DropArgs {
+    /// Where to drop: a ref (e3, @e3), CSS selector or XPath matching one element.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// A file to drop (repeatable; relative to the working directory).
+    #[arg(long = "file", value_name = "PATH")]
+    pub files: Vec<String>,
+    /// Data to drop, by MIME type (repeatable): `text/plain=hello`, `text/uri-list=https://example.com`.
+    #[arg(long = "data", value_name = "MIME=VALUE", allow_hyphen_values = true)]
+    pub data: Vec<String>,
     #[command(flatten)]
     pub wait: Option<p::WaitCondition>,
     #[command(flatten)]

@@ -11,8 +11,9 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, FindArgs, HeadersArgs, ReadArgs, RouteArgs,
-    SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs, UploadArgs, WaitArgs,
+    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, DropArgs, FindArgs, HeadersArgs, ReadArgs,
+    RouteArgs, SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs, UploadArgs,
+    WaitArgs,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -369,6 +370,20 @@ pub fn select(mut p: SelectParams) -> Command {
 /// `upload REF FILE...` or `upload --chooser FILE...`: the files made absolute.
 pub fn upload(a: UploadArgs) -> Result<Command, Failure> {
     let mut args = a.args;
+    if a.cancel {
+        if !args.is_empty() {
+            return Err(Failure::invalid(
+                "upload",
+                "`upload --cancel` takes no ref and no files: it cancels the file chooser the page opened",
+            ));
+        }
+        return Ok(Command::Upload(p::UploadParams {
+            target: None,
+            files: Vec::new(),
+            wait: a.wait,
+            evidence: a.evidence,
+        }));
+    }
     let target = (!a.chooser).then(|| args.remove(0).into());
     if args.is_empty() {
         return Err(Failure::invalid(
@@ -384,6 +399,32 @@ pub fn upload(a: UploadArgs) -> Result<Command, Failure> {
     Ok(Command::Upload(p::UploadParams {
         target,
         files,
+        wait: a.wait,
+        evidence: a.evidence,
+    }))
+}
+
+/// `drop TARGET --file PATH --data MIME=VALUE`: the files made absolute, the data by MIME type.
+pub fn drop_onto(a: DropArgs) -> Result<Command, Failure> {
+    let files = a
+        .files
+        .iter()
+        .map(|f| absolute("drop", f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut data = indexmap::IndexMap::new();
+    for d in &a.data {
+        let Some((mime, value)) = d.split_once('=') else {
+            return Err(Failure::invalid(
+                "drop",
+                format!("--data {d:?} is not `MIME=VALUE` (such as `text/plain=hello`)"),
+            ));
+        };
+        data.insert(mime.trim().to_string(), value.to_string());
+    }
+    Ok(Command::Drop(p::DropParams {
+        target: a.target.into(),
+        files,
+        data,
         wait: a.wait,
         evidence: a.evidence,
     }))

@@ -1,6 +1,7 @@
 //! Files: `upload` sets files on a file input with CDP `DOM.setFileInputFiles` (a ref of the
 //! input, or of the button or label standing for a hidden one), or answers the file chooser the
-//! page opened (intercepted: see `events::files`). The files are checked before anything is
+//! page opened (intercepted: see `events::files`), or cancels it. `drop` drops files and data
+//! onto an element as if dragged from outside the page (see `actions::drops`). The files are checked before anything is
 //! set, and the result reports what the input holds afterwards, as the page sees it.
 //! `download` and `wait_download` wait for a download (see `events::downloads`) to complete and
 //! move the file where it was asked to go.
@@ -9,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use agentbrowser_protocol::{
-    ActionOutput, ActionReport, DOWNLOAD_TIMEOUT_MS, DownloadOutput, DownloadParams, ErrorCode,
-    MouseButton, UploadParams, UploadedFile, WaitDownloadParams,
+    ActionOutput, ActionReport, DOWNLOAD_TIMEOUT_MS, DownloadOutput, DownloadParams, DropParams,
+    ErrorCode, MouseButton, UploadParams, UploadedFile, WaitDownloadParams,
 };
 use serde_json::{Value, json};
 use tokio::time::Instant;
@@ -32,7 +33,7 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
         Some(target) => {
             let (page, id) = crate::targets::target_page(cx, target).await?;
             let (id, entry) = crate::world::lookup(&page, &id)?;
-            checked(&p.files)?;
+            checked(&p.files, "upload", "set")?;
             let act = on_ref(&page, &id, &entry, &p.files);
             // Boxed: the dispatch future (on the caller's stack) stays as small as before.
             Box::pin(actions::run(
@@ -48,13 +49,23 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
         }
         None => {
             let page = cx.page().await?;
-            checked(&p.files)?;
+            checked(&p.files, "upload", "set")?;
             let Some(chooser) = page.choosers().peek() else {
-                return Err(EngineError::invalid(
+                return Err(EngineError::invalid(if p.files.is_empty() {
+                    "no file chooser is open in the active tab; nothing was cancelled (a click on \
+                     a file input, or on what opens one, opens it)"
+                } else {
                     "no file chooser is open in the active tab; nothing was set. Give the ref of \
-                     the file input (or of its button or label), or first click what opens the chooser",
-                ));
+                     the file input (or of its button or label), or first click what opens the chooser"
+                }));
             };
+            if p.files.is_empty() {
+                let act = cancel_chooser(&page, chooser.backend_node_id);
+                return Box::pin(actions::run(
+                    &page, "upload", None, p.wait, evidence, cx.limits, act,
+                ))
+                .await;
+            }
             if p.files.len() > 1 && !chooser.multiple {
                 return Err(EngineError::invalid(format!(
                     "the open file chooser takes one file, not {}; nothing was set",
@@ -70,28 +81,143 @@ pub(crate) async fn upload(p: UploadParams, cx: &mut Cx<'_>) -> Result<ActionOut
     }
 }
 
-/// Refuses the whole upload if any file is missing, not a regular file, or unreadable.
-fn checked(files: &[String]) -> Result<()> {
+/// Refuses the whole `action` (`upload`, `drop`) if any file is missing, not a regular file, or
+/// unreadable; the message names the file and says nothing was `done` (set, dropped).
+fn checked(files: &[String], action: &str, done: &str) -> Result<()> {
     for f in files {
         let path = Path::new(f);
         if !path.is_absolute() {
             return Err(EngineError::invalid(format!(
-                "{f:?} is a relative path; give absolute paths; nothing was set"
+                "{f:?} is a relative path; give absolute paths; nothing was {done}"
             )));
         }
         let meta = std::fs::metadata(path).map_err(|e| {
-            EngineError::invalid(format!("cannot upload {f:?}: {e}; nothing was set"))
+            EngineError::invalid(format!("cannot {action} {f:?}: {e}; nothing was {done}"))
         })?;
         if !meta.is_file() {
             return Err(EngineError::invalid(format!(
-                "cannot upload {f:?}: it is not a regular file; nothing was set"
+                "cannot {action} {f:?}: it is not a regular file; nothing was {done}"
             )));
         }
         std::fs::File::open(path).map_err(|e| {
-            EngineError::invalid(format!("cannot upload {f:?}: {e}; nothing was set"))
+            EngineError::invalid(format!("cannot {action} {f:?}: {e}; nothing was {done}"))
         })?;
     }
     Ok(())
+}
+
+/// The drag operations a drag from outside the page allows: copy, link and move (CDP bits).
+const OUTSIDE_OPERATIONS: i64 = 1 | 2 | 16;
+
+/// `drop`: drop files and data onto the element a target names, as if dragged from outside the
+/// page. The files are checked first (a missing one is named; nothing is dispatched); the
+/// mechanics and their checks are in `actions::drops`.
+pub(crate) async fn drop_onto(p: DropParams, cx: &mut Cx<'_>) -> Result<ActionOutput> {
+    checked(&p.files, "drop", "dropped")?;
+    let (page, id) = crate::targets::target_page(cx, &p.target).await?;
+    let items: Vec<Value> = p
+        .data
+        .iter()
+        .map(|(mime, data)| json!({"mimeType": mime, "data": data}))
+        .collect();
+    let data = json!({"items": items, "files": p.files, "dragOperationsMask": OUTSIDE_OPERATIONS});
+    let evidence = p.evidence.unwrap_or_default();
+    Box::pin(actions::drops::drop_onto(
+        &page, &id, &data, &p.files, p.wait, evidence, cx.limits,
+    ))
+    .await
+}
+
+/// How long a cancelled chooser's input has to fire its `cancel` event.
+const CANCEL_WAIT_MS: u64 = 5_000;
+
+/// Cancels the open file chooser as a user's Cancel does, through the browser's own path: with
+/// the interception set to cancel, the chooser is opened again on its input (`showPicker()`, with
+/// the user activation a click gives) and the browser cancels it at once, so the input fires its
+/// trusted `cancel` event (no `input`, no `change`) and keeps the files it held. A one-shot
+/// listener confirms the event; the chooser is then no longer pending.
+async fn cancel_chooser(page: &Page, backend_node_id: i64) -> Result<ActionReport> {
+    let what = "the file input of the open file chooser";
+    let node = page
+        .session
+        .call("DOM.resolveNode", json!({"backendNodeId": backend_node_id}))
+        .await
+        .map_err(|e| {
+            EngineError::new(
+                ErrorCode::StaleRef,
+                format!("{what} is gone ({e}); nothing was cancelled"),
+            )
+        })?;
+    let object_id = node
+        .pointer("/object/objectId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            EngineError::new(
+                ErrorCode::StaleRef,
+                format!("{what} is gone; nothing was cancelled"),
+            )
+        })?
+        .to_string();
+    const CANCEL_JS: &str = "function (ms) { const input = this; return new Promise((resolve) => { let done = false; \
+        const finish = (v) => { if (!done) { done = true; input.removeEventListener('cancel', on, true); resolve(v); } }; \
+        const on = (e) => { if (e.isTrusted) finish({ cancelled: true, files: Array.from(input.files, (f) => ({ name: f.name, size: f.size, type: f.type })) }); }; \
+        input.addEventListener('cancel', on, true); \
+        try { input.showPicker(); } catch (e) { finish({ cancelled: false, error: String(e && e.message || e) }); return; } \
+        setTimeout(() => finish({ cancelled: false }), ms); }); }";
+    let choosers = page.choosers();
+    choosers.cancelling(Some(backend_node_id));
+    page.session
+        .call(
+            "Page.setInterceptFileChooserDialog",
+            json!({"enabled": true, "cancel": true}),
+        )
+        .await?;
+    let r = page
+        .session
+        .call(
+            "Runtime.callFunctionOn",
+            json!({"functionDeclaration": CANCEL_JS, "objectId": object_id,
+                   "arguments": [{"value": CANCEL_WAIT_MS}], "returnByValue": true,
+                   "awaitPromise": true, "userGesture": true}),
+        )
+        .await;
+    // Back to answering choosers, whatever happened.
+    let restored = page
+        .session
+        .call(
+            "Page.setInterceptFileChooserDialog",
+            json!({"enabled": true}),
+        )
+        .await;
+    let r = r?;
+    restored?;
+    let v = r.pointer("/result/value").cloned().unwrap_or(Value::Null);
+    if v.get("cancelled").and_then(Value::as_bool) != Some(true) {
+        choosers.cancelling(None);
+        let why = match v.get("error").and_then(Value::as_str) {
+            Some(e) => format!("the browser refused to reopen it to cancel it ({e})"),
+            None => format!("its input fired no `cancel` event within {CANCEL_WAIT_MS} ms"),
+        };
+        return Err(EngineError::new(
+            ErrorCode::ActionFailed,
+            format!("could not cancel the open file chooser: {why}; it is still open"),
+        ));
+    }
+    page.mark_delivered();
+    choosers.take();
+    let files: Vec<UploadedFile> = serde_json::from_value(v["files"].clone()).map_err(|e| {
+        EngineError::internal(format!("the page's answer to the cancel is malformed: {e}"))
+    })?;
+    let n = files.len();
+    Ok(ActionReport {
+        note: Some(format!(
+            "cancelled the file chooser, as a user's Cancel: its input fired `cancel` (no `change`) \
+             and keeps the {n} file{} it held",
+            if n == 1 { "" } else { "s" }
+        )),
+        files: Some(files),
+        ..ActionReport::default()
+    })
 }
 
 async fn on_ref(page: &Page, id: &str, entry: &RefEntry, files: &[String]) -> Result<ActionReport> {
@@ -498,5 +624,7 @@ fn free_name(dir: &Path, name: &str) -> PathBuf {
 /// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
 /// them (a handler added here is dispatched with no other line).
 pub(crate) mod handles {
-    pub(crate) use super::{download as Download, upload as Upload, wait_download as WaitDownload};
+    pub(crate) use super::{
+        download as Download, drop_onto as Drop, upload as Upload, wait_download as WaitDownload,
+    };
 }

@@ -64,16 +64,28 @@ pub(crate) async fn url(_p: NoParams, cx: &mut Cx<'_>) -> Result<UrlOutput> {
     })
 }
 
-/// `eval`: JavaScript in the page, its result as bounded JSON.
+/// `eval`: JavaScript in the page (or a function called with one element), its result as
+/// bounded JSON.
 pub(crate) async fn eval(p: EvalParams, cx: &mut Cx<'_>) -> Result<EvalOutput> {
-    let page = cx.page().await?;
     let max = p
         .max_bytes
         .map_or(crate::page::DEFAULT_EVAL_MAX_BYTES, |m| {
             usize::try_from(m).unwrap_or(usize::MAX)
         });
+    let Some(target) = &p.target else {
+        let page = cx.page().await?;
+        return Ok(EvalOutput {
+            result: page.evaluate(&p.script, max).await?,
+        });
+    };
+    // The element first: a stale ref (gone, replaced, or showing another role or name) or a
+    // target matching several elements is an error before any of the script runs.
+    let (page, id) = crate::targets::target_page(cx, target).await?;
+    let (id, entry) = crate::world::lookup(&page, &id)?;
+    let el = crate::world::resolve(&page, &id, &entry).await?;
+    let what = crate::refs::describe(&id, &entry);
     Ok(EvalOutput {
-        result: page.evaluate(&p.script, max).await?,
+        result: page.evaluate_on(&el, &p.script, max, &what).await?,
     })
 }
 

@@ -27,8 +27,24 @@ const SERIALIZE_JS: &str = include_str!("js/serialize.js");
 /// Replaces a string result (or a promise's) longer than the limit by a marker object.
 const SIZE_CHECK_JS: &str = "function (v, max) { const big = (x) => typeof x === 'string' && x.length > max ? { __abTooLarge: x.length } : x; \
      return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function' ? Promise.resolve(v).then(big) : big(v); }";
-/// Object group of eval results, released after each eval.
+/// Object group of eval results (each released by id after its eval).
 const EVAL_GROUP: &str = "agentbrowser-eval";
+/// Releases eval objects of `session` by id, in the background (nothing waits for it). Only
+/// these: releasing the whole group raced with the next eval, whose result it could free before
+/// that result was read ("Could not find object with given id").
+fn release_objects(session: &Session, ids: Vec<String>) {
+    let session = session.clone();
+    tokio::spawn(async move {
+        for id in ids {
+            let _ = session
+                .call("Runtime.releaseObject", json!({"objectId": id}))
+                .await;
+        }
+    });
+}
+
+/// The key of what `evaluate_on`'s wrapper answers for a script that is no function.
+const NOT_FUNCTION: &str = "__abNotFunction";
 /// Largest eval result returned by default, in bytes of JSON (1 MiB: more than any model should be
 /// handed at once; `maxBytes` raises it). The WebSocket's read buffer keeps the capacity of the
 /// largest message received, so this also bounds what a result leaves behind in the daemon.
@@ -505,6 +521,83 @@ impl Page {
         {
             result = run(expression.to_string()).await?;
         }
+        self.eval_result(&session, result, max_bytes).await
+    }
+
+    /// Calls the user's function `script` with an element (`(element) => element.textContent`)
+    /// in the main world of the element's frame, as `evaluate` does an expression (promises
+    /// awaited, a user gesture, the result as bounded JSON). `el` is the engine's handle on it
+    /// (its isolated world); `what` names it for errors. A script that is no function is
+    /// `invalid_argument`, and nothing of it ran but its own evaluation.
+    pub async fn evaluate_on(
+        &self,
+        el: &crate::world::ElementHandle,
+        script: &str,
+        max_bytes: usize,
+        what: &str,
+    ) -> Result<Value> {
+        self.ensure_alive()?;
+        let session = el.frame.session.clone();
+        let node = session
+            .call("DOM.describeNode", json!({"objectId": el.object_id}))
+            .await?;
+        let backend = node
+            .pointer("/node/backendNodeId")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| EngineError::internal(format!("{what} has no DOM node id")))?;
+        // The same node in the page's own world, where its scripts' globals are.
+        let main = session
+            .call(
+                "DOM.resolveNode",
+                json!({"backendNodeId": backend, "objectGroup": EVAL_GROUP}),
+            )
+            .await?;
+        let object_id = main
+            .pointer("/object/objectId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                EngineError::new(
+                    ErrorCode::StaleRef,
+                    format!("{what} went away; nothing ran"),
+                )
+            })?
+            .to_string();
+        let function = format!(
+            "function (el, max) {{ const f = ({script}\n); if (typeof f !== 'function') return {{ {NOT_FUNCTION}: typeof f }}; \
+             return ({SIZE_CHECK_JS})(f(el), max); }}"
+        );
+        let result: agentbrowser_cdp::types::EvaluateResult = session
+            .call_as(
+                "Runtime.callFunctionOn",
+                json!({"functionDeclaration": function, "objectId": object_id,
+                       "arguments": [{"objectId": object_id}, {"value": max_bytes}],
+                       "returnByValue": false, "awaitPromise": true, "userGesture": true,
+                       "objectGroup": EVAL_GROUP}),
+            )
+            .await?;
+        let value = self.eval_result(&session, result, max_bytes).await;
+        // The element's handle in the page's world (the result's is released by eval_result).
+        release_objects(&session, vec![object_id]);
+        let value = value?;
+        if let Some(kind) = value.get(NOT_FUNCTION).and_then(Value::as_str)
+            && value.as_object().is_some_and(|o| o.len() == 1)
+        {
+            return Err(EngineError::invalid(format!(
+                "invalid parameter `script`: with a target it is a function called with the element, \
+                 such as `(element) => element.textContent`; this one is a {kind}"
+            )));
+        }
+        Ok(value)
+    }
+
+    /// The answer of an evaluation (`Runtime.evaluate` or `callFunctionOn` in `session`): its
+    /// exception as `js_error`, else its value as JSON of at most `max_bytes`.
+    async fn eval_result(
+        &self,
+        session: &Session,
+        result: agentbrowser_cdp::types::EvaluateResult,
+        max_bytes: usize,
+    ) -> Result<Value> {
         if let Some(exc) = result.exception_details {
             return Err(EngineError::new(ErrorCode::JsError, exc.message()));
         }
@@ -519,16 +612,8 @@ impl Page {
         };
         let value = match (obj.kind.as_str(), obj.object_id.clone()) {
             ("object" | "function", Some(id)) => {
-                let r = self.serialize(&session, &id, max_bytes).await;
-                // Release this result only: releasing the whole group from the background raced
-                // with the next eval, whose result the release could free before it was read
-                // ("Could not find object with given id").
-                let session = session.clone();
-                tokio::spawn(async move {
-                    let _ = session
-                        .call("Runtime.releaseObject", json!({"objectId": id}))
-                        .await;
-                });
+                let r = self.serialize(session, &id, max_bytes).await;
+                release_objects(session, vec![id]);
                 match r? {
                     Serialized::Json(v) => match v.get("__abTooLarge").and_then(Value::as_u64) {
                         Some(n) if v.as_object().is_some_and(|o| o.len() == 1) => {

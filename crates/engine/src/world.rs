@@ -634,7 +634,8 @@ pub async fn ref_op(
 }
 
 /// What the hit-target guard of the last action in `frame` let through and stopped (and removes
-/// it): `{installed, received: [type], blocked: [{type, target}], connected, relabelled?}`.
+/// it): `{installed, received: [type], blocked: [{type, target}], connected, relabelled?}`; a
+/// drop's also `overCancelled` (its last dragover) and `dropped: {types, files}`.
 pub async fn guard_result(page: &Page, frame: &FrameTarget) -> Result<Value> {
     let Some(context) = cached(page, frame) else {
         return Ok(json!({"installed": false}));

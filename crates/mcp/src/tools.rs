@@ -364,8 +364,10 @@ tools! {
     ] };
     /// Press a key or chord on the focused element, such as `Enter`, `ArrowLeft`, `a` or `Control+A`. Answers what changed.
     browser_press_key command {};
-    /// Upload files: answers the file chooser a click opened (the click's answer says one is open), or, with `target`, sets them on that file input or on the hidden one its button or label stands for. Answers what the input holds and what changed.
+    /// Upload files: answers the file chooser a click opened (the click's answer says one is open; without `paths` it is cancelled, as a user's Cancel), or, with `target`, sets them on that file input or on the hidden one its button or label stands for. Answers what the input holds and what changed.
     browser_file_upload command { renames: &[("paths", "files"), ("target", "ref")], notes: ELEMENT };
+    /// Drop files or MIME-typed data onto an element, as if dragged from outside the page (trusted drag events). At least one of `paths` or `data` must be provided; an element whose page does not take the drop is an error. Answers what the drop carried and what changed.
+    browser_drop command { renames: &[("paths", "files"), ("target", "ref")], notes: ELEMENT };
     /// Wait for text to appear, for the URL to match, or for a time to pass. Answers what changed meanwhile.
     browser_wait_for "Wait for" [Core] hand { hand::WaitArgs, ["wait", "diff"], hand::wait_for };
     /// Evaluate a JavaScript function or expression in the page and answer its result as JSON.

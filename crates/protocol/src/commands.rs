@@ -337,8 +337,10 @@ macro_rules! for_each_command {
             ScrollIntoView(RefActionParams) -> ActionOutput => "scroll_into_view" [Mutate | script] { dialog: $crate::Dialog::Reports },
             /// List the elements a locator matches now, with their refs (see the targets section).
             Find(FindParams) -> FindOutput => "find" [Read],
-            /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened.
+            /// Set files on a file input (a ref of the input, or of the button or label for a hidden one), or answer the file chooser the page opened (with no files: cancel it).
             Upload(UploadParams) -> ActionOutput => "upload" [Mutate | script] { category: Some("upload"), mcp: Some($crate::McpGroup::Core.tool("browser_file_upload", "Upload files")) },
+            /// Drop files and/or MIME-typed data onto a target as if dragged from outside the page (trusted dragenter, dragover, drop); a target whose page does not take the drop is `drop_not_accepted`.
+            Drop(DropParams) -> ActionOutput => "drop" [Mutate | script] { category: Some("upload"), mcp: Some($crate::McpGroup::Core.tool("browser_drop", "Drop files or data onto an element")) },
             /// Click a ref that starts a download, wait for it to complete, and move the file to a path (a directory: under its suggested filename).
             Download(DownloadParams) -> DownloadOutput => "download" [Mutate] { category: Some("download") },
             /// Wait for the next download (or one already complete and not yet claimed) and move it to a path, if given.

@@ -403,3 +403,74 @@ fn the_default_download_directory_goes_with_the_session() {
     cli.ok(&["close"]);
     assert!(!dir.exists(), "{} left behind", dir.display());
 }
+
+#[test]
+fn upload_without_files_cancels_the_file_chooser_as_a_user_does() {
+    let server = Server::start();
+    let cli = Cli::new("upl-cancel");
+    let files = TempDir::new("upl-cancel-files");
+    let a = file(&files, "kept.txt", 6);
+    server.route(
+        "/",
+        Page::html(
+            r#"<!doctype html><title>Pick</title>
+<button type="button" onclick="document.getElementById('f').click()">Choose file</button>
+<input id="f" type="file" style="display:none">
+<script>window.seen = [];
+const f = document.getElementById('f');
+for (const t of ['cancel', 'input', 'change'])
+  f.addEventListener(t, (e) => seen.push(t + (e.isTrusted ? '' : ':untrusted') + ':' + f.files.length));
+</script>"#,
+        ),
+    );
+    cli.ok(&["open", &server.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let opener = cli.find_ref(&snap, "button", "Choose file");
+    // No chooser open: nothing to cancel, said so.
+    let (code, msg, _) = cli.err(&["upload", "--cancel"]);
+    assert_eq!(code, "invalid_argument");
+    assert!(
+        msg.contains("no file chooser") && msg.contains("nothing was cancelled"),
+        "{msg}"
+    );
+    // A first chooser answered with a file, a second one cancelled.
+    cli.ok(&["click", &opener]);
+    cli.ok(&["upload", "--chooser", &a]);
+    let v = cli.json(&["click", &opener]);
+    assert_eq!(v["data"]["fileChooser"]["multiple"], false, "{v}");
+    let out = cli.ok(&["upload", "--cancel"]);
+    assert!(out["target"].is_null(), "{out}");
+    assert_eq!(out["files"][0]["name"], "kept.txt", "{out}");
+    assert!(out["note"].as_str().unwrap().contains("cancel"), "{out}");
+    // The page saw what a user's Cancel makes it see: a trusted `cancel`, no `change`, and the
+    // input keeps its file.
+    assert_eq!(
+        cli.eval("window.seen"),
+        serde_json::json!(["input:1", "change:1", "cancel:1"])
+    );
+    assert_eq!(
+        cli.eval("document.getElementById('f').files[0].name"),
+        "kept.txt"
+    );
+    // The chooser is gone: neither a cancel nor an answer finds it.
+    let (code, msg, _) = cli.err(&["upload", "--cancel"]);
+    assert_eq!(code, "invalid_argument");
+    assert!(msg.contains("no file chooser"), "{msg}");
+    let (code, _, _) = cli.err(&["upload", "--chooser", &a]);
+    assert_eq!(code, "invalid_argument");
+    // A raw request with a ref and no files is refused (only the chooser is cancelled).
+    let answers = cli.batch(&[r##"{"action":"upload","ref":"#f","files":[]}"##]);
+    assert_eq!(answers[0]["code"], "invalid_argument", "{}", answers[0]);
+    // A later chooser still opens and is answered.
+    let b = file(&files, "new.txt", 3);
+    cli.ok(&["click", &opener]);
+    cli.ok(&["upload", "--chooser", &b]);
+    assert_eq!(
+        cli.eval("window.seen.slice(3)"),
+        serde_json::json!(["input:1", "change:1"])
+    );
+    assert_eq!(
+        cli.eval("document.getElementById('f').files[0].name"),
+        "new.txt"
+    );
+}

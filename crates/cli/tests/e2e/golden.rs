@@ -90,7 +90,9 @@ fn every_command_answers_as_pinned() {
         "/files",
         Page::html(
             "<title>Files</title><label for='up' role='button' tabindex='0'>Upload</label>\
-             <input id='up' type='file' hidden><a href='/report.csv'>Report</a>",
+             <input id='up' type='file' hidden><a href='/report.csv'>Report</a>\
+             <div id='zone' role='region' aria-label='Drop' ondragover='event.preventDefault()' \
+             ondrop='event.preventDefault()'>Drop here</div>",
         ),
     );
     s.route(
@@ -279,6 +281,17 @@ fn every_command_answers_as_pinned() {
     std::fs::write(at("up.txt"), "hello").unwrap();
     run(a(&["upload", &up, &at("up.txt"), "--no-evidence"]));
     run(a(&["upload", &up, &at("missing.txt")]));
+    run(a(&["upload", "--cancel"]));
+    run(a(&[
+        "drop",
+        "#zone",
+        "--file",
+        &at("up.txt"),
+        "--data",
+        "text/plain=hi",
+        "--no-evidence",
+    ]));
+    run(a(&["eval", "--ref", "#zone", "(el) => el.id"]));
     run(a(&["download", &report, &dir]));
     run(a(&["wait", "--download", "--timeout-ms", "100"]));
     // A download the page starts by itself, taken by `wait --download`.

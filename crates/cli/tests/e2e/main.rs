@@ -16,6 +16,7 @@ mod dialogs;
 mod doctor_sources;
 mod domains;
 mod drag_hold;
+mod drops;
 mod emulation_scripts;
 mod envelopes;
 mod evidence;

@@ -18,7 +18,7 @@ const PAGE: &str = "<!doctype html><title>Counter</title><p id=hits>hits: 0</p>\
     <div id=src draggable=true>drag me</div><div id=dst>drop here</div><script>\
     window.hits = 0;\
     for (const t of ['click', 'input', 'change', 'keydown', 'keyup', 'mousemove', 'mousedown', \
-      'mouseup', 'wheel', 'focusin', 'pointerover', 'dragstart', 'copy', 'paste', 'touchstart', 'scroll'])\
+      'mouseup', 'wheel', 'focusin', 'pointerover', 'dragstart', 'dragenter', 'copy', 'paste', 'touchstart', 'scroll'])\
       document.addEventListener(t, () => { hits++; document.getElementById('hits').textContent = 'hits: ' + hits; }, true);\
     </script>";
 
@@ -99,6 +99,10 @@ fn cases(s: &Server, dir: &TempDir) -> Vec<(&'static str, Value)> {
             json!({"ref": "#f", "files": [upload.to_string_lossy()]}),
         ),
         ("drag", json!({"source": "#src", "target": "#dst"})),
+        (
+            "drop",
+            json!({"ref": "#dst", "files": [upload.to_string_lossy()], "data": {"text/plain": "x"}}),
+        ),
         ("press", json!({"key": "a"})),
         ("keyboard_type", json!({"text": "x"})),
         ("keyboard_insert_text", json!({"text": "x"})),

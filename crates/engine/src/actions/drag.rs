@@ -206,7 +206,9 @@ where
     }
 }
 
-async fn drag_event(
+/// Dispatches one trusted drag event (`dragEnter`, `dragOver`, `drop`, `dragCancel`) at a
+/// viewport point with the drag's data.
+pub(super) async fn drag_event(
     session: &agentbrowser_cdp::Session,
     kind: &str,
     x: f64,

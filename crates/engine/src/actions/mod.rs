@@ -22,6 +22,7 @@ use crate::world::{self, ElementHandle};
 
 mod actionable;
 pub(crate) mod drag;
+pub(crate) mod drops;
 mod guard;
 pub(crate) use guard::{CutGuard, drop_cut_guard};
 
@@ -1043,7 +1044,7 @@ async fn finish(
     if let Some(c) = page.choosers().opened_since(marks.choosers) {
         crate::warnings::note(format!(
             "`{action}` opened a file chooser (it takes {}); nothing was chosen yet: answer it with \
-             `upload --chooser FILE...` (MCP `browser_file_upload`)",
+             `upload --chooser FILE...` or cancel it with `upload --cancel` (MCP `browser_file_upload`)",
             if c.multiple {
                 "several files"
             } else {

@@ -1,6 +1,7 @@
 //! File choosers: the engine intercepts them (`Page.setInterceptFileChooserDialog`), so a click
 //! that would open the operating system's dialog opens none; the chooser is kept here, pending,
-//! until `upload` without a ref answers it. Only the newest is kept (a page shows one at a time).
+//! until `upload` without a ref answers it (or, without files, cancels it). Only the newest is
+//! kept (a page shows one at a time).
 
 use std::sync::{Arc, Mutex};
 
@@ -24,6 +25,9 @@ pub struct PendingChooser {
 struct State {
     pending: Option<PendingChooser>,
     opened: u64,
+    /// The input whose next chooser the engine opens itself to cancel it (`upload` without
+    /// files): that chooser is no page's, and is not recorded.
+    cancelling: Option<i64>,
 }
 
 /// The pending file chooser of a tab; shared by the page and its listener.
@@ -54,6 +58,12 @@ impl FileChoosers {
     pub fn peek(&self) -> Option<PendingChooser> {
         self.lock().pending.clone()
     }
+
+    /// Says that the next chooser of the input `backend_node_id` is the engine's own (opened to
+    /// cancel the pending one): it is not recorded. `None` forgets it.
+    pub fn cancelling(&self, backend_node_id: Option<i64>) {
+        self.lock().cancelling = backend_node_id;
+    }
 }
 
 /// Records each file chooser the page opens (and forgets it when the main document changes).
@@ -76,6 +86,10 @@ impl Listener for Choosers {
         let Some(node) = ev.params.get("backendNodeId").and_then(Value::as_i64) else {
             return;
         };
+        if s.cancelling == Some(node) {
+            s.cancelling = None;
+            return;
+        }
         s.opened += 1;
         let seq = s.opened;
         s.pending = Some(PendingChooser {

@@ -347,7 +347,7 @@ function (op, arg) {
     };
     addFrames(top, 0);
     const g = { el: e, types: spec.events, hover: !!spec.hover, wins, received: [], blocked: [], relabelled: null, clicked: null, activated: null,
-      pressed: null, presses: [], expanded: null, changed: false, released: null,
+      pressed: null, presses: [], expanded: null, changed: false, released: null, over: null, dropped: null,
       verified: false, dirty: false, mo: null, timer: 0, expires: 0, listener: null };
     if (typeof spec.role === 'string') {
       try {
@@ -398,6 +398,10 @@ function (op, arg) {
       if (ok) {
         if (g.received.length < 40) g.received.push(ev.type);
         if (ev.type === 'click') g.clicked = t;
+        // A drop from outside the page: whether the page cancelled the last dragover (a drop
+        // zone) is read once it was dispatched; what the drop carried, here.
+        if (ev.type === 'dragover') g.over = ev;
+        if (ev.type === 'drop') g.dropped = dropped(ev.dataTransfer);
         if (PRESSES.has(ev.type)) {
           if (!g.pressed) {
             g.pressed = watch(e.ownerDocument);
@@ -466,6 +470,8 @@ function (op, arg) {
     return takeGuard();
   }
 
+  // What the guard saw, removing it: the events let through and stopped, and (a drop) whether
+  // the last dragover was cancelled and what the drop carried.
   function takeGuard() {
     const g = removeGuard();
     if (!g) return { installed: false };
@@ -475,7 +481,17 @@ function (op, arg) {
     if (g.relabelled) out.relabelled = { role: g.relabelled[0], name: g.relabelled[1] };
     if (g.activated) out.activated = g.activated;
     if (g.released) out.released = g.released;
+    if (g.over) out.overCancelled = g.over.defaultPrevented;
+    if (g.dropped) out.dropped = g.dropped;
     return out;
+  }
+
+  // What a drop event's data carried, as its page reads it.
+  function dropped(dt) {
+    if (!dt) return { types: [], files: [] };
+    const files = [];
+    for (const f of dt.files) if (files.length < 100) files.push({ name: f.name, size: f.size, type: f.type });
+    return { types: Array.from(dt.types).slice(0, 64), files };
   }
 
   // Cross-realm type checks: an element of another frame is not an instance of this window's

@@ -259,10 +259,12 @@ pub struct WaitArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluateArgs {
-    /// `() => { /* code */ }` (called; a returned promise is awaited) or a plain expression.
+    /// `() => { /* code */ }` or `(element) => { /* code */ }` when `target` is given (called; a returned promise is awaited), or a plain expression.
     pub function: String,
-    /// Human-readable description of what the function reads (for the record).
+    /// Human-readable element description used to obtain permission to interact with the element.
     pub element: Option<String>,
+    /// Exact target element reference from the page snapshot (`e5`), a CSS selector or an XPath (`//...`) that matches exactly one element: the function is called with it.
+    pub target: Option<String>,
     /// Write the result to this file instead of answering it: a relative path, under the server's working directory.
     pub filename: Option<String>,
 }
@@ -664,14 +666,28 @@ pub(super) async fn wait_for(cx: Ctx, a: WaitArgs) -> Result<Answer, ToolError> 
 const EVAL_BUDGET: u64 = 24_000;
 
 pub(super) async fn evaluate(cx: Ctx, a: EvaluateArgs) -> Result<Answer, ToolError> {
-    // A function is called; anything else is the value itself.
-    let script = format!(
-        "(() => {{ const __f = ({}\n); return typeof __f === 'function' ? __f() : __f; }})()",
-        a.function
-    );
+    // A function is called (with the target's element when there is one); anything else is the
+    // value itself.
+    let (script, target) = match &a.target {
+        None => (
+            format!(
+                "(() => {{ const __f = ({}\n); return typeof __f === 'function' ? __f() : __f; }})()",
+                a.function
+            ),
+            None,
+        ),
+        Some(t) => (
+            format!(
+                "(element) => {{ const __f = ({}\n); return typeof __f === 'function' ? __f(element) : __f; }}",
+                a.function
+            ),
+            Some(resolve(t)?),
+        ),
+    };
     let out: EvalOutput = cx
         .get(Command::Eval(EvalParams {
             script,
+            target,
             max_bytes: Some(EVAL_BUDGET),
         }))
         .await?;

@@ -365,9 +365,14 @@ pub struct ActionReport {
     /// `click` with `newTab`: the tab the click opened (null when none opened).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<Option<String>>,
-    /// `upload`: the files the input holds afterwards, as the page sees them.
+    /// `upload`: the files the input holds afterwards, as the page sees them; `drop`: the files
+    /// the page's drop event carried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<crate::caps::files::UploadedFile>>,
+    /// `drop`: the types the page's drop event carried (`dataTransfer.types`: `Files` for files,
+    /// and each MIME type of the data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<Vec<String>>,
     /// `click` (and other input): a file chooser the action opened, waiting for `upload`
     /// without a ref.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -434,10 +439,13 @@ impl Present for ActionOutput {
                 .collect();
             line.push_str(&format!(" -> files: {}", list.join(", ")));
         }
+        if let Some(types) = &self.report.types {
+            line.push_str(&format!(" -> types: {}", types.join(", ")));
+        }
         if let Some(c) = &self.report.file_chooser {
             let n = if c.multiple { "files" } else { "a file" };
             line.push_str(&format!(
-                "\nfile chooser open (takes {n}): answer it with `upload --chooser FILE...` (MCP: browser_file_upload)"
+                "\nfile chooser open (takes {n}): answer it with `upload --chooser FILE...` or cancel it with `upload --cancel` (MCP: browser_file_upload)"
             ));
         }
         if let Some(note) = &self.report.note {

@@ -1,6 +1,9 @@
-//! Files: setting files on a file input (`upload`), answering a file chooser the page opened,
-//! and downloads (`download`, `wait_download`) that land complete where they were asked to go.
+//! Files: setting files on a file input (`upload`), answering (or cancelling) a file chooser the
+//! page opened, dropping files and data onto an element as if dragged from outside the page
+//! (`drop`), and downloads (`download`, `wait_download`) that land complete where they were
+//! asked to go.
 
+use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +27,9 @@ pub struct UploadParams {
     #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
     /// Absolute paths of the files to set (1 to 100; several only for a `multiple` input).
-    #[schemars(length(min = 1))]
+    /// Empty or absent only without `ref`: the open file chooser is then cancelled, as a user's
+    /// Cancel does (its input fires `cancel`, no `change`, and keeps the files it held).
+    #[serde(default)]
     pub files: Vec<String>,
     /// Condition to wait for after the files are set.
     pub wait: Option<WaitCondition>,
@@ -37,29 +42,105 @@ impl Validate for UploadParams {
     fn validate(&self) -> Result<(), String> {
         if let Some(target) = &self.target {
             target.validate()?;
+            if self.files.is_empty() {
+                return invalid(
+                    "files",
+                    "empty; give at least one absolute file path (only the open file chooser, \
+                     without `ref`, is answered with none: that cancels it)",
+                );
+            }
         }
-        if self.files.is_empty() {
-            return invalid("files", "empty; give at least one absolute file path");
-        }
-        if self.files.len() > UPLOAD_MAX_FILES {
+        absolute_files(&self.files)?;
+        wait(&self.wait)
+    }
+}
+
+/// Checks a list of files to set or drop: at most [`UPLOAD_MAX_FILES`], every path absolute.
+fn absolute_files(files: &[String]) -> Result<(), String> {
+    if files.len() > UPLOAD_MAX_FILES {
+        return invalid(
+            "files",
+            format!("{} files; at most {UPLOAD_MAX_FILES}", files.len()),
+        );
+    }
+    match files
+        .iter()
+        .find(|f| !std::path::Path::new(f).is_absolute())
+    {
+        Some(f) => invalid(
+            "files",
+            format!("{f:?} is a relative path; give absolute paths (the CLI makes them absolute)"),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The most data items (MIME types) one `drop` carries.
+pub const DROP_MAX_TYPES: usize = 32;
+
+/// Parameters of `drop`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DropParams {
+    /// Where to drop: a ref (`e3`, `@e3`), an XPath, a CSS selector or a locator
+    /// `{"find": {...}}` matching exactly one element (a drop zone: its page cancels `dragover`,
+    /// or an editable field, which takes dropped text).
+    #[serde(rename = "ref")]
+    pub target: Target,
+    /// Absolute paths of files to drop (at most 100); the page reads them from the drop event's
+    /// `dataTransfer.files`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Data to drop, by MIME type (`{"text/plain": "hello", "text/uri-list":
+    /// "https://example.com"}`); the page reads it with `dataTransfer.getData(type)`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub data: IndexMap<String, String>,
+    /// Condition to wait for after the drop.
+    pub wait: Option<WaitCondition>,
+    /// Return before/after snapshots and their diff (default true; `"delta"`: before/after as
+    /// delta snapshots, only the changed lines and their refs).
+    pub evidence: Option<crate::Evidence>,
+}
+
+impl Validate for DropParams {
+    fn validate(&self) -> Result<(), String> {
+        self.target.validate()?;
+        if self.files.is_empty() && self.data.is_empty() {
             return invalid(
                 "files",
-                format!("{} files; at most {UPLOAD_MAX_FILES}", self.files.len()),
+                "nothing to drop; give `files` (absolute file paths), `data` (MIME type -> text), \
+                 or both",
             );
         }
-        if let Some(f) = self
-            .files
-            .iter()
-            .find(|f| !std::path::Path::new(f).is_absolute())
-        {
+        absolute_files(&self.files)?;
+        if self.data.len() > DROP_MAX_TYPES {
             return invalid(
-                "files",
+                "data",
+                format!("{} types; at most {DROP_MAX_TYPES}", self.data.len()),
+            );
+        }
+        if let Some(t) = self.data.keys().find(|t| !mime_like(t)) {
+            return invalid(
+                "data",
                 format!(
-                    "{f:?} is a relative path; give absolute paths (the CLI makes them absolute)"
+                    "{t:?} is not a MIME type; give types such as \"text/plain\", \"text/html\" or \
+                     \"text/uri-list\""
                 ),
             );
         }
         wait(&self.wait)
+    }
+}
+
+/// Whether `t` reads as a MIME type: `type/subtype`, no spaces or control characters.
+fn mime_like(t: &str) -> bool {
+    let (ty, sub) = t.split_once('/').unwrap_or(("", ""));
+    !ty.is_empty() && !sub.is_empty() && t.len() <= 255 && t.chars().all(|c| c.is_ascii_graphic())
+}
+
+impl crate::ParamFacts for DropParams {
+    fn wait(&self) -> Option<&crate::WaitCondition> {
+        self.wait.as_ref()
     }
 }
 

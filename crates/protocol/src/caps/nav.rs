@@ -4,8 +4,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::caps::common::LoadState;
+use crate::caps::targets::Target;
 use crate::present::Present;
-use crate::validate::Validate;
+use crate::validate::{Validate, invalid};
 
 /// Parameters of `open`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -40,8 +41,22 @@ pub struct HistoryParams {
 pub struct EvalParams {
     /// JavaScript expression; a returned promise is awaited; the result comes back as JSON
     /// (values JSON cannot carry as `{"unserializable": "circular" | "Window" | "NaN" | ...}`).
+    /// With `ref`: a function, called with the element (`(element) => element.textContent`).
     #[cfg_attr(feature = "clap", arg(allow_hyphen_values = true))]
     pub script: String,
+    /// The element to call the script's function with: a ref (`e3`, `@e3`), an XPath, a CSS
+    /// selector or a locator `{"find": {...}}` matching exactly one element. A stale ref is an
+    /// error and nothing runs.
+    #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "ref",
+            value_name = "REF",
+            help = "Call the script, a function, with this element: a ref (e3, @e3), CSS selector or XPath matching one element"
+        )
+    )]
+    pub target: Option<Target>,
     /// Largest result in bytes of JSON (default 1048576); a larger one is `result_too_large`.
     #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_bytes: Option<u64>,
@@ -59,7 +74,18 @@ impl Validate for HistoryParams {}
 
 impl crate::ParamFacts for HistoryParams {}
 
-impl Validate for EvalParams {}
+impl Validate for EvalParams {
+    fn validate(&self) -> Result<(), String> {
+        match &self.target {
+            Some(Target::Text(s)) if s.trim().is_empty() => invalid(
+                "ref",
+                "empty; give a ref, CSS selector, XPath or locator, or leave it out to evaluate in the page",
+            ),
+            Some(t) => t.validate(),
+            None => Ok(()),
+        }
+    }
+}
 
 impl crate::ParamFacts for EvalParams {}
 

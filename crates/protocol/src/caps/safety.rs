@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn categories_are_declared_by_their_commands() {
-        assert_eq!(category_actions("upload"), ["upload"]);
+        assert_eq!(category_actions("upload"), ["upload", "drop"]);
         assert_eq!(category_actions("download"), ["download", "wait_download"]);
         assert_eq!(
             category_actions("dialog"),

@@ -530,7 +530,8 @@ mod tests {
         assert_eq!(
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             [
-                "core", "history", "vision", "storage", "pdf", "testing", "network", "config", "code"
+                "core", "history", "vision", "storage", "pdf", "testing", "network", "config",
+                "code"
             ]
         );
     }
@@ -562,6 +563,7 @@ mod tests {
             json!({"action": "mouse_dispatch", "eventType": "mouseMoved", "x": 1, "y": 1}),
             json!({"action": "drag", "source": "e1", "target": "e2"}),
             json!({"action": "upload", "ref": "e1", "files": ["/tmp/a.txt"]}),
+            json!({"action": "drop", "ref": "e1", "data": {"text/plain": "x"}}),
             json!({"action": "clipboard_copy"}),
             json!({"action": "clipboard_paste"}),
         ]);

@@ -67,6 +67,7 @@ by_wait!(
     SelectParams,
     RefActionParams,
     UploadParams,
+    DropParams,
     DragParams,
     PressParams,
     ClipboardKeyParams,
