@@ -71,6 +71,7 @@ CORE = [
     "browser_drag",
     "browser_press_key",
     "browser_file_upload",
+    "browser_drop",
     "browser_wait_for",
     "browser_evaluate",
     "browser_tabs",

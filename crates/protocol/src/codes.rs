@@ -71,7 +71,7 @@ error_codes! {
     ElementNotEditable => "element_not_editable",
     /// The action ran but the element did not reach the state it should have (for example still unchecked).
     ActionFailed => "action_failed",
-    /// `drop` found no drop zone: the page did not cancel `dragover` on the element (nor is it an editable field that takes the data), so no `drop` event reached it; the drag was cancelled (the page saw it enter and leave) and nothing was dropped.
+    /// `drop` found no drop zone: the page did not cancel `dragover` on the element (nor is it an editable field that takes the data), so the browser fired no `drop` there when the drag let go, as for a user (the page saw the drag enter and move over it, perhaps leave); nothing was dropped.
     DropNotAccepted => "drop_not_accepted",
     /// The mutation happened, then the wait, after-snapshot or diff failed.
     ActionTransitionFailed => "action_transition_failed",

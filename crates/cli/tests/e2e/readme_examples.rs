@@ -54,6 +54,7 @@ const SETUP: &[(&str, &[&str])] = &[
     ),
     ("agentbrowser click '#save'", &["open PAGE/targets"]),
     ("agentbrowser upload e7 ", &["open PAGE/attach", "snapshot"]),
+    ("agentbrowser drop e4 ", &["open PAGE/dropzone", "snapshot"]),
     ("agentbrowser console --level warning", &["open PAGE/app"]),
     ("agentbrowser click e4", &["open PAGE/app", "snapshot"]),
     ("agentbrowser vitals", &["open PAGE/shift"]),
@@ -79,6 +80,7 @@ const SETUP: &[(&str, &[&str])] = &[
 const FILES: &[(&str, &str)] = &[
     ("report.pdf", "%PDF-1.4 a report"),
     ("photo.png", "not really a png"),
+    ("notes.txt", "first line\nsecond line\n"),
     ("mock.json", r#"{"mocked": true}"#),
 ];
 
@@ -125,6 +127,13 @@ fn site() -> Server {
              <script>document.getElementById('f').onchange = e => { for (const f of e.target.files) \
              { const li = document.createElement('li'); li.textContent = f.name + ' ' + f.size + \
              ' bytes'; document.getElementById('list').append(li) } }</script>",
+        ),
+    );
+    server.route(
+        "/dropzone",
+        Page::html(
+            "<!doctype html><title>Drop</title><div role=region aria-label='Upload area' \
+             ondragover='event.preventDefault()' ondrop='event.preventDefault()'>Drop here</div>",
         ),
     );
     server.route(
