@@ -1,7 +1,7 @@
 """The generated client methods (agentbrowser/_wire_methods.py) against their sources.
 
 Regenerating them from docs/protocol.schema.json and the hand-written modules gives the checked-in
-file exactly; a command no hand-written module sends (like a new ``options``) gets a typed method
+file exactly; a command no hand-written module sends (like a new ``choices``) gets a typed method
 on the page (on the browser when its kind is ``session``), in both clients; a hand-written module
 that names its builder or passes its action to the operations takes that method away; a name the
 hand-written class already uses stops the generator.
@@ -43,24 +43,24 @@ def schema() -> dict[str, Any]:
     return data
 
 
-def with_options(kind: str = "read") -> dict[str, Any]:
-    """The schema with one more command, ``options``, shaped like the reads of a target."""
+def with_choices(kind: str = "read") -> dict[str, Any]:
+    """The schema with one more command, ``choices``, shaped like the reads of a target."""
     out = copy.deepcopy(schema())
-    out["$defs"]["OptionsParams"] = {
+    out["$defs"]["ChoicesParams"] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
             "target": {"$ref": "#/$defs/Target", "description": "The select, listbox or combobox."},
-            "maxItems": {"type": ["integer", "null"], "description": "Most options listed."},
+            "maxItems": {"type": ["integer", "null"], "description": "Most choices listed."},
         },
         "required": ["target"],
     }
-    out["$defs"]["OptionsOutput"] = {"type": "object", "properties": {}}
-    out["commands"]["options"] = {
+    out["$defs"]["ChoicesOutput"] = {"type": "object", "properties": {}}
+    out["commands"]["choices"] = {
         "kind": kind,
-        "summary": "The options of a select, listbox or combobox.",
-        "params": {"$ref": "#/$defs/OptionsParams"},
-        "result": {"$ref": "#/$defs/OptionsOutput"},
+        "summary": "The choices of a select, listbox or combobox.",
+        "params": {"$ref": "#/$defs/ChoicesParams"},
+        "result": {"$ref": "#/$defs/ChoicesOutput"},
     }
     return out
 
@@ -73,6 +73,12 @@ def methods_of(text: str) -> dict[str, list[str]]:
         for node in tree.body
         if isinstance(node, ast.ClassDef)
     }
+
+
+def new_methods(text: str) -> dict[str, list[str]]:
+    """The methods of each class of a rendered module that the checked-in module does not have."""
+    before = methods_of(Path(generated.__file__).read_text())
+    return {name: [m for m in methods if m not in before[name]] for name, methods in methods_of(text).items()}
 
 
 def test_the_checked_in_module_is_what_the_generator_writes() -> None:
@@ -93,52 +99,52 @@ def test_the_clients_have_the_generated_classes_as_bases() -> None:
 
 
 def test_a_command_no_hand_written_module_sends_gets_a_page_method_in_both_clients() -> None:
-    text = generator().render(with_options())
+    text = generator().render(with_choices())
     compile(text, "_wire_methods.py", "exec")
-    classes = methods_of(text)
-    assert classes["AsyncPageCommands"] == classes["PageCommands"] == ["options"]
-    assert classes["AsyncBrowserCommands"] == classes["BrowserCommands"] == []
+    added = new_methods(text)
+    assert added["AsyncPageCommands"] == added["PageCommands"] == ["choices"]
+    assert added["AsyncBrowserCommands"] == added["BrowserCommands"] == []
     signature = (
         "(\n        self,\n        target: str | Mapping[str, Any] | Actionable[Any],\n        *,\n"
-        "        max_items: int | None = None,\n    ) -> w.OptionsOutput:\n"
+        "        max_items: int | None = None,\n    ) -> w.ChoicesOutput:\n"
     )
-    assert f"    async def options{signature}" in text and f"    def options{signature}" in text
-    assert '        """The options of a select, listbox or combobox.\n\n        ``target``: The select,' in text
-    assert "        built = g.options(_ops.wire_target(target), max_items=max_items)\n" in text
+    assert f"    async def choices{signature}" in text and f"    def choices{signature}" in text
+    assert '        """The choices of a select, listbox or combobox.\n\n        ``target``: The select,' in text
+    assert "        built = g.choices(_ops.wire_target(target), max_items=max_items)\n" in text
     assert "        return await self._b._drive(_ops.command(built, target))\n" in text
     assert "        return self._b._drive(_ops.command(built, target))\n" in text
 
 
 def test_a_session_command_is_a_browser_method() -> None:
-    text = generator().render(with_options(kind="session"))
-    classes = methods_of(text)
-    assert classes["AsyncBrowserCommands"] == classes["BrowserCommands"] == ["options"]
-    assert classes["AsyncPageCommands"] == classes["PageCommands"] == []
+    text = generator().render(with_choices(kind="session"))
+    added = new_methods(text)
+    assert added["AsyncBrowserCommands"] == added["BrowserCommands"] == ["choices"]
+    assert added["AsyncPageCommands"] == added["PageCommands"] == []
     assert "        return await self._drive(_ops.command(built, target))\n" in text
 
 
 @pytest.mark.parametrize(
     "source",
     [
-        "from . import _wire_ops as ops\n\ndef f() -> object:\n    return ops.options('#s')\n",
-        "def f(b: object) -> object:\n    return b.browser._ops.read_str(b, 'options', {})\n",
-        "from . import _wire_types as t\n\ndef f(d: object) -> object:\n    return t.decode_result('options', d)\n",
-        "from ._call import Call\n\ndef f() -> object:\n    return Call('options', {})\n",
+        "from . import _wire_ops as ops\n\ndef f() -> object:\n    return ops.choices('#s')\n",
+        "def f(b: object) -> object:\n    return b.browser._ops.read_str(b, 'choices', {})\n",
+        "from . import _wire_types as t\n\ndef f(d: object) -> object:\n    return t.decode_result('choices', d)\n",
+        "from ._call import Call\n\ndef f() -> object:\n    return Call('choices', {})\n",
     ],
 )
 def test_a_hand_written_module_that_sends_the_command_takes_its_method_away(tmp_path: Path, source: str) -> None:
     gen = generator()
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "hand.py").write_text(source)
-    sent = gen.hand_sent(tmp_path, frozenset({"options", "title"}))
-    assert sent == {"options"}
+    sent = gen.hand_sent(tmp_path, frozenset({"choices", "title"}))
+    assert sent == {"choices"}
     (tmp_path / "models" / "hand.py").write_text("# Generated by a tool: do not edit.\n" + source)
-    assert gen.hand_sent(tmp_path, frozenset({"options"})) == frozenset()
+    assert gen.hand_sent(tmp_path, frozenset({"choices"})) == frozenset()
 
 
 def test_the_clients_have_a_method_for_every_command_no_hand_written_module_sends() -> None:
     # At dd78c22 the hand-written modules send every command: the generated classes are empty
-    # until a command such as `options` comes without hand-written Python.
+    # until a command such as `choices` comes without hand-written Python.
     gen = generator()
     commands = schema()["commands"]
     unsent = set(commands) - gen.hand_sent(PACKAGE, frozenset(commands))
