@@ -72,6 +72,24 @@ def test_object_results_back_to_back(browser: Browser, server: str) -> None:
     assert got == [{"n": i, "list": [i]} for i in range(300)]
 
 
+def test_every_tab_has_focus_as_the_front_window_does(browser: Browser, server: str) -> None:
+    """A headless page's document is unfocused unless emulated, and editors that keep their own
+    selection (CodeMirror) then ignore the select-all that fill relies on: every tab, new ones
+    too, reports focus and a focused field gets its focus event."""
+    browser.page.open(f"{server}/form")
+    assert browser.page.evaluate("document.hasFocus()") is True
+    new = browser.tabs.new(f"{server}/")
+    try:
+        assert browser.page.evaluate("document.hasFocus()") is True
+        focused = browser.page.evaluate(
+            "(() => { const i = document.createElement('input'); let n = 0;"
+            " i.addEventListener('focus', () => n++); document.body.append(i); i.focus(); return n; })()"
+        )
+        assert focused == 1
+    finally:
+        browser.tabs.close(new.id)
+
+
 def test_js_error_and_navigation_error(browser: Browser, server: str) -> None:
     browser.page.open(f"{server}/")
     with pytest.raises(BrowserError) as err:

@@ -5,9 +5,8 @@
 //! `clipboard-write` (`Browser.setPermission`), which a headless browser needs: the
 //! permission prompt a user would answer cannot show.
 //!
-//! A headless page's document is never focused, and the clipboard API refuses an unfocused one:
-//! the page gets focus emulation (`Emulation.setFocusEmulationEnabled`) on first use, and keeps
-//! it (it then reports focus as a page in the front window does).
+//! The clipboard API refuses an unfocused document, which a headless page is unless emulated:
+//! every page gets focus emulation when it is attached (`page.rs`).
 //!
 //! The shortcut's key events carry their editing command (`commands: ["copy"]`): without a
 //! window, a headless browser has no accelerator that turns Control+C into a copy.
@@ -68,13 +67,6 @@ async fn ready(cx: &mut Cx<'_>) -> Result<Page> {
             )
             .await?;
     }
-    // The async clipboard API needs a focused document, which a headless page is not.
-    page.session
-        .call(
-            "Emulation.setFocusEmulationEnabled",
-            json!({"enabled": true}),
-        )
-        .await?;
     Ok(page)
 }
 

@@ -219,9 +219,16 @@ impl Page {
                 Ok(())
             }
         };
-        let (enabled, lifecycle, attach, shares, tree, _, resumed) = tokio::join!(
+        let (enabled, lifecycle, focus, attach, shares, tree, _, resumed) = tokio::join!(
             session.call("Page.enable", json!({})),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
+            // A headless page's document is not focused unless emulated, and editors that keep
+            // their own selection (CodeMirror, ProseMirror) ignore selection changes in an
+            // unfocused document: every page behaves as the one in the front window.
+            session.call(
+                "Emulation.setFocusEmulationEnabled",
+                json!({"enabled": true})
+            ),
             session.call(
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
@@ -236,6 +243,7 @@ impl Page {
         );
         enabled?;
         lifecycle?;
+        focus?;
         attach?;
         shares?;
         resumed?;
