@@ -53,15 +53,30 @@ impl Validate for HighlightParams {
                 "style",
                 "empty; give CSS declarations such as `outline: 2px dashed red`, or leave it out for the default look",
             ),
-            Some(s) if s.contains(['{', '}', '<']) => invalid(
+            Some(s) if s.contains(['{', '}', '<', '\\']) => invalid(
                 "style",
                 format!(
-                    "{s:?} is not a list of declarations: give `property: value; ...` (no rules, braces or markup)"
+                    "{s:?} is not a list of plain declarations: give `property: value; ...` (no rules, braces, markup or escapes)"
+                ),
+            ),
+            Some(s) if loads(s) => invalid(
+                "style",
+                format!(
+                    "{s:?} loads a resource (`url(...)`, `image-set(...)`, `src(...)`): a highlight's style draws, it never makes the page fetch"
                 ),
             ),
             _ => Ok(()),
         }
     }
+}
+
+/// Whether CSS text names a resource to fetch (a request the session's allowed domains would
+/// not see).
+fn loads(css: &str) -> bool {
+    let css = css.to_ascii_lowercase();
+    ["url(", "image-set(", "src("]
+        .iter()
+        .any(|f| css.contains(f))
 }
 
 impl crate::ParamFacts for HighlightParams {}
@@ -197,7 +212,16 @@ mod tests {
         let e = params(json!({"ref": "e1", "style": " ; "})).unwrap_err();
         assert!(e.contains("`style`") && e.contains("empty"), "{e}");
         let e = params(json!({"ref": "e1", "style": "a{color:red}"})).unwrap_err();
-        assert!(e.contains("not a list of declarations"), "{e}");
+        assert!(e.contains("not a list of plain declarations"), "{e}");
+        for fetches in [
+            "background: URL(https://example.com/x.png)",
+            "background-image: -webkit-image-set(\"a.png\" 1x)",
+        ] {
+            let e = params(json!({"ref": "e1", "style": fetches})).unwrap_err();
+            assert!(e.contains("loads a resource"), "{e}");
+        }
+        let e = params(json!({"ref": "e1", "style": "background: \\75rl(x)"})).unwrap_err();
+        assert!(e.contains("escapes"), "{e}");
         let long = "x".repeat(HIGHLIGHT_STYLE_MAX_CHARS + 1);
         let e = params(json!({"ref": "e1", "style": long})).unwrap_err();
         assert!(e.contains("at most 2000"), "{e}");
