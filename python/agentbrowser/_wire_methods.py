@@ -105,7 +105,6 @@ class AsyncPageCommands:
 
     async def hide_highlight(
         self,
-        *,
         target: str | Mapping[str, Any] | Actionable[Any] | None = None,
     ) -> w.HighlightsHidden:
         """Remove the highlight of a target, or without one every highlight of the tab (every frame); answers how many
@@ -114,7 +113,7 @@ class AsyncPageCommands:
         ``target``: The element whose highlight to remove (a ref, CSS selector, XPath or locator that matches exactly
         one element); without it, every highlight of the tab, in every frame.
         """
-        built = g.hide_highlight(target=_ops.wire_target(target))
+        built = g.hide_highlight(ref=_ops.wire_target(target))
         return await self._b._drive(_ops.command(built, target))
 
 
@@ -206,14 +205,14 @@ class PageCommands:
         built = g.highlight(_ops.wire_target(target), style=style)
         return self._b._drive(_ops.command(built, target))
 
-    def hide_highlight(self, *, target: str | Mapping[str, Any] | Actionable[Any] | None = None) -> w.HighlightsHidden:
+    def hide_highlight(self, target: str | Mapping[str, Any] | Actionable[Any] | None = None) -> w.HighlightsHidden:
         """Remove the highlight of a target, or without one every highlight of the tab (every frame); answers how many
         were removed (0, with a warning for a target, when there was none).
 
         ``target``: The element whose highlight to remove (a ref, CSS selector, XPath or locator that matches exactly
         one element); without it, every highlight of the tab, in every frame.
         """
-        built = g.hide_highlight(target=_ops.wire_target(target))
+        built = g.hide_highlight(ref=_ops.wire_target(target))
         return self._b._drive(_ops.command(built, target))
 
 
