@@ -276,3 +276,25 @@ fn an_element_of_a_frame_is_highlighted_in_its_own_document() {
     cli.ok(&["frame", "#cross"]);
     assert!(overlays(&cli, "document").is_empty());
 }
+
+#[test]
+fn a_highlight_shows_above_a_modal_dialog() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            "<title>Modal</title><style>dialog{padding:30px;border:0} dialog::backdrop{background:rgb(0 0 0 / 50%)}</style>\
+             <dialog id='d'><button id='ok' style='width:120px;height:40px;background:white;border:0'>OK</button></dialog>\
+             <script>document.getElementById('d').showModal()</script>",
+        ),
+    );
+    let cli = Cli::new("highlight-modal");
+    let shots = TempDir::new("highlight-modal-shots");
+    cli.ok(&["open", &s.url("/")]);
+    let snap = cli.ok(&["snapshot"]);
+    let ok = cli.find_ref(&snap, "button", "OK");
+    let out = cli.ok(&["highlight", &ok, "--style", "background: rgb(0, 200, 0)"]);
+    let (x, y) = (out["x"].as_f64().unwrap(), out["y"].as_f64().unwrap());
+    // The dialog is in the top layer; the overlay, shown after it, is above it.
+    assert_eq!(pixel(&cli, &shots, x + 6.0, y + 6.0), [0, 200, 0]);
+}
