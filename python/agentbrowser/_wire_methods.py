@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 class AsyncPageCommands:
     """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): ``drop``,
-    ``options``.
+    ``options``, ``highlight``, ``hide_highlight``.
     """
 
     _b: AsyncBrowser
@@ -80,6 +80,42 @@ class AsyncPageCommands:
         built = g.options(_ops.wire_target(target), limit=limit)
         return await self._b._drive(_ops.command(built, target))
 
+    async def highlight(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        style: str | None = None,
+    ) -> w.HighlightOutput:
+        """Draw a persistent highlight overlay around a target (ref, selector or locator) in its own document, frames
+        included: it follows the element as the page scrolls or re-lays out, takes no pointer events (clicks reach
+        the element), and no snapshot, read, selector or locator sees it; `style` adds inline CSS. It lasts until
+        `hide_highlight` or until its document goes away (a navigation removes it). Kind `read`: it changes no value,
+        state or script of the page, though page scripts can see the overlay's host element (`<agentbrowser-
+        highlight>`, appended to `<html>`).
+
+        ``target``: The element to highlight: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+        (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
+
+        ``style``: Additional inline CSS declarations for the overlay, after its own (so they win), such as `outline:
+        2px dashed red` or `background: rgb(0 200 0 / 30%)`; every declaration must be one the browser takes, else
+        nothing is drawn. Highlighting an element again replaces its style.
+        """
+        built = g.highlight(_ops.wire_target(target), style=style)
+        return await self._b._drive(_ops.command(built, target))
+
+    async def hide_highlight(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any] | None = None,
+    ) -> w.HighlightsHidden:
+        """Remove the highlight of a target, or without one every highlight of the tab (every frame); answers how many
+        were removed (0, with a warning for a target, when there was none).
+
+        ``target``: The element whose highlight to remove (a ref, CSS selector, XPath or locator that matches exactly
+        one element); without it, every highlight of the tab, in every frame.
+        """
+        built = g.hide_highlight(ref=_ops.wire_target(target))
+        return await self._b._drive(_ops.command(built, target))
+
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`): none
@@ -93,7 +129,7 @@ class AsyncBrowserCommands:
 
 class PageCommands:
     """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): ``drop``,
-    ``options``.
+    ``options``, ``highlight``, ``hide_highlight``.
     """
 
     _b: Browser
@@ -144,6 +180,39 @@ class PageCommands:
         ``limit``: Most options answered, 1 to 1000 (default 200); the answer says how many there are.
         """
         built = g.options(_ops.wire_target(target), limit=limit)
+        return self._b._drive(_ops.command(built, target))
+
+    def highlight(
+        self,
+        target: str | Mapping[str, Any] | Actionable[Any],
+        *,
+        style: str | None = None,
+    ) -> w.HighlightOutput:
+        """Draw a persistent highlight overlay around a target (ref, selector or locator) in its own document, frames
+        included: it follows the element as the page scrolls or re-lays out, takes no pointer events (clicks reach
+        the element), and no snapshot, read, selector or locator sees it; `style` adds inline CSS. It lasts until
+        `hide_highlight` or until its document goes away (a navigation removes it). Kind `read`: it changes no value,
+        state or script of the page, though page scripts can see the overlay's host element (`<agentbrowser-
+        highlight>`, appended to `<html>`).
+
+        ``target``: The element to highlight: a ref (`e3`, `@e3`), an XPath (`//...`, `xpath=...`), a CSS selector
+        (`css=` optional) or a locator `{"find": {...}}`; a selector or locator must match exactly one element.
+
+        ``style``: Additional inline CSS declarations for the overlay, after its own (so they win), such as `outline:
+        2px dashed red` or `background: rgb(0 200 0 / 30%)`; every declaration must be one the browser takes, else
+        nothing is drawn. Highlighting an element again replaces its style.
+        """
+        built = g.highlight(_ops.wire_target(target), style=style)
+        return self._b._drive(_ops.command(built, target))
+
+    def hide_highlight(self, target: str | Mapping[str, Any] | Actionable[Any] | None = None) -> w.HighlightsHidden:
+        """Remove the highlight of a target, or without one every highlight of the tab (every frame); answers how many
+        were removed (0, with a warning for a target, when there was none).
+
+        ``target``: The element whose highlight to remove (a ref, CSS selector, XPath or locator that matches exactly
+        one element); without it, every highlight of the tab, in every frame.
+        """
+        built = g.hide_highlight(ref=_ops.wire_target(target))
         return self._b._drive(_ops.command(built, target))
 
 

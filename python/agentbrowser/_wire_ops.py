@@ -798,6 +798,29 @@ def geometry(*, selector: str | Mapping[str, Any] | None = None) -> Command[w.Ge
     return Command("geometry", _e.params("geometry", fields), w.GeometryOutput.decode)
 
 
+def highlight(ref: str | Mapping[str, Any], *, style: str | None = None) -> Command[w.HighlightOutput]:
+    """`highlight`: Draw a persistent highlight overlay around a target (ref, selector or locator) in its own
+    document, frames included: it follows the element as the page scrolls or re-lays out, takes no pointer events
+    (clicks reach the element), and no snapshot, read, selector or locator sees it; `style` adds inline CSS. It lasts
+    until `hide_highlight` or until its document goes away (a navigation removes it). Kind `read`: it changes no
+    value, state or script of the page, though page scripts can see the overlay's host element (`<agentbrowser-
+    highlight>`, appended to `<html>`).
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("ref", "ref", ref, _e.target),
+        ("style", "style", style, _e.string),
+    )
+    return Command("highlight", _e.params("highlight", fields), w.HighlightOutput.decode)
+
+
+def hide_highlight(*, ref: str | Mapping[str, Any] | None = None) -> Command[w.HighlightsHidden]:
+    """`hide_highlight`: Remove the highlight of a target, or without one every highlight of the tab (every frame);
+    answers how many were removed (0, with a warning for a target, when there was none).
+    """
+    fields: tuple[_e.Field, ...] = (("ref", "ref", ref, _e.target),)
+    return Command("hide_highlight", _e.params("hide_highlight", fields), w.HighlightsHidden.decode)
+
+
 def scroll(
     *,
     direction: str | None = None,
@@ -1747,6 +1770,8 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "box": box,
         "styles": styles,
         "geometry": geometry,
+        "highlight": highlight,
+        "hide_highlight": hide_highlight,
         "scroll": scroll,
         "drag": drag,
         "clipboard_read": clipboard_read,

@@ -1784,6 +1784,99 @@ class GeometryOutput(_d.Record):
         )
 
 
+class HighlightOutput(_d.Record):
+    """Result of `highlight`: the element highlighted, where it is now and how the overlay looks."""
+
+    __slots__ = ("target", "x", "y", "width", "height", "visible", "style", "replaced", "highlights")
+    __match_args__ = ("target", "x", "y", "width", "height", "visible", "style", "replaced", "highlights")
+
+    target: ActionTarget
+    """The element highlighted (a selector or locator is answered with the ref it resolved to)."""
+    x: float
+    """Left edge of its border box (and of the overlay) in the top-level viewport, CSS pixels (through same-origin frames;
+    an out-of-process frame's element in its frame's viewport).
+    """
+    y: float
+    """Top edge, CSS pixels."""
+    width: float
+    """Width in CSS pixels."""
+    height: float
+    """Height in CSS pixels."""
+    visible: bool
+    """Whether the element shows now (rendered, not hidden, non-zero size); the overlay of one that does not shows when it
+    does.
+    """
+    style: str | None
+    """The extra CSS applied, as given (absent: the default look)."""
+    replaced: bool
+    """Whether the element was highlighted already (its overlay now has this style)."""
+    highlights: int
+    """How many highlights its document shows now, this one included."""
+
+    def __init__(
+        self,
+        target: ActionTarget,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        visible: bool,
+        style: str | None,
+        replaced: bool,
+        highlights: int,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "target", target)
+        _set(self, "x", x)
+        _set(self, "y", y)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "visible", visible)
+        _set(self, "style", style)
+        _set(self, "replaced", replaced)
+        _set(self, "highlights", highlights)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HighlightOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HighlightOutput."""
+        o = _d.Fields("HighlightOutput", raw, path)
+        return cls(
+            target=o.req("target", ActionTarget.decode),
+            x=o.req("x", _d.number),
+            y=o.req("y", _d.number),
+            width=o.req("width", _d.number),
+            height=o.req("height", _d.number),
+            visible=o.req("visible", _d.boolean),
+            style=o.opt("style", _d.string),
+            replaced=o.req("replaced", _d.boolean),
+            highlights=o.req("highlights", _INT_0_TO_ANY),
+        )
+
+
+class HighlightsHidden(_d.Record):
+    """Result of `hide_highlight`: how many highlights were removed."""
+
+    __slots__ = ("target", "removed")
+    __match_args__ = ("target", "removed")
+
+    target: ActionTarget | None
+    """The element named (absent: every highlight of the tab was asked for)."""
+    removed: int
+    """How many highlights were removed (0: there was none to remove, and a warning says so when an element was named).
+    """
+
+    def __init__(self, target: ActionTarget | None, removed: int) -> None:
+        _set = object.__setattr__
+        _set(self, "target", target)
+        _set(self, "removed", removed)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> HighlightsHidden:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as HighlightsHidden."""
+        o = _d.Fields("HighlightsHidden", raw, path)
+        return cls(target=o.opt("target", ActionTarget.decode), removed=o.req("removed", _INT_0_TO_ANY))
+
+
 @_dataclass(init=False, repr=False, eq=False, match_args=False)
 class ScrollOutput(_d.Record):
     """Result of `scroll`: what scrolled, where it stood before and after. A scroll that moved nothing (at the end already,
@@ -6058,6 +6151,10 @@ BoxOutputActions = Literal["box"]
 StylesOutputActions = Literal["styles"]
 #: The actions whose result is GeometryOutput.
 GeometryOutputActions = Literal["geometry"]
+#: The actions whose result is HighlightOutput.
+HighlightOutputActions = Literal["highlight"]
+#: The actions whose result is HighlightsHidden.
+HighlightsHiddenActions = Literal["hide_highlight"]
 #: The actions whose result is ScrollOutput.
 ScrollOutputActions = Literal["scroll"]
 #: The actions whose result is ClipboardText.
@@ -6278,6 +6375,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "box": BoxOutput.decode,
         "styles": StylesOutput.decode,
         "geometry": GeometryOutput.decode,
+        "highlight": HighlightOutput.decode,
+        "hide_highlight": HighlightsHidden.decode,
         "scroll": ScrollOutput.decode,
         "drag": ActionOutput.decode,
         "clipboard_read": ClipboardText.decode,
@@ -6452,6 +6551,14 @@ def decode_result(action: StylesOutputActions, raw: object) -> StylesOutput: ...
 
 @overload
 def decode_result(action: GeometryOutputActions, raw: object) -> GeometryOutput: ...
+
+
+@overload
+def decode_result(action: HighlightOutputActions, raw: object) -> HighlightOutput: ...
+
+
+@overload
+def decode_result(action: HighlightsHiddenActions, raw: object) -> HighlightsHidden: ...
 
 
 @overload

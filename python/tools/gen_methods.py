@@ -165,6 +165,8 @@ class Methods:
         props: Mapping[str, Any] = params.get("properties", {})
         required = [k for k in params.get("required", ()) if k in props]
         optional = [k for k in props if k not in required]
+        # An optional target is still what the command acts on: it may be given by position.
+        optional.sort(key=lambda k: k != "ref")
         args, passed, notes = ["self"], [], []
         target = ""
         for key in [*required, *optional]:
@@ -186,10 +188,11 @@ class Methods:
                 args.append(f"{py}: {annotation}")
                 passed.append(value)
             else:
-                if len(args) == len(required) + 1:
+                if "*" not in args and check != "target":
                     args.append("*")
                 args.append(f"{py}: {annotation} | None = None")
-                passed.append(f"{py}={value}")
+                # The builder's own keyword (`ref` for a target).
+                passed.append(f"{snake(key)}={value}")
             description = flat(str(props[key].get("description") or ""))
             if description:
                 notes.append(f"``{py}``: {description}")

@@ -232,7 +232,31 @@ group! {
         Scroll(p::ScrollParams) => Command::Scroll,
         /// Drag SOURCE onto TARGET with real input (HTML5 drag and drop, or pointer events).
         Drag(p::DragParams) => Command::Drag,
+        /// Show a persistent highlight around TARGET (a ref, CSS selector or XPath) until hidden
+        /// or its page navigates (--style adds inline CSS); --hide [TARGET] removes that one, or
+        /// every highlight of the tab.
+        Highlight(HighlightArgs) => sugar::highlight,
     }
+}
+
+/// `highlight TARGET [--style CSS]`, `highlight --hide [TARGET]`.
+#[derive(Args, Debug)]
+pub struct HighlightArgs {
+    /// The element: a ref (e3, @e3), CSS selector or XPath matching one element (with --hide:
+    /// optional, none hides every highlight of the tab).
+    #[arg(value_name = "TARGET", required_unless_present = "hide")]
+    pub target: Option<String>,
+    /// Additional inline CSS for the overlay, such as `outline: 2px dashed red`.
+    #[arg(
+        long,
+        value_name = "CSS",
+        allow_hyphen_values = true,
+        conflicts_with = "hide"
+    )]
+    pub style: Option<String>,
+    /// Remove the highlight of TARGET, or without TARGET every highlight of the tab.
+    #[arg(long)]
+    pub hide: bool,
 }
 
 group! {

@@ -11,9 +11,9 @@ use agentbrowser_protocol::{
 use serde_json::Value;
 
 use crate::args::{
-    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, DropArgs, FindArgs, HeadersArgs, ReadArgs,
-    RouteArgs, SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs, UploadArgs,
-    WaitArgs,
+    Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, DropArgs, FindArgs, HeadersArgs, HighlightArgs,
+    ReadArgs, RouteArgs, SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs,
+    UploadArgs, WaitArgs,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -428,6 +428,20 @@ pub fn drop_onto(a: DropArgs) -> Result<Command, Failure> {
         wait: a.wait,
         evidence: a.evidence,
     }))
+}
+
+/// `highlight TARGET [--style CSS]` is `highlight`; `highlight --hide [TARGET]` is
+/// `hide_highlight`.
+pub fn highlight(a: HighlightArgs) -> Command {
+    match (a.hide, a.target) {
+        (true, target) => Command::HideHighlight(p::HideHighlightParams {
+            target: target.map(Into::into),
+        }),
+        (false, target) => Command::Highlight(p::HighlightParams {
+            target: target.unwrap_or_default().into(),
+            style: a.style,
+        }),
+    }
 }
 
 /// `download REF PATH`: the path made absolute.

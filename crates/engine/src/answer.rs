@@ -95,6 +95,14 @@ impl PageFailure {
                     self.message
                 ),
             ),
+            "invalid_style" => (
+                ErrorCode::InvalidArgument,
+                format!(
+                    "invalid parameter `style`: {} (an unknown property or a value it does not take; \
+                     give CSS declarations such as `outline: 2px dashed red`); nothing was highlighted",
+                    self.message
+                ),
+            ),
             "gone" => (
                 ErrorCode::StaleRef,
                 format!("{what} was removed from the page; take a new `snapshot`"),

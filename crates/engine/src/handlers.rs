@@ -23,6 +23,7 @@ pub(crate) use crate::drag::handles::*;
 pub(crate) use crate::emulation::handles::*;
 pub(crate) use crate::files::handles::*;
 pub(crate) use crate::frames::handles::*;
+pub(crate) use crate::highlight::handles::*;
 pub(crate) use crate::interact::handles::*;
 pub(crate) use crate::intercept::handles::*;
 pub(crate) use crate::layout::handles::*;

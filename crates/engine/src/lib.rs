@@ -28,6 +28,7 @@ mod files;
 mod frame_tree;
 mod frames;
 mod handlers;
+mod highlight;
 pub mod hook;
 pub mod input;
 mod interact;

@@ -14,7 +14,7 @@ use crate::refs::RefEntry;
 
 /// The in-page snapshot script (one expression evaluating to its API), joined at build time from
 /// its parts in `js/snapshot/` (in file-name order: head and state, tables, caches, helpers,
-/// roles, names, states, the walk, emit, the API).
+/// roles, names, states, the walk, emit, highlights, the API).
 pub const SNAPSHOT_JS: &str = concat!(
     include_str!("js/snapshot/00-head.js"),
     include_str!("js/snapshot/10-tables.js"),
@@ -25,6 +25,7 @@ pub const SNAPSHOT_JS: &str = concat!(
     include_str!("js/snapshot/60-states.js"),
     include_str!("js/snapshot/70-walk.js"),
     include_str!("js/snapshot/80-emit.js"),
+    include_str!("js/snapshot/85-highlight.js"),
     include_str!("js/snapshot/90-api.js"),
 );
 /// The element operations (one function declaration called on an element).
@@ -148,6 +149,33 @@ fn cached(page: &Page, frame: &FrameTarget) -> Option<i64> {
         return None;
     }
     Some(ctx)
+}
+
+/// Evaluates `expression` (by value) in every world the engine made in the page's frames and
+/// that still stands, never making one: the answers of those that answered (a world that went
+/// away meanwhile took what it held with it).
+pub async fn in_every_world(page: &Page, expression: &str) -> Result<Vec<Value>> {
+    let keys: Vec<(Option<String>, String)> = lock(page).keys().cloned().collect();
+    let mut out = Vec::new();
+    for (sid, frame_id) in keys {
+        let frame = FrameTarget::in_session(page, sid, frame_id);
+        let Some(context) = cached(page, &frame) else {
+            continue;
+        };
+        match evaluate(&frame, context, expression, true).await {
+            Ok(r) => {
+                if let Some(err) = js_failure(&r, "the page script") {
+                    return Err(err);
+                }
+                out.push(r.result.value.unwrap_or(Value::Null));
+            }
+            Err(e) if context_gone(&e) || e.is_session_gone() => {
+                lock(page).remove(&frame.key());
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(out)
 }
 
 async fn evaluate(

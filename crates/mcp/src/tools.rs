@@ -329,6 +329,11 @@ macro_rules! body {
     };
 }
 
+/// Playwright MCP's `element` of browser_hide_highlight.
+const HIDE_ELEMENT: &[(&str, &str)] = &[(
+    "element",
+    "Human-readable element description used when adding the highlight (for the record).",
+)];
 /// The `_get` storage tools' `key`: required, one key.
 const KEY: &[(&str, &str)] = &[("key", "The key.")];
 /// The localStorage tools' area.
@@ -481,6 +486,10 @@ tools! {
     browser_verify_value "Verify value" [Testing] hand { parity::VerifyValueArgs, ["input_value", "is_checked"], parity::verify_value };
     /// Generate a Playwright locator (`getByRole(...)`) for an element of the snapshot, for use in tests.
     browser_generate_locator "Create locator for element" [Testing] hand { parity::GenerateLocatorArgs, ["snapshot"], parity::generate_locator };
+    /// Show a persistent highlight overlay around an element (until browser_hide_highlight or a navigation of its page); `style` adds inline CSS such as `outline: 2px dashed red`. The overlay follows the element, takes no clicks, and is not in snapshots.
+    browser_highlight command { renames: TARGET, notes: ELEMENT };
+    /// Remove the highlight of an element, or without `target` every highlight of the page; answers how many were removed.
+    browser_hide_highlight command { renames: TARGET, notes: HIDE_ELEMENT };
     /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
     browser_auth_login command { hidden: &["keyFile"] };
 }

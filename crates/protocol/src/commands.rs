@@ -393,6 +393,10 @@ macro_rules! for_each_command {
             Styles(StylesParams) -> StylesOutput => "styles" [Read],
             /// The geometry of the document or of one element: box, client and scroll sizes (whether it overflows).
             Geometry(GeometryParams) -> GeometryOutput => "geometry" [Read],
+            /// Draw a persistent highlight overlay around a target (ref, selector or locator) in its own document, frames included: it follows the element as the page scrolls or re-lays out, takes no pointer events (clicks reach the element), and no snapshot, read, selector or locator sees it; `style` adds inline CSS. It lasts until `hide_highlight` or until its document goes away (a navigation removes it). Kind `read`: it changes no value, state or script of the page, though page scripts can see the overlay's host element (`<agentbrowser-highlight>`, appended to `<html>`).
+            Highlight(HighlightParams) -> HighlightOutput => "highlight" [Read] { mcp: Some($crate::McpGroup::Devtools.tool("browser_highlight", "Highlight element")) },
+            /// Remove the highlight of a target, or without one every highlight of the tab (every frame); answers how many were removed (0, with a warning for a target, when there was none).
+            HideHighlight(HideHighlightParams) -> HighlightsHidden => "hide_highlight" [Read] { mcp: Some($crate::McpGroup::Devtools.tool("browser_hide_highlight", "Hide element highlight")) },
             /// Scroll the page or a container by a direction and distance or by offsets; answers the positions before and after (`moved` false and a warning when nothing moved).
             Scroll(ScrollParams) -> ScrollOutput => "scroll" [Mutate],
             /// Drag one target onto another with real input (HTML5 drag and drop, or pointer events for sortable lists).

@@ -20,6 +20,7 @@ pub mod validate;
 pub use caps::audit::*;
 pub use caps::auth::*;
 pub use caps::devtools::*;
+pub use caps::highlight::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::remote::*;

@@ -415,6 +415,17 @@ fn every_command_answers_as_pinned() {
     run(a(&["get", "geometry", "#f"]));
     run(a(&["get", "count", "//input"]));
     run(a(&["get", "html", "input"]));
+    run(a(&[
+        "highlight",
+        "#go",
+        "--style",
+        "outline: 2px dashed red",
+    ]));
+    run(a(&["highlight", "#go", "--style", "colr: red"]));
+    run(a(&["highlight", "--hide", "#go"]));
+    run(a(&["highlight", "--hide", "#go"]));
+    run(a(&["highlight", "#name"]));
+    run(a(&["highlight", "--hide"]));
     run(a(&["scroll", "up"]));
     run(a(&["scroll", "down", "0"]));
     run(a(&["drag", "#go", "#name", "--no-evidence"]));

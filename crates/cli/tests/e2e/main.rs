@@ -28,6 +28,7 @@ mod frames_tabs;
 mod golden;
 mod har_truth;
 mod hardening;
+mod highlights;
 mod hyphen_values;
 mod interaction_gaps;
 mod labels;

@@ -945,6 +945,17 @@ function (op, arg) {
       const scrollable = scrolls(cs.overflowX, el.scrollWidth > el.clientWidth) || scrolls(cs.overflowY, el.scrollHeight > el.clientHeight);
       return { before, after, scrollable };
     }
+    case 'highlight': {
+      // Draws (or restyles) the element's highlight (snapshot/85-highlight.js) and says where it is.
+      if (!el.isConnected) return fail('gone', 'it was removed from the page');
+      const done = globalThis.__ab.highlight(el, arg && arg.style);
+      if (done.error) return fail(done.error, 'the browser does not take ' + done.refused.map((d) => JSON.stringify(d)).join(', '), { refused: done.refused });
+      const r = el.getBoundingClientRect();
+      const off = frameOffset(el);
+      return { x: r.x + off.x, y: r.y + off.y, width: r.width, height: r.height, visible: isVisible(el), replaced: done.replaced, highlights: done.highlights };
+    }
+    case 'unhighlight':
+      return { removed: globalThis.__ab.unhighlight(el) };
     case 'html': {
       const h = arg && arg.outer ? el.outerHTML : el.innerHTML;
       const max = arg && arg.max > 0 ? arg.max : Infinity;

@@ -102,7 +102,7 @@ impl Present for BoxOutput {
 }
 
 /// A number as short as it can be written: `12`, `12.5`.
-fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     let r = (v * 100.0).round() / 100.0;
     if r == r.trunc() {
         format!("{}", r as i64)

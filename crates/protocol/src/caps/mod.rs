@@ -16,6 +16,7 @@ pub mod drag;
 pub mod emulation;
 pub mod files;
 pub mod frames;
+pub mod highlight;
 pub mod input;
 pub mod intercept;
 pub mod layout;

@@ -76,6 +76,8 @@ pub enum McpGroup {
     Network,
     /// The server's resolved configuration.
     Config,
+    /// Developer aids on the page: persistent element highlights.
+    Devtools,
     /// Python cells against the SDK on the connection's browser (`browser_run_python`): code that
     /// runs with the server's rights, so only when named (`--caps code`; `all` leaves it out).
     Code,
@@ -92,6 +94,7 @@ impl McpGroup {
         McpGroup::Testing,
         McpGroup::Network,
         McpGroup::Config,
+        McpGroup::Devtools,
         McpGroup::Code,
     ];
 
@@ -106,6 +109,7 @@ impl McpGroup {
             McpGroup::Testing => "testing",
             McpGroup::Network => "network",
             McpGroup::Config => "config",
+            McpGroup::Devtools => "devtools",
             McpGroup::Code => "code",
         }
     }
@@ -531,7 +535,7 @@ mod tests {
             McpGroup::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             [
                 "core", "history", "vision", "storage", "pdf", "testing", "network", "config",
-                "code"
+                "devtools", "code"
             ]
         );
     }

@@ -49,6 +49,11 @@
 //                         handed it over for a snapshot), or null
 //   __ab.docToken      -> random string, fixed for this API instance (one per document)
 //   __ab.refFor(el)    -> the ref a snapshot of this document gave el, or null (a11y's nodes)
+//   __ab.highlight(el, style) -> {replaced, highlights} after drawing (or restyling) el's overlay in
+//                         its own document, or {error: 'invalid_style', refused: [declaration]}
+//                         with nothing drawn (85-highlight.js)
+//   __ab.unhighlight(el) -> how many highlights were removed: el's (0 or 1), or with null every one
+//                         this world drew
 //
 // Text: one node a line, `- role "name" [state, ..., ref=eN]: value` indented two spaces per depth.
 // The name is omitted when empty, [...] when there is neither state nor ref, `: value` when there is

@@ -55,6 +55,7 @@
   function visit(w, el, ctx, out) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
+    if (hlHosts.size !== 0 && hlHosts.has(el)) return; // a highlight's overlay (85-highlight.js)
     let inModal = ctx.inModal;
     if (ctx.modal !== null && !inModal) {
       if (el === ctx.modal) inModal = true;

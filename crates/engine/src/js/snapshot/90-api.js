@@ -106,7 +106,7 @@
     delete globalThis.__abReach;
     try {
       if (r !== undefined) {
-        for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1) closedRoots.set(sr.host, sr);
+        for (const sr of r.roots) if (sr && sr.host && sr.host.nodeType === 1 && !hlHosts.has(sr.host)) closedRoots.set(sr.host, sr);
       }
       const listeners = globalThis.__abListeners;
       if (!(listeners instanceof Map)) return null;
@@ -150,6 +150,7 @@
     try { list = document.querySelectorAll(selector); } catch (e) {
       return { ok: false, code: 'invalid_selector', message: 'invalid selector ' + JSON.stringify(selector) + ': ' + e.message, detail: null };
     }
+    if (hlHosts.size) list = Array.from(list).filter((el) => !isOverlay(el));
     if (op === 'count') return { ok: true, value: { count: list.length } };
     if (!list.length) return { ok: false, code: 'not_found', message: 'no element matches selector ' + JSON.stringify(selector), detail: null };
     return globalThis.__abx.call(list[0], op, arg);
@@ -396,6 +397,12 @@
   // The elements a target matches in document `doc`, in order; throws a SyntaxError for an
   // invalid CSS or XPath.
   function targetMatches(spec, doc) {
+    const list = targetMatchesAll(spec, doc);
+    return hlHosts.size === 0 ? list : list.filter((el) => !isOverlay(el));
+  }
+
+  // targetMatches, highlights' overlays included.
+  function targetMatchesAll(spec, doc) {
     const roots = [doc, ...shadowRoots(doc, [])];
     if (spec.kind === 'css') {
       doc.querySelector(spec.value); // throws on an invalid selector before any work
@@ -530,5 +537,5 @@
   // The ref a snapshot of this document gave an element (null when none did): a11y's nodes.
   function refFor(el) { return (el && refOf.get(el)) || null; }
 
-  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, shadowOf, docToken, refFor };
+  return { snapshot, element, frameOwner, identity, differs, select, boxes, resolveTarget, shadowOf, docToken, refFor, highlight, unhighlight };
 })()
