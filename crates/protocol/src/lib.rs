@@ -22,6 +22,7 @@ pub use caps::auth::*;
 pub use caps::devtools::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
+pub use caps::profiler::*;
 pub use caps::remote::*;
 pub use caps::restore::*;
 pub use caps::safety::*;
