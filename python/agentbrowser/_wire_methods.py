@@ -118,13 +118,34 @@ class AsyncPageCommands:
 
 
 class AsyncBrowserCommands:
-    """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`): none
-    today.
+    """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
+    ``profiler_start``, ``profiler_stop``.
     """
 
     if TYPE_CHECKING:
 
         async def _drive(self, op: Op[T]) -> T: ...
+
+    async def profiler_start(self, *, categories: Sequence[str] | None = None) -> w.ProfilerStartOutput:
+        """Start a performance profile of the session's browser (every tab) with the DevTools protocol's Tracing domain;
+        `categories` picks what is recorded (default: the DevTools timeline, V8's sampling profiler, console and user
+        timing marks).
+
+        ``categories``: Trace categories to record (`blink.user_timing`, `disabled-by-default-v8.cpu_profiler`, ...); a
+        name starting with `-` leaves that category out. Default: the DevTools timeline, V8's sampling profiler, console
+        and user timing marks.
+        """
+        built = g.profiler_start(categories=categories)
+        return await self._drive(_ops.command(built))
+
+    async def profiler_stop(self, *, path: str | None = None) -> w.ProfilerStopOutput:
+        """Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the DevTools
+        Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
+
+        ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
+        """
+        built = g.profiler_stop(path=path)
+        return await self._drive(_ops.command(built))
 
 
 class PageCommands:
@@ -217,9 +238,31 @@ class PageCommands:
 
 
 class BrowserCommands:
-    """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`): none today.
+    """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`):
+    ``profiler_start``, ``profiler_stop``.
     """
 
     if TYPE_CHECKING:
 
         def _drive(self, op: Op[T]) -> T: ...
+
+    def profiler_start(self, *, categories: Sequence[str] | None = None) -> w.ProfilerStartOutput:
+        """Start a performance profile of the session's browser (every tab) with the DevTools protocol's Tracing domain;
+        `categories` picks what is recorded (default: the DevTools timeline, V8's sampling profiler, console and user
+        timing marks).
+
+        ``categories``: Trace categories to record (`blink.user_timing`, `disabled-by-default-v8.cpu_profiler`, ...); a
+        name starting with `-` leaves that category out. Default: the DevTools timeline, V8's sampling profiler, console
+        and user timing marks.
+        """
+        built = g.profiler_start(categories=categories)
+        return self._drive(_ops.command(built))
+
+    def profiler_stop(self, *, path: str | None = None) -> w.ProfilerStopOutput:
+        """Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the DevTools
+        Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
+
+        ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
+        """
+        built = g.profiler_stop(path=path)
+        return self._drive(_ops.command(built))

@@ -1403,6 +1403,23 @@ def har_stop(*, path: str | None = None) -> Command[w.HarStopOutput]:
     return Command("har_stop", _e.params("har_stop", (("path", "path", path, _e.string),)), w.HarStopOutput.decode)
 
 
+def profiler_start(*, categories: Sequence[str] | None = None) -> Command[w.ProfilerStartOutput]:
+    """`profiler_start`: Start a performance profile of the session's browser (every tab) with the DevTools
+    protocol's Tracing domain; `categories` picks what is recorded (default: the DevTools timeline, V8's sampling
+    profiler, console and user timing marks).
+    """
+    fields: tuple[_e.Field, ...] = (("categories", "categories", categories, _e.strings),)
+    return Command("profiler_start", _e.params("profiler_start", fields), w.ProfilerStartOutput.decode)
+
+
+def profiler_stop(*, path: str | None = None) -> Command[w.ProfilerStopOutput]:
+    """`profiler_stop`: Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the
+    DevTools Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
+    """
+    fields: tuple[_e.Field, ...] = (("path", "path", path, _e.string),)
+    return Command("profiler_stop", _e.params("profiler_stop", fields), w.ProfilerStopOutput.decode)
+
+
 def dialog_status() -> Command[w.DialogStatusOutput]:
     """`dialog_status`: The JavaScript dialog waiting for an answer in the active tab (and those in other tabs)."""
     return Command("dialog_status", {}, w.DialogStatusOutput.decode)
@@ -1814,6 +1831,8 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "network_request": network_request,
         "har_start": har_start,
         "har_stop": har_stop,
+        "profiler_start": profiler_start,
+        "profiler_stop": profiler_stop,
         "dialog_status": dialog_status,
         "dialog_accept": dialog_accept,
         "dialog_dismiss": dialog_dismiss,

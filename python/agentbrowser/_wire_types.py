@@ -4728,6 +4728,68 @@ class HarStopOutput(_d.Record):
         )
 
 
+class ProfilerStartOutput(_d.Record):
+    """Result of `profiler_start`."""
+
+    __slots__ = ("categories", "started_at")
+    __match_args__ = ("categories", "started_at")
+
+    categories: tuple[str, ...]
+    """The categories being recorded (a leading `-`: left out)."""
+    started_at: float
+    """When the profile began, in milliseconds since the Unix epoch."""
+
+    def __init__(self, categories: tuple[str, ...], started_at: float) -> None:
+        _set = object.__setattr__
+        _set(self, "categories", categories)
+        _set(self, "started_at", started_at)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ProfilerStartOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ProfilerStartOutput."""
+        o = _d.Fields("ProfilerStartOutput", raw, path)
+        return cls(categories=o.req("categories", _d.array(_d.string)), started_at=o.req("startedAt", _d.number))
+
+
+class ProfilerStopOutput(_d.Record):
+    """Result of `profiler_stop`."""
+
+    __slots__ = ("path", "events", "bytes", "duration_ms", "data_lost")
+    __match_args__ = ("path", "events", "bytes", "duration_ms", "data_lost")
+
+    path: str
+    """The file written (absolute): Chrome trace event JSON, `{"traceEvents": [...], "metadata": {...}}`."""
+    events: int
+    """Trace events in the file."""
+    bytes: int
+    """Size of the file in bytes."""
+    duration_ms: float
+    """How long the profile ran, in milliseconds."""
+    data_lost: bool
+    """Whether the browser dropped events because its trace buffer (64 MiB) filled: the file holds the profile's beginning.
+    """
+
+    def __init__(self, path: str, events: int, bytes: int, duration_ms: float, data_lost: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "events", events)
+        _set(self, "bytes", bytes)
+        _set(self, "duration_ms", duration_ms)
+        _set(self, "data_lost", data_lost)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> ProfilerStopOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as ProfilerStopOutput."""
+        o = _d.Fields("ProfilerStopOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            events=o.req("events", _INT_0_TO_ANY),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            duration_ms=o.req("durationMs", _d.number),
+            data_lost=o.req("dataLost", _d.boolean),
+        )
+
+
 class DialogStatusOutput(_d.Record):
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -6223,6 +6285,10 @@ RequestDetailOutputActions = Literal["network_request"]
 HarStartOutputActions = Literal["har_start"]
 #: The actions whose result is HarStopOutput.
 HarStopOutputActions = Literal["har_stop"]
+#: The actions whose result is ProfilerStartOutput.
+ProfilerStartOutputActions = Literal["profiler_start"]
+#: The actions whose result is ProfilerStopOutput.
+ProfilerStopOutputActions = Literal["profiler_stop"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -6419,6 +6485,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "network_request": RequestDetailOutput.decode,
         "har_start": HarStartOutput.decode,
         "har_stop": HarStopOutput.decode,
+        "profiler_start": ProfilerStartOutput.decode,
+        "profiler_stop": ProfilerStopOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -6695,6 +6763,14 @@ def decode_result(action: HarStartOutputActions, raw: object) -> HarStartOutput:
 
 @overload
 def decode_result(action: HarStopOutputActions, raw: object) -> HarStopOutput: ...
+
+
+@overload
+def decode_result(action: ProfilerStartOutputActions, raw: object) -> ProfilerStartOutput: ...
+
+
+@overload
+def decode_result(action: ProfilerStopOutputActions, raw: object) -> ProfilerStopOutput: ...
 
 
 @overload

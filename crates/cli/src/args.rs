@@ -737,6 +737,22 @@ group! {
         /// the page's own performance entries, rated good / needs-improvement / poor, read once the
         /// page settled (quiet after load; the answer says when, or that the cap cut the wait).
         Vitals(p::VitalsParams) => Command::Vitals,
+        /// Performance profile of the browser (every tab) as Chrome trace event JSON, which
+        /// Perfetto and the DevTools Performance panel load: start [--categories A,B], stop [PATH].
+        #[command(subcommand)]
+        Profiler(ProfilerCmd) => ProfilerCmd::command,
+    }
+}
+
+group! {
+    /// `profiler`: a performance profile through the DevTools protocol's Tracing domain.
+    ProfilerCmd {
+        /// Start profiling (default categories: the DevTools timeline, V8's sampling profiler,
+        /// console and user timing marks; `-NAME` leaves one out).
+        Start(p::ProfilerStartParams) => Command::ProfilerStart,
+        /// Stop and write the profile to PATH (default: the downloads directory,
+        /// agentbrowser-profile-<epoch ms>.json); a failed write keeps it for a retry.
+        Stop(p::ProfilerStopParams) => sugar::profiler_stop,
     }
 }
 

@@ -359,6 +359,12 @@ pub fn har_stop(mut p: p::HarStopParams) -> Result<Command, Failure> {
     Ok(Command::HarStop(p))
 }
 
+/// `profiler stop [PATH]`: the path made absolute.
+pub fn profiler_stop(mut p: p::ProfilerStopParams) -> Result<Command, Failure> {
+    p.path = p.path.map(|p| absolute("profiler_stop", &p)).transpose()?;
+    Ok(Command::ProfilerStop(p))
+}
+
 /// `select REF VALUE...`: one option is `value`; several are `values` (a <select multiple>).
 pub fn select(mut p: SelectParams) -> Command {
     if let Some(mut one) = p.values.take_if(|v| v.len() == 1) {

@@ -166,6 +166,7 @@ fn not_running(session: &str, command: &Command) -> (ErrorCode, String) {
             "no HAR recording is running; `network har start [--content text|all|none]` begins one"
                 .into()
         }
+        ErrorCode::ProfilerNotStarted => agentbrowser_protocol::PROFILER_NOT_STARTED.into(),
         _ => format!(
             "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
         ),

@@ -57,6 +57,7 @@ impl Engine {
         parts.insert(safety);
         parts.insert(dialog_board);
         parts.insert(network_board);
+        parts.insert(crate::profiler::Board::default());
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());
         parts.insert(domains);

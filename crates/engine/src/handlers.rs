@@ -29,6 +29,7 @@ pub(crate) use crate::intercept::handles::*;
 pub(crate) use crate::layout::handles::*;
 pub(crate) use crate::nav::handles::*;
 pub(crate) use crate::network::handles::*;
+pub(crate) use crate::profiler::handles::*;
 pub(crate) use crate::read::handles::*;
 pub(crate) use crate::reading::handles::*;
 pub(crate) use crate::safety::confirm::handles::*;

@@ -44,6 +44,7 @@ mod parts;
 pub mod policy;
 mod popups;
 mod profile;
+mod profiler;
 mod reach;
 mod read;
 mod reading;

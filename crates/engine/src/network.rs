@@ -304,7 +304,7 @@ fn bounded_body(b: crate::events::network::Body, max: usize) -> ResponseBody {
 }
 
 /// Milliseconds since the Unix epoch now.
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)

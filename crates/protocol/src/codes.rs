@@ -101,6 +101,10 @@ error_codes! {
     HarNotStarted => "har_not_started",
     /// `network har start` while a HAR recording runs; `network har stop [path]` writes it first.
     HarAlreadyStarted => "har_already_started",
+    /// `profiler stop` with no profile running in the session's browser; `profiler start` begins one.
+    ProfilerNotStarted => "profiler_not_started",
+    /// `profiler start` while a profile (ours or another DevTools client's) traces the browser; `profiler stop [path]` writes ours first.
+    ProfilerAlreadyStarted => "profiler_already_started",
     /// A command that never launches a browser (`get cdp-url`) found none running in the session; `open URL` starts one.
     NoBrowser => "no_browser",
     /// `doctor` found a failing check; each check says how to fix it.

@@ -481,6 +481,10 @@ macro_rules! for_each_command {
             HarStart(HarStartParams) -> HarStartOutput => "har_start" [Session],
             /// Stop recording and write the HAR 1.2 file (atomically); a failed write keeps the recording so this can be retried.
             HarStop(HarStopParams) -> HarStopOutput => "har_stop" [Session] { without_session: Some($crate::ErrorCode::HarNotStarted) },
+            /// Start a performance profile of the session's browser (every tab) with the DevTools protocol's Tracing domain; `categories` picks what is recorded (default: the DevTools timeline, V8's sampling profiler, console and user timing marks).
+            ProfilerStart(ProfilerStartParams) -> ProfilerStartOutput => "profiler_start" [Session],
+            /// Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the DevTools Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
+            ProfilerStop(ProfilerStopParams) -> ProfilerStopOutput => "profiler_stop" [Session] { without_session: Some($crate::ErrorCode::ProfilerNotStarted) },
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read] { dialog: $crate::Dialog::Ignores },
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

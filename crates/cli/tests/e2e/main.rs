@@ -42,6 +42,7 @@ mod policy_js_kinds;
 mod popup_tabs;
 mod popups_workers;
 mod press_opens;
+mod profiler;
 mod read;
 mod read_spa;
 mod readme_examples;

@@ -22,6 +22,7 @@ pub mod intercept;
 pub mod layout;
 pub mod nav;
 pub mod network;
+pub mod profiler;
 pub mod read;
 pub mod reading;
 pub mod remote;
