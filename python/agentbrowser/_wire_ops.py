@@ -411,11 +411,21 @@ def scroll_into_view(
     return Command("scroll_into_view", _e.params("scroll_into_view", fields), w.ActionOutput.decode)
 
 
-def find(target: str | Mapping[str, Any], *, limit: int | None = None) -> Command[w.FindOutput]:
+def find(
+    target: str | Mapping[str, Any],
+    *,
+    limit: int | None = None,
+    all_frames: bool | None = None,
+    visible: bool | None = None,
+    within: str | Mapping[str, Any] | None = None,
+) -> Command[w.FindOutput]:
     """`find`: List the elements a locator matches now, with their refs (see the targets section)."""
     fields: tuple[_e.Field, ...] = (
         ("target", "target", target, _e.target),
         ("limit", "limit", limit, _e.integer),
+        ("allFrames", "all_frames", all_frames, _e.boolean),
+        ("visible", "visible", visible, _e.boolean),
+        ("within", "within", within, _e.target),
     )
     return Command("find", _e.params("find", fields), w.FindOutput.decode)
 

@@ -1318,8 +1318,8 @@ class FindOutput(_d.Record):
 class TargetMatch(_d.Record):
     """One element a locator or selector matched."""
 
-    __slots__ = ("ref", "role", "name", "path")
-    __match_args__ = ("ref", "role", "name", "path")
+    __slots__ = ("ref", "role", "name", "path", "frame")
+    __match_args__ = ("ref", "role", "name", "path", "frame")
 
     ref: str
     """Its ref (usable by every ref command)."""
@@ -1329,13 +1329,16 @@ class TargetMatch(_d.Record):
     """Its accessible name."""
     path: str
     """A short CSS path to it."""
+    frame: str | None
+    """The id of the frame it is in, as `frames` lists it (only when `allFrames` searched)."""
 
-    def __init__(self, ref: str, role: str, name: str, path: str) -> None:
+    def __init__(self, ref: str, role: str, name: str, path: str, frame: str | None) -> None:
         _set = object.__setattr__
         _set(self, "ref", ref)
         _set(self, "role", role)
         _set(self, "name", name)
         _set(self, "path", path)
+        _set(self, "frame", frame)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TargetMatch:
@@ -1346,6 +1349,7 @@ class TargetMatch(_d.Record):
             role=o.req("role", _d.string),
             name=o.req("name", _d.string),
             path=o.req("path", _d.string),
+            frame=o.opt("frame", _d.string),
         )
 
 

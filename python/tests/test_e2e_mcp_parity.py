@@ -6,12 +6,14 @@ devtools must exist here with every
 argument of theirs, and ours may require no argument they leave optional: an agent trained on
 theirs calls ours unchanged. The deliberate exceptions are listed below, each with its reason.
 Then one realistic task (log in, choose, add to cart, read the page's own state and the network
-log) runs with the same tool calls through both servers, and the outcomes must agree."""
+log, take a screenshot) runs with the same tool calls through both servers, and the outcomes must
+agree."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 import os
 import re
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import PAGES, REPO, _page, aeventually
+from PIL import Image
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -216,7 +219,33 @@ async def shop_task(session: ClientSession, server: str) -> dict[str, Any]:
     m = re.search(r"STATE(.*?)END", state.replace('\\"', '"'))
     assert m, state
     log = await call(session, "browser_network_requests", static=False)
-    return {"state": json.loads(m.group(1)), "cart request": "/parity-cart?size=Medium" in log}
+    shot = await session.call_tool("browser_take_screenshot", {})
+    assert not shot.is_error, shot.content
+    images = [c for c in shot.content if getattr(c, "type", "") == "image"]
+    assert len(images) == 1, shot.content
+    return {
+        "state": json.loads(m.group(1)),
+        "cart request": "/parity-cart?size=Medium" in log,
+        "screenshot": page_image(images[0].mime_type, images[0].data),
+    }
+
+
+def page_image(mime: str, data: str) -> str:
+    """What a screenshot shows, judged from its decoded pixels: `page` for an image of the format its
+    MIME type names, of a viewport's plausible size, mostly the page's white background with dark
+    text on it."""
+    raw = base64.b64decode(data)
+    image = Image.open(io.BytesIO(raw))
+    image.load()
+    fmt = {"PNG": "image/png", "JPEG": "image/jpeg"}.get(image.format or "")
+    assert fmt == mime, (image.format, mime)
+    width, height = image.size
+    assert 320 <= width <= 4000 and 200 <= height <= 4000, image.size
+    histogram = image.convert("L").histogram()
+    light, dark = sum(histogram[200:]), sum(histogram[:100])
+    assert light > 0.8 * width * height, "not mostly the white page"
+    assert dark > 50, "no dark text on it"
+    return "page"
 
 
 def test_a_shop_task_agrees_with_playwright_mcp(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
@@ -228,7 +257,11 @@ def test_a_shop_task_agrees_with_playwright_mcp(agentbrowser_bin: Path, server: 
         return expected, got
 
     expected, got = asyncio.run(main())
-    assert expected == {"state": {"user": "ann", "cart": [{"size": "Medium", "gift": True}]}, "cart request": True}
+    assert expected == {
+        "state": {"user": "ann", "cart": [{"size": "Medium", "gift": True}]},
+        "cart request": True,
+        "screenshot": "page",
+    }
     assert got == expected
 
 

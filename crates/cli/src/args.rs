@@ -655,6 +655,15 @@ pub struct FindArgs {
     /// Without an action: list at most this many matches (default 50).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = p::cli::fit::<u32>())]
     pub limit: Option<u32>,
+    /// Without an action: search every frame of the tab (iframes too, cross-origin ones included).
+    #[arg(long)]
+    pub all_frames: bool,
+    /// Without an action: count and list only visible matches (non-empty box, not visibility:hidden).
+    #[arg(long)]
+    pub visible: bool,
+    /// Without an action: search only inside this element (a ref, CSS selector or XPath).
+    #[arg(long, value_name = "TARGET", allow_hyphen_values = true)]
+    pub within: Option<String>,
     /// `[first|last|nth N] [ACTION [ARG]]`. ACTION: click, fill TEXT, type TEXT, select VALUE,
     /// check, uncheck, hover, tap, focus, clear, scroll-into-view, text, inner-text, value,
     /// attr NAME, visible, enabled, checked. None: list the matches.

@@ -596,6 +596,11 @@ pub fn find(a: FindArgs) -> Result<Command, Failure> {
         nth: None,
     };
     let (limit, rest, wait, evidence) = (a.limit, a.rest, a.wait, a.evidence);
+    let listing_only = [
+        ("--all-frames", a.all_frames),
+        ("--visible", a.visible),
+        ("--within", a.within.is_some()),
+    ];
     let mut rest = rest.into_iter().peekable();
     match rest.peek().map(String::as_str) {
         Some("first") => {
@@ -624,8 +629,19 @@ pub fn find(a: FindArgs) -> Result<Command, Failure> {
                 find: locator,
             }),
             limit,
+            all_frames: a.all_frames.then_some(true),
+            visible: a.visible.then_some(true),
+            within: a.within.map(agentbrowser_protocol::Target::Text),
         }));
     };
+    if let Some((flag, _)) = listing_only.iter().find(|(_, given)| *given) {
+        return Err(Failure::invalid(
+            "find",
+            format!(
+                "`{flag}` only applies when `find` lists the matches (no ACTION), got `{action}`"
+            ),
+        ));
+    }
     let args: Vec<String> = rest.collect();
     let one = |what: &str| -> Result<String, Failure> {
         match args.as_slice() {

@@ -320,13 +320,13 @@ async fn on_chooser(page: &Page, backend_node_id: i64, files: &[String]) -> Resu
     held(&input, what, files).await
 }
 
-/// What the input holds after the files were set, checked against the files given.
-async fn held(input: &ElementHandle, what: &str, files: &[String]) -> Result<ActionReport> {
-    let now: Vec<UploadedFile> =
-        serde_json::from_value(world::element_op(input, "files", Value::Null, what).await?)
-            .map_err(|e| {
-                EngineError::internal(format!("the page's answer to `files` is malformed: {e}"))
-            })?;
+/// Checks that `got` (what an input holds, or what a drop carried) are the files given, by
+/// name and in order; else `action_failed` with `message(got, wanted)` (their names).
+pub(crate) fn same_files(
+    got: &[UploadedFile],
+    files: &[String],
+    message: impl FnOnce(&[String], &[String]) -> String,
+) -> Result<()> {
     let wanted: Vec<String> = files
         .iter()
         .map(|f| {
@@ -336,16 +336,29 @@ async fn held(input: &ElementHandle, what: &str, files: &[String]) -> Result<Act
                 .unwrap_or_default()
         })
         .collect();
-    let got: Vec<String> = now.iter().map(|f| f.name.clone()).collect();
+    let got: Vec<String> = got.iter().map(|f| f.name.clone()).collect();
     if got != wanted {
         return Err(EngineError::new(
             ErrorCode::ActionFailed,
-            format!(
-                "set the files of {what}, but it holds {got:?} instead of {wanted:?} (the page \
-                 may have reset it)"
-            ),
+            message(&got, &wanted),
         ));
     }
+    Ok(())
+}
+
+/// What the input holds after the files were set, checked against the files given.
+async fn held(input: &ElementHandle, what: &str, files: &[String]) -> Result<ActionReport> {
+    let now: Vec<UploadedFile> =
+        serde_json::from_value(world::element_op(input, "files", Value::Null, what).await?)
+            .map_err(|e| {
+                EngineError::internal(format!("the page's answer to `files` is malformed: {e}"))
+            })?;
+    same_files(&now, files, |got, wanted| {
+        format!(
+            "set the files of {what}, but it holds {got:?} instead of {wanted:?} (the page may \
+             have reset it)"
+        )
+    })?;
     Ok(ActionReport {
         files: Some(now),
         ..ActionReport::default()

@@ -199,7 +199,7 @@ pub(crate) fn not_found(state: &FrameState, what: &str, key: &str, nodes: &[Node
 }
 
 /// The frame `node` of `page` as a target to run scripts in.
-fn target_of(page: &Page, node: &Node) -> FrameTarget {
+pub(crate) fn target_of(page: &Page, node: &Node) -> FrameTarget {
     match &node.session {
         Some(sid) => FrameTarget {
             session: Session::attached(page.session.connection().clone(), sid.clone()),

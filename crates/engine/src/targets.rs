@@ -1,5 +1,5 @@
 //! Targets beyond refs: a CSS selector, an XPath or a live locator resolves, when the command
-//! runs, to exactly one element of the active tab's main frame, which gets a ref; the command
+//! runs, to exactly one element of the active tab's frame (the main frame unless `frame` scoped it), which gets a ref; the command
 //! then runs on that ref exactly as on one from a snapshot (same checks, guard and evidence).
 //!
 //! Resolution runs in the engine's isolated world (one `Runtime.evaluate`; in a frame a same-origin
@@ -61,14 +61,9 @@ struct Listed {
     next_ref: u64,
 }
 
-/// Resolves `spec` in the command's frame, in the world that gives refs to its elements (see
-/// `frames::RefWorld`): the page's answer, and the frame its refs are recorded under.
-async fn call(
-    page: &Page,
-    mut spec: Value,
-    what: &str,
-    extra: Value,
-) -> Result<(Value, FrameTarget)> {
+/// `spec` with what a resolution in the page needs besides the target: how messages name it
+/// (`what`), the next free ref number, and `extra` (the mode and its options).
+fn prepared(page: &Page, mut spec: Value, what: &str, extra: Value) -> Value {
     let next = page
         .ref_counter
         .load(std::sync::atomic::Ordering::Relaxed)
@@ -78,10 +73,28 @@ async fn call(
         m.insert("nextRef".into(), json!(next));
         m.extend(x);
     }
-    let home = crate::frames::ref_world(page, &FrameTarget::scoped(page)).await?;
+    spec
+}
+
+/// Resolves `spec` in `frame`, in the world that gives refs to its elements (see
+/// `frames::RefWorld`): the page's answer, and the frame its refs are recorded under.
+async fn call_in(
+    page: &Page,
+    frame: &FrameTarget,
+    spec: Value,
+    what: &str,
+    extra: Value,
+) -> Result<(Value, FrameTarget)> {
+    let spec = prepared(page, spec, what, extra);
+    let home = crate::frames::ref_world(page, frame).await?;
     let v = home.call(page, "resolveTarget", &spec).await?;
     let v = answer::decode(v)?.map_err(|f| failure(f, what))?;
     Ok((v, home.target))
+}
+
+/// Resolves `spec` in the command's frame (see `call_in`).
+async fn call(page: &Page, spec: Value, what: &str, extra: Value) -> Result<(Value, FrameTarget)> {
+    call_in(page, &FrameTarget::scoped(page), spec, what, extra).await
 }
 
 /// The engine error for a page's refusal to resolve `what`.
@@ -182,6 +195,11 @@ pub(crate) async fn count(cx: &mut Cx<'_>, target: &Target) -> Result<u64> {
         EngineError::invalid("invalid parameter `selector`: a ref; give a selector or a locator")
     })?;
     let (v, _) = call(&page, spec, &what, json!({"mode": "count"})).await?;
+    counted(v, &what)
+}
+
+/// The count in the page's answer to a `mode: 'count'` resolution of `what`.
+fn counted(v: Value, what: &str) -> Result<u64> {
     #[derive(serde::Deserialize)]
     struct Counted {
         count: u64,
@@ -215,33 +233,83 @@ pub(crate) async fn match_state(page: &Page, target: &Target) -> Result<Option<(
     Ok(Some((s.count, s.visible)))
 }
 
-/// `find`: the elements a selector or locator matches now, each with its ref.
-pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
-    let page = cx.page().await?;
-    let what = p.target.describe();
-    let limit = p.limit.unwrap_or(50);
-    let spec = spec(&p.target).ok_or_else(|| {
-        EngineError::invalid("invalid parameter `target`: a ref; give a selector or a locator")
-    })?;
-    let (v, frame) = call(&page, spec, &what, json!({"mode": "list", "limit": limit})).await?;
-    let l: Listed = serde_json::from_value(v).map_err(|e| {
+/// One frame's part of a `find`: its matches (with refs recorded) and their total.
+fn listed(
+    page: &Page,
+    v: Value,
+    frame: &FrameTarget,
+    what: &str,
+    shown_frame: Option<&str>,
+) -> Result<Listed> {
+    let mut l: Listed = serde_json::from_value(v).map_err(|e| {
         EngineError::internal(format!(
             "the page's answer listing {what} is malformed: {e}"
         ))
     })?;
-    for m in &l.matches {
+    for m in &mut l.matches {
         record(
-            &page,
-            &frame,
+            page,
+            frame,
             &m.target,
             (m.role.clone(), m.name.clone(), l.doc_token.clone()),
             l.next_ref,
         );
+        m.frame = shown_frame.map(str::to_string);
     }
+    Ok(l)
+}
+
+/// `find`: the elements a selector or locator matches now, each with its ref: in the command's
+/// frame, inside one element (`within`), or in every frame of the tab (`allFrames`).
+pub(crate) async fn find(p: FindParams, cx: &mut Cx<'_>) -> Result<FindOutput> {
+    let what = p.target.describe();
+    let limit = p.limit.unwrap_or(50);
+    let mut spec = spec(&p.target).ok_or_else(|| {
+        EngineError::invalid("invalid parameter `target`: a ref; give a selector or a locator")
+    })?;
+    if p.visible == Some(true) {
+        spec["visible"] = json!(true);
+    }
+    let mode = |limit: u32| json!({"mode": "list", "limit": limit});
+    let (count, matches) = if let Some(within) = &p.within {
+        let (page, id) = target_page(cx, within).await?;
+        let (id, entry) = crate::world::lookup(&page, &id)?;
+        let spec = prepared(&page, spec, &what, mode(limit));
+        let v = crate::world::call_within(&page, &id, &entry, "resolveTarget", &spec).await?;
+        let v = answer::decode(v)?.map_err(|f| failure(f, &what))?;
+        let frame = crate::world::frame_of(&page, &entry);
+        let l = listed(&page, v, &frame, &what, None)?;
+        (l.count, l.matches)
+    } else if p.all_frames == Some(true) {
+        let page = cx.page().await?;
+        let (mut count, mut matches) = (0, Vec::new());
+        for node in crate::frame_tree::tree(&page).await? {
+            let frame = crate::frame_tree::target_of(&page, &node);
+            // Every frame counts its matches; only the first `limit` overall are listed (and
+            // get refs).
+            let room = (limit as usize).saturating_sub(matches.len()) as u32;
+            if room == 0 {
+                let (v, _) =
+                    call_in(&page, &frame, spec.clone(), &what, json!({"mode": "count"})).await?;
+                count += counted(v, &what)?;
+                continue;
+            }
+            let (v, home) = call_in(&page, &frame, spec.clone(), &what, mode(room)).await?;
+            let mut l = listed(&page, v, &home, &what, Some(&node.info.id))?;
+            count += l.count;
+            matches.append(&mut l.matches);
+        }
+        (count, matches)
+    } else {
+        let page = cx.page().await?;
+        let (v, frame) = call(&page, spec, &what, mode(limit)).await?;
+        let l = listed(&page, v, &frame, &what, None)?;
+        (l.count, l.matches)
+    };
     Ok(FindOutput {
-        truncated: (l.matches.len() as u64) < l.count,
-        count: l.count,
-        matches: l.matches,
+        truncated: (matches.len() as u64) < count,
+        count,
+        matches,
     })
 }
 

@@ -629,6 +629,21 @@ pub async fn resolve(page: &Page, id: &str, entry: &RefEntry) -> Result<ElementH
     }
 }
 
+/// Calls `__ab.<method>(arg)` in the world of ref `id`, with the ref's live element as
+/// `arg.within`, after the checks `resolve` makes (`stale_ref` when the element is gone or no
+/// longer shows its role and name: nothing runs); the page's answer, by value.
+pub async fn call_within(
+    page: &Page,
+    id: &str,
+    entry: &RefEntry,
+    method: &str,
+    arg: &Value,
+) -> Result<Value> {
+    let body = format!("return a.{method}(Object.assign({arg}, {{ within: el }}));");
+    let (_, object) = with_element(page, id, entry, &body, true, true).await?;
+    Ok(object.value.unwrap_or(Value::Null))
+}
+
 /// Looks up a ref of the page: `invalid_argument` for a malformed id, `unknown_ref` if never issued.
 pub fn lookup(page: &Page, target: &str) -> Result<(String, RefEntry)> {
     let id = crate::refs::parse_ref(target)?;

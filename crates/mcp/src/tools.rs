@@ -28,6 +28,7 @@ pub mod python;
 pub mod route;
 mod server_config;
 pub mod storage;
+pub mod testing;
 
 use project::Shape::{Cut, Section};
 use project::{ELEMENT, Projection, TARGET};
@@ -476,16 +477,16 @@ tools! {
     browser_sessionstorage_clear "Clear sessionStorage" [Storage] command { action: "storage_clear", fixed: SESSION };
     /// Save the page as a PDF (a relative path under the working directory).
     browser_pdf_save "Save as PDF" [Pdf] hand { parity::PdfSaveArgs, ["pdf"], parity::pdf_save };
-    /// Verify that an element of this role and accessible name is visible on the page.
-    browser_verify_element_visible "Verify element visible" [Testing] hand { parity::VerifyElementArgs, ["find"], parity::verify_element_visible };
-    /// Verify that text is visible on the page. Prefer browser_verify_element_visible if possible.
-    browser_verify_text_visible "Verify text visible" [Testing] hand { parity::VerifyTextArgs, ["find"], parity::verify_text_visible };
-    /// Verify that a list (its ref) shows every one of these items.
-    browser_verify_list_visible "Verify list visible" [Testing] hand { parity::VerifyListArgs, ["inner_text"], parity::verify_list_visible };
+    /// Verify that an element of this role and accessible name is visible on the page (in any of its frames).
+    browser_verify_element_visible "Verify element visible" [Testing] hand { testing::VerifyElementArgs, ["find"], testing::verify_element_visible };
+    /// Verify that text is visible on the page (in any of its frames). Prefer browser_verify_element_visible if possible.
+    browser_verify_text_visible "Verify text visible" [Testing] hand { testing::VerifyTextArgs, ["find"], testing::verify_text_visible };
+    /// Verify that a list (its ref) shows every one of these items: each the text of a visible element inside it.
+    browser_verify_list_visible "Verify list visible" [Testing] hand { testing::VerifyListArgs, ["find"], testing::verify_list_visible };
     /// Verify an element's value: a text box's, combobox's or slider's value, or whether a checkbox or radio button is checked (`true`/`false`).
-    browser_verify_value "Verify value" [Testing] hand { parity::VerifyValueArgs, ["input_value", "is_checked"], parity::verify_value };
-    /// Generate a Playwright locator (`getByRole(...)`) for an element of the snapshot, for use in tests.
-    browser_generate_locator "Create locator for element" [Testing] hand { parity::GenerateLocatorArgs, ["snapshot"], parity::generate_locator };
+    browser_verify_value "Verify value" [Testing] hand { testing::VerifyValueArgs, ["input_value", "is_checked"], testing::verify_value };
+    /// Generate a Playwright locator for an element of the snapshot, for use in tests: the first of `getByTestId`, `getByRole` with its name, `getByLabel`, `getByPlaceholder`, `getByAltText`, `getByText`, `getByTitle` that matches only that element (checked on the page), else one with `.nth(i)`; behind its iframes' locators when in a frame.
+    browser_generate_locator "Create locator for element" [Testing] hand { testing::GenerateLocatorArgs, ["find", "attribute", "inner_text", "frames"], testing::generate_locator };
     /// Show a persistent highlight overlay around an element (until browser_hide_highlight or a navigation of its page); `style` adds inline CSS such as `outline: 2px dashed red`. The overlay follows the element, takes no clicks, and is not in snapshots.
     browser_highlight command { renames: TARGET, notes: ELEMENT };
     /// Remove the highlight of an element, or without `target` every highlight of the page; answers how many were removed.

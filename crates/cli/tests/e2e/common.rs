@@ -237,3 +237,102 @@ pub fn entry<'a>(data: &'a Value, url: &str) -> &'a Value {
         .find(|r| r["url"] == url)
         .unwrap_or_else(|| panic!("no {url} in {data}"))
 }
+
+/// A button that counts its clicks in its document's title, styled `style`.
+pub fn counting(name: &str, style: &str) -> String {
+    format!(
+        "<button style='{style}' onclick=\"document.title = 'clicked ' + (window.clicks = (window.clicks || 0) + 1)\">{name}</button>"
+    )
+}
+
+/// The styles of the pages `framed_server` serves (each an element's `style`), and the HTML
+/// around them.
+#[derive(Default)]
+pub struct FrameLayout {
+    /// HTML after the top page's title.
+    pub head: &'static str,
+    /// The top page's button "Top".
+    pub top: &'static str,
+    /// HTML between the button "Top" and the iframes.
+    pub gap: &'static str,
+    /// The same-origin `<iframe id='same'>`.
+    pub same: &'static str,
+    /// The cross-site `<iframe id='cross'>`.
+    pub cross: &'static str,
+    /// The button "Inside same".
+    pub inside_same: &'static str,
+    /// The `<iframe id='deep'>` inside the same-origin frame.
+    pub deep: &'static str,
+    /// The button "Deep".
+    pub deep_button: &'static str,
+    /// The button "Inside cross".
+    pub inside_cross: &'static str,
+}
+
+/// A page with frames: `/` (button "Top") holds a same-origin iframe `#same` (`/same`: button
+/// "Inside same" and an iframe `#deep` of `/deep` with button "Deep") and a cross-site iframe
+/// `#cross` (`http://localhost:PORT/cross`, another site than 127.0.0.1, so Chromium runs it in
+/// a process of its own: button "Inside cross"). Every button counts its clicks in its
+/// document's title.
+pub fn framed_server(l: &FrameLayout) -> Server {
+    let s = Server::start();
+    let cross = format!("http://localhost:{}/cross", s.port());
+    s.route(
+        "/",
+        Page::html(format!(
+            "<title>Top</title>{}{}{}\
+             <iframe id='same' src='/same' style='{}'></iframe>\
+             <iframe id='cross' src='{cross}' style='{}'></iframe>",
+            l.head,
+            counting("Top", l.top),
+            l.gap,
+            l.same,
+            l.cross
+        )),
+    );
+    s.route(
+        "/same",
+        Page::html(format!(
+            "<title>Same</title>{}<iframe id='deep' src='/deep' style='{}'></iframe>",
+            counting("Inside same", l.inside_same),
+            l.deep
+        )),
+    );
+    s.route(
+        "/deep",
+        Page::html(format!(
+            "<title>Deep</title>{}",
+            counting("Deep", l.deep_button)
+        )),
+    );
+    s.route(
+        "/cross",
+        Page::html(format!(
+            "<title>Cross</title>{}",
+            counting("Inside cross", l.inside_cross)
+        )),
+    );
+    s
+}
+
+/// Opens `framed_server`'s page `url` and takes snapshots (`snapshot` with `extra` options)
+/// until every frame's button shows: that snapshot.
+pub fn framed_snapshot(cli: &Cli, url: &str, extra: &[&str]) -> Value {
+    cli.ok(&["open", url]);
+    let args: Vec<&str> = std::iter::once("snapshot")
+        .chain(extra.iter().copied())
+        .collect();
+    let mut snap = Value::Null;
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || {
+            snap = cli.ok(&args);
+            let text = snap["text"].as_str().unwrap_or("");
+            ["Inside same", "\"Deep\"", "Inside cross"]
+                .iter()
+                .all(|n| text.contains(n))
+        }),
+        "the frames' buttons never showed: {}",
+        snap["text"]
+    );
+    snap
+}

@@ -6,43 +6,14 @@
 
 use crate::common::*;
 use serde_json::{Value, json};
-use std::time::Duration;
-
-/// A button that counts its clicks in its document's title.
-fn counting(name: &str) -> String {
-    format!(
-        "<button onclick=\"document.title = 'clicked ' + (window.clicks = (window.clicks || 0) + 1)\">{name}</button>"
-    )
-}
 
 fn server() -> Server {
-    let s = Server::start();
-    // Another site (localhost, not 127.0.0.1): Chromium puts the frame in a process of its own.
-    let cross = format!("http://localhost:{}/cross", s.port());
-    s.route(
-        "/",
-        Page::html(format!(
-            "<title>Top</title><button>Top</button>\
-             <iframe id='same' src='/same' style='width:300px;height:160px'></iframe>\
-             <iframe id='cross' src='{cross}' style='width:300px;height:100px'></iframe>"
-        )),
-    );
-    s.route(
-        "/same",
-        Page::html(format!(
-            "<title>Same</title>{}<iframe id='deep' src='/deep' style='width:250px;height:60px'></iframe>",
-            counting("Inside same")
-        )),
-    );
-    s.route(
-        "/deep",
-        Page::html(format!("<title>Deep</title>{}", counting("Deep"))),
-    );
-    s.route(
-        "/cross",
-        Page::html(format!("<title>Cross</title>{}", counting("Inside cross"))),
-    );
-    s
+    framed_server(&FrameLayout {
+        same: "width:300px;height:160px",
+        cross: "width:300px;height:100px",
+        deep: "width:250px;height:60px",
+        ..FrameLayout::default()
+    })
 }
 
 /// The ref of the only button named `name` in a snapshot's refs.
@@ -71,18 +42,7 @@ fn found(cli: &Cli, name: &str) -> String {
 fn an_element_in_a_frame_has_one_ref_in_every_view() {
     let s = server();
     let cli = Cli::new("frame-refs");
-    cli.ok(&["open", &s.url("/")]);
-    let mut page = Value::Null;
-    assert!(
-        eventually(Duration::from_secs(10), || {
-            page = cli.ok(&["snapshot"]);
-            let text = page["text"].as_str().unwrap_or("");
-            ["Inside same", "Deep", "Inside cross"]
-                .iter()
-                .all(|n| text.contains(n))
-        }),
-        "the frames never showed: {page}"
-    );
+    let page = framed_snapshot(&cli, &s.url("/"), &[]);
     let same = button(&page, "Inside same");
     let deep = button(&page, "Deep");
     let cross = button(&page, "Inside cross");
@@ -145,4 +105,100 @@ fn an_element_in_a_frame_has_one_ref_in_every_view() {
     cli.ok(&["click", &cross]);
     cli.ok(&["frame", "#cross"]);
     assert_eq!(cli.ok(&["title"])["title"], "clicked 2");
+}
+
+/// `find --all-frames` lists the matches of every frame (each naming its frame) with the refs
+/// the page's snapshot gave them, and leaves the session's frame scope as it was; `--within`
+/// searches inside one element (in its frame, an out-of-process one too); `--visible` drops a
+/// match that is rendered but not visible.
+#[test]
+fn find_searches_every_frame_inside_an_element_or_visible_matches_only() {
+    let s = server();
+    let cli = Cli::new("find-frames");
+    let page = framed_snapshot(&cli, &s.url("/"), &[]);
+    let frames = cli.ok(&["frames"]);
+    let id_of = |end: &str| {
+        frames["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["url"].as_str().unwrap_or("").ends_with(end))
+            .and_then(|f| f["id"].as_str())
+            .unwrap_or_else(|| panic!("no frame {end}: {frames}"))
+            .to_string()
+    };
+    // The main frame only, by default.
+    let main_only = cli.ok(&["find", "role", "button"]);
+    assert_eq!(main_only["count"], 1, "{main_only}");
+    let all = cli.ok(&["find", "role", "button", "--all-frames"]);
+    assert_eq!(all["count"], 4, "{all}");
+    let listed: Vec<(String, String, String)> = all["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let s = |k: &str| m[k].as_str().unwrap_or("").to_string();
+            (s("name"), s("ref"), s("frame"))
+        })
+        .collect();
+    let want = [
+        ("Top", id_of("/")),
+        ("Inside same", id_of("/same")),
+        ("Deep", id_of("/deep")),
+        ("Inside cross", id_of("/cross")),
+    ];
+    for ((name, id, frame), (want_name, want_frame)) in listed.iter().zip(want.iter()) {
+        assert_eq!((name.as_str(), frame), (*want_name, want_frame), "{all}");
+        assert_eq!(id, &button(&page, name), "{all}");
+    }
+    // A limit lists fewer and still counts every frame's matches.
+    let cut = cli.ok(&["find", "role", "button", "--all-frames", "--limit", "2"]);
+    assert_eq!(
+        (cut["count"].as_u64(), cut["truncated"].as_bool()),
+        (Some(4), Some(true))
+    );
+    assert_eq!(cut["matches"].as_array().unwrap().len(), 2, "{cut}");
+    // The session stays in the main frame: its title is the page's.
+    assert_eq!(cli.ok(&["title"])["title"], "Top");
+    // A pick among every frame's matches is refused, and nothing is listed.
+    let (code, message, _) = cli.err(&["find", "role", "button", "--all-frames", "first"]);
+    assert_eq!(code, "invalid_argument", "{message}");
+
+    // Inside one element: the page's body holds the top button only (frames are documents of
+    // their own); in the frame scoped by `frame`, its own body; the session's scope is kept.
+    let top = cli.ok(&["find", "role", "button", "--within", "body"]);
+    assert_eq!(top["matches"][0]["name"], "Top", "{top}");
+    assert_eq!(top["count"], 1, "{top}");
+    cli.ok(&["frame", "#cross"]);
+    let cross = cli.ok(&["find", "role", "button", "--within", "body"]);
+    assert_eq!(cross["matches"][0]["name"], "Inside cross", "{cross}");
+    cli.ok(&["frame", "main"]);
+    // Inside an element of the out-of-process frame, by its ref, from the page's scope: an
+    // XPath's context node is that element (`.` is the element itself, with its ref).
+    let cross_ref = button(&page, "Inside cross");
+    let line = json!({"action": "find", "target": "xpath=.", "within": cross_ref}).to_string();
+    let itself = cli.batch(&[&line]);
+    assert_eq!(itself[0]["success"], true, "{}", itself[0]);
+    assert_eq!(
+        itself[0]["data"]["matches"][0]["ref"],
+        cross_ref.as_str(),
+        "{}",
+        itself[0]
+    );
+    let line = json!({"action": "find", "target": "//button", "within": cross_ref}).to_string();
+    let below = cli.batch(&[&line]);
+    assert_eq!(
+        below[0]["data"]["count"], 1,
+        "only the element itself: {}",
+        below[0]
+    );
+    let (code, message, _) = cli.err(&["find", "role", "button", "--within", "#nothing"]);
+    assert_eq!(code, "not_found", "{message}");
+
+    // Visible only: a button made `visibility: hidden` is rendered but not visible.
+    cli.eval("document.querySelector('button').style.visibility = 'hidden'");
+    let rendered = cli.ok(&["find", "role", "button", "--name", "Top"]);
+    assert_eq!(rendered["count"], 1, "{rendered}");
+    let visible = cli.ok(&["find", "role", "button", "--name", "Top", "--visible"]);
+    assert_eq!(visible["count"], 0, "{visible}");
 }

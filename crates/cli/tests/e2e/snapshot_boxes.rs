@@ -6,51 +6,19 @@
 
 use crate::common::*;
 use serde_json::Value;
-use std::time::Duration;
-
-/// A button that counts its clicks in its document's title.
-fn counting(name: &str, style: &str) -> String {
-    format!(
-        "<button style='{style}' onclick=\"document.title = 'clicked ' + (window.clicks = (window.clicks || 0) + 1)\">{name}</button>"
-    )
-}
 
 fn server() -> Server {
-    let s = Server::start();
-    // Another site (localhost, not 127.0.0.1): Chromium puts the frame in a process of its own.
-    let cross = format!("http://localhost:{}/cross", s.port());
-    s.route(
-        "/",
-        Page::html(format!(
-            "<title>Top</title><style>body{{margin:8px}}</style>{}\
-             <div style='height:37px'></div>\
-             <iframe id='same' src='/same' style='width:320px;height:180px;border:4px solid;padding:6px'></iframe>\
-             <iframe id='cross' src='{cross}' style='width:300px;height:120px;margin-left:45px'></iframe>",
-            counting("Top", "margin-left:13.4px;width:90.6px")
-        )),
-    );
-    s.route(
-        "/same",
-        Page::html(format!(
-            "<title>Same</title>{}<iframe id='deep' src='/deep' style='width:250px;height:70px'></iframe>",
-            counting("Inside same", "margin:5px 20px")
-        )),
-    );
-    s.route(
-        "/deep",
-        Page::html(format!(
-            "<title>Deep</title>{}",
-            counting("Deep", "margin-left:30px")
-        )),
-    );
-    s.route(
-        "/cross",
-        Page::html(format!(
-            "<title>Cross</title>{}",
-            counting("Inside cross", "position:absolute;left:70px;top:40px")
-        )),
-    );
-    s
+    framed_server(&FrameLayout {
+        head: "<style>body{margin:8px}</style>",
+        top: "margin-left:13.4px;width:90.6px",
+        gap: "<div style='height:37px'></div>",
+        same: "width:320px;height:180px;border:4px solid;padding:6px",
+        cross: "width:300px;height:120px;margin-left:45px",
+        inside_same: "margin:5px 20px",
+        deep: "width:250px;height:70px",
+        deep_button: "margin-left:30px",
+        inside_cross: "position:absolute;left:70px;top:40px",
+    })
 }
 
 /// The box on the snapshot line of the button named `name`: `[x, y, width, height]`.
@@ -94,17 +62,7 @@ fn frame_title(cli: &Cli, selector: &str) -> Value {
 fn boxes_are_in_top_level_viewport_pixels_and_a_click_at_the_centre_hits() {
     let s = server();
     let cli = Cli::new("snapshot-boxes");
-    cli.ok(&["open", &s.url("/")]);
-    let mut snap = Value::Null;
-    assert!(
-        eventually(Duration::from_secs(10), || {
-            snap = cli.ok(&["snapshot", "--boxes"]);
-            let t = snap["text"].as_str().unwrap_or("");
-            t.contains("Inside cross") && t.contains("\"Deep\"")
-        }),
-        "the frames' buttons never showed: {}",
-        snap["text"]
-    );
+    let snap = framed_snapshot(&cli, &s.url("/"), &["--boxes"]);
     assert_eq!(snap["spec"]["boxes"], true);
     // Without the option, no boxes.
     let plain = cli.ok(&["snapshot"]);

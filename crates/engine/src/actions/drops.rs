@@ -9,7 +9,6 @@
 //! `dragleave`) elsewhere (the answer is then `drop_not_accepted`). The drop is confirmed by the `drop` event
 //! the guard saw reach the element, with what it carried.
 
-use std::path::Path;
 
 use agentbrowser_protocol::{
     ActionOutput, ActionReport, ErrorCode, Evidence, UploadedFile, WaitCondition,
@@ -87,25 +86,12 @@ async fn deliver(
         .map_err(|e| EngineError::internal(format!("the guard's drop report is malformed: {e}")))?;
     let types: Vec<String> = serde_json::from_value(r["dropped"]["types"].clone())
         .map_err(|e| EngineError::internal(format!("the guard's drop report is malformed: {e}")))?;
-    let wanted: Vec<String> = files
-        .iter()
-        .map(|f| {
-            Path::new(f)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        })
-        .collect();
-    let got: Vec<String> = carried.iter().map(|f| f.name.clone()).collect();
-    if got != wanted {
-        return Err(EngineError::new(
-            ErrorCode::ActionFailed,
-            format!(
-                "the drop reached {what}, but it carried the files {got:?} instead of {wanted:?} \
-                 (the browser could not read the others)"
-            ),
-        ));
-    }
+    crate::files::same_files(&carried, files, |got, wanted| {
+        format!(
+            "the drop reached {what}, but it carried the files {got:?} instead of {wanted:?} (the \
+             browser could not read the others)"
+        )
+    })?;
     let note = (!over_cancelled).then(|| {
         "its page did not cancel `dragover`: the browser's own default took the drop (an editable \
          field inserts dropped text, a file input takes dropped files)"

@@ -1,7 +1,6 @@
 //! Playwright MCP's tools that compose our commands under its argument names: media emulation
 //! (`browser_emulate_media`), searching the snapshot (`browser_find`), the mouse at coordinates (`browser_mouse_click_xy`,
-//! `browser_mouse_drag_xy`), saving a PDF (`browser_pdf_save`) and the testing group's
-//! assertions and locators (`browser_verify_*`, `browser_generate_locator`).
+//! `browser_mouse_drag_xy`) and saving a PDF (`browser_pdf_save`); the testing group is `testing`.
 
 use agentbrowser_protocol::present::Present;
 use agentbrowser_protocol::*;
@@ -10,7 +9,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::Ctx;
 use super::hand::output_path;
-use super::page::{add_page_now, after_actions, resolve};
+use super::page::{add_page_now, after_actions};
 use crate::answer::{Answer, ToolError};
 
 /// An argument that may be given as `null` (a present `null` is `Some(None)`).
@@ -341,216 +340,9 @@ fn snippet(lines: &[&str], start: usize, end: usize) -> String {
     out.join("\n")
 }
 
-/// A verification that failed: the tool's error, in Playwright MCP's words.
-fn failed(message: String) -> ToolError {
-    ToolError::new("assertion_failed", message)
-}
-
-/// The answer of a verification that held.
-fn done() -> Answer {
-    let mut answer = Answer::new();
-    answer.add("Result", "Done");
-    answer
-}
-
-/// How many rendered elements the locator `by` `value` (`name`) matches in the active tab.
-async fn count(
-    cx: &Ctx,
-    by: LocatorBy,
-    value: String,
-    name: Option<String>,
-) -> Result<u64, ToolError> {
-    let find = Locator {
-        by,
-        value,
-        name,
-        exact: None,
-        nth: None,
-    };
-    let target = Target::Find(FindTarget { find });
-    let out: FindOutput = cx
-        .get(Command::Find(FindParams {
-            target,
-            limit: Some(1),
-        }))
-        .await?;
-    Ok(out.count)
-}
-
-/// Arguments of `browser_verify_element_visible`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct VerifyElementArgs {
-    /// ROLE of the element, as the snapshot shows it: `- {ROLE} "Accessible Name"`.
-    pub role: String,
-    /// ACCESSIBLE_NAME of the element, as the snapshot shows it: `- role "{ACCESSIBLE_NAME}"`.
-    pub accessible_name: String,
-}
-
-pub(super) async fn verify_element_visible(
-    cx: Ctx,
-    a: VerifyElementArgs,
-) -> Result<Answer, ToolError> {
-    let name = Some(a.accessible_name.clone());
-    if count(&cx, LocatorBy::Role, a.role.clone(), name).await? == 0 {
-        return Err(failed(format!(
-            "Element with role \"{}\" and accessible name \"{}\" not found",
-            a.role, a.accessible_name
-        )));
-    }
-    Ok(done())
-}
-
-/// Arguments of `browser_verify_text_visible`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct VerifyTextArgs {
-    /// TEXT to verify, as the snapshot shows it: `- role "Accessible Name": {TEXT}` or `- text: {TEXT}`.
-    pub text: String,
-}
-
-pub(super) async fn verify_text_visible(cx: Ctx, a: VerifyTextArgs) -> Result<Answer, ToolError> {
-    if count(&cx, LocatorBy::Text, a.text, None).await? == 0 {
-        return Err(failed("Text not found".into()));
-    }
-    Ok(done())
-}
-
-/// Arguments of `browser_verify_list_visible`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct VerifyListArgs {
-    /// Human-readable list description.
-    pub element: String,
-    /// Exact target element reference that points to the list: a ref (`e5`) or a CSS selector.
-    pub target: String,
-    /// Items to verify: each must be text of the list.
-    pub items: Vec<String>,
-}
-
-pub(super) async fn verify_list_visible(cx: Ctx, a: VerifyListArgs) -> Result<Answer, ToolError> {
-    let target = resolve(&a.target)?;
-    let text: ValueOutput<String> = cx.get(Command::InnerText(RefParams { target })).await?;
-    let text = text.value.to_lowercase();
-    if let Some(item) = a.items.iter().find(|i| !text.contains(&i.to_lowercase())) {
-        return Err(failed(format!("Item \"{item}\" not found")));
-    }
-    Ok(done())
-}
-
-/// The kind of element `browser_verify_value` reads.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ValueKind {
-    /// Its value.
-    Textbox,
-    /// Checked: `true` or `false`.
-    Checkbox,
-    /// Checked: `true` or `false`.
-    Radio,
-    /// Its value (a select's: the chosen option's value).
-    Combobox,
-    /// Its value.
-    Slider,
-}
-
-/// Arguments of `browser_verify_value`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct VerifyValueArgs {
-    /// Type of the element.
-    #[serde(rename = "type")]
-    pub kind: ValueKind,
-    /// Human-readable element description.
-    pub element: String,
-    /// Exact target element reference from the page snapshot (`e5`), or a CSS selector.
-    pub target: String,
-    /// Value to verify. For checkbox, use "true" or "false".
-    pub value: String,
-}
-
-pub(super) async fn verify_value(cx: Ctx, a: VerifyValueArgs) -> Result<Answer, ToolError> {
-    let target = resolve(&a.target)?;
-    let got = match a.kind {
-        ValueKind::Checkbox | ValueKind::Radio => {
-            let out: CheckedOutput = cx.get(Command::IsChecked(RefParams { target })).await?;
-            if out.value == (a.value == "true") {
-                return Ok(done());
-            }
-            out.value.to_string()
-        }
-        _ => {
-            let out: ValueOutput<String> =
-                cx.get(Command::InputValue(RefParams { target })).await?;
-            if out.value == a.value {
-                return Ok(done());
-            }
-            out.value
-        }
-    };
-    Err(failed(format!(
-        "Expected value \"{}\", but got \"{got}\"",
-        a.value
-    )))
-}
-
-/// Arguments of `browser_generate_locator`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GenerateLocatorArgs {
-    /// Human-readable element description used to obtain permission to interact with the element.
-    pub element: Option<String>,
-    /// Exact target element reference from the page snapshot (`e5`), or a unique element selector.
-    pub target: String,
-}
-
-pub(super) async fn generate_locator(cx: Ctx, a: GenerateLocatorArgs) -> Result<Answer, ToolError> {
-    let s: SnapshotOutput = cx
-        .get(Command::Snapshot(SnapshotParams {
-            selector: Some(a.target.clone()),
-            interactive: Some(false),
-            compact: None,
-            max_depth: Some(0),
-            urls: None,
-            boxes: None,
-            max_bytes: None,
-            delta: None,
-        }))
-        .await?;
-    let line = s.text.lines().next().unwrap_or_default();
-    let locator = locator_of(line).ok_or_else(|| {
-        let message = format!("no role and name to build a locator from: {line}");
-        ToolError::new("not_found", message)
-    })?;
-    let mut answer = Answer::new();
-    answer.add("Result", locator);
-    Ok(answer)
-}
-
-/// Playwright's `getByRole` locator for a snapshot line (`- button "Save" [ref=e5]`).
-fn locator_of(line: &str) -> Option<String> {
-    let rest = line.trim_start().strip_prefix("- ")?;
-    let (role, rest) = rest
-        .split_once(' ')
-        .unwrap_or((rest.trim_end_matches(':'), ""));
-    let role = role.trim_end_matches(':');
-    if role.is_empty() || !role.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return None;
-    }
-    let name = rest
-        .strip_prefix('"')
-        .and_then(|r| r.split_once('"'))
-        .map(|(n, _)| n);
-    let quote = |s: &str| format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
-    Some(match name {
-        Some(n) if !n.is_empty() => format!("getByRole({}, {{ name: {} }})", quote(role), quote(n)),
-        _ => format!("getByRole({})", quote(role)),
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{locator_of, snippet, windows};
+    use super::{snippet, windows};
 
     #[test]
     fn find_shows_hits_with_context_under_their_ancestors() {
@@ -571,18 +363,5 @@ mod tests {
             snippet(&lines, 5, 8),
             "- main\n  - list\n    ...\n    - item d\n    - item e\n    - item f\n    - item g"
         );
-    }
-
-    #[test]
-    fn locators_from_snapshot_lines() {
-        assert_eq!(
-            locator_of(r#"- button "Log in" [ref=e7] [cursor=pointer]"#).as_deref(),
-            Some("getByRole('button', { name: 'Log in' })")
-        );
-        assert_eq!(
-            locator_of("  - checkbox [ref=e3]").as_deref(),
-            Some("getByRole('checkbox')")
-        );
-        assert_eq!(locator_of("text here").as_deref(), None);
     }
 }

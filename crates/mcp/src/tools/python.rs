@@ -48,6 +48,8 @@ const MAX_IMAGES: usize = 4;
 const IMAGE_BUDGET: usize = 4 << 20;
 /// How much of the process's own error output is kept (to explain a failed start).
 const STDERR_TAIL: usize = 4000;
+/// Longest wait for the rest of a dead process's error output (its pipe's end).
+const STDERR_DRAIN: Duration = Duration::from_secs(2);
 
 /// Arguments of `browser_run_python`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -71,6 +73,8 @@ pub struct Python {
     stdin: ChildStdin,
     stdout: Lines<BufReader<ChildStdout>>,
     stderr: Arc<std::sync::Mutex<String>>,
+    /// The task reading its error output: done at the pipe's end (none once awaited).
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     cells: u64,
     _served: Served,
 }
@@ -214,7 +218,7 @@ impl Python {
         // Its error output (what a cell's C code or a crash writes), the newest part kept.
         let stderr = Arc::new(std::sync::Mutex::new(String::new()));
         let tail = stderr.clone();
-        tokio::spawn(async move {
+        let stderr_reader = tokio::spawn(async move {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf).await {
                 if n == 0 {
@@ -237,6 +241,7 @@ impl Python {
             stdin,
             stdout: BufReader::new(stdout).lines(),
             stderr,
+            stderr_reader: Some(stderr_reader),
             cells: 0,
             _served: served,
         };
@@ -290,8 +295,11 @@ impl Python {
     async fn gone(&mut self, why: String) -> String {
         let _ = self.child.start_kill();
         let status = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
-        // Its last error output arrives after it ended.
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Its last error output may still be in the pipe: read to the pipe's end (bounded, as a
+        // process it started may hold the pipe open).
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = tokio::time::timeout(STDERR_DRAIN, reader).await;
+        }
         let code = match status {
             Ok(Ok(s)) => match s.code() {
                 Some(c) => format!(" (exit code {c})"),

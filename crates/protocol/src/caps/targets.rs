@@ -283,17 +283,48 @@ pub struct FindParams {
     pub target: Target,
     /// At most this many matches are listed, 1 to 1000 (default 50); `count` is always the total.
     pub limit: Option<u32>,
+    /// Search every frame of the tab (the main frame and each iframe, same-origin or not, in
+    /// document order, parents first) instead of the command's frame only (default false).
+    /// Each match then names its `frame`; a pick (`nth`, `>> nth=N`) is refused with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_frames: Option<bool>,
+    /// Count and list only visible matches: rendered, not `visibility: hidden`, with a non-empty
+    /// box (what `is_visible` and Playwright's `toBeVisible` call visible); a pick then picks
+    /// among them (default false: every rendered match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visible: Option<bool>,
+    /// Search only inside this element (a ref, CSS selector, XPath or locator that matches one
+    /// element), in its frame: its descendants (open shadow roots included); an XPath is
+    /// evaluated with the element as context node (`xpath=.` is the element itself, `.//li` its
+    /// descendants) and matches outside the element are dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<Target>,
 }
 
 impl Validate for FindParams {
     fn validate(&self) -> Result<(), String> {
+        let all_frames = self.all_frames == Some(true);
         match self.limit {
             Some(n) if !(1..=1000).contains(&n) => invalid("limit", format!("{n}; use 1 to 1000")),
             _ if self.target.as_ref_id().is_some() => invalid(
                 "target",
                 "a ref; `find` lists the matches of a CSS selector, an XPath or a locator",
             ),
-            _ => self.target.validate(),
+            _ if all_frames && self.within.is_some() => invalid(
+                "within",
+                "given with `allFrames`; search inside one element (its frame) or every frame, not both",
+            ),
+            _ if all_frames && self.target.pick().is_some() => invalid(
+                "allFrames",
+                "given with a pick (`nth`, `>> first|last|nth=N`); list every frame's matches and use one's ref",
+            ),
+            _ => {
+                self.target.validate()?;
+                match &self.within {
+                    Some(w) => w.validate().map_err(|e| format!("`within`: {e}")),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -312,6 +343,9 @@ pub struct TargetMatch {
     pub name: String,
     /// A short CSS path to it.
     pub path: String,
+    /// The id of the frame it is in, as `frames` lists it (only when `allFrames` searched).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<String>,
 }
 
 /// Result of `find`.
@@ -340,6 +374,9 @@ impl Present for FindOutput {
                     "\n@{} {} \"{}\"  {}",
                     m.target, m.role, m.name, m.path
                 ));
+            }
+            if let Some(f) = &m.frame {
+                out.push_str(&format!("  (frame {f})"));
             }
         }
         if self.truncated {

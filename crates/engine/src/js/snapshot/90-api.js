@@ -394,26 +394,29 @@
     return out;
   }
 
-  // The elements a target matches in document `doc`, in order; throws a SyntaxError for an
-  // invalid CSS or XPath.
-  function targetMatches(spec, doc) {
-    const list = targetMatchesAll(spec, doc);
+  // The elements a target matches under `scope` (document `doc`, or an element of it whose
+  // descendants only are searched), in order, highlights' overlays left out; throws a
+  // SyntaxError for an invalid CSS or XPath.
+  function targetMatches(spec, doc, scope) {
+    const list = targetMatchesAll(spec, doc, scope);
     return hlHosts.size === 0 ? list : list.filter((el) => !isOverlay(el));
   }
 
   // targetMatches, highlights' overlays included.
-  function targetMatchesAll(spec, doc) {
-    const roots = [doc, ...shadowRoots(doc, [])];
+  function targetMatchesAll(spec, doc, scope) {
+    const roots = [scope, ...shadowRoots(scope, [])];
     if (spec.kind === 'css') {
       doc.querySelector(spec.value); // throws on an invalid selector before any work
       return queryAll(roots, spec.value);
     }
     if (spec.kind === 'xpath') {
-      const r = doc.evaluate(spec.value, doc, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+      const r = doc.evaluate(spec.value, scope, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
       const seen = new Set(), out = [];
       for (let i = 0; i < r.snapshotLength; i++) {
         let n = r.snapshotItem(i);
         if (n && n.nodeType !== 1) n = n.parentElement;
+        // Inside an element (the context node: `.` is the element), matches outside it are dropped.
+        if (n && scope !== doc && !scope.contains(n)) continue;
         if (n && !seen.has(n)) { seen.add(n); out.push(n); }
       }
       return out;
@@ -493,19 +496,22 @@
   // Resolves a target to its one element and gives it a ref (`mode: 'one'`), lists its matches
   // with refs (`mode: 'list'`, at most `limit`), or counts them and the visible ones
   // (`mode: 'state'`, for a `selector` wait). spec: {kind: 'css'|'xpath'|'find', value, find,
-  // what, nextRef, mode, limit, frameOwner} (frameOwner: see rootDocument).
+  // what, nextRef, mode, limit, frameOwner, within, visible} (frameOwner: see rootDocument;
+  // within: an element whose descendants only are searched; visible: only shown matches count).
   function resolveTarget(spec) {
     if (typeof spec.nextRef === 'number' && spec.nextRef > counter) counter = Math.floor(spec.nextRef);
-    const doc = rootDocument(spec);
+    const doc = spec.within ? spec.within.ownerDocument : rootDocument(spec);
     if (!doc) return FRAME_GONE;
+    const scope = spec.within || doc;
     let list;
     if (spec.kind === 'find') {
-      list = targetMatches(spec, doc);
+      list = targetMatches(spec, doc, scope);
     } else {
-      try { list = targetMatches(spec, doc); } catch (e) {
+      try { list = targetMatches(spec, doc, scope); } catch (e) {
         return { ok: false, code: 'invalid_selector', message: 'invalid ' + spec.what + ': ' + e.message, detail: null };
       }
     }
+    if (spec.visible) list = list.filter(shown);
     const count = list.length;
     const nth = typeof spec.nth === 'number' ? spec.nth : spec.find && typeof spec.find.nth === 'number' ? spec.find.nth : null;
     if (nth !== null) {
