@@ -9,7 +9,6 @@
 //! `dragleave`) elsewhere (the answer is then `drop_not_accepted`). The drop is confirmed by the `drop` event
 //! the guard saw reach the element, with what it carried.
 
-
 use agentbrowser_protocol::{
     ActionOutput, ActionReport, ErrorCode, Evidence, UploadedFile, WaitCondition,
 };
