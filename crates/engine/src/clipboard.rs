@@ -5,8 +5,8 @@
 //! `clipboard-write` (`Browser.setPermission`), which a headless browser needs: the
 //! permission prompt a user would answer cannot show.
 //!
-//! The clipboard API refuses an unfocused document, which a headless page is unless emulated:
-//! every page gets focus emulation when it is attached (`page.rs`).
+//! A headless page's document is never focused, and the clipboard API refuses an unfocused one:
+//! the page gets focus emulation ([`Page::emulate_focus`]) on first use, and keeps it.
 //!
 //! The shortcut's key events carry their editing command (`commands: ["copy"]`): without a
 //! window, a headless browser has no accelerator that turns Control+C into a copy.
@@ -67,6 +67,7 @@ async fn ready(cx: &mut Cx<'_>) -> Result<Page> {
             )
             .await?;
     }
+    page.emulate_focus().await?;
     Ok(page)
 }
 

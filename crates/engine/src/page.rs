@@ -219,16 +219,9 @@ impl Page {
                 Ok(())
             }
         };
-        let (enabled, lifecycle, focus, attach, shares, tree, _, resumed) = tokio::join!(
+        let (enabled, lifecycle, attach, shares, tree, _, resumed) = tokio::join!(
             session.call("Page.enable", json!({})),
             session.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})),
-            // A headless page's document is not focused unless emulated, and editors that keep
-            // their own selection (CodeMirror, ProseMirror) ignore selection changes in an
-            // unfocused document: every page behaves as the one in the front window.
-            session.call(
-                "Emulation.setFocusEmulationEnabled",
-                json!({"enabled": true})
-            ),
             session.call(
                 "Target.setAutoAttach",
                 json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
@@ -243,7 +236,6 @@ impl Page {
         );
         enabled?;
         lifecycle?;
-        focus?;
         attach?;
         shares?;
         resumed?;
@@ -297,6 +289,21 @@ impl Page {
     }
 
     /// The state of type `T` a capability keeps for this tab (its share put it there).
+    /// Makes the page's document focused, as the page of the front window is (a headless page's
+    /// is not): the async clipboard API refuses an unfocused document, and editors that keep
+    /// their own selection (CodeMirror) ignore selection changes in one. The page keeps it (it
+    /// then also counts as shown: `visibilityState` stays `visible` in the background), so only
+    /// the commands that need it turn it on (`clipboard_*`, `fill`).
+    pub(crate) async fn emulate_focus(&self) -> Result<()> {
+        self.session
+            .call(
+                "Emulation.setFocusEmulationEnabled",
+                json!({"enabled": true}),
+            )
+            .await?;
+        Ok(())
+    }
+
     pub(crate) fn part<T: 'static>(&self) -> &T {
         self.parts.get()
     }

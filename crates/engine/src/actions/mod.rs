@@ -337,6 +337,9 @@ async fn fill(
     limits: Limits,
 ) -> Result<ActionReport> {
     let action = if value.is_empty() { "clear" } else { "fill" };
+    // Before the select-all: an editor keeping its own selection ignores it in an unfocused
+    // document, and the new text would go where its old cursor was.
+    page.emulate_focus().await?;
     let spec = el.guard_spec(KEY_EVENTS, limits);
     let spec = &spec;
     let kind = retry_actionable(limits, || async move {
