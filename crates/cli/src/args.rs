@@ -919,6 +919,17 @@ pub enum SessionAdminCmd {
     /// Skills for coding agents (Markdown guides bundled in the binary): list, get, path, install.
     #[command(subcommand)]
     Skills(crate::skills::SkillsCmd),
+    /// Traces: `trace show PATH.zip` opens a trace file in the viewer.
+    #[command(subcommand)]
+    Trace(TraceCmd),
+}
+
+/// `trace`: trace files.
+#[derive(Subcommand, Debug)]
+pub enum TraceCmd {
+    /// Serve a trace file (`trace stop PATH.zip` wrote it) with the trace viewer on 127.0.0.1
+    /// and open it in the browser; runs until Ctrl-C.
+    Show(crate::trace_show::ShowArgs),
 }
 
 /// `session`: the sessions of this user.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::args::{
     Cmd, CookieSetArgs, CookiesArgs, DeviceArgs, DropArgs, FindArgs, HeadersArgs, HighlightArgs,
     ReadArgs, RouteArgs, SessionAdminCmd, SessionCmd, StorageArgs, StorageOp, ThrottleArgs,
-    UploadArgs, WaitArgs,
+    TraceCmd, UploadArgs, WaitArgs,
 };
 use crate::code::Front;
 use crate::failure::Failure;
@@ -58,6 +58,8 @@ pub enum Plan {
     Code(Front, Vec<String>),
     /// `skills ...`: the bundled skills (no daemon).
     Skills(crate::skills::SkillsCmd),
+    /// `trace show PATH.zip`: serve a trace file with the viewer (no daemon).
+    TraceShow(crate::trace_show::ShowArgs),
 }
 
 impl Plan {
@@ -82,6 +84,7 @@ impl Plan {
             | Plan::Mcp(_)
             | Plan::Code(..)
             | Plan::Skills(_) => "",
+            Plan::TraceShow(_) => "trace_show",
         }
     }
 }
@@ -153,6 +156,7 @@ fn admin(c: SessionAdminCmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         SessionAdminCmd::Daemon => Plan::Daemon,
         SessionAdminCmd::Mcp(args) => Plan::Mcp(*args),
         SessionAdminCmd::Skills(cmd) => Plan::Skills(cmd),
+        SessionAdminCmd::Trace(TraceCmd::Show(args)) => Plan::TraceShow(args),
         SessionAdminCmd::Agent(a) => Plan::Code(Front::Agent, a.args),
         SessionAdminCmd::Notebook(a) => Plan::Code(Front::Notebook, a.args),
         SessionAdminCmd::Serve { stdio: true } => Plan::ServeStdio,

@@ -25,6 +25,7 @@ mod restore;
 mod serve;
 mod session;
 mod skills;
+mod trace_show;
 mod webmcp;
 
 use std::process::ExitCode;
@@ -118,6 +119,9 @@ fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     if let Plan::Skills(cmd) = plan {
         return skills::run(cmd, cli.json).map_err(|f| f.or_action("skills"));
     }
+    if let Plan::TraceShow(args) = plan {
+        return trace_show::run(args, cli.json);
+    }
     if let Plan::Mcp(args) = plan {
         let shared = session_named.then_some(cli.session.as_str());
         mcp::run(args, shared, &cli.launch)?;
@@ -194,8 +198,10 @@ fn dispatch(
             serve::run_daemon(session, launch::engine_options(launch)?, idle)?;
             Ok(ExitCode::SUCCESS)
         }
-        Plan::Mcp(_) | Plan::Code(..) | Plan::Skills(_) => {
-            unreachable!("`mcp`, `agent`, `notebook` and `skills` run before dispatch")
+        Plan::Mcp(_) | Plan::Code(..) | Plan::Skills(_) | Plan::TraceShow(_) => {
+            unreachable!(
+                "`mcp`, `agent`, `notebook`, `skills` and `trace show` run before dispatch"
+            )
         }
         Plan::Send(_)
         | Plan::Refuse(_)

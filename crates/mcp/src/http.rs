@@ -67,46 +67,70 @@ pub async fn serve(
             config,
         )
     };
+    serve_connections(
+        listener,
+        stop,
+        "agentbrowser mcp",
+        move |req: Request<Incoming>| {
+            let service = service.clone();
+            async move {
+                if req.uri().path() != PATH {
+                    return not_found(req.uri().path());
+                }
+                service.handle(req).await
+            }
+        },
+    )
+    .await;
+    closer.close();
+    let _ = tokio::time::timeout(Duration::from_secs(10), closer.wait()).await;
+    Ok(())
+}
+
+/// Accepts connections on `listener` and serves each over HTTP/1.1 with `handler` until `stop`
+/// is cancelled, then waits (at most 2 s) for the open ones; `name` prefixes accept errors.
+pub async fn serve_connections<H, Fut, B>(
+    listener: TcpListener,
+    stop: CancellationToken,
+    name: &str,
+    handler: H,
+) where
+    H: Fn(Request<Incoming>) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Response<B>> + Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let connections = TaskTracker::new();
     loop {
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {
-                    eprintln!("agentbrowser mcp: accept failed: {e}");
+                    eprintln!("{name}: accept failed: {e}");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
             _ = stop.cancelled() => break,
         };
-        let service = service.clone();
+        let handler = handler.clone();
         let stop = stop.clone();
         connections.spawn(async move {
-            let handler = hyper::service::service_fn(move |req: Request<Incoming>| {
-                let service = service.clone();
-                async move {
-                    if req.uri().path() != PATH {
-                        return Ok::<_, Infallible>(not_found(req.uri().path()));
-                    }
-                    Ok(service.handle(req).await)
-                }
+            let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let answer = handler(req);
+                async move { Ok::<_, Infallible>(answer.await) }
             });
             let conn = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), handler);
+                .serve_connection(TokioIo::new(stream), service);
             tokio::select! {
                 _ = conn => {}
                 _ = stop.cancelled() => {}
             }
         });
     }
-    // The sessions end with the stop token; their servers are dropped and close their backends.
     connections.close();
     let _ = tokio::time::timeout(Duration::from_secs(2), connections.wait()).await;
-    drop(service);
-    closer.close();
-    let _ = tokio::time::timeout(Duration::from_secs(10), closer.wait()).await;
-    Ok(())
 }
 
 fn not_found(path: &str) -> Response<BoxBody<Bytes, Infallible>> {
