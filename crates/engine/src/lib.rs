@@ -48,11 +48,10 @@ mod profiler;
 mod reach;
 mod read;
 mod reading;
+mod record;
 pub mod refs;
 pub mod remote;
 pub mod safety;
-// Its users come in later commits (video recording, trace screenshots).
-#[allow(dead_code)]
 mod screencast;
 mod secrets;
 pub mod session;

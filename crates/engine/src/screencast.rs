@@ -41,6 +41,7 @@ const FRAME_BUFFER: usize = 64;
 
 /// One picture of the front tab, as the browser painted it.
 #[derive(Debug)]
+#[allow(dead_code)] // The video reads the image only; the trace recorder reads the rest.
 pub(crate) struct Frame {
     /// Its number: increasing for the session's life (across tabs and browsers).
     pub seq: u64,
@@ -153,6 +154,7 @@ impl Subscription {
     }
 
     /// A watch on the front tab's latest frame (to wait for the first one).
+    #[allow(dead_code)] // For subscribers that wait for the current picture (trace screenshots).
     pub(crate) fn latest_watch(&self) -> watch::Receiver<Option<Arc<Frame>>> {
         self.shared.latest.subscribe()
     }
@@ -205,6 +207,11 @@ impl Screencast {
         }
         drop(caster);
         Ok(subscription)
+    }
+
+    /// The front tab's latest frame, while anyone subscribes and the browser painted one.
+    pub(crate) fn latest(&self) -> Option<Arc<Frame>> {
+        self.0.latest.borrow().clone()
     }
 
     /// Whether anyone subscribes.
