@@ -16,6 +16,8 @@ if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 debian() {
     local missing=()
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    # `record start` (video) pipes the screencast to ffmpeg.
+    command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
     command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
     command -v zsh >/dev/null 2>&1 || missing+=(zsh)
     command -v fish >/dev/null 2>&1 || missing+=(fish)

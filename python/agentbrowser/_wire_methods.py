@@ -119,7 +119,7 @@ class AsyncPageCommands:
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
-    ``profiler_start``, ``profiler_stop``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``.
     """
 
     if TYPE_CHECKING:
@@ -145,6 +145,52 @@ class AsyncBrowserCommands:
         ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
         """
         built = g.profiler_stop(path=path)
+        return await self._drive(_ops.command(built))
+
+    async def record_start(
+        self,
+        path: str,
+        *,
+        fps: int | None = None,
+        size: Mapping[str, Any] | None = None,
+    ) -> w.RecordStartOutput:
+        """Start recording a video of what the browser shows (the front tab, following tab switches) into a .webm (VP8)
+        or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default: the
+        viewport scaled to fit 800x800).
+
+        ``path``: The video file to write (absolute, ending in `.webm` for VP8 or `.mp4` for H.264).
+
+        ``fps``: Frames per second, 1-60 (default 25); a page that did not paint repeats its last frame, so the video
+        lasts as long as the recording.
+
+        ``size``: The video's size in pixels; the page is scaled to fit and padded (default: the viewport scaled to fit
+        800x800).
+        """
+        built = g.record_start(path, fps=fps, size=size)
+        return await self._drive(_ops.command(built))
+
+    async def record_stop(self) -> w.RecordStopOutput:
+        """Stop recording: `ffmpeg` finishes the file, which is checked; answers its path, duration, frames and size."""
+        built = g.record_stop()
+        return await self._drive(_ops.command(built))
+
+    async def record_chapter(
+        self,
+        title: str,
+        *,
+        description: str | None = None,
+        duration: int | None = None,
+    ) -> w.RecordChapterOutput:
+        """Show a chapter card (title, description) over the blurred page in the video being recorded, for `duration` ms
+        (default 2000); the page is untouched.
+
+        ``title``: The chapter's title, shown on a full-frame card over the blurred page (1-200 characters).
+
+        ``description``: A line under the title (at most 500 characters).
+
+        ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
+        """
+        built = g.record_chapter(title, description=description, duration=duration)
         return await self._drive(_ops.command(built))
 
 
@@ -239,7 +285,7 @@ class PageCommands:
 
 class BrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`):
-    ``profiler_start``, ``profiler_stop``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``.
     """
 
     if TYPE_CHECKING:
@@ -265,4 +311,50 @@ class BrowserCommands:
         ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
         """
         built = g.profiler_stop(path=path)
+        return self._drive(_ops.command(built))
+
+    def record_start(
+        self,
+        path: str,
+        *,
+        fps: int | None = None,
+        size: Mapping[str, Any] | None = None,
+    ) -> w.RecordStartOutput:
+        """Start recording a video of what the browser shows (the front tab, following tab switches) into a .webm (VP8)
+        or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default: the
+        viewport scaled to fit 800x800).
+
+        ``path``: The video file to write (absolute, ending in `.webm` for VP8 or `.mp4` for H.264).
+
+        ``fps``: Frames per second, 1-60 (default 25); a page that did not paint repeats its last frame, so the video
+        lasts as long as the recording.
+
+        ``size``: The video's size in pixels; the page is scaled to fit and padded (default: the viewport scaled to fit
+        800x800).
+        """
+        built = g.record_start(path, fps=fps, size=size)
+        return self._drive(_ops.command(built))
+
+    def record_stop(self) -> w.RecordStopOutput:
+        """Stop recording: `ffmpeg` finishes the file, which is checked; answers its path, duration, frames and size."""
+        built = g.record_stop()
+        return self._drive(_ops.command(built))
+
+    def record_chapter(
+        self,
+        title: str,
+        *,
+        description: str | None = None,
+        duration: int | None = None,
+    ) -> w.RecordChapterOutput:
+        """Show a chapter card (title, description) over the blurred page in the video being recorded, for `duration` ms
+        (default 2000); the page is untouched.
+
+        ``title``: The chapter's title, shown on a full-frame card over the blurred page (1-200 characters).
+
+        ``description``: A line under the title (at most 500 characters).
+
+        ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
+        """
+        built = g.record_chapter(title, description=description, duration=duration)
         return self._drive(_ops.command(built))

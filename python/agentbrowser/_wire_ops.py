@@ -1430,6 +1430,48 @@ def profiler_stop(*, path: str | None = None) -> Command[w.ProfilerStopOutput]:
     return Command("profiler_stop", _e.params("profiler_stop", fields), w.ProfilerStopOutput.decode)
 
 
+def record_start(
+    path: str,
+    *,
+    fps: int | None = None,
+    size: Mapping[str, Any] | None = None,
+) -> Command[w.RecordStartOutput]:
+    """`record_start`: Start recording a video of what the browser shows (the front tab, following tab switches) into
+    a .webm (VP8) or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default:
+    the viewport scaled to fit 800x800).
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("path", "path", path, _e.string),
+        ("fps", "fps", fps, _e.integer),
+        ("size", "size", size, _e.obj),
+    )
+    return Command("record_start", _e.params("record_start", fields), w.RecordStartOutput.decode)
+
+
+def record_stop() -> Command[w.RecordStopOutput]:
+    """`record_stop`: Stop recording: `ffmpeg` finishes the file, which is checked; answers its path, duration,
+    frames and size.
+    """
+    return Command("record_stop", {}, w.RecordStopOutput.decode)
+
+
+def record_chapter(
+    title: str,
+    *,
+    description: str | None = None,
+    duration: int | None = None,
+) -> Command[w.RecordChapterOutput]:
+    """`record_chapter`: Show a chapter card (title, description) over the blurred page in the video being recorded,
+    for `duration` ms (default 2000); the page is untouched.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("title", "title", title, _e.string),
+        ("description", "description", description, _e.string),
+        ("duration", "duration", duration, _e.integer),
+    )
+    return Command("record_chapter", _e.params("record_chapter", fields), w.RecordChapterOutput.decode)
+
+
 def dialog_status() -> Command[w.DialogStatusOutput]:
     """`dialog_status`: The JavaScript dialog waiting for an answer in the active tab (and those in other tabs)."""
     return Command("dialog_status", {}, w.DialogStatusOutput.decode)
@@ -1843,6 +1885,9 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "har_stop": har_stop,
         "profiler_start": profiler_start,
         "profiler_stop": profiler_stop,
+        "record_start": record_start,
+        "record_stop": record_stop,
+        "record_chapter": record_chapter,
         "dialog_status": dialog_status,
         "dialog_accept": dialog_accept,
         "dialog_dismiss": dialog_dismiss,

@@ -4794,6 +4794,116 @@ class ProfilerStopOutput(_d.Record):
         )
 
 
+class RecordStartOutput(_d.Record):
+    """Result of `record_start`."""
+
+    __slots__ = ("path", "fps", "width", "height", "started_at")
+    __match_args__ = ("path", "fps", "width", "height", "started_at")
+
+    path: str
+    """The video file being written (absolute)."""
+    fps: int
+    """Frames per second."""
+    width: int
+    """The video's width in pixels."""
+    height: int
+    """The video's height in pixels."""
+    started_at: float
+    """When the recording began, in milliseconds since the Unix epoch."""
+
+    def __init__(self, path: str, fps: int, width: int, height: int, started_at: float) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "fps", fps)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "started_at", started_at)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RecordStartOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RecordStartOutput."""
+        o = _d.Fields("RecordStartOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            fps=o.req("fps", _INT_0_TO_ANY),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            started_at=o.req("startedAt", _d.number),
+        )
+
+
+class RecordStopOutput(_d.Record):
+    """Result of `record_stop`."""
+
+    __slots__ = ("path", "duration_ms", "frames", "width", "height", "bytes")
+    __match_args__ = ("path", "duration_ms", "frames", "width", "height", "bytes")
+
+    path: str
+    """The video file written (absolute)."""
+    duration_ms: float
+    """How long the recording ran, in milliseconds (the video lasts as long)."""
+    frames: int
+    """Frames written."""
+    width: int
+    """The video's width in pixels."""
+    height: int
+    """The video's height in pixels."""
+    bytes: int
+    """Size of the file in bytes."""
+
+    def __init__(self, path: str, duration_ms: float, frames: int, width: int, height: int, bytes: int) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "duration_ms", duration_ms)
+        _set(self, "frames", frames)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "bytes", bytes)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RecordStopOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RecordStopOutput."""
+        o = _d.Fields("RecordStopOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            duration_ms=o.req("durationMs", _d.number),
+            frames=o.req("frames", _INT_0_TO_ANY),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+        )
+
+
+class RecordChapterOutput(_d.Record):
+    """Result of `record_chapter`."""
+
+    __slots__ = ("title", "at_ms", "duration_ms")
+    __match_args__ = ("title", "at_ms", "duration_ms")
+
+    title: str
+    """The chapter's title."""
+    at_ms: float
+    """When the card begins in the video, in milliseconds from its start."""
+    duration_ms: int
+    """How long the card shows, in milliseconds."""
+
+    def __init__(self, title: str, at_ms: float, duration_ms: int) -> None:
+        _set = object.__setattr__
+        _set(self, "title", title)
+        _set(self, "at_ms", at_ms)
+        _set(self, "duration_ms", duration_ms)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RecordChapterOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RecordChapterOutput."""
+        o = _d.Fields("RecordChapterOutput", raw, path)
+        return cls(
+            title=o.req("title", _d.string),
+            at_ms=o.req("atMs", _d.number),
+            duration_ms=o.req("durationMs", _INT_0_TO_ANY),
+        )
+
+
 class DialogStatusOutput(_d.Record):
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -6293,6 +6403,12 @@ HarStopOutputActions = Literal["har_stop"]
 ProfilerStartOutputActions = Literal["profiler_start"]
 #: The actions whose result is ProfilerStopOutput.
 ProfilerStopOutputActions = Literal["profiler_stop"]
+#: The actions whose result is RecordStartOutput.
+RecordStartOutputActions = Literal["record_start"]
+#: The actions whose result is RecordStopOutput.
+RecordStopOutputActions = Literal["record_stop"]
+#: The actions whose result is RecordChapterOutput.
+RecordChapterOutputActions = Literal["record_chapter"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -6491,6 +6607,9 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "har_stop": HarStopOutput.decode,
         "profiler_start": ProfilerStartOutput.decode,
         "profiler_stop": ProfilerStopOutput.decode,
+        "record_start": RecordStartOutput.decode,
+        "record_stop": RecordStopOutput.decode,
+        "record_chapter": RecordChapterOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -6775,6 +6894,18 @@ def decode_result(action: ProfilerStartOutputActions, raw: object) -> ProfilerSt
 
 @overload
 def decode_result(action: ProfilerStopOutputActions, raw: object) -> ProfilerStopOutput: ...
+
+
+@overload
+def decode_result(action: RecordStartOutputActions, raw: object) -> RecordStartOutput: ...
+
+
+@overload
+def decode_result(action: RecordStopOutputActions, raw: object) -> RecordStopOutput: ...
+
+
+@overload
+def decode_result(action: RecordChapterOutputActions, raw: object) -> RecordChapterOutput: ...
 
 
 @overload

@@ -750,6 +750,24 @@ group! {
         /// Perfetto and the DevTools Performance panel load: start [--categories A,B], stop [PATH].
         #[command(subcommand)]
         Profiler(ProfilerCmd) => ProfilerCmd::command,
+        /// Video of what the browser shows (the front tab, following tab switches) through
+        /// ffmpeg: start PATH.webm|.mp4 [--fps N] [--size WxH], chapter TITLE, stop.
+        #[command(subcommand)]
+        Record(RecordCmd) => RecordCmd::command,
+    }
+}
+
+group! {
+    /// `record`: a video of the session's browser, encoded by ffmpeg.
+    RecordCmd {
+        /// Start recording into PATH (.webm: VP8, .mp4: H.264) at N fps (default 25) and WxH
+        /// pixels (default: the viewport scaled to fit 800x800).
+        Start(p::RecordStartParams) => sugar::record_start,
+        /// Stop recording; ffmpeg finishes the file (its duration, frames and size answered).
+        Stop(p::NoParams) => Command::RecordStop,
+        /// Show a chapter card (TITLE, --description) over the blurred page for --duration ms
+        /// (default 2000) in the video being recorded.
+        Chapter(p::RecordChapterParams) => Command::RecordChapter,
     }
 }
 

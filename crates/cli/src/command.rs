@@ -369,6 +369,12 @@ pub fn profiler_stop(mut p: p::ProfilerStopParams) -> Result<Command, Failure> {
     Ok(Command::ProfilerStop(p))
 }
 
+/// `record start PATH`: the path made absolute.
+pub fn record_start(mut p: p::RecordStartParams) -> Result<Command, Failure> {
+    p.path = absolute("record_start", &p.path)?;
+    Ok(Command::RecordStart(p))
+}
+
 /// `select REF VALUE...`: one option is `value`; several are `values` (a <select multiple>).
 pub fn select(mut p: SelectParams) -> Command {
     if let Some(mut one) = p.values.take_if(|v| v.len() == 1) {

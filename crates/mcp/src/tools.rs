@@ -491,6 +491,12 @@ tools! {
     browser_highlight command { renames: TARGET, notes: ELEMENT };
     /// Remove the highlight of an element, or without `target` every highlight of the page; answers how many were removed.
     browser_hide_highlight command { renames: TARGET, notes: HIDE_ELEMENT };
+    /// Start recording a video of what the browser shows (the active tab, following tab switches) through ffmpeg: `filename` (a relative path under the working directory, .webm or .mp4; default `video-{timestamp}.webm`), `size` in pixels (default the viewport scaled to fit 800x800), `fps` (default 25).
+    browser_start_video "Start video" [Devtools] hand { parity::StartVideoArgs, ["record_start"], parity::start_video };
+    /// Stop the video recording: ffmpeg finishes the file; answers its path, duration, frames and size.
+    browser_stop_video "Stop video" [Devtools] hand { NoArgs, ["record_stop"], parity::stop_video };
+    /// Add a chapter marker to the video recording: a full-frame card with the title (and description) over the blurred page for `duration` ms (default 2000). The page itself is untouched.
+    browser_video_chapter "Video chapter" [Devtools] hand { parity::VideoChapterArgs, ["record_chapter"], parity::video_chapter };
     /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
     browser_auth_login command { hidden: &["keyFile"] };
 }

@@ -105,6 +105,14 @@ error_codes! {
     ProfilerNotStarted => "profiler_not_started",
     /// `profiler start` while a profile (ours or another DevTools client's) traces the browser; `profiler stop [path]` writes ours first.
     ProfilerAlreadyStarted => "profiler_already_started",
+    /// `record stop` or `record chapter` with no video being recorded; `record start PATH` begins one.
+    RecordNotStarted => "record_not_started",
+    /// `record start` while a video is being recorded; `record stop` finishes it first.
+    RecordAlreadyStarted => "record_already_started",
+    /// Recording a video needs `ffmpeg` on the daemon's PATH (Debian: `apt-get install ffmpeg`).
+    FfmpegNotFound => "ffmpeg_not_found",
+    /// `ffmpeg` failed to encode the video (its error output is in the message).
+    RecordFailed => "record_failed",
     /// A command that never launches a browser (`get cdp-url`) found none running in the session; `open URL` starts one.
     NoBrowser => "no_browser",
     /// `doctor` found a failing check; each check says how to fix it.

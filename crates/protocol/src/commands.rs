@@ -485,6 +485,12 @@ macro_rules! for_each_command {
             ProfilerStart(ProfilerStartParams) -> ProfilerStartOutput => "profiler_start" [Session],
             /// Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the DevTools Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
             ProfilerStop(ProfilerStopParams) -> ProfilerStopOutput => "profiler_stop" [Session] { without_session: Some($crate::ErrorCode::ProfilerNotStarted) },
+            /// Start recording a video of what the browser shows (the front tab, following tab switches) into a .webm (VP8) or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default: the viewport scaled to fit 800x800).
+            RecordStart(RecordStartParams) -> RecordStartOutput => "record_start" [Session],
+            /// Stop recording: `ffmpeg` finishes the file, which is checked; answers its path, duration, frames and size.
+            RecordStop(NoParams) -> RecordStopOutput => "record_stop" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
+            /// Show a chapter card (title, description) over the blurred page in the video being recorded, for `duration` ms (default 2000); the page is untouched.
+            RecordChapter(RecordChapterParams) -> RecordChapterOutput => "record_chapter" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read] { dialog: $crate::Dialog::Ignores },
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

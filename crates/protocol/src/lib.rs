@@ -24,6 +24,7 @@ pub use caps::highlight::*;
 pub use caps::intercept::*;
 pub use caps::network::*;
 pub use caps::profiler::*;
+pub use caps::record::*;
 pub use caps::remote::*;
 pub use caps::restore::*;
 pub use caps::safety::*;

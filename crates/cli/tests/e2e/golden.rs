@@ -39,6 +39,7 @@ fn normalize(v: &mut Value, key: &str) {
         "confirmationId",
         "expiresAtMs",
         "durationMs",
+        "atMs",
         // Chromium numbers scripts in order, the engine's own included.
         "scriptId",
     ];
@@ -47,6 +48,14 @@ fn normalize(v: &mut Value, key: &str) {
             // A profile's size and number of events differ between runs.
             if m.contains_key("dataLost") {
                 for k in ["events", "bytes"] {
+                    if let Some(x) = m.get_mut(k) {
+                        *x = json!(0);
+                    }
+                }
+            }
+            // A video's size in bytes and its frames (at its wall-clock duration) too.
+            if m.contains_key("frames") && m.contains_key("bytes") {
+                for k in ["frames", "bytes"] {
                     if let Some(x) = m.get_mut(k) {
                         *x = json!(0);
                     }
@@ -233,6 +242,19 @@ fn every_command_answers_as_pinned() {
     ]));
     run(a(&["profiler", "start"]));
     run(a(&["profiler", "stop", &at("profile.json")]));
+    run(a(&["record", "stop"]));
+    run(a(&[
+        "record",
+        "start",
+        &at("video.webm"),
+        "--size",
+        "320x240",
+        "--fps",
+        "10",
+    ]));
+    run(a(&["record", "start", &at("video.webm")]));
+    run(a(&["record", "chapter", "Golden", "--duration", "200"]));
+    run(a(&["record", "stop"]));
     run(a(&["wait", "--text", "Hello"]));
     run(a(&["wait", "5"]));
     run(a(&["wait", "form", "--state", "attached"]));

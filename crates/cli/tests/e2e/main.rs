@@ -65,6 +65,7 @@ mod tooling;
 mod two_binaries;
 mod under_fire;
 mod url_patterns;
+mod video;
 mod viewport_default;
 mod vitals_settle;
 mod waits_deep;

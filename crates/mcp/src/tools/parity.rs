@@ -185,6 +185,16 @@ pub(super) async fn mouse_drag_xy(cx: Ctx, a: DragXyArgs) -> Result<Answer, Tool
     after_actions(&cx, &done).await
 }
 
+/// The absolute path of `filename` under the working directory, or of `{prefix}-{epoch ms}.{ext}`
+/// there without one (Playwright MCP's default names).
+fn file_or_stamped(filename: Option<String>, prefix: &str, ext: &str) -> Result<String, ToolError> {
+    let name = filename.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        format!("{prefix}-{}.{ext}", now.map_or(0, |d| d.as_millis()))
+    });
+    Ok(output_path(&name)?.to_string_lossy().into_owned())
+}
+
 /// Arguments of `browser_pdf_save`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -194,15 +204,69 @@ pub struct PdfSaveArgs {
 }
 
 pub(super) async fn pdf_save(cx: Ctx, a: PdfSaveArgs) -> Result<Answer, ToolError> {
-    let name = a.filename.unwrap_or_else(|| {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-        format!("page-{}.pdf", now.map_or(0, |d| d.as_millis()))
-    });
-    let path = output_path(&name)?.to_string_lossy().into_owned();
+    let path = file_or_stamped(a.filename, "page", "pdf")?;
     let out: PdfOutput = cx
         .get(Command::Pdf(PdfParams {
             path,
             ..Default::default()
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+/// Arguments of `browser_start_video`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartVideoArgs {
+    /// File name to save the video to: a relative path under the server's working directory, ending in .webm (VP8) or .mp4 (H.264) (default `video-{timestamp}.webm`).
+    pub filename: Option<String>,
+    /// Video size in pixels (default: the viewport scaled to fit 800x800).
+    pub size: Option<VideoSize>,
+    /// Video frame rate in frames per second, 1-60 (default 25).
+    pub fps: Option<u32>,
+}
+
+pub(super) async fn start_video(cx: Ctx, a: StartVideoArgs) -> Result<Answer, ToolError> {
+    let path = file_or_stamped(a.filename, "video", "webm")?;
+    let out: RecordStartOutput = cx
+        .get(Command::RecordStart(RecordStartParams {
+            path,
+            fps: a.fps,
+            size: a.size,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+pub(super) async fn stop_video(cx: Ctx, _a: super::NoArgs) -> Result<Answer, ToolError> {
+    let out: RecordStopOutput = cx.get(Command::RecordStop(NoParams {})).await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+/// Arguments of `browser_video_chapter`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VideoChapterArgs {
+    /// Chapter title.
+    pub title: String,
+    /// Chapter description.
+    pub description: Option<String>,
+    /// Duration in milliseconds to show the chapter card (default 2000).
+    pub duration: Option<u64>,
+}
+
+pub(super) async fn video_chapter(cx: Ctx, a: VideoChapterArgs) -> Result<Answer, ToolError> {
+    let out: RecordChapterOutput = cx
+        .get(Command::RecordChapter(RecordChapterParams {
+            title: a.title,
+            description: a.description,
+            duration: a.duration,
         }))
         .await?;
     let mut answer = Answer::new();

@@ -25,6 +25,7 @@ pub mod network;
 pub mod profiler;
 pub mod read;
 pub mod reading;
+pub mod record;
 pub mod remote;
 pub mod restore;
 pub mod safety;

@@ -1,0 +1,612 @@
+//! `record_start`, `record_stop` and `record_chapter`: a video of what the session's browser
+//! shows. The recording subscribes to the session's screencast ([`crate::screencast`], which
+//! follows the front tab) and pipes JPEG frames to an `ffmpeg` child process at a constant frame
+//! rate: at each tick the latest frame is written again when the page did not paint, so the
+//! video lasts as long as the recording. ffmpeg scales and pads the frames to the video's size
+//! and encodes VP8 (`.webm`) or H.264 (`.mp4`) into a temporary file beside the target, renamed
+//! once ffmpeg finished and the file is non-empty.
+//!
+//! A chapter card is composited into the video, never drawn into the page: ffmpeg renders the
+//! latest frame blurred and darkened with the title and description on it (`drawtext`), and the
+//! recording writes that card in place of the page's frames for the chapter's duration. What
+//! the agent's snapshots see and what is clicked stay untouched.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentbrowser_protocol::{
+    ErrorCode, NoParams, RECORD_CHAPTER_DEFAULT_MS, RECORD_DEFAULT_FIT, RECORD_DEFAULT_FPS,
+    RECORD_NOT_STARTED, RecordChapterOutput, RecordChapterParams, RecordStartOutput,
+    RecordStartParams, RecordStopOutput,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::cx::Cx;
+use crate::error::{EngineError, Result};
+use crate::network::now_ms;
+use crate::screencast::{CastOptions, Screencast, Subscription};
+
+/// The session's recording, while one runs (a part of the session).
+pub(crate) type Board = Mutex<Option<Recording>>;
+
+/// How long a recording waits for the browser's first frame.
+const FIRST_FRAME_WAIT: Duration = Duration::from_secs(10);
+/// How long `record_stop` waits for ffmpeg to finish the file once its input ended.
+const FINISH_WAIT: Duration = Duration::from_secs(60);
+/// How much of ffmpeg's error output an error carries (its end).
+const STDERR_KEPT: usize = 4096;
+/// The JPEG quality the recording asks of the screencast.
+const QUALITY: u8 = 85;
+
+/// A running recording.
+pub(crate) struct Recording {
+    path: PathBuf,
+    width: u32,
+    height: u32,
+    started: Instant,
+    /// What the recording task is told (a chapter card, the stop).
+    control: mpsc::UnboundedSender<Control>,
+    task: tokio::task::JoinHandle<Result<u64>>,
+}
+
+/// A message to the recording task.
+enum Control {
+    /// Write `jpeg` in place of the page's frames until `until`.
+    Card { jpeg: Arc<[u8]>, until: Instant },
+    /// Write the frames due until `at`, then finish the file.
+    Stop { at: Instant },
+}
+
+/// The executable `name` on the daemon's PATH, if there is one.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// The ffmpeg the recording runs, or the error saying how to install it.
+fn ffmpeg() -> Result<PathBuf> {
+    on_path("ffmpeg").ok_or_else(|| {
+        EngineError::new(
+            ErrorCode::FfmpegNotFound,
+            "recording a video needs `ffmpeg` on the daemon's PATH, and there is none: install it (Debian/Ubuntu: `apt-get install ffmpeg`; scripts/setup.sh does) and start the session again",
+        )
+    })
+}
+
+/// The `record_not_started` error.
+fn not_started() -> EngineError {
+    EngineError::new(ErrorCode::RecordNotStarted, RECORD_NOT_STARTED)
+}
+
+/// An even number no larger than `n` (encoders want even sizes), at least 2.
+fn even(n: u32) -> u32 {
+    (n & !1).max(2)
+}
+
+/// `record_start`: subscribes to the screencast, waits for the first frame and starts ffmpeg.
+pub(crate) async fn record_start(
+    p: RecordStartParams,
+    cx: &mut Cx<'_>,
+) -> Result<RecordStartOutput> {
+    if cx
+        .engine
+        .part::<Board>()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .is_some()
+    {
+        return Err(EngineError::new(
+            ErrorCode::RecordAlreadyStarted,
+            "a video is being recorded already; `record stop` finishes it first",
+        ));
+    }
+    let ffmpeg = ffmpeg()?;
+    let path = PathBuf::from(&p.path);
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    if !dir.is_dir() {
+        return Err(EngineError::new(
+            ErrorCode::IoError,
+            format!("cannot write {}: no directory {}", p.path, dir.display()),
+        ));
+    }
+    let fps = p.fps.unwrap_or(RECORD_DEFAULT_FPS);
+    let (max_width, max_height) = p
+        .size
+        .map_or((RECORD_DEFAULT_FIT, RECORD_DEFAULT_FIT), |s| {
+            (s.width, s.height)
+        });
+    let options = CastOptions {
+        max_width,
+        max_height,
+        quality: QUALITY,
+    };
+    let mut sub = Screencast::subscribe(cx, options).await?;
+    let wait = FIRST_FRAME_WAIT.min(cx.limits.deadline.saturating_duration_since(Instant::now()));
+    let first = match sub.latest() {
+        Some(f) => f,
+        None => tokio::time::timeout(wait, sub.next())
+            .await
+            .ok()
+            .flatten()
+            .ok_or_else(|| {
+                EngineError::new(
+                    ErrorCode::Timeout,
+                    "the browser sent no picture of the page to record (is a tab open?)",
+                )
+            })?,
+    };
+    // The default size: the first picture, which the screencast fitted in 800x800.
+    let (width, height) = p.size.map_or((even(first.width), even(first.height)), |s| {
+        (s.width, s.height)
+    });
+    let part = partial_path(&path);
+    let mut child = tokio::process::Command::new(&ffmpeg)
+        .args(encode_args(fps, width, height, &path, &part))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| {
+            EngineError::new(
+                ErrorCode::FfmpegNotFound,
+                format!("{} could not be started: {e}", ffmpeg.display()),
+            )
+        })?;
+    let stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| EngineError::internal("ffmpeg's stdin was not piped"))?;
+    let stderr = child.stderr.take().map(|mut e| {
+        tokio::spawn(async move {
+            let mut all = Vec::new();
+            let _ = e.read_to_end(&mut all).await;
+            let from = all.len().saturating_sub(STDERR_KEPT);
+            String::from_utf8_lossy(&all[from..]).trim().to_string()
+        })
+    });
+    let (control, commands) = mpsc::unbounded_channel();
+    let started = Instant::now();
+    let encoder = Encoder {
+        fps,
+        started,
+        stdin,
+        child,
+        stderr,
+        part: part.clone(),
+        path: path.clone(),
+    };
+    let task = tokio::spawn(encoder.run(sub, first.jpeg.clone(), commands));
+    *cx.engine
+        .part::<Board>()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = Some(Recording {
+        path: path.clone(),
+        width,
+        height,
+        started,
+        control,
+        task,
+    });
+    Ok(RecordStartOutput {
+        path: p.path,
+        fps,
+        width,
+        height,
+        started_at: now_ms(),
+    })
+}
+
+/// The temporary file ffmpeg writes beside `path` (renamed to `path` once finished).
+fn partial_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.partial"))
+}
+
+/// ffmpeg's arguments: JPEG frames on stdin at `fps`, scaled to fit `width` x `height` and
+/// padded, encoded for `path`'s container (VP8 WebM, H.264 MP4) into `part`.
+fn encode_args(fps: u32, width: u32, height: u32, path: &Path, part: &Path) -> Vec<String> {
+    let webm = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("webm"));
+    let filter = format!(
+        "scale={width}:{height}:force_original_aspect_ratio=decrease,pad={width}:{height}:(ow-iw)/2:(oh-ih)/2:color=black,format=yuv420p"
+    );
+    let mut args: Vec<String> = [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-f",
+        "image2pipe",
+        "-c:v",
+        "mjpeg",
+        "-framerate",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(fps.to_string());
+    args.extend(["-i", "-", "-vf"].map(String::from));
+    args.push(filter);
+    args.extend(["-r".to_string(), fps.to_string()]);
+    let codec: &[&str] = if webm {
+        &[
+            "-c:v",
+            "libvpx",
+            "-deadline",
+            "realtime",
+            "-cpu-used",
+            "8",
+            "-b:v",
+            "2M",
+            "-f",
+            "webm",
+        ]
+    } else {
+        &[
+            "-c:v",
+            "libx264",
+            "-preset",
+            "ultrafast",
+            "-movflags",
+            "+faststart",
+            "-f",
+            "mp4",
+        ]
+    };
+    args.extend(codec.iter().map(|s| s.to_string()));
+    args.push("-y".into());
+    args.push(part.display().to_string());
+    args
+}
+
+/// The task's side of a recording: ffmpeg and what it is fed.
+struct Encoder {
+    fps: u32,
+    started: Instant,
+    stdin: tokio::process::ChildStdin,
+    child: tokio::process::Child,
+    stderr: Option<tokio::task::JoinHandle<String>>,
+    part: PathBuf,
+    path: PathBuf,
+}
+
+impl Encoder {
+    /// When frame `n` is due.
+    fn due(&self, n: u64) -> Instant {
+        self.started + Duration::from_secs_f64(n as f64 / f64::from(self.fps))
+    }
+
+    /// Feeds ffmpeg a frame at every tick (the latest picture, or the chapter card) until told
+    /// to stop, then finishes the file: the number of frames written.
+    async fn run(
+        mut self,
+        mut sub: Subscription,
+        mut latest: Arc<[u8]>,
+        mut commands: mpsc::UnboundedReceiver<Control>,
+    ) -> Result<u64> {
+        let mut card: Option<(Arc<[u8]>, Instant)> = None;
+        let mut n: u64 = 0;
+        let fed: std::result::Result<(), String> = loop {
+            tokio::select! {
+                _ = tokio::time::sleep_until(self.due(n)) => {
+                    let now = Instant::now();
+                    let jpeg = match &card {
+                        Some((c, until)) if *until > now => c.clone(),
+                        _ => latest.clone(),
+                    };
+                    if let Err(e) = self.stdin.write_all(&jpeg).await {
+                        break Err(e.to_string());
+                    }
+                    n += 1;
+                }
+                frame = sub.next() => {
+                    if let Some(f) = frame {
+                        latest = f.jpeg.clone();
+                    }
+                }
+                command = commands.recv() => match command {
+                    Some(Control::Card { jpeg, until }) => card = Some((jpeg, until)),
+                    Some(Control::Stop { at }) => {
+                        let mut r = Ok(());
+                        while self.due(n) <= at {
+                            let jpeg = match &card {
+                                Some((c, until)) if *until > self.due(n) => c.clone(),
+                                _ => latest.clone(),
+                            };
+                            if let Err(e) = self.stdin.write_all(&jpeg).await {
+                                r = Err(e.to_string());
+                                break;
+                            }
+                            n += 1;
+                        }
+                        break r;
+                    }
+                    // The session dropped the recording: finish the file all the same.
+                    None => break Ok(()),
+                },
+            }
+        };
+        drop(sub);
+        self.finish(n, fed).await
+    }
+
+    /// Ends ffmpeg's input and waits for it (bounded; killed past the wait), then checks and
+    /// renames the file.
+    async fn finish(self, frames: u64, fed: std::result::Result<(), String>) -> Result<u64> {
+        let Encoder {
+            stdin,
+            mut child,
+            stderr,
+            part,
+            path,
+            ..
+        } = self;
+        drop(stdin);
+        let status = tokio::time::timeout(FINISH_WAIT, child.wait()).await;
+        let killed = status.is_err();
+        if killed {
+            let _ = child.kill().await;
+        }
+        let stderr = match stderr {
+            Some(t) => t.await.unwrap_or_default(),
+            None => String::new(),
+        };
+        let fail = |why: String| {
+            let _ = std::fs::remove_file(&part);
+            let tail = if stderr.is_empty() {
+                String::new()
+            } else {
+                format!("; ffmpeg said: {stderr}")
+            };
+            Err(EngineError::new(
+                ErrorCode::RecordFailed,
+                format!("{why}{tail}"),
+            ))
+        };
+        if killed {
+            return fail(format!(
+                "ffmpeg did not finish {} within {} s and was killed",
+                path.display(),
+                FINISH_WAIT.as_secs()
+            ));
+        }
+        match status {
+            Ok(Ok(s)) if s.success() => {}
+            Ok(Ok(s)) => return fail(format!("ffmpeg failed ({s}) writing {}", path.display())),
+            Ok(Err(e)) => return fail(format!("waiting for ffmpeg failed: {e}")),
+            Err(_) => unreachable!("handled above"),
+        }
+        if let Err(e) = fed {
+            return fail(format!("feeding ffmpeg failed: {e}"));
+        }
+        match std::fs::metadata(&part) {
+            Ok(m) if m.len() > 0 => {}
+            _ => return fail(format!("ffmpeg wrote nothing for {}", path.display())),
+        }
+        std::fs::rename(&part, &path).map_err(|e| {
+            EngineError::new(
+                ErrorCode::IoError,
+                format!(
+                    "the video was encoded as {} but could not be renamed to {}: {e}",
+                    part.display(),
+                    path.display()
+                ),
+            )
+        })?;
+        Ok(frames)
+    }
+}
+
+/// `record_stop`: the frames due until now written, ffmpeg finishes the file.
+pub(crate) async fn record_stop(_p: NoParams, cx: &mut Cx<'_>) -> Result<RecordStopOutput> {
+    let recording = cx
+        .engine
+        .part::<Board>()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .ok_or_else(not_started)?;
+    let at = Instant::now();
+    let duration_ms = at.duration_since(recording.started).as_secs_f64() * 1000.0;
+    let _ = recording.control.send(Control::Stop { at });
+    let frames = recording
+        .task
+        .await
+        .map_err(|e| EngineError::internal(format!("the recording task stopped: {e}")))??;
+    let bytes = std::fs::metadata(&recording.path)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    Ok(RecordStopOutput {
+        path: recording.path.display().to_string(),
+        duration_ms,
+        frames,
+        width: recording.width,
+        height: recording.height,
+        bytes,
+    })
+}
+
+/// `record_chapter`: a card over the latest picture, blurred, written into the video for the
+/// chapter's duration.
+pub(crate) async fn record_chapter(
+    p: RecordChapterParams,
+    cx: &mut Cx<'_>,
+) -> Result<RecordChapterOutput> {
+    let (width, height, started, control) = {
+        let board = cx
+            .engine
+            .part::<Board>()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let r = board.as_ref().ok_or_else(not_started)?;
+        (r.width, r.height, r.started, r.control.clone())
+    };
+    let backdrop = cx
+        .engine
+        .part::<Screencast>()
+        .latest()
+        .map(|f| f.jpeg.clone());
+    let jpeg = chapter_card(&p, width, height, backdrop).await?;
+    let duration_ms = p.duration.unwrap_or(RECORD_CHAPTER_DEFAULT_MS);
+    let now = Instant::now();
+    control
+        .send(Control::Card {
+            jpeg: jpeg.into(),
+            until: now + Duration::from_millis(duration_ms),
+        })
+        .map_err(|_| not_started())?;
+    Ok(RecordChapterOutput {
+        title: p.title,
+        at_ms: now.duration_since(started).as_secs_f64() * 1000.0,
+        duration_ms,
+    })
+}
+
+/// The chapter card as a JPEG of `width` x `height`: the backdrop (the latest picture; dark grey
+/// without one) blurred and darkened, the title and description centred on it, drawn by ffmpeg.
+async fn chapter_card(
+    p: &RecordChapterParams,
+    width: u32,
+    height: u32,
+    backdrop: Option<Arc<[u8]>>,
+) -> Result<Vec<u8>> {
+    let ffmpeg = ffmpeg()?;
+    // The texts go through files, so no character of theirs is read as filter syntax.
+    let dir = std::env::temp_dir().join(format!(
+        "agentbrowser-chapter-{}-{}",
+        std::process::id(),
+        now_ms() as u64
+    ));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| EngineError::new(ErrorCode::IoError, format!("{}: {e}", dir.display())))?;
+    let title_file = dir.join("title.txt");
+    let desc_file = dir.join("description.txt");
+    let write = |f: &Path, text: &str| {
+        std::fs::write(f, text)
+            .map_err(|e| EngineError::new(ErrorCode::IoError, format!("{}: {e}", f.display())))
+    };
+    write(&title_file, p.title.trim())?;
+    let big = (height / 10).clamp(12, 96);
+    let small = (height / 22).clamp(10, 48);
+    let mut filter = format!(
+        "scale={width}:{height}:force_original_aspect_ratio=decrease,pad={width}:{height}:(ow-iw)/2:(oh-ih)/2:color=black,boxblur=12:2,drawbox=x=0:y=0:w=iw:h=ih:color=black@0.6:t=fill,drawtext=expansion=none:textfile='{}':fontcolor=white:fontsize={big}:x=(w-tw)/2:y=(h-th)/2-{}",
+        title_file.display(),
+        small
+    );
+    if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        write(&desc_file, d.trim())?;
+        filter.push_str(&format!(
+            ",drawtext=expansion=none:textfile='{}':fontcolor=0xDDDDDD:fontsize={small}:x=(w-tw)/2:y=(h+th)/2+{}",
+            desc_file.display(),
+            small
+        ));
+    }
+    let mut cmd = tokio::process::Command::new(&ffmpeg);
+    cmd.args(["-hide_banner", "-loglevel", "error"]);
+    match &backdrop {
+        Some(_) => cmd.args(["-f", "image2pipe", "-c:v", "mjpeg", "-i", "-"]),
+        None => cmd.args([
+            "-f",
+            "lavfi",
+            "-i",
+            &format!("color=c=0x303030:s={width}x{height}"),
+        ]),
+    };
+    cmd.args([
+        "-vf",
+        &filter,
+        "-frames:v",
+        "1",
+        "-f",
+        "mjpeg",
+        "-q:v",
+        "3",
+        "-",
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .kill_on_drop(true);
+    let mut child = cmd.spawn().map_err(|e| {
+        EngineError::new(
+            ErrorCode::FfmpegNotFound,
+            format!("{} could not be started: {e}", ffmpeg.display()),
+        )
+    })?;
+    if let (Some(mut stdin), Some(jpeg)) = (child.stdin.take(), backdrop) {
+        tokio::spawn(async move {
+            let _ = stdin.write_all(&jpeg).await;
+        });
+    }
+    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = match out {
+        Ok(Ok(o)) => o,
+        Ok(Err(e)) => {
+            return Err(EngineError::new(
+                ErrorCode::RecordFailed,
+                format!("ffmpeg did not draw the chapter card: {e}"),
+            ));
+        }
+        Err(_) => {
+            return Err(EngineError::new(
+                ErrorCode::RecordFailed,
+                "ffmpeg did not draw the chapter card within 20 s",
+            ));
+        }
+    };
+    if !out.status.success() || out.stdout.is_empty() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let from = err.len().saturating_sub(STDERR_KEPT);
+        return Err(EngineError::new(
+            ErrorCode::RecordFailed,
+            format!(
+                "ffmpeg did not draw the chapter card ({}): {}",
+                out.status,
+                err.get(from..).unwrap_or("").trim()
+            ),
+        ));
+    }
+    Ok(out.stdout)
+}
+
+/// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
+/// them (a handler added here is dispatched with no other line).
+pub(crate) mod handles {
+    pub(crate) use super::{
+        record_chapter as RecordChapter, record_start as RecordStart, record_stop as RecordStop,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{encode_args, even, partial_path};
+    use std::path::Path;
+
+    #[test]
+    fn the_container_picks_the_codec_and_sizes_are_even() {
+        let webm = encode_args(25, 640, 360, Path::new("/v/a.webm"), Path::new("/v/.a.p"));
+        assert!(webm.windows(2).any(|w| w == ["-c:v", "libvpx"]));
+        let mp4 = encode_args(25, 640, 360, Path::new("/v/a.MP4"), Path::new("/v/.a.p"));
+        assert!(mp4.windows(2).any(|w| w == ["-c:v", "libx264"]));
+        assert_eq!((even(801), even(800), even(1)), (800, 800, 2));
+        assert_eq!(
+            partial_path(Path::new("/v/a.webm")),
+            Path::new("/v/.a.webm.partial")
+        );
+    }
+}
