@@ -58,6 +58,7 @@ impl Engine {
         parts.insert(dialog_board);
         parts.insert(network_board);
         parts.insert(crate::profiler::Board::default());
+        parts.insert(crate::live::LiveFeed::default());
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());
         parts.insert(domains);
