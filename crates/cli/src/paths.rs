@@ -232,7 +232,7 @@ pub fn is_our_daemon(pid: i32, session: &str) -> bool {
     let session_ok = args
         .windows(2)
         .any(|w| w[0] == b"--session" && w[1] == session.as_bytes());
-    let has = |word: &[u8]| args.iter().any(|a| *a == word);
+    let has = |word: &[u8]| args.contains(&word);
     // A daemon, or a `serve --stdio --listen` that serves the session's socket too.
     exe_ok && session_ok && (has(b"daemon") || (has(b"serve") && has(b"--listen")))
 }

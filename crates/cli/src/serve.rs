@@ -51,6 +51,8 @@ struct Shared {
     live: agentbrowser_engine::live::LiveFeed,
     /// The session's name.
     session: String,
+    /// Whether a task watches for the last dashboard to go away (`live`).
+    live_reaper: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Shared {
@@ -60,6 +62,7 @@ impl Shared {
             bounds: std::sync::Mutex::new((engine.output_rules(), engine.active_url())),
             live: engine.live_feed(),
             session: engine.status().session,
+            live_reaper: Default::default(),
             engine: Mutex::new(engine),
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),

@@ -119,9 +119,9 @@ impl LiveFeed {
         let params = serde_json::to_value(command)
             .map(|mut v| {
                 if let Some(m) = v.as_object_mut() {
-                    // What was given: the defaults the command fills in say nothing.
-                    m.retain(|k, v| k != "action" && !v.is_null() && *v != false);
+                    m.remove("action");
                 }
+                drop_unset(&mut v);
                 watch_params_summary(&v)
             })
             .unwrap_or_default();
@@ -324,6 +324,19 @@ impl Engine {
             cdp: Some(browser.cdp.clone()),
             targets,
         })
+    }
+}
+
+/// Leaves out the members that say nothing (null, false), at every depth: what was given is
+/// what the log shows.
+fn drop_unset(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|_, x| !x.is_null() && *x != false);
+            m.values_mut().for_each(drop_unset);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(drop_unset),
+        _ => {}
     }
 }
 

@@ -190,7 +190,7 @@ impl Site {
                     return plain(StatusCode::BAD_REQUEST, "`session` is needed\n");
                 };
                 let num = |name: &str| arg(name).and_then(|v| v.parse::<u64>().ok());
-                let mut params = json!({ "wait": WATCH_WAIT_MS });
+                let mut params = json!({ "timeoutMs": WATCH_WAIT_MS });
                 if let Some(a) = num("after") {
                     params["after"] = a.into();
                 }

@@ -4,7 +4,7 @@
 //! and no screencast yet), for the moment it takes to start the screencast.
 
 use agentbrowser_engine::live::LiveFeed;
-use agentbrowser_protocol::{Command, ErrorCode, Response, WatchParams};
+use agentbrowser_protocol::{Command, ErrorCode, Response, WATCH_LINGER_MS, WatchParams};
 use serde_json::Value;
 use tokio::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ pub(super) async fn watch(shared: &Shared, id: &Value, p: &WatchParams) -> Strin
     {
         return Response::failure(id.clone(), "watch", e.code, e.message).to_line();
     }
-    let deadline = Instant::now() + Duration::from_millis(p.wait.unwrap_or(0));
+    let deadline = Instant::now() + Duration::from_millis(p.timeout_ms.unwrap_or(0));
     let mut out = answer(shared, feed, p);
     while out.log.is_empty() && out.frame.is_none() && Instant::now() < deadline {
         let before = (out.url.clone(), out.tabs.len(), snapshot_generation(&out));
@@ -32,6 +32,7 @@ pub(super) async fn watch(shared: &Shared, id: &Value, p: &WatchParams) -> Strin
     }
     // The watcher is counted from its last answer, not from its request.
     feed.poll();
+    drop_when_unwatched(shared);
     let mut response = match serde_json::to_value(out) {
         Ok(data) => Response::success(id.clone(), "watch", data),
         Err(e) => Response::failure(
@@ -43,6 +44,30 @@ pub(super) async fn watch(shared: &Shared, id: &Value, p: &WatchParams) -> Strin
     };
     super::bound_while_busy(shared, &mut response);
     response.to_line()
+}
+
+/// Makes sure one task drops the feed's log and screencast once no one watched for
+/// [`WATCH_LINGER_MS`] (also when no command comes to notice it).
+fn drop_when_unwatched(shared: &Shared) {
+    use std::sync::atomic::Ordering;
+    if shared.live_reaper.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let feed = shared.live.clone();
+    let flag = shared.live_reaper.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(WATCH_LINGER_MS + 100)).await;
+            if feed.watched() {
+                continue;
+            }
+            flag.store(false, Ordering::SeqCst);
+            // A watch that came meanwhile saw the flag set and left the watching to this task.
+            if !feed.watched() || flag.swap(true, Ordering::SeqCst) {
+                return;
+            }
+        }
+    });
 }
 
 fn snapshot_generation(out: &agentbrowser_protocol::WatchOutput) -> Option<(String, u64)> {

@@ -39,6 +39,7 @@ fn normalize(v: &mut Value, key: &str) {
         "confirmationId",
         "expiresAtMs",
         "durationMs",
+        "takenAt",
         // Chromium numbers scripts in order, the engine's own included.
         "scriptId",
     ];
@@ -567,6 +568,7 @@ fn every_command_answers_as_pinned() {
     }
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
+        r#"{"action":"watch","noFrame":true}"#,
         r#"{"action":"launch","headless":true}"#,
         r#"{"action":"launch"}"#,
         r#"{"action":"close"}"#,

@@ -114,7 +114,7 @@ fn watch_logs_commands_redacted_and_shows_the_last_snapshot() {
     // Nothing new after `next`: an empty log (and the wait ends when the bound does).
     let again = watch(
         &cli,
-        &format!(r#""after":{},"wait":200,"noFrame":true"#, w["next"]),
+        &format!(r#""after":{},"timeoutMs":200,"noFrame":true"#, w["next"]),
     );
     assert_eq!(again["log"], Value::Array(vec![]), "{again}");
     // Watching took no snapshot: the next one is the very next generation.
@@ -126,7 +126,7 @@ fn watch_logs_commands_redacted_and_shows_the_last_snapshot() {
         "{latest} {next}"
     );
     // A bound is checked.
-    let bad = cli.batch(&[&watch_line(r#""wait":60000"#)]);
+    let bad = cli.batch(&[&watch_line(r#""timeoutMs":60000"#)]);
     assert_eq!(bad[0]["code"], "invalid_argument", "{}", bad[0]);
 }
 
@@ -143,7 +143,7 @@ fn watch_is_answered_while_a_command_runs_and_brings_frames() {
     let mut got = Value::Null;
     assert!(
         eventually(std::time::Duration::from_secs(10), || {
-            got = watch(&cli, r#""wait":1000"#);
+            got = watch(&cli, r#""timeoutMs":1000"#);
             got.get("frame").is_some()
         }),
         "no frame: {got}"
@@ -163,7 +163,7 @@ fn watch_is_answered_while_a_command_runs_and_brings_frames() {
     );
     assert!(
         eventually(std::time::Duration::from_secs(10), || {
-            got = watch(&cli, &format!(r#""frameAfter":{seq},"wait":1000"#));
+            got = watch(&cli, &format!(r#""frameAfter":{seq},"timeoutMs":1000"#));
             got["frame"]["seq"].as_u64().is_some_and(|n| n > seq)
         }),
         "no newer frame: {got}"

@@ -41,7 +41,7 @@ pub struct WatchParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = MAX_WATCH_WAIT_MS))]
     #[cfg_attr(feature = "clap", arg(long, value_name = "MS"))]
-    pub wait: Option<u64>,
+    pub timeout_ms: Option<u64>,
     /// Leave the screencast frame out (and do not start the screencast).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "clap", arg(long))]
@@ -50,16 +50,20 @@ pub struct WatchParams {
 
 impl Validate for WatchParams {
     fn validate(&self) -> Result<(), String> {
-        if let Some(w) = self.wait
+        if let Some(w) = self.timeout_ms
             && w > MAX_WATCH_WAIT_MS
         {
-            return invalid("wait", format!("{w} ms; use 0 to {MAX_WATCH_WAIT_MS}"));
+            return invalid("timeoutMs", format!("{w} ms; use 0 to {MAX_WATCH_WAIT_MS}"));
         }
         Ok(())
     }
 }
 
-impl crate::ParamFacts for WatchParams {}
+impl crate::ParamFacts for WatchParams {
+    fn wait_budget_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(0)
+    }
+}
 
 /// One finished command in the live log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -237,9 +241,9 @@ mod tests {
     #[test]
     fn a_wait_over_the_bound_is_refused() {
         let p = WatchParams {
-            wait: Some(MAX_WATCH_WAIT_MS + 1),
+            timeout_ms: Some(MAX_WATCH_WAIT_MS + 1),
             ..Default::default()
         };
-        assert!(p.validate().unwrap_err().contains("`wait`"));
+        assert!(p.validate().unwrap_err().contains("`timeoutMs`"));
     }
 }
