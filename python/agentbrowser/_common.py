@@ -64,7 +64,8 @@ def lazy_argv(binary: str, options: LaunchOptions) -> list[str]:
         argv += ["--confirm-actions", ",".join(options.confirm_actions)]
     if options.confirm_timeout_ms is not None:
         argv += ["--confirm-timeout", str(options.confirm_timeout_ms)]
-    return argv + restore_argv(options.restore) + ["serve", "--stdio"]
+    listen = ["--listen"] if options.dashboard is not None and options.session is not None else []
+    return argv + restore_argv(options.restore) + ["serve", "--stdio"] + listen
 
 
 def check_session(session: str, timeout_ms: int) -> LaunchOptions:
@@ -72,12 +73,15 @@ def check_session(session: str, timeout_ms: int) -> LaunchOptions:
     return LaunchOptions(session=session, timeout_ms=timeout_ms)
 
 
-def daemon_argv(binary: str, session: str | None, restore: RestoreOptions | None = None) -> list[str]:
-    """The command line of an owned daemon speaking over stdio (with the session's restore)."""
+def daemon_argv(
+    binary: str, session: str | None, restore: RestoreOptions | None = None, *, listen: bool = False
+) -> list[str]:
+    """The command line of an owned daemon speaking over stdio (with the session's restore);
+    ``listen`` serves the session's socket too (what a dashboard reaches it through)."""
     argv = [binary]
     if session is not None:
         argv += ["--session", session]
-    return argv + restore_argv(restore) + ["serve", "--stdio"]
+    return argv + restore_argv(restore) + ["serve", "--stdio"] + (["--listen"] if listen else [])
 
 
 def start_session_daemon(binary: str, session: str, timeout_s: float) -> None:

@@ -648,13 +648,6 @@ def tab_find(id: str | None, label: str | None, index: int | None) -> Op[TabInfo
     return found[0]
 
 
-#: What the dashboard namespace says until it exists.
-NO_DASHBOARD = (
-    "the dashboard is not built yet (issue 38): agentbrowser has no dashboard stream to report or stop;"
-    " SessionOptions(dashboard=...) is refused for the same reason"
-)
-
-
 def text_diff(before: str, after: str) -> SnapshotDiff:
     """The line diff of two snapshot texts (``diff.snapshot(baseline)`` against a file)."""
     old, new = before.splitlines(), after.splitlines()

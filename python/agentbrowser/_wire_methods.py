@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 class AsyncPageCommands:
     """The methods of the tab's commands that no hand-written module sends (a base of :class:`AsyncPage`): ``drop``,
-    ``options``, ``highlight``, ``hide_highlight``.
+    ``options``, ``highlight``, ``hide_highlight``, ``watch``.
     """
 
     _b: AsyncBrowser
@@ -116,6 +116,33 @@ class AsyncPageCommands:
         built = g.hide_highlight(ref=_ops.wire_target(target))
         return await self._b._drive(_ops.command(built, target))
 
+    async def watch(
+        self,
+        *,
+        after: int | None = None,
+        frame_after: int | None = None,
+        timeout_ms: int | None = None,
+        no_frame: bool | None = None,
+    ) -> w.WatchOutput:
+        """The live view of the session for a dashboard: the commands finished since `after` (parameters without
+        secrets), the latest screencast frame when newer than `frameAfter`, the URL, the tabs and the last snapshot
+        taken (none is taken for it); answered while another command runs; waits up to `timeoutMs` when nothing is
+        new. The log and the screencast run only while someone watched within the last 10 s.
+
+        ``after``: Answer the command log entries after this sequence number (the `next` of the last answer; default:
+        from the first kept).
+
+        ``frame_after``: Answer the screencast frame only when it is newer than this frame number (`frame.seq` of the
+        last answer).
+
+        ``timeout_ms``: When nothing is new, wait up to this many milliseconds for a command to finish or a frame to
+        come (0-30000, default 0).
+
+        ``no_frame``: Leave the screencast frame out (and do not start the screencast).
+        """
+        built = g.watch(after=after, frame_after=frame_after, timeout_ms=timeout_ms, no_frame=no_frame)
+        return await self._b._drive(_ops.command(built))
+
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
@@ -196,7 +223,7 @@ class AsyncBrowserCommands:
 
 class PageCommands:
     """The methods of the tab's commands that no hand-written module sends (a base of :class:`Page`): ``drop``,
-    ``options``, ``highlight``, ``hide_highlight``.
+    ``options``, ``highlight``, ``hide_highlight``, ``watch``.
     """
 
     _b: Browser
@@ -281,6 +308,33 @@ class PageCommands:
         """
         built = g.hide_highlight(ref=_ops.wire_target(target))
         return self._b._drive(_ops.command(built, target))
+
+    def watch(
+        self,
+        *,
+        after: int | None = None,
+        frame_after: int | None = None,
+        timeout_ms: int | None = None,
+        no_frame: bool | None = None,
+    ) -> w.WatchOutput:
+        """The live view of the session for a dashboard: the commands finished since `after` (parameters without
+        secrets), the latest screencast frame when newer than `frameAfter`, the URL, the tabs and the last snapshot
+        taken (none is taken for it); answered while another command runs; waits up to `timeoutMs` when nothing is
+        new. The log and the screencast run only while someone watched within the last 10 s.
+
+        ``after``: Answer the command log entries after this sequence number (the `next` of the last answer; default:
+        from the first kept).
+
+        ``frame_after``: Answer the screencast frame only when it is newer than this frame number (`frame.seq` of the
+        last answer).
+
+        ``timeout_ms``: When nothing is new, wait up to this many milliseconds for a command to finish or a frame to
+        come (0-30000, default 0).
+
+        ``no_frame``: Leave the screencast frame out (and do not start the screencast).
+        """
+        built = g.watch(after=after, frame_after=frame_after, timeout_ms=timeout_ms, no_frame=no_frame)
+        return self._b._drive(_ops.command(built))
 
 
 class BrowserCommands:

@@ -1737,6 +1737,27 @@ def status() -> Command[w.StatusOutput]:
     return Command("status", {}, w.StatusOutput.decode)
 
 
+def watch(
+    *,
+    after: int | None = None,
+    frame_after: int | None = None,
+    timeout_ms: int | None = None,
+    no_frame: bool | None = None,
+) -> Command[w.WatchOutput]:
+    """`watch`: The live view of the session for a dashboard: the commands finished since `after` (parameters without
+    secrets), the latest screencast frame when newer than `frameAfter`, the URL, the tabs and the last snapshot taken
+    (none is taken for it); answered while another command runs; waits up to `timeoutMs` when nothing is new. The log
+    and the screencast run only while someone watched within the last 10 s.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("after", "after", after, _e.integer),
+        ("frameAfter", "frame_after", frame_after, _e.integer),
+        ("timeoutMs", "timeout_ms", timeout_ms, _e.integer),
+        ("noFrame", "no_frame", no_frame, _e.boolean),
+    )
+    return Command("watch", _e.params("watch", fields), w.WatchOutput.decode)
+
+
 def session_id(
     *,
     scope: str | None = None,
@@ -1913,6 +1934,7 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "add_script": add_script,
         "add_style": add_style,
         "status": status,
+        "watch": watch,
         "session_id": session_id,
         "cdp_url": cdp_url,
         "confirm": confirm,

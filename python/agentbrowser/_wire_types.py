@@ -6071,6 +6071,278 @@ class Busy(_d.Record):
         return cls(action=o.opt("action", _d.string))
 
 
+class WatchOutput(_d.Record):
+    """Result of `watch`."""
+
+    __slots__ = (
+        "session",
+        "log",
+        "next",
+        "skipped",
+        "running",
+        "browser",
+        "url",
+        "title",
+        "tabs",
+        "snapshot",
+        "frame",
+        "frame_seq",
+    )
+    __match_args__ = (
+        "session",
+        "log",
+        "next",
+        "skipped",
+        "running",
+        "browser",
+        "url",
+        "title",
+        "tabs",
+        "snapshot",
+        "frame",
+        "frame_seq",
+    )
+
+    session: str
+    """The session's name."""
+    log: tuple[WatchEntry, ...]
+    """The finished commands after `after` (at most 200, the newest), oldest first; the log starts when the first `watch`
+    comes.
+    """
+    next: int
+    """The `after` of the next `watch`."""
+    skipped: int | None
+    """Entries after `after` left out (more than one answer holds, or dropped from the log)."""
+    running: str | None
+    """The command running now, if any."""
+    browser: bool
+    """Whether a browser runs."""
+    url: str | None
+    """The active tab's URL."""
+    title: str | None
+    """The active tab's title."""
+    tabs: tuple[WatchTab, ...]
+    """The open tabs."""
+    snapshot: WatchSnapshot | None
+    """The last snapshot taken in the active tab, if one was."""
+    frame: WatchFrame | None
+    """The latest frame, when newer than `frameAfter`."""
+    frame_seq: int | None
+    """The latest frame's number (whether or not `frame` is included)."""
+
+    def __init__(
+        self,
+        session: str,
+        log: tuple[WatchEntry, ...],
+        next: int,
+        skipped: int | None,
+        running: str | None,
+        browser: bool,
+        url: str | None,
+        title: str | None,
+        tabs: tuple[WatchTab, ...],
+        snapshot: WatchSnapshot | None,
+        frame: WatchFrame | None,
+        frame_seq: int | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "session", session)
+        _set(self, "log", log)
+        _set(self, "next", next)
+        _set(self, "skipped", skipped)
+        _set(self, "running", running)
+        _set(self, "browser", browser)
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "tabs", tabs)
+        _set(self, "snapshot", snapshot)
+        _set(self, "frame", frame)
+        _set(self, "frame_seq", frame_seq)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WatchOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WatchOutput."""
+        o = _d.Fields("WatchOutput", raw, path)
+        return cls(
+            session=o.req("session", _d.string),
+            log=o.req("log", _d.array(WatchEntry.decode)),
+            next=o.req("next", _INT_0_TO_ANY),
+            skipped=o.opt("skipped", _INT_0_TO_ANY),
+            running=o.opt("running", _d.string),
+            browser=o.req("browser", _d.boolean),
+            url=o.opt("url", _d.string),
+            title=o.opt("title", _d.string),
+            tabs=o.req("tabs", _d.array(WatchTab.decode)),
+            snapshot=o.opt("snapshot", WatchSnapshot.decode),
+            frame=o.opt("frame", WatchFrame.decode),
+            frame_seq=o.opt("frameSeq", _INT_0_TO_ANY),
+        )
+
+
+class WatchEntry(_d.Record):
+    """One finished command in the live log."""
+
+    __slots__ = ("seq", "action", "params", "ok", "error", "ms", "at")
+    __match_args__ = ("seq", "action", "params", "ok", "error", "ms", "at")
+
+    seq: int
+    """Its number in the log (increasing)."""
+    action: str
+    """The command's action."""
+    params: str
+    """Its parameters as compact JSON, secrets redacted, cut to 200 characters."""
+    ok: bool
+    """Whether it succeeded."""
+    error: str | None
+    """Its error code when it failed."""
+    ms: int
+    """How long it took, in milliseconds."""
+    at: int
+    """When it finished, in milliseconds since the Unix epoch."""
+
+    def __init__(self, seq: int, action: str, params: str, ok: bool, error: str | None, ms: int, at: int) -> None:
+        _set = object.__setattr__
+        _set(self, "seq", seq)
+        _set(self, "action", action)
+        _set(self, "params", params)
+        _set(self, "ok", ok)
+        _set(self, "error", error)
+        _set(self, "ms", ms)
+        _set(self, "at", at)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WatchEntry:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WatchEntry."""
+        o = _d.Fields("WatchEntry", raw, path)
+        return cls(
+            seq=o.req("seq", _INT_0_TO_ANY),
+            action=o.req("action", _d.string),
+            params=o.req("params", _d.string),
+            ok=o.req("ok", _d.boolean),
+            error=o.opt("error", _d.string),
+            ms=o.req("ms", _INT_0_TO_ANY),
+            at=o.req("at", _INT_0_TO_ANY),
+        )
+
+
+class WatchTab(_d.Record):
+    """One open tab as the session knows it (no browser call)."""
+
+    __slots__ = ("id", "label", "url", "title", "active")
+    __match_args__ = ("id", "label", "url", "title", "active")
+
+    id: str
+    """The tab id (`t1`, ...)."""
+    label: str | None
+    """Its label, if it has one."""
+    url: str
+    """Its page's URL (empty before the engine attached to it)."""
+    title: str
+    """Its page's title."""
+    active: bool
+    """Whether it is the active tab."""
+
+    def __init__(self, id: str, label: str | None, url: str, title: str, active: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "label", label)
+        _set(self, "url", url)
+        _set(self, "title", title)
+        _set(self, "active", active)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WatchTab:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WatchTab."""
+        o = _d.Fields("WatchTab", raw, path)
+        return cls(
+            id=o.req("id", _d.string),
+            label=o.opt("label", _d.string),
+            url=o.req("url", _d.string),
+            title=o.req("title", _d.string),
+            active=o.req("active", _d.boolean),
+        )
+
+
+class WatchSnapshot(_d.Record):
+    """The last snapshot the session took (never taken for the watcher: that would issue refs)."""
+
+    __slots__ = ("tab", "generation", "taken_at", "text", "truncated")
+    __match_args__ = ("tab", "generation", "taken_at", "text", "truncated")
+
+    tab: str
+    """The tab it was taken in."""
+    generation: int
+    """Its generation in that tab."""
+    taken_at: int
+    """When it was taken, in milliseconds since the Unix epoch."""
+    text: str
+    """The snapshot text (cut to 256 KiB)."""
+    truncated: bool
+    """Whether the text was cut (by the snapshot's budget or by `watch`)."""
+
+    def __init__(self, tab: str, generation: int, taken_at: int, text: str, truncated: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "tab", tab)
+        _set(self, "generation", generation)
+        _set(self, "taken_at", taken_at)
+        _set(self, "text", text)
+        _set(self, "truncated", truncated)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WatchSnapshot:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WatchSnapshot."""
+        o = _d.Fields("WatchSnapshot", raw, path)
+        return cls(
+            tab=o.req("tab", _d.string),
+            generation=o.req("generation", _INT_0_TO_ANY),
+            taken_at=o.req("takenAt", _INT_0_TO_ANY),
+            text=o.req("text", _d.string),
+            truncated=o.req("truncated", _d.boolean),
+        )
+
+
+class WatchFrame(_d.Record):
+    """A screencast frame of the tab the browser shows."""
+
+    __slots__ = ("seq", "tab", "jpeg", "width", "height", "at")
+    __match_args__ = ("seq", "tab", "jpeg", "width", "height", "at")
+
+    seq: int
+    """Its number (increasing for the session's life)."""
+    tab: str
+    """The tab it shows."""
+    jpeg: str
+    """The JPEG image, base64."""
+    width: int
+    """Image width in pixels."""
+    height: int
+    """Image height in pixels."""
+    at: int
+    """When the browser painted it, in milliseconds since the Unix epoch."""
+
+    def __init__(self, seq: int, tab: str, jpeg: str, width: int, height: int, at: int) -> None:
+        _set = object.__setattr__
+        _set(self, "seq", seq)
+        _set(self, "tab", tab)
+        _set(self, "jpeg", jpeg)
+        _set(self, "width", width)
+        _set(self, "height", height)
+        _set(self, "at", at)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> WatchFrame:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as WatchFrame."""
+        o = _d.Fields("WatchFrame", raw, path)
+        return cls(
+            seq=o.req("seq", _INT_0_TO_ANY),
+            tab=o.req("tab", _d.string),
+            jpeg=o.req("jpeg", _d.string),
+            width=o.req("width", _INT_0_TO_ANY),
+            height=o.req("height", _INT_0_TO_ANY),
+            at=o.req("at", _INT_0_TO_ANY),
+        )
+
+
 class SessionIdOutput(_d.Record):
     """Result of `session_id`: a session name stable for one directory."""
 
@@ -6447,6 +6719,8 @@ InitScriptRemovedActions = Literal["remove_init_script"]
 InjectedActions = Literal["add_script", "add_style"]
 #: The actions whose result is StatusOutput.
 StatusOutputActions = Literal["status"]
+#: The actions whose result is WatchOutput.
+WatchOutputActions = Literal["watch"]
 #: The actions whose result is SessionIdOutput.
 SessionIdOutputActions = Literal["session_id"]
 #: The actions whose result is CdpUrlOutput.
@@ -6635,6 +6909,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "add_script": Injected.decode,
         "add_style": Injected.decode,
         "status": StatusOutput.decode,
+        "watch": WatchOutput.decode,
         "session_id": SessionIdOutput.decode,
         "cdp_url": CdpUrlOutput.decode,
         "confirm": ConfirmOutput.decode,
@@ -6958,6 +7233,10 @@ def decode_result(action: InjectedActions, raw: object) -> Injected: ...
 
 @overload
 def decode_result(action: StatusOutputActions, raw: object) -> StatusOutput: ...
+
+
+@overload
+def decode_result(action: WatchOutputActions, raw: object) -> WatchOutput: ...
 
 
 @overload

@@ -45,6 +45,7 @@ from ._common import (
     resolve_options,
     start_session_daemon,
 )
+from ._dashboard import DashboardProcess, no_dashboard, with_dashboard_session
 from ._held import HeldSnapshots
 from ._wire_methods import AsyncBrowserCommands, AsyncPageCommands
 from ._ops import Call, Op
@@ -178,8 +179,10 @@ class AsyncBrowser(AsyncBrowserCommands):
     _ops: ClassVar[ModelOps] = _ops
 
     def __init__(self, session: SessionOptions | None = None) -> None:
-        self._options = merge_options(None, session)
+        self._options = with_dashboard_session(merge_options(None, session))
         self._session = self._options.session
+        #: The session's dashboard process (``SessionOptions.dashboard``), once started.
+        self._dashboard: DashboardProcess | None = None
         self._t: AsyncTransport | None = None
         self._process: AsyncOwnedProcess | None = None
         self._starting = asyncio.Lock()
@@ -228,6 +231,9 @@ class AsyncBrowser(AsyncBrowserCommands):
         self._process = process
         self._options = options
         self._session = options.session
+        if process is not None and options.dashboard is not None and options.session is not None:
+            self._dashboard = DashboardProcess(find_binary(), options.session, options.dashboard)
+            weakref.finalize(self, self._dashboard.stop)
         # unasync: async
         if process is not None:
             # Dropped without close(): EOF on the daemon's stdin ends it.
@@ -263,7 +269,9 @@ class AsyncBrowser(AsyncBrowserCommands):
 
     @classmethod
     async def _launched(cls, opts: LaunchOptions) -> AsyncBrowser:
-        process = await AsyncOwnedProcess.spawn(daemon_argv(find_binary(), opts.session, opts.restore))
+        opts = with_dashboard_session(opts)
+        argv = daemon_argv(find_binary(), opts.session, opts.restore, listen=opts.dashboard is not None)
+        process = await AsyncOwnedProcess.spawn(argv)
         browser = cls()
         browser._bind(process.transport(), process, opts)
         try:
@@ -352,7 +360,7 @@ class AsyncBrowser(AsyncBrowserCommands):
 
     @property
     def dashboard(self) -> AsyncDashboard:
-        """pyagentbrowser's dashboard stream: not built yet (issue 38); its methods raise BrowserError."""
+        """The session's live dashboard: ``status()`` (its URL) and ``stop()``."""
         return AsyncDashboard(self)
 
     @property
@@ -463,6 +471,8 @@ class AsyncBrowser(AsyncBrowserCommands):
             await self._t.close()
             if self._finalizer is not None:
                 self._finalizer.detach()
+            if self._dashboard is not None:
+                self._dashboard.stop()
             if self._process is not None:
                 await self._process.finish(timeout)
                 if not result.closed:
@@ -478,6 +488,8 @@ class AsyncBrowser(AsyncBrowserCommands):
             await self._t.close()
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self._dashboard is not None:
+            self._dashboard.stop()
         if self._process is not None:
             # unasync: async
             with contextlib.suppress(TimeoutError):
@@ -1664,15 +1676,20 @@ class AsyncDiff(_Handle):
 
 
 class AsyncDashboard(_Handle):
-    """pyagentbrowser's dashboard stream: not built yet (issue 38)."""
+    """The session's live dashboard (``SessionOptions(dashboard=DashboardOptions(...))``): an
+    ``agentbrowser dashboard`` process this browser started and stops when it closes."""
 
     async def status(self) -> Mapping[str, Any]:
-        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
-        raise NotImplementedError(_ops.NO_DASHBOARD)
+        """``running``, ``url`` (with its token), ``port``, ``session`` and ``control``; without a
+        dashboard ``running`` is False and ``url``/``port`` are None."""
+        d = self._b._root._dashboard
+        return no_dashboard(self._b._root._session) if d is None else d.status()
 
     async def stop(self) -> None:
-        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
-        raise NotImplementedError(_ops.NO_DASHBOARD)
+        """Stop the dashboard (the session goes on); idempotent."""
+        d = self._b._root._dashboard
+        if d is not None:
+            d.stop()
 
 
 class AsyncDialogs(_Handle):

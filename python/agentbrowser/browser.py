@@ -35,6 +35,7 @@ from ._common import (
     resolve_options,
     start_session_daemon,
 )
+from ._dashboard import DashboardProcess, no_dashboard, with_dashboard_session
 from ._held import HeldSnapshots
 from ._wire_methods import BrowserCommands, PageCommands
 from ._ops import Call, Op
@@ -155,8 +156,10 @@ class Browser(BrowserCommands):
     _ops: ClassVar[ModelOps] = _ops
 
     def __init__(self, session: SessionOptions | None = None) -> None:
-        self._options = merge_options(None, session)
+        self._options = with_dashboard_session(merge_options(None, session))
         self._session = self._options.session
+        #: The session's dashboard process (``SessionOptions.dashboard``), once started.
+        self._dashboard: DashboardProcess | None = None
         self._t: SyncTransport | None = None
         self._process: OwnedProcess | None = None
         self._starting = threading.Lock()
@@ -201,6 +204,9 @@ class Browser(BrowserCommands):
         self._process = process
         self._options = options
         self._session = options.session
+        if process is not None and options.dashboard is not None and options.session is not None:
+            self._dashboard = DashboardProcess(find_binary(), options.session, options.dashboard)
+            weakref.finalize(self, self._dashboard.stop)
         self._finalizer = weakref.finalize(self, transport.close)
 
     # -- construction ----------------------------------------------------------
@@ -230,7 +236,9 @@ class Browser(BrowserCommands):
 
     @classmethod
     def _launched(cls, opts: LaunchOptions) -> Browser:
-        process = OwnedProcess(daemon_argv(find_binary(), opts.session, opts.restore))
+        opts = with_dashboard_session(opts)
+        argv = daemon_argv(find_binary(), opts.session, opts.restore, listen=opts.dashboard is not None)
+        process = OwnedProcess(argv)
         browser = cls()
         browser._bind(process.transport(), process, opts)
         try:
@@ -319,7 +327,7 @@ class Browser(BrowserCommands):
 
     @property
     def dashboard(self) -> Dashboard:
-        """pyagentbrowser's dashboard stream: not built yet (issue 38); its methods raise BrowserError."""
+        """The session's live dashboard: ``status()`` (its URL) and ``stop()``."""
         return Dashboard(self)
 
     @property
@@ -402,6 +410,8 @@ class Browser(BrowserCommands):
             self._t.close()
             if self._finalizer is not None:
                 self._finalizer.detach()
+            if self._dashboard is not None:
+                self._dashboard.stop()
             if self._process is not None:
                 self._process.finish(timeout)
                 if not result.closed:
@@ -415,6 +425,8 @@ class Browser(BrowserCommands):
             self._t.close()
         if self._finalizer is not None:
             self._finalizer.detach()
+        if self._dashboard is not None:
+            self._dashboard.stop()
         if self._process is not None:
             self._process.finish(5.0)
 
@@ -1577,15 +1589,20 @@ class Diff(_Handle):
 
 
 class Dashboard(_Handle):
-    """pyagentbrowser's dashboard stream: not built yet (issue 38)."""
+    """The session's live dashboard (``SessionOptions(dashboard=DashboardOptions(...))``): an
+    ``agentbrowser dashboard`` process this browser started and stops when it closes."""
 
     def status(self) -> Mapping[str, Any]:
-        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
-        raise NotImplementedError(_ops.NO_DASHBOARD)
+        """``running``, ``url`` (with its token), ``port``, ``session`` and ``control``; without a
+        dashboard ``running`` is False and ``url``/``port`` are None."""
+        d = self._b._root._dashboard
+        return no_dashboard(self._b._root._session) if d is None else d.status()
 
     def stop(self) -> None:
-        """Raises NotImplementedError: the dashboard does not exist yet (issue 38)."""
-        raise NotImplementedError(_ops.NO_DASHBOARD)
+        """Stop the dashboard (the session goes on); idempotent."""
+        d = self._b._root._dashboard
+        if d is not None:
+            d.stop()
 
 
 class Dialogs(_Handle):

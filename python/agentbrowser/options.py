@@ -167,12 +167,15 @@ def _check_restore(label: str, value: object) -> None:
 
 @dataclass(frozen=True, slots=True)
 class DashboardOptions:
-    """pyagentbrowser's dashboard options (``SessionOptions.dashboard``): ``port`` (0-65535, 0:
-    an ephemeral one) and the ``cli_version`` it expects. Checked when built; using them raises
-    ValueError until agentbrowser's dashboard exists (issue 38)."""
+    """The session's live dashboard (``SessionOptions.dashboard``): when the Browser starts, an
+    ``agentbrowser dashboard`` process serves the session's live view on 127.0.0.1 at ``port``
+    (None or 0: a free one); ``control`` lets the page send the session commands (default
+    read-only); ``cli_version`` is pyagentbrowser's pin of the CLI it downloads: checked, not
+    used (the dashboard is this package's binary). ``browser.dashboard.status()`` gives its URL; ``browser.dashboard.stop()`` ends it."""
 
     port: int | None = None
     cli_version: str | None = None
+    control: bool = False
 
     def __post_init__(self) -> None:
         if self.port is not None:
@@ -185,6 +188,7 @@ class DashboardOptions:
                 raise TypeError(f"DashboardOptions.cli_version must be a str or None, got {type(self.cli_version).__name__}")
             if not self.cli_version.strip():
                 raise ValueError("DashboardOptions.cli_version must not be empty")
+        _flag("DashboardOptions.control", self.control)
 
 
 #: The engines ``LaunchOptions.engine`` accepts: agentbrowser drives Chromium.
@@ -333,6 +337,8 @@ class LaunchOptions:
     confirm_timeout_ms: int | None = None
     #: The session's restore and autosave (set from ``SessionOptions.restore``).
     restore: RestoreOptions | None = None
+    #: The session's live dashboard (set from ``SessionOptions.dashboard``).
+    dashboard: DashboardOptions | None = None
     #: Extra HTTP headers for the attach endpoint (values are credentials: not in ``repr``).
     cdp_headers: Mapping[str, str] | None = field(default=None, repr=False)
     #: pyagentbrowser's browser engine: None, ``chrome`` or ``chromium`` (anything else: ValueError).
@@ -548,7 +554,7 @@ class SessionOptions:
     #: pyagentbrowser's strict binding to one tab: None/False (the session follows the active
     #: tab) are what agentbrowser does; True is not supported (ValueError).
     pin_tab: bool | None = None
-    #: pyagentbrowser's dashboard (:class:`DashboardOptions`): ValueError until issue 38's dashboard.
+    #: The session's live dashboard (:class:`DashboardOptions`), started with the Browser.
     dashboard: DashboardOptions | None = None
 
     def __post_init__(self) -> None:
@@ -566,7 +572,6 @@ class SessionOptions:
         if self.dashboard is not None:
             if not isinstance(self.dashboard, DashboardOptions):
                 raise TypeError(f"SessionOptions.dashboard must be DashboardOptions or None, got {type(self.dashboard).__name__}")
-            raise ValueError("SessionOptions.dashboard is not supported yet: agentbrowser's dashboard is issue 38")
         object.__setattr__(self, "allowed_domains", _domains("SessionOptions.allowed_domains", self.allowed_domains))
         _required(_LAUNCH["allowFileAccess"]).check("SessionOptions.allow_file_access", self.allow_file_access)
         _required(_LAUNCH["contentBoundaries"]).check("SessionOptions.content_boundaries", self.content_boundaries)
@@ -714,6 +719,8 @@ def merge_options(
             changes["max_output"] = session.max_output
         if session.restore is not None:
             changes["restore"] = session.restore
+        if session.dashboard is not None:
+            changes["dashboard"] = session.dashboard
         if session.timeout_ms is not None:
             changes["timeout_ms"] = session.timeout_ms
         policy_fields: tuple[tuple[str, object], ...] = (

@@ -53,14 +53,15 @@ def test_document_scope_is_pyagentbrowsers_frozen_identity() -> None:
         scope.url = "x"  # type: ignore[misc]
 
 
-def test_dashboard_options_are_checked_and_refused_until_the_dashboard_exists() -> None:
+def test_dashboard_options_are_checked() -> None:
     assert DashboardOptions(port=0, cli_version="0.39.0").port == 0
     with pytest.raises(ValueError, match="0..65535"):
         DashboardOptions(port=70000)
     with pytest.raises(ValueError, match="cli_version"):
         DashboardOptions(cli_version=" ")
-    with pytest.raises(ValueError, match="issue 38"):
-        SessionOptions(dashboard=DashboardOptions())
+    with pytest.raises(TypeError, match="DashboardOptions.control"):
+        DashboardOptions(control="yes")  # type: ignore[arg-type]
+    assert SessionOptions(dashboard=DashboardOptions(port=0)).dashboard == DashboardOptions(port=0)
     with pytest.raises(TypeError, match="DashboardOptions"):
         SessionOptions(dashboard={"port": 1})  # type: ignore[arg-type]
 

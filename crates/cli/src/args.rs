@@ -924,6 +924,10 @@ pub enum SessionAdminCmd {
         /// Serve over stdin/stdout; exits and closes Chromium at end of input.
         #[arg(long)]
         stdio: bool,
+        /// With --stdio: also serve the session's socket while it runs (the session is listed
+        /// and other clients of this user, a dashboard among them, can reach it).
+        #[arg(long, requires = "stdio")]
+        listen: bool,
     },
     /// Run the session daemon in the foreground (the CLI starts it on demand).
     #[command(hide = true)]
@@ -937,6 +941,10 @@ pub enum SessionAdminCmd {
     /// Skills for coding agents (Markdown guides bundled in the binary): list, get, path, install.
     #[command(subcommand)]
     Skills(crate::skills::SkillsCmd),
+    /// A live view of this user's sessions on 127.0.0.1 (screencast, commands as they finish,
+    /// URL, tabs, last snapshot); prints `{"url": ...}` (with a random token) and runs until
+    /// Ctrl-C. `--session` picks the session shown first; read-only unless `--control`.
+    Dashboard(crate::dashboard::DashboardArgs),
     /// Traces: `trace show PATH.zip` opens a trace file in the viewer.
     #[command(subcommand)]
     Trace(TraceCmd),

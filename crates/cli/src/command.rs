@@ -49,7 +49,10 @@ pub enum Plan {
     /// `protocol-schema`: print the protocol's JSON Schema.
     ProtocolSchema,
     /// `serve --stdio`: run the engine over stdin and stdout.
-    ServeStdio,
+    ServeStdio {
+        /// Also serve the session's socket (`--listen`).
+        listen: bool,
+    },
     /// `daemon`: run the session's daemon in the foreground.
     Daemon,
     /// `mcp`: serve MCP over stdio or HTTP.
@@ -60,6 +63,8 @@ pub enum Plan {
     Skills(crate::skills::SkillsCmd),
     /// `trace show PATH.zip`: serve a trace file with the viewer (no daemon).
     TraceShow(crate::trace_show::ShowArgs),
+    /// `dashboard`: serve the live view of the sessions (no daemon of its own).
+    Dashboard(crate::dashboard::DashboardArgs),
 }
 
 impl Plan {
@@ -79,12 +84,13 @@ impl Plan {
             Plan::Batch
             | Plan::ProtocolDocs
             | Plan::ProtocolSchema
-            | Plan::ServeStdio
+            | Plan::ServeStdio { .. }
             | Plan::Daemon
             | Plan::Mcp(_)
             | Plan::Code(..)
             | Plan::Skills(_) => "",
             Plan::TraceShow(_) => "trace_show",
+            Plan::Dashboard(_) => "dashboard",
         }
     }
 }
@@ -157,10 +163,14 @@ fn admin(c: SessionAdminCmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         SessionAdminCmd::Mcp(args) => Plan::Mcp(*args),
         SessionAdminCmd::Skills(cmd) => Plan::Skills(cmd),
         SessionAdminCmd::Trace(TraceCmd::Show(args)) => Plan::TraceShow(args),
+        SessionAdminCmd::Dashboard(args) => Plan::Dashboard(args),
         SessionAdminCmd::Agent(a) => Plan::Code(Front::Agent, a.args),
         SessionAdminCmd::Notebook(a) => Plan::Code(Front::Notebook, a.args),
-        SessionAdminCmd::Serve { stdio: true } => Plan::ServeStdio,
-        SessionAdminCmd::Serve { stdio: false } => {
+        SessionAdminCmd::Serve {
+            stdio: true,
+            listen,
+        } => Plan::ServeStdio { listen },
+        SessionAdminCmd::Serve { stdio: false, .. } => {
             return Err(Failure::invalid(
                 "",
                 "`serve` needs --stdio (the socket daemon starts on demand with any other command)",

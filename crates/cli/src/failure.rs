@@ -41,6 +41,11 @@ impl Failure {
         self
     }
 
+    /// The message, as `error: ...` prints it.
+    pub fn message(&self) -> String {
+        format!("{:#}", self.error)
+    }
+
     /// The code, action and message, for tests that pin them.
     #[cfg(test)]
     pub fn describe(&self) -> String {

@@ -10,6 +10,7 @@ mod client;
 mod code;
 mod command;
 mod config;
+mod dashboard;
 mod doctor;
 mod domains;
 mod engine_bin;
@@ -122,6 +123,10 @@ fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     if let Plan::TraceShow(args) = plan {
         return trace_show::run(args, cli.json);
     }
+    if let Plan::Dashboard(args) = plan {
+        let first = session_named.then_some(cli.session.as_str());
+        return dashboard::run(args, first, cli.json);
+    }
     if let Plan::Mcp(args) = plan {
         let shared = session_named.then_some(cli.session.as_str());
         mcp::run(args, shared, &cli.launch)?;
@@ -189,8 +194,8 @@ fn dispatch(
             write_out(format!("{}\n", agentbrowser_protocol::reference::schema_text()).as_bytes());
             Ok(ExitCode::SUCCESS)
         }
-        Plan::ServeStdio => {
-            serve::serve_stdio(session, launch::engine_options(launch)?)?;
+        Plan::ServeStdio { listen } => {
+            serve::serve_stdio(session, launch::engine_options(launch)?, listen)?;
             Ok(ExitCode::SUCCESS)
         }
         Plan::Daemon => {
@@ -198,9 +203,13 @@ fn dispatch(
             serve::run_daemon(session, launch::engine_options(launch)?, idle)?;
             Ok(ExitCode::SUCCESS)
         }
-        Plan::Mcp(_) | Plan::Code(..) | Plan::Skills(_) | Plan::TraceShow(_) => {
+        Plan::Mcp(_)
+        | Plan::Code(..)
+        | Plan::Skills(_)
+        | Plan::TraceShow(_)
+        | Plan::Dashboard(_) => {
             unreachable!(
-                "`mcp`, `agent`, `notebook`, `skills` and `trace show` run before dispatch"
+                "`mcp`, `agent`, `notebook`, `skills`, `trace show` and `dashboard` run before dispatch"
             )
         }
         Plan::Send(_)

@@ -204,8 +204,8 @@ pub fn process_alive(pid: i32) -> bool {
     pid > 0 && unsafe { libc::kill(pid, 0) } == 0
 }
 
-/// Whether `pid` is an agentbrowser daemon of this user serving `session` (read from /proc), the
-/// only kind of process the CLI ever signals.
+/// Whether `pid` is an agentbrowser daemon of this user serving `session` (or a `serve --stdio
+/// --listen` serving its socket; read from /proc), the only kind of process the CLI ever signals.
 pub fn is_our_daemon(pid: i32, session: &str) -> bool {
     if pid <= 0 {
         return false;
@@ -232,7 +232,9 @@ pub fn is_our_daemon(pid: i32, session: &str) -> bool {
     let session_ok = args
         .windows(2)
         .any(|w| w[0] == b"--session" && w[1] == session.as_bytes());
-    exe_ok && session_ok && args.iter().any(|a| *a == b"daemon")
+    let has = |word: &[u8]| args.contains(&word);
+    // A daemon, or a `serve --stdio --listen` that serves the session's socket too.
+    exe_ok && session_ok && (has(b"daemon") || (has(b"serve") && has(b"--listen")))
 }
 
 /// The uid of the process at the other end of a Unix socket.

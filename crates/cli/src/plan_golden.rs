@@ -389,6 +389,8 @@ const EXTRA: &[&[&str]] = &[
     &["console", "--level", "verbose"],
     &["serve"],
     &["serve", "--stdio"],
+    &["serve", "--stdio", "--listen"],
+    &["dashboard", "--port", "0", "--control", "--no-open"],
     &["close", "--all"],
     &["status"],
     &["session", "start"],

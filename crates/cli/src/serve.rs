@@ -17,6 +17,7 @@ use tokio::time::Instant;
 use crate::paths::{self, SessionPaths};
 
 mod busy;
+mod live;
 
 /// Longest request line accepted (64 MiB); longer lines are answered with `invalid_json`.
 const MAX_LINE: usize = 64 << 20;
@@ -45,6 +46,13 @@ struct Shared {
     /// answer goes out, so a client that reconnects right after reaches a new daemon instead of
     /// a listener that is going away (which would reset its connection).
     socket: Option<std::path::PathBuf>,
+    /// The session's live feed (`watch`): kept up to date after each command while someone
+    /// watches.
+    live: agentbrowser_engine::live::LiveFeed,
+    /// The session's name.
+    session: String,
+    /// Whether a task watches for the last dashboard to go away (`live`).
+    live_reaper: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Shared {
@@ -52,6 +60,9 @@ impl Shared {
         Shared {
             last_status: std::sync::Mutex::new(engine.status()),
             bounds: std::sync::Mutex::new((engine.output_rules(), engine.active_url())),
+            live: engine.live_feed(),
+            session: engine.status().session,
+            live_reaper: Default::default(),
             engine: Mutex::new(engine),
             last_activity: std::sync::Mutex::new(Instant::now()),
             active: Default::default(),
@@ -80,6 +91,13 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
         .active
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     shared.touch();
+    if let agentbrowser_protocol::Command::Watch(p) = &*request.command {
+        let line = live::watch(shared, &request.id, p).await;
+        shared
+            .active
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        return line;
+    }
     // A command marked `busy` (`status`, `console`, ...) never waits behind another client's
     // command: it is answered from the state the last command left (`busy::answer`).
     let busy = request.command.facts().busy && shared.engine.try_lock().is_err();
@@ -109,7 +127,15 @@ async fn handle_line(shared: &Shared, line: &str) -> String {
         Ok(mut engine) => {
             *shared.running.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(incoming.request().command.action().to_string());
+            // Only while a dashboard watches: the command as the live log shows it.
+            let traced = shared
+                .live
+                .watched()
+                .then(|| (incoming.request().command.traced(), Instant::now()));
             let r = engine.execute_line(incoming).await;
+            if let Some((command, started)) = traced {
+                live::after_command(shared, command, &r, started.elapsed(), engine.live_view());
+            }
             *shared.last_status.lock().unwrap_or_else(|e| e.into_inner()) = engine.status();
             *shared.diagnostics.lock().unwrap_or_else(|e| e.into_inner()) = engine.diagnostics();
             *shared.bounds.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -367,29 +393,60 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 /// Serves the protocol over stdin/stdout for an owning parent; closes Chromium at end of input.
-pub fn serve_stdio(session: &str, defaults: LaunchOptions) -> Result<()> {
+/// With `listen`, also serves the session's socket meanwhile (other clients of this user, a
+/// dashboard among them, reach the session; it is listed like a daemon).
+pub fn serve_stdio(session: &str, defaults: LaunchOptions, listen: bool) -> Result<()> {
+    let claimed = listen.then(|| claim_socket(session)).transpose()?;
     become_subreaper();
     keep_freed_memory_between_commands();
     runtime()?.block_on(async move {
         tokio::spawn(reaper());
-        let shared = Arc::new(Shared::new(Engine::new(
+        let listener = match &claimed {
+            Some((paths, _)) => {
+                let listener = UnixListener::bind(&paths.socket)
+                    .with_context(|| format!("cannot listen on {}", paths.socket.display()))?;
+                std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))?;
+                paths.write_pid(std::process::id())?;
+                Some(listener)
+            }
+            None => None,
+        };
+        let mut shared = Shared::new(Engine::new(
             SessionInfo {
                 name: session.to_string(),
-                socket: None,
+                socket: claimed
+                    .as_ref()
+                    .map(|(p, _)| p.socket.display().to_string()),
                 idle_timeout_ms: 0,
             },
             defaults,
-        )));
+        ));
+        shared.socket = claimed.as_ref().map(|(p, _)| p.socket.clone());
+        let shared = Arc::new(shared);
         let serve = serve_stream(shared.clone(), tokio::io::stdin(), tokio::io::stdout());
+        let accept = async {
+            match listener {
+                Some(l) => accept_loop(l, shared.clone()).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             r = serve => { r.ok(); }
+            _ = accept => {}
             _ = autosave(shared.clone()) => {}
             _ = trim_when_idle(shared.clone()) => {}
             _ = shared.closed.notified() => {}
             _ = terminate_signal() => {}
         }
+        if let Some((paths, _)) = &claimed {
+            let _ = std::fs::remove_file(&paths.socket);
+        }
         shared.engine.lock().await.shutdown().await;
         reap_before_exit().await;
+        if let Some((paths, lock)) = claimed {
+            let _ = std::fs::remove_file(&paths.pid);
+            drop(lock);
+        }
         Ok(())
     })
 }
@@ -436,9 +493,9 @@ async fn terminate_signal() {
     }
 }
 
-/// Runs the session daemon: binds the socket, serves clients, exits on `close`, on a signal
-/// or after `idle_timeout` without commands (zero: never), removing its socket and pid file.
-pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration) -> Result<()> {
+/// Takes the session's lock and its socket path for this process: fails when a live daemon
+/// serves the session, removes a socket a dead one left.
+fn claim_socket(session: &str) -> Result<(SessionPaths, std::fs::File)> {
     let paths = SessionPaths::new(session)?;
     let lock = paths.open_lock()?;
     use std::os::fd::AsRawFd;
@@ -471,6 +528,13 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         // A dead daemon left it behind.
         let _ = std::fs::remove_file(&paths.socket);
     }
+    Ok((paths, lock))
+}
+
+/// Runs the session daemon: binds the socket, serves clients, exits on `close`, on a signal
+/// or after `idle_timeout` without commands (zero: never), removing its socket and pid file.
+pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration) -> Result<()> {
+    let (paths, lock) = claim_socket(session)?;
     become_subreaper();
     keep_freed_memory_between_commands();
     runtime()?.block_on(async move {
@@ -489,30 +553,7 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         ));
         shared.socket = Some(paths.socket.clone());
         let shared = Arc::new(shared);
-        let accept = {
-            let shared = shared.clone();
-            async move {
-                loop {
-                    match listener.accept().await {
-                        Ok((stream, _)) => {
-                            // Only this user's processes may drive the session.
-                            if stream.peer_cred().map(|c| c.uid()).ok() != Some(paths::uid()) {
-                                continue;
-                            }
-                            let shared = shared.clone();
-                            tokio::spawn(async move {
-                                let (r, w) = stream.into_split();
-                                let _ = serve_stream(shared, r, w).await;
-                            });
-                        }
-                        Err(e) => {
-                            eprintln!("agentbrowser daemon: accept failed: {e}");
-                            tokio::time::sleep(Duration::from_millis(50)).await;
-                        }
-                    }
-                }
-            }
-        };
+        let accept = accept_loop(listener, shared.clone());
         let idle = idle_watch(shared.clone(), idle_timeout);
         tokio::select! {
             _ = accept => {}
@@ -530,6 +571,29 @@ pub fn run_daemon(session: &str, defaults: LaunchOptions, idle_timeout: Duration
         drop(lock);
         Ok(())
     })
+}
+
+/// Serves every client of this user that connects to `listener`, each on its own task.
+async fn accept_loop(listener: UnixListener, shared: Arc<Shared>) {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                // Only this user's processes may drive the session.
+                if stream.peer_cred().map(|c| c.uid()).ok() != Some(paths::uid()) {
+                    continue;
+                }
+                let shared = shared.clone();
+                tokio::spawn(async move {
+                    let (r, w) = stream.into_split();
+                    let _ = serve_stream(shared, r, w).await;
+                });
+            }
+            Err(e) => {
+                eprintln!("agentbrowser daemon: accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
 }
 
 /// Saves the session's restore state every autosave interval (never without one); an autosave

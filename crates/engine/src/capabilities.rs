@@ -63,6 +63,7 @@ impl Engine {
         parts.insert(crate::profiler::Board::default());
         parts.insert(crate::screencast::Screencast::default());
         parts.insert(crate::record::Board::default());
+        parts.insert(crate::live::LiveFeed::default());
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());
         parts.insert(domains);

@@ -27,6 +27,7 @@ pub(crate) use crate::highlight::handles::*;
 pub(crate) use crate::interact::handles::*;
 pub(crate) use crate::intercept::handles::*;
 pub(crate) use crate::layout::handles::*;
+pub(crate) use crate::live::handles::*;
 pub(crate) use crate::nav::handles::*;
 pub(crate) use crate::network::handles::*;
 pub(crate) use crate::profiler::handles::*;

@@ -36,6 +36,7 @@ mod intercept;
 pub mod launch;
 mod layers;
 mod layout;
+pub mod live;
 pub mod nav;
 mod network;
 mod output_file;

@@ -106,6 +106,8 @@ pub struct Snapshot {
     pub truncated: bool,
     /// What the cut left out: lines by role, most first.
     pub omitted: Vec<(String, u64)>,
+    /// When it was taken, in milliseconds since the Unix epoch.
+    pub taken_at: u64,
 }
 
 /// Ref and snapshot bookkeeping for one tab.
@@ -317,6 +319,7 @@ mod tests {
             refs: refs.iter().map(|s| s.to_string()).collect(),
             truncated: false,
             omitted: Vec::new(),
+            taken_at: 0,
         };
         assert_eq!(t.push_snapshot(snap(&["e1"])).generation, 1);
         assert_eq!(t.push_snapshot(snap(&["e2"])).generation, 2);

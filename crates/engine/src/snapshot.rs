@@ -430,6 +430,7 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         refs: acc.ids,
         truncated: !omitted.is_empty(),
         omitted,
+        taken_at: crate::network::now_ms() as u64,
     };
     Ok(page
         .refs

@@ -541,6 +541,8 @@ macro_rules! for_each_command {
             AddStyle(AddStyleParams) -> Injected => "add_style" [Mutate],
             /// Session and browser status.
             Status(NoParams) -> StatusOutput => "status" [Session] { dialog: $crate::Dialog::Ignores, exempt: true, busy: true },
+            /// The live view of the session for a dashboard: the commands finished since `after` (parameters without secrets), the latest screencast frame when newer than `frameAfter`, the URL, the tabs and the last snapshot taken (none is taken for it); answered while another command runs; waits up to `timeoutMs` when nothing is new. The log and the screencast run only while someone watched within the last 10 s.
+            Watch(WatchParams) -> WatchOutput => "watch" [Read] { dialog: $crate::Dialog::Ignores, exempt: true, busy: true },
             /// A stable session name for a directory: its sanitized prefix and the first 12 hex of the SHA-256 of its canonical path (worktree, cwd or git-root scope).
             SessionId(SessionIdParams) -> SessionIdOutput => "session_id" [Read] { page_content: false },
             /// The session browser's DevTools WebSocket URL (for a direct CDP client beside the engine, which no policy of the session restricts: dangerous); never launches a browser unless `launch` is true (else `no_browser`).

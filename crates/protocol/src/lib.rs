@@ -22,6 +22,7 @@ pub use caps::auth::*;
 pub use caps::devtools::*;
 pub use caps::highlight::*;
 pub use caps::intercept::*;
+pub use caps::live::*;
 pub use caps::network::*;
 pub use caps::profiler::*;
 pub use caps::record::*;

@@ -6,12 +6,12 @@
 
 use agentbrowser_engine::diagnostics::{read_console, read_errors};
 use agentbrowser_engine::events::DiagnosticsLog;
-use agentbrowser_protocol::{Busy, Command, ConsoleParams, ErrorsParams, NoParams};
+use agentbrowser_protocol::{Busy, Command, ConsoleParams, ErrorsParams, NoParams, WatchParams};
 use serde_json::Value;
 
 use super::Shared;
 
-use self::{console as Console, errors as Errors, status as Status};
+use self::{console as Console, errors as Errors, status as Status, watch as Watch};
 
 /// What one function here answers: `None` when it cannot answer without the engine (the
 /// command then waits its turn), else its result (or the error of encoding it).
@@ -44,6 +44,16 @@ fn console(p: &ConsoleParams, shared: &Shared) -> Answer {
 fn errors(p: &ErrorsParams, shared: &Shared) -> Answer {
     let (tab, log) = last_buffers(shared)?;
     Some(serde_json::to_value(read_errors(&tab, &log, p)))
+}
+
+/// `watch`: what the live feed holds now (the daemon answers `watch` itself before this, waiting
+/// for news without the engine: `super::live`).
+fn watch(p: &WatchParams, shared: &Shared) -> Answer {
+    Some(serde_json::to_value(super::live::answer(
+        shared,
+        &shared.live,
+        p,
+    )))
 }
 
 /// The tab that was active when the last command ended, and its console and error buffers

@@ -40,6 +40,7 @@ fn normalize(v: &mut Value, key: &str) {
         "expiresAtMs",
         "durationMs",
         "atMs",
+        "takenAt",
         // Chromium numbers scripts in order, the engine's own included.
         "scriptId",
     ];
@@ -589,6 +590,7 @@ fn every_command_answers_as_pinned() {
     }
     // Protocol-only commands (no CLI subcommand), through `batch`.
     for line in [
+        r#"{"action":"watch","noFrame":true}"#,
         r#"{"action":"launch","headless":true}"#,
         r#"{"action":"launch"}"#,
         r#"{"action":"close"}"#,

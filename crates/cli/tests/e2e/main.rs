@@ -33,6 +33,7 @@ mod hyphen_values;
 mod interaction_gaps;
 mod labels;
 mod lifecycle;
+mod live;
 mod local_schemes;
 mod network;
 mod options;

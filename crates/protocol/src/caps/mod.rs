@@ -20,6 +20,7 @@ pub mod highlight;
 pub mod input;
 pub mod intercept;
 pub mod layout;
+pub mod live;
 pub mod nav;
 pub mod network;
 pub mod profiler;
