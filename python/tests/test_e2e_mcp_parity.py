@@ -36,8 +36,8 @@ GROUPS = ["vision", "pdf", "testing", "network", "storage", "config", "devtools"
 # Its other opt-in groups, not held here yet, each with its reason.
 OTHER_GROUPS: dict[str, str] = {}
 
-# Tracing and video of their devtools group: another issue (38).
-TRACING_AND_VIDEO = "tracing and video are issue 38 (not built yet)"
+# Video of their devtools group: another part of issue 38.
+VIDEO = "video is issue 38's other part (not built yet)"
 
 # Their tools we do not offer, each with its reason.
 MISSING_TOOLS = {
@@ -50,13 +50,11 @@ MISSING_TOOLS = {
     "browser_start_recording": "records a person's actions as Playwright code for a test file; we generate "
     "no Playwright code (not built)",
     "browser_stop_recording": "ends browser_start_recording (not built)",
-    "browser_start_tracing": TRACING_AND_VIDEO,
-    "browser_stop_tracing": TRACING_AND_VIDEO,
-    "browser_start_video": TRACING_AND_VIDEO,
-    "browser_stop_video": TRACING_AND_VIDEO,
-    "browser_video_chapter": TRACING_AND_VIDEO,
-    "browser_video_show_actions": TRACING_AND_VIDEO,
-    "browser_video_hide_actions": TRACING_AND_VIDEO,
+    "browser_start_video": VIDEO,
+    "browser_stop_video": VIDEO,
+    "browser_video_chapter": VIDEO,
+    "browser_video_show_actions": VIDEO,
+    "browser_video_hide_actions": VIDEO,
 }
 # Our tool in its place, and the group that lists it (named explicitly: `all` leaves it out).
 INSTEAD = {"browser_run_code_unsafe": ("browser_run_python", "code")}

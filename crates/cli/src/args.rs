@@ -750,6 +750,23 @@ group! {
         /// Perfetto and the DevTools Performance panel load: start [--categories A,B], stop [PATH].
         #[command(subcommand)]
         Profiler(ProfilerCmd) => ProfilerCmd::command,
+        /// Trace of what the session does (commands with their answers and targets, console,
+        /// errors, requests, tabs, optional screencast frames) as one ZIP file (docs/trace.md):
+        /// start [--screenshots] [--snapshots], stop [PATH.zip].
+        #[command(subcommand)]
+        Trace(TraceCmd) => TraceCmd::command,
+    }
+}
+
+group! {
+    /// `trace`: a recording of the session written as one ZIP file (docs/trace.md).
+    TraceCmd {
+        /// Start recording every command of the session and what the pages do (--screenshots:
+        /// screencast frames; --snapshots: a snapshot before and after every step).
+        Start(p::TraceStartParams) => Command::TraceStart,
+        /// Stop and write the trace to PATH.zip (default: the downloads directory,
+        /// agentbrowser-trace-<epoch ms>.zip); a failed write keeps it for a retry.
+        Stop(p::TraceStopParams) => sugar::trace_stop,
     }
 }
 

@@ -365,6 +365,12 @@ pub fn profiler_stop(mut p: p::ProfilerStopParams) -> Result<Command, Failure> {
     Ok(Command::ProfilerStop(p))
 }
 
+/// `trace stop [PATH]`: the path made absolute.
+pub fn trace_stop(mut p: p::TraceStopParams) -> Result<Command, Failure> {
+    p.path = p.path.map(|p| absolute("trace_stop", &p)).transpose()?;
+    Ok(Command::TraceStop(p))
+}
+
 /// `select REF VALUE...`: one option is `value`; several are `values` (a <select multiple>).
 pub fn select(mut p: SelectParams) -> Command {
     if let Some(mut one) = p.values.take_if(|v| v.len() == 1) {

@@ -32,6 +32,7 @@ pub(crate) use crate::network::handles::*;
 pub(crate) use crate::profiler::handles::*;
 pub(crate) use crate::read::handles::*;
 pub(crate) use crate::reading::handles::*;
+pub(crate) use crate::recorder::handles::*;
 pub(crate) use crate::safety::confirm::handles::*;
 pub(crate) use crate::session_id::handles::*;
 pub(crate) use crate::snapshot::handles::*;

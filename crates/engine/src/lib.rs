@@ -48,6 +48,7 @@ mod profiler;
 mod reach;
 mod read;
 mod reading;
+mod recorder;
 pub mod refs;
 pub mod remote;
 pub mod safety;

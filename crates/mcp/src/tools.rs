@@ -491,6 +491,10 @@ tools! {
     browser_highlight command { renames: TARGET, notes: ELEMENT };
     /// Remove the highlight of an element, or without `target` every highlight of the page; answers how many were removed.
     browser_hide_highlight command { renames: TARGET, notes: HIDE_ELEMENT };
+    /// Start recording a trace of the session: every tool call with its answer and timing, the element each action acted on (its box and the point clicked), console messages, page errors, dialogs, downloads, network requests and tabs (`screenshots`: screencast frames too; `snapshots`: a snapshot before and after every step). browser_stop_tracing saves it.
+    browser_start_tracing "Start tracing" [Devtools] hand { parity::StartTracingArgs, ["trace_start"], parity::start_tracing };
+    /// Stop the trace and save it as one ZIP file (docs/trace.md is its format) under the server's working directory; answers its path and what it holds.
+    browser_stop_tracing "Stop tracing" [Devtools] hand { parity::StopTracingArgs, ["trace_stop"], parity::stop_tracing };
     /// Log in with an auth vault entry (saved with `agentbrowser auth save`; the password never reaches you): opens its URL, fills and submits the form, checking the fields were not swapped. Answers where it landed and a snapshot.
     browser_auth_login command { hidden: &["keyFile"] };
 }

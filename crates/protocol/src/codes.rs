@@ -105,6 +105,10 @@ error_codes! {
     ProfilerNotStarted => "profiler_not_started",
     /// `profiler start` while a profile (ours or another DevTools client's) traces the browser; `profiler stop [path]` writes ours first.
     ProfilerAlreadyStarted => "profiler_already_started",
+    /// `trace stop` with no trace running in the session; `trace start` begins one.
+    TraceNotStarted => "trace_not_started",
+    /// `trace start` while a trace runs; `trace stop [path.zip]` writes it first.
+    TraceAlreadyStarted => "trace_already_started",
     /// A command that never launches a browser (`get cdp-url`) found none running in the session; `open URL` starts one.
     NoBrowser => "no_browser",
     /// `doctor` found a failing check; each check says how to fix it.

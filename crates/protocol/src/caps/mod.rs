@@ -34,5 +34,6 @@ pub mod state;
 pub mod tabs;
 pub mod targets;
 pub mod throttle;
+pub mod trace;
 pub mod wait;
 pub mod webmcp;
