@@ -314,7 +314,10 @@ impl Browser {
     fn put_active(&mut self, id: Option<String>) {
         self.active = id;
         self.popups
-            .set_front(self.front_tab().map(|t| t.target_id.clone()));
+            .set_front(self.front_tab().map(|t| crate::popups::Front {
+                tab: t.id.clone(),
+                target: t.target_id.clone(),
+            }));
     }
 
     /// The tab the browser must show: the one a command runs in (`lent`), else the active one.
@@ -333,6 +336,11 @@ impl Browser {
             Some(tab) => crate::popups::show(&self.cdp, &tab.target_id).await,
             None => Ok(()),
         }
+    }
+
+    /// A watch on the tab the browser shows (see [`crate::popups::Front`]).
+    pub(crate) fn watch_front(&self) -> tokio::sync::watch::Receiver<Option<crate::popups::Front>> {
+        self.popups.watch_front()
     }
 
     /// Shows tab `id` for a command that runs in it while another tab is active (pointer input

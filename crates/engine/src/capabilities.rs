@@ -53,7 +53,10 @@ impl Engine {
                 crate::emulation::on_launch,
                 crate::state::on_launch,
             ],
-            on_started: vec![crate::state::restore::on_started],
+            on_started: vec![
+                crate::state::restore::on_started,
+                crate::screencast::on_started,
+            ],
         };
         let mut parts = crate::parts::Parts::default();
         parts.insert(safety);
@@ -61,6 +64,7 @@ impl Engine {
         parts.insert(network_board);
         parts.insert(crate::profiler::Board::default());
         parts.insert(trace);
+        parts.insert(crate::screencast::Screencast::default());
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());
         parts.insert(domains);

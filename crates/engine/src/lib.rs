@@ -52,6 +52,9 @@ mod recorder;
 pub mod refs;
 pub mod remote;
 pub mod safety;
+// Its users come in later commits (video recording, trace screenshots).
+#[allow(dead_code)]
+mod screencast;
 mod secrets;
 pub mod session;
 pub mod session_id;

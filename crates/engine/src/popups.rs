@@ -18,8 +18,8 @@
 //! action until the browser has the URL.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentbrowser_cdp::Session;
@@ -51,14 +51,24 @@ enum Slot {
     Failed(String),
 }
 
+/// The tab the browser shows: the engine's active tab, or the one a command runs in meanwhile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Front {
+    /// Its tab id (`t1`).
+    pub tab: String,
+    /// Its page target.
+    pub target: String,
+}
+
 /// The session's new page targets and the tab ids of its tabs (shared by the browser and its
 /// hook task; cheap to clone).
 #[derive(Debug, Clone)]
 pub(crate) struct Popups {
     slots: Arc<watch::Sender<HashMap<String, Slot>>>,
     next_tab: Arc<AtomicU32>,
-    /// The target of the tab the engine calls active, which the browser must show.
-    front: Arc<Mutex<Option<String>>>,
+    /// The tab the engine calls active, which the browser must show (watched by the
+    /// screencast, which follows it).
+    front: Arc<watch::Sender<Option<Front>>>,
     /// The URL each adopted popup first navigated to, by target (`None`: it navigated nowhere
     /// in time), until the target goes away.
     asked: Arc<watch::Sender<HashMap<String, Option<String>>>>,
@@ -69,7 +79,7 @@ impl Default for Popups {
         Popups {
             slots: Arc::new(watch::channel(HashMap::new()).0),
             next_tab: Arc::new(AtomicU32::new(1)),
-            front: Arc::default(),
+            front: Arc::new(watch::channel(None).0),
             asked: Arc::new(watch::channel(HashMap::new()).0),
         }
     }
@@ -81,14 +91,24 @@ impl Popups {
         format!("t{}", self.next_tab.fetch_add(1, Ordering::Relaxed))
     }
 
-    /// Records the target of the tab the engine calls active (`None`: no tab is open).
-    pub(crate) fn set_front(&self, target: Option<String>) {
-        *self.front.lock().unwrap_or_else(|e| e.into_inner()) = target;
+    /// Records the tab the engine calls active (`None`: no tab is open); its watchers hear of a
+    /// change only.
+    pub(crate) fn set_front(&self, front: Option<Front>) {
+        self.front.send_if_modified(|f| {
+            let changed = *f != front;
+            *f = front;
+            changed
+        });
     }
 
     /// The target of the tab the engine calls active, if any.
     fn front(&self) -> Option<String> {
-        self.front.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.front.borrow().as_ref().map(|f| f.target.clone())
+    }
+
+    /// A watch on the tab the engine calls active (the one the browser shows).
+    pub(crate) fn watch_front(&self) -> watch::Receiver<Option<Front>> {
+        self.front.subscribe()
     }
 
     /// Records a new page target that is not adopted (attached when first used).
