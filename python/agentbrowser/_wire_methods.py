@@ -119,7 +119,7 @@ class AsyncPageCommands:
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
-    ``profiler_start``, ``profiler_stop``.
+    ``profiler_start``, ``profiler_stop``, ``trace_start``, ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -145,6 +145,35 @@ class AsyncBrowserCommands:
         ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
         """
         built = g.profiler_stop(path=path)
+        return await self._drive(_ops.command(built))
+
+    async def trace_start(
+        self,
+        *,
+        screenshots: bool | None = None,
+        snapshots: bool | None = None,
+    ) -> w.TraceStartOutput:
+        """Start recording a trace of the session: every command with its answer and timing, the element each action
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots` adds
+        screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+
+        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
+        the frame before and after it.
+
+        ``snapshots``: Take an accessibility snapshot before and after every step that can change the page, with their
+        diff (without it, steps keep what their own evidence had).
+        """
+        built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
+        return await self._drive(_ops.command(built))
+
+    async def trace_stop(self, *, path: str | None = None) -> w.TraceStopOutput:
+        """Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps
+        the recording so this can be retried.
+
+        ``path``: Where to write the trace: an absolute path ending in `.zip` (default `<downloads dir>/agentbrowser-
+        trace-<epoch ms>.zip`).
+        """
+        built = g.trace_stop(path=path)
         return await self._drive(_ops.command(built))
 
 
@@ -239,7 +268,7 @@ class PageCommands:
 
 class BrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`):
-    ``profiler_start``, ``profiler_stop``.
+    ``profiler_start``, ``profiler_stop``, ``trace_start``, ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -265,4 +294,28 @@ class BrowserCommands:
         ``path``: Where to write the profile (absolute; default `<downloads dir>/agentbrowser-profile-<epoch ms>.json`).
         """
         built = g.profiler_stop(path=path)
+        return self._drive(_ops.command(built))
+
+    def trace_start(self, *, screenshots: bool | None = None, snapshots: bool | None = None) -> w.TraceStartOutput:
+        """Start recording a trace of the session: every command with its answer and timing, the element each action
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots` adds
+        screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+
+        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
+        the frame before and after it.
+
+        ``snapshots``: Take an accessibility snapshot before and after every step that can change the page, with their
+        diff (without it, steps keep what their own evidence had).
+        """
+        built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
+        return self._drive(_ops.command(built))
+
+    def trace_stop(self, *, path: str | None = None) -> w.TraceStopOutput:
+        """Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps
+        the recording so this can be retried.
+
+        ``path``: Where to write the trace: an absolute path ending in `.zip` (default `<downloads dir>/agentbrowser-
+        trace-<epoch ms>.zip`).
+        """
+        built = g.trace_stop(path=path)
         return self._drive(_ops.command(built))

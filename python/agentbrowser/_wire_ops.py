@@ -1430,6 +1430,26 @@ def profiler_stop(*, path: str | None = None) -> Command[w.ProfilerStopOutput]:
     return Command("profiler_stop", _e.params("profiler_stop", fields), w.ProfilerStopOutput.decode)
 
 
+def trace_start(*, screenshots: bool | None = None, snapshots: bool | None = None) -> Command[w.TraceStartOutput]:
+    """`trace_start`: Start recording a trace of the session: every command with its answer and timing, the element
+    each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots`
+    adds screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("screenshots", "screenshots", screenshots, _e.boolean),
+        ("snapshots", "snapshots", snapshots, _e.boolean),
+    )
+    return Command("trace_start", _e.params("trace_start", fields), w.TraceStartOutput.decode)
+
+
+def trace_stop(*, path: str | None = None) -> Command[w.TraceStopOutput]:
+    """`trace_stop`: Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed
+    write keeps the recording so this can be retried.
+    """
+    fields: tuple[_e.Field, ...] = (("path", "path", path, _e.string),)
+    return Command("trace_stop", _e.params("trace_stop", fields), w.TraceStopOutput.decode)
+
+
 def dialog_status() -> Command[w.DialogStatusOutput]:
     """`dialog_status`: The JavaScript dialog waiting for an answer in the active tab (and those in other tabs)."""
     return Command("dialog_status", {}, w.DialogStatusOutput.decode)
@@ -1843,6 +1863,8 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "har_stop": har_stop,
         "profiler_start": profiler_start,
         "profiler_stop": profiler_stop,
+        "trace_start": trace_start,
+        "trace_stop": trace_stop,
         "dialog_status": dialog_status,
         "dialog_accept": dialog_accept,
         "dialog_dismiss": dialog_dismiss,

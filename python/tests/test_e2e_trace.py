@@ -88,7 +88,7 @@ def test_trace_async(agentbrowser_bin: Path, server: str, tmp_path: Path) -> Non
 def test_trace_from_the_mcp_tools(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
     async def main() -> None:
         params = StdioServerParameters(
-            command=str(agentbrowser_bin), args=["mcp"], env=dict(os.environ), cwd=str(tmp_path)
+            command=str(agentbrowser_bin), args=["mcp", "--caps", "devtools"], env=dict(os.environ), cwd=str(tmp_path)
         )
         async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
             await session.initialize()
@@ -96,23 +96,23 @@ def test_trace_from_the_mcp_tools(agentbrowser_bin: Path, server: str, tmp_path:
             assert tools["browser_start_tracing"].input_schema.get("required", []) == []
             assert tools["browser_stop_tracing"].input_schema.get("required", []) == []
             started = await session.call_tool("browser_start_tracing", {})
-            assert not started.isError, started
+            assert not started.is_error, started
             await session.call_tool("browser_navigate", {"url": f"{server}/trace-page"})
             snap = await session.call_tool("browser_snapshot", {})
             text = "".join(getattr(c, "text", "") for c in snap.content)
             ref = text.split('button "Press" [ref=')[1].split("]")[0]
-            clicked = await session.call_tool("browser_click", {"element": "Press button", "ref": ref})
-            assert not clicked.isError, clicked
+            clicked = await session.call_tool("browser_click", {"element": "Press button", "target": ref})
+            assert not clicked.is_error, clicked
             stopped = await session.call_tool("browser_stop_tracing", {})
-            assert not stopped.isError, stopped
+            assert not stopped.is_error, stopped
             answer = "".join(getattr(c, "text", "") for c in stopped.content)
             written = list(tmp_path.glob("trace-*.zip"))
             assert len(written) == 1 and str(written[0]) in answer, answer
             _, steps, events = read_trace(written[0])
-            assert [s["command"] for s in steps if s["command"] in ("navigate", "click")] == ["navigate", "click"]
+            assert [s["command"] for s in steps if s["command"] in ("open", "click")] == ["open", "click"], steps
             check_click(steps, events)
             again = await session.call_tool("browser_stop_tracing", {})
-            assert again.isError and "trace_not_started" in "".join(getattr(c, "text", "") for c in again.content)
+            assert again.is_error and "trace_not_started" in "".join(getattr(c, "text", "") for c in again.content)
 
     asyncio.run(main())
 
@@ -131,7 +131,7 @@ def test_code_agent_writes_its_trace_also_when_the_run_fails(
         }
     )
 
-    async def run(replies: list[str], trace: Path, max_failures: int = 8) -> None:
+    async def run(replies: list[str], trace: Path, on_step: Any = None) -> None:
         with ScriptedModelServer(replies) as model:
             llm = ChatOpenAI("scripted-model", base_url=model.start(), api_key="test-key", max_retries=0)
             agent = CodeAgent(
@@ -139,7 +139,7 @@ def test_code_agent_writes_its_trace_also_when_the_run_fails(
                 llm,
                 trace=trace,
                 use_vision=False,
-                max_failures=max_failures,
+                on_step=on_step,
                 launch=LaunchOptions(timeout_ms=20000),
             )
             await agent.run()
@@ -150,13 +150,15 @@ def test_code_agent_writes_its_trace_also_when_the_run_fails(
     assert steps[0]["command"] == "open"
     check_click(steps, events)
 
-    # The model server runs out of replies: the run fails, and the trace is still written.
+    # The caller's step hook raises: the run fails with its error, and the trace is still written.
+    def stop(step: Any) -> None:
+        raise RuntimeError("the caller stops the run")
+
     failed = tmp_path / "failed.zip"
-    with pytest.raises(Exception):  # noqa: B017 (whatever the model client raises)
-        asyncio.run(run([], failed, max_failures=1))
-    assert failed.is_file()
-    manifest, _, _ = read_trace(failed)
-    assert manifest["format"] == "agentbrowser-trace"
+    with pytest.raises(RuntimeError, match="the caller stops the run"):
+        asyncio.run(run([f"Press it.\n```python\n{done}\n```", verdict], failed, on_step=stop))
+    _, steps, events = read_trace(failed)
+    check_click(steps, events)
 
     with pytest.raises(ValueError, match=".zip"):
         CodeAgent("x", ChatOpenAI("m", base_url="http://127.0.0.1:9", api_key="k"), trace="t.json")

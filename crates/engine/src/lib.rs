@@ -52,7 +52,7 @@ mod recorder;
 pub mod refs;
 pub mod remote;
 pub mod safety;
-// Its users come in later commits (video recording, trace screenshots).
+// Video recording, its other user, comes in a later commit.
 #[allow(dead_code)]
 mod screencast;
 mod secrets;

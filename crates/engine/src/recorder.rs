@@ -7,7 +7,7 @@
 //!
 //! When no trace runs, each listener's cost is one atomic load ([`Board::on`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +26,19 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::{Listener, str_field};
 use crate::network::now_ms;
+use crate::screencast::{CastOptions, Frame, Screencast};
+
+/// How long the end of a step that can change the page waits for a frame painted after it
+/// (the browser sends a frame only when the page paints: none coming means none changed).
+const FRAME_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+/// How long `trace_start --screenshots` waits for the first frame.
+const FIRST_FRAME_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+/// The screencast a trace asks for: JPEG at quality 60, at most 1280 pixels wide.
+const TRACE_CAST: CastOptions = CastOptions {
+    max_width: 1280,
+    max_height: 1280,
+    quality: 60,
+};
 
 /// The session's trace recorder (none or one trace); cloned into every page's parts and into the
 /// listeners that feed it.
@@ -63,6 +76,16 @@ struct Trace {
     aim: Option<Aim>,
     /// The tab the last step ended in (a change is a `tab` `activated` event).
     last_tab: Option<String>,
+    /// The frames kept, `(seq, JPEG)`, oldest first.
+    frames: VecDeque<(u64, Arc<[u8]>)>,
+    /// The frames a step names (`frameBefore`, `frameAfter`).
+    named: HashSet<u64>,
+    /// The number of the latest frame kept.
+    last_frame: Option<u64>,
+    /// The task reading the screencast (ended when the trace stops).
+    cast: Option<tokio::task::JoinHandle<()>>,
+    /// The front tab's latest frame, to wait for the one after a step.
+    latest: Option<tokio::sync::watch::Receiver<Option<Arc<Frame>>>>,
 }
 
 /// Where an action aimed: its element's box in CSS pixels of the top-level viewport, and the
@@ -80,6 +103,12 @@ pub(crate) struct Begun {
     command: Value,
     action: &'static str,
     t: f64,
+    /// Whether the command can change the page (all but reads).
+    changes: bool,
+    /// The latest frame when it began.
+    frame_before: Option<u64>,
+    /// The frame showing the page when it ended (set by `Board::settle`).
+    frame_after: Option<u64>,
 }
 
 impl Trace {
@@ -87,17 +116,65 @@ impl Trace {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
 
-    /// Adds an event line, dropping the oldest events while the trace is past its bounds.
+    /// Adds an event line, then keeps the trace within its bounds.
     fn push_event(&mut self, t: f64, line: String) {
         self.bytes += line.len() as u64;
         self.events.push_back((t, line));
-        while self.bytes > TRACE_MAX_BYTES || self.events.len() as u64 > TRACE_MAX_EVENTS {
-            let Some((_, old)) = self.events.pop_front() else {
-                break;
-            };
-            self.bytes -= old.len() as u64;
-            self.dropped.events += 1;
+        self.shrink();
+    }
+
+    /// Drops what the bounds leave no room for, in docs/trace.md's order: frames no step names,
+    /// oldest first; then named frames, oldest first; then events, oldest first.
+    fn shrink(&mut self) {
+        while self.events.len() as u64 > TRACE_MAX_EVENTS {
+            self.drop_event();
         }
+        while self.bytes > TRACE_MAX_BYTES {
+            let unnamed = self.frames.iter().position(|f| !self.named.contains(&f.0));
+            let oldest = (!self.frames.is_empty()).then_some(0);
+            if let Some((_, jpeg)) = unnamed.or(oldest).and_then(|i| self.frames.remove(i)) {
+                self.bytes -= jpeg.len() as u64;
+                self.dropped.frames += 1;
+            } else if !self.drop_event() {
+                break;
+            }
+        }
+    }
+
+    /// Drops the oldest event; `false` when there is none.
+    fn drop_event(&mut self) -> bool {
+        let Some((_, old)) = self.events.pop_front() else {
+            return false;
+        };
+        self.bytes -= old.len() as u64;
+        self.dropped.events += 1;
+        true
+    }
+
+    /// Keeps a screencast frame (and its `frame` event), unless it is not newer than the latest
+    /// kept.
+    fn push_frame(&mut self, f: &Frame) {
+        if self.last_frame.is_some_and(|last| last >= f.seq) {
+            return;
+        }
+        self.last_frame = Some(f.seq);
+        let t = f.at.saturating_duration_since(self.started).as_secs_f64() * 1000.0;
+        let line = event_line(
+            t,
+            "frame",
+            Some(&f.tab),
+            json!({
+                "seq": f.seq,
+                "file": frame_file(f.seq),
+                "width": f.width,
+                "height": f.height,
+                "viewport": {"width": f.viewport.0, "height": f.viewport.1},
+                "scroll": {"x": f.scroll.0, "y": f.scroll.1},
+            }),
+        );
+        self.bytes += f.jpeg.len() as u64;
+        self.frames.push_back((f.seq, f.jpeg.clone()));
+        self.push_event(t, line);
     }
 
     /// Adds a step line: past `TRACE_MAX_STEPS` it is counted, not kept; past the size bound the
@@ -109,20 +186,14 @@ impl Trace {
         }
         self.bytes += line.len() as u64;
         self.steps.push(line);
-        while self.bytes > TRACE_MAX_BYTES {
-            let Some((_, old)) = self.events.pop_front() else {
-                break;
-            };
-            self.bytes -= old.len() as u64;
-            self.dropped.events += 1;
-        }
+        self.shrink();
     }
 
     fn counts(&self) -> TraceCounts {
         TraceCounts {
             steps: self.steps.len() as u64,
             events: self.events.len() as u64,
-            frames: 0,
+            frames: self.frames.len() as u64,
         }
     }
 }
@@ -194,11 +265,47 @@ impl Board {
         let trace = g.as_mut().filter(|t| t.ended.is_none())?;
         trace.aim = None;
         let t = received.saturating_duration_since(trace.started);
+        let frame_before = trace.last_frame;
+        if let Some(seq) = frame_before {
+            trace.named.insert(seq);
+        }
         Some(Begun {
             command: params,
             action: command.action(),
             t: t.as_secs_f64() * 1000.0,
+            changes: command.kind() != agentbrowser_protocol::Kind::Read,
+            frame_before,
+            frame_after: None,
         })
+    }
+
+    /// With screenshots: finds the frame that shows the page as step `begun` left it. A step
+    /// that can change the page waits (at most `FRAME_WAIT`) for a frame painted after its end;
+    /// none coming means the page did not paint since, so the latest frame shows it.
+    pub(crate) async fn settle(&self, begun: &mut Begun) {
+        let Some(mut latest) = self.lock().as_ref().and_then(|t| t.latest.clone()) else {
+            return;
+        };
+        if begun.changes {
+            let end = Instant::now();
+            let _ = tokio::time::timeout(
+                FRAME_WAIT,
+                latest.wait_for(|f| f.as_ref().is_some_and(|f| f.at >= end)),
+            )
+            .await;
+        }
+        let frame = latest.borrow().clone();
+        let mut g = self.lock();
+        let Some(trace) = g.as_mut().filter(|t| t.ended.is_none()) else {
+            return;
+        };
+        if let Some(f) = frame {
+            trace.push_frame(&f);
+        }
+        begun.frame_after = trace.last_frame;
+        if let Some(seq) = begun.frame_after {
+            trace.named.insert(seq);
+        }
     }
 
     /// Ends step `begun` with the answer the client gets; `tab` and `url`: the active tab then.
@@ -243,6 +350,12 @@ impl Board {
         }
         if response.success {
             evidence(&response.data, trace.aim.take(), &mut step);
+        }
+        if let Some(seq) = begun.frame_before {
+            step.insert("frameBefore".into(), json!(seq));
+        }
+        if let Some(seq) = begun.frame_after {
+            step.insert("frameAfter".into(), json!(seq));
         }
         let line = serde_json::to_string(&Value::Object(step)).unwrap_or_default();
         trace.push_step(line);
@@ -332,19 +445,13 @@ fn evidence(data: &Value, aim: Option<Aim>, step: &mut Map<String, Value>) {
 pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<TraceStartOutput> {
     let screenshots = p.screenshots.unwrap_or(false);
     let snapshots = p.snapshots.unwrap_or(false);
-    if screenshots {
-        return Err(EngineError::invalid(
-            "invalid parameter `screenshots`: screencast frames are not recorded by this build yet; start the trace without it",
-        ));
-    }
     if snapshots {
         return Err(EngineError::invalid(
             "invalid parameter `snapshots`: not available: a snapshot the recorder took would become the tab's latest (the base of `diff` and delta evidence) and number new refs, changing what the agent sees; steps keep the before/after/diff of the actions' own evidence without it",
         ));
     }
     let board = cx.engine.part::<Board>().clone();
-    let mut g = board.lock();
-    if let Some(t) = g.as_ref() {
+    if let Some(t) = board.lock().as_ref() {
         return Err(EngineError::new(
             ErrorCode::TraceAlreadyStarted,
             if t.ended.is_some() {
@@ -354,7 +461,16 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
             },
         ));
     }
+    let cast = if screenshots {
+        let sub = Screencast::subscribe(cx, TRACE_CAST).await?;
+        let mut latest = sub.latest_watch();
+        let _ = tokio::time::timeout(FIRST_FRAME_WAIT, latest.wait_for(Option::is_some)).await;
+        Some((sub, latest))
+    } else {
+        None
+    };
     let started_at = now_ms();
+    let mut g = board.lock();
     *g = Some(Trace {
         started: Instant::now(),
         started_at,
@@ -373,7 +489,30 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
             .as_ref()
             .and_then(|b| b.active_attached())
             .map(|p| p.tab_id.clone()),
+        frames: VecDeque::new(),
+        named: HashSet::new(),
+        last_frame: None,
+        cast: None,
+        latest: None,
     });
+    if let (Some((mut sub, latest)), Some(trace)) = (cast, g.as_mut()) {
+        // The frame shown now is the first (its time is before the trace's start: `t` 0).
+        if let Some(f) = latest.borrow().clone() {
+            trace.push_frame(&f);
+        }
+        trace.latest = Some(latest);
+        let feed = board.clone();
+        trace.cast = Some(tokio::spawn(async move {
+            while let Some(f) = sub.next().await {
+                let mut g = feed.lock();
+                match g.as_mut().filter(|t| t.ended.is_none()) {
+                    Some(trace) => trace.push_frame(&f),
+                    None => break,
+                }
+            }
+        }));
+    }
+    drop(g);
     board.0.on.store(true, Ordering::Relaxed);
     Ok(TraceStartOutput {
         started_at,
@@ -402,6 +541,10 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         };
         let now = trace.t();
         let ended = *trace.ended.get_or_insert(now);
+        if let Some(task) = trace.cast.take() {
+            task.abort();
+        }
+        trace.latest = None;
         let manifest = json!({
             "format": "agentbrowser-trace",
             "version": 1,
@@ -422,7 +565,12 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         });
         let mut events: Vec<&(f64, String)> = trace.events.iter().collect();
         events.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let bytes = zip_of(&manifest, &trace.steps, events.iter().map(|e| &e.1))?;
+        let bytes = zip_of(
+            &manifest,
+            &trace.steps,
+            events.iter().map(|e| &e.1),
+            &trace.frames,
+        )?;
         (bytes, trace.counts(), trace.dropped.clone(), ended)
     };
     let (path, explicit) = match &p.path {
@@ -457,11 +605,13 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
     })
 }
 
-/// The trace's ZIP file: `trace.json`, `steps.jsonl` and `events.jsonl`, deflated.
+/// The trace's ZIP file: `trace.json`, `steps.jsonl` and `events.jsonl` deflated, the frames
+/// stored.
 fn zip_of<'a>(
     manifest: &Value,
     steps: &[String],
     events: impl Iterator<Item = &'a String>,
+    frames: &VecDeque<(u64, Arc<[u8]>)>,
 ) -> Result<Vec<u8>> {
     let fail = |e: &dyn std::fmt::Display| EngineError::internal(format!("the trace's ZIP: {e}"));
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -484,7 +634,20 @@ fn zip_of<'a>(
         zip.write_all(e.as_bytes()).map_err(|e| fail(&e))?;
         zip.write_all(b"\n").map_err(|e| fail(&e))?;
     }
+    // JPEG does not deflate: frames are stored.
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (seq, jpeg) in frames {
+        zip.start_file(frame_file(*seq), stored)
+            .map_err(|e| fail(&e))?;
+        zip.write_all(jpeg).map_err(|e| fail(&e))?;
+    }
     Ok(zip.finish().map_err(|e| fail(&e))?.into_inner())
+}
+
+/// A frame's entry in the ZIP file.
+fn frame_file(seq: u64) -> String {
+    format!("frames/{seq:06}.jpeg")
 }
 
 /// The recorder's share of every page: the board in the page's parts (for the action code's
@@ -666,6 +829,11 @@ mod tests {
             next_step: 0,
             aim: None,
             last_tab: None,
+            frames: VecDeque::new(),
+            named: HashSet::new(),
+            last_frame: None,
+            cast: None,
+            latest: None,
         };
         for i in 0..(TRACE_MAX_EVENTS + 5) {
             t.push_event(i as f64, format!("{i}"));

@@ -485,7 +485,7 @@ macro_rules! for_each_command {
             ProfilerStart(ProfilerStartParams) -> ProfilerStartOutput => "profiler_start" [Session],
             /// Stop the profile and write it as Chrome trace event JSON (atomically), which Perfetto and the DevTools Performance panel load; says when the browser's 64 MiB trace buffer filled and dropped events.
             ProfilerStop(ProfilerStopParams) -> ProfilerStopOutput => "profiler_stop" [Session] { without_session: Some($crate::ErrorCode::ProfilerNotStarted) },
-            /// Start recording a trace of the session: every command with its answer and timing, the element each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots` adds screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+            /// Start recording a trace of the session: every command with its answer and timing, the element each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock; `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it (docs/trace.md).
             TraceStart(TraceStartParams) -> TraceStartOutput => "trace_start" [Session],
             /// Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps the recording so this can be retried.
             TraceStop(TraceStopParams) -> TraceStopOutput => "trace_stop" [Session] { without_session: Some($crate::ErrorCode::TraceNotStarted) },

@@ -313,3 +313,60 @@ fn a_trace_goes_to_the_downloads_directory_by_default() {
     assert_eq!(steps.len(), 1);
     assert_eq!(steps[0]["command"], "reload");
 }
+
+#[test]
+fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            "<title>frames</title><body style=\"background: rgb(255, 0, 0)\">\
+             <button onclick=\"document.body.style.background = 'rgb(0, 0, 255)'\">Blue</button></body>",
+        ),
+    );
+    let work = TempDir::new("trace-frames");
+    let cli = Cli::new("trace-frames");
+    cli.ok(&["open", &s.url("/")]);
+    let started = cli.ok(&["trace", "start", "--screenshots"]);
+    assert_eq!(started["screenshots"], true);
+    let snap = cli.ok(&["snapshot"]);
+    let button = cli.find_ref(&snap, "button", "Blue");
+    cli.ok(&["click", &button]);
+    let path = work.path().join("frames.zip");
+    let stopped = cli.ok(&["trace", "stop", path.to_str().unwrap()]);
+    let (manifest, steps, events) = open_trace(&path);
+    assert_eq!(manifest["options"]["screenshots"], true);
+    let frames = manifest["counts"]["frames"].as_u64().unwrap();
+    assert!(frames >= 2, "{stopped}");
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(&path).unwrap()).unwrap();
+    // The centre pixel of a step's frame.
+    let mut centre = |seq: &Value| {
+        let name = format!("frames/{:06}.jpeg", seq.as_u64().expect("a frame number"));
+        let mut bytes = Vec::new();
+        zip.by_name(&name)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .read_to_end(&mut bytes)
+            .unwrap();
+        let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg)
+            .expect("the frame is a JPEG")
+            .to_rgb8();
+        assert!(img.width() <= 1280);
+        img.get_pixel(img.width() / 2, img.height() / 2).0
+    };
+    let click = steps.iter().find(|s| s["command"] == "click").unwrap();
+    let before = centre(&click["frameBefore"]);
+    let after = centre(&click["frameAfter"]);
+    assert!(
+        before[0] > 200 && before[2] < 60,
+        "before the click: {before:?}"
+    );
+    assert!(
+        after[2] > 200 && after[0] < 60,
+        "after the click: {after:?}"
+    );
+    let frame_events: Vec<&Value> = events.iter().filter(|e| e["kind"] == "frame").collect();
+    assert_eq!(frame_events.len() as u64, frames);
+    let e = frame_events[0];
+    assert!(e["viewport"]["width"].as_f64().unwrap() > 0.0, "{e}");
+    assert!(e["file"].as_str().unwrap().starts_with("frames/"), "{e}");
+}

@@ -348,7 +348,8 @@ async fn fill(
         let r = el
             .op(
                 "fillPrepare",
-                json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() }}),
+                json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() },
+                       "box": page.part::<crate::recorder::Board>().on()}),
             )
             .await?;
         let kind = r

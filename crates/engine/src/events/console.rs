@@ -199,7 +199,7 @@ impl DiagnosticsLog {
             board.event(
                 Some(tab),
                 "console",
-                || json!({"level": m.level, "text": m.text, "url": m.url, "line": m.line}),
+                || json!({"level": trace_level(&m), "text": m.text, "url": m.url, "line": m.line}),
             );
         }
         l.console.push_sized(m, size);
@@ -224,6 +224,24 @@ impl DiagnosticsLog {
                 k.revoked = true;
             }
         });
+    }
+}
+
+/// A message's level as a trace names it: `log`, `info`, `warning`, `error` or `debug` (the
+/// console method when it is one of those, else its level).
+fn trace_level(m: &ConsoleMessage) -> &'static str {
+    match m.kind.as_str() {
+        "log" => "log",
+        "info" => "info",
+        "warning" => "warning",
+        "error" => "error",
+        "debug" => "debug",
+        _ => match m.level {
+            LogLevel::Verbose => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+        },
     }
 }
 

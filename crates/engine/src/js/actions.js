@@ -705,16 +705,16 @@ function (op, arg) {
       if (p.state !== 'ok') return Object.assign({ kind }, p);
       if (kind === 'direct') return { kind, state: 'ok', box: p.box };
       const before = isField(el) ? el.value : el.innerText;
-      const r0 = firstRect(el);
+      // With `box` (a trace records): the field's box where the text goes (focusing may scroll).
+      const r0 = arg && arg.box ? firstRect(el) : null;
       el.focus();
       selectAll(el);
-      // Focusing may scroll the field: its box where the text goes.
-      const r1 = firstRect(el);
+      const r1 = r0 ? firstRect(el) : null;
       if (p.box && r0 && r1) p.box = { ...p.box, x: p.box.x + r1.left - r0.left, y: p.box.y + r1.top - r0.top };
       const a = deepActive(el.ownerDocument);
       const focused = a === el || (!!a && el.contains(a));
       if (focused && arg && arg.guard) installGuard(el, arg.guard);
-      const res = { kind, state: 'ok', focused, before, box: p.box };
+      const res = { kind, state: 'ok', focused, before, box: r0 ? p.box : undefined };
       if (kind !== 'editable') return res;
       // An editor that keeps its own model of the selection (CodeMirror, ProseMirror, Lexical)
       // learns of the new one from `selectionchange`, a task queued after this one: text

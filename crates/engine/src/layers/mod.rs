@@ -72,7 +72,7 @@ impl Engine {
                 if let Some(command) = traced {
                     self.tracer().record(&command, &response, received);
                 }
-                self.end_step(step, &response);
+                self.end_step(step, &response).await;
                 response
             }
         }
@@ -106,19 +106,21 @@ impl Engine {
         if let Some(command) = traced {
             self.tracer().record(&command, &response, received);
         }
-        self.end_step(step, &response);
+        self.end_step(step, &response).await;
         response
     }
 
     /// Ends a step of the session's trace with the answer, in the active tab as it is now.
-    fn end_step(&self, step: Option<Begun>, response: &Response) {
-        let Some(step) = step else { return };
+    async fn end_step(&self, step: Option<Begun>, response: &Response) {
+        let Some(mut step) = step else { return };
+        let recorder = self.part::<Recorder>().clone();
+        recorder.settle(&mut step).await;
         let tab = self
             .browser
             .as_ref()
             .and_then(|b| b.active_attached())
             .map(|p| (p.tab_id.clone(), p.state().url));
-        self.part::<Recorder>().finish(step, response, tab);
+        recorder.finish(step, response, tab);
     }
 
     /// Runs a request that came in (as [`Engine::execute_received`]) and answers with its

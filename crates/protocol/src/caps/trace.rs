@@ -35,8 +35,9 @@ pub struct TraceStartParams {
         arg(long, num_args = 0, default_missing_value = "true")
     )]
     pub screenshots: Option<bool>,
-    /// Take an accessibility snapshot before and after every step that can change the page,
-    /// with their diff (without it, steps keep what their own evidence had).
+    /// Not available yet (refused with `invalid_argument`): the recorder's own snapshot before
+    /// and after every step would become the tab's latest and number new refs. Without it,
+    /// steps keep the before, after and diff of the actions' own evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         feature = "clap",
