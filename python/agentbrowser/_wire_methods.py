@@ -154,14 +154,16 @@ class AsyncBrowserCommands:
         snapshots: bool | None = None,
     ) -> w.TraceStartOutput:
         """Start recording a trace of the session: every command with its answer and timing, the element each action
-        acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots` adds
-        screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+        `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+        (docs/trace.md).
 
         ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
         the frame before and after it.
 
-        ``snapshots``: Take an accessibility snapshot before and after every step that can change the page, with their
-        diff (without it, steps keep what their own evidence had).
+        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
+        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
+        of the actions' own evidence.
         """
         built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
         return await self._drive(_ops.command(built))
@@ -298,14 +300,16 @@ class BrowserCommands:
 
     def trace_start(self, *, screenshots: bool | None = None, snapshots: bool | None = None) -> w.TraceStartOutput:
         """Start recording a trace of the session: every command with its answer and timing, the element each action
-        acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots` adds
-        screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+        `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+        (docs/trace.md).
 
         ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
         the frame before and after it.
 
-        ``snapshots``: Take an accessibility snapshot before and after every step that can change the page, with their
-        diff (without it, steps keep what their own evidence had).
+        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
+        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
+        of the actions' own evidence.
         """
         built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
         return self._drive(_ops.command(built))

@@ -1432,8 +1432,9 @@ def profiler_stop(*, path: str | None = None) -> Command[w.ProfilerStopOutput]:
 
 def trace_start(*, screenshots: bool | None = None, snapshots: bool | None = None) -> Command[w.TraceStartOutput]:
     """`trace_start`: Start recording a trace of the session: every command with its answer and timing, the element
-    each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs; `screenshots`
-    adds screencast frames, `snapshots` an accessibility snapshot before and after every step (docs/trace.md).
+    each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+    `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+    (docs/trace.md).
     """
     fields: tuple[_e.Field, ...] = (
         ("screenshots", "screenshots", screenshots, _e.boolean),

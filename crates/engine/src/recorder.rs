@@ -719,15 +719,12 @@ impl Listener for TabTrace {
                     return;
                 };
                 let accepted = p.get("result").and_then(Value::as_bool) == Some(true);
-                let mut answer = json!(if accepted { "accepted" } else { "dismissed" });
+                let answer = if accepted { "accepted" } else { "dismissed" };
+                let mut fields = json!({"type": kind, "message": message, "answer": answer});
                 if kind == "prompt" && accepted {
-                    answer = json!({"answer": "accepted", "promptText": str_field(p, "userInput")});
+                    fields["promptText"] = json!(str_field(p, "userInput"));
                 }
-                self.board.event(
-                    Some(&self.tab),
-                    "dialog",
-                    || json!({"type": kind, "message": message, "answer": answer}),
-                );
+                self.board.event(Some(&self.tab), "dialog", || fields);
             }
         }
     }

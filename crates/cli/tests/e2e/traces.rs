@@ -332,6 +332,13 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
     let snap = cli.ok(&["snapshot"]);
     let button = cli.find_ref(&snap, "button", "Blue");
     cli.ok(&["click", &button]);
+    // The page is blue now; a read after it names the frame showing that.
+    cli.ok(&[
+        "wait",
+        "--fn",
+        "document.body.style.background === 'rgb(0, 0, 255)'",
+    ]);
+    cli.ok(&["title"]);
     let path = work.path().join("frames.zip");
     let stopped = cli.ok(&["trace", "stop", path.to_str().unwrap()]);
     let (manifest, steps, events) = open_trace(&path);
@@ -355,14 +362,21 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
     };
     let click = steps.iter().find(|s| s["command"] == "click").unwrap();
     let before = centre(&click["frameBefore"]);
-    let after = centre(&click["frameAfter"]);
     assert!(
         before[0] > 200 && before[2] < 60,
         "before the click: {before:?}"
     );
+    // frameAfter waits at most 100 ms for the click's paint (docs/trace.md): a loaded machine
+    // may name an earlier frame, never one before frameBefore.
     assert!(
-        after[2] > 200 && after[0] < 60,
-        "after the click: {after:?}"
+        click["frameAfter"].as_u64() >= click["frameBefore"].as_u64(),
+        "{click}"
+    );
+    let title = steps.iter().find(|s| s["command"] == "title").unwrap();
+    let last = centre(&title["frameAfter"]);
+    assert!(
+        last[2] > 200 && last[0] < 60,
+        "after the click: {last:?}; {steps:?}; {events:?}"
     );
     let frame_events: Vec<&Value> = events.iter().filter(|e| e["kind"] == "frame").collect();
     assert_eq!(frame_events.len() as u64, frames);
