@@ -26,10 +26,10 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::{Listener, str_field};
 use crate::network::now_ms;
-use crate::screencast::{CastOptions, Frame, Screencast};
+use crate::screencast::{CastOptions, Frame, Screencast, Subscription};
 
-/// How long the end of a step that can change the page waits for a frame painted after it
-/// (the browser sends a frame only when the page paints: none coming means none changed).
+/// How long `trace_stop` waits for the frames painted before it to arrive (for a frame painted
+/// after it). No command's path waits for frames.
 const FRAME_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long `trace_start --screenshots` waits for the first frame.
 const FIRST_FRAME_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
@@ -76,16 +76,47 @@ struct Trace {
     aim: Option<Aim>,
     /// The tab the last step ended in (a change is a `tab` `activated` event).
     last_tab: Option<String>,
-    /// The frames kept, `(seq, JPEG)`, oldest first.
-    frames: VecDeque<(u64, Arc<[u8]>)>,
+    /// The frames received, oldest first (a dropped one stays, without its image, while a
+    /// pending step may name it).
+    frames: VecDeque<Kept>,
     /// The frames a step names (`frameBefore`, `frameAfter`).
     named: HashSet<u64>,
-    /// The number of the latest frame kept.
+    /// The number of the latest frame received.
     last_frame: Option<u64>,
-    /// The task reading the screencast (ended when the trace stops).
+    /// The steps ended whose frames are not decided yet, oldest first (with screenshots).
+    pending: VecDeque<Pending>,
+    /// The screencast's frames, drained without waiting by the commands' hooks and by `cast`.
+    sub: Option<Subscription>,
+    /// The task draining `sub` whenever a frame comes (ended when the trace stops).
     cast: Option<tokio::task::JoinHandle<()>>,
-    /// The front tab's latest frame, to wait for the one after a step.
+    /// The front tab's latest frame, for `trace_stop`'s one bounded wait.
     latest: Option<tokio::sync::watch::Receiver<Option<Arc<Frame>>>>,
+}
+
+/// A frame received while the trace records.
+#[derive(Debug)]
+struct Kept {
+    seq: u64,
+    /// When the browser painted it, in milliseconds since the Unix epoch.
+    painted: f64,
+    /// Its image; `None` once dropped by the size bound.
+    jpeg: Option<Arc<[u8]>>,
+}
+
+/// A step ended whose `frameBefore` and `frameAfter` are not decided yet: frames come a little
+/// after they were painted, so they are decided once the next step ended, or at `trace_stop`.
+#[derive(Debug)]
+struct Pending {
+    /// The step's line, without its frames.
+    step: Map<String, Value>,
+    /// When it began to run (milliseconds since the Unix epoch): `frameBefore` is the last
+    /// frame painted at or before it.
+    start: f64,
+    /// When the next step began to run (or, later than it, when this one ended), once known:
+    /// `frameAfter` is the last frame painted at or before it.
+    next: Option<f64>,
+    /// When it ended (milliseconds since the Unix epoch).
+    end: f64,
 }
 
 /// Where an action aimed: its element's box in CSS pixels of the top-level viewport, and the
@@ -103,12 +134,9 @@ pub(crate) struct Begun {
     command: Value,
     action: &'static str,
     t: f64,
-    /// Whether the command can change the page (all but reads).
-    changes: bool,
-    /// The latest frame when it began.
-    frame_before: Option<u64>,
-    /// The frame showing the page when it ended (set by `Board::settle`).
-    frame_after: Option<u64>,
+    /// When it began to run, in milliseconds since the Unix epoch (later than `t` when it
+    /// waited behind another client's command).
+    start: f64,
 }
 
 impl Trace {
@@ -123,22 +151,99 @@ impl Trace {
         self.shrink();
     }
 
-    /// Drops what the bounds leave no room for, in docs/trace.md's order: frames no step names,
-    /// oldest first; then named frames, oldest first; then events, oldest first.
+    /// Drops what the bounds leave no room for, in docs/trace.md's order: frames no step names
+    /// nor may name, oldest first; then named frames, oldest first; then the frames pending
+    /// steps may name, oldest first; then events, oldest first.
     fn shrink(&mut self) {
         while self.events.len() as u64 > TRACE_MAX_EVENTS {
             self.drop_event();
         }
         while self.bytes > TRACE_MAX_BYTES {
-            let unnamed = self.frames.iter().position(|f| !self.named.contains(&f.0));
-            let oldest = (!self.frames.is_empty()).then_some(0);
-            if let Some((_, jpeg)) = unnamed.or(oldest).and_then(|i| self.frames.remove(i)) {
+            let held = self.held();
+            let find = |p: &dyn Fn(&Kept) -> bool| {
+                self.frames.iter().position(|f| f.jpeg.is_some() && p(f))
+            };
+            let free = |f: &Kept| !held.contains(&f.seq);
+            let victim = find(&|f| free(f) && !self.named.contains(&f.seq))
+                .or_else(|| find(&free))
+                .or_else(|| find(&|_| true));
+            if let Some(i) = victim {
+                let jpeg = self.frames[i].jpeg.take().unwrap_or_else(|| Arc::from([]));
                 self.bytes -= jpeg.len() as u64;
                 self.dropped.frames += 1;
+                if !held.contains(&self.frames[i].seq) {
+                    self.frames.remove(i);
+                }
             } else if !self.drop_event() {
                 break;
             }
         }
+    }
+
+    /// The last frame received that was painted at or before `at` (ms since the Unix epoch).
+    fn painted_by(&self, at: f64) -> Option<u64> {
+        self.frames
+            .iter()
+            .filter(|f| f.painted <= at)
+            .max_by(|a, b| a.painted.total_cmp(&b.painted).then(a.seq.cmp(&b.seq)))
+            .map(|f| f.seq)
+    }
+
+    /// The frames a step may still name: each pending step's `frameBefore` and `frameAfter` as
+    /// the frames received so far decide them, and the latest painted (the next step's
+    /// `frameBefore`).
+    fn held(&self) -> HashSet<u64> {
+        let mut held: HashSet<u64> = self.painted_by(f64::INFINITY).into_iter().collect();
+        for p in &self.pending {
+            held.extend(self.painted_by(p.start));
+            held.extend(self.painted_by(p.next.unwrap_or(f64::INFINITY)));
+        }
+        held
+    }
+
+    /// Takes the frames the screencast has sent since the last look, without waiting (those
+    /// lost while no one looked are counted as dropped).
+    fn drain(&mut self) {
+        use tokio::sync::broadcast::error::TryRecvError;
+        loop {
+            let Some(sub) = self.sub.as_mut() else { return };
+            match sub.frames.try_recv() {
+                Ok(f) => self.push_frame(&f),
+                Err(TryRecvError::Lagged(n)) => self.dropped.frames += n,
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// Decides the frames of the pending steps whose `frameAfter` moment is known (with
+    /// `until`: of all, the moment of those not known being `until`), oldest first, and keeps
+    /// their lines.
+    fn resolve(&mut self, until: Option<f64>) {
+        while let Some(p) = self.pending.front() {
+            let Some(after) = p.next.or(until) else { break };
+            let Some(mut p) = self.pending.pop_front() else {
+                break;
+            };
+            let before = self.painted_by(p.start);
+            let after = self.painted_by(after.max(p.end));
+            for (key, seq) in [("frameBefore", before), ("frameAfter", after)] {
+                if let Some(seq) = seq {
+                    self.named.insert(seq);
+                    p.step.insert(key.into(), json!(seq));
+                }
+            }
+            let line = serde_json::to_string(&Value::Object(p.step)).unwrap_or_default();
+            self.push_step(line);
+        }
+        // A dropped frame no step may name any more is forgotten.
+        let held = self.held();
+        self.frames
+            .retain(|f| f.jpeg.is_some() || held.contains(&f.seq));
+    }
+
+    /// `t` (ms since the trace began) in milliseconds since the Unix epoch.
+    fn wall(&self, t: f64) -> f64 {
+        self.started_at + t
     }
 
     /// Drops the oldest event; `false` when there is none.
@@ -151,14 +256,14 @@ impl Trace {
         true
     }
 
-    /// Keeps a screencast frame (and its `frame` event), unless it is not newer than the latest
-    /// kept.
+    /// Keeps a screencast frame (and its `frame` event, at the time it was painted), unless it
+    /// is not newer than the latest received.
     fn push_frame(&mut self, f: &Frame) {
         if self.last_frame.is_some_and(|last| last >= f.seq) {
             return;
         }
         self.last_frame = Some(f.seq);
-        let t = f.at.saturating_duration_since(self.started).as_secs_f64() * 1000.0;
+        let t = (f.epoch_ms - self.started_at).max(0.0);
         let line = event_line(
             t,
             "frame",
@@ -173,7 +278,11 @@ impl Trace {
             }),
         );
         self.bytes += f.jpeg.len() as u64;
-        self.frames.push_back((f.seq, f.jpeg.clone()));
+        self.frames.push_back(Kept {
+            seq: f.seq,
+            painted: f.epoch_ms,
+            jpeg: Some(f.jpeg.clone()),
+        });
         self.push_event(t, line);
     }
 
@@ -193,7 +302,7 @@ impl Trace {
         TraceCounts {
             steps: self.steps.len() as u64,
             events: self.events.len() as u64,
-            frames: self.frames.len() as u64,
+            frames: self.frames.iter().filter(|f| f.jpeg.is_some()).count() as u64,
         }
     }
 }
@@ -265,47 +374,19 @@ impl Board {
         let trace = g.as_mut().filter(|t| t.ended.is_none())?;
         trace.aim = None;
         let t = received.saturating_duration_since(trace.started);
-        let frame_before = trace.last_frame;
-        if let Some(seq) = frame_before {
-            trace.named.insert(seq);
+        let start = trace.wall(trace.t());
+        if trace.screenshots {
+            trace.drain();
+            if let Some(p) = trace.pending.back_mut().filter(|p| p.next.is_none()) {
+                p.next = Some(start);
+            }
         }
         Some(Begun {
             command: params,
             action: command.action(),
             t: t.as_secs_f64() * 1000.0,
-            changes: command.kind() != agentbrowser_protocol::Kind::Read,
-            frame_before,
-            frame_after: None,
+            start,
         })
-    }
-
-    /// With screenshots: finds the frame that shows the page as step `begun` left it. A step
-    /// that can change the page waits (at most `FRAME_WAIT`) for a frame painted after its end;
-    /// none coming means the page did not paint since, so the latest frame shows it.
-    pub(crate) async fn settle(&self, begun: &mut Begun) {
-        let Some(mut latest) = self.lock().as_ref().and_then(|t| t.latest.clone()) else {
-            return;
-        };
-        if begun.changes {
-            let end = Instant::now();
-            let _ = tokio::time::timeout(
-                FRAME_WAIT,
-                latest.wait_for(|f| f.as_ref().is_some_and(|f| f.at >= end)),
-            )
-            .await;
-        }
-        let frame = latest.borrow().clone();
-        let mut g = self.lock();
-        let Some(trace) = g.as_mut().filter(|t| t.ended.is_none()) else {
-            return;
-        };
-        if let Some(f) = frame {
-            trace.push_frame(&f);
-        }
-        begun.frame_after = trace.last_frame;
-        if let Some(seq) = begun.frame_after {
-            trace.named.insert(seq);
-        }
     }
 
     /// Ends step `begun` with the answer the client gets; `tab` and `url`: the active tab then.
@@ -351,14 +432,22 @@ impl Board {
         if response.success {
             evidence(&response.data, trace.aim.take(), &mut step);
         }
-        if let Some(seq) = begun.frame_before {
-            step.insert("frameBefore".into(), json!(seq));
+        if trace.screenshots {
+            // Its frames are decided once the next step ended (or at `trace_stop`); this step's
+            // end decides those of the step before it.
+            trace.drain();
+            let end = trace.wall(end);
+            trace.pending.push_back(Pending {
+                step,
+                start: begun.start,
+                next: None,
+                end,
+            });
+            trace.resolve(None);
+        } else {
+            let line = serde_json::to_string(&Value::Object(step)).unwrap_or_default();
+            trace.push_step(line);
         }
-        if let Some(seq) = begun.frame_after {
-            step.insert("frameAfter".into(), json!(seq));
-        }
-        let line = serde_json::to_string(&Value::Object(step)).unwrap_or_default();
-        trace.push_step(line);
         let tab = tab.map(|(t, _)| t);
         if tab.is_some() && trace.last_tab.is_some() && trace.last_tab != tab {
             let line = event_line(end, "tab", tab.as_deref(), json!({"action": "activated"}));
@@ -492,21 +581,27 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
         frames: VecDeque::new(),
         named: HashSet::new(),
         last_frame: None,
+        pending: VecDeque::new(),
+        sub: None,
         cast: None,
         latest: None,
     });
-    if let (Some((mut sub, latest)), Some(trace)) = (cast, g.as_mut()) {
-        // The frame shown now is the first (its time is before the trace's start: `t` 0).
+    if let (Some((sub, latest)), Some(trace)) = (cast, g.as_mut()) {
+        // The frame shown now is the first (painted before the trace's start: `t` 0).
         if let Some(f) = latest.borrow().clone() {
             trace.push_frame(&f);
         }
+        trace.sub = Some(sub);
+        let mut changed = latest.clone();
         trace.latest = Some(latest);
         let feed = board.clone();
+        // Frames are taken as they come (so the subscription's buffer never overflows while
+        // the agent is idle); the commands' hooks take those not taken yet without waiting.
         trace.cast = Some(tokio::spawn(async move {
-            while let Some(f) = sub.next().await {
+            while changed.changed().await.is_ok() {
                 let mut g = feed.lock();
                 match g.as_mut().filter(|t| t.ended.is_none()) {
-                    Some(trace) => trace.push_frame(&f),
+                    Some(trace) => trace.drain(),
                     None => break,
                 }
             }
@@ -530,8 +625,8 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         .as_ref()
         .map(|b| b.version.clone())
         .unwrap_or_default();
-    let (bytes, counts, dropped, duration_ms) = {
-        board.0.on.store(false, Ordering::Relaxed);
+    board.0.on.store(false, Ordering::Relaxed);
+    let (latest, stopped) = {
         let mut g = board.lock();
         let Some(trace) = g.as_mut() else {
             return Err(EngineError::new(
@@ -544,7 +639,36 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         if let Some(task) = trace.cast.take() {
             task.abort();
         }
-        trace.latest = None;
+        trace.drain();
+        let latest = trace.latest.take().filter(|_| !trace.pending.is_empty());
+        (latest, trace.wall(ended))
+    };
+    // Frames come a little after they were painted: the one wait for them, at most
+    // `FRAME_WAIT`, for a frame painted after the stop (the browser paints only when the page
+    // changes, so none may come).
+    if let Some(mut latest) = latest {
+        let painted_after =
+            |f: &Option<Arc<Frame>>| f.as_ref().is_some_and(|f| f.epoch_ms > stopped);
+        let _ = tokio::time::timeout(FRAME_WAIT, latest.wait_for(painted_after)).await;
+        let newest = latest.borrow().clone();
+        if let Some(trace) = board.lock().as_mut() {
+            trace.drain();
+            if let Some(f) = newest {
+                trace.push_frame(&f);
+            }
+        }
+    }
+    let (bytes, counts, dropped, duration_ms) = {
+        let mut g = board.lock();
+        let Some(trace) = g.as_mut() else {
+            return Err(EngineError::new(
+                ErrorCode::TraceNotStarted,
+                TRACE_NOT_STARTED,
+            ));
+        };
+        let ended = trace.ended.unwrap_or_default();
+        trace.resolve(Some(stopped));
+        trace.sub = None;
         let manifest = json!({
             "format": "agentbrowser-trace",
             "version": 1,
@@ -611,7 +735,7 @@ fn zip_of<'a>(
     manifest: &Value,
     steps: &[String],
     events: impl Iterator<Item = &'a String>,
-    frames: &VecDeque<(u64, Arc<[u8]>)>,
+    frames: &VecDeque<Kept>,
 ) -> Result<Vec<u8>> {
     let fail = |e: &dyn std::fmt::Display| EngineError::internal(format!("the trace's ZIP: {e}"));
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -637,8 +761,11 @@ fn zip_of<'a>(
     // JPEG does not deflate: frames are stored.
     let stored =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (seq, jpeg) in frames {
-        zip.start_file(frame_file(*seq), stored)
+    for (seq, jpeg) in frames
+        .iter()
+        .filter_map(|f| Some((f.seq, f.jpeg.as_ref()?)))
+    {
+        zip.start_file(frame_file(seq), stored)
             .map_err(|e| fail(&e))?;
         zip.write_all(jpeg).map_err(|e| fail(&e))?;
     }
@@ -829,6 +956,8 @@ mod tests {
             frames: VecDeque::new(),
             named: HashSet::new(),
             last_frame: None,
+            pending: VecDeque::new(),
+            sub: None,
             cast: None,
             latest: None,
         };

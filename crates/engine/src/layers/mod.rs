@@ -72,7 +72,7 @@ impl Engine {
                 if let Some(command) = traced {
                     self.tracer().record(&command, &response, received);
                 }
-                self.end_step(step, &response).await;
+                self.end_step(step, &response);
                 response
             }
         }
@@ -106,15 +106,14 @@ impl Engine {
         if let Some(command) = traced {
             self.tracer().record(&command, &response, received);
         }
-        self.end_step(step, &response).await;
+        self.end_step(step, &response);
         response
     }
 
     /// Ends a step of the session's trace with the answer, in the active tab as it is now.
-    async fn end_step(&self, step: Option<Begun>, response: &Response) {
-        let Some(mut step) = step else { return };
+    fn end_step(&self, step: Option<Begun>, response: &Response) {
+        let Some(step) = step else { return };
         let recorder = self.part::<Recorder>().clone();
-        recorder.settle(&mut step).await;
         let tab = self
             .browser
             .as_ref()
