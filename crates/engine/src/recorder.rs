@@ -215,12 +215,23 @@ impl Trace {
         }
     }
 
-    /// Decides the frames of the pending steps whose `frameAfter` moment is known (with
-    /// `until`: of all, the moment of those not known being `until`), oldest first, and keeps
-    /// their lines.
+    /// Decides the frames of the pending steps whose `frameAfter` moment is known and passed by a
+    /// frame received or by two later steps' ends (with `until`: of all, the moment of those
+    /// not known being `until`), oldest first, and keeps their lines.
     fn resolve(&mut self, until: Option<f64>) {
+        let newest = self
+            .frames
+            .iter()
+            .map(|f| f.painted)
+            .fold(f64::MIN, f64::max);
         while let Some(p) = self.pending.front() {
             let Some(after) = p.next.or(until) else { break };
+            // Frames arrive in the order painted: once one painted after the moment came, every
+            // frame painted before it is here. Else a step waits for two later steps' ends.
+            let settled = newest > after.max(p.end) || self.pending.len() > 2;
+            if until.is_none() && !settled {
+                break;
+            }
             let Some(mut p) = self.pending.pop_front() else {
                 break;
             };

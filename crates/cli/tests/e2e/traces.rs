@@ -365,13 +365,11 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
         "before the click: {before:?}"
     );
     // frameAfter: the last frame painted before the next command began (docs/trace.md), decided
-    // by paint time however late the frame arrived.
-    let after = centre(&click["frameAfter"]);
-    assert!(
-        after[2] > 200 && after[0] < 60,
-        "after the click: {after:?}; {steps:?}; {events:?}"
-    );
+    // by paint time however late the frame arrived. The click's repaint may come a few ms after
+    // the test's next command began (then the page the agent left was still red), so the click's
+    // frameAfter is the wait's frameBefore, and the wait, ending after the paint, shows blue.
     let wait = steps.iter().find(|s| s["command"] == "wait").unwrap();
+    assert_eq!(click["frameAfter"], wait["frameBefore"], "{steps:?}");
     let waited = centre(&wait["frameAfter"]);
     assert!(
         waited[2] > 200 && waited[0] < 60,
