@@ -9,6 +9,13 @@ the medians (this / baseline).
 `bench/run.sh --baseline` makes the same like-for-like pair (`this / baseline`) over its own rows;
 this script is the quick check of the five rows a command's cost shows in.
 
+`--trace` runs this side with a trace recording (`trace_start`, `--trace screenshots`: with
+screencast frames) for the whole run, written to a temporary file at the end and its counts
+printed: with `--baseline` the same binary, the ratios are the trace's cost (issue 38; the trace
+off, its rows must stay within 1.03):
+
+    python3 bench/socket_ab.py --baseline target/release/agentbrowser --trace [screenshots]
+
 Rows (the form page of bench/pages.py, served on 127.0.0.1): `title`, `eval document.title`,
 an interactive `snapshot`, `click` of the submit button (read back by the page's own welcome
 text), `fill` of the email field (read back by its value). Prints medians in milliseconds per
@@ -94,6 +101,13 @@ def main() -> None:
     parser.add_argument("--binary", type=Path, default=REPO / "target/release/agentbrowser")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--n", type=int, default=30, help="calls of each row per round")
+    parser.add_argument(
+        "--trace",
+        nargs="?",
+        const="on",
+        choices=["on", "screenshots"],
+        help="record a trace on this side during the run (screenshots: with screencast frames)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,6 +119,8 @@ def main() -> None:
         tag = f"sab{os.getpid()}"
         sides = {"this": Daemon(args.binary, f"{tag}-this", url), "baseline": Daemon(args.baseline, f"{tag}-base", url)}
         try:
+            if args.trace:
+                sides["this"].call({"action": "trace_start", "screenshots": args.trace == "screenshots"})
             plans = {side: rows(d) for side, d in sides.items()}
             medians: dict[str, dict[str, list[float]]] = {row: {s: [] for s in sides} for row in plans["this"]}
             for _ in range(args.rounds):
@@ -112,6 +128,9 @@ def main() -> None:
                     for side, d in sides.items():
                         samples = [d.timed(line)[0] for _ in range(args.n) for line in plans[side][row]]
                         medians[row][side].append(statistics.median(samples))
+            if args.trace:
+                out = sides["this"].call({"action": "trace_stop", "path": str(Path(tmp) / "bench-trace.zip")})
+                print(f"trace: {json.dumps(out['data'])}")
         finally:
             for d in sides.values():
                 d.close()

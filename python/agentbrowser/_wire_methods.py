@@ -146,7 +146,8 @@ class AsyncPageCommands:
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
-    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``trace_start``,
+    ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -218,6 +219,37 @@ class AsyncBrowserCommands:
         ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
         """
         built = g.record_chapter(title, description=description, duration=duration)
+        return await self._drive(_ops.command(built))
+
+    async def trace_start(
+        self,
+        *,
+        screenshots: bool | None = None,
+        snapshots: bool | None = None,
+    ) -> w.TraceStartOutput:
+        """Start recording a trace of the session: every command with its answer and timing, the element each action
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+        `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+        (docs/trace.md).
+
+        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
+        the frame before and after it.
+
+        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
+        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
+        of the actions' own evidence.
+        """
+        built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
+        return await self._drive(_ops.command(built))
+
+    async def trace_stop(self, *, path: str | None = None) -> w.TraceStopOutput:
+        """Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps
+        the recording so this can be retried.
+
+        ``path``: Where to write the trace: an absolute path ending in `.zip` (default `<downloads dir>/agentbrowser-
+        trace-<epoch ms>.zip`).
+        """
+        built = g.trace_stop(path=path)
         return await self._drive(_ops.command(built))
 
 
@@ -339,7 +371,8 @@ class PageCommands:
 
 class BrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`):
-    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``trace_start``,
+    ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -411,4 +444,30 @@ class BrowserCommands:
         ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
         """
         built = g.record_chapter(title, description=description, duration=duration)
+        return self._drive(_ops.command(built))
+
+    def trace_start(self, *, screenshots: bool | None = None, snapshots: bool | None = None) -> w.TraceStartOutput:
+        """Start recording a trace of the session: every command with its answer and timing, the element each action
+        acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+        `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+        (docs/trace.md).
+
+        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
+        the frame before and after it.
+
+        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
+        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
+        of the actions' own evidence.
+        """
+        built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
+        return self._drive(_ops.command(built))
+
+    def trace_stop(self, *, path: str | None = None) -> w.TraceStopOutput:
+        """Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps
+        the recording so this can be retried.
+
+        ``path``: Where to write the trace: an absolute path ending in `.zip` (default `<downloads dir>/agentbrowser-
+        trace-<epoch ms>.zip`).
+        """
+        built = g.trace_stop(path=path)
         return self._drive(_ops.command(built))

@@ -1472,6 +1472,27 @@ def record_chapter(
     return Command("record_chapter", _e.params("record_chapter", fields), w.RecordChapterOutput.decode)
 
 
+def trace_start(*, screenshots: bool | None = None, snapshots: bool | None = None) -> Command[w.TraceStartOutput]:
+    """`trace_start`: Start recording a trace of the session: every command with its answer and timing, the element
+    each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock;
+    `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
+    (docs/trace.md).
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("screenshots", "screenshots", screenshots, _e.boolean),
+        ("snapshots", "snapshots", snapshots, _e.boolean),
+    )
+    return Command("trace_start", _e.params("trace_start", fields), w.TraceStartOutput.decode)
+
+
+def trace_stop(*, path: str | None = None) -> Command[w.TraceStopOutput]:
+    """`trace_stop`: Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed
+    write keeps the recording so this can be retried.
+    """
+    fields: tuple[_e.Field, ...] = (("path", "path", path, _e.string),)
+    return Command("trace_stop", _e.params("trace_stop", fields), w.TraceStopOutput.decode)
+
+
 def dialog_status() -> Command[w.DialogStatusOutput]:
     """`dialog_status`: The JavaScript dialog waiting for an answer in the active tab (and those in other tabs)."""
     return Command("dialog_status", {}, w.DialogStatusOutput.decode)
@@ -1909,6 +1930,8 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "record_start": record_start,
         "record_stop": record_stop,
         "record_chapter": record_chapter,
+        "trace_start": trace_start,
+        "trace_stop": trace_stop,
         "dialog_status": dialog_status,
         "dialog_accept": dialog_accept,
         "dialog_dismiss": dialog_dismiss,

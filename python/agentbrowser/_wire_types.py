@@ -4904,6 +4904,139 @@ class RecordChapterOutput(_d.Record):
         )
 
 
+class TraceStartOutput(_d.Record):
+    """Result of `trace_start`."""
+
+    __slots__ = ("started_at", "screenshots", "snapshots")
+    __match_args__ = ("started_at", "screenshots", "snapshots")
+
+    started_at: float
+    """When the trace began (its `t = 0`), in milliseconds since the Unix epoch."""
+    screenshots: bool
+    """Whether screencast frames are recorded."""
+    snapshots: bool
+    """Whether the recorder takes its own snapshots around each step."""
+
+    def __init__(self, started_at: float, screenshots: bool, snapshots: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "started_at", started_at)
+        _set(self, "screenshots", screenshots)
+        _set(self, "snapshots", snapshots)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TraceStartOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TraceStartOutput."""
+        o = _d.Fields("TraceStartOutput", raw, path)
+        return cls(
+            started_at=o.req("startedAt", _d.number),
+            screenshots=o.req("screenshots", _d.boolean),
+            snapshots=o.req("snapshots", _d.boolean),
+        )
+
+
+class TraceStopOutput(_d.Record):
+    """Result of `trace_stop`."""
+
+    __slots__ = ("path", "bytes", "counts", "dropped", "duration_ms")
+    __match_args__ = ("path", "bytes", "counts", "dropped", "duration_ms")
+
+    path: str
+    """The file written (absolute): a ZIP of `trace.json`, `steps.jsonl`, `events.jsonl` and `frames/` (docs/trace.md).
+    """
+    bytes: int
+    """Size of the file in bytes."""
+    counts: TraceCounts
+    """What it holds."""
+    dropped: TraceDropped
+    """What the bounds left out."""
+    duration_ms: float
+    """How long the trace ran, in milliseconds."""
+
+    def __init__(self, path: str, bytes: int, counts: TraceCounts, dropped: TraceDropped, duration_ms: float) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "bytes", bytes)
+        _set(self, "counts", counts)
+        _set(self, "dropped", dropped)
+        _set(self, "duration_ms", duration_ms)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TraceStopOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TraceStopOutput."""
+        o = _d.Fields("TraceStopOutput", raw, path)
+        return cls(
+            path=o.req("path", _d.string),
+            bytes=o.req("bytes", _INT_0_TO_ANY),
+            counts=o.req("counts", TraceCounts.decode),
+            dropped=o.req("dropped", TraceDropped.decode),
+            duration_ms=o.req("durationMs", _d.number),
+        )
+
+
+class TraceCounts(_d.Record):
+    """What a trace holds, by kind."""
+
+    __slots__ = ("steps", "events", "frames")
+    __match_args__ = ("steps", "events", "frames")
+
+    steps: int
+    """Steps (commands)."""
+    events: int
+    """Events (console, page errors, dialogs, downloads, requests, tabs, frames)."""
+    frames: int
+    """Screencast frames."""
+
+    def __init__(self, steps: int, events: int, frames: int) -> None:
+        _set = object.__setattr__
+        _set(self, "steps", steps)
+        _set(self, "events", events)
+        _set(self, "frames", frames)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TraceCounts:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TraceCounts."""
+        o = _d.Fields("TraceCounts", raw, path)
+        return cls(
+            steps=o.req("steps", _INT_0_TO_ANY),
+            events=o.req("events", _INT_0_TO_ANY),
+            frames=o.req("frames", _INT_0_TO_ANY),
+        )
+
+
+class TraceDropped(_d.Record):
+    """What the size bounds left out of a trace, by kind."""
+
+    __slots__ = ("steps", "events", "frames", "answer_bytes")
+    __match_args__ = ("steps", "events", "frames", "answer_bytes")
+
+    steps: int
+    """Steps past the most a trace keeps (10,000)."""
+    events: int
+    """Events dropped, oldest first, to stay within the size bound."""
+    frames: int
+    """Frames dropped to stay within the size bound."""
+    answer_bytes: int
+    """Bytes of answers' JSON cut off at 64 KiB per answer."""
+
+    def __init__(self, steps: int, events: int, frames: int, answer_bytes: int) -> None:
+        _set = object.__setattr__
+        _set(self, "steps", steps)
+        _set(self, "events", events)
+        _set(self, "frames", frames)
+        _set(self, "answer_bytes", answer_bytes)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> TraceDropped:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as TraceDropped."""
+        o = _d.Fields("TraceDropped", raw, path)
+        return cls(
+            steps=o.req("steps", _INT_0_TO_ANY),
+            events=o.req("events", _INT_0_TO_ANY),
+            frames=o.req("frames", _INT_0_TO_ANY),
+            answer_bytes=o.req("answerBytes", _INT_0_TO_ANY),
+        )
+
+
 class DialogStatusOutput(_d.Record):
     """Result of `dialog_status`: the dialogs waiting for an answer."""
 
@@ -6681,6 +6814,10 @@ RecordStartOutputActions = Literal["record_start"]
 RecordStopOutputActions = Literal["record_stop"]
 #: The actions whose result is RecordChapterOutput.
 RecordChapterOutputActions = Literal["record_chapter"]
+#: The actions whose result is TraceStartOutput.
+TraceStartOutputActions = Literal["trace_start"]
+#: The actions whose result is TraceStopOutput.
+TraceStopOutputActions = Literal["trace_stop"]
 #: The actions whose result is DialogStatusOutput.
 DialogStatusOutputActions = Literal["dialog_status"]
 #: The actions whose result is DialogAnswer.
@@ -6884,6 +7021,8 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "record_start": RecordStartOutput.decode,
         "record_stop": RecordStopOutput.decode,
         "record_chapter": RecordChapterOutput.decode,
+        "trace_start": TraceStartOutput.decode,
+        "trace_stop": TraceStopOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
         "dialog_accept": DialogAnswer.decode,
         "dialog_dismiss": DialogAnswer.decode,
@@ -7181,6 +7320,14 @@ def decode_result(action: RecordStopOutputActions, raw: object) -> RecordStopOut
 
 @overload
 def decode_result(action: RecordChapterOutputActions, raw: object) -> RecordChapterOutput: ...
+
+
+@overload
+def decode_result(action: TraceStartOutputActions, raw: object) -> TraceStartOutput: ...
+
+
+@overload
+def decode_result(action: TraceStopOutputActions, raw: object) -> TraceStopOutput: ...
 
 
 @overload

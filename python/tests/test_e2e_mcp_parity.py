@@ -36,8 +36,6 @@ GROUPS = ["vision", "pdf", "testing", "network", "storage", "config", "devtools"
 # Its other opt-in groups, not held here yet, each with its reason.
 OTHER_GROUPS: dict[str, str] = {}
 
-# Tracing of their devtools group: another issue (38).
-TRACING_AND_VIDEO = "tracing is issue 38 (not built yet)"
 
 # Their tools we do not offer, each with its reason.
 MISSING_TOOLS = {
@@ -50,8 +48,6 @@ MISSING_TOOLS = {
     "browser_start_recording": "records a person's actions as Playwright code for a test file; we generate "
     "no Playwright code (not built)",
     "browser_stop_recording": "ends browser_start_recording (not built)",
-    "browser_start_tracing": TRACING_AND_VIDEO,
-    "browser_stop_tracing": TRACING_AND_VIDEO,
     "browser_video_show_actions": "action overlays in the video are not built yet (issue 38)",
     "browser_video_hide_actions": "action overlays in the video are not built yet (issue 38)",
 }

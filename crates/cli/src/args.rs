@@ -945,14 +945,21 @@ pub enum SessionAdminCmd {
     /// URL, tabs, last snapshot); prints `{"url": ...}` (with a random token) and runs until
     /// Ctrl-C. `--session` picks the session shown first; read-only unless `--control`.
     Dashboard(crate::dashboard::DashboardArgs),
-    /// Traces: `trace show PATH.zip` opens a trace file in the viewer.
+    /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip], and
+    /// `show PATH.zip`, the viewer.
     #[command(subcommand)]
     Trace(TraceCmd),
 }
 
-/// `trace`: trace files.
+/// `trace`: a recording of the session written as one ZIP file (docs/trace.md), and its viewer.
 #[derive(Subcommand, Debug)]
 pub enum TraceCmd {
+    /// Start recording every command of the session and what the pages do (--screenshots:
+    /// screencast frames; --snapshots: a snapshot before and after every step).
+    Start(p::TraceStartParams),
+    /// Stop and write the trace to PATH.zip (default: the downloads directory,
+    /// agentbrowser-trace-<epoch ms>.zip); a failed write keeps it for a retry.
+    Stop(p::TraceStopParams),
     /// Serve a trace file (`trace stop PATH.zip` wrote it) with the trace viewer on 127.0.0.1
     /// and open it in the browser; runs until Ctrl-C.
     Show(crate::trace_show::ShowArgs),

@@ -163,6 +163,8 @@ fn admin(c: SessionAdminCmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         SessionAdminCmd::Mcp(args) => Plan::Mcp(*args),
         SessionAdminCmd::Skills(cmd) => Plan::Skills(cmd),
         SessionAdminCmd::Trace(TraceCmd::Show(args)) => Plan::TraceShow(args),
+        SessionAdminCmd::Trace(TraceCmd::Start(p)) => send(to(Command::TraceStart(p))),
+        SessionAdminCmd::Trace(TraceCmd::Stop(p)) => send(to(trace_stop(p)?)),
         SessionAdminCmd::Dashboard(args) => Plan::Dashboard(args),
         SessionAdminCmd::Agent(a) => Plan::Code(Front::Agent, a.args),
         SessionAdminCmd::Notebook(a) => Plan::Code(Front::Notebook, a.args),
@@ -383,6 +385,12 @@ pub fn profiler_stop(mut p: p::ProfilerStopParams) -> Result<Command, Failure> {
 pub fn record_start(mut p: p::RecordStartParams) -> Result<Command, Failure> {
     p.path = absolute("record_start", &p.path)?;
     Ok(Command::RecordStart(p))
+}
+
+/// `trace stop [PATH]`: the path made absolute.
+pub fn trace_stop(mut p: p::TraceStopParams) -> Result<Command, Failure> {
+    p.path = p.path.map(|p| absolute("trace_stop", &p)).transpose()?;
+    Ok(Command::TraceStop(p))
 }
 
 /// `select REF VALUE...`: one option is `value`; several are `values` (a <select multiple>).

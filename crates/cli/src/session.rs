@@ -168,6 +168,7 @@ fn not_running(session: &str, command: &Command) -> (ErrorCode, String) {
         }
         ErrorCode::ProfilerNotStarted => agentbrowser_protocol::PROFILER_NOT_STARTED.into(),
         ErrorCode::RecordNotStarted => agentbrowser_protocol::RECORD_NOT_STARTED.into(),
+        ErrorCode::TraceNotStarted => agentbrowser_protocol::TRACE_NOT_STARTED.into(),
         _ => format!(
             "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
         ),

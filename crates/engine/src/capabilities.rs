@@ -21,7 +21,8 @@ impl Engine {
         dialog_board.set_auto(defaults.auto_dialogs);
         dialog_board.gate = Arc::new(safety.gate.clone());
         let hooks = crate::hook::TargetHooks::for_launch(&defaults);
-        let network_board = crate::events::NetworkBoard::default();
+        let trace = crate::recorder::Board::default();
+        let network_board = crate::events::NetworkBoard::with_trace(trace.clone());
         hooks.workers.record_to(network_board.clone());
         let output =
             crate::bounds::OutputRules::new(defaults.content_boundaries, defaults.max_output);
@@ -34,7 +35,7 @@ impl Engine {
             pages: Arc::new([
                 Arc::new(crate::events::dialogs::DialogShare(dialog_board.clone())),
                 Arc::new(crate::events::files::ChooserShare),
-                Arc::new(crate::events::console::ConsoleShare),
+                Arc::new(crate::events::console::ConsoleShare(trace.clone())),
                 Arc::new(crate::events::network::NetworkShare(network_board.clone())),
                 keep::<Mutex<crate::capture::Baselines>>(),
                 keep::<Mutex<crate::input::Pointer>>(),
@@ -42,6 +43,7 @@ impl Engine {
                 keep::<crate::actions::CutGuard>(),
                 keep::<crate::actions::Delivered>(),
                 Arc::new(crate::webmcp::WebMcpShare),
+                Arc::new(crate::recorder::TraceShare(trace.clone())),
                 // Last: a paused page gets the emulation and init scripts after every other
                 // capability's setup calls.
                 Arc::new(crate::emulation::EmulationShare(emulation.clone())),
@@ -61,6 +63,7 @@ impl Engine {
         parts.insert(dialog_board);
         parts.insert(network_board);
         parts.insert(crate::profiler::Board::default());
+        parts.insert(trace);
         parts.insert(crate::screencast::Screencast::default());
         parts.insert(crate::record::Board::default());
         parts.insert(crate::live::LiveFeed::default());

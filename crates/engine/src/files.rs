@@ -481,8 +481,11 @@ pub(crate) fn on_launch<'a>(
         let gate = engine.part::<crate::safety::Safety>().gate.clone();
         downloads.gate = Some((browser.cdp.clone(), std::sync::Arc::new(gate)));
         let listener = crate::events::downloads::DownloadEvents(downloads.clone());
+        let traced =
+            crate::recorder::DownloadTrace::new(engine.part::<crate::recorder::Board>().clone());
         tokio::spawn(
-            crate::events::Listeners::of(vec![Box::new(listener)]).pump(browser.cdp.events()),
+            crate::events::Listeners::of(vec![Box::new(listener), Box::new(traced)])
+                .pump(browser.cdp.events()),
         );
         browser
             .cdp

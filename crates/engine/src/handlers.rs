@@ -34,6 +34,7 @@ pub(crate) use crate::profiler::handles::*;
 pub(crate) use crate::read::handles::*;
 pub(crate) use crate::reading::handles::*;
 pub(crate) use crate::record::handles::*;
+pub(crate) use crate::recorder::handles::*;
 pub(crate) use crate::safety::confirm::handles::*;
 pub(crate) use crate::session_id::handles::*;
 pub(crate) use crate::snapshot::handles::*;

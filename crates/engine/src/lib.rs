@@ -50,6 +50,7 @@ mod reach;
 mod read;
 mod reading;
 mod record;
+mod recorder;
 pub mod refs;
 pub mod remote;
 pub mod safety;

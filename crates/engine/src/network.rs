@@ -304,6 +304,20 @@ fn bounded_body(b: crate::events::network::Body, max: usize) -> ResponseBody {
 }
 
 /// Milliseconds since the Unix epoch now.
+/// The HAR 1.2 entry of a request as a trace keeps it (no body; `pageref` is its tab).
+pub(crate) fn har_entry_of(entry: &crate::events::network::Entry) -> Value {
+    let item = crate::events::network::HarItem {
+        entry: entry.clone(),
+        pageref: String::new(),
+        body: crate::events::network::HarBody::Skipped,
+    };
+    let mut har = har::har_entry(&item, HarContent::None, &mut 0);
+    if let Some(m) = har.as_object_mut() {
+        m.remove("pageref");
+    }
+    har
+}
+
 pub(crate) fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

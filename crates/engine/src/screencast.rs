@@ -172,6 +172,14 @@ impl Subscription {
     }
 }
 
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("id", &self.id)
+            .finish()
+    }
+}
+
 impl Drop for Subscription {
     fn drop(&mut self) {
         let id = self.id;
@@ -428,9 +436,10 @@ fn on_frame(shared: &Shared, cast: &Cast, params: Value) {
         seq: shared.seq.fetch_add(1, Ordering::Relaxed),
         ..frame
     });
-    shared.latest.send_replace(Some(frame.clone()));
+    // Broadcast first: whoever the latest's change wakes finds the frame in its subscription.
     // No receiver is no error: a subscriber may be between frames.
-    let _ = shared.frames.send(frame);
+    let _ = shared.frames.send(frame.clone());
+    shared.latest.send_replace(Some(frame));
 }
 
 /// The frame a `Page.screencastFrame` event carries (its `seq` is set by the caller); `None`

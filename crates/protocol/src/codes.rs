@@ -113,6 +113,10 @@ error_codes! {
     FfmpegNotFound => "ffmpeg_not_found",
     /// `ffmpeg` failed to encode the video (its error output is in the message).
     RecordFailed => "record_failed",
+    /// `trace stop` with no trace running in the session; `trace start` begins one.
+    TraceNotStarted => "trace_not_started",
+    /// `trace start` while a trace runs; `trace stop [path.zip]` writes it first.
+    TraceAlreadyStarted => "trace_already_started",
     /// A command that never launches a browser (`get cdp-url`) found none running in the session; `open URL` starts one.
     NoBrowser => "no_browser",
     /// `doctor` found a failing check; each check says how to fix it.

@@ -491,6 +491,10 @@ macro_rules! for_each_command {
             RecordStop(NoParams) -> RecordStopOutput => "record_stop" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
             /// Show a chapter card (title, description) over the blurred page in the video being recorded, for `duration` ms (default 2000); the page is untouched.
             RecordChapter(RecordChapterParams) -> RecordChapterOutput => "record_chapter" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
+            /// Start recording a trace of the session: every command with its answer and timing, the element each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock; `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it (docs/trace.md).
+            TraceStart(TraceStartParams) -> TraceStartOutput => "trace_start" [Session],
+            /// Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps the recording so this can be retried.
+            TraceStop(TraceStopParams) -> TraceStopOutput => "trace_stop" [Session] { without_session: Some($crate::ErrorCode::TraceNotStarted) },
             /// The JavaScript dialog waiting for an answer in the active tab (and those in other tabs).
             DialogStatus(NoParams) -> DialogStatusOutput => "dialog_status" [Read] { dialog: $crate::Dialog::Ignores },
             /// Accept (OK) the dialog open in the active tab; `text` is what a prompt returns.

@@ -30,6 +30,7 @@ pub use caps::remote::*;
 pub use caps::restore::*;
 pub use caps::safety::*;
 pub use caps::state::*;
+pub use caps::trace::*;
 pub use caps::webmcp::*;
 pub use caps::{
     actions::*, capture::*, common::*, control::*, diagnostics::*, dialogs::*, diff::*,

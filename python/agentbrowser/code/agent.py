@@ -32,6 +32,7 @@ import keyword
 import logging
 import os
 import re
+import sys
 import tempfile
 import time
 import uuid
@@ -207,6 +208,8 @@ class CodeAgent:
     ``model_log`` (a path or a :class:`~agentbrowser.llm.ModelLog`) records every request to the
     model and its response, secrets masked; ``sdk_reference="every_step"`` resends the whole SDK
     reference each step (default ``"once"``: step 1 only, the index stays in the system prompt).
+    ``trace`` (a path ending in ``.zip``) records a trace of the run (docs/trace.md): started when
+    the run begins, written there when it ends, also when it fails.
     """
 
     def __init__(
@@ -233,6 +236,7 @@ class CodeAgent:
         max_tokens: int | None = None,
         model_log: ModelLog | str | os.PathLike[str] | None = None,
         sdk_reference: Literal["once", "every_step"] = "once",
+        trace: str | os.PathLike[str] | None = None,
         browser_session: AsyncBrowser | None = None,
         controller: Tools | None = None,
         page_extraction_llm: ChatModel | None = None,
@@ -267,6 +271,10 @@ class CodeAgent:
             raise ValueError(f"max_failures must be >= 1, got {max_failures}")
         if sdk_reference not in ("once", "every_step"):
             raise ValueError(f"sdk_reference must be 'once' or 'every_step', got {sdk_reference!r}")
+        if trace is not None and not os.fspath(trace).lower().endswith(".zip"):
+            raise ValueError(f"trace must be a path ending in .zip (a trace is a ZIP file), got {os.fspath(trace)!r}")
+        #: Where the run's trace is written (absolute), or None.
+        self.trace: str | None = None if trace is None else os.path.abspath(os.fspath(trace))
         self.task = task
         self.llm = llm
         self.browser = browser
@@ -362,7 +370,11 @@ class CodeAgent:
                 self._close_log()
             raise
         session: CodeSession | None = None
+        traced = False
         try:
+            if self.trace is not None:
+                await browser.trace_start()
+                traced = True
             session = CodeSession(
                 browser,
                 record_browser_state=False,  # filled from the observation after the cell: one snapshot a step
@@ -380,10 +392,18 @@ class CodeAgent:
             with tempfile.TemporaryDirectory(prefix="agentbrowser-agent-") as tmp:
                 return await self._run(session, browser, Path(tmp))
         finally:
+            failing = sys.exc_info()[0] is not None
             if owned_log:
                 self._close_log()
             if session is not None:
                 await session.close()
+            if traced and self.trace is not None:
+                if failing:
+                    # The run's own error is what the caller sees; the trace is written if it can be.
+                    with contextlib.suppress(BrowserError, TimeoutError, RuntimeError):
+                        await browser.trace_stop(path=self.trace)
+                else:
+                    await browser.trace_stop(path=self.trace)
             if owned and not self.keep_alive:
                 with contextlib.suppress(BrowserError, TimeoutError, RuntimeError):
                     await browser.close(end_session=True)

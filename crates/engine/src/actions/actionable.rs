@@ -107,6 +107,29 @@ pub(super) struct Aim {
     pub y: f64,
     /// The label pressed instead of its hidden or covered control.
     pub via: Option<String>,
+    /// The element's box (x, y, width, height) in CSS pixels of the top-level viewport.
+    pub rect: Option<(f64, f64, f64, f64)>,
+}
+
+/// The box (x, y, width, height) a probe's answer gives, if any.
+pub(super) fn box_of(r: &Value) -> Option<(f64, f64, f64, f64)> {
+    let b = r.get("box")?;
+    let f = |k: &str| b.get(k).and_then(Value::as_f64);
+    Some((f("x")?, f("y")?, f("width")?, f("height")?))
+}
+
+impl Aim {
+    /// Tells the session's trace, when one records, where the running action aimed: the
+    /// element's box, and the input's point when `pointed` (none for an action without one).
+    pub(super) fn report(&self, page: &Page, pointed: bool) {
+        let board = page.part::<crate::recorder::Board>();
+        if let (true, Some(rect)) = (board.on(), self.rect) {
+            board.aimed(crate::recorder::Aim {
+                rect,
+                point: pointed.then_some((self.x, self.y)),
+            });
+        }
+    }
 }
 
 /// Waits until the element can take a pointer action and returns where to act;
@@ -130,6 +153,7 @@ pub(super) async fn actionable_point(
         match probe_error(&r, what) {
             None => {
                 let (mut x, mut y) = (point_of(&r, "x", what)?, point_of(&r, "y", what)?);
+                let (x0, y0) = (x, y);
                 // A frame whose parent in the same process is another origin: the page's check
                 // stopped at that parent; up through each such parent, the point must hit the
                 // frame's <iframe> there, which gets a guard of its own.
@@ -180,7 +204,9 @@ pub(super) async fn actionable_point(
                     }
                 }
                 let via = r.get("via").and_then(Value::as_str).map(str::to_string);
-                Ok(Ok(Aim { x, y, via }))
+                // The box moves up through the frames as the point did.
+                let rect = box_of(&r).map(|(bx, by, w, h)| (bx + x - x0, by + y - y0, w, h));
+                Ok(Ok(Aim { x, y, via, rect }))
             }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),
             Some(e) => Ok(Err(not_yet(&r, e))),

@@ -52,6 +52,7 @@ pub(crate) async fn drag(
         let s = actionable_point(page, src, &swhat, limits, true, true, Some(&spec)).await?;
         let t = actionable_point(page, dst, &twhat, limits, true, false, None).await?;
         let ((sx, sy), (tx, ty)) = ((s.x, s.y), (t.x, t.y));
+        s.report(page, true);
         let mode = gesture(page, src, &swhat, (sx, sy), (tx, ty), steps).await?;
         let mut p = page.pointer().lock().unwrap_or_else(|e| e.into_inner());
         p.x = tx;

@@ -237,6 +237,7 @@ pub(super) async fn gesture(
                 return Err(e);
             }
             set_cut_guard(page, None);
+            aim.report(page, true);
             let r = guard_results(page, el).await?;
             match landed(page, el, what, g, &r, nav_before)? {
                 Landed::Yes(note) => Ok(Ok(join_notes(

@@ -237,7 +237,9 @@ async fn perform(
         Mutation::Clear => fill(page, el, &what, "", limits).await,
         Mutation::Type(text) => {
             editable(el, &what, "type").await?;
-            actionable_point(page, el, &what, limits, false, true, None).await?;
+            actionable_point(page, el, &what, limits, false, true, None)
+                .await?
+                .report(page, false);
             let spec = el.guard_spec(KEY_EVENTS, limits);
             if el.op("focus", json!({"guard": spec})).await?.as_bool() != Some(true) {
                 return Err(EngineError::new(
@@ -346,7 +348,8 @@ async fn fill(
         let r = el
             .op(
                 "fillPrepare",
-                json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() }}),
+                json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() },
+                       "box": page.part::<crate::recorder::Board>().on()}),
             )
             .await?;
         let kind = r
@@ -366,6 +369,10 @@ async fn fill(
             }
             None => {
                 let before = r.get("before").and_then(Value::as_str).unwrap_or("");
+                if let Some(rect) = actionable::box_of(&r) {
+                    page.part::<crate::recorder::Board>()
+                        .aimed(crate::recorder::Aim { rect, point: None });
+                }
                 Ok(Ok((kind, before.to_string())))
             }
             Some(e) if e.code == ErrorCode::StaleRef => Err(e),

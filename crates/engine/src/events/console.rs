@@ -46,6 +46,8 @@ struct Logs {
     console_navigation: u64,
     errors: super::Ring<Kept>,
     errors_floor: u64,
+    /// The session's trace recorder and the tab's id: what the tab logs is a trace event too.
+    trace: Option<(crate::recorder::Board, String)>,
 }
 
 /// A tab's console messages and page errors (bounded); shared by the page, its listeners and
@@ -61,6 +63,7 @@ impl Default for DiagnosticsLog {
             console_navigation: 0,
             errors: super::Ring::with_budget(ERRORS_KEPT, ERRORS_KEPT_BYTES),
             errors_floor: 0,
+            trace: None,
         })))
     }
 }
@@ -181,14 +184,38 @@ impl DiagnosticsLog {
         }
     }
 
+    /// An empty log of tab `tab` whose messages and errors are events of the session's trace
+    /// `board` too, while one records.
+    pub(crate) fn traced(board: crate::recorder::Board, tab: &str) -> DiagnosticsLog {
+        let log = DiagnosticsLog::default();
+        log.lock().trace = Some((board, tab.to_string()));
+        log
+    }
+
     fn push_console(&self, m: ConsoleMessage) {
         let size = m.text.len() + m.args.iter().map(String::len).sum::<usize>() + m.url.len();
-        self.lock().console.push_sized(m, size);
+        let mut l = self.lock();
+        if let Some((board, tab)) = l.trace.as_ref().filter(|(b, _)| b.on()) {
+            board.event(
+                Some(tab),
+                "console",
+                || json!({"level": trace_level(&m), "text": m.text, "url": m.url, "line": m.line}),
+            );
+        }
+        l.console.push_sized(m, size);
     }
 
     fn push_error(&self, k: Kept) {
         let size = k.error.message.len() + k.error.stack.len() + k.error.url.len();
-        self.lock().errors.push_sized(k, size);
+        let mut l = self.lock();
+        if let Some((board, tab)) = l.trace.as_ref().filter(|(b, _)| b.on()) {
+            board.event(
+                Some(tab),
+                "pageError",
+                || json!({"message": k.error.message, "stack": k.error.stack}),
+            );
+        }
+        l.errors.push_sized(k, size);
     }
 
     fn revoke(&self, session: &Option<String>, exception_id: i64) {
@@ -197,6 +224,24 @@ impl DiagnosticsLog {
                 k.revoked = true;
             }
         });
+    }
+}
+
+/// A message's level as a trace names it: `log`, `info`, `warning`, `error` or `debug` (the
+/// console method when it is one of those, else its level).
+fn trace_level(m: &ConsoleMessage) -> &'static str {
+    match m.kind.as_str() {
+        "log" => "log",
+        "info" => "info",
+        "warning" => "warning",
+        "error" => "error",
+        "debug" => "debug",
+        _ => match m.level {
+            LogLevel::Verbose => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+        },
     }
 }
 
@@ -519,7 +564,7 @@ impl Listener for Console {
 /// The console's share of every page: its messages and errors (bounded), recorded from the
 /// page's `Runtime` and `Log` events.
 #[derive(Debug)]
-pub(crate) struct ConsoleShare;
+pub(crate) struct ConsoleShare(pub(crate) crate::recorder::Board);
 
 impl crate::share::PageShare for ConsoleShare {
     fn attach(
@@ -528,7 +573,7 @@ impl crate::share::PageShare for ConsoleShare {
         parts: &mut crate::parts::Parts,
         listeners: &mut Vec<Box<dyn Listener>>,
     ) {
-        let log = DiagnosticsLog::default();
+        let log = DiagnosticsLog::traced(self.0.clone(), page.tab_id);
         listeners.push(Box::new(Console(Recorder::new(
             page.session.clone(),
             log.clone(),

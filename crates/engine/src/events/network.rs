@@ -565,8 +565,13 @@ impl Inner {
         }
     }
 
-    /// Hands a completed entry to the HAR recording, if one runs.
+    /// Hands a completed entry to the HAR recording and the trace, if they run.
     fn complete(&mut self, seq: u64) {
+        if self.board.1.on()
+            && let Some(e) = self.ring.get_mut(seq)
+        {
+            self.board.1.request(&self.tab, e);
+        }
         if !self.board.recording() {
             return;
         }

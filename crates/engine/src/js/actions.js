@@ -289,9 +289,11 @@ function (op, arg) {
     }
     const up = climb(e, x, y, opts && opts.hit);
     if (up.state) return up;
+    // The element's box in the same coordinates as the point (what a trace shows).
+    const box = { x: rect.left + up.x - x, y: rect.top + up.y - y, width: rect.width, height: rect.height };
     x = up.x;
     y = up.y;
-    const res = { state: 'ok', x, y, depth: up.depth, cut: up.cut };
+    const res = { state: 'ok', x, y, depth: up.depth, cut: up.cut, box };
     if (opts && opts.guard) res.guard = installGuard(e, opts.guard);
     return res;
   }
@@ -701,14 +703,18 @@ function (op, arg) {
       if (kind !== 'text' && kind !== 'editable' && kind !== 'direct') return { kind };
       const p = probe(el, { enabled: true });
       if (p.state !== 'ok') return Object.assign({ kind }, p);
-      if (kind === 'direct') return { kind, state: 'ok' };
+      if (kind === 'direct') return { kind, state: 'ok', box: p.box };
       const before = isField(el) ? el.value : el.innerText;
+      // With `box` (a trace records): the field's box where the text goes (focusing may scroll).
+      const r0 = arg && arg.box ? firstRect(el) : null;
       el.focus();
       selectAll(el);
+      const r1 = r0 ? firstRect(el) : null;
+      if (p.box && r0 && r1) p.box = { ...p.box, x: p.box.x + r1.left - r0.left, y: p.box.y + r1.top - r0.top };
       const a = deepActive(el.ownerDocument);
       const focused = a === el || (!!a && el.contains(a));
       if (focused && arg && arg.guard) installGuard(el, arg.guard);
-      const res = { kind, state: 'ok', focused, before };
+      const res = { kind, state: 'ok', focused, before, box: r0 ? p.box : undefined };
       if (kind !== 'editable') return res;
       // An editor that keeps its own model of the selection (CodeMirror, ProseMirror, Lexical)
       // learns of the new one from `selectionchange`, a task queued after this one: text

@@ -24,6 +24,7 @@ use tokio::time::Instant;
 use crate::bounds::OutputRules;
 use crate::cx::{Output, Scope};
 use crate::error::EngineError;
+use crate::recorder::{Begun, Board as Recorder};
 use crate::session::Engine;
 use crate::trace::Tracer;
 
@@ -59,9 +60,10 @@ impl Engine {
     pub async fn execute(&mut self, request: impl IntoChecked) -> Response {
         let received = Instant::now();
         let traced = self.tracer().active().then(|| request.command().traced());
+        let step = self.part::<Recorder>().begin(request.command(), received);
         match request.into_checked() {
             Ok(request) => {
-                self.execute_traced(Incoming::at(request, received), traced)
+                self.execute_traced(Incoming::at(request, received), traced, step)
                     .await
             }
             Err(refused) => {
@@ -70,6 +72,7 @@ impl Engine {
                 if let Some(command) = traced {
                     self.tracer().record(&command, &response, received);
                 }
+                self.end_step(step, &response);
                 response
             }
         }
@@ -82,19 +85,41 @@ impl Engine {
             .tracer()
             .active()
             .then(|| incoming.request().command.traced());
-        self.execute_traced(incoming, traced).await
+        let step = self
+            .part::<Recorder>()
+            .begin(&incoming.request().command, incoming.received());
+        self.execute_traced(incoming, traced, step).await
     }
 
     /// Runs a request that came in, then hands `traced` (the command as a trace keeps it, when
-    /// a trace hook is on) to the trace hooks with the answer.
-    async fn execute_traced(&mut self, incoming: Incoming, traced: Option<Command>) -> Response {
+    /// a trace hook is on) to the trace hooks with the answer, and ends `step` of the session's
+    /// trace (when one records).
+    async fn execute_traced(
+        &mut self,
+        incoming: Incoming,
+        traced: Option<Command>,
+        step: Option<Begun>,
+    ) -> Response {
         let received = incoming.received();
         let mut response = encoded(self.answer(incoming).await);
         self.bound(&mut response);
         if let Some(command) = traced {
             self.tracer().record(&command, &response, received);
         }
+        self.end_step(step, &response);
         response
+    }
+
+    /// Ends a step of the session's trace with the answer, in the active tab as it is now.
+    fn end_step(&self, step: Option<Begun>, response: &Response) {
+        let Some(step) = step else { return };
+        let recorder = self.part::<Recorder>().clone();
+        let tab = self
+            .browser
+            .as_ref()
+            .and_then(|b| b.active_attached())
+            .map(|p| (p.tab_id.clone(), p.state().url));
+        recorder.finish(step, response, tab);
     }
 
     /// Runs a request that came in (as [`Engine::execute_received`]) and answers with its
@@ -102,7 +127,7 @@ impl Engine {
     /// written as JSON text once, with no JSON value built in between, unless the session's
     /// bounds must rewrite it (a marker word to neutralise, an answer over the output limit).
     pub async fn execute_line(&mut self, incoming: Incoming) -> String {
-        if self.tracer().active() {
+        if self.tracer().active() || self.part::<Recorder>().on() {
             return self.execute_received(incoming).await.to_line();
         }
         let response = self.answer(incoming).await;

@@ -148,7 +148,7 @@ fn redirect_url(e: &Entry) -> &str {
 }
 
 /// One HAR entry of a recorded request.
-fn har_entry(item: &HarItem, content_mode: HarContent, missing: &mut u64) -> Value {
+pub(super) fn har_entry(item: &HarItem, content_mode: HarContent, missing: &mut u64) -> Value {
     let e = &item.entry;
     let query: Vec<Value> = url::Url::parse(&e.url)
         .map(|u| {

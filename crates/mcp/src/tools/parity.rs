@@ -274,6 +274,53 @@ pub(super) async fn video_chapter(cx: Ctx, a: VideoChapterArgs) -> Result<Answer
     Ok(answer)
 }
 
+/// Arguments of `browser_start_tracing` (Playwright's takes none; these are optional extras).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartTracingArgs {
+    /// Also record screencast frames of the active tab (default false).
+    pub screenshots: Option<bool>,
+    /// Also take an accessibility snapshot before and after every step (default false).
+    pub snapshots: Option<bool>,
+}
+
+pub(super) async fn start_tracing(cx: Ctx, a: StartTracingArgs) -> Result<Answer, ToolError> {
+    let out: TraceStartOutput = cx
+        .get(Command::TraceStart(TraceStartParams {
+            screenshots: a.screenshots,
+            snapshots: a.snapshots,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add(
+        "Result",
+        format!(
+            "{}; browser_stop_tracing saves the trace",
+            out.text()
+                .replace("; `trace stop [path.zip]` writes the trace", "")
+        ),
+    );
+    Ok(answer)
+}
+
+/// Arguments of `browser_stop_tracing` (Playwright's takes none; `filename` is an optional extra).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StopTracingArgs {
+    /// File name to save the trace to, ending in `.zip`: a relative path under the server's working directory (default `trace-{timestamp}.zip`).
+    pub filename: Option<String>,
+}
+
+pub(super) async fn stop_tracing(cx: Ctx, a: StopTracingArgs) -> Result<Answer, ToolError> {
+    let path = file_or_stamped(a.filename, "trace", "zip")?;
+    let out: TraceStopOutput = cx
+        .get(Command::TraceStop(TraceStopParams { path: Some(path) }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
 /// Arguments of `browser_find`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

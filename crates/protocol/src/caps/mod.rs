@@ -36,5 +36,6 @@ pub mod state;
 pub mod tabs;
 pub mod targets;
 pub mod throttle;
+pub mod trace;
 pub mod wait;
 pub mod webmcp;

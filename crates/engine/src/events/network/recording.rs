@@ -162,9 +162,18 @@ impl Recording {
 
 /// The session's HAR recording (none or one), fed by every tab's log.
 #[derive(Debug, Clone, Default)]
-pub struct NetworkBoard(Arc<Mutex<Option<Recording>>>);
+pub struct NetworkBoard(
+    Arc<Mutex<Option<Recording>>>,
+    /// The session's trace recorder, which every completed request is handed to too.
+    pub(crate) crate::recorder::Board,
+);
 
 impl NetworkBoard {
+    /// A board whose logs also hand their completed requests to the trace recorder `trace`.
+    pub(crate) fn with_trace(trace: crate::recorder::Board) -> NetworkBoard {
+        NetworkBoard(Arc::default(), trace)
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, Option<Recording>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
