@@ -17,6 +17,7 @@ mod engine_bin;
 mod failure;
 mod interactive;
 mod launch;
+mod local_page;
 mod mcp;
 mod output;
 mod paths;

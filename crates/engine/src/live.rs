@@ -82,6 +82,13 @@ fn now_ms() -> u64 {
 }
 
 impl LiveFeed {
+    /// When the feed stops counting as watched unless someone watches again (`None`: no one
+    /// watches).
+    pub fn unwatched_at(&self) -> Option<Instant> {
+        let s = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.polled.map(|t| t + Duration::from_millis(WATCH_LINGER_MS))
+    }
+
     /// Whether someone watched within the last [`WATCH_LINGER_MS`]; when the last watcher went
     /// away, drops the log and the screencast (and answers false).
     pub fn watched(&self) -> bool {

@@ -5,7 +5,6 @@
 //! `--control` the page can also send the session one command.
 
 use std::convert::Infallible;
-use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,7 +49,8 @@ pub struct DashboardArgs {
 
 /// Runs the dashboard until SIGINT or SIGTERM; `session` is the one shown first (when named).
 pub fn run(args: DashboardArgs, session: Option<&str>, json: bool) -> Result<ExitCode, Failure> {
-    let token = token().map_err(|e| Failure::new(ErrorCode::IoError, e).or_action(ACTION))?;
+    let token = crate::local_page::token()
+        .map_err(|e| Failure::new(ErrorCode::IoError, e).or_action(ACTION))?;
     let first = session.map(str::to_string);
     let outcome = crate::serve::run_owner(|stop| async move {
         let listener = TcpListener::bind(("127.0.0.1", args.port))
@@ -61,9 +61,9 @@ pub fn run(args: DashboardArgs, session: Option<&str>, json: bool) -> Result<Exi
         if let Some(s) = &first {
             url.push_str(&format!("&session={s}"));
         }
-        announce(&url, json);
+        crate::local_page::announce(ACTION, &url, &format!("dashboard: serving {url}"), json);
         if !args.no_open {
-            open_browser(&url);
+            crate::local_page::open_browser(&url);
         }
         let site = Arc::new(Site {
             token,
@@ -107,44 +107,6 @@ pub fn run(args: DashboardArgs, session: Option<&str>, json: bool) -> Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
-/// 128 random bits from the system, in hex.
-fn token() -> anyhow::Result<String> {
-    let mut bytes = [0u8; 16];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Prints `{"url": ...}` (the first line a caller reads) and a note on stderr.
-fn announce(url: &str, json: bool) {
-    use std::io::Write;
-    let data = json!({ "url": url });
-    if json {
-        crate::output::print_outcome(ACTION, data, None);
-    } else {
-        println!("{data}");
-    }
-    let _ = std::io::stdout().flush();
-    eprintln!("agentbrowser dashboard: serving {url} (Ctrl-C stops)");
-}
-
-/// Opens `url` in the desktop's browser; a failure is a note (the URL was printed).
-fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    let spawned = std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if let Err(e) = spawned {
-        eprintln!("agentbrowser dashboard: cannot start {opener} ({e}); open the URL yourself");
-    }
-}
-
 /// What the server serves.
 struct Site {
     token: String,
@@ -152,7 +114,7 @@ struct Site {
     control: bool,
 }
 
-type Answer = Response<Full<Bytes>>;
+use crate::local_page::Answer;
 
 impl Site {
     async fn answer(&self, req: Request<Incoming>) -> Answer {
@@ -454,42 +416,17 @@ fn raw_json(body: String) -> Answer {
     )
 }
 
-fn plain(status: StatusCode, text: &str) -> Answer {
-    let mut r = with_headers(
-        Response::new(Full::new(Bytes::from(text.to_owned()))),
-        "text/plain; charset=utf-8",
-    );
-    *r.status_mut() = status;
-    r
-}
-
 /// The page's own scripts and styles only; images from `data:` (the screencast frames).
 const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// Content-Type, no caching, no sniffing, no referrer (the URL holds the token), no framing.
-fn with_headers(mut r: Answer, content_type: &'static str) -> Answer {
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        header::HeaderValue::from_static(content_type),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-store"),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        header::HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        header::HeaderValue::from_static("no-referrer"),
-    );
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static(CSP),
-    );
-    r
+/// A plain-text answer with this page's headers.
+fn plain(status: StatusCode, text: &str) -> Answer {
+    crate::local_page::plain(status, text, CSP)
+}
+
+/// This page's headers on `r` ([`crate::local_page::with_headers`]).
+fn with_headers(r: Answer, content_type: &'static str) -> Answer {
+    crate::local_page::with_headers(r, content_type, CSP)
 }
 
 #[cfg(test)]

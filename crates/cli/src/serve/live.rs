@@ -4,7 +4,7 @@
 //! and no screencast yet), for the moment it takes to start the screencast.
 
 use agentbrowser_engine::live::LiveFeed;
-use agentbrowser_protocol::{Command, ErrorCode, Response, WATCH_LINGER_MS, WatchParams};
+use agentbrowser_protocol::{Command, ErrorCode, Response, WatchParams};
 use serde_json::Value;
 use tokio::time::{Duration, Instant};
 
@@ -57,7 +57,10 @@ fn drop_when_unwatched(shared: &Shared) {
     let flag = shared.live_reaper.clone();
     tokio::spawn(async move {
         loop {
-            tokio::time::sleep(Duration::from_millis(WATCH_LINGER_MS + 100)).await;
+            // Until the last watch goes stale (a later watch moves that moment on).
+            if let Some(at) = feed.unwatched_at() {
+                tokio::time::sleep_until(at.into()).await;
+            }
             if feed.watched() {
                 continue;
             }

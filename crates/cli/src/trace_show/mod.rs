@@ -52,16 +52,22 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs, json: bool) -> Result<ExitCode, Failure> {
     let archive = open_trace(&args.path).map_err(|m| Failure::invalid(ACTION, m))?;
     let zip = Arc::new(Mutex::new(archive));
-    let token = token().map_err(|e| Failure::new(ErrorCode::IoError, e).or_action(ACTION))?;
+    let token = crate::local_page::token()
+        .map_err(|e| Failure::new(ErrorCode::IoError, e).or_action(ACTION))?;
     let outcome = crate::serve::run_owner(|stop| async move {
         let listener = TcpListener::bind(("127.0.0.1", args.port))
             .await
             .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let url = format!("http://127.0.0.1:{port}/{token}/");
-        announce(&url, &args.path, json);
+        crate::local_page::announce(
+            ACTION,
+            &url,
+            &format!("trace show: serving {} at {url}", args.path.display()),
+            json,
+        );
         if !args.no_open {
-            open_browser(&url);
+            crate::local_page::open_browser(&url);
         }
         let site = Arc::new(Site { token, port, zip });
         let name = "agentbrowser trace show";
@@ -133,46 +139,6 @@ fn check_manifest(manifest: &serde_json::Value) -> Result<(), String> {
     }
 }
 
-/// 128 random bits from the system, in hex.
-fn token() -> anyhow::Result<String> {
-    let mut bytes = [0u8; 16];
-    File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn announce(url: &str, path: &Path, json: bool) {
-    use std::io::Write;
-    let data = serde_json::json!({ "url": url });
-    if json {
-        crate::output::print_outcome(ACTION, data, None);
-    } else {
-        println!("{data}");
-    }
-    let _ = std::io::stdout().flush();
-    eprintln!(
-        "agentbrowser trace show: serving {} at {url} (Ctrl-C stops)",
-        path.display()
-    );
-}
-
-/// Opens `url` in the desktop's browser; a failure is a note (the URL was printed).
-fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    let spawned = std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if let Err(e) = spawned {
-        eprintln!("agentbrowser trace show: cannot start {opener} ({e}); open the URL yourself");
-    }
-}
-
 /// What the server serves: the viewer and the trace's entries, under `/TOKEN/`.
 struct Site {
     token: String,
@@ -180,7 +146,7 @@ struct Site {
     zip: Arc<Mutex<ZipArchive<File>>>,
 }
 
-type Answer = Response<Full<Bytes>>;
+use crate::local_page::Answer;
 
 impl Site {
     async fn answer(&self, req: &Request<Incoming>) -> Answer {
@@ -299,40 +265,14 @@ fn asset_owned(body: Vec<u8>, content_type: &'static str) -> Answer {
     with_headers(Response::new(Full::new(Bytes::from(body))), content_type)
 }
 
+/// A plain-text answer with this page's headers.
 fn plain(status: StatusCode, text: &str) -> Answer {
-    let mut r = with_headers(
-        Response::new(Full::new(Bytes::from(text.to_owned()))),
-        "text/plain; charset=utf-8",
-    );
-    *r.status_mut() = status;
-    r
+    crate::local_page::plain(status, text, CSP)
 }
 
-/// Content-Type, no caching, no sniffing, no referrer, and a policy that keeps the page to
-/// its own server.
-fn with_headers(mut r: Answer, content_type: &'static str) -> Answer {
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        header::HeaderValue::from_static(content_type),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-store"),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        header::HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        header::HeaderValue::from_static("no-referrer"),
-    );
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static(CSP),
-    );
-    r
+/// This page's headers on `r` ([`crate::local_page::with_headers`]).
+fn with_headers(r: Answer, content_type: &'static str) -> Answer {
+    crate::local_page::with_headers(r, content_type, CSP)
 }
 
 #[cfg(test)]
