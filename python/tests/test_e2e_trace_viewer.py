@@ -30,7 +30,8 @@ PAGES["/trace-shop"] = _page(
     "<h1>Shop</h1><label>Name <input id='name'></label>"
     "<button id='add' style='margin:40px 0 0 120px;width:140px;height:40px' onclick=\""
     "document.getElementById('n').textContent = 'Added ' + (++window.n);"
-    "fetch('/headers?from=add').then(r => console.log('cart saved', r.status))\">Add to cart</button>"
+    "fetch('/headers?from=add').then(r => { window.unread = r; console.log('cart saved', r.status) })\">"
+    "Add to cart</button>"
     "<p id='n'></p><script>window.n = 0</script>",
 )
 
@@ -217,6 +218,11 @@ def test_a_real_run_is_shown_step_by_step(agentbrowser_bin: Path, recorded: Path
             e["entry"]["request"]["url"] for e in events if e["kind"] == "request" and start <= e["t"] < end
         ]
         assert any("from=add" in u for u in expected), expected
+        # The page keeps the fetch's response but never reads its body, so the request never
+        # completes: written at the stop, with its response as far as it came and no end.
+        add_fetch = next(e for e in events if e["kind"] == "request" and "from=add" in e["entry"]["request"]["url"])
+        assert add_fetch["entry"]["response"]["status"] == 200, add_fetch
+        assert add_fetch["end"] is None, add_fetch
         assert now["network"] == expected
         assert "cart saved 200" in now["console"]
 

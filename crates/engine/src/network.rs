@@ -45,6 +45,28 @@ fn worker_logs(cx: &Cx<'_>, page: &Page, popups: &[Page]) -> Vec<crate::events::
     cx.engine.hooks.workers.of_origins(&origins)
 }
 
+/// The requests of every attached tab and worker still in flight, each with its tab's name
+/// (written into a HAR or a trace at their stop).
+pub(crate) fn in_flight(cx: &Cx<'_>) -> Vec<(String, crate::events::network::Entry)> {
+    cx.engine
+        .browser
+        .as_ref()
+        .map(|b| b.attached_pages())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|page| page.network().clone())
+        .chain(cx.engine.hooks.workers.all())
+        .flat_map(|log| {
+            let tab = log.tab();
+            log.read(false)
+                .items
+                .into_iter()
+                .filter(|e| e.state == "pending")
+                .map(move |e| (tab.clone(), e))
+        })
+        .collect()
+}
+
 /// Whether an entry passes the filters of `p` (`filter`: its URL pattern, parsed).
 fn passes(
     e: &NetworkRequestEntry,
@@ -439,24 +461,7 @@ pub(crate) async fn har_stop(p: HarStopParams, cx: &mut Cx<'_>) -> Result<HarSto
         .map(|b| b.version.clone())
         .unwrap_or_default();
     // Requests still in flight are written too (without a response).
-    let in_flight: Vec<(String, crate::events::network::Entry)> = cx
-        .engine
-        .browser
-        .as_ref()
-        .map(|b| b.attached_pages())
-        .unwrap_or_default()
-        .into_iter()
-        .map(|page| page.network().clone())
-        .chain(cx.engine.hooks.workers.all())
-        .flat_map(|log| {
-            let tab = log.tab();
-            log.read(false)
-                .items
-                .into_iter()
-                .filter(|e| e.state == "pending")
-                .map(move |e| (tab.clone(), e))
-        })
-        .collect();
+    let in_flight = in_flight(cx);
     if let Some(r) = board.lock().as_mut() {
         r.add_in_flight(in_flight);
     }

@@ -55,8 +55,12 @@ pub(crate) struct Recording {
 
 /// A message to the recording task.
 enum Control {
-    /// Write `jpeg` in place of the page's frames until `until`.
-    Card { jpeg: Arc<[u8]>, until: Instant },
+    /// Write `jpeg` in place of the page's frames due from `from` until `until`.
+    Card {
+        jpeg: Arc<[u8]>,
+        from: Instant,
+        until: Instant,
+    },
     /// Write the frames due until `at`, then finish the file.
     Stop { at: Instant },
 }
@@ -273,6 +277,50 @@ fn encode_args(fps: u32, width: u32, height: u32, path: &Path, part: &Path) -> V
     args
 }
 
+/// What the screen showed when: the pictures received lately and the chapter cards, so a video
+/// frame written late still shows its own moment.
+struct Timeline {
+    /// Pictures in the order received, each with when it arrived; the first is the one on screen
+    /// at the earliest moment still to be written.
+    pictures: std::collections::VecDeque<(Instant, Arc<[u8]>)>,
+    /// Chapter cards: the image and the moments it covers, `[from, until)`.
+    cards: Vec<(Arc<[u8]>, Instant, Instant)>,
+}
+
+impl Timeline {
+    /// A timeline showing `first` from `start`.
+    fn new(start: Instant, first: Arc<[u8]>) -> Self {
+        Self {
+            pictures: std::collections::VecDeque::from([(start, first)]),
+            cards: Vec::new(),
+        }
+    }
+
+    /// The browser painted `jpeg`, received at `at`.
+    fn picture(&mut self, at: Instant, jpeg: Arc<[u8]>) {
+        self.pictures.push_back((at, jpeg));
+    }
+
+    /// `jpeg` covers the moments `[from, until)`.
+    fn card(&mut self, jpeg: Arc<[u8]>, from: Instant, until: Instant) {
+        self.cards.push((jpeg, from, until));
+    }
+
+    /// What the video shows at `when`: the latest card covering it, else the last picture
+    /// received at or before it. Moments are asked in increasing order: what no later moment
+    /// can show is forgotten.
+    fn at(&mut self, when: Instant) -> Arc<[u8]> {
+        while self.pictures.len() > 1 && self.pictures[1].0 <= when {
+            self.pictures.pop_front();
+        }
+        self.cards.retain(|(_, _, until)| *until > when);
+        match self.cards.iter().rev().find(|(_, from, _)| *from <= when) {
+            Some((card, _, _)) => card.clone(),
+            None => self.pictures[0].1.clone(),
+        }
+    }
+}
+
 /// The task's side of a recording: ffmpeg and what it is fed.
 struct Encoder {
     fps: u32,
@@ -290,44 +338,37 @@ impl Encoder {
         self.started + Duration::from_secs_f64(n as f64 / f64::from(self.fps))
     }
 
-    /// Feeds ffmpeg a frame at every tick (the latest picture, or the chapter card) until told
-    /// to stop, then finishes the file: the number of frames written.
+    /// Feeds ffmpeg a frame at every tick until told to stop, then finishes the file: the number
+    /// of frames written. Each video frame shows what was on screen at its own due time (the
+    /// picture received last before it, or the chapter card covering it), even when ffmpeg fell
+    /// behind and the frame is written late.
     async fn run(
         mut self,
         mut sub: Subscription,
-        mut latest: Arc<[u8]>,
+        first: Arc<[u8]>,
         mut commands: mpsc::UnboundedReceiver<Control>,
     ) -> Result<u64> {
-        let mut card: Option<(Arc<[u8]>, Instant)> = None;
+        let mut shown = Timeline::new(self.started, first);
         let mut n: u64 = 0;
         let fed: std::result::Result<(), String> = loop {
             tokio::select! {
                 _ = tokio::time::sleep_until(self.due(n)) => {
-                    let now = Instant::now();
-                    let jpeg = match &card {
-                        Some((c, until)) if *until > now => c.clone(),
-                        _ => latest.clone(),
-                    };
-                    if let Err(e) = self.stdin.write_all(&jpeg).await {
+                    if let Err(e) = self.stdin.write_all(&shown.at(self.due(n))).await {
                         break Err(e.to_string());
                     }
                     n += 1;
                 }
                 frame = sub.next() => {
                     if let Some(f) = frame {
-                        latest = f.jpeg.clone();
+                        shown.picture(f.at, f.jpeg.clone());
                     }
                 }
                 command = commands.recv() => match command {
-                    Some(Control::Card { jpeg, until }) => card = Some((jpeg, until)),
+                    Some(Control::Card { jpeg, from, until }) => shown.card(jpeg, from, until),
                     Some(Control::Stop { at }) => {
                         let mut r = Ok(());
                         while self.due(n) <= at {
-                            let jpeg = match &card {
-                                Some((c, until)) if *until > self.due(n) => c.clone(),
-                                _ => latest.clone(),
-                            };
-                            if let Err(e) = self.stdin.write_all(&jpeg).await {
+                            if let Err(e) = self.stdin.write_all(&shown.at(self.due(n))).await {
                                 r = Err(e.to_string());
                                 break;
                             }
@@ -466,6 +507,7 @@ pub(crate) async fn record_chapter(
     control
         .send(Control::Card {
             jpeg: jpeg.into(),
+            from: now,
             until: now + Duration::from_millis(duration_ms),
         })
         .map_err(|_| not_started())?;
@@ -594,8 +636,11 @@ pub(crate) mod handles {
 
 #[cfg(test)]
 mod tests {
-    use super::{encode_args, even, partial_path};
+    use super::{Timeline, encode_args, even, partial_path};
     use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use tokio::time::Instant;
 
     #[test]
     fn the_container_picks_the_codec_and_sizes_are_even() {
@@ -608,5 +653,24 @@ mod tests {
             partial_path(Path::new("/v/a.webm")),
             Path::new("/v/.a.webm.partial")
         );
+    }
+
+    #[test]
+    fn a_frame_written_late_shows_its_own_moment() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let img = |b: u8| -> Arc<[u8]> { Arc::from(vec![b]) };
+        let mut shown = Timeline::new(t0, img(1));
+        // Everything arrived before the frames due at 0..400 ms were written.
+        shown.picture(ms(100), img(2));
+        shown.picture(ms(300), img(3));
+        shown.card(img(9), ms(200), ms(250));
+        let seen: Vec<u8> = [0, 50, 100, 199, 200, 249, 250, 299, 300, 400]
+            .into_iter()
+            .map(|n| shown.at(ms(n))[0])
+            .collect();
+        assert_eq!(seen, [1, 1, 2, 2, 9, 9, 2, 2, 3, 3]);
+        // What no later moment can show is forgotten.
+        assert_eq!((shown.pictures.len(), shown.cards.len()), (1, 0));
     }
 }

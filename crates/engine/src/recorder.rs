@@ -144,6 +144,14 @@ impl Trace {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
 
+    /// Adds a request of `tab` as its HAR entry: `t` when it was sent (`started_at`, epoch ms),
+    /// `end` when it completed (`None`: still in flight at the stop).
+    fn push_request(&mut self, tab: &str, har: Value, started_at: f64, end: Option<f64>) {
+        let t = (started_at - self.started_at).clamp(0.0, end.unwrap_or_else(|| self.t()));
+        let line = event_line(t, "request", Some(tab), json!({"entry": har, "end": end}));
+        self.push_event(t, line);
+    }
+
     /// Adds an event line, then keeps the trace within its bounds.
     fn push_event(&mut self, t: f64, line: String) {
         self.bytes += line.len() as u64;
@@ -355,9 +363,7 @@ impl Board {
             return;
         };
         let end = trace.t();
-        let t = (entry.started_at - trace.started_at).clamp(0.0, end);
-        let line = event_line(t, "request", Some(tab), json!({"entry": har, "end": end}));
-        trace.push_event(t, line);
+        trace.push_request(tab, har, entry.started_at, Some(end));
     }
 
     /// The action code's report of where the running step aimed (the latest report wins; a
@@ -637,6 +643,7 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         .map(|b| b.version.clone())
         .unwrap_or_default();
     board.0.on.store(false, Ordering::Relaxed);
+    let in_flight = crate::network::in_flight(cx);
     let (latest, stopped) = {
         let mut g = board.lock();
         let Some(trace) = g.as_mut() else {
@@ -646,6 +653,14 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
             ));
         };
         let now = trace.t();
+        if trace.ended.is_none() {
+            // Requests still in flight (a fetch whose body the page never read never ends).
+            let since = trace.started_at;
+            for (tab, e) in in_flight.iter().filter(|(_, e)| e.started_at >= since) {
+                let har = crate::network::har_entry_of(e);
+                trace.push_request(tab, har, e.started_at, None);
+            }
+        }
         let ended = *trace.ended.get_or_insert(now);
         if let Some(task) = trace.cast.take() {
             task.abort();
