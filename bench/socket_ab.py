@@ -9,6 +9,12 @@ the medians (this / baseline).
 `bench/run.sh --baseline` makes the same like-for-like pair (`this / baseline`) over its own rows;
 this script is the quick check of the five rows a command's cost shows in.
 
+`--pace MS` leaves MS of idle time after each call (untimed), as an agent thinking between
+commands does: work a command leaves running after its answer (a trace's screenshot) then
+costs the next command nothing, as it does in use; back to back (the default) it does.
+
+`--record WxH` runs this side with a video recording of that size (its screencast and ffmpeg).
+
 `--trace` runs this side with a trace recording (`trace_start`, `--trace screenshots`: with
 screencast frames) for the whole run, written to a temporary file at the end and its counts
 printed: with `--baseline` the same binary, the ratios are the trace's cost (issue 38; the trace
@@ -108,6 +114,18 @@ def main() -> None:
         choices=["on", "screenshots"],
         help="record a trace on this side during the run (screenshots: with screencast frames)",
     )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="idle time after each call (an agent thinks between commands; untimed)",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="WxH",
+        help="record a video of this size on this side during the run (its screencast's cost)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,21 +139,35 @@ def main() -> None:
         try:
             if args.trace:
                 sides["this"].call({"action": "trace_start", "screenshots": args.trace == "screenshots"})
+            if args.record:
+                video = str(Path(tmp) / "bench.webm")
+                w, h = (int(n) for n in args.record.split("x"))
+                size = {"width": w, "height": h}
+                sides["this"].call({"action": "record_start", "path": video, "size": size})
             plans = {side: rows(d) for side, d in sides.items()}
             medians: dict[str, dict[str, list[float]]] = {row: {s: [] for s in sides} for row in plans["this"]}
             for _ in range(args.rounds):
                 for row in medians:
                     for side, d in sides.items():
-                        samples = [d.timed(line)[0] for _ in range(args.n) for line in plans[side][row]]
+                        samples = []
+                        for _ in range(args.n):
+                            for line in plans[side][row]:
+                                samples.append(d.timed(line)[0])
+                                if args.pace:
+                                    time.sleep(args.pace / 1000)
                         medians[row][side].append(statistics.median(samples))
             if args.trace:
                 out = sides["this"].call({"action": "trace_stop", "path": str(Path(tmp) / "bench-trace.zip")})
                 print(f"trace: {json.dumps(out['data'])}")
+            if args.record:
+                out = sides["this"].call({"action": "record_stop"})
+                print(f"video: {json.dumps(out['data'])}")
         finally:
             for d in sides.values():
                 d.close()
             server.shutdown()
-    print(f"| row | this (ms) | baseline (ms) | this / baseline |  ({args.rounds} rounds x {args.n} calls)")
+    paced = f", {args.pace:g} ms apart" if args.pace else ""
+    print(f"| row | this (ms) | baseline (ms) | this / baseline |  ({args.rounds} rounds x {args.n} calls{paced})")
     print("|---|---|---|---|")
     for row, by in medians.items():
         this, base = statistics.median(by["this"]), statistics.median(by["baseline"])

@@ -33,10 +33,12 @@ use crate::screencast::{CastOptions, Frame, Screencast, Subscription};
 const FRAME_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long `trace_start --screenshots` waits for the first frame.
 const FIRST_FRAME_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
-/// The screencast a trace asks for: JPEG at quality 60, at most 1280 pixels wide.
+/// The screencast a trace asks for: JPEG at quality 60 within 800x600 (Playwright's trace
+/// size). Chromium encodes every frame the page paints while the cast runs, on the same cores
+/// as the page: the pixels encoded are most of what `--screenshots` costs a command.
 const TRACE_CAST: CastOptions = CastOptions {
-    max_width: 1280,
-    max_height: 1280,
+    max_width: 800,
+    max_height: 600,
     quality: 60,
 };
 

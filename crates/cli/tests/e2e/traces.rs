@@ -355,7 +355,7 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
         let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg)
             .expect("the frame is a JPEG")
             .to_rgb8();
-        assert!(img.width() <= 1280);
+        assert!(img.width() <= 800 && img.height() <= 600);
         img.get_pixel(img.width() / 2, img.height() / 2).0
     };
     let click = steps.iter().find(|s| s["command"] == "click").unwrap();
