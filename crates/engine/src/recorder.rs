@@ -162,6 +162,68 @@ pub(crate) struct Begun {
 }
 
 impl Trace {
+    /// A trace beginning now, `started_at` in milliseconds since the Unix epoch, in tab
+    /// `last_tab`.
+    fn new(started_at: f64, screenshots: bool, snapshots: bool, last_tab: Option<String>) -> Trace {
+        Trace {
+            started: Instant::now(),
+            started_at,
+            ended: None,
+            screenshots,
+            snapshots,
+            steps: Vec::new(),
+            events: VecDeque::new(),
+            bytes: 0,
+            dropped: TraceDropped::default(),
+            next_step: 0,
+            aim: None,
+            secret: false,
+            owe_first: snapshots,
+            first: None,
+            last_tab,
+            frames: VecDeque::new(),
+            named: HashSet::new(),
+            last_frame: None,
+            pending: VecDeque::new(),
+            sub: None,
+            cast: None,
+            latest: None,
+        }
+    }
+
+    /// A step begins to run at `start` (ms since the Unix epoch): the moment of the last step's
+    /// `frameAfter` (with screenshots).
+    fn step_begins(&mut self, start: f64) {
+        if self.screenshots {
+            self.drain();
+            if let Some(p) = self.pending.back_mut().filter(|p| p.next.is_none()) {
+                p.next = Some(start);
+            }
+        }
+    }
+
+    /// A step ended (`start`, `end`: ms since the Unix epoch): kept at once, or (with
+    /// screenshots or snapshots) once its frames and snapshot are decided.
+    fn step_ends(&mut self, step: Map<String, Value>, start: f64, end: f64, owes_snapshot: bool) {
+        if !self.screenshots && !self.snapshots {
+            self.push_step(step);
+            return;
+        }
+        // Its frames are decided once the next step ended (or at `trace_stop`); this step's
+        // end decides those of the step before it. Its snapshot is taken when the next command
+        // comes.
+        self.drain();
+        self.pending.push_back(Pending {
+            step,
+            before: None,
+            owes_snapshot,
+            start,
+            next: None,
+            end,
+        });
+        self.resolve(None);
+    }
+
     fn t(&self) -> f64 {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
@@ -496,12 +558,7 @@ impl Board {
         trace.secret = false;
         let t = received.saturating_duration_since(trace.started);
         let start = trace.wall(trace.t());
-        if trace.screenshots {
-            trace.drain();
-            if let Some(p) = trace.pending.back_mut().filter(|p| p.next.is_none()) {
-                p.next = Some(start);
-            }
-        }
+        trace.step_begins(start);
         Some(Begun {
             command: params,
             action: command.action(),
@@ -579,24 +636,8 @@ impl Board {
                 None => owes_snapshot = true,
             }
         }
-        if trace.screenshots || trace.snapshots {
-            // Its frames are decided once the next step ended (or at `trace_stop`); this step's
-            // end decides those of the step before it. Its snapshot is taken when the next
-            // command comes.
-            trace.drain();
-            let end = trace.wall(end);
-            trace.pending.push_back(Pending {
-                step,
-                before: None,
-                owes_snapshot,
-                start: begun.start,
-                next: None,
-                end,
-            });
-            trace.resolve(None);
-        } else {
-            trace.push_step(step);
-        }
+        let wall_end = trace.wall(end);
+        trace.step_ends(step, begun.start, wall_end, owes_snapshot);
         let tab = tab.map(|(t, _)| t);
         if tab.is_some() && trace.last_tab.is_some() && trace.last_tab != tab {
             let line = event_line(end, "tab", tab.as_deref(), json!({"action": "activated"}));
@@ -796,35 +837,13 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
     };
     let started_at = now_ms();
     let mut g = board.lock();
-    *g = Some(Trace {
-        started: Instant::now(),
-        started_at,
-        ended: None,
-        screenshots,
-        snapshots,
-        steps: Vec::new(),
-        events: VecDeque::new(),
-        bytes: 0,
-        dropped: TraceDropped::default(),
-        next_step: 0,
-        aim: None,
-        secret: false,
-        owe_first: snapshots,
-        first: None,
-        last_tab: cx
-            .engine
-            .browser
-            .as_ref()
-            .and_then(|b| b.active_attached())
-            .map(|p| p.tab_id.clone()),
-        frames: VecDeque::new(),
-        named: HashSet::new(),
-        last_frame: None,
-        pending: VecDeque::new(),
-        sub: None,
-        cast: None,
-        latest: None,
-    });
+    let last_tab = cx
+        .engine
+        .browser
+        .as_ref()
+        .and_then(|b| b.active_attached())
+        .map(|p| p.tab_id.clone());
+    *g = Some(Trace::new(started_at, screenshots, snapshots, last_tab));
     if let (Some((sub, latest)), Some(trace)) = (cast, g.as_mut()) {
         // The frame shown now is the first (painted before the trace's start: `t` 0).
         if let Some(f) = latest.borrow().clone() {
@@ -1187,32 +1206,109 @@ mod tests {
         assert!(kept.starts_with("{\"text\":\"é"));
     }
 
+    /// A frame as the screencast hands it over: number `seq`, painted at `painted` (ms since
+    /// the Unix epoch).
+    fn frame(seq: u64, painted: f64) -> Frame {
+        Frame {
+            seq,
+            at: Instant::now(),
+            epoch_ms: painted,
+            tab: "t1".into(),
+            jpeg: Arc::from(vec![0u8; 10]),
+            width: 1,
+            height: 1,
+            viewport: (1.0, 1.0),
+            scroll: (0.0, 0.0),
+        }
+    }
+
+    /// The frames each kept step names: `(frameBefore, frameAfter)`.
+    fn named_frames(t: &Trace) -> Vec<(Option<u64>, Option<u64>)> {
+        t.steps
+            .iter()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["frameBefore"].as_u64(), v["frameAfter"].as_u64())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_step_and_the_next_name_the_same_frame_however_late_it_came() {
+        // The race of issue 38: frame 2, painted before step 2 began, arrives only after two
+        // later steps ended; step 1 was decided (by the two-steps rule) without it, step 2 at
+        // the stop with it. Step 1's frameAfter and step 2's frameBefore are one decision.
+        let mut t = Trace::new(0.0, true, false, None);
+        t.push_frame(&frame(1, 100.0));
+        t.step_begins(110.0);
+        t.step_ends(Map::new(), 110.0, 120.0, false);
+        t.step_begins(200.0);
+        t.step_ends(Map::new(), 200.0, 210.0, false);
+        t.step_begins(300.0);
+        t.step_ends(Map::new(), 300.0, 310.0, false);
+        assert_eq!(t.steps.len(), 1, "step 1 is decided two steps later");
+        t.push_frame(&frame(2, 190.0));
+        t.push_frame(&frame(3, 305.0));
+        t.resolve(Some(400.0));
+        let named = named_frames(&t);
+        assert_eq!(named.len(), 3);
+        assert_eq!(named[0], (Some(1), Some(1)));
+        for k in 0..2 {
+            assert_eq!(named[k].1, named[k + 1].0, "step {}: {named:?}", k + 1);
+        }
+        // Frame 3 was painted while step 3 ran: its frameAfter (the stop's moment).
+        assert_eq!(named[2].1, Some(3));
+        // A frame painted after the moment that arrives first decides a step at once.
+        let mut t = Trace::new(0.0, true, false, None);
+        t.push_frame(&frame(1, 100.0));
+        t.step_begins(110.0);
+        t.step_ends(Map::new(), 110.0, 120.0, false);
+        t.step_begins(200.0);
+        t.push_frame(&frame(2, 190.0));
+        t.push_frame(&frame(3, 250.0));
+        t.step_ends(Map::new(), 200.0, 260.0, false);
+        assert_eq!(named_frames(&t), [(Some(1), Some(2))]);
+        t.resolve(Some(400.0));
+        assert_eq!(named_frames(&t)[1], (Some(2), Some(3)));
+    }
+
+    #[test]
+    fn a_step_waits_for_its_snapshot() {
+        let mut t = Trace::new(0.0, false, true, None);
+        assert!(t.owes_snapshot(), "the one before the first step");
+        t.owe_first = false;
+        t.step_ends(Map::new(), 1.0, 2.0, true);
+        assert!(t.steps.is_empty() && t.owes_snapshot());
+        if let Some(p) = t.pending.back_mut() {
+            p.owes_snapshot = false;
+        }
+        t.resolve(None);
+        assert_eq!(t.steps.len(), 1);
+        assert!(!t.owes_snapshot());
+    }
+
+    #[test]
+    fn a_snapshot_is_cut_at_a_line_and_its_secrets_redacted() {
+        crate::secrets::register("s3cret-for-the-trace");
+        let (text, cut) = bound_snapshot("- textbox: s3cret-for-the-trace".into());
+        assert_eq!((text.as_str(), cut), ("- textbox: <redacted>", false));
+        let line = "- button \"x\" [ref=e1]\n";
+        let long = line.repeat(TRACE_MAX_SNAPSHOT_BYTES / line.len() + 10);
+        let (text, cut) = bound_snapshot(long);
+        assert!(
+            cut && text.len() <= TRACE_MAX_SNAPSHOT_BYTES + 60,
+            "{}",
+            text.len()
+        );
+        assert!(text.ends_with("\n... cut by the trace at 100000 bytes"));
+        assert!(text.lines().rev().nth(1).unwrap().ends_with("[ref=e1]"));
+        let (_, cut) = bound_snapshot("- a\n... truncated at 10 bytes: 3 more lines".into());
+        assert!(cut, "cut by the capture's own budget");
+    }
+
     #[test]
     fn events_past_the_bounds_drop_oldest_first() {
-        let mut t = Trace {
-            started: Instant::now(),
-            started_at: 0.0,
-            ended: None,
-            screenshots: false,
-            snapshots: false,
-            steps: Vec::new(),
-            events: VecDeque::new(),
-            bytes: 0,
-            dropped: TraceDropped::default(),
-            next_step: 0,
-            aim: None,
-            secret: false,
-            owe_first: false,
-            first: None,
-            last_tab: None,
-            frames: VecDeque::new(),
-            named: HashSet::new(),
-            last_frame: None,
-            pending: VecDeque::new(),
-            sub: None,
-            cast: None,
-            latest: None,
-        };
+        let mut t = Trace::new(0.0, false, false, None);
         for i in 0..(TRACE_MAX_EVENTS + 5) {
             t.push_event(i as f64, format!("{i}"));
         }
