@@ -10,11 +10,12 @@ the medians (this / baseline).
 this script is the quick check of the five rows a command's cost shows in.
 
 `--trace` runs this side with a trace recording (`trace_start`, `--trace screenshots`: with
-screencast frames) for the whole run, written to a temporary file at the end and its counts
+screencast frames, `--trace snapshots`: with the recorder's snapshot after every step) for the
+whole run, written to a temporary file at the end and its counts
 printed: with `--baseline` the same binary, the ratios are the trace's cost (issue 38; the trace
 off, its rows must stay within 1.03):
 
-    python3 bench/socket_ab.py --baseline target/release/agentbrowser --trace [screenshots]
+    python3 bench/socket_ab.py --baseline target/release/agentbrowser --trace [screenshots|snapshots]
 
 Rows (the form page of bench/pages.py, served on 127.0.0.1): `title`, `eval document.title`,
 an interactive `snapshot`, `click` of the submit button (read back by the page's own welcome
@@ -105,8 +106,9 @@ def main() -> None:
         "--trace",
         nargs="?",
         const="on",
-        choices=["on", "screenshots"],
-        help="record a trace on this side during the run (screenshots: with screencast frames)",
+        choices=["on", "screenshots", "snapshots"],
+        help="record a trace on this side during the run (screenshots: with screencast frames; "
+        "snapshots: with the snapshot after every step)",
     )
     args = parser.parse_args()
 
@@ -120,7 +122,13 @@ def main() -> None:
         sides = {"this": Daemon(args.binary, f"{tag}-this", url), "baseline": Daemon(args.baseline, f"{tag}-base", url)}
         try:
             if args.trace:
-                sides["this"].call({"action": "trace_start", "screenshots": args.trace == "screenshots"})
+                sides["this"].call(
+                    {
+                        "action": "trace_start",
+                        "screenshots": args.trace == "screenshots",
+                        "snapshots": args.trace == "snapshots",
+                    }
+                )
             plans = {side: rows(d) for side, d in sides.items()}
             medians: dict[str, dict[str, list[float]]] = {row: {s: [] for s in sides} for row in plans["this"]}
             for _ in range(args.rounds):
