@@ -16,11 +16,12 @@ costs the next command nothing, as it does in use; back to back (the default) it
 `--record WxH` runs this side with a video recording of that size (its screencast and ffmpeg).
 
 `--trace` runs this side with a trace recording (`trace_start`, `--trace screenshots`: with
-screencast frames) for the whole run, written to a temporary file at the end and its counts
+screencast frames, `--trace snapshots`: with the recorder's snapshot after every step) for the
+whole run, written to a temporary file at the end and its counts
 printed: with `--baseline` the same binary, the ratios are the trace's cost (issue 38; the trace
 off, its rows must stay within 1.03):
 
-    python3 bench/socket_ab.py --baseline target/release/agentbrowser --trace [screenshots]
+    python3 bench/socket_ab.py --baseline target/release/agentbrowser --trace [screenshots|snapshots]
 
 Rows (the form page of bench/pages.py, served on 127.0.0.1): `title`, `eval document.title`,
 an interactive `snapshot`, `click` of the submit button (read back by the page's own welcome
@@ -111,8 +112,9 @@ def main() -> None:
         "--trace",
         nargs="?",
         const="on",
-        choices=["on", "screenshots"],
-        help="record a trace on this side during the run (screenshots: with screencast frames)",
+        choices=["on", "screenshots", "snapshots"],
+        help="record a trace on this side during the run (screenshots: with screencast frames; "
+        "snapshots: with the snapshot after every step)",
     )
     parser.add_argument(
         "--pace",
@@ -138,7 +140,13 @@ def main() -> None:
         sides = {"this": Daemon(args.binary, f"{tag}-this", url), "baseline": Daemon(args.baseline, f"{tag}-base", url)}
         try:
             if args.trace:
-                sides["this"].call({"action": "trace_start", "screenshots": args.trace == "screenshots"})
+                sides["this"].call(
+                    {
+                        "action": "trace_start",
+                        "screenshots": args.trace == "screenshots",
+                        "snapshots": args.trace == "snapshots",
+                    }
+                )
             if args.record:
                 video = str(Path(tmp) / "bench.webm")
                 w, h = (int(n) for n in args.record.split("x"))

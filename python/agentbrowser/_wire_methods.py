@@ -235,9 +235,9 @@ class AsyncBrowserCommands:
         ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
         the frame before and after it.
 
-        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
-        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
-        of the actions' own evidence.
+        ``snapshots``: Record the accessibility snapshot (the default `snapshot`: interactive) after every step, and
+        before the first: taken read-only (the agent's refs, its latest snapshot and the evidence diffs stay as they
+        are), or the step's own when it took one.
         """
         built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
         return await self._drive(_ops.command(built))
@@ -455,9 +455,9 @@ class BrowserCommands:
         ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
         the frame before and after it.
 
-        ``snapshots``: Not available yet (refused with `invalid_argument`): the recorder's own snapshot before and after
-        every step would become the tab's latest and number new refs. Without it, steps keep the before, after and diff
-        of the actions' own evidence.
+        ``snapshots``: Record the accessibility snapshot (the default `snapshot`: interactive) after every step, and
+        before the first: taken read-only (the agent's refs, its latest snapshot and the evidence diffs stay as they
+        are), or the step's own when it took one.
         """
         built = g.trace_start(screenshots=screenshots, snapshots=snapshots)
         return self._drive(_ops.command(built))

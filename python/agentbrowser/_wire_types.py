@@ -4915,7 +4915,7 @@ class TraceStartOutput(_d.Record):
     screenshots: bool
     """Whether screencast frames are recorded."""
     snapshots: bool
-    """Whether the recorder takes its own snapshots around each step."""
+    """Whether each step records the snapshot after it (and the first, the one before it)."""
 
     def __init__(self, started_at: float, screenshots: bool, snapshots: bool) -> None:
         _set = object.__setattr__
@@ -5006,8 +5006,8 @@ class TraceCounts(_d.Record):
 class TraceDropped(_d.Record):
     """What the size bounds left out of a trace, by kind."""
 
-    __slots__ = ("steps", "events", "frames", "answer_bytes")
-    __match_args__ = ("steps", "events", "frames", "answer_bytes")
+    __slots__ = ("steps", "events", "frames", "answer_bytes", "snapshots", "snapshots_cut")
+    __match_args__ = ("steps", "events", "frames", "answer_bytes", "snapshots", "snapshots_cut")
 
     steps: int
     """Steps past the most a trace keeps (10,000)."""
@@ -5017,13 +5017,27 @@ class TraceDropped(_d.Record):
     """Frames dropped to stay within the size bound."""
     answer_bytes: int
     """Bytes of answers' JSON cut off at 64 KiB per answer."""
+    snapshots: int
+    """Step snapshots (`--snapshots`) left out to stay within the size bound."""
+    snapshots_cut: int
+    """Step snapshots cut at 100,000 bytes (`snapshotTruncated`)."""
 
-    def __init__(self, steps: int, events: int, frames: int, answer_bytes: int) -> None:
+    def __init__(
+        self,
+        steps: int,
+        events: int,
+        frames: int,
+        answer_bytes: int,
+        snapshots: int,
+        snapshots_cut: int,
+    ) -> None:
         _set = object.__setattr__
         _set(self, "steps", steps)
         _set(self, "events", events)
         _set(self, "frames", frames)
         _set(self, "answer_bytes", answer_bytes)
+        _set(self, "snapshots", snapshots)
+        _set(self, "snapshots_cut", snapshots_cut)
 
     @classmethod
     def decode(cls, raw: object, path: str = "") -> TraceDropped:
@@ -5034,6 +5048,8 @@ class TraceDropped(_d.Record):
             events=o.req("events", _INT_0_TO_ANY),
             frames=o.req("frames", _INT_0_TO_ANY),
             answer_bytes=o.req("answerBytes", _INT_0_TO_ANY),
+            snapshots=o.default("snapshots", _INT_0_TO_ANY, 0),
+            snapshots_cut=o.default("snapshotsCut", _INT_0_TO_ANY, 0),
         )
 
 

@@ -71,6 +71,31 @@ def test_trace_from_the_sdk(agentbrowser_bin: Path, server: str, tmp_path: Path)
             b.trace_stop(path=str(tmp_path / "t.json"))
 
 
+def test_trace_with_snapshots_from_the_sdk(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
+    """``snapshots=True``: every step records the page after it, read-only: the refs of the
+    agent's own snapshot still press the right button after the recorder took one."""
+    with Browser.launch(LaunchOptions(timeout_ms=20000)) as b:
+        started = b.trace_start(snapshots=True)
+        assert started.snapshots is True
+        b.page.open(f"{server}/trace-page")
+        seen = b.page.observe()
+        button = seen.one(role="button", name="Press")
+        # The recorder takes the page after this eval when the click comes (it added a button).
+        b.page.evaluate("document.body.prepend(Object.assign(document.createElement('button'), {textContent: 'Other'}))")
+        button.click()
+        assert b.page.evaluate("document.querySelector('button:not(:first-child)').textContent") == "Done"
+        out = tmp_path / "snapshots.zip"
+        b.trace_stop(path=str(out))
+        assert b.page.observe().generation == seen.generation + 2, "the snapshot and the click's after"
+    manifest, steps, events = read_trace(out)
+    assert manifest["options"]["snapshots"] is True
+    assert [s["command"] for s in steps] == ["open", "snapshot", "eval", "click", "eval"]
+    assert steps[1]["snapshot"] == steps[1]["answer"]["text"] == seen.text
+    assert 'button "Other"' in steps[2]["snapshot"] and 'button "Press"' in steps[2]["snapshot"]
+    assert 'button "Done"' in steps[3]["snapshot"] and steps[4]["snapshot"] == steps[3]["snapshot"]
+    check_click(steps, events)
+
+
 def test_trace_async(agentbrowser_bin: Path, server: str, tmp_path: Path) -> None:
     async def main() -> None:
         async with await AsyncBrowser.launch(LaunchOptions(timeout_ms=20000)) as b:
@@ -95,8 +120,9 @@ def test_trace_from_the_mcp_tools(agentbrowser_bin: Path, server: str, tmp_path:
             tools = {t.name: t for t in (await session.list_tools()).tools}
             assert tools["browser_start_tracing"].input_schema.get("required", []) == []
             assert tools["browser_stop_tracing"].input_schema.get("required", []) == []
-            started = await session.call_tool("browser_start_tracing", {})
+            started = await session.call_tool("browser_start_tracing", {"snapshots": True})
             assert not started.is_error, started
+            assert "snapshots" in "".join(getattr(c, "text", "") for c in started.content), started
             await session.call_tool("browser_navigate", {"url": f"{server}/trace-page"})
             snap = await session.call_tool("browser_snapshot", {})
             text = "".join(getattr(c, "text", "") for c in snap.content)
@@ -111,6 +137,12 @@ def test_trace_from_the_mcp_tools(agentbrowser_bin: Path, server: str, tmp_path:
             _, steps, events = read_trace(written[0])
             assert [s["command"] for s in steps if s["command"] in ("open", "click")] == ["open", "click"], steps
             check_click(steps, events)
+            # With snapshots: every step in a tab records the page after it (the first, before
+            # the browser started, has none); the click's shows it done.
+            in_tab = [s for s in steps if "tab" in s]
+            assert len(in_tab) >= len(steps) - 1 and all(isinstance(s.get("snapshot"), str) for s in in_tab), steps
+            click = next(s for s in steps if s["command"] == "click")
+            assert 'button "Done"' in click["snapshot"], click
             again = await session.call_tool("browser_stop_tracing", {})
             assert again.is_error and "trace_not_started" in "".join(getattr(c, "text", "") for c in again.content)
 

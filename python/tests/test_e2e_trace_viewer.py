@@ -150,6 +150,9 @@ def shown(b: Browser) -> dict[str, Any]:
             shotText: document.querySelector('#shot-body').textContent,
             answerCut: document.querySelector('#answer-cut')?.textContent ?? null,
             noSteps: shownText('#no-steps'),
+            recorded: shownText('#step-snapshot') === null ? null : document.querySelector('#step-snapshot pre').textContent,
+            recordedBefore: shownText('#step-snapshot-before') === null ? null
+              : document.querySelector('#step-snapshot-before pre').textContent,
           };
         })()"""
     )
@@ -170,12 +173,13 @@ def cli(binary: Path, *args: str, session: str, check: bool = True) -> subproces
 
 @pytest.fixture
 def recorded(agentbrowser_bin: Path, server: str, tmp_path: Path) -> Iterator[Path]:
-    """A trace of a real run: open, snapshot, click, fill, a fetch and a console.log."""
+    """A trace of a real run (with screenshots and snapshots): open, snapshot, click, fill, a fetch
+    and a console.log."""
     session = f"trace-viewer-{os.getpid()}"
     path = tmp_path / "run.zip"
     try:
         cli(agentbrowser_bin, "open", "about:blank", session=session)
-        cli(agentbrowser_bin, "trace", "start", "--screenshots", session=session)
+        cli(agentbrowser_bin, "trace", "start", "--screenshots", "--snapshots", session=session)
         cli(agentbrowser_bin, "open", f"{server}/trace-shop", session=session)  # step 1
         snap = json.loads(cli(agentbrowser_bin, "--json", "snapshot", session=session).stdout)  # step 2
         refs = snap["data"]["refs"]
@@ -204,6 +208,11 @@ def test_a_real_run_is_shown_step_by_step(agentbrowser_bin: Path, recorded: Path
         b.page.open(viewer.url)
         b.page.wait_for_function(LOADED)
         assert shown(b)["selected"] == "1"
+        # The recorded snapshots (--snapshots): the blank page before the first step, the shop
+        # after it.
+        now = shown(b)
+        assert now["recordedBefore"] == steps[0]["snapshotBefore"] == "(no interactive elements)"
+        assert now["recorded"] == steps[0]["snapshot"] and 'button "Add to cart"' in now["recorded"]
 
         # Step 3, the click: its frameAfter, its diff, the requests of its window.
         click_step(b, 3)
@@ -261,6 +270,14 @@ def test_a_real_run_is_shown_step_by_step(agentbrowser_bin: Path, recorded: Path
         assert 4 in visible and not {1, 2, 3} & set(visible), visible
         b.page.press("Escape")
         b.page.wait_for_function("document.querySelectorAll('#steps li.step:not([hidden])').length === 5")
+
+        # Step 5, the eval: no diff, its recorded snapshot (taken at the stop) on demand.
+        click_step(b, 5)
+        now = shown(b)
+        assert "Its recorded snapshot is below" in now["diff"]
+        assert now["recorded"] == steps[4]["snapshot"]
+        assert 'textbox "Name"' in now["recorded"] and "Grace Hopper" in now["recorded"]
+        assert now["recordedBefore"] is None
 
         # A deep link opens that step.
         b.page.open(viewer.url + "#step=2")

@@ -955,7 +955,7 @@ pub enum SessionAdminCmd {
 #[derive(Subcommand, Debug)]
 pub enum TraceCmd {
     /// Start recording every command of the session and what the pages do (--screenshots:
-    /// screencast frames; --snapshots: a snapshot before and after every step).
+    /// screencast frames; --snapshots: the snapshot after every step, taken read-only).
     Start(p::TraceStartParams),
     /// Stop and write the trace to PATH.zip (default: the downloads directory,
     /// agentbrowser-trace-<epoch ms>.zip); a failed write keeps it for a retry.

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use agentbrowser_cdp::Event;
 use agentbrowser_protocol::{
     Command, ErrorCode, Response, TRACE_MAX_ANSWER_BYTES, TRACE_MAX_BYTES, TRACE_MAX_EVENTS,
-    TRACE_MAX_STEPS, TRACE_NOT_STARTED, TraceCounts, TraceDropped, TraceStartOutput,
-    TraceStartParams, TraceStopOutput, TraceStopParams,
+    TRACE_MAX_SNAPSHOT_BYTES, TRACE_MAX_STEPS, TRACE_NOT_STARTED, TraceCounts, TraceDropped,
+    TraceStartOutput, TraceStartParams, TraceStopOutput, TraceStopParams,
 };
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
@@ -26,11 +26,15 @@ use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::{Listener, str_field};
 use crate::network::now_ms;
+use crate::page::Page;
 use crate::screencast::{CastOptions, Frame, Screencast, Subscription};
 
 /// How long `trace_stop` waits for the frames painted before it to arrive (for a frame painted
 /// after it). No command's path waits for frames.
 const FRAME_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+/// How long the recorder's own snapshot may take (a page that does not answer, as one stuck in a
+/// script, is recorded as `snapshotError`).
+const SNAPSHOT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// How long `trace_start --screenshots` waits for the first frame.
 const FIRST_FRAME_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 /// The screencast a trace asks for: JPEG at quality 60 within 800x600 (Playwright's trace
@@ -76,6 +80,13 @@ struct Trace {
     next_step: u64,
     /// The element the running step aimed at, as the action code reported it.
     aim: Option<Aim>,
+    /// The running step typed into a password field (its value is kept out of the trace).
+    secret: bool,
+    /// With snapshots: the snapshot before the first step is owed (taken when the first command
+    /// comes).
+    owe_first: bool,
+    /// With snapshots: the snapshot taken before the first step, until it ends.
+    first: Option<Taken>,
     /// The tab the last step ended in (a change is a `tab` `activated` event).
     last_tab: Option<String>,
     /// The frames received, oldest first (a dropped one stays, without its image, while a
@@ -85,7 +96,8 @@ struct Trace {
     named: HashSet<u64>,
     /// The number of the latest frame received.
     last_frame: Option<u64>,
-    /// The steps ended whose frames are not decided yet, oldest first (with screenshots).
+    /// The steps ended whose frames or snapshot are not decided yet, oldest first (with
+    /// screenshots or snapshots).
     pending: VecDeque<Pending>,
     /// The screencast's frames, drained without waiting by the commands' hooks and by `cast`.
     sub: Option<Subscription>,
@@ -105,12 +117,18 @@ struct Kept {
     jpeg: Option<Arc<[u8]>>,
 }
 
-/// A step ended whose `frameBefore` and `frameAfter` are not decided yet: frames come a little
-/// after they were painted, so they are decided once the next step ended, or at `trace_stop`.
+/// A step ended whose `frameBefore` and `frameAfter` (frames come a little after they were
+/// painted, so they are decided once the next step ended, or at `trace_stop`) or whose
+/// `snapshot` (taken when the next command comes) are not decided yet.
 #[derive(Debug)]
 struct Pending {
     /// The step's line, without its frames.
     step: Map<String, Value>,
+    /// Its `frameBefore`, once decided: by the step before it, whose `frameAfter` is the same
+    /// moment's frame (the last painted before this step began), decided once for both.
+    before: Option<Option<u64>>,
+    /// Its snapshot is owed (taken when the next command comes, or at `trace_stop`).
+    owes_snapshot: bool,
     /// When it began to run (milliseconds since the Unix epoch): `frameBefore` is the last
     /// frame painted at or before it.
     start: f64,
@@ -131,6 +149,10 @@ pub(crate) struct Aim {
     pub point: Option<(f64, f64)>,
 }
 
+/// The recorder's own snapshot: its text (redacted, within the trace's bound) and whether it was
+/// cut, or why it could not be taken.
+pub(crate) type Taken = std::result::Result<(String, bool), String>;
+
 /// A step begun: what `Board::finish` completes.
 pub(crate) struct Begun {
     command: Value,
@@ -142,6 +164,68 @@ pub(crate) struct Begun {
 }
 
 impl Trace {
+    /// A trace beginning now, `started_at` in milliseconds since the Unix epoch, in tab
+    /// `last_tab`.
+    fn new(started_at: f64, screenshots: bool, snapshots: bool, last_tab: Option<String>) -> Trace {
+        Trace {
+            started: Instant::now(),
+            started_at,
+            ended: None,
+            screenshots,
+            snapshots,
+            steps: Vec::new(),
+            events: VecDeque::new(),
+            bytes: 0,
+            dropped: TraceDropped::default(),
+            next_step: 0,
+            aim: None,
+            secret: false,
+            owe_first: snapshots,
+            first: None,
+            last_tab,
+            frames: VecDeque::new(),
+            named: HashSet::new(),
+            last_frame: None,
+            pending: VecDeque::new(),
+            sub: None,
+            cast: None,
+            latest: None,
+        }
+    }
+
+    /// A step begins to run at `start` (ms since the Unix epoch): the moment of the last step's
+    /// `frameAfter` (with screenshots).
+    fn step_begins(&mut self, start: f64) {
+        if self.screenshots {
+            self.drain();
+            if let Some(p) = self.pending.back_mut().filter(|p| p.next.is_none()) {
+                p.next = Some(start);
+            }
+        }
+    }
+
+    /// A step ended (`start`, `end`: ms since the Unix epoch): kept at once, or (with
+    /// screenshots or snapshots) once its frames and snapshot are decided.
+    fn step_ends(&mut self, step: Map<String, Value>, start: f64, end: f64, owes_snapshot: bool) {
+        if !self.screenshots && !self.snapshots {
+            self.push_step(step);
+            return;
+        }
+        // Its frames are decided once the next step ended (or at `trace_stop`); this step's
+        // end decides those of the step before it. Its snapshot is taken when the next command
+        // comes.
+        self.drain();
+        self.pending.push_back(Pending {
+            step,
+            before: None,
+            owes_snapshot,
+            start,
+            next: None,
+            end,
+        });
+        self.resolve(None);
+    }
+
     fn t(&self) -> f64 {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
@@ -199,13 +283,13 @@ impl Trace {
             .map(|f| f.seq)
     }
 
-    /// The frames a step may still name: each pending step's `frameBefore` and `frameAfter` as
-    /// the frames received so far decide them, and the latest painted (the next step's
-    /// `frameBefore`).
+    /// The frames a step may still name: each pending step's `frameBefore` (as decided, or as
+    /// the frames received so far decide it) and `frameAfter`, and the latest painted (the next
+    /// step's `frameBefore`).
     fn held(&self) -> HashSet<u64> {
         let mut held: HashSet<u64> = self.painted_by(f64::INFINITY).into_iter().collect();
         for p in &self.pending {
-            held.extend(self.painted_by(p.start));
+            held.extend(p.before.unwrap_or_else(|| self.painted_by(p.start)));
             held.extend(self.painted_by(p.next.unwrap_or(f64::INFINITY)));
         }
         held
@@ -225,9 +309,10 @@ impl Trace {
         }
     }
 
-    /// Decides the frames of the pending steps whose `frameAfter` moment is known and passed by a
-    /// frame received or by two later steps' ends (with `until`: of all, the moment of those
-    /// not known being `until`), oldest first, and keeps their lines.
+    /// Keeps the lines of the pending steps that are decided, oldest first: their snapshot taken
+    /// (with snapshots), and (with screenshots) their `frameAfter` moment known and passed by a
+    /// frame received or by two later steps' ends. With `until` (the stop), all of them, the
+    /// moment of those not known being `until`.
     fn resolve(&mut self, until: Option<f64>) {
         let newest = self
             .frames
@@ -235,26 +320,43 @@ impl Trace {
             .map(|f| f.painted)
             .fold(f64::MIN, f64::max);
         while let Some(p) = self.pending.front() {
-            let Some(after) = p.next.or(until) else { break };
-            // Frames arrive in the order painted: once one painted after the moment came, every
-            // frame painted before it is here. Else a step waits for two later steps' ends.
-            let settled = newest > after.max(p.end) || self.pending.len() > 2;
-            if until.is_none() && !settled {
+            if p.owes_snapshot && until.is_none() {
                 break;
             }
+            let moment = if self.screenshots {
+                let Some(after) = p.next.or(until) else { break };
+                // Never before the step's own end (the next step begins after it ended).
+                let moment = after.max(p.end);
+                // Frames arrive in the order painted: once one painted after the moment came,
+                // every frame painted before it is here. Else a step waits for two later steps'
+                // ends.
+                let settled = newest > moment || self.pending.len() > 2;
+                if until.is_none() && !settled {
+                    break;
+                }
+                Some(moment)
+            } else {
+                None
+            };
             let Some(mut p) = self.pending.pop_front() else {
                 break;
             };
-            let before = self.painted_by(p.start);
-            let after = self.painted_by(after.max(p.end));
-            for (key, seq) in [("frameBefore", before), ("frameAfter", after)] {
-                if let Some(seq) = seq {
-                    self.named.insert(seq);
-                    p.step.insert(key.into(), json!(seq));
+            if let Some(moment) = moment {
+                let before = p.before.unwrap_or_else(|| self.painted_by(p.start));
+                let after = self.painted_by(moment);
+                // The next step began at this moment (`next`): its `frameBefore` is this very
+                // decision, not one made again later with more frames received.
+                if let Some(n) = self.pending.front_mut().filter(|_| p.next.is_some()) {
+                    n.before = Some(after);
+                }
+                for (key, seq) in [("frameBefore", before), ("frameAfter", after)] {
+                    if let Some(seq) = seq {
+                        self.named.insert(seq);
+                        p.step.insert(key.into(), json!(seq));
+                    }
                 }
             }
-            let line = serde_json::to_string(&Value::Object(p.step)).unwrap_or_default();
-            self.push_step(line);
+            self.push_step(p.step);
         }
         // A dropped frame no step may name any more is forgotten.
         let held = self.held();
@@ -307,16 +409,41 @@ impl Trace {
         self.push_event(t, line);
     }
 
-    /// Adds a step line: past `TRACE_MAX_STEPS` it is counted, not kept; past the size bound the
-    /// oldest events make room.
-    fn push_step(&mut self, line: String) {
+    /// Adds a step: past `TRACE_MAX_STEPS` it is counted, not kept; past the size bound frames
+    /// and the oldest events make room, and when they cannot, the step's snapshots are left out
+    /// (`snapshotDropped`, counted).
+    fn push_step(&mut self, mut step: Map<String, Value>) {
         if self.steps.len() as u64 >= TRACE_MAX_STEPS {
             self.dropped.steps += 1;
             return;
         }
+        let line = serde_json::to_string(&step).unwrap_or_default();
         self.bytes += line.len() as u64;
         self.steps.push(line);
         self.shrink();
+        let has_snapshot = step.contains_key("snapshot") || step.contains_key("snapshotBefore");
+        if self.bytes > TRACE_MAX_BYTES && has_snapshot {
+            if let Some(line) = self.steps.pop() {
+                self.bytes -= line.len() as u64;
+            }
+            for key in ["snapshot", "snapshotBefore"] {
+                if step.remove(key).is_some() {
+                    self.dropped.snapshots += 1;
+                }
+            }
+            step.remove("snapshotTruncated");
+            step.insert("snapshotDropped".into(), json!(true));
+            let line = serde_json::to_string(&step).unwrap_or_default();
+            self.bytes += line.len() as u64;
+            self.steps.push(line);
+        }
+    }
+
+    /// Whether a snapshot is owed: before the first step, or after the last step ended.
+    fn owes_snapshot(&self) -> bool {
+        self.snapshots
+            && self.ended.is_none()
+            && (self.owe_first || self.pending.back().is_some_and(|p| p.owes_snapshot))
     }
 
     fn counts(&self) -> TraceCounts {
@@ -379,6 +506,44 @@ impl Board {
         }
     }
 
+    /// The action code's report that the running step typed into a password field: its value
+    /// is kept out of the step (`params`, the answer's `value`, the error message).
+    pub(crate) fn typed_secret(&self) {
+        if !self.on() {
+            return;
+        }
+        if let Some(trace) = self.lock().as_mut() {
+            trace.secret = true;
+        }
+    }
+
+    /// Whether the recorder's own snapshot is owed now (taken by [`Board::snapshot_taken`]
+    /// before the next command runs).
+    pub(crate) fn owes_snapshot(&self) -> bool {
+        self.on() && self.lock().as_ref().is_some_and(Trace::owes_snapshot)
+    }
+
+    /// The recorder's own snapshot, owed before the first step or after the last one ended
+    /// (`None`: no tab was open, so none is recorded).
+    pub(crate) fn snapshot_taken(&self, taken: Option<Taken>) {
+        let mut g = self.lock();
+        let Some(trace) = g.as_mut().filter(|t| t.owes_snapshot()) else {
+            return;
+        };
+        if trace.owe_first {
+            trace.owe_first = false;
+            trace.first = taken;
+            return;
+        }
+        if let Some(p) = trace.pending.back_mut() {
+            p.owes_snapshot = false;
+            if let Some(taken) = taken {
+                put_snapshot(&mut p.step, "snapshot", taken, &mut trace.dropped);
+            }
+        }
+        trace.resolve(None);
+    }
+
     /// Begins a step for `command` (none for the trace's own commands, or when no trace
     /// records).
     pub(crate) fn begin(&self, command: &Command, received: Instant) -> Option<Begun> {
@@ -392,14 +557,10 @@ impl Board {
         let mut g = self.lock();
         let trace = g.as_mut().filter(|t| t.ended.is_none())?;
         trace.aim = None;
+        trace.secret = false;
         let t = received.saturating_duration_since(trace.started);
         let start = trace.wall(trace.t());
-        if trace.screenshots {
-            trace.drain();
-            if let Some(p) = trace.pending.back_mut().filter(|p| p.next.is_none()) {
-                p.next = Some(start);
-            }
-        }
+        trace.step_begins(start);
         Some(Begun {
             command: params,
             action: command.action(),
@@ -423,8 +584,18 @@ impl Board {
         step.insert("t".into(), json!(begun.t));
         step.insert("end".into(), json!(end));
         step.insert("ok".into(), json!(response.success));
+        let secret = std::mem::take(&mut trace.secret);
+        let typed = secret.then(|| redact_typed(&mut step)).flatten();
         if response.success {
-            let (answer, bytes, cut) = bounded_answer(&response.data);
+            let redacted = typed.is_some().then(|| {
+                let mut data = response.data.clone();
+                if let Some(v) = data.get_mut("value") {
+                    *v = json!(crate::secrets::REDACTED);
+                }
+                data
+            });
+            let data = redacted.as_ref().unwrap_or(&response.data);
+            let (answer, bytes, cut) = bounded_answer(data);
             if cut {
                 trace.dropped.answer_bytes += bytes - TRACE_MAX_ANSWER_BYTES as u64;
             }
@@ -436,10 +607,11 @@ impl Board {
                 .code
                 .map(|c| c.as_str().to_string())
                 .unwrap_or_default();
-            step.insert(
-                "error".into(),
-                json!({"code": code, "message": response.error.clone().unwrap_or_default()}),
-            );
+            let mut message = response.error.clone().unwrap_or_default();
+            if let Some(typed) = typed.as_deref().filter(|t| !t.is_empty()) {
+                message = message.replace(typed, crate::secrets::REDACTED);
+            }
+            step.insert("error".into(), json!({"code": code, "message": message}));
         }
         if let Some(w) = response.warning.as_ref().filter(|w| !w.is_empty()) {
             step.insert("warnings".into(), json!([w]));
@@ -448,25 +620,26 @@ impl Board {
             step.insert("tab".into(), json!(tab));
             step.insert("url".into(), json!(url));
         }
+        let mut owes_snapshot = false;
         if response.success {
             evidence(&response.data, trace.aim.take(), &mut step);
         }
-        if trace.screenshots {
-            // Its frames are decided once the next step ended (or at `trace_stop`); this step's
-            // end decides those of the step before it.
-            trace.drain();
-            let end = trace.wall(end);
-            trace.pending.push_back(Pending {
-                step,
-                start: begun.start,
-                next: None,
-                end,
-            });
-            trace.resolve(None);
-        } else {
-            let line = serde_json::to_string(&Value::Object(step)).unwrap_or_default();
-            trace.push_step(line);
+        if trace.snapshots {
+            if let Some(first) = trace.first.take() {
+                put_snapshot(&mut step, "snapshotBefore", first, &mut trace.dropped);
+            }
+            // The step's own whole snapshot of the recorder's spec, when it took one; else the
+            // recorder takes one when the next command comes.
+            match own_snapshot(begun.action, response) {
+                Some(text) => {
+                    let taken = Ok(bound_snapshot(text));
+                    put_snapshot(&mut step, "snapshot", taken, &mut trace.dropped);
+                }
+                None => owes_snapshot = true,
+            }
         }
+        let wall_end = trace.wall(end);
+        trace.step_ends(step, begun.start, wall_end, owes_snapshot);
         let tab = tab.map(|(t, _)| t);
         if tab.is_some() && trace.last_tab.is_some() && trace.last_tab != tab {
             let line = event_line(end, "tab", tab.as_deref(), json!({"action": "activated"}));
@@ -505,6 +678,98 @@ fn bounded_answer(data: &Value) -> (Value, u64, bool) {
         end -= 1;
     }
     (json!({"truncated": &text[..end]}), bytes, true)
+}
+
+/// Keeps the value a step typed into a password field out of its parameters (`value` of
+/// `fill`, `text` of `type`): returns it.
+fn redact_typed(step: &mut Map<String, Value>) -> Option<String> {
+    let params = step.get_mut("params")?.as_object_mut()?;
+    let key = ["value", "text"]
+        .into_iter()
+        .find(|k| params.get(*k).is_some_and(Value::is_string))?;
+    let typed = params.insert(key.into(), json!(crate::secrets::REDACTED))?;
+    typed.as_str().map(str::to_string)
+}
+
+/// The whole snapshot of the recorder's spec (the default: interactive, 100,000 bytes) a step
+/// took itself: a `snapshot` command's, or an action's `after` evidence.
+fn own_snapshot(action: &str, response: &Response) -> Option<String> {
+    if !response.success {
+        return None;
+    }
+    let snap = if action == "snapshot" {
+        &response.data
+    } else {
+        response.data.get("after")?
+    };
+    let default = serde_json::to_value(crate::refs::SnapshotSpec::default().info()).ok()?;
+    let whole = snap.get("delta").is_none_or(Value::is_null);
+    (whole && snap.get("spec") == Some(&default))
+        .then(|| snap.get("text")?.as_str().map(str::to_string))
+        .flatten()
+}
+
+/// A snapshot's text as a step keeps it: secrets redacted, and cut at a whole line within
+/// `TRACE_MAX_SNAPSHOT_BYTES` (already the capture's own budget: only a longer text reused from
+/// an answer is cut here); whether it was cut (by the capture or here).
+fn bound_snapshot(mut text: String) -> (String, bool) {
+    crate::secrets::redact(&mut text);
+    let mut cut = text.contains("\n... truncated at ") || text.starts_with("... truncated at ");
+    if text.len() > TRACE_MAX_SNAPSHOT_BYTES {
+        let mut end = TRACE_MAX_SNAPSHOT_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let end = text[..end].rfind('\n').unwrap_or(0);
+        text.truncate(end);
+        text.push_str(&format!(
+            "\n... cut by the trace at {TRACE_MAX_SNAPSHOT_BYTES} bytes"
+        ));
+        cut = true;
+    }
+    (text, cut)
+}
+
+/// Puts a recorder's snapshot in `step` under `key` (`snapshotTruncated` when it was cut, counted
+/// in `dropped.snapshotsCut`), or its error as `snapshotError`.
+fn put_snapshot(
+    step: &mut Map<String, Value>,
+    key: &str,
+    taken: Taken,
+    dropped: &mut TraceDropped,
+) {
+    match taken {
+        Ok((text, cut)) => {
+            step.insert(key.into(), json!(text));
+            if cut {
+                step.insert(format!("{key}Truncated"), json!(true));
+                dropped.snapshots_cut += 1;
+            }
+        }
+        Err(e) => {
+            step.insert(format!("{key}Error"), json!(e));
+        }
+    }
+}
+
+/// Takes the recorder's own snapshot of `page` (none without a page): read-only
+/// (`snapshot::peek`), with the default spec, the text an agent's `snapshot` would show now.
+pub(crate) async fn take_snapshot(page: Option<Page>) -> Option<Taken> {
+    let page = page?;
+    if let Some(d) = page.dialogs().open() {
+        return Some(Err(format!("not taken: a {} dialog was open", d.kind)));
+    }
+    let spec = crate::refs::SnapshotSpec::default();
+    Some(
+        match tokio::time::timeout(SNAPSHOT_WAIT, crate::snapshot::peek(&page, &spec)).await {
+            Ok(Ok(snap)) => Ok(bound_snapshot(snap.text)),
+            Ok(Err(e)) => Err(format!("not taken: {}", e.message)),
+            Err(_) => Err(format!(
+                "not taken: the page did not answer within {} ms",
+                SNAPSHOT_WAIT.as_millis()
+            )),
+        },
+    )
 }
 
 /// The step's `target`, `before`, `after` and `diff` from an action's answer (`target` with the
@@ -553,11 +818,6 @@ fn evidence(data: &Value, aim: Option<Aim>, step: &mut Map<String, Value>) {
 pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<TraceStartOutput> {
     let screenshots = p.screenshots.unwrap_or(false);
     let snapshots = p.snapshots.unwrap_or(false);
-    if snapshots {
-        return Err(EngineError::invalid(
-            "invalid parameter `snapshots`: not available: a snapshot the recorder took would become the tab's latest (the base of `diff` and delta evidence) and number new refs, changing what the agent sees; steps keep the before/after/diff of the actions' own evidence without it",
-        ));
-    }
     let board = cx.engine.part::<Board>().clone();
     if let Some(t) = board.lock().as_ref() {
         return Err(EngineError::new(
@@ -579,32 +839,13 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
     };
     let started_at = now_ms();
     let mut g = board.lock();
-    *g = Some(Trace {
-        started: Instant::now(),
-        started_at,
-        ended: None,
-        screenshots,
-        snapshots,
-        steps: Vec::new(),
-        events: VecDeque::new(),
-        bytes: 0,
-        dropped: TraceDropped::default(),
-        next_step: 0,
-        aim: None,
-        last_tab: cx
-            .engine
-            .browser
-            .as_ref()
-            .and_then(|b| b.active_attached())
-            .map(|p| p.tab_id.clone()),
-        frames: VecDeque::new(),
-        named: HashSet::new(),
-        last_frame: None,
-        pending: VecDeque::new(),
-        sub: None,
-        cast: None,
-        latest: None,
-    });
+    let last_tab = cx
+        .engine
+        .browser
+        .as_ref()
+        .and_then(|b| b.active_attached())
+        .map(|p| p.tab_id.clone());
+    *g = Some(Trace::new(started_at, screenshots, snapshots, last_tab));
     if let (Some((sub, latest)), Some(trace)) = (cast, g.as_mut()) {
         // The frame shown now is the first (painted before the trace's start: `t` 0).
         if let Some(f) = latest.borrow().clone() {
@@ -711,6 +952,7 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
             "bounds": {
                 "maxBytes": TRACE_MAX_BYTES,
                 "maxAnswerBytes": TRACE_MAX_ANSWER_BYTES,
+                "maxSnapshotBytes": TRACE_MAX_SNAPSHOT_BYTES,
                 "maxSteps": TRACE_MAX_STEPS,
                 "maxEvents": TRACE_MAX_EVENTS,
             },
@@ -966,36 +1208,116 @@ mod tests {
         assert!(kept.starts_with("{\"text\":\"é"));
     }
 
+    /// A frame as the screencast hands it over: number `seq`, painted at `painted` (ms since
+    /// the Unix epoch).
+    fn frame(seq: u64, painted: f64) -> Frame {
+        Frame {
+            seq,
+            at: Instant::now(),
+            epoch_ms: painted,
+            tab: "t1".into(),
+            jpeg: Arc::from(vec![0u8; 10]),
+            width: 1,
+            height: 1,
+            viewport: (1.0, 1.0),
+            scroll: (0.0, 0.0),
+        }
+    }
+
+    /// The frames each kept step names: `(frameBefore, frameAfter)`.
+    fn named_frames(t: &Trace) -> Vec<(Option<u64>, Option<u64>)> {
+        t.steps
+            .iter()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["frameBefore"].as_u64(), v["frameAfter"].as_u64())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_step_and_the_next_name_the_same_frame_however_late_it_came() {
+        // The race of issue 38: frame 2, painted before step 2 began, arrives only after two
+        // later steps ended; step 1 was decided (by the two-steps rule) without it, step 2 at
+        // the stop with it. Step 1's frameAfter and step 2's frameBefore are one decision.
+        let mut t = Trace::new(0.0, true, false, None);
+        t.push_frame(&frame(1, 100.0));
+        t.step_begins(110.0);
+        t.step_ends(Map::new(), 110.0, 120.0, false);
+        t.step_begins(200.0);
+        t.step_ends(Map::new(), 200.0, 210.0, false);
+        t.step_begins(300.0);
+        t.step_ends(Map::new(), 300.0, 310.0, false);
+        assert_eq!(t.steps.len(), 1, "step 1 is decided two steps later");
+        t.push_frame(&frame(2, 190.0));
+        t.push_frame(&frame(3, 305.0));
+        t.resolve(Some(400.0));
+        let named = named_frames(&t);
+        assert_eq!(named.len(), 3);
+        assert_eq!(named[0], (Some(1), Some(1)));
+        for k in 0..2 {
+            assert_eq!(named[k].1, named[k + 1].0, "step {}: {named:?}", k + 1);
+        }
+        // Frame 3 was painted while step 3 ran: its frameAfter (the stop's moment).
+        assert_eq!(named[2].1, Some(3));
+        // A frame painted after the moment that arrives first decides a step at once.
+        let mut t = Trace::new(0.0, true, false, None);
+        t.push_frame(&frame(1, 100.0));
+        t.step_begins(110.0);
+        t.step_ends(Map::new(), 110.0, 120.0, false);
+        t.step_begins(200.0);
+        t.push_frame(&frame(2, 190.0));
+        t.push_frame(&frame(3, 250.0));
+        t.step_ends(Map::new(), 200.0, 260.0, false);
+        assert_eq!(named_frames(&t), [(Some(1), Some(2))]);
+        t.resolve(Some(400.0));
+        assert_eq!(named_frames(&t)[1], (Some(2), Some(3)));
+    }
+
+    #[test]
+    fn a_step_waits_for_its_snapshot() {
+        let mut t = Trace::new(0.0, false, true, None);
+        assert!(t.owes_snapshot(), "the one before the first step");
+        t.owe_first = false;
+        t.step_ends(Map::new(), 1.0, 2.0, true);
+        assert!(t.steps.is_empty() && t.owes_snapshot());
+        if let Some(p) = t.pending.back_mut() {
+            p.owes_snapshot = false;
+        }
+        t.resolve(None);
+        assert_eq!(t.steps.len(), 1);
+        assert!(!t.owes_snapshot());
+    }
+
+    #[test]
+    fn a_snapshot_is_cut_at_a_line_and_its_secrets_redacted() {
+        crate::secrets::register("s3cret-for-the-trace");
+        let (text, cut) = bound_snapshot("- textbox: s3cret-for-the-trace".into());
+        assert_eq!((text.as_str(), cut), ("- textbox: <redacted>", false));
+        let line = "- button \"x\" [ref=e1]\n";
+        let long = line.repeat(TRACE_MAX_SNAPSHOT_BYTES / line.len() + 10);
+        let (text, cut) = bound_snapshot(long);
+        assert!(
+            cut && text.len() <= TRACE_MAX_SNAPSHOT_BYTES + 60,
+            "{}",
+            text.len()
+        );
+        assert!(text.ends_with("\n... cut by the trace at 100000 bytes"));
+        assert!(text.lines().rev().nth(1).unwrap().ends_with("[ref=e1]"));
+        let (_, cut) = bound_snapshot("- a\n... truncated at 10 bytes: 3 more lines".into());
+        assert!(cut, "cut by the capture's own budget");
+    }
+
     #[test]
     fn events_past_the_bounds_drop_oldest_first() {
-        let mut t = Trace {
-            started: Instant::now(),
-            started_at: 0.0,
-            ended: None,
-            screenshots: false,
-            snapshots: false,
-            steps: Vec::new(),
-            events: VecDeque::new(),
-            bytes: 0,
-            dropped: TraceDropped::default(),
-            next_step: 0,
-            aim: None,
-            last_tab: None,
-            frames: VecDeque::new(),
-            named: HashSet::new(),
-            last_frame: None,
-            pending: VecDeque::new(),
-            sub: None,
-            cast: None,
-            latest: None,
-        };
+        let mut t = Trace::new(0.0, false, false, None);
         for i in 0..(TRACE_MAX_EVENTS + 5) {
             t.push_event(i as f64, format!("{i}"));
         }
         assert_eq!(t.dropped.events, 5);
         assert_eq!(t.events.front().unwrap().1, "5");
         for _ in 0..(TRACE_MAX_STEPS + 2) {
-            t.push_step("s".into());
+            t.push_step(Map::new());
         }
         assert_eq!(t.dropped.steps, 2);
         assert_eq!(t.steps.len() as u64, TRACE_MAX_STEPS);

@@ -102,23 +102,28 @@ struct Part {
     frames: Vec<(String, u32, u32)>,
 }
 
+/// One frame's run of the snapshot script, numbering new refs from `acc.next_ref` (and moving it
+/// on). A real run's refs are the page's from then on, so the tab's counter moves on at once (a
+/// later frame's run must not number the same); a peek run changes nothing.
 async fn run_part(
     page: &Page,
     home: &RefWorld,
     spec: &SnapshotSpec,
     selector: Option<&str>,
     base_depth: u32,
-    budget: usize,
+    acc: &mut Gathered,
 ) -> Result<Part> {
+    let budget = if spec.max_bytes == 0 {
+        0
+    } else {
+        spec.max_bytes.saturating_sub(acc.used).max(1)
+    };
     let box_origin = if spec.boxes {
         box_origin(page, &home.target).await
     } else {
         None
     };
-    let next = page
-        .ref_counter
-        .load(std::sync::atomic::Ordering::Relaxed)
-        .max(1);
+    let next = acc.next_ref.max(1);
     let mut opts = json!({
         "selector": selector,
         "interactive": spec.interactive,
@@ -130,6 +135,7 @@ async fn run_part(
         "baseDepth": base_depth,
         "maxBytes": budget,
         "pierced": false,
+        "peek": acc.peek,
     });
     // The walk asks for the pierce walk (`pierce`) when it meets the signal of a closed shadow
     // root; it then runs again with what that found.
@@ -149,8 +155,11 @@ async fn run_part(
             EngineError::internal(format!("the page's snapshot answer is malformed: {e}"))
         })?;
     let PartAnswer { head, text, refs } = answer;
-    page.ref_counter
-        .fetch_max(head.next_ref, std::sync::atomic::Ordering::Relaxed);
+    acc.next_ref = acc.next_ref.max(head.next_ref);
+    if !acc.peek {
+        page.ref_counter
+            .fetch_max(head.next_ref, std::sync::atomic::Ordering::Relaxed);
+    }
     Ok(Part {
         omitted: head.omitted.unwrap_or_default().into_iter().collect(),
         url: head.url,
@@ -284,17 +293,33 @@ async fn child_frame(page: &Page, frame: &FrameTarget, index: u32) -> Result<Opt
     }))
 }
 
-/// What a capture gathers across frames: the refs in order, what the budget left out, and the
-/// bytes used so far.
-#[derive(Default)]
+/// What a walk gathers across frames: the refs in order, each frame's refs as its page issued
+/// them (recorded by [`register`], never by a peek), what the budget left out, the bytes used so
+/// far and the next ref number.
 struct Gathered {
+    /// A peek: a read-only walk (see [`peek`]).
+    peek: bool,
     ids: Vec<String>,
+    issued: Vec<FrameRefs>,
     omitted: std::collections::HashMap<String, u64>,
     used: usize,
+    next_ref: u64,
 }
 
-/// Captures one frame (and, recursively, its out-of-process frames) and records its refs under
-/// the world that gives them (`home`). Returns the text and the frame's URL.
+/// The refs one frame's run issued, with what [`TabRefs::record`](crate::refs::TabRefs::record)
+/// keeps of them.
+struct FrameRefs {
+    frame_id: String,
+    session_id: Option<String>,
+    doc_token: String,
+    /// The page's own document (its top frame): the refs of its earlier documents are forgotten.
+    top: bool,
+    /// `(id, role, name)` per ref.
+    refs: Vec<(String, String, String)>,
+}
+
+/// Walks one frame (and, recursively, its out-of-process frames), gathering its refs under the
+/// world that gives them (`home`). Returns the text and the frame's URL.
 async fn capture_frame(
     page: &Page,
     home: RefWorld,
@@ -304,37 +329,20 @@ async fn capture_frame(
     nesting: u32,
     acc: &mut Gathered,
 ) -> Result<(String, String)> {
-    let budget = if spec.max_bytes == 0 {
-        0
-    } else {
-        spec.max_bytes.saturating_sub(acc.used).max(1)
-    };
-    let part = run_part(page, &home, spec, selector, base_depth, budget).await?;
+    let part = run_part(page, &home, spec, selector, base_depth, acc).await?;
     let frame = home.target;
-    {
-        let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
-        if nesting == 0 && !frame.child {
-            refs.forget_documents(&frame.frame_id, &part.doc_token);
-        }
-        let session_id = if frame.child {
-            frame.session.id()
+    acc.ids.extend(part.refs.iter().map(|r| r.0.clone()));
+    acc.issued.push(FrameRefs {
+        frame_id: frame.frame_id.clone(),
+        session_id: if frame.child {
+            frame.session.id().map(str::to_string)
         } else {
             None
-        };
-        for (id, role, name) in &part.refs {
-            refs.record(
-                id,
-                Issued {
-                    role,
-                    name,
-                    frame_id: &frame.frame_id,
-                    session_id,
-                    doc_token: &part.doc_token,
-                },
-            );
-        }
-    }
-    acc.ids.extend(part.refs.iter().map(|r| r.0.clone()));
+        },
+        doc_token: part.doc_token.clone(),
+        top: nesting == 0 && !frame.child,
+        refs: part.refs,
+    });
     for (role, n) in &part.omitted {
         *acc.omitted.entry(role.clone()).or_default() += n;
     }
@@ -400,8 +408,54 @@ fn replace_marker_line(text: &str, marker: &str, inner: &str) -> String {
 
 /// Captures the page with `spec`, stores it under a new generation and returns it.
 pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
+    let (snap, issued) = walk(page, spec, false).await?;
+    Ok(register(page, snap, issued))
+}
+
+/// The snapshot the agent would get with `spec` now (its text numbers the refs new elements would
+/// get as a `snapshot` now would), taken without changing anything: no element gets a ref, the
+/// tab's ref counter, refs and kept snapshots (the latest, the base of diffs and delta evidence,
+/// what `watch` shows) stay as they were. Its generation is 0. The trace recorder's capture.
+pub async fn peek(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
+    walk(page, spec, true).await.map(|(snap, _)| snap)
+}
+
+/// Records the refs a walk issued in the tab's table (forgetting those of the frames' earlier
+/// documents) and keeps its snapshot under the next generation.
+fn register(page: &Page, snap: Snapshot, issued: Vec<FrameRefs>) -> Snapshot {
+    let mut refs = page.refs.lock().unwrap_or_else(|e| e.into_inner());
+    for frame in &issued {
+        if frame.top {
+            refs.forget_documents(&frame.frame_id, &frame.doc_token);
+        }
+        for (id, role, name) in &frame.refs {
+            refs.record(
+                id,
+                Issued {
+                    role,
+                    name,
+                    frame_id: &frame.frame_id,
+                    session_id: frame.session_id.as_deref(),
+                    doc_token: &frame.doc_token,
+                },
+            );
+        }
+    }
+    refs.push_snapshot(snap)
+}
+
+/// Walks the page with `spec` (`peek`: read-only, see [`peek`]): the snapshot (generation 0) and
+/// the refs each frame issued.
+async fn walk(page: &Page, spec: &SnapshotSpec, peek: bool) -> Result<(Snapshot, Vec<FrameRefs>)> {
     page.ensure_alive()?;
-    let mut acc = Gathered::default();
+    let mut acc = Gathered {
+        peek,
+        ids: Vec::new(),
+        issued: Vec::new(),
+        omitted: Default::default(),
+        used: 0,
+        next_ref: page.ref_counter.load(std::sync::atomic::Ordering::Relaxed),
+    };
     let home = crate::frames::ref_world(page, &FrameTarget::scoped(page)).await?;
     let (text, origin) =
         capture_frame(page, home, spec, spec.selector.as_deref(), 0, 0, &mut acc).await?;
@@ -432,11 +486,7 @@ pub async fn capture(page: &Page, spec: &SnapshotSpec) -> Result<Snapshot> {
         omitted,
         taken_at: crate::network::now_ms() as u64,
     };
-    Ok(page
-        .refs
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push_snapshot(snap))
+    Ok((snap, acc.issued))
 }
 
 /// Cuts `text` at a whole line within `budget` bytes (0 = none), adding the lines it cuts to

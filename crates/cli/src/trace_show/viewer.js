@@ -160,6 +160,8 @@ function renderHeader() {
   if (d.frames) notes.push(plural(d.frames, "frame") + " dropped by the size bound");
   if (d.events) notes.push(plural(d.events, "event") + " dropped by the size bound");
   if (d.steps) notes.push(plural(d.steps, "step") + " not kept (more than " + ((m.bounds || {}).maxSteps ?? "the most") + " steps)");
+  if (d.snapshots) notes.push(plural(d.snapshots, "recorded snapshot") + " dropped by the size bound");
+  if (d.snapshotsCut) notes.push(plural(d.snapshotsCut, "recorded snapshot") + " cut (over " + ((m.bounds || {}).maxSnapshotBytes ?? "the bound") + " bytes)");
   if (d.answerBytes) notes.push(d.answerBytes.toLocaleString() + " bytes of answers cut (answers over " + ((m.bounds || {}).maxAnswerBytes ?? "the bound") + " bytes)");
   if (state.unreadable) notes.push(plural(state.unreadable, "unreadable line") + " skipped");
   const banner = $("#dropped");
@@ -545,10 +547,12 @@ function renderDiff(s) {
   after.hidden = !(s && typeof s.after === "string");
   before.querySelector("pre").textContent = s && s.before ? s.before : "";
   after.querySelector("pre").textContent = s && s.after ? s.after : "";
+  renderRecorded(s);
   if (!s) return;
   if (typeof s.diff !== "string") {
     pre.dataset.empty = "true";
-    pre.append(el("span", "muted", "No snapshot for this step (record with --snapshots for one on every step)."));
+    const recorded = typeof s.snapshot === "string" ? " Its recorded snapshot is below." : "";
+    pre.append(el("span", "muted", "No snapshot diff for this step (actions with evidence have one)." + recorded));
     return;
   }
   pre.dataset.empty = "false";
@@ -563,6 +567,25 @@ function renderDiff(s) {
     else if (line.startsWith("-")) cls = "del";
     pre.append(el("span", "line " + cls, line + "\n"));
   }
+}
+
+// The snapshots the recorder kept (`--snapshots`): after the step, and before the first step;
+// shown on demand, with a note when one was cut, dropped or not taken.
+function renderRecorded(s) {
+  const notes = [];
+  for (const [id, key, what] of [["#step-snapshot-before", "snapshotBefore", "before the first step"], ["#step-snapshot", "snapshot", "after this step"]]) {
+    const box = $(id);
+    const text = s && typeof s[key] === "string" ? s[key] : null;
+    box.hidden = text === null;
+    box.querySelector("pre").textContent = text || "";
+    if (!s) continue;
+    if (s[key + "Truncated"]) notes.push("The recorded snapshot " + what + " was cut at " + (state.manifest.bounds || {}).maxSnapshotBytes + " bytes.");
+    if (typeof s[key + "Error"] === "string") notes.push("No recorded snapshot " + what + ": " + s[key + "Error"]);
+  }
+  if (s && s.snapshotDropped) notes.push("The size bound left this step's recorded snapshots out.");
+  const note = $("#step-snapshot-note");
+  note.hidden = notes.length === 0;
+  note.textContent = notes.join(" ");
 }
 
 // ---- console, network, page events ----

@@ -237,6 +237,11 @@ async fn perform(
         Mutation::Clear => fill(page, el, &what, "", limits).await,
         Mutation::Type(text) => {
             editable(el, &what, "type").await?;
+            let board = page.part::<crate::recorder::Board>();
+            // While a trace records: text typed into a password field is kept out of the step.
+            if board.on() && el.op("secret", Value::Null).await?.as_bool() == Some(true) {
+                board.typed_secret();
+            }
             actionable_point(page, el, &what, limits, false, true, None)
                 .await?
                 .report(page, false);
@@ -369,6 +374,9 @@ async fn fill(
             }
             None => {
                 let before = r.get("before").and_then(Value::as_str).unwrap_or("");
+                if r.get("secret").and_then(Value::as_bool) == Some(true) {
+                    page.part::<crate::recorder::Board>().typed_secret();
+                }
                 if let Some(rect) = actionable::box_of(&r) {
                     page.part::<crate::recorder::Board>()
                         .aimed(crate::recorder::Aim { rect, point: None });

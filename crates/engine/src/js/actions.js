@@ -577,6 +577,9 @@ function (op, arg) {
     e.dispatchEvent(new Event(type, { bubbles: true, composed: type === 'input' }));
   }
 
+  // Whether e is a password field (what is typed into it is a secret).
+  function isSecret(e) { return isTag(e, 'input') && e.type === 'password'; }
+
   function editKind(e) {
     if (isTag(e, 'textarea')) return e.readOnly ? 'readonly' : 'text';
     if (isTag(e, 'input')) {
@@ -664,6 +667,7 @@ function (op, arg) {
       return { state: isVisible(el) ? 'ok' : 'hidden' };
     }
     case 'editKind': return editKind(el);
+    case 'secret': return isSecret(el);
     case 'focus': {
       el.focus();
       const a = deepActive(el.ownerDocument);
@@ -714,7 +718,8 @@ function (op, arg) {
       const a = deepActive(el.ownerDocument);
       const focused = a === el || (!!a && el.contains(a));
       if (focused && arg && arg.guard) installGuard(el, arg.guard);
-      const res = { kind, state: 'ok', focused, before, box: r0 ? p.box : undefined };
+      // `secret`: a password field (a trace keeps the value typed out of its step).
+      const res = { kind, state: 'ok', focused, before, box: r0 ? p.box : undefined, secret: isSecret(el) };
       if (kind !== 'editable') return res;
       // An editor that keeps its own model of the selection (CodeMirror, ProseMirror, Lexical)
       // learns of the new one from `selectionchange`, a task queued after this one: text

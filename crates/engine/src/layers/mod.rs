@@ -58,6 +58,7 @@ impl Engine {
     /// built in Rust is checked here (a parsed one was when it was parsed): one whose parameters
     /// are wrong is answered `invalid_argument`, as the parser answers it.
     pub async fn execute(&mut self, request: impl IntoChecked) -> Response {
+        self.trace_snapshot().await;
         let received = Instant::now();
         let traced = self.tracer().active().then(|| request.command().traced());
         let step = self.part::<Recorder>().begin(request.command(), received);
@@ -81,6 +82,7 @@ impl Engine {
     /// Runs a request that came in: its timeout counts from when it was received, so time
     /// spent waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, incoming: Incoming) -> Response {
+        self.trace_snapshot().await;
         let traced = self
             .tracer()
             .active()
@@ -108,6 +110,18 @@ impl Engine {
         }
         self.end_step(step, &response);
         response
+    }
+
+    /// Takes the snapshot the session's trace owes (with `--snapshots`: the one after the last
+    /// step, or before the first), before the next command runs: the page as the agent left it.
+    /// Read-only: the agent's refs and latest snapshot stay as they are.
+    async fn trace_snapshot(&mut self) {
+        let recorder = self.part::<Recorder>().clone();
+        if !recorder.owes_snapshot() {
+            return;
+        }
+        let page = self.browser.as_ref().and_then(|b| b.active_attached());
+        recorder.snapshot_taken(crate::recorder::take_snapshot(page).await);
     }
 
     /// Ends a step of the session's trace with the answer, in the active tab as it is now.

@@ -280,7 +280,8 @@ pub(super) async fn video_chapter(cx: Ctx, a: VideoChapterArgs) -> Result<Answer
 pub struct StartTracingArgs {
     /// Also record screencast frames of the active tab (default false).
     pub screenshots: Option<bool>,
-    /// Also take an accessibility snapshot before and after every step (default false).
+    /// Also record the accessibility snapshot after every step, and before the first (default
+    /// false; read-only: your refs and diffs stay as they are).
     pub snapshots: Option<bool>,
 }
 

@@ -17,6 +17,9 @@ pub const TRACE_NOT_STARTED: &str =
 pub const TRACE_MAX_BYTES: u64 = 100 << 20;
 /// The most bytes of JSON a step keeps of its answer (a longer one is cut).
 pub const TRACE_MAX_ANSWER_BYTES: usize = 64 << 10;
+/// The most bytes of text a step keeps of a snapshot the recorder records (`--snapshots`): the
+/// `snapshot` command's default budget, so the capture itself cuts at it.
+pub const TRACE_MAX_SNAPSHOT_BYTES: usize = 100_000;
 /// The most steps one trace keeps (later ones are counted, not kept).
 pub const TRACE_MAX_STEPS: u64 = 10_000;
 /// The most events one trace keeps (older ones are dropped first).
@@ -35,9 +38,9 @@ pub struct TraceStartParams {
         arg(long, num_args = 0, default_missing_value = "true")
     )]
     pub screenshots: Option<bool>,
-    /// Not available yet (refused with `invalid_argument`): the recorder's own snapshot before
-    /// and after every step would become the tab's latest and number new refs. Without it,
-    /// steps keep the before, after and diff of the actions' own evidence.
+    /// Record the accessibility snapshot (the default `snapshot`: interactive) after every step,
+    /// and before the first: taken read-only (the agent's refs, its latest snapshot and the
+    /// evidence diffs stay as they are), or the step's own when it took one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         feature = "clap",
@@ -62,7 +65,7 @@ pub struct TraceStartOutput {
     pub started_at: f64,
     /// Whether screencast frames are recorded.
     pub screenshots: bool,
-    /// Whether the recorder takes its own snapshots around each step.
+    /// Whether each step records the snapshot after it (and the first, the one before it).
     pub snapshots: bool,
 }
 
@@ -127,6 +130,12 @@ pub struct TraceDropped {
     pub frames: u64,
     /// Bytes of answers' JSON cut off at 64 KiB per answer.
     pub answer_bytes: u64,
+    /// Step snapshots (`--snapshots`) left out to stay within the size bound.
+    #[serde(default)]
+    pub snapshots: u64,
+    /// Step snapshots cut at 100,000 bytes (`snapshotTruncated`).
+    #[serde(default)]
+    pub snapshots_cut: u64,
 }
 
 /// Result of `trace_stop`.
@@ -172,10 +181,10 @@ impl Present for TraceStopOutput {
             "wrote {} ({} steps, {} events, {} frames, {} bytes, {:.0} ms)",
             self.path, c.steps, c.events, c.frames, self.bytes, self.duration_ms
         );
-        if d.steps + d.events + d.frames > 0 {
+        if d.steps + d.events + d.frames + d.snapshots > 0 {
             line.push_str(&format!(
-                "; the size bounds dropped {} steps, {} events, {} frames",
-                d.steps, d.events, d.frames
+                "; the size bounds dropped {} steps, {} events, {} frames, {} snapshots",
+                d.steps, d.events, d.frames, d.snapshots
             ));
         }
         line

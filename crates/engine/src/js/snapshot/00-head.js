@@ -4,7 +4,7 @@
 // head opens it, 90-api.js closes it). The engine evaluates it once per document in an isolated
 // world as `globalThis.__ab ??= (<the joined files>)` and then calls the API object it evaluates to:
 //
-//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, boxOrigin, nextRef, baseDepth, maxBytes, pierced, frameOwner})
+//   __ab.snapshot({selector, interactive, compact, maxDepth, urls, boxOrigin, nextRef, baseDepth, maxBytes, pierced, peek, frameOwner})
 //     selector   string|null  CSS selector (or a ref id 'e5' / '@e5' / 'ref=e5') of the subtree root
 //     interactive bool (default true)  only lines that carry a ref, each indented under its nearest
 //                                      ref'd ancestor; '(no interactive elements)' when there are none
@@ -27,6 +27,10 @@
 //                       handed over in globalThis.__abReach); when it has not and the walk meets
 //                       the signal of one (see BOX_HOSTS), the answer is {ok: true, value: 'pierce'}:
 //                       nothing is emitted and the engine runs again after looking
+//     peek       bool   a read-only run (the trace recorder's): the text is the one a real run would
+//                       give now, but the refs new elements would get are numbered from the run's
+//                       own counter and kept nowhere (no element gets a ref, the shared counter
+//                       stays); the head's nextRef is where the run's counter ended
 //   -> {ok: true, value: one string}: a JSON line {refs: N, nextRef, docToken, frames: [{marker, index, depth}],
 //      url, omitted: {role: count} | null}, then N lines `id<TAB>role<TAB>name` (names are collapsed:
 //      no tab or newline), then the text (several lines)

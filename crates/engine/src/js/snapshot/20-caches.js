@@ -21,6 +21,8 @@
   //   frameOwners   WeakRef<iframe> per cross-origin frame marker (published as the module's
   //                 frameOwners when the run starts, for frameOwner(k) after it)
   //   winOrigins    frame window walked in place -> its origin in this world's window (boxes)
+  //   peek, next    a peek run (opt.peek): element -> the ref it numbered (a Map, else null), and
+  //                 the next number it gives (its own counter; the module's stays)
   function walkContext(opt, pseudoCheck, cvCheck, ownerOf, activeEl, declared) {
     return {
       opt,
@@ -42,6 +44,8 @@
       frames: [],
       frameOwners: [],
       winOrigins: new Map(),
+      peek: null,
+      next: 0,
     };
   }
 

@@ -93,7 +93,7 @@
         const ln = c.localName;
         if (ln === 'input' || ln === 'textarea' || ln === 'select' || ln === 'option') continue;
         if (ln === 'br') { parts.push(' '); continue; }
-        if (skipInteractive && (INTERACTIVE.has(roleOf(w, c)) || refOf.has(c))) continue;
+        if (skipInteractive && (INTERACTIVE.has(roleOf(w, c)) || refIn(w, c) !== undefined)) continue;
         const d = cs(w, c).display;
         const blk = !isInlineDisplay(c, d);
         if (blk) parts.push(' ');

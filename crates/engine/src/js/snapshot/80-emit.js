@@ -10,6 +10,25 @@
     return id;
   }
 
+  // The ref el has, or (a peek run) the one this run numbered it with; undefined when none.
+  function refIn(w, el) {
+    const id = refOf.get(el);
+    return id !== undefined || !w.peek ? id : w.peek.get(el);
+  }
+  // The ref the next new element gets: the module's counter, or (a peek run) the run's own.
+  function nextRefIn(w) { return 'e' + (w.peek ? w.next : counter); }
+  // Gives el its ref: for the life of the document, or (a peek run, which changes no state of
+  // the document's refs) for this run only, numbered as a real run now would number it.
+  function issueRef(w, el) {
+    if (!w.peek) return assignRef(el);
+    let id = refIn(w, el);
+    if (id === undefined) {
+      id = 'e' + w.next++;
+      w.peek.set(el, id);
+    }
+    return id;
+  }
+
   const PREVIEW_ROLES = new Set(['generic', 'listitem', 'cell', 'columnheader', 'rowheader', 'LabelText',
     'paragraph', 'alert', 'status', 'LayoutTableCell', 'LayoutTableRow', 'gridcell', 'dialog', 'alertdialog',
     'tabpanel', 'row', 'term', 'definition', 'group', 'Legend', 'image', 'blockquote', 'region', 'article',
@@ -103,7 +122,7 @@
         continue;
       }
       const st = isFrame ? [] : states(w, el, role);
-      const id = ref ? (refOf.get(el) || 'e' + counter) : null;
+      const id = ref ? (refIn(w, el) || nextRefIn(w)) : null;
       if (id !== null) st.push('ref=' + id);
       if (opt.boxOrigin !== null) st.push('box=' + boxOf(w, el));
       let line = indent + '- ' + shownRole;
@@ -111,7 +130,7 @@
       if (st.length) line += ' [' + st.join(', ') + ']';
       if (value) line += ': ' + esc(collapse(value));
       if (push(w, line, shownRole) && ref) {
-        assignRef(el);
+        issueRef(w, el);
         w.refs.push(id + '\t' + role + '\t' + name);
       }
       emit(w, children, depth + 1);

@@ -38,8 +38,10 @@
       baseDepth: opts.baseDepth | 0,
       maxBytes: typeof opts.maxBytes === 'number' && opts.maxBytes > 0 ? opts.maxBytes : 0,
       pierced: !!opts.pierced,
+      peek: !!opts.peek,
     };
-    if (typeof opts.nextRef === 'number' && opts.nextRef > counter) counter = Math.floor(opts.nextRef);
+    const asked = typeof opts.nextRef === 'number' ? Math.floor(opts.nextRef) : 0;
+    if (!o.peek && asked > counter) counter = asked;
     const doc = rootDocument(opts);
     if (!doc) return FRAME_GONE;
     const listened = takeReach();
@@ -57,6 +59,9 @@
     }
     const w = newWalk(doc, o);
     w.listened = listened;
+    // A peek run numbers the refs it would issue from its own counter and keeps none of them.
+    if (o.peek) w.peek = new Map();
+    w.next = Math.max(counter, asked);
     frameOwners = w.frameOwners; // frameOwner(k) answers from the latest run's markers
     const items = [];
     if (root) {
@@ -93,7 +98,7 @@
     if (!text) text = o.interactive ? '(no interactive elements)' : '(empty)';
     pruneDead();
     // One string (see the head comment): the engine reads it without a structure to convert.
-    const head = JSON.stringify({ refs: w.refs.length, nextRef: counter, docToken, frames: w.frames, url: doc.URL, omitted: w.omitted });
+    const head = JSON.stringify({ refs: w.refs.length, nextRef: o.peek ? w.next : counter, docToken, frames: w.frames, url: doc.URL, omitted: w.omitted });
     return { ok: true, value: head + '\n' + (w.refs.length ? w.refs.join('\n') + '\n' : '') + text };
   }
 
