@@ -232,8 +232,8 @@ class AsyncBrowserCommands:
         `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
         (docs/trace.md).
 
-        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
-        the frame before and after it.
+        ``screenshots``: Record a still of the active tab after every step (JPEG within 800x600), each step naming the
+        still before and after it.
 
         ``snapshots``: Record the accessibility snapshot (the default `snapshot`: interactive) after every step, and
         before the first: taken read-only (the agent's refs, its latest snapshot and the evidence diffs stay as they
@@ -452,8 +452,8 @@ class BrowserCommands:
         `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it
         (docs/trace.md).
 
-        ``screenshots``: Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step naming
-        the frame before and after it.
+        ``screenshots``: Record a still of the active tab after every step (JPEG within 800x600), each step naming the
+        still before and after it.
 
         ``snapshots``: Record the accessibility snapshot (the default `snapshot`: interactive) after every step, and
         before the first: taken read-only (the agent's refs, its latest snapshot and the evidence diffs stay as they

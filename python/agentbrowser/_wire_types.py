@@ -4913,7 +4913,7 @@ class TraceStartOutput(_d.Record):
     started_at: float
     """When the trace began (its `t = 0`), in milliseconds since the Unix epoch."""
     screenshots: bool
-    """Whether screencast frames are recorded."""
+    """Whether stills of the page are recorded."""
     snapshots: bool
     """Whether each step records the snapshot after it (and the first, the one before it)."""
 

@@ -7,7 +7,7 @@
 //!
 //! When no trace runs, each listener's cost is one atomic load ([`Board::on`]).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,29 +22,23 @@ use agentbrowser_protocol::{
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
+use crate::capture::{Still, still};
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::events::{Listener, str_field};
 use crate::network::now_ms;
 use crate::page::Page;
-use crate::screencast::{CastOptions, Frame, Screencast, Subscription};
 
-/// How long `trace_stop` waits for the frames painted before it to arrive (for a frame painted
-/// after it). No command's path waits for frames.
-const FRAME_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long the recorder's own snapshot may take (a page that does not answer, as one stuck in a
 /// script, is recorded as `snapshotError`).
 const SNAPSHOT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-/// How long `trace_start --screenshots` waits for the first frame.
-const FIRST_FRAME_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
-/// The screencast a trace asks for: JPEG at quality 60 within 800x600 (Playwright's trace
-/// size). Chromium encodes every frame the page paints while the cast runs, on the same cores
-/// as the page: the pixels encoded are most of what `--screenshots` costs a command.
-const TRACE_CAST: CastOptions = CastOptions {
-    max_width: 800,
-    max_height: 600,
-    quality: 60,
-};
+/// How long the recorder's still of a step may take (a page that does not paint is recorded as
+/// `frameAfterError`).
+const STILL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// The size a still fits in (Playwright's trace screenshots' size) and its JPEG quality.
+const STILL_MAX: (u32, u32) = (800, 600);
+/// See `STILL_MAX`.
+const STILL_QUALITY: u8 = 60;
 
 /// The session's trace recorder (none or one trace); cloned into every page's parts and into the
 /// listeners that feed it.
@@ -56,6 +50,9 @@ struct Inner {
     /// Whether a trace records now (what every listener checks first).
     on: AtomicBool,
     trace: Mutex<Option<Trace>>,
+    /// The capture after the last step (its still, its snapshot) while it runs: the next
+    /// command waits for it ([`Board::settle`]).
+    capture: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 /// A trace: recording, or stopped and not yet written.
@@ -82,61 +79,52 @@ struct Trace {
     aim: Option<Aim>,
     /// The running step typed into a password field (its value is kept out of the trace).
     secret: bool,
-    /// With snapshots: the snapshot before the first step is owed (taken when the first command
-    /// comes).
-    owe_first: bool,
-    /// With snapshots: the snapshot taken before the first step, until it ends.
+    /// With snapshots: the snapshot taken at the start, before the first step, until it ends.
     first: Option<Taken>,
     /// The tab the last step ended in (a change is a `tab` `activated` event).
     last_tab: Option<String>,
-    /// The frames received, oldest first (a dropped one stays, without its image, while a
-    /// pending step may name it).
+    /// The stills taken, oldest first (one dropped by the size bound keeps its number).
     frames: VecDeque<Kept>,
-    /// The frames a step names (`frameBefore`, `frameAfter`).
-    named: HashSet<u64>,
-    /// The number of the latest frame received.
-    last_frame: Option<u64>,
-    /// The steps ended whose frames or snapshot are not decided yet, oldest first (with
-    /// screenshots or snapshots).
-    pending: VecDeque<Pending>,
-    /// The screencast's frames, drained without waiting by the commands' hooks and by `cast`.
-    sub: Option<Subscription>,
-    /// The task draining `sub` whenever a frame comes (ended when the trace stops).
-    cast: Option<tokio::task::JoinHandle<()>>,
-    /// The front tab's latest frame, for `trace_stop`'s one bounded wait.
-    latest: Option<tokio::sync::watch::Receiver<Option<Arc<Frame>>>>,
+    /// The still that shows the page now (the last step's `frameAfter`, the next one's
+    /// `frameBefore`); none while a step's still is being taken or when it could not be.
+    current: Option<u64>,
+    /// The number of the next still.
+    next_frame: u64,
+    /// The step ended whose still or snapshot is being taken (with screenshots or snapshots).
+    awaiting: Option<Awaiting>,
 }
 
-/// A frame received while the trace records.
+/// A still kept: its number and image (`None` once dropped by the size bound).
 #[derive(Debug)]
 struct Kept {
     seq: u64,
-    /// When the browser painted it, in milliseconds since the Unix epoch.
-    painted: f64,
-    /// Its image; `None` once dropped by the size bound.
     jpeg: Option<Arc<[u8]>>,
 }
 
-/// A step ended whose `frameBefore` and `frameAfter` (frames come a little after they were
-/// painted, so they are decided once the next step ended, or at `trace_stop`) or whose
-/// `snapshot` (taken when the next command comes) are not decided yet.
+/// A step ended whose still (`frameAfter`) or snapshot is being taken, right after it ended and
+/// before the next command runs.
 #[derive(Debug)]
-struct Pending {
-    /// The step's line, without its frames.
+struct Awaiting {
+    /// The step's line so far.
     step: Map<String, Value>,
-    /// Its `frameBefore`, once decided: by the step before it, whose `frameAfter` is the same
-    /// moment's frame (the last painted before this step began), decided once for both.
-    before: Option<Option<u64>>,
-    /// Its snapshot is owed (taken when the next command comes, or at `trace_stop`).
-    owes_snapshot: bool,
-    /// When it began to run (milliseconds since the Unix epoch): `frameBefore` is the last
-    /// frame painted at or before it.
-    start: f64,
-    /// When the next step began to run (or, later than it, when this one ended), once known:
-    /// `frameAfter` is the last frame painted at or before it.
-    next: Option<f64>,
-    /// When it ended (milliseconds since the Unix epoch).
-    end: f64,
+    /// Its still is owed.
+    shot: bool,
+    /// Its snapshot is owed.
+    snap: bool,
+}
+
+/// What a step leaves to be captured after it, in a task of its own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Owed {
+    shot: bool,
+    snap: bool,
+}
+
+/// The capture after a step: its still (or why none was taken) and its snapshot.
+#[derive(Debug)]
+pub(crate) struct Captured {
+    still: Option<std::result::Result<(Still, String), String>>,
+    snapshot: Option<Taken>,
 }
 
 /// Where an action aimed: its element's box in CSS pixels of the top-level viewport, and the
@@ -158,9 +146,8 @@ pub(crate) struct Begun {
     command: Value,
     action: &'static str,
     t: f64,
-    /// When it began to run, in milliseconds since the Unix epoch (later than `t` when it
-    /// waited behind another client's command).
-    start: f64,
+    /// Its `frameBefore`: the still showing the page when it began.
+    before: Option<u64>,
 }
 
 impl Trace {
@@ -180,50 +167,64 @@ impl Trace {
             next_step: 0,
             aim: None,
             secret: false,
-            owe_first: snapshots,
             first: None,
             last_tab,
             frames: VecDeque::new(),
-            named: HashSet::new(),
-            last_frame: None,
-            pending: VecDeque::new(),
-            sub: None,
-            cast: None,
-            latest: None,
+            current: None,
+            next_frame: 1,
+            awaiting: None,
         }
     }
 
-    /// A step begins to run at `start` (ms since the Unix epoch): the moment of the last step's
-    /// `frameAfter` (with screenshots).
-    fn step_begins(&mut self, start: f64) {
-        if self.screenshots {
-            self.drain();
-            if let Some(p) = self.pending.back_mut().filter(|p| p.next.is_none()) {
-                p.next = Some(start);
-            }
-        }
-    }
-
-    /// A step ended (`start`, `end`: ms since the Unix epoch): kept at once, or (with
-    /// screenshots or snapshots) once its frames and snapshot are decided.
-    fn step_ends(&mut self, step: Map<String, Value>, start: f64, end: f64, owes_snapshot: bool) {
-        if !self.screenshots && !self.snapshots {
+    /// A step ended: kept at once, or (`owed`) once the capture after it is in.
+    fn step_ends(&mut self, step: Map<String, Value>, owed: Owed) {
+        if !owed.shot && !owed.snap {
             self.push_step(step);
             return;
         }
-        // Its frames are decided once the next step ended (or at `trace_stop`); this step's
-        // end decides those of the step before it. Its snapshot is taken when the next command
-        // comes.
-        self.drain();
-        self.pending.push_back(Pending {
+        if owed.shot {
+            // Until its still is in, nothing shows the page as it is now.
+            self.current = None;
+        }
+        // A capture that never came in (it outlived its wait) leaves its step without it.
+        if let Some(late) = self.awaiting.take() {
+            self.push_step(late.step);
+        }
+        self.awaiting = Some(Awaiting {
             step,
-            before: None,
-            owes_snapshot,
-            start,
-            next: None,
-            end,
+            shot: owed.shot,
+            snap: owed.snap,
         });
-        self.resolve(None);
+    }
+
+    /// The capture after the awaiting step came in: its `frameAfter` (the still that shows
+    /// the page now) and its snapshot; then the step is kept.
+    fn captured(&mut self, c: Captured) {
+        let Some(Awaiting {
+            mut step,
+            shot,
+            snap,
+        }) = self.awaiting.take()
+        else {
+            return;
+        };
+        if shot {
+            match c.still {
+                Some(Ok((still, tab))) => {
+                    let seq = self.push_frame(&still, &tab);
+                    step.insert("frameAfter".into(), json!(seq));
+                    self.current = Some(seq);
+                }
+                Some(Err(why)) => {
+                    step.insert("frameAfterError".into(), json!(why));
+                }
+                None => {}
+            }
+        }
+        if snap && let Some(taken) = c.snapshot {
+            put_snapshot(&mut step, "snapshot", taken, &mut self.dropped);
+        }
+        self.push_step(step);
     }
 
     fn t(&self) -> f64 {
@@ -245,128 +246,21 @@ impl Trace {
         self.shrink();
     }
 
-    /// Drops what the bounds leave no room for, in docs/trace.md's order: frames no step names
-    /// nor may name, oldest first; then named frames, oldest first; then the frames pending
-    /// steps may name, oldest first; then events, oldest first.
+    /// Drops what the bounds leave no room for, in docs/trace.md's order: stills, oldest first;
+    /// then events, oldest first.
     fn shrink(&mut self) {
         while self.events.len() as u64 > TRACE_MAX_EVENTS {
             self.drop_event();
         }
         while self.bytes > TRACE_MAX_BYTES {
-            let held = self.held();
-            let find = |p: &dyn Fn(&Kept) -> bool| {
-                self.frames.iter().position(|f| f.jpeg.is_some() && p(f))
-            };
-            let free = |f: &Kept| !held.contains(&f.seq);
-            let victim = find(&|f| free(f) && !self.named.contains(&f.seq))
-                .or_else(|| find(&free))
-                .or_else(|| find(&|_| true));
-            if let Some(i) = victim {
-                let jpeg = self.frames[i].jpeg.take().unwrap_or_else(|| Arc::from([]));
+            if let Some(f) = self.frames.iter_mut().find(|f| f.jpeg.is_some()) {
+                let jpeg = f.jpeg.take().unwrap_or_else(|| Arc::from([]));
                 self.bytes -= jpeg.len() as u64;
                 self.dropped.frames += 1;
-                if !held.contains(&self.frames[i].seq) {
-                    self.frames.remove(i);
-                }
             } else if !self.drop_event() {
                 break;
             }
         }
-    }
-
-    /// The last frame received that was painted at or before `at` (ms since the Unix epoch).
-    fn painted_by(&self, at: f64) -> Option<u64> {
-        self.frames
-            .iter()
-            .filter(|f| f.painted <= at)
-            .max_by(|a, b| a.painted.total_cmp(&b.painted).then(a.seq.cmp(&b.seq)))
-            .map(|f| f.seq)
-    }
-
-    /// The frames a step may still name: each pending step's `frameBefore` (as decided, or as
-    /// the frames received so far decide it) and `frameAfter`, and the latest painted (the next
-    /// step's `frameBefore`).
-    fn held(&self) -> HashSet<u64> {
-        let mut held: HashSet<u64> = self.painted_by(f64::INFINITY).into_iter().collect();
-        for p in &self.pending {
-            held.extend(p.before.unwrap_or_else(|| self.painted_by(p.start)));
-            held.extend(self.painted_by(p.next.unwrap_or(f64::INFINITY)));
-        }
-        held
-    }
-
-    /// Takes the frames the screencast has sent since the last look, without waiting (those
-    /// lost while no one looked are counted as dropped).
-    fn drain(&mut self) {
-        use tokio::sync::broadcast::error::TryRecvError;
-        loop {
-            let Some(sub) = self.sub.as_mut() else { return };
-            match sub.frames.try_recv() {
-                Ok(f) => self.push_frame(&f),
-                Err(TryRecvError::Lagged(n)) => self.dropped.frames += n,
-                Err(TryRecvError::Empty | TryRecvError::Closed) => return,
-            }
-        }
-    }
-
-    /// Keeps the lines of the pending steps that are decided, oldest first: their snapshot taken
-    /// (with snapshots), and (with screenshots) their `frameAfter` moment known and passed by a
-    /// frame received or by two later steps' ends. With `until` (the stop), all of them, the
-    /// moment of those not known being `until`.
-    fn resolve(&mut self, until: Option<f64>) {
-        let newest = self
-            .frames
-            .iter()
-            .map(|f| f.painted)
-            .fold(f64::MIN, f64::max);
-        while let Some(p) = self.pending.front() {
-            if p.owes_snapshot && until.is_none() {
-                break;
-            }
-            let moment = if self.screenshots {
-                let Some(after) = p.next.or(until) else { break };
-                // Never before the step's own end (the next step begins after it ended).
-                let moment = after.max(p.end);
-                // Frames arrive in the order painted: once one painted after the moment came,
-                // every frame painted before it is here. Else a step waits for two later steps'
-                // ends.
-                let settled = newest > moment || self.pending.len() > 2;
-                if until.is_none() && !settled {
-                    break;
-                }
-                Some(moment)
-            } else {
-                None
-            };
-            let Some(mut p) = self.pending.pop_front() else {
-                break;
-            };
-            if let Some(moment) = moment {
-                let before = p.before.unwrap_or_else(|| self.painted_by(p.start));
-                let after = self.painted_by(moment);
-                // The next step began at this moment (`next`): its `frameBefore` is this very
-                // decision, not one made again later with more frames received.
-                if let Some(n) = self.pending.front_mut().filter(|_| p.next.is_some()) {
-                    n.before = Some(after);
-                }
-                for (key, seq) in [("frameBefore", before), ("frameAfter", after)] {
-                    if let Some(seq) = seq {
-                        self.named.insert(seq);
-                        p.step.insert(key.into(), json!(seq));
-                    }
-                }
-            }
-            self.push_step(p.step);
-        }
-        // A dropped frame no step may name any more is forgotten.
-        let held = self.held();
-        self.frames
-            .retain(|f| f.jpeg.is_some() || held.contains(&f.seq));
-    }
-
-    /// `t` (ms since the trace began) in milliseconds since the Unix epoch.
-    fn wall(&self, t: f64) -> f64 {
-        self.started_at + t
     }
 
     /// Drops the oldest event; `false` when there is none.
@@ -379,34 +273,31 @@ impl Trace {
         true
     }
 
-    /// Keeps a screencast frame (and its `frame` event, at the time it was painted), unless it
-    /// is not newer than the latest received.
-    fn push_frame(&mut self, f: &Frame) {
-        if self.last_frame.is_some_and(|last| last >= f.seq) {
-            return;
-        }
-        self.last_frame = Some(f.seq);
-        let t = (f.epoch_ms - self.started_at).max(0.0);
+    /// Keeps a still of `tab` taken now (and its `frame` event): its number.
+    fn push_frame(&mut self, still: &Still, tab: &str) -> u64 {
+        let seq = self.next_frame;
+        self.next_frame += 1;
+        let t = self.t();
         let line = event_line(
             t,
             "frame",
-            Some(&f.tab),
+            Some(tab),
             json!({
-                "seq": f.seq,
-                "file": frame_file(f.seq),
-                "width": f.width,
-                "height": f.height,
-                "viewport": {"width": f.viewport.0, "height": f.viewport.1},
-                "scroll": {"x": f.scroll.0, "y": f.scroll.1},
+                "seq": seq,
+                "file": frame_file(seq),
+                "width": still.size.0,
+                "height": still.size.1,
+                "viewport": {"width": still.viewport.0, "height": still.viewport.1},
+                "scroll": {"x": still.scroll.0, "y": still.scroll.1},
             }),
         );
-        self.bytes += f.jpeg.len() as u64;
+        self.bytes += still.jpeg.len() as u64;
         self.frames.push_back(Kept {
-            seq: f.seq,
-            painted: f.epoch_ms,
-            jpeg: Some(f.jpeg.clone()),
+            seq,
+            jpeg: Some(Arc::from(still.jpeg.as_slice())),
         });
         self.push_event(t, line);
+        seq
     }
 
     /// Adds a step: past `TRACE_MAX_STEPS` it is counted, not kept; past the size bound frames
@@ -437,13 +328,6 @@ impl Trace {
             self.bytes += line.len() as u64;
             self.steps.push(line);
         }
-    }
-
-    /// Whether a snapshot is owed: before the first step, or after the last step ended.
-    fn owes_snapshot(&self) -> bool {
-        self.snapshots
-            && self.ended.is_none()
-            && (self.owe_first || self.pending.back().is_some_and(|p| p.owes_snapshot))
     }
 
     fn counts(&self) -> TraceCounts {
@@ -517,31 +401,32 @@ impl Board {
         }
     }
 
-    /// Whether the recorder's own snapshot is owed now (taken by [`Board::snapshot_taken`]
-    /// before the next command runs).
-    pub(crate) fn owes_snapshot(&self) -> bool {
-        self.on() && self.lock().as_ref().is_some_and(Trace::owes_snapshot)
+    /// Waits for the capture after the last step (its still and snapshot: each bounded), so the
+    /// next command never changes the page before it was taken.
+    pub(crate) async fn settle(&self) {
+        let task = self
+            .0
+            .capture
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(task) = task {
+            let _ = task.await;
+        }
     }
 
-    /// The recorder's own snapshot, owed before the first step or after the last one ended
-    /// (`None`: no tab was open, so none is recorded).
-    pub(crate) fn snapshot_taken(&self, taken: Option<Taken>) {
-        let mut g = self.lock();
-        let Some(trace) = g.as_mut().filter(|t| t.owes_snapshot()) else {
-            return;
-        };
-        if trace.owe_first {
-            trace.owe_first = false;
-            trace.first = taken;
-            return;
-        }
-        if let Some(p) = trace.pending.back_mut() {
-            p.owes_snapshot = false;
-            if let Some(taken) = taken {
-                put_snapshot(&mut p.step, "snapshot", taken, &mut trace.dropped);
+    /// Takes what the step that just ended left owed (`owed`, from [`Board::finish`]) of
+    /// `page`, the active tab now, in a task of its own: the answer goes out meanwhile, and the
+    /// next command waits for it ([`Board::settle`]).
+    pub(crate) fn capture_after(&self, owed: Owed, page: Option<Page>) {
+        let board = self.clone();
+        let task = tokio::spawn(async move {
+            let captured = capture(owed, page).await;
+            if let Some(trace) = board.lock().as_mut() {
+                trace.captured(captured);
             }
-        }
-        trace.resolve(None);
+        });
+        *self.0.capture.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
     }
 
     /// Begins a step for `command` (none for the trace's own commands, or when no trace
@@ -559,22 +444,24 @@ impl Board {
         trace.aim = None;
         trace.secret = false;
         let t = received.saturating_duration_since(trace.started);
-        let start = trace.wall(trace.t());
-        trace.step_begins(start);
         Some(Begun {
             command: params,
             action: command.action(),
             t: t.as_secs_f64() * 1000.0,
-            start,
+            before: trace.current,
         })
     }
 
     /// Ends step `begun` with the answer the client gets; `tab` and `url`: the active tab then.
-    pub(crate) fn finish(&self, begun: Begun, response: &Response, tab: Option<(String, String)>) {
+    /// What is owed to be captured after it (see [`Board::capture_after`]), if anything.
+    pub(crate) fn finish(
+        &self,
+        begun: Begun,
+        response: &Response,
+        tab: Option<(String, String)>,
+    ) -> Option<Owed> {
         let mut g = self.lock();
-        let Some(trace) = g.as_mut().filter(|t| t.ended.is_none()) else {
-            return;
-        };
+        let trace = g.as_mut().filter(|t| t.ended.is_none())?;
         let end = trace.t();
         trace.next_step += 1;
         let mut step = Map::new();
@@ -624,12 +511,15 @@ impl Board {
         if response.success {
             evidence(&response.data, trace.aim.take(), &mut step);
         }
+        if let Some(seq) = begun.before.filter(|_| trace.screenshots) {
+            step.insert("frameBefore".into(), json!(seq));
+        }
         if trace.snapshots {
             if let Some(first) = trace.first.take() {
                 put_snapshot(&mut step, "snapshotBefore", first, &mut trace.dropped);
             }
             // The step's own whole snapshot of the recorder's spec, when it took one; else the
-            // recorder takes one when the next command comes.
+            // recorder takes one right after the step, before the next command runs.
             match own_snapshot(begun.action, response) {
                 Some(text) => {
                     let taken = Ok(bound_snapshot(text));
@@ -638,8 +528,11 @@ impl Board {
                 None => owes_snapshot = true,
             }
         }
-        let wall_end = trace.wall(end);
-        trace.step_ends(step, begun.start, wall_end, owes_snapshot);
+        let owed = Owed {
+            shot: trace.screenshots,
+            snap: owes_snapshot,
+        };
+        trace.step_ends(step, owed);
         let tab = tab.map(|(t, _)| t);
         if tab.is_some() && trace.last_tab.is_some() && trace.last_tab != tab {
             let line = event_line(end, "tab", tab.as_deref(), json!({"action": "activated"}));
@@ -648,6 +541,7 @@ impl Board {
         if tab.is_some() {
             trace.last_tab = tab;
         }
+        (owed.shot || owed.snap).then_some(owed)
     }
 }
 
@@ -772,6 +666,36 @@ pub(crate) async fn take_snapshot(page: Option<Page>) -> Option<Taken> {
     )
 }
 
+/// Takes the still of `page` (within `STILL_WAIT`) and its tab's name, or why none was taken.
+async fn take_still(page: &Page) -> std::result::Result<(Still, String), String> {
+    if let Some(d) = page.dialogs().open() {
+        return Err(format!("not taken: a {} dialog was open", d.kind));
+    }
+    match tokio::time::timeout(STILL_WAIT, still(page, STILL_MAX, STILL_QUALITY)).await {
+        Ok(Ok(s)) => Ok((s, page.tab_id.clone())),
+        Ok(Err(e)) => Err(format!("not taken: {}", e.message)),
+        Err(_) => Err(format!(
+            "not taken: the page did not paint within {} ms",
+            STILL_WAIT.as_millis()
+        )),
+    }
+}
+
+/// The capture `owed` after a step, of `page` (nothing without a page): its still and its
+/// snapshot, one after the other (the snapshot's walk must not move the page under the still).
+async fn capture(owed: Owed, page: Option<Page>) -> Captured {
+    let still = match (&page, owed.shot) {
+        (Some(page), true) => Some(take_still(page).await),
+        _ => None,
+    };
+    let snapshot = if owed.snap {
+        take_snapshot(page).await
+    } else {
+        None
+    };
+    Captured { still, snapshot }
+}
+
 /// The step's `target`, `before`, `after` and `diff` from an action's answer (`target` with the
 /// box and point the action code reported) .
 fn evidence(data: &Value, aim: Option<Aim>, step: &mut Map<String, Value>) {
@@ -829,45 +753,26 @@ pub(crate) async fn trace_start(p: TraceStartParams, cx: &mut Cx<'_>) -> Result<
             },
         ));
     }
-    let cast = if screenshots {
-        let sub = Screencast::subscribe(cx, TRACE_CAST).await?;
-        let mut latest = sub.latest_watch();
-        let _ = tokio::time::timeout(FIRST_FRAME_WAIT, latest.wait_for(Option::is_some)).await;
-        Some((sub, latest))
-    } else {
-        None
-    };
+    // The page as the first step will find it: its still and its snapshot.
+    let page = cx.engine.browser.as_ref().and_then(|b| b.active_attached());
+    let first = capture(
+        Owed {
+            shot: screenshots,
+            snap: snapshots,
+        },
+        page.clone(),
+    )
+    .await;
     let started_at = now_ms();
-    let mut g = board.lock();
-    let last_tab = cx
-        .engine
-        .browser
-        .as_ref()
-        .and_then(|b| b.active_attached())
-        .map(|p| p.tab_id.clone());
-    *g = Some(Trace::new(started_at, screenshots, snapshots, last_tab));
-    if let (Some((sub, latest)), Some(trace)) = (cast, g.as_mut()) {
-        // The frame shown now is the first (painted before the trace's start: `t` 0).
-        if let Some(f) = latest.borrow().clone() {
-            trace.push_frame(&f);
-        }
-        trace.sub = Some(sub);
-        let mut changed = latest.clone();
-        trace.latest = Some(latest);
-        let feed = board.clone();
-        // Frames are taken as they come (so the subscription's buffer never overflows while
-        // the agent is idle); the commands' hooks take those not taken yet without waiting.
-        trace.cast = Some(tokio::spawn(async move {
-            while changed.changed().await.is_ok() {
-                let mut g = feed.lock();
-                match g.as_mut().filter(|t| t.ended.is_none()) {
-                    Some(trace) => trace.drain(),
-                    None => break,
-                }
-            }
-        }));
+    let last_tab = page.map(|p| p.tab_id.clone());
+    let mut trace = Trace::new(started_at, screenshots, snapshots, last_tab);
+    if let Some(Ok((still, tab))) = &first.still {
+        // Taken before the trace's start: `t` 0.
+        let seq = trace.push_frame(still, tab);
+        trace.current = Some(seq);
     }
-    drop(g);
+    trace.first = first.snapshot;
+    *board.lock() = Some(trace);
     board.0.on.store(true, Ordering::Relaxed);
     Ok(TraceStartOutput {
         started_at,
@@ -887,7 +792,7 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
         .unwrap_or_default();
     board.0.on.store(false, Ordering::Relaxed);
     let in_flight = crate::network::in_flight(cx);
-    let (latest, stopped) = {
+    {
         let mut g = board.lock();
         let Some(trace) = g.as_mut() else {
             return Err(EngineError::new(
@@ -904,27 +809,10 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
                 trace.push_request(tab, har, e.started_at, None);
             }
         }
-        let ended = *trace.ended.get_or_insert(now);
-        if let Some(task) = trace.cast.take() {
-            task.abort();
-        }
-        trace.drain();
-        let latest = trace.latest.take().filter(|_| !trace.pending.is_empty());
-        (latest, trace.wall(ended))
-    };
-    // Frames come a little after they were painted: the one wait for them, at most
-    // `FRAME_WAIT`, for a frame painted after the stop (the browser paints only when the page
-    // changes, so none may come).
-    if let Some(mut latest) = latest {
-        let painted_after =
-            |f: &Option<Arc<Frame>>| f.as_ref().is_some_and(|f| f.epoch_ms > stopped);
-        let _ = tokio::time::timeout(FRAME_WAIT, latest.wait_for(painted_after)).await;
-        let newest = latest.borrow().clone();
-        if let Some(trace) = board.lock().as_mut() {
-            trace.drain();
-            if let Some(f) = newest {
-                trace.push_frame(&f);
-            }
+        trace.ended.get_or_insert(now);
+        // The capture after the last step was waited for before this command ran.
+        if let Some(late) = trace.awaiting.take() {
+            trace.push_step(late.step);
         }
     }
     let (bytes, counts, dropped, duration_ms) = {
@@ -936,8 +824,6 @@ pub(crate) async fn trace_stop(p: TraceStopParams, cx: &mut Cx<'_>) -> Result<Tr
             ));
         };
         let ended = trace.ended.unwrap_or_default();
-        trace.resolve(Some(stopped));
-        trace.sub = None;
         let manifest = json!({
             "format": "agentbrowser-trace",
             "version": 1,
@@ -1208,18 +1094,12 @@ mod tests {
         assert!(kept.starts_with("{\"text\":\"é"));
     }
 
-    /// A frame as the screencast hands it over: number `seq`, painted at `painted` (ms since
-    /// the Unix epoch).
-    fn frame(seq: u64, painted: f64) -> Frame {
-        Frame {
-            seq,
-            at: Instant::now(),
-            epoch_ms: painted,
-            tab: "t1".into(),
-            jpeg: Arc::from(vec![0u8; 10]),
-            width: 1,
-            height: 1,
-            viewport: (1.0, 1.0),
+    /// A still of `bytes` bytes.
+    fn a_still(bytes: usize) -> Still {
+        Still {
+            jpeg: vec![0u8; bytes],
+            size: (8, 6),
+            viewport: (800.0, 600.0),
             scroll: (0.0, 0.0),
         }
     }
@@ -1235,58 +1115,98 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_step_and_the_next_name_the_same_frame_however_late_it_came() {
-        // The race of issue 38: frame 2, painted before step 2 began, arrives only after two
-        // later steps ended; step 1 was decided (by the two-steps rule) without it, step 2 at
-        // the stop with it. Step 1's frameAfter and step 2's frameBefore are one decision.
-        let mut t = Trace::new(0.0, true, false, None);
-        t.push_frame(&frame(1, 100.0));
-        t.step_begins(110.0);
-        t.step_ends(Map::new(), 110.0, 120.0, false);
-        t.step_begins(200.0);
-        t.step_ends(Map::new(), 200.0, 210.0, false);
-        t.step_begins(300.0);
-        t.step_ends(Map::new(), 300.0, 310.0, false);
-        assert_eq!(t.steps.len(), 1, "step 1 is decided two steps later");
-        t.push_frame(&frame(2, 190.0));
-        t.push_frame(&frame(3, 305.0));
-        t.resolve(Some(400.0));
-        let named = named_frames(&t);
-        assert_eq!(named.len(), 3);
-        assert_eq!(named[0], (Some(1), Some(1)));
-        for k in 0..2 {
-            assert_eq!(named[k].1, named[k + 1].0, "step {}: {named:?}", k + 1);
+    /// A step as `Board::finish` makes it with screenshots: `frameBefore` the current still.
+    fn step_ended(t: &mut Trace, owed: Owed) {
+        let mut step = Map::new();
+        if let Some(seq) = t.current {
+            step.insert("frameBefore".into(), json!(seq));
         }
-        // Frame 3 was painted while step 3 ran: its frameAfter (the stop's moment).
-        assert_eq!(named[2].1, Some(3));
-        // A frame painted after the moment that arrives first decides a step at once.
+        t.step_ends(step, owed);
+    }
+
+    #[test]
+    fn a_step_is_kept_once_its_still_is_in_and_names_it_as_the_next_steps_before() {
+        let shot = Owed {
+            shot: true,
+            snap: false,
+        };
         let mut t = Trace::new(0.0, true, false, None);
-        t.push_frame(&frame(1, 100.0));
-        t.step_begins(110.0);
-        t.step_ends(Map::new(), 110.0, 120.0, false);
-        t.step_begins(200.0);
-        t.push_frame(&frame(2, 190.0));
-        t.push_frame(&frame(3, 250.0));
-        t.step_ends(Map::new(), 200.0, 260.0, false);
-        assert_eq!(named_frames(&t), [(Some(1), Some(2))]);
-        t.resolve(Some(400.0));
-        assert_eq!(named_frames(&t)[1], (Some(2), Some(3)));
+        t.current = Some(t.push_frame(&a_still(10), "t1"));
+        step_ended(&mut t, shot);
+        assert!(t.steps.is_empty(), "waits for its still");
+        assert_eq!(
+            t.current, None,
+            "nothing shows the page until the still is in"
+        );
+        t.captured(Captured {
+            still: Some(Ok((a_still(10), "t1".into()))),
+            snapshot: None,
+        });
+        step_ended(&mut t, shot);
+        // The still could not be taken: the step says why, the next one has no frameBefore.
+        t.captured(Captured {
+            still: Some(Err("not taken: a alert dialog was open".into())),
+            snapshot: None,
+        });
+        step_ended(&mut t, shot);
+        t.captured(Captured {
+            still: Some(Ok((a_still(10), "t1".into()))),
+            snapshot: None,
+        });
+        assert_eq!(
+            named_frames(&t),
+            [(Some(1), Some(2)), (Some(2), None), (None, Some(3))]
+        );
+        let second: Value = serde_json::from_str(&t.steps[1]).unwrap();
+        assert_eq!(
+            second["frameAfterError"],
+            "not taken: a alert dialog was open"
+        );
+        // A step whose capture never came in is kept without it when the next one ends.
+        step_ended(&mut t, shot);
+        step_ended(&mut t, shot);
+        assert_eq!(t.steps.len(), 4);
+        assert_eq!(named_frames(&t)[3], (Some(3), None));
     }
 
     #[test]
     fn a_step_waits_for_its_snapshot() {
+        let snap = Owed {
+            shot: false,
+            snap: true,
+        };
         let mut t = Trace::new(0.0, false, true, None);
-        assert!(t.owes_snapshot(), "the one before the first step");
-        t.owe_first = false;
-        t.step_ends(Map::new(), 1.0, 2.0, true);
-        assert!(t.steps.is_empty() && t.owes_snapshot());
-        if let Some(p) = t.pending.back_mut() {
-            p.owes_snapshot = false;
-        }
-        t.resolve(None);
+        t.step_ends(Map::new(), snap);
+        assert!(t.steps.is_empty());
+        t.captured(Captured {
+            still: None,
+            snapshot: Some(Ok(("- button \"a\" [ref=e1]".into(), false))),
+        });
         assert_eq!(t.steps.len(), 1);
-        assert!(!t.owes_snapshot());
+        let step: Value = serde_json::from_str(&t.steps[0]).unwrap();
+        assert_eq!(step["snapshot"], "- button \"a\" [ref=e1]");
+        // Nothing owed: kept at once.
+        t.step_ends(
+            Map::new(),
+            Owed {
+                shot: false,
+                snap: false,
+            },
+        );
+        assert_eq!(t.steps.len(), 2);
+    }
+
+    #[test]
+    fn stills_are_dropped_oldest_first_past_the_size_bound() {
+        let mut t = Trace::new(0.0, true, false, None);
+        let big = (TRACE_MAX_BYTES / 3) as usize;
+        for _ in 0..4 {
+            t.push_frame(&a_still(big), "t1");
+        }
+        assert_eq!(t.dropped.frames, 2);
+        let kept: Vec<bool> = t.frames.iter().map(|f| f.jpeg.is_some()).collect();
+        assert_eq!(kept, [false, false, true, true]);
+        assert!(t.bytes <= TRACE_MAX_BYTES);
     }
 
     #[test]

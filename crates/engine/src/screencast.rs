@@ -444,7 +444,7 @@ fn on_frame(shared: &Shared, cast: &Cast, params: Value) {
 
 /// The frame a `Page.screencastFrame` event carries (its `seq` is set by the caller); `None`
 /// when its image does not decode.
-fn frame_of(params: &Value, tab: &str, at: Instant) -> Option<Frame> {
+pub(crate) fn frame_of(params: &Value, tab: &str, at: Instant) -> Option<Frame> {
     let data = params.get("data")?.as_str()?;
     let jpeg = base64::engine::general_purpose::STANDARD
         .decode(data)

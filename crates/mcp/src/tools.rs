@@ -497,7 +497,7 @@ tools! {
     browser_stop_video "Stop video" [Devtools] hand { NoArgs, ["record_stop"], parity::stop_video };
     /// Add a chapter marker to the video recording: a full-frame card with the title (and description) over the blurred page for `duration` ms (default 2000). The page itself is untouched.
     browser_video_chapter "Video chapter" [Devtools] hand { parity::VideoChapterArgs, ["record_chapter"], parity::video_chapter };
-    /// Start recording a trace of the session: every tool call with its answer and timing, the element each action acted on (its box and the point clicked), console messages, page errors, dialogs, downloads, network requests and tabs (`screenshots`: screencast frames too; `snapshots`: the accessibility snapshot after every step, taken without changing your refs). browser_stop_tracing saves it.
+    /// Start recording a trace of the session: every tool call with its answer and timing, the element each action acted on (its box and the point clicked), console messages, page errors, dialogs, downloads, network requests and tabs (`screenshots`: a still of the page after every step too; `snapshots`: the accessibility snapshot after every step, taken without changing your refs). browser_stop_tracing saves it.
     browser_start_tracing "Start tracing" [Devtools] hand { parity::StartTracingArgs, ["trace_start"], parity::start_tracing };
     /// Stop the trace and save it as one ZIP file (docs/trace.md is its format) under the server's working directory; answers its path and what it holds.
     browser_stop_tracing "Stop tracing" [Devtools] hand { parity::StopTracingArgs, ["trace_stop"], parity::stop_tracing };

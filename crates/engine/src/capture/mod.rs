@@ -9,11 +9,13 @@ mod labels;
 mod pdf;
 mod region;
 mod screenshot;
+mod still;
 
 pub use compare::Baselines;
 pub(crate) use pdf::pdf;
 pub(crate) use region::{frame_is_main, frame_offset};
 pub(crate) use screenshot::screenshot;
+pub(crate) use still::{Still, still};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

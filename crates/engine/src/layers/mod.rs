@@ -58,7 +58,7 @@ impl Engine {
     /// built in Rust is checked here (a parsed one was when it was parsed): one whose parameters
     /// are wrong is answered `invalid_argument`, as the parser answers it.
     pub async fn execute(&mut self, request: impl IntoChecked) -> Response {
-        self.trace_snapshot().await;
+        self.part::<Recorder>().clone().settle().await;
         let received = Instant::now();
         let traced = self.tracer().active().then(|| request.command().traced());
         let step = self.part::<Recorder>().begin(request.command(), received);
@@ -82,7 +82,7 @@ impl Engine {
     /// Runs a request that came in: its timeout counts from when it was received, so time
     /// spent waiting for the session (another client's command) is part of it, not added to it.
     pub async fn execute_received(&mut self, incoming: Incoming) -> Response {
-        self.trace_snapshot().await;
+        self.part::<Recorder>().clone().settle().await;
         let traced = self
             .tracer()
             .active()
@@ -112,28 +112,17 @@ impl Engine {
         response
     }
 
-    /// Takes the snapshot the session's trace owes (with `--snapshots`: the one after the last
-    /// step, or before the first), before the next command runs: the page as the agent left it.
-    /// Read-only: the agent's refs and latest snapshot stay as they are.
-    async fn trace_snapshot(&mut self) {
-        let recorder = self.part::<Recorder>().clone();
-        if !recorder.owes_snapshot() {
-            return;
-        }
-        let page = self.browser.as_ref().and_then(|b| b.active_attached());
-        recorder.snapshot_taken(crate::recorder::take_snapshot(page).await);
-    }
-
     /// Ends a step of the session's trace with the answer, in the active tab as it is now.
     fn end_step(&self, step: Option<Begun>, response: &Response) {
         let Some(step) = step else { return };
         let recorder = self.part::<Recorder>().clone();
-        let tab = self
-            .browser
-            .as_ref()
-            .and_then(|b| b.active_attached())
-            .map(|p| (p.tab_id.clone(), p.state().url));
-        recorder.finish(step, response, tab);
+        let page = self.browser.as_ref().and_then(|b| b.active_attached());
+        let tab = page.as_ref().map(|p| (p.tab_id.clone(), p.state().url));
+        if let Some(owed) = recorder.finish(step, response, tab) {
+            // The step's still and snapshot are taken while its answer goes out; the next
+            // command waits for them.
+            recorder.capture_after(owed, page);
+        }
     }
 
     /// Runs a request that came in (as [`Engine::execute_received`]) and answers with its

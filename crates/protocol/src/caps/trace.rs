@@ -1,5 +1,5 @@
 //! `trace_start` and `trace_stop`: a recording of everything the session does (each command
-//! with its answer, what the pages did, screencast frames) written as one ZIP file whose format
+//! with its answer, what the pages did, stills of the page) written as one ZIP file whose format
 //! is docs/trace.md.
 
 use schemars::JsonSchema;
@@ -30,8 +30,8 @@ pub const TRACE_MAX_EVENTS: u64 = 100_000;
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TraceStartParams {
-    /// Record screencast frames of the active tab (JPEG, at most 1280 pixels wide), each step
-    /// naming the frame before and after it.
+    /// Record a still of the active tab after every step (JPEG within 800x600), each step
+    /// naming the still before and after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         feature = "clap",
@@ -63,7 +63,7 @@ impl crate::ParamFacts for TraceStartParams {}
 pub struct TraceStartOutput {
     /// When the trace began (its `t = 0`), in milliseconds since the Unix epoch.
     pub started_at: f64,
-    /// Whether screencast frames are recorded.
+    /// Whether stills of the page are recorded.
     pub screenshots: bool,
     /// Whether each step records the snapshot after it (and the first, the one before it).
     pub snapshots: bool,
