@@ -837,6 +837,10 @@ mod tests {
         assert_eq!((shown.pictures.len(), shown.cards.len()), (1, 0));
     }
 
+    /// What a frame shows of the overlays: each mark's number and whether its title is drawn,
+    /// and the pointer.
+    type Seen = (Vec<(u64, bool)>, Option<(f64, f64)>);
+
     #[test]
     fn a_mark_covers_its_moments_and_the_pointer_stays_until_it_moves() {
         let t0 = Instant::now();
@@ -861,17 +865,16 @@ mod tests {
         shown.mark(mark(2, 700, 900));
         shown.pointer(ms(700), Some((11.0, 12.0)));
         shown.pointer(ms(800), None);
-        let seen: Vec<(Vec<(u64, bool)>, Option<(f64, f64)>)> =
-            [0, 99, 100, 599, 600, 699, 700, 800, 900]
-                .into_iter()
-                .map(|n| match shown.at(ms(n)) {
-                    Scene::Card(_) => panic!("no card"),
-                    Scene::Page { marks, cursor, .. } => (
-                        marks.iter().map(|m| (m.id, m.title.is_some())).collect(),
-                        cursor,
-                    ),
-                })
-                .collect();
+        let seen: Vec<Seen> = [0, 99, 100, 599, 600, 699, 700, 800, 900]
+            .into_iter()
+            .map(|n| match shown.at(ms(n)) {
+                Scene::Card(_) => panic!("no card"),
+                Scene::Page { marks, cursor, .. } => (
+                    marks.iter().map(|m| (m.id, m.title.is_some())).collect(),
+                    cursor,
+                ),
+            })
+            .collect();
         let p1 = Some((5.0, 6.0));
         let p2 = Some((11.0, 12.0));
         assert_eq!(

@@ -413,7 +413,7 @@ mod tests {
 
     #[test]
     fn action_overlay_parameters_are_checked() {
-        let on = |duration: Option<u64>| RecordActionsParams {
+        let on = |duration: Option<i64>| RecordActionsParams {
             show: true,
             duration,
             ..Default::default()
