@@ -146,8 +146,8 @@ class AsyncPageCommands:
 
 class AsyncBrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`AsyncBrowser`):
-    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``trace_start``,
-    ``trace_stop``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``record_actions``,
+    ``trace_start``, ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -181,6 +181,7 @@ class AsyncBrowserCommands:
         *,
         fps: int | None = None,
         size: Mapping[str, Any] | None = None,
+        cursor: bool | None = None,
     ) -> w.RecordStartOutput:
         """Start recording a video of what the browser shows (the front tab, following tab switches) into a .webm (VP8)
         or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default: the
@@ -193,8 +194,11 @@ class AsyncBrowserCommands:
 
         ``size``: The video's size in pixels; the page is scaled to fit and padded (default: the viewport scaled to fit
         800x800).
+
+        ``cursor``: Draw a mouse pointer in the video at each action's point, staying there until the next action (it
+        jumps: actions are not slowed down for it); the page is untouched.
         """
-        built = g.record_start(path, fps=fps, size=size)
+        built = g.record_start(path, fps=fps, size=size, cursor=cursor)
         return await self._drive(_ops.command(built))
 
     async def record_stop(self) -> w.RecordStopOutput:
@@ -219,6 +223,31 @@ class AsyncBrowserCommands:
         ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
         """
         built = g.record_chapter(title, description=description, duration=duration)
+        return await self._drive(_ops.command(built))
+
+    async def record_actions(
+        self,
+        show: bool,
+        *,
+        duration: int | None = None,
+        position: str | None = None,
+        cursor: str | None = None,
+    ) -> w.RecordActionsOutput:
+        """Annotate every later action in the video (`show: true`; until `show: false`): a title naming the action and
+        its target at `position` (default top-right), the target's box highlighted and the action's point marked for
+        `duration` ms (default 500), and a mouse pointer at the point (`cursor`, default pointer). Drawn into the
+        video, never into the page; applies to the video being recorded and to later ones.
+
+        ``show``: Whether actions are annotated in the video (`on`) or no longer (`off`).
+
+        ``duration``: How long each action's overlay shows from when the action ran, in milliseconds (1-60000; default
+        500).
+
+        ``position``: Where the action's title shows in the video (default top-right).
+
+        ``cursor``: The pointer drawn at the action's point (default pointer).
+        """
+        built = g.record_actions(show, duration=duration, position=position, cursor=cursor)
         return await self._drive(_ops.command(built))
 
     async def trace_start(
@@ -371,8 +400,8 @@ class PageCommands:
 
 class BrowserCommands:
     """The methods of the session's commands that no hand-written module sends (a base of :class:`Browser`):
-    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``trace_start``,
-    ``trace_stop``.
+    ``profiler_start``, ``profiler_stop``, ``record_start``, ``record_stop``, ``record_chapter``, ``record_actions``,
+    ``trace_start``, ``trace_stop``.
     """
 
     if TYPE_CHECKING:
@@ -406,6 +435,7 @@ class BrowserCommands:
         *,
         fps: int | None = None,
         size: Mapping[str, Any] | None = None,
+        cursor: bool | None = None,
     ) -> w.RecordStartOutput:
         """Start recording a video of what the browser shows (the front tab, following tab switches) into a .webm (VP8)
         or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default: the
@@ -418,8 +448,11 @@ class BrowserCommands:
 
         ``size``: The video's size in pixels; the page is scaled to fit and padded (default: the viewport scaled to fit
         800x800).
+
+        ``cursor``: Draw a mouse pointer in the video at each action's point, staying there until the next action (it
+        jumps: actions are not slowed down for it); the page is untouched.
         """
-        built = g.record_start(path, fps=fps, size=size)
+        built = g.record_start(path, fps=fps, size=size, cursor=cursor)
         return self._drive(_ops.command(built))
 
     def record_stop(self) -> w.RecordStopOutput:
@@ -444,6 +477,31 @@ class BrowserCommands:
         ``duration``: How long the card shows, in milliseconds (100-60000; default 2000).
         """
         built = g.record_chapter(title, description=description, duration=duration)
+        return self._drive(_ops.command(built))
+
+    def record_actions(
+        self,
+        show: bool,
+        *,
+        duration: int | None = None,
+        position: str | None = None,
+        cursor: str | None = None,
+    ) -> w.RecordActionsOutput:
+        """Annotate every later action in the video (`show: true`; until `show: false`): a title naming the action and
+        its target at `position` (default top-right), the target's box highlighted and the action's point marked for
+        `duration` ms (default 500), and a mouse pointer at the point (`cursor`, default pointer). Drawn into the
+        video, never into the page; applies to the video being recorded and to later ones.
+
+        ``show``: Whether actions are annotated in the video (`on`) or no longer (`off`).
+
+        ``duration``: How long each action's overlay shows from when the action ran, in milliseconds (1-60000; default
+        500).
+
+        ``position``: Where the action's title shows in the video (default top-right).
+
+        ``cursor``: The pointer drawn at the action's point (default pointer).
+        """
+        built = g.record_actions(show, duration=duration, position=position, cursor=cursor)
         return self._drive(_ops.command(built))
 
     def trace_start(self, *, screenshots: bool | None = None, snapshots: bool | None = None) -> w.TraceStartOutput:

@@ -1435,6 +1435,7 @@ def record_start(
     *,
     fps: int | None = None,
     size: Mapping[str, Any] | None = None,
+    cursor: bool | None = None,
 ) -> Command[w.RecordStartOutput]:
     """`record_start`: Start recording a video of what the browser shows (the front tab, following tab switches) into
     a .webm (VP8) or .mp4 (H.264) file through `ffmpeg`, at a constant frame rate (default 25 fps) and size (default:
@@ -1444,6 +1445,7 @@ def record_start(
         ("path", "path", path, _e.string),
         ("fps", "fps", fps, _e.integer),
         ("size", "size", size, _e.obj),
+        ("cursor", "cursor", cursor, _e.boolean),
     )
     return Command("record_start", _e.params("record_start", fields), w.RecordStartOutput.decode)
 
@@ -1470,6 +1472,27 @@ def record_chapter(
         ("duration", "duration", duration, _e.integer),
     )
     return Command("record_chapter", _e.params("record_chapter", fields), w.RecordChapterOutput.decode)
+
+
+def record_actions(
+    show: bool,
+    *,
+    duration: int | None = None,
+    position: str | None = None,
+    cursor: str | None = None,
+) -> Command[w.RecordActionsOutput]:
+    """`record_actions`: Annotate every later action in the video (`show: true`; until `show: false`): a title naming
+    the action and its target at `position` (default top-right), the target's box highlighted and the action's point
+    marked for `duration` ms (default 500), and a mouse pointer at the point (`cursor`, default pointer). Drawn into
+    the video, never into the page; applies to the video being recorded and to later ones.
+    """
+    fields: tuple[_e.Field, ...] = (
+        ("show", "show", show, _e.boolean),
+        ("duration", "duration", duration, _e.integer),
+        ("position", "position", position, _e.string),
+        ("cursor", "cursor", cursor, _e.string),
+    )
+    return Command("record_actions", _e.params("record_actions", fields), w.RecordActionsOutput.decode)
 
 
 def trace_start(*, screenshots: bool | None = None, snapshots: bool | None = None) -> Command[w.TraceStartOutput]:
@@ -1930,6 +1953,7 @@ BUILDERS: Mapping[str, Callable[..., Command[Any]]] = MappingProxyType(
         "record_start": record_start,
         "record_stop": record_stop,
         "record_chapter": record_chapter,
+        "record_actions": record_actions,
         "trace_start": trace_start,
         "trace_stop": trace_stop,
         "dialog_status": dialog_status,

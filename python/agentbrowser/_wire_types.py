@@ -69,6 +69,14 @@ _WebMcpStatus = cast("_d.Check[WebMcpStatus]", _d.literal(("pending", "completed
 HarContent = Literal["text", "all", "none"]
 _HarContent = cast("_d.Check[HarContent]", _d.literal(("text", "all", "none")))
 
+#: Where an action overlay's title shows in the video (Playwright's positions).
+ActionPosition = Literal["top-left", "top", "top-right", "bottom-left", "bottom", "bottom-right"]
+_ActionPosition = cast("_d.Check[ActionPosition]", _d.literal(("top-left", "top", "top-right", "bottom-left", "bottom", "bottom-right")))
+
+#: The pointer an action overlay draws at the action's point.
+ActionCursor = Literal["pointer", "none"]
+_ActionCursor = cast("_d.Check[ActionCursor]", _d.literal(("pointer", "none")))
+
 #: A color scheme the page's `prefers-color-scheme` reports.
 ColorScheme = Literal["dark", "light", "no-preference"]
 _ColorScheme = cast("_d.Check[ColorScheme]", _d.literal(("dark", "light", "no-preference")))
@@ -4904,6 +4912,51 @@ class RecordChapterOutput(_d.Record):
         )
 
 
+class RecordActionsOutput(_d.Record):
+    """Result of `record_actions`."""
+
+    __slots__ = ("show", "duration_ms", "position", "cursor", "recording")
+    __match_args__ = ("show", "duration_ms", "position", "cursor", "recording")
+
+    show: bool
+    """Whether actions are annotated now."""
+    duration_ms: int | None
+    """How long each overlay shows, in milliseconds (when on)."""
+    position: ActionPosition | None
+    """Where the title shows (when on)."""
+    cursor: ActionCursor | None
+    """The pointer drawn (when on)."""
+    recording: bool
+    """Whether a video is being recorded now (else the setting applies to the next one)."""
+
+    def __init__(
+        self,
+        show: bool,
+        duration_ms: int | None,
+        position: ActionPosition | None,
+        cursor: ActionCursor | None,
+        recording: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "show", show)
+        _set(self, "duration_ms", duration_ms)
+        _set(self, "position", position)
+        _set(self, "cursor", cursor)
+        _set(self, "recording", recording)
+
+    @classmethod
+    def decode(cls, raw: object, path: str = "") -> RecordActionsOutput:
+        """``raw`` (found at ``path`` in a payload) checked and decoded as RecordActionsOutput."""
+        o = _d.Fields("RecordActionsOutput", raw, path)
+        return cls(
+            show=o.req("show", _d.boolean),
+            duration_ms=o.opt("durationMs", _INT_0_TO_ANY),
+            position=o.opt("position", _ActionPosition),
+            cursor=o.opt("cursor", _ActionCursor),
+            recording=o.req("recording", _d.boolean),
+        )
+
+
 class TraceStartOutput(_d.Record):
     """Result of `trace_start`."""
 
@@ -6830,6 +6883,8 @@ RecordStartOutputActions = Literal["record_start"]
 RecordStopOutputActions = Literal["record_stop"]
 #: The actions whose result is RecordChapterOutput.
 RecordChapterOutputActions = Literal["record_chapter"]
+#: The actions whose result is RecordActionsOutput.
+RecordActionsOutputActions = Literal["record_actions"]
 #: The actions whose result is TraceStartOutput.
 TraceStartOutputActions = Literal["trace_start"]
 #: The actions whose result is TraceStopOutput.
@@ -7037,6 +7092,7 @@ RESULTS: Mapping[str, Callable[[object], object]] = MappingProxyType(
         "record_start": RecordStartOutput.decode,
         "record_stop": RecordStopOutput.decode,
         "record_chapter": RecordChapterOutput.decode,
+        "record_actions": RecordActionsOutput.decode,
         "trace_start": TraceStartOutput.decode,
         "trace_stop": TraceStopOutput.decode,
         "dialog_status": DialogStatusOutput.decode,
@@ -7336,6 +7392,10 @@ def decode_result(action: RecordStopOutputActions, raw: object) -> RecordStopOut
 
 @overload
 def decode_result(action: RecordChapterOutputActions, raw: object) -> RecordChapterOutput: ...
+
+
+@overload
+def decode_result(action: RecordActionsOutputActions, raw: object) -> RecordActionsOutput: ...
 
 
 @overload

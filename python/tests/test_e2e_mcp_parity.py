@@ -48,15 +48,11 @@ MISSING_TOOLS = {
     "browser_start_recording": "records a person's actions as Playwright code for a test file; we generate "
     "no Playwright code (not built)",
     "browser_stop_recording": "ends browser_start_recording (not built)",
-    "browser_video_show_actions": "action overlays in the video are not built yet (issue 38)",
-    "browser_video_hide_actions": "action overlays in the video are not built yet (issue 38)",
 }
 # Our tool in its place, and the group that lists it (named explicitly: `all` leaves it out).
 INSTEAD = {"browser_run_code_unsafe": ("browser_run_python", "code")}
 # (tool, argument) of theirs we do not take, each with its reason.
-MISSING_ARGUMENTS: dict[tuple[str, str], str] = {
-    ("browser_start_video", "cursor"): "no animated pointer is drawn into the video yet (issue 38)",
-}
+MISSING_ARGUMENTS: dict[tuple[str, str], str] = {}
 # (tool, argument) we require and they do not, each with its reason.
 STRICTER: dict[tuple[str, str], str] = {}
 

@@ -751,7 +751,8 @@ group! {
         #[command(subcommand)]
         Profiler(ProfilerCmd) => ProfilerCmd::command,
         /// Video of what the browser shows (the front tab, following tab switches) through
-        /// ffmpeg: start PATH.webm|.mp4 [--fps N] [--size WxH], chapter TITLE, stop.
+        /// ffmpeg: start PATH.webm|.mp4 [--fps N] [--size WxH] [--cursor], chapter TITLE,
+        /// actions on|off, stop.
         #[command(subcommand)]
         Record(RecordCmd) => RecordCmd::command,
     }
@@ -761,13 +762,18 @@ group! {
     /// `record`: a video of the session's browser, encoded by ffmpeg.
     RecordCmd {
         /// Start recording into PATH (.webm: VP8, .mp4: H.264) at N fps (default 25) and WxH
-        /// pixels (default: the viewport scaled to fit 800x800).
+        /// pixels (default: the viewport scaled to fit 800x800); --cursor draws a mouse pointer
+        /// at each action's point.
         Start(p::RecordStartParams) => sugar::record_start,
         /// Stop recording; ffmpeg finishes the file (its duration, frames and size answered).
         Stop(p::NoParams) => Command::RecordStop,
         /// Show a chapter card (TITLE, --description) over the blurred page for --duration ms
         /// (default 2000) in the video being recorded.
         Chapter(p::RecordChapterParams) => Command::RecordChapter,
+        /// Annotate later actions in the video (on) or no longer (off): a title naming the action
+        /// at --position (default top-right), the target highlighted and the point marked for
+        /// --duration ms (default 500), a pointer (--cursor pointer|none); the page is untouched.
+        Actions(p::RecordActionsParams) => Command::RecordActions,
     }
 }
 

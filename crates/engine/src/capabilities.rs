@@ -66,6 +66,7 @@ impl Engine {
         parts.insert(trace);
         parts.insert(crate::screencast::Screencast::default());
         parts.insert(crate::record::Board::default());
+        parts.insert(crate::record::overlay::Overlays::default());
         parts.insert(crate::live::LiveFeed::default());
         parts.insert(emulation);
         parts.insert(crate::state::Origins::default());

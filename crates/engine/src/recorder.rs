@@ -45,7 +45,7 @@ const STILL_QUALITY: u8 = 60;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Board(Arc<Inner>);
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Inner {
     /// Whether a trace records now (what every listener checks first).
     on: AtomicBool,
@@ -53,6 +53,24 @@ struct Inner {
     /// The capture after the last step (its still, its snapshot) while it runs: the next
     /// command waits for it ([`Board::settle`]).
     capture: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Whether another watcher than the trace wants the actions' aims now (the video's action
+    /// overlays: `crate::record`).
+    aims_on: AtomicBool,
+    /// That watcher, told of every aim while `aims_on`.
+    aims_to: Mutex<Option<AimWatcher>>,
+}
+
+/// What is told of every action's aim besides the trace.
+pub(crate) type AimWatcher = Arc<dyn Fn(Aim) + Send + Sync>;
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inner")
+            .field("on", &self.on)
+            .field("trace", &self.trace)
+            .field("aims_on", &self.aims_on)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A trace: recording, or stopped and not yet written.
@@ -379,9 +397,33 @@ impl Board {
         trace.push_request(tab, har, entry.started_at, Some(end));
     }
 
+    /// Whether the action code should report where it aims ([`Board::aimed`]): a trace records,
+    /// or another watcher (the video's action overlays) wants the aims.
+    pub(crate) fn wants_aims(&self) -> bool {
+        self.on() || self.0.aims_on.load(Ordering::Relaxed)
+    }
+
+    /// Tells `watcher` (none: no one) of every aim from now on, besides the trace.
+    pub(crate) fn watch_aims(&self, watcher: Option<AimWatcher>) {
+        let mut slot = self.0.aims_to.lock().unwrap_or_else(|e| e.into_inner());
+        self.0.aims_on.store(watcher.is_some(), Ordering::Relaxed);
+        *slot = watcher;
+    }
+
     /// The action code's report of where the running step aimed (the latest report wins; a
     /// later report of the same element adds the input's point to its box).
     pub(crate) fn aimed(&self, aim: Aim) {
+        if self.0.aims_on.load(Ordering::Relaxed) {
+            let watcher = self
+                .0
+                .aims_to
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            if let Some(w) = watcher {
+                w(aim);
+            }
+        }
         if !self.on() {
             return;
         }

@@ -491,12 +491,16 @@ tools! {
     browser_highlight command { renames: TARGET, notes: ELEMENT };
     /// Remove the highlight of an element, or without `target` every highlight of the page; answers how many were removed.
     browser_hide_highlight command { renames: TARGET, notes: HIDE_ELEMENT };
-    /// Start recording a video of what the browser shows (the active tab, following tab switches) through ffmpeg: `filename` (a relative path under the working directory, .webm or .mp4; default `video-{timestamp}.webm`), `size` in pixels (default the viewport scaled to fit 800x800), `fps` (default 25).
+    /// Start recording a video of what the browser shows (the active tab, following tab switches) through ffmpeg: `filename` (a relative path under the working directory, .webm or .mp4; default `video-{timestamp}.webm`), `size` in pixels (default the viewport scaled to fit 800x800), `fps` (default 25), `cursor` (a mouse pointer drawn at each action's point).
     browser_start_video "Start video" [Devtools] hand { parity::StartVideoArgs, ["record_start"], parity::start_video };
     /// Stop the video recording: ffmpeg finishes the file; answers its path, duration, frames and size.
     browser_stop_video "Stop video" [Devtools] hand { NoArgs, ["record_stop"], parity::stop_video };
     /// Add a chapter marker to the video recording: a full-frame card with the title (and description) over the blurred page for `duration` ms (default 2000). The page itself is untouched.
     browser_video_chapter "Video chapter" [Devtools] hand { parity::VideoChapterArgs, ["record_chapter"], parity::video_chapter };
+    /// Annotate later actions in the video (until browser_video_hide_actions; also for videos started later): a title naming the action and its target at `position` (default top-right), the target highlighted and the action's point marked for `duration` ms (default 500), and a mouse pointer at the point (`cursor`: pointer or none). Drawn into the video only: the page, its snapshots and clicks are untouched.
+    browser_video_show_actions "Show action overlays" [Devtools] hand { parity::ShowActionsArgs, ["record_actions"], parity::video_show_actions };
+    /// Stop annotating actions in the video.
+    browser_video_hide_actions "Hide action overlays" [Devtools] hand { NoArgs, ["record_actions"], parity::video_hide_actions };
     /// Start recording a trace of the session: every tool call with its answer and timing, the element each action acted on (its box and the point clicked), console messages, page errors, dialogs, downloads, network requests and tabs (`screenshots`: a still of the page after every step too; `snapshots`: the accessibility snapshot after every step, taken without changing your refs). browser_stop_tracing saves it.
     browser_start_tracing "Start tracing" [Devtools] hand { parity::StartTracingArgs, ["trace_start"], parity::start_tracing };
     /// Stop the trace and save it as one ZIP file (docs/trace.md is its format) under the server's working directory; answers its path and what it holds.

@@ -491,6 +491,8 @@ macro_rules! for_each_command {
             RecordStop(NoParams) -> RecordStopOutput => "record_stop" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
             /// Show a chapter card (title, description) over the blurred page in the video being recorded, for `duration` ms (default 2000); the page is untouched.
             RecordChapter(RecordChapterParams) -> RecordChapterOutput => "record_chapter" [Session] { without_session: Some($crate::ErrorCode::RecordNotStarted) },
+            /// Annotate every later action in the video (`show: true`; until `show: false`): a title naming the action and its target at `position` (default top-right), the target's box highlighted and the action's point marked for `duration` ms (default 500), and a mouse pointer at the point (`cursor`, default pointer). Drawn into the video, never into the page; applies to the video being recorded and to later ones.
+            RecordActions(RecordActionsParams) -> RecordActionsOutput => "record_actions" [Session],
             /// Start recording a trace of the session: every command with its answer and timing, the element each action acted on, console messages, page errors, dialogs, downloads, network requests and tabs, on one clock; `screenshots` adds screencast frames of the front tab, each step naming the frames before and after it (docs/trace.md).
             TraceStart(TraceStartParams) -> TraceStartOutput => "trace_start" [Session],
             /// Stop the trace and write it as one ZIP file (atomically; docs/trace.md is the format); a failed write keeps the recording so this can be retried.

@@ -259,6 +259,17 @@ fn every_command_answers_as_pinned() {
     ]));
     run(a(&["record", "start", &at("video.webm")]));
     run(a(&["record", "chapter", "Golden", "--duration", "200"]));
+    run(a(&[
+        "record",
+        "actions",
+        "on",
+        "--position",
+        "bottom",
+        "--duration",
+        "300",
+    ]));
+    run(a(&["record", "actions", "on", "--position", "middle"]));
+    run(a(&["record", "actions", "off"]));
     run(a(&["record", "stop"]));
     run(a(&["trace", "stop"]));
     run(a(&["trace", "start"]));

@@ -119,11 +119,12 @@ pub(super) fn box_of(r: &Value) -> Option<(f64, f64, f64, f64)> {
 }
 
 impl Aim {
-    /// Tells the session's trace, when one records, where the running action aimed: the
-    /// element's box, and the input's point when `pointed` (none for an action without one).
+    /// Tells the session's trace and the video's action overlays, when one wants it, where the
+    /// running action aimed: the element's box, and the input's point when `pointed` (none for
+    /// an action without one).
     pub(super) fn report(&self, page: &Page, pointed: bool) {
         let board = page.part::<crate::recorder::Board>();
-        if let (true, Some(rect)) = (board.on(), self.rect) {
+        if let (true, Some(rect)) = (board.wants_aims(), self.rect) {
             board.aimed(crate::recorder::Aim {
                 rect,
                 point: pointed.then_some((self.x, self.y)),

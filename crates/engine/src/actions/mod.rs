@@ -354,7 +354,7 @@ async fn fill(
             .op(
                 "fillPrepare",
                 json!({"guard": if value.is_empty() { Value::Null } else { spec.clone() },
-                       "box": page.part::<crate::recorder::Board>().on()}),
+                       "box": page.part::<crate::recorder::Board>().wants_aims()}),
             )
             .await?;
         let kind = r

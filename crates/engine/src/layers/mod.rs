@@ -9,6 +9,9 @@
 //!    (`crate::policy`), no dialog blocks its tab;
 //! 6. [`run`]: the command's handler (`crate::handlers`), then what follows a command (the
 //!    restore's check after the first navigation, the notes of the request interception).
+//!
+//! After the deadline layer, a command that aimed while the video annotates actions gets its
+//! title drawn (`crate::record::overlay`).
 
 mod deadline;
 mod gates;
@@ -194,6 +197,7 @@ impl Engine {
             b.end_lend().await;
         }
         deadline::after(self, &result);
+        crate::record::overlay::command_ended(self, action, &result);
         match result {
             Ok(out) => {
                 let mut r = Response::success(request.id, action, out);

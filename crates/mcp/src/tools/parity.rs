@@ -226,6 +226,8 @@ pub struct StartVideoArgs {
     pub size: Option<VideoSize>,
     /// Video frame rate in frames per second, 1-60 (default 25).
     pub fps: Option<u32>,
+    /// Draw a mouse pointer in the video at each action's point, staying until the next action (it jumps there; actions are not slowed down for it). The page is untouched.
+    pub cursor: Option<bool>,
 }
 
 pub(super) async fn start_video(cx: Ctx, a: StartVideoArgs) -> Result<Answer, ToolError> {
@@ -235,6 +237,7 @@ pub(super) async fn start_video(cx: Ctx, a: StartVideoArgs) -> Result<Answer, To
             path,
             fps: a.fps,
             size: a.size,
+            cursor: a.cursor,
         }))
         .await?;
     let mut answer = Answer::new();
@@ -268,6 +271,63 @@ pub(super) async fn video_chapter(cx: Ctx, a: VideoChapterArgs) -> Result<Answer
             description: a.description,
             duration: a.duration,
         }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+/// Arguments of `browser_video_show_actions`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShowActionsArgs {
+    /// How long each action annotation stays in the video, in milliseconds, 1-60000 (default 500).
+    pub duration: Option<f64>,
+    /// Where the action's title shows in the video: top-left, top, top-right, bottom-left, bottom or bottom-right (default top-right).
+    pub position: Option<ActionPosition>,
+    /// The pointer for pointer actions: "pointer" (default) draws a mouse pointer at the action's point, staying until the next action (it jumps there; actions are not slowed down for it); "none" draws none.
+    pub cursor: Option<ActionCursor>,
+    /// Not taken: the overlays are drawn into the video, not into the page, so CSS does not apply; they have one look (a magenta highlight over the target, a marker at the point, a white title on a dark box). Omit it or give `{}`.
+    pub style: Option<serde_json::Value>,
+}
+
+pub(super) async fn video_show_actions(cx: Ctx, a: ShowActionsArgs) -> Result<Answer, ToolError> {
+    if let Some(style) = a
+        .style
+        .as_ref()
+        .filter(|s| !s.is_null() && s.as_object().is_none_or(|o| !o.is_empty()))
+    {
+        return Err(ToolError::invalid(format!(
+            "invalid argument `style`: {style} is not taken: the overlays are drawn into the video, not into the page, so CSS does not apply; omit `style` (or give {{}}); `duration`, `position` and `cursor` are what can be set"
+        )));
+    }
+    let duration = match a.duration {
+        None => None,
+        Some(ms) if ms.is_finite() && ms.fract() == 0.0 && (1.0..=60_000.0).contains(&ms) => {
+            Some(ms as i64)
+        }
+        Some(ms) => {
+            return Err(ToolError::invalid(format!(
+                "invalid argument `duration`: {ms}; give a whole number of milliseconds from 1 to 60000"
+            )));
+        }
+    };
+    let out: RecordActionsOutput = cx
+        .get(Command::RecordActions(RecordActionsParams {
+            show: true,
+            duration,
+            position: a.position,
+            cursor: a.cursor,
+        }))
+        .await?;
+    let mut answer = Answer::new();
+    answer.add("Result", out.text());
+    Ok(answer)
+}
+
+pub(super) async fn video_hide_actions(cx: Ctx, _a: super::NoArgs) -> Result<Answer, ToolError> {
+    let out: RecordActionsOutput = cx
+        .get(Command::RecordActions(RecordActionsParams::default()))
         .await?;
     let mut answer = Answer::new();
     answer.add("Result", out.text());

@@ -1,6 +1,7 @@
-//! `record_start`, `record_stop` and `record_chapter`: a video of what the session's browser
-//! shows (the screencast of its front tab, following tab switches), encoded by `ffmpeg` at a
-//! constant frame rate into WebM (VP8) or MP4 (H.264), with chapter title cards.
+//! `record_start`, `record_stop`, `record_chapter` and `record_actions`: a video of what the
+//! session's browser shows (the screencast of its front tab, following tab switches), encoded by
+//! `ffmpeg` at a constant frame rate into WebM (VP8) or MP4 (H.264), with chapter title cards and
+//! action overlays drawn into the video (never into the page).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ pub const RECORD_DEFAULT_FIT: u32 = 800;
 
 /// How long a chapter card shows when no duration is given, in milliseconds.
 pub const RECORD_CHAPTER_DEFAULT_MS: u64 = 2000;
+
+/// How long an action's overlay shows when no duration is given, in milliseconds (Playwright's).
+pub const RECORD_ACTIONS_DEFAULT_MS: u64 = 500;
 
 /// The size of a video in pixels (the CLI's `WxH`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -59,6 +63,11 @@ pub struct RecordStartParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "clap", arg(long, value_name = "WxH", value_parser = video_size))]
     pub size: Option<VideoSize>,
+    /// Draw a mouse pointer in the video at each action's point, staying there until the next
+    /// action (it jumps: actions are not slowed down for it); the page is untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL"))]
+    pub cursor: Option<bool>,
 }
 
 impl Validate for RecordStartParams {
@@ -190,6 +199,145 @@ pub struct RecordChapterOutput {
     pub duration_ms: u64,
 }
 
+/// Where an action overlay's title shows in the video (Playwright's positions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum ActionPosition {
+    /// The top left corner.
+    TopLeft,
+    /// The middle of the top edge.
+    Top,
+    /// The top right corner.
+    #[default]
+    TopRight,
+    /// The bottom left corner.
+    BottomLeft,
+    /// The middle of the bottom edge.
+    Bottom,
+    /// The bottom right corner.
+    BottomRight,
+}
+
+impl ActionPosition {
+    /// The wire spelling of this position.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionPosition::TopLeft => "top-left",
+            ActionPosition::Top => "top",
+            ActionPosition::TopRight => "top-right",
+            ActionPosition::BottomLeft => "bottom-left",
+            ActionPosition::Bottom => "bottom",
+            ActionPosition::BottomRight => "bottom-right",
+        }
+    }
+}
+
+/// The pointer an action overlay draws at the action's point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum ActionCursor {
+    /// A mouse pointer at the action's point, staying until the next action (it jumps there).
+    #[default]
+    Pointer,
+    /// No pointer.
+    None,
+}
+
+/// Parameters of `record_actions`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordActionsParams {
+    /// Whether actions are annotated in the video (`on`) or no longer (`off`).
+    #[cfg_attr(feature = "clap", arg(value_name = "STATE", required = true, action = clap::ArgAction::Set, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["on", "off"]), |s| s == "on")))]
+    pub show: bool,
+    /// How long each action's overlay shows from when the action ran, in milliseconds
+    /// (1-60000; default 500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "MS", allow_negative_numbers = true)
+    )]
+    pub duration: Option<i64>,
+    /// Where the action's title shows in the video (default top-right).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "POSITION"))]
+    pub position: Option<ActionPosition>,
+    /// The pointer drawn at the action's point (default pointer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CURSOR"))]
+    pub cursor: Option<ActionCursor>,
+}
+
+impl Validate for RecordActionsParams {
+    fn validate(&self) -> Result<(), String> {
+        if !self.show {
+            for (field, given) in [
+                ("duration", self.duration.is_some()),
+                ("position", self.position.is_some()),
+                ("cursor", self.cursor.is_some()),
+            ] {
+                if given {
+                    return invalid(
+                        field,
+                        "given with `show: false`; it only applies when turning overlays on",
+                    );
+                }
+            }
+        }
+        if let Some(ms) = self.duration
+            && !(1..=60_000).contains(&ms)
+        {
+            return invalid("duration", format!("{ms} ms; give 1 to 60000 milliseconds"));
+        }
+        Ok(())
+    }
+}
+
+impl crate::ParamFacts for RecordActionsParams {}
+
+/// Result of `record_actions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordActionsOutput {
+    /// Whether actions are annotated now.
+    pub show: bool,
+    /// How long each overlay shows, in milliseconds (when on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Where the title shows (when on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<ActionPosition>,
+    /// The pointer drawn (when on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<ActionCursor>,
+    /// Whether a video is being recorded now (else the setting applies to the next one).
+    pub recording: bool,
+}
+
+impl Present for RecordActionsOutput {
+    fn text(&self) -> String {
+        let when = if self.recording {
+            "in the video being recorded"
+        } else {
+            "in the next video (`record start PATH`)"
+        };
+        match (self.show, self.duration_ms, self.position, self.cursor) {
+            (true, Some(ms), Some(p), Some(c)) => format!(
+                "actions annotated {when}: title at {}, target highlighted, {} for {ms} ms each",
+                p.as_str(),
+                match c {
+                    ActionCursor::Pointer => "pointer drawn",
+                    ActionCursor::None => "no pointer",
+                }
+            ),
+            _ => format!("actions no longer annotated {when}"),
+        }
+    }
+}
+
 impl Present for RecordStartOutput {
     fn text(&self) -> String {
         format!(
@@ -234,6 +382,7 @@ mod tests {
             path: path.into(),
             fps,
             size: size.map(|(width, height)| VideoSize { width, height }),
+            cursor: None,
         };
         assert!(
             p("/tmp/a.webm", Some(25), Some((800, 450)))
@@ -260,5 +409,32 @@ mod tests {
             }
         );
         assert!(video_size("640").is_err());
+    }
+
+    #[test]
+    fn action_overlay_parameters_are_checked() {
+        let on = |duration: Option<i64>| RecordActionsParams {
+            show: true,
+            duration,
+            ..Default::default()
+        };
+        assert!(on(None).validate().is_ok());
+        assert!(on(Some(500)).validate().is_ok());
+        for bad in [on(Some(0)), on(Some(-5)), on(Some(60_001))] {
+            assert!(bad.validate().unwrap_err().contains("duration"));
+        }
+        let off = RecordActionsParams {
+            show: false,
+            position: Some(ActionPosition::Top),
+            ..Default::default()
+        };
+        assert!(off.validate().unwrap_err().contains("position"));
+        let parsed: Result<RecordActionsParams, _> =
+            serde_json::from_value(serde_json::json!({"show": true, "position": "middle"}));
+        let err = parsed.unwrap_err().to_string();
+        assert!(
+            err.contains("top-left") && err.contains("bottom-right"),
+            "{err}"
+        );
     }
 }

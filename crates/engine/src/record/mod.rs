@@ -9,7 +9,14 @@
 //! A chapter card is composited into the video, never drawn into the page: ffmpeg renders the
 //! latest frame blurred and darkened with the title and description on it (`drawtext`), and the
 //! recording writes that card in place of the page's frames for the chapter's duration. What
-//! the agent's snapshots see and what is clicked stay untouched.
+//! the agent's snapshots see and what is clicked stay untouched. Action overlays are composited
+//! into the frames the same way ([`overlay`]).
+//!
+//! Each frame is written [`WRITE_LAG`] after its moment and shows what was on screen at that
+//! moment ([`Timeline`]): what arrives a little late (a picture, an action's title drawn by
+//! ffmpeg) still shows at its own moment.
+
+pub(crate) mod overlay;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -28,7 +35,8 @@ use tokio::time::Instant;
 use crate::cx::Cx;
 use crate::error::{EngineError, Result};
 use crate::network::now_ms;
-use crate::screencast::{CastOptions, Screencast, Subscription};
+use crate::screencast::{CastOptions, Frame, Screencast, Subscription};
+use overlay::{Mark, Scale};
 
 /// The session's recording, while one runs (a part of the session).
 pub(crate) type Board = Mutex<Option<Recording>>;
@@ -39,8 +47,11 @@ const FIRST_FRAME_WAIT: Duration = Duration::from_secs(10);
 const FINISH_WAIT: Duration = Duration::from_secs(60);
 /// How much of ffmpeg's error output an error carries (its end).
 const STDERR_KEPT: usize = 4096;
-/// The JPEG quality the recording asks of the screencast.
+/// The JPEG quality the recording asks of the screencast (and writes composited frames at).
 const QUALITY: u8 = 85;
+/// How long after its moment a frame is written: what comes a little late (an action's title,
+/// drawn once the command ended) is still in the frames of its moments.
+const WRITE_LAG: Duration = Duration::from_secs(1);
 
 /// A running recording.
 pub(crate) struct Recording {
@@ -63,6 +74,18 @@ enum Control {
     },
     /// Write the frames due until `at`, then finish the file.
     Stop { at: Instant },
+    /// An action's mark (or its box and point again, when its `id` is known).
+    Mark(Mark),
+    /// The title of mark `id`, drawn.
+    Title {
+        id: u64,
+        title: Arc<image::RgbaImage>,
+    },
+    /// The pointer is at `point` (none: no pointer) from `at` on.
+    Cursor {
+        at: Instant,
+        point: Option<(f64, f64)>,
+    },
 }
 
 /// The executable `name` on the daemon's PATH, if there is one.
@@ -189,8 +212,10 @@ pub(crate) async fn record_start(
         stderr,
         part: part.clone(),
         path: path.clone(),
+        composited: None,
     };
-    let task = tokio::spawn(encoder.run(sub, first.jpeg.clone(), commands));
+    overlay::recording_started(cx.engine, control.clone(), p.cursor.unwrap_or(false));
+    let task = tokio::spawn(encoder.run(sub, first, commands));
     *cx.engine
         .part::<Board>()
         .lock()
@@ -277,28 +302,47 @@ fn encode_args(fps: u32, width: u32, height: u32, path: &Path, part: &Path) -> V
     args
 }
 
-/// What the screen showed when: the pictures received lately and the chapter cards, so a video
-/// frame written late still shows its own moment.
-struct Timeline {
+/// What the screen showed when: the pictures received lately, the chapter cards, the actions'
+/// marks and the pointer, so a video frame written late still shows its own moment.
+struct Timeline<P> {
     /// Pictures in the order received, each with when it arrived; the first is the one on screen
     /// at the earliest moment still to be written.
-    pictures: std::collections::VecDeque<(Instant, Arc<[u8]>)>,
+    pictures: std::collections::VecDeque<(Instant, P)>,
     /// Chapter cards: the image and the moments it covers, `[from, until)`.
     cards: Vec<(Arc<[u8]>, Instant, Instant)>,
+    /// Action marks, each covering `[from, until)`.
+    marks: Vec<Mark>,
+    /// Where the pointer is from when, in the order it moved (none: no pointer); the first is
+    /// the one at the earliest moment still to be written, once it began.
+    cursor: std::collections::VecDeque<(Instant, Option<(f64, f64)>)>,
 }
 
-impl Timeline {
+/// What a video frame shows.
+enum Scene<P> {
+    /// A chapter card.
+    Card(Arc<[u8]>),
+    /// The page's picture, with the marks covering the moment and the pointer.
+    Page {
+        picture: P,
+        marks: Vec<Mark>,
+        cursor: Option<(f64, f64)>,
+    },
+}
+
+impl<P: Clone> Timeline<P> {
     /// A timeline showing `first` from `start`.
-    fn new(start: Instant, first: Arc<[u8]>) -> Self {
+    fn new(start: Instant, first: P) -> Self {
         Self {
             pictures: std::collections::VecDeque::from([(start, first)]),
             cards: Vec::new(),
+            marks: Vec::new(),
+            cursor: std::collections::VecDeque::new(),
         }
     }
 
-    /// The browser painted `jpeg`, received at `at`.
-    fn picture(&mut self, at: Instant, jpeg: Arc<[u8]>) {
-        self.pictures.push_back((at, jpeg));
+    /// The browser painted `picture`, received at `at`.
+    fn picture(&mut self, at: Instant, picture: P) {
+        self.pictures.push_back((at, picture));
     }
 
     /// `jpeg` covers the moments `[from, until)`.
@@ -306,20 +350,61 @@ impl Timeline {
         self.cards.push((jpeg, from, until));
     }
 
+    /// An action's mark; one already known (same id) gets the new box and point.
+    fn mark(&mut self, m: Mark) {
+        match self.marks.iter_mut().find(|k| k.id == m.id) {
+            Some(k) => (k.rect, k.point) = (m.rect, m.point),
+            None => self.marks.push(m),
+        }
+    }
+
+    /// Mark `id`'s title (nothing when the mark was forgotten).
+    fn title(&mut self, id: u64, title: Arc<image::RgbaImage>) {
+        if let Some(k) = self.marks.iter_mut().find(|k| k.id == id) {
+            k.title = Some(title);
+        }
+    }
+
+    /// The pointer is at `point` from `at` on.
+    fn pointer(&mut self, at: Instant, point: Option<(f64, f64)>) {
+        self.cursor.push_back((at, point));
+    }
+
     /// What the video shows at `when`: the latest card covering it, else the last picture
-    /// received at or before it. Moments are asked in increasing order: what no later moment
-    /// can show is forgotten.
-    fn at(&mut self, when: Instant) -> Arc<[u8]> {
+    /// received at or before it with the marks covering it and the pointer where it was then.
+    /// Moments are asked in increasing order: what no later moment can show is forgotten.
+    fn at(&mut self, when: Instant) -> Scene<P> {
         while self.pictures.len() > 1 && self.pictures[1].0 <= when {
             self.pictures.pop_front();
         }
+        while self.cursor.len() > 1 && self.cursor[1].0 <= when {
+            self.cursor.pop_front();
+        }
         self.cards.retain(|(_, _, until)| *until > when);
-        match self.cards.iter().rev().find(|(_, from, _)| *from <= when) {
-            Some((card, _, _)) => card.clone(),
-            None => self.pictures[0].1.clone(),
+        self.marks.retain(|m| m.until > when);
+        if let Some((card, _, _)) = self.cards.iter().rev().find(|(_, from, _)| *from <= when) {
+            return Scene::Card(card.clone());
+        }
+        Scene::Page {
+            picture: self.pictures[0].1.clone(),
+            marks: self
+                .marks
+                .iter()
+                .filter(|m| m.from <= when)
+                .cloned()
+                .collect(),
+            cursor: self
+                .cursor
+                .front()
+                .filter(|(at, _)| *at <= when)
+                .and_then(|(_, p)| *p),
         }
     }
 }
+
+/// The last frame composited, by what it showed (the picture's address, each mark's number and
+/// whether its title was drawn, the pointer), to write again while nothing changes.
+type Composited = ((usize, Vec<(u64, bool)>, Option<(f64, f64)>), Arc<[u8]>);
 
 /// The task's side of a recording: ffmpeg and what it is fed.
 struct Encoder {
@@ -330,6 +415,8 @@ struct Encoder {
     stderr: Option<tokio::task::JoinHandle<String>>,
     part: PathBuf,
     path: PathBuf,
+    /// The last frame composited with overlays.
+    composited: Option<Composited>,
 }
 
 impl Encoder {
@@ -338,38 +425,94 @@ impl Encoder {
         self.started + Duration::from_secs_f64(n as f64 / f64::from(self.fps))
     }
 
+    /// The JPEG showing `scene`: the card, the picture, or the picture with its overlays drawn
+    /// (off the runtime's threads; the plain picture when its JPEG cannot be decoded).
+    async fn render(&mut self, scene: Scene<Arc<Frame>>) -> Arc<[u8]> {
+        let (picture, marks, cursor) = match scene {
+            Scene::Card(jpeg) => return jpeg,
+            Scene::Page {
+                picture,
+                marks,
+                cursor,
+            } if marks.is_empty() && cursor.is_none() => return picture.jpeg.clone(),
+            Scene::Page {
+                picture,
+                marks,
+                cursor,
+            } => (picture, marks, cursor),
+        };
+        let key = (
+            Arc::as_ptr(&picture) as usize,
+            marks.iter().map(|m| (m.id, m.title.is_some())).collect(),
+            cursor,
+        );
+        if let Some((k, jpeg)) = &self.composited
+            && *k == key
+        {
+            return jpeg.clone();
+        }
+        let plain = picture.jpeg.clone();
+        let drawn = tokio::task::spawn_blocking(move || {
+            let scale = Scale::of(picture.width, picture.height, picture.viewport);
+            overlay::compose(&picture.jpeg, scale, &marks, cursor)
+        })
+        .await;
+        match drawn {
+            Ok(Ok(jpeg)) => {
+                let jpeg: Arc<[u8]> = jpeg.into();
+                self.composited = Some((key, jpeg.clone()));
+                jpeg
+            }
+            _ => plain,
+        }
+    }
+
+    /// Writes frame `n`: what the screen showed at its due time.
+    async fn write(
+        &mut self,
+        shown: &mut Timeline<Arc<Frame>>,
+        n: u64,
+    ) -> std::result::Result<(), String> {
+        let jpeg = self.render(shown.at(self.due(n))).await;
+        self.stdin.write_all(&jpeg).await.map_err(|e| e.to_string())
+    }
+
     /// Feeds ffmpeg a frame at every tick until told to stop, then finishes the file: the number
     /// of frames written. Each video frame shows what was on screen at its own due time (the
-    /// picture received last before it, or the chapter card covering it), even when ffmpeg fell
-    /// behind and the frame is written late.
+    /// picture received last before it, or the chapter card covering it, with the action marks
+    /// covering it), though it is written [`WRITE_LAG`] later or later still when ffmpeg fell
+    /// behind.
     async fn run(
         mut self,
         mut sub: Subscription,
-        first: Arc<[u8]>,
+        first: Arc<Frame>,
         mut commands: mpsc::UnboundedReceiver<Control>,
     ) -> Result<u64> {
         let mut shown = Timeline::new(self.started, first);
         let mut n: u64 = 0;
         let fed: std::result::Result<(), String> = loop {
             tokio::select! {
-                _ = tokio::time::sleep_until(self.due(n)) => {
-                    if let Err(e) = self.stdin.write_all(&shown.at(self.due(n))).await {
-                        break Err(e.to_string());
+                _ = tokio::time::sleep_until(self.due(n) + WRITE_LAG) => {
+                    if let Err(e) = self.write(&mut shown, n).await {
+                        break Err(e);
                     }
                     n += 1;
                 }
                 frame = sub.next() => {
                     if let Some(f) = frame {
-                        shown.picture(f.at, f.jpeg.clone());
+                        shown.picture(f.at, f);
                     }
                 }
                 command = commands.recv() => match command {
                     Some(Control::Card { jpeg, from, until }) => shown.card(jpeg, from, until),
+                    Some(Control::Mark(m)) => shown.mark(m),
+                    Some(Control::Title { id, title }) => shown.title(id, title),
+                    Some(Control::Cursor { at, point }) => shown.pointer(at, point),
                     Some(Control::Stop { at }) => {
                         let mut r = Ok(());
                         while self.due(n) <= at {
-                            if let Err(e) = self.stdin.write_all(&shown.at(self.due(n))).await {
-                                r = Err(e.to_string());
+                            if let Err(e) = self.write(&mut shown, n).await {
+                                r = Err(e);
                                 break;
                             }
                             n += 1;
@@ -462,6 +605,9 @@ pub(crate) async fn record_stop(_p: NoParams, cx: &mut Cx<'_>) -> Result<RecordS
         .take()
         .ok_or_else(not_started)?;
     let at = Instant::now();
+    let drawing = overlay::recording_stopped(cx.engine);
+    // The titles of the last actions, still being drawn, belong in the frames before the stop.
+    let _ = tokio::time::timeout(overlay::TITLE_WAIT, futures::future::join_all(drawing)).await;
     let duration_ms = at.duration_since(recording.started).as_secs_f64() * 1000.0;
     let _ = recording.control.send(Control::Stop { at });
     let frames = recording
@@ -526,15 +672,8 @@ async fn chapter_card(
     height: u32,
     backdrop: Option<Arc<[u8]>>,
 ) -> Result<Vec<u8>> {
-    let ffmpeg = ffmpeg()?;
     // The texts go through files, so no character of theirs is read as filter syntax.
-    let dir = std::env::temp_dir().join(format!(
-        "agentbrowser-chapter-{}-{}",
-        std::process::id(),
-        now_ms() as u64
-    ));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| EngineError::new(ErrorCode::IoError, format!("{}: {e}", dir.display())))?;
+    let dir = scratch_dir("chapter")?;
     let title_file = dir.join("title.txt");
     let desc_file = dir.join("description.txt");
     let write = |f: &Path, text: &str| {
@@ -557,18 +696,13 @@ async fn chapter_card(
             small
         ));
     }
-    let mut cmd = tokio::process::Command::new(&ffmpeg);
-    cmd.args(["-hide_banner", "-loglevel", "error"]);
-    match &backdrop {
-        Some(_) => cmd.args(["-f", "image2pipe", "-c:v", "mjpeg", "-i", "-"]),
-        None => cmd.args([
-            "-f",
-            "lavfi",
-            "-i",
-            &format!("color=c=0x303030:s={width}x{height}"),
-        ]),
+    let grey = format!("color=c=0x303030:s={width}x{height}");
+    let input: &[&str] = match &backdrop {
+        Some(_) => &["-f", "image2pipe", "-c:v", "mjpeg", "-i", "-"],
+        None => &["-f", "lavfi", "-i", &grey],
     };
-    cmd.args([
+    let mut args = input.to_vec();
+    args.extend([
         "-vf",
         &filter,
         "-frames:v",
@@ -578,36 +712,60 @@ async fn chapter_card(
         "-q:v",
         "3",
         "-",
-    ])
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .kill_on_drop(true);
+    ]);
+    let card = one_shot(&args, backdrop, "the chapter card").await;
+    let _ = std::fs::remove_dir_all(&dir);
+    card
+}
+
+/// A fresh directory under the temporary directory for one drawing's text files.
+fn scratch_dir(what: &str) -> Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "agentbrowser-{what}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| EngineError::new(ErrorCode::IoError, format!("{}: {e}", dir.display())))?;
+    Ok(dir)
+}
+
+/// Runs ffmpeg once with `args` (its input on stdin when `stdin` is given) and answers what it
+/// wrote on stdout; an error names `what` it was drawing and carries the end of ffmpeg's errors.
+async fn one_shot(args: &[&str], stdin: Option<Arc<[u8]>>, what: &str) -> Result<Vec<u8>> {
+    let ffmpeg = ffmpeg()?;
+    let mut cmd = tokio::process::Command::new(&ffmpeg);
+    cmd.args(["-hide_banner", "-loglevel", "error"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
     let mut child = cmd.spawn().map_err(|e| {
         EngineError::new(
             ErrorCode::FfmpegNotFound,
             format!("{} could not be started: {e}", ffmpeg.display()),
         )
     })?;
-    if let (Some(mut stdin), Some(jpeg)) = (child.stdin.take(), backdrop) {
+    if let (Some(mut pipe), Some(bytes)) = (child.stdin.take(), stdin) {
         tokio::spawn(async move {
-            let _ = stdin.write_all(&jpeg).await;
+            let _ = pipe.write_all(&bytes).await;
         });
     }
     let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output()).await;
-    let _ = std::fs::remove_dir_all(&dir);
     let out = match out {
         Ok(Ok(o)) => o,
         Ok(Err(e)) => {
             return Err(EngineError::new(
                 ErrorCode::RecordFailed,
-                format!("ffmpeg did not draw the chapter card: {e}"),
+                format!("ffmpeg did not draw {what}: {e}"),
             ));
         }
         Err(_) => {
             return Err(EngineError::new(
                 ErrorCode::RecordFailed,
-                "ffmpeg did not draw the chapter card within 20 s",
+                format!("ffmpeg did not draw {what} within 20 s"),
             ));
         }
     };
@@ -617,7 +775,7 @@ async fn chapter_card(
         return Err(EngineError::new(
             ErrorCode::RecordFailed,
             format!(
-                "ffmpeg did not draw the chapter card ({}): {}",
+                "ffmpeg did not draw {what} ({}): {}",
                 out.status,
                 err.get(from..).unwrap_or("").trim()
             ),
@@ -629,6 +787,7 @@ async fn chapter_card(
 /// This module's command handlers under their commands' variant names: `handlers::dispatch` runs
 /// them (a handler added here is dispatched with no other line).
 pub(crate) mod handles {
+    pub(crate) use super::overlay::record_actions as RecordActions;
     pub(crate) use super::{
         record_chapter as RecordChapter, record_start as RecordStart, record_stop as RecordStop,
     };
@@ -636,7 +795,8 @@ pub(crate) mod handles {
 
 #[cfg(test)]
 mod tests {
-    use super::{Timeline, encode_args, even, partial_path};
+    use super::{Mark, Scene, Timeline, encode_args, even, partial_path};
+    use agentbrowser_protocol::ActionPosition;
     use std::path::Path;
     use std::sync::Arc;
     use std::time::Duration;
@@ -667,10 +827,70 @@ mod tests {
         shown.card(img(9), ms(200), ms(250));
         let seen: Vec<u8> = [0, 50, 100, 199, 200, 249, 250, 299, 300, 400]
             .into_iter()
-            .map(|n| shown.at(ms(n))[0])
+            .map(|n| match shown.at(ms(n)) {
+                Scene::Card(c) => c[0],
+                Scene::Page { picture, .. } => picture[0],
+            })
             .collect();
         assert_eq!(seen, [1, 1, 2, 2, 9, 9, 2, 2, 3, 3]);
         // What no later moment can show is forgotten.
         assert_eq!((shown.pictures.len(), shown.cards.len()), (1, 0));
+    }
+
+    /// What a frame shows of the overlays: each mark's number and whether its title is drawn,
+    /// and the pointer.
+    type Seen = (Vec<(u64, bool)>, Option<(f64, f64)>);
+
+    #[test]
+    fn a_mark_covers_its_moments_and_the_pointer_stays_until_it_moves() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut shown = Timeline::new(t0, 1u8);
+        let mark = |id, from, until| Mark {
+            id,
+            rect: (1.0, 2.0, 3.0, 4.0),
+            point: None,
+            from: ms(from),
+            until: ms(until),
+            position: ActionPosition::TopRight,
+            title: None,
+        };
+        shown.mark(mark(1, 100, 600));
+        shown.pointer(ms(100), Some((5.0, 6.0)));
+        // A later report of the same action moves its box; its title arrives later still.
+        let mut again = mark(1, 150, 650);
+        again.rect = (7.0, 8.0, 9.0, 10.0);
+        shown.mark(again);
+        shown.title(1, Arc::new(image::RgbaImage::new(1, 1)));
+        shown.mark(mark(2, 700, 900));
+        shown.pointer(ms(700), Some((11.0, 12.0)));
+        shown.pointer(ms(800), None);
+        let seen: Vec<Seen> = [0, 99, 100, 599, 600, 699, 700, 800, 900]
+            .into_iter()
+            .map(|n| match shown.at(ms(n)) {
+                Scene::Card(_) => panic!("no card"),
+                Scene::Page { marks, cursor, .. } => (
+                    marks.iter().map(|m| (m.id, m.title.is_some())).collect(),
+                    cursor,
+                ),
+            })
+            .collect();
+        let p1 = Some((5.0, 6.0));
+        let p2 = Some((11.0, 12.0));
+        assert_eq!(
+            seen,
+            [
+                (vec![], None),
+                (vec![], None),
+                (vec![(1, true)], p1),
+                (vec![(1, true)], p1),
+                (vec![], p1),
+                (vec![], p1),
+                (vec![(2, false)], p2),
+                (vec![(2, false)], None),
+                (vec![], None),
+            ]
+        );
+        assert!(shown.marks.is_empty());
     }
 }
