@@ -53,6 +53,12 @@ struct State {
     log: VecDeque<WatchEntry>,
     /// The number of the last entry logged.
     last_seq: u64,
+    /// The number of the last view made ([`Engine::live_view`]) and of the one held.
+    views_made: u64,
+    /// See `views_made`.
+    view_no: u64,
+    /// Views made and not yet taken by [`LiveFeed::update`] (their titles being read).
+    updating: u32,
     view: LiveView,
     /// The screencast, while someone watches and wants frames.
     cast: Option<Subscription>,
@@ -75,6 +81,8 @@ pub struct LiveView {
     cdp: Option<agentbrowser_cdp::Session>,
     /// Each tab's target id, by tab id.
     targets: Vec<(String, String)>,
+    /// Its number among the views made (a view taken earlier never replaces a later one).
+    no: u64,
 }
 
 fn now_ms() -> u64 {
@@ -151,8 +159,40 @@ impl LiveFeed {
         self.0.version.send_modify(|v| *v += 1);
     }
 
-    /// Takes `view` as the session's view, with the tab titles read from the browser (one
-    /// `Target.getTargets`, made without the engine).
+    /// A number for a view made now, which [`LiveFeed::update`] will take.
+    fn view_made(&self) -> u64 {
+        let mut s = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.views_made += 1;
+        s.updating += 1;
+        s.views_made
+    }
+
+    /// Waits (until `deadline` at most) for the views made to be taken: a `watch` right after
+    /// a command shows the view that command left.
+    pub async fn settled(&self, deadline: tokio::time::Instant) {
+        let mut version = self.0.version.subscribe();
+        loop {
+            version.mark_unchanged();
+            let busy = self
+                .0
+                .state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .updating
+                > 0;
+            if !busy || tokio::time::Instant::now() >= deadline {
+                return;
+            }
+            tokio::select! {
+                r = version.changed() => if r.is_err() { return },
+                _ = tokio::time::sleep_until(deadline) => return,
+            }
+        }
+    }
+
+    /// Takes `view` (made by [`Engine::live_view`]) as the session's view, with the tab titles
+    /// read from the browser (one `Target.getTargets`, made without the engine), unless a view
+    /// made later was taken already.
     pub async fn update(&self, mut view: LiveView) {
         if let Some(cdp) = &view.cdp
             && let Ok(r) = cdp.call("Target.getTargets", serde_json::json!({})).await
@@ -177,9 +217,13 @@ impl LiveFeed {
             view.title = view.tabs.iter().find(|t| t.active).map(|t| t.title.clone());
         }
         let mut s = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
-        if s.polled.is_none() {
+        s.updating = s.updating.saturating_sub(1);
+        if s.polled.is_none() || view.no < s.view_no {
+            drop(s);
+            self.0.version.send_modify(|v| *v += 1);
             return;
         }
+        s.view_no = view.no;
         // A snapshot the view did not copy again (the same generation) is the one kept.
         if view.snapshot.is_none()
             && let Some(old) = &s.view.snapshot
@@ -278,14 +322,19 @@ impl Engine {
     }
 
     /// The session's view as the feed shows it, read without a browser call; the snapshot text
-    /// is copied only when it is not the one the feed holds. `None` while no one watches.
+    /// is copied only when it is not the one the feed holds. `None` while no one watches; a view
+    /// made must be handed to [`LiveFeed::update`].
     pub fn live_view(&self) -> Option<LiveView> {
         let feed = self.part::<LiveFeed>();
         if !feed.watched() {
             return None;
         }
+        let no = feed.view_made();
         let Some(browser) = self.browser.as_ref().filter(|b| !b.is_closed()) else {
-            return Some(LiveView::default());
+            return Some(LiveView {
+                no,
+                ..LiveView::default()
+            });
         };
         let active = browser.active_id().map(str::to_string);
         let mut tabs = Vec::new();
@@ -330,6 +379,7 @@ impl Engine {
             snapshot_key,
             cdp: Some(browser.cdp.clone()),
             targets,
+            no,
         })
     }
 }

@@ -10,6 +10,9 @@ use tokio::time::{Duration, Instant};
 
 use super::Shared;
 
+/// How long a `watch` waits for the view the last command left (one `Target.getTargets`).
+const VIEW_WAIT: Duration = Duration::from_secs(1);
+
 /// The answer to a `watch` request (its line, without the newline).
 pub(super) async fn watch(shared: &Shared, id: &Value, p: &WatchParams) -> String {
     let feed = &shared.live;
@@ -20,6 +23,8 @@ pub(super) async fn watch(shared: &Shared, id: &Value, p: &WatchParams) -> Strin
     {
         return Response::failure(id.clone(), "watch", e.code, e.message).to_line();
     }
+    // The view the last command left (its tab titles being read), within a moment.
+    feed.settled(Instant::now() + VIEW_WAIT).await;
     let deadline = Instant::now() + Duration::from_millis(p.timeout_ms.unwrap_or(0));
     let mut out = answer(shared, feed, p);
     while out.log.is_empty() && out.frame.is_none() && Instant::now() < deadline {
