@@ -166,6 +166,24 @@ pub(crate) struct Begun {
     t: f64,
     /// Its `frameBefore`: the still showing the page when it began.
     before: Option<u64>,
+    /// It leaves the page as it found it ([`keeps_page`]): it takes no still of its own.
+    keeps_page: bool,
+}
+
+/// Whether `command` leaves the page as it found it, so the still before it shows the page after
+/// it too: a read that neither waits for the page to change (`wait`, `wait_download`,
+/// `webmcp_result`) nor draws on it (`highlight`, `hide_highlight`). A read that runs a script
+/// of the caller's is of kind `dangerous`, not a read.
+fn keeps_page(command: &Command) -> bool {
+    command.kind() == agentbrowser_protocol::Kind::Read
+        && !matches!(
+            command,
+            Command::Wait(_)
+                | Command::WaitDownload(_)
+                | Command::WebmcpResult(_)
+                | Command::Highlight(_)
+                | Command::HideHighlight(_)
+        )
 }
 
 impl Trace {
@@ -491,6 +509,7 @@ impl Board {
             action: command.action(),
             t: t.as_secs_f64() * 1000.0,
             before: trace.current,
+            keeps_page: keeps_page(command),
         })
     }
 
@@ -556,6 +575,13 @@ impl Board {
         if let Some(seq) = begun.before.filter(|_| trace.screenshots) {
             step.insert("frameBefore".into(), json!(seq));
         }
+        // A step that left the page as it found it, in the tab it began in, is shown by the
+        // still before it: no still of its own (one costs a frame of the page's, ~15 ms).
+        let same_tab = tab.as_ref().map(|(t, _)| t) == trace.last_tab.as_ref();
+        let shows_before = trace.screenshots && begun.keeps_page && same_tab;
+        if let Some(seq) = begun.before.filter(|_| shows_before) {
+            step.insert("frameAfter".into(), json!(seq));
+        }
         if trace.snapshots {
             if let Some(first) = trace.first.take() {
                 put_snapshot(&mut step, "snapshotBefore", first, &mut trace.dropped);
@@ -571,7 +597,7 @@ impl Board {
             }
         }
         let owed = Owed {
-            shot: trace.screenshots,
+            shot: trace.screenshots && !(shows_before && begun.before.is_some()),
             snap: owes_snapshot,
         };
         trace.step_ends(step, owed);

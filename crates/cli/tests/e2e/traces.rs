@@ -364,11 +364,9 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
         before[0] > 200 && before[2] < 60,
         "before the click: {before:?}"
     );
-    // frameAfter: the last frame painted before the next command began (docs/trace.md), decided
-    // by paint time however late the frame arrived: the frame the next step's frameBefore names,
-    // always (one decision names both). The click's repaint may come a few ms after the test's
-    // next command began (then the page the agent left was still red), so the click's frameAfter
-    // is the wait's frameBefore, and the wait, ending after the paint, shows blue.
+    // frameAfter: a still taken right after the step, before the next command runs
+    // (docs/trace.md): the frame the next step's frameBefore names, always. The wait, ending
+    // after the blue page was painted, shows blue.
     let wait = steps.iter().find(|s| s["command"] == "wait").unwrap();
     for pair in steps.windows(2) {
         assert_eq!(
@@ -391,6 +389,13 @@ fn with_screenshots_each_step_names_the_frames_before_and_after_it() {
     let title = steps.iter().find(|s| s["command"] == "title").unwrap();
     let read = centre(&title["frameBefore"]);
     assert!(read[2] > 200 && read[0] < 60, "before the title: {read:?}");
+    // Reads that leave the page as they found it take no still: the snapshot and the title are
+    // shown by the still before them. Stills: `trace start`'s, the click's and the wait's.
+    for read in ["snapshot", "title"] {
+        let step = steps.iter().find(|s| s["command"] == read).unwrap();
+        assert_eq!(step["frameAfter"], step["frameBefore"], "{step}");
+    }
+    assert_eq!(frames, 3, "{steps:?}");
     let frame_events: Vec<&Value> = events.iter().filter(|e| e["kind"] == "frame").collect();
     assert_eq!(frame_events.len() as u64, frames);
     let e = frame_events[0];

@@ -458,7 +458,7 @@ function (op, arg) {
   }
 
   // What the guard saw, removing it. A pointer move is dispatched with the next animation frame,
-  // so a hover that has seen nothing yet is read after one frame (at most 100 ms).
+  // so a hover that has seen nothing yet is read after one frame (at most 500 ms).
   function guardResult() {
     const g = globalThis.__abGuard;
     if (g && g.hover && !g.received.length && !g.blocked.length) {
@@ -466,7 +466,9 @@ function (op, arg) {
         let done = false;
         const finish = () => { if (!done) { done = true; resolve(takeGuard()); } };
         requestAnimationFrame(() => setTimeout(finish, 0));
-        setTimeout(finish, 100);
+        // Only when no frame comes: under load a frame can take well over 100 ms (a hover in
+        // nested frames was once reported as reaching nothing).
+        setTimeout(finish, 500);
       });
     }
     return takeGuard();
