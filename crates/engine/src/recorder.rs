@@ -39,6 +39,8 @@ const STILL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 const STILL_MAX: (u32, u32) = (800, 600);
 /// See `STILL_MAX`.
 const STILL_QUALITY: u8 = 60;
+/// The shortest password typed while a trace records that is redacted wherever it appears.
+const MIN_TYPED_SECRET: usize = 4;
 
 /// The session's trace recorder (none or one trace); cloned into every page's parts and into the
 /// listeners that feed it.
@@ -450,11 +452,18 @@ impl Board {
         }
     }
 
-    /// The action code's report that the running step typed into a password field: its value
-    /// is kept out of the step (`params`, the answer's `value`, the error message).
-    pub(crate) fn typed_secret(&self) {
+    /// The action code's report that the running step types `value` into a password field:
+    /// the value is kept out of the step (`params`, the answer's `value`, the error message) and,
+    /// from now on, out of everything the engine lets out (`crate::secrets`: a form post carrying
+    /// it in the trace's network events, the network log). A value shorter than
+    /// `MIN_TYPED_SECRET` is kept out of the step only: replaced everywhere it would garble the
+    /// trace.
+    pub(crate) fn typed_secret(&self, value: &str) {
         if !self.on() {
             return;
+        }
+        if value.chars().count() >= MIN_TYPED_SECRET {
+            crate::secrets::register(value);
         }
         if let Some(trace) = self.lock().as_mut() {
             trace.secret = true;

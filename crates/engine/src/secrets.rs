@@ -1,4 +1,5 @@
-//! Secrets the engine must never let out: the passwords `auth_login` filled in this process.
+//! Secrets the engine must never let out: the passwords `auth_login` filled in this process, and
+//! those typed into password fields while a trace records (`recorder::Board::typed_secret`).
 //! The network log (and so `network request` answers and HAR files) replaces them in request
 //! URLs and post data, raw and in their URL-, form- and JSON-encoded spellings. (The trace hook
 //! sees each command without the secrets its parameters carry: `Command::traced`.)

@@ -33,6 +33,20 @@ fn open_trace(path: &std::path::Path) -> (Value, Vec<Value>, Vec<Value>) {
     (manifest, steps, events)
 }
 
+/// Every entry of the trace at `path` but its stills, uncompressed, one after the other (what a
+/// search for a secret must look in: the entries are deflated).
+fn trace_text(path: &std::path::Path) -> String {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut all = String::new();
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).unwrap();
+        if !entry.name().unwrap().ends_with(".jpeg") {
+            entry.read_to_string(&mut all).unwrap();
+        }
+    }
+    all
+}
+
 /// The page's own measure of an element's box (`getBoundingClientRect`).
 fn rect(cli: &Cli, selector: &str) -> (f64, f64, f64, f64) {
     let r = cli.eval(&format!(
@@ -153,9 +167,8 @@ fn a_trace_holds_the_steps_their_targets_and_what_the_page_did() {
     let (again, _, _) = cli.err(&["trace", "stop"]);
     assert_eq!(again, "trace_not_started");
 
-    let raw = std::fs::read(&path).unwrap();
     assert!(
-        !raw.windows(7).any(|w| w == b"hunter2"),
+        !trace_text(&path).contains("hunter2"),
         "the password is in the file"
     );
     let (manifest, steps, events) = open_trace(&path);
@@ -466,9 +479,8 @@ fn with_snapshots_each_step_records_the_page_as_the_agent_left_it_and_changes_no
     assert_eq!(counts, serde_json::json!([1, 0, "went 1"]));
     assert_eq!(counts, plain_counts);
 
-    let raw = std::fs::read(&path).unwrap();
     assert!(
-        !raw.windows(7).any(|w| w == b"hunter2"),
+        !trace_text(&path).contains("hunter2"),
         "the password is in the file"
     );
     let (manifest, steps, _) = open_trace(&path);
@@ -537,4 +549,76 @@ fn with_snapshots_each_step_records_the_page_as_the_agent_left_it_and_changes_no
     // The fill of the password keeps its value out of the step.
     assert_eq!(steps[6]["params"]["value"], "<redacted>");
     assert_eq!(steps[5]["params"]["value"], "Ada");
+}
+
+#[test]
+fn a_password_typed_while_tracing_stays_out_of_the_whole_trace() {
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html(
+            "<title>login</title><label>Password <input id=pw type=password></label>\
+             <button onclick=\"const v = document.getElementById('pw').value; \
+             fetch('/login?pw=' + encodeURIComponent(v), {method: 'POST', body: JSON.stringify({user: 'ada', pw: v})}) \
+             .then(() => fetch('/login', {method: 'POST', body: new URLSearchParams({pw: v})})) \
+             .then(() => { console.log('signed in as ada with ' + v.length + ' characters'); document.title = 'in'; })\">Sign in</button>",
+        ),
+    );
+    s.route("/login", Page::html("ok"));
+    let work = TempDir::new("trace-typed-secret");
+    let path = work.path().join("secret.zip");
+    let cli = Cli::new("trace-typed-secret");
+    cli.ok(&["open", &s.url("/")]);
+    cli.ok(&["trace", "start"]);
+    let snap = cli.ok(&["snapshot"]);
+    let pw = cli.find_ref(&snap, "textbox", "Password");
+    let button = cli.find_ref(&snap, "button", "Sign in");
+    let secret = "correct horse&battery";
+    cli.ok(&["fill", &pw, secret]);
+    cli.ok(&["click", &button, "--wait-fn", "document.title === 'in'"]);
+    cli.ok(&["trace", "stop", path.to_str().unwrap()]);
+    // The page really sent it: in the query, as JSON and form-encoded.
+    let logins = s.requests_for("/login");
+    assert_eq!(logins.len(), 2, "{logins:?}");
+    assert!(
+        logins[0].path.contains("correct%20horse%26battery"),
+        "{logins:?}"
+    );
+    let all = trace_text(&path);
+    for spelling in [
+        secret,
+        "correct%20horse%26battery",
+        "correct+horse%26battery",
+    ] {
+        assert!(!all.contains(spelling), "{spelling:?} is in the trace");
+    }
+    let (_, steps, events) = open_trace(&path);
+    assert_eq!(steps[1]["params"]["value"], "<redacted>");
+    let posts: Vec<&Value> = events
+        .iter()
+        .filter(|e| {
+            e["kind"] == "request"
+                && e["entry"]["request"]["url"]
+                    .as_str()
+                    .unwrap()
+                    .contains("/login")
+        })
+        .collect();
+    assert_eq!(posts.len(), 2, "{events:?}");
+    assert!(
+        posts[0]["entry"]["request"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("pw=<redacted>")
+            || posts[0]["entry"]["request"]["url"]
+                .as_str()
+                .unwrap()
+                .contains("%3Credacted%3E"),
+        "{}",
+        posts[0]
+    );
+    for p in &posts {
+        let body = p["entry"]["request"]["postData"]["text"].as_str().unwrap();
+        assert!(body.contains("<redacted>"), "{body}");
+    }
 }

@@ -240,7 +240,7 @@ async fn perform(
             let board = page.part::<crate::recorder::Board>();
             // While a trace records: text typed into a password field is kept out of the step.
             if board.on() && el.op("secret", Value::Null).await?.as_bool() == Some(true) {
-                board.typed_secret();
+                board.typed_secret(text);
             }
             actionable_point(page, el, &what, limits, false, true, None)
                 .await?
@@ -375,7 +375,7 @@ async fn fill(
             None => {
                 let before = r.get("before").and_then(Value::as_str).unwrap_or("");
                 if r.get("secret").and_then(Value::as_bool) == Some(true) {
-                    page.part::<crate::recorder::Board>().typed_secret();
+                    page.part::<crate::recorder::Board>().typed_secret(value);
                 }
                 if let Some(rect) = actionable::box_of(&r) {
                     page.part::<crate::recorder::Board>()
