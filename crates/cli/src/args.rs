@@ -951,6 +951,10 @@ pub enum SessionAdminCmd {
     /// URL, tabs, last snapshot); prints `{"url": ...}` (with a random token) and runs until
     /// Ctrl-C. `--session` picks the session shown first; read-only unless `--control`.
     Dashboard(crate::dashboard::DashboardArgs),
+    /// The session's live view in the terminal: the commands finished since --after (the log
+    /// starts with the first watch), the URL and the tabs; `--follow` prints each command as it
+    /// finishes until the session ends. Never starts a session.
+    Watch(crate::watch::WatchArgs),
     /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip], and
     /// `show PATH.zip`, the viewer.
     #[command(subcommand)]

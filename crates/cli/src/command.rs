@@ -65,6 +65,8 @@ pub enum Plan {
     TraceShow(crate::trace_show::ShowArgs),
     /// `dashboard`: serve the live view of the sessions (no daemon of its own).
     Dashboard(crate::dashboard::DashboardArgs),
+    /// `watch --follow`: print the session's commands as they finish, from this log entry on.
+    WatchFollow(Option<u64>),
 }
 
 impl Plan {
@@ -91,6 +93,7 @@ impl Plan {
             | Plan::Skills(_) => "",
             Plan::TraceShow(_) => "trace_show",
             Plan::Dashboard(_) => "dashboard",
+            Plan::WatchFollow(_) => "watch",
         }
     }
 }
@@ -166,6 +169,8 @@ fn admin(c: SessionAdminCmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         SessionAdminCmd::Trace(TraceCmd::Start(p)) => send(to(Command::TraceStart(p))),
         SessionAdminCmd::Trace(TraceCmd::Stop(p)) => send(to(trace_stop(p)?)),
         SessionAdminCmd::Dashboard(args) => Plan::Dashboard(args),
+        SessionAdminCmd::Watch(args) if args.follow => Plan::WatchFollow(args.params.after),
+        SessionAdminCmd::Watch(args) => Plan::Existing(to(Command::Watch(args.params))),
         SessionAdminCmd::Agent(a) => Plan::Code(Front::Agent, a.args),
         SessionAdminCmd::Notebook(a) => Plan::Code(Front::Notebook, a.args),
         SessionAdminCmd::Serve {

@@ -28,6 +28,7 @@ mod serve;
 mod session;
 mod skills;
 mod trace_show;
+mod watch;
 mod webmcp;
 
 use std::process::ExitCode;
@@ -160,6 +161,7 @@ fn dispatch_client(
         Plan::CloseAll(request) => in_session(&|| session::close_all(&request, json)),
         Plan::SessionList => in_session(&|| session::list(json)),
         Plan::SessionId(p) => in_session(&|| session::session_id(&p, json)),
+        Plan::WatchFollow(after) => in_session(&|| watch::follow(session, after, json)),
         other => return Err(Box::new(other)),
     })
 }
@@ -220,7 +222,8 @@ fn dispatch(
         | Plan::Status(_)
         | Plan::CloseAll(_)
         | Plan::SessionList
-        | Plan::SessionId(_) => unreachable!("the client's plans ran above"),
+        | Plan::SessionId(_)
+        | Plan::WatchFollow(_) => unreachable!("the client's plans ran above"),
     }
 }
 

@@ -170,7 +170,7 @@ fn not_running(session: &str, command: &Command) -> (ErrorCode, String) {
         ErrorCode::RecordNotStarted => agentbrowser_protocol::RECORD_NOT_STARTED.into(),
         ErrorCode::TraceNotStarted => agentbrowser_protocol::TRACE_NOT_STARTED.into(),
         _ => format!(
-            "no browser has a DevTools URL; start one with `agentbrowser --session {session} open URL`"
+            "no browser runs in it; start one with `agentbrowser --session {session} open URL`"
         ),
     };
     (code, why)

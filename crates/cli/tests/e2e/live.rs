@@ -187,3 +187,99 @@ fn watch_is_answered_while_a_command_runs_and_brings_frames() {
         "{got}"
     );
 }
+
+#[test]
+fn the_cli_watch_follows_the_commands_as_they_finish_until_the_session_ends() {
+    use std::io::BufRead;
+    let s = Server::start();
+    s.route(
+        "/",
+        Page::html("<title>Follow</title><button onclick=\"this.textContent='Done'\">Go</button>"),
+    );
+    let cli = Cli::new("live-follow");
+    // A session that does not run is refused, and none is started.
+    let (code, msg, _) = cli.err(&["watch", "--follow"]);
+    assert_eq!(code, "no_browser", "{msg}");
+    assert!(msg.contains("never starts one"), "{msg}");
+    assert!(
+        !cli.ok(&["session", "list"])
+            .to_string()
+            .contains(&cli.session)
+    );
+    cli.ok(&["open", &s.url("/")]);
+    let mut child = cli
+        .command()
+        .args(["--json", "watch", "--follow"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    // The follower's first watch starts the log; commands sent before it may not be in it, so
+    // the test waits until a command it sends shows up.
+    let mut seen: Vec<Value> = Vec::new();
+    let next = |seen: &mut Vec<Value>| {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("a line from `watch --follow` within 20 s");
+        let entry: Value = serde_json::from_str(&line).expect("a JSON line");
+        seen.push(entry);
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !seen.iter().any(|e| e["action"] == "title") {
+        assert!(std::time::Instant::now() < until, "no title in {seen:?}");
+        cli.ok(&["title"]);
+        if let Ok(line) = rx.recv_timeout(std::time::Duration::from_millis(500)) {
+            seen.push(serde_json::from_str(&line).unwrap());
+        }
+    }
+    seen.clear();
+    let snap = cli.ok(&["snapshot"]);
+    let go = cli.find_ref(&snap, "button", "Go");
+    cli.ok(&["click", &go]);
+    let _ = cli.err(&["click", "e999"]);
+    while seen.len() < 3 {
+        next(&mut seen);
+    }
+    let got: Vec<(&str, bool)> = seen
+        .iter()
+        .take(3)
+        .map(|e| (e["action"].as_str().unwrap(), e["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [("snapshot", true), ("click", true), ("click", false)],
+        "{seen:?}"
+    );
+    assert_eq!(
+        seen[1]["params"],
+        format!(r#"{{"ref":"{go}","button":"left","clickCount":1}}"#)
+    );
+    assert_eq!(seen[2]["error"], "unknown_ref", "{seen:?}");
+    assert_eq!(
+        cli.eval("document.querySelector('button').textContent"),
+        "Done"
+    );
+    // The session ends: the follower says so and exits with success.
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done_tx.send(child.wait_with_output());
+    });
+    cli.ok(&["close"]);
+    let out = done_rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("`watch --follow` ends within 20 s of its session")
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+    assert!(err.contains("ended"), "{err}");
+}

@@ -178,6 +178,21 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+impl WatchEntry {
+    /// The entry as one line of text: `#SEQ ACTION PARAMS ok|CODE (MS ms)`.
+    pub fn line(&self) -> String {
+        let outcome = if self.ok {
+            "ok"
+        } else {
+            self.error.as_deref().unwrap_or("error")
+        };
+        format!(
+            "#{} {} {} {} ({} ms)",
+            self.seq, self.action, self.params, outcome, self.ms
+        )
+    }
+}
+
 impl Present for WatchOutput {
     fn text(&self) -> String {
         let mut lines = vec![format!(
@@ -185,20 +200,7 @@ impl Present for WatchOutput {
             self.session,
             self.url.as_deref().unwrap_or("(no page)")
         )];
-        for e in &self.log {
-            lines.push(format!(
-                "#{} {} {} {} ({} ms)",
-                e.seq,
-                e.action,
-                e.params,
-                if e.ok {
-                    "ok"
-                } else {
-                    e.error.as_deref().unwrap_or("error")
-                },
-                e.ms
-            ));
-        }
+        lines.extend(self.log.iter().map(WatchEntry::line));
         if let Some(f) = &self.frame {
             lines.push(format!("frame {} ({}x{})", f.seq, f.width, f.height));
         }
