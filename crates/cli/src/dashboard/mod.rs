@@ -4,21 +4,17 @@
 //! prints; requests for another Host are refused, and so are POSTs from another origin. With
 //! `--control` the page can also send the session one command.
 
-use std::convert::Infallible;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use agentbrowser_protocol::{ErrorCode, Request as WireRequest};
 use clap::{Args, Parser};
 use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, UnixStream};
-use tokio_util::task::TaskTracker;
 
 use crate::failure::Failure;
 use crate::paths::{self, SessionPaths};
@@ -70,36 +66,12 @@ pub fn run(args: DashboardArgs, session: Option<&str>, json: bool) -> Result<Exi
             port,
             control: args.control,
         });
-        let connections = TaskTracker::new();
-        loop {
-            let stream = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => stream,
-                    Err(e) => {
-                        eprintln!("agentbrowser dashboard: accept failed: {e}");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-                _ = stop.cancelled() => break,
-            };
+        let name = "agentbrowser dashboard";
+        agentbrowser_mcp::http::serve_connections(listener, stop, name, move |req| {
             let site = site.clone();
-            let stop = stop.clone();
-            connections.spawn(async move {
-                let handler = hyper::service::service_fn(move |req: Request<Incoming>| {
-                    let site = site.clone();
-                    async move { Ok::<_, Infallible>(site.answer(req).await) }
-                });
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), handler);
-                tokio::select! {
-                    _ = conn => {}
-                    _ = stop.cancelled() => {}
-                }
-            });
-        }
-        connections.close();
-        let _ = tokio::time::timeout(Duration::from_secs(2), connections.wait()).await;
+            async move { site.answer(req).await }
+        })
+        .await;
         Ok::<(), String>(())
     })
     .map_err(|e| Failure::from(e).or_action(ACTION))?;
