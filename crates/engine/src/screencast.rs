@@ -153,8 +153,7 @@ impl Subscription {
         self.shared.latest.borrow().clone()
     }
 
-    /// A watch on the front tab's latest frame (to wait for the first one).
-    #[allow(dead_code)] // For subscribers that wait for the current picture (trace screenshots).
+    /// A watch on the front tab's latest frame (to wait for one: the live view's `watch`).
     pub(crate) fn latest_watch(&self) -> watch::Receiver<Option<Arc<Frame>>> {
         self.shared.latest.subscribe()
     }
@@ -653,15 +652,16 @@ mod tests {
         .await;
         frame_like(&mut sub, "t1", red).await;
 
+        // The task clears its slot, then the latest frame, as it ends.
+        let mut latest = cast.0.latest.subscribe();
         drop(sub);
-        let stopped = tokio::time::timeout(std::time::Duration::from_secs(10), async {
-            while cast.0.caster.lock().unwrap().is_some() {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            }
-        })
+        let stopped = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            latest.wait_for(Option::is_none),
+        )
         .await;
         assert!(
-            stopped.is_ok(),
+            stopped.is_ok() && cast.0.caster.lock().unwrap().is_none(),
             "the cast task did not end with its last subscriber"
         );
         assert!(cast.0.latest.borrow().is_none());
