@@ -17,45 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import pages  # noqa: E402
-
-import websockets  # noqa: E402
+from cdp import Cdp  # noqa: E402
+from cdp import page as cdp_page  # noqa: E402
 
 CLICK = {"click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"}
-
-
-class Cdp:
-    def __init__(self, ws: websockets.ClientConnection) -> None:
-        self.ws, self.next, self.waiting = ws, 0, {}
-        self.reader = asyncio.create_task(self.read())
-
-    async def read(self) -> None:
-        async for raw in self.ws:
-            msg = json.loads(raw)
-            fut = self.waiting.pop(msg.get("id"), None)
-            if fut is not None:
-                fut.set_result(msg)
-
-    async def call(self, method: str, params: dict | None = None) -> dict:
-        self.next += 1
-        fut = asyncio.get_running_loop().create_future()
-        self.waiting[self.next] = fut
-        await self.ws.send(json.dumps({"id": self.next, "method": method, "params": params or {}}))
-        msg = await fut
-        if "error" in msg:
-            raise RuntimeError(f"{method}: {msg['error']}")
-        return msg["result"]
 
 
 def closed_roots(node: dict) -> int:
@@ -88,58 +61,22 @@ async def listener_search(cdp: "Cdp", reps: int) -> dict[str, tuple[float, int]]
 
 
 async def measure(url: str, reps: int) -> tuple[float, int, int, dict[str, tuple[float, int]]]:
-    chrome = shutil.which("chromium") or "/usr/bin/chromium"
-    profile = tempfile.mkdtemp()
-    proc = subprocess.Popen(
-        [chrome, "--headless=new", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}", url],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        # Chromium prints its DevTools endpoint once it listens; the port is read from it.
-        assert proc.stderr is not None
-        port = None
-        for line in proc.stderr:
-            if line.startswith("DevTools listening on ws://"):
-                port = int(line.split("ws://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
-                break
-        if port is None:
-            raise SystemExit("Chromium exited before printing its DevTools endpoint")
-        # Keep draining its stderr, so a full pipe never blocks it.
-        threading.Thread(target=proc.stderr.read, daemon=True).start()
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-        page = next(t for t in targets if t["type"] == "page")
-        async with websockets.connect(page["webSocketDebuggerUrl"], max_size=None) as ws:
-            cdp = Cdp(ws)
-            # The page has loaded (its load event fired) before anything is timed.
-            await cdp.call(
-                "Runtime.evaluate",
-                {
-                    "expression": "new Promise(r => document.readyState === 'complete' ? r(1) : addEventListener('load', () => r(1)))",
-                    "awaitPromise": True,
-                },
+    async with cdp_page(url) as cdp:
+        times, roots, clickable = [], 0, 0
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            doc = await cdp.call("Runtime.evaluate", {"expression": "document", "objectGroup": "g"})
+            oid = doc["result"]["objectId"]
+            tree, listeners = await asyncio.gather(
+                cdp.call("DOM.describeNode", {"objectId": oid, "depth": -1, "pierce": True}),
+                cdp.call("DOMDebugger.getEventListeners", {"objectId": oid, "depth": -1, "pierce": True}),
             )
-            times, roots, clickable = [], 0, 0
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                doc = await cdp.call("Runtime.evaluate", {"expression": "document", "objectGroup": "g"})
-                oid = doc["result"]["objectId"]
-                tree, listeners = await asyncio.gather(
-                    cdp.call("DOM.describeNode", {"objectId": oid, "depth": -1, "pierce": True}),
-                    cdp.call("DOMDebugger.getEventListeners", {"objectId": oid, "depth": -1, "pierce": True}),
-                )
-                times.append((time.perf_counter() - t0) * 1000)
-                await cdp.call("Runtime.releaseObjectGroup", {"objectGroup": "g"})
-                roots = closed_roots(tree["node"])
-                clickable = len({x["backendNodeId"] for x in listeners["listeners"] if x["type"] in CLICK})
-            search = await listener_search(cdp, reps)
-            cdp.reader.cancel()
-            return statistics.median(times), roots, clickable, search
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+            times.append((time.perf_counter() - t0) * 1000)
+            await cdp.call("Runtime.releaseObjectGroup", {"objectGroup": "g"})
+            roots = closed_roots(tree["node"])
+            clickable = len({x["backendNodeId"] for x in listeners["listeners"] if x["type"] in CLICK})
+        search = await listener_search(cdp, reps)
+        return statistics.median(times), roots, clickable, search
 
 
 def main(argv: list[str]) -> int:
