@@ -951,8 +951,8 @@ pub enum SessionAdminCmd {
     /// URL, tabs, last snapshot); prints `{"url": ...}` (with a random token) and runs until
     /// Ctrl-C. `--session` picks the session shown first; read-only unless `--control`.
     Dashboard(crate::dashboard::DashboardArgs),
-    /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip], and
-    /// `show PATH.zip`, the viewer.
+    /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip],
+    /// `show PATH.zip`, the viewer, and `export --playwright SRC.zip DEST.zip`.
     #[command(subcommand)]
     Trace(TraceCmd),
 }
@@ -969,6 +969,9 @@ pub enum TraceCmd {
     /// Serve a trace file (`trace stop PATH.zip` wrote it) with the trace viewer on 127.0.0.1
     /// and open it in the browser; runs until Ctrl-C.
     Show(crate::trace_show::ShowArgs),
+    /// Convert a trace file into one Playwright's trace viewer opens (`--playwright`; `npx
+    /// playwright show-trace DEST.zip`); local, no browser. DEST is written whole or not at all.
+    Export(crate::trace_export::ExportArgs),
 }
 
 /// `session`: the sessions of this user.
