@@ -955,8 +955,8 @@ pub enum SessionAdminCmd {
     /// starts with the first watch), the URL and the tabs; `--follow` prints each command as it
     /// finishes until the session ends. Never starts a session.
     Watch(crate::watch::WatchArgs),
-    /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip], and
-    /// `show PATH.zip`, the viewer.
+    /// Traces of the session: start [--screenshots] [--snapshots], stop [PATH.zip],
+    /// `show PATH.zip`, the viewer, and `export --playwright SRC.zip DEST.zip`.
     #[command(subcommand)]
     Trace(TraceCmd),
 }
@@ -973,6 +973,9 @@ pub enum TraceCmd {
     /// Serve a trace file (`trace stop PATH.zip` wrote it) with the trace viewer on 127.0.0.1
     /// and open it in the browser; runs until Ctrl-C.
     Show(crate::trace_show::ShowArgs),
+    /// Convert a trace file into one Playwright's trace viewer opens (`--playwright`; `npx
+    /// playwright show-trace DEST.zip`); local, no browser. DEST is written whole or not at all.
+    Export(crate::trace_export::ExportArgs),
 }
 
 /// `session`: the sessions of this user.

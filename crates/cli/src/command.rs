@@ -63,6 +63,8 @@ pub enum Plan {
     Skills(crate::skills::SkillsCmd),
     /// `trace show PATH.zip`: serve a trace file with the viewer (no daemon).
     TraceShow(crate::trace_show::ShowArgs),
+    /// `trace export --playwright SRC.zip DEST.zip`: convert a trace file (no daemon).
+    TraceExport(crate::trace_export::ExportArgs),
     /// `dashboard`: serve the live view of the sessions (no daemon of its own).
     Dashboard(crate::dashboard::DashboardArgs),
     /// `watch --follow`: print the session's commands as they finish, from this log entry on.
@@ -92,6 +94,7 @@ impl Plan {
             | Plan::Code(..)
             | Plan::Skills(_) => "",
             Plan::TraceShow(_) => "trace_show",
+            Plan::TraceExport(_) => "trace_export",
             Plan::Dashboard(_) => "dashboard",
             Plan::WatchFollow(_) => "watch",
         }
@@ -166,6 +169,7 @@ fn admin(c: SessionAdminCmd, timeout: Option<u64>) -> Result<Plan, Failure> {
         SessionAdminCmd::Mcp(args) => Plan::Mcp(*args),
         SessionAdminCmd::Skills(cmd) => Plan::Skills(cmd),
         SessionAdminCmd::Trace(TraceCmd::Show(args)) => Plan::TraceShow(args),
+        SessionAdminCmd::Trace(TraceCmd::Export(args)) => Plan::TraceExport(args),
         SessionAdminCmd::Trace(TraceCmd::Start(p)) => send(to(Command::TraceStart(p))),
         SessionAdminCmd::Trace(TraceCmd::Stop(p)) => send(to(trace_stop(p)?)),
         SessionAdminCmd::Dashboard(args) => Plan::Dashboard(args),

@@ -27,6 +27,7 @@ mod restore;
 mod serve;
 mod session;
 mod skills;
+mod trace_export;
 mod trace_show;
 mod watch;
 mod webmcp;
@@ -125,6 +126,9 @@ fn run(cli: Cli, session_named: bool) -> Result<ExitCode, Failure> {
     if let Plan::TraceShow(args) = plan {
         return trace_show::run(args, cli.json);
     }
+    if let Plan::TraceExport(args) = plan {
+        return trace_export::run(args, cli.json);
+    }
     if let Plan::Dashboard(args) = plan {
         let first = session_named.then_some(cli.session.as_str());
         return dashboard::run(args, first, cli.json);
@@ -210,9 +214,10 @@ fn dispatch(
         | Plan::Code(..)
         | Plan::Skills(_)
         | Plan::TraceShow(_)
+        | Plan::TraceExport(_)
         | Plan::Dashboard(_) => {
             unreachable!(
-                "`mcp`, `agent`, `notebook`, `skills`, `trace show` and `dashboard` run before dispatch"
+                "`mcp`, `agent`, `notebook`, `skills`, `trace show`, `trace export` and `dashboard` run before dispatch"
             )
         }
         Plan::Send(_)

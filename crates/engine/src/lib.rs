@@ -76,3 +76,10 @@ pub use layers::Incoming;
 pub use session::{Engine, SessionInfo};
 pub use state::restore::RestoreOptions;
 pub use state::store::check_key_file;
+
+/// Writes `bytes` to the file at `path` (absolute; its directory must exist) whole or not at
+/// all: a temporary file beside it, renamed over it. A fault is `io_error` naming the user's
+/// path and the cause; a malformed path (empty, relative, a directory) is `invalid_argument`.
+pub fn write_file_whole(path: &std::path::Path, bytes: &[u8]) -> Result<u64> {
+    output_file::write(path, bytes, output_file::Output::default())
+}

@@ -63,6 +63,7 @@ mod status_idle;
 mod targets;
 mod tls_throttle_profile;
 mod tooling;
+mod trace_export;
 mod traces;
 mod two_binaries;
 mod under_fire;
