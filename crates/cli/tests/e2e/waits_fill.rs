@@ -123,7 +123,9 @@ fn selector_states_function_and_ready() {
     let out = cli.ok(&["wait", "--ready", "--min-text", "40"]);
     assert_eq!(out["matched"], true);
     assert_eq!(cli.eval("document.body.innerText.length"), json!(50));
-    let (code, message, _) = cli.err(&["--timeout", "400", "wait", "--ready", "--min-text", "500"]);
+    // (A budget that lets a loaded machine read the page's text at least once.)
+    let (code, message, _) =
+        cli.err(&["--timeout", "2000", "wait", "--ready", "--min-text", "500"]);
     assert_eq!(code, "timeout");
     assert!(message.contains("it has 50"), "{message}");
 
