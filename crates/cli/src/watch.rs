@@ -11,8 +11,11 @@ use clap::Args;
 use crate::client::Client;
 use crate::failure::{Coded as _, Failure};
 
-/// How long one `watch` of `--follow` waits for a command to finish when none did.
-const FOLLOW_WAIT_MS: u64 = 10_000;
+/// How long one `watch` of `--follow` waits for a command to finish when none did: well within
+/// `WATCH_LINGER_MS`, so the daemon never takes the follower for gone between two watches (and
+/// stops logging).
+const FOLLOW_WAIT_MS: u64 = 5_000;
+const _: () = assert!(FOLLOW_WAIT_MS * 2 <= agentbrowser_protocol::WATCH_LINGER_MS);
 
 /// `watch [--follow]` and the `watch` command's parameters.
 #[derive(Args, Debug)]
@@ -81,8 +84,11 @@ pub fn follow(session: &str, after: Option<u64>, json: bool) -> Result<ExitCode,
                 anyhow::anyhow!("the daemon answered `watch` without its result: {line}"),
             ));
         };
-        if out.skipped > 0 && !json {
-            println!("({} commands left out)", out.skipped);
+        if out.skipped > 0 {
+            eprintln!(
+                "({} commands left out: more finished than one answer holds)",
+                out.skipped
+            );
         }
         for entry in &out.log {
             if json {

@@ -39,8 +39,13 @@ const STILL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 const STILL_MAX: (u32, u32) = (800, 600);
 /// See `STILL_MAX`.
 const STILL_QUALITY: u8 = 60;
-/// The shortest password typed while a trace records that is redacted wherever it appears.
-const MIN_TYPED_SECRET: usize = 4;
+/// The shortest password typed while a trace records that is redacted wherever it appears (the
+/// least most sites accept; a shorter one may be an ordinary word of URLs and pages).
+const MIN_TYPED_SECRET: usize = 8;
+/// How soon after the still that shows the page a read must begin to be shown by that still
+/// instead of one of its own, in ms: commands sent back to back share it; an agent that read
+/// the last answer first gets a fresh still (a page may have changed by itself meanwhile).
+const STILL_SHARED_MS: f64 = 250.0;
 
 /// The session's trace recorder (none or one trace); cloned into every page's parts and into the
 /// listeners that feed it.
@@ -110,6 +115,8 @@ struct Trace {
     current: Option<u64>,
     /// The number of the next still.
     next_frame: u64,
+    /// When the last still was taken (`t`).
+    last_frame_t: f64,
     /// The step ended whose still or snapshot is being taken (with screenshots or snapshots).
     awaiting: Option<Awaiting>,
 }
@@ -168,8 +175,9 @@ pub(crate) struct Begun {
     t: f64,
     /// Its `frameBefore`: the still showing the page when it began.
     before: Option<u64>,
-    /// It leaves the page as it found it ([`keeps_page`]): it takes no still of its own.
-    keeps_page: bool,
+    /// It leaves the page as it found it ([`keeps_page`]) and began within `STILL_SHARED_MS`
+    /// of the still before it: that still shows the page after it too.
+    shares_still: bool,
 }
 
 /// Whether `command` leaves the page as it found it, so the still before it shows the page after
@@ -210,6 +218,7 @@ impl Trace {
             frames: VecDeque::new(),
             current: None,
             next_frame: 1,
+            last_frame_t: 0.0,
             awaiting: None,
         }
     }
@@ -316,6 +325,7 @@ impl Trace {
         let seq = self.next_frame;
         self.next_frame += 1;
         let t = self.t();
+        self.last_frame_t = t;
         let line = event_line(
             t,
             "frame",
@@ -512,13 +522,16 @@ impl Board {
         let trace = g.as_mut().filter(|t| t.ended.is_none())?;
         trace.aim = None;
         trace.secret = false;
-        let t = received.saturating_duration_since(trace.started);
+        let t = received
+            .saturating_duration_since(trace.started)
+            .as_secs_f64()
+            * 1000.0;
         Some(Begun {
             command: params,
             action: command.action(),
-            t: t.as_secs_f64() * 1000.0,
+            t,
             before: trace.current,
-            keeps_page: keeps_page(command),
+            shares_still: keeps_page(command) && t - trace.last_frame_t <= STILL_SHARED_MS,
         })
     }
 
@@ -584,10 +597,11 @@ impl Board {
         if let Some(seq) = begun.before.filter(|_| trace.screenshots) {
             step.insert("frameBefore".into(), json!(seq));
         }
-        // A step that left the page as it found it, in the tab it began in, is shown by the
-        // still before it: no still of its own (one costs a frame of the page's, ~15 ms).
+        // A step that left the page as it found it, begun right after the still before it, in
+        // the tab it ended in, is shown by that still: no still of its own (one costs a frame
+        // of the page's, ~15 ms).
         let same_tab = tab.as_ref().map(|(t, _)| t) == trace.last_tab.as_ref();
-        let shows_before = trace.screenshots && begun.keeps_page && same_tab;
+        let shows_before = trace.screenshots && begun.shares_still && same_tab;
         if let Some(seq) = begun.before.filter(|_| shows_before) {
             step.insert("frameAfter".into(), json!(seq));
         }
