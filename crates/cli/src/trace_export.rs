@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -186,10 +186,7 @@ fn entry(zip: &mut ZipArchive<File>, name: &str) -> Result<Option<Vec<u8>>, Stri
         Err(zip::result::ZipError::FileNotFound) => return Ok(None),
         Err(e) => return Err(format!("cannot read {name}: {e}")),
     };
-    let mut bytes = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
-    file.read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    Ok(Some(bytes))
+    crate::trace_show::read_entry(&mut file, name).map(Some)
 }
 
 /// The JSON objects of a JSON-lines entry; a line that is not JSON is an error naming it.

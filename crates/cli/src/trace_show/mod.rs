@@ -220,9 +220,7 @@ impl Site {
             if file.is_dir() {
                 return Ok(None);
             }
-            let mut bytes = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
-            file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-            Ok(Some(bytes))
+            read_entry(&mut file, &owned).map(Some)
         })
         .await;
         match read {
@@ -263,6 +261,29 @@ fn asset(body: &'static [u8], content_type: &'static str) -> Answer {
 
 fn asset_owned(body: Vec<u8>, content_type: &'static str) -> Answer {
     with_headers(Response::new(Full::new(Bytes::from(body))), content_type)
+}
+
+/// Most bytes one entry of a trace file is read to: twice what a whole trace holds
+/// (`TRACE_MAX_BYTES`); a larger entry is no trace of ours.
+const MAX_ENTRY_BYTES: u64 = 2 * agentbrowser_protocol::TRACE_MAX_BYTES;
+
+/// Reads the whole entry `name` of a trace file, refusing one larger than `MAX_ENTRY_BYTES`
+/// (whatever size its header declares: the file may be crafted).
+pub(crate) fn read_entry(
+    file: &mut zip::read::ZipFile<'_, std::fs::File>,
+    name: &str,
+) -> Result<Vec<u8>, String> {
+    let declared = file.size().min(MAX_ENTRY_BYTES);
+    let mut bytes = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
+    file.take(MAX_ENTRY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(format!(
+            "{name} is larger than {MAX_ENTRY_BYTES} bytes, more than any trace holds"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// A plain-text answer with this page's headers.
